@@ -1,0 +1,67 @@
+#include "core/rng.hpp"
+
+#include <boost/random/binomial_distribution.hpp>
+#include <boost/random/gamma_distribution.hpp>
+#include <boost/random/normal_distribution.hpp>
+#include <cmath>
+
+namespace dpclust {
+
+__extension__ typedef unsigned __int128 u128;  // GCC/Clang extension; -Wpedantic knows it as such
+
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+std::uint64_t fnv1a64(std::string_view s) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+std::uint64_t derive_seed(std::uint64_t base_seed, std::string_view cell_key, std::uint64_t trial) {
+  return splitmix64(splitmix64(splitmix64(base_seed) ^ fnv1a64(cell_key)) ^ trial);
+}
+
+std::uint64_t Rng::below(std::uint64_t n) {
+  // Lemire (2019), "Fast random integer generation in an interval".
+  u128 m = static_cast<u128>(engine_()) * n;
+  auto low = static_cast<std::uint64_t>(m);
+  if (low < n) {
+    const std::uint64_t threshold = (0 - n) % n;
+    while (low < threshold) {
+      m = static_cast<u128>(engine_()) * n;
+      low = static_cast<std::uint64_t>(m);
+    }
+  }
+  return static_cast<std::uint64_t>(m >> 64);
+}
+
+double Rng::normal() { return boost::random::normal_distribution<double>(0.0, 1.0)(engine_); }
+
+double Rng::laplace(double scale) {
+  // u uniform on (-1/2, 1/2), excluding the endpoints: x = -scale * sgn(u) * ln(1 - 2|u|).
+  const double u = uniform_open() - 0.5;
+  const double a = std::fabs(u);
+  const double mag = -scale * std::log1p(-2.0 * a);
+  return u < 0 ? -mag : mag;
+}
+
+double Rng::exponential(double rate) { return -std::log(uniform_open()) / rate; }
+
+double Rng::gamma(double shape, double scale) {
+  return boost::random::gamma_distribution<double>(shape, scale)(engine_);
+}
+
+std::uint64_t Rng::binomial(std::uint64_t trials, double p) {
+  return static_cast<std::uint64_t>(
+      boost::random::binomial_distribution<long long, double>(static_cast<long long>(trials), p)(engine_));
+}
+
+}  // namespace dpclust

@@ -1,0 +1,24 @@
+#pragma once
+// Helpers shared by the test executables.
+#include <filesystem>
+#include <string>
+
+namespace dpclust::testing {
+
+// The data root (../shared/datasets or $DPCLUST_DATA_ROOT); empty when absent. Tests that need it call
+// DPCLUST_REQUIRE_DATA(path) which skips with a message naming the setting.
+std::filesystem::path data_root();
+// A fresh empty directory under the system temp dir, unique per test.
+std::filesystem::path temp_dir(const std::string& tag);
+// Writes text to a file (creating directories) and returns its path.
+std::filesystem::path write_file(const std::filesystem::path& path, const std::string& text);
+
+}  // namespace dpclust::testing
+
+#define DPCLUST_REQUIRE_DATA(relative)                                                                  \
+  do {                                                                                                  \
+    if (::dpclust::testing::data_root().empty() ||                                                      \
+        !std::filesystem::exists(::dpclust::testing::data_root() / (relative)))                         \
+      GTEST_SKIP() << "data file '" << (relative) << "' not found: set DPCLUST_DATA_ROOT to the "        \
+                   << "directory holding the papers' datasets (e.g. ../shared/datasets)";               \
+  } while (0)
