@@ -1,0 +1,159 @@
+#include "data/transforms.hpp"
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/rng.hpp"
+
+namespace dpclust {
+
+namespace {
+
+void record(Dataset& data, nlohmann::json entry) {
+  auto& list = data.provenance["transforms"];
+  if (!list.is_array()) list = nlohmann::json::array();
+  list.push_back(std::move(entry));
+}
+
+// sklearn's _is_constant_feature: variance within the rounding error of its own computation.
+bool is_constant(double var, double mean, std::size_t n) {
+  const double eps = std::numeric_limits<double>::epsilon();
+  const double nd = static_cast<double>(n);
+  const double upper = nd * eps * var + (nd * mean * eps) * (nd * mean * eps);
+  return var <= upper;
+}
+
+std::string format_point(const Dataset& data, std::size_t i) {
+  std::ostringstream s;
+  s.precision(10);
+  s << "(";
+  for (std::size_t j = 0; j < data.d; ++j) s << (j ? ", " : "") << data.point(i)[j];
+  s << ")";
+  return s.str();
+}
+
+std::string format_bounds(const Bounds& b) {
+  std::ostringstream s;
+  s.precision(10);
+  for (std::size_t j = 0; j < b.dims(); ++j) s << (j ? " x " : "") << "[" << b.lo[j] << ", " << b.hi[j] << "]";
+  return s.str();
+}
+
+}  // namespace
+
+void standard_scale(Dataset& data) {
+  std::vector<double> mean(data.d, 0.0), scale(data.d, 1.0);
+  const double n = static_cast<double>(data.n);
+  for (std::size_t i = 0; i < data.n; ++i)
+    for (std::size_t j = 0; j < data.d; ++j) mean[j] += data.point(i)[j];
+  for (double& m : mean) m /= n;
+  // Two passes (mean, then squared deviations) for accuracy on data far from the origin (lon/lat).
+  std::vector<double> var(data.d, 0.0);
+  for (std::size_t i = 0; i < data.n; ++i)
+    for (std::size_t j = 0; j < data.d; ++j) {
+      const double dev = data.point(i)[j] - mean[j];
+      var[j] += dev * dev;
+    }
+  for (std::size_t j = 0; j < data.d; ++j) {
+    var[j] /= n;
+    if (!is_constant(var[j], mean[j], data.n)) scale[j] = std::sqrt(var[j]);
+  }
+  for (std::size_t i = 0; i < data.n; ++i)
+    for (std::size_t j = 0; j < data.d; ++j) data.point(i)[j] = (data.point(i)[j] - mean[j]) / scale[j];
+  for (std::size_t j = 0; j < data.bounds.dims(); ++j) {
+    data.bounds.lo[j] = (data.bounds.lo[j] - mean[j]) / scale[j];
+    data.bounds.hi[j] = (data.bounds.hi[j] - mean[j]) / scale[j];
+  }
+  record(data, {{"name", "standard_scale"},
+                {"mean", mean},
+                {"scale", scale},
+                {"bounds_scaled", !data.bounds.empty()},
+                {"note", "standard scaling uses data mean/std"}});
+}
+
+void subsample(Dataset& data, std::size_t n, std::uint64_t seed) {
+  if (n >= data.n) return;
+  // Selection sampling (Knuth's Algorithm S): each point is kept with probability
+  // (still needed) / (still left), which gives every n-subset the same chance and keeps order.
+  Rng rng(seed);
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < data.n && kept < n; ++i) {
+    if (rng.below(data.n - i) >= n - kept) continue;
+    if (kept != i) {
+      std::copy_n(data.point(i), data.d, data.point(kept));
+      if (data.has_labels()) data.labels[kept] = data.labels[i];
+    }
+    ++kept;
+  }
+  const std::size_t from = data.n;
+  data.n = n;
+  data.coords.resize(n * data.d);
+  data.coords.shrink_to_fit();
+  if (data.has_labels()) data.labels.resize(n);
+  record(data, {{"name", "subsample"}, {"n", n}, {"from", from}, {"seed", seed}});
+}
+
+void project_lonlat_to_km(Dataset& data, const LonLatProjection& p) {
+  const std::string where = "project_lonlat_to_km";
+  if (p.lon_col >= data.d || p.lat_col >= data.d || p.lon_col == p.lat_col)
+    throw InputError(where, "lon/lat columns " + std::to_string(p.lon_col) + "/" + std::to_string(p.lat_col) +
+                                " are not two distinct columns of a " + std::to_string(data.d) + "-column dataset",
+                     "name the longitude and latitude columns (0-based)");
+  if (!(std::fabs(p.ref_lat_deg) < 90))
+    throw InputError(where, "reference latitude must be in (-90, 90), got " + std::to_string(p.ref_lat_deg),
+                     "use the latitude of the data's centre");
+  const double kx = kKmPerDegree * std::cos(p.ref_lat_deg * std::numbers::pi / 180.0);
+  auto x = [&](double lon) { return (lon - p.lon0) * kx; };
+  auto y = [&](double lat) { return (lat - p.lat0) * kKmPerDegree; };
+  for (std::size_t i = 0; i < data.n; ++i) {
+    double* q = data.point(i);
+    q[p.lon_col] = x(q[p.lon_col]);
+    q[p.lat_col] = y(q[p.lat_col]);
+  }
+  if (!data.bounds.empty()) {  // kx > 0, so the projection is increasing and maps boxes to boxes
+    data.bounds.lo[p.lon_col] = x(data.bounds.lo[p.lon_col]);
+    data.bounds.hi[p.lon_col] = x(data.bounds.hi[p.lon_col]);
+    data.bounds.lo[p.lat_col] = y(data.bounds.lo[p.lat_col]);
+    data.bounds.hi[p.lat_col] = y(data.bounds.hi[p.lat_col]);
+  }
+  if (data.column_names.size() == data.d) {
+    data.column_names[p.lon_col] = "x_km";
+    data.column_names[p.lat_col] = "y_km";
+  }
+  record(data, {{"name", "project_lonlat_to_km"}, {"lon_col", p.lon_col}, {"lat_col", p.lat_col},
+                {"ref_lat_deg", p.ref_lat_deg}, {"lon0", p.lon0}, {"lat0", p.lat0},
+                {"km_per_degree", kKmPerDegree}});
+}
+
+void project_lonlat_to_km(Dataset& data, std::size_t lon_col, std::size_t lat_col, double ref_lat_deg, double lon0,
+                          double lat0) {
+  project_lonlat_to_km(data, LonLatProjection{lon_col, lat_col, ref_lat_deg, lon0, lat0});
+}
+
+void check_within_bounds(const Dataset& data, const std::string& source) {
+  if (data.bounds.empty()) return;
+  if (data.bounds.dims() != data.d)
+    throw InputError(source, "bounds have " + std::to_string(data.bounds.dims()) + " dimensions but the data has " +
+                                 std::to_string(data.d),
+                     "give one [low, high] pair per data column");
+  for (std::size_t i = 0; i < data.n; ++i)
+    if (!data.bounds.contains(data.point(i)))
+      throw InputError(source, "point " + std::to_string(i) + " " + format_point(data, i) +
+                                   " lies outside the domain bounds " + format_bounds(data.bounds),
+                       "widen bounds in the config or clip/filter the data");
+}
+
+void validate_points(const Dataset& data, const std::string& source) {
+  for (std::size_t i = 0; i < data.n; ++i)
+    for (std::size_t j = 0; j < data.d; ++j)
+      if (!std::isfinite(data.point(i)[j]))
+        throw InputError(source, "point " + std::to_string(i) + " has a non-finite coordinate (NaN/inf) in column " +
+                                     std::to_string(j),
+                         "remove or impute the point");
+  check_within_bounds(data, source);
+}
+
+}  // namespace dpclust

@@ -1,0 +1,46 @@
+#pragma once
+// In-place transforms of a Dataset. Each appends an entry {"name": ..., parameters...} to
+// provenance["transforms"] (a JSON list, in order of application), so a result file says exactly
+// what was done to the data before clustering.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "core/dataset.hpp"
+
+namespace dpclust {
+
+// Zero mean, unit variance per column (population std, as sklearn's StandardScaler; a constant
+// column is only centred). Uses the data's own mean/std, so it is not private by itself: the
+// transform entry carries the note "standard scaling uses data mean/std" and the caller decides
+// whether that belongs in non_private_notes. Bounds, if set, are mapped the same way.
+void standard_scale(Dataset& data);
+
+// Keeps n points drawn uniformly without replacement, in their original relative order (so the
+// result does not depend on a permutation). Deterministic in `seed`; no-op when n >= data.n.
+void subsample(Dataset& data, std::size_t n, std::uint64_t seed);
+
+// Equirectangular projection of degrees to kilometres, as in the DP-DBSCAN paper
+// (1 degree of latitude = 111.2 km):
+//   x = (lon - lon0) * 111.2 * cos(ref_lat),  y = (lat - lat0) * 111.2
+// Columns lon_col / lat_col are replaced by x / y ("x_km", "y_km"); bounds, if set, are projected.
+struct LonLatProjection {
+  std::size_t lon_col = 0;
+  std::size_t lat_col = 1;
+  double ref_lat_deg = 0;  // latitude where east-west distances are exact, in (-90, 90)
+  double lon0 = 0;         // origin
+  double lat0 = 0;
+};
+inline constexpr double kKmPerDegree = 111.2;
+void project_lonlat_to_km(Dataset& data, const LonLatProjection& projection);
+void project_lonlat_to_km(Dataset& data, std::size_t lon_col, std::size_t lat_col, double ref_lat_deg,
+                          double lon0 = 0, double lat0 = 0);
+
+// Throws InputError at `source` (a file or config path) for the first point with a NaN/inf
+// coordinate, then (when bounds are set) for the first point outside the bounds: a private mechanism
+// calibrated to the bounds would silently mis-handle it.
+void validate_points(const Dataset& data, const std::string& source);
+// Just the bounds part of validate_points (no-op without bounds).
+void check_within_bounds(const Dataset& data, const std::string& source);
+
+}  // namespace dpclust

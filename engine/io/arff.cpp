@@ -1,0 +1,265 @@
+#include "io/arff.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "io/csv.hpp"
+#include "io/line_reader.hpp"
+#include "io/text.hpp"
+
+namespace dpclust {
+namespace fs = std::filesystem;
+
+namespace {
+
+enum class AttrKind { numeric, nominal };
+
+struct Attribute {
+  std::string name;
+  AttrKind kind = AttrKind::numeric;
+  std::vector<std::string> values;  // nominal values in declaration order
+  std::size_t line = 0;
+};
+
+struct Header {
+  std::string relation;
+  std::vector<Attribute> attrs;
+  std::size_t data_line = 0;  // line of @data
+};
+
+bool is_comment_or_blank(std::string_view t) { return t.empty() || t.front() == '%'; }
+
+// The keyword at the start of a header line ("@attribute"), lower-cased, and the rest of the line.
+std::pair<std::string, std::string_view> keyword(std::string_view t) {
+  std::size_t k = 0;
+  while (k < t.size() && t[k] != ' ' && t[k] != '\t') ++k;
+  return {text::lower(t.substr(0, k)), text::trim(t.substr(k))};
+}
+
+// A possibly quoted name at the start of `s`; `s` is advanced past it.
+std::string take_name(std::string_view& s, const LineReader& in) {
+  if (!s.empty() && (s.front() == '\'' || s.front() == '"')) {
+    const std::size_t close = s.find(s.front(), 1);
+    if (close == std::string_view::npos)
+      throw InputError(in.where(), "unterminated quoted name", "close the quote around the attribute name");
+    std::string name(s.substr(1, close - 1));
+    s = text::trim(s.substr(close + 1));
+    return name;
+  }
+  std::size_t k = 0;
+  while (k < s.size() && s[k] != ' ' && s[k] != '\t' && s[k] != '{') ++k;
+  std::string name(s.substr(0, k));
+  s = text::trim(s.substr(k));
+  return name;
+}
+
+Attribute parse_attribute(std::string_view rest, const LineReader& in) {
+  Attribute a;
+  a.line = in.line_number();
+  a.name = take_name(rest, in);
+  if (a.name.empty()) throw InputError(in.where(), "@attribute without a name", "write @attribute <name> <type>");
+  if (!rest.empty() && rest.front() == '{') {
+    if (rest.back() != '}')
+      throw InputError(in.where(), "nominal attribute '" + a.name + "': missing closing '}'", "close the value list with '}'");
+    a.kind = AttrKind::nominal;
+    std::vector<std::string_view> vals;
+    text::split_fields(rest.substr(1, rest.size() - 2), ',', "'\"", vals);
+    for (std::string_view v : vals) a.values.emplace_back(v);
+    return a;
+  }
+  const std::string type = text::lower(rest.substr(0, rest.find_first_of(" \t")));
+  if (type == "numeric" || type == "real" || type == "integer") return a;
+  if (type == "string" || type == "date" || type == "relational")
+    throw InputError(in.where(), "attribute '" + a.name + "' has type " + type + ": string/date attributes are not supported",
+                     "remove the attribute (and its values) from the file, or convert it to a CSV without it");
+  throw InputError(in.where(), "attribute '" + a.name + "' has unknown type '" + std::string(rest) + "'",
+                   "use numeric, real, integer or a nominal {v1,v2,...} list");
+}
+
+Header read_header(LineReader& in) {
+  Header h;
+  std::string_view line;
+  while (in.next(line)) {
+    const std::string_view t = text::trim(line);
+    if (is_comment_or_blank(t)) continue;
+    auto [kw, rest] = keyword(t);
+    if (kw == "@relation") {
+      h.relation = std::string(text::unquote(rest));
+    } else if (kw == "@attribute") {
+      h.attrs.push_back(parse_attribute(rest, in));
+    } else if (kw == "@data") {
+      h.data_line = in.line_number();
+      return h;
+    } else {
+      throw InputError(in.where(), "unexpected line in the ARFF header: '" + std::string(t.substr(0, 60)) + "'",
+                       "header lines are @relation, @attribute or @data; comments start with %");
+    }
+  }
+  throw InputError(in.where(), "no @data section", "an ARFF file needs @attribute lines followed by @data");
+}
+
+std::vector<std::string> names_of(const Header& h, AttrKind kind) {
+  std::vector<std::string> out;
+  for (const Attribute& a : h.attrs)
+    if (a.kind == kind) out.push_back(a.name);
+  return out;
+}
+
+[[noreturn]] void unknown_attribute(const fs::path& path, const std::string& name, const std::vector<std::string>& candidates,
+                                    const char* kind) {
+  std::string what = "unknown " + std::string(kind) + " attribute '" + name + "'";
+  const std::string guess = closest_match(name, candidates);
+  if (!guess.empty()) what += "; did you mean '" + guess + "'?";
+  what += " Available: " + text::join(candidates);
+  throw InputError(path.string(), what, "use one of the available attribute names");
+}
+
+std::size_t find_attribute(const Header& h, const std::string& name) {
+  for (std::size_t i = 0; i < h.attrs.size(); ++i)
+    if (h.attrs[i].name == name) return i;
+  return h.attrs.size();
+}
+
+std::vector<std::size_t> select_coords(const Header& h, const ArffOptions& o, const fs::path& path) {
+  std::vector<std::size_t> out;
+  if (o.columns.empty()) {
+    for (std::size_t i = 0; i < h.attrs.size(); ++i)
+      if (h.attrs[i].kind == AttrKind::numeric) out.push_back(i);
+  }
+  for (const std::string& name : o.columns) {
+    const std::size_t i = find_attribute(h, name);
+    if (i == h.attrs.size() || h.attrs[i].kind != AttrKind::numeric)
+      unknown_attribute(path, name, names_of(h, AttrKind::numeric), "numeric");
+    if (std::find(out.begin(), out.end(), i) != out.end())
+      throw InputError(path.string(), "attribute '" + name + "' is selected twice", "list each column once");
+    out.push_back(i);
+  }
+  if (out.empty()) throw InputError(path.string(), "no numeric attributes", "the points need numeric/real attributes");
+  return out;
+}
+
+std::optional<std::size_t> select_label(const Header& h, const ArffOptions& o, const fs::path& path) {
+  if (!o.use_label) return std::nullopt;
+  if (!o.label.empty()) {
+    const std::size_t i = find_attribute(h, o.label);
+    if (i == h.attrs.size() || h.attrs[i].kind != AttrKind::nominal)
+      unknown_attribute(path, o.label, names_of(h, AttrKind::nominal), "nominal");
+    return i;
+  }
+  for (std::size_t i = h.attrs.size(); i-- > 0;)
+    if (h.attrs[i].kind == AttrKind::nominal) return i;
+  return std::nullopt;
+}
+
+// Label of each declared nominal value, by the rule in ArffOptions::label.
+Labels nominal_labels(const Attribute& a) {
+  bool all_int = true;
+  for (const std::string& v : a.values) {
+    std::int64_t x;
+    if (!text::iequals(v, "noise") && !(text::parse_int(v, x) && x >= INT32_MIN && x <= INT32_MAX)) all_int = false;
+  }
+  Labels out;
+  Label next = 0;
+  for (const std::string& v : a.values) {
+    std::int64_t x = 0;
+    if (text::iequals(v, "noise")) {
+      out.push_back(kNoise);
+    } else if (all_int) {
+      text::parse_int(v, x);
+      out.push_back(static_cast<Label>(x));
+    } else {
+      out.push_back(next++);
+    }
+  }
+  return out;
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void bad_number(const LineReader& in, const Attribute& a, std::string_view v) {
+  if (v == "?")
+    throw InputError(in.where(), "attribute '" + a.name + "': missing values ('?') are not supported",
+                     "remove or impute the row");
+  double x;
+  if (text::parse_double(v, x))
+    throw InputError(in.where(), "attribute '" + a.name + "': value '" + std::string(v) +
+                                     "': NaN/inf not allowed; remove or impute the row",
+                     "drop or impute rows with missing or infinite values");
+  throw InputError(in.where(), "attribute '" + a.name + "': cannot parse '" + std::string(v) + "' as a number",
+                   "fix the value or remove the row");
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void bad_label(const LineReader& in, const Attribute& a, std::string_view v) {
+  if (v == "?")
+    throw InputError(in.where(), "attribute '" + a.name + "': missing values ('?') are not supported",
+                     "remove the row or give it a declared value");
+  throw InputError(in.where(), "attribute '" + a.name + "': value '" + std::string(v) +
+                                   "' is not declared in its nominal set {" + text::join(a.values) + "}",
+                   "add the value to the @attribute declaration or fix the row");
+}
+
+Label label_of(const LineReader& in, const Attribute& a, const Labels& table, std::string_view v) {
+  for (std::size_t k = 0; k < a.values.size(); ++k)
+    if (a.values[k] == v) return table[k];
+  bad_label(in, a, v);
+}
+
+}  // namespace
+
+Dataset load_arff(const fs::path& path, const ArffOptions& options) {
+  LineReader in(path);
+  const Header h = read_header(in);
+  if (h.attrs.empty()) throw InputError(in.where(h.data_line), "@data before any @attribute", "declare the attributes first");
+  const std::vector<std::size_t> coords = select_coords(h, options, path);
+  const std::optional<std::size_t> label = select_label(h, options, path);
+  const Labels table = label ? nominal_labels(h.attrs[*label]) : Labels{};
+
+  Dataset ds;
+  ds.name = options.name.empty() ? dataset_stem(path) : options.name;
+  ds.d = coords.size();
+  for (std::size_t c : coords) ds.column_names.push_back(h.attrs[c].name);
+  std::vector<std::string_view> fields;
+  std::string_view line;
+  while ((options.max_rows == 0 || ds.n < options.max_rows) && in.next(line)) {
+    const std::string_view t = text::trim(line);
+    if (is_comment_or_blank(t)) continue;
+    if (t.front() == '{')
+      throw InputError(in.where(), "sparse ARFF rows ({index value, ...}) are not supported",
+                       "convert the file to dense rows (one value per attribute)");
+    text::split_fields(t, ',', "'\"", fields);
+    if (fields.size() != h.attrs.size())
+      throw InputError(in.where(), "expected " + std::to_string(h.attrs.size()) + " values (one per @attribute), found " +
+                                       std::to_string(fields.size()),
+                       "fix or remove the row");
+    for (std::size_t c : coords) {
+      double v;
+      if (!text::parse_double(fields[c], v) || !std::isfinite(v)) bad_number(in, h.attrs[c], fields[c]);
+      ds.coords.push_back(v);
+    }
+    if (label) ds.labels.push_back(label_of(in, h.attrs[*label], table, fields[*label]));
+    ++ds.n;
+  }
+  if (ds.n == 0) throw InputError(in.where(h.data_line), "no data rows after @data", "check that this is the right file");
+
+  nlohmann::json cols = nlohmann::json::array();
+  for (std::size_t c : coords) cols.push_back(h.attrs[c].name);
+  ds.provenance["files"] = nlohmann::json::array({file_fingerprint(path)});
+  ds.provenance["format"] = "arff";
+  ds.provenance["relation"] = h.relation;
+  ds.provenance["columns"] = cols;
+  ds.provenance["rows"] = ds.n;
+  if (options.max_rows) ds.provenance["max_rows"] = options.max_rows;
+  if (label) {
+    ds.provenance["label"] = h.attrs[*label].name;
+    nlohmann::json map = nlohmann::json::object();
+    for (std::size_t k = 0; k < table.size(); ++k) map[h.attrs[*label].values[k]] = table[k];
+    ds.provenance["label_map"] = map;
+  } else {
+    ds.provenance["label"] = nullptr;
+  }
+  return ds;
+}
+
+}  // namespace dpclust

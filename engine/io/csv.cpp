@@ -1,0 +1,233 @@
+#include "io/csv.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <unordered_map>
+
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "io/label_text.hpp"
+#include "io/line_reader.hpp"
+#include "io/text.hpp"
+
+namespace dpclust {
+namespace fs = std::filesystem;
+
+std::string dataset_stem(const fs::path& path) {
+  fs::path p = path.filename();
+  if (text::iequals(p.extension().string(), ".gz")) p = p.stem();
+  return p.stem().string();
+}
+
+namespace {
+
+bool ends_with_ci(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && text::iequals(std::string_view(s).substr(s.size() - suffix.size()), suffix);
+}
+
+char resolve_delimiter(const fs::path& path, char requested) {
+  if (requested != '\0') return requested;
+  const std::string name = path.filename().string();
+  return ends_with_ci(name, ".tsv") || ends_with_ci(name, ".tsv.gz") ? '\t' : ',';
+}
+
+std::string describe_delimiter(char d) { return d == '\t' ? "tab" : std::string("'") + d + "'"; }
+
+// Which file columns become coordinates and which holds the label, decided once from the first row
+// so the row loop only indexes.
+struct ColumnPlan {
+  bool header = false;
+  std::vector<std::string> names;  // header names, or "col<i>" without a header
+  std::vector<std::size_t> coords;
+  std::optional<std::size_t> label;
+};
+
+bool all_digits(const std::vector<std::string>& refs) {
+  return std::all_of(refs.begin(), refs.end(), [](const std::string& r) { return text::is_digits(r); });
+}
+
+bool names_used(const CsvOptions& o) {
+  return !all_digits(o.columns) || (!o.label.empty() && !text::is_digits(o.label));
+}
+
+bool parses(std::string_view field) {
+  double v;
+  return text::parse_double(field, v);
+}
+
+// A column reference of digits as an index; absurdly long ones saturate (and are reported out of range).
+std::size_t as_index(const std::string& ref) {
+  std::int64_t v = 0;
+  return ref.size() <= 18 && text::parse_int(ref, v) ? static_cast<std::size_t>(v) : SIZE_MAX;
+}
+
+bool decide_header(const CsvOptions& o, const std::vector<std::string_view>& first, const LineReader& in) {
+  if (o.header) return *o.header;
+  if (names_used(o)) {
+    if (std::all_of(first.begin(), first.end(), parses))
+      throw InputError(in.where(), "columns are selected by name but the file has no header row (the first row is numeric)",
+                       "select columns by 0-based index instead, e.g. columns: [\"0\", \"1\"]");
+    return true;
+  }
+  // Only the columns that would be read as numbers decide: a text label column is no sign of a header.
+  std::optional<std::size_t> label;
+  if (!o.label.empty()) label = as_index(o.label);
+  std::vector<std::size_t> selected;
+  for (const std::string& ref : o.columns) selected.push_back(as_index(ref));
+  for (std::size_t i = 0; i < first.size(); ++i) {
+    const bool candidate = o.columns.empty() ? (!label || i != *label)
+                                             : std::find(selected.begin(), selected.end(), i) != selected.end();
+    if (candidate && !parses(first[i])) return true;
+  }
+  return false;
+}
+
+std::size_t resolve_column(const std::string& ref, const ColumnPlan& plan, const LineReader& in, const char* role) {
+  if (plan.header) {
+    auto it = std::find(plan.names.begin(), plan.names.end(), ref);
+    if (it != plan.names.end()) return static_cast<std::size_t>(it - plan.names.begin());
+  }
+  if (text::is_digits(ref)) {
+    const std::size_t idx = as_index(ref);
+    if (idx >= plan.names.size())
+      throw InputError(in.where(), std::string(role) + " index " + ref + " is out of range: the file has " +
+                                       std::to_string(plan.names.size()) + " columns (0.." +
+                                       std::to_string(plan.names.size() - 1) + ")",
+                       "use a 0-based index below " + std::to_string(plan.names.size()) + " or a column name");
+    return idx;
+  }
+  if (!plan.header)
+    throw InputError(in.where(), std::string(role) + " '" + ref + "' is a name but the file has no header row",
+                     "select columns by 0-based index, or set header: true if the first row holds names");
+  std::string what = "unknown " + std::string(role) + " '" + ref + "'";
+  const std::string guess = closest_match(ref, plan.names);
+  if (!guess.empty()) what += "; did you mean '" + guess + "'?";
+  what += " Available columns: " + text::join(plan.names);
+  throw InputError(in.where(), what, "use one of the available column names or a 0-based index");
+}
+
+ColumnPlan plan_columns(const CsvOptions& o, const std::vector<std::string_view>& first, const LineReader& in) {
+  ColumnPlan plan;
+  plan.header = decide_header(o, first, in);
+  for (std::size_t i = 0; i < first.size(); ++i)
+    plan.names.push_back(plan.header ? std::string(first[i]) : "col" + std::to_string(i));
+  if (!o.label.empty()) plan.label = resolve_column(o.label, plan, in, "label column");
+  if (o.columns.empty()) {
+    for (std::size_t i = 0; i < first.size(); ++i)
+      if (!plan.label || i != *plan.label) plan.coords.push_back(i);
+  } else {
+    for (const std::string& ref : o.columns) {
+      std::size_t idx = resolve_column(ref, plan, in, "column");
+      if (std::find(plan.coords.begin(), plan.coords.end(), idx) != plan.coords.end())
+        throw InputError(in.where(), "column '" + plan.names[idx] + "' is selected twice",
+                         "list each coordinate column once");
+      if (plan.label && idx == *plan.label)
+        throw InputError(in.where(), "column '" + plan.names[idx] + "' is selected both as a coordinate and as the label",
+                         "remove it from `columns` or choose another label column");
+      plan.coords.push_back(idx);
+    }
+  }
+  if (plan.coords.empty())
+    throw InputError(in.where(), "no coordinate columns: the only column is the label",
+                     "the file needs at least one numeric column besides the label");
+  return plan;
+}
+
+// Error paths are out of line so the row loop stays small.
+[[noreturn, gnu::cold, gnu::noinline]] void bad_count(const LineReader& in, std::size_t expected, std::size_t found,
+                                                      bool header, char delim) {
+  throw InputError(in.where(),
+                   "expected " + std::to_string(expected) + " fields (as in the " +
+                       (header ? "header" : "first row") + "), found " + std::to_string(found) + " separated by " +
+                       describe_delimiter(delim),
+                   "fix or remove the row; if every row fails, set `delimiter` (a quote left open also causes this)");
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void bad_value(const LineReader& in, const std::string& column,
+                                                      std::string_view value) {
+  if (value.empty())
+    throw InputError(in.where(), "column '" + column + "': empty value (missing values are not supported)",
+                     "remove or impute the row");
+  double v;
+  if (text::parse_double(value, v))  // it parsed, so it was NaN or infinite
+    throw InputError(in.where(), "column '" + column + "': value '" + std::string(value) +
+                                     "': NaN/inf not allowed; remove or impute the row",
+                     "drop or impute rows with missing or infinite values before loading");
+  throw InputError(in.where(), "column '" + column + "': cannot parse '" + std::string(value) + "' as a number",
+                   "fix the value or remove the row; if this is a text column, leave it out of `columns`");
+}
+
+std::size_t reserve_rows(const fs::path& path, std::size_t line_bytes, std::size_t max_rows) {
+  const std::size_t est = estimated_text_bytes(path) / (line_bytes + 1);
+  const std::size_t rows = est + est / 8 + 16;  // rows vary in length: a little headroom
+  return max_rows ? std::min(rows, max_rows) : rows;
+}
+
+}  // namespace
+
+Dataset load_csv(const fs::path& path, const CsvOptions& options) {
+  const char delim = resolve_delimiter(path, options.delimiter);
+  LineReader in(path);
+  std::string_view line;
+  bool got = false;
+  while ((got = in.next(line)) && text::trim(line).empty()) {
+  }
+  if (!got) throw InputError(path.string(), "file is empty (no rows)", "check that this is the right file");
+
+  std::vector<std::string_view> fields;
+  text::split_fields(line, delim, "\"", fields);
+  const ColumnPlan plan = plan_columns(options, fields, in);
+  const std::size_t ncols = plan.names.size();
+  const std::size_t header_line = plan.header ? in.line_number() : 0;
+
+  Dataset ds;
+  ds.name = options.name.empty() ? dataset_stem(path) : options.name;
+  ds.d = plan.coords.size();
+  for (std::size_t c : plan.coords) ds.column_names.push_back(plan.names[c]);
+  LabelText labels;
+  std::size_t rows = 0;
+  bool have_row = !plan.header;  // without a header the first row is data
+  while (options.max_rows == 0 || rows < options.max_rows) {
+    if (!have_row) {
+      if (!in.next(line)) break;
+      if (line.empty() || text::trim(line).empty()) continue;
+      text::split_fields(line, delim, "\"", fields);
+    }
+    have_row = false;
+    if (fields.size() != ncols) bad_count(in, ncols, fields.size(), plan.header, delim);
+    if (rows == 0) {
+      const std::size_t r = reserve_rows(path, line.size(), options.max_rows);
+      ds.coords.reserve(r * ds.d);
+      if (plan.label) ds.labels.reserve(r);
+    }
+    for (std::size_t c : plan.coords) {
+      double v;
+      if (!text::parse_double(fields[c], v) || !std::isfinite(v)) bad_value(in, plan.names[c], fields[c]);
+      ds.coords.push_back(v);
+    }
+    if (plan.label) ds.labels.push_back(labels.code(fields[*plan.label], in, plan.names[*plan.label]));
+    ++rows;
+  }
+  if (rows == 0)
+    throw InputError(in.where(header_line), "no data rows" + std::string(plan.header ? " after the header" : ""),
+                     "check that this is the right file");
+  ds.n = rows;
+  if (ds.coords.capacity() > ds.coords.size() + ds.coords.size() / 4) ds.coords.shrink_to_fit();
+  labels.finish(ds.labels);
+
+  nlohmann::json cols = nlohmann::json::array();
+  for (std::size_t c : plan.coords) cols.push_back({{"name", plan.names[c]}, {"index", c}});
+  ds.provenance["files"] = nlohmann::json::array({file_fingerprint(path)});
+  ds.provenance["format"] = delim == '\t' ? "tsv" : "csv";
+  ds.provenance["delimiter"] = std::string(1, delim);
+  ds.provenance["header"] = plan.header;
+  ds.provenance["columns"] = cols;
+  ds.provenance["label"] = plan.label ? nlohmann::json(plan.names[*plan.label]) : nlohmann::json(nullptr);
+  if (plan.label && !labels.integer()) ds.provenance["label_map"] = labels.mapping();
+  ds.provenance["rows"] = rows;
+  if (options.max_rows) ds.provenance["max_rows"] = options.max_rows;
+  return ds;
+}
+
+}  // namespace dpclust

@@ -1,0 +1,43 @@
+#pragma once
+// CSV/TSV point files, plain or gzip: the format of the synthetic benchmarks, UCI tables and the
+// taxi-trace data sets. Every problem in the file is reported as InputError at "file:line".
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/dataset.hpp"
+
+namespace dpclust {
+
+struct CsvOptions {
+  // Field separator. '\0' (default) = auto: tab for *.tsv / *.tsv.gz, comma otherwise.
+  char delimiter = '\0';
+  // Whether the first row holds column names. Default (nullopt) = auto-detect: it is a header when
+  // one of the coordinate columns it would select does not parse as a number (column names given in
+  // `columns`/`label` imply a header).
+  std::optional<bool> header{};
+  // Coordinate columns, in output order, by header name or 0-based index ("3"). With a header an
+  // exact name match wins; otherwise a string of digits is an index. Default (empty) = every column
+  // except the label column.
+  std::vector<std::string> columns{};
+  // Ground-truth label column, by name or index; empty (default) = the data has no labels.
+  // Integer labels are kept ("1.0" counts as 1); "noise" (any case) and -1 become -1; if any
+  // other label is not an integer, all non-noise labels are mapped to 0,1,2,... in order of first
+  // appearance (recorded in provenance["label_map"]).
+  std::string label{};
+  // Read at most this many data rows; 0 (default) = all.
+  std::size_t max_rows = 0;
+  // Dataset name; empty (default) = the file name without extensions (".csv.gz" -> stem).
+  std::string name{};
+};
+
+// Loads the selected columns as coordinates. provenance: files = [fingerprint], format ("csv" or
+// "tsv"), delimiter, header, columns, label. No bounds are set: they must come from the config.
+Dataset load_csv(const std::filesystem::path& path, const CsvOptions& options = {});
+
+// "moons" for "data/moons.csv.gz": the name a loader gives a dataset by default.
+std::string dataset_stem(const std::filesystem::path& path);
+
+}  // namespace dpclust

@@ -1,0 +1,37 @@
+#pragma once
+// Small text helpers shared by the loaders. They work on string_views into the reader's buffer so
+// that parsing a row allocates nothing.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dpclust::text {
+
+// Without leading/trailing blanks (space, tab, CR): data written by hand often has "1.5, 2.0".
+std::string_view trim(std::string_view s);
+bool iequals(std::string_view a, std::string_view b);
+std::string lower(std::string_view s);
+// Non-empty and only 0-9: how a column given as "3" is told apart from a column named "x".
+bool is_digits(std::string_view s);
+
+// The whole of `s` as a double (std::from_chars: locale-independent, exact rounding); a leading '+'
+// is accepted because some writers emit it. NaN/inf parse successfully: callers reject them with
+// their own message.
+bool parse_double(std::string_view s, double& out);
+// The whole of `s` as an integer.
+bool parse_int(std::string_view s, std::int64_t& out);
+
+// Splits `line` at `delim` into `out` (cleared first; its capacity is reused across rows). Each field
+// is trimmed of blanks; a field that starts with one of `quotes` runs to the matching closing quote
+// (delimiters inside are kept) and the quotes are removed. A doubled quote inside stays doubled:
+// the loaders never need the unescaped text of such fields.
+void split_fields(std::string_view line, char delim, std::string_view quotes, std::vector<std::string_view>& out);
+
+// Removes one pair of matching surrounding quotes, if present.
+std::string_view unquote(std::string_view s, std::string_view quotes = "\"'");
+
+// "a, b, c" for error messages listing the available names (at most `max_items`, then "...").
+std::string join(const std::vector<std::string>& items, std::size_t max_items = 40);
+
+}  // namespace dpclust::text

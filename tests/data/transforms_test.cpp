@@ -1,0 +1,143 @@
+#include "data/transforms.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "core/error.hpp"
+#include "data/generators.hpp"
+
+namespace dpclust {
+namespace {
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+Dataset indexed(std::size_t n) {  // point i = (i, -i), label i % 3
+  Dataset ds;
+  ds.n = n;
+  ds.d = 2;
+  for (std::size_t i = 0; i < n; ++i) {
+    ds.coords.push_back(static_cast<double>(i));
+    ds.coords.push_back(-static_cast<double>(i));
+    ds.labels.push_back(static_cast<Label>(i % 3));
+  }
+  return ds;
+}
+
+TEST(StandardScale, ZeroMeanUnitPopulationStd) {
+  Dataset ds = make_blobs(BlobsOptions{.n_samples = 1000, .n_features = 3, .cluster_std = {4.0}, .seed = 1});
+  standard_scale(ds);
+  for (std::size_t j = 0; j < 3; ++j) {
+    double s = 0, ss = 0;
+    for (std::size_t i = 0; i < ds.n; ++i) s += ds.point(i)[j];
+    for (std::size_t i = 0; i < ds.n; ++i) ss += ds.point(i)[j] * ds.point(i)[j];
+    EXPECT_NEAR(s / 1000.0, 0.0, 1e-12);
+    EXPECT_NEAR(ss / 1000.0, 1.0, 1e-12);  // population variance
+  }
+  ASSERT_TRUE(ds.provenance["transforms"].is_array());
+  EXPECT_EQ(ds.provenance["transforms"][0]["name"], "standard_scale");
+  EXPECT_EQ(ds.provenance["transforms"][0]["note"], "standard scaling uses data mean/std");
+}
+
+TEST(StandardScale, ConstantColumnIsOnlyCentred) {
+  Dataset ds;
+  ds.n = 3;
+  ds.d = 2;
+  ds.coords = {1, 7, 2, 7, 3, 7};
+  standard_scale(ds);
+  EXPECT_EQ(ds.coords[1], 0.0);
+  EXPECT_EQ(ds.coords[3], 0.0);
+  EXPECT_NEAR(ds.coords[0], -std::sqrt(1.5), 1e-12);  // population std of {1,2,3} is sqrt(2/3)
+  EXPECT_EQ(ds.provenance["transforms"][0]["scale"][1], 1.0);
+}
+
+TEST(Subsample, KeepsOrderSizeAndLabels) {
+  Dataset ds = indexed(1000);
+  subsample(ds, 100, 5);
+  EXPECT_EQ(ds.n, 100u);
+  EXPECT_NO_THROW(ds.check_invariants());
+  for (std::size_t i = 0; i < ds.n; ++i) {
+    EXPECT_EQ(ds.point(i)[1], -ds.point(i)[0]);
+    EXPECT_EQ(ds.labels[i], static_cast<Label>(static_cast<std::size_t>(ds.point(i)[0]) % 3));
+    if (i) {
+      EXPECT_LT(ds.point(i - 1)[0], ds.point(i)[0]);
+    }
+  }
+  EXPECT_EQ(ds.provenance["transforms"][0]["from"], 1000);
+}
+
+TEST(Subsample, SeedDeterministicAndNoOpWhenLarge) {
+  Dataset a = indexed(500), b = indexed(500), c = indexed(500);
+  subsample(a, 50, 1);
+  subsample(b, 50, 1);
+  subsample(c, 50, 2);
+  EXPECT_EQ(a.coords, b.coords);
+  EXPECT_NE(a.coords, c.coords);
+  Dataset d = indexed(20);
+  subsample(d, 20, 1);
+  EXPECT_EQ(d.coords, indexed(20).coords);
+  EXPECT_FALSE(d.provenance.contains("transforms"));
+}
+
+TEST(Subsample, EveryPointEquallyLikely) {
+  std::vector<int> hits(10, 0);
+  for (std::uint64_t seed = 0; seed < 20000; ++seed) {
+    Dataset ds = indexed(10);
+    subsample(ds, 3, seed);
+    for (std::size_t i = 0; i < ds.n; ++i) ++hits[static_cast<std::size_t>(ds.point(i)[0])];
+  }
+  for (int h : hits) EXPECT_NEAR(h / 20000.0, 0.3, 0.015);
+}
+
+TEST(Projection, KnownDistances) {
+  Dataset ds;
+  ds.n = 2;
+  ds.d = 2;
+  ds.coords = {10.0, 61.0, 11.0, 60.0};  // (lon, lat)
+  ds.column_names = {"lon", "lat"};
+  ds.bounds = Bounds{{10, 60}, {11, 61}};
+  project_lonlat_to_km(ds, 0, 1, 60.0, 10.0, 60.0);
+  EXPECT_NEAR(ds.point(0)[0], 0.0, 1e-12);
+  EXPECT_NEAR(ds.point(0)[1], 111.2, 1e-9);  // 1 degree of latitude
+  EXPECT_NEAR(ds.point(1)[0], 55.6, 1e-9);   // 1 degree of longitude at 60 degrees
+  EXPECT_NEAR(ds.point(1)[1], 0.0, 1e-12);
+  EXPECT_NEAR(ds.bounds.hi[0], 55.6, 1e-9);
+  EXPECT_NEAR(ds.bounds.hi[1], 111.2, 1e-9);
+  EXPECT_EQ(ds.column_names, (std::vector<std::string>{"x_km", "y_km"}));
+  EXPECT_EQ(ds.provenance["transforms"][0]["name"], "project_lonlat_to_km");
+  EXPECT_THROW(project_lonlat_to_km(ds, 0, 0, 0), InputError);
+  EXPECT_THROW(project_lonlat_to_km(ds, 0, 1, 90), InputError);
+}
+
+TEST(Validate, NonFiniteNamesSourceAndIndex) {
+  Dataset ds = indexed(5);
+  ds.coords[7] = std::numeric_limits<double>::quiet_NaN();  // point 3
+  try {
+    validate_points(ds, "data/pts.csv");
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_TRUE(contains(e.what(), "data/pts.csv")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "point 3")) << e.what();
+  }
+}
+
+TEST(Validate, OutOfDomain) {
+  Dataset ds = indexed(5);
+  ds.bounds = Bounds{{0, -3}, {10, 0}};
+  try {
+    validate_points(ds, "cfg.yaml");
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_TRUE(contains(msg, "cfg.yaml")) << msg;
+    EXPECT_TRUE(contains(msg, "point 4 (4, -4)")) << msg;
+    EXPECT_TRUE(contains(msg, "[0, 10] x [-3, 0]")) << msg;
+    EXPECT_TRUE(contains(msg, "widen bounds in the config or clip/filter the data")) << msg;
+  }
+  ds.bounds = Bounds{{0, -4}, {4, 0}};
+  EXPECT_NO_THROW(validate_points(ds, "cfg.yaml"));
+}
+
+}  // namespace
+}  // namespace dpclust
