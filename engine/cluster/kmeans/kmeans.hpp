@@ -1,0 +1,58 @@
+#pragma once
+// k-means (Lloyd) following scikit-learn's KMeans(algorithm="lloyd", init="k-means++").
+//
+//   * the data are centred on their mean first and the centres shifted back at the end (as sklearn does
+//     for dense input, for precision);
+//   * init: sklearn's _kmeans_plusplus: first centre a uniformly random point, then for every further
+//     centre n_local_trials = 2 + floor(ln k) candidates drawn with probability proportional to the
+//     current closest squared distance (searchsorted on the running sum), keeping the candidate that
+//     minimises the potential (sum of closest squared distances);
+//   * Lloyd iterations: assign every point to its nearest centre (ties: lowest centre index), move the
+//     centres to the means. Stop when the labels did not change (strict convergence), when the total
+//     squared centre shift is <= tol * mean_j var(X_j) (sklearn scales tol by np.mean(np.var(X, 0))),
+//     or after max_iter iterations; without strict convergence the labels are recomputed from the final
+//     centres, so the returned labels are always the nearest centres;
+//   * empty clusters (sklearn's _relocate_empty_clusters_dense): each empty cluster takes one of the
+//     points farthest from their assigned centre (farthest first; ties to the lower index; sklearn's
+//     argpartition leaves that order unspecified), which leaves its old cluster;
+//   * n_init runs with the same generator in sequence; the run with the lowest inertia wins (the first
+//     one on ties). sklearn >= 1.4's n_init="auto" means a single run for k-means++, hence default 1.
+// Distances are direct sums of squared differences (no ||x||^2 - 2x.c + ||c||^2 cancellation); the
+// assignment step may use OpenMP, per point, so results depend only on the data and the seed.
+#include <cstddef>
+#include <cstdint>
+
+#include "core/dataset.hpp"
+#include "core/method.hpp"
+#include "core/rng.hpp"
+
+namespace dpclust {
+
+struct KMeansOptions {
+  std::int64_t n_init = 1;
+  std::int64_t max_iter = 300;
+  double tol = 1e-4;
+};
+
+struct KMeansResult {
+  Labels labels;          // nearest centre of every point, 0..k-1
+  RowMatrix centers;      // k x d
+  double inertia = 0;     // sum of squared distances to the assigned centres
+  std::int64_t n_iter = 0;  // Lloyd iterations of the retained run
+};
+
+// k-means++ seeding (sklearn's greedy variant) of n x d row-major points: k x d centres.
+RowMatrix kmeans_plusplus(const double* coords, std::size_t n, std::size_t d, std::size_t k, Rng& rng);
+
+// Throws std::invalid_argument unless 1 <= k <= n, d >= 1, n_init >= 1, max_iter >= 1, tol >= 0.
+KMeansResult kmeans(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options,
+                    Rng& rng);
+inline KMeansResult kmeans(const Dataset& data, std::size_t k, const KMeansOptions& options, Rng& rng) {
+  return kmeans(data.coords.data(), data.n, data.d, k, options, rng);
+}
+
+// The method "kmeans" (non-private): params k, n_init, max_iter, tol; release = centres;
+// diagnostics inertia, iterations.
+const MethodInfo& kmeans_method_info();
+
+}  // namespace dpclust
