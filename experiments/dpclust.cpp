@@ -1,1 +1,269 @@
-int main() { return 0; }
+// dpclust: the command-line driver. Thin by design: it parses options (Boost.Program_options) and
+// calls the engine; every rule (validation, seeds, resume, results layout) lives in engine/experiment.
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "experiment/catalog.hpp"
+#include "experiment/config.hpp"
+#include "experiment/grid.hpp"
+#include "experiment/runner.hpp"
+#include "io/label_file.hpp"
+#include "metrics/clustering_scores.hpp"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+using namespace dpclust;
+
+namespace {
+
+constexpr int kExitInputError = 2;
+
+const char* kUsage =
+    "usage: dpclust <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run CONFIG...        run experiment configs, write JSON results (resumes by default)\n"
+    "  validate CONFIG...   check configs fully without running\n"
+    "  list                 datasets, methods (with parameters and defaults), metrics\n"
+    "  score                ARI, AMI, NMI and cluster counts between two label files\n"
+    "  merge INPUT...       join the outputs of shard runs\n"
+    "  --version            version and git commit\n"
+    "\n"
+    "`dpclust <command> --help` describes each command's options.\n";
+
+// Parses a subcommand's options; prints help and returns false when --help was given.
+bool parse(int argc, char** argv, const char* usage, po::options_description& opts, po::positional_options_description* pos,
+           po::variables_map& vm) {
+  opts.add_options()("help,h", "show this help");
+  po::command_line_parser parser(argc, argv);
+  parser.options(opts);
+  if (pos) parser.positional(*pos);
+  po::store(parser.run(), vm);
+  if (vm.count("help")) {
+    std::cout << usage << "\n" << opts << "\n";
+    return false;
+  }
+  po::notify(vm);
+  return true;
+}
+
+fs::path data_root_from(const po::variables_map& vm) {
+  fs::path root = resolve_data_root(vm.count("data-root") ? vm["data-root"].as<std::string>() : "");
+  if (vm.count("data-root") && !fs::is_directory(root))
+    throw InputError("--data-root", "'" + root.string() + "' is not a directory", "point it at the folder holding the papers' datasets");
+  return root;
+}
+
+int cmd_run(int argc, char** argv) {
+  po::options_description opts("run options");
+  std::vector<std::string> configs;
+  std::string out = "results", shard = "1/1";
+  int threads = 0;
+  opts.add_options()("config", po::value(&configs)->multitoken(), "experiment config files (YAML)")(
+      "out,o", po::value(&out)->default_value("results"), "output directory")(
+      "threads,t", po::value(&threads)->default_value(0), "worker threads (0 = all cores)")(
+      "resume", "reuse cells already on disk (default)")("force", "recompute every cell")(
+      "shard", po::value(&shard)->default_value("1/1"), "run only shard K of N (cells with index % N == K-1)")(
+      "dry-run", "print the expanded cells and trial counts, run nothing")(
+      "data-root", po::value<std::string>(), "directory of the papers' datasets (default: $DPCLUST_DATA_ROOT or ../shared/datasets)")(
+      "no-progress", "no progress output on stderr");
+  po::positional_options_description pos;
+  pos.add("config", -1);
+  po::variables_map vm;
+  if (!parse(argc, argv, "usage: dpclust run CONFIG... [options]", opts, &pos, vm)) return 0;
+  if (configs.empty()) throw InputError("dpclust run", "no config given", "dpclust run configs/<name>.yaml");
+  if (vm.count("resume") && vm.count("force")) throw InputError("dpclust run", "--resume and --force exclude each other");
+  RunOptions ro;
+  ro.out_dir = out;
+  ro.threads = threads;
+  ro.resume = !vm.count("force");
+  ro.progress = !vm.count("no-progress");
+  unsigned k = 0, n = 0;
+  char slash = 0;
+  if (std::sscanf(shard.c_str(), "%u%c%u", &k, &slash, &n) != 3 || slash != '/' || n < 1 || k < 1 || k > n)
+    throw InputError("--shard", "expected K/N with 1 <= K <= N, got '" + shard + "'", "e.g. --shard 2/4");
+  ro.shard = k;
+  ro.shard_count = n;
+  if (threads < 0) throw InputError("--threads", "must be >= 0");
+  const fs::path root = data_root_from(vm);
+
+  // Validate every config before running any, so a typo in the third file costs nothing.
+  std::vector<ExperimentConfig> cfgs;
+  for (const auto& c : configs) {
+    cfgs.push_back(load_config(c, root));
+    expand_grid(cfgs.back());
+  }
+  for (const auto& cfg : cfgs) {
+    if (vm.count("dry-run")) {
+      print_plan(cfg, expand_grid(cfg), ro, std::cout);
+      continue;
+    }
+    RunReport r = run_experiment(cfg, ro);
+    std::cout << cfg.name << ": " << r.cells_run << " cells run (" << r.trials_run << " trials), " << r.cells_reused
+              << " reused, " << std::fixed << std::setprecision(2) << r.wall_seconds << " s\n";
+    if (r.complete) std::cout << "  results: " << r.results_file.string() << "\n";
+    else std::cout << "  shard done: cells in " << (r.experiment_dir / "cells").string() << "; join shards with `dpclust merge`\n";
+  }
+  return 0;
+}
+
+int cmd_validate(int argc, char** argv) {
+  po::options_description opts("validate options");
+  std::vector<std::string> configs;
+  opts.add_options()("config", po::value(&configs)->multitoken(), "experiment config files")(
+      "data-root", po::value<std::string>(), "directory of the papers' datasets")(
+      "load-data", "also read the data files and check labels and bounds against the metrics and methods");
+  po::positional_options_description pos;
+  pos.add("config", -1);
+  po::variables_map vm;
+  if (!parse(argc, argv, "usage: dpclust validate CONFIG... [options]", opts, &pos, vm)) return 0;
+  if (configs.empty()) throw InputError("dpclust validate", "no config given");
+  const fs::path root = data_root_from(vm);
+  for (const auto& c : configs) {
+    ExperimentConfig cfg = load_config(c, root);
+    validate_experiment(cfg, vm.count("load-data") > 0);
+    std::cout << c << ": ok (" << expand_grid(cfg).size() << " cells x " << cfg.trials << " trials)\n";
+  }
+  return 0;
+}
+
+int cmd_list(int argc, char** argv) {
+  po::options_description opts("list options");
+  opts.add_options()("json", "machine-readable output")("data-root", po::value<std::string>(), "directory of the papers' datasets");
+  po::variables_map vm;
+  if (!parse(argc, argv, "usage: dpclust list [--json]", opts, nullptr, vm)) return 0;
+  const fs::path root = data_root_from(vm);
+  nlohmann::json j;
+  j["methods"] = nlohmann::json::array();
+  for (const auto& m : all_methods()) j["methods"].push_back(m.to_json());
+  j["metrics"] = nlohmann::json::array();
+  for (const auto& m : all_metrics()) j["metrics"].push_back({{"name", m.name}, {"summary", m.summary}, {"needs_truth", m.needs_truth}});
+  j["generators"] = nlohmann::json::array();
+  for (const auto& g : all_generators()) {
+    nlohmann::json ps = nlohmann::json::array();
+    for (const auto& p : g.params) ps.push_back(p.to_json());
+    j["generators"].push_back({{"name", g.name}, {"summary", g.summary}, {"params", ps}});
+  }
+  j["registered_datasets"] = nlohmann::json::array();
+  ExperimentConfig probe;
+  for (const auto& name : registry_names()) {
+    // Availability: parse a one-dataset config naming it.
+    std::string where = "available";
+    try {
+      ExperimentConfig c = parse_config("experiment: probe\ndatasets: [{name: " + name + "}]\nmethods: [" + all_methods()[0].name + "]\n",
+                                        "registry", fs::current_path(), root);
+      const auto& d = c.datasets[0];
+      if (!d.file.empty() && (d.resolved.empty() || !fs::exists(d.resolved)))
+        where = d.fallback_available ? "file absent: built-in generator fallback" : "file absent (set --data-root)";
+      j["registered_datasets"].push_back({{"name", name}, {"file", d.file}, {"status", where}, {"reference", d.reference}});
+    } catch (const std::exception& e) {
+      j["registered_datasets"].push_back({{"name", name}, {"status", std::string("invalid: ") + e.what()}});
+    }
+  }
+  j["data_root"] = root.string();
+  if (vm.count("json")) {
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << "data root: " << (root.empty() ? "(none: set --data-root or DPCLUST_DATA_ROOT)" : root.string()) << "\n\n";
+  std::cout << "registered datasets (datasets/registry.yaml):\n";
+  for (const auto& d : j["registered_datasets"])
+    std::cout << "  " << std::left << std::setw(16) << d["name"].get<std::string>() << d.value("file", "") << "  [" << d["status"].get<std::string>() << "]\n";
+  std::cout << "\ngenerators (datasets: - name: x\n              generator: {type: <name>, ...}):\n";
+  for (const auto& g : all_generators()) {
+    std::cout << "  " << std::left << std::setw(16) << g.name << g.summary << "\n";
+    for (const auto& p : g.params) std::cout << "      " << std::setw(14) << p.name << to_display(p.default_value) << "  " << p.allowed() << "\n";
+  }
+  std::cout << "\nmethods:\n";
+  for (const auto& m : all_methods()) {
+    std::cout << "  " << std::left << std::setw(16) << m.name << m.summary << (m.differentially_private ? "  [private]" : "") << "\n"
+              << "  " << std::setw(16) << "" << m.reference << "\n";
+    for (const auto& p : m.params)
+      std::cout << "      " << std::setw(14) << p.name << std::setw(10) << (p.required() ? "required" : to_display(p.default_value))
+                << p.description << "; " << p.allowed() << "\n";
+  }
+  std::cout << "\nmetrics:\n";
+  for (const auto& m : all_metrics()) std::cout << "  " << std::left << std::setw(16) << m.name << m.summary << "\n";
+  return 0;
+}
+
+int cmd_score(int argc, char** argv) {
+  po::options_description opts("score options");
+  std::string truth, pred;
+  opts.add_options()("truth", po::value(&truth)->required(), "ground-truth label file (one integer per line, -1 = noise)")(
+      "pred", po::value(&pred)->required(), "predicted label file (same format)")("json", "machine-readable output");
+  po::variables_map vm;
+  if (!parse(argc, argv, "usage: dpclust score --truth FILE --pred FILE [--json]", opts, nullptr, vm)) return 0;
+  const Labels t = read_label_file(truth), p = read_label_file(pred);
+  if (t.size() != p.size())
+    throw InputError(pred, "has " + std::to_string(p.size()) + " labels but " + truth + " has " + std::to_string(t.size()),
+                     "both files must label the same points in the same order");
+  const ClusteringScores s = score_labelings(t, p);
+  nlohmann::json j{{"n", t.size()},         {"ari", s.ari},
+                   {"ami", s.ami},          {"nmi", s.nmi},
+                   {"clusters_truth", s.n_clusters_true}, {"clusters_pred", s.n_clusters_pred},
+                   {"noise_truth", s.n_noise_true},       {"noise_pred", s.n_noise_pred}};
+  if (vm.count("json")) {
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << std::fixed << std::setprecision(6) << "points   " << t.size() << "\nARI      " << s.ari << "\nAMI      " << s.ami
+              << "\nNMI      " << s.nmi << "\nclusters truth " << s.n_clusters_true << ", pred " << s.n_clusters_pred
+              << "\nnoise    truth " << s.n_noise_true << ", pred " << s.n_noise_pred << "\n";
+  }
+  return 0;
+}
+
+int cmd_merge(int argc, char** argv) {
+  po::options_description opts("merge options");
+  std::vector<std::string> inputs;
+  std::string out;
+  opts.add_options()("input", po::value(&inputs)->multitoken(), "output directories of shard runs")(
+      "out,o", po::value(&out)->required(), "directory to write the merged experiment(s) into");
+  po::positional_options_description pos;
+  pos.add("input", -1);
+  po::variables_map vm;
+  if (!parse(argc, argv, "usage: dpclust merge --out DIR SHARD_DIR...", opts, &pos, vm)) return 0;
+  if (inputs.empty()) throw InputError("dpclust merge", "no shard directories given");
+  std::vector<fs::path> in(inputs.begin(), inputs.end());
+  auto done = merge_results(out, in, std::cout);
+  return done.empty() ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" || std::string(argv[1]) == "help") {
+    std::cout << kUsage;
+    return argc < 2 ? kExitInputError : 0;
+  }
+  const std::string cmd = argv[1];
+  if (cmd == "--version" || cmd == "version") {
+    const auto& b = build_info();
+    std::cout << "dpclust " << b.version << " (git " << b.git_commit << ", " << b.build_type << ", " << b.compiler << ")\n";
+    return 0;
+  }
+  try {
+    if (cmd == "run") return cmd_run(argc - 1, argv + 1);
+    if (cmd == "validate") return cmd_validate(argc - 1, argv + 1);
+    if (cmd == "list") return cmd_list(argc - 1, argv + 1);
+    if (cmd == "score") return cmd_score(argc - 1, argv + 1);
+    if (cmd == "merge") return cmd_merge(argc - 1, argv + 1);
+    const std::string s = closest_match(cmd, std::vector<std::string>{"run", "validate", "list", "score", "merge"});
+    std::cerr << "error: unknown command '" << cmd << "'" << (s.empty() ? "" : " (did you mean '" + s + "'?)") << "\n\n" << kUsage;
+    return kExitInputError;
+  } catch (const InputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitInputError;
+  } catch (const po::error& e) {
+    std::cerr << "error: " << e.what() << "\n  fix: see `dpclust " << cmd << " --help`\n";
+    return kExitInputError;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,126 @@
+#include "experiment/catalog.hpp"
+
+#include "cluster/dbscan/dbscan.hpp"
+#include "cluster/kmeans/kmeans.hpp"
+#include "data/generators.hpp"
+#include "metrics/clustering_metrics.hpp"
+
+namespace dpclust {
+
+const std::vector<MethodInfo>& all_methods() {
+  static const std::vector<MethodInfo> methods = {
+      dbscan_method_info(),
+      kmeans_method_info(),
+  };
+  return methods;
+}
+
+const MethodInfo* find_method(const std::string& name) {
+  for (const auto& m : all_methods())
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+const std::vector<MetricInfo>& all_metrics() {
+  static const std::vector<MetricInfo> metrics = [] {
+    std::vector<MetricInfo> all;
+    for (const auto& m : clustering_metrics()) all.push_back(m);
+    return all;
+  }();
+  return metrics;
+}
+
+const MetricInfo* find_metric(const std::string& name) {
+  for (const auto& m : all_metrics())
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+namespace {
+
+std::size_t size_of(const ParamSet& p, const char* name) { return static_cast<std::size_t>(p.integer(name)); }
+std::uint64_t seed_of(const ParamSet& p) { return static_cast<std::uint64_t>(p.integer("seed")); }
+
+ParamSpec n_samples(std::int64_t def) { return int_param("n_samples", def, "number of points", 1); }
+ParamSpec seed_param() { return int_param("seed", 0, "generator seed (sklearn random_state)", 0); }
+ParamSpec shuffle_param() { return bool_param("shuffle", true, "shuffle the points (sklearn default)"); }
+ParamSpec noise_param(double def) { return real_param("noise", def, "sd of Gaussian noise added to each coordinate", 0.0); }
+
+}  // namespace
+
+const std::vector<GeneratorInfo>& all_generators() {
+  static const std::vector<GeneratorInfo> gens = {
+      {"moons", "two interleaving half circles (scikit-learn make_moons)",
+       {n_samples(100), noise_param(0.0), shuffle_param(), seed_param()},
+       [](const ParamSet& p) {
+         return make_moons(MoonsOptions{size_of(p, "n_samples"), p.real("noise"), p.boolean("shuffle"), seed_of(p)});
+       }},
+      {"circles", "a circle inside a circle (scikit-learn make_circles)",
+       {n_samples(100), noise_param(0.0), real_param("factor", 0.8, "inner/outer radius ratio", 0.0, 1.0, false, true),
+        shuffle_param(), seed_param()},
+       [](const ParamSet& p) {
+         return make_circles(CirclesOptions{size_of(p, "n_samples"), p.real("noise"), p.real("factor"), p.boolean("shuffle"), seed_of(p)});
+       }},
+      {"blobs", "isotropic Gaussian blobs (scikit-learn make_blobs)",
+       {n_samples(100), int_param("centers", 3, "number of blobs, centres uniform in the centre box", 1),
+        int_param("n_features", 2, "dimension", 1), real_param("cluster_std", 1.0, "sd of each blob", 0.0, std::nullopt, true),
+        real_param("center_box_lo", -10.0, "centre box lower end"), real_param("center_box_hi", 10.0, "centre box upper end"),
+        shuffle_param(), seed_param()},
+       [](const ParamSet& p) {
+         BlobsOptions o;
+         o.n_samples = size_of(p, "n_samples");
+         o.n_centers = size_of(p, "centers");
+         o.n_features = size_of(p, "n_features");
+         o.cluster_std = {p.real("cluster_std")};
+         o.center_box = {p.real("center_box_lo"), p.real("center_box_hi")};
+         o.shuffle = p.boolean("shuffle");
+         o.seed = seed_of(p);
+         return make_blobs(o);
+       }},
+      {"gaussian_mixture", "isotropic Gaussian mixture, means uniform in a box, equal weights",
+       {n_samples(1000), int_param("components", 5, "number of components", 1), int_param("n_features", 2, "dimension", 1),
+        real_param("sd", 1.0, "sd of every component", 0.0, std::nullopt, true), real_param("box_lo", -10.0, "means box lower end"),
+        real_param("box_hi", 10.0, "means box upper end"), shuffle_param(), seed_param()},
+       [](const ParamSet& p) {
+         // The means come from the same seed (a separate stream), so the whole mixture is one seed.
+         Rng rng(splitmix64(seed_of(p) ^ 0x6d69787475726573ULL));
+         GaussianMixtureOptions o;
+         o.n_samples = size_of(p, "n_samples");
+         const std::size_t k = size_of(p, "components"), d = size_of(p, "n_features");
+         for (std::size_t c = 0; c < k; ++c) {
+           std::vector<double> mean(d);
+           for (auto& m : mean) m = rng.uniform(p.real("box_lo"), p.real("box_hi"));
+           o.means.push_back(mean);
+         }
+         o.sd = {p.real("sd")};
+         o.shuffle = p.boolean("shuffle");
+         o.seed = seed_of(p);
+         return gaussian_mixture(o);
+       }},
+      {"spirals", "interleaved Archimedean spiral arms",
+       {n_samples(1000), int_param("arms", 2, "number of arms", 1), real_param("turns", 1.0, "turns per arm", 0.0, std::nullopt, true),
+        noise_param(0.0), shuffle_param(), seed_param()},
+       [](const ParamSet& p) {
+         return spirals(SpiralsOptions{size_of(p, "n_samples"), size_of(p, "arms"), p.real("noise"), p.real("turns"), p.boolean("shuffle"), seed_of(p)});
+       }},
+      {"uniform", "uniform noise in a box, labelled -1",
+       {n_samples(1000), int_param("n_features", 2, "dimension", 1), real_param("low", 0.0, "box lower end"),
+        real_param("high", 1.0, "box upper end"), seed_param()},
+       [](const ParamSet& p) {
+         Bounds b;
+         b.lo.assign(size_of(p, "n_features"), p.real("low"));
+         b.hi.assign(size_of(p, "n_features"), p.real("high"));
+         if (!(b.lo[0] < b.hi[0])) throw std::invalid_argument("uniform generator: low must be below high");
+         return uniform_noise(size_of(p, "n_samples"), b, seed_of(p));
+       }},
+  };
+  return gens;
+}
+
+const GeneratorInfo* find_generator(const std::string& name) {
+  for (const auto& g : all_generators())
+    if (g.name == name) return &g;
+  return nullptr;
+}
+
+}  // namespace dpclust

@@ -1,0 +1,369 @@
+#include "experiment/config.hpp"
+
+#include <cmath>
+#include <regex>
+
+#include "core/files.hpp"
+#include "experiment/catalog.hpp"
+#include "experiment/param_values.hpp"
+
+namespace dpclust {
+namespace fs = std::filesystem;
+using yaml::Located;
+
+fs::path registry_path() { return fs::path(build_info().source_dir) / "datasets" / "registry.yaml"; }
+
+static const std::vector<std::string> kTopKeys = {"experiment", "description", "seed", "trials", "datasets",
+                                                  "methods", "metrics", "params", "output"};
+static const std::vector<std::string> kDatasetKeys = {
+    "name", "use", "file", "data_file", "format", "columns", "label", "delimiter", "header", "max_rows",
+    "generator", "fallback", "project", "bounds", "clip_to_bounds", "scale", "sample", "sample_seed",
+    "params", "reference", "description"};
+static const std::vector<std::string> kMethodKeys = {"method", "as", "params", "zip"};
+
+static std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+static ParamSet parse_generator(const Located& at, std::string& type_out) {
+  yaml::expect_map(at);
+  if (!at.has("type")) yaml::fail(at, "a generator needs a 'type'", "one of: " + join(names_of(all_generators())));
+  type_out = yaml::as_string(at.child("type"));
+  const GeneratorInfo* gen = find_generator(type_out);
+  if (!gen) {
+    std::string s = closest_match(type_out, names_of(all_generators()));
+    yaml::fail(at.child("type"), "unknown generator '" + type_out + "'",
+               (s.empty() ? "" : "did you mean '" + s + "'? ") + "generators: " + join(names_of(all_generators())));
+  }
+  std::vector<std::string> allowed{"type", "scale"};
+  for (const auto& p : gen->params) allowed.push_back(p.name);
+  yaml::check_keys(at, allowed);
+  ParamSet ps;
+  for (const auto& spec : gen->params) {
+    if (at.has(spec.name)) ps.set(spec.name, parse_param_value(at.child(spec.name), spec));
+    else if (!spec.required()) ps.set(spec.name, spec.default_value);
+    else yaml::fail(at, "generator '" + type_out + "' needs '" + spec.name + "'", spec.description);
+  }
+  return ps;
+}
+
+static nlohmann::json node_to_json(const YAML::Node& n) {
+  if (!n) return nullptr;
+  if (n.IsScalar()) return n.Scalar();
+  if (n.IsSequence()) {
+    auto a = nlohmann::json::array();
+    for (const auto& x : n) a.push_back(node_to_json(x));
+    return a;
+  }
+  if (n.IsMap()) {
+    auto o = nlohmann::json::object();
+    for (auto it = n.begin(); it != n.end(); ++it) o[it->first.as<std::string>()] = node_to_json(it->second);
+    return o;
+  }
+  return nullptr;
+}
+
+// Reads one dataset entry (already merged with its registry entry, if any).
+static DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::path& base_dir,
+                                 const fs::path& data_root) {
+  yaml::check_keys(at, kDatasetKeys);
+  DatasetSpec d;
+  d.name = name;
+  d.where = at.where();
+  const bool has_file = at.has("file"), has_data_file = at.has("data_file"), has_gen = at.has("generator");
+  if (int(has_file) + int(has_data_file) + int(has_gen) != 1)
+    yaml::fail(at, "dataset '" + name + "' needs exactly one of 'file', 'data_file' or 'generator'",
+               "file: path relative to the config; data_file: path under the data root; generator: {type: moons, ...}; "
+               "or use: <registered name>");
+  if (has_gen) {
+    d.generator_params = parse_generator(at.child("generator"), d.generator);
+    if (at.child("generator").has("scale")) d.standard_scale = yaml::as_string(at.child("generator").child("scale")) == "standard";
+  } else {
+    d.file = yaml::as_string(at.child(has_file ? "file" : "data_file"));
+    d.file_under_data_root = has_data_file;
+    if (has_data_file) {
+      if (!data_root.empty()) d.resolved = fs::absolute(data_root / d.file).lexically_normal();
+    } else {
+      fs::path p(d.file);
+      d.resolved = fs::absolute(p.is_absolute() ? p : base_dir / p).lexically_normal();
+    }
+    // Format from the key or the file name.
+    if (at.has("format")) {
+      d.format = yaml::as_string(at.child("format"));
+      if (d.format != "csv" && d.format != "tsv" && d.format != "arff" && d.format != "gowalla")
+        yaml::fail(at.child("format"), "unknown format '" + d.format + "'", "one of: csv, tsv, arff, gowalla");
+    } else {
+      std::string f = d.file;
+      if (f.size() > 3 && f.substr(f.size() - 3) == ".gz") f = f.substr(0, f.size() - 3);
+      auto ends = [&](const std::string& s) { return f.size() >= s.size() && f.substr(f.size() - s.size()) == s; };
+      if (ends(".arff")) d.format = "arff";
+      else if (ends(".tsv")) d.format = "tsv";
+      else if (ends(".csv")) d.format = "csv";
+      else yaml::fail(at, "cannot tell the format of '" + d.file + "' from its name", "add format: csv | tsv | arff | gowalla");
+    }
+    if (at.has("columns")) d.columns = yaml::as_string_list(at.child("columns"));
+    if (at.has("label")) {
+      d.label = yaml::as_string(at.child("label"));
+      if (d.label == "none") { d.no_label = true; d.label.clear(); }
+    }
+    if (at.has("delimiter")) {
+      d.delimiter = yaml::as_string(at.child("delimiter"));
+      if (d.delimiter == "\\t" || d.delimiter == "tab") d.delimiter = "\t";
+      if (d.delimiter.size() != 1) yaml::fail(at.child("delimiter"), "the delimiter must be one character", "e.g. ',' or tab");
+    }
+    if (at.has("header")) {
+      d.header = yaml::as_string(at.child("header"));
+      if (d.header != "auto" && d.header != "true" && d.header != "false")
+        yaml::fail(at.child("header"), "header must be auto, true or false");
+    }
+    if (at.has("max_rows")) {
+      d.max_rows = yaml::as_int(at.child("max_rows"));
+      if (d.max_rows < 1) yaml::fail(at.child("max_rows"), "max_rows must be >= 1");
+    }
+    if (at.has("fallback")) {
+      d.fallback_available = true;
+      d.fallback_params = parse_generator(at.child("fallback"), d.fallback_generator);
+      if (at.child("fallback").has("scale")) d.fallback_scale = yaml::as_string(at.child("fallback").child("scale")) == "standard";
+    }
+  }
+  if (at.has("project")) {
+    auto p = at.child("project");
+    yaml::check_keys(p, {"lon", "lat", "ref_lat", "origin_lon", "origin_lat"});
+    ProjectionSpec proj;
+    if (p.has("lon")) proj.lon_column = yaml::as_string(p.child("lon"));
+    if (p.has("lat")) proj.lat_column = yaml::as_string(p.child("lat"));
+    if (!p.has("ref_lat")) yaml::fail(p, "projection needs ref_lat (degrees)", "e.g. ref_lat: 37.8 for San Francisco");
+    proj.ref_lat_deg = yaml::as_double(p.child("ref_lat"));
+    if (std::fabs(proj.ref_lat_deg) >= 90) yaml::fail(p.child("ref_lat"), "ref_lat must be in (-90, 90)");
+    if (p.has("origin_lon")) proj.origin_lon = yaml::as_double(p.child("origin_lon"));
+    if (p.has("origin_lat")) proj.origin_lat = yaml::as_double(p.child("origin_lat"));
+    d.project = proj;
+  }
+  if (at.has("bounds")) {
+    auto b = at.child("bounds");
+    if (b.node.IsScalar()) {
+      const std::string mode = b.node.Scalar();
+      if (mode != "data" && mode != "none")
+        yaml::fail(b, "bounds must be 'data', 'none' or a list [[lo, hi], ...] per dimension");
+      d.bounds_mode = mode;
+    } else {
+      yaml::expect_sequence(b);
+      if (b.node.size() == 0) yaml::fail(b, "empty bounds", "give [lo, hi] for every dimension");
+      for (std::size_t j = 0; j < b.node.size(); ++j) {
+        auto pair = b.item(j);
+        if (!pair.node.IsSequence() || pair.node.size() != 2) yaml::fail(pair, "each bound is a pair [lo, hi]");
+        double lo = yaml::as_double(pair.item(0)), hi = yaml::as_double(pair.item(1));
+        if (!(lo < hi)) yaml::fail(pair, "bound has lo >= hi", "write [lo, hi] with lo < hi");
+        d.bounds.lo.push_back(lo);
+        d.bounds.hi.push_back(hi);
+      }
+      d.bounds_mode = "config";
+    }
+  }
+  if (at.has("clip_to_bounds")) d.clip_to_bounds = yaml::as_bool(at.child("clip_to_bounds"));
+  if (at.has("scale")) {
+    std::string s = yaml::as_string(at.child("scale"));
+    if (s != "standard" && s != "none") yaml::fail(at.child("scale"), "scale must be 'standard' or 'none'");
+    d.standard_scale = s == "standard";
+  }
+  if (at.has("sample")) {
+    d.sample = yaml::as_int(at.child("sample"));
+    if (d.sample < 1) yaml::fail(at.child("sample"), "sample must be a positive number of points");
+  }
+  if (at.has("sample_seed")) d.sample_seed = yaml::as_uint(at.child("sample_seed"));
+  if (at.has("params")) {
+    auto ps = at.child("params");
+    yaml::expect_map(ps);
+    for (auto it = ps.node.begin(); it != ps.node.end(); ++it) {
+      std::string key = it->first.as<std::string>();
+      d.params.emplace(key, ps.child(key));
+    }
+  }
+  if (at.has("reference")) d.reference = yaml::as_string(at.child("reference"));
+  nlohmann::json def = node_to_json(at.node);
+  def.erase("params");  // parameters are part of the cell key, not of the data
+  def.erase("reference");
+  def.erase("description");
+  d.definition = def;
+  return d;
+}
+
+static YAML::Node load_registry() {
+  static const YAML::Node reg = [] {
+    if (!fs::exists(registry_path())) return YAML::Node(YAML::NodeType::Map);
+    return yaml::load_file(registry_path().string());
+  }();
+  return reg;
+}
+
+std::vector<std::string> registry_names() {
+  std::vector<std::string> out;
+  YAML::Node reg = load_registry();
+  for (auto it = reg.begin(); it != reg.end(); ++it) out.push_back(it->first.as<std::string>());
+  return out;
+}
+
+// A config dataset entry either defines a dataset inline or names a registry entry ("use", or its
+// own name) whose keys it may override.
+static DatasetSpec resolve_dataset(const Located& at, const fs::path& base_dir, const fs::path& data_root) {
+  yaml::check_keys(at, kDatasetKeys);
+  if (!at.has("name")) yaml::fail(at, "a dataset needs a 'name'");
+  const std::string name = yaml::as_string(at.child("name"));
+  if (!std::regex_match(name, std::regex("[A-Za-z0-9_.+-]+")))
+    yaml::fail(at.child("name"), "dataset name '" + name + "' has characters other than letters, digits, _ . + -");
+  const bool inline_def = at.has("file") || at.has("data_file") || at.has("generator");
+  if (inline_def && at.has("use")) yaml::fail(at.child("use"), "'use' names a registered dataset; it cannot be combined with file/data_file/generator");
+  if (inline_def) return parse_dataset(at, name, base_dir, data_root);
+
+  const std::string use = at.has("use") ? yaml::as_string(at.child("use")) : name;
+  YAML::Node reg = load_registry();
+  if (!reg[use]) {
+    std::string s = closest_match(use, registry_names());
+    yaml::fail(at.has("use") ? at.child("use") : at.child("name"),
+               "'" + use + "' is not a registered dataset and the entry defines no file, data_file or generator",
+               (s.empty() ? "" : "did you mean '" + s + "'? ") + "registered: " + join(registry_names()) +
+                   " (see `dpclust list`)");
+  }
+  // Merge: registry entry, then the config's overrides.
+  YAML::Node merged = YAML::Clone(reg[use]);
+  for (auto it = at.node.begin(); it != at.node.end(); ++it) {
+    const std::string key = it->first.as<std::string>();
+    if (key != "name" && key != "use") merged[key] = it->second;
+  }
+  // Errors inside registry keys point at the registry file; the config's own keys keep their lines.
+  Located m{merged, registry_path().string(), "datasets." + use};
+  DatasetSpec d = parse_dataset(m, name, base_dir, data_root);
+  d.where = at.where();
+  d.definition["registry"] = use;
+  return d;
+}
+
+ExperimentConfig parse_config(const std::string& text, const std::string& file_label, const fs::path& base_dir,
+                              const fs::path& data_root) {
+  ExperimentConfig cfg;
+  cfg.file = file_label;
+  cfg.text = text;
+  cfg.data_root = data_root;
+  Located root{yaml::load_string(text, file_label), file_label, ""};
+  if (!root.node || root.node.IsNull()) throw InputError(file_label, "the config is empty", "see configs/README or the README's config schema");
+  yaml::check_keys(root, kTopKeys);
+
+  if (!root.has("experiment")) yaml::fail(root, "missing 'experiment' (the experiment's name)", "add experiment: my_sweep");
+  cfg.name = yaml::as_string(root.child("experiment"));
+  if (!std::regex_match(cfg.name, std::regex("[A-Za-z0-9_.-]+")))
+    yaml::fail(root.child("experiment"), "experiment name '" + cfg.name + "' may only use letters, digits, _ . -",
+               "it names the results directory");
+  if (root.has("description")) cfg.description = yaml::as_string(root.child("description"));
+  if (root.has("seed")) cfg.seed = yaml::as_uint(root.child("seed"));
+  if (root.has("trials")) {
+    cfg.trials = yaml::as_int(root.child("trials"));
+    if (cfg.trials < 1) yaml::fail(root.child("trials"), "trials must be >= 1, got " + std::to_string(cfg.trials));
+  }
+  if (root.has("output")) {
+    auto o = root.child("output");
+    yaml::check_keys(o, {"release"});
+    if (o.has("release")) cfg.save_release = yaml::as_bool(o.child("release"));
+  }
+
+  // Datasets.
+  if (!root.has("datasets")) yaml::fail(root, "missing 'datasets'", "list at least one dataset, e.g. - name: moons");
+  auto ds = root.child("datasets");
+  yaml::expect_sequence(ds);
+  if (ds.node.size() == 0) yaml::fail(ds, "empty dataset list", "list at least one dataset");
+  for (std::size_t i = 0; i < ds.node.size(); ++i) {
+    DatasetSpec d = resolve_dataset(ds.item(i), base_dir, data_root);
+    for (const auto& other : cfg.datasets)
+      if (other.name == d.name) yaml::fail(ds.item(i).child("name"), "dataset name '" + d.name + "' is used twice");
+    cfg.datasets.push_back(std::move(d));
+  }
+
+  // Methods.
+  if (!root.has("methods")) yaml::fail(root, "missing 'methods'", "list at least one method, e.g. - method: dbscan");
+  auto ms = root.child("methods");
+  yaml::expect_sequence(ms);
+  if (ms.node.size() == 0) yaml::fail(ms, "empty method list", "list at least one method");
+  for (std::size_t i = 0; i < ms.node.size(); ++i) {
+    Located m = ms.item(i);
+    if (m.node.IsScalar()) {  // shorthand: "- dbscan"
+      MethodSpec spec;
+      spec.method = spec.label = m.node.Scalar();
+      spec.where = m.where();
+      if (!find_method(spec.method)) {
+        std::string s = closest_match(spec.method, names_of(all_methods()));
+        yaml::fail(m, "unknown method '" + spec.method + "'", (s.empty() ? "" : "did you mean '" + s + "'? ") + "methods: " + join(names_of(all_methods())));
+      }
+      cfg.methods.push_back(spec);
+      continue;
+    }
+    yaml::check_keys(m, kMethodKeys);
+    MethodSpec spec;
+    spec.where = m.where();
+    if (!m.has("method")) yaml::fail(m, "missing 'method'", "methods: " + join(names_of(all_methods())));
+    spec.method = yaml::as_string(m.child("method"));
+    const MethodInfo* info = find_method(spec.method);
+    if (!info) {
+      std::string s = closest_match(spec.method, names_of(all_methods()));
+      yaml::fail(m.child("method"), "unknown method '" + spec.method + "'",
+                 (s.empty() ? "" : "did you mean '" + s + "'? ") + "methods: " + join(names_of(all_methods())));
+    }
+    spec.label = m.has("as") ? yaml::as_string(m.child("as")) : spec.method;
+    if (m.has("params")) {
+      auto ps = m.child("params");
+      std::vector<std::string> allowed = names_of(info->params);
+      yaml::check_keys(ps, allowed);
+      for (auto it = ps.node.begin(); it != ps.node.end(); ++it) {
+        std::string key = it->first.as<std::string>();
+        spec.params.emplace(key, ps.child(key));
+      }
+    }
+    if (m.has("zip")) {
+      auto z = m.child("zip");
+      yaml::expect_sequence(z);
+      for (std::size_t g = 0; g < z.node.size(); ++g) {
+        auto group = yaml::as_string_list(z.item(g));
+        if (group.size() < 2) yaml::fail(z.item(g), "a zip group needs at least two parameter names");
+        for (const auto& p : group)
+          if (!spec.params.count(p)) yaml::fail(z.item(g), "zip names '" + p + "', which is not set in this method's params");
+        spec.zip.push_back(group);
+      }
+    }
+    for (const auto& other : cfg.methods)
+      if (other.label == spec.label)
+        yaml::fail(m, "two methods are both called '" + spec.label + "'", "give one of them a distinct name with as: <name>");
+    cfg.methods.push_back(std::move(spec));
+  }
+
+  // Metrics.
+  if (root.has("metrics")) {
+    auto mt = root.child("metrics");
+    cfg.metrics = yaml::as_string_list(mt);
+    if (cfg.metrics.empty()) yaml::fail(mt, "empty metric list", "omit 'metrics' to use every metric that applies");
+    for (const auto& name : cfg.metrics)
+      if (!find_metric(name)) {
+        std::string s = closest_match(name, names_of(all_metrics()));
+        yaml::fail(mt, "unknown metric '" + name + "'", (s.empty() ? "" : "did you mean '" + s + "'? ") + "metrics: " + join(names_of(all_metrics())));
+      }
+  }
+
+  // Experiment-wide parameters.
+  if (root.has("params")) {
+    auto ps = root.child("params");
+    yaml::expect_map(ps);
+    for (auto it = ps.node.begin(); it != ps.node.end(); ++it) {
+      std::string key = it->first.as<std::string>();
+      cfg.params.emplace(key, ps.child(key));
+    }
+  }
+  return cfg;
+}
+
+ExperimentConfig load_config(const fs::path& file, const fs::path& data_root) {
+  if (!fs::exists(file)) throw InputError(file.string(), "config file not found", "check the path");
+  std::string text = read_text_file(file);
+  fs::path base = fs::absolute(file).parent_path();
+  return parse_config(text, file.string(), base, data_root);
+}
+
+}  // namespace dpclust

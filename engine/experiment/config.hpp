@@ -1,0 +1,93 @@
+#pragma once
+// An experiment config (YAML) as typed data. Parsing validates the whole schema before any work:
+// unknown keys (with the closest valid key suggested), wrong types, impossible values, missing
+// datasets, and the parameter grid itself (see grid.hpp). The README documents the schema.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/dataset.hpp"
+#include "core/params.hpp"
+#include "experiment/yaml_reader.hpp"
+
+namespace dpclust {
+
+// Raw parameter values as written (a scalar, a list = sweep, or a {from,to,step} range); they are
+// typed against the method's ParamSpec when the grid is expanded.
+using RawParams = std::map<std::string, yaml::Located>;
+
+struct ProjectionSpec {
+  std::string lon_column = "lon", lat_column = "lat";
+  double ref_lat_deg = 0;
+  double origin_lon = 0, origin_lat = 0;
+};
+
+struct DatasetSpec {
+  std::string name;
+  std::string where;  // config location, for messages
+  // Exactly one of: a file (resolved against the config's directory or the data root) or a generator.
+  std::string file;                  // as written
+  std::filesystem::path resolved;    // absolute path (empty when the data root is missing)
+  bool file_under_data_root = false;
+  std::string format;                // csv | tsv | arff | gowalla
+  std::vector<std::string> columns;  // coordinate columns (names or indices)
+  std::string label;                 // label column/attribute; empty = none / auto
+  bool no_label = false;             // label: none
+  std::string delimiter;             // csv only; empty = auto
+  std::string header = "auto";       // auto | true | false
+  std::int64_t max_rows = 0;         // 0 = all
+  std::string generator;             // generator type; empty for files
+  ParamSet generator_params;
+  bool fallback_available = false;   // registry: generator to use when the file is absent
+  std::string fallback_generator;
+  ParamSet fallback_params;
+  bool fallback_scale = false;
+  // Transforms, in this order: projection, domain check against bounds, sub-sampling, scaling.
+  std::optional<ProjectionSpec> project;
+  std::string bounds_mode = "none";  // none | config | data
+  Bounds bounds;                     // when bounds_mode == config, in the file's coordinates
+  bool clip_to_bounds = false;       // drop out-of-domain points instead of failing
+  bool standard_scale = false;
+  std::int64_t sample = 0;           // 0 = all points
+  std::uint64_t sample_seed = 0;
+  RawParams params;                  // method parameter values for this dataset (e.g. Table 1's alpha, MinPts)
+  std::string reference;             // where the dataset comes from (informational)
+  nlohmann::json definition;         // canonical JSON of this spec, part of each cell's fingerprint
+};
+
+struct MethodSpec {
+  std::string method;  // registered method name
+  std::string label;   // series name in results ("as:"), defaults to the method name
+  std::string where;
+  RawParams params;
+  std::vector<std::vector<std::string>> zip;  // groups of parameters whose lists vary together
+};
+
+struct ExperimentConfig {
+  std::filesystem::path file;
+  std::string text;  // the config file's bytes, kept verbatim in the results
+  std::string name;
+  std::string description;
+  std::uint64_t seed = 0;
+  std::int64_t trials = 1;
+  std::vector<DatasetSpec> datasets;
+  std::vector<MethodSpec> methods;
+  std::vector<std::string> metrics;  // empty = every metric that applies
+  RawParams params;                  // experiment-wide parameter values (apply to methods that declare them)
+  bool save_release = true;          // keep each trial's released object (centroids, spans) in the JSON
+  std::filesystem::path data_root;   // resolved data root (may be empty)
+};
+
+// Reads and validates a config. data_root: resolved data root (empty if none).
+ExperimentConfig load_config(const std::filesystem::path& file, const std::filesystem::path& data_root);
+ExperimentConfig parse_config(const std::string& text, const std::string& file_label, const std::filesystem::path& base_dir,
+                              const std::filesystem::path& data_root);
+
+// The dataset registry (datasets/registry.yaml in the source tree): named datasets of ../shared/SPEC.md.
+std::filesystem::path registry_path();
+std::vector<std::string> registry_names();
+
+}  // namespace dpclust

@@ -1,0 +1,19 @@
+#pragma once
+// Turns a DatasetSpec into a Dataset: load the file (or generate), then the transforms in the
+// documented order: lon/lat projection, domain check against the public bounds, sub-sampling,
+// standard scaling. Bounds follow every (affine) transform, so they stay valid in the final
+// coordinates. Data-derived bounds are computed last and flagged non-private.
+#include <nlohmann/json.hpp>
+
+#include "core/dataset.hpp"
+#include "experiment/config.hpp"
+
+namespace dpclust {
+
+// Fails (InputError) when a file is missing or the data root is needed but not set, with the fix.
+void check_dataset_available(const DatasetSpec& spec);
+Dataset materialize_dataset(const DatasetSpec& spec);
+// n, d, columns, bounds, bounds_source, label counts, provenance (files, checksums, transforms).
+nlohmann::json dataset_summary(const Dataset& data);
+
+}  // namespace dpclust

@@ -1,0 +1,140 @@
+#include "experiment/grid.hpp"
+
+#include <cstdio>
+#include <set>
+
+#include "core/rng.hpp"
+#include "experiment/catalog.hpp"
+#include "experiment/param_values.hpp"
+
+namespace dpclust {
+
+namespace {
+
+struct Axis {
+  std::vector<std::string> names;              // one name, or a zip group
+  std::vector<std::vector<ParamValue>> values;  // values[row][name index]
+};
+
+std::string hex16(std::uint64_t x) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(x));
+  return buf;
+}
+
+// Every parameter set at experiment or dataset level must be declared by some listed method.
+void check_declared(const RawParams& params, const ExperimentConfig& cfg, const std::string& level) {
+  std::set<std::string> declared;
+  for (const auto& m : cfg.methods)
+    for (const auto& p : find_method(m.method)->params) declared.insert(p.name);
+  for (const auto& [name, at] : params) {
+    if (declared.count(name)) continue;
+    std::string s = closest_match(name, declared);
+    yaml::fail(at, "parameter '" + name + "' (" + level + ") is not a parameter of any listed method",
+               s.empty() ? "see `dpclust list` for each method's parameters" : "did you mean '" + s + "'?");
+  }
+}
+
+}  // namespace
+
+std::vector<Cell> expand_grid(const ExperimentConfig& cfg) {
+  check_declared(cfg.params, cfg, "experiment params");
+  for (const auto& d : cfg.datasets) check_declared(d.params, cfg, "params of dataset '" + d.name + "'");
+
+  std::vector<Cell> cells;
+  for (std::size_t di = 0; di < cfg.datasets.size(); ++di) {
+    const DatasetSpec& ds = cfg.datasets[di];
+    for (std::size_t mi = 0; mi < cfg.methods.size(); ++mi) {
+      const MethodSpec& ms = cfg.methods[mi];
+      const MethodInfo& info = *find_method(ms.method);
+
+      // Values per parameter, from exactly one level (or the default).
+      std::map<std::string, std::vector<ParamValue>> values;
+      std::map<std::string, const yaml::Located*> origin;
+      for (const auto& spec : info.params) {
+        const yaml::Located* src = nullptr;
+        for (const RawParams* level : {&cfg.params, &ds.params, &ms.params}) {
+          auto it = level->find(spec.name);
+          if (it == level->end()) continue;
+          if (src)
+            yaml::fail(it->second, "parameter '" + spec.name + "' for method '" + ms.label + "' on dataset '" + ds.name +
+                                       "' is also set at " + src->where(),
+                       "set each parameter at one level only (experiment params, dataset params or method params)");
+          src = &it->second;
+        }
+        if (src) {
+          values[spec.name] = parse_param_sweep(*src, spec);
+          origin[spec.name] = src;
+        } else if (!spec.required()) {
+          values[spec.name] = {spec.default_value};
+        } else {
+          throw InputError(ms.where, "method '" + ms.label + "' needs parameter '" + spec.name + "' (" + spec.description +
+                                         ") for dataset '" + ds.name + "'",
+                           "set it in the method's params, in datasets[" + std::to_string(di) + "].params, or in the experiment's params");
+        }
+      }
+
+      // Axes: zip groups first (in the order written), then the remaining parameters by name.
+      std::vector<Axis> axes;
+      std::set<std::string> zipped;
+      for (const auto& group : ms.zip) {
+        Axis a;
+        a.names = group;
+        std::size_t len = values.at(group[0]).size();
+        for (const auto& name : group) {
+          if (!zipped.insert(name).second) throw InputError(ms.where, "parameter '" + name + "' is in two zip groups");
+          if (values.at(name).size() != len)
+            yaml::fail(*origin.at(name), "zip group lists have different lengths ('" + group[0] + "' has " +
+                                             std::to_string(len) + " values, '" + name + "' has " +
+                                             std::to_string(values.at(name).size()) + ")",
+                       "zipped parameters vary together, so their lists must be equally long");
+        }
+        for (std::size_t r = 0; r < len; ++r) {
+          std::vector<ParamValue> row;
+          for (const auto& name : group) row.push_back(values.at(name)[r]);
+          a.values.push_back(row);
+        }
+        axes.push_back(std::move(a));
+      }
+      for (const auto& [name, vals] : values) {
+        if (zipped.count(name)) continue;
+        Axis a;
+        a.names = {name};
+        for (const auto& v : vals) a.values.push_back({v});
+        axes.push_back(std::move(a));
+      }
+
+      // Cartesian product, first axis slowest.
+      std::size_t total = 1;
+      for (const auto& a : axes) {
+        total *= a.values.size();
+        if (total > 1000000) throw InputError(ms.where, "the parameter grid of '" + ms.label + "' has more than 1,000,000 cells", "sweep fewer values");
+      }
+      std::vector<std::size_t> idx(axes.size(), 0);
+      for (std::size_t c = 0; c < total; ++c) {
+        Cell cell;
+        cell.dataset_index = di;
+        cell.method_index = mi;
+        cell.dataset = ds.name;
+        cell.method = ms.method;
+        cell.method_label = ms.label;
+        for (std::size_t a = 0; a < axes.size(); ++a)
+          for (std::size_t k = 0; k < axes[a].names.size(); ++k) cell.params.set(axes[a].names[k], axes[a].values[idx[a]][k]);
+        cell.key = "dataset=" + ds.name + "|method=" + ms.label + "|" + cell.params.canonical();
+        cell.id = hex16(fnv1a64(cell.key));
+        cell.index = cells.size();
+        cells.push_back(std::move(cell));
+        for (std::size_t a = axes.size(); a-- > 0;) {  // odometer increment, last axis fastest
+          if (++idx[a] < axes[a].values.size()) break;
+          idx[a] = 0;
+        }
+      }
+    }
+  }
+  std::set<std::string> ids;
+  for (const auto& c : cells)
+    if (!ids.insert(c.id).second) throw InputError(cfg.file.string(), "two cells have the same parameters: " + c.key, "remove the duplicate value");
+  return cells;
+}
+
+}  // namespace dpclust

@@ -1,0 +1,58 @@
+#pragma once
+// Runs an experiment: every (cell, trial) task in parallel (OpenMP, dynamic schedule), each trial
+// with its own generator seeded from (base seed, cell key, trial), so results are identical for any
+// thread count, shard split or run order. A cell's JSON is written atomically as soon as its last
+// trial finishes; rerunning resumes from the cells on disk (matched by fingerprint).
+//
+// Output layout (OUT = --out):
+//   OUT/<experiment>/manifest.json     config text and hash, the cell list, every run's provenance
+//   OUT/<experiment>/cells/<id>.json   one per completed cell
+//   OUT/<experiment>/results.json      all cells in grid order, written when the grid is complete
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "experiment/config.hpp"
+#include "experiment/grid.hpp"
+
+namespace dpclust {
+
+struct RunOptions {
+  std::filesystem::path out_dir = "results";
+  int threads = 0;          // 0: OpenMP's default (all cores)
+  bool resume = true;       // false (--force): recompute every cell of this shard
+  std::size_t shard = 1;    // this machine runs cells with index % shard_count == shard - 1
+  std::size_t shard_count = 1;
+  bool progress = true;
+};
+
+struct RunReport {
+  std::size_t cells_total = 0, cells_in_shard = 0, cells_reused = 0, cells_run = 0, trials_run = 0;
+  bool complete = false;  // results.json written (every cell of the grid present)
+  std::filesystem::path experiment_dir, results_file;
+  double wall_seconds = 0;
+};
+
+RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts);
+
+// The expanded grid as printed by --dry-run.
+void print_plan(const ExperimentConfig& cfg, const std::vector<Cell>& cells, const RunOptions& opts, std::ostream& out);
+
+// Full validation without running: schema, grid, datasets available; with load_data also parses the
+// data files and checks labels/bounds against metrics and methods.
+void validate_experiment(const ExperimentConfig& cfg, bool load_data);
+
+// Joins shard outputs: copies cell files of each input experiment directory into OUT/<experiment>
+// and writes results.json when the grid is complete. Returns the experiment directories written.
+std::vector<std::filesystem::path> merge_results(const std::filesystem::path& out_dir,
+                                                 const std::vector<std::filesystem::path>& inputs, std::ostream& log);
+
+// Writes results.json from manifest + cell files when every cell is present; returns whether it did.
+bool assemble_results(const std::filesystem::path& experiment_dir);
+
+// The fields that legitimately differ between two runs of the same config (timings, hosts, dates).
+// Strip them and two results.json files of the same config and seed must be identical.
+nlohmann::json strip_nondeterministic(nlohmann::json j);
+
+}  // namespace dpclust

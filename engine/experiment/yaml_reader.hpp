@@ -1,0 +1,44 @@
+#pragma once
+// Reading YAML with errors that name the file, the line and the key path ("methods[1].params.k"),
+// and that suggest the closest valid key for a typo. Everything user-facing in a config goes through
+// these helpers so that no malformed value reaches a mechanism.
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace dpclust::yaml {
+
+// A node with where it came from.
+struct Located {
+  YAML::Node node;
+  std::string file;  // config file path (as given)
+  std::string path;  // key path, e.g. "datasets[0].bounds"
+
+  std::string where() const;  // "file:line:col path"
+  Located child(const std::string& key) const;  // map child (may be undefined)
+  Located item(std::size_t i) const;            // sequence element
+  bool has(const std::string& key) const { return node.IsMap() && node[key]; }
+};
+
+YAML::Node load_file(const std::string& file);  // parse errors -> InputError with line/col
+YAML::Node load_string(const std::string& text, const std::string& file_label);
+
+[[noreturn]] void fail(const Located& at, const std::string& what, const std::string& fix = "");
+
+void expect_map(const Located& at);
+void expect_sequence(const Located& at);
+// Rejects keys not in `allowed`, suggesting the closest one.
+void check_keys(const Located& at, const std::vector<std::string>& allowed);
+
+std::string as_string(const Located& at);
+std::int64_t as_int(const Located& at);
+std::uint64_t as_uint(const Located& at);
+double as_double(const Located& at);  // finite only
+bool as_bool(const Located& at);
+std::vector<std::string> as_string_list(const Located& at);  // scalar or list of scalars
+
+}  // namespace dpclust::yaml

@@ -1,0 +1,152 @@
+// The `dpclust` binary end to end: exit codes and messages for bad input, score, dry-run, and a run
+// killed with SIGKILL that resumes to the same result as an uninterrupted one.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+#include "core/files.hpp"
+#include "experiment/runner.hpp"
+#include "test_support.hpp"
+
+using namespace dpclust;
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+std::string binary() {
+  const char* b = std::getenv("DPCLUST_BINARY");  // override, e.g. to test an installed binary
+  return b ? b : DPCLUST_BINARY_PATH;
+}
+
+struct Result {
+  int code;
+  std::string output;  // stdout and stderr
+};
+
+Result sh(const std::string& args) {
+  std::string cmd = binary() + " " + args + " 2>&1";
+  Result r{0, ""};
+  FILE* p = popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf{};
+  while (fgets(buf.data(), buf.size(), p)) r.output += buf.data();
+  int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+}  // namespace
+
+TEST(Cli, VersionNamesTheCommit) {
+  Result r = sh("--version");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.output.find("dpclust 0."), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("git "), std::string::npos) << r.output;
+}
+
+TEST(Cli, EverySubcommandHasHelp) {
+  for (const char* c : {"run", "validate", "list", "score", "merge"}) {
+    Result r = sh(std::string(c) + " --help");
+    EXPECT_EQ(r.code, 0) << c;
+    EXPECT_NE(r.output.find("usage: dpclust"), std::string::npos) << c << ": " << r.output;
+  }
+}
+
+TEST(Cli, BadConfigExitsWithCodeTwoAndNamesTheKey) {
+  fs::path dir = dpclust::testing::temp_dir("badcfg");
+  fs::path cfg = dpclust::testing::write_file(dir / "bad.yaml",
+                                     "experiment: bad\ndatasets:\n  - name: m\n    generator: {type: moons}\n    params: {alpha: 0.2, min_pts: 5}\n"
+                                     "methods:\n  - method: dbscan\ntrails: 3\n");
+  Result r = sh("validate " + cfg.string());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("bad.yaml:8:1 trails: unknown key 'trails'"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("fix: did you mean 'trials'?"), std::string::npos) << r.output;
+}
+
+TEST(Cli, BadCsvNamesFileAndLine) {
+  fs::path dir = dpclust::testing::temp_dir("badcsv");
+  dpclust::testing::write_file(dir / "pts.csv", "x,y,label\n0.1,0.2,0\n0.3,oops,1\n");
+  fs::path cfg = dpclust::testing::write_file(dir / "c.yaml",
+                                     "experiment: c\ndatasets:\n  - {name: pts, file: pts.csv, label: label, params: {k: 2}}\nmethods: [kmeans]\n");
+  Result r = sh("run " + cfg.string() + " --out " + (dir / "out").string() + " --no-progress");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("pts.csv:3"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("oops"), std::string::npos) << r.output;
+}
+
+TEST(Cli, DryRunListsCellsAndShardMembership) {
+  fs::path dir = dpclust::testing::temp_dir("dry");
+  fs::path cfg = dpclust::testing::write_file(dir / "d.yaml",
+                                     "experiment: d\ntrials: 4\ndatasets:\n  - {name: m, generator: {type: moons}, params: {min_pts: 5}}\n"
+                                     "methods:\n  - {method: dbscan, params: {alpha: [0.1, 0.2, 0.3]}}\n");
+  Result r = sh("run " + cfg.string() + " --dry-run --shard 2/2");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("3 cells x 4 trials"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("this shard (2/2): 1 cells, 4 trials"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "results"));
+}
+
+TEST(Cli, BadShardSpecIsRejected) {
+  Result r = sh("run x.yaml --shard 3/2");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("expected K/N with 1 <= K <= N"), std::string::npos) << r.output;
+}
+
+TEST(Cli, ScoreComputesAriAmiNmiFromLabelFiles) {
+  fs::path dir = dpclust::testing::temp_dir("score");
+  dpclust::testing::write_file(dir / "t.txt", "0\n0\n1\n1\n");
+  dpclust::testing::write_file(dir / "p.txt", "0\n0\n1\n2\n");
+  Result r = sh("score --json --truth " + (dir / "t.txt").string() + " --pred " + (dir / "p.txt").string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  json j = json::parse(r.output);
+  EXPECT_NEAR(j["ari"].get<double>(), 4.0 / 7.0, 1e-12);  // hand-computed in tests/metrics
+  EXPECT_NEAR(j["nmi"].get<double>(), 0.8, 1e-12);
+  EXPECT_EQ(j["clusters_pred"], 3);
+  dpclust::testing::write_file(dir / "bad.txt", "0\n1\nx\n");
+  r = sh("score --truth " + (dir / "t.txt").string() + " --pred " + (dir / "bad.txt").string());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("bad.txt:3"), std::string::npos) << r.output;
+}
+
+TEST(Cli, KilledRunResumesToTheSameResult) {
+  fs::path dir = dpclust::testing::temp_dir("kill");
+  // 40 cells of DBSCAN on 80k points, one thread: long enough to be killed midway.
+  fs::path cfg = dpclust::testing::write_file(dir / "k.yaml",
+                                     "experiment: k\nseed: 1\ndatasets:\n  - {name: m, generator: {type: moons, n_samples: 80000, noise: 0.1, seed: 2}, params: {min_pts: 5}}\n"
+                                     "methods:\n  - {method: dbscan, params: {alpha: {from: 0.01, to: 0.4, step: 0.01}}}\n");
+  const fs::path cells = dir / "killed" / "k" / "cells";
+  pid_t pid = fork();
+  if (pid == 0) {
+    execl(binary().c_str(), binary().c_str(), "run", cfg.c_str(), "--out", (dir / "killed").c_str(), "--threads", "1", "--no-progress",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Wait until a few cells are on disk, then kill without warning.
+  std::size_t written = 0;
+  for (int i = 0; i < 2000 && written < 3; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    written = 0;
+    if (fs::exists(cells))
+      for (const auto& e : fs::directory_iterator(cells)) written += e.path().extension() == ".json";
+  }
+  kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_GE(written, 3u);
+  ASSERT_FALSE(fs::exists(dir / "killed" / "k" / "results.json")) << "the run finished before it could be killed";
+
+  Result resumed = sh("run " + cfg.string() + " --out " + (dir / "killed").string() + " --no-progress");
+  ASSERT_EQ(resumed.code, 0) << resumed.output;
+  EXPECT_NE(resumed.output.find("reused"), std::string::npos);
+  Result fresh = sh("run " + cfg.string() + " --out " + (dir / "fresh").string() + " --no-progress");
+  ASSERT_EQ(fresh.code, 0) << fresh.output;
+  json a = json::parse(read_text_file(dir / "killed" / "k" / "results.json"));
+  json b = json::parse(read_text_file(dir / "fresh" / "k" / "results.json"));
+  EXPECT_EQ(strip_nondeterministic(a).dump(), strip_nondeterministic(b).dump());
+}

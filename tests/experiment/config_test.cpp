@@ -1,0 +1,160 @@
+// Config validation: every error names the file, the line and the key path, and says how to fix it;
+// nothing runs before the whole config is valid.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/error.hpp"
+#include "experiment/config.hpp"
+#include "experiment/grid.hpp"
+#include "test_support.hpp"
+
+using namespace dpclust;
+
+namespace {
+
+// Parses `text` as config "t.yaml" and expands its grid; returns the error message ("" if valid).
+std::string error_of(const std::string& text, const std::filesystem::path& data_root = "/nonexistent-data-root") {
+  try {
+    ExperimentConfig cfg = parse_config(text, "t.yaml", std::filesystem::temp_directory_path(), data_root);
+    expand_grid(cfg);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const std::string kGood =
+    "experiment: ok\n"
+    "datasets:\n"
+    "  - name: m\n"
+    "    generator: {type: moons, n_samples: 100, noise: 0.05, seed: 1}\n"
+    "    params: {alpha: 0.2, min_pts: 5}\n"
+    "methods:\n"
+    "  - method: dbscan\n";
+
+}  // namespace
+
+TEST(Config, MinimalConfigIsValid) { EXPECT_EQ(error_of(kGood), ""); }
+
+TEST(Config, UnknownTopLevelKeySuggestsClosest) {
+  std::string msg = error_of(kGood + "trails: 3\n");
+  EXPECT_NE(msg.find("t.yaml:8:1"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("unknown key 'trails'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("did you mean 'trials'"), std::string::npos) << msg;
+}
+
+TEST(Config, UnknownMethodSuggestsClosest) {
+  std::string msg = error_of("experiment: x\ndatasets: [{name: m, generator: {type: moons}}]\nmethods:\n  - method: dbscna\n");
+  EXPECT_NE(msg.find("t.yaml:4:13 methods[0].method"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("did you mean 'dbscan'"), std::string::npos) << msg;
+}
+
+TEST(Config, UnknownMethodParameterSuggestsClosest) {
+  std::string msg = error_of(kGood + "    params: {minpts: 4}\n");
+  EXPECT_NE(msg.find("methods[0].params.minpts"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("did you mean 'min_pts'"), std::string::npos) << msg;
+}
+
+TEST(Config, WrongTypeIsRejected) {
+  std::string msg = error_of(kGood + "trials: many\n");
+  EXPECT_NE(msg.find("t.yaml:8:9 trials"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("expected an integer, got 'many'"), std::string::npos) << msg;
+}
+
+TEST(Config, ZeroTrialsIsRejected) {
+  std::string msg = error_of(kGood + "trials: 0\n");
+  EXPECT_NE(msg.find("trials must be >= 1"), std::string::npos) << msg;
+}
+
+TEST(Config, ImpossibleParameterValuesAreRejected) {
+  std::string text = kGood;
+  text.replace(text.find("min_pts: 5"), 10, "min_pts: -3");
+  std::string msg = error_of(text);
+  EXPECT_NE(msg.find("t.yaml:5:"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("datasets[0].params.min_pts"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("must be an integer >= 1, got -3"), std::string::npos) << msg;
+
+  text = kGood;
+  text.replace(text.find("alpha: 0.2"), 10, "alpha: 0");
+  msg = error_of(text);
+  EXPECT_NE(msg.find("'alpha' must be a real number > 0, got 0"), std::string::npos) << msg;
+}
+
+TEST(Config, EmptyListIsRejected) {
+  std::string text = kGood;
+  text.replace(text.find("alpha: 0.2"), 10, "alpha: []");
+  std::string msg = error_of(text);
+  EXPECT_NE(msg.find("empty list for 'alpha'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("give at least one value"), std::string::npos) << msg;
+}
+
+TEST(Config, NegativeSampleSizeIsRejected) {
+  std::string text = kGood;
+  text.insert(text.find("    params"), "    sample: -5\n");
+  std::string msg = error_of(text);
+  EXPECT_NE(msg.find("datasets[0].sample"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("sample must be a positive number"), std::string::npos) << msg;
+}
+
+TEST(Config, MissingRequiredParameterNamesWhereToSetIt) {
+  std::string msg = error_of("experiment: x\ndatasets: [{name: m, generator: {type: moons}}]\nmethods: [dbscan]\n");
+  EXPECT_NE(msg.find("needs parameter 'alpha'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("datasets[0].params"), std::string::npos) << msg;
+}
+
+TEST(Config, SameParameterAtTwoLevelsIsAnError) {
+  std::string msg = error_of(kGood + "    params: {alpha: 0.3}\n");
+  EXPECT_NE(msg.find("is also set at t.yaml:5"), std::string::npos) << msg;
+}
+
+TEST(Config, ParameterOfNoListedMethodIsAnError) {
+  std::string msg = error_of(kGood + "params: {epsilonn: 1}\n");
+  EXPECT_NE(msg.find("'epsilonn' (experiment params) is not a parameter of any listed method"), std::string::npos) << msg;
+}
+
+TEST(Config, MalformedYamlNamesTheLine) {
+  std::string msg = error_of("experiment: x\ndatasets:\n  - name: [unclosed\nmethods: [dbscan]\n");
+  EXPECT_NE(msg.find("t.yaml:"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("malformed YAML"), std::string::npos) << msg;
+}
+
+TEST(Config, BoundsMustBeOrderedPairs) {
+  std::string text = kGood;
+  text.insert(text.find("    params"), "    bounds: [[1, 0], [0, 1]]\n");
+  std::string msg = error_of(text);
+  EXPECT_NE(msg.find("datasets[0].bounds[0]"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("lo >= hi"), std::string::npos) << msg;
+}
+
+TEST(Config, UnknownRegisteredDatasetSuggestsClosest) {
+  std::string msg = error_of("experiment: x\ndatasets: [{name: cluto-t44}]\nmethods: [dbscan]\n");
+  EXPECT_NE(msg.find("'cluto-t44' is not a registered dataset"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("did you mean 'cluto-t4'"), std::string::npos) << msg;
+}
+
+TEST(Config, UnknownGeneratorParameterIsRejected) {
+  std::string text = kGood;
+  text.replace(text.find("noise: 0.05"), 11, "nosie: 0.05");
+  std::string msg = error_of(text);
+  EXPECT_NE(msg.find("datasets[0].generator.nosie"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("did you mean 'noise'"), std::string::npos) << msg;
+}
+
+TEST(Config, ZipNeedsEqualLengths) {
+  std::string text =
+      "experiment: x\ndatasets: [{name: m, generator: {type: moons}}]\nmethods:\n"
+      "  - method: dbscan\n    params: {alpha: [0.1, 0.2], min_pts: [3, 4, 5]}\n    zip: [[alpha, min_pts]]\n";
+  std::string msg = error_of(text);
+  EXPECT_NE(msg.find("zip group lists have different lengths"), std::string::npos) << msg;
+}
+
+TEST(Config, DuplicateSeriesNamesAreRejected) {
+  std::string msg = error_of(kGood + "  - method: dbscan\n");
+  EXPECT_NE(msg.find("two methods are both called 'dbscan'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("as: <name>"), std::string::npos) << msg;
+}
+
+TEST(Config, EmptyConfigIsRejected) {
+  EXPECT_NE(error_of("").find("the config is empty"), std::string::npos);
+}

@@ -1,0 +1,218 @@
+// The runner's promises: identical numbers for any thread count, shard split and run order; atomic
+// per-cell results; resume after an interruption giving the same final JSON.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <sstream>
+#include <thread>
+
+#include "core/files.hpp"
+#include "experiment/config.hpp"
+#include "experiment/runner.hpp"
+#include "test_support.hpp"
+
+using namespace dpclust;
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+// Several datasets, two methods, a parameter sweep, three trials: 2 x (4 + 1) = 10 cells.
+const std::string kConfig = R"(experiment: det
+seed: 7
+trials: 3
+datasets:
+  - name: moons
+    generator: {type: moons, n_samples: 600, noise: 0.08, seed: 3, scale: standard}
+    params: {k: 2}
+  - name: blobs
+    generator: {type: blobs, n_samples: 600, centers: 3, seed: 4}
+    params: {k: 3}
+methods:
+  - method: dbscan
+    params: {alpha: [0.15, 0.2, 0.25, 0.3], min_pts: 5}
+  - method: kmeans
+metrics: [ari, ami, nmi, n_clusters]
+)";
+
+ExperimentConfig config(const std::string& text = kConfig) {
+  return parse_config(text, "det.yaml", fs::temp_directory_path(), "");
+}
+
+json run(const fs::path& out, int threads, std::size_t shard = 1, std::size_t shards = 1, bool resume = true) {
+  RunOptions o;
+  o.out_dir = out;
+  o.threads = threads;
+  o.shard = shard;
+  o.shard_count = shards;
+  o.progress = false;
+  o.resume = resume;
+  RunReport r = run_experiment(config(), o);
+  if (!r.complete) return nullptr;
+  return json::parse(read_text_file(r.results_file));
+}
+
+}  // namespace
+
+TEST(Runner, ResultsAreIdenticalForOneAndTwoThreads) {
+  fs::path dir = dpclust::testing::temp_dir("threads");
+  json one = run(dir / "t1", 1), two = run(dir / "t2", 2);
+  ASSERT_FALSE(one.is_null());
+  ASSERT_EQ(one["cells"].size(), 10u);
+  EXPECT_EQ(strip_nondeterministic(one).dump(), strip_nondeterministic(two).dump());
+  // The numbers are real: DBSCAN separates the blobs at some radius and k-means finds 3 clusters.
+  bool found = false;
+  for (const auto& c : one["cells"])
+    if (c["series"] == "kmeans" && c["dataset"] == "blobs") {
+      found = true;
+      EXPECT_EQ(c["aggregates"]["n_clusters"]["mean"].get<double>(), 3.0);
+      EXPECT_EQ(c["trials"].size(), 3u);
+    }
+  EXPECT_TRUE(found);
+}
+
+TEST(Runner, ShardsMergeToTheUnshardedResult) {
+  fs::path dir = dpclust::testing::temp_dir("shards");
+  json whole = run(dir / "whole", 2);
+  EXPECT_TRUE(run(dir / "s1", 1, 1, 3).is_null());  // a shard alone is incomplete
+  EXPECT_TRUE(run(dir / "s2", 1, 2, 3).is_null());
+  EXPECT_TRUE(run(dir / "s3", 1, 3, 3).is_null());
+  std::ostringstream log;
+  auto merged = merge_results(dir / "merged", {dir / "s3", dir / "s1", dir / "s2"}, log);
+  ASSERT_EQ(merged.size(), 1u) << log.str();
+  json m = json::parse(read_text_file(dir / "merged" / "det" / "results.json"));
+  EXPECT_EQ(strip_nondeterministic(m).dump(), strip_nondeterministic(whole).dump());
+  EXPECT_EQ(m["provenance"]["runs"].size(), 3u);  // one run record per shard
+}
+
+TEST(Runner, MergeRefusesShardsOfDifferentConfigs) {
+  fs::path dir = dpclust::testing::temp_dir("mergecfg");
+  run(dir / "s1", 1, 1, 2);
+  RunOptions o;
+  o.out_dir = dir / "s2";
+  o.shard = 2;
+  o.shard_count = 2;
+  o.progress = false;
+  std::string other = kConfig;
+  other.replace(other.find("seed: 7"), 7, "seed: 8");
+  run_experiment(config(other), o);
+  std::ostringstream log;
+  EXPECT_THROW(merge_results(dir / "merged", {dir / "s1", dir / "s2"}, log), InputError);
+}
+
+TEST(Runner, ResumeReusesCellsAndGivesTheSameResult) {
+  fs::path dir = dpclust::testing::temp_dir("resume");
+  json first = run(dir / "out", 2);
+  // Simulate an interrupted run: some cells never written, one torn mid-write, no results.json.
+  fs::path cells = dir / "out" / "det" / "cells";
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(cells)) files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  ASSERT_EQ(files.size(), 10u);
+  fs::remove(files[0]);
+  fs::remove(files[1]);
+  write_file_atomic(files[2], "{\"schema\": \"dpclust.cell/1\", \"trun");
+  fs::remove(dir / "out" / "det" / "results.json");
+
+  RunOptions o;
+  o.out_dir = dir / "out";
+  o.threads = 1;
+  o.progress = false;
+  RunReport r = run_experiment(config(), o);
+  EXPECT_EQ(r.cells_reused, 7u);
+  EXPECT_EQ(r.cells_run, 3u);
+  ASSERT_TRUE(r.complete);
+  json second = json::parse(read_text_file(r.results_file));
+  EXPECT_EQ(strip_nondeterministic(second).dump(), strip_nondeterministic(first).dump());
+}
+
+TEST(Runner, ChangedConfigInvalidatesOnlyAffectedCells) {
+  fs::path dir = dpclust::testing::temp_dir("invalidate");
+  run(dir / "out", 2);
+  std::string changed = kConfig;
+  changed.replace(changed.find("n_samples: 600, centers"), 14, "n_samples: 700");  // blobs data changes
+  RunOptions o;
+  o.out_dir = dir / "out";
+  o.progress = false;
+  RunReport r = run_experiment(config(changed), o);
+  EXPECT_EQ(r.cells_reused, 5u);  // the moons cells
+  EXPECT_EQ(r.cells_run, 5u);     // every blobs cell
+}
+
+TEST(Runner, ForceRecomputesEverything) {
+  fs::path dir = dpclust::testing::temp_dir("force");
+  run(dir / "out", 2);
+  RunOptions o;
+  o.out_dir = dir / "out";
+  o.resume = false;
+  o.progress = false;
+  RunReport r = run_experiment(config(), o);
+  EXPECT_EQ(r.cells_reused, 0u);
+  EXPECT_EQ(r.cells_run, 10u);
+}
+
+TEST(Runner, CellsCarryLedgerSeedsAndNonPrivateFlags) {
+  fs::path dir = dpclust::testing::temp_dir("cells");
+  json r = run(dir / "out", 2);
+  const json& cell = r["cells"][0];
+  EXPECT_EQ(cell["private"], false);
+  EXPECT_EQ(cell["non_private"][0], "method is not differentially private");
+  EXPECT_EQ(cell["trials"][0]["ledger"]["private"], false);
+  EXPECT_NE(cell["trials"][0]["seed"], cell["trials"][1]["seed"]);
+  EXPECT_EQ(r["datasets"]["moons"]["n"], 600);
+  EXPECT_EQ(r["provenance"]["config_text"], kConfig);
+  EXPECT_FALSE(r["provenance"]["runs"][0]["git_commit"].get<std::string>().empty());
+  const json& agg = cell["aggregates"]["ari"];
+  EXPECT_EQ(agg["n"], 3);
+  EXPECT_LE(agg["min"].get<double>(), agg["mean"].get<double>());
+}
+
+TEST(Runner, DataDerivedBoundsAreFlaggedNonPrivate) {
+  fs::path dir = dpclust::testing::temp_dir("bounds");
+  std::string text = kConfig;
+  text.replace(text.find("    params: {k: 2}"), 18, "    bounds: data\n    params: {k: 2}");
+  RunOptions o;
+  o.out_dir = dir;
+  o.progress = false;
+  RunReport r = run_experiment(config(text), o);
+  json j = json::parse(read_text_file(r.results_file));
+  EXPECT_EQ(j["datasets"]["moons"]["bounds_source"], "data");
+  bool flagged = false;
+  for (const auto& note : j["cells"][0]["non_private"]) flagged = flagged || note == "domain bounds derived from the data (bounds: data)";
+  EXPECT_TRUE(flagged);
+}
+
+TEST(Runner, MissingDataRootGivesAClearMessageBeforeAnyWork) {
+  fs::path dir = dpclust::testing::temp_dir("noroot");
+  ExperimentConfig cfg = parse_config("experiment: x\ndatasets: [{name: cluto-t4, params: {k: 6}}]\nmethods: [kmeans]\n", "x.yaml",
+                                      fs::temp_directory_path(), "");
+  RunOptions o;
+  o.out_dir = dir;
+  o.progress = false;
+  try {
+    run_experiment(cfg, o);
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    std::string msg = e.what();
+    EXPECT_NE(msg.find("needs the file 'benchmark/cluto-t4-8k.arff' under the data root"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("DPCLUST_DATA_ROOT"), std::string::npos) << msg;
+  }
+  EXPECT_FALSE(fs::exists(dir / "x" / "cells"));
+}
+
+TEST(Runner, RegistryFallsBackToTheBuiltInGenerator) {
+  // Without a data root, Moons is generated exactly as the shared file was made.
+  ExperimentConfig cfg = parse_config("experiment: fb\ndatasets: [{name: moons, params: {k: 2}}]\nmethods: [kmeans]\n", "fb.yaml",
+                                      fs::temp_directory_path(), "");
+  RunOptions o;
+  o.out_dir = dpclust::testing::temp_dir("fallback");
+  o.progress = false;
+  RunReport r = run_experiment(cfg, o);
+  json j = json::parse(read_text_file(r.results_file));
+  EXPECT_EQ(j["datasets"]["moons"]["n"], 2000);
+  EXPECT_NE(j["datasets"]["moons"]["provenance"]["fallback"].get<std::string>().find("absent"), std::string::npos);
+}
