@@ -3,15 +3,19 @@
 #include "cluster/dbscan/dbscan.hpp"
 #include "cluster/kmeans/kmeans.hpp"
 #include "data/generators.hpp"
+#include "dpdbscan/register.hpp"
 #include "metrics/clustering_metrics.hpp"
+#include "wavecluster/register.hpp"
 
 namespace dpclust {
 
 const std::vector<MethodInfo>& all_methods() {
-  static const std::vector<MethodInfo> methods = {
-      dbscan_method_info(),
-      kmeans_method_info(),
-  };
+  static const std::vector<MethodInfo> methods = [] {
+    std::vector<MethodInfo> all = {dbscan_method_info(), kmeans_method_info()};
+    for (auto& m : wavecluster_methods()) all.push_back(std::move(m));
+    for (auto& m : dpdbscan_methods()) all.push_back(std::move(m));
+    return all;
+  }();
   return methods;
 }
 
@@ -25,6 +29,8 @@ const std::vector<MetricInfo>& all_metrics() {
   static const std::vector<MetricInfo> metrics = [] {
     std::vector<MetricInfo> all;
     for (const auto& m : clustering_metrics()) all.push_back(m);
+    for (auto& m : wavecluster_metrics()) all.push_back(std::move(m));
+    for (auto& m : dpdbscan_metrics()) all.push_back(std::move(m));
     return all;
   }();
   return metrics;
