@@ -1,7 +1,10 @@
 #pragma once
 // The one small interface for evaluation metrics: a function of the trial's output (and usually the
 // ground-truth labels) to one number.
+#include <any>
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 
 #include "core/dataset.hpp"
@@ -13,6 +16,15 @@ struct MetricInput {
   const Dataset& data;
   const MethodResult& result;
   const ParamSet& params;
+  // For metrics that re-run the method (the cross-validated OCM/2CE of DP WaveCluster): the method
+  // and a seed for the metric's own randomness (folds, re-runs). The seed is derived from the trial
+  // seed, so it is the same for every metric of a trial (OCM and 2CE see the same folds).
+  const MethodInfo& method;
+  std::uint64_t seed;
+  // Scratch space shared by the metrics of one trial, so that metrics computed from one expensive
+  // evaluation (OCM and 2CE from the same cross-validation) compute it once. Keyed by a name the
+  // metrics agree on.
+  std::map<std::string, std::any>& cache;
 };
 
 struct MetricInfo {

@@ -190,7 +190,8 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
   if (info.differentially_private && !res.labels_are_release)
     res.non_private_notes.push_back("point labels are extracted for evaluation only; they are not part of the private release");
   json metric_json = json::object();
-  MetricInput in{data, res, cell.params};
+  std::map<std::string, std::any> metric_cache;
+  MetricInput in{data, res, cell.params, info, splitmix64(seed ^ fnv1a64("metrics")), metric_cache};
   for (const MetricInfo* m : metrics) {
     const double v = m->compute(in);
     out.metric_values.push_back(v);

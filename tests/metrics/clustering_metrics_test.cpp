@@ -43,7 +43,9 @@ TEST(ClusteringMetrics, ComputeComparesTruthToPrediction) {
   MethodResult result;
   result.labels = {0, 0, 1, -1};
   const ParamSet params;
-  const MetricInput in{data, result, params};
+  const MethodInfo method;
+  std::map<std::string, std::any> cache;
+  const MetricInput in{data, result, params, method, 0, cache};
   // Hand case with noise as a label: truth [0,0,1,1] vs pred [0,0,1,-1] is the [0,0,1,2] case up to a
   // relabelling: ARI = AMI = 4/7, NMI = 4/5 (derived in clustering_scores_test.cpp).
   EXPECT_NEAR(find_metric("ari").compute(in), 4.0 / 7.0, 1e-12);
@@ -62,7 +64,9 @@ TEST(ClusteringMetrics, MissingTruthOrWrongLengthThrows) {
   MethodResult result;
   result.labels = {-1, -1, 4};
   const ParamSet params;
-  const MetricInput in{data, result, params};
+  const MethodInfo method;
+  std::map<std::string, std::any> cache;
+  const MetricInput in{data, result, params, method, 0, cache};
   EXPECT_THROW(find_metric("ari").compute(in), std::invalid_argument);
   // The prediction-only metrics work without ground truth.
   EXPECT_EQ(find_metric("n_clusters").compute(in), 1.0);
