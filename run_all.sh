@@ -59,7 +59,7 @@ fi
 jobs=$(nproc 2>/dev/null || echo 2)
 echo "== building ($build, Release)"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" -j "$jobs" 2>&1 | grep -E "error|warning|Linking CXX executable" || true
+cmake --build "$build" -j "$jobs" 2>&1 | grep -E "error:|warning:|Linking CXX executable" || true
 [ -x "$build/experiments/dpclust" ] || { echo "build failed; rerun: cmake --build $build" >&2; exit 1; }
 
 # --- 3a. Tests ------------------------------------------------------------------------------------
