@@ -141,7 +141,7 @@ void check_within_bounds(const Dataset& data, const std::string& source) {
                      "give one [low, high] pair per data column");
   for (std::size_t i = 0; i < data.n; ++i)
     if (!data.bounds.contains(data.point(i)))
-      throw InputError(source, "point " + std::to_string(i) + " " + format_point(data, i) +
+      throw InputError(source, "point " + std::to_string(i) + " (0-based, in file order) " + format_point(data, i) +
                                    " lies outside the domain bounds " + format_bounds(data.bounds),
                        "widen bounds in the config or clip/filter the data");
 }

@@ -233,7 +233,10 @@ static DatasetSpec resolve_dataset(const Located& at, const fs::path& base_dir, 
     if (key != "name" && key != "use") merged[key] = it->second;
   }
   // Errors inside registry keys point at the registry file; the config's own keys keep their lines.
-  Located m{merged, registry_path().string(), "datasets." + use};
+  Located m(merged, registry_path().string(), "datasets." + use);
+  m.overrides = at.node;
+  m.overrides_file = at.file;
+  m.overrides_path = at.path;
   DatasetSpec d = parse_dataset(m, name, base_dir, data_root);
   d.where = at.where();
   d.definition["registry"] = use;

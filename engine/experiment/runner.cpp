@@ -291,10 +291,6 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
   report.cells_total = cells.size();
   report.experiment_dir = opts.out_dir / cfg.name;
   const fs::path& exp_dir = report.experiment_dir;
-  fs::create_directories(exp_dir / "cells");
-
-  json manifest = build_manifest(cfg, cells, exp_dir);
-  write_file_atomic(exp_dir / "manifest.json", manifest.dump(1) + "\n");
 
   // Cells of this shard that still need computing.
   std::vector<const Cell*> pending;
@@ -319,6 +315,11 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
     }
     check_prerequisites(cfg, *c, *slot);
   }
+
+  // Only now, with every input checked, does the run touch the output directory.
+  fs::create_directories(exp_dir / "cells");
+  json manifest = build_manifest(cfg, cells, exp_dir);
+  write_file_atomic(exp_dir / "manifest.json", manifest.dump(1) + "\n");
 
   if (opts.threads > 0) omp_set_num_threads(opts.threads);
   const int threads = omp_get_max_threads();

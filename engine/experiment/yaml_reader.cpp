@@ -13,14 +13,16 @@ std::string Located::where() const {
 }
 
 Located Located::child(const std::string& key) const {
-  Located c{YAML::Node(), file, path.empty() ? key : path + "." + key};
+  if (overrides && overrides.IsMap() && overrides[key])
+    return Located(node.IsMap() ? node[key] : YAML::Node(), overrides_file, overrides_path + "." + key);
+  Located c(YAML::Node(), file, path.empty() ? key : path + "." + key);
   if (node.IsMap()) c.node = node[key];
   // An absent key has no mark: report the parent's position so the user can find the block.
   if (!c.node) c.node = YAML::Node(YAML::NodeType::Undefined);
   return c;
 }
 
-Located Located::item(std::size_t i) const { return {node[i], file, path + "[" + std::to_string(i) + "]"}; }
+Located Located::item(std::size_t i) const { return Located(node[i], file, path + "[" + std::to_string(i) + "]"); }
 
 static std::string mark_text(const YAML::Mark& m) {
   return ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
@@ -63,7 +65,8 @@ void check_keys(const Located& at, const std::vector<std::string>& allowed) {
     bool ok = false;
     for (const auto& a : allowed) ok = ok || a == key;
     if (ok) continue;
-    Located k{it->first, at.file, at.path.empty() ? key : at.path + "." + key};
+    Located k = at.child(key);
+    k.node = it->first;  // point at the key itself
     std::string suggestion = closest_match(key, allowed);
     std::string list;
     for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;

@@ -14,9 +14,16 @@ namespace dpclust::yaml {
 
 // A node with where it came from.
 struct Located {
+  Located() = default;
+  Located(YAML::Node n, std::string f, std::string p) : node(std::move(n)), file(std::move(f)), path(std::move(p)) {}
+
   YAML::Node node;
   std::string file;  // config file path (as given)
   std::string path;  // key path, e.g. "datasets[0].bounds"
+  // A registry entry merged with a config's overrides: keys present in `overrides` are reported at
+  // their place in the config (overrides_file, overrides_path), the others in the registry.
+  YAML::Node overrides;
+  std::string overrides_file, overrides_path;
 
   std::string where() const;  // "file:line:col path"
   Located child(const std::string& key) const;  // map child (may be undefined)

@@ -158,3 +158,15 @@ TEST(Config, DuplicateSeriesNamesAreRejected) {
 TEST(Config, EmptyConfigIsRejected) {
   EXPECT_NE(error_of("").find("the config is empty"), std::string::npos);
 }
+
+TEST(Config, ErrorsInOverridesOfARegisteredDatasetPointAtTheConfig) {
+  // The entry merges the registry's cluto-t4 with the config's keys: a typo in the config's part
+  // must be reported in the config, not in datasets/registry.yaml.
+  std::string msg = error_of("experiment: x\ndatasets:\n  - name: cluto-t4\n    params: {alpha: 9.0, minpts: 11}\nmethods: [dbscan]\n");
+  EXPECT_NE(msg.find("t.yaml:4:"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("datasets[0].params.minpts"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("registry.yaml"), std::string::npos) << msg;
+  msg = error_of("experiment: x\ndatasets:\n  - name: cluto-t4\n    bounds: [[1, 0], [0, 1]]\n    params: {k: 6}\nmethods: [kmeans]\n");
+  EXPECT_NE(msg.find("t.yaml:4:"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("datasets[0].bounds[0]"), std::string::npos) << msg;
+}
