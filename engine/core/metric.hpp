@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "core/dataset.hpp"
 #include "core/method.hpp"
@@ -32,6 +33,16 @@ struct MetricInfo {
   std::string summary;  // one line, with its reference
   bool needs_truth = true;  // needs ground-truth labels in the dataset
   std::function<double(const MetricInput&)> compute;
+  // The methods it applies to (e.g. DSG_C only to the WaveCluster family); empty = every method.
+  // A cell computes the listed (or, by default, all) metrics that apply to its method.
+  std::vector<std::string> methods = {};
+
+  bool applies_to(const std::string& method) const {
+    if (methods.empty()) return true;
+    for (const auto& m : methods)
+      if (m == method) return true;
+    return false;
+  }
 };
 
 }  // namespace dpclust

@@ -350,6 +350,17 @@ ExperimentConfig parse_config(const std::string& text, const std::string& file_l
       }
   }
 
+  for (const auto& name : cfg.metrics) {
+    const MetricInfo* m = find_metric(name);
+    bool applies = false;
+    for (const auto& method : cfg.methods) applies = applies || m->applies_to(method.method);
+    if (!applies) {
+      std::string list;
+      for (const auto& x : m->methods) list += (list.empty() ? "" : ", ") + x;
+      yaml::fail(root.child("metrics"), "metric '" + name + "' applies to none of the listed methods", "it is computed for: " + list);
+    }
+  }
+
   // Experiment-wide parameters.
   if (root.has("params")) {
     auto ps = root.child("params");

@@ -63,15 +63,19 @@ bool cell_done(const fs::path& exp_dir, const std::string& id, const std::string
   return j && j->value("fingerprint", "") == fingerprint && j->value("complete", false);
 }
 
-std::vector<const MetricInfo*> resolve_metrics(const ExperimentConfig& cfg, const DatasetSpec& spec, const Dataset& data) {
+// The metrics a cell computes: the configured ones (or all) that apply to its method, checked against
+// the dataset (labels needed?).
+std::vector<const MetricInfo*> resolve_metrics(const ExperimentConfig& cfg, const Cell& cell, const Dataset& data) {
+  const DatasetSpec& spec = cfg.datasets[cell.dataset_index];
   std::vector<const MetricInfo*> out;
   if (cfg.metrics.empty()) {
     for (const auto& m : all_metrics())
-      if (!m.needs_truth || data.has_labels()) out.push_back(&m);
+      if (m.applies_to(cell.method) && (!m.needs_truth || data.has_labels())) out.push_back(&m);
     return out;
   }
   for (const auto& name : cfg.metrics) {
     const MetricInfo* m = find_metric(name);
+    if (!m->applies_to(cell.method)) continue;
     if (m->needs_truth && !data.has_labels())
       throw InputError(spec.where, "metric '" + name + "' needs ground-truth labels, but dataset '" + spec.name + "' has none",
                        "name the label column (label: <column>) or drop the metric");
@@ -86,7 +90,7 @@ void check_prerequisites(const ExperimentConfig& cfg, const Cell& cell, const Da
   if (info.needs_bounds && data.bounds.empty())
     throw InputError(spec.where, "method '" + cell.method_label + "' needs the public domain bounds of dataset '" + spec.name + "'",
                      "add bounds: [[lo, hi], ...] (public knowledge) or bounds: data (derived from the data; flagged non-private)");
-  resolve_metrics(cfg, spec, data);
+  resolve_metrics(cfg, cell, data);
 }
 
 json build_manifest(const ExperimentConfig& cfg, const std::vector<Cell>& cells, const fs::path& exp_dir) {
@@ -306,14 +310,13 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
 
   // Load each needed dataset once, and check every prerequisite before any trial runs.
   std::vector<std::optional<Dataset>> data(cfg.datasets.size());
-  std::vector<std::vector<const MetricInfo*>> metrics(cfg.datasets.size());
-  for (const Cell* c : pending) {
+  std::vector<std::vector<const MetricInfo*>> metrics(pending.size());
+  for (std::size_t i = 0; i < pending.size(); ++i) {
+    const Cell* c = pending[i];
     auto& slot = data[c->dataset_index];
-    if (!slot) {
-      slot = materialize_dataset(cfg.datasets[c->dataset_index]);
-      metrics[c->dataset_index] = resolve_metrics(cfg, cfg.datasets[c->dataset_index], *slot);
-    }
+    if (!slot) slot = materialize_dataset(cfg.datasets[c->dataset_index]);
     check_prerequisites(cfg, *c, *slot);
+    metrics[i] = resolve_metrics(cfg, *c, *slot);
   }
 
   // Only now, with every input checked, does the run touch the output directory.
@@ -340,9 +343,9 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
     const std::size_t ci = task / trials, t = task % trials;
     const Cell& cell = *pending[ci];
     try {
-      outcomes[ci][t] = run_trial(cfg, cell, *data[cell.dataset_index], metrics[cell.dataset_index], static_cast<std::int64_t>(t));
+      outcomes[ci][t] = run_trial(cfg, cell, *data[cell.dataset_index], metrics[ci], static_cast<std::int64_t>(t));
       if (remaining[ci].fetch_sub(1) == 1) {  // the last trial of this cell: write it now
-        json j = build_cell_json(cfg, cell, *data[cell.dataset_index], metrics[cell.dataset_index], outcomes[ci]);
+        json j = build_cell_json(cfg, cell, *data[cell.dataset_index], metrics[ci], outcomes[ci]);
         write_file_atomic(cell_path(exp_dir, cell.id), j.dump(1) + "\n");
         outcomes[ci].clear();
         outcomes[ci].shrink_to_fit();

@@ -170,3 +170,11 @@ TEST(Config, ErrorsInOverridesOfARegisteredDatasetPointAtTheConfig) {
   EXPECT_NE(msg.find("t.yaml:4:"), std::string::npos) << msg;
   EXPECT_NE(msg.find("datasets[0].bounds[0]"), std::string::npos) << msg;
 }
+
+TEST(Config, ListedMetricMustApplyToSomeListedMethod) {
+  // n_clusters applies to every method, so a config listing it is fine; the catalog's method-specific
+  // metrics (if any) are checked the same way by MetricInfo::applies_to.
+  EXPECT_EQ(error_of(kGood + "metrics: [n_clusters]\n"), "");
+  std::string msg = error_of(kGood + "metrics: [n_clusterz]\n");
+  EXPECT_NE(msg.find("did you mean 'n_clusters'"), std::string::npos) << msg;
+}
