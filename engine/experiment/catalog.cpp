@@ -4,7 +4,9 @@
 #include "cluster/kmeans/kmeans.hpp"
 #include "data/generators.hpp"
 #include "dpdbscan/register.hpp"
+#include "drbt/register.hpp"
 #include "metrics/clustering_metrics.hpp"
+#include "ndlaplace/register.hpp"
 #include "wavecluster/register.hpp"
 
 namespace dpclust {
@@ -14,6 +16,8 @@ const std::vector<MethodInfo>& all_methods() {
     std::vector<MethodInfo> all = {dbscan_method_info(), kmeans_method_info()};
     for (auto& m : wavecluster_methods()) all.push_back(std::move(m));
     for (auto& m : dpdbscan_methods()) all.push_back(std::move(m));
+    for (auto& m : ndlaplace_methods()) all.push_back(std::move(m));
+    for (auto& m : drbt_methods()) all.push_back(std::move(m));
     return all;
   }();
   return methods;
@@ -31,6 +35,8 @@ const std::vector<MetricInfo>& all_metrics() {
     for (const auto& m : clustering_metrics()) all.push_back(m);
     for (auto& m : wavecluster_metrics()) all.push_back(std::move(m));
     for (auto& m : dpdbscan_metrics()) all.push_back(std::move(m));
+    for (auto& m : ndlaplace_metrics()) all.push_back(std::move(m));
+    for (auto& m : drbt_metrics()) all.push_back(std::move(m));
     return all;
   }();
   return metrics;

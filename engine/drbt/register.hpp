@@ -1,0 +1,13 @@
+#pragma once
+// The methods and metrics of this paper reproduction, as listed by the catalog (experiment/catalog.cpp).
+#include <vector>
+
+#include "core/method.hpp"
+#include "core/metric.hpp"
+
+namespace dpclust {
+
+std::vector<MethodInfo> drbt_methods();
+std::vector<MetricInfo> drbt_metrics();
+
+}  // namespace dpclust
