@@ -14,6 +14,7 @@
 #include "experiment/runner.hpp"
 #include "io/label_file.hpp"
 #include "metrics/clustering_scores.hpp"
+#include "report/report.hpp"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -32,6 +33,7 @@ const char* kUsage =
     "  list                 datasets, methods (with parameters and defaults), metrics\n"
     "  score                ARI, AMI, NMI and cluster counts between two label files\n"
     "  merge INPUT...       join the outputs of shard runs\n"
+    "  report RESULTS_DIR   REPORT.md: published numbers next to the reproduced ones, with verdicts\n"
     "  --version            version and git commit\n"
     "\n"
     "`dpclust <command> --help` describes each command's options.\n";
@@ -234,6 +236,35 @@ int cmd_merge(int argc, char** argv) {
   return done.empty() ? 1 : 0;
 }
 
+int cmd_report(int argc, char** argv) {
+  po::options_description opts("report options");
+  std::string results_dir, published, figures, out;
+  const std::string source = build_info().source_dir;
+  opts.add_options()("results", po::value(&results_dir)->required(), "results directory (the --out of `dpclust run`)")(
+      "published", po::value(&published)->default_value(source + "/reference/published.yaml"), "published numbers and claims (YAML)")(
+      "figures", po::value(&figures)->default_value(source + "/plots/out"), "directory of PNG figures to show as thumbnails")(
+      "out,o", po::value(&out), "report file (default: RESULTS_DIR/REPORT.md)");
+  po::positional_options_description pos;
+  pos.add("results", 1);
+  po::variables_map vm;
+  if (!parse(argc, argv, "usage: dpclust report RESULTS_DIR [--published FILE] [--figures DIR] [--out FILE]", opts, &pos, vm)) return 0;
+  if (out.empty()) out = (fs::path(results_dir) / "REPORT.md").string();
+  const report::Reference ref = report::load_reference(published);
+  const report::Results results(results_dir);
+  const std::string md = report::write_markdown(ref, results, {figures, out});
+  write_file_atomic(out, md);
+  std::size_t holds = 0, differs = 0, missing = 0;
+  for (const auto& v : ref.values) {
+    auto o = report::evaluate(v, results);
+    holds += o.verdict == report::Verdict::holds;
+    differs += o.verdict == report::Verdict::differs;
+    missing += o.verdict == report::Verdict::not_run;
+  }
+  std::cout << out << ": " << ref.values.size() << " published values (" << holds << " hold, " << differs << " differ, " << missing
+            << " not run), " << ref.claims.size() << " claims\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -253,7 +284,8 @@ int main(int argc, char** argv) {
     if (cmd == "list") return cmd_list(argc - 1, argv + 1);
     if (cmd == "score") return cmd_score(argc - 1, argv + 1);
     if (cmd == "merge") return cmd_merge(argc - 1, argv + 1);
-    const std::string s = closest_match(cmd, std::vector<std::string>{"run", "validate", "list", "score", "merge"});
+    if (cmd == "report") return cmd_report(argc - 1, argv + 1);
+    const std::string s = closest_match(cmd, std::vector<std::string>{"run", "validate", "list", "score", "merge", "report"});
     std::cerr << "error: unknown command '" << cmd << "'" << (s.empty() ? "" : " (did you mean '" + s + "'?)") << "\n\n" << kUsage;
     return kExitInputError;
   } catch (const InputError& e) {

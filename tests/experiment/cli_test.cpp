@@ -51,7 +51,7 @@ TEST(Cli, VersionNamesTheCommit) {
 }
 
 TEST(Cli, EverySubcommandHasHelp) {
-  for (const char* c : {"run", "validate", "list", "score", "merge"}) {
+  for (const char* c : {"run", "validate", "list", "score", "merge", "report"}) {
     Result r = sh(std::string(c) + " --help");
     EXPECT_EQ(r.code, 0) << c;
     EXPECT_NE(r.output.find("usage: dpclust"), std::string::npos) << c << ": " << r.output;
