@@ -266,8 +266,10 @@ ExperimentConfig parse_config(const std::string& text, const std::string& file_l
   }
   if (root.has("output")) {
     auto o = root.child("output");
-    yaml::check_keys(o, {"release"});
+    yaml::check_keys(o, {"release", "points", "labels"});
     if (o.has("release")) cfg.save_release = yaml::as_bool(o.child("release"));
+    if (o.has("points")) cfg.save_points = yaml::as_bool(o.child("points"));
+    if (o.has("labels")) cfg.save_labels = yaml::as_bool(o.child("labels"));
   }
 
   // Datasets.

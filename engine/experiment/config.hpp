@@ -78,6 +78,8 @@ struct ExperimentConfig {
   std::vector<std::string> metrics;  // empty = every metric that applies
   RawParams params;                  // experiment-wide parameter values (apply to methods that declare them)
   bool save_release = true;          // keep each trial's released object (centroids, spans) in the JSON
+  bool save_points = false;          // store each dataset's points (and true labels) in results.json, for figures
+  bool save_labels = false;          // store each trial's point labels, for figures
   std::filesystem::path data_root;   // resolved data root (may be empty)
 };
 

@@ -42,6 +42,8 @@ std::string cell_fingerprint(const ExperimentConfig& cfg, const Cell& cell) {
          {"dataset", cfg.datasets[cell.dataset_index].definition},
          {"metrics", cfg.metrics.empty() ? json("auto") : json(cfg.metrics)},
          {"release", cfg.save_release},
+         {"points", cfg.save_points},
+         {"labels", cfg.save_labels},
          {"version", build_info().version}};
   return hex16(fnv1a64(j.dump()));
 }
@@ -143,6 +145,11 @@ json build_cell_json(const ExperimentConfig& cfg, const Cell& cell, const Datase
   if (!info.differentially_private) notes.insert("method is not differentially private");
   j["non_private"] = json(std::vector<std::string>(notes.begin(), notes.end()));
   j["data"] = dataset_summary(data);
+  if (cfg.save_points) {
+    // The input points (row-major) and true labels, so figures can be drawn from the JSON alone.
+    j["data"]["points"] = data.coords;
+    if (data.has_labels()) j["data"]["true_labels"] = data.labels;
+  }
   json trial_list = json::array();
   for (auto& t : trials) trial_list.push_back(std::move(t.record));
   json agg = json::object();
@@ -205,6 +212,7 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
   out.method_seconds = std::chrono::duration<double>(t1 - t0).count();
   json rec{{"trial", trial}, {"seed", seed}, {"metrics", metric_json}, {"diagnostics", res.diagnostics}, {"ledger", ledger.to_json()}};
   if (cfg.save_release && !res.release.empty()) rec["release"] = std::move(res.release);
+  if (cfg.save_labels) rec["labels"] = res.labels;
   rec["timing"] = {{"method_seconds", out.method_seconds}, {"metrics_seconds", std::chrono::duration<double>(t2 - t1).count()}};
   out.record = std::move(rec);
   out.non_private = std::move(res.non_private_notes);

@@ -216,3 +216,17 @@ TEST(Runner, RegistryFallsBackToTheBuiltInGenerator) {
   EXPECT_EQ(j["datasets"]["moons"]["n"], 2000);
   EXPECT_NE(j["datasets"]["moons"]["provenance"]["fallback"].get<std::string>().find("absent"), std::string::npos);
 }
+
+TEST(Runner, FigureOutputsStorePointsAndLabels) {
+  std::string text = kConfig;
+  text.insert(text.find("datasets:"), "output: {points: true, labels: true, release: false}\n");
+  RunOptions o;
+  o.out_dir = dpclust::testing::temp_dir("figout");
+  o.progress = false;
+  RunReport r = run_experiment(config(text), o);
+  json j = json::parse(read_text_file(r.results_file));
+  EXPECT_EQ(j["datasets"]["moons"]["points"].size(), 600u * 2u);
+  EXPECT_EQ(j["datasets"]["moons"]["true_labels"].size(), 600u);
+  EXPECT_EQ(j["cells"][0]["trials"][0]["labels"].size(), 600u);
+  EXPECT_FALSE(j["cells"].back()["trials"][0].contains("release"));  // k-means centres not kept
+}
