@@ -165,7 +165,8 @@ Results::Results(const fs::path& dir) {
     const fs::path f = e.path() / "results.json";
     if (!fs::exists(f)) continue;
     json j = json::parse(read_text_file(f));
-    experiments_[j["experiment"].get<std::string>()] = std::move(j);
+    const std::string name = j.value("experiment", e.path().filename().string());
+    experiments_[name] = std::move(j);
   }
 }
 
