@@ -5,6 +5,8 @@
 #                          experiment on built-in data (configs/builtin/) and, when the papers' data
 #                          root is found, the paper reproductions (configs/paper/); then the figures.
 #   ./run_all.sh --test    install, build, and run the whole GoogleTest suite through CTest.
+#   ./run_all.sh --quick   a smoke run in under a minute: built-in data only, 2 trials per cell,
+#                          results in results-quick/.
 #
 # Options: --data-root DIR (default: $DPCLUST_DATA_ROOT, else ../shared/datasets if present),
 #          --out DIR (default results/), --threads N, --build-dir DIR (default build/),
@@ -13,6 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 mode=run
+quick=0
 out=results
 build=build
 threads=0
@@ -22,13 +25,14 @@ data_root="${DPCLUST_DATA_ROOT:-}"
 while [ $# -gt 0 ]; do
   case "$1" in
     --test) mode=test ;;
+    --quick) quick=1; paper=0; out=results-quick ;;
     --data-root) data_root="$2"; shift ;;
     --out) out="$2"; shift ;;
     --threads) threads="$2"; shift ;;
     --build-dir) build="$2"; shift ;;
     --no-paper) paper=0 ;;
     --force) force="--force" ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "run_all.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -98,12 +102,19 @@ for cfg in "${configs[@]}"; do
     cat /tmp/dpclust_validate.$$ >&2; rm -f /tmp/dpclust_validate.$$; exit 2
   fi
   echo "== $cfg"
-  "$dpclust" run "$cfg" --out "$out" --threads "$threads" ${force} "${root_args[@]}"
+  trial_args=()
+  [ "$quick" = 1 ] && trial_args=(--trials 2)
+  "$dpclust" run "$cfg" --out "$out" --threads "$threads" ${force} "${trial_args[@]}" "${root_args[@]}"
 done
 rm -f /tmp/dpclust_validate.$$
 
 # --- 4. Figures (from the JSON results only) ------------------------------------------------------
 echo "== figures"
-/usr/bin/python3 plots/plot_results.py --results "$out" --out plots/out
+figures=plots/out
+[ "$quick" = 1 ] && figures=plots/out-quick
+/usr/bin/python3 plots/make_figures.py --results "$out" --out "$figures"
+
+# --- 5. The reproduction report (published numbers vs the results) ----------------------------------
+"$dpclust" report "$out" --figures "$figures"
 echo
-echo "done in $(( $(date +%s) - start )) s: results in $out/<experiment>/results.json, figures in plots/out/"
+echo "done in $(( $(date +%s) - start )) s: results in $out/<experiment>/results.json, figures in $figures/, report $out/REPORT.md"

@@ -72,6 +72,7 @@ int cmd_run(int argc, char** argv) {
       "resume", "reuse cells already on disk (default)")("force", "recompute every cell")(
       "shard", po::value(&shard)->default_value("1/1"), "run only shard K of N (cells with index % N == K-1)")(
       "dry-run", "print the expanded cells and trial counts, run nothing")(
+      "trials", po::value<std::int64_t>(), "override every config's trial count (e.g. a quick smoke run)")(
       "data-root", po::value<std::string>(), "directory of the papers' datasets (default: $DPCLUST_DATA_ROOT or ../shared/datasets)")(
       "no-progress", "no progress output on stderr");
   po::positional_options_description pos;
@@ -98,6 +99,11 @@ int cmd_run(int argc, char** argv) {
   std::vector<ExperimentConfig> cfgs;
   for (const auto& c : configs) {
     cfgs.push_back(load_config(c, root));
+    if (vm.count("trials")) {
+      const auto t = vm["trials"].as<std::int64_t>();
+      if (t < 1) throw InputError("--trials", "must be >= 1, got " + std::to_string(t));
+      cfgs.back().trials = t;
+    }
     expand_grid(cfgs.back());
   }
   for (const auto& cfg : cfgs) {
