@@ -77,7 +77,10 @@ std::string ParamSpec::check(const ParamValue& v) const {
     case ParamType::real_vector: {
       if (std::holds_alternative<std::int64_t>(v)) return in_range(static_cast<double>(std::get<std::int64_t>(v))) ? "" : want;
       if (std::holds_alternative<double>(v)) return in_range(std::get<double>(v)) ? "" : want;
-      if (!std::holds_alternative<RealVector>(v) || std::get<RealVector>(v).empty()) return want;
+      if (!std::holds_alternative<RealVector>(v)) return want;
+      // An empty vector is acceptable only where it is the default ("not given").
+      if (std::get<RealVector>(v).empty())
+        return std::holds_alternative<RealVector>(default_value) && std::get<RealVector>(default_value).empty() ? "" : want;
       for (double x : std::get<RealVector>(v))
         if (!in_range(x)) return want;
       return "";

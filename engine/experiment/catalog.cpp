@@ -56,6 +56,25 @@ std::uint64_t seed_of(const ParamSet& p) { return static_cast<std::uint64_t>(p.i
 ParamSpec n_samples(std::int64_t def) { return int_param("n_samples", def, "number of points", 1); }
 ParamSpec seed_param() { return int_param("seed", 0, "generator seed (sklearn random_state)", 0); }
 ParamSpec shuffle_param() { return bool_param("shuffle", true, "shuffle the points (sklearn default)"); }
+// A vector parameter written {values: [...]} (or a single number).
+ParamSpec real_vector_param(std::string name, RealVector def, std::string description, std::optional<double> min = std::nullopt,
+                            bool min_open = false) {
+  ParamSpec s;
+  s.name = std::move(name);
+  s.type = ParamType::real_vector;
+  s.default_value = std::move(def);
+  s.description = std::move(description);
+  s.min = min;
+  s.min_open = min_open;
+  return s;
+}
+
+RealVector as_vector(const ParamValue& v) {
+  if (std::holds_alternative<RealVector>(v)) return std::get<RealVector>(v);
+  if (std::holds_alternative<double>(v)) return {std::get<double>(v)};
+  return {static_cast<double>(std::get<std::int64_t>(v))};
+}
+
 ParamSpec noise_param(double def) { return real_param("noise", def, "sd of Gaussian noise added to each coordinate", 0.0); }
 
 }  // namespace
@@ -75,7 +94,9 @@ const std::vector<GeneratorInfo>& all_generators() {
        }},
       {"blobs", "isotropic Gaussian blobs (scikit-learn make_blobs)",
        {n_samples(100), int_param("centers", 3, "number of blobs, centres uniform in the centre box", 1),
-        int_param("n_features", 2, "dimension", 1), real_param("cluster_std", 1.0, "sd of each blob", 0.0, std::nullopt, true),
+        real_vector_param("center_list", RealVector{}, "explicit centres, row-major {values: [x1, y1, x2, y2, ...]} (overrides centers)"),
+        int_param("n_features", 2, "dimension", 1),
+        real_vector_param("cluster_std", RealVector{1.0}, "sd of each blob: one value, or {values: [...]} one per centre", 0.0, true),
         real_param("center_box_lo", -10.0, "centre box lower end"), real_param("center_box_hi", 10.0, "centre box upper end"),
         shuffle_param(), seed_param()},
        [](const ParamSet& p) {
@@ -83,7 +104,15 @@ const std::vector<GeneratorInfo>& all_generators() {
          o.n_samples = size_of(p, "n_samples");
          o.n_centers = size_of(p, "centers");
          o.n_features = size_of(p, "n_features");
-         o.cluster_std = {p.real("cluster_std")};
+         const RealVector flat = as_vector(p.get("center_list"));
+         if (!flat.empty()) {
+           if (flat.size() % o.n_features != 0)
+             throw std::invalid_argument("blobs: center_list has " + std::to_string(flat.size()) + " numbers, not a multiple of n_features = " +
+                                         std::to_string(o.n_features));
+           for (std::size_t i = 0; i < flat.size(); i += o.n_features)
+             o.centers.emplace_back(flat.begin() + static_cast<std::ptrdiff_t>(i), flat.begin() + static_cast<std::ptrdiff_t>(i + o.n_features));
+         }
+         o.cluster_std = as_vector(p.get("cluster_std"));
          o.center_box = {p.real("center_box_lo"), p.real("center_box_hi")};
          o.shuffle = p.boolean("shuffle");
          o.seed = seed_of(p);

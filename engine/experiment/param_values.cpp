@@ -21,8 +21,9 @@ ParamValue parse_param_value(const yaml::Located& at, const ParamSpec& spec) {
     case ParamType::string: v = yaml::as_string(at); break;
     case ParamType::real_vector:
       if (at.node.IsMap()) {
-        yaml::check_keys(at, {"per_dim"});
-        auto list = at.child("per_dim");
+        // {per_dim: [...]} for per-dimension values; {values: [...]} for other vectors (e.g. blob centres).
+        yaml::check_keys(at, {"per_dim", "values"});
+        auto list = at.child(at.has("values") ? "values" : "per_dim");
         yaml::expect_sequence(list);
         RealVector vec;
         for (std::size_t i = 0; i < list.node.size(); ++i) vec.push_back(yaml::as_double(list.item(i)));

@@ -131,7 +131,7 @@ TEST(Validate, OutOfDomain) {
   } catch (const InputError& e) {
     const std::string msg = e.what();
     EXPECT_TRUE(contains(msg, "cfg.yaml")) << msg;
-    EXPECT_TRUE(contains(msg, "point 4 (4, -4)")) << msg;
+    EXPECT_TRUE(contains(msg, "point 4 (0-based, in file order) (4, -4)")) << msg;
     EXPECT_TRUE(contains(msg, "[0, 10] x [-3, 0]")) << msg;
     EXPECT_TRUE(contains(msg, "widen bounds in the config or clip/filter the data")) << msg;
   }

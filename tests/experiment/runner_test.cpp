@@ -230,3 +230,18 @@ TEST(Runner, FigureOutputsStorePointsAndLabels) {
   EXPECT_EQ(j["cells"][0]["trials"][0]["labels"].size(), 600u);
   EXPECT_FALSE(j["cells"].back()["trials"][0].contains("release"));  // k-means centres not kept
 }
+
+TEST(Runner, ClipToBoundsDropsOutOfDomainPointsInsteadOfFailing) {
+  fs::path dir = dpclust::testing::temp_dir("clip");
+  dpclust::testing::write_file(dir / "p.csv", "x,y\n0.1,0.1\n0.2,0.2\n5.0,0.3\n0.3,0.9\n");
+  const std::string head = "experiment: clip\ndatasets:\n  - {name: p, file: " + (dir / "p.csv").string() + ", bounds: [[0, 1], [0, 1]]";
+  const std::string tail = ", params: {k: 1}}\nmethods: [kmeans]\nmetrics: [n_clusters]\n";
+  RunOptions o;
+  o.out_dir = dir / "out";
+  o.progress = false;
+  EXPECT_THROW(run_experiment(parse_config(head + tail, "c.yaml", dir, ""), o), InputError);  // point 2 is outside
+  RunReport r = run_experiment(parse_config(head + ", clip_to_bounds: true" + tail, "c.yaml", dir, ""), o);
+  json j = json::parse(read_text_file(r.results_file));
+  EXPECT_EQ(j["datasets"]["p"]["n"], 3);
+  EXPECT_EQ(j["datasets"]["p"]["provenance"]["clipped_to_bounds"], 1);
+}
