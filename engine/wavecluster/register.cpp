@@ -1,8 +1,192 @@
+// The catalog entries of the DP WaveCluster reproduction (Chen, Yu, Chirkova; arXiv/KDD): five
+// methods and the paper's measures. Every method declares the same WaveCluster parameters, plus the
+// parameters of the cross-validated metrics (the runner hands a metric the cell's method parameters,
+// so cv_folds, the C4.5 options and c0_grids live there).
 #include "wavecluster/register.hpp"
+
+#include <any>
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "core/error.hpp"
+#include "wavecluster/mechanisms.hpp"
+#include "wavecluster/measures.hpp"
 
 namespace dpclust {
 
-std::vector<MethodInfo> wavecluster_methods() { return {}; }
-std::vector<MetricInfo> wavecluster_metrics() { return {}; }
+namespace {
+
+using namespace dpclust::wavecluster;
+
+std::vector<ParamSpec> wavecluster_params() {
+  ParamSpec g;
+  g.name = "g";
+  g.type = ParamType::real_vector;
+  g.description = "num_grid g: grid cells per dimension over the public domain (arXiv Sec. 3.2), whole numbers";
+  g.min = 2;
+  return {
+      g,
+      real_param("p", std::nullopt,
+                 "density threshold p: share of the positive transformed values that are not significant, k = ceil((1-p)|L|)",
+                 0.0, 1.0, false, true),
+      choice_param("wavelet", "haar", {"haar", "bior2.2"}, "wavelet of the transform (the paper's experiments: haar)"),
+      int_param("level", 1, "wavelet decomposition level (the paper: 1)", 1, 10),
+      choice_param("boundary", "zero", {"zero", "symmetric", "periodic"},
+                   "signal extension at the domain border (matters for bior2.2, and for Haar with odd g)"),
+      choice_param("connectivity", "full", {"full", "face"},
+                   "adjacency of significant cells: full = corner-touching cells too (8 in 2D, SPEC.md), face = shared faces only"),
+      choice_param("ties", "include", {"include", "exclude", "index"},
+                   "cells tied with the k-th largest value: include (>= d, percentile reading), exclude (> d, literal "
+                   "pseudocode prose), index (exactly k, lower cell index first)"),
+      int_param("cv_folds", 10, "OCM/2CE: cross-validation folds (the authors: 10, train 90% / test 10%)", 2, 1000),
+      bool_param("c45_pruning", false, "OCM/2CE: prune the C4.5 trees (J48 default); the authors ran J48 -U (unpruned)"),
+      real_param("c45_cf", 0.25, "OCM/2CE: C4.5 pruning confidence CF (J48 -C), used when c45_pruning", 0.0, 0.5, true, false),
+      int_param("c45_min_leaf", 2, "OCM/2CE: minimum instances per C4.5 leaf (J48 -M)", 1),
+      choice_param("c0_grids", "all", {"all", "positive"},
+                   "OCM/2CE: non-significant cells used as C0 training instances: all cells of the average subband, or only "
+                   "those with a positive value"),
+  };
+}
+
+ParamSpec epsilon_param() { return real_param("epsilon", std::nullopt, "privacy budget (epsilon)", 0.0, std::nullopt, true); }
+
+MethodInfo info(std::string name, std::string summary, std::string reference, bool priv, std::vector<ParamSpec> extra) {
+  MethodInfo m;
+  m.name = name;
+  m.summary = std::move(summary);
+  m.reference = std::move(reference);
+  m.differentially_private = priv;
+  m.needs_bounds = true;  // the grid is laid over the public domain
+  m.params = wavecluster_params();
+  if (priv) m.params.push_back(epsilon_param());
+  for (auto& p : extra) m.params.push_back(std::move(p));
+  m.make = [name] { return std::unique_ptr<Method>(make_mechanism(name)); };
+  return m;
+}
+
+// --- metrics ------------------------------------------------------------------------------------
+
+void require_wavecluster(const MetricInput& in, const char* metric) {
+  if (!in.params.has("g") || !in.params.has("p") || !dynamic_cast<const WcMechanism*>(in.method.make().get()))
+    throw InputError("metrics", std::string("metric '") + metric + "' applies to the WaveCluster methods only (wavecluster, "
+                                "wc_baseline, privqt, privthr, privthr_em), not to '" + in.method.name + "'",
+                     "drop the metric for this method");
+}
+
+struct TrueResult {
+  Clustering clustering;
+  Labels labels;
+};
+
+// The true (non-private) WaveCluster result on the full data, computed once per trial.
+const TrueResult& true_result(const MetricInput& in) {
+  auto it = in.cache.find("wavecluster.true_full");
+  if (it == in.cache.end()) {
+    const WcParams wp = WcParams::from(in.params, in.data.d);
+    WcOutput out = run_wavecluster(in.data, wp);
+    TrueResult t;
+    t.labels = label_points(in.data, make_quantizer(in.data, wp), wp.wavelet.level, out.clustering);
+    t.clustering = std::move(out.clustering);
+    it = in.cache.emplace("wavecluster.true_full", std::move(t)).first;
+  }
+  return std::any_cast<const TrueResult&>(it->second);
+}
+
+// OCM and 2CE from one cross-validation per trial.
+const CvResult& cv_result(const MetricInput& in) {
+  auto it = in.cache.find("wavecluster.cv");
+  if (it == in.cache.end()) {
+    const WcParams wp = WcParams::from(in.params, in.data.d);
+    auto method = in.method.make();
+    const auto* mech = dynamic_cast<const WcMechanism*>(method.get());
+    CvResult r = cross_validate(in.data, wp, in.params, *mech, in.method.differentially_private, in.seed, CvOptions::from(in.params));
+    it = in.cache.emplace("wavecluster.cv", r).first;
+  }
+  return std::any_cast<const CvResult&>(it->second);
+}
+
+double diagnostic(const MetricInput& in, const char* metric, const char* key) {
+  require_wavecluster(in, metric);
+  if (!in.result.diagnostics.contains(key)) throw std::logic_error(std::string("WaveCluster result has no diagnostic '") + key + "'");
+  return in.result.diagnostics[key].get<double>();
+}
+
+MetricInfo metric(std::string name, std::string summary, std::function<double(const MetricInput&)> f) {
+  MetricInfo m;
+  m.name = std::move(name);
+  m.summary = std::move(summary);
+  m.needs_truth = false;  // compared with the true WaveCluster result, not with ground-truth labels
+  m.compute = std::move(f);
+  m.methods = {"wavecluster", "wc_baseline", "privqt", "privthr", "privthr_em"};
+  return m;
+}
+
+}  // namespace
+
+std::vector<MethodInfo> wavecluster_methods() {
+  const std::string ref = "Chen, Yu, Chirkova, WaveCluster with Differential Privacy (KDD 2015 / arXiv)";
+  return {
+      info("wavecluster", "WaveCluster (non-private): quantize, wavelet transform, top-k significant grids, connected components",
+           "Sheikholeslami et al. VLDB 1998; " + ref + ", Sec. 3.2", false, {}),
+      info("wc_baseline", "Baseline: DP synopsis (adaptive grid) -> synthetic points -> WaveCluster",
+           ref + ", arXiv Alg. Baseline (Sec. 4.1); Qardaji, Yang, Li ICDE 2013", true,
+           {choice_param("synopsis", "adaptive", {"adaptive", "uniform"},
+                         "DP synopsis: Qardaji et al.'s adaptive grid (the paper) or uniform grid"),
+            real_param("ag_c", 10.0, "Qardaji et al.'s constant c in the grid sizes (c2 = c/2)", 0.0, std::nullopt, true),
+            real_param("ag_alpha", 0.5, "adaptive grid: share of the grid budget for the first level (alpha)", 0.0, 1.0, true, true),
+            real_param("n_share", 0.05,
+                       "share of epsilon spent on the noisy record count N for the grid sizes (0: true N, flagged non-private)",
+                       0.0, 1.0, false, true)}),
+      info("privqt", "PrivQT: Laplace noise on every cell of the count matrix, then WaveCluster",
+           ref + ", arXiv Alg. PrivQT (Sec. 4.2)", true, {}),
+      info("privthr", "PrivTHR: PrivQT counts plus a noisy |Z| to drop |Z|'/2 noisy positive values before k'",
+           ref + ", Algorithm 1 (Sec. 4.3)", true,
+           {real_param("rho", 0.9, "budget split rho: eps1 = rho eps on the counts, eps2 = (1-rho) eps on |Z|", 0.0, 1.0, true, true)}),
+      info("privthr_em", "PrivTHR_EM: PrivQT counts plus a significance threshold by the exponential mechanism",
+           ref + ", Algorithm 2 (Sec. 4.4)", true,
+           {real_param("rho", 0.7, "budget split rho: eps1 = rho eps on the counts, eps2 = (1-rho) eps on the threshold", 0.0, 1.0,
+                       true, true)}),
+  };
+}
+
+std::vector<MetricInfo> wavecluster_metrics() {
+  return {
+      metric("dsg_c", "DSG_C: Hungarian-matched dissimilarity of significant grids and clusters, true vs private (DP WaveCluster Sec. 6.1)",
+             [](const MetricInput& in) {
+               require_wavecluster(in, "dsg_c");
+               return dsg_c(true_result(in).clustering, clustering_from_release(in.result.release));
+             }),
+      metric("ocm", "OCM: 1 - optimally matched share of test points classified by C4.5 trees from true and private results, k-fold (Sec. 6.2)",
+             [](const MetricInput& in) {
+               require_wavecluster(in, "ocm");
+               return cv_result(in).ocm;
+             }),
+      metric("two_ce", "2CE: share of inconsistently classified test pairs, same cross-validation as OCM (Sec. 6.2)",
+             [](const MetricInput& in) {
+               require_wavecluster(in, "two_ce");
+               return cv_result(in).two_ce;
+             }),
+      metric("f_measure", "F-measure of the private clusters against the true WaveCluster clusters (Sec. 7)",
+             [](const MetricInput& in) {
+               require_wavecluster(in, "f_measure");
+               return f_measure(true_result(in).labels, in.result.labels);
+             }),
+      metric("kprime", "k': number of top values the (private) run declared significant (Sec. 5.2, 7)",
+             [](const MetricInput& in) { return diagnostic(in, "kprime", "k_prime"); }),
+      metric("k_true", "k = ceil((1-p)|L|) of the true transformed values",
+             [](const MetricInput& in) { return diagnostic(in, "k_true", "k"); }),
+      metric("kprime_rel_error", "|k' - k| / k (Sec. 7)",
+             [](const MetricInput& in) {
+               const double k = diagnostic(in, "kprime_rel_error", "k");
+               const double kp = diagnostic(in, "kprime_rel_error", "k_prime");
+               return k > 0 ? std::fabs(kp - k) / k : (kp == 0 ? 0.0 : 1.0);
+             }),
+      metric("significant_grids", "number of significant cells of the (private) result",
+             [](const MetricInput& in) { return diagnostic(in, "significant_grids", "significant_grids"); }),
+      metric("wc_clusters", "number of WaveCluster clusters of the (private) result",
+             [](const MetricInput& in) { return diagnostic(in, "wc_clusters", "clusters"); }),
+  };
+}
 
 }  // namespace dpclust

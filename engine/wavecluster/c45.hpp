@@ -1,0 +1,61 @@
+#pragma once
+// C4.5 decision tree (Quinlan 1993) with the semantics of Weka's J48, the classifier the DP WaveCluster
+// authors used for OCM and 2CE (SPEC.md: J48 -U, i.e. unpruned, minimum 2 instances per leaf). Only
+// numeric attributes and unit instance weights without missing values, which is all the
+// clustering-first-then-classification evaluation needs (grid coordinates -> cluster label).
+//
+// What is reproduced from J48 (weka.classifiers.trees.j48, C45ModelSelection / C45Split /
+// C45PruneableClassifierTree):
+//  - binary splits "x <= t" on numeric attributes; candidate cut points between distinct sorted values
+//    (gap > 1e-5); each side needs >= minSplit = clamp(0.1 * n / numClasses, minNumObj, 25) instances;
+//  - information gain in bits, minus the MDL correction log2(#candidate cuts) / n (Quinlan 1996);
+//  - the split with the best gain ratio among attributes whose gain >= average gain - 1e-3;
+//  - no split when n < 2 minNumObj or the node is pure; comparisons with Weka's 1e-6 tolerance;
+//  - the threshold is reset to the largest training value (of all the training data) <= the midpoint
+//    (C45Split.setSplitPoint), so it is a value that occurs in the data, as in C4.5;
+//  - "collapse" of subtrees that do not reduce training errors (done even when unpruned, as J48 does);
+//  - optional pessimistic pruning with confidence CF (default 0.25) and subtree raising;
+//  - leaf class = the majority class with ties to the lowest class index; an empty child predicts its
+//    parent's majority class.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dpclust::wavecluster {
+
+struct C45Options {
+  std::size_t min_leaf = 2;      // J48 -M
+  bool prune = false;            // J48 default prunes; the authors ran -U (unpruned)
+  double confidence = 0.25;      // J48 -C, used when pruning
+  bool subtree_raising = true;   // J48 default (when pruning)
+  bool collapse = true;          // J48 default
+  bool mdl_correction = true;    // J48 default
+};
+
+class C45Tree {
+ public:
+  // x: row-major n x a attribute values; y: class index in [0, num_classes) per instance.
+  static C45Tree fit(const std::vector<double>& x, std::size_t n, std::size_t a, const std::vector<std::int32_t>& y,
+                     std::size_t num_classes, const C45Options& opt = {});
+  std::int32_t predict(const double* x) const;
+  std::size_t leaves() const;
+  std::size_t size() const;  // number of nodes, Weka's "Size of the tree"
+  // Weka-style text: "a1 <= 0.6: 0 (50.0)" lines with "|   " indentation.
+  std::string to_text(const std::vector<std::string>& attribute_names, const std::vector<std::string>& class_names) const;
+
+  struct Node {
+    std::int32_t attribute = -1;  // -1: leaf
+    double threshold = 0;
+    std::int32_t left = -1, right = -1;  // children (x <= threshold goes left)
+    std::vector<double> dist;            // class counts of the training instances at the node
+    std::int32_t majority = 0;
+    bool empty = false;
+  };
+
+ private:
+  std::vector<Node> nodes_;
+  friend struct C45Builder;
+};
+
+}  // namespace dpclust::wavecluster

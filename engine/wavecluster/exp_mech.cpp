@@ -1,0 +1,60 @@
+#include "wavecluster/exp_mech.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace dpclust::wavecluster {
+
+namespace {
+// W_i (rank i, 1-based, descending) from the ascending array; W_{m+1} = 0.
+double w_rank(const std::vector<double>& asc, std::size_t i) { return i > asc.size() ? 0.0 : asc[asc.size() - i]; }
+}  // namespace
+
+std::vector<double> em_log_weights(const std::vector<double>& asc, std::size_t k, double eps2, double delta_q) {
+  const std::size_t m = asc.size();
+  std::vector<double> lw(m);
+  for (std::size_t i = 1; i <= m; ++i) {
+    const double width = w_rank(asc, i) - w_rank(asc, i + 1);  // |Pt_i|
+    const double dist = std::fabs(static_cast<double>(i) - static_cast<double>(k));
+    lw[i - 1] = width > 0 ? std::log(width) - eps2 * dist / (2.0 * delta_q) : -std::numeric_limits<double>::infinity();
+  }
+  return lw;
+}
+
+std::vector<double> em_probabilities(const std::vector<double>& asc, std::size_t k, double eps2, double delta_q) {
+  std::vector<double> lw = em_log_weights(asc, k, eps2, delta_q);
+  const double mx = *std::max_element(lw.begin(), lw.end());
+  double total = 0;
+  for (double& x : lw) total += (x = std::exp(x - mx));
+  for (double& x : lw) x /= total;
+  return lw;
+}
+
+std::size_t sample_log_weights(const std::vector<double>& log_w, Rng& rng) {
+  if (log_w.empty()) throw std::invalid_argument("sample_log_weights: no outcomes");
+  const double mx = *std::max_element(log_w.begin(), log_w.end());
+  if (!std::isfinite(mx)) throw std::invalid_argument("sample_log_weights: every weight is zero");
+  std::vector<double> cum(log_w.size());
+  double total = 0;
+  for (std::size_t i = 0; i < log_w.size(); ++i) cum[i] = (total += std::exp(log_w[i] - mx));
+  const double u = rng.uniform() * total;
+  // First index whose cumulative weight exceeds u; zero-weight outcomes can never be chosen.
+  const auto it = std::upper_bound(cum.begin(), cum.end(), u);
+  std::size_t i = static_cast<std::size_t>(it - cum.begin());
+  if (i >= cum.size()) i = cum.size() - 1;  // u == total can only happen by rounding
+  while (i > 0 && !(cum[i] > (i ? cum[i - 1] : 0.0))) --i;  // never land on a zero-weight outcome
+  return i;
+}
+
+EmThreshold em_threshold(const std::vector<double>& asc, std::size_t k, double eps2, double delta_q, Rng& rng) {
+  if (asc.empty()) throw std::invalid_argument("em_threshold: no positive values");
+  EmThreshold t;
+  t.rank = sample_log_weights(em_log_weights(asc, k, eps2, delta_q), rng) + 1;  // line 12: k'
+  const double hi = w_rank(asc, t.rank), lo = w_rank(asc, t.rank + 1);
+  t.threshold = hi - rng.uniform() * (hi - lo);  // line 13: uniform in (lo, hi]
+  return t;
+}
+
+}  // namespace dpclust::wavecluster

@@ -1,0 +1,77 @@
+#pragma once
+// The utility measures of DP WaveCluster (arXiv Sec. 6, KDD Sec. 6): DSG_C on significant grids and
+// clusters, OCM and 2CE by "clustering-first-then-classification", and the F-measure the paper compares
+// them with (Sec. 7). Every measure compares a private WaveCluster result with the true (non-private)
+// one computed with the same parameters.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/dataset.hpp"
+#include "core/params.hpp"
+#include "wavecluster/c45.hpp"
+#include "wavecluster/mechanisms.hpp"
+#include "wavecluster/wavecluster.hpp"
+
+namespace dpclust::wavecluster {
+
+// DSG_C (Sec. 6.1). Clusters are sets of significant cells of the average subband. The distance of a
+// true cluster Ci and a private cluster Cj is max(|Ci \ Cj|, |Cj \ Ci|); the cost of a matching is the
+// sum of the matched pairs' distances plus the cells of the unmatched clusters; DSG_C = the minimum
+// cost (Hungarian method, engine/metrics/assignment) / |T| (true significant cells).
+// The paper defines the matching for t >= s (at least as many true as private clusters), where every
+// private cluster is matched and only true clusters can stay unmatched. For s > t we charge the
+// unmatched private clusters their size too (the distance to an empty cluster), the symmetric
+// extension; for t >= s it is exactly the paper's formula. Both clusterings must have the same shape.
+// |T| = 0 divides by 1 (DSG_C = the number of private significant cells).
+double dsg_c(const Clustering& truth, const Clustering& priv);
+
+// OCM (Sec. 6.2) of the classes the true and the private classifier predict for the same test points:
+// class 0 is the noise class C0, 1..c the clusters. C0 is paired with C0 (SPEC.md: the authors count
+// test points both classifiers put in C0 as matched), the other classes by the Hungarian method
+// maximising the common test points CT; OCM = 1 - (CT + |C0 and C0|) / TT.
+double ocm(const std::vector<std::int32_t>& pred_true, const std::vector<std::int32_t>& pred_priv);
+// 2CE (Sec. 6.2): share of unordered test pairs classified inconsistently (same class under one
+// classifier, different under the other; two points in C0 are "same class"). Counted from the
+// contingency table in O(n + c^2): same-in-both = sum C(n_ij, 2), inconsistent = sum_i C(a_i, 2) +
+// sum_j C(b_j, 2) - 2 sum C(n_ij, 2), divided by C(TT, 2). 0 when TT < 2.
+double two_ce(const std::vector<std::int32_t>& pred_true, const std::vector<std::int32_t>& pred_priv);
+
+// F-measure of the private point labels against the true WaveCluster labels taken as ground truth
+// (Sec. 7, "Comparison to F-measure"): F = sum_i (n_i / n) max_j F(i, j), F(i, j) = 2 P R / (P + R),
+// P = n_ij / |private j|, R = n_ij / n_i (Larsen & Aone 1999). i runs over the true clusters (the
+// true noise points are not a class; n = the points in true clusters), j over the private clusters
+// (private noise is no cluster, so it only lowers recall). No true cluster: 1 if the private result
+// has none either, else 0.
+double f_measure(const Labels& truth, const Labels& pred);
+
+// Which non-significant cells the classifiers see as C0 training instances: all cells of the average
+// subband ("all", default) or only those with a positive (noisy) value ("positive").
+enum class C0Grids { all, positive };
+
+// The classifier of one WaveCluster result (Sec. 6.2): a C4.5 tree trained on the cells of the average
+// subband (features: the cell's integer coordinates; class: cluster id + 1, or 0 = C0 for a
+// non-significant cell), then evaluated once on every cell. Because a test point's features are its
+// cell's coordinates, its prediction is the table entry of its cell: per-point prediction is O(1).
+std::vector<std::int32_t> cell_classifier(const WcOutput& result, const C45Options& opt, C0Grids c0);
+
+struct CvOptions {
+  std::size_t folds = 10;
+  C45Options tree;
+  C0Grids c0 = C0Grids::all;
+  static CvOptions from(const ParamSet& params);
+};
+struct CvResult {
+  double ocm = 0, two_ce = 0;  // means over the folds
+  std::size_t folds = 0;
+};
+
+// K-fold clustering-first-then-classification (Sec. 6.2, SPEC.md): the points are shuffled with
+// `seed` and cut into K folds; for each fold, true WaveCluster and `mechanism` (re-run with its own
+// budget epsilon, seeded from `seed` and the fold) cluster the other K-1 folds, a tree is built from
+// each result, both classify the held-out fold; OCM and 2CE are computed per fold and averaged.
+CvResult cross_validate(const Dataset& data, const WcParams& wp, const ParamSet& params, const WcMechanism& mechanism,
+                        bool is_private, std::uint64_t seed, const CvOptions& opt);
+
+}  // namespace dpclust::wavecluster

@@ -1,0 +1,204 @@
+#include "wavecluster/wavecluster.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace dpclust::wavecluster {
+
+WcParams WcParams::from(const ParamSet& params, std::size_t d) {
+  WcParams w;
+  for (double x : params.per_dim("g", d)) {
+    if (x != std::floor(x) || x < 2 || x > 1e7)
+      throw InputError("params.g", "grid size g must be a whole number >= 2 in every dimension (got " + std::to_string(x) + ")",
+                       "write g: 40 or g: {per_dim: [40, 50]}");
+    w.g.push_back(static_cast<std::size_t>(x));
+  }
+  w.p = params.real("p");
+  w.wavelet.wavelet = parse_wavelet(params.string("wavelet"));
+  w.wavelet.level = static_cast<int>(params.integer("level"));
+  w.wavelet.boundary = parse_boundary(params.string("boundary"));
+  w.full_connectivity = params.string("connectivity") == "full";
+  const std::string& t = params.string("ties");
+  w.ties = t == "exclude" ? Ties::exclude : t == "index" ? Ties::index : Ties::include;
+  return w;
+}
+
+std::size_t top_k_count(double p, std::size_t positives) {
+  const double x = (1.0 - p) * static_cast<double>(positives);
+  const double k = std::ceil(x - 1e-9);
+  return k <= 0 ? 0 : std::min(positives, static_cast<std::size_t>(k));
+}
+
+std::vector<double> positive_sorted(const std::vector<double>& w) {
+  std::vector<double> l;
+  for (double v : w)
+    if (v > 0) l.push_back(v);
+  std::sort(l.begin(), l.end());
+  return l;
+}
+
+double select_top_k(const std::vector<double>& w, std::size_t k, std::vector<std::uint8_t>& significant, Ties ties) {
+  significant.assign(w.size(), 0);
+  if (k == 0) return std::numeric_limits<double>::infinity();
+  std::vector<double> l = positive_sorted(w);
+  if (k > l.size()) k = l.size();
+  const double d = l[l.size() - k];  // the k-th largest positive value
+  switch (ties) {
+    case Ties::include:
+      for (std::size_t i = 0; i < w.size(); ++i) significant[i] = w[i] >= d ? 1 : 0;
+      break;
+    case Ties::exclude:
+      for (std::size_t i = 0; i < w.size(); ++i) significant[i] = w[i] > d ? 1 : 0;
+      break;
+    case Ties::index: {
+      std::size_t above = 0;
+      for (std::size_t i = 0; i < w.size(); ++i)
+        if (w[i] > d) {
+          significant[i] = 1;
+          ++above;
+        }
+      for (std::size_t i = 0; i < w.size() && above < k; ++i)
+        if (w[i] == d) {
+          significant[i] = 1;
+          ++above;
+        }
+      break;
+    }
+  }
+  return d;
+}
+
+void select_above(const std::vector<double>& w, double threshold, std::vector<std::uint8_t>& significant) {
+  significant.assign(w.size(), 0);
+  for (std::size_t i = 0; i < w.size(); ++i) significant[i] = w[i] > threshold ? 1 : 0;
+}
+
+Clustering connected_components(const std::vector<std::uint8_t>& significant, const GridShape& shape, bool full) {
+  const std::size_t d = shape.dims.size(), n = shape.size();
+  if (significant.size() != n) throw std::invalid_argument("connected_components: mask size does not match the shape");
+  // Neighbour offsets in {-1, 0, 1}^d minus the origin (full) or the 2d unit vectors (face).
+  std::vector<std::vector<int>> offsets;
+  {
+    std::vector<int> o(d, -1);
+    while (true) {
+      int nonzero = 0;
+      for (int v : o) nonzero += v != 0;
+      if (nonzero > 0 && (full || nonzero == 1)) offsets.push_back(o);
+      std::size_t j = 0;
+      while (j < d && o[j] == 1) o[j++] = -1;
+      if (j == d) break;
+      ++o[j];
+    }
+  }
+  const std::vector<std::size_t> strides = shape.strides();
+  Clustering c;
+  c.shape = shape;
+  c.cell_cluster.assign(n, -1);
+  std::vector<std::size_t> stack, coord(d), nb(d);
+  std::int32_t next_id = 0;
+  for (std::size_t s = 0; s < n; ++s) {
+    if (!significant[s] || c.cell_cluster[s] >= 0) continue;
+    ++c.n_significant;
+    c.cell_cluster[s] = next_id;
+    stack.assign(1, s);
+    while (!stack.empty()) {
+      const std::size_t cell = stack.back();
+      stack.pop_back();
+      unravel(cell, shape, coord.data());
+      for (const auto& o : offsets) {
+        std::size_t idx = 0;
+        bool inside = true;
+        for (std::size_t j = 0; j < d && inside; ++j) {
+          const auto v = static_cast<std::ptrdiff_t>(coord[j]) + o[j];
+          if (v < 0 || v >= static_cast<std::ptrdiff_t>(shape.dims[j])) inside = false;
+          else idx += static_cast<std::size_t>(v) * strides[j];
+        }
+        if (!inside || !significant[idx] || c.cell_cluster[idx] >= 0) continue;
+        c.cell_cluster[idx] = next_id;
+        ++c.n_significant;
+        stack.push_back(idx);
+      }
+    }
+    ++next_id;
+  }
+  c.n_clusters = static_cast<std::size_t>(next_id);
+  return c;
+}
+
+Quantizer make_quantizer(const Dataset& data, const WcParams& params) {
+  if (data.bounds.empty())
+    throw InputError("dataset " + data.name, "WaveCluster quantizes the public domain, but dataset '" + data.name + "' has no bounds",
+                     "add bounds: [[lo, hi], ...] to the dataset");
+  if (params.g.size() != data.d)
+    throw InputError("params.g", "g has " + std::to_string(params.g.size()) + " entries but the data has " +
+                                     std::to_string(data.d) + " dimensions");
+  return Quantizer(params.g, data.bounds);
+}
+
+WcOutput wavecluster_from_transform(const std::vector<double>& w, const GridShape& shape, const WcParams& params) {
+  WcOutput out;
+  std::size_t positives = 0;
+  for (double v : w) positives += v > 0;
+  const std::size_t k = top_k_count(params.p, positives);
+  std::vector<std::uint8_t> sig;
+  const double threshold = select_top_k(w, k, sig, params.ties);
+  out.clustering = connected_components(sig, shape, params.full_connectivity);
+  out.transformed = w;
+  out.diagnostics = {{"k", k},
+                     {"k_prime", k},
+                     {"L", positives},
+                     {"Z", w.size() - positives},
+                     {"threshold", std::isfinite(threshold) ? threshold : 0.0},
+                     {"significant_grids", out.clustering.n_significant},
+                     {"clusters", out.clustering.n_clusters}};
+  return out;
+}
+
+WcOutput run_wavecluster(const Dataset& data, const WcParams& params) {
+  const Quantizer q = make_quantizer(data, params);
+  const std::vector<double> m = q.counts(data);                          // step 1: count matrix M
+  const std::vector<double> w = approximation(m, q.shape(), params.wavelet);  // step 2: average subband W
+  return wavecluster_from_transform(w, q.shape().coarsened(params.wavelet.level), params);  // steps 3-4
+}
+
+Labels label_points(const Dataset& data, const Quantizer& q, int level, const Clustering& c) {
+  Labels labels(data.n);
+  for (std::size_t i = 0; i < data.n; ++i) labels[i] = c.cell_cluster[q.cell_of(data.point(i), level)];
+  return labels;
+}
+
+nlohmann::json clustering_release(const Clustering& c) {
+  nlohmann::json cells = nlohmann::json::array();
+  std::vector<std::size_t> coord(c.shape.dims.size());
+  for (std::size_t i = 0; i < c.cell_cluster.size(); ++i) {
+    if (c.cell_cluster[i] < 0) continue;
+    unravel(i, c.shape, coord.data());
+    nlohmann::json row = nlohmann::json::array();
+    for (std::size_t x : coord) row.push_back(x);
+    row.push_back(c.cell_cluster[i]);
+    cells.push_back(std::move(row));
+  }
+  return {{"shape", c.shape.dims}, {"clusters", c.n_clusters}, {"significant_cells", std::move(cells)}};
+}
+
+Clustering clustering_from_release(const nlohmann::json& release) {
+  Clustering c;
+  c.shape.dims = release.at("shape").get<std::vector<std::size_t>>();
+  c.cell_cluster.assign(c.shape.size(), -1);
+  const std::vector<std::size_t> st = c.shape.strides();
+  for (const auto& row : release.at("significant_cells")) {
+    std::size_t idx = 0;
+    for (std::size_t j = 0; j < st.size(); ++j) idx += row[j].get<std::size_t>() * st[j];
+    c.cell_cluster[idx] = row[st.size()].get<std::int32_t>();
+    ++c.n_significant;
+  }
+  c.n_clusters = release.at("clusters").get<std::size_t>();
+  return c;
+}
+
+}  // namespace dpclust::wavecluster

@@ -1,0 +1,98 @@
+#pragma once
+// WaveCluster (Sheikholeslami, Chatterjee, Zhang, VLDB 1998) as the DP WaveCluster paper uses it
+// (arXiv Sec. 3.2): quantization -> wavelet transform -> significant grids -> connected components.
+// The building blocks here are shared by the non-private method and every private mechanism, which
+// differ only in how the count matrix and the significance threshold are obtained.
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "core/dataset.hpp"
+#include "core/params.hpp"
+#include "wavecluster/grid.hpp"
+#include "wavecluster/wavelet.hpp"
+
+namespace dpclust::wavecluster {
+
+// Which cells are significant when several share the k-th largest value d (select_top_k).
+enum class Ties { include, exclude, index };
+
+// The WaveCluster parameters of arXiv Sec. 3.2 (num_grid g, density threshold p, level, wavelet)
+// plus the two choices the paper leaves open (boundary handling, connectivity).
+struct WcParams {
+  std::vector<std::size_t> g;  // grids per dimension
+  double p = 0.1;              // density threshold: p of the positive values are non-significant
+  WaveletSpec wavelet;
+  bool full_connectivity = true;  // cells touching at a corner are adjacent (SPEC.md: 8-connectivity in 2D)
+  Ties ties = Ties::include;       // cells tied with the k-th largest value (see select_top_k)
+  // Reads g, p, wavelet, level, boundary, connectivity; throws InputError on a bad g.
+  static WcParams from(const ParamSet& params, std::size_t d);
+};
+
+// k = ceil((1 - p) |L|) (arXiv Sec. 3.2 / KDD Sec. 3.2 "density threshold"; SPEC.md). The product is
+// rounded up after removing floating-point dust (1e-9), so that e.g. 0.4 * 100 gives 40, not 41.
+std::size_t top_k_count(double p, std::size_t positives);
+
+// The positive values of W sorted ascending (ConvertToPosSortedArray, Alg. 1 line 4).
+std::vector<double> positive_sorted(const std::vector<double>& w);
+
+// Significant cells of W: the top-k positive values (Alg. Baseline/PrivQT lines 6-7, Alg. 1 line 8).
+// d is the k-th largest positive value. The paper is ambiguous when other cells tie with d, which
+// non-private counts do often (a Haar value is (sum of counts) / 2^(d level / 2)):
+//   include (default): every value >= d, i.e. "values below the p-th percentile are non-significant"
+//            (arXiv Sec. 3.2); more than k cells when there are ties (DS3 g=50: 340 cells for k = 290).
+//   exclude: every value > d, the literal "any value greater than d' is significant" of the
+//            pseudocode's prose (k - 1 or fewer cells; DS3: 265).
+//   index:   exactly k cells, ties broken by the lower row-major cell index (arbitrary but deterministic).
+// DS1, DS2 and DS3 give the paper's cluster counts (14, 3, 5) under all three. With noisy
+// (continuous) values there are no ties and all three choose exactly k cells. k = 0 selects nothing.
+// Returns d (+inf when k = 0).
+double select_top_k(const std::vector<double>& w, std::size_t k, std::vector<std::uint8_t>& significant,
+                    Ties ties = Ties::include);
+// Significant cells: values strictly above a threshold (PrivTHR_EM, Alg. 2 line 4: "any value in W'
+// greater than d' is considered as a significant value").
+void select_above(const std::vector<double>& w, double threshold, std::vector<std::uint8_t>& significant);
+
+// Clusters of significant cells: connected components (ConnCompLabel, Alg. 1 line 9). With full
+// connectivity two cells are adjacent when every coordinate differs by at most 1 (3^d - 1
+// neighbours, 8 in 2D); otherwise only when they share a face (2d neighbours). Cluster ids are
+// 0, 1, ... in the row-major order of each cluster's first cell, so they are deterministic.
+struct Clustering {
+  GridShape shape;                         // shape of the average subband
+  std::vector<std::int32_t> cell_cluster;  // per cell: cluster id, or -1 when not significant
+  std::size_t n_significant = 0;
+  std::size_t n_clusters = 0;
+};
+Clustering connected_components(const std::vector<std::uint8_t>& significant, const GridShape& shape, bool full_connectivity);
+
+// What one WaveCluster run (private or not) produced.
+struct WcOutput {
+  Clustering clustering;
+  std::vector<double> transformed;  // the (noisy) average subband W or W' significance was decided on
+  nlohmann::json diagnostics = nlohmann::json::object();  // k, k', |L|, |Z|, ... (evaluation only)
+  nlohmann::json release_extra = nlohmann::json::object();  // published besides the cells (Baseline: synopsis sizes)
+};
+
+// Non-private WaveCluster over the public domain of `data` (its bounds). Diagnostics: k, L, Z,
+// significant_grids, clusters, k_prime (= k).
+WcOutput run_wavecluster(const Dataset& data, const WcParams& params);
+// The same from an already transformed matrix W (diagnostics as above).
+WcOutput wavecluster_from_transform(const std::vector<double>& w, const GridShape& shape, const WcParams& params);
+
+// The grid of a dataset: its public domain bounds, g cells per dimension. Throws InputError when the
+// dataset has no bounds.
+Quantizer make_quantizer(const Dataset& data, const WcParams& params);
+
+// Point labels: each point gets the cluster of its cell's average-subband cell, -1 (noise) when that
+// cell is not significant (arXiv Sec. 3.2: "map the clusters back to the original space"). For the
+// private mechanisms these labels are computed from the private data only for evaluation; the
+// release is the set of significant cells with their cluster ids.
+Labels label_points(const Dataset& data, const Quantizer& q, int level, const Clustering& c);
+
+// Release JSON of a clustering: {"shape": [...], "significant_cells": [[i, j, ..., cluster], ...]}.
+nlohmann::json clustering_release(const Clustering& c);
+// Inverse of clustering_release (for metrics that compare released cells).
+Clustering clustering_from_release(const nlohmann::json& release);
+
+}  // namespace dpclust::wavecluster

@@ -1,0 +1,210 @@
+// The private mechanisms: budget ledgers, determinism, PrivQT's k' excess, PrivTHR / PrivTHR_EM k'
+// near k, Baseline's synopsis, and the exponential mechanism against its exact distribution.
+#include "wavecluster/mechanisms.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/ledger.hpp"
+#include "test_support.hpp"
+#include "wavecluster/exp_mech.hpp"
+#include "wavecluster/synopsis.hpp"
+#include "wavecluster/wc_test_util.hpp"
+
+namespace dpclust::wavecluster {
+namespace {
+
+using dpclust::testing::blobs_dataset;
+using dpclust::testing::wc_params;
+
+ParamSet private_params(const std::string& method, double g, double p, double eps) {
+  ParamSet ps = wc_params(g, p);
+  ps.set("epsilon", eps);
+  if (method == "privthr") ps.set("rho", 0.9);
+  if (method == "privthr_em") ps.set("rho", 0.7);
+  if (method == "wc_baseline") {
+    ps.set("synopsis", std::string("adaptive"));
+    ps.set("ag_c", 10.0);
+    ps.set("ag_alpha", 0.5);
+    ps.set("n_share", 0.05);
+  }
+  return ps;
+}
+
+MethodResult run(const std::string& method, const Dataset& ds, const ParamSet& ps, std::uint64_t seed, BudgetLedger& ledger) {
+  Rng rng(seed);
+  return make_mechanism(method)->run(ds, ps, rng, ledger);
+}
+
+TEST(Mechanisms, LedgerSumsToEpsilonAndRunsAreDeterministic) {
+  const Dataset ds = blobs_dataset(1);
+  for (const char* m : {"privqt", "privthr", "privthr_em", "wc_baseline"}) {
+    for (double eps : {0.1, 0.7, 2.0}) {
+      ParamSet ps = private_params(m, 40, 0.1, eps);
+      BudgetLedger a(eps), b(eps);
+      MethodResult ra = run(m, ds, ps, 99, a), rb = run(m, ds, ps, 99, b);
+      EXPECT_NO_THROW(a.verify()) << m;
+      EXPECT_GE(a.entries().size(), m == std::string("privqt") ? 1u : 2u) << m;
+      EXPECT_EQ(ra.labels, rb.labels) << m;
+      EXPECT_EQ(ra.release, rb.release) << m;
+      EXPECT_EQ(ra.labels.size(), ds.n);
+      EXPECT_FALSE(ra.labels_are_release);
+      EXPECT_TRUE(ra.release.contains("significant_cells"));
+      EXPECT_EQ(ra.release["significant_cells"].size(), ra.diagnostics["significant_grids"].get<std::size_t>());
+    }
+  }
+  // Baseline publishes its synopsis sizes, not the points.
+  BudgetLedger l(1.0);
+  MethodResult r = run("wc_baseline", ds, private_params("wc_baseline", 40, 0.1, 1.0), 3, l);
+  ASSERT_TRUE(r.release.contains("synopsis"));
+  EXPECT_EQ(r.release["synopsis"]["m1"].get<int>(), 10);  // max(10, ceil(sqrt(9060 * 0.95 / 10) / 4)) = max(10, 8)
+  EXPECT_EQ(l.entries().size(), 3u);                       // noisy N, level 1, level 2
+}
+
+TEST(Mechanisms, NonPrivateWaveClusterSpendsNothing) {
+  const Dataset ds = blobs_dataset(2);
+  BudgetLedger ledger;
+  MethodResult r = run("wavecluster", ds, wc_params(40, 0.6), 1, ledger);
+  EXPECT_NO_THROW(ledger.verify());
+  EXPECT_EQ(r.diagnostics["clusters"].get<int>(), 3);
+  EXPECT_EQ(r.diagnostics["k"], r.diagnostics["k_prime"]);
+}
+
+// Sec. 5.2.1: about half of the |Z| zero values become positive, so E[k' - k] ~ (1-p)|Z|/2 (minus the
+// few true positives that turn non-positive, small for a large budget).
+TEST(Mechanisms, PrivQtExcessOverKIsHalfOfZ) {
+  const Dataset ds = blobs_dataset(3);
+  const double p = 0.1;
+  const ParamSet ps = private_params("privqt", 40, p, 4.0);
+  double sum = 0, k = 0;
+  const int runs = 200;
+  for (int s = 0; s < runs; ++s) {
+    BudgetLedger l(4.0);
+    MethodResult r = run("privqt", ds, ps, 1000 + static_cast<std::uint64_t>(s), l);
+    k = r.diagnostics["k"].get<double>();
+    sum += r.diagnostics["k_prime"].get<double>() - k;
+  }
+  BudgetLedger none;
+  const double z_true = run("wavecluster", ds, wc_params(40, p), 1, none).diagnostics["Z"].get<double>();
+  const double expected = (1 - p) * z_true / 2;
+  const double se = (1 - p) * std::sqrt(z_true / 4) / std::sqrt(static_cast<double>(runs));
+  EXPECT_GT(z_true, 150);
+  EXPECT_NEAR(sum / runs, expected, 4 * se + 1.0) << "k = " << k << ", |Z| = " << z_true;
+}
+
+// p = 0.6 puts the threshold inside the blobs, where few cells tie with the k-th value (with ties the
+// exponential mechanism can only land on a boundary between distinct values, so k' jumps over them).
+TEST(Mechanisms, PrivThrAndEmKPrimeNearKForLargeBudgets) {
+  const Dataset ds = blobs_dataset(4);
+  for (const char* m : {"privthr", "privthr_em"}) {
+    const ParamSet ps = private_params(m, 40, 0.6, 20.0);
+    double sum = 0, k = 0;
+    const int runs = 40;
+    for (int s = 0; s < runs; ++s) {
+      BudgetLedger l(20.0);
+      MethodResult r = run(m, ds, ps, 50 + static_cast<std::uint64_t>(s), l);
+      k = r.diagnostics["k"].get<double>();
+      sum += r.diagnostics["k_prime"].get<double>();
+    }
+    EXPECT_NEAR(sum / runs, k, 0.03 * k) << m;
+  }
+}
+
+TEST(Mechanisms, PrivQtIsFarFromKWhilePrivThrIsNot) {
+  const Dataset ds = blobs_dataset(5);
+  BudgetLedger a(1.0), b(1.0);
+  MethodResult q = run("privqt", ds, private_params("privqt", 40, 0.1, 1.0), 7, a);
+  MethodResult t = run("privthr", ds, private_params("privthr", 40, 0.1, 1.0), 7, b);
+  const double k = q.diagnostics["k"].get<double>();
+  EXPECT_GT(q.diagnostics["k_prime"].get<double>() - k, 0.25 * k);  // ~ (1-p)|Z|/2 = 0.45 * 190
+  EXPECT_LT(std::fabs(t.diagnostics["k_prime"].get<double>() - k), 0.25 * k);
+}
+
+TEST(Mechanisms, UniformSynopsisAndTrueN) {
+  const Dataset ds = blobs_dataset(6);
+  const Quantizer q({40, 40}, ds.bounds);
+  SynopsisOptions opt;
+  opt.type = "uniform";
+  opt.n_share = 0;
+  BudgetLedger l(1.0);
+  Rng rng(1);
+  SyntheticCounts s = synthetic_counts(ds, q, 1.0, opt, rng, l);
+  EXPECT_NO_THROW(l.verify());
+  EXPECT_TRUE(s.used_true_n);
+  EXPECT_EQ(s.info["m"].get<int>(), 31);  // ceil(sqrt(9060 / 10))
+  double total = 0;
+  for (double c : s.counts) total += c;
+  EXPECT_EQ(total, s.info["synthetic_points"].get<double>());
+  EXPECT_NEAR(total, static_cast<double>(ds.n), 0.1 * static_cast<double>(ds.n));
+}
+
+// --- exponential mechanism -----------------------------------------------------------------------
+
+TEST(ExponentialMechanism, ExactProbabilitiesByHand) {
+  // Descending W = 4, 2, 1: partitions (2,4] rank 1, (1,2] rank 2, (0,1] rank 3; k = 2, eps2 = 2, Dq = 1:
+  // weights 2 e^-1, 1, 1 e^-1.
+  const std::vector<double> asc = {1, 2, 4};
+  std::vector<double> p = em_probabilities(asc, 2, 2.0, 1.0);
+  const double w1 = 2 * std::exp(-1.0), w2 = 1, w3 = std::exp(-1.0), t = w1 + w2 + w3;
+  EXPECT_NEAR(p[0], w1 / t, 1e-15);
+  EXPECT_NEAR(p[1], w2 / t, 1e-15);
+  EXPECT_NEAR(p[2], w3 / t, 1e-15);
+}
+
+TEST(ExponentialMechanism, EmpiricalFrequenciesMatchChiSquare) {
+  // Eight values with a tie (an empty partition that must never be chosen).
+  const std::vector<double> asc = {0.5, 1, 1, 2.5, 4, 7, 7.5, 10};
+  const std::size_t k = 4;
+  const double eps2 = 0.8, dq = 1;
+  const std::vector<double> p = em_probabilities(asc, k, eps2, dq);
+  Rng rng(20150810);
+  const int draws = 200000;
+  std::vector<double> count(asc.size(), 0);
+  for (int i = 0; i < draws; ++i) {
+    const EmThreshold t = em_threshold(asc, k, eps2, dq, rng);
+    count[t.rank - 1] += 1;
+    // The threshold lies in its partition (W_{i+1}, W_i].
+    const double hi = asc[asc.size() - t.rank], lo = t.rank < asc.size() ? asc[asc.size() - t.rank - 1] : 0.0;
+    ASSERT_GT(t.threshold, lo);
+    ASSERT_LE(t.threshold, hi);
+  }
+  double chi2 = 0;
+  int df = -1;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (p[i] == 0) {
+      EXPECT_EQ(count[i], 0) << "empty partition chosen";
+      continue;
+    }
+    const double e = p[i] * draws;
+    chi2 += (count[i] - e) * (count[i] - e) / e;
+    ++df;
+  }
+  ASSERT_EQ(df, 6);
+  EXPECT_LT(chi2, 22.458);  // chi-square(6) 0.999 quantile
+}
+
+TEST(ExponentialMechanism, NoOverflowOrUnderflowAtExtremes) {
+  std::vector<double> asc;
+  for (int i = 1; i <= 2000; ++i) asc.push_back(1e6 * i * i);  // huge range
+  Rng rng(1);
+  // Huge budget: essentially always rank k (exp(-eps |i-k| / 2) would underflow without the log shift).
+  for (int i = 0; i < 50; ++i) EXPECT_EQ(em_threshold(asc, 700, 1e6, 1, rng).rank, 700u);
+  // Tiny budget: probabilities ~ widths; all finite, summing to 1.
+  std::vector<double> p = em_probabilities(asc, 700, 1e-12, 1);
+  double s = 0;
+  for (double x : p) {
+    ASSERT_TRUE(std::isfinite(x));
+    s += x;
+  }
+  EXPECT_NEAR(s, 1.0, 1e-12);
+  std::vector<double> lw = em_log_weights(asc, 700, 1e300, 1);
+  for (double x : lw) EXPECT_FALSE(std::isnan(x));
+  EXPECT_EQ(sample_log_weights(lw, rng), 699u);
+}
+
+}  // namespace
+}  // namespace dpclust::wavecluster
