@@ -1,0 +1,101 @@
+// Algorithm 1 of Qiu & Yi; see dp_dbscan.hpp for the map from line numbers to code.
+#include "dpdbscan/dp_dbscan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "core/error.hpp"
+#include "dpdbscan/error_bounds.hpp"
+#include "dpdbscan/histogram.hpp"
+
+namespace dpclust::dpdbscan {
+
+DpDbscanResult dp_dbscan(const double* coords, std::size_t n, const Bounds& bounds, const DpDbscanOptions& o, Rng& rng,
+                         BudgetLedger* ledger) {
+  if (o.min_pts < 1) throw InputError("params.min_pts", "min_pts must be >= 1");
+  if (!(o.beta > 0 && o.beta < 1)) throw InputError("params.beta", "beta must be in (0, 1)");
+  if (o.noise != NoiseKind::gaussian && o.delta != 0)
+    throw InputError("params.delta", "delta > 0 is only used by gaussian noise", "set delta: 0 or noise: gaussian");
+  if (o.theta >= 0 && o.histogram == HistogramChoice::naive)
+    throw InputError("params.theta", "theta is the threshold of the linear-time histogram; histogram is naive");
+
+  DpDbscanResult res;
+  // Lines 3-4: the grid over the public domain and NB(X).
+  res.grid = make_grid(bounds, o.alpha, o.eta);
+  const CellGrid& g = res.grid;
+  const Neighbourhood nb = alpha_neighbourhood(g.d, o.eta);
+  res.kappa = nb.kappa();
+  const double X = static_cast<double>(g.universe);
+  const double n_pub = static_cast<double>(std::max<std::uint64_t>(1, o.n_public ? o.n_public : n));
+
+  // The histogram: Sec. 8.1 uses Alg. 2 when n <= |X|/2 and the naive one otherwise.
+  res.linear = o.histogram == HistogramChoice::linear || (o.histogram == HistogramChoice::automatic && n_pub <= X / 2);
+  if (o.theta >= 0 && !res.linear)
+    throw InputError("params.theta", "theta is set but the automatic choice picked the naive histogram (n > |X|/2)",
+                     "set histogram: linear");
+  switch (o.storage) {
+    case StorageChoice::automatic:
+      res.dense = !res.linear || (g.universe <= kDenseAutoMax &&
+                                  g.universe <= std::max<std::uint64_t>(std::uint64_t{1} << 20, 32 * static_cast<std::uint64_t>(n_pub)));
+      break;
+    case StorageChoice::dense: res.dense = true; break;
+    case StorageChoice::sparse: res.dense = false; break;
+  }
+  if (!res.linear && !res.dense)
+    throw InputError("params.storage", "the naive histogram noises every cell and needs dense storage", "use storage: auto or dense");
+  if (res.dense && g.universe > kDenseMax)
+    throw InputError(res.linear ? "params.storage" : "params.histogram",
+                     "dense storage of |X| = " + std::to_string(g.universe) + " cells exceeds the limit of 2^26 cells",
+                     res.linear ? "use storage: auto or sparse" : "use histogram: linear (Algorithm 2) or a larger alpha/eta");
+
+  CellCounts counts = count_cells(g, coords, n, res.dense);
+  res.occupied = counts.occupied;
+
+  // Line 5: the DP histogram, the mechanism's only access to the data.
+  const Noise noise(o.noise, o.epsilon, o.delta, o.bounded_dp);
+  NoisyHistogram hist;
+  std::ostringstream note;
+  note << noise.describe() << ", ";
+  const double kappa = static_cast<double>(res.kappa);
+  res.gamma_noise = gamma_noise(noise, o.beta, kappa, X);
+  if (res.linear) {
+    if (o.theta >= 0) res.theta = o.theta;
+    else if (o.theta_authors_code && X <= 2 * n_pub) res.theta = res.gamma_noise / kappa;
+    else res.theta = default_theta(noise, X, n_pub);
+    note << "linear-time histogram (Alg. 2), theta = " << res.theta;
+  } else {
+    note << "naive histogram over all |X| = " << g.universe << " cells (Thm 2.8)";
+  }
+  res.histogram_note = note.str();
+  if (ledger)
+    ledger->spend("noisy cell histogram (Alg. 1 line 5)", o.epsilon, res.histogram_note,
+                  o.noise == NoiseKind::gaussian ? o.delta : 0.0);
+  hist = res.linear ? linear_histogram(counts, noise, res.theta, rng) : naive_histogram(counts, noise, rng);
+  counts = CellCounts{};  // free
+  res.released = hist.released;
+  res.released_occupied = hist.released_occupied;
+  res.sampled_empty = hist.sampled_empty;
+
+  // Gamma, tau (Sec. 7.1, Thm 7.1) and the core threshold (Sec. 7.2).
+  res.gamma = res.gamma_noise + (res.linear ? kappa * res.theta : 0.0);
+  res.tau = 2.0 * res.gamma;
+  const double min_pts = static_cast<double>(o.min_pts);
+  res.min_pts_prime = min_pts + res.tau;
+  res.threshold = o.core_rule == CoreRule::minpts_prime ? min_pts + res.gamma : min_pts - res.gamma;
+
+  // Line 6: the superset of core cells.
+  try {
+    res.core = find_core_cells(g, nb, hist, res.threshold);
+  } catch (const std::invalid_argument& e) {
+    throw InputError("params.core_rule", e.what());
+  }
+  res.evaluated = res.core.evaluated;
+  hist = NoisyHistogram{};
+  // Line 7: spans.
+  res.spans = merge_core_cells(g, nb, res.core.codes, res.dense);
+  return res;
+}
+
+}  // namespace dpclust::dpdbscan

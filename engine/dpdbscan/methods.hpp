@@ -1,0 +1,23 @@
+#pragma once
+// The config-facing methods of the DP-DBSCAN reproduction (listed by register.cpp):
+//   dp_dbscan           Algorithm 1 (spans over a DP histogram; naive or linear-time)
+//   dp_kmeans           DPLloyd as diffprivlib implements it
+//   dp_dbscan_pairwise  the label-publishing baseline over a noisy distance matrix
+// Parameter names alpha, min_pts and k are those of the exact "dbscan" and "kmeans" methods, so one
+// dataset-level `params:` block serves all of them.
+#include <nlohmann/json.hpp>
+
+#include "core/method.hpp"
+#include "dpdbscan/dp_dbscan.hpp"
+
+namespace dpclust::dpdbscan {
+
+const MethodInfo& dp_dbscan_method_info();
+const MethodInfo& dp_kmeans_method_info();
+const MethodInfo& pairwise_method_info();
+
+// The release of a DP-DBSCAN run: the grid and, per span, its cells (integer coordinates) with their
+// boxes and the span's bounding box.
+nlohmann::json spans_release(const DpDbscanResult& r);
+
+}  // namespace dpclust::dpdbscan
