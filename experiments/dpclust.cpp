@@ -158,7 +158,6 @@ int cmd_list(int argc, char** argv) {
     j["generators"].push_back({{"name", g.name}, {"summary", g.summary}, {"params", ps}});
   }
   j["registered_datasets"] = nlohmann::json::array();
-  ExperimentConfig probe;
   for (const auto& name : registry_names()) {
     // Availability: parse a one-dataset config naming it.
     std::string where = "available";
@@ -184,13 +183,15 @@ int cmd_list(int argc, char** argv) {
     std::cout << "  " << std::left << std::setw(16) << d["name"].get<std::string>() << d.value("file", "") << "  [" << d["status"].get<std::string>() << "]\n";
   std::cout << "\ngenerators (datasets: - name: x\n              generator: {type: <name>, ...}):\n";
   for (const auto& g : all_generators()) {
-    std::cout << "  " << std::left << std::setw(16) << g.name << g.summary << "\n";
+    std::cout << "  " << std::left << std::setw(18) << g.name << g.summary << "\n";
     for (const auto& p : g.params) std::cout << "      " << std::setw(14) << p.name << to_display(p.default_value) << "  " << p.allowed() << "\n";
   }
   std::cout << "\nmethods:\n";
+  std::size_t width = 16;
+  for (const auto& m : all_methods()) width = std::max(width, m.name.size() + 2);
   for (const auto& m : all_methods()) {
-    std::cout << "  " << std::left << std::setw(16) << m.name << m.summary << (m.differentially_private ? "  [private]" : "") << "\n"
-              << "  " << std::setw(16) << "" << m.reference << "\n";
+    std::cout << "  " << std::left << std::setw(static_cast<int>(width)) << m.name << m.summary << (m.differentially_private ? "  [private]" : "") << "\n"
+              << "  " << std::setw(static_cast<int>(width)) << "" << m.reference << "\n";
     for (const auto& p : m.params)
       std::cout << "      " << std::setw(14) << p.name << std::setw(10) << (p.required() ? "required" : to_display(p.default_value))
                 << p.description << "; " << p.allowed() << "\n";
