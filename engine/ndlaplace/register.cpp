@@ -1,8 +1,18 @@
+// The nD-Laplace reproduction's entries in the catalog (experiment/catalog.cpp).
 #include "ndlaplace/register.hpp"
+
+#include "cluster/affinity/affinity_propagation.hpp"
+#include "ndlaplace/nd_laplace.hpp"
 
 namespace dpclust {
 
-std::vector<MethodInfo> ndlaplace_methods() { return {}; }
-std::vector<MetricInfo> ndlaplace_metrics() { return {}; }
+// nd_laplace, plus plain Affinity Propagation (the thesis's second clustering algorithm) as a
+// non-private baseline next to the catalog's kmeans and dbscan.
+std::vector<MethodInfo> ndlaplace_methods() {
+  return {ndlaplace::nd_laplace_method_info(), affinity_propagation_method_info()};
+}
+
+// ari_vs_original, ami_vs_original (the thesis's utility), avg_pe and avg_distance (Table 5.4).
+std::vector<MetricInfo> ndlaplace_metrics() { return ndlaplace::nd_laplace_metrics(); }
 
 }  // namespace dpclust

@@ -1,0 +1,55 @@
+// The "affinity_propagation" method: Affinity Propagation (non-private reference baseline).
+// Registered by the nD-Laplace reproduction (ndlaplace/register.cpp), whose thesis clusters with it.
+#include <memory>
+#include <string>
+
+#include "cluster/affinity/affinity_propagation.hpp"
+
+namespace dpclust {
+namespace {
+
+class AffinityMethod final : public Method {
+ public:
+  MethodResult run(const Dataset& data, const ParamSet& params, Rng& /*rng*/, BudgetLedger& /*ledger*/) const override {
+    AffinityOptions opt;
+    opt.damping = params.real("damping");
+    opt.preference = params.string("preference");
+    opt.max_iter = params.integer("max_iter");
+    opt.convergence_iter = params.integer("convergence_iter");
+    AffinityResult ap = affinity_propagation(data.coords.data(), data.n, data.d, opt);
+    MethodResult r;
+    r.labels = std::move(ap.labels);
+    r.labels_are_release = false;
+    r.release = {{"exemplars", ap.exemplars}};
+    r.diagnostics = {{"clusters", ap.exemplars.size()},
+                     {"iterations", ap.n_iter},
+                     {"converged", ap.converged ? 1 : 0},
+                     {"preference", ap.preference}};
+    return r;
+  }
+};
+
+}  // namespace
+
+const MethodInfo& affinity_propagation_method_info() {
+  static const MethodInfo info = [] {
+    MethodInfo m;
+    m.name = "affinity_propagation";
+    m.summary = "Affinity Propagation (non-private baseline; scikit-learn semantics, s(i,k) = -||x_i - x_k||^2)";
+    m.reference = "Frey & Dueck, Science 2007; scikit-learn affinity_propagation; nD-Laplace thesis Sec. 2.2.1";
+    m.differentially_private = false;
+    m.needs_bounds = false;
+    m.params = {
+        real_param("damping", 0.5, "damping factor (lambda), in [0.5, 1); thesis Table 5.2 keeps 0.5", 0.5, 1.0, false, true),
+        choice_param("preference", "median", {"median", "minimum"},
+                     "self-similarity p of every point: median (thesis, sklearn default) or minimum of the similarities"),
+        int_param("max_iter", 200, "maximum message-passing iterations (sklearn default 200)", 1),
+        int_param("convergence_iter", 15, "iterations without change of the exemplars that stop the run (sklearn 15)", 1),
+    };
+    m.make = [] { return std::make_unique<AffinityMethod>(); };
+    return m;
+  }();
+  return info;
+}
+
+}  // namespace dpclust

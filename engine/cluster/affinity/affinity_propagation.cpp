@@ -1,0 +1,217 @@
+// Affinity Propagation; semantics (scikit-learn's) in affinity_propagation.hpp.
+#include "cluster/affinity/affinity_propagation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/rng.hpp"
+
+namespace dpclust {
+namespace {
+
+// np.median of the whole matrix: the middle value, or the mean of the two middle values.
+double median_of(std::vector<double> v) {
+  const std::size_t m = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(m), v.end());
+  const double hi = v[m];
+  if (v.size() % 2 == 1) return hi;
+  const double lo = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(m));
+  return (lo + hi) / 2.0;  // numpy: mean of the two middle values
+}
+
+// First index of the maximum of f(0..count-1) (np.argmax).
+template <class F>
+std::size_t argmax(std::size_t count, F f) {
+  std::size_t best = 0;
+  double best_v = f(0);
+  for (std::size_t j = 1; j < count; ++j) {
+    const double v = f(j);
+    if (v > best_v) {
+      best_v = v;
+      best = j;
+    }
+  }
+  return best;
+}
+
+void check_options(const AffinityOptions& o) {
+  if (!(o.damping >= 0.5 && o.damping < 1.0))
+    throw std::invalid_argument("affinity propagation: damping must be in [0.5, 1), got " + std::to_string(o.damping));
+  if (o.max_iter < 1) throw std::invalid_argument("affinity propagation: max_iter must be >= 1");
+  if (o.convergence_iter < 1) throw std::invalid_argument("affinity propagation: convergence_iter must be >= 1");
+  if (o.preference != "median" && o.preference != "minimum")
+    throw std::invalid_argument("affinity propagation: preference must be 'median' or 'minimum', got '" + o.preference + "'");
+}
+
+}  // namespace
+
+AffinityResult affinity_propagation(std::vector<double> S, std::size_t n, const AffinityOptions& options) {
+  check_options(options);
+  if (S.size() != n * n) throw std::invalid_argument("affinity propagation: similarity matrix is not n x n");
+  if (n == 0) return {};
+  if (n > kAffinityMaxPoints)
+    throw std::invalid_argument("affinity propagation needs O(n^2) memory: n = " + std::to_string(n) + " exceeds " +
+                                std::to_string(kAffinityMaxPoints) + " points; sub-sample the dataset (sample: N)");
+  for (double s : S)
+    if (!std::isfinite(s)) throw std::invalid_argument("affinity propagation: non-finite similarity");
+
+  AffinityResult res;
+  // The preference: np.median(S) / np.min(S) over the full matrix as given (diagonal included).
+  res.preference = options.preference == "median" ? median_of(S) : *std::min_element(S.begin(), S.end());
+  const double pref = res.preference;
+
+  // sklearn's _equal_similarities_and_preferences: nothing to propagate.
+  bool all_equal = true;
+  const double first_off = n > 1 ? S[1] : 0.0;
+  for (std::size_t i = 0; i < n && all_equal; ++i)
+    for (std::size_t k = 0; k < n; ++k)
+      if (i != k && S[i * n + k] != first_off) {
+        all_equal = false;
+        break;
+      }
+  if (n == 1 || all_equal) {
+    res.converged = true;
+    res.labels.resize(n);
+    if (pref >= S[n - 1]) {  // S.flat[n_samples - 1]: each point its own exemplar
+      for (std::size_t i = 0; i < n; ++i) {
+        res.labels[i] = static_cast<Label>(i);
+        res.exemplars.push_back(i);
+      }
+    } else {
+      std::fill(res.labels.begin(), res.labels.end(), Label{0});
+      res.exemplars.push_back(0);
+    }
+    return res;
+  }
+
+  for (std::size_t i = 0; i < n; ++i) S[i * n + i] = pref;
+  if (options.tie_noise) {
+    // Remove degeneracies (sklearn): S += (eps * S + 100 * tiny) * N(0, 1), row-major draw order.
+    Rng noise(options.noise_seed);
+    const double eps = std::numeric_limits<double>::epsilon();
+    const double tiny100 = std::numeric_limits<double>::min() * 100.0;
+    for (double& s : S) s += (eps * s + tiny100) * noise.normal();
+  }
+
+  const double damp = options.damping, undamp = 1.0 - options.damping;
+  const auto conv = static_cast<std::size_t>(options.convergence_iter);
+  std::vector<double> A(n * n, 0.0), R(n * n, 0.0), tmp(n * n), colsum(n);
+  std::vector<unsigned char> hist(n * conv, 0);  // e[:, it % convergence_iter]
+  std::vector<unsigned char> E(n, 0);
+  bool never_converged = true;
+  std::int64_t it = 0;
+  for (; it < options.max_iter; ++it) {
+    // Responsibilities (Frey & Dueck eq. 1): r(i,k) = s(i,k) - max_{k' != k} (a(i,k') + s(i,k')).
+    for (std::size_t i = 0; i < n; ++i) {
+      const double* s = &S[i * n];
+      const double* a = &A[i * n];
+      double* t = &tmp[i * n];
+      for (std::size_t k = 0; k < n; ++k) t[k] = a[k] + s[k];
+      const std::size_t I = argmax(n, [&](std::size_t k) { return t[k]; });
+      const double Y = t[I];
+      t[I] = -std::numeric_limits<double>::infinity();
+      double Y2 = t[0];
+      for (std::size_t k = 1; k < n; ++k) Y2 = std::max(Y2, t[k]);
+      for (std::size_t k = 0; k < n; ++k) t[k] = s[k] - Y;
+      t[I] = s[I] - Y2;
+      double* r = &R[i * n];
+      for (std::size_t k = 0; k < n; ++k) r[k] = r[k] * damp + t[k] * undamp;
+    }
+    // Availabilities (eq. 2-3): a(i,k) = min(0, r(k,k) + sum_{i' not in {i,k}} max(0, r(i',k))),
+    // a(k,k) = sum_{i' != k} max(0, r(i',k)); computed as sklearn does, via column sums of Rp.
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t k = 0; k < n; ++k) tmp[i * n + k] = i == k ? R[i * n + k] : std::max(R[i * n + k], 0.0);
+    std::fill(colsum.begin(), colsum.end(), 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t k = 0; k < n; ++k) colsum[k] += tmp[i * n + k];
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t k = 0; k < n; ++k) {
+        double v = tmp[i * n + k] - colsum[k];  // -A_new
+        if (i != k) v = std::max(v, 0.0);
+        A[i * n + k] = A[i * n + k] * damp - v * undamp;
+      }
+    // Convergence: the exemplar set unchanged over the last convergence_iter iterations.
+    std::size_t K = 0;
+    const std::size_t slot = static_cast<std::size_t>(it) % conv;
+    for (std::size_t k = 0; k < n; ++k) {
+      E[k] = (A[k * n + k] + R[k * n + k]) > 0 ? 1 : 0;
+      hist[k * conv + slot] = E[k];
+      K += E[k];
+    }
+    if (static_cast<std::size_t>(it) >= conv) {
+      std::size_t stable = 0;
+      for (std::size_t k = 0; k < n; ++k) {
+        std::size_t se = 0;
+        for (std::size_t c = 0; c < conv; ++c) se += hist[k * conv + c];
+        stable += (se == conv || se == 0) ? 1 : 0;
+      }
+      if (stable == n && K > 0) {
+        never_converged = false;
+        break;
+      }
+    }
+  }
+  res.n_iter = never_converged ? options.max_iter : it + 1;
+
+  std::vector<std::size_t> I;
+  for (std::size_t k = 0; k < n; ++k)
+    if (E[k]) I.push_back(k);
+  if (I.empty() || never_converged) {
+    res.converged = false;
+    res.labels.assign(n, kNoise);
+    return res;
+  }
+  res.converged = true;
+  const std::size_t K = I.size();
+  auto assign = [&](std::vector<std::size_t>& c) {
+    for (std::size_t i = 0; i < n; ++i) c[i] = argmax(K, [&](std::size_t j) { return S[i * n + I[j]]; });
+    for (std::size_t j = 0; j < K; ++j) c[I[j]] = j;
+  };
+  std::vector<std::size_t> c(n);
+  assign(c);
+  // Refine each exemplar: the member with the largest summed similarity from the cluster's members.
+  for (std::size_t k = 0; k < K; ++k) {
+    std::vector<std::size_t> ii;
+    for (std::size_t i = 0; i < n; ++i)
+      if (c[i] == k) ii.push_back(i);
+    const std::size_t j = argmax(ii.size(), [&](std::size_t col) {
+      double sum = 0.0;
+      for (std::size_t row : ii) sum += S[row * n + ii[col]];
+      return sum;
+    });
+    I[k] = ii[j];
+  }
+  assign(c);
+  // labels = I[c], renumbered by ascending exemplar index (np.unique + searchsorted).
+  std::vector<std::size_t> ex(I);
+  std::sort(ex.begin(), ex.end());
+  ex.erase(std::unique(ex.begin(), ex.end()), ex.end());
+  res.labels.resize(n);
+  for (std::size_t i = 0; i < n; ++i)
+    res.labels[i] = static_cast<Label>(std::lower_bound(ex.begin(), ex.end(), I[c[i]]) - ex.begin());
+  res.exemplars = std::move(ex);
+  return res;
+}
+
+AffinityResult affinity_propagation(const double* coords, std::size_t n, std::size_t d, const AffinityOptions& options) {
+  if (n > kAffinityMaxPoints)
+    throw std::invalid_argument("affinity propagation needs O(n^2) memory: n = " + std::to_string(n) + " exceeds " +
+                                std::to_string(kAffinityMaxPoints) + " points; sub-sample the dataset (sample: N)");
+  std::vector<double> S(n * n, 0.0);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t k = i + 1; k < n; ++k) {
+      double s = 0.0;
+      for (std::size_t j = 0; j < d; ++j) {
+        const double t = coords[i * d + j] - coords[k * d + j];
+        s += t * t;
+      }
+      S[i * n + k] = S[k * n + i] = -s;
+    }
+  return affinity_propagation(std::move(S), n, options);
+}
+
+}  // namespace dpclust

@@ -1,0 +1,180 @@
+// The "drbt" method (Oliveira & Zaiane, Sec. 4 and 6.2) and its metrics.
+#include "drbt/drbt.hpp"
+
+#include <any>
+#include <memory>
+#include <string>
+
+#include "cluster/kmeans/kmeans.hpp"
+#include "core/error.hpp"
+#include "drbt/fmeasure.hpp"
+#include "drbt/projection.hpp"
+
+namespace dpclust::drbt {
+namespace {
+
+constexpr const char* kMethod = "drbt";
+constexpr const char* kReferenceKey = "drbt/reference_labels";
+// The disguised data is stored in the trial record only up to this many values.
+constexpr std::size_t kReleaseLimit = 10000;
+
+// K-means as Sec. 6.2 step 4 uses it: one run per trial (its random seeding is why the paper repeats
+// every experiment 10 times), here k-means++ seeding with n_init restarts (default 1).
+Labels kmeans_labels(const RowMatrix& m, const ParamSet& params, Rng& rng) {
+  const std::int64_t k = params.integer("k");
+  if (static_cast<std::uint64_t>(k) > static_cast<std::uint64_t>(m.rows()))
+    throw InputError("params.k", "k = " + std::to_string(k) + " exceeds the number of points (" + std::to_string(m.rows()) + ")",
+                     "choose k <= " + std::to_string(m.rows()));
+  KMeansOptions opt;
+  opt.n_init = params.integer("n_init");
+  return kmeans(m.data(), static_cast<std::size_t>(m.rows()), static_cast<std::size_t>(m.cols()),
+                static_cast<std::size_t>(k), opt, rng)
+      .labels;
+}
+
+class DrbtMethod final : public Method {
+ public:
+  MethodResult run(const Dataset& data, const ParamSet& params, Rng& rng, BudgetLedger& /*ledger: not private*/) const override {
+    const RowMatrix X = prepare_original(data, params);
+    const auto d = static_cast<std::size_t>(X.cols());
+    const auto k_dims = static_cast<std::size_t>(params.integer("k_dims"));
+    const auto parties = static_cast<std::size_t>(params.integer("parties"));
+    if (k_dims > d)
+      throw InputError("params.k_dims", "k_dims = " + std::to_string(k_dims) + " exceeds the " + std::to_string(d) +
+                                            " attributes of dataset '" + data.name + "' (DRBT reduces the dimension)",
+                       "choose k_dims <= " + std::to_string(d));
+    if (parties > d || parties > k_dims)
+      throw InputError("params.parties", std::to_string(parties) + " parties need at least as many attributes (" +
+                                             std::to_string(d) + ") and target dimensions (k_dims = " + std::to_string(k_dims) + ")",
+                       "choose parties <= min(d, k_dims)");
+
+    // Sec. 4.2 step 2 / Sec. 4.3 steps 1-2: project (per party) and join.
+    const Disguised D = transform(X, parse_projection(params.string("projection")),
+                                  parse_normalization(params.string("normalization")), parties, k_dims, rng);
+    // Sec. 6.2 step 4: K-means on the disguised data.
+    Labels labels = kmeans_labels(D.data, params, rng);
+    // Sec. 4.2 step 3: the data owner's check of the distortion (Eq. 6).
+    StressOptions so;
+    so.squared = params.string("stress_form") == "squared";
+    so.scale = params.boolean("stress_scaled");
+    so.max_pairs = static_cast<std::uint64_t>(params.integer("stress_pairs"));
+    const double s = stress(X, D.data, so, rng);
+
+    MethodResult r;
+    r.labels = std::move(labels);
+    r.labels_are_release = true;  // the central party shares the clustering of the disguised data (Sec. 4.3 step 3)
+    nlohmann::json plan = nlohmann::json::array();
+    for (const Party& p : D.parties) plan.push_back({{"first_attribute", p.first}, {"attributes", p.cols}, {"dims", p.dims}});
+    r.release = {{"projection", params.string("projection")}, {"d_original", d}, {"d_reduced", k_dims}, {"parties", plan}};
+    const auto n = static_cast<std::size_t>(D.data.rows());
+    if (n * k_dims <= kReleaseLimit) {
+      nlohmann::json rows = nlohmann::json::array();
+      for (Eigen::Index i = 0; i < D.data.rows(); ++i) {
+        std::vector<double> row(D.data.row(i).data(), D.data.row(i).data() + D.data.cols());
+        rows.push_back(std::move(row));
+      }
+      r.release["disguised"] = std::move(rows);
+    } else {
+      r.release["disguised"] = "not stored: n * k_dims = " + std::to_string(n * k_dims) + " > " + std::to_string(kReleaseLimit);
+    }
+    r.diagnostics = {{"stress", s}, {"d_original", d}, {"d_reduced", k_dims}, {"parties", parties}};
+    r.non_private_notes.push_back(
+        "DRBT is not differentially private: random projection gives no formal privacy guarantee (the paper argues "
+        "only that a projection to fewer dimensions is not invertible, Sec. 4.4), and it preserves the distances "
+        "between records by design");
+    if (params.boolean("zscore"))
+      r.non_private_notes.push_back("z-score normalisation uses the data's own means and standard deviations");
+    if (params.boolean("class_attribute"))
+      r.non_private_notes.push_back("the ground-truth class is one of the clustered attributes (class_attribute: true)");
+    return r;
+  }
+};
+
+// K-means with the same k on the (prepared) original data, once per trial, with the metric seed.
+const Labels& reference_labels(const MetricInput& in) {
+  auto it = in.cache.find(kReferenceKey);
+  if (it == in.cache.end()) {
+    Rng rng(in.seed);
+    it = in.cache.emplace(kReferenceKey, kmeans_labels(prepare_original(in.data, in.params), in.params, rng)).first;
+  }
+  return std::any_cast<const Labels&>(it->second);
+}
+
+}  // namespace
+
+RowMatrix prepare_original(const Dataset& data, const ParamSet& params) {
+  const bool with_class = params.boolean("class_attribute");
+  if (with_class && !data.has_labels())
+    throw InputError("params.class_attribute", "class_attribute: true needs ground-truth labels, but dataset '" + data.name +
+                                                   "' has none",
+                     "name the label column (label: <column>) or set class_attribute: false");
+  RowMatrix X(static_cast<Eigen::Index>(data.n), static_cast<Eigen::Index>(data.d + (with_class ? 1 : 0)));
+  for (std::size_t i = 0; i < data.n; ++i) {
+    for (std::size_t j = 0; j < data.d; ++j) X(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = data.point(i)[j];
+    // Table 9 counts d_o = 5 for Iris's 4 measurements: the class (coded 0, 1, 2) was an attribute too.
+    if (with_class) X(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(data.d)) = static_cast<double>(data.labels[i]);
+  }
+  if (params.boolean("zscore")) zscore(X);  // Sec. 6.2 step 1, Eq. 3
+  return X;
+}
+
+const MethodInfo& drbt_method_info() {
+  static const MethodInfo info = [] {
+    MethodInfo m;
+    m.name = kMethod;
+    m.summary = "DRBT: z-score, random projection (RP1 Gaussian / RP2 sparse) to k_dims dimensions, per party under "
+                "vertical partitioning, then K-means (not differentially private)";
+    m.reference = "Oliveira & Zaiane, DRBT: Sec. 2.4 (Eq. 7, 9), 4.2-4.5 (Eq. 6, 11-14), 6.2-6.4 (Tables 4, 9, 10)";
+    m.differentially_private = false;
+    m.needs_bounds = false;
+    m.params = {
+        choice_param("projection", "rp2", {"rp1", "rp2"},
+                     "random matrix: rp1 = i.i.d. N(0,1) entries; rp2 = sqrt(3) * {+1, 0, -1} w.p. 1/6, 2/3, 1/6 (Eq. 9)"),
+        int_param("k_dims", std::nullopt, "target dimension d_r of the disguised data (the paper's k in Table 4)", 1),
+        int_param("parties", 1, "parties holding disjoint groups of attributes (vertical partitioning, Sec. 4.3); 1 = centralised",
+                  1),
+        int_param("k", std::nullopt, "number of K-means clusters (the paper varies 2..5)", 1),
+        bool_param("zscore", true, "z-score normalisation of every attribute first (Sec. 6.2 step 1, Eq. 3)"),
+        choice_param("normalization", "unit", {"unit", "orthonormal", "none"},
+                     "columns of the random matrix: unit length (Sec. 2.4; Table 5 shows RP2 normalised too), "
+                     "orthonormal (Gram-Schmidt), or none"),
+        bool_param("class_attribute", false,
+                   "append the ground-truth class as one more attribute (Table 9 counts d_o = 5 for Iris)"),
+        int_param("n_init", 1, "K-means restarts per clustering (the paper runs K-means once per trial)", 1),
+        choice_param("stress_form", "squared", {"squared", "root"},
+                     "report Eq. 6's stress^2 (matches the magnitudes of Table 4) or its square root"),
+        bool_param("stress_scaled", false, "scale reduced-space distances by sqrt(d/k) (Eq. 8) in the stress"),
+        int_param("stress_pairs", 2000000, "stress over all pairs when n(n-1)/2 <= this, else this many random pairs", 1),
+        choice_param("of_matching", "best", {"best", "hungarian"},
+                     "overall F-measure: each original cluster takes its best transformed cluster (Eq. 14) or a "
+                     "one-to-one Hungarian matching"),
+    };
+    m.make = [] { return std::make_unique<DrbtMethod>(); };
+    return m;
+  }();
+  return info;
+}
+
+std::vector<MetricInfo> drbt_metric_list() {
+  return {
+      {"stress",
+       "DRBT Eq. 6: relative error of the pairwise distances after the projection (stress^2 by default, param "
+       "stress_form)",
+       false,
+       [](const MetricInput& in) {
+         if (!in.result.diagnostics.contains("stress")) throw std::logic_error("drbt did not report its stress");
+         return in.result.diagnostics.at("stress").get<double>();
+       },
+       {kMethod}},
+      {"of",
+       "DRBT Eq. 14: overall F-measure of the K-means clusters of the disguised data against K-means (same k) on the "
+       "original data",
+       false,
+       [](const MetricInput& in) {
+         return overall_f_measure(reference_labels(in), in.result.labels, parse_of_matching(in.params.string("of_matching")));
+       },
+       {kMethod}},
+  };
+}
+
+}  // namespace dpclust::drbt

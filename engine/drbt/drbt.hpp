@@ -1,0 +1,23 @@
+#pragma once
+// The "drbt" method and its metrics (Oliveira & Zaiane, DRBT): z-score the data (Sec. 6.2 step 1),
+// disguise it by random projection RP1/RP2 to k_dims dimensions, per party when the attributes are
+// vertically partitioned (Sec. 4.2-4.3), cluster the disguised data with K-means (step 4), and compare
+// with K-means on the original data by the overall F-measure (step 5, Eq. 14). Not differentially
+// private: random projection gives no formal guarantee.
+#include <vector>
+
+#include "core/method.hpp"
+#include "core/metric.hpp"
+
+namespace dpclust::drbt {
+
+// The data both clusterings start from: the coordinates, plus the ground-truth class as one more
+// attribute when param class_attribute is set (Table 9's d_o = 5 for Iris), z-scored when param zscore
+// is set. Throws InputError when class_attribute is set but the dataset has no labels.
+RowMatrix prepare_original(const Dataset& data, const ParamSet& params);
+
+const MethodInfo& drbt_method_info();
+// stress (Eq. 6) and of (overall F-measure, Eq. 14); they apply to drbt only.
+std::vector<MetricInfo> drbt_metric_list();
+
+}  // namespace dpclust::drbt

@@ -1,0 +1,191 @@
+// DRBT random projection, partitioning and stress; definitions and citations in projection.hpp.
+#include "drbt/projection.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace dpclust::drbt {
+
+Projection parse_projection(const std::string& name) {
+  if (name == "rp1") return Projection::rp1;
+  if (name == "rp2") return Projection::rp2;
+  throw std::invalid_argument("unknown projection '" + name + "' (rp1 | rp2)");
+}
+
+Normalization parse_normalization(const std::string& name) {
+  if (name == "unit") return Normalization::unit;
+  if (name == "orthonormal") return Normalization::orthonormal;
+  if (name == "none") return Normalization::none;
+  throw std::invalid_argument("unknown normalization '" + name + "' (unit | orthonormal | none)");
+}
+
+void zscore(RowMatrix& m) {
+  const auto n = m.rows();
+  if (n == 0) return;
+  for (Eigen::Index j = 0; j < m.cols(); ++j) {
+    double mean = 0.0;
+    for (Eigen::Index i = 0; i < n; ++i) mean += m(i, j);
+    mean /= static_cast<double>(n);
+    double var = 0.0;
+    for (Eigen::Index i = 0; i < n; ++i) var += (m(i, j) - mean) * (m(i, j) - mean);
+    var /= static_cast<double>(n);
+    const double sd = std::sqrt(var);
+    // A constant column (sd 0 up to rounding) is only centred, as StandardScaler does.
+    const bool constant = !(sd > 1e-12 * std::max(1.0, std::fabs(mean)));
+    for (Eigen::Index i = 0; i < n; ++i) m(i, j) = constant ? m(i, j) - mean : (m(i, j) - mean) / sd;
+  }
+}
+
+namespace {
+
+void draw_column(Projection kind, std::size_t d, Rng& rng, double* col) {
+  for (std::size_t i = 0; i < d; ++i) {
+    if (kind == Projection::rp1) {
+      col[i] = rng.normal();  // Sec. 2.4: i.i.d. N(0, 1)
+    } else {
+      // Eq. 9 (Achlioptas 2001): sqrt(3) * (+1 w.p. 1/6, 0 w.p. 2/3, -1 w.p. 1/6).
+      const std::uint64_t u = rng.below(6);
+      col[i] = u == 0 ? std::sqrt(3.0) : (u == 1 ? -std::sqrt(3.0) : 0.0);
+    }
+  }
+}
+
+double norm_of(const std::vector<double>& v) {
+  double s = 0.0;
+  for (double x : v) s += x * x;
+  return std::sqrt(s);
+}
+
+}  // namespace
+
+RowMatrix random_matrix(Projection kind, std::size_t d, std::size_t k, Normalization norm, Rng& rng) {
+  if (d == 0 || k == 0) throw std::invalid_argument("random projection: d and k must be >= 1");
+  if (norm == Normalization::orthonormal && k > d)
+    throw std::invalid_argument("random projection: " + std::to_string(k) + " orthonormal columns do not exist in " +
+                                std::to_string(d) + " dimensions");
+  RowMatrix R(static_cast<Eigen::Index>(d), static_cast<Eigen::Index>(k));
+  std::vector<double> col(d);
+  constexpr int kMaxRedraws = 100000;
+  for (std::size_t j = 0; j < k; ++j) {
+    for (int attempt = 0;; ++attempt) {
+      if (attempt >= kMaxRedraws) throw std::runtime_error("random projection: could not draw a usable column");
+      draw_column(kind, d, rng, col.data());
+      if (norm == Normalization::none) break;
+      const double before = norm_of(col);
+      if (!(before > 0)) continue;  // all-zero RP2 column: cannot be normalised, redraw it
+      if (norm == Normalization::orthonormal) {
+        // Modified Gram-Schmidt against the columns already accepted.
+        for (std::size_t p = 0; p < j; ++p) {
+          double dot = 0.0;
+          for (std::size_t i = 0; i < d; ++i) dot += col[i] * R(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(p));
+          for (std::size_t i = 0; i < d; ++i) col[i] -= dot * R(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(p));
+        }
+        if (!(norm_of(col) > 1e-8 * before)) continue;  // (nearly) dependent on the previous columns: redraw
+      }
+      const double len = norm_of(col);
+      for (double& x : col) x /= len;
+      break;
+    }
+    for (std::size_t i = 0; i < d; ++i) R(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = col[i];
+  }
+  return R;
+}
+
+RowMatrix project(const RowMatrix& data, const RowMatrix& R) {
+  if (data.cols() != R.rows()) throw std::invalid_argument("random projection: data has " + std::to_string(data.cols()) +
+                                                           " columns, the matrix " + std::to_string(R.rows()) + " rows");
+  // Coefficient-based product: a fixed summation order whatever the thread count (see header).
+  return data.lazyProduct(R);
+}
+
+std::vector<Party> partition_attributes(std::size_t d, std::size_t parties, std::size_t k) {
+  if (parties < 1 || parties > d)
+    throw std::invalid_argument("vertical partitioning: " + std::to_string(parties) + " parties cannot share " +
+                                std::to_string(d) + " attributes (need 1 <= parties <= d)");
+  if (k < parties || k > d)
+    throw std::invalid_argument("vertical partitioning: the target dimension k = " + std::to_string(k) +
+                                " must be between the number of parties (" + std::to_string(parties) +
+                                ") and the number of attributes (" + std::to_string(d) + ")");
+  std::vector<Party> out(parties);
+  std::size_t first = 0;
+  for (std::size_t p = 0; p < parties; ++p) {
+    out[p].first = first;
+    out[p].cols = d / parties + (p < d % parties ? 1 : 0);  // numpy.array_split sizes
+    first += out[p].cols;
+  }
+  // Largest remainders: floor(k d_p / d), then one more to the largest fractional parts. Exact integer
+  // arithmetic on k * d_p (remainder r_p = k d_p mod d) so ties are real ties.
+  std::size_t given = 0;
+  std::vector<std::size_t> rem(parties);
+  for (std::size_t p = 0; p < parties; ++p) {
+    out[p].dims = k * out[p].cols / d;
+    rem[p] = k * out[p].cols % d;
+    given += out[p].dims;
+  }
+  while (given < k) {
+    std::size_t best = parties;
+    for (std::size_t p = 0; p < parties; ++p)
+      if (rem[p] > 0 && (best == parties || rem[p] > rem[best])) best = p;
+    ++out[best].dims;
+    rem[best] = 0;
+    ++given;
+  }
+  for (const auto& p : out)
+    if (p.dims == 0 || p.dims > p.cols)
+      throw std::invalid_argument("vertical partitioning: a party would project " + std::to_string(p.cols) +
+                                  " attributes to " + std::to_string(p.dims) + " dimensions; choose a larger k");
+  return out;
+}
+
+Disguised transform(const RowMatrix& data, Projection kind, Normalization norm, std::size_t parties, std::size_t k,
+                    Rng& rng) {
+  const auto d = static_cast<std::size_t>(data.cols());
+  Disguised out;
+  out.parties = partition_attributes(d, parties, k);
+  out.data.resize(data.rows(), static_cast<Eigen::Index>(k));
+  Eigen::Index col = 0;
+  for (const Party& p : out.parties) {
+    // Step 1 of Sec. 4.3: each party transforms its own attributes (Sec. 4.2) ...
+    RowMatrix R = random_matrix(kind, p.cols, p.dims, norm, rng);
+    const RowMatrix part = data.middleCols(static_cast<Eigen::Index>(p.first), static_cast<Eigen::Index>(p.cols));
+    // ... step 2: the central party joins the disguised parts on the object IDs (same row order).
+    out.data.middleCols(col, static_cast<Eigen::Index>(p.dims)) = project(part, R);
+    col += static_cast<Eigen::Index>(p.dims);
+    out.matrices.push_back(std::move(R));
+  }
+  return out;
+}
+
+double stress(const RowMatrix& X, const RowMatrix& Y, const StressOptions& o, Rng& rng) {
+  if (X.rows() != Y.rows()) throw std::invalid_argument("stress: the two data sets differ in their number of rows");
+  const auto n = static_cast<std::uint64_t>(X.rows());
+  if (n < 2) return 0.0;
+  const double scale = o.scale ? std::sqrt(static_cast<double>(X.cols()) / static_cast<double>(Y.cols())) : 1.0;
+  double num = 0.0, den = 0.0;
+  auto add = [&](Eigen::Index i, Eigen::Index j) {
+    const double dij = (X.row(i) - X.row(j)).norm();
+    const double hat = scale * (Y.row(i) - Y.row(j)).norm();
+    num += (hat - dij) * (hat - dij);
+    den += dij * dij;
+  };
+  const std::uint64_t all_pairs = n * (n - 1) / 2;
+  if (o.max_pairs == 0 || all_pairs <= o.max_pairs) {
+    for (Eigen::Index i = 0; i < X.rows(); ++i)
+      for (Eigen::Index j = i + 1; j < X.rows(); ++j) add(i, j);
+  } else {
+    for (std::uint64_t t = 0; t < o.max_pairs; ++t) {
+      const auto i = rng.below(n);
+      auto j = rng.below(n - 1);
+      if (j >= i) ++j;
+      add(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j));
+    }
+  }
+  if (!(den > 0)) return 0.0;  // all points equal: no distance to distort
+  const double s2 = num / den;
+  return o.squared ? s2 : std::sqrt(s2);
+}
+
+}  // namespace dpclust::drbt

@@ -1,0 +1,257 @@
+// The "nd_laplace" method (thesis Alg. 2 generalised to n dimensions) and its metrics.
+#include "ndlaplace/nd_laplace.hpp"
+
+#include <any>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "cluster/affinity/affinity_propagation.hpp"
+#include "cluster/dbscan/dbscan.hpp"
+#include "cluster/kmeans/kmeans.hpp"
+#include "core/error.hpp"
+#include "data/transforms.hpp"
+#include "metrics/clustering_scores.hpp"
+#include "ndlaplace/mechanism.hpp"
+#include "ndlaplace/privacy.hpp"
+
+namespace dpclust::ndlaplace {
+namespace {
+
+constexpr const char* kMethod = "nd_laplace";
+constexpr const char* kReferenceKey = "nd_laplace/reference_labels";
+// The released (perturbed) points are stored in the trial record only up to this many coordinates.
+constexpr std::size_t kReleaseLimit = 10000;
+
+}  // namespace
+
+EvalClustering cluster_for_evaluation(std::vector<double> coords, std::size_t n, std::size_t d, const ParamSet& params,
+                                      Rng& rng) {
+  if (params.boolean("scale_after")) {
+    // thesis Sec. 5.3.3: StandardScaler, only for clustering, after the perturbation. It uses the
+    // (perturbed) data's own mean and sd: post-processing of the released points.
+    Dataset tmp;
+    tmp.name = "clustering input";
+    tmp.n = n;
+    tmp.d = d;
+    tmp.coords = std::move(coords);
+    standard_scale(tmp);
+    coords = std::move(tmp.coords);
+  }
+  EvalClustering out;
+  const std::string& algo = params.string("cluster");
+  if (algo == "kmeans") {
+    const std::int64_t k = params.integer("k");
+    if (static_cast<std::uint64_t>(k) > n)
+      throw InputError("params.k", "k = " + std::to_string(k) + " exceeds the number of points (" + std::to_string(n) + ")",
+                       "choose k <= " + std::to_string(n));
+    KMeansOptions opt;
+    opt.n_init = params.integer("n_init");
+    KMeansResult km = kmeans(coords.data(), n, d, static_cast<std::size_t>(k), opt, rng);
+    out.labels = std::move(km.labels);
+    out.diagnostics = {{"inertia", km.inertia}, {"iterations", km.n_iter}};
+  } else if (algo == "affinity") {
+    AffinityOptions opt;
+    opt.damping = params.real("damping");
+    opt.preference = params.string("preference");
+    opt.max_iter = params.integer("ap_max_iter");
+    AffinityResult ap = affinity_propagation(coords.data(), n, d, opt);
+    out.labels = std::move(ap.labels);
+    out.diagnostics = {{"iterations", ap.n_iter}, {"converged", ap.converged ? 1 : 0}, {"preference", ap.preference}};
+  } else if (algo == "dbscan") {
+    DbscanStats st;
+    out.labels = dbscan(coords.data(), n, d, params.real("alpha"), params.integer("min_pts"), &st);
+    out.diagnostics = {{"core_points", st.core_points}};
+  } else {
+    throw std::invalid_argument("unknown cluster algorithm '" + algo + "'");
+  }
+  out.diagnostics["clusters"] = n_clusters(out.labels);
+  out.diagnostics["noise_points"] = n_noise(out.labels);
+  return out;
+}
+
+namespace {
+
+class NdLaplaceMethod final : public Method {
+ public:
+  MethodResult run(const Dataset& data, const ParamSet& params, Rng& rng, BudgetLedger& ledger) const override {
+    const double epsilon = params.real("epsilon");
+    const double radius = params.real("radius");
+    // thesis Sec. 3.1.3: eps = l / r. `epsilon` is the privacy level l reached at distance `radius`;
+    // the mechanism's rate per unit distance is l / r (radius = 1: epsilon is the rate itself).
+    const double rate = epsilon / radius;
+
+    PerturbOptions po;
+    po.eps = rate;
+    po.sampler = parse_sampler(params.string("sampler"), data.d);
+    po.truncation = parse_truncation(params.string("truncation"));
+    po.max_retries = params.integer("max_retries");
+    PerturbStats st;
+    std::vector<double> z = perturb(data.coords.data(), data.n, data.d, data.bounds, po, rng, &st);
+
+    // Local mechanism: the whole budget is one step, applied to every point separately.
+    std::ostringstream note;
+    note << "local eps-geo-indistinguishability (Andres et al. 2012): each point is released with noise density "
+            "proportional to exp(-"
+         << rate << " ||z - x||), so reports of x and x' are indistinguishable up to a factor exp(" << rate
+         << " d(x, x')) (epsilon = " << epsilon << " at distance radius = " << radius
+         << "); a per-point, distance-dependent guarantee, not central (neighbouring-dataset) DP";
+    if (po.truncation == Truncation::resample)
+      note << "; truncation by resampling (thesis Alg. 1) conditions on the domain, which weakens the bound to "
+              "exp(2 eps d(x, x'))";
+    else if (po.truncation == Truncation::remap)
+      note << "; remapping to the nearest admissible point is post-processing";
+    ledger.spend("nD-Laplace perturbation of every point (thesis Alg. 2)", epsilon, note.str());
+
+    // Clustering of the released points only (post-processing).
+    EvalClustering cl = cluster_for_evaluation(z, data.n, data.d, params, rng);
+
+    // Privacy figures of Table 5.4 (evaluation only: they use the original points).
+    const PeEstimate pe = average_pe(data.coords.data(), z.data(), data.n, data.d, rate,
+                                     parse_pe_pairs(params.string("pe_pairs")),
+                                     static_cast<std::uint64_t>(params.integer("pe_max_pairs")), rng);
+
+    MethodResult r;
+    r.labels = std::move(cl.labels);
+    r.labels_are_release = true;  // computed from the perturbed points alone
+    r.release = {{"mechanism", po.sampler == Sampler::planar ? "planar Laplace (polar, Lambert W_-1)"
+                                                             : "nD-Laplace (Gamma(d, 1/eps) radius, uniform direction)"},
+                 {"rate_per_unit_distance", rate},
+                 {"truncation", params.string("truncation")},
+                 {"n", data.n},
+                 {"d", data.d}};
+    if (data.n * data.d <= kReleaseLimit) {
+      nlohmann::json pts = nlohmann::json::array();
+      for (std::size_t i = 0; i < data.n; ++i) pts.push_back(std::vector<double>(z.begin() + static_cast<std::ptrdiff_t>(i * data.d),
+                                                                                  z.begin() + static_cast<std::ptrdiff_t>((i + 1) * data.d)));
+      r.release["points"] = std::move(pts);
+    } else {
+      r.release["points"] = "not stored: n * d = " + std::to_string(data.n * data.d) + " > " + std::to_string(kReleaseLimit);
+    }
+    r.diagnostics = std::move(cl.diagnostics);
+    r.diagnostics["avg_pe"] = pe.value;
+    r.diagnostics["pe_pairs_evaluated"] = pe.pairs;
+    r.diagnostics["pe_estimated"] = pe.estimated ? 1 : 0;
+    r.diagnostics["avg_distance"] = st.avg_distance;
+    r.diagnostics["rate"] = rate;
+    r.diagnostics["draws_per_point"] = data.n ? static_cast<double>(st.draws) / static_cast<double>(data.n) : 0.0;
+    r.diagnostics["max_draws_point"] = st.max_draws_point;
+    r.diagnostics["remapped_points"] = st.remapped;
+    r.diagnostics["outside_points"] = st.outside;
+    return r;
+  }
+};
+
+// The same algorithm on the unperturbed data, computed once per trial and shared by the metrics.
+struct Reference {
+  Labels labels;
+  bool converged = true;  // false when Affinity Propagation did not converge (every label -1)
+};
+const Reference& reference(const MetricInput& in) {
+  auto it = in.cache.find(kReferenceKey);
+  if (it == in.cache.end()) {
+    Rng rng(in.seed);
+    EvalClustering ref = cluster_for_evaluation(in.data.coords, in.data.n, in.data.d, in.params, rng);
+    Reference r;
+    r.converged = !ref.diagnostics.contains("converged") || ref.diagnostics["converged"].get<int>() == 1;
+    r.labels = std::move(ref.labels);
+    it = in.cache.emplace(kReferenceKey, std::move(r)).first;
+  }
+  return std::any_cast<const Reference&>(it->second);
+}
+
+// ARI/AMI against the original-data clustering. NaN (left out of the averages, counted as missing)
+// when Affinity Propagation did not converge on either side: its all -1 labels would otherwise score a
+// meaningless 1.0 against another unconverged run.
+template <class Score>
+double vs_original(const MetricInput& in, Score score) {
+  const Reference& ref = reference(in);
+  const bool converged = !in.result.diagnostics.contains("converged") || in.result.diagnostics["converged"].get<int>() == 1;
+  if (!ref.converged || !converged) return std::numeric_limits<double>::quiet_NaN();
+  return score(ref.labels, in.result.labels);
+}
+
+double diagnostic(const MetricInput& in, const char* name) {
+  if (!in.result.diagnostics.contains(name)) throw std::logic_error(std::string("nd_laplace did not report ") + name);
+  return in.result.diagnostics.at(name).get<double>();
+}
+
+}  // namespace
+
+const MethodInfo& nd_laplace_method_info() {
+  static const MethodInfo info = [] {
+    MethodInfo m;
+    m.name = kMethod;
+    m.summary = "nD-Laplace (geo-indistinguishability) local perturbation of every point, then K-Means / Affinity "
+                "Propagation / DBSCAN on the standard-scaled perturbed data";
+    m.reference = "van der Ende, nD-Laplace thesis draft: Sec. 3.1 (planar Laplace, Eq. 3.3), Alg. 1 (truncation), "
+                  "Alg. 2, Sec. 5.3; Andres et al. CCS 2013 (geo-indistinguishability)";
+    m.differentially_private = true;
+    m.needs_bounds = true;  // truncation to the public domain
+    m.params = {
+        real_param("epsilon", std::nullopt,
+                   "geo-indistinguishability level: the privacy level l reached at distance `radius` (eps = l / r, "
+                   "thesis Sec. 3.1.3); with radius 1 the rate per unit distance",
+                   0.0, std::nullopt, true),
+        real_param("radius", 1.0, "radius r in data units at which the level `epsilon` holds; rate = epsilon / radius",
+                   0.0, std::nullopt, true),
+        choice_param("sampler", "auto", {"auto", "planar", "nd"},
+                     "noise sampler: planar = polar Laplace with the Lambert W_-1 inverse CDF (thesis Eq. 3.3, d = 2 only); "
+                     "nd = Gamma(d, 1/eps) radius and uniform direction; auto = planar for d = 2, nd otherwise"),
+        choice_param("truncation", "resample", {"resample", "remap", "none"},
+                     "keeping reports in the domain: resample (thesis Alg. 1), remap to the nearest admissible point "
+                     "(Andres et al. step 5), none"),
+        int_param("max_retries", 10000, "noise draws allowed per point under truncation = resample", 1),
+        choice_param("cluster", "kmeans", {"kmeans", "affinity", "dbscan"},
+                     "clustering algorithm run on the perturbed data (and on the original data by *_vs_original)"),
+        int_param("k", 4, "number of clusters for K-Means (thesis dataset 1 has 4 centres)", 1),
+        int_param("n_init", 10, "K-Means restarts (scikit-learn 1.0's default n_init = 10, which the thesis used)", 1),
+        real_param("damping", 0.5, "Affinity Propagation damping (thesis Table 5.2: 0.5)", 0.5, 1.0, false, true),
+        choice_param("preference", "median", {"median", "minimum"},
+                     "Affinity Propagation preference: median similarity (thesis Table 5.2) or the minimum"),
+        int_param("ap_max_iter", 200, "Affinity Propagation iterations at most (sklearn default 200); without "
+                                      "convergence every label is -1", 1),
+        real_param("alpha", 0.5, "DBSCAN radius (sklearn eps) in the units of the (scaled) clustering input", 0.0,
+                   std::nullopt, true),
+        int_param("min_pts", 4, "DBSCAN MinPts (thesis Table 5.3: 2 * d, i.e. 4 for d = 2)", 1),
+        bool_param("scale_after", true, "standard-scale before clustering, after the perturbation (thesis Sec. 5.3.3)"),
+        choice_param("pe_pairs", "perturbed", {"perturbed", "original", "cross", "self"},
+                     "what the average p_e of Table 5.4 averages over: all pairs of perturbed points (diagonal "
+                     "included), of original points, original x perturbed, or each point with its own report"),
+        int_param("pe_max_pairs", 4000000, "average p_e exactly when n^2 <= this, else from this many random pairs", 1),
+    };
+    m.make = [] { return std::make_unique<NdLaplaceMethod>(); };
+    return m;
+  }();
+  return info;
+}
+
+std::vector<MetricInfo> nd_laplace_metrics() {
+  return {
+      {"ari_vs_original",
+       "ARI of the clustering of the perturbed data against the same algorithm (same parameters, same scaling) on "
+       "the original data (nD-Laplace thesis Sec. 5.3.2); NaN when Affinity Propagation did not converge",
+       false,
+       [](const MetricInput& in) {
+         return vs_original(in, [](const Labels& a, const Labels& b) { return adjusted_rand_score(a, b); });
+       },
+       {kMethod}},
+      {"ami_vs_original",
+       "AMI (arithmetic) of the clustering of the perturbed data against the same algorithm on the original data "
+       "(nD-Laplace thesis Sec. 5.3.2); NaN when Affinity Propagation did not converge",
+       false,
+       [](const MetricInput& in) {
+         return vs_original(in, [](const Labels& a, const Labels& b) { return adjusted_mutual_info_score(a, b); });
+       },
+       {kMethod}},
+      {"avg_pe",
+       "average p_e = 1/(1 + exp(eps d(x, x'))) (Oya et al. 2017; thesis Eq. 2.2, Table 5.4), over the pairs named by "
+       "param pe_pairs",
+       false, [](const MetricInput& in) { return diagnostic(in, "avg_pe"); }, {kMethod}},
+      {"avg_distance", "average perturbation distance ||z_i - x_i|| in data units (thesis Table 5.4 'distance')", false,
+       [](const MetricInput& in) { return diagnostic(in, "avg_distance"); }, {kMethod}},
+  };
+}
+
+}  // namespace dpclust::ndlaplace
