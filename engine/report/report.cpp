@@ -266,9 +266,12 @@ ClaimOutcome evaluate(const Claim& c, const Results& results) {
       ++out.checked;
       bool ok = c.op == "<" ? m < c.bound : c.op == "<=" ? m <= c.bound : c.op == ">" ? m > c.bound : m >= c.bound;
       out.satisfied += ok;
-      if (!ok && violations.size() < 4)
-        violations.push_back((*cell)["dataset"].get<std::string>() + " " + (*cell)["series"].get<std::string>() + " " +
-                             (*cell)["params"].dump() + ": " + fmt(m));
+      if (!ok && violations.size() < 4) {
+        // Name the cell by the parameters the claim filters on (the others are fixed).
+        std::string at_params;
+        for (const auto& [k, r] : c.query.where) at_params += " " + k + "=" + (*cell)["params"][k].dump();
+        violations.push_back((*cell)["dataset"].get<std::string>() + " " + (*cell)["series"].get<std::string>() + at_params + ": " + fmt(m));
+      }
     }
   } else {  // best_at
     double best = std::nan(""), best_at = std::nan("");
