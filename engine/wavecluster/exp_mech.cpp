@@ -48,9 +48,22 @@ std::size_t sample_log_weights(const std::vector<double>& log_w, Rng& rng) {
   return i;
 }
 
-EmThreshold em_threshold(const std::vector<double>& asc, std::size_t k, double eps2, double delta_q, Rng& rng) {
-  if (asc.empty()) throw std::invalid_argument("em_threshold: no positive values");
+EmThreshold em_threshold(const std::vector<double>& asc_in, std::size_t k, double eps2, double delta_q, Rng& rng, double upper) {
+  if (asc_in.empty()) throw std::invalid_argument("em_threshold: no positive values");
   EmThreshold t;
+  if (upper > 0) {
+    std::vector<double> asc = asc_in;
+    for (double& v : asc) v = std::min(v, upper);
+    std::vector<double> lw = em_log_weights(asc, k, eps2, delta_q);
+    const double top = upper - asc.back();  // |Pt_0| = (W_1, upper]
+    lw.insert(lw.begin(), top > 0 ? std::log(top) - eps2 * static_cast<double>(k) / (2.0 * delta_q)
+                                  : -std::numeric_limits<double>::infinity());
+    t.rank = sample_log_weights(lw, rng);  // index 0 is rank 0, index i is rank i
+    const double hi = t.rank == 0 ? upper : w_rank(asc, t.rank), lo = w_rank(asc, t.rank + 1);
+    t.threshold = hi - rng.uniform() * (hi - lo);
+    return t;
+  }
+  const std::vector<double>& asc = asc_in;
   t.rank = sample_log_weights(em_log_weights(asc, k, eps2, delta_q), rng) + 1;  // line 12: k'
   const double hi = w_rank(asc, t.rank), lo = w_rank(asc, t.rank + 1);
   t.threshold = hi - rng.uniform() * (hi - lo);  // line 13: uniform in (lo, hi]

@@ -33,6 +33,11 @@ struct EmThreshold {
   double threshold = 0;  // d', uniform in Pt_i = (W_{i+1}, W_i]
 };
 // Alg. 2 lines 12-13. `ascending` must be non-empty, positive and sorted ascending.
-EmThreshold em_threshold(const std::vector<double>& ascending, std::size_t k, double eps2, double delta_q, Rng& rng);
+// upper <= 0: the paper's range (0, Max], Max the largest true value (data-dependent).
+// upper > 0: a public range (0, upper]: values above it are clamped to it, and the top partition
+// (W_1, upper] of rank 0 (no value at or above the threshold) joins the choice, so the output range no
+// longer depends on the data and the mechanism is eps2-DP in the usual noisy-quantile sense.
+EmThreshold em_threshold(const std::vector<double>& ascending, std::size_t k, double eps2, double delta_q, Rng& rng,
+                         double upper = 0.0);
 
 }  // namespace dpclust::wavecluster

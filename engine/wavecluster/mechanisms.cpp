@@ -10,7 +10,8 @@
 //  - The quantities only used for evaluation (true k, |Z|, |L|) are put in the diagnostics, never in
 //    the release, and the point labels are extracted for evaluation only.
 //  - PrivTHR_EM's output range (0, Max] uses the true maximum, as Alg. 2 line 10 defines it; a strict
-//    exponential mechanism would use a data-independent range. We follow the paper.
+//    exponential mechanism needs a data-independent range. By default we follow the paper and flag the
+//    result non-private; `em_upper` > 0 gives a public range (0, em_upper] instead.
 #include "wavecluster/mechanisms.hpp"
 
 #include <cmath>
@@ -33,6 +34,10 @@ MethodResult WcMechanism::run(const Dataset& data, const ParamSet& params, Rng& 
   r.release = clustering_release(out.clustering);
   for (auto it = out.release_extra.begin(); it != out.release_extra.end(); ++it) r.release[it.key()] = it.value();
   r.diagnostics = std::move(out.diagnostics);
+  if (out.range_from_data)
+    r.non_private_notes.push_back(
+        "PrivTHR_EM's threshold range (0, Max] uses the largest true transformed value (Alg. 2 line 10, as the paper defines "
+        "it); set em_upper to a public bound for a fully private release");
   if (out.release_extra.contains("synopsis") && out.release_extra["synopsis"].value("true_n_used", false))
     r.non_private_notes.push_back("Baseline used the true number of records for its grid sizes (n_share = 0)");
   return r;
@@ -178,7 +183,7 @@ class PrivThrEmMethod final : public WcMechanism {
     std::size_t k_prime = 0;
     double d_prime = 0;
     if (!l.empty()) {
-      const EmThreshold t = em_threshold(l, k, eps2, dq, rng);
+      const EmThreshold t = em_threshold(l, k, eps2, dq, rng, params.real("em_upper"));
       k_prime = t.rank;
       d_prime = t.threshold;
       // line 5: ConnCompLabel(W', d'): significant = noisy values greater than d'.
@@ -186,6 +191,7 @@ class PrivThrEmMethod final : public WcMechanism {
     }
     out.clustering = connected_components(sig, shape, wp.full_connectivity);
     out.transformed = w_noisy;
+    if (params.real("em_upper") <= 0) out.range_from_data = true;
     out.diagnostics = {{"k", k},
                        {"k_prime", k_prime},
                        {"threshold", d_prime},

@@ -146,7 +146,11 @@ std::vector<MethodInfo> wavecluster_methods() {
       info("privthr_em", "PrivTHR_EM: PrivQT counts plus a significance threshold by the exponential mechanism",
            ref + ", Algorithm 2 (Sec. 4.4)", true,
            {real_param("rho", 0.7, "budget split rho: eps1 = rho eps on the counts, eps2 = (1-rho) eps on the threshold", 0.0, 1.0,
-                       true, true)}),
+                       true, true),
+            real_param("em_upper", 0.0,
+                       "public upper end of the threshold range (0, em_upper]; 0 = the largest true value, as the paper "
+                       "defines it (data-dependent: the result is flagged non-private)",
+                       0.0)}),
   };
 }
 

@@ -72,6 +72,7 @@ struct WcOutput {
   std::vector<double> transformed;  // the (noisy) average subband W or W' significance was decided on
   nlohmann::json diagnostics = nlohmann::json::object();  // k, k', |L|, |Z|, ... (evaluation only)
   nlohmann::json release_extra = nlohmann::json::object();  // published besides the cells (Baseline: synopsis sizes)
+  bool range_from_data = false;  // PrivTHR_EM took its threshold range from the true values (flagged non-private)
 };
 
 // Non-private WaveCluster over the public domain of `data` (its bounds). Diagnostics: k, L, Z,

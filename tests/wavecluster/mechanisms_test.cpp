@@ -25,7 +25,10 @@ ParamSet private_params(const std::string& method, double g, double p, double ep
   ParamSet ps = wc_params(g, p);
   ps.set("epsilon", eps);
   if (method == "privthr") ps.set("rho", 0.9);
-  if (method == "privthr_em") ps.set("rho", 0.7);
+  if (method == "privthr_em") {
+    ps.set("rho", 0.7);
+    ps.set("em_upper", 0.0);
+  }
   if (method == "wc_baseline") {
     ps.set("synopsis", std::string("adaptive"));
     ps.set("ag_c", 10.0);
@@ -208,3 +211,27 @@ TEST(ExponentialMechanism, NoOverflowOrUnderflowAtExtremes) {
 
 }  // namespace
 }  // namespace dpclust::wavecluster
+
+TEST(ExpMech, PublicUpperBoundAddsTheTopPartitionAndClamps) {
+  using dpclust::wavecluster::em_threshold;
+  // Values 1, 2, 4 (ascending); k = 1. With a public range (0, 10] the top partition (4, 10] has rank 0.
+  const std::vector<double> asc{1.0, 2.0, 4.0};
+  dpclust::Rng rng(7);
+  std::size_t rank0 = 0;
+  const std::size_t n = 20000;
+  const double nd = 20000.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    auto t = em_threshold(asc, 1, 1.0, 1.0, rng, 10.0);
+    ASSERT_GT(t.threshold, 0.0);
+    ASSERT_LE(t.threshold, 10.0);
+    if (t.rank == 0) {
+      ++rank0;
+      ASSERT_GT(t.threshold, 4.0);
+    }
+  }
+  // Exact: weights |Pt_i| exp(-|i-1|/2): rank0 6 e^-0.5, rank1 2, rank2 1 e^-0.5, rank3 1 e^-1.
+  const double w0 = 6 * std::exp(-0.5), total = w0 + 2 + std::exp(-0.5) + std::exp(-1.0);
+  EXPECT_NEAR(static_cast<double>(rank0) / nd, w0 / total, 4 * std::sqrt(w0 / total * (1 - w0 / total) / nd));
+  // Values above the public bound are clamped: with upper = 3, the value 4 becomes 3 and no top partition remains.
+  for (int i = 0; i < 100; ++i) ASSERT_LE(em_threshold(asc, 1, 1.0, 1.0, rng, 3.0).threshold, 3.0);
+}
