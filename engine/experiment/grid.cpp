@@ -120,7 +120,15 @@ std::vector<Cell> expand_grid(const ExperimentConfig& cfg) {
         cell.method_label = ms.label;
         for (std::size_t a = 0; a < axes.size(); ++a)
           for (std::size_t k = 0; k < axes[a].names.size(); ++k) cell.params.set(axes[a].names[k], axes[a].values[idx[a]][k]);
-        cell.key = "dataset=" + ds.name + "|method=" + ms.label + "|" + cell.params.canonical();
+        // The key (and so the seed) names only the parameters that differ from their defaults: adding an
+        // optional parameter to a method later does not reseed existing cells, and writing a default
+        // explicitly gives the same cell as leaving it out.
+        ParamSet keyed;
+        for (const auto& spec : info.params) {
+          const ParamValue& v = cell.params.get(spec.name);
+          if (spec.required() || !(v == spec.default_value)) keyed.set(spec.name, v);
+        }
+        cell.key = "dataset=" + ds.name + "|method=" + ms.label + "|" + keyed.canonical();
         cell.id = hex16(fnv1a64(cell.key));
         cell.index = cells.size();
         cells.push_back(std::move(cell));

@@ -22,7 +22,8 @@ struct Cell {
   std::string method;        // registered method name
   std::string method_label;  // series name ("as:")
   ParamSet params;           // every parameter of the method, defaults filled in
-  std::string key;           // canonical "dataset=..|method=..|name=value;..." (seed input)
+  std::string key;           // canonical "dataset=..|method=..|name=value;..." over the parameters that differ
+                             // from their defaults (seed input)
   std::string id;            // 16 hex digits of fnv1a64(key): file name of the cell's results
 };
 

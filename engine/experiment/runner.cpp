@@ -25,7 +25,7 @@ namespace {
 
 constexpr const char* kSeedScheme =
     "seed(trial) = splitmix64(splitmix64(splitmix64(base_seed) ^ fnv1a64(cell.key)) ^ trial); "
-    "cell.key = 'dataset=<name>|method=<series>|<param>=<json value>;...' (params sorted by name)";
+    "cell.key = 'dataset=<name>|method=<series>|<param>=<json value>;...' (params sorted by name, defaults left out)";
 
 std::string hex16(std::uint64_t x) {
   char buf[17];

@@ -44,7 +44,8 @@ TEST(Grid, DatasetParamsApplyOnlyToMethodsThatDeclareThem) {
       "methods: [dbscan, kmeans]\n");
   ASSERT_EQ(cells.size(), 2u);
   EXPECT_EQ(cells[0].key, "dataset=a|method=dbscan|alpha=0.2;min_pts=5");
-  EXPECT_EQ(cells[1].key, "dataset=a|method=kmeans|k=2;max_iter=300;n_init=1;tol=0.0001");
+  EXPECT_EQ(cells[1].key, "dataset=a|method=kmeans|k=2");  // defaults are not part of the key
+  EXPECT_EQ(cells[1].params.integer("max_iter"), 300);      // but they are in the cell's parameters
 }
 
 TEST(Grid, SeriesNamesSeparateSameMethod) {
@@ -61,4 +62,16 @@ TEST(Grid, CellIdsAreStableAcrossRuns) {
   auto b = expand(kHead + "methods:\n  - method: dbscan\n    params: {min_pts: 5, alpha: 0.2}\n");
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].id, b[i].id);
+}
+
+TEST(Grid, DefaultsDoNotChangeTheKey) {
+  // Writing a default explicitly names the same cell (same key, same seeds) as leaving it out.
+  auto a = expand("experiment: g\ndatasets: [{name: a, generator: {type: moons}, params: {k: 2}}]\nmethods: [kmeans]\n");
+  auto b = expand("experiment: g\ndatasets: [{name: a, generator: {type: moons}, params: {k: 2}}]\n"
+                  "methods: [{method: kmeans, params: {max_iter: 300, n_init: 1}}]\n");
+  auto c = expand("experiment: g\ndatasets: [{name: a, generator: {type: moons}, params: {k: 2}}]\n"
+                  "methods: [{method: kmeans, params: {n_init: 5}}]\n");
+  EXPECT_EQ(a[0].key, b[0].key);
+  EXPECT_EQ(a[0].id, b[0].id);
+  EXPECT_EQ(c[0].key, "dataset=a|method=kmeans|k=2;n_init=5");
 }
