@@ -1,12 +1,16 @@
 // Method adapters: parameters in, labels + release + diagnostics out; see methods.hpp.
 #include "dpdbscan/methods.hpp"
 
+#include <limits>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/error.hpp"
 #include "dpdbscan/dp_kmeans.hpp"
+#include "dpdbscan/histogram.hpp"
 #include "dpdbscan/pairwise.hpp"
 
 namespace dpclust::dpdbscan {
@@ -30,6 +34,42 @@ StorageChoice parse_storage(const std::string& s) {
   return StorageChoice::automatic;
 }
 
+// Largest grid whose noisy histogram release_histogram writes into the release (two |X|-long lists).
+constexpr std::uint64_t kReleaseHistogramMaxCells = std::uint64_t{1} << 20;
+
+// release_histogram (figures, e.g. the paper's Figure 5 b-c): the noisy cell counts x~ of Alg. 1 line 5
+// that this trial released, and the noisy neighbourhood sums S(X) of every cell (post-processing).
+// dp_dbscan() frees its histogram, so it is rebuilt here from a copy of the trial's generator taken
+// before the run: the grid and the histogram are the first (and only) things that draw from it, so
+// the copy replays exactly the same noise. The replay is checked: its core cells must be the run's.
+json histogram_release(const Dataset& data, const DpDbscanOptions& o, const DpDbscanResult& r, Rng replay) {
+  const CellGrid& g = r.grid;
+  if (!r.dense || g.universe > kReleaseHistogramMaxCells)
+    throw InputError("params.release_histogram",
+                     "release_histogram writes every cell of the grid, which has |X| = " + std::to_string(g.universe) +
+                         " cells (" + (r.dense ? "dense" : "sparse") + " storage); at most 2^20 cells in dense storage",
+                     "use release_histogram: false for this dataset, or a larger alpha / smaller domain");
+  const Neighbourhood nb = alpha_neighbourhood(g.d, o.eta);
+  const Noise noise(o.noise, o.epsilon, o.delta, o.bounded_dp);
+  CellCounts counts = count_cells(g, data.coords.data(), data.n, true);
+  NoisyHistogram hist = r.linear ? linear_histogram(counts, noise, r.theta, replay) : naive_histogram(counts, noise, replay);
+  if (find_core_cells(g, nb, hist, r.threshold).codes != r.core.codes)
+    throw std::logic_error("release_histogram: the replayed histogram does not give the run's core cells");
+  // S(X) of every cell: the same row sums with a threshold every finite sum meets (the linear flag only
+  // guards against thresholds <= 0, where unreleased regions would become core).
+  hist.linear = false;
+  CoreCells all = find_core_cells(g, nb, hist, -std::numeric_limits<double>::infinity());
+  if (all.codes.size() != g.universe) throw std::logic_error("release_histogram: a neighbourhood sum is not finite");
+  return {{"cells_per_dim", g.dims},
+          {"order", "row-major over cells_per_dim (last dimension fastest), cell i_j spans the grid's cell_box"},
+          {"noisy_counts", hist.dense_values},
+          {"neighbourhood_sums", std::move(all.sums)},
+          {"kappa", nb.kappa()},
+          {"core_threshold", r.threshold},
+          {"note", r.linear ? "linear-time histogram (Alg. 2): cells not released carry 0, as the mechanism counts them"
+                            : "naive histogram (Thm 2.8): every cell released"}};
+}
+
 class DpDbscanMethod final : public Method {
  public:
   MethodResult run(const Dataset& data, const ParamSet& p, Rng& rng, BudgetLedger& ledger) const override {
@@ -50,6 +90,9 @@ class DpDbscanMethod final : public Method {
       throw InputError("params.theta", "theta must be >= 0, or -1 for the automatic choice ln(|X|/n)/eps");
     o.theta_authors_code = p.string("theta_rule") == "authors_code";
     o.n_public = static_cast<std::uint64_t>(p.integer("n_public"));
+    const bool release_histogram = p.boolean("release_histogram");
+    std::optional<Rng> replay;  // release_histogram: a copy of the generator's state before the run
+    if (release_histogram) replay.emplace(rng);
 
     DpDbscanResult r = dp_dbscan(data.coords.data(), data.n, data.bounds, o, rng, &ledger);
 
@@ -58,6 +101,7 @@ class DpDbscanMethod final : public Method {
     out.labels = SpanClassifier(r.grid, r.spans, r.dense).classify_all(data.coords.data(), data.n);
     out.labels_are_release = false;
     out.release = spans_release(r);
+    if (replay) out.release["histogram"] = histogram_release(data, o, r, *replay);
     out.diagnostics = {
         {"spans", r.spans.n_spans},
         {"core_cells", r.core.codes.size()},
@@ -197,6 +241,9 @@ const MethodInfo& dp_dbscan_method_info() {
                      "core when S >= MinPts + Gamma (Sec. 7.2, MinPts' = MinPts + tau) or S >= MinPts - Gamma (Alg. 1 literally)"),
         choice_param("storage", "auto", {"auto", "dense", "sparse"},
                      "cell storage: dense arrays over |X| or hash maps keyed by the 64-bit cell code (same results)"),
+        bool_param("release_histogram", false,
+                   "also put the noisy cell counts and the noisy neighbourhood sums S(X) of every cell in the release "
+                   "(figures; grids of at most 2^20 cells in dense storage; no extra privacy cost)"),
     };
     m.make = [] { return std::make_unique<DpDbscanMethod>(); };
     return m;

@@ -1,0 +1,329 @@
+#!/usr/bin/python3
+"""Figures of Chen, Yu & Chirkova, "WaveCluster with Differential Privacy", from dpclust results only.
+
+Called by plots/make_figures.py (FIGURES); each function takes (results_dir, out_dir), reads
+results_dir/<experiment>/results.json and writes PNG + PDF into out_dir, returning the written files.
+It raises FileNotFoundError when its experiment is absent (make_figures prints "skipped").
+
+  wc_fig2_clusters   Figure 2: the true WaveCluster clusters on DS1-DS3, noise points (points in
+                     non-significant cells) in red.  figures_wavecluster (configs/paper/figures_wavecluster.yaml),
+                     else builtin_figures_wavecluster (configs/builtin/, generated shapes)
+  wc_fig3_measures   Figure 3: DSG_C, OCM and 2CE against the budget, Baseline / PrivQT / PrivTHR /
+                     PrivTHR_EM, one column per dataset.  wavecluster_fig3, else wavecluster_shapes
+  wc_kprime          k' against the budget with the true k (Sec. 7, "comparing k and k'")
+  wc_fmeasure        F-measure against the budget (Sec. 7, "comparison to F-measure")
+  wc_budget_split    PrivTHR's DSG_C against the budget split rho (Sec. 7, "budget allocation"; the
+                     paper omits this figure and reports 90% / 10% best).  wavecluster_budget_split
+
+Error bars are the 95% confidence intervals of the mean over the trials (plot_results.error).
+Usage on its own: /usr/bin/python3 plots/paper_wavecluster.py --results results --out plots/out
+"""
+import argparse
+import json
+import pathlib
+import sys
+
+import numpy as np
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import plot_results  # noqa: E402,F401  (sets the matplotlib backend and the shared style)
+from plot_results import error, save  # noqa: E402
+
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+
+PRIVATE = ["wc_baseline", "privqt", "privthr", "privthr_em"]
+STYLE = {  # label, colour, marker: one look per method in every figure
+    "wavecluster": ("WaveCluster", "black", None),
+    "wc_baseline": ("Baseline", "#1f77b4", "o"),
+    "privqt": ("PrivQT", "#ff7f0e", "s"),
+    "privthr": ("PrivTHR", "#2ca02c", "^"),
+    "privthr_em": ("PrivTHR_EM", "#9467bd", "D"),
+}
+DATASET_NAMES = {"ds1": "DS1", "ds2": "DS2", "ds3": "DS3", "gowalla": "Gowalla"}
+# Cluster colours for Figure 2: no red (red is noise, as in the paper).
+PALETTE = ["#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#17becf", "#8c564b", "#e377c2", "#bcbd22",
+           "#7f7f7f", "#393b79", "#637939", "#843c39", "#7b4173", "#3182bd"]
+NOISE_COLOUR = "#d62728"
+
+_CACHE = {}
+
+
+def _load(results_dir, names):
+    """(name, data) of the first experiment of `names` present under results_dir."""
+    for name in names:
+        path = pathlib.Path(results_dir) / name / "results.json"
+        if path.is_file():
+            key = (str(path), path.stat().st_mtime_ns)
+            if key not in _CACHE:
+                _CACHE.clear()
+                _CACHE[key] = json.loads(path.read_text())
+            return name, _CACHE[key]
+    raise FileNotFoundError(f"experiment {' / '.join(names)} not in results")
+
+
+def _dname(name):
+    return DATASET_NAMES.get(name, name)
+
+
+def _label(series):
+    return STYLE.get(series, (series, None, "o"))[0]
+
+
+def _datasets(data):
+    """Datasets in the order of the config (the order of the cells)."""
+    seen = []
+    for c in data["cells"]:
+        if c["dataset"] not in seen:
+            seen.append(c["dataset"])
+    return seen
+
+
+def _sweep(data, dataset, series, metric, x="epsilon", where=None):
+    """Sorted (x, mean, ci half-width) of one series on one dataset."""
+    rows = []
+    for c in data["cells"]:
+        if c["dataset"] != dataset or c["series"] != series or x not in c["params"]:
+            continue
+        if where and any(c["params"].get(k) != v for k, v in where.items()):
+            continue
+        agg = c["aggregates"].get(metric)
+        if agg is None or agg.get("mean") is None:
+            continue
+        rows.append((c["params"][x], agg["mean"], error(agg)))
+    rows.sort()
+    return [np.array(v, dtype=float) for v in zip(*rows)] if rows else (np.array([]),) * 3
+
+
+def _errorbar(ax, xs, ys, es, series, **kw):
+    lab, col, mk = STYLE.get(series, (series, None, "o"))
+    ax.errorbar(xs, ys, yerr=es, label=lab, color=col, marker=mk, ms=3.5, lw=1.2, capsize=2, elinewidth=0.8, **kw)
+
+
+def _budget_axis(ax, xs):
+    ax.set_xlabel(r"privacy budget $\varepsilon$")
+    if len(xs):
+        ax.set_xlim(0, max(xs) * 1.04)
+    ax.grid(alpha=0.3)
+
+
+def _series_legend(fig, series, ncol=None, extra=()):
+    handles = [Line2D([], [], color=STYLE[s][1], marker=STYLE[s][2], ms=4, label=STYLE[s][0]) for s in series]
+    handles += list(extra)
+    fig.legend(handles=handles, loc="upper center", ncol=ncol or len(handles), frameon=False,
+               bbox_to_anchor=(0.5, 1.0))
+
+
+def _params_text(data, dataset):
+    for c in data["cells"]:
+        if c["dataset"] == dataset and "g" in c["params"]:
+            g = c["params"]["g"]
+            g = "x".join(f"{v:g}" for v in g) if isinstance(g, list) else f"{g:g}"
+            return f"g = {g}, p = {100 * c['params']['p']:g}%"
+    return ""
+
+
+# --- Figure 2 -------------------------------------------------------------------------------------
+
+def _cluster_colours(xy, labels):
+    """Colour per cluster id: greedy, each cluster takes the palette colour whose nearest cluster of
+    that colour is farthest away (so neighbouring clusters differ, as the paper's Figure 2 shows)."""
+    ids = [c for c in np.unique(labels) if c >= 0]
+    if not ids:
+        return {}
+    cent = {c: xy[labels == c].mean(axis=0) for c in ids}
+    size = {c: int((labels == c).sum()) for c in ids}
+    span = np.ptp(xy, axis=0)
+    span[span == 0] = 1
+    colours = {}
+    for c in sorted(ids, key=lambda c: -size[c]):
+        best, best_d = PALETTE[0], -1.0
+        for col in PALETTE:
+            same = [o for o, oc in colours.items() if oc == col]
+            d = min((np.linalg.norm((cent[c] - cent[o]) / span) for o in same), default=np.inf)
+            if d > best_d + 1e-12:
+                best, best_d = col, d
+        colours[c] = best
+    return colours
+
+
+def wc_fig2_clusters(results_dir, out_dir):
+    name, data = _load(results_dir, ["figures_wavecluster", "builtin_figures_wavecluster"])
+    panels = []
+    for ds in _datasets(data):
+        info = data["datasets"][ds]
+        if "points" not in info:
+            raise FileNotFoundError(f"experiment {name} has no points (set output: {{points: true}})")
+        cell = next((c for c in data["cells"] if c["dataset"] == ds and c["series"] == "wavecluster"), None)
+        if cell is None or "labels" not in cell["trials"][0]:
+            raise FileNotFoundError(f"experiment {name} has no WaveCluster labels for {ds} (output: {{labels: true}})")
+        xy = np.asarray(info["points"], dtype=float).reshape(info["n"], info["d"])[:, :2]
+        panels.append((ds, xy, np.asarray(cell["trials"][0]["labels"]), cell))
+    fig, axes = plt.subplots(1, len(panels), figsize=(3.4 * len(panels), 3.4), squeeze=False)
+    for k, (ax, (ds, xy, lab, cell)) in enumerate(zip(axes.flat, panels)):
+        colours = _cluster_colours(xy, lab)
+        noise = lab < 0
+        col = np.array([colours.get(c, NOISE_COLOUR) for c in lab], dtype=object)
+        ax.scatter(xy[~noise, 0], xy[~noise, 1], s=0.6, c=list(col[~noise]), linewidths=0, rasterized=True)
+        ax.scatter(xy[noise, 0], xy[noise, 1], s=0.6, c=NOISE_COLOUR, linewidths=0, rasterized=True)
+        k_clusters = len(colours)
+        ax.set_title(f"({chr(97 + k)}) {_dname(ds)}: {k_clusters} clusters\n{_params_text(data, ds)}, "
+                     f"noise {100 * noise.mean():.1f}%", fontsize=9)
+        cols = data["datasets"][ds].get("columns") or ["x", "y"]
+        ax.set_xlabel(cols[0])
+        ax.set_ylabel(cols[1] if len(cols) > 1 else "y")
+        ax.ticklabel_format(style="sci", scilimits=(-3, 4))
+        ax.set_aspect("equal", adjustable="datalim")
+    fig.legend(handles=[Line2D([], [], ls="", marker="o", ms=4, color=NOISE_COLOUR,
+                               label="noise (non-significant cells)"),
+                        Line2D([], [], ls="", marker="o", ms=4, color=PALETTE[0], label="clusters (one colour each)")],
+               loc="upper center", ncol=2, frameon=False, bbox_to_anchor=(0.5, 1.02))
+    fig.suptitle(f"WaveCluster results (Haar, level 1) [{name}]", y=1.09, fontsize=10)
+    fig.tight_layout()
+    return save(fig, out_dir, "wc_fig2_clusters")
+
+
+# --- Figure 3, k', F-measure ----------------------------------------------------------------------
+
+MEASURES = [("dsg_c", r"DSG$_C$"), ("ocm", "OCM"), ("two_ce", "2CE")]
+
+
+def _measure_grid(data, name, out_dir, measures, stem, title, true_line=None, ylim01=True):
+    datasets = _datasets(data)
+    series = [s for s in PRIVATE if any(c["series"] == s for c in data["cells"])]
+    if not series:
+        raise FileNotFoundError(f"experiment {name} has none of the series {', '.join(PRIVATE)}")
+    rows, cols = len(measures), len(datasets)
+    fig, axes = plt.subplots(rows, cols, figsize=(3.1 * cols, 2.45 * rows), squeeze=False)
+    letter = 0
+    extra = []
+    for r, (metric, mlabel) in enumerate(measures):
+        for j, ds in enumerate(datasets):
+            ax = axes[r][j]
+            xs_all = []
+            for s in series:
+                xs, ys, es = _sweep(data, ds, s, metric)
+                if len(xs):
+                    _errorbar(ax, xs, ys, es, s)
+                    xs_all += list(xs)
+            note = ""
+            if true_line:
+                k = _true_value(data, ds, true_line)
+                if k is not None:
+                    ax.axhline(k, color="black", ls="--", lw=1)
+                    note = f" (true k = {k:g})"
+                    if not extra:
+                        extra = [Line2D([], [], color="black", ls="--", label="true k (WaveCluster)")]
+            _budget_axis(ax, xs_all)
+            if ylim01:
+                ax.set_ylim(bottom=0)
+            ax.set_ylabel(mlabel)
+            ax.set_title(f"({chr(97 + letter)}) {mlabel} on {_dname(ds)}{note}", fontsize=9)
+            letter += 1
+    _series_legend(fig, series, extra=extra)
+    fig.suptitle(f"{title} [{name}; mean of {data.get('trials', '?')} runs, 95% CI]", y=1.04, fontsize=10)
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    return save(fig, out_dir, stem)
+
+
+def _true_value(data, dataset, metric):
+    for c in data["cells"]:
+        if c["dataset"] == dataset and c["series"] == "wavecluster" and metric in c["aggregates"]:
+            return c["aggregates"][metric]["mean"]
+    for c in data["cells"]:
+        if c["dataset"] == dataset and metric in c["aggregates"]:
+            return c["aggregates"][metric]["mean"]
+    return None
+
+
+def wc_fig3_measures(results_dir, out_dir):
+    name, data = _load(results_dir, ["wavecluster_fig3", "wavecluster_shapes"])
+    return _measure_grid(data, name, out_dir, MEASURES, "wc_fig3_measures",
+                         r"Figure 3: DSG$_C$, OCM and 2CE against $\varepsilon$")
+
+
+def wc_kprime(results_dir, out_dir):
+    name, data = _load(results_dir, ["wavecluster_fig3", "wavecluster_shapes"])
+    return _measure_grid(data, name, out_dir, [("kprime", "k'")], "wc_kprime",
+                         r"k' against $\varepsilon$ (number of significant values)", true_line="k_true")
+
+
+def wc_fmeasure(results_dir, out_dir):
+    name, data = _load(results_dir, ["wavecluster_fig3", "wavecluster_shapes"])
+    files = _measure_grid(data, name, out_dir, [("f_measure", "F-measure")], "wc_fmeasure",
+                          r"F-measure against $\varepsilon$ (true WaveCluster result as ground truth)")
+    return files
+
+
+# --- Budget split -----------------------------------------------------------------------------------
+
+def wc_budget_split(results_dir, out_dir):
+    name, data = _load(results_dir, ["wavecluster_budget_split"])
+    cells = [c for c in data["cells"] if c["series"] == "privthr" and "rho" in c["params"]
+             and "dsg_c" in c["aggregates"]]
+    if not cells:
+        raise FileNotFoundError(f"experiment {name} has no PrivTHR cells with rho and dsg_c")
+    ds = cells[0]["dataset"]
+    cells = [c for c in cells if c["dataset"] == ds]
+    rhos = sorted({c["params"]["rho"] for c in cells})
+    epss = sorted({c["params"]["epsilon"] for c in cells})
+    grid = np.full((len(epss), len(rhos)), np.nan)
+    for c in cells:
+        grid[epss.index(c["params"]["epsilon"]), rhos.index(c["params"]["rho"])] = c["aggregates"]["dsg_c"]["mean"]
+    wanted = [e for e in (0.1, 0.2, 0.5, 1.0, 2.0) if e in epss] or epss[:: max(1, len(epss) // 5)]
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(9.2, 3.4), gridspec_kw={"width_ratios": [1, 1.15]})
+    cmap = plt.get_cmap("viridis")
+    for i, e in enumerate(wanted):
+        xs, ys, es = _sweep(data, ds, "privthr", "dsg_c", x="rho", where={"epsilon": e})
+        a1.errorbar(100 * xs, ys, yerr=es, marker="o", ms=3, capsize=2, lw=1.1, elinewidth=0.8,
+                    color=cmap(i / max(1, len(wanted) - 1)), label=rf"$\varepsilon$ = {e:g}")
+    mean_over = np.nanmean(grid, axis=0)
+    a1.plot(100 * np.array(rhos), mean_over, color="black", ls="--", lw=1.2, label=r"mean over all $\varepsilon$")
+    a1.axvline(90, color="grey", ls=":", lw=1)
+    a1.annotate("paper's best:\n90% / 10%", (89, 0.55), xycoords=("data", "axes fraction"), ha="right", va="center",
+                fontsize=7, color="dimgrey")
+    a1.set_xlabel(r"share $\rho$ of $\varepsilon$ on the noisy counts (%), rest on the noisy |Z|")
+    a1.set_ylabel(r"DSG$_C$ of PrivTHR")
+    a1.set_ylim(bottom=0)
+    a1.grid(alpha=0.3)
+    a1.legend(fontsize=7, ncol=2, loc="upper center")
+    a1.set_title(f"(a) DSG$_C$ against the split on {_dname(ds)}", fontsize=9)
+    im = a2.imshow(grid, aspect="auto", origin="lower", cmap="viridis_r", interpolation="nearest")
+    a2.set_xticks(range(len(rhos)))
+    a2.set_xticklabels([f"{100 * r:g}" for r in rhos], rotation=90, fontsize=7)
+    step = max(1, len(epss) // 10)
+    a2.set_yticks(range(0, len(epss), step))
+    a2.set_yticklabels([f"{e:g}" for e in epss[::step]], fontsize=7)
+    best = np.nanargmin(np.where(np.isnan(grid), np.inf, grid), axis=1)
+    a2.plot(best, range(len(epss)), "w*", ms=5)
+    a2.set_xlabel(r"$\rho$ (%)")
+    a2.set_ylabel(r"$\varepsilon$")
+    fig.colorbar(im, ax=a2, label=r"mean DSG$_C$")
+    a2.set_title(r"(b) mean DSG$_C$ over ($\rho$, $\varepsilon$); $\star$ = best $\rho$ per $\varepsilon$", fontsize=9)
+    fig.suptitle(f"PrivTHR budget allocation [{name}; mean of {data.get('trials', '?')} runs, 95% CI]", fontsize=10)
+    fig.tight_layout()
+    return save(fig, out_dir, "wc_budget_split")
+
+
+FIGURES = [wc_fig2_clusters, wc_fig3_measures, wc_kprime, wc_fmeasure, wc_budget_split]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--results", default="results")
+    ap.add_argument("--out", default="plots/out")
+    args = ap.parse_args()
+    out = pathlib.Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    n = 0
+    for f in FIGURES:
+        try:
+            n += len(f(pathlib.Path(args.results), out))
+        except FileNotFoundError as e:
+            print(f"skipped {f.__name__}: {e}", file=sys.stderr)
+    print(f"{n} figure files in {out}/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
