@@ -100,6 +100,10 @@ class DpDbscanMethod final : public Method {
     // Point labels by the span classifier (evaluation only; the runner flags them as not released).
     out.labels = SpanClassifier(r.grid, r.spans, r.dense).classify_all(data.coords.data(), data.n);
     out.labels_are_release = false;
+    if (o.n_public == 0)
+      out.non_private_notes.push_back(
+          "the number of points n is treated as public for the histogram choice and theta, as the paper does; set n_public "
+          "to a public value for a fully private release");
     out.release = spans_release(r);
     if (replay) out.release["histogram"] = histogram_release(data, o, r, *replay);
     out.diagnostics = {
