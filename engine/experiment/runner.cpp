@@ -327,9 +327,18 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
     metrics[i] = resolve_metrics(cfg, *c, *slot);
   }
 
+  // Two different config files with the same experiment name would overwrite each other's results.
+  const std::string config_path = fs::weakly_canonical(fs::absolute(cfg.file)).string();
+  if (auto old = read_json(exp_dir / "manifest.json");
+      old && old->value("config_crc32", "") != crc32_hex(cfg.text) && old->contains("config_path") &&
+      (*old)["config_path"] != config_path)
+    throw InputError(cfg.file.string(), "experiment '" + cfg.name + "' in " + exp_dir.string() + " holds the results of another config (" +
+                                            (*old)["config_path"].get<std::string>() + ")",
+                     "give this experiment another name, or use another --out directory");
   // Only now, with every input checked, does the run touch the output directory.
   fs::create_directories(exp_dir / "cells");
   json manifest = build_manifest(cfg, cells, exp_dir);
+  manifest["config_path"] = config_path;
   write_file_atomic(exp_dir / "manifest.json", manifest.dump(1) + "\n");
 
   if (opts.threads > 0) omp_set_num_threads(opts.threads);

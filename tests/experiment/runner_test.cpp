@@ -245,3 +245,16 @@ TEST(Runner, ClipToBoundsDropsOutOfDomainPointsInsteadOfFailing) {
   EXPECT_EQ(j["datasets"]["p"]["n"], 3);
   EXPECT_EQ(j["datasets"]["p"]["provenance"]["clipped_to_bounds"], 1);
 }
+
+TEST(Runner, AnotherConfigWithTheSameExperimentNameIsRefused) {
+  fs::path dir = dpclust::testing::temp_dir("samename");
+  RunOptions o;
+  o.out_dir = dir / "out";
+  o.progress = false;
+  run_experiment(parse_config(kConfig, (dir / "a.yaml").string(), dir, ""), o);
+  std::string other = kConfig;
+  other.replace(other.find("seed: 7"), 7, "seed: 9");
+  EXPECT_THROW(run_experiment(parse_config(other, (dir / "b.yaml").string(), dir, ""), o), InputError);
+  // The same file edited (a new seed) is a legitimate rerun.
+  EXPECT_NO_THROW(run_experiment(parse_config(other, (dir / "a.yaml").string(), dir, ""), o));
+}
