@@ -273,20 +273,27 @@ ClaimOutcome evaluate(const Claim& c, const Results& results) {
         violations.push_back((*cell)["dataset"].get<std::string>() + " " + (*cell)["series"].get<std::string>() + at_params + ": " + fmt(m));
       }
     }
-  } else {  // best_at
-    double best = std::nan(""), best_at = std::nan("");
+  } else {  // best_at: the metric averaged over the other parameters, for each value of `over`
+    std::map<double, std::pair<double, std::size_t>> by_value;  // value -> (sum of means, cells)
     for (const json* cell : results.cells(c.query)) {
       const double m = mean_of(*cell, c.query.metric);
       if (!std::isfinite(m) || !(*cell)["params"].contains(c.over)) continue;
       ++out.checked;
-      if (!std::isfinite(best) || better(m, best)) {
-        best = m;
-        best_at = (*cell)["params"][c.over].get<double>();
+      auto& acc = by_value[(*cell)["params"][c.over].get<double>()];
+      acc.first += m;
+      ++acc.second;
+    }
+    double best = std::nan(""), best_at = std::nan("");
+    for (const auto& [value, acc] : by_value) {
+      const double avg = acc.first / static_cast<double>(acc.second);
+      if (!std::isfinite(best) || better(avg, best)) {
+        best = avg;
+        best_at = value;
       }
     }
     if (out.checked > 0) {
       out.satisfied = std::fabs(best_at - c.expected) <= c.expected_tolerance + 1e-12 ? out.checked : 0;
-      out.detail = "best " + c.query.metric + " " + fmt(best) + " at " + c.over + " = " + fmt(best_at, 2);
+      out.detail = "best mean " + c.query.metric + " " + fmt(best) + " at " + c.over + " = " + fmt(best_at, 2);
     }
   }
   if (out.checked == 0) {

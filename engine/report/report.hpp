@@ -42,7 +42,8 @@ struct Claim {
   std::vector<std::string> group_by;          // ordering: compare within groups (e.g. dataset, epsilon)
   std::string op;                             // threshold: "<", "<=", ">", ">="
   double bound = 0;                           // threshold value
-  std::string over;                           // best_at: the parameter whose best value is claimed
+  std::string over;                           // best_at: the parameter whose best value is claimed (the metric
+                                              // is averaged over the cells sharing each value)
   double expected = 0, expected_tolerance = 0;  // best_at: claimed best value (+- tolerance)
 };
 

@@ -118,6 +118,15 @@ TEST(Claims, ThresholdAndBestAt) {
   o = evaluate(b, fixture());
   EXPECT_EQ(o.verdict, Verdict::holds);  // 0.5 at eps 1 < 1.0 at eps 0.5
   EXPECT_NE(o.detail.find("epsilon = 1.00"), std::string::npos) << o.detail;
+  // Averaged over the other cells with the same value: over "alpha" (0.2 everywhere) all four ds1 cells
+  // form one group whose mean is (0.1 + 0.05 + 0.5 + 1.0 ... ) - here privthr+privqt of ds1 at two eps.
+  Claim avg = b;
+  avg.query.series.clear();
+  avg.over = "epsilon";
+  avg.expected = 1.0;
+  o = evaluate(avg, fixture());  // eps 0.5: (0.2 + 1.0)/2 = 0.6; eps 1: (0.1 + 0.5)/2 = 0.3 -> best at 1
+  EXPECT_EQ(o.verdict, Verdict::holds);
+  EXPECT_NE(o.detail.find("best mean dsg_c 0.300"), std::string::npos) << o.detail;
   b.expected = 0.5;
   EXPECT_EQ(evaluate(b, fixture()).verdict, Verdict::differs);
   b.query.experiment = "none";
