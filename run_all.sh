@@ -41,7 +41,7 @@ done
 # --- 1. Debian packages -------------------------------------------------------------------------
 packages=(g++ make cmake git pkg-config libyaml-cpp-dev nlohmann-json3-dev libboost-program-options-dev
           libboost-dev libeigen3-dev zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev
-          python3 python3-matplotlib python3-numpy)
+          python3 python3-matplotlib python3-numpy python3-yaml)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -25,22 +25,20 @@ returning the written files. It raises FileNotFoundError when its experiment is 
                            dpdbscan_har70)
 
 Published numbers come only from the project's reference/published.yaml ("tables" entries, matched by
-experiment); they are parsed by a small YAML-subset reader here (no PyYAML).
+experiment), read with PyYAML (Debian's python3-yaml).
 Error bars: 95% confidence interval of the mean over the trials (plot_results.error).
 Usage on its own: /usr/bin/python3 plots/paper_dpdbscan.py --results results --out plots/out
 """
-import argparse
-import json
 import math
 import pathlib
-import re
 import sys
 
 import numpy as np
+import yaml
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-import plot_results  # noqa: E402,F401  (sets the matplotlib backend and the shared style)
+import plot_results  # noqa: E402  (also sets the matplotlib backend and the shared style)
 from plot_results import error, save  # noqa: E402
 
 import matplotlib.pyplot as plt  # noqa: E402
@@ -68,24 +66,11 @@ PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#1
            "#393b79", "#637939", "#843c39", "#7b4173", "#3182bd", "#e6550d", "#31a354", "#756bb1"]
 NOISE = "#b0b0b0"
 
-_CACHE = {}
 
 
 # --- loading ----------------------------------------------------------------------------------------
 
-def _load(results_dir, names, required=True):
-    for name in names:
-        path = pathlib.Path(results_dir) / name / "results.json"
-        if path.is_file():
-            key = (str(path), path.stat().st_mtime_ns)
-            if key not in _CACHE:
-                if len(_CACHE) > 3:
-                    _CACHE.clear()
-                _CACHE[key] = json.loads(path.read_text())
-            return name, _CACHE[key]
-    if required:
-        raise FileNotFoundError(f"experiment {' / '.join(names)} not in results")
-    return None, None
+_load = plot_results.load_first
 
 
 def _dname(name):
@@ -127,159 +112,11 @@ def _trial0(cell, what, name):
 
 # --- a small YAML-subset reader (block maps and lists, flow {..} / [..], scalars, # comments) ----------
 
-def _strip_comment(line):
-    out, quote = [], None
-    for i, ch in enumerate(line):
-        if quote:
-            if ch == quote:
-                quote = None
-        elif ch in "\"'":
-            quote = ch
-        elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
-            break
-        out.append(ch)
-    return "".join(out).rstrip()
-
-
-def _balance(text):
-    depth, quote = 0, None
-    for ch in text:
-        if quote:
-            if ch == quote:
-                quote = None
-        elif ch in "\"'":
-            quote = ch
-        elif ch in "[{":
-            depth += 1
-        elif ch in "]}":
-            depth -= 1
-    return depth
-
-
-def _scalar(s):
-    s = s.strip()
-    if len(s) >= 2 and s[0] == s[-1] and s[0] in "\"'":
-        return s[1:-1]
-    if s in ("null", "~", ""):
-        return None
-    if s in ("true", "false"):
-        return s == "true"
-    try:
-        return int(s)
-    except ValueError:
-        pass
-    try:
-        return float(s)
-    except ValueError:
-        return s
-
-
-def _flow(s, i=0):
-    """Parse a flow value starting at s[i]; returns (value, next index)."""
-    while i < len(s) and s[i] == " ":
-        i += 1
-    if s[i] in "[{":
-        close = "]" if s[i] == "[" else "}"
-        is_map = s[i] == "{"
-        i += 1
-        items = {} if is_map else []
-        while True:
-            while i < len(s) and s[i] in " ,":
-                i += 1
-            if s[i] == close:
-                return items, i + 1
-            if is_map:
-                j = i
-                quote = None
-                while quote or s[j] != ":" or (j + 1 < len(s) and s[j + 1] not in " {["):
-                    if s[j] in "\"'":
-                        quote = None if quote == s[j] else (quote or s[j])
-                    j += 1
-                key = _scalar(s[i:j])
-                val, i = _flow(s, j + 1)
-                items[key] = val
-            else:
-                val, i = _flow(s, i)
-                items.append(val)
-    j, quote = i, None
-    while j < len(s) and (quote or s[j] not in ",]}"):
-        if s[j] in "\"'":
-            quote = None if quote == s[j] else (quote or s[j])
-        j += 1
-    return _scalar(s[i:j]), j
-
-
-def _key_value(text):
-    m = re.match(r"""^("[^"]*"|'[^']*'|[^:{}\[\]]+?)\s*:(?:\s+(.*)|\s*)$""", text)
-    if not m:
-        return None
-    return _scalar(m.group(1)), (m.group(2) or "").strip()
-
-
-def _value(text):
-    return _flow(text)[0] if text[:1] in "[{" else _scalar(text)
-
-
-def parse_yaml(text):
-    lines = []
-    pending = None
-    for raw in text.splitlines():
-        line = _strip_comment(raw)
-        if not line.strip() or line.strip() == "---":
-            continue
-        if pending is not None:
-            pending = (pending[0], pending[1] + " " + line.strip())
-        else:
-            pending = (len(line) - len(line.lstrip(" ")), line.strip())
-        if _balance(pending[1]) <= 0:
-            lines.append(pending)
-            pending = None
-    if pending is not None:
-        lines.append(pending)
-
-    def block(k, indent):
-        if k >= len(lines):
-            return None, k
-        if lines[k][1].startswith("- ") or lines[k][1] == "-":
-            out = []
-            while k < len(lines) and lines[k][0] == indent and (lines[k][1].startswith("- ") or lines[k][1] == "-"):
-                rest = lines[k][1][2:].strip()
-                kv = _key_value(rest) if rest[:1] not in "[{\"'" else None
-                if kv is None:
-                    out.append(_value(rest) if rest else None)
-                    k += 1
-                    if not rest and k < len(lines) and lines[k][0] > indent:
-                        out[-1], k = block(k, lines[k][0])
-                    continue
-                # a map whose first key is on the "- " line: re-read that line at indent + 2
-                lines[k] = (indent + 2, rest)
-                item, k = block(k, indent + 2)
-                out.append(item)
-            return out, k
-        out = {}
-        while k < len(lines) and lines[k][0] == indent and not lines[k][1].startswith("- "):
-            kv = _key_value(lines[k][1])
-            if kv is None:
-                raise ValueError(f"cannot read YAML line: {lines[k][1]!r}")
-            key, rest = kv
-            k += 1
-            if rest:
-                out[key] = _value(rest)
-            elif k < len(lines) and (lines[k][0] > indent or (lines[k][0] == indent and lines[k][1].startswith("- "))):
-                out[key], k = block(k, lines[k][0])
-            else:
-                out[key] = None
-        return out, k
-
-    value, _ = block(0, lines[0][0]) if lines else (None, 0)
-    return value
-
-
 def published_tables(experiment):
     """The 'tables' entries of reference/published.yaml for this experiment ([] when none / no file)."""
     if not PUBLISHED.is_file():
         return []
-    doc = parse_yaml(PUBLISHED.read_text()) or {}
+    doc = yaml.safe_load(PUBLISHED.read_text()) or {}
     return [t for t in doc.get("tables") or [] if isinstance(t, dict) and t.get("experiment") == experiment]
 
 
@@ -813,20 +650,7 @@ FIGURES = [dpdbscan_fig5_moons, dpdbscan_fig7_cluto, dpdbscan_fig8_alpha_minpts,
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--results", default="results")
-    ap.add_argument("--out", default="plots/out")
-    args = ap.parse_args()
-    out = pathlib.Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    n = 0
-    for f in FIGURES:
-        try:
-            n += len(f(pathlib.Path(args.results), out))
-        except FileNotFoundError as e:
-            print(f"skipped {f.__name__}: {e}", file=sys.stderr)
-    print(f"{n} files in {out}/")
-    return 0
+    return plot_results.run_figures(FIGURES, __doc__)
 
 
 if __name__ == "__main__":

@@ -18,15 +18,13 @@ It raises FileNotFoundError when its experiment is absent (make_figures prints "
 Error bars are the 95% confidence intervals of the mean over the trials (plot_results.error).
 Usage on its own: /usr/bin/python3 plots/paper_wavecluster.py --results results --out plots/out
 """
-import argparse
-import json
 import pathlib
 import sys
 
 import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-import plot_results  # noqa: E402,F401  (sets the matplotlib backend and the shared style)
+import plot_results  # noqa: E402  (also sets the matplotlib backend and the shared style)
 from plot_results import error, save  # noqa: E402
 
 import matplotlib.pyplot as plt  # noqa: E402
@@ -46,20 +44,9 @@ PALETTE = ["#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#17becf", "#8c564b", "#e
            "#7f7f7f", "#393b79", "#637939", "#843c39", "#7b4173", "#3182bd"]
 NOISE_COLOUR = "#d62728"
 
-_CACHE = {}
 
 
-def _load(results_dir, names):
-    """(name, data) of the first experiment of `names` present under results_dir."""
-    for name in names:
-        path = pathlib.Path(results_dir) / name / "results.json"
-        if path.is_file():
-            key = (str(path), path.stat().st_mtime_ns)
-            if key not in _CACHE:
-                _CACHE.clear()
-                _CACHE[key] = json.loads(path.read_text())
-            return name, _CACHE[key]
-    raise FileNotFoundError(f"experiment {' / '.join(names)} not in results")
+_load = plot_results.load_first
 
 
 def _dname(name):
@@ -309,20 +296,7 @@ FIGURES = [wc_fig2_clusters, wc_fig3_measures, wc_kprime, wc_fmeasure, wc_budget
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--results", default="results")
-    ap.add_argument("--out", default="plots/out")
-    args = ap.parse_args()
-    out = pathlib.Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    n = 0
-    for f in FIGURES:
-        try:
-            n += len(f(pathlib.Path(args.results), out))
-        except FileNotFoundError as e:
-            print(f"skipped {f.__name__}: {e}", file=sys.stderr)
-    print(f"{n} figure files in {out}/")
-    return 0
+    return plot_results.run_figures(FIGURES, __doc__)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,47 @@ def load(results_dir, only=None):
         yield data
 
 
+_CACHE = {}
+
+
+def load_first(results_dir, names, required=True):
+    """(name, data) of the first experiment of `names` with a results.json under results_dir.
+
+    Raises FileNotFoundError (make_figures.py reports the figure as skipped) when none is present and
+    `required`; otherwise returns (None, None). The last few files read are cached by path and mtime.
+    """
+    for name in names:
+        path = pathlib.Path(results_dir) / name / "results.json"
+        if path.is_file():
+            key = (str(path), path.stat().st_mtime_ns)
+            if key not in _CACHE:
+                if len(_CACHE) > 3:
+                    _CACHE.clear()
+                _CACHE[key] = json.loads(path.read_text())
+            return name, _CACHE[key]
+    if required:
+        raise FileNotFoundError(f"experiment {' / '.join(names)} not in results")
+    return None, None
+
+
+def run_figures(figures, description):
+    """Command-line entry of a plots/paper_*.py module: runs its FIGURES into --out."""
+    ap = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--results", default="results")
+    ap.add_argument("--out", default="plots/out")
+    args = ap.parse_args()
+    out = pathlib.Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    n = 0
+    for f in figures:
+        try:
+            n += len(f(pathlib.Path(args.results), out))
+        except FileNotFoundError as e:
+            print(f"skipped {f.__name__}: {e}", file=sys.stderr)
+    print(f"{n} files in {out}/")
+    return 0
+
+
 def swept_param(cells):
     """The one numeric parameter that varies among these cells, or None."""
     varying = []
