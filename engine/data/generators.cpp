@@ -8,8 +8,25 @@
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
+#include "data/sklearn_datasets.hpp"
 
 namespace dpclust {
+
+const char* to_string(RandomStream stream) { return stream == RandomStream::numpy ? "numpy" : "dpclust"; }
+
+ParamSpec random_stream_param() {
+  return choice_param("stream", "dpclust", {"dpclust", "numpy"},
+                      "random stream: dpclust (mt19937_64, any seed) or numpy (scikit-learn's exact points; "
+                      "RandomState, seed < 2^32)");
+}
+
+RandomStream random_stream_of(const ParamSet& params) {
+  if (!params.has("stream")) return RandomStream::dpclust;
+  const std::string& name = params.string("stream");
+  if (name == "dpclust") return RandomStream::dpclust;
+  if (name == "numpy") return RandomStream::numpy;
+  throw InputError("stream", "unknown random stream '" + name + "'", "use stream: dpclust or stream: numpy");
+}
 
 namespace {
 
@@ -85,6 +102,7 @@ void push_point(Dataset& ds, double x, double y, Label label) {
 }  // namespace
 
 Dataset make_moons(const MoonsOptions& o) {
+  if (o.stream == RandomStream::numpy) return sklearn_make_moons(o);
   check_common("make_moons", o.n_samples, o.noise);
   const std::size_t n_out = o.n_samples / 2, n_in = o.n_samples - n_out;
   Dataset ds = empty_dataset("moons", o.n_samples, 2);
@@ -103,6 +121,7 @@ Dataset make_moons(std::size_t n_samples, double noise, std::uint64_t seed) {
 }
 
 Dataset make_circles(const CirclesOptions& o) {
+  if (o.stream == RandomStream::numpy) return sklearn_make_circles(o);
   check_common("make_circles", o.n_samples, o.noise);
   require(o.factor >= 0 && o.factor < 1, "make_circles", "factor must be in [0, 1), got " + std::to_string(o.factor),
           "factor is the inner circle's radius relative to the outer (sklearn's default 0.8)");
@@ -148,6 +167,7 @@ std::vector<std::vector<double>> blob_centers(const BlobsOptions& o, Rng& rng) {
 }  // namespace
 
 Dataset make_blobs(const BlobsOptions& o) {
+  if (o.stream == RandomStream::numpy) return sklearn_make_blobs(o);
   check_common("make_blobs", o.n_samples, 0);
   Rng rng(o.seed);
   const std::vector<std::vector<double>> centers = blob_centers(o, rng);

@@ -1,9 +1,11 @@
 #pragma once
 // Synthetic point sets. make_moons / make_circles / make_blobs follow scikit-learn's definitions and
 // parameter names exactly (the point layout, the per-class split, the order of shuffle and noise), so
-// a paper's "sklearn moons with noise 0.05" means the same distribution here. The random stream is
-// dpclust::Rng, not numpy's: the same seed gives the same points on every platform, but not the
-// points numpy would draw.
+// a paper's "sklearn moons with noise 0.05" means the same distribution here. By default the random
+// stream is dpclust::Rng, not numpy's: the same seed gives the same points on every platform, but not
+// the points numpy would draw. With `stream = RandomStream::numpy` those three draw from numpy's
+// RandomState exactly as scikit-learn 1.2.1 does and return sklearn's points bit for bit
+// (data/sklearn_datasets.hpp).
 //
 // Every generator sets provenance["generator"] = {name, every parameter, seed}; labels are the
 // true classes (-1 for noise points); no bounds are set (the config supplies them).
@@ -13,8 +15,20 @@
 #include <vector>
 
 #include "core/dataset.hpp"
+#include "core/params.hpp"
 
 namespace dpclust {
+
+// The random stream a generator draws from.
+//   dpclust  dpclust::Rng (mt19937_64 + Boost): any uint64 seed; the project's own points.
+//   numpy    numpy.random.RandomState(seed), drawn as scikit-learn draws: sklearn's own points for the
+//            same seed (moons, circles and blobs only); the seed must be below 2^32.
+enum class RandomStream { dpclust, numpy };
+const char* to_string(RandomStream stream);
+// The generator parameter `stream` (choices dpclust | numpy, default dpclust), declared once for every
+// generator that offers it, and its value in a validated parameter set (dpclust when absent).
+ParamSpec random_stream_param();
+RandomStream random_stream_of(const ParamSet& params);
 
 // sklearn.datasets.make_moons: two interleaving half circles; outer (label 0) gets n_samples // 2
 // points, inner (label 1) the rest.
@@ -23,6 +37,7 @@ struct MoonsOptions {
   double noise = 0.0;   // standard deviation of Gaussian noise added to every coordinate
   bool shuffle = true;
   std::uint64_t seed = 0;
+  RandomStream stream = RandomStream::dpclust;
 };
 Dataset make_moons(const MoonsOptions& options);
 Dataset make_moons(std::size_t n_samples, double noise, std::uint64_t seed);
@@ -35,6 +50,7 @@ struct CirclesOptions {
   double factor = 0.8;  // inner radius, in [0, 1)
   bool shuffle = true;
   std::uint64_t seed = 0;
+  RandomStream stream = RandomStream::dpclust;
 };
 Dataset make_circles(const CirclesOptions& options);
 Dataset make_circles(std::size_t n_samples, double noise, double factor, std::uint64_t seed);
@@ -50,6 +66,7 @@ struct BlobsOptions {
   std::pair<double, double> center_box = {-10.0, 10.0};
   bool shuffle = true;
   std::uint64_t seed = 0;
+  RandomStream stream = RandomStream::dpclust;
 };
 // provenance["generator"]["centers"] holds the centers used (drawn or given).
 Dataset make_blobs(const BlobsOptions& options);

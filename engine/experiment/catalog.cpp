@@ -82,15 +82,16 @@ ParamSpec noise_param(double def) { return real_param("noise", def, "sd of Gauss
 const std::vector<GeneratorInfo>& all_generators() {
   static const std::vector<GeneratorInfo> gens = {
       {"moons", "two interleaving half circles (scikit-learn make_moons)",
-       {n_samples(100), noise_param(0.0), shuffle_param(), seed_param()},
+       {n_samples(100), noise_param(0.0), shuffle_param(), seed_param(), random_stream_param()},
        [](const ParamSet& p) {
-         return make_moons(MoonsOptions{size_of(p, "n_samples"), p.real("noise"), p.boolean("shuffle"), seed_of(p)});
+         return make_moons(MoonsOptions{size_of(p, "n_samples"), p.real("noise"), p.boolean("shuffle"), seed_of(p), random_stream_of(p)});
        }},
       {"circles", "a circle inside a circle (scikit-learn make_circles)",
        {n_samples(100), noise_param(0.0), real_param("factor", 0.8, "inner/outer radius ratio", 0.0, 1.0, false, true),
-        shuffle_param(), seed_param()},
+        shuffle_param(), seed_param(), random_stream_param()},
        [](const ParamSet& p) {
-         return make_circles(CirclesOptions{size_of(p, "n_samples"), p.real("noise"), p.real("factor"), p.boolean("shuffle"), seed_of(p)});
+         return make_circles(CirclesOptions{size_of(p, "n_samples"), p.real("noise"), p.real("factor"), p.boolean("shuffle"), seed_of(p),
+                                            random_stream_of(p)});
        }},
       {"blobs", "isotropic Gaussian blobs (scikit-learn make_blobs)",
        {n_samples(100), int_param("centers", 3, "number of blobs, centres uniform in the centre box", 1),
@@ -98,7 +99,7 @@ const std::vector<GeneratorInfo>& all_generators() {
         int_param("n_features", 2, "dimension", 1),
         real_vector_param("cluster_std", RealVector{1.0}, "sd of each blob: one value, or {values: [...]} one per centre", 0.0, true),
         real_param("center_box_lo", -10.0, "centre box lower end"), real_param("center_box_hi", 10.0, "centre box upper end"),
-        shuffle_param(), seed_param()},
+        shuffle_param(), seed_param(), random_stream_param()},
        [](const ParamSet& p) {
          BlobsOptions o;
          o.n_samples = size_of(p, "n_samples");
@@ -116,6 +117,7 @@ const std::vector<GeneratorInfo>& all_generators() {
          o.center_box = {p.real("center_box_lo"), p.real("center_box_hi")};
          o.shuffle = p.boolean("shuffle");
          o.seed = seed_of(p);
+         o.stream = random_stream_of(p);
          return make_blobs(o);
        }},
       {"gaussian_mixture", "isotropic Gaussian mixture, means uniform in a box, equal weights",
