@@ -15,11 +15,10 @@ std::string Located::where() const {
 Located Located::child(const std::string& key) const {
   if (overrides && overrides.IsMap() && overrides[key])
     return Located(node.IsMap() ? node[key] : YAML::Node(), overrides_file, overrides_path + "." + key);
-  Located c(YAML::Node(), file, path.empty() ? key : path + "." + key);
-  if (node.IsMap()) c.node = node[key];
-  // An absent key has no mark: report the parent's position so the user can find the block.
-  if (!c.node) c.node = YAML::Node(YAML::NodeType::Undefined);
-  return c;
+  // An absent key is an Undefined node. (yaml-cpp's const operator[] returns an invalid "zombie" node
+  // for a missing key, and assigning that node throws InvalidNode, so it is never assigned.)
+  const bool present = node.IsMap() && node[key];
+  return Located(present ? YAML::Node(node[key]) : YAML::Node(YAML::NodeType::Undefined), file, path.empty() ? key : path + "." + key);
 }
 
 Located Located::item(std::size_t i) const { return Located(node[i], file, path + "[" + std::to_string(i) + "]"); }
