@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # dpclust: one entry point for a fresh Debian 12 machine.
 #
-#   ./run_all.sh           the main job: install missing Debian packages, build (Release), run every
-#                          experiment on built-in data (configs/builtin/) and, when the papers' data
-#                          root is found, the paper reproductions (configs/paper/); then the figures.
+#   ./run_all.sh           the main job: install missing Debian packages, build (Release), fetch the
+#                          papers' datasets the paper configs read (`dpclust data fetch --for`; what
+#                          cannot be fetched is listed with the command that fetches it), run every
+#                          experiment on built-in data (configs/builtin/) and the paper reproductions
+#                          whose data is present (configs/paper/); then the figures and the report.
 #   ./run_all.sh --test    install, build, and run the whole GoogleTest suite through CTest.
 #   ./run_all.sh --quick   a smoke run in under a minute: built-in data only, 2 trials per cell,
 #                          results in results-quick/.
 #
-# Options: --data-root DIR (default: $DPCLUST_DATA_ROOT, else ../shared/datasets if present),
+# Options: --data-root DIR (default: $DPCLUST_DATA_ROOT, else ../shared/datasets if present, else
+#          ~/.cache/dpclust/datasets), --mirror URL (fetch from a mirror of the upstream layout;
+#          default $DPCLUST_MIRROR), --no-fetch (use only the data already there),
 #          --out DIR (default results/), --threads N, --build-dir DIR (default build/),
 #          --no-paper (built-in data only), --force (recompute instead of resuming).
 set -euo pipefail
@@ -21,18 +25,22 @@ build=build
 threads=0
 paper=1
 force=""
+fetch=1
+mirror="${DPCLUST_MIRROR:-}"
 data_root="${DPCLUST_DATA_ROOT:-}"
 while [ $# -gt 0 ]; do
   case "$1" in
     --test) mode=test ;;
     --quick) quick=1; paper=0; out=results-quick ;;
     --data-root) data_root="$2"; shift ;;
+    --mirror) mirror="$2"; shift ;;
+    --no-fetch) fetch=0 ;;
     --out) out="$2"; shift ;;
     --threads) threads="$2"; shift ;;
     --build-dir) build="$2"; shift ;;
     --no-paper) paper=0 ;;
     --force) force="--force" ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "run_all.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -41,6 +49,7 @@ done
 # --- 1. Debian packages -------------------------------------------------------------------------
 packages=(g++ make cmake git pkg-config libyaml-cpp-dev nlohmann-json3-dev libboost-program-options-dev
           libboost-dev libeigen3-dev zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev
+          libcurl4-openssl-dev libssl-dev libarchive-dev ca-certificates
           python3 python3-matplotlib python3-numpy python3-yaml)
 missing=()
 for p in "${packages[@]}"; do
@@ -69,7 +78,7 @@ cmake --build "$build" -j "$jobs" 2>&1 | grep -E "error:|warning:|Linking CXX ex
 # --- 3a. Tests ------------------------------------------------------------------------------------
 if [ "$mode" = test ]; then
   [ -n "$data_root" ] && export DPCLUST_DATA_ROOT="$data_root"
-  echo "== tests (ctest); data root: ${DPCLUST_DATA_ROOT:-auto (../shared/datasets if present)}"
+  echo "== tests (ctest); data root: ${DPCLUST_DATA_ROOT:-auto (../shared/datasets if present, else ~/.cache/dpclust/datasets)}"
   cd "$build"
   exec ctest --output-on-failure -j "$jobs" --timeout 900
 fi
@@ -77,25 +86,29 @@ fi
 # --- 3b. The main job -----------------------------------------------------------------------------
 dpclust="$build/experiments/dpclust"
 root_args=()
-if [ -n "$data_root" ]; then
-  root_args=(--data-root "$data_root")
-elif [ -d ../shared/datasets ]; then
-  data_root=$(cd ../shared/datasets && pwd)
-  root_args=(--data-root "$data_root")
-fi
+[ -n "$data_root" ] && root_args=(--data-root "$data_root")
+[ -n "$mirror" ] && export DPCLUST_MIRROR="$mirror"
 configs=(configs/builtin/*.yaml)
-if [ "$paper" = 1 ] && [ -n "$data_root" ]; then
-  configs+=(configs/paper/*.yaml)
-  echo "== data root: $data_root (paper reproductions included)"
-else
-  echo "== no data root: built-in data only (set --data-root DIR or DPCLUST_DATA_ROOT for the papers' datasets)"
-fi
 start=$(date +%s)
-# Configs whose data files are absent (e.g. Gowalla, Crash, HAR70+) are reported and skipped; any other
-# failure stops the job. Results already written stay on disk and a rerun resumes.
+if [ "$paper" = 1 ]; then
+  configs+=(configs/paper/*.yaml)
+  if [ "$fetch" = 1 ]; then
+    # The papers' data from its public sources (or the mirror); files already there are only verified.
+    # A failed download never stops the job: the configs that need the missing data are skipped below.
+    echo "== data: dpclust data fetch --for configs/paper/*.yaml${mirror:+ --mirror $mirror}"
+    if ! "$dpclust" data fetch --for configs/paper/*.yaml "${root_args[@]}"; then
+      echo "-- some datasets could not be fetched (listed above); the configs that read them are skipped."
+      echo "   When the network (or a mirror: --mirror URL) is reachable, fetch them with:"
+      echo "     $dpclust data fetch --for configs/paper/*.yaml${data_root:+ --data-root $data_root}"
+    fi
+  fi
+fi
+# Configs whose data files are absent (e.g. Gowalla, Crash, HAR70+ when they could not be fetched) are
+# reported and skipped; any other failure stops the job. Results already written stay on disk and a
+# rerun resumes.
 for cfg in "${configs[@]}"; do
   if ! "$dpclust" validate "$cfg" "${root_args[@]}" >/dev/null 2>/tmp/dpclust_validate.$$; then
-    if grep -q "file not found\|no data root is set" /tmp/dpclust_validate.$$; then
+    if grep -q "file not found" /tmp/dpclust_validate.$$; then
       echo "-- skipped $cfg: $(head -1 /tmp/dpclust_validate.$$)"
       continue
     fi

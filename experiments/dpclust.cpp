@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "data_command.hpp"
 #include "core/files.hpp"
 #include "experiment/catalog.hpp"
 #include "experiment/config.hpp"
@@ -34,6 +35,7 @@ const char* kUsage =
     "  score                ARI, AMI, NMI and cluster counts between two label files\n"
     "  merge INPUT...       join the outputs of shard runs\n"
     "  report RESULTS_DIR   REPORT.md: published numbers next to the reproduced ones, with verdicts\n"
+    "  data ACTION          the papers' datasets: list, fetch (from their public sources), verify\n"
     "  --version            version and git commit\n"
     "\n"
     "`dpclust <command> --help` describes each command's options.\n";
@@ -292,7 +294,8 @@ int main(int argc, char** argv) {
     if (cmd == "score") return cmd_score(argc - 1, argv + 1);
     if (cmd == "merge") return cmd_merge(argc - 1, argv + 1);
     if (cmd == "report") return cmd_report(argc - 1, argv + 1);
-    const std::string s = closest_match(cmd, std::vector<std::string>{"run", "validate", "list", "score", "merge", "report"});
+    if (cmd == "data") return dpclust::cli::cmd_data(argc - 1, argv + 1);
+    const std::string s = closest_match(cmd, std::vector<std::string>{"run", "validate", "list", "score", "merge", "report", "data"});
     std::cerr << "error: unknown command '" << cmd << "'" << (s.empty() ? "" : " (did you mean '" + s + "'?)") << "\n\n" << kUsage;
     return kExitInputError;
   } catch (const InputError& e) {

@@ -5,7 +5,8 @@
 
 namespace dpclust::testing {
 
-// The data root (../shared/datasets or $DPCLUST_DATA_ROOT); empty when absent. Tests that need it call
+// The data root (as `dpclust` resolves it: $DPCLUST_DATA_ROOT, ../shared/datasets, or the user cache). Tests
+// that need a file in it call
 // DPCLUST_REQUIRE_DATA(path) which skips with a message naming the setting.
 std::filesystem::path data_root();
 // A fresh empty directory under the system temp dir, unique per test.
@@ -19,6 +20,7 @@ std::filesystem::path write_file(const std::filesystem::path& path, const std::s
   do {                                                                                                  \
     if (::dpclust::testing::data_root().empty() ||                                                      \
         !std::filesystem::exists(::dpclust::testing::data_root() / (relative)))                         \
-      GTEST_SKIP() << "data file '" << (relative) << "' not found: set DPCLUST_DATA_ROOT to the "        \
-                   << "directory holding the papers' datasets (e.g. ../shared/datasets)";               \
+      GTEST_SKIP() << "data file '" << (relative) << "' not found under the data root "                  \
+                   << ::dpclust::testing::data_root() << ": fetch the papers' datasets with "            \
+                   << "`dpclust data fetch --all` (or set DPCLUST_DATA_ROOT)";                              \
   } while (0)

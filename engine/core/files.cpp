@@ -110,7 +110,16 @@ fs::path resolve_data_root(const std::string& explicit_root) {
   fs::path beside = fs::path(DPCLUST_SOURCE_DIR) / ".." / "shared" / "datasets";
   std::error_code ec;
   if (fs::is_directory(beside, ec)) return beside.lexically_normal();
-  return {};
+  return user_cache_data_root();
+}
+
+fs::path user_cache_data_root() {
+  // XDG Base Directory Specification: $XDG_CACHE_HOME, else ~/.cache. Where `dpclust data fetch`
+  // puts the papers' datasets when no other data root is given.
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg && fs::path(xdg).is_absolute())
+    return fs::path(xdg) / "dpclust" / "datasets";
+  if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "dpclust" / "datasets";
+  return fs::temp_directory_path() / "dpclust-cache" / "datasets";
 }
 
 }  // namespace dpclust

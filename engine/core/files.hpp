@@ -27,7 +27,10 @@ struct BuildInfo {
 const BuildInfo& build_info();
 
 // The data root: explicit setting > $DPCLUST_DATA_ROOT > <source dir>/../shared/datasets if it
-// exists. Empty when none is set or found.
+// exists > the per-user cache (user_cache_data_root). Never empty; the folder may not exist yet
+// (`dpclust data fetch` creates it).
 std::filesystem::path resolve_data_root(const std::string& explicit_root = "");
+// $XDG_CACHE_HOME/dpclust/datasets, else ~/.cache/dpclust/datasets.
+std::filesystem::path user_cache_data_root();
 
 }  // namespace dpclust

@@ -1,5 +1,7 @@
 #include "experiment/config.hpp"
 
+#include <cstdlib>
+
 #include <cmath>
 #include <regex>
 
@@ -11,7 +13,11 @@ namespace dpclust {
 namespace fs = std::filesystem;
 using yaml::Located;
 
-fs::path registry_path() { return fs::path(build_info().source_dir) / "datasets" / "registry.yaml"; }
+// $DPCLUST_REGISTRY replaces the project's registry (a site's own list of datasets, or a test's).
+fs::path registry_path() {
+  if (const char* env = std::getenv("DPCLUST_REGISTRY"); env && *env) return fs::path(env);
+  return fs::path(build_info().source_dir) / "datasets" / "registry.yaml";
+}
 
 static const std::vector<std::string> kTopKeys = {"experiment", "description", "seed", "trials", "datasets",
                                                   "methods", "metrics", "params", "output"};
@@ -92,8 +98,9 @@ static DatasetSpec parse_dataset(const Located& at, const std::string& name, con
     // Format from the key or the file name.
     if (at.has("format")) {
       d.format = yaml::as_string(at.child("format"));
-      if (d.format != "csv" && d.format != "tsv" && d.format != "arff" && d.format != "gowalla")
-        yaml::fail(at.child("format"), "unknown format '" + d.format + "'", "one of: csv, tsv, arff, gowalla");
+      if (d.format != "csv" && d.format != "tsv" && d.format != "arff" && d.format != "gowalla" &&
+          d.format != "fimi")
+        yaml::fail(at.child("format"), "unknown format '" + d.format + "'", "one of: csv, tsv, arff, gowalla, fimi");
     } else {
       std::string f = d.file;
       if (f.size() > 3 && f.substr(f.size() - 3) == ".gz") f = f.substr(0, f.size() - 3);
@@ -101,7 +108,7 @@ static DatasetSpec parse_dataset(const Located& at, const std::string& name, con
       if (ends(".arff")) d.format = "arff";
       else if (ends(".tsv")) d.format = "tsv";
       else if (ends(".csv")) d.format = "csv";
-      else yaml::fail(at, "cannot tell the format of '" + d.file + "' from its name", "add format: csv | tsv | arff | gowalla");
+      else yaml::fail(at, "cannot tell the format of '" + d.file + "' from its name", "add format: csv | tsv | arff | gowalla | fimi");
     }
     if (at.has("columns")) d.columns = yaml::as_string_list(at.child("columns"));
     if (at.has("label")) {
@@ -228,6 +235,9 @@ static DatasetSpec resolve_dataset(const Located& at, const fs::path& base_dir, 
   }
   // Merge: registry entry, then the config's overrides.
   YAML::Node merged = YAML::Clone(reg[use]);
+  // `source:` says where the file comes from (`dpclust data`); it does not change the data, so it is not
+  // part of the dataset's definition (nor of any cell's fingerprint).
+  merged.remove("source");
   for (auto it = at.node.begin(); it != at.node.end(); ++it) {
     const std::string key = it->first.as<std::string>();
     if (key != "name" && key != "use") merged[key] = it->second;

@@ -88,7 +88,7 @@ ExperimentConfig load_config(const std::filesystem::path& file, const std::files
 ExperimentConfig parse_config(const std::string& text, const std::string& file_label, const std::filesystem::path& base_dir,
                               const std::filesystem::path& data_root);
 
-// The dataset registry (datasets/registry.yaml in the source tree): named datasets of ../shared/SPEC.md.
+// The dataset registry: datasets/registry.yaml in the source tree, or the file $DPCLUST_REGISTRY names.
 std::filesystem::path registry_path();
 std::vector<std::string> registry_names();
 

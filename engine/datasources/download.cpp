@@ -1,0 +1,345 @@
+#include "datasources/download.hpp"
+
+#include <curl/curl.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <mutex>
+#include <system_error>
+#include <thread>
+
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "datasources/sha256.hpp"
+
+namespace dpclust::datasources {
+namespace fs = std::filesystem;
+
+// --- progress --------------------------------------------------------------------------------------
+
+std::string human_bytes(std::uint64_t bytes) {
+  static const char* kUnits[] = {"B", "kB", "MB", "GB", "TB"};
+  double v = static_cast<double>(bytes);
+  int u = 0;
+  while (v >= 1000.0 && u < 4) {
+    v /= 1000.0;
+    ++u;
+  }
+  char buf[32];
+  if (u == 0) std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
+  else std::snprintf(buf, sizeof buf, "%.1f %s", v, kUnits[u]);
+  return buf;
+}
+
+TransferProgress::TransferProgress(std::string label, std::uint64_t total_bytes, bool enabled)
+    : label_(std::move(label)), total_(total_bytes), enabled_(enabled), tty_(::isatty(STDERR_FILENO) == 1),
+      start_(std::chrono::steady_clock::now()), last_draw_(start_) {}
+
+void TransferProgress::add(std::uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  done_ += bytes;
+  received_ += bytes;
+  draw(false);
+}
+
+void TransferProgress::skip(std::uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  done_ += bytes;
+}
+
+void TransferProgress::finish() {
+  std::lock_guard<std::mutex> lock(mu_);
+  draw(true);
+}
+
+void TransferProgress::draw(bool final_line) {
+  if (!enabled_) return;
+  const auto now = std::chrono::steady_clock::now();
+  // A terminal is redrawn a few times a second; a log gets a line every 5 s, so a 20-minute download
+  // writes a few hundred lines, not megabytes.
+  const auto every = tty_ ? std::chrono::milliseconds(200) : std::chrono::milliseconds(5000);
+  if (!final_line && now - last_draw_ < every) return;
+  last_draw_ = now;
+  const double secs = std::chrono::duration<double>(now - start_).count();
+  const double rate = secs > 0 ? static_cast<double>(received_) / secs : 0.0;
+  std::string line = label_ + "  " + human_bytes(done_);
+  if (total_) {
+    char pct[16];
+    std::snprintf(pct, sizeof pct, " (%3.0f%%)", 100.0 * static_cast<double>(std::min(done_, total_)) / static_cast<double>(total_));
+    line += " / " + human_bytes(total_) + pct;
+  }
+  line += "  " + human_bytes(static_cast<std::uint64_t>(rate)) + "/s";
+  if (total_ && rate > 0 && done_ < total_ && !final_line) {
+    const auto eta = static_cast<long long>(static_cast<double>(total_ - done_) / rate);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "  ETA %lld:%02lld", eta / 60, eta % 60);
+    line += buf;
+  }
+  if (final_line) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "  %.1f s", secs);
+    line += buf;
+  }
+  if (tty_) std::cerr << "\r\033[K" << line << (final_line ? "\n" : "") << std::flush;
+  else std::cerr << line << "\n" << std::flush;
+}
+
+// --- URLs ------------------------------------------------------------------------------------------
+
+namespace {
+
+void curl_global() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+std::string url_part(CURLU* u, CURLUPart part) {
+  char* s = nullptr;
+  if (curl_url_get(u, part, &s, 0) != CURLUE_OK || !s) return "";
+  std::string out(s);
+  curl_free(s);
+  return out;
+}
+
+}  // namespace
+
+UrlParts parse_url(const std::string& url) {
+  curl_global();
+  CURLU* u = curl_url();
+  const CURLUcode rc = curl_url_set(u, CURLUPART_URL, url.c_str(), 0);
+  UrlParts p;
+  if (rc == CURLUE_OK) {
+    p.scheme = url_part(u, CURLUPART_SCHEME);
+    p.host = url_part(u, CURLUPART_HOST);
+    p.path = url_part(u, CURLUPART_PATH);
+    const std::string port = url_part(u, CURLUPART_PORT);
+    if (!port.empty()) p.host += ":" + port;
+  }
+  curl_url_cleanup(u);
+  if (rc != CURLUE_OK || (p.scheme != "http" && p.scheme != "https") || p.host.empty())
+    throw InputError(url, std::string("not an http(s) URL") + (rc != CURLUE_OK ? std::string(" (") + curl_url_strerror(rc) + ")" : ""),
+                     "give a URL such as http://127.0.0.1:8000 or https://mirror.example.org/dpclust");
+  return p;
+}
+
+std::string mirrored_url(const std::string& upstream_url, const std::string& mirror) {
+  if (mirror.empty()) return upstream_url;
+  const UrlParts up = parse_url(upstream_url);
+  parse_url(mirror);  // validates the mirror
+  std::string base = mirror;
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  return base + "/" + up.host + up.path;
+}
+
+// --- the transfer ----------------------------------------------------------------------------------
+
+namespace {
+
+struct Transfer {
+  CURL* curl = nullptr;
+  int fd = -1;
+  std::uint64_t offset = 0;     // bytes in the .part before this attempt
+  std::uint64_t received = 0;   // bytes written in this attempt
+  std::uint64_t limit = 0;      // expected total size (0 = unknown)
+  bool checked_status = false;
+  bool restarted = false;       // the server ignored the Range request: the .part was emptied
+  int write_errno = 0;
+  bool too_large = false;
+  TransferProgress* progress = nullptr;
+};
+
+std::size_t on_body(char* data, std::size_t, std::size_t n, void* user) {
+  auto* t = static_cast<Transfer*>(user);
+  if (!t->checked_status) {
+    t->checked_status = true;
+    long code = 0;
+    curl_easy_getinfo(t->curl, CURLINFO_RESPONSE_CODE, &code);
+    // A server that ignores Range answers 200 with the whole file: start the .part over rather than
+    // append the file to its own beginning.
+    if (t->offset > 0 && code == 200) {
+      if (::ftruncate(t->fd, 0) != 0 || ::lseek(t->fd, 0, SEEK_SET) != 0) {
+        t->write_errno = errno;
+        return 0;
+      }
+      t->offset = 0;
+      t->restarted = true;
+    }
+  }
+  if (t->limit && t->offset + t->received + n > t->limit) {
+    t->too_large = true;  // a hostile or wrong server must not fill the disk
+    return 0;
+  }
+  std::size_t done = 0;
+  while (done < n) {
+    const ssize_t w = ::write(t->fd, data + done, n - done);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      t->write_errno = errno;
+      return 0;
+    }
+    done += static_cast<std::size_t>(w);
+  }
+  t->received += n;
+  if (t->progress) t->progress->add(n);
+  return n;
+}
+
+std::uint64_t file_size_or_zero(const fs::path& p) {
+  std::error_code ec;
+  const auto s = fs::file_size(p, ec);
+  return ec ? 0 : static_cast<std::uint64_t>(s);
+}
+
+void fsync_path(const fs::path& p, bool directory) {
+  const int fd = ::open(p.c_str(), directory ? O_RDONLY | O_DIRECTORY : O_RDONLY);
+  if (fd >= 0) {
+    ::fsync(fd);
+    ::close(fd);
+  }
+}
+
+bool transient(CURLcode rc, long http) {
+  switch (rc) {
+    case CURLE_PARTIAL_FILE:
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_OPERATION_TIMEDOUT:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+      return true;
+    case CURLE_HTTP_RETURNED_ERROR:
+      return http >= 500 || http == 408 || http == 429;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+DownloadResult download_file(const DownloadRequest& req, const DownloadOptions& opt) {
+  curl_global();
+  DownloadResult result;
+  const fs::path part = fs::path(req.destination.string() + ".part");
+  fs::create_directories(req.destination.parent_path());
+  const std::string from = req.url == req.upstream_url || req.upstream_url.empty()
+                               ? req.url
+                               : req.url + " (mirror of " + req.upstream_url + ")";
+
+  // A .part at least as long as the expected file cannot be resumed: start over.
+  if (req.size && file_size_or_zero(part) > req.size) fs::remove(part);
+  result.resumed_from = file_size_or_zero(part);
+  if (opt.progress && result.resumed_from) opt.progress->skip(result.resumed_from);
+
+  CURL* curl = curl_easy_init();
+  if (!curl) throw std::runtime_error("libcurl: cannot create a transfer handle");
+  struct Cleanup {
+    CURL* c;
+    ~Cleanup() { curl_easy_cleanup(c); }
+  } cleanup{curl};
+  char errbuf[CURL_ERROR_SIZE] = {0};
+
+  for (int attempt = 0;; ++attempt) {
+    result.attempts = attempt + 1;
+    Transfer t;
+    t.curl = curl;
+    t.offset = file_size_or_zero(part);
+    t.limit = req.size;
+    t.progress = opt.progress;
+    if (req.size && t.offset == req.size) break;  // complete already: verify below
+    t.fd = ::open(part.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (t.fd < 0)
+      throw InputError(part.string(), std::string("cannot write: ") + std::strerror(errno),
+                       "check that the data root is writable, or choose another with --data-root");
+    curl_easy_reset(curl);
+    errbuf[0] = 0;
+    curl_easy_setopt(curl, CURLOPT_URL, req.url.c_str());
+    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
+    curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 5L);
+    curl_easy_setopt(curl, CURLOPT_FAILONERROR, 1L);
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_USERAGENT, ("dpclust/" + build_info().version + " (dataset fetch)").c_str());
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, opt.connect_timeout_seconds);
+    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, opt.stall_timeout_seconds);
+    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &t);
+    if (req.size) curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(req.size));
+    if (t.offset) curl_easy_setopt(curl, CURLOPT_RESUME_FROM_LARGE, static_cast<curl_off_t>(t.offset));
+    const CURLcode rc = curl_easy_perform(curl);
+    long http = 0;
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &http);
+    const int close_errno = (::fsync(t.fd) != 0 && errno != EINVAL) ? errno : 0;
+    ::close(t.fd);
+    const int werr = t.write_errno ? t.write_errno : close_errno;
+
+    if (werr == ENOSPC || werr == EDQUOT)
+      throw InputError(part.string(), "no space left on device while downloading " + from + " (" + human_bytes(t.offset + t.received) +
+                                          " written" + (req.size ? " of " + human_bytes(req.size) : "") + ")",
+                       "free space on that file system (the partial file is kept and the next `dpclust data fetch` resumes it), "
+                       "or choose another data root with --data-root / DPCLUST_DATA_ROOT");
+    if (werr)
+      throw InputError(part.string(), std::string("write failed: ") + std::strerror(werr), "check the data root's file system and permissions");
+    if (t.too_large || rc == CURLE_FILESIZE_EXCEEDED) {
+      fs::remove(part);
+      throw InputError(from, "the server sent more than the expected " + std::to_string(req.size) + " bytes",
+                       "the source or mirror serves a different file; check the URL (the partial file was removed)");
+    }
+    if (rc == CURLE_OK) break;
+    if (rc == CURLE_HTTP_RETURNED_ERROR && http == 416 && t.offset > 0) {
+      // "Range not satisfiable": the .part already holds the whole file (size unknown to us); the
+      // checksum below decides.
+      break;
+    }
+    if (transient(rc, http) && attempt < opt.retries) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200 * (1 << attempt)));
+      continue;
+    }
+    const std::string detail = errbuf[0] ? std::string(errbuf) : std::string(curl_easy_strerror(rc));
+    if (rc == CURLE_HTTP_RETURNED_ERROR) {
+      fs::remove(part);
+      throw InputError(from, "HTTP " + std::to_string(http) + (http == 404 ? " (not found)" : ""),
+                       http == 404 ? "the file is not at that address: check --mirror / DPCLUST_MIRROR (a mirror must hold "
+                                     "MIRROR/<host>/<path>), or the source may have moved"
+                                   : "try again later, or use a mirror with --mirror URL");
+    }
+    if (rc == CURLE_COULDNT_RESOLVE_HOST || rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_PROXY)
+      throw InputError(from, "cannot reach the host (" + detail + ")",
+                       "check the network (or proxy settings), or fetch from a reachable mirror with --mirror URL");
+    throw InputError(from, "download failed after " + std::to_string(attempt + 1) + " attempt(s): " + detail,
+                     "run the same `dpclust data fetch` again: it resumes from the " + human_bytes(file_size_or_zero(part)) +
+                         " already received");
+  }
+
+  // Verify before the file gets its real name.
+  const std::uint64_t got = file_size_or_zero(part);
+  if (req.size && got != req.size) {
+    fs::remove(part);
+    throw InputError(from, "received " + std::to_string(got) + " bytes, expected " + std::to_string(req.size),
+                     "the source or mirror serves a different file; the partial file was removed, run the fetch again");
+  }
+  result.sha256 = sha256_file(part);
+  if (!req.sha256.empty() && result.sha256 != req.sha256) {
+    fs::remove(part);
+    throw InputError(from, "checksum mismatch: expected SHA-256 " + req.sha256 + ", got " + result.sha256 + " (" + std::to_string(got) +
+                               " bytes); the file was rejected and removed",
+                     "the mirror or source serves different bytes than the pinned release; use another mirror, "
+                     "or report it if the upstream file changed");
+  }
+  fsync_path(part, false);
+  fs::rename(part, req.destination);
+  fsync_path(req.destination.parent_path(), true);
+  result.bytes = got;
+  return result;
+}
+
+}  // namespace dpclust::datasources

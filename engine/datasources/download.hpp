@@ -1,0 +1,78 @@
+#pragma once
+// One file over HTTP(S) with libcurl: resumable, verified, placed atomically.
+//
+// The body goes to `<destination>.part`; an interrupted transfer (a dropped connection, a kill, a full
+// disk) leaves that file, and the next attempt asks the server for the rest with a Range request. Only a
+// complete file whose SHA-256 (and size) match the registry is renamed to `destination`, so nothing
+// half-written or unverified ever stands under a name the experiments read.
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <mutex>
+#include <string>
+
+namespace dpclust::datasources {
+
+// Bytes moved across all the files of one fetch, drawn on stderr as a bar with rate and ETA on a
+// terminal, as a plain line every few seconds otherwise (logs, CI), and not at all when disabled.
+class TransferProgress {
+ public:
+  TransferProgress(std::string label, std::uint64_t total_bytes, bool enabled);
+  void add(std::uint64_t bytes);   // bytes newly received
+  void skip(std::uint64_t bytes);  // bytes already on disk (resumed or present): count toward done, not the rate
+  void finish();
+
+ private:
+  void draw(bool final_line);
+  std::string label_;
+  std::uint64_t total_, done_ = 0, received_ = 0;
+  bool enabled_, tty_;
+  std::chrono::steady_clock::time_point start_, last_draw_;
+  std::mutex mu_;
+};
+
+struct DownloadRequest {
+  std::string url;           // what is fetched (the upstream URL, or its mirror copy)
+  std::string upstream_url;  // for messages: where the file really comes from
+  std::filesystem::path destination;
+  std::string sha256;        // expected digest of the bytes; empty = not pinned (computed and returned)
+  std::uint64_t size = 0;    // expected size in bytes; 0 = unknown
+};
+
+struct DownloadOptions {
+  TransferProgress* progress = nullptr;
+  long connect_timeout_seconds = 20;
+  // A transfer slower than 1 byte/s for this long is abandoned (its .part kept for resuming).
+  long stall_timeout_seconds = 60;
+  // Further attempts after a transient failure (connection dropped, truncated body, 5xx), each resuming.
+  int retries = 3;
+};
+
+struct DownloadResult {
+  std::string sha256;
+  std::uint64_t bytes = 0;         // size of the placed file
+  std::uint64_t resumed_from = 0;  // bytes of an earlier .part that were kept (0 = fresh)
+  int attempts = 0;
+  bool already_present = false;    // destination existed with the right checksum; nothing fetched
+};
+
+// Throws InputError (exit 2: the user can fix it: network, mirror, disk space, a changed upstream) with
+// the URL, the destination and the fix; a checksum mismatch names the URL and both digests and removes
+// the bad file.
+DownloadResult download_file(const DownloadRequest& request, const DownloadOptions& options);
+
+// The URL under a mirror that reproduces the upstream layout: MIRROR/<host>/<path>.
+// "https://raw.githubusercontent.com/a/b/c.arff" + "http://127.0.0.1:8000" ->
+// "http://127.0.0.1:8000/raw.githubusercontent.com/a/b/c.arff". An empty mirror returns the URL.
+std::string mirrored_url(const std::string& upstream_url, const std::string& mirror);
+// Host and path of an http(s) URL (curl's URL parser); throws InputError for anything else.
+struct UrlParts {
+  std::string scheme, host, path;
+};
+UrlParts parse_url(const std::string& url);
+
+// "12.3 MB", "845 kB", "17 B".
+std::string human_bytes(std::uint64_t bytes);
+
+}  // namespace dpclust::datasources

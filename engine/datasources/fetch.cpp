@@ -1,0 +1,402 @@
+#include "datasources/fetch.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <iostream>
+
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "data/points_csv.hpp"
+#include "datasources/archive.hpp"
+#include "datasources/derivations.hpp"
+#include "datasources/download.hpp"
+#include "datasources/sha256.hpp"
+#include "experiment/config.hpp"
+#include "experiment/dataset_factory.hpp"
+
+namespace dpclust::datasources {
+namespace fs = std::filesystem;
+
+fs::path default_data_root(const std::string& explicit_root) { return resolve_data_root(explicit_root); }
+
+std::string default_mirror(const std::string& explicit_mirror) {
+  if (!explicit_mirror.empty()) return explicit_mirror;
+  if (const char* env = std::getenv("DPCLUST_MIRROR"); env && *env) return env;
+  return "";
+}
+
+const char* to_string(DataStatus status) {
+  switch (status) {
+    case DataStatus::ok: return "ok";
+    case DataStatus::recorded: return "ok (unpinned; matches its fetch record)";
+    case DataStatus::unverified: return "present (unpinned; no fetch record)";
+    case DataStatus::missing: return "missing";
+    case DataStatus::mismatch: return "checksum mismatch";
+  }
+  return "?";
+}
+
+namespace {
+
+fs::path record_path(const DatasetSource& s, const fs::path& root) {
+  return root / ".dpclust" / "records" / (s.data_file + ".json");
+}
+
+std::string file_checksum(const DatasetSource& s, const fs::path& path) {
+  return s.compressed() ? sha256_gunzipped_file(path) : sha256_file(path);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// One fetch at a time per data root: a second `dpclust data fetch` (or a second dataset needing the
+// same downloads) waits for the first and then finds its files in place, instead of both writing the
+// same .part files.
+class DataRootLock {
+ public:
+  DataRootLock(const fs::path& root, std::ostream* log) {
+    fs::create_directories(root / ".dpclust");
+    path_ = root / ".dpclust" / "fetch.lock";
+    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw InputError(path_.string(), "cannot create the fetch lock", "check that the data root is writable");
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      if (log) *log << "  waiting for another `dpclust data fetch` using " << root.string() << " to finish ...\n" << std::flush;
+      while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+      }
+    }
+  }
+  ~DataRootLock() {
+    if (fd_ >= 0) {
+      ::flock(fd_, LOCK_UN);
+      ::close(fd_);
+    }
+  }
+  DataRootLock(const DataRootLock&) = delete;
+  DataRootLock& operator=(const DataRootLock&) = delete;
+
+ private:
+  fs::path path_;
+  int fd_ = -1;
+};
+
+// Temporary files of earlier fetches that were killed: only this process writes under the lock, so any
+// "<file>.tmp.*" beside the target is stale.
+void remove_stale_temporaries(const fs::path& target) {
+  std::error_code ec;
+  const fs::path dir = target.parent_path();
+  if (!fs::is_directory(dir, ec)) return;
+  const std::string prefix = target.filename().string() + ".tmp.";
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().filename().string().rfind(prefix, 0) == 0) fs::remove(e.path(), ec);
+}
+
+fs::path temporary_for(const fs::path& target) { return fs::path(target.string() + ".tmp." + std::to_string(::getpid())); }
+
+// Moves the file aside rather than deleting it: it may be the user's own copy.
+fs::path set_aside(const fs::path& path) {
+  char stamp[32];
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+  const fs::path aside = fs::path(path.string() + ".rejected-" + stamp);
+  fs::rename(path, aside);
+  return aside;
+}
+
+bool file_matches(const SourceFile& f, const fs::path& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return false;
+  if (f.size && fs::file_size(path, ec) != f.size) return false;
+  return f.sha256.empty() || sha256_file(path) == f.sha256;
+}
+
+// Data lines of a CSV file with a header (line count minus one; a missing final newline still counts).
+std::uint64_t csv_records(const fs::path& p) {
+  std::FILE* f = std::fopen(p.c_str(), "rb");
+  if (!f) throw InputError(p.string(), "cannot read");
+  std::vector<char> buf(1 << 20);
+  std::uint64_t lines = 0;
+  std::size_t got = 0;
+  char last = '\n';
+  while ((got = std::fread(buf.data(), 1, buf.size(), f)) > 0) {
+    for (std::size_t i = 0; i < got; ++i) lines += buf[i] == '\n';
+    last = buf[got - 1];
+  }
+  std::fclose(f);
+  if (last != '\n') ++lines;
+  return lines ? lines - 1 : 0;
+}
+
+// `options: {select_rows: N}`: the one member file with exactly N records, so that a registry can name
+// a dataset by the size the paper states when it does not say which file that is.
+fs::path select_by_rows(const DatasetSource& s, const std::vector<fs::path>& members) {
+  const std::string want_text = s.options["select_rows"].is_string() ? s.options["select_rows"].get<std::string>() : "";
+  std::uint64_t want = 0;
+  try {
+    want = std::stoull(want_text);
+  } catch (const std::exception&) {
+    throw InputError(s.where, "options.select_rows must be a record count, got '" + want_text + "'");
+  }
+  std::vector<fs::path> hits;
+  std::string counts;
+  for (const auto& m : members) {
+    const std::uint64_t n = csv_records(m);
+    counts += (counts.empty() ? "" : ", ") + m.filename().string() + " " + std::to_string(n);
+    if (n == want) hits.push_back(m);
+  }
+  if (hits.size() != 1)
+    throw InputError(s.where, std::to_string(hits.size()) + " member files have exactly " + want_text + " records (" + counts + ")",
+                     "replace options.select_rows by an explicit members: list of the files to use");
+  return hits[0];
+}
+
+// Runs the named derivation of a source on its (downloaded, extracted) inputs.
+DerivationReport run_derivation(const DatasetSource& s, const std::vector<fs::path>& inputs, const fs::path& out) {
+  auto single = [&]() -> const fs::path& {
+    if (inputs.size() != 1)
+      throw InputError(s.where, "derivation '" + s.derivation + "' takes one input, got " + std::to_string(inputs.size()));
+    return inputs[0];
+  };
+  if (s.derivation == "cabs_positions") return derive_cabs_positions(inputs, out);
+  if (s.derivation == "cabs_pickups_dropoffs") return derive_cabs_pickups_dropoffs(inputs, out);
+  if (s.derivation == "nyc_crash") return derive_nyc_crash(single(), out);
+  if (s.derivation == "har70") return derive_har70(inputs, out);
+  if (s.derivation == "sklearn_iris") return derive_sklearn_iris(single(), out);
+  throw InputError(s.where, "unknown derivation '" + s.derivation + "'");
+}
+
+// The points of a generated dataset: the registry entry's built-in generator, exactly as `dpclust run`
+// would use it when the file is absent.
+std::string generated_text(const DatasetSource& s, const fs::path& root) {
+  const ExperimentConfig cfg = parse_config("experiment: fetch\ndatasets: [{name: " + s.name + "}]\nmethods: [dbscan]\n",
+                                            registry_path().string(), fs::current_path(), root);
+  DatasetSpec spec = cfg.datasets.at(0);
+  spec.resolved.clear();  // generate even when a file is present (e.g. to verify it)
+  spec.file.clear();
+  if (!spec.fallback_available) throw InputError(s.where, "the entry has no fallback generator");
+  spec.bounds_mode = "none";  // the file holds the generator's output, not a domain-checked copy
+  return points_csv_text(materialize_dataset(spec));
+}
+
+}  // namespace
+
+static FetchOutcome fetch_dataset_locked(const DatasetSource& s, const FetchOptions& opt);
+
+DatasetState dataset_state(const DatasetSource& s, const fs::path& root) {
+  DatasetState st;
+  st.source = &s;
+  st.path = root / s.data_file;
+  std::error_code ec;
+  if (!fs::is_regular_file(st.path, ec)) return st;
+  st.bytes_on_disk = fs::file_size(st.path, ec);
+  st.sha256 = file_checksum(s, st.path);
+  if (s.pinned()) {
+    st.expected = s.sha256;
+    st.status = st.sha256 == s.sha256 ? DataStatus::ok : DataStatus::mismatch;
+    return st;
+  }
+  const nlohmann::json rec = read_record(s, root);
+  if (rec.is_object() && rec.contains("sha256")) {
+    st.expected = rec["sha256"].get<std::string>();
+    st.status = st.sha256 == st.expected ? DataStatus::recorded : DataStatus::mismatch;
+  } else {
+    st.status = DataStatus::unverified;
+  }
+  return st;
+}
+
+nlohmann::json read_record(const DatasetSource& s, const fs::path& root) {
+  std::error_code ec;
+  const fs::path p = record_path(s, root);
+  if (!fs::is_regular_file(p, ec)) return nullptr;
+  try {
+    return nlohmann::json::parse(read_text_file(p));
+  } catch (const std::exception&) {
+    return nullptr;  // a damaged record only loses the comparison for unpinned sources
+  }
+}
+
+std::vector<const DatasetSource*> select_sources(const std::vector<DatasetSource>& all, const std::vector<std::string>& names) {
+  std::vector<const DatasetSource*> out;
+  if (names.empty()) {
+    for (const auto& s : all) out.push_back(&s);
+    return out;
+  }
+  std::vector<std::string> known;
+  for (const auto& s : all) known.push_back(s.name);
+  for (const auto& n : names) {
+    const DatasetSource* hit = nullptr;
+    for (const auto& s : all)
+      if (s.name == n) hit = &s;
+    if (!hit) {
+      const std::string guess = closest_match(n, known);
+      throw InputError("dataset '" + n + "'", "is not a registered dataset with a data file",
+                       (guess.empty() ? std::string() : "did you mean '" + guess + "'? ") + "see `dpclust data list`");
+    }
+    out.push_back(hit);
+  }
+  return out;
+}
+
+FetchOutcome fetch_dataset(const DatasetSource& s, const FetchOptions& opt) {
+  try {
+    return fetch_dataset_locked(s, opt);
+  } catch (...) {
+    // A failed fetch leaves no empty folder behind (remove() only removes an empty one).
+    std::error_code ec;
+    fs::remove((opt.data_root / s.data_file).parent_path(), ec);
+    throw;
+  }
+}
+
+static FetchOutcome fetch_dataset_locked(const DatasetSource& s, const FetchOptions& opt) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::ostream& log = opt.log ? *opt.log : std::cout;
+  FetchOutcome outcome;
+  outcome.name = s.name;
+  const fs::path root = opt.data_root;
+  DataRootLock lock(root, &log);
+  const fs::path target = root / s.data_file;
+  remove_stale_temporaries(target);
+
+  // Already there? (Possibly fetched by the process we just waited for.)
+  const DatasetState before = dataset_state(s, root);
+  if (before.status == DataStatus::ok || before.status == DataStatus::recorded || before.status == DataStatus::unverified) {
+    outcome.sha256 = before.sha256;
+    outcome.seconds = seconds_since(t0);
+    return outcome;
+  }
+  if (before.status == DataStatus::mismatch) {
+    if (!opt.replace_mismatched)
+      throw InputError(target.string(), "checksum mismatch: SHA-256 " + before.sha256 + ", the registry " +
+                                            (s.pinned() ? "pins " : "recorded ") + before.expected,
+                       "this is not the published file; `dpclust data fetch " + s.name +
+                           " --replace` sets it aside (as .rejected-<time>) and fetches the real one");
+    log << "  " << s.name << ": setting aside the mismatched file as " << set_aside(target).string() << "\n";
+  }
+
+  nlohmann::json record = {{"dataset", s.name},
+                           {"data_file", s.data_file},
+                           {"kind", to_string(s.kind)},
+                           {"citation", s.citation},
+                           {"fetched_at", utc_now_iso8601()},
+                           {"dpclust", build_info().version + " (git " + build_info().git_commit + ")"}};
+  if (!opt.mirror.empty()) record["mirror"] = opt.mirror;
+  fs::create_directories(target.parent_path());
+  const bool show = opt.progress;
+
+  if (s.kind == SourceKind::download) {
+    const SourceFile& f = s.inputs.at(0);
+    TransferProgress progress("  " + s.name, f.size, show);
+    DownloadOptions dopt;
+    dopt.progress = &progress;
+    const DownloadResult r = download_file({mirrored_url(f.url, opt.mirror), f.url, target, f.sha256, f.size}, dopt);
+    progress.finish();
+    outcome.bytes_downloaded = r.bytes - r.resumed_from;
+    outcome.sha256 = r.sha256;
+    record["inputs"] = nlohmann::json::array({{{"url", f.url}, {"sha256", r.sha256}, {"bytes", r.bytes}, {"resumed_from", r.resumed_from}}});
+  } else if (s.kind == SourceKind::derived) {
+    // 1. Inputs, kept under downloads/ in the mirror layout (shared by datasets derived from the same files).
+    std::uint64_t present_bytes = 0;
+    std::vector<const SourceFile*> needed;
+    std::vector<fs::path> input_paths;
+    for (const auto& f : s.inputs) {
+      fs::path p = root / f.download_path();
+      if (!file_matches(f, p))
+        for (const auto& copy : f.local_copies)
+          if (file_matches(f, copy)) {
+            log << "  " << s.name << ": using the local copy " << copy << " (same SHA-256 as " << f.url << ")\n";
+            p = copy;
+            break;
+          }
+      input_paths.push_back(p);
+      if (file_matches(f, p)) present_bytes += f.size;
+      else needed.push_back(&f);
+    }
+    auto inputs_json = nlohmann::json::array();
+    if (!needed.empty()) {
+      std::uint64_t total = 0;
+      for (const auto* f : needed) total = f->size && total != UINT64_MAX ? total + f->size : UINT64_MAX;
+      log << "  " << s.name << ": downloading " << needed.size() << " of " << s.inputs.size() << " input file(s)"
+          << (total != UINT64_MAX ? " (" + human_bytes(total) + ")" : "") << "\n" << std::flush;
+      TransferProgress progress("  " + s.name, total == UINT64_MAX ? 0 : total, show);
+      DownloadOptions dopt;
+      dopt.progress = &progress;
+      for (const auto* f : needed) {
+        const DownloadResult r = download_file({mirrored_url(f->url, opt.mirror), f->url, root / f->download_path(), f->sha256, f->size}, dopt);
+        outcome.bytes_downloaded += r.bytes - r.resumed_from;
+        if (f->sha256.empty()) inputs_json.push_back({{"url", f->url}, {"sha256", r.sha256}, {"bytes", r.bytes}});
+      }
+      progress.finish();
+    }
+    if (s.inputs.size() <= 8)
+      for (const auto& f : s.inputs)
+        if (!f.sha256.empty()) inputs_json.push_back({{"url", f.url}, {"sha256", f.sha256}, {"bytes", f.size}});
+    if (s.inputs.size() > 8) inputs_json.push_back({{"files", s.inputs.size()}, {"all_pinned", true}, {"first_url", s.inputs.front().url}});
+    record["inputs"] = inputs_json;
+
+    // 2. Archive members.
+    std::vector<fs::path> derive_from = input_paths;
+    if (!s.members.empty()) {
+      if (input_paths.size() != 1) throw InputError(s.where, "members can be extracted from exactly one archive input");
+      const fs::path dir = fs::path(input_paths[0].string() + ".d");
+      extract_members(input_paths[0], dir, s.members);
+      // The registry's order of members (the derivation writes them in that order).
+      derive_from.clear();
+      for (const auto& m : s.members) derive_from.push_back(dir / m);
+      if (s.options.contains("select_rows")) derive_from = {select_by_rows(s, derive_from)};
+    }
+
+    // 3. Derive into a temporary, verify, place.
+    log << "  " << s.name << ": deriving " << s.data_file << " (" << s.derivation << ")\n" << std::flush;
+    const fs::path tmp = temporary_for(target);
+    DerivationReport rep;
+    try {
+      rep = run_derivation(s, derive_from, tmp);
+      outcome.sha256 = file_checksum(s, tmp);
+    } catch (...) {
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      throw;
+    }
+    record["derivation"] = {{"name", s.derivation}, {"rows_read", rep.rows_read}, {"rows_written", rep.rows_written}, {"details", rep.details}};
+    if (s.pinned() && outcome.sha256 != s.sha256) {
+      fs::remove(tmp);
+      throw InputError(target.string(), "derivation '" + s.derivation + "' produced SHA-256 " + outcome.sha256 + " (" +
+                                            std::to_string(rep.rows_written) + " rows), expected " + s.sha256 + "; nothing was written",
+                       "the inputs verified, so this is a bug in the derivation or a changed registry entry: please report it");
+    }
+    if (!rep.details.empty()) log << "  " << s.name << ": " << rep.details.dump() << "\n";
+    fs::rename(tmp, target);
+  } else {
+    log << "  " << s.name << ": generating " << s.data_file << " (built-in generator, no download)\n" << std::flush;
+    const std::string text = generated_text(s, root);
+    outcome.sha256 = sha256_hex(text);
+    if (s.pinned() && outcome.sha256 != s.sha256)
+      throw InputError(s.where, "the generator produced SHA-256 " + outcome.sha256 + ", expected " + s.sha256 + "; nothing was written",
+                       "this is a bug in the generator (it must follow numpy's RandomState stream exactly): please report it");
+    write_file_atomic(target, text);
+  }
+  // The record keeps the data file's own checksum (of the uncompressed text for .gz), the one `list` and
+  // `verify` compare with; the inputs above keep the checksums of the downloaded bytes.
+  if (s.kind == SourceKind::download && s.compressed()) outcome.sha256 = file_checksum(s, target);
+  record["sha256"] = outcome.sha256;
+  record["pinned"] = s.pinned();
+  std::error_code ec;
+  record["bytes"] = fs::file_size(target, ec);
+  outcome.seconds = seconds_since(t0);
+  record["seconds"] = outcome.seconds;
+  write_file_atomic(record_path(s, root), record.dump(2) + "\n");
+  outcome.record = record;
+  outcome.fetched = true;
+  return outcome;
+}
+
+}  // namespace dpclust::datasources

@@ -1,0 +1,91 @@
+#include "datasources/sha256.hpp"
+
+#include <openssl/evp.h>
+#include <zlib.h>
+
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace dpclust::datasources {
+
+struct Sha256::Context {
+  EVP_MD_CTX* ctx = nullptr;
+};
+
+Sha256::Sha256() : context_(std::make_unique<Context>()) {
+  context_->ctx = EVP_MD_CTX_new();
+  if (!context_->ctx || EVP_DigestInit_ex(context_->ctx, EVP_sha256(), nullptr) != 1)
+    throw std::runtime_error("OpenSSL: cannot initialise SHA-256");
+}
+
+Sha256::~Sha256() {
+  if (context_ && context_->ctx) EVP_MD_CTX_free(context_->ctx);
+}
+
+void Sha256::update(const void* data, std::size_t size) {
+  if (size && EVP_DigestUpdate(context_->ctx, data, size) != 1) throw std::runtime_error("OpenSSL: SHA-256 update failed");
+}
+
+std::string Sha256::hex_digest() {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> md{};
+  unsigned int len = 0;
+  if (EVP_DigestFinal_ex(context_->ctx, md.data(), &len) != 1) throw std::runtime_error("OpenSSL: SHA-256 final failed");
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(2 * len);
+  for (unsigned i = 0; i < len; ++i) {
+    out.push_back(kHex[md[i] >> 4]);
+    out.push_back(kHex[md[i] & 15]);
+  }
+  return out;
+}
+
+std::string sha256_hex(std::string_view bytes) {
+  Sha256 h;
+  h.update(bytes);
+  return h.hex_digest();
+}
+
+std::string sha256_file(const std::filesystem::path& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) throw InputError(path.string(), std::string("cannot read: ") + std::strerror(errno), "check the path and its permissions");
+  Sha256 h;
+  std::vector<char> buf(1 << 20);
+  std::size_t got = 0;
+  while ((got = std::fread(buf.data(), 1, buf.size(), f)) > 0) h.update(buf.data(), got);
+  const bool failed = std::ferror(f) != 0;
+  std::fclose(f);
+  if (failed) throw InputError(path.string(), "read error while computing its SHA-256", "check the disk; then run `dpclust data verify`");
+  return h.hex_digest();
+}
+
+std::string sha256_gunzipped_file(const std::filesystem::path& path) {
+  gzFile f = gzopen(path.c_str(), "rb");
+  if (!f) throw InputError(path.string(), "cannot open as gzip", "check the path and its permissions");
+  gzbuffer(f, 1 << 18);
+  Sha256 h;
+  std::vector<char> buf(1 << 20);
+  int got = 0;
+  while ((got = gzread(f, buf.data(), static_cast<unsigned>(buf.size()))) > 0) h.update(buf.data(), static_cast<std::size_t>(got));
+  int err = Z_OK;
+  const char* msg = got < 0 ? gzerror(f, &err) : nullptr;
+  const std::string what = msg ? msg : "";
+  gzclose(f);
+  if (got < 0) throw InputError(path.string(), "corrupt gzip data (" + what + ")", "delete the file and fetch it again: dpclust data fetch");
+  return h.hex_digest();
+}
+
+bool is_sha256_hex(std::string_view text) {
+  if (text.size() != 64) return false;
+  for (char c : text)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
+}  // namespace dpclust::datasources

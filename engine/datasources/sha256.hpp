@@ -1,0 +1,38 @@
+#pragma once
+// SHA-256 (FIPS 180-4) through OpenSSL's libcrypto EVP interface: the checksum every registered
+// dataset is pinned to. Incremental, so a download is hashed as it is written and a 250 MB file never
+// has to be held in memory.
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace dpclust::datasources {
+
+class Sha256 {
+ public:
+  Sha256();
+  ~Sha256();
+  Sha256(const Sha256&) = delete;
+  Sha256& operator=(const Sha256&) = delete;
+  void update(const void* data, std::size_t size);
+  void update(std::string_view bytes) { update(bytes.data(), bytes.size()); }
+  // Lower-case hex digest; the object is finished afterwards.
+  std::string hex_digest();
+
+ private:
+  struct Context;
+  std::unique_ptr<Context> context_;
+};
+
+std::string sha256_hex(std::string_view bytes);
+// Of a file's bytes. Throws InputError naming the file when it cannot be read.
+std::string sha256_file(const std::filesystem::path& path);
+// Of a gzip file's uncompressed content (the checksum the registry pins for `.gz` data files, so that
+// the compressor's settings do not change a dataset's identity).
+std::string sha256_gunzipped_file(const std::filesystem::path& path);
+// A well-formed SHA-256 hex string: 64 lower-case hex digits.
+bool is_sha256_hex(std::string_view text);
+
+}  // namespace dpclust::datasources

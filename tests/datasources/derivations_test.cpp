@@ -1,0 +1,358 @@
+#include "datasources/derivations.hpp"
+
+#include <gtest/gtest.h>
+#include <openssl/evp.h>
+#include <zlib.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "test_support.hpp"
+
+namespace dpclust::datasources {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::temp_dir;
+using testing::write_file;
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+// The uncompressed text of a plain or gzip file (zlib reads plain files transparently).
+std::string read_text(const fs::path& path) {
+  gzFile f = gzopen(path.c_str(), "rb");
+  EXPECT_NE(f, nullptr) << path;
+  if (!f) return "";
+  std::string text;
+  char buf[1 << 16];
+  int got = 0;
+  while ((got = gzread(f, buf, sizeof buf)) > 0) text.append(buf, static_cast<std::size_t>(got));
+  gzclose(f);
+  return text;
+}
+
+bool is_gzip(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  unsigned char m[2] = {0, 0};
+  in.read(reinterpret_cast<char*>(m), 2);
+  return m[0] == 0x1f && m[1] == 0x8b;
+}
+
+// SHA-256 (hex) of a file's uncompressed text, streamed through OpenSSL's EVP interface.
+std::string sha256_of_text(const fs::path& path) {
+  gzFile f = gzopen(path.c_str(), "rb");
+  if (!f) return "cannot open";
+  gzbuffer(f, 1u << 20);
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr);
+  std::vector<char> buf(std::size_t{4} << 20);
+  int got = 0;
+  while ((got = gzread(f, buf.data(), static_cast<unsigned>(buf.size()))) > 0)
+    EVP_DigestUpdate(ctx, buf.data(), static_cast<std::size_t>(got));
+  gzclose(f);
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  EVP_DigestFinal_ex(ctx, md, &len);
+  EVP_MD_CTX_free(ctx);
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < len; ++i) {
+    out += hex[md[i] >> 4];
+    out += hex[md[i] & 15];
+  }
+  return out;
+}
+
+template <class F>
+std::string input_error(F&& action) {
+  try {
+    action();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected an InputError";
+  return "";
+}
+
+// ---- Cabs and Cabs-tiny ----------------------------------------------------------------------------
+// Two cabs. new_a.txt walks the box edges and the pick-up/drop-off flag; it ends loaded, so the first
+// line of new_b.txt (occupied = 1) is a pick-up only if the flag starts afresh for each file. The files
+// sit in directories whose order is the reverse of the file names', and are passed in reverse order:
+// the derivations must order them by file name.
+struct CabFixture {
+  fs::path dir;
+  std::vector<fs::path> files;
+  CabFixture() : dir(temp_dir("cabs")) {
+    const fs::path b = write_file(dir / "a_dir" / "new_b.txt",
+                                  "37.75 -122.40 1 10\n"     // tiny: pick-up (fresh flag), kept
+                                  "37.75 -122.40 0 9\n");    // tiny: drop-off, kept
+    const fs::path a = write_file(dir / "z_dir" / "new_a.txt",
+                                  "37.55 -122.6 0 100\n"        // cabs: lower-left corner, kept; tiny: not loaded, occupied 0: nothing
+                                  "37.85000 -122.30 1 99\n"     // cabs: upper-right corner, original text kept; tiny: pick-up outside its box
+                                  "37.549999 -122.5 1 98\n"     // cabs: just below; tiny: still loaded, nothing
+                                  "37.7200 -122.4800 0 97\n"    // tiny: drop-off on its lower-left corner, kept as written
+                                  "37.8 -122.2999 1 96\n"       // cabs: just east; tiny: pick-up outside its box
+                                  "37.82 -122.38 0 95\n"        // tiny: drop-off on its upper-right corner
+                                  "37.82 -122.38 0 94\n"        // tiny: empty again, nothing
+                                  "37.76 -122.41 1 93\n");      // tiny: pick-up, kept; the cab ends loaded
+    files = {b, a};
+  }
+  ~CabFixture() { fs::remove_all(dir); }
+};
+
+TEST(DeriveCabs, PositionsInsideTheBoxWithOriginalText) {
+  CabFixture fx;
+  const fs::path out = fx.dir / "cabs.csv.gz.part";
+  const DerivationReport r = derive_cabs_positions(fx.files, out);
+  EXPECT_TRUE(is_gzip(out));
+  EXPECT_EQ(read_text(out),
+            "lon,lat\n"
+            "-122.6,37.55\n"
+            "-122.30,37.85000\n"
+            "-122.4800,37.7200\n"
+            "-122.38,37.82\n"
+            "-122.38,37.82\n"
+            "-122.41,37.76\n"
+            "-122.40,37.75\n"
+            "-122.40,37.75\n");
+  EXPECT_EQ(r.rows_read, 10u);
+  EXPECT_EQ(r.rows_written, 8u);
+  EXPECT_EQ(r.details["dropped_outside_box"], 2);
+  EXPECT_EQ(r.details["files"], 2);
+}
+
+TEST(DeriveCabs, PickupsAndDropoffsFlagPerFile) {
+  CabFixture fx;
+  const fs::path out = fx.dir / "cabs_tiny.csv.part";
+  const DerivationReport r = derive_cabs_pickups_dropoffs(fx.files, out);
+  EXPECT_FALSE(is_gzip(out));
+  EXPECT_EQ(read_text(out),
+            "lon,lat\n"
+            "-122.4800,37.7200\n"
+            "-122.38,37.82\n"
+            "-122.41,37.76\n"
+            "-122.40,37.75\n"
+            "-122.40,37.75\n");
+  EXPECT_EQ(r.rows_read, 10u);
+  EXPECT_EQ(r.rows_written, 5u);
+  EXPECT_EQ(r.details["pickups"], 4);
+  EXPECT_EQ(r.details["dropoffs"], 3);
+  EXPECT_EQ(r.details["dropped_outside_box"], 2);
+}
+
+TEST(DeriveCabs, CallerOrderDoesNotMatter) {
+  CabFixture fx;
+  const std::vector<fs::path> reversed(fx.files.rbegin(), fx.files.rend());
+  derive_cabs_pickups_dropoffs(fx.files, fx.dir / "one.csv");
+  derive_cabs_pickups_dropoffs(reversed, fx.dir / "two.csv");
+  EXPECT_EQ(read_text(fx.dir / "one.csv"), read_text(fx.dir / "two.csv"));
+}
+
+TEST(DeriveCabs, MalformedLinesNameFileAndLine) {
+  const fs::path dir = temp_dir("cabs_bad");
+  const std::string good = "37.75 -122.40 1 10\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"37.7 -122.4 2 5\n", "occupied flag '2'"},
+      {"37.7 -122.4 1\n", "expected 4 fields"},
+      {"37.7 -122.4 1 5 9\n", "more than 4 fields"},
+      {"37.7x -122.4 1 5\n", "latitude '37.7x'"},
+      {"37.7 nan 1 5\n", "longitude 'nan'"},
+      {"37.7 -122.4 1 5.5\n", "unix time '5.5'"},
+  };
+  for (const auto& [line, what] : cases) {
+    const fs::path f = write_file(dir / "new_x.txt", good + line);
+    std::string msg = input_error([&] { derive_cabs_positions({f}, dir / "o.csv.gz"); });
+    EXPECT_TRUE(contains(msg, "new_x.txt:2")) << msg;
+    EXPECT_TRUE(contains(msg, what)) << msg;
+    msg = input_error([&] { derive_cabs_pickups_dropoffs({f}, dir / "o.csv"); });
+    EXPECT_TRUE(contains(msg, "new_x.txt:2")) << msg;
+  }
+  EXPECT_TRUE(contains(input_error([&] { derive_cabs_positions({}, dir / "o.csv.gz"); }), "no trace files"));
+  EXPECT_TRUE(contains(input_error([&] { derive_cabs_positions({dir / "absent.txt"}, dir / "o.csv.gz"); }), "file not found"));
+  fs::remove_all(dir);
+}
+
+// The real traces (QiuTedYuan/DpDBSCAN @ ba4d5f43..., datasets/cabspottingdata/new_*.txt): both outputs
+// must reach the published checksums. 368 MB, so only when the directory is given.
+TEST(DeriveCabs, RealTracesGiveThePublishedChecksums) {
+  const char* env = std::getenv("DPCLUST_CABTRACES_DIR");
+  if (!env || !*env)
+    GTEST_SKIP() << "set DPCLUST_CABTRACES_DIR to the directory holding the 536 cabspotting new_*.txt files "
+                    "(QiuTedYuan/DpDBSCAN @ ba4d5f43f1c59ea0def05a15b5cffe6f801858e7, datasets/cabspottingdata)";
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(env))
+    if (e.is_regular_file() && e.path().extension() == ".txt") files.push_back(e.path());
+  ASSERT_EQ(files.size(), 536u) << env;
+  const fs::path dir = temp_dir("cabs_real");
+  using clock = std::chrono::steady_clock;
+
+  auto t0 = clock::now();
+  DerivationReport cabs = derive_cabs_positions(files, dir / "cabs.csv.gz");
+  auto t1 = clock::now();
+  DerivationReport tiny = derive_cabs_pickups_dropoffs(files, dir / "cabs_tiny.csv");
+  auto t2 = clock::now();
+  std::cout << "cabs: " << std::chrono::duration<double>(t1 - t0).count() << " s, cabs_tiny: "
+            << std::chrono::duration<double>(t2 - t1).count() << " s\n";
+
+  EXPECT_EQ(cabs.rows_written, 10995626u);
+  EXPECT_EQ(tiny.rows_written, 845685u);
+  EXPECT_EQ(cabs.rows_read, tiny.rows_read);
+  EXPECT_EQ(sha256_of_text(dir / "cabs.csv.gz"), "d8b6d1c95384d5631e858e272ba6953f1cd9ee410eed63ec05a190d604b6186b");
+  EXPECT_EQ(sha256_of_text(dir / "cabs_tiny.csv"), "62f786f82977dc6213ed1b274bf9e357bd41c4b5e454f5bdc804b446043a01e3");
+  fs::remove_all(dir);
+}
+
+// ---- Crash ------------------------------------------------------------------------------------------
+// The shape of the NYC OpenData export: quoted header names, quoted text with commas and doubled quotes,
+// a line break inside a quoted field, empty and 0.0 coordinates, quoted numbers, a CRLF line end.
+const char* kCrash =
+    "\"CRASH DATE\",\"CRASH TIME\",BOROUGH,\"ZIP CODE\",LATITUDE,LONGITUDE,LOCATION,\"ON STREET NAME\"\n"
+    "09/11/2021,2:39,,,,,,\"WHITESTONE EXPRESSWAY\"\n"                                   // 2: missing
+    "03/26/2022,11:45,BROOKLYN,11201,40.69,-73.99,\"(40.69, -73.99)\",\"COURT ST, \"\"A\"\" SIDE\"\n"  // 3: kept
+    "06/29/2022,6:55,,,0.0,0.0,\"(0.0, 0.0)\",X\n"                                       // 4: outside
+    "07/01/2022,1:00,QUEENS,11101,40.7440000,-73.9400000,\"(40.744, -73.94)\",\"LINE ONE\n"  // 5-7: kept
+    "LINE TWO, WITH A COMMA\n"
+    "\"\n"
+    "07/02/2022,1:00,,,40.5,,\"\",Y\r\n"                                                 // 8: missing (no longitude)
+    "07/03/2022,1:00,,,41.0,-75.0,\"(41, -75)\",Z\n"                                     // 9: kept (corner)
+    "07/04/2022,1:00,,,41.0001,-74,\"(41.0001, -74)\",Z\n"                               // 10: outside
+    "07/05/2022,1:00,,,\"40.1\",\"-74.5\",,\"\"\"QUOTED\"\" AVE\"\n"                       // 11: kept
+    "\n";
+
+TEST(DeriveCrash, QuotedFieldsMissingAndOutsideCounted) {
+  const fs::path dir = temp_dir("crash");
+  const fs::path in = write_file(dir / "crashes.csv", kCrash);
+  const DerivationReport r = derive_nyc_crash(in, dir / "crash.csv.part");
+  EXPECT_EQ(read_text(dir / "crash.csv.part"),
+            "lon,lat\n"
+            "-73.99,40.69\n"
+            "-73.9400000,40.7440000\n"
+            "-75.0,41.0\n"
+            "-74.5,40.1\n");
+  EXPECT_EQ(r.rows_read, 8u);
+  EXPECT_EQ(r.rows_written, 4u);
+  EXPECT_EQ(r.details["dropped_missing_location"], 2);
+  EXPECT_EQ(r.details["dropped_outside_box"], 2);
+  // The SODA API export names the columns in lower case; gzip input is read transparently.
+  std::string lower = kCrash;
+  lower.replace(lower.find("LATITUDE,LONGITUDE"), 18, "latitude,longitude");
+  gzFile gz = gzopen((dir / "api.csv.gz").c_str(), "wb");
+  gzwrite(gz, lower.data(), static_cast<unsigned>(lower.size()));
+  gzclose(gz);
+  EXPECT_EQ(derive_nyc_crash(dir / "api.csv.gz", dir / "api.out").rows_written, 4u);
+  fs::remove_all(dir);
+}
+
+TEST(DeriveCrash, ErrorsNameTheRecordsFirstLine) {
+  const fs::path dir = temp_dir("crash_bad");
+  const std::string header = "CRASH DATE,LATITUDE,LONGITUDE,NOTE\n";
+  const std::string multi = "1/1/2020,40.5,-74,\"two\nlines\"\n";  // lines 2-3
+  std::string msg = input_error([&] { derive_nyc_crash(write_file(dir / "a.csv", header + multi + "1/2/2020,4O.5,-74,x\n"), dir / "o"); });
+  EXPECT_TRUE(contains(msg, "a.csv:4")) << msg;
+  EXPECT_TRUE(contains(msg, "LATITUDE '4O.5'")) << msg;
+  msg = input_error([&] { derive_nyc_crash(write_file(dir / "b.csv", header + multi + "1/2/2020,40.5,-74\n"), dir / "o"); });
+  EXPECT_TRUE(contains(msg, "b.csv:4")) << msg;
+  EXPECT_TRUE(contains(msg, "expected 4 fields")) << msg;
+  msg = input_error([&] { derive_nyc_crash(write_file(dir / "c.csv", header + multi + "1/2/2020,40.5,-74,\"open\nnever closed\n"), dir / "o"); });
+  EXPECT_TRUE(contains(msg, "c.csv:4")) << msg;
+  EXPECT_TRUE(contains(msg, "never closed")) << msg;
+  msg = input_error([&] { derive_nyc_crash(write_file(dir / "d.csv", header + "1/2/2020,40.5,-74,\"x\"y\n"), dir / "o"); });
+  EXPECT_TRUE(contains(msg, "d.csv:2")) << msg;
+  EXPECT_TRUE(contains(msg, "after the closing quote")) << msg;
+  msg = input_error([&] { derive_nyc_crash(write_file(dir / "e.csv", "CRASH DATE,LAT,LONGITUDE\n1,2,3\n"), dir / "o"); });
+  EXPECT_TRUE(contains(msg, "e.csv:1")) << msg;
+  EXPECT_TRUE(contains(msg, "no column named LATITUDE")) << msg;
+  msg = input_error([&] { derive_nyc_crash(write_file(dir / "f.csv", ""), dir / "o"); });
+  EXPECT_TRUE(contains(msg, "empty")) << msg;
+  fs::remove_all(dir);
+}
+
+// ---- HAR70+ -----------------------------------------------------------------------------------------
+TEST(DeriveHar70, BackSensorAndLabelOfTheGivenFilesInOrder) {
+  const fs::path dir = temp_dir("har70");
+  const std::string header = "timestamp,back_x,back_y,back_z,thigh_x,thigh_y,thigh_z,label\n";
+  const fs::path p501 = write_file(dir / "501.csv", header +
+                                                        "2021-03-24 14:42:03.839,-0.999023,-0.063477,0.140625,-0.980469,-0.112061,-0.048096,6\n"
+                                                        "2021-03-24 14:42:03.859,-0.980225,-0.079346,0.140625,-0.961182,-0.121582,-0.051758,6\n");
+  // Another column order: columns are found by name in each file. CRLF line ends are read as well.
+  const fs::path p502 = write_file(dir / "502.csv",
+                                   "timestamp,label,thigh_x,back_z,back_y,back_x,thigh_y,thigh_z\r\n"
+                                   "2021-03-25 10:00:00.000,1,0.5,-0.25,0.125,-1.000,0.1,0.2\r\n");
+  const DerivationReport r = derive_har70({p502, p501}, dir / "har70.csv.part");
+  EXPECT_EQ(read_text(dir / "har70.csv.part"),
+            "back_x,back_y,back_z,label\n"
+            "-1.000,0.125,-0.25,1\n"
+            "-0.999023,-0.063477,0.140625,6\n"
+            "-0.980225,-0.079346,0.140625,6\n");
+  EXPECT_EQ(r.rows_read, 3u);
+  EXPECT_EQ(r.rows_written, 3u);
+  EXPECT_EQ(r.details["files"], 2);
+  EXPECT_EQ(r.details["rows_per_file"],
+            nlohmann::json::parse(R"([{"file":"502.csv","rows":1},{"file":"501.csv","rows":2}])"));
+
+  std::string msg = input_error([&] { derive_har70({write_file(dir / "503.csv", header + "t,1,2,3,4,5,6,walking\n")}, dir / "o"); });
+  EXPECT_TRUE(contains(msg, "503.csv:2")) << msg;
+  EXPECT_TRUE(contains(msg, "label 'walking'")) << msg;
+  msg = input_error([&] { derive_har70({write_file(dir / "504.csv", header + "t,1,x,3,4,5,6,1\n")}, dir / "o"); });
+  EXPECT_TRUE(contains(msg, "504.csv:2")) << msg;
+  EXPECT_TRUE(contains(msg, "back_y 'x'")) << msg;
+  msg = input_error([&] { derive_har70({write_file(dir / "505.csv", header + "t,1,2,3\n")}, dir / "o"); });
+  EXPECT_TRUE(contains(msg, "505.csv:2")) << msg;
+  msg = input_error([&] { derive_har70({write_file(dir / "506.csv", "timestamp,x,y,z,label\n")}, dir / "o"); });
+  EXPECT_TRUE(contains(msg, "506.csv:1")) << msg;
+  EXPECT_TRUE(contains(msg, "no column 'back_x'")) << msg;
+  EXPECT_TRUE(contains(input_error([&] { derive_har70({}, dir / "o"); }), "no participant files"));
+  fs::remove_all(dir);
+}
+
+// ---- Iris -------------------------------------------------------------------------------------------
+TEST(DeriveIris, HeaderReplacedAndNumbersInShortestForm) {
+  const fs::path dir = temp_dir("iris");
+  const fs::path in = write_file(dir / "iris.csv",
+                                 "3,4,setosa,versicolor,virginica\n"
+                                 "5.1,3.5,1.4,0.2,0\n"
+                                 "4.9,3.0,1.4,0.2,0\n"
+                                 "6.3,3.3,6.0,2.5,2\n");
+  const DerivationReport r = derive_sklearn_iris(in, dir / "iris.out");
+  EXPECT_EQ(read_text(dir / "iris.out"),
+            "sepal_length,sepal_width,petal_length,petal_width,label\n"
+            "5.1,3.5,1.4,0.2,0\n"
+            "4.9,3,1.4,0.2,0\n"
+            "6.3,3.3,6,2.5,2\n");
+  EXPECT_EQ(r.rows_read, 3u);
+  EXPECT_EQ(r.rows_written, 3u);
+  EXPECT_EQ(r.details["numbers_reprinted"], 2);
+
+  std::string msg = input_error([&] { derive_sklearn_iris(write_file(dir / "a.csv", "sepal_length,sepal_width\n5.1,3.5\n"), dir / "o"); });
+  EXPECT_TRUE(contains(msg, "a.csv:1")) << msg;
+  msg = input_error([&] { derive_sklearn_iris(write_file(dir / "b.csv", "2,4,a,b,c\n5.1,3.5,1.4,0.2,0\n"), dir / "o"); });
+  EXPECT_TRUE(contains(msg, "b.csv:1")) << msg;
+  EXPECT_TRUE(contains(msg, "declares 2 rows but the file has 1")) << msg;
+  msg = input_error([&] { derive_sklearn_iris(write_file(dir / "c.csv", "1,4,a,b,c\n5.1,3.5,1.4,0.2,3\n"), dir / "o"); });
+  EXPECT_TRUE(contains(msg, "c.csv:2")) << msg;
+  EXPECT_TRUE(contains(msg, "label '3'")) << msg;
+  msg = input_error([&] { derive_sklearn_iris(write_file(dir / "d.csv", "1,3,a,b,c\n5.1,3.5,1.4,0\n"), dir / "o"); });
+  EXPECT_TRUE(contains(msg, "d.csv:1")) << msg;
+  fs::remove_all(dir);
+}
+
+// scikit-learn's own file (Debian's python3-sklearn, or the file named by DPCLUST_SKLEARN_IRIS) must give
+// the published checksum.
+TEST(DeriveIris, ScikitLearnsFileGivesThePublishedChecksum) {
+  const char* env = std::getenv("DPCLUST_SKLEARN_IRIS");
+  const fs::path in = env && *env ? fs::path(env) : fs::path("/usr/lib/python3/dist-packages/sklearn/datasets/data/iris.csv");
+  if (!fs::exists(in))
+    GTEST_SKIP() << "scikit-learn's iris.csv not found at " << in
+                 << ": install python3-sklearn or set DPCLUST_SKLEARN_IRIS to sklearn/datasets/data/iris.csv";
+  const fs::path dir = temp_dir("iris_real");
+  const DerivationReport r = derive_sklearn_iris(in, dir / "iris.csv");
+  EXPECT_EQ(r.rows_written, 150u);
+  EXPECT_EQ(sha256_of_text(dir / "iris.csv"), "c76446d7595036b79f4e16e537de7ceb22c452a1adbed4f9a1498b4ba18133a7");
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace dpclust::datasources
