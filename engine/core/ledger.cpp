@@ -5,17 +5,64 @@
 
 namespace dpclust {
 
-BudgetLedger::BudgetLedger(double epsilon_total, double delta_total)
-    : private_(true), epsilon_total_(epsilon_total), delta_total_(delta_total) {
+const char* to_string(NeighbourRelation r) {
+  switch (r) {
+    case NeighbourRelation::add_remove: return "add_remove";
+    case NeighbourRelation::replace_one: return "replace_one";
+  }
+  return "?";
+}
+
+const char* to_string(PrivacyMeasure m) {
+  switch (m) {
+    case PrivacyMeasure::pure: return "pure";
+    case PrivacyMeasure::approximate: return "approximate";
+    case PrivacyMeasure::local: return "local";
+  }
+  return "?";
+}
+
+BudgetLedger::BudgetLedger(double epsilon_total, double delta_total, NeighbourRelation relation)
+    : BudgetLedger(epsilon_total, delta_total, relation, delta_total > 0 ? PrivacyMeasure::approximate : PrivacyMeasure::pure) {}
+
+BudgetLedger::BudgetLedger(double epsilon_total, double delta_total, NeighbourRelation relation, PrivacyMeasure measure)
+    : private_(true), epsilon_total_(epsilon_total), delta_total_(delta_total), relation_(relation), measure_(measure) {
   if (!(epsilon_total > 0) || !std::isfinite(epsilon_total))
     throw std::logic_error("BudgetLedger: total epsilon must be positive and finite");
   if (!(delta_total >= 0 && delta_total < 1)) throw std::logic_error("BudgetLedger: delta must be in [0, 1)");
+  if (measure == PrivacyMeasure::pure && delta_total > 0) throw std::logic_error("BudgetLedger: a pure-DP ledger has delta 0");
+}
+
+void BudgetLedger::charge(BudgetEntry e) {
+  if (!private_) throw std::logic_error("BudgetLedger: a non-private method tried to spend budget on '" + e.step + "'");
+  if (!(e.epsilon >= 0) || !(e.delta >= 0) || !std::isfinite(e.epsilon))
+    throw std::logic_error("BudgetLedger: invalid spend on '" + e.step + "'");
+  if (e.relation != relation_)
+    throw std::logic_error("BudgetLedger: '" + e.step + "' is computed under the " + to_string(e.relation) +
+                           " relation but this ledger composes " + to_string(relation_) + " entries");
+  const bool entry_local = e.measure == PrivacyMeasure::local, ledger_local = measure_ == PrivacyMeasure::local;
+  if (entry_local != ledger_local)
+    throw std::logic_error("BudgetLedger: cannot compose the " + std::string(to_string(e.measure)) + " guarantee of '" + e.step +
+                           "' with a " + to_string(measure_) + " ledger");
+  if (measure_ == PrivacyMeasure::pure && (e.measure == PrivacyMeasure::approximate || e.delta > 0))
+    throw std::logic_error("BudgetLedger: '" + e.step + "' is (eps, delta)-DP but the ledger is pure eps-DP");
+  entries_.push_back(std::move(e));
 }
 
 void BudgetLedger::spend(std::string step, double epsilon, std::string note, double delta) {
-  if (!private_) throw std::logic_error("BudgetLedger: a non-private method tried to spend budget on '" + step + "'");
-  if (!(epsilon >= 0) || !(delta >= 0)) throw std::logic_error("BudgetLedger: negative spend on '" + step + "'");
-  entries_.push_back({std::move(step), epsilon, delta, std::move(note)});
+  BudgetEntry e;
+  e.step = std::move(step);
+  e.epsilon = epsilon;
+  e.delta = delta;
+  e.note = std::move(note);
+  e.relation = relation_;
+  e.measure = measure_ == PrivacyMeasure::local ? PrivacyMeasure::local : (delta > 0 ? PrivacyMeasure::approximate : PrivacyMeasure::pure);
+  charge(std::move(e));
+}
+
+void BudgetLedger::set_noise_scale(double factor) {
+  if (!(factor >= 0) || !std::isfinite(factor)) throw std::logic_error("BudgetLedger: the noise scale factor must be finite and >= 0");
+  noise_scale_ = factor;
 }
 
 double BudgetLedger::spent_epsilon() const {
@@ -49,10 +96,19 @@ nlohmann::json BudgetLedger::to_json() const {
   if (!private_) return j;
   j["epsilon_total"] = epsilon_total_;
   if (delta_total_ > 0) j["delta_total"] = delta_total_;
+  j["relation"] = to_string(relation_);
+  j["measure"] = to_string(measure_);
+  if (noise_scale_ != 1.0) j["noise_scale"] = noise_scale_;
   nlohmann::json steps = nlohmann::json::array();
   for (const auto& e : entries_) {
     nlohmann::json s{{"step", e.step}, {"epsilon", e.epsilon}};
     if (e.delta > 0) s["delta"] = e.delta;
+    if (e.mechanism != "unspecified") {
+      s["mechanism"] = e.mechanism;
+      s["sensitivity"] = e.sensitivity;
+      s["sensitivity_norm"] = e.sensitivity_norm;
+    }
+    if (e.measure != measure_) s["measure"] = to_string(e.measure);
     if (!e.note.empty()) s["note"] = e.note;
     steps.push_back(std::move(s));
   }

@@ -3,34 +3,73 @@
 // what it spent. Sequential composition: the parts must add up to the configured total, and the
 // runner checks that after every trial (BudgetLedger::verify), so a mechanism that forgets to
 // account for a step fails loudly instead of silently over-spending.
+//
+// Entries are typed (OpenDP's input metric / output measure in small): each names the neighbouring
+// relation its sensitivity is computed under, the privacy measure it satisfies, the mechanism and the
+// sensitivity. The ledger refuses what it cannot compose: a relation other than the ledger's, a local
+// (per-record metric) guarantee mixed with central ones, an approximate-DP entry in a pure-DP ledger.
+// Entries are written by the mechanisms of engine/privacy, which derive their noise scale from the
+// same (sensitivity, epsilon) they record, so noise and budget cannot drift apart.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 namespace dpclust {
 
+// Which datasets are neighbours. add_remove: D' = D plus or minus one record (unbounded DP, the
+// harness default); replace_one: D' = D with one record changed (bounded DP, |D| public).
+enum class NeighbourRelation { add_remove, replace_one };
+// pure: eps-DP; approximate: (eps, delta)-DP; local: each record's output is eps * d(x, x')
+// -indistinguishable for any two inputs x, x' of one record (metric / geo-indistinguishability, a
+// guarantee per record that does not compose with central DP).
+enum class PrivacyMeasure { pure, approximate, local };
+const char* to_string(NeighbourRelation r);
+const char* to_string(PrivacyMeasure m);
+
 struct BudgetEntry {
   std::string step;    // e.g. "noisy cell counts (Alg. 1 line 3)"
   double epsilon = 0;  // pure-DP part
   double delta = 0;    // approximate-DP part (0 for pure DP)
-  std::string note;    // sensitivity, mechanism, ...
+  std::string note;    // free text: how the sensitivity arises, composition, ...
+  std::string mechanism = "unspecified";  // "discrete_laplace", "laplace (textbook)", "exponential", ...
+  double sensitivity = 0;                  // of the released quantity, in `sensitivity_norm`
+  std::string sensitivity_norm;            // "l1", "l2", "utility" (exponential mechanism), "metric" (local)
+  NeighbourRelation relation = NeighbourRelation::add_remove;
+  PrivacyMeasure measure = PrivacyMeasure::pure;
 };
 
 class BudgetLedger {
  public:
   // A ledger for a non-private method: it may not spend anything.
   BudgetLedger() = default;
-  // A ledger for a mechanism configured with total budget (epsilon, delta).
-  explicit BudgetLedger(double epsilon_total, double delta_total = 0.0);
+  // A ledger for a mechanism configured with total budget (epsilon, delta). The measure is pure when
+  // delta is 0 and approximate otherwise, unless given (local for per-record mechanisms).
+  explicit BudgetLedger(double epsilon_total, double delta_total = 0.0,
+                        NeighbourRelation relation = NeighbourRelation::add_remove);
+  BudgetLedger(double epsilon_total, double delta_total, NeighbourRelation relation, PrivacyMeasure measure);
 
+  // Records a typed entry; throws std::logic_error when it cannot be composed with this ledger
+  // (another relation, another kind of measure, delta in a pure ledger, negative values).
+  void charge(BudgetEntry entry);
+  // Untyped legacy form: an entry under the ledger's relation and measure, mechanism "unspecified".
   void spend(std::string step, double epsilon, std::string note = "", double delta = 0.0);
 
   bool is_private() const { return private_; }
   double total_epsilon() const { return epsilon_total_; }
   double total_delta() const { return delta_total_; }
+  NeighbourRelation relation() const { return relation_; }
+  PrivacyMeasure measure() const { return measure_; }
   double spent_epsilon() const;
   double spent_delta() const;
   const std::vector<BudgetEntry>& entries() const { return entries_; }
+
+  // Testable noise (Google DP's zero-noise and seeded mocks; the audit's under-noised mechanisms): the
+  // mechanisms of engine/privacy multiply their calibrated noise scale by this factor. 1 = as
+  // calibrated; 0 = no noise at all (every pipeline becomes deterministic); 0.5 = half the noise the
+  // recorded epsilon needs (a deliberately broken mechanism). Anything but 1 is reported in to_json()
+  // and makes the trial non-private.
+  void set_noise_scale(double factor);
+  double noise_scale() const { return noise_scale_; }
 
   // Throws std::logic_error unless the entries add up to the totals (relative tolerance 1e-9).
   void verify() const;
@@ -39,6 +78,9 @@ class BudgetLedger {
  private:
   bool private_ = false;
   double epsilon_total_ = 0, delta_total_ = 0;
+  NeighbourRelation relation_ = NeighbourRelation::add_remove;
+  PrivacyMeasure measure_ = PrivacyMeasure::pure;
+  double noise_scale_ = 1.0;
   std::vector<BudgetEntry> entries_;
 };
 

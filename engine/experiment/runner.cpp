@@ -158,22 +158,28 @@ json build_cell_json(const ExperimentConfig& cfg, const Cell& cell, const Datase
     for (const auto& t : trials) vals.push_back(t.metric_values[m]);
     agg[metrics[m]->name] = summarize(vals);
   }
-  // Numeric diagnostics (k', iterations, ...) are summarised too.
-  json diag_agg = json::object();
-  if (!trial_list.empty() && trial_list[0].contains("diagnostics")) {
-    for (auto it = trial_list[0]["diagnostics"].begin(); it != trial_list[0]["diagnostics"].end(); ++it) {
+  // Numeric diagnostics (k', iterations, ...) and evaluation statistics (true k, |Z|, ...) are
+  // summarised too, each under its own name so that the evaluation part stays marked as such.
+  auto summarize_numbers = [&](const char* part) {
+    json out = json::object();
+    if (trial_list.empty() || !trial_list[0].contains(part)) return out;
+    for (auto it = trial_list[0][part].begin(); it != trial_list[0][part].end(); ++it) {
       if (!it.value().is_number()) continue;
       std::vector<double> vals;
       for (const auto& t : trial_list)
-        if (t["diagnostics"].contains(it.key()) && t["diagnostics"][it.key()].is_number()) vals.push_back(t["diagnostics"][it.key()].get<double>());
-      diag_agg[it.key()] = summarize(vals);
+        if (t.contains(part) && t[part].contains(it.key()) && t[part][it.key()].is_number()) vals.push_back(t[part][it.key()].get<double>());
+      out[it.key()] = summarize(vals);
     }
-  }
+    return out;
+  };
+  json diag_agg = summarize_numbers("diagnostics");
+  json eval_agg = summarize_numbers("evaluation");
   std::vector<double> secs;
   for (const auto& t : trials) secs.push_back(t.method_seconds);
   j["trials"] = std::move(trial_list);
   j["aggregates"] = std::move(agg);
   j["diagnostics_aggregates"] = std::move(diag_agg);
+  if (!eval_agg.empty()) j["evaluation_aggregates"] = std::move(eval_agg);
   j["timing"] = {{"method_seconds", summarize(secs)}};
   const auto& b = build_info();
   j["computed_by"] = {{"version", b.version}, {"git_commit", b.git_commit}, {"build_type", b.build_type},
@@ -182,14 +188,17 @@ json build_cell_json(const ExperimentConfig& cfg, const Cell& cell, const Datase
 }
 
 TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Dataset& data,
-                       const std::vector<const MetricInfo*>& metrics, std::int64_t trial) {
+                       const std::vector<const MetricInfo*>& metrics, std::int64_t trial, double noise_scale) {
   const MethodInfo& info = *find_method(cell.method);
   TrialOutcome out;
   const std::uint64_t seed = derive_seed(cfg.seed, cell.key, static_cast<std::uint64_t>(trial));
   Rng rng(seed);
-  BudgetLedger ledger = info.differentially_private
-                            ? BudgetLedger(cell.params.real("epsilon"), cell.params.has("delta") ? cell.params.real("delta") : 0.0)
-                            : BudgetLedger();
+  const double delta = cell.params.has("delta") ? cell.params.real("delta") : 0.0;
+  BudgetLedger ledger = !info.differentially_private ? BudgetLedger()
+                        : info.local_privacy
+                            ? BudgetLedger(cell.params.real("epsilon"), delta, info.relation, PrivacyMeasure::local)
+                            : BudgetLedger(cell.params.real("epsilon"), delta, info.relation);
+  if (info.differentially_private && noise_scale != 1.0) ledger.set_noise_scale(noise_scale);
   auto method = info.make();
   const auto t0 = std::chrono::steady_clock::now();
   MethodResult res = method->run(data, cell.params, rng, ledger);
@@ -200,6 +209,9 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
                            std::to_string(data.n) + " points");
   if (info.differentially_private && !res.labels_are_release)
     res.non_private_notes.push_back("point labels are extracted for evaluation only; they are not part of the private release");
+  if (ledger.noise_scale() != 1.0)
+    res.non_private_notes.push_back("noise scaled by " + std::to_string(ledger.noise_scale()) +
+                                    " of its calibrated value (a test of the privacy audit): not the recorded epsilon");
   json metric_json = json::object();
   std::map<std::string, std::any> metric_cache;
   MetricInput in{data, res, cell.params, info, splitmix64(seed ^ fnv1a64("metrics")), metric_cache};
@@ -211,6 +223,8 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
   const auto t2 = std::chrono::steady_clock::now();
   out.method_seconds = std::chrono::duration<double>(t1 - t0).count();
   json rec{{"trial", trial}, {"seed", seed}, {"metrics", metric_json}, {"diagnostics", res.diagnostics}, {"ledger", ledger.to_json()}};
+  // Exact statistics of the true data: for the report, not private (README: results schema).
+  if (!res.evaluation.empty()) rec["evaluation"] = std::move(res.evaluation);
   if (cfg.save_release && !res.release.empty()) rec["release"] = std::move(res.release);
   if (cfg.save_labels) rec["labels"] = res.labels;
   rec["timing"] = {{"method_seconds", out.method_seconds}, {"metrics_seconds", std::chrono::duration<double>(t2 - t1).count()}};
@@ -360,7 +374,7 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
     const std::size_t ci = task / trials, t = task % trials;
     const Cell& cell = *pending[ci];
     try {
-      outcomes[ci][t] = run_trial(cfg, cell, *data[cell.dataset_index], metrics[ci], static_cast<std::int64_t>(t));
+      outcomes[ci][t] = run_trial(cfg, cell, *data[cell.dataset_index], metrics[ci], static_cast<std::int64_t>(t), opts.noise_scale);
       if (remaining[ci].fetch_sub(1) == 1) {  // the last trial of this cell: write it now
         json j = build_cell_json(cfg, cell, *data[cell.dataset_index], metrics[ci], outcomes[ci]);
         write_file_atomic(cell_path(exp_dir, cell.id), j.dump(1) + "\n");

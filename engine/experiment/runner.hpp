@@ -25,6 +25,10 @@ struct RunOptions {
   std::size_t shard = 1;    // this machine runs cells with index % shard_count == shard - 1
   std::size_t shard_count = 1;
   bool progress = true;
+  // Testable noise: every private mechanism's calibrated noise scale is multiplied by this (1 = as
+  // configured; 0 = none; 0.5 = deliberately under-noised, for the privacy audit's own tests). Any
+  // other value than 1 flags every private result non-private. Not a CLI option.
+  double noise_scale = 1.0;
 };
 
 struct RunReport {

@@ -163,7 +163,17 @@ Results::Results(const fs::path& dir) {
   if (!fs::is_directory(dir, ec)) throw InputError(dir.string(), "not a results directory", "pass the --out directory of `dpclust run`");
   for (const auto& e : fs::directory_iterator(dir)) {
     const fs::path f = e.path() / "results.json";
-    if (!fs::exists(f)) continue;
+    if (!fs::exists(f)) {
+      const fs::path skip = e.path() / "skipped.json";
+      if (fs::exists(skip)) {
+        try {
+          skipped_[e.path().filename().string()] = json::parse(read_text_file(skip));
+        } catch (const std::exception&) {
+          // A damaged note only loses the reason; the value is reported as not run either way.
+        }
+      }
+      continue;
+    }
     json j = json::parse(read_text_file(f));
     const std::string name = j.value("experiment", e.path().filename().string());
     experiments_[name] = std::move(j);
@@ -192,7 +202,7 @@ std::vector<const json*> Results::cells(const Query& q) const {
 }
 
 const json* statistic(const json& cell, const std::string& metric) {
-  for (const char* where : {"aggregates", "diagnostics_aggregates"})
+  for (const char* where : {"aggregates", "diagnostics_aggregates", "evaluation_aggregates"})
     if (cell.contains(where) && cell[where].contains(metric)) return &cell[where][metric];
   return nullptr;
 }
@@ -216,7 +226,14 @@ ValueOutcome evaluate(const PublishedValue& v, const Results& results) {
   ValueOutcome out;
   auto cells = results.cells(v.query);
   if (cells.empty()) {
-    out.note = results.experiments().count(v.query.experiment) ? "no matching cell" : "experiment '" + v.query.experiment + "' not in the results";
+    if (results.experiments().count(v.query.experiment)) {
+      out.note = "no matching cell";
+    } else if (auto sk = results.skipped().find(v.query.experiment); sk != results.skipped().end()) {
+      out.note = "skipped: " + sk->second.value("reason", std::string("data missing"));
+      if (sk->second.contains("fix")) out.note += "; fix: " + sk->second["fix"].get<std::string>();
+    } else {
+      out.note = "experiment '" + v.query.experiment + "' not in the results";
+    }
     return out;
   }
   if (cells.size() > 1) {

@@ -63,9 +63,13 @@ class Results {
   // Cells matching the query's experiment, dataset (if set), series (if set), params and where.
   std::vector<const nlohmann::json*> cells(const Query& q) const;
   const std::map<std::string, nlohmann::json>& experiments() const { return experiments_; }
+  // Experiments `dpclust run --skip-missing-data` skipped, with the reason (e.g. a dataset that could
+  // not be fetched) and the command that fixes it: RESULTS_DIR/<experiment>/skipped.json.
+  const std::map<std::string, nlohmann::json>& skipped() const { return skipped_; }
 
  private:
   std::map<std::string, nlohmann::json> experiments_;
+  std::map<std::string, nlohmann::json> skipped_;
 };
 
 // The aggregate of a metric (or, failing that, a numeric diagnostic) in a cell; null when absent.

@@ -1,0 +1,140 @@
+// The mechanism layer: building a mechanism records the typed ledger entry its noise is calibrated to;
+// the ledger refuses what it cannot compose; the noise scale factor (0 = none, 0.5 = under-noised)
+// reaches every draw; the secure sampler releases integers, the textbook one continuous values.
+#include "privacy/mechanism.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+
+using namespace dpclust;
+using namespace dpclust::privacy;
+
+TEST(CountMechanism, BuildingItChargesTheLedgerWithTheCalibratingNumbers) {
+  BudgetLedger ledger(1.0);
+  const auto m = CountMechanism::laplace(ledger, Sampler::secure, 2.0, 0.5, "counts", "disjoint cells");
+  ASSERT_EQ(ledger.entries().size(), 1u);
+  const BudgetEntry& e = ledger.entries()[0];
+  EXPECT_EQ(e.step, "counts");
+  EXPECT_DOUBLE_EQ(e.epsilon, 0.5);
+  EXPECT_DOUBLE_EQ(e.sensitivity, 2.0);
+  EXPECT_EQ(e.sensitivity_norm, "l1");
+  EXPECT_EQ(e.mechanism, "discrete_laplace");
+  EXPECT_EQ(e.measure, PrivacyMeasure::pure);
+  EXPECT_EQ(e.relation, NeighbourRelation::add_remove);
+  EXPECT_DOUBLE_EQ(m.scale(), 4.0);  // b = l1 / eps: the scale comes from the charged numbers
+  (void)CountMechanism::laplace(ledger, Sampler::textbook, 1.0, 0.5, "more");
+  EXPECT_NO_THROW(ledger.verify());
+  EXPECT_EQ(ledger.entries()[1].mechanism, "laplace (textbook)");
+}
+
+TEST(CountMechanism, SecureNoiseIsIntegerTextbookIsNot) {
+  BudgetLedger ledger(2.0);
+  Rng rng(7);
+  const auto secure = CountMechanism::laplace(ledger, Sampler::secure, 1.0, 1.0, "a");
+  const auto textbook = CountMechanism::laplace(ledger, Sampler::textbook, 1.0, 1.0, "b");
+  int non_integer = 0;
+  double sum_abs = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const double z = secure.noise(rng);
+    EXPECT_EQ(z, std::round(z));
+    sum_abs += std::fabs(z);
+    non_integer += textbook.noise(rng) != std::round(textbook.noise(rng));
+  }
+  // E|Z| of the discrete Laplace with q = e^-1 is 2q / (1 - q^2) = 0.8509; 20,000 draws: sd of the
+  // mean ~0.008, so 0.05 is a > 6-sigma band.
+  EXPECT_NEAR(sum_abs / 20000, 2 * std::exp(-1.0) / (1 - std::exp(-2.0)), 0.05);
+  EXPECT_GT(non_integer, 19000);
+  // Tail draws of the secure sampler are integers >= ceil(theta), as Algorithm 2 needs.
+  for (int i = 0; i < 1000; ++i) {
+    const double t = secure.draw_tail(rng, 3.2);
+    EXPECT_GE(t, 4.0);
+    EXPECT_EQ(t, std::round(t));
+  }
+  EXPECT_NEAR(secure.tail_probability(3.2), std::exp(-4.0) / (1 + std::exp(-1.0)), 1e-12);
+}
+
+TEST(CountMechanism, NoiseScaleZeroMeansNoNoiseAndHalfMeansHalf) {
+  BudgetLedger zero(1.0);
+  zero.set_noise_scale(0);
+  Rng rng(3);
+  const auto m = CountMechanism::laplace(zero, Sampler::secure, 1.0, 1.0, "x");
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(m.noisy(rng, 17), 17);
+  EXPECT_EQ(m.draw_tail(rng, 2.5), 3.0);
+  EXPECT_EQ(zero.to_json()["noise_scale"], 0.0);
+
+  BudgetLedger half(1.0), full(1.0);
+  half.set_noise_scale(0.5);
+  const auto h = CountMechanism::laplace(half, Sampler::textbook, 1.0, 1.0, "x");
+  const auto f = CountMechanism::laplace(full, Sampler::textbook, 1.0, 1.0, "x");
+  double sh = 0, sf = 0;
+  Rng r1(5), r2(5);
+  for (int i = 0; i < 10000; ++i) {
+    sh += std::fabs(h.noise(r1));
+    sf += std::fabs(f.noise(r2));
+  }
+  EXPECT_NEAR(sh / sf, 0.5, 1e-12);  // same stream, half the scale
+  EXPECT_DOUBLE_EQ(half.entries()[0].epsilon, 1.0);  // the ledger still claims the full epsilon
+}
+
+TEST(CountMechanism, GaussianIsApproximateAndNeedsDelta) {
+  BudgetLedger pure(0.5);
+  EXPECT_THROW(CountMechanism::gaussian(pure, Sampler::secure, 1.0, 0.5, 1e-5, "g"), std::logic_error);
+  BudgetLedger approx(0.5, 1e-5);
+  const auto g = CountMechanism::gaussian(approx, Sampler::secure, 1.0, 0.5, 1e-5, "g");
+  EXPECT_NEAR(g.scale(), std::sqrt(2 * std::log(1.25 / 1e-5)) / 0.5, 1e-12);
+  EXPECT_EQ(approx.entries()[0].measure, PrivacyMeasure::approximate);
+  EXPECT_EQ(approx.entries()[0].sensitivity_norm, "l2");
+  EXPECT_NO_THROW(approx.verify());
+  EXPECT_THROW(CountMechanism::gaussian(approx, Sampler::secure, 1.0, 0.5, 0.0, "g"), std::invalid_argument);
+  EXPECT_THROW(CountMechanism::laplace(approx, Sampler::secure, 1.0, 0.0, "zero eps"), std::invalid_argument);
+}
+
+TEST(Ledger, RefusesWhatItCannotCompose) {
+  BudgetLedger bounded(1.0, 0.0, NeighbourRelation::replace_one);
+  BudgetEntry e;
+  e.step = "add/remove sensitivity";
+  e.epsilon = 0.5;
+  e.relation = NeighbourRelation::add_remove;
+  EXPECT_THROW(bounded.charge(e), std::logic_error);
+  // A mechanism built on the ledger takes the ledger's relation.
+  (void)CountMechanism::laplace(bounded, Sampler::secure, 2.0, 1.0, "replace-one counts");
+  EXPECT_EQ(bounded.entries()[0].relation, NeighbourRelation::replace_one);
+
+  BudgetLedger local(1.0, 0.0, NeighbourRelation::add_remove, PrivacyMeasure::local);
+  EXPECT_THROW(CountMechanism::laplace(local, Sampler::secure, 1.0, 1.0, "central count"), std::logic_error);
+  charge(local, "planar Laplace", 1.0, "planar_laplace", 1.0, "metric");
+  EXPECT_EQ(local.entries()[0].measure, PrivacyMeasure::local);
+  EXPECT_NO_THROW(local.verify());
+
+  BudgetLedger nonprivate;
+  EXPECT_THROW(charge(nonprivate, "x", 1.0, "laplace", 1.0, "l1"), std::logic_error);
+}
+
+TEST(RealMechanism, SnappingReleasesInsideTheRangeOnItsGrid) {
+  BudgetLedger ledger(1.0);
+  const auto m = RealMechanism::laplace(ledger, Sampler::secure, 1.0, 1.0, 100.0, "sum");
+  EXPECT_EQ(ledger.entries()[0].mechanism, "snapping_laplace");
+  EXPECT_GT(m.scale(), 1.0);  // lambda includes Mironov's slack: slightly above l1/eps
+  EXPECT_LT(m.scale(), 1.0 + 1e-9);
+  Rng rng(11);
+  for (int i = 0; i < 2000; ++i) {
+    const double v = m.noisy(rng, 1e6);  // clamped to the range first
+    EXPECT_LE(std::fabs(v), 100.0);
+    EXPECT_EQ(std::ldexp(v, 1), std::round(std::ldexp(v, 1)));  // a multiple of the grid 2^0 or coarser
+  }
+  BudgetLedger zero(1.0);
+  zero.set_noise_scale(0);
+  EXPECT_EQ(RealMechanism::laplace(zero, Sampler::secure, 1.0, 1.0, 100.0, "s").noisy(rng, 250.0), 100.0);
+}
+
+TEST(Sampler, OneParameterDeclaredOnce) {
+  const ParamSpec p = sampler_param();
+  EXPECT_EQ(p.name, "sampler");
+  EXPECT_EQ(p.choices, (std::vector<std::string>{"secure", "textbook"}));
+  ParamSet ps;
+  EXPECT_EQ(sampler_of(ps), Sampler::secure);
+  ps.set("sampler", std::string("textbook"));
+  EXPECT_EQ(sampler_of(ps), Sampler::textbook);
+}
