@@ -21,6 +21,7 @@
 #include "dpdbscan/dp_dbscan.hpp"
 #include "dpdbscan/error_bounds.hpp"
 #include "dpdbscan/histogram.hpp"
+#include "dpdbscan/naive_histogram.hpp"
 #include "io/arff.hpp"
 #include "io/csv.hpp"
 
@@ -83,7 +84,8 @@ void run_mechanism(benchmark::State& state, const Dataset* d, const DpDbscanOpti
   std::uint64_t seed = 0;
   for (auto _ : state) {
     Rng rng(seed++);
-    DpDbscanResult r = dp_dbscan(d->coords.data(), d->n, d->bounds, o, rng, nullptr);
+    BudgetLedger ledger(o.epsilon);
+    DpDbscanResult r = dp_dbscan(d->coords.data(), d->n, d->bounds, o, rng, ledger);
     spans = r.spans.n_spans;
     core = r.core.codes.size();
     linear = r.linear;
@@ -137,8 +139,11 @@ void BM_Phases_Cabs(benchmark::State& state) {
   if (!d) return;
   const CellGrid g = make_grid(d->bounds, 0.02, 4.0);
   const Neighbourhood nb = alpha_neighbourhood(2, 4.0);
-  const Noise noise(NoiseKind::laplace, 1.0, 0, false);
-  const double thr = 500 + gamma_noise(noise, 0.5, static_cast<double>(nb.kappa()), static_cast<double>(g.universe));
+  BudgetLedger ledger(1.0);
+  const privacy::CountMechanism noise =
+      histogram_mechanism(ledger, NoiseKind::laplace, privacy::Sampler::secure, 1.0, 0.0, false, "histogram", "");
+  const double thr =
+      500 + gamma_noise(NoiseKind::laplace, noise, 1.0, 0.5, static_cast<double>(nb.kappa()), static_cast<double>(g.universe));
   const int phase = static_cast<int>(state.range(0));
   static const char* names[] = {"count_cells", "naive_histogram", "core_cells", "merge"};
   state.SetLabel(names[phase]);
@@ -162,7 +167,9 @@ void BM_Labels_Cabs(benchmark::State& state) {
   const Dataset* d = load(state, "cabs");
   if (!d) return;
   Rng rng(0);
-  const DpDbscanResult r = dp_dbscan(d->coords.data(), d->n, d->bounds, options(0.02, 500, HistogramChoice::automatic), rng, nullptr);
+  BudgetLedger ledger(1.0);
+  const DpDbscanResult r =
+      dp_dbscan(d->coords.data(), d->n, d->bounds, options(0.02, 500, HistogramChoice::automatic), rng, ledger);
   const SpanClassifier cls(r.grid, r.spans, r.dense);
   for (auto _ : state) benchmark::DoNotOptimize(cls.classify_all(d->coords.data(), d->n).data());
 }

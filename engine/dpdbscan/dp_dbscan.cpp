@@ -8,12 +8,13 @@
 
 #include "core/error.hpp"
 #include "dpdbscan/error_bounds.hpp"
-#include "dpdbscan/histogram.hpp"
+#include "dpdbscan/linear_histogram.hpp"
+#include "dpdbscan/naive_histogram.hpp"
 
 namespace dpclust::dpdbscan {
 
 DpDbscanResult dp_dbscan(const double* coords, std::size_t n, const Bounds& bounds, const DpDbscanOptions& o, Rng& rng,
-                         BudgetLedger* ledger) {
+                         BudgetLedger& ledger) {
   if (o.min_pts < 1) throw InputError("params.min_pts", "min_pts must be >= 1");
   if (!(o.beta > 0 && o.beta < 1)) throw InputError("params.beta", "beta must be in (0, 1)");
   if (o.noise != NoiseKind::gaussian && o.delta != 0)
@@ -50,29 +51,31 @@ DpDbscanResult dp_dbscan(const double* coords, std::size_t n, const Bounds& boun
                      "dense storage of |X| = " + std::to_string(g.universe) + " cells exceeds the limit of 2^26 cells",
                      res.linear ? "use storage: auto or sparse" : "use histogram: linear (Algorithm 2) or a larger alpha/eta");
 
-  CellCounts counts = count_cells(g, coords, n, res.dense);
-  res.occupied = counts.occupied;
-
-  // Line 5: the DP histogram, the mechanism's only access to the data.
-  const Noise noise(o.noise, o.epsilon, o.delta, o.bounded_dp);
-  NoisyHistogram hist;
-  std::ostringstream note;
-  note << noise.describe() << ", ";
+  // Line 5: the DP histogram, the mechanism's only access to the data. Its mechanism is built (and its
+  // ledger entry recorded) first: theta and Gamma derive from its scale.
   const double kappa = static_cast<double>(res.kappa);
-  res.gamma_noise = gamma_noise(noise, o.beta, kappa, X);
+  std::ostringstream note;
+  note << (res.linear ? "linear-time histogram (Alg. 2)" : "naive histogram over all |X| = " + std::to_string(g.universe) + " cells (Thm 2.8)")
+       << ", " << to_string(o.noise) << " noise, "
+       << (o.bounded_dp ? "sensitivity of a changed point (bounded DP; an upper bound under add/remove)"
+                        : "sensitivity of an added/removed point (unbounded DP)")
+       << "; the cells are disjoint counts (parallel composition)";
+  res.histogram_note = note.str();
+  const privacy::CountMechanism mech =
+      histogram_mechanism(ledger, o.noise, o.sampler, o.epsilon, o.delta, o.bounded_dp, "noisy cell histogram (Alg. 1 line 5)",
+                          res.histogram_note);
+  res.sampler = mech.sampler();
+  const double factor = ledger.noise_scale();
+  res.gamma_noise = gamma_noise(o.noise, mech, factor, o.beta, kappa, X);
   if (res.linear) {
     if (o.theta >= 0) res.theta = o.theta;
     else if (o.theta_authors_code && X <= 2 * n_pub) res.theta = res.gamma_noise / kappa;
-    else res.theta = default_theta(noise, X, n_pub);
-    note << "linear-time histogram (Alg. 2), theta = " << res.theta;
-  } else {
-    note << "naive histogram over all |X| = " << g.universe << " cells (Thm 2.8)";
+    else res.theta = default_theta(o.noise, mech, factor, X, n_pub);
   }
-  res.histogram_note = note.str();
-  if (ledger)
-    ledger->spend("noisy cell histogram (Alg. 1 line 5)", o.epsilon, res.histogram_note,
-                  o.noise == NoiseKind::gaussian ? o.delta : 0.0);
-  hist = res.linear ? linear_histogram(counts, noise, res.theta, rng) : naive_histogram(counts, noise, rng);
+
+  CellCounts counts = count_cells(g, coords, n, res.dense);
+  res.occupied = counts.occupied;
+  NoisyHistogram hist = res.linear ? linear_histogram(counts, mech, res.theta, rng) : naive_histogram(counts, mech, rng);
   counts = CellCounts{};  // free
   res.released = hist.released;
   res.released_occupied = hist.released_occupied;
@@ -92,7 +95,8 @@ DpDbscanResult dp_dbscan(const double* coords, std::size_t n, const Bounds& boun
     throw InputError("params.core_rule", e.what());
   }
   res.evaluated = res.core.evaluated;
-  hist = NoisyHistogram{};
+  if (o.keep_histogram) res.histogram = std::move(hist);
+  else hist = NoisyHistogram{};
   // Line 7: spans.
   res.spans = merge_core_cells(g, nb, res.core.codes, res.dense);
   return res;

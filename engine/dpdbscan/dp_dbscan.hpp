@@ -2,9 +2,13 @@
 // DP-DBSCAN (Qiu & Yi, "Approximate DBSCAN under Differential Privacy"), Algorithm 1, in one place:
 //
 //   line 3   w = eta alpha / (4 sqrt d)                          grid.hpp (make_grid)
-//   line 4   grid of cells X over the public domain              grid.hpp, histogram.hpp (count_cells)
-//   line 5   DP histogram x~ (naive Thm 2.8, or Alg. 2)          histogram.hpp; the only data access,
-//                                                                recorded in the budget ledger
+//   line 4   grid of cells X over the public domain              grid.hpp; cell counts x_i in
+//                                                                cell_counts.cpp (count_cells, histogram.hpp)
+//   line 5   DP histogram x~ (naive Thm 2.8, or Alg. 2)          naive_histogram.hpp / linear_histogram.hpp
+//                                                                (Alg. 2 has its own line table); the
+//                                                                only data access: its noise comes from one
+//                                                                privacy::CountMechanism (noise.hpp), which
+//                                                                records the one ledger entry
 //   line 6   X_core = {X : S(X) >= MinPts + Gamma}               spans.hpp (find_core_cells); Gamma,
 //                                                                tau, theta in error_bounds.hpp
 //   line 7   merge core cells at distance < alpha into spans     spans.hpp (merge_core_cells)
@@ -14,6 +18,10 @@
 // (linear when n <= |X|/2, Sec. 8.1) and sets theta = ln(|X|/n)/eps' (Thm 6.1). Under bounded DP n is
 // public by definition; under unbounded DP pass a public estimate as n_public to make the release
 // independent of the true n (the grid, Gamma and the released histogram never depend on it otherwise).
+//
+// Testable noise: Gamma and theta follow the noise really drawn (the mechanism's scale times the
+// ledger's noise_scale), so with noise_scale 0 the release is the non-private rho-approximate skeleton:
+// the cells with UB(X) >= MinPts of the exact histogram, merged (tests/dpdbscan/spans_test.cpp).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -22,8 +30,10 @@
 #include "core/ledger.hpp"
 #include "core/rng.hpp"
 #include "dpdbscan/grid.hpp"
+#include "dpdbscan/histogram.hpp"
 #include "dpdbscan/noise.hpp"
 #include "dpdbscan/spans.hpp"
+#include "privacy/mechanism.hpp"
 
 namespace dpclust::dpdbscan {
 
@@ -44,6 +54,7 @@ struct DpDbscanOptions {
   double epsilon = 1.0;
   double delta = 0.0;  // gaussian noise only
   NoiseKind noise = NoiseKind::laplace;
+  privacy::Sampler sampler = privacy::Sampler::secure;  // geometric noise is always secure (noise.hpp)
   HistogramChoice histogram = HistogramChoice::automatic;
   StorageChoice storage = StorageChoice::automatic;
   CoreRule core_rule = CoreRule::minpts_prime;
@@ -53,6 +64,7 @@ struct DpDbscanOptions {
   // ln(|X|/n)/eps' when |X| > 2n, otherwise Gamma_noise / kappa.
   bool theta_authors_code = false;
   std::uint64_t n_public = 0;  // 0 = the data's n
+  bool keep_histogram = false;  // return the released histogram (figures); otherwise it is freed
 };
 
 struct DpDbscanResult {
@@ -66,15 +78,22 @@ struct DpDbscanResult {
   double theta = 0;        // Alg. 2 threshold (linear only)
   double threshold = 0;    // core when S(X) >= threshold
   double min_pts_prime = 0;  // MinPts + tau (Sec. 7.2)
-  std::uint64_t occupied = 0, released = 0, released_occupied = 0, sampled_empty = 0, evaluated = 0;
+  privacy::Sampler sampler = privacy::Sampler::secure;  // the sampler the histogram really used
+  // Public: functions of the release (released cells; cells whose neighbourhood sum was formed).
+  std::uint64_t released = 0, evaluated = 0;
+  // Exact statistics of the true data (evaluation only, never part of the release): occupied cells
+  // |F|, occupied cells released (Alg. 2 lines 4-7) and empty cells sampled (line 9).
+  std::uint64_t occupied = 0, released_occupied = 0, sampled_empty = 0;
   CoreCells core;
   SpanSet spans;
+  NoisyHistogram histogram;    // the released histogram when options.keep_histogram
   std::string histogram_note;  // what the ledger records
 };
 
-// Runs Algorithm 1 on n points of dimension bounds.dims(). Records the histogram's budget in `ledger`
-// (when not null). Throws InputError for unusable parameters (messages name the parameter and a fix).
+// Runs Algorithm 1 on n points of dimension bounds.dims(). The histogram's mechanism records its entry
+// in `ledger` (epsilon, and delta for gaussian noise). Throws InputError for unusable parameters
+// (messages name the parameter and a fix).
 DpDbscanResult dp_dbscan(const double* coords, std::size_t n, const Bounds& bounds, const DpDbscanOptions& options,
-                         Rng& rng, BudgetLedger* ledger);
+                         Rng& rng, BudgetLedger& ledger);
 
 }  // namespace dpclust::dpdbscan

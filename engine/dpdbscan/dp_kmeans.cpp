@@ -1,28 +1,23 @@
-// DP-k-means (DPLloyd, diffprivlib's variant); see dp_kmeans.hpp.
+// DP-k-means (DPLloyd, Su et al. 2016): the corrected eps-DP variant and diffprivlib's; see dp_kmeans.hpp.
 #include "dpdbscan/dp_kmeans.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
 #include "core/error.hpp"
+#include "dpdbscan/diffprivlib_samplers.hpp"
 
 namespace dpclust::dpdbscan {
 namespace {
 
 constexpr double kRho = 0.225;
 
-double laplace_cdf(double x, double b) { return x < 0 ? 0.5 * std::exp(x / b) : 1.0 - 0.5 * std::exp(-x / b); }
-
-// Two-sided geometric with ratio q = exp(-eps) (sensitivity 1), as a difference of geometrics.
-std::int64_t two_sided_geometric(Rng& rng, double eps) {
-  const double lq = -eps;  // ln q
-  const auto g1 = static_cast<std::int64_t>(std::floor(std::log(rng.uniform_open()) / lq));
-  const auto g2 = static_cast<std::int64_t>(std::floor(std::log(rng.uniform_open()) / lq));
-  return g1 - g2;
-}
+using Idx = Eigen::Index;
 
 // Nearest centre of every point (ties: lowest index); returns the inertia.
 double assign(const double* x, std::size_t n, std::size_t d, const RowMatrix& c, Labels& labels) {
@@ -34,7 +29,7 @@ double assign(const double* x, std::size_t n, std::size_t d, const RowMatrix& c,
     for (std::size_t a = 0; a < k; ++a) {
       double s = 0;
       for (std::size_t j = 0; j < d; ++j) {
-        const double t = x[i * d + j] - c(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(j));
+        const double t = x[i * d + j] - c(static_cast<Idx>(a), static_cast<Idx>(j));
         s += t * t;
       }
       if (s < best) {
@@ -48,107 +43,64 @@ double assign(const double* x, std::size_t n, std::size_t d, const RowMatrix& c,
   return inertia;
 }
 
-}  // namespace
-
-std::int64_t diffprivlib_iterations(double epsilon, std::size_t k, std::size_t n, std::size_t d) {
-  const double kd = static_cast<double>(k), nd = static_cast<double>(n), dd = static_cast<double>(d);
-  const double eps_m = std::sqrt(500.0 * kd * kd * kd / (nd * nd) * std::pow(dd + std::cbrt(4.0 * dd * kRho * kRho), 3.0));
-  return static_cast<std::int64_t>(std::max(std::min(epsilon / eps_m, 7.0), 2.0));
-}
-
-double bounded_laplace_scale(double epsilon, double sensitivity, double width) {
-  const double dq = sensitivity, D = width;
-  auto delta_c = [&](double b) { return (2.0 - std::exp(-dq / b) - std::exp(-(D - dq) / b)) / (1.0 - std::exp(-D / b)); };
-  auto f = [&](double b) { return dq / (epsilon - std::log(delta_c(b))); };
-  // f(b) - b decreases in b; f(left) >= left (dC >= 1) and f(right) <= right, so bisect the fixed point.
-  double left = dq / epsilon;
-  double right = f(left);
-  for (int it = 0; it < 200 && right - left > 1e-15 * right; ++it) {
-    const double mid = 0.5 * (left + right);
-    const double fm = f(mid);
-    if (fm >= mid) left = mid;
-    if (fm <= mid) right = mid;
-  }
-  return 0.5 * (left + right);
-}
-
-double bounded_laplace(Rng& rng, double value, double lower, double upper, double scale) {
-  value = std::clamp(value, lower, upper);
-  // Inverse CDF restricted to [lower, upper]: w uniform on [F(lower - v), F(upper - v)).
-  const double flo = laplace_cdf(lower - value, scale), fhi = laplace_cdf(upper - value, scale);
-  const double u = flo + rng.uniform() * (fhi - flo) - 0.5;
-  const double x = value - scale * (u < 0 ? -1.0 : 1.0) * std::log(1.0 - 2.0 * std::fabs(u));
-  return std::clamp(x, lower, upper);
-}
-
-DpKmeansResult dp_kmeans(const double* coords, std::size_t n, const Bounds& bounds, const DpKmeansOptions& o, Rng& rng,
-                         BudgetLedger* ledger) {
-  if (bounds.empty())
-    throw InputError("dataset bounds", "DP-k-means needs the public domain bounds of the data", "add bounds: [[lo, hi], ...]");
-  if (o.k < 1) throw InputError("params.k", "k must be >= 1");
-  if (!(o.epsilon > 0) || !std::isfinite(o.epsilon)) throw InputError("params.epsilon", "epsilon must be a finite number > 0");
-  if (n == 0) throw InputError("dataset", "DP-k-means needs at least one point");
+// Data-independent initial centres (diffprivlib's placement; see the header).
+RowMatrix place_initial_centers(const Bounds& bounds, std::size_t k, Rng& rng) {
   const std::size_t d = bounds.dims();
-  const auto K = static_cast<Eigen::Index>(o.k), Dm = static_cast<Eigen::Index>(d);
-
-  DpKmeansResult r;
-  r.iterations = o.iterations > 0 ? o.iterations : diffprivlib_iterations(o.epsilon, o.k, n, d);
-  const double e0 = std::cbrt(4.0 * static_cast<double>(d) * kRho * kRho);
-  const double norm = o.epsilon / static_cast<double>(r.iterations) / (static_cast<double>(d) + e0);
-  r.epsilon_sum = norm;
-  r.epsilon_count = e0 * norm;
-
-  // Initial centres, data-independent.
   std::vector<double> range(d);
   for (std::size_t j = 0; j < d; ++j) range[j] = bounds.hi[j] - bounds.lo[j];
   double margin = *std::min_element(range.begin(), range.end()) / 2.0;
-  r.centers = RowMatrix::Zero(K, Dm);
-  bool placed = false;
-  if (o.k == 1) {
-    for (std::size_t j = 0; j < d; ++j) r.centers(0, static_cast<Eigen::Index>(j)) = bounds.lo[j] + range[j] / 2.0;
-    placed = true;
+  RowMatrix centers = RowMatrix::Zero(static_cast<Idx>(k), static_cast<Idx>(d));
+  if (k == 1) {
+    for (std::size_t j = 0; j < d; ++j) centers(0, static_cast<Idx>(j)) = bounds.lo[j] + range[j] / 2.0;
+    return centers;
   }
-  while (!placed && margin > 0) {
+  while (margin > 0) {
     std::size_t have = 0;
     int retry = 0;
     std::vector<double> cand(d);
-    while (retry < 100 && have < o.k) {
+    while (retry < 100 && have < k) {
       for (std::size_t j = 0; j < d; ++j) cand[j] = rng.uniform() * (range[j] - 2.0 * margin) + bounds.lo[j] + margin;
       double min_d2 = std::numeric_limits<double>::infinity();
       for (std::size_t a = 0; a < have; ++a) {
         double s = 0;
         for (std::size_t j = 0; j < d; ++j) {
-          const double t = r.centers(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(j)) - cand[j];
+          const double t = centers(static_cast<Idx>(a), static_cast<Idx>(j)) - cand[j];
           s += t * t;
         }
         min_d2 = std::min(min_d2, s);
       }
       if (have == 0 || std::sqrt(min_d2) >= 2.0 * margin) {
-        for (std::size_t j = 0; j < d; ++j) r.centers(static_cast<Eigen::Index>(have), static_cast<Eigen::Index>(j)) = cand[j];
+        for (std::size_t j = 0; j < d; ++j) centers(static_cast<Idx>(have), static_cast<Idx>(j)) = cand[j];
         ++have;
         retry = 0;
       } else {
         ++retry;
       }
     }
-    if (have == o.k) placed = true;
-    else margin /= 2.0;
+    if (have == k) return centers;
+    margin /= 2.0;
   }
-  if (!placed) throw std::logic_error("dp_kmeans: could not place the initial centres");
+  throw std::logic_error("dp_kmeans: could not place the initial centres");
+}
 
-  r.labels.assign(n, 0);
-  assign(coords, n, d, r.centers, r.labels);
-  std::vector<double> sums(o.k * d);
-  std::vector<std::int64_t> counts(o.k);
+std::string iteration_suffix(std::int64_t it) { return " (DP-k-means iteration " + std::to_string(it + 1) + ")"; }
+
+// diffprivlib's models.KMeans iterations, bit for bit (see the header); labels are current on entry.
+void run_diffprivlib(const double* coords, std::size_t n, const Bounds& bounds, DpKmeansResult& r, Rng& rng, BudgetLedger& ledger) {
+  const std::size_t d = bounds.dims(), k = static_cast<std::size_t>(r.centers.rows());
+  const double factor = ledger.noise_scale();
+  std::vector<double> sums(k * d);
+  std::vector<std::int64_t> counts(k);
+  r.noisy_sums = RowMatrix::Zero(static_cast<Idx>(k), static_cast<Idx>(d));
   for (std::int64_t it = 0; it < r.iterations; ++it) {
-    if (ledger) {
-      const std::string t = " (DP-k-means iteration " + std::to_string(it + 1) + ")";
-      ledger->spend("noisy cluster counts" + t, r.epsilon_count,
-                    "two-sided geometric, sensitivity 1, folded into [0.5, inf); disjoint clusters (parallel composition)");
-      ledger->spend("noisy cluster coordinate sums" + t, static_cast<double>(d) * r.epsilon_sum,
-                    "bounded-domain Laplace per dimension (eps " + std::to_string(r.epsilon_sum) +
-                        " each), sensitivity hi - lo; disjoint clusters");
-    }
+    const std::string t = iteration_suffix(it);
+    privacy::charge(ledger, "noisy cluster counts" + t, r.epsilon_count, "two_sided_geometric (diffprivlib, floating point)", 1.0,
+                    "l1", "folded into [0.5, inf); disjoint clusters (parallel composition); empty clusters are skipped");
+    for (std::size_t j = 0; j < d; ++j)
+      if (r.sum_sensitivity[j] > 0)
+        privacy::charge(ledger, "noisy cluster coordinate sums, dimension " + std::to_string(j) + t, r.epsilon_sum,
+                        "bounded_laplace (Holohan et al. 2018; diffprivlib, floating point)", r.sum_sensitivity[j], "l1",
+                        "diffprivlib's sensitivity hi - lo on [count~ lo, count~ hi]; disjoint clusters");
     std::fill(sums.begin(), sums.end(), 0.0);
     std::fill(counts.begin(), counts.end(), 0);
     for (std::size_t i = 0; i < n; ++i) {
@@ -156,23 +108,189 @@ DpKmeansResult dp_kmeans(const double* coords, std::size_t n, const Bounds& boun
       ++counts[c];
       for (std::size_t j = 0; j < d; ++j) sums[c * d + j] += coords[i * d + j];
     }
-    for (std::size_t c = 0; c < o.k; ++c) {
-      if (counts[c] == 0) continue;
-      double nc = static_cast<double>(counts[c] + two_sided_geometric(rng, r.epsilon_count));
+    r.noisy_counts.assign(k, 0.0);
+    for (std::size_t c = 0; c < k; ++c) {
+      if (counts[c] == 0) continue;  // gap (b): the centre stays, without noise
+      const std::int64_t z = factor == 0 ? 0 : two_sided_geometric(rng, r.epsilon_count / factor);
+      double nc = static_cast<double>(counts[c] + z);
       while (nc < 0.5) nc = 1.0 - nc;  // fold at the lower bound 0.5
+      r.noisy_counts[c] = nc;
       for (std::size_t j = 0; j < d; ++j) {
         const double lo = nc * bounds.lo[j], hi = nc * bounds.hi[j];
         double s;
-        if (range[j] > 0) {
-          const double b = bounded_laplace_scale(r.epsilon_sum, range[j], hi - lo);
-          s = bounded_laplace(rng, sums[c * d + j], lo, hi, b);
+        if (r.sum_sensitivity[j] > 0) {
+          if (factor == 0) {
+            s = std::clamp(sums[c * d + j], lo, hi);
+          } else {
+            const double b = bounded_laplace_scale(r.epsilon_sum, r.sum_sensitivity[j], hi - lo) * factor;
+            s = bounded_laplace(rng, sums[c * d + j], lo, hi, b);
+          }
         } else {
           s = lo;  // a constant dimension carries no information
         }
-        r.centers(static_cast<Eigen::Index>(c), static_cast<Eigen::Index>(j)) = s / nc;
+        r.noisy_sums(static_cast<Idx>(c), static_cast<Idx>(j)) = s;
+        r.centers(static_cast<Idx>(c), static_cast<Idx>(j)) = s / nc;
       }
     }
+    r.cluster_sizes = counts;
     r.inertia = assign(coords, n, d, r.centers, r.labels);
+  }
+}
+
+// DPLloyd made eps-DP (see the header: centring, clamps, every cluster noised).
+void run_dplloyd(const double* coords, std::size_t n, const Bounds& bounds, const DpKmeansOptions& o, DpKmeansResult& r, Rng& rng,
+                 BudgetLedger& ledger) {
+  const std::size_t d = bounds.dims(), k = static_cast<std::size_t>(r.centers.rows());
+  std::vector<double> mid(d), half(d);
+  for (std::size_t j = 0; j < d; ++j) {
+    mid[j] = 0.5 * (bounds.lo[j] + bounds.hi[j]);
+    half[j] = r.sum_sensitivity[j];
+  }
+  const double count_bound = o.n_public > 0 ? static_cast<double>(o.n_public) : kCountBound;
+  std::vector<double> sums(k * d);
+  std::vector<std::int64_t> counts(k);
+  r.noisy_sums = RowMatrix::Zero(static_cast<Idx>(k), static_cast<Idx>(d));
+  for (std::int64_t it = 0; it < r.iterations; ++it) {
+    const std::string t = iteration_suffix(it);
+    // The true counts and centred sums of the current clusters (records clamped into the domain).
+    std::fill(sums.begin(), sums.end(), 0.0);
+    std::fill(counts.begin(), counts.end(), 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto c = static_cast<std::size_t>(r.labels[i]);
+      ++counts[c];
+      for (std::size_t j = 0; j < d; ++j)
+        sums[c * d + j] += std::clamp(coords[i * d + j], bounds.lo[j], bounds.hi[j]) - mid[j];
+    }
+    // Every cluster's count, empty or not.
+    const privacy::CountMechanism count_mech =
+        privacy::CountMechanism::laplace(ledger, o.sampler, 1.0, r.epsilon_count, "noisy cluster counts" + t,
+                                         "every one of the k clusters, empty or not; disjoint clusters (parallel composition)");
+    r.noisy_counts.assign(k, 0.0);
+    for (std::size_t c = 0; c < k; ++c) r.noisy_counts[c] = count_mech.noisy(rng, static_cast<double>(counts[c]));
+    // Every cluster's centred sums, dimension by dimension.
+    for (std::size_t j = 0; j < d; ++j) {
+      if (half[j] == 0) {
+        for (std::size_t c = 0; c < k; ++c) r.noisy_sums(static_cast<Idx>(c), static_cast<Idx>(j)) = 0.0;
+        continue;  // a constant dimension: no information, no budget
+      }
+      std::ostringstream note;
+      note << "centred sums sum(clamp(x_j) - c_j) of every cluster; a record moves one of them by at most (hi_j - lo_j)/2; "
+              "clamped to +-N_bound (hi_j - lo_j)/2, N_bound = "
+           << (o.n_public > 0 ? "n_public" : "2^32") << "; disjoint clusters";
+      const privacy::RealMechanism sum_mech = privacy::RealMechanism::laplace(
+          ledger, o.sampler, half[j], r.epsilon_sum, count_bound * half[j],
+          "noisy cluster coordinate sums, dimension " + std::to_string(j) + t, note.str());
+      for (std::size_t c = 0; c < k; ++c)
+        r.noisy_sums(static_cast<Idx>(c), static_cast<Idx>(j)) = sum_mech.noisy(rng, sums[c * d + j]);
+    }
+    // The centres: post-processing of this iteration's noisy values.
+    for (std::size_t c = 0; c < k; ++c) {
+      const double nc = std::max(r.noisy_counts[c], 1.0);
+      for (std::size_t j = 0; j < d; ++j) {
+        const double offset = std::clamp(r.noisy_sums(static_cast<Idx>(c), static_cast<Idx>(j)) / nc, -half[j], half[j]);
+        r.centers(static_cast<Idx>(c), static_cast<Idx>(j)) = mid[j] + offset;
+      }
+    }
+    r.cluster_sizes = counts;
+    r.inertia = assign(coords, n, d, r.centers, r.labels);
+  }
+}
+
+}  // namespace
+
+const char* to_string(KmeansVariant v) { return v == KmeansVariant::dplloyd ? "dplloyd" : "diffprivlib"; }
+
+const char* to_string(IterationRule r) {
+  switch (r) {
+    case IterationRule::fixed: return "iterations";
+    case IterationRule::n_public: return "rule on n_public";
+    case IterationRule::fixed_default: return "fixed default";
+    case IterationRule::true_n: return "rule on the true n";
+  }
+  return "?";
+}
+
+std::int64_t diffprivlib_iterations(double epsilon, std::size_t k, std::size_t n, std::size_t d) {
+  const double kd = static_cast<double>(k), nd = static_cast<double>(n), dd = static_cast<double>(d);
+  const double eps_m = std::sqrt(500.0 * kd * kd * kd / (nd * nd) * std::pow(dd + std::cbrt(4.0 * dd * kRho * kRho), 3.0));
+  return static_cast<std::int64_t>(std::max(std::min(epsilon / eps_m, 7.0), 2.0));
+}
+
+DpKmeansResult dp_kmeans(const double* coords, std::size_t n, const Bounds& bounds, const DpKmeansOptions& o, Rng& rng,
+                         BudgetLedger& ledger) {
+  if (bounds.empty())
+    throw InputError("dataset bounds", "DP-k-means needs the public domain bounds of the data", "add bounds: [[lo, hi], ...]");
+  if (o.k < 1) throw InputError("params.k", "k must be >= 1");
+  if (!(o.epsilon > 0) || !std::isfinite(o.epsilon)) throw InputError("params.epsilon", "epsilon must be a finite number > 0");
+  if (n == 0) throw InputError("dataset", "DP-k-means needs at least one point");
+  const std::size_t d = bounds.dims();
+  const auto K = static_cast<Idx>(o.k), Dm = static_cast<Idx>(d);
+  const bool diffprivlib = o.variant == KmeansVariant::diffprivlib;
+
+  DpKmeansResult r;
+  // T: never the true n, except in the diffprivlib variant without n_public (gap (c)).
+  if (o.iterations > 0) {
+    r.iterations = o.iterations;
+    r.iteration_rule = IterationRule::fixed;
+  } else if (o.n_public > 0) {
+    r.iterations = diffprivlib_iterations(o.epsilon, o.k, static_cast<std::size_t>(o.n_public), d);
+    r.iteration_rule = IterationRule::n_public;
+  } else if (diffprivlib) {
+    r.iterations = diffprivlib_iterations(o.epsilon, o.k, n, d);
+    r.iteration_rule = IterationRule::true_n;
+  } else {
+    r.iterations = kDefaultIterations;
+    r.iteration_rule = IterationRule::fixed_default;
+  }
+
+  // Sensitivities per dimension: diffprivlib's hi - lo, or half the width of the centred data.
+  r.sum_sensitivity.resize(d);
+  std::size_t informative = 0;
+  double worst_ratio = 0;  // diffprivlib: max_j max(|lo_j|, |hi_j|) / (hi_j - lo_j)
+  for (std::size_t j = 0; j < d; ++j) {
+    const double width = bounds.hi[j] - bounds.lo[j];
+    r.sum_sensitivity[j] = diffprivlib ? width : width / 2.0;
+    if (width > 0) {
+      ++informative;
+      worst_ratio = std::max(worst_ratio, std::max(std::fabs(bounds.lo[j]), std::fabs(bounds.hi[j])) / width);
+    }
+  }
+  // Budget split (Su et al.): eps / T per iteration, cbrt(4 d rho^2) : 1 : ... : 1 between the counts and
+  // the informative dimensions.
+  const double e0 = std::cbrt(4.0 * static_cast<double>(d) * kRho * kRho);
+  const double norm = o.epsilon / static_cast<double>(r.iterations) / (static_cast<double>(informative) + e0);
+  r.epsilon_sum = norm;
+  r.epsilon_count = e0 * norm;
+
+  if (o.initial_centers.size() > 0) {
+    if (o.initial_centers.rows() != K || o.initial_centers.cols() != Dm)
+      throw InputError("initial_centers", "initial centres must be k x d");
+    r.initial_centers = o.initial_centers;
+  } else {
+    r.initial_centers = place_initial_centers(bounds, o.k, rng);
+  }
+  r.centers = r.initial_centers;
+  r.labels.assign(n, 0);
+  r.inertia = assign(coords, n, d, r.centers, r.labels);
+  if (diffprivlib) run_diffprivlib(coords, n, bounds, r, rng, ledger);
+  else run_dplloyd(coords, n, bounds, o, r, rng, ledger);
+
+  if (diffprivlib) {
+    if (worst_ratio > 1) {
+      std::ostringstream s;
+      s.precision(3);
+      s << "diffprivlib DP-k-means: the coordinate sums are calibrated to hi - lo, but adding or removing a record moves its "
+           "cluster's sum by the record itself, up to max(|lo|, |hi|) per dimension: here up to "
+        << worst_ratio << "x the calibrated sensitivity (the domain does not contain 0)";
+      r.privacy_gaps.push_back(s.str());
+    }
+    r.privacy_gaps.push_back(
+        "diffprivlib DP-k-means: an empty cluster's centre is released unchanged, without noise (an atom revealing that its "
+        "count is exactly 0, covered by no epsilon)");
+    if (r.iteration_rule == IterationRule::true_n)
+      r.privacy_gaps.push_back(
+          "diffprivlib DP-k-means: the number of iterations T is chosen from the true number of points n, which is not "
+          "public under add/remove DP (set n_public or iterations)");
   }
   return r;
 }

@@ -1,64 +1,113 @@
 #pragma once
-// DP-k-means as IBM diffprivlib's models.KMeans implements it (the DP-Kmeans column of Table 2 / Fig. 10
-// / Table 3), i.e. DPLloyd of Su, Cao, Li, Bertino, Jin (CODASPY 2016), re-implemented from that paper
-// and diffprivlib's documentation:
+// DP-k-means: DPLloyd of Su, Cao, Li, Bertino & Jin ("Differentially Private k-Means Clustering",
+// CODASPY 2016), in two variants.
 //
-// Iterations (diffprivlib's rule, from Su et al.'s analysis with rho = 0.225):
-//   eps_m = sqrt(500 k^3 / n^2 * (d + cbrt(4 d rho^2))^3),   T = int(max(min(eps / eps_m, 7), 2))
-// (n is the data's size, treated as public as in diffprivlib). `iterations` > 0 overrides T.
+// variant diffprivlib -- the DP-DBSCAN paper's baseline (the DP-Kmeans column of Table 2, Fig. 10,
+// Table 3) IS IBM diffprivlib's models.KMeans, reproduced bit for bit (same draws, same order):
+//   T = int(max(min(eps / eps_m, 7), 2)), eps_m = sqrt(500 k^3 / n^2 (d + cbrt(4 d rho^2))^3), rho = 0.225
+//       (diffprivlib's rule from Su et al.'s analysis), n the data's TRUE size unless n_public is given;
+//   per iteration eps / T, split cbrt(4 d rho^2) : 1 : ... : 1 between the counts and the d sums;
+//   count~ = count + two-sided geometric (eps_count, sensitivity 1), folded into [0.5, inf) (a value
+//       v < 0.5 is reflected to 1 - v);
+//   sum~_j = bounded-domain Laplace (Holohan et al. 2018) of sum_j on [count~ lo_j, count~ hi_j],
+//       eps_sum, sensitivity hi_j - lo_j; centre = sum~ / count~; an empty cluster keeps its centre.
+// Its samplers (diffprivlib_samplers.hpp) draw on doubles. Three privacy gaps, each flagged in
+// non_private_notes when it applies (the variant stays runnable for the reproduction):
+//   (a) the sum sensitivity: adding or removing a record x changes its cluster's sum_j by x_j, up to
+//       max(|lo_j|, |hi_j|), not hi_j - lo_j; under-calibrated whenever the domain of a dimension does
+//       not contain 0 (e.g. ~1000x for Cabs-tiny in projected km);
+//   (b) an empty cluster's centre is released unchanged, without noise: an atom that reveals count = 0
+//       exactly, covered by no epsilon;
+//   (c) T is chosen from the true n (diffprivlib's rule), which add/remove DP does not make public.
 //
-// Budget split (Su et al.): each iteration gets eps / T, divided between the cluster counts and the d
-// coordinate sums in the ratio cbrt(4 d rho^2) : 1 : ... : 1,
-//   eps_sum = eps / T / (d + cbrt(4 d rho^2))   per dimension,   eps_count = cbrt(4 d rho^2) eps_sum.
-// The clusters partition the data, so one count/sum per cluster costs eps_count + d eps_sum per
-// iteration (parallel composition); T iterations add up to eps.
+// variant dplloyd (the default) -- the same algorithm made eps-DP, every release from engine/privacy:
+//   centring   each coordinate is clamped into the public domain and centred on its midpoint,
+//              x'_j = clamp(x_j, lo_j, hi_j) - c_j, c_j = (lo_j + hi_j) / 2, |x'_j| <= h_j = (hi_j - lo_j) / 2.
+//              Su et al. normalise every dimension to [-r, r] and calibrate the sum to r; centring on the
+//              midpoint is that normalisation for any box, and gives the smallest sensitivity a box
+//              allows (half the width; max(|lo_j|, |hi_j|) without centring is never smaller).
+//   T          `iterations` when > 0; else Su et al.'s / diffprivlib's rule above with the public
+//              `n_public`; else kDefaultIterations = 5, fixed: the middle of the rule's range [2, 7] and
+//              what the rule gives for the paper's Cluto-t4/t5 (k = 6, n = 8000, eps = 1). Never the true n.
+//   counts     per iteration one privacy::CountMechanism::laplace, sensitivity 1, eps_count, for all k
+//              clusters (each record is in one cluster: parallel composition). Every cluster, empty or
+//              not, gets its noisy count N~.
+//   sums       per iteration and non-constant dimension one privacy::RealMechanism::laplace, sensitivity
+//              h_j, eps_sum, bound B_j = N_bound h_j, for the centred sums S_j of all k clusters.
+//              The clamps, and why they keep eps-DP:
+//                1. the per-record clamp into the domain makes |x'_j| <= h_j for every record, so adding
+//                   or removing one changes one cluster's S_j by at most h_j, the others by 0;
+//                2. the secure (snapping) mechanism clamps S_j into [-B_j, B_j]: a 1-Lipschitz map,
+//                   so the clamped value still has sensitivity h_j, for ANY bound fixed before the
+//                   data are seen. B_j is public: N_bound = n_public, or kCountBound = 2^32 without it
+//                   (no cluster of a dataset the harness loads is larger); |S_j| <= |C| h_j <= B_j, so
+//                   with a true bound the clamp never binds, and a wrong one only biases the sum;
+//                3. the snapping output lies on a grid inside [-B_j, B_j] (post-processing).
+//              textbook: S_j + continuous Laplace(h_j / eps_sum), unclamped (flagged).
+//   centre     c_j + clamp(S~_j / max(N~, 1), -h_j, h_j): a function of this iteration's noisy values only
+//              (post-processing). N~ < 1 -- a cluster the noisy count calls empty -- divides by 1, so an
+//              empty cluster's centre is c + clamp(S~, -h, h): noise around the midpoint, never an atom.
+//   budget     per iteration eps / T, split cbrt(4 d rho^2) : 1 : ... : 1 between the counts and the d'
+//              non-constant dimensions (a constant dimension, h_j = 0, carries no information: its centre
+//              coordinate is c_j and it spends nothing); T iterations add up to eps.
 //
-// Initial centres (data-independent): uniform in the bounds shrunk by a margin m on every side, each
-// new centre at least 2m from the ones placed, up to 100 failed draws in a row; then m is halved and
-// the placement restarts (m starts at half the smallest side of the domain).
-// Iteration: assign every point to its nearest centre, then for each non-empty cluster
-//   count~ = count + two-sided geometric noise (eps_count, sensitivity 1), folded into [0.5, inf)
-//            (a value v < 0.5 is reflected to 1 - v), so count~ >= 1;
-//   sum~_j = bounded-domain Laplace of sum_j on [count~ lo_j, count~ hi_j] (eps_sum, sensitivity
-//            hi_j - lo_j): the Laplace distribution centred at the (clamped) sum, restricted to the
-//            interval, with the scale b solving b = Delta / (eps - ln dC(b)),
-//            dC(b) = (2 - e^{-Delta/b} - e^{-(D - Delta)/b}) / (1 - e^{-D/b}), D = interval width
-//            (Holohan, Antonatos, Braghin, Mac Aonghusa 2018), found by bisection;
-//   centre = sum~ / count~.  Empty clusters keep their centre.
-// diffprivlib starts with an assignment and ends with one, so the labels are those of the nearest
-// final (released) centre. The sensitivities are diffprivlib's (a point moves inside the domain).
+// Both: initial centres are data-independent (uniform in the bounds shrunk by a margin m on every side,
+// each new centre at least 2m from the ones placed, up to 100 failed draws in a row; then m is halved
+// and the placement restarts, m starting at half the smallest side), or given. The labels (evaluation
+// only) are those of the nearest final centre. The ledger's noise_scale multiplies every noise scale
+// (0 = plain Lloyd from the same initial centres; tests/dpdbscan/baselines_test.cpp).
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "core/dataset.hpp"
 #include "core/ledger.hpp"
 #include "core/rng.hpp"
+#include "privacy/mechanism.hpp"
 
 namespace dpclust::dpdbscan {
+
+enum class KmeansVariant { dplloyd, diffprivlib };
+// How T was chosen: `iterations`, the rule on n_public, the fixed default, or the rule on the true n.
+enum class IterationRule { fixed, n_public, fixed_default, true_n };
+const char* to_string(KmeansVariant v);
+const char* to_string(IterationRule r);
+
+inline constexpr std::int64_t kDefaultIterations = 5;
+inline constexpr double kCountBound = 4294967296.0;  // 2^32
 
 struct DpKmeansOptions {
   std::size_t k = 2;
   double epsilon = 1.0;
-  std::int64_t iterations = 0;  // 0 = diffprivlib's rule
+  KmeansVariant variant = KmeansVariant::dplloyd;
+  std::int64_t iterations = 0;  // > 0 fixes T
+  std::uint64_t n_public = 0;   // > 0: T by the rule on this public n, and N_bound of the sums (dplloyd)
+  privacy::Sampler sampler = privacy::Sampler::secure;  // dplloyd; diffprivlib always uses its own samplers
+  RowMatrix initial_centers;    // k x d, inside the bounds; empty = the data-independent draw
 };
 
 struct DpKmeansResult {
-  RowMatrix centers;  // k x d
-  Labels labels;      // nearest final centre
+  RowMatrix initial_centers;  // k x d
+  RowMatrix centers;          // k x d, the release
+  Labels labels;              // nearest final centre (evaluation only)
   std::int64_t iterations = 0;
+  IterationRule iteration_rule = IterationRule::fixed;
   double epsilon_count = 0;  // per iteration
-  double epsilon_sum = 0;    // per iteration and dimension
-  double inertia = 0;
+  double epsilon_sum = 0;    // per iteration and (non-constant) dimension
+  std::vector<double> sum_sensitivity;  // per dimension, as calibrated (0 for a constant dimension)
+  std::vector<double> noisy_counts;     // the last iteration's released counts (k)
+  RowMatrix noisy_sums;                 // the last iteration's released sums (k x d; dplloyd: centred)
+  std::vector<std::string> privacy_gaps;  // diffprivlib: the gaps (a)-(c) that apply, one note each
+  // Exact statistics of the true data (evaluation only):
+  double inertia = 0;                       // of the final labels and centres, on the true points
+  std::vector<std::int64_t> cluster_sizes;  // the last iteration's true counts
 };
 
 std::int64_t diffprivlib_iterations(double epsilon, std::size_t k, std::size_t n, std::size_t d);
 
-// The bounded-domain Laplace mechanism of Holohan et al. (2018): the scale for (eps, Delta, width D),
-// and one draw for `value` on [lower, upper].
-double bounded_laplace_scale(double epsilon, double sensitivity, double width);
-double bounded_laplace(Rng& rng, double value, double lower, double upper, double scale);
-
+// Throws InputError for unusable parameters. Every release is recorded in `ledger`.
 DpKmeansResult dp_kmeans(const double* coords, std::size_t n, const Bounds& bounds, const DpKmeansOptions& options,
-                         Rng& rng, BudgetLedger* ledger);
+                         Rng& rng, BudgetLedger& ledger);
 
 }  // namespace dpclust::dpdbscan

@@ -28,18 +28,22 @@ double gamma_gaussian(double sigma, double beta, double kappa, double universe) 
   return sigma * std::sqrt(2.0 * kappa * union_log(beta, universe));
 }
 
-double gamma_noise(const Noise& noise, double beta, double kappa, double universe) {
-  switch (noise.kind()) {
-    case NoiseKind::laplace: return gamma_laplace(noise.eps_unit(), beta, kappa, universe);
-    case NoiseKind::geometric: return gamma_geometric(noise.eps_unit(), beta, kappa, universe);
-    case NoiseKind::gaussian: return gamma_gaussian(noise.scale(), beta, kappa, universe);
+double gamma_noise(NoiseKind kind, const privacy::CountMechanism& m, double noise_factor, double beta, double kappa,
+                   double universe) {
+  if (noise_factor == 0) return 0.0;  // no noise drawn: no error to bound
+  const double eps_unit = m.epsilon() / m.sensitivity() / noise_factor;
+  switch (kind) {
+    case NoiseKind::laplace: return gamma_laplace(eps_unit, beta, kappa, universe);
+    case NoiseKind::geometric: return gamma_geometric(eps_unit, beta, kappa, universe);
+    case NoiseKind::gaussian: return gamma_gaussian(m.scale() * noise_factor, beta, kappa, universe);
   }
   return 0;
 }
 
-double default_theta(const Noise& noise, double universe, double n) {
-  if (noise.kind() == NoiseKind::gaussian) return n >= universe ? 0.0 : noise.upper_quantile(0.5 * n / universe);
-  return std::max(0.0, std::log(universe / n)) / noise.eps_unit();
+double default_theta(NoiseKind kind, const privacy::CountMechanism& m, double noise_factor, double universe, double n) {
+  if (noise_factor == 0) return 0.0;
+  if (kind == NoiseKind::gaussian) return n >= universe ? 0.0 : m.upper_quantile(0.5 * n / universe);
+  return std::max(0.0, std::log(universe / n)) / (m.epsilon() / m.sensitivity() / noise_factor);
 }
 
 }  // namespace dpclust::dpdbscan

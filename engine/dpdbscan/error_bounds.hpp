@@ -22,20 +22,42 @@
 // The authors' code takes, for the Laplace noise, the minimum of this bound and two looser ones
 // (kappa times the single-cell bound, and a Hoeffding bound); with kappa >= 3 those are never
 // smaller except marginally for d = 1, so only the paper's formula is implemented.
+//
+// The bounds are computed from the scale of the noise the mechanism really draws: its calibrated
+// scale (privacy::CountMechanism::scale) times the ledger's noise_scale, so a zero-noise run has
+// Gamma = 0 (and theta = 0): the rho-approximate non-private skeleton, UB(X) >= MinPts.
+//
+// The secure samplers (engine/privacy) draw integers, and the bounds still hold:
+//   discrete Laplace of scale b (q = e^{-1/b}): its moment generating function is at most that of the
+//     continuous Laplace(b) for every |lambda| < 1/b. With a = 1/b and g(x) = (1 - e^{-x}) / x,
+//     E e^{lambda Z} / (1 / (1 - b^2 lambda^2)) = g(a)^2 / (g(a - lambda) g(a + lambda)) <= 1, because
+//     g(x) = int_0^1 e^{-xs} ds is log-convex (a Laplace transform of a positive measure). Thm 2.9 (the
+//     sum-of-Laplace concentration bound) is proved from this MGF bound alone, so Gamma_Lap holds.
+//     The geometric noise IS this discrete Laplace; it keeps the paper's own (looser) Gamma_Geom.
+//   discrete Gaussian of variance parameter sigma^2: sub-Gaussian with parameter sigma,
+//     E e^{lambda Z} <= e^{lambda^2 sigma^2 / 2} (Canonne, Kamath & Steinke 2020), the only property the
+//     Gamma_Gauss tail of a sum of kappa noises uses.
+// The secure samplers take the scale as a rational rounded up (privacy/samplers.hpp), i.e. marginally
+// more noise than the double scale the bounds are computed from.
 #include <cstdint>
 
 #include "dpdbscan/noise.hpp"
+#include "privacy/mechanism.hpp"
 
 namespace dpclust::dpdbscan {
 
+// eps_unit = eps / Delta_1 = 1 / b, the per-unit privacy parameter of the concentration bounds.
 double gamma_laplace(double eps_unit, double beta, double kappa, double universe);
 double gamma_geometric(double eps_unit, double beta, double kappa, double universe);
 double gamma_gaussian(double sigma, double beta, double kappa, double universe);
-// Gamma of the noise alone (the naive histogram).
-double gamma_noise(const Noise& noise, double beta, double kappa, double universe);
+// Gamma of the noise alone (the naive histogram) that `mechanism` draws with the ledger's noise_scale
+// `noise_factor` applied (eps' = eps / (Delta_1 factor), sigma factor); 0 when the factor is 0.
+double gamma_noise(NoiseKind kind, const privacy::CountMechanism& mechanism, double noise_factor, double beta, double kappa,
+                   double universe);
 
-// theta of Alg. 2 when not given: Laplace/geometric max{0, ln(|X|/n)} / eps' (Thm 6.1 / 7.1);
-// gaussian the upper quantile at n / (2|X|) (0 when n >= |X|).
-double default_theta(const Noise& noise, double universe, double n);
+// theta of Alg. 2 when not given: Laplace/geometric max{0, ln(|X|/n)} / eps' (Thm 6.1 / 7.1); gaussian
+// the upper quantile of the mechanism's noise at n / (2|X|) (0 when n >= |X|). With the noise factor
+// applied as for gamma_noise (0 for no noise).
+double default_theta(NoiseKind kind, const privacy::CountMechanism& mechanism, double noise_factor, double universe, double n);
 
 }  // namespace dpclust::dpdbscan

@@ -1,4 +1,5 @@
-// Method adapters: parameters in, labels + release + diagnostics out; see methods.hpp.
+// Method adapters: parameters in, labels + release + diagnostics + evaluation + typed details out;
+// see methods.hpp.
 #include "dpdbscan/methods.hpp"
 
 #include <limits>
@@ -10,51 +11,74 @@
 
 #include "core/error.hpp"
 #include "dpdbscan/dp_kmeans.hpp"
-#include "dpdbscan/histogram.hpp"
 #include "dpdbscan/pairwise.hpp"
+#include "privacy/mechanism.hpp"
 
 namespace dpclust::dpdbscan {
 namespace {
 
 using nlohmann::json;
 
+// A choice parameter declared once: its names (the ParamSpec's choices) and its values come from one
+// table of {name, kind}, and reading an unknown name is an error, never a silent default.
+template <class E>
+struct Named {
+  const char* name;
+  E kind;
+};
+
+template <class T, std::size_t N>
+std::vector<std::string> names_of(const T (&table)[N]) {
+  std::vector<std::string> v;
+  for (const T& t : table) v.emplace_back(t.name);
+  return v;
+}
+
+template <class T, std::size_t N>
+auto kind_of(const T (&table)[N], const ParamSet& p, const std::string& param) -> decltype(table[0].kind) {
+  const std::string s = p.string(param);
+  for (const T& t : table)
+    if (s == t.name) return t.kind;
+  throw InputError("params." + param, "unknown " + param + " '" + s + "'");
+}
+
+const Named<HistogramChoice> kHistogramChoices[] = {
+    {"auto", HistogramChoice::automatic}, {"naive", HistogramChoice::naive}, {"linear", HistogramChoice::linear}};
+const Named<StorageChoice> kStorageChoices[] = {
+    {"auto", StorageChoice::automatic}, {"dense", StorageChoice::dense}, {"sparse", StorageChoice::sparse}};
+const Named<CoreRule> kCoreRules[] = {{"minpts_prime", CoreRule::minpts_prime}, {"lemma_5_1", CoreRule::lemma_5_1}};
+const Named<bool> kNeighbouring[] = {{"unbounded", false}, {"bounded", true}};
+const Named<bool> kThetaRules[] = {{"paper", false}, {"authors_code", true}};
+const Named<KmeansVariant> kVariants[] = {{"dplloyd", KmeansVariant::dplloyd}, {"diffprivlib", KmeansVariant::diffprivlib}};
+const Named<bool> kPairwiseSensitivity[] = {{"matrix", false}, {"entry", true}};
+
 ParamSpec epsilon_param() {
   return real_param("epsilon", 1.0, "privacy budget (epsilon)", 0.0, std::nullopt, true);
-}
-
-HistogramChoice parse_histogram(const std::string& s) {
-  if (s == "naive") return HistogramChoice::naive;
-  if (s == "linear") return HistogramChoice::linear;
-  return HistogramChoice::automatic;
-}
-
-StorageChoice parse_storage(const std::string& s) {
-  if (s == "dense") return StorageChoice::dense;
-  if (s == "sparse") return StorageChoice::sparse;
-  return StorageChoice::automatic;
 }
 
 // Largest grid whose noisy histogram release_histogram writes into the release (two |X|-long lists).
 constexpr std::uint64_t kReleaseHistogramMaxCells = std::uint64_t{1} << 20;
 
-// release_histogram (figures, e.g. the paper's Figure 5 b-c): the noisy cell counts x~ of Alg. 1 line 5
-// that this trial released, and the noisy neighbourhood sums S(X) of every cell (post-processing).
-// dp_dbscan() frees its histogram, so it is rebuilt here from a copy of the trial's generator taken
-// before the run: the grid and the histogram are the first (and only) things that draw from it, so
-// the copy replays exactly the same noise. The replay is checked: its core cells must be the run's.
-json histogram_release(const Dataset& data, const DpDbscanOptions& o, const DpDbscanResult& r, Rng replay) {
-  const CellGrid& g = r.grid;
-  if (!r.dense || g.universe > kReleaseHistogramMaxCells)
+void check_release_histogram(const DpDbscanOptions& o, const Dataset& data) {
+  // Checked before the run, from public inputs only (the grid and the storage rule).
+  const CellGrid g = make_grid(data.bounds, o.alpha, o.eta);
+  if (g.universe > kReleaseHistogramMaxCells || o.storage == StorageChoice::sparse)
     throw InputError("params.release_histogram",
                      "release_histogram writes every cell of the grid, which has |X| = " + std::to_string(g.universe) +
-                         " cells (" + (r.dense ? "dense" : "sparse") + " storage); at most 2^20 cells in dense storage",
+                         " cells; at most 2^20 cells in dense storage",
                      "use release_histogram: false for this dataset, or a larger alpha / smaller domain");
+}
+
+// release_histogram (figures, e.g. the paper's Figure 5 b-c): the noisy cell counts x~ of Alg. 1 line 5
+// that this trial released, and the noisy neighbourhood sums S(X) of every cell (post-processing).
+json histogram_release(const DpDbscanOptions& o, const DpDbscanResult& r) {
+  const CellGrid& g = r.grid;
+  if (!r.dense)
+    throw InputError("params.release_histogram", "release_histogram needs dense storage (the grid has " +
+                                                     std::to_string(g.universe) + " cells)",
+                     "use storage: dense, or release_histogram: false");
   const Neighbourhood nb = alpha_neighbourhood(g.d, o.eta);
-  const Noise noise(o.noise, o.epsilon, o.delta, o.bounded_dp);
-  CellCounts counts = count_cells(g, data.coords.data(), data.n, true);
-  NoisyHistogram hist = r.linear ? linear_histogram(counts, noise, r.theta, replay) : naive_histogram(counts, noise, replay);
-  if (find_core_cells(g, nb, hist, r.threshold).codes != r.core.codes)
-    throw std::logic_error("release_histogram: the replayed histogram does not give the run's core cells");
+  NoisyHistogram hist = r.histogram;
   // S(X) of every cell: the same row sums with a threshold every finite sum meets (the linear flag only
   // guards against thresholds <= 0, where unreleased regions would become core).
   hist.linear = false;
@@ -62,7 +86,7 @@ json histogram_release(const Dataset& data, const DpDbscanOptions& o, const DpDb
   if (all.codes.size() != g.universe) throw std::logic_error("release_histogram: a neighbourhood sum is not finite");
   return {{"cells_per_dim", g.dims},
           {"order", "row-major over cells_per_dim (last dimension fastest), cell i_j spans the grid's cell_box"},
-          {"noisy_counts", hist.dense_values},
+          {"noisy_counts", r.histogram.dense_values},
           {"neighbourhood_sums", std::move(all.sums)},
           {"kappa", nb.kappa()},
           {"core_threshold", r.threshold},
@@ -81,31 +105,34 @@ class DpDbscanMethod final : public Method {
     o.epsilon = p.real("epsilon");
     o.delta = p.real("delta");
     o.noise = parse_noise(p.string("noise"));
-    o.histogram = parse_histogram(p.string("histogram"));
-    o.storage = parse_storage(p.string("storage"));
-    o.core_rule = p.string("core_rule") == "lemma_5_1" ? CoreRule::lemma_5_1 : CoreRule::minpts_prime;
-    o.bounded_dp = p.string("neighbouring") == "bounded";
+    o.sampler = privacy::sampler_of(p);
+    o.histogram = kind_of(kHistogramChoices, p, "histogram");
+    o.storage = kind_of(kStorageChoices, p, "storage");
+    o.core_rule = kind_of(kCoreRules, p, "core_rule");
+    o.bounded_dp = kind_of(kNeighbouring, p, "neighbouring");
     o.theta = p.real("theta");
     if (o.theta < 0 && o.theta != -1)
       throw InputError("params.theta", "theta must be >= 0, or -1 for the automatic choice ln(|X|/n)/eps");
-    o.theta_authors_code = p.string("theta_rule") == "authors_code";
+    o.theta_authors_code = kind_of(kThetaRules, p, "theta_rule");
     o.n_public = static_cast<std::uint64_t>(p.integer("n_public"));
     const bool release_histogram = p.boolean("release_histogram");
-    std::optional<Rng> replay;  // release_histogram: a copy of the generator's state before the run
-    if (release_histogram) replay.emplace(rng);
+    if (release_histogram) check_release_histogram(o, data);
+    o.keep_histogram = release_histogram;
 
-    DpDbscanResult r = dp_dbscan(data.coords.data(), data.n, data.bounds, o, rng, &ledger);
+    DpDbscanResult r = dp_dbscan(data.coords.data(), data.n, data.bounds, o, rng, ledger);
 
     MethodResult out;
     // Point labels by the span classifier (evaluation only; the runner flags them as not released).
     out.labels = SpanClassifier(r.grid, r.spans, r.dense).classify_all(data.coords.data(), data.n);
     out.labels_are_release = false;
+    if (r.sampler == privacy::Sampler::textbook) out.non_private_notes.push_back(privacy::kTextbookSamplerNote);
     if (o.n_public == 0)
       out.non_private_notes.push_back(
           "the number of points n is treated as public for the histogram choice and theta, as the paper does; set n_public "
           "to a public value for a fully private release");
     out.release = spans_release(r);
-    if (replay) out.release["histogram"] = histogram_release(data, o, r, *replay);
+    if (release_histogram) out.release["histogram"] = histogram_release(o, r);
+    // Public: functions of the release and the parameters (and of n, flagged above unless n_public).
     out.diagnostics = {
         {"spans", r.spans.n_spans},
         {"core_cells", r.core.codes.size()},
@@ -121,12 +148,18 @@ class DpDbscanMethod final : public Method {
         {"histogram", r.linear ? "linear" : "naive"},
         {"histogram_linear", r.linear ? 1 : 0},
         {"storage", r.dense ? "dense" : "sparse"},
+        {"sampler", privacy::to_string(r.sampler)},
         {"released_cells", r.released},
-        {"released_occupied_cells", r.released_occupied},
-        {"empty_cells_sampled", r.sampled_empty},
-        {"occupied_cells", r.occupied},
         {"sum_cells_evaluated", r.evaluated},
     };
+    // Exact statistics of the true data: which cells are occupied, and which released cells were.
+    out.evaluation = {
+        {"occupied_cells", r.occupied},
+        {"released_occupied_cells", r.released_occupied},
+        {"empty_cells_sampled", r.sampled_empty},
+    };
+    r.histogram = NoisyHistogram{};  // in the release when asked for; not kept twice
+    out.details = std::move(r);
     return out;
   }
 };
@@ -137,11 +170,18 @@ class DpKmeansMethod final : public Method {
     DpKmeansOptions o;
     o.k = static_cast<std::size_t>(p.integer("k"));
     o.epsilon = p.real("epsilon");
+    o.variant = kind_of(kVariants, p, "variant");
     o.iterations = p.integer("iterations");
-    DpKmeansResult r = dp_kmeans(data.coords.data(), data.n, data.bounds, o, rng, &ledger);
+    o.n_public = static_cast<std::uint64_t>(p.integer("n_public"));
+    o.sampler = privacy::sampler_of(p);
+    DpKmeansResult r = dp_kmeans(data.coords.data(), data.n, data.bounds, o, rng, ledger);
     MethodResult out;
-    out.labels = std::move(r.labels);
+    out.labels = r.labels;
     out.labels_are_release = false;
+    // diffprivlib draws with its own floating-point samplers whatever `sampler` says.
+    if (o.variant == KmeansVariant::diffprivlib || o.sampler == privacy::Sampler::textbook)
+      out.non_private_notes.push_back(privacy::kTextbookSamplerNote);
+    for (const std::string& gap : r.privacy_gaps) out.non_private_notes.push_back(gap);
     json centers = json::array();
     for (Eigen::Index c = 0; c < r.centers.rows(); ++c) {
       json row = json::array();
@@ -149,10 +189,15 @@ class DpKmeansMethod final : public Method {
       centers.push_back(std::move(row));
     }
     out.release = {{"centers", std::move(centers)}};
-    out.diagnostics = {{"iterations", r.iterations},
+    out.diagnostics = {{"variant", to_string(o.variant)},
+                       {"iterations", r.iterations},
+                       {"iteration_rule", to_string(r.iteration_rule)},
                        {"epsilon_count_per_iteration", r.epsilon_count},
-                       {"epsilon_sum_per_iteration_and_dim", r.epsilon_sum},
-                       {"inertia", r.inertia}};
+                       {"epsilon_sum_per_iteration_and_dim", r.epsilon_sum}};
+    std::size_t empty = 0;
+    for (std::int64_t s : r.cluster_sizes) empty += s == 0;
+    out.evaluation = {{"inertia", r.inertia}, {"empty_clusters", empty}};
+    out.details = std::move(r);
     return out;
   }
 };
@@ -164,17 +209,21 @@ class PairwiseMethod final : public Method {
     o.alpha = p.real("alpha");
     o.min_pts = p.integer("min_pts");
     o.epsilon = p.real("epsilon");
-    o.per_entry_sensitivity = p.string("sensitivity") == "entry";
+    o.per_entry_sensitivity = kind_of(kPairwiseSensitivity, p, "sensitivity");
     o.max_n = static_cast<std::size_t>(p.integer("max_n"));
-    PairwiseResult r = pairwise_noisy_dbscan(data.coords.data(), data.n, data.bounds, o, rng, &ledger);
+    o.sampler = privacy::sampler_of(p);
+    PairwiseResult r = pairwise_noisy_dbscan(data.coords.data(), data.n, data.bounds, o, rng, ledger);
     MethodResult out;
-    out.labels = std::move(r.labels);
+    out.labels = r.labels;
     out.labels_are_release = true;  // this baseline publishes the labels
+    if (o.sampler == privacy::Sampler::textbook) out.non_private_notes.push_back(privacy::kTextbookSamplerNote);
     if (o.per_entry_sensitivity)
       out.non_private_notes.push_back(
           "pairwise baseline with per-entry sensitivity D: the distance matrix is not eps-DP (one point moves n-1 entries)");
-    out.diagnostics = {{"clusters", r.clusters}, {"core_points", r.core_points}, {"domain_diameter", r.diameter},
-                       {"noise_scale", r.noise_scale}};
+    // Functions of the released labels and of the public n (replace-one neighbours).
+    out.diagnostics = {{"clusters", r.clusters},        {"core_points", r.core_points},   {"domain_diameter", r.diameter},
+                       {"sensitivity", r.sensitivity}, {"noise_scale", r.noise_scale}};
+    out.details = std::move(r);
     return out;
   }
 };
@@ -225,25 +274,31 @@ const MethodInfo& dp_dbscan_method_info() {
     m.reference = "Qiu & Yi, Approximate DBSCAN under Differential Privacy, Alg. 1-2, Sec. 5-7";
     m.differentially_private = true;
     m.needs_bounds = true;
+    m.relation = NeighbourRelation::add_remove;
+    std::vector<std::string> noises;
+    for (const NoiseName& nn : kNoiseNames) noises.emplace_back(nn.name);
     m.params = {
         epsilon_param(),
+        privacy::sampler_param(),
         real_param("delta", 0.0, "delta of (eps, delta)-DP; gaussian noise only", 0.0, 1.0, false, true),
         real_param("alpha", std::nullopt, "DBSCAN radius (alpha)", 0.0, std::nullopt, true),
         int_param("min_pts", std::nullopt, "MinPts; a cell is core when its noisy neighbourhood sum >= MinPts + Gamma", 1),
         real_param("eta", 4.0, "cell width w = eta * alpha / (4 sqrt d) (eta; 4 gives w = alpha / sqrt d)", 0.0, std::nullopt, true),
         real_param("beta", 0.5, "failure probability of the error bound Gamma (beta)", 0.0, 1.0, true, true),
-        choice_param("histogram", "auto", {"auto", "naive", "linear"},
+        choice_param("histogram", "auto", names_of(kHistogramChoices),
                      "DP histogram: naive Laplace over all |X| cells, linear-time Alg. 2, or auto (linear when n <= |X|/2)"),
-        choice_param("noise", "laplace", {"laplace", "geometric", "gaussian"}, "histogram noise (gaussian needs delta, eps < 1)"),
-        choice_param("neighbouring", "unbounded", {"unbounded", "bounded"},
+        choice_param("noise", "laplace", noises,
+                     "histogram noise: laplace (discrete Laplace when sampler is secure), geometric (the two-sided geometric = "
+                     "discrete Laplace, always exact), gaussian (discrete Gaussian when secure; needs delta, eps < 1)"),
+        choice_param("neighbouring", "unbounded", names_of(kNeighbouring),
                      "neighbouring datasets: add/remove a point (sensitivity 1, the paper's) or change one (sensitivity 2)"),
         real_param("theta", -1.0, "threshold of Alg. 2 (theta); -1 = by theta_rule"),
-        choice_param("theta_rule", "paper", {"paper", "authors_code"},
+        choice_param("theta_rule", "paper", names_of(kThetaRules),
                      "automatic theta: max{0, ln(|X|/n)}/eps (Thm 6.1/7.1), or the authors' code (Gamma/kappa when |X| <= 2n)"),
         int_param("n_public", 0, "public n for the histogram choice and theta; 0 = the dataset's n (treated as public, as in the paper)", 0),
-        choice_param("core_rule", "minpts_prime", {"minpts_prime", "lemma_5_1"},
+        choice_param("core_rule", "minpts_prime", names_of(kCoreRules),
                      "core when S >= MinPts + Gamma (Sec. 7.2, MinPts' = MinPts + tau) or S >= MinPts - Gamma (Alg. 1 literally)"),
-        choice_param("storage", "auto", {"auto", "dense", "sparse"},
+        choice_param("storage", "auto", names_of(kStorageChoices),
                      "cell storage: dense arrays over |X| or hash maps keyed by the 64-bit cell code (same results)"),
         bool_param("release_histogram", false,
                    "also put the noisy cell counts and the noisy neighbourhood sums S(X) of every cell in the release "
@@ -259,14 +314,25 @@ const MethodInfo& dp_kmeans_method_info() {
   static const MethodInfo info = [] {
     MethodInfo m;
     m.name = "dp_kmeans";
-    m.summary = "DP-k-means (DPLloyd as IBM diffprivlib implements it): noisy counts and sums per iteration within public bounds";
+    m.summary = "DP-k-means (DPLloyd): noisy counts and sums of every cluster per iteration within public bounds; "
+                "variant diffprivlib = the paper's baseline (IBM diffprivlib), flagged";
     m.reference = "Su et al. CODASPY 2016; diffprivlib models.KMeans (Holohan et al. 2019); DP-DBSCAN paper Table 2";
     m.differentially_private = true;
     m.needs_bounds = true;
+    m.relation = NeighbourRelation::add_remove;
     m.params = {
         epsilon_param(),
+        privacy::sampler_param(),
         int_param("k", std::nullopt, "number of clusters (k)", 1),
-        int_param("iterations", 0, "Lloyd iterations; 0 = diffprivlib's rule int(max(min(eps/eps_m, 7), 2))", 0),
+        choice_param("variant", "dplloyd", names_of(kVariants),
+                     "dplloyd: DPLloyd made eps-DP (centred sums with sensitivity half the width, every cluster noised, T "
+                     "never from the true n); diffprivlib: IBM diffprivlib's KMeans bit for bit, the paper's baseline, with "
+                     "its own floating-point samplers whatever `sampler` says and its privacy gaps flagged"),
+        int_param("iterations", 0,
+                  "Lloyd iterations T; 0 = diffprivlib's rule int(max(min(eps/eps_m, 7), 2)) on n_public, else (dplloyd) "
+                  "5, (diffprivlib) the rule on the true n (flagged)",
+                  0),
+        int_param("n_public", 0, "a public number of points for the iteration rule and the sums' clamp bound; 0 = none", 0),
     };
     m.make = [] { return std::make_unique<DpKmeansMethod>(); };
     return m;
@@ -282,12 +348,16 @@ const MethodInfo& pairwise_method_info() {
     m.reference = "Qiu & Yi Sec. 8.1 (refs [29, 38, 42, 43]); ARI = AMI = 0 reported";
     m.differentially_private = true;
     m.needs_bounds = true;
+    // The matrix's sensitivity (n - 1) D is that of changing one point; n is public (pairwise.hpp).
+    m.relation = NeighbourRelation::replace_one;
     m.params = {
         epsilon_param(),
+        privacy::sampler_param(),
         real_param("alpha", std::nullopt, "DBSCAN radius (alpha)", 0.0, std::nullopt, true),
         int_param("min_pts", std::nullopt, "MinPts, counting the point itself", 1),
-        choice_param("sensitivity", "matrix", {"matrix", "entry"},
-                     "Laplace sensitivity: (n-1) D for the whole matrix (eps-DP) or D per entry (as the baselines state; not eps-DP)"),
+        choice_param("sensitivity", "matrix", names_of(kPairwiseSensitivity),
+                     "Laplace sensitivity: (n-1) D for the whole matrix (eps-DP under replace-one) or D per entry (as the "
+                     "baselines state; not eps-DP)"),
         int_param("max_n", 20000, "refuse datasets larger than this (n^2 work and n^2/8 bytes)", 2),
     };
     m.make = [] { return std::make_unique<PairwiseMethod>(); };

@@ -1,8 +1,10 @@
 #pragma once
 // The config-facing methods of the DP-DBSCAN reproduction (listed by register.cpp):
 //   dp_dbscan           Algorithm 1 (spans over a DP histogram; naive or linear-time)
-//   dp_kmeans           DPLloyd as diffprivlib implements it
-//   dp_dbscan_pairwise  the label-publishing baseline over a noisy distance matrix
+//   dp_kmeans           DPLloyd (Su et al.): eps-DP variant dplloyd, or diffprivlib's (the paper's baseline)
+//   dp_dbscan_pairwise  the label-publishing baseline over a noisy distance matrix (replace-one neighbours)
+// Each result carries its family's typed result in MethodResult::details (DpDbscanResult, DpKmeansResult,
+// PairwiseResult); the exact statistics of the true data go to MethodResult::evaluation.
 // Parameter names alpha, min_pts and k are those of the exact "dbscan" and "kmeans" methods, so one
 // dataset-level `params:` block serves all of them.
 #include <nlohmann/json.hpp>

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -12,7 +13,7 @@
 namespace dpclust::dpdbscan {
 
 PairwiseResult pairwise_noisy_dbscan(const double* coords, std::size_t n, const Bounds& bounds, const PairwiseOptions& o,
-                                     Rng& rng, BudgetLedger* ledger) {
+                                     Rng& rng, BudgetLedger& ledger) {
   if (bounds.empty())
     throw InputError("dataset bounds", "the pairwise baseline needs the public domain bounds (its sensitivity is the domain diameter)",
                      "add bounds: [[lo, hi], ...]");
@@ -23,17 +24,24 @@ PairwiseResult pairwise_noisy_dbscan(const double* coords, std::size_t n, const 
                      "run it on a smaller dataset (sample: N) or raise max_n (memory n^2/8 bytes, time ~n^2)");
   if (!(o.alpha > 0)) throw InputError("params.alpha", "alpha must be > 0");
   if (o.min_pts < 1) throw InputError("params.min_pts", "min_pts must be >= 1");
+  if (ledger.relation() != NeighbourRelation::replace_one)
+    throw std::logic_error("the pairwise baseline's sensitivity (n - 1) D is computed under replace-one neighbours, but the "
+                           "ledger is " + std::string(to_string(ledger.relation())));
   const std::size_t d = bounds.dims();
   PairwiseResult r;
   double diam2 = 0;
   for (std::size_t j = 0; j < d; ++j) diam2 += (bounds.hi[j] - bounds.lo[j]) * (bounds.hi[j] - bounds.lo[j]);
   r.diameter = std::sqrt(diam2);
-  const double sens = o.per_entry_sensitivity ? r.diameter : static_cast<double>(n > 1 ? n - 1 : 1) * r.diameter;
-  r.noise_scale = sens / o.epsilon;
-  if (ledger)
-    ledger->spend("noisy pairwise distance matrix", o.epsilon,
-                  std::string("Laplace, sensitivity ") + (o.per_entry_sensitivity ? "D per entry (not eps-DP for the matrix)" : "(n-1) D") +
-                      ", entries clamped to [0, D]");
+  r.sensitivity = o.per_entry_sensitivity ? r.diameter : static_cast<double>(n > 1 ? n - 1 : 1) * r.diameter;
+  r.noise_scale = r.sensitivity / o.epsilon;
+  // The snapping bound (see the header), in units of the sensitivity: above lambda0 / sens = 1 / eps and
+  // the diameter, below Mironov's 2^46 lambda.
+  const double bound_units = std::min(std::max(r.diameter / r.sensitivity, 4.0 / o.epsilon), 0x1p45 / o.epsilon);
+  const privacy::RealMechanism mech = privacy::RealMechanism::laplace(
+      ledger, o.sampler, r.sensitivity, o.epsilon, bound_units * r.sensitivity, "noisy pairwise distance matrix",
+      std::string(o.per_entry_sensitivity ? "sensitivity D per entry (NOT eps-DP for the matrix)"
+                                          : "sensitivity (n-1) D of the matrix under replace-one (n public)") +
+          ", entries clamped to [0, D]");
 
   // Neighbour bit matrix: noisy distance <= alpha (scikit-learn's radius query is inclusive).
   const std::size_t words = (n + 63) / 64;
@@ -43,10 +51,11 @@ PairwiseResult pairwise_noisy_dbscan(const double* coords, std::size_t n, const 
     for (std::size_t j = i + 1; j < n; ++j) {
       double s = 0;
       for (std::size_t k = 0; k < d; ++k) {
-        const double t = coords[i * d + k] - coords[j * d + k];
+        const double t = std::clamp(coords[i * d + k], bounds.lo[k], bounds.hi[k]) -
+                         std::clamp(coords[j * d + k], bounds.lo[k], bounds.hi[k]);
         s += t * t;
       }
-      const double noisy = std::clamp(std::sqrt(s) + rng.laplace(r.noise_scale), 0.0, r.diameter);
+      const double noisy = std::clamp(mech.noisy(rng, std::sqrt(s)), 0.0, r.diameter);
       if (noisy <= o.alpha) {
         adj[i * words + j / 64] |= std::uint64_t{1} << (j % 64);
         adj[j * words + i / 64] |= std::uint64_t{1} << (i % 64);

@@ -1,17 +1,25 @@
-// DP-k-means (diffprivlib's DPLloyd) and the noisy pairwise-distance baseline.
+// DP-k-means (DPLloyd: the eps-DP variant and diffprivlib's) and the noisy pairwise-distance baseline.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "cluster/dbscan/dbscan.hpp"
 #include "core/error.hpp"
+#include "dpdbscan/diffprivlib_samplers.hpp"
 #include "dpdbscan/dp_kmeans.hpp"
 #include "dpdbscan/pairwise.hpp"
 #include "metrics/clustering_scores.hpp"
 
 namespace dpclust::dpdbscan {
 namespace {
+
+bool mentions(const std::vector<std::string>& notes, const std::string& what) {
+  for (const auto& s : notes)
+    if (s.find(what) != std::string::npos) return true;
+  return false;
+}
 
 TEST(DpKmeans, DiffprivlibIterationRule) {
   // eps_m = sqrt(500 k^3 / n^2 (d + cbrt(4 d 0.225^2))^3): k = 2, n = 2000, d = 2 gives eps_m = 0.1434,
@@ -56,22 +64,237 @@ TEST(DpKmeans, LedgerAddsUpAndLargeBudgetFindsBlobs) {
   // Two blobs: Lloyd from any two distinct centres separates them (three can hit a local optimum).
   const std::vector<double> p = blobs(3000, truth, 2);
   const Bounds b{{-10, -10}, {10, 10}};
-  BudgetLedger ledger(20.0);
+  for (KmeansVariant v : {KmeansVariant::dplloyd, KmeansVariant::diffprivlib})
+    for (privacy::Sampler s : {privacy::Sampler::secure, privacy::Sampler::textbook}) {
+      SCOPED_TRACE(std::string(to_string(v)) + " " + privacy::to_string(s));
+      BudgetLedger ledger(20.0);
+      Rng rng(7);
+      DpKmeansOptions o;
+      o.k = 2;
+      o.epsilon = 20.0;
+      o.variant = v;
+      o.sampler = s;
+      const DpKmeansResult r = dp_kmeans(p.data(), 3000, b, o, rng, ledger);
+      EXPECT_NO_THROW(ledger.verify());
+      // Per iteration: one entry for the k counts, one per dimension for the k sums.
+      EXPECT_EQ(static_cast<std::int64_t>(ledger.entries().size()), 3 * r.iterations);
+      EXPECT_NEAR(static_cast<double>(r.iterations) * (r.epsilon_count + 2 * r.epsilon_sum), 20.0, 1e-12);
+      EXPECT_NEAR(r.epsilon_count / r.epsilon_sum, std::cbrt(4 * 2 * 0.225 * 0.225), 1e-12);
+      EXPECT_GT(adjusted_rand_score(truth, r.labels), 0.95);
+      // Deterministic in the seed.
+      Rng again(7);
+      BudgetLedger l2(20.0);
+      const DpKmeansResult r2 = dp_kmeans(p.data(), 3000, b, o, again, l2);
+      EXPECT_EQ(r.labels, r2.labels);
+      EXPECT_EQ(r.centers, r2.centers);
+    }
+}
+
+TEST(DpKmeans, DiffprivlibVariantIsTheOldCodeBitForBit) {
+  // Centres of the pre-port dp_kmeans (diffprivlib's KMeans) on these blobs, seed 7, eps = 1, k = 3,
+  // printed with %.17g by the old code: the variant must reproduce them exactly.
+  Labels truth;
+  const std::vector<double> p = blobs(900, truth, 3);
+  BudgetLedger ledger(1.0);
   Rng rng(7);
   DpKmeansOptions o;
-  o.k = 2;
-  o.epsilon = 20.0;
-  const DpKmeansResult r = dp_kmeans(p.data(), 3000, b, o, rng, &ledger);
-  EXPECT_NO_THROW(ledger.verify());
-  EXPECT_EQ(static_cast<std::int64_t>(ledger.entries().size()), 2 * r.iterations);
-  EXPECT_NEAR(static_cast<double>(r.iterations) * (r.epsilon_count + 2 * r.epsilon_sum), 20.0, 1e-12);
-  EXPECT_NEAR(r.epsilon_count / r.epsilon_sum, std::cbrt(4 * 2 * 0.225 * 0.225), 1e-12);
-  EXPECT_GT(adjusted_rand_score(truth, r.labels), 0.95);
-  // Deterministic in the seed.
-  Rng again(7);
-  const DpKmeansResult r2 = dp_kmeans(p.data(), 3000, b, o, again, nullptr);
-  EXPECT_EQ(r.labels, r2.labels);
-  EXPECT_EQ(r.centers, r2.centers);
+  o.k = 3;
+  o.epsilon = 1.0;
+  o.variant = KmeansVariant::diffprivlib;
+  const DpKmeansResult r = dp_kmeans(p.data(), 900, Bounds{{-10, -10}, {10, 10}}, o, rng, ledger);
+  EXPECT_EQ(r.iterations, 2);
+  const double old[3][2] = {{0.072255091813303834, 4.1716578652355505},
+                            {0.10252287374371565, -5.733329664665642},
+                            {-7.4866788205047463, 6.3747074257336571}};
+  for (int c = 0; c < 3; ++c)
+    for (int j = 0; j < 2; ++j) EXPECT_EQ(r.centers(c, j), old[c][j]) << c << " " << j;
+  EXPECT_EQ(r.inertia, 16125.983846496045);
+}
+
+// The sensitivity of the coordinate sums (defect: diffprivlib calibrates them to hi - lo although a record
+// moves its cluster's sum by the record itself). The domain [1000, 1010] x [-5, 5] is far from 0 in x.
+TEST(DpKmeans, SumSensitivityCoversARecordFarFromZero) {
+  const Bounds b{{1000, -5}, {1010, 5}};
+  std::vector<double> p;
+  Rng g(1);
+  for (int i = 0; i < 200; ++i) {
+    p.push_back(1004 + g.uniform());
+    p.push_back(g.uniform(-1, 1));
+  }
+  std::vector<double> q = p;  // a neighbour: one more record, at the far corner of the domain
+  q.push_back(1010);
+  q.push_back(5);
+  RowMatrix init(1, 2);
+  init << 1005, 0;
+  for (KmeansVariant v : {KmeansVariant::dplloyd, KmeansVariant::diffprivlib}) {
+    SCOPED_TRACE(to_string(v));
+    DpKmeansOptions o;
+    o.k = 1;
+    o.epsilon = 1.0;
+    o.iterations = 1;
+    o.variant = v;
+    o.initial_centers = init;
+    // The calibrated sensitivity, as the mechanism recorded it in the ledger.
+    BudgetLedger ledger(1.0);
+    Rng rng(3);
+    const DpKmeansResult r = dp_kmeans(p.data(), 200, b, o, rng, ledger);
+    std::vector<double> recorded;
+    for (const BudgetEntry& e : ledger.entries())
+      if (e.step.find("sums") != std::string::npos) {
+        recorded.push_back(e.sensitivity);
+        EXPECT_EQ(e.sensitivity_norm, "l1");
+        EXPECT_EQ(e.mechanism, v == KmeansVariant::dplloyd ? "snapping_laplace" : "bounded_laplace (Holohan et al. 2018; diffprivlib, floating point)");
+      }
+    ASSERT_EQ(recorded.size(), 2u);
+    // The change of the released sums between the neighbours without noise: the true sensitivity.
+    BudgetLedger z1(1.0), z2(1.0);
+    z1.set_noise_scale(0);
+    z2.set_noise_scale(0);
+    Rng a(3), c(3);
+    const DpKmeansResult rp = dp_kmeans(p.data(), 200, b, o, a, z1), rq = dp_kmeans(q.data(), 201, b, o, c, z2);
+    for (int j = 0; j < 2; ++j) {
+      const double moved = std::fabs(rq.noisy_sums(0, j) - rp.noisy_sums(0, j));
+      if (v == KmeansVariant::dplloyd) {
+        // Centred on the midpoint: half the width, 5 in both dimensions, and the far record moves the
+        // released sum by exactly that (the clamp of the record into the domain keeps it so).
+        EXPECT_EQ(recorded[static_cast<std::size_t>(j)], 5.0);
+        EXPECT_LE(moved, recorded[static_cast<std::size_t>(j)] + 1e-9);
+        EXPECT_NEAR(moved, 5.0, 1e-9);
+      } else if (j == 0) {
+        // diffprivlib: calibrated to 10, moved by ~1010 (the sum is uncentred): the flagged gap (a).
+        EXPECT_EQ(recorded[0], 10.0);
+        EXPECT_GT(moved, 100 * recorded[0]);
+      }
+    }
+    EXPECT_EQ(mentions(r.privacy_gaps, "calibrated sensitivity"), v == KmeansVariant::diffprivlib);
+  }
+}
+
+TEST(DpKmeans, EmptyClusterCentreIsNoised) {
+  // All points near (1, 1); the second initial centre at (9, 9) gets no point: its released centre must
+  // be noised (different for different seeds, from the same initial centres), not kept.
+  const Bounds b{{0, 0}, {10, 10}};
+  std::vector<double> p;
+  Rng g(2);
+  for (int i = 0; i < 300; ++i) {
+    p.push_back(1 + 0.1 * g.normal());
+    p.push_back(1 + 0.1 * g.normal());
+  }
+  RowMatrix init(2, 2);
+  init << 1, 1, 9, 9;
+  for (KmeansVariant v : {KmeansVariant::dplloyd, KmeansVariant::diffprivlib}) {
+    SCOPED_TRACE(to_string(v));
+    DpKmeansOptions o;
+    o.k = 2;
+    o.epsilon = 1.0;
+    o.iterations = 1;
+    o.variant = v;
+    o.initial_centers = init;
+    std::vector<RowMatrix> released;
+    for (std::uint64_t seed : {1u, 2u, 3u}) {
+      BudgetLedger ledger(1.0);
+      Rng rng(seed);
+      const DpKmeansResult r = dp_kmeans(p.data(), 300, b, o, rng, ledger);
+      ASSERT_EQ(r.cluster_sizes[1], 0);  // empty
+      released.push_back(r.centers.row(1));
+      if (v == KmeansVariant::diffprivlib) EXPECT_TRUE(mentions(r.privacy_gaps, "empty cluster"));
+      else EXPECT_TRUE(r.privacy_gaps.empty());
+    }
+    if (v == KmeansVariant::dplloyd) {
+      EXPECT_NE(released[0], released[1]);
+      EXPECT_NE(released[1], released[2]);
+      EXPECT_NE(released[0], init.row(1));
+    } else {
+      // diffprivlib keeps it: the atom the note flags.
+      EXPECT_EQ(released[0], init.row(1));
+      EXPECT_EQ(released[1], init.row(1));
+    }
+  }
+}
+
+TEST(DpKmeans, IterationsNeverComeFromTheTrueN) {
+  Labels truth;
+  const std::vector<double> big = blobs(2000, truth, 2);
+  const Bounds b{{-10, -10}, {10, 10}};
+  auto T = [&](KmeansVariant v, std::size_t n, std::uint64_t n_public, std::vector<std::string>* gaps = nullptr) {
+    DpKmeansOptions o;
+    o.k = 2;
+    o.epsilon = 1.0;
+    o.variant = v;
+    o.n_public = n_public;
+    BudgetLedger ledger(1.0);
+    Rng rng(1);
+    const DpKmeansResult r = dp_kmeans(big.data(), n, b, o, rng, ledger);
+    if (gaps) *gaps = r.privacy_gaps;
+    return r.iterations;
+  };
+  // dplloyd: only the true n changes -> T does not.
+  EXPECT_EQ(T(KmeansVariant::dplloyd, 200, 0), kDefaultIterations);
+  EXPECT_EQ(T(KmeansVariant::dplloyd, 2000, 0), kDefaultIterations);
+  // A public n drives the rule, whatever the true n.
+  EXPECT_EQ(T(KmeansVariant::dplloyd, 200, 2000), 6);
+  EXPECT_EQ(T(KmeansVariant::dplloyd, 2000, 2000), 6);
+  // diffprivlib: the rule on the true n (2 vs 6 iterations), flagged.
+  std::vector<std::string> gaps;
+  EXPECT_EQ(T(KmeansVariant::diffprivlib, 200, 0, &gaps), 2);
+  EXPECT_TRUE(mentions(gaps, "true number of points"));
+  EXPECT_EQ(T(KmeansVariant::diffprivlib, 2000, 0, &gaps), 6);
+  EXPECT_TRUE(mentions(gaps, "true number of points"));
+  EXPECT_EQ(T(KmeansVariant::diffprivlib, 200, 2000, &gaps), 6);
+  EXPECT_FALSE(mentions(gaps, "true number of points"));
+}
+
+TEST(DpKmeans, ZeroNoiseDplloydIsPlainLloyd) {
+  // noise_scale 0: exact counts and sums, so DPLloyd is Lloyd's algorithm from the same initial centres.
+  Labels truth;
+  const std::size_t n = 1500;
+  const std::vector<double> p = blobs(n, truth, 3);
+  const Bounds b{{-10, -10}, {10, 10}};
+  for (privacy::Sampler s : {privacy::Sampler::secure, privacy::Sampler::textbook}) {
+    SCOPED_TRACE(privacy::to_string(s));
+    DpKmeansOptions o;
+    o.k = 3;
+    o.epsilon = 1.0;
+    o.sampler = s;
+    BudgetLedger ledger(1.0);
+    ledger.set_noise_scale(0);
+    Rng rng(11);
+    const DpKmeansResult r = dp_kmeans(p.data(), n, b, o, rng, ledger);
+    EXPECT_NO_THROW(ledger.verify());
+    // Plain Lloyd: assign to the nearest centre (lowest index on ties), then move to the cluster mean.
+    RowMatrix c = r.initial_centers;
+    Labels lab(n, 0);
+    auto assign = [&] {
+      for (std::size_t i = 0; i < n; ++i) {
+        double best = 1e300;
+        for (int a = 0; a < 3; ++a) {
+          const double dx = p[2 * i] - c(a, 0), dy = p[2 * i + 1] - c(a, 1), d2 = dx * dx + dy * dy;
+          if (d2 < best) {
+            best = d2;
+            lab[i] = a;
+          }
+        }
+      }
+    };
+    assign();
+    for (std::int64_t it = 0; it < r.iterations; ++it) {
+      RowMatrix sum = RowMatrix::Zero(3, 2);
+      std::vector<double> cnt(3, 0);
+      for (std::size_t i = 0; i < n; ++i) {
+        sum(lab[i], 0) += p[2 * i];
+        sum(lab[i], 1) += p[2 * i + 1];
+        cnt[static_cast<std::size_t>(lab[i])] += 1;
+      }
+      for (int a = 0; a < 3; ++a) {
+        ASSERT_GT(cnt[static_cast<std::size_t>(a)], 0) << "the test data must not leave a cluster empty";
+        c.row(a) = sum.row(a) / cnt[static_cast<std::size_t>(a)];
+      }
+      assign();
+    }
+    EXPECT_EQ(r.labels, lab);
+    for (int a = 0; a < 3; ++a)
+      for (int j = 0; j < 2; ++j) EXPECT_NEAR(r.centers(a, j), c(a, j), 1e-9);
+  }
 }
 
 TEST(Pairwise, RefusesLargeN) {
@@ -81,28 +304,56 @@ TEST(Pairwise, RefusesLargeN) {
   o.min_pts = 3;
   o.max_n = 49;
   Rng rng(1);
-  EXPECT_THROW(pairwise_noisy_dbscan(p.data(), 50, Bounds{{0, 0}, {1, 1}}, o, rng, nullptr), InputError);
+  BudgetLedger ledger(1.0, 0.0, NeighbourRelation::replace_one);
+  EXPECT_THROW(pairwise_noisy_dbscan(p.data(), 50, Bounds{{0, 0}, {1, 1}}, o, rng, ledger), InputError);
 }
 
 TEST(Pairwise, HugeBudgetReproducesExactDbscanAndTheRealBudgetDestroysIt) {
   Labels truth;
   std::vector<double> p = blobs(600, truth);
   const Bounds b{{-10, -10}, {10, 10}};
+  for (privacy::Sampler s : {privacy::Sampler::secure, privacy::Sampler::textbook}) {
+    SCOPED_TRACE(privacy::to_string(s));
+    PairwiseOptions o;
+    o.alpha = 0.6;
+    o.min_pts = 8;
+    o.sampler = s;
+    o.epsilon = 1e13;  // noise scale (n-1) D / eps ~ 1e-9
+    Rng rng(2);
+    BudgetLedger ledger(o.epsilon, 0.0, NeighbourRelation::replace_one);
+    const PairwiseResult r = pairwise_noisy_dbscan(p.data(), 600, b, o, rng, ledger);
+    EXPECT_NO_THROW(ledger.verify());
+    EXPECT_EQ(r.labels, dbscan(p.data(), 600, 2, o.alpha, o.min_pts));
+    // eps = 1: scale ~ 600 * 28 -> half the noisy distances clamp to 0, every point is core, one cluster.
+    o.epsilon = 1.0;
+    Rng rng2(2);
+    BudgetLedger l2(1.0, 0.0, NeighbourRelation::replace_one);
+    const PairwiseResult bad = pairwise_noisy_dbscan(p.data(), 600, b, o, rng2, l2);
+    EXPECT_EQ(bad.clusters, 1u);
+    EXPECT_NEAR(adjusted_rand_score(truth, bad.labels), 0.0, 1e-12);
+  }
+}
+
+TEST(Pairwise, SensitivityIsThatOfReplacingOnePoint) {
+  // (n - 1) D under replace-one, recorded with that relation; an add/remove ledger is refused.
+  Labels truth;
+  std::vector<double> p = blobs(100, truth);
+  const Bounds b{{-10, -10}, {10, 10}};
   PairwiseOptions o;
   o.alpha = 0.6;
-  o.min_pts = 8;
-  o.epsilon = 1e13;  // noise scale (n-1) D / eps ~ 1e-9
-  Rng rng(2);
-  BudgetLedger ledger(o.epsilon);
-  const PairwiseResult r = pairwise_noisy_dbscan(p.data(), 600, b, o, rng, &ledger);
-  EXPECT_NO_THROW(ledger.verify());
-  EXPECT_EQ(r.labels, dbscan(p.data(), 600, 2, o.alpha, o.min_pts));
-  // eps = 1: scale ~ 600 * 28 -> half the noisy distances clamp to 0, every point is core, one cluster.
-  o.epsilon = 1.0;
-  Rng rng2(2);
-  const PairwiseResult bad = pairwise_noisy_dbscan(p.data(), 600, b, o, rng2, nullptr);
-  EXPECT_EQ(bad.clusters, 1u);
-  EXPECT_NEAR(adjusted_rand_score(truth, bad.labels), 0.0, 1e-12);
+  o.min_pts = 4;
+  Rng rng(1);
+  BudgetLedger ledger(1.0, 0.0, NeighbourRelation::replace_one);
+  const PairwiseResult r = pairwise_noisy_dbscan(p.data(), 100, b, o, rng, ledger);
+  ASSERT_EQ(ledger.entries().size(), 1u);
+  const BudgetEntry& e = ledger.entries()[0];
+  EXPECT_EQ(e.relation, NeighbourRelation::replace_one);
+  EXPECT_NEAR(e.sensitivity, 99 * std::sqrt(800.0), 1e-9);
+  EXPECT_EQ(e.sensitivity, r.sensitivity);
+  EXPECT_EQ(e.mechanism, "snapping_laplace");
+  BudgetLedger add_remove(1.0);
+  Rng rng2(1);
+  EXPECT_THROW(pairwise_noisy_dbscan(p.data(), 100, b, o, rng2, add_remove), std::logic_error);
 }
 
 }  // namespace

@@ -8,7 +8,10 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "dpdbscan/dp_kmeans.hpp"
+#include "dpdbscan/pairwise.hpp"
 #include "dpdbscan/register.hpp"
+#include "privacy/mechanism.hpp"
 
 namespace dpclust::dpdbscan {
 namespace {
@@ -66,6 +69,9 @@ TEST(Methods, DpDbscanRunLedgerReleaseAndDeterminism) {
     Rng rng(42);
     const MethodResult r = m.make()->run(d, p, rng, ledger);
     EXPECT_NO_THROW(ledger.verify());
+    ASSERT_EQ(ledger.entries().size(), 1u);
+    EXPECT_EQ(ledger.entries()[0].mechanism, "discrete_laplace");  // the secure default
+    EXPECT_EQ(ledger.entries()[0].sensitivity, 1.0);
     ASSERT_EQ(r.labels.size(), d.n);
     EXPECT_FALSE(r.labels_are_release);
     EXPECT_EQ(r.diagnostics["kappa"], 21);
@@ -112,25 +118,137 @@ TEST(Methods, GaussianSpendsDeltaAndOtherNoisesRefuseIt) {
   }
 }
 
+// The trial's ledger as the runner builds it: the method's declared relation.
+BudgetLedger ledger_for(const MethodInfo& m, double eps, double delta = 0) { return BudgetLedger(eps, delta, m.relation); }
+
+bool has_note(const MethodResult& r, const std::string& what) {
+  for (const auto& s : r.non_private_notes)
+    if (s.find(what) != std::string::npos) return true;
+  return false;
+}
+
 TEST(Methods, DpKmeansAndPairwiseRun) {
   const Dataset d = two_blobs();
   {
     const MethodInfo& m = dp_kmeans_method_info();
-    const ParamSet p = with_defaults(m, {{"k", std::int64_t{2}}});
-    BudgetLedger ledger(1.0);
-    Rng rng(3);
-    const MethodResult r = m.make()->run(d, p, rng, ledger);
-    EXPECT_NO_THROW(ledger.verify());
-    EXPECT_EQ(r.release["centers"].size(), 2u);
-    EXPECT_EQ(r.diagnostics["iterations"], 6);
+    for (const std::string variant : {"dplloyd", "diffprivlib"}) {
+      const ParamSet p = with_defaults(m, {{"k", std::int64_t{2}}, {"variant", variant}});
+      BudgetLedger ledger = ledger_for(m, 1.0);
+      Rng rng(3);
+      const MethodResult r = m.make()->run(d, p, rng, ledger);
+      EXPECT_NO_THROW(ledger.verify());
+      EXPECT_EQ(r.release["centers"].size(), 2u);
+      // dplloyd: the fixed default (never the true n); diffprivlib: its rule on the true n = 2000.
+      EXPECT_EQ(r.diagnostics["iterations"], variant == "dplloyd" ? 5 : 6);
+    }
   }
   {
     const MethodInfo& m = pairwise_method_info();
     const ParamSet p = with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{7}}, {"max_n", std::int64_t{1000}}});
-    BudgetLedger ledger(1.0);
+    BudgetLedger ledger = ledger_for(m, 1.0);
     Rng rng(3);
     EXPECT_THROW(m.make()->run(d, p, rng, ledger), InputError);  // n = 2000 > max_n
   }
+}
+
+TEST(Methods, ExactStatisticsGoToEvaluationAndTypedResultsToDetails) {
+  const Dataset d = two_blobs();
+  {
+    const MethodInfo& m = dp_dbscan_method_info();
+    const ParamSet p = with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{7}}, {"histogram", std::string("linear")}});
+    BudgetLedger ledger = ledger_for(m, 1.0);
+    Rng rng(42);
+    const MethodResult r = m.make()->run(d, p, rng, ledger);
+    for (const char* key : {"occupied_cells", "released_occupied_cells", "empty_cells_sampled"}) {
+      EXPECT_FALSE(r.diagnostics.contains(key)) << key;
+      EXPECT_TRUE(r.evaluation.contains(key)) << key;
+    }
+    const auto* res = std::any_cast<DpDbscanResult>(&r.details);
+    ASSERT_NE(res, nullptr);
+    EXPECT_EQ(r.evaluation["occupied_cells"].get<std::uint64_t>(), res->occupied);
+    EXPECT_EQ(r.diagnostics["spans"].get<std::size_t>(), res->spans.n_spans);
+    EXPECT_EQ(r.diagnostics["released_cells"].get<std::uint64_t>(), res->released_occupied + res->sampled_empty);
+  }
+  {
+    const MethodInfo& m = dp_kmeans_method_info();
+    const ParamSet p = with_defaults(m, {{"k", std::int64_t{2}}});
+    BudgetLedger ledger = ledger_for(m, 1.0);
+    Rng rng(3);
+    const MethodResult r = m.make()->run(d, p, rng, ledger);
+    EXPECT_FALSE(r.diagnostics.contains("inertia"));
+    ASSERT_TRUE(r.evaluation.contains("inertia"));
+    const auto* res = std::any_cast<DpKmeansResult>(&r.details);
+    ASSERT_NE(res, nullptr);
+    EXPECT_EQ(r.evaluation["inertia"].get<double>(), res->inertia);
+  }
+}
+
+TEST(Methods, EveryMethodTakesTheSamplerAndFlagsTextbook) {
+  const Dataset d = two_blobs();
+  Dataset small = d;  // the pairwise baseline on 300 points
+  small.n = 300;
+  small.coords.resize(600);
+  small.labels.resize(300);
+  for (const MethodInfo* m : {&dp_dbscan_method_info(), &dp_kmeans_method_info(), &pairwise_method_info()}) {
+    SCOPED_TRACE(m->name);
+    bool has = false;
+    for (const ParamSpec& s : m->params) has |= s.name == "sampler";
+    ASSERT_TRUE(has);
+    for (const std::string sampler : {"secure", "textbook"}) {
+      std::map<std::string, ParamValue> set{{"sampler", sampler}};
+      if (m->name == "dp_kmeans") set["k"] = std::int64_t{2};
+      else {
+        set["alpha"] = 0.2;
+        set["min_pts"] = std::int64_t{7};
+      }
+      const ParamSet p = with_defaults(*m, set);
+      BudgetLedger ledger = ledger_for(*m, 1.0);
+      Rng rng(5);
+      const MethodResult r = m->make()->run(m->name == "dp_dbscan_pairwise" ? small : d, p, rng, ledger);
+      EXPECT_NO_THROW(ledger.verify());
+      EXPECT_EQ(has_note(r, privacy::kTextbookSamplerNote), sampler == "textbook");
+      // Every entry typed: the mechanism really used, and the relation the method declares.
+      for (const BudgetEntry& e : ledger.entries()) {
+        EXPECT_EQ(e.relation, m->relation) << e.step;
+        EXPECT_EQ(e.mechanism.find("textbook") != std::string::npos, sampler == "textbook") << e.mechanism;
+      }
+    }
+  }
+}
+
+TEST(Methods, GeometricNoiseIsAlwaysTheExactDiscreteLaplace) {
+  const Dataset d = two_blobs();
+  const MethodInfo& m = dp_dbscan_method_info();
+  const ParamSet p = with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{7}}, {"noise", std::string("geometric")},
+                                       {"sampler", std::string("textbook")}});
+  BudgetLedger ledger = ledger_for(m, 1.0);
+  Rng rng(1);
+  const MethodResult r = m.make()->run(d, p, rng, ledger);
+  ASSERT_EQ(ledger.entries().size(), 1u);
+  EXPECT_EQ(ledger.entries()[0].mechanism, "discrete_laplace");
+  EXPECT_EQ(ledger.entries()[0].sensitivity, 1.0);
+  EXPECT_FALSE(has_note(r, privacy::kTextbookSamplerNote));
+  EXPECT_EQ(r.diagnostics["sampler"], "secure");
+}
+
+TEST(Methods, PairwiseDeclaresReplaceOneAndItsLedgerEntryCarriesIt) {
+  const MethodInfo& m = pairwise_method_info();
+  EXPECT_EQ(m.relation, NeighbourRelation::replace_one);
+  EXPECT_EQ(dp_dbscan_method_info().relation, NeighbourRelation::add_remove);
+  EXPECT_EQ(dp_kmeans_method_info().relation, NeighbourRelation::add_remove);
+  Dataset d = two_blobs();
+  d.n = 200;
+  d.coords.resize(400);
+  d.labels.resize(200);
+  const ParamSet p = with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{7}}});
+  BudgetLedger ledger = ledger_for(m, 1.0);
+  Rng rng(3);
+  const MethodResult r = m.make()->run(d, p, rng, ledger);
+  EXPECT_NO_THROW(ledger.verify());
+  ASSERT_EQ(ledger.entries().size(), 1u);
+  EXPECT_EQ(ledger.entries()[0].relation, NeighbourRelation::replace_one);
+  EXPECT_EQ(ledger.entries()[0].sensitivity, r.diagnostics["sensitivity"].get<double>());
+  EXPECT_NEAR(ledger.entries()[0].sensitivity, 199 * std::sqrt(50.0), 1e-9);
 }
 
 }  // namespace

@@ -15,6 +15,14 @@
 namespace dpclust::dpdbscan {
 namespace {
 
+// Algorithm 1 with its own ledger (the histogram's one entry).
+DpDbscanResult run(const std::vector<double>& p, std::size_t n, const Bounds& b, const DpDbscanOptions& o, Rng& rng) {
+  BudgetLedger ledger(o.epsilon, o.delta);
+  DpDbscanResult r = dp_dbscan(p.data(), n, b, o, rng, ledger);
+  ledger.verify();
+  return r;
+}
+
 CellGrid unit_grid() { return make_grid(Bounds{{0, 0}, {9.5, 9.5}}, std::sqrt(2.0), 4.0); }  // w = 1, 10 x 10
 
 std::uint64_t code(const CellGrid& g, std::uint64_t i, std::uint64_t j) { return i * g.strides[0] + j; }
@@ -126,7 +134,7 @@ std::vector<double> blobs(std::uint64_t seed) {
 void check_sandwich(const std::vector<double>& p, const DpDbscanOptions& o, std::uint64_t seed) {
   const std::size_t n = p.size() / 2;
   Rng rng(seed);
-  const DpDbscanResult r = dp_dbscan(p.data(), n, Bounds{{0, 0}, {10, 10}}, o, rng, nullptr);
+  const DpDbscanResult r = run(p, n, Bounds{{0, 0}, {10, 10}}, o, rng);
   const SpanClassifier cls(r.grid, r.spans, r.dense);
   // Lemma 5.1 / Sec. 7.2: the clusters found for sure are (alpha, MinPts) clusters with the
   // Alg. 1-literal rule and (alpha, MinPts + tau) clusters with MinPts' = MinPts + tau; the spans lie in
@@ -196,21 +204,79 @@ TEST(Sandwich, LargeEpsilonNaiveAndLinearBothRules) {
 
 TEST(DpDbscan, DenseAndSparseStorageGiveTheSameSpans) {
   const std::vector<double> p = blobs(9);
-  DpDbscanOptions o;
-  o.alpha = 0.3;
-  o.min_pts = 5;
-  o.histogram = HistogramChoice::linear;
-  o.storage = StorageChoice::dense;
-  Rng r1(4), r2(4);
-  const DpDbscanResult a = dp_dbscan(p.data(), p.size() / 2, Bounds{{0, 0}, {10, 10}}, o, r1, nullptr);
-  o.storage = StorageChoice::sparse;
-  const DpDbscanResult b = dp_dbscan(p.data(), p.size() / 2, Bounds{{0, 0}, {10, 10}}, o, r2, nullptr);
-  EXPECT_TRUE(a.dense);
-  EXPECT_FALSE(b.dense);
-  EXPECT_GT(a.spans.n_spans, 0u);
-  EXPECT_EQ(a.spans.codes, b.spans.codes);
-  EXPECT_EQ(a.spans.span, b.spans.span);
-  EXPECT_EQ(a.core.sums, b.core.sums);  // bit-identical sums
+  for (privacy::Sampler s : {privacy::Sampler::secure, privacy::Sampler::textbook}) {
+    SCOPED_TRACE(privacy::to_string(s));
+    DpDbscanOptions o;
+    o.alpha = 0.3;
+    o.min_pts = 5;
+    o.sampler = s;
+    o.histogram = HistogramChoice::linear;
+    o.storage = StorageChoice::dense;
+    Rng r1(4), r2(4);
+    const DpDbscanResult a = run(p, p.size() / 2, Bounds{{0, 0}, {10, 10}}, o, r1);
+    o.storage = StorageChoice::sparse;
+    const DpDbscanResult b = run(p, p.size() / 2, Bounds{{0, 0}, {10, 10}}, o, r2);
+    EXPECT_TRUE(a.dense);
+    EXPECT_FALSE(b.dense);
+    EXPECT_GT(a.spans.n_spans, 0u);
+    EXPECT_EQ(a.spans.codes, b.spans.codes);
+    EXPECT_EQ(a.spans.span, b.spans.span);
+    EXPECT_EQ(a.core.sums, b.core.sums);  // bit-identical sums
+  }
+}
+
+TEST(DpDbscan, ZeroNoiseReleasesTheNonPrivateSkeleton) {
+  // ledger noise_scale 0: no noise, Gamma = tau = theta = 0, so Algorithm 1 releases the rho-approximate
+  // non-private skeleton: the cells with UB(X) = sum of the EXACT counts over NB(X) >= MinPts (eq. 1),
+  // merged at distance < alpha. Computed here independently from the exact cell counts.
+  const std::vector<double> p = blobs(5);
+  const std::size_t n = p.size() / 2;
+  const Bounds b{{0, 0}, {10, 10}};
+  const double alpha = 0.4;
+  const std::int64_t min_pts = 12;
+  const CellGrid g = make_grid(b, alpha, 4.0);
+  const Neighbourhood nb = alpha_neighbourhood(2, 4.0);
+  const CellCounts counts = count_cells(g, p.data(), n, true);
+  std::vector<std::uint64_t> skeleton;
+  std::int64_t idx[2];
+  for (std::uint64_t c = 0; c < g.universe; ++c) {
+    g.decode(c, idx);
+    double ub = 0;
+    for (std::size_t k = 0; k < nb.kappa(); ++k) {
+      const std::int64_t i = idx[0] + nb.offset(k)[0], j = idx[1] + nb.offset(k)[1];
+      if (i < 0 || j < 0 || i >= static_cast<std::int64_t>(g.dims[0]) || j >= static_cast<std::int64_t>(g.dims[1])) continue;
+      ub += counts.dense_counts[static_cast<std::uint64_t>(i) * g.strides[0] + static_cast<std::uint64_t>(j)];
+    }
+    if (ub >= static_cast<double>(min_pts)) skeleton.push_back(c);
+  }
+  ASSERT_FALSE(skeleton.empty());
+  const SpanSet expected = merge_core_cells(g, nb, skeleton, true);
+  ASSERT_GE(expected.n_spans, 3u);
+  for (auto hist : {HistogramChoice::naive, HistogramChoice::linear})
+    for (privacy::Sampler s : {privacy::Sampler::secure, privacy::Sampler::textbook})
+      for (auto rule : {CoreRule::minpts_prime, CoreRule::lemma_5_1})
+        for (std::uint64_t seed : {1u, 2u}) {
+          SCOPED_TRACE(std::string(hist == HistogramChoice::naive ? "naive " : "linear ") + privacy::to_string(s) + " seed " +
+                       std::to_string(seed));
+          DpDbscanOptions o;
+          o.alpha = alpha;
+          o.min_pts = min_pts;
+          o.epsilon = 1.0;
+          o.histogram = hist;
+          o.sampler = s;
+          o.core_rule = rule;
+          BudgetLedger ledger(1.0);
+          ledger.set_noise_scale(0.0);
+          Rng rng(seed);
+          const DpDbscanResult r = dp_dbscan(p.data(), n, b, o, rng, ledger);
+          EXPECT_EQ(r.gamma, 0.0);
+          EXPECT_EQ(r.tau, 0.0);
+          EXPECT_EQ(r.theta, 0.0);
+          EXPECT_EQ(r.threshold, static_cast<double>(min_pts));
+          EXPECT_EQ(r.core.codes, skeleton);
+          EXPECT_EQ(r.spans.codes, expected.codes);
+          EXPECT_EQ(r.spans.span, expected.span);
+        }
 }
 
 TEST(DpDbscan, ThreeDimensionalSparse) {
@@ -224,7 +290,7 @@ TEST(DpDbscan, ThreeDimensionalSparse) {
   o.min_pts = 5;
   o.epsilon = 50;  // kappa theta = 117 ln(|X|/n) / eps dominates Gamma in 3-D (the paper's HAR70+ remark)
   Rng rng(1);
-  const DpDbscanResult r = dp_dbscan(p.data(), 4000, Bounds{{-3, -3, -3}, {3, 3, 3}}, o, rng, nullptr);
+  const DpDbscanResult r = run(p, 4000, Bounds{{-3, -3, -3}, {3, 3, 3}}, o, rng);
   EXPECT_EQ(r.kappa, 117u);
   EXPECT_TRUE(r.linear);
   EXPECT_FALSE(r.dense);
