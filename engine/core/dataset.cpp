@@ -24,8 +24,20 @@ const char* to_string(BoundsSource s) {
     case BoundsSource::none: return "none";
     case BoundsSource::config: return "config";
     case BoundsSource::data: return "data";
+    case BoundsSource::data_as_paper: return "data (as the paper)";
   }
   return "?";
+}
+
+const char* const kBoundsFromDataNote =
+    "domain bounds are the data's exact bounding box (bounds_from_data: true, as the paper quantises it): one extreme "
+    "record moves every cell edge; use bounds: public for a public domain";
+
+void mark_bounds_from_data(Dataset& data) {
+  data.bounds_source = BoundsSource::data_as_paper;
+  for (const auto& n : data.non_private_notes)
+    if (n == kBoundsFromDataNote) return;
+  data.non_private_notes.push_back(kBoundsFromDataNote);
 }
 
 void Dataset::check_invariants() const {

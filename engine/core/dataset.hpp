@@ -27,8 +27,15 @@ struct Bounds {
 
 // Where the domain bounds came from. Only `config` is compatible with a private release: bounds
 // computed from the data leak information and are flagged non-private in every result.
-enum class BoundsSource { none, config, data };
+//   data           computed from the points (`bounds: data`);
+//   data_as_paper  written in the config or registry, but declared to be the data's exact bounding box
+//                  (`bounds_from_data: true`: DS1-DS3, whose grid the paper lays over that box; kept for
+//                  fidelity, flagged non-private: one extreme record moves every cell edge).
+//                  to_string: "data (as the paper)".
+enum class BoundsSource { none, config, data, data_as_paper };
 const char* to_string(BoundsSource s);
+// The non_private note of a dataset with BoundsSource::data_as_paper.
+extern const char* const kBoundsFromDataNote;
 
 struct Dataset {
   std::string name;
@@ -56,6 +63,9 @@ struct Dataset {
 
 // The bounding box of the points (non-private when used as a domain: callers must flag it).
 Bounds bounding_box(const Dataset& data);
+// Marks configured bounds as the data's exact bounding box (bounds_from_data: true): bounds_source
+// becomes data_as_paper and kBoundsFromDataNote joins the non_private notes (once).
+void mark_bounds_from_data(Dataset& data);
 
 // Number of distinct non-noise labels.
 std::size_t count_clusters(const Labels& labels);

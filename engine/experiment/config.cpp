@@ -24,7 +24,8 @@ static const std::vector<std::string> kTopKeys = {"experiment", "description", "
 static const std::vector<std::string> kDatasetKeys = {
     "name", "use", "file", "data_file", "format", "columns", "label", "delimiter", "header", "max_rows",
     "generator", "fallback", "project", "bounds", "clip_to_bounds", "scale", "sample", "sample_seed",
-    "params", "reference", "description"};
+    "params", "reference", "description",
+    "bounds_from_data", "public_bounds"};  // DS1-DS3: the paper's data-derived box, and a public one
 static const std::vector<std::string> kMethodKeys = {"method", "as", "params", "zip"};
 
 static std::string join(const std::vector<std::string>& v) {
@@ -152,8 +153,8 @@ static DatasetSpec parse_dataset(const Located& at, const std::string& name, con
     auto b = at.child("bounds");
     if (b.node.IsScalar()) {
       const std::string mode = b.node.Scalar();
-      if (mode != "data" && mode != "none")
-        yaml::fail(b, "bounds must be 'data', 'none' or a list [[lo, hi], ...] per dimension");
+      if (mode != "data" && mode != "none" && mode != "public")
+        yaml::fail(b, "bounds must be 'data', 'none', 'public' (the dataset's public_bounds) or a list [[lo, hi], ...] per dimension");
       d.bounds_mode = mode;
     } else {
       yaml::expect_sequence(b);
@@ -169,6 +170,33 @@ static DatasetSpec parse_dataset(const Located& at, const std::string& name, con
       d.bounds_mode = "config";
     }
   }
+  // --- bounds_from_data / public_bounds (DS1-DS3: registry.yaml) ---
+  // bounds_from_data: true declares the configured box to be the data's exact bounding box (flagged
+  // non-private in every result, BoundsSource::data_as_paper); `bounds: public` selects public_bounds,
+  // a box chosen without the exact extremes, instead (not flagged).
+  if (at.has("bounds_from_data")) d.bounds_from_data = yaml::as_bool(at.child("bounds_from_data"));
+  if (at.has("public_bounds")) {
+    auto b = at.child("public_bounds");
+    yaml::expect_sequence(b);
+    if (b.node.size() == 0) yaml::fail(b, "empty public_bounds", "give [lo, hi] for every dimension");
+    for (std::size_t j = 0; j < b.node.size(); ++j) {
+      auto pair = b.item(j);
+      if (!pair.node.IsSequence() || pair.node.size() != 2) yaml::fail(pair, "each bound is a pair [lo, hi]");
+      double lo = yaml::as_double(pair.item(0)), hi = yaml::as_double(pair.item(1));
+      if (!(lo < hi)) yaml::fail(pair, "bound has lo >= hi", "write [lo, hi] with lo < hi");
+      d.public_bounds.lo.push_back(lo);
+      d.public_bounds.hi.push_back(hi);
+    }
+  }
+  if (d.bounds_mode == "public") {
+    if (d.public_bounds.empty())
+      yaml::fail(at.child("bounds"), "bounds: public, but dataset '" + name + "' has no public_bounds",
+                 "add public_bounds: [[lo, hi], ...] to the dataset (or its registry entry), or give the bounds as a list");
+    d.bounds = d.public_bounds;
+    d.bounds_mode = "config";
+    d.bounds_from_data = false;  // the public box is not the data's
+  }
+  // --- end bounds_from_data / public_bounds ---
   if (at.has("clip_to_bounds")) d.clip_to_bounds = yaml::as_bool(at.child("clip_to_bounds"));
   if (at.has("scale")) {
     std::string s = yaml::as_string(at.child("scale"));

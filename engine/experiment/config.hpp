@@ -47,8 +47,14 @@ struct DatasetSpec {
   bool fallback_scale = false;
   // Transforms, in this order: projection, domain check against bounds, sub-sampling, scaling.
   std::optional<ProjectionSpec> project;
-  std::string bounds_mode = "none";  // none | config | data
+  std::string bounds_mode = "none";  // none | config | data (`bounds: public` becomes config with public_bounds)
   Bounds bounds;                     // when bounds_mode == config, in the file's coordinates
+  // The configured `bounds` are the data's exact bounding box (registry key bounds_from_data: true,
+  // DS1-DS3 as the paper quantises them): kept for fidelity, every result flagged non-private
+  // (BoundsSource::data_as_paper). public_bounds: a public box containing the data, chosen without the
+  // exact extremes, that `bounds: public` selects instead (then nothing is flagged).
+  bool bounds_from_data = false;
+  Bounds public_bounds;
   bool clip_to_bounds = false;       // drop out-of-domain points instead of failing
   bool standard_scale = false;
   std::int64_t sample = 0;           // 0 = all points

@@ -139,6 +139,9 @@ Dataset materialize_dataset(const DatasetSpec& spec) {
                        "give one [lo, hi] pair per coordinate column");
     data.bounds = spec.bounds;
     data.bounds_source = BoundsSource::config;
+    // The configured box is the data's exact bounding box (registry bounds_from_data: DS1-DS3, as the
+    // paper): flagged non-private in every result; `bounds: public` clears the flag (config.cpp).
+    if (spec.bounds_from_data) mark_bounds_from_data(data);
   }
   if (spec.project) {
     project_lonlat_to_km(data, column_index(data, spec.project->lon_column, spec), column_index(data, spec.project->lat_column, spec),

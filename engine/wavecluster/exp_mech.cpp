@@ -48,8 +48,25 @@ std::size_t sample_log_weights(const std::vector<double>& log_w, Rng& rng) {
   return i;
 }
 
+namespace {
+// The noiseless limit of the log-weights: 0 for the non-empty partition nearest rank k (index i of
+// `lw` is rank i + first_rank), -inf elsewhere.
+void argmax_weights(std::vector<double>& lw, std::size_t k, std::size_t first_rank) {
+  std::size_t best = lw.size();
+  double best_dist = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < lw.size(); ++i) {
+    if (!(lw[i] > -std::numeric_limits<double>::infinity())) continue;  // empty partition
+    const double dist = std::fabs(static_cast<double>(i + first_rank) - static_cast<double>(k));
+    if (dist < best_dist) best_dist = dist, best = i;
+  }
+  for (std::size_t i = 0; i < lw.size(); ++i) lw[i] = i == best ? 0.0 : -std::numeric_limits<double>::infinity();
+}
+}  // namespace
+
 EmThreshold em_threshold(const std::vector<double>& asc_in, std::size_t k, double eps2, double delta_q, Rng& rng, double upper) {
   if (asc_in.empty()) throw std::invalid_argument("em_threshold: no positive values");
+  const bool noiseless = std::isinf(eps2) && eps2 > 0;
+  if (noiseless) eps2 = 1.0;  // the widths decide emptiness; the weights are replaced below
   EmThreshold t;
   if (upper > 0) {
     std::vector<double> asc = asc_in;
@@ -58,13 +75,16 @@ EmThreshold em_threshold(const std::vector<double>& asc_in, std::size_t k, doubl
     const double top = upper - asc.back();  // |Pt_0| = (W_1, upper]
     lw.insert(lw.begin(), top > 0 ? std::log(top) - eps2 * static_cast<double>(k) / (2.0 * delta_q)
                                   : -std::numeric_limits<double>::infinity());
+    if (noiseless) argmax_weights(lw, k, 0);
     t.rank = sample_log_weights(lw, rng);  // index 0 is rank 0, index i is rank i
     const double hi = t.rank == 0 ? upper : w_rank(asc, t.rank), lo = w_rank(asc, t.rank + 1);
     t.threshold = hi - rng.uniform() * (hi - lo);
     return t;
   }
   const std::vector<double>& asc = asc_in;
-  t.rank = sample_log_weights(em_log_weights(asc, k, eps2, delta_q), rng) + 1;  // line 12: k'
+  std::vector<double> lw = em_log_weights(asc, k, eps2, delta_q);
+  if (noiseless) argmax_weights(lw, k, 1);
+  t.rank = sample_log_weights(lw, rng) + 1;  // line 12: k'
   const double hi = w_rank(asc, t.rank), lo = w_rank(asc, t.rank + 1);
   t.threshold = hi - rng.uniform() * (hi - lo);  // line 13: uniform in (lo, hi]
   return t;

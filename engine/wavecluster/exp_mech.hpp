@@ -8,7 +8,8 @@
 // exp(eps2 q(x) / (2 Delta_q)), i.e. chooses partition i with probability proportional to
 //   |Pt_i| * exp(-eps2 |i - k| / (2 Delta_q))                        (Alg. 2 line 12)
 // and then x uniformly inside it (line 13). Tied values give empty partitions, which are never chosen.
-// The output range (0, Max] is the paper's: Max is the largest true value (see mechanisms.cpp).
+// The output range (0, Max] is the paper's: Max is the largest true value (see privthr_em.hpp).
+// The ledger entry of the mechanism is recorded by its caller with privacy::charge (privthr_em.cpp).
 //
 // Sampling is done on log-weights log|Pt_i| - eps2 |i - k| / (2 Delta_q), shifted by their maximum
 // before exponentiation, so neither a tiny eps2 (all weights ~ |Pt_i|) nor a huge range or budget
@@ -37,6 +38,9 @@ struct EmThreshold {
 // upper > 0: a public range (0, upper]: values above it are clamped to it, and the top partition
 // (W_1, upper] of rank 0 (no value at or above the threshold) joins the choice, so the output range no
 // longer depends on the data and the mechanism is eps2-DP in the usual noisy-quantile sense.
+// eps2 = +infinity (the ledger's noise_scale 0, privthr_em.cpp) is the noiseless limit: the non-empty
+// partition nearest rank k (the higher threshold on a tie of distances) with certainty, d' still
+// uniform inside it.
 EmThreshold em_threshold(const std::vector<double>& ascending, std::size_t k, double eps2, double delta_q, Rng& rng,
                          double upper = 0.0);
 

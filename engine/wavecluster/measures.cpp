@@ -121,7 +121,7 @@ double f_measure(const Labels& truth, const Labels& pred) {
   return f;
 }
 
-std::vector<std::int32_t> cell_classifier(const WcOutput& result, const C45Options& opt, C0Grids c0) {
+std::vector<std::int32_t> cell_classifier(const WaveClusterOutput& result, const C45Options& opt, C0Grids c0) {
   const Clustering& c = result.clustering;
   const std::size_t cells = c.cell_cluster.size(), d = c.shape.dims.size();
   std::vector<std::int32_t> table(cells, 0);
@@ -188,10 +188,10 @@ CvResult cross_validate(const Dataset& data, const WcParams& wp, const ParamSet&
       out = std::copy(p, p + d, out);
     }
     // Clustering first: true WaveCluster and the mechanism on the training part.
-    const WcOutput truth = run_wavecluster(train, wp);
+    const WaveClusterOutput truth = run_wavecluster(train, wp);
     Rng fold_rng(splitmix64(seed ^ splitmix64(0x5743u + f)));
     BudgetLedger ledger = is_private ? BudgetLedger(params.real("epsilon")) : BudgetLedger();
-    const WcOutput priv = mechanism.run_wc(train, wp, params, fold_rng, ledger);
+    const WaveClusterOutput priv = mechanism.run_wc(train, wp, params, fold_rng, ledger);
     ledger.verify();
     // Then classification of the held-out points by the cell of each point.
     const std::vector<std::int32_t> ct = cell_classifier(truth, opt.tree, opt.c0);

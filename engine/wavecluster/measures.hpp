@@ -11,7 +11,7 @@
 #include "core/dataset.hpp"
 #include "core/params.hpp"
 #include "wavecluster/c45.hpp"
-#include "wavecluster/mechanisms.hpp"
+#include "wavecluster/methods.hpp"
 #include "wavecluster/wavecluster.hpp"
 
 namespace dpclust::wavecluster {
@@ -54,7 +54,7 @@ enum class C0Grids { all, positive };
 // subband (features: the cell's integer coordinates; class: cluster id + 1, or 0 = C0 for a
 // non-significant cell), then evaluated once on every cell. Because a test point's features are its
 // cell's coordinates, its prediction is the table entry of its cell: per-point prediction is O(1).
-std::vector<std::int32_t> cell_classifier(const WcOutput& result, const C45Options& opt, C0Grids c0);
+std::vector<std::int32_t> cell_classifier(const WaveClusterOutput& result, const C45Options& opt, C0Grids c0);
 
 struct CvOptions {
   std::size_t folds = 10;

@@ -10,7 +10,8 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "wavecluster/mechanisms.hpp"
+#include "privacy/mechanism.hpp"
+#include "wavecluster/methods.hpp"
 #include "wavecluster/measures.hpp"
 
 namespace dpclust {
@@ -58,8 +59,14 @@ MethodInfo info(std::string name, std::string summary, std::string reference, bo
   m.reference = std::move(reference);
   m.differentially_private = priv;
   m.needs_bounds = true;  // the grid is laid over the public domain
+  // Sensitivities are argued for one record added or removed (arXiv Sec. 4.2); central, pure DP.
+  m.relation = NeighbourRelation::add_remove;
+  m.local_privacy = false;
   m.params = wavecluster_params();
-  if (priv) m.params.push_back(epsilon_param());
+  if (priv) {
+    m.params.push_back(epsilon_param());
+    m.params.push_back(privacy::sampler_param());
+  }
   for (auto& p : extra) m.params.push_back(std::move(p));
   m.make = [name] { return std::unique_ptr<Method>(make_mechanism(name)); };
   return m;
@@ -84,7 +91,7 @@ const TrueResult& true_result(const MetricInput& in) {
   auto it = in.cache.find("wavecluster.true_full");
   if (it == in.cache.end()) {
     const WcParams wp = WcParams::from(in.params, in.data.d);
-    WcOutput out = run_wavecluster(in.data, wp);
+    WaveClusterOutput out = run_wavecluster(in.data, wp);
     TrueResult t;
     t.labels = label_points(in.data, make_quantizer(in.data, wp), wp.wavelet.level, out.clustering);
     t.clustering = std::move(out.clustering);
@@ -106,10 +113,12 @@ const CvResult& cv_result(const MetricInput& in) {
   return std::any_cast<const CvResult&>(it->second);
 }
 
-double diagnostic(const MetricInput& in, const char* metric, const char* key) {
+// The typed result of the trial (MethodResult::details): the metrics read numbers only from it.
+const WaveClusterOutput& output(const MetricInput& in, const char* metric) {
   require_wavecluster(in, metric);
-  if (!in.result.diagnostics.contains(key)) throw std::logic_error(std::string("WaveCluster result has no diagnostic '") + key + "'");
-  return in.result.diagnostics[key].get<double>();
+  const WaveClusterOutput* out = output_of(in.result);
+  if (!out) throw std::logic_error(std::string("metric '") + metric + "': the WaveCluster result carries no WaveClusterOutput");
+  return *out;
 }
 
 MetricInfo metric(std::string name, std::string summary, std::function<double(const MetricInput&)> f) {
@@ -159,7 +168,7 @@ std::vector<MetricInfo> wavecluster_metrics() {
       metric("dsg_c", "DSG_C: Hungarian-matched dissimilarity of significant grids and clusters, true vs private (DP WaveCluster Sec. 6.1)",
              [](const MetricInput& in) {
                require_wavecluster(in, "dsg_c");
-               return dsg_c(true_result(in).clustering, clustering_from_release(in.result.release));
+               return dsg_c(true_result(in).clustering, output(in, "dsg_c").clustering);
              }),
       metric("ocm", "OCM: 1 - optimally matched share of test points classified by C4.5 trees from true and private results, k-fold (Sec. 6.2)",
              [](const MetricInput& in) {
@@ -177,19 +186,19 @@ std::vector<MetricInfo> wavecluster_metrics() {
                return f_measure(true_result(in).labels, in.result.labels);
              }),
       metric("kprime", "k': number of top values the (private) run declared significant (Sec. 5.2, 7)",
-             [](const MetricInput& in) { return diagnostic(in, "kprime", "k_prime"); }),
-      metric("k_true", "k = ceil((1-p)|L|) of the true transformed values",
-             [](const MetricInput& in) { return diagnostic(in, "k_true", "k"); }),
+             [](const MetricInput& in) { return static_cast<double>(output(in, "kprime").k_prime); }),
+      metric("k_true", "k = ceil((1-p)|L|) of the true transformed values (evaluation: a statistic of the true data)",
+             [](const MetricInput& in) { return static_cast<double>(output(in, "k_true").k); }),
       metric("kprime_rel_error", "|k' - k| / k (Sec. 7)",
              [](const MetricInput& in) {
-               const double k = diagnostic(in, "kprime_rel_error", "k");
-               const double kp = diagnostic(in, "kprime_rel_error", "k_prime");
+               const WaveClusterOutput& out = output(in, "kprime_rel_error");
+               const double k = static_cast<double>(out.k), kp = static_cast<double>(out.k_prime);
                return k > 0 ? std::fabs(kp - k) / k : (kp == 0 ? 0.0 : 1.0);
              }),
       metric("significant_grids", "number of significant cells of the (private) result",
-             [](const MetricInput& in) { return diagnostic(in, "significant_grids", "significant_grids"); }),
+             [](const MetricInput& in) { return static_cast<double>(output(in, "significant_grids").clustering.n_significant); }),
       metric("wc_clusters", "number of WaveCluster clusters of the (private) result",
-             [](const MetricInput& in) { return diagnostic(in, "wc_clusters", "clusters"); }),
+             [](const MetricInput& in) { return static_cast<double>(output(in, "wc_clusters").clustering.n_clusters); }),
   };
 }
 

@@ -52,8 +52,9 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
   const double eps_grid = eps - eps_n;
   double n_noisy = static_cast<double>(data.n);
   if (eps_n > 0) {
-    n_noisy += rng.laplace(1.0 / eps_n);
-    ledger.spend("noisy N for the synopsis grid sizes (Baseline line 2)", eps_n, "Laplace, sensitivity 1");
+    const auto mech = privacy::CountMechanism::laplace(ledger, opt.sampler, opt.sensitivity, eps_n,
+                                                       "noisy N for the synopsis grid sizes (Baseline line 2)", "the record count");
+    n_noisy = mech.noisy(rng, n_noisy);
   } else {
     res.used_true_n = true;
   }
@@ -92,12 +93,13 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
       level_cells(data.point(i), static_cast<double>(m), m, a.data());
       cnt[ravel(a.data(), m)] += 1.0;
     }
-    ledger.spend("uniform-grid noisy counts (Baseline line 2, Qardaji et al. UG)", eps_grid,
-                 "Laplace, sensitivity 1, parallel composition over the cells");
+    const auto mech = privacy::CountMechanism::laplace(ledger, opt.sampler, opt.sensitivity, eps_grid,
+                                                       "uniform-grid noisy counts (Baseline line 2, Qardaji et al. UG)",
+                                                       "parallel composition over the disjoint cells");
     std::uint64_t synthetic = 0;
     std::fill(s.begin(), s.end(), 0);
     for (std::size_t c = 0; c < cells; ++c) {
-      const std::uint64_t np = leaf_points(cnt[c] + rng.laplace(1.0 / eps_grid));
+      const std::uint64_t np = leaf_points(mech.noisy(rng, cnt[c]));
       unravel_m(c, m, a.data());
       placer.place(a.data(), s.data(), static_cast<double>(m), 1.0, np, rng);
       synthetic += np;
@@ -118,9 +120,10 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
     cell1[i] = static_cast<std::uint32_t>(ravel(a.data(), m1));
     v[cell1[i]] += 1.0;
   }
-  ledger.spend("adaptive grid: first-level noisy counts (Baseline line 2, Qardaji et al. AG)", eps1,
-               "Laplace, sensitivity 1, parallel composition over the m1^d cells");
-  for (auto& x : v) x += rng.laplace(1.0 / eps1);
+  const auto level1 = privacy::CountMechanism::laplace(ledger, opt.sampler, opt.sensitivity, eps1,
+                                                      "adaptive grid: first-level noisy counts (Baseline line 2, Qardaji et al. AG)",
+                                                      "parallel composition over the m1^d cells");
+  for (auto& x : v) x = level1.noisy(rng, x);
 
   // AG level 2: m2 per first-level cell from its noisy count; leaves stored cell after cell.
   const double c2 = opt.c / 2.0;
@@ -145,9 +148,10 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
     }
     u[offset[c] + sub] += 1.0;
   }
-  ledger.spend("adaptive grid: second-level noisy counts (Baseline line 2, Qardaji et al. AG)", eps2,
-               "Laplace, sensitivity 1, parallel composition over the leaves");
-  for (auto& x : u) x += rng.laplace(1.0 / eps2);
+  const auto level2 = privacy::CountMechanism::laplace(ledger, opt.sampler, opt.sensitivity, eps2,
+                                                      "adaptive grid: second-level noisy counts (Baseline line 2, Qardaji et al. AG)",
+                                                      "parallel composition over the leaves");
+  for (auto& x : u) x = level2.noisy(rng, x);
 
   // Constrained inference between the levels, then synthetic points in every leaf.
   const double a2 = opt.alpha * opt.alpha, b2 = (1 - opt.alpha) * (1 - opt.alpha);

@@ -21,6 +21,9 @@
 // count N' = n + Lap(1 / (n_share eps)) (ledger step "noisy N") and give the grids the rest,
 // eps_grid = eps - n_share eps, which is also the eps inside the size formulas. n_share = 0 uses the
 // true n instead; the release is then flagged non-private.
+//
+// Every noisy count is a privacy::CountMechanism (discrete Laplace by default, the papers' continuous
+// Laplace with `sampler: textbook`); Baseline (baseline.hpp) is this file's only user.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -28,6 +31,7 @@
 #include "core/dataset.hpp"
 #include "core/ledger.hpp"
 #include "core/rng.hpp"
+#include "privacy/mechanism.hpp"
 #include "wavecluster/grid.hpp"
 
 namespace dpclust::wavecluster {
@@ -37,6 +41,8 @@ struct SynopsisOptions {
   double c = 10.0;                // Qardaji et al.'s constant c (c2 = c / 2)
   double alpha = 0.5;             // AG: share of the grid budget for the first level
   double n_share = 0.05;          // share of eps for the noisy N (0: true N, non-private)
+  privacy::Sampler sampler = privacy::Sampler::secure;  // noise of every count (privacy/mechanism.hpp)
+  double sensitivity = 1.0;       // of every count: 1 for add/remove neighbours, 2 for replace-one
 };
 
 struct SyntheticCounts {
@@ -45,7 +51,8 @@ struct SyntheticCounts {
   bool used_true_n = false;
 };
 
-// Spends the whole `eps` in `ledger` (steps: noisy N, level 1, level 2 / grid).
+// Spends the whole `eps` in `ledger` (steps: noisy N, level 1, level 2 / grid), one
+// privacy::CountMechanism entry per step.
 SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double eps, const SynopsisOptions& opt, Rng& rng,
                                  BudgetLedger& ledger);
 

@@ -140,26 +140,56 @@ Quantizer make_quantizer(const Dataset& data, const WcParams& params) {
   return Quantizer(params.g, data.bounds);
 }
 
-WcOutput wavecluster_from_transform(const std::vector<double>& w, const GridShape& shape, const WcParams& params) {
-  WcOutput out;
+nlohmann::json WaveClusterOutput::diagnostics() const {
+  nlohmann::json j = {{"significant_grids", clustering.n_significant}, {"clusters", clustering.n_clusters}};
+  if (!is_private) return j;  // plain WaveCluster: k' = k and d are statistics of the true data (evaluation)
+  j["k_prime"] = k_prime;
+  j["threshold"] = threshold;
+  if (l_prime > 0) j["L_prime"] = l_prime;
+  for (auto it = public_extra.begin(); it != public_extra.end(); ++it) j[it.key()] = it.value();
+  return j;
+}
+
+nlohmann::json WaveClusterOutput::evaluation() const {
+  nlohmann::json j = {{"k", k}, {"L", l}, {"Z", z}};
+  if (!is_private) {
+    j["k_prime"] = k_prime;
+    j["threshold"] = threshold;
+  }
+  return j;
+}
+
+void set_true_statistics(WaveClusterOutput& out, const std::vector<double>& w, double p) {
   std::size_t positives = 0;
   for (double v : w) positives += v > 0;
-  const std::size_t k = top_k_count(params.p, positives);
+  out.l = positives;
+  out.z = w.size() - positives;
+  out.k = top_k_count(p, positives);
+}
+
+WaveClusterOutput significant_top_k(const std::vector<double>& w_noisy, const GridShape& shape, const WcParams& params,
+                                    std::size_t l_size, std::size_t k_prime) {
+  WaveClusterOutput out;
   std::vector<std::uint8_t> sig;
-  const double threshold = select_top_k(w, k, sig, params.ties);
+  const double d_prime = select_top_k(w_noisy, k_prime, sig, params.ties);
   out.clustering = connected_components(sig, shape, params.full_connectivity);
-  out.transformed = w;
-  out.diagnostics = {{"k", k},
-                     {"k_prime", k},
-                     {"L", positives},
-                     {"Z", w.size() - positives},
-                     {"threshold", std::isfinite(threshold) ? threshold : 0.0},
-                     {"significant_grids", out.clustering.n_significant},
-                     {"clusters", out.clustering.n_clusters}};
+  out.transformed = w_noisy;
+  out.k_prime = k_prime;
+  out.l_prime = l_size;
+  out.threshold = k_prime > 0 ? d_prime : 0.0;
   return out;
 }
 
-WcOutput run_wavecluster(const Dataset& data, const WcParams& params) {
+WaveClusterOutput wavecluster_from_transform(const std::vector<double>& w, const GridShape& shape, const WcParams& params) {
+  std::size_t positives = 0;
+  for (double v : w) positives += v > 0;
+  WaveClusterOutput out = significant_top_k(w, shape, params, positives, top_k_count(params.p, positives));
+  set_true_statistics(out, w, params.p);
+  out.is_private = false;
+  return out;
+}
+
+WaveClusterOutput run_wavecluster(const Dataset& data, const WcParams& params) {
   const Quantizer q = make_quantizer(data, params);
   const std::vector<double> m = q.counts(data);                          // step 1: count matrix M
   const std::vector<double> w = approximation(m, q.shape(), params.wavelet);  // step 2: average subband W

@@ -66,20 +66,49 @@ struct Clustering {
 };
 Clustering connected_components(const std::vector<std::uint8_t>& significant, const GridShape& shape, bool full_connectivity);
 
-// What one WaveCluster run (private or not) produced.
-struct WcOutput {
+// What one WaveCluster run (private or not) produced, typed. It is the family's result: the methods
+// put it in MethodResult::details and the metrics read it there (std::any_cast), never a number by a
+// string key. Its numbers are split by what they may reveal (core/method.hpp):
+//   public      functions of the noisy synopsis and the parameters: written under "diagnostics";
+//   evaluation  exact statistics of the true data: written under "evaluation", never released.
+struct WaveClusterOutput {
+  // The release: significant cells of the average subband and their clusters.
   Clustering clustering;
   std::vector<double> transformed;  // the (noisy) average subband W or W' significance was decided on
-  nlohmann::json diagnostics = nlohmann::json::object();  // k, k', |L|, |Z|, ... (evaluation only)
+  // Public (for plain WaveCluster, which is not private, these are statistics of the true data).
+  std::size_t k_prime = 0;  // k': the number of top values declared significant
+  std::size_t l_prime = 0;  // |L'|: positive values of W' (Baseline, PrivQT, PrivTHR)
+  double threshold = 0;     // d': the significance threshold
+  nlohmann::json public_extra = nlohmann::json::object();  // PrivTHR: Z_noisy, ...; Baseline: synthetic_points
   nlohmann::json release_extra = nlohmann::json::object();  // published besides the cells (Baseline: synopsis sizes)
+  // Evaluation only: of the true (non-private) W of the same grid.
+  std::size_t k = 0;  // k = ceil((1-p)|L|)
+  std::size_t l = 0;  // |L|: positive values of W
+  std::size_t z = 0;  // |Z|: non-positive values of W
+  bool is_private = false;       // false for plain WaveCluster: every number is then of the true data
   bool range_from_data = false;  // PrivTHR_EM took its threshold range from the true values (flagged non-private)
+
+  // {"k_prime", "L_prime", "threshold", "significant_grids", "clusters", public_extra...} for a private
+  // run; for plain WaveCluster only the sizes of its (non-private) result.
+  nlohmann::json diagnostics() const;
+  // {"k", "L", "Z"} (plain WaveCluster: also k_prime and threshold).
+  nlohmann::json evaluation() const;
 };
 
-// Non-private WaveCluster over the public domain of `data` (its bounds). Diagnostics: k, L, Z,
-// significant_grids, clusters, k_prime (= k).
-WcOutput run_wavecluster(const Dataset& data, const WcParams& params);
-// The same from an already transformed matrix W (diagnostics as above).
-WcOutput wavecluster_from_transform(const std::vector<double>& w, const GridShape& shape, const WcParams& params);
+// The true statistics of W (|L|, |Z|, k) written into `out` (evaluation only).
+void set_true_statistics(WaveClusterOutput& out, const std::vector<double>& w, double p);
+
+// Significant cells of a (noisy) W' from its top-k' values, then their clusters (Baseline lines 7-8,
+// PrivQT lines 6-7, Alg. 1 lines 8-9): post-processing shared by the mechanisms. `l_size` is the
+// |L'| (or |L''|) reported as L_prime.
+WaveClusterOutput significant_top_k(const std::vector<double>& w_noisy, const GridShape& shape, const WcParams& params,
+                                    std::size_t l_size, std::size_t k_prime);
+
+// Non-private WaveCluster over the public domain of `data` (its bounds): k' = k, |L|, |Z|, the
+// threshold d and the clustering.
+WaveClusterOutput run_wavecluster(const Dataset& data, const WcParams& params);
+// The same from an already transformed matrix W.
+WaveClusterOutput wavecluster_from_transform(const std::vector<double>& w, const GridShape& shape, const WcParams& params);
 
 // The grid of a dataset: its public domain bounds, g cells per dimension. Throws InputError when the
 // dataset has no bounds.

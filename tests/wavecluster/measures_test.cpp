@@ -93,7 +93,7 @@ TEST(FMeasure, HandComputed) {
 
 TEST(CellClassifier, ReproducesRectangularClusters) {
   // 6 x 6 grid, two 2 x 3 blocks: an unpruned tree separates them exactly.
-  WcOutput r;
+  WaveClusterOutput r;
   r.clustering.shape.dims = {6, 6};
   r.clustering.cell_cluster.assign(36, -1);
   for (std::size_t a = 0; a < 2; ++a)
@@ -106,7 +106,7 @@ TEST(CellClassifier, ReproducesRectangularClusters) {
   const std::vector<std::int32_t> table = cell_classifier(r, C45Options{}, C0Grids::all);
   for (std::size_t i = 0; i < 36; ++i) EXPECT_EQ(table[i], r.clustering.cell_cluster[i] + 1) << i;
   // No cluster: everything is C0.
-  WcOutput none;
+  WaveClusterOutput none;
   none.clustering.shape.dims = {3, 3};
   none.clustering.cell_cluster.assign(9, -1);
   EXPECT_EQ(cell_classifier(none, C45Options{}, C0Grids::all), std::vector<std::int32_t>(9, 0));

@@ -245,7 +245,7 @@ TEST(WaveCluster, OneAndThreeDimensions) {
   ParamSet ps = dpclust::testing::wc_params(20, 0.0);
   for (const Dataset* ds : {&d1, &d3}) {
     const WcParams wp = WcParams::from(ps, ds->d);
-    WcOutput out = run_wavecluster(*ds, wp);
+    WaveClusterOutput out = run_wavecluster(*ds, wp);
     EXPECT_EQ(out.clustering.n_clusters, 2u) << ds->d;
     Labels l = label_points(*ds, make_quantizer(*ds, wp), 1, out.clustering);
     EXPECT_EQ(count_clusters(l), 2u);
@@ -270,10 +270,11 @@ TEST(WaveCluster, Ds2TrueKAndZ) {
   DPCLUST_REQUIRE_DATA("wavecluster/spiral-30k.arff");
   Dataset ds = dpclust::testing::read_numeric_arff(dpclust::testing::data_root() / "wavecluster/spiral-30k.arff", 2);
   ASSERT_EQ(ds.n, 31200u);
-  WcOutput out = run_wavecluster(ds, WcParams::from(dpclust::testing::wc_params(40, 0.10), 2));
-  EXPECT_EQ(out.diagnostics["L"].get<std::size_t>(), 159u);
-  EXPECT_EQ(out.diagnostics["Z"].get<std::size_t>(), 241u);
-  EXPECT_EQ(out.diagnostics["k"].get<std::size_t>(), 144u);
+  WaveClusterOutput out = run_wavecluster(ds, WcParams::from(dpclust::testing::wc_params(40, 0.10), 2));
+  EXPECT_EQ(out.l, 159u);
+  EXPECT_EQ(out.z, 241u);
+  EXPECT_EQ(out.k, 144u);
+  EXPECT_EQ(out.k_prime, 144u);
   EXPECT_EQ(out.clustering.n_clusters, 3u);
   ParamSet face = dpclust::testing::wc_params(40, 0.10);
   face.set("connectivity", std::string("face"));
@@ -288,8 +289,8 @@ TEST(WaveCluster, PaperClusterCounts) {
   for (const auto& s : sets) {
     DPCLUST_REQUIRE_DATA(s.file);
     Dataset ds = dpclust::testing::read_numeric_arff(dpclust::testing::data_root() / s.file, 2);
-    WcOutput out = run_wavecluster(ds, WcParams::from(dpclust::testing::wc_params(s.g, s.p), 2));
-    EXPECT_EQ(out.clustering.n_clusters, s.clusters) << s.file << " g=" << s.g << " p=" << s.p << " " << out.diagnostics.dump();
+    WaveClusterOutput out = run_wavecluster(ds, WcParams::from(dpclust::testing::wc_params(s.g, s.p), 2));
+    EXPECT_EQ(out.clustering.n_clusters, s.clusters) << s.file << " g=" << s.g << " p=" << s.p << " " << out.evaluation().dump();
     for (const char* ties : {"exclude", "index"}) {  // the paper's cluster counts hold under every tie rule
       ParamSet ps = dpclust::testing::wc_params(s.g, s.p);
       ps.set("ties", std::string(ties));
