@@ -77,7 +77,11 @@ class DrbtMethod final : public Method {
     } else {
       r.release["disguised"] = "not stored: n * k_dims = " + std::to_string(n * k_dims) + " > " + std::to_string(kReleaseLimit);
     }
-    r.diagnostics = {{"stress", s}, {"d_original", d}, {"d_reduced", k_dims}, {"parties", parties}};
+    // Public: shapes fixed by the parameters. The stress compares with the original data, an exact
+    // statistic of it: evaluation (DRBT is not private, but the split is the same for every method).
+    r.diagnostics = {{"d_original", d}, {"d_reduced", k_dims}, {"parties", parties}};
+    r.evaluation = {{"stress", s}};
+    r.details = DrbtResult{s};
     r.non_private_notes.push_back(
         "DRBT is not differentially private: random projection gives no formal privacy guarantee (the paper argues "
         "only that a projection to fewer dimensions is not invertible, Sec. 4.4), and it preserves the distances "
@@ -162,8 +166,9 @@ std::vector<MetricInfo> drbt_metric_list() {
        "stress_form)",
        false,
        [](const MetricInput& in) {
-         if (!in.result.diagnostics.contains("stress")) throw std::logic_error("drbt did not report its stress");
-         return in.result.diagnostics.at("stress").get<double>();
+         const auto* r = std::any_cast<DrbtResult>(&in.result.details);
+         if (!r) throw std::logic_error("the stress metric needs the DrbtResult of a drbt run in MethodResult::details");
+         return r->stress;
        },
        {kMethod}},
       {"of",

@@ -16,8 +16,13 @@ namespace dpclust::drbt {
 // is set. Throws InputError when class_attribute is set but the dataset has no labels.
 RowMatrix prepare_original(const Dataset& data, const ParamSet& params);
 
+// MethodResult::details of drbt: what its metrics read (std::any_cast), never a string key.
+struct DrbtResult {
+  double stress = 0;  // Eq. 6 between the original and the disguised data (also in `evaluation`: it uses the original)
+};
+
 const MethodInfo& drbt_method_info();
-// stress (Eq. 6) and of (overall F-measure, Eq. 14); they apply to drbt only.
+// stress (Eq. 6, read from DrbtResult) and of (overall F-measure, Eq. 14); they apply to drbt only.
 std::vector<MetricInfo> drbt_metric_list();
 
 }  // namespace dpclust::drbt

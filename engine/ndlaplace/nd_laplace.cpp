@@ -4,7 +4,6 @@
 #include <any>
 #include <limits>
 #include <memory>
-#include <sstream>
 #include <string>
 
 #include "cluster/affinity/affinity_propagation.hpp"
@@ -15,6 +14,7 @@
 #include "metrics/clustering_scores.hpp"
 #include "ndlaplace/mechanism.hpp"
 #include "ndlaplace/privacy.hpp"
+#include "privacy/mechanism.hpp"
 
 namespace dpclust::ndlaplace {
 namespace {
@@ -58,6 +58,7 @@ EvalClustering cluster_for_evaluation(std::vector<double> coords, std::size_t n,
     opt.max_iter = params.integer("ap_max_iter");
     AffinityResult ap = affinity_propagation(coords.data(), n, d, opt);
     out.labels = std::move(ap.labels);
+    out.converged = ap.converged;
     out.diagnostics = {{"iterations", ap.n_iter}, {"converged", ap.converged ? 1 : 0}, {"preference", ap.preference}};
   } else if (algo == "dbscan") {
     DbscanStats st;
@@ -76,51 +77,46 @@ namespace {
 class NdLaplaceMethod final : public Method {
  public:
   MethodResult run(const Dataset& data, const ParamSet& params, Rng& rng, BudgetLedger& ledger) const override {
-    const double epsilon = params.real("epsilon");
-    const double radius = params.real("radius");
+    NdLaplaceSettings set;
+    set.epsilon = params.real("epsilon");
     // thesis Sec. 3.1.3: eps = l / r. `epsilon` is the privacy level l reached at distance `radius`;
-    // the mechanism's rate per unit distance is l / r (radius = 1: epsilon is the rate itself).
-    const double rate = epsilon / radius;
+    // the rate per unit distance is l / r (radius = 1: epsilon is the rate itself).
+    set.radius = params.real("radius");
+    set.sampler = privacy::sampler_of(params);
+    set.continuous = parse_continuous_sampler(params.string("continuous_sampler"), data.d);
+    set.truncation = parse_truncation(params.string("truncation"));
+    set.resampling_budget = parse_resampling_budget(params.string("resampling_budget"));
+    set.grid_step = params.real("grid_step");
+    set.max_retries = params.integer("max_retries");
 
-    PerturbOptions po;
-    po.eps = rate;
-    po.sampler = parse_sampler(params.string("sampler"), data.d);
-    po.truncation = parse_truncation(params.string("truncation"));
-    po.max_retries = params.integer("max_retries");
-    PerturbStats st;
-    std::vector<double> z = perturb(data.coords.data(), data.n, data.d, data.bounds, po, rng, &st);
-
-    // Local mechanism: the whole budget is one step, applied to every point separately.
-    std::ostringstream note;
-    note << "local eps-geo-indistinguishability (Andres et al. 2012): each point is released with noise density "
-            "proportional to exp(-"
-         << rate << " ||z - x||), so reports of x and x' are indistinguishable up to a factor exp(" << rate
-         << " d(x, x')) (epsilon = " << epsilon << " at distance radius = " << radius
-         << "); a per-point, distance-dependent guarantee, not central (neighbouring-dataset) DP";
-    if (po.truncation == Truncation::resample)
-      note << "; truncation by resampling (thesis Alg. 1) conditions on the domain, which weakens the bound to "
-              "exp(2 eps d(x, x'))";
-    else if (po.truncation == Truncation::remap)
-      note << "; remapping to the nearest admissible point is post-processing";
-    ledger.spend("nD-Laplace perturbation of every point (thesis Alg. 2)", epsilon, note.str());
+    // Local mechanism: the whole budget is one typed entry, applied to every point separately.
+    const NdLaplaceMechanism mech = NdLaplaceMechanism::create(ledger, set, data.d, data.bounds);
+    NdLaplaceResult res;
+    std::vector<double> z = mech.perturb(data.coords.data(), data.n, data.bounds, rng, &res.perturbation);
+    res.rate = mech.rate();
+    res.draw_rate = mech.draw_rate();
+    res.grid_step = mech.grid_step();
 
     // Clustering of the released points only (post-processing).
     EvalClustering cl = cluster_for_evaluation(z, data.n, data.d, params, rng);
+    res.converged = cl.converged;
 
-    // Privacy figures of Table 5.4 (evaluation only: they use the original points).
-    const PeEstimate pe = average_pe(data.coords.data(), z.data(), data.n, data.d, rate,
-                                     parse_pe_pairs(params.string("pe_pairs")),
-                                     static_cast<std::uint64_t>(params.integer("pe_max_pairs")), rng);
+    // Privacy figures of Table 5.4 (evaluation only: they use the original points). p_e is computed at
+    // the recorded rate epsilon / radius (what the thesis reports per epsilon).
+    res.pe = average_pe(data.coords.data(), z.data(), data.n, data.d, res.rate, parse_pe_pairs(params.string("pe_pairs")),
+                        static_cast<std::uint64_t>(params.integer("pe_max_pairs")), rng);
 
     MethodResult r;
     r.labels = std::move(cl.labels);
     r.labels_are_release = true;  // computed from the perturbed points alone
-    r.release = {{"mechanism", po.sampler == Sampler::planar ? "planar Laplace (polar, Lambert W_-1)"
-                                                             : "nD-Laplace (Gamma(d, 1/eps) radius, uniform direction)"},
-                 {"rate_per_unit_distance", rate},
+    r.release = {{"mechanism", mech.mechanism()},
+                 {"sampler", privacy::to_string(set.sampler)},
+                 {"rate_per_unit_distance", res.rate},
+                 {"draw_rate", res.draw_rate},
                  {"truncation", params.string("truncation")},
                  {"n", data.n},
                  {"d", data.d}};
+    if (set.sampler == privacy::Sampler::secure) r.release["grid_step"] = res.grid_step;
     if (data.n * data.d <= kReleaseLimit) {
       nlohmann::json pts = nlohmann::json::array();
       for (std::size_t i = 0; i < data.n; ++i) pts.push_back(std::vector<double>(z.begin() + static_cast<std::ptrdiff_t>(i * data.d),
@@ -129,16 +125,23 @@ class NdLaplaceMethod final : public Method {
     } else {
       r.release["points"] = "not stored: n * d = " + std::to_string(data.n * data.d) + " > " + std::to_string(kReleaseLimit);
     }
+    // Public numbers: the clustering of the release, the parameters' rates, points outside the public box.
     r.diagnostics = std::move(cl.diagnostics);
-    r.diagnostics["avg_pe"] = pe.value;
-    r.diagnostics["pe_pairs_evaluated"] = pe.pairs;
-    r.diagnostics["pe_estimated"] = pe.estimated ? 1 : 0;
-    r.diagnostics["avg_distance"] = st.avg_distance;
-    r.diagnostics["rate"] = rate;
-    r.diagnostics["draws_per_point"] = data.n ? static_cast<double>(st.draws) / static_cast<double>(data.n) : 0.0;
-    r.diagnostics["max_draws_point"] = st.max_draws_point;
-    r.diagnostics["remapped_points"] = st.remapped;
-    r.diagnostics["outside_points"] = st.outside;
+    r.diagnostics["rate"] = res.rate;
+    r.diagnostics["draw_rate"] = res.draw_rate;
+    if (set.sampler == privacy::Sampler::secure) r.diagnostics["grid_step"] = res.grid_step;
+    r.diagnostics["outside_points"] = res.perturbation.outside;
+    // Exact statistics of the true points (draw counts, distances to the true points, p_e).
+    const PerturbStats& st = res.perturbation;
+    r.evaluation["avg_pe"] = res.pe.value;
+    r.evaluation["pe_pairs_evaluated"] = res.pe.pairs;
+    r.evaluation["pe_estimated"] = res.pe.estimated ? 1 : 0;
+    r.evaluation["avg_distance"] = st.avg_distance;
+    r.evaluation["draws_per_point"] = data.n ? static_cast<double>(st.draws) / static_cast<double>(data.n) : 0.0;
+    r.evaluation["max_draws_point"] = st.max_draws_point;
+    r.evaluation["remapped_points"] = st.remapped;
+    r.non_private_notes = mech.non_private_notes();
+    r.details = std::move(res);
     return r;
   }
 };
@@ -154,7 +157,7 @@ const Reference& reference(const MetricInput& in) {
     Rng rng(in.seed);
     EvalClustering ref = cluster_for_evaluation(in.data.coords, in.data.n, in.data.d, in.params, rng);
     Reference r;
-    r.converged = !ref.diagnostics.contains("converged") || ref.diagnostics["converged"].get<int>() == 1;
+    r.converged = ref.converged;
     r.labels = std::move(ref.labels);
     it = in.cache.emplace(kReferenceKey, std::move(r)).first;
   }
@@ -164,17 +167,18 @@ const Reference& reference(const MetricInput& in) {
 // ARI/AMI against the original-data clustering. NaN (left out of the averages, counted as missing)
 // when Affinity Propagation did not converge on either side: its all -1 labels would otherwise score a
 // meaningless 1.0 against another unconverged run.
+// The typed result the method put in MethodResult::details.
+const NdLaplaceResult& details_of(const MetricInput& in) {
+  const auto* r = std::any_cast<NdLaplaceResult>(&in.result.details);
+  if (!r) throw std::logic_error("nd_laplace metrics need the NdLaplaceResult of an nd_laplace run in MethodResult::details");
+  return *r;
+}
+
 template <class Score>
 double vs_original(const MetricInput& in, Score score) {
   const Reference& ref = reference(in);
-  const bool converged = !in.result.diagnostics.contains("converged") || in.result.diagnostics["converged"].get<int>() == 1;
-  if (!ref.converged || !converged) return std::numeric_limits<double>::quiet_NaN();
+  if (!ref.converged || !details_of(in).converged) return std::numeric_limits<double>::quiet_NaN();
   return score(ref.labels, in.result.labels);
-}
-
-double diagnostic(const MetricInput& in, const char* name) {
-  if (!in.result.diagnostics.contains(name)) throw std::logic_error(std::string("nd_laplace did not report ") + name);
-  return in.result.diagnostics.at(name).get<double>();
 }
 
 }  // namespace
@@ -188,7 +192,8 @@ const MethodInfo& nd_laplace_method_info() {
     m.reference = "van der Ende, nD-Laplace thesis draft: Sec. 3.1 (planar Laplace, Eq. 3.3), Alg. 1 (truncation), "
                   "Alg. 2, Sec. 5.3; Andres et al. CCS 2013 (geo-indistinguishability)";
     m.differentially_private = true;
-    m.needs_bounds = true;  // truncation to the public domain
+    m.local_privacy = true;  // metric (geo-indistinguishability) guarantee per record: a local ledger
+    m.needs_bounds = true;   // truncation to the public domain
     m.params = {
         real_param("epsilon", std::nullopt,
                    "geo-indistinguishability level: the privacy level l reached at distance `radius` (eps = l / r, "
@@ -196,12 +201,24 @@ const MethodInfo& nd_laplace_method_info() {
                    0.0, std::nullopt, true),
         real_param("radius", 1.0, "radius r in data units at which the level `epsilon` holds; rate = epsilon / radius",
                    0.0, std::nullopt, true),
-        choice_param("sampler", "auto", {"auto", "planar", "nd"},
-                     "noise sampler: planar = polar Laplace with the Lambert W_-1 inverse CDF (thesis Eq. 3.3, d = 2 only); "
-                     "nd = Gamma(d, 1/eps) radius and uniform direction; auto = planar for d = 2, nd otherwise"),
+        privacy::sampler_param(),
+        choice_param("continuous_sampler", "auto", {"auto", "planar", "nd"},
+                     "the continuous noise of sampler: textbook: planar = polar Laplace with the Lambert W_-1 inverse CDF "
+                     "(thesis Eq. 3.3, d = 2 only); nd = Gamma(d, 1/eps) radius and uniform direction; auto = planar for "
+                     "d = 2, nd otherwise"),
+        real_param("grid_step", 0.0,
+                   "sampler: secure: step u of the grid the reports lie on (data units); 0 = auto (1/100 of the noise "
+                   "scale, at most 1/1000 of the domain's narrowest side)",
+                   0.0),
         choice_param("truncation", "resample", {"resample", "remap", "none"},
                      "keeping reports in the domain: resample (thesis Alg. 1), remap to the nearest admissible point "
                      "(Andres et al. step 5), none"),
+        choice_param("resampling_budget", "halve", {"halve", "thesis"},
+                     "reading of epsilon under truncation: resample (the normaliser of the truncated noise depends on x, "
+                     "which doubles the guarantee): halve = draw at epsilon / 2 so the release is epsilon-geo-"
+                     "indistinguishable; thesis = draw at epsilon as the thesis does (the release is only 2 epsilon-geo-"
+                     "indistinguishable; flagged non-private). The secure grid sampler always draws at epsilon / 2 "
+                     "otherwise"),
         int_param("max_retries", 10000, "noise draws allowed per point under truncation = resample", 1),
         choice_param("cluster", "kmeans", {"kmeans", "affinity", "dbscan"},
                      "clustering algorithm run on the perturbed data (and on the original data by *_vs_original)"),
@@ -248,9 +265,9 @@ std::vector<MetricInfo> nd_laplace_metrics() {
       {"avg_pe",
        "average p_e = 1/(1 + exp(eps d(x, x'))) (Oya et al. 2017; thesis Eq. 2.2, Table 5.4), over the pairs named by "
        "param pe_pairs",
-       false, [](const MetricInput& in) { return diagnostic(in, "avg_pe"); }, {kMethod}},
+       false, [](const MetricInput& in) { return details_of(in).pe.value; }, {kMethod}},
       {"avg_distance", "average perturbation distance ||z_i - x_i|| in data units (thesis Table 5.4 'distance')", false,
-       [](const MetricInput& in) { return diagnostic(in, "avg_distance"); }, {kMethod}},
+       [](const MetricInput& in) { return details_of(in).perturbation.avg_distance; }, {kMethod}},
   };
 }
 

@@ -252,6 +252,32 @@ TEST(DrbtMethod, RunsAsANonPrivateMethod) {
                InputError);
 }
 
+// The stress compares the disguised data with the original: an exact statistic of the original data,
+// so it is evaluation, and the metric reads it from the typed DrbtResult, not from a string key.
+TEST(DrbtMethod, StressIsATypedEvaluationResult) {
+  const MethodInfo& info = drbt_method_info();
+  BlobsOptions bo;
+  bo.n_samples = 60;
+  bo.n_features = 6;
+  bo.n_centers = 3;
+  bo.seed = 2;
+  const Dataset ds = make_blobs(bo);
+  const ParamSet p = params_for(info, {{"k_dims", std::int64_t{3}}, {"k", std::int64_t{3}}});
+  BudgetLedger ledger;
+  Rng rng(7);
+  MethodResult r = info.make()->run(ds, p, rng, ledger);
+  EXPECT_FALSE(r.diagnostics.contains("stress"));
+  ASSERT_TRUE(r.evaluation.contains("stress"));
+  const double typed = std::any_cast<DrbtResult>(r.details).stress;
+  EXPECT_EQ(r.evaluation["stress"].get<double>(), typed);
+  std::map<std::string, std::any> cache;
+  MetricInput in{ds, r, p, info, 3, cache};
+  r.evaluation = nlohmann::json::object();
+  EXPECT_EQ(metric("stress").compute(in), typed);
+  r.details.reset();
+  EXPECT_THROW(metric("stress").compute(in), std::logic_error);
+}
+
 // Table 9, k = 2 (class attribute included, d_o = 5, d_r = 3): the paper reports OF = 1.000 in all 10
 // trials. Here a few random matrices lose part of the setosa / rest separation (see the closing note of
 // configs/paper/drbt_table9_iris.yaml), so this checks the average and that every trial stays far

@@ -66,7 +66,7 @@ TEST(PlanarLaplace, RadiusFollowsItsCdf) {
   std::vector<double> r(kDraws), theta(kDraws);
   double v[2];
   for (std::size_t i = 0; i < kDraws; ++i) {
-    draw_noise(2, eps, Sampler::planar, rng, v);
+    draw_noise(2, eps, ContinuousSampler::planar, rng, v);
     r[i] = std::hypot(v[0], v[1]);
     theta[i] = std::atan2(v[1], v[0]) + std::numbers::pi;
   }
@@ -86,12 +86,12 @@ TEST(NdLaplace, ReducesToPlanarForTwoDimensions) {
   std::vector<double> r_nd(kDraws), th_nd(kDraws), x_nd(kDraws), x_pl(kDraws), y_nd(kDraws), y_pl(kDraws);
   double v[2];
   for (std::size_t i = 0; i < kDraws; ++i) {
-    draw_noise(2, eps, Sampler::nd, a, v);
+    draw_noise(2, eps, ContinuousSampler::nd, a, v);
     r_nd[i] = std::hypot(v[0], v[1]);
     th_nd[i] = std::atan2(v[1], v[0]) + std::numbers::pi;
     x_nd[i] = v[0];
     y_nd[i] = v[1];
-    draw_noise(2, eps, Sampler::planar, b, v);
+    draw_noise(2, eps, ContinuousSampler::planar, b, v);
     x_pl[i] = v[0];
     y_pl[i] = v[1];
   }
@@ -115,7 +115,7 @@ TEST(NdLaplace, RadiusIsGammaInHigherDimensions) {
     std::vector<double> r(kDraws), v(d);
     std::vector<double> mean_dir(d, 0.0);
     for (std::size_t i = 0; i < kDraws; ++i) {
-      draw_noise(d, eps, Sampler::nd, rng, v.data());
+      draw_noise(d, eps, ContinuousSampler::nd, rng, v.data());
       double s = 0;
       for (double c : v) s += c * c;
       r[i] = std::sqrt(s);
@@ -128,10 +128,10 @@ TEST(NdLaplace, RadiusIsGammaInHigherDimensions) {
 }
 
 TEST(NdLaplace, PlanarSamplerNeedsTwoDimensions) {
-  EXPECT_THROW(parse_sampler("planar", 3), InputError);
-  EXPECT_EQ(parse_sampler("auto", 2), Sampler::planar);
-  EXPECT_EQ(parse_sampler("auto", 3), Sampler::nd);
-  EXPECT_EQ(parse_sampler("nd", 2), Sampler::nd);
+  EXPECT_THROW(parse_continuous_sampler("planar", 3), InputError);
+  EXPECT_EQ(parse_continuous_sampler("auto", 2), ContinuousSampler::planar);
+  EXPECT_EQ(parse_continuous_sampler("auto", 3), ContinuousSampler::nd);
+  EXPECT_EQ(parse_continuous_sampler("nd", 2), ContinuousSampler::nd);
 }
 
 // A grid of points in [0, 10]^2, many of them on or near the border.
@@ -150,12 +150,18 @@ Bounds box10() { return Bounds{{0.0, 0.0}, {10.0, 10.0}}; }
 TEST(Truncation, ResampleKeepsEveryPointInTheDomain) {
   const auto x = border_grid();
   const std::size_t n = x.size() / 2;
-  for (Sampler s : {Sampler::planar, Sampler::nd}) {
+  // The textbook continuous samplers and the secure grid sampler (which has no planar / nd variant).
+  const std::vector<std::pair<privacy::Sampler, ContinuousSampler>> samplers = {
+      {privacy::Sampler::textbook, ContinuousSampler::planar},
+      {privacy::Sampler::textbook, ContinuousSampler::nd},
+      {privacy::Sampler::secure, ContinuousSampler::nd}};
+  for (const auto& [sampler, s] : samplers) {
     for (double eps : {0.1, 0.5, 2.0}) {
       Rng rng(7);
       PerturbOptions o;
       o.eps = eps;
-      o.sampler = s;
+      o.sampler = sampler;
+      o.continuous = s;
       o.truncation = Truncation::resample;
       PerturbStats st;
       const auto z = perturb(x.data(), n, 2, box10(), o, rng, &st);
@@ -167,9 +173,11 @@ TEST(Truncation, ResampleKeepsEveryPointInTheDomain) {
 }
 
 TEST(Truncation, RemapClampsAndNoneMayLeave) {
+  for (privacy::Sampler sampler : {privacy::Sampler::textbook, privacy::Sampler::secure}) {
   const auto x = border_grid();
   const std::size_t n = x.size() / 2;
   PerturbOptions o;
+  o.sampler = sampler;
   o.eps = 0.3;
   o.truncation = Truncation::remap;
   Rng rng(8);
@@ -186,33 +194,79 @@ TEST(Truncation, RemapClampsAndNoneMayLeave) {
   EXPECT_EQ(st.remapped, 0u);
   // none and remap used the same noise: remap = clamp(none).
   for (std::size_t i = 0; i < 2 * n; ++i) EXPECT_EQ(z[i], std::clamp(z2[i], 0.0, 10.0));
+  }
 }
 
 TEST(Truncation, UnreachableDomainIsAClearError) {
-  const std::vector<double> x = {0.5, 0.5};
-  PerturbOptions o;
-  o.eps = 1e-4;  // noise scale 10^4 against a unit square
-  o.max_retries = 50;
-  Rng rng(1);
-  try {
-    perturb(x.data(), 1, 2, Bounds{{0, 0}, {1, 1}}, o, rng);
-    FAIL() << "expected InputError";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("50 draws"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("remap"), std::string::npos) << e.what();
+  for (privacy::Sampler sampler : {privacy::Sampler::textbook, privacy::Sampler::secure}) {
+    const std::vector<double> x = {0.5, 0.5};
+    PerturbOptions o;
+    o.sampler = sampler;
+    o.eps = 1e-4;  // noise scale 10^4 against a unit square
+    o.max_retries = 50;
+    Rng rng(1);
+    try {
+      perturb(x.data(), 1, 2, Bounds{{0, 0}, {1, 1}}, o, rng);
+      FAIL() << "expected InputError";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("50 draws"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("remap"), std::string::npos) << e.what();
+    }
+    // A point outside the domain cannot be truncated into it.
+    const std::vector<double> out = {2.0, 0.5};
+    o.eps = 1.0;
+    EXPECT_THROW(perturb(out.data(), 1, 2, Bounds{{0, 0}, {1, 1}}, o, rng), InputError);
   }
-  // A point outside the domain cannot be truncated into it.
-  const std::vector<double> out = {2.0, 0.5};
-  o.eps = 1.0;
-  EXPECT_THROW(perturb(out.data(), 1, 2, Bounds{{0, 0}, {1, 1}}, o, rng), InputError);
+}
+
+// Defect: the resampling failure printed the private point's coordinates. Every message names the
+// point by its row index only (and the number of draws), for both samplers and every failure.
+TEST(Truncation, FailureMessagesNameNoCoordinates) {
+  // Distinctive coordinates: none of their digits may appear in a message.
+  const std::vector<double> x = {0.5, 0.5, 0.7316284915, 0.2718281828};
+  const std::vector<std::string> forbidden = {"0.7316", "7316", "0.2718", "2718", "0.73", "0.27"};
+  auto check = [&](const std::string& what) {
+    for (const auto& f : forbidden) EXPECT_EQ(what.find(f), std::string::npos) << "'" << f << "' in: " << what;
+  };
+  for (privacy::Sampler sampler : {privacy::Sampler::textbook, privacy::Sampler::secure}) {
+    PerturbOptions o;
+    o.sampler = sampler;
+    o.eps = 1e-4;  // resampling cannot reach the unit square
+    o.max_retries = 20;
+    Rng rng(3);
+    try {
+      perturb(x.data(), 2, 2, Bounds{{0, 0}, {1, 1}}, o, rng);
+      FAIL() << "expected InputError";
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("point 0"), std::string::npos) << what;   // which point: its index
+      EXPECT_NE(what.find("20 draws"), std::string::npos) << what;  // how many draws
+      check(what);
+    }
+    // Outside the domain: the index, not the coordinates.
+    const std::vector<double> out = {0.5, 0.5, 3.1415926535, 0.2718281828};
+    o.eps = 1.0;
+    try {
+      perturb(out.data(), 2, 2, Bounds{{0, 0}, {1, 1}}, o, rng);
+      FAIL() << "expected InputError";
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("point 1"), std::string::npos) << what;
+      EXPECT_EQ(what.find("3.14"), std::string::npos) << what;
+      check(what);
+    }
+  }
 }
 
 TEST(Truncation, DeterministicInTheSeed) {
   const auto x = border_grid();
-  PerturbOptions o;
-  o.eps = 0.5;
-  Rng a(42), b(42);
-  EXPECT_EQ(perturb(x.data(), x.size() / 2, 2, box10(), o, a), perturb(x.data(), x.size() / 2, 2, box10(), o, b));
+  for (privacy::Sampler sampler : {privacy::Sampler::textbook, privacy::Sampler::secure}) {
+    PerturbOptions o;
+    o.sampler = sampler;
+    o.eps = 0.5;
+    Rng a(42), b(42);
+    EXPECT_EQ(perturb(x.data(), x.size() / 2, 2, box10(), o, a), perturb(x.data(), x.size() / 2, 2, box10(), o, b));
+  }
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "privacy/mechanism.hpp"
 #include "io/csv.hpp"
 #include "data/generators.hpp"
 #include "ndlaplace/nd_laplace.hpp"
@@ -35,6 +36,11 @@ ParamSet params_for(const MethodInfo& info, std::map<std::string, ParamValue> se
     if (!spec.required()) p.set(spec.name, spec.default_value);
   for (auto& [k, v] : set) p.set(k, v);
   return p;
+}
+
+// nd_laplace is a local (per-record, metric) mechanism: the runner builds it a local ledger.
+BudgetLedger local_ledger(double epsilon) {
+  return BudgetLedger(epsilon, 0.0, NeighbourRelation::add_remove, PrivacyMeasure::local);
 }
 
 const MetricInfo& metric(const std::string& name) {
@@ -86,7 +92,7 @@ TEST(NdLaplaceMethod, LedgerReleaseAndMetrics) {
   const Dataset ds = thesis_blobs();
   for (const char* algo : {"kmeans", "affinity", "dbscan"}) {
     const ParamSet p = params_for(info, {{"epsilon", 1.0}, {"cluster", std::string(algo)}});
-    BudgetLedger ledger(1.0);
+    BudgetLedger ledger = local_ledger(1.0);
     Rng rng(9);
     MethodResult r = info.make()->run(ds, p, rng, ledger);
     EXPECT_NO_THROW(ledger.verify());
@@ -119,7 +125,7 @@ TEST(NdLaplaceMethod, TinyNoiseReproducesTheOriginalClustering) {
   const Dataset ds = thesis_blobs();
   for (const char* algo : {"kmeans", "affinity", "dbscan"}) {
     const ParamSet p = params_for(info, {{"epsilon", 1e9}, {"cluster", std::string(algo)}, {"alpha", 0.3}});
-    BudgetLedger ledger(1e9);
+    BudgetLedger ledger = local_ledger(1e9);
     Rng rng(4);
     MethodResult r = info.make()->run(ds, p, rng, ledger);
     std::map<std::string, std::any> cache;
@@ -136,10 +142,11 @@ TEST(NdLaplaceMethod, UnconvergedAffinityGivesNaN) {
   const MethodInfo& info = nd_laplace_method_info();
   const Dataset ds = thesis_blobs();
   const ParamSet p = params_for(info, {{"epsilon", 1.0}, {"cluster", std::string("affinity")}, {"ap_max_iter", std::int64_t{3}}});
-  BudgetLedger ledger(1.0);
+  BudgetLedger ledger = local_ledger(1.0);
   Rng rng(2);
   MethodResult r = info.make()->run(ds, p, rng, ledger);
   EXPECT_EQ(r.diagnostics["converged"].get<int>(), 0);
+  EXPECT_FALSE(std::any_cast<NdLaplaceResult>(r.details).converged);
   std::map<std::string, std::any> cache;
   MetricInput in{ds, r, p, info, 5, cache};
   EXPECT_TRUE(std::isnan(metric("ari_vs_original").compute(in)));
@@ -152,13 +159,191 @@ TEST(NdLaplaceMethod, EpsilonFromLevelAndRadius) {
   const Dataset ds = thesis_blobs(3);
   const ParamSet a = params_for(info, {{"epsilon", 2.0}, {"radius", 4.0}});
   const ParamSet b = params_for(info, {{"epsilon", 0.5}});
-  BudgetLedger la(2.0), lb(0.5);
+  BudgetLedger la = local_ledger(2.0), lb = local_ledger(0.5);
   Rng ra(3), rb(3);
   const MethodResult x = info.make()->run(ds, a, ra, la);
   const MethodResult y = info.make()->run(ds, b, rb, lb);
   EXPECT_EQ(x.release["points"], y.release["points"]);  // same rate 0.5, same noise
   EXPECT_DOUBLE_EQ(x.diagnostics["rate"].get<double>(), 0.5);
   EXPECT_NO_THROW(la.verify());
+}
+
+// nD-Laplace is a local, metric guarantee: the method asks for a local ledger, its one entry is typed
+// (measure local, sensitivity 1 per unit distance in the "metric" norm), and a central ledger refuses it.
+TEST(NdLaplaceMethod, RecordsALocalMetricEntry) {
+  const MethodInfo& info = nd_laplace_method_info();
+  EXPECT_TRUE(info.local_privacy);
+  const Dataset ds = thesis_blobs();
+  const ParamSet p = params_for(info, {{"epsilon", 1.0}});
+  BudgetLedger ledger = local_ledger(1.0);
+  Rng rng(1);
+  info.make()->run(ds, p, rng, ledger);
+  EXPECT_NO_THROW(ledger.verify());
+  ASSERT_EQ(ledger.entries().size(), 1u);
+  const BudgetEntry& e = ledger.entries()[0];
+  EXPECT_EQ(e.measure, PrivacyMeasure::local);
+  EXPECT_EQ(e.mechanism, "planar_laplace (grid, exact)");
+  EXPECT_EQ(e.sensitivity, 1.0);
+  EXPECT_EQ(e.sensitivity_norm, "metric");
+  EXPECT_DOUBLE_EQ(e.epsilon, 1.0);
+  // The local ledger refuses a central entry (it cannot be composed with the metric guarantee) ...
+  EXPECT_THROW(privacy::CountMechanism::laplace(ledger, privacy::Sampler::secure, 1.0, 0.5, "a central count"), std::logic_error);
+  BudgetEntry central_entry;
+  central_entry.step = "a central entry";
+  central_entry.epsilon = 0.5;
+  central_entry.measure = PrivacyMeasure::pure;
+  EXPECT_THROW(ledger.charge(central_entry), std::logic_error);
+  EXPECT_EQ(ledger.entries().size(), 1u);
+}
+
+TEST(NdLaplaceMethod, CentralLedgerIsRefused) {
+  const MethodInfo& info = nd_laplace_method_info();
+  const Dataset ds = thesis_blobs();
+  const ParamSet p = params_for(info, {{"epsilon", 1.0}});
+  Rng rng(1);
+  // ... and the mechanism refuses a central ledger: its guarantee is not central eps-DP.
+  BudgetLedger central(1.0);
+  EXPECT_THROW(info.make()->run(ds, p, rng, central), std::logic_error);
+  EXPECT_TRUE(central.entries().empty());
+  // The nD name for d != 2.
+  const Dataset ds3 = thesis_blobs(3);
+  BudgetLedger l3 = local_ledger(1.0);
+  info.make()->run(ds3, p, rng, l3);
+  EXPECT_EQ(l3.entries()[0].mechanism, "nd_laplace (grid, exact)");
+}
+
+// Resampling conditions the noise on the domain, whose normalising constant depends on x: noise drawn at
+// rate e is only 2e-geo-indistinguishable. Default (resampling_budget: halve): the draws run at
+// epsilon / 2 and the ledger records epsilon, which then holds. So epsilon = 2 under `halve` releases
+// exactly what epsilon = 1 under the thesis's reading releases (same draw rate, same stream), while the
+// ledgers record 2 and 1, and only the thesis reading is flagged.
+TEST(NdLaplaceMethod, ResamplingDrawsAtHalfTheRecordedEpsilon) {
+  const MethodInfo& info = nd_laplace_method_info();
+  const Dataset ds = thesis_blobs();
+  for (const char* sampler : {"textbook", "secure"}) {
+    const ParamSet halve = params_for(info, {{"epsilon", 2.0}, {"sampler", std::string(sampler)}, {"grid_step", 0.01}});
+    const ParamSet thesis = params_for(info, {{"epsilon", 1.0}, {"sampler", std::string(sampler)}, {"grid_step", 0.01},
+                                              {"resampling_budget", std::string("thesis")}});
+    BudgetLedger lh = local_ledger(2.0), lt = local_ledger(1.0);
+    Rng rh(21), rt(21);
+    const MethodResult h = info.make()->run(ds, halve, rh, lh);
+    const MethodResult t = info.make()->run(ds, thesis, rt, lt);
+    EXPECT_NO_THROW(lh.verify());
+    EXPECT_NO_THROW(lt.verify());
+    EXPECT_DOUBLE_EQ(lh.entries()[0].epsilon, 2.0);
+    EXPECT_DOUBLE_EQ(lt.entries()[0].epsilon, 1.0);
+    EXPECT_DOUBLE_EQ(std::any_cast<NdLaplaceResult>(h.details).draw_rate, 1.0);  // 2 / 2
+    EXPECT_DOUBLE_EQ(std::any_cast<NdLaplaceResult>(t.details).draw_rate, 1.0);  // the thesis: eps per draw
+    EXPECT_EQ(h.release["points"], t.release["points"]) << sampler;
+    EXPECT_NE(lh.entries()[0].note.find("normalising constant"), std::string::npos);
+    auto flagged = [](const MethodResult& r) {
+      for (const auto& n : r.non_private_notes)
+        if (n.find("resampling_budget: thesis") != std::string::npos && n.find("2 epsilon") != std::string::npos) return true;
+      return false;
+    };
+    EXPECT_FALSE(flagged(h));
+    EXPECT_TRUE(flagged(t));
+  }
+  // Remapping is post-processing: the textbook sampler keeps the full rate there.
+  const ParamSet remap = params_for(info, {{"epsilon", 2.0}, {"sampler", std::string("textbook")}, {"truncation", std::string("remap")}});
+  BudgetLedger lr = local_ledger(2.0);
+  Rng rr(3);
+  const MethodResult r = info.make()->run(ds, remap, rr, lr);
+  EXPECT_DOUBLE_EQ(std::any_cast<NdLaplaceResult>(r.details).draw_rate, 2.0);
+}
+
+// sampler: secure (the default) releases grid points sampled exactly, in every dimension, unflagged;
+// sampler: textbook is the thesis's continuous sampler, flagged with the shared note.
+TEST(NdLaplaceMethod, SecureSamplerByDefaultTextbookFlagged) {
+  const MethodInfo& info = nd_laplace_method_info();
+  bool declared = false;
+  for (const auto& spec : info.params)
+    if (spec.name == "sampler") {
+      declared = true;
+      EXPECT_EQ(spec.default_value, ParamValue(std::string("secure")));
+    }
+  EXPECT_TRUE(declared);
+  for (std::size_t d : {2u, 3u, 5u}) {
+    const Dataset ds = thesis_blobs(d);
+    const ParamSet p = params_for(info, {{"epsilon", 1.0}});
+    BudgetLedger ledger = local_ledger(1.0);
+    Rng rng(8);
+    const MethodResult r = info.make()->run(ds, p, rng, ledger);
+    const auto& res = std::any_cast<const NdLaplaceResult&>(r.details);
+    ASSERT_GT(res.grid_step, 0.0);
+    for (const auto& pt : r.release["points"]) {
+      const auto z = pt.get<std::vector<double>>();
+      for (std::size_t j = 0; j < d; ++j) {
+        const auto k = std::llround((z[j] - ds.bounds.lo[j]) / res.grid_step);
+        EXPECT_EQ(z[j], ds.bounds.lo[j] + res.grid_step * static_cast<double>(k)) << "d = " << d;  // a grid point
+      }
+      EXPECT_TRUE(ds.bounds.contains(z.data()));
+    }
+    for (const auto& n : r.non_private_notes) EXPECT_NE(n, privacy::kTextbookSamplerNote);
+  }
+  const Dataset ds = thesis_blobs();
+  BudgetLedger ledger = local_ledger(1.0);
+  Rng rng(8);
+  const MethodResult r = info.make()->run(ds, params_for(info, {{"epsilon", 1.0}, {"sampler", std::string("textbook")}}), rng, ledger);
+  EXPECT_EQ(ledger.entries()[0].mechanism, "planar_laplace (textbook)");
+  bool noted = false;
+  for (const auto& n : r.non_private_notes) noted = noted || n == privacy::kTextbookSamplerNote;
+  EXPECT_TRUE(noted);
+}
+
+// Statistics of the true points (draw counts, distances to the true points, p_e) are evaluation, not
+// diagnostics; the metrics read the typed NdLaplaceResult, not string keys.
+TEST(NdLaplaceMethod, TrueDataStatisticsAreEvaluationOnly) {
+  const MethodInfo& info = nd_laplace_method_info();
+  const Dataset ds = thesis_blobs();
+  for (const char* truncation : {"resample", "remap"}) {
+    const ParamSet p = params_for(info, {{"epsilon", 0.3}, {"truncation", std::string(truncation)}});
+    BudgetLedger ledger = local_ledger(0.3);
+    Rng rng(12);
+    MethodResult r = info.make()->run(ds, p, rng, ledger);
+    for (const char* key : {"draws_per_point", "max_draws_point", "remapped_points", "avg_pe", "avg_distance",
+                            "pe_pairs_evaluated", "pe_estimated"}) {
+      EXPECT_FALSE(r.diagnostics.contains(key)) << key;
+      EXPECT_TRUE(r.evaluation.contains(key)) << key;
+    }
+    const auto& res = std::any_cast<const NdLaplaceResult&>(r.details);
+    // Metrics from the typed result: clearing the JSON maps changes nothing.
+    std::map<std::string, std::any> cache;
+    MetricInput in{ds, r, p, info, 3, cache};
+    const double pe = metric("avg_pe").compute(in), dist = metric("avg_distance").compute(in);
+    EXPECT_EQ(pe, res.pe.value);
+    EXPECT_EQ(dist, res.perturbation.avg_distance);
+    r.diagnostics = nlohmann::json::object();
+    r.evaluation = nlohmann::json::object();
+    EXPECT_EQ(metric("avg_pe").compute(in), pe);
+    EXPECT_EQ(metric("avg_distance").compute(in), dist);
+    EXPECT_FALSE(std::isnan(metric("ari_vs_original").compute(in)));
+    // Without the typed result the metrics refuse instead of guessing.
+    r.details.reset();
+    EXPECT_THROW(metric("avg_pe").compute(in), std::logic_error);
+  }
+}
+
+// Testable noise: a zero-noise run releases the input itself, and its clustering is the non-private one.
+TEST(NdLaplaceMethod, ZeroNoiseReleasesTheInput) {
+  const MethodInfo& info = nd_laplace_method_info();
+  const Dataset ds = thesis_blobs();
+  for (const char* sampler : {"secure", "textbook"}) {
+    for (const char* algo : {"kmeans", "affinity", "dbscan"}) {
+      const ParamSet p = params_for(info, {{"epsilon", 0.5}, {"cluster", std::string(algo)}, {"sampler", std::string(sampler)}});
+      BudgetLedger ledger = local_ledger(0.5);
+      ledger.set_noise_scale(0.0);
+      Rng rng(4);
+      MethodResult r = info.make()->run(ds, p, rng, ledger);
+      EXPECT_NO_THROW(ledger.verify());
+      for (std::size_t i = 0; i < ds.n; ++i)
+        EXPECT_EQ(r.release["points"][i].get<std::vector<double>>(), std::vector<double>(ds.point(i), ds.point(i) + ds.d));
+      std::map<std::string, std::any> cache;
+      MetricInput in{ds, r, p, info, 5, cache};
+      EXPECT_DOUBLE_EQ(metric("ari_vs_original").compute(in), 1.0) << algo;
+      EXPECT_DOUBLE_EQ(metric("avg_distance").compute(in), 0.0) << algo;
+    }
+  }
 }
 
 TEST(NdLaplaceMethod, Registered) {
