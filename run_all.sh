@@ -108,11 +108,19 @@ fi
 # rerun resumes.
 for cfg in "${configs[@]}"; do
   if ! "$dpclust" validate "$cfg" "${root_args[@]}" >/dev/null 2>/tmp/dpclust_validate.$$; then
-    if grep -q "file not found" /tmp/dpclust_validate.$$; then
-      echo "-- skipped $cfg: $(head -1 /tmp/dpclust_validate.$$)"
-      continue
+    if ! grep -q "file not found" /tmp/dpclust_validate.$$; then
+      cat /tmp/dpclust_validate.$$ >&2; rm -f /tmp/dpclust_validate.$$; exit 2
     fi
-    cat /tmp/dpclust_validate.$$ >&2; rm -f /tmp/dpclust_validate.$$; exit 2
+    echo "-- skipped $cfg: $(head -1 /tmp/dpclust_validate.$$)"
+  else
+    echo "== $cfg"
+  fi
+  trial_args=()
+  [ "$quick" = 1 ] && trial_args=(--trials 2)
+  # --skip-missing-data records why a config did not run (OUT/<experiment>/skipped.json), for the report.
+  "$dpclust" run "$cfg" --out "$out" --threads "$threads" --skip-missing-data ${force} "${trial_args[@]}" "${root_args[@]}"
+done
+rm -f /tmp/dpclust_validate.$$; exit 2
   fi
   echo "== $cfg"
   trial_args=()

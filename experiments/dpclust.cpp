@@ -11,6 +11,7 @@
 #include "core/files.hpp"
 #include "experiment/catalog.hpp"
 #include "experiment/config.hpp"
+#include "experiment/dataset_factory.hpp"
 #include "experiment/grid.hpp"
 #include "experiment/runner.hpp"
 #include "io/label_file.hpp"
@@ -75,8 +76,9 @@ int cmd_run(int argc, char** argv) {
       "shard", po::value(&shard)->default_value("1/1"), "run only shard K of N (cells with index % N == K-1)")(
       "dry-run", "print the expanded cells and trial counts, run nothing")(
       "trials", po::value<std::int64_t>(), "override every config's trial count (e.g. a quick smoke run)")(
-      "data-root", po::value<std::string>(), "directory of the papers' datasets (default: $DPCLUST_DATA_ROOT or ../shared/datasets)")(
-      "no-progress", "no progress output on stderr");
+      "data-root", po::value<std::string>(), "directory of the papers' datasets (default: $DPCLUST_DATA_ROOT, ../shared/datasets if present, else ~/.cache/dpclust/datasets)")(
+      "no-progress", "no progress output on stderr")(
+      "skip-missing-data", "skip (instead of failing) a config whose data files are missing; record why in OUT/<experiment>/skipped.json for the report");
   po::positional_options_description pos;
   pos.add("config", -1);
   po::variables_map vm;
@@ -109,6 +111,29 @@ int cmd_run(int argc, char** argv) {
     expand_grid(cfgs.back());
   }
   for (const auto& cfg : cfgs) {
+    if (vm.count("skip-missing-data") && !vm.count("dry-run")) {
+      // A dataset that could not be fetched: say so where the report will look, and go on.
+      std::string reason, fix;
+      for (const auto& d : cfg.datasets) {
+        try {
+          check_dataset_available(d);
+        } catch (const InputError& e) {
+          reason = e.problem();
+          fix = e.fix();
+          break;
+        }
+      }
+      const fs::path skipped = fs::path(out) / cfg.name / "skipped.json";
+      if (!reason.empty()) {
+        write_file_atomic(skipped, nlohmann::json{{"experiment", cfg.name}, {"config", cfg.file}, {"reason", reason}, {"fix", fix},
+                                                  {"when", utc_now_iso8601()}}
+                                       .dump(2) + "\n");
+        std::cout << cfg.name << ": skipped (" << reason << ")\n";
+        continue;
+      }
+      std::error_code ec;
+      fs::remove(skipped, ec);
+    }
     if (vm.count("dry-run")) {
       print_plan(cfg, expand_grid(cfg), ro, std::cout);
       continue;

@@ -1,5 +1,5 @@
 #pragma once
-// Helpers shared by the cluster tests: tiny readers for the shared data files (the real loaders live
+// Helpers shared by the cluster tests: tiny readers for the papers' data files (the real loaders live
 // elsewhere and are written concurrently) and a literal O(n^2) transcription of scikit-learn's DBSCAN.
 #include <cmath>
 #include <cstdint>
