@@ -120,13 +120,6 @@ for cfg in "${configs[@]}"; do
   # --skip-missing-data records why a config did not run (OUT/<experiment>/skipped.json), for the report.
   "$dpclust" run "$cfg" --out "$out" --threads "$threads" --skip-missing-data ${force} "${trial_args[@]}" "${root_args[@]}"
 done
-rm -f /tmp/dpclust_validate.$$; exit 2
-  fi
-  echo "== $cfg"
-  trial_args=()
-  [ "$quick" = 1 ] && trial_args=(--trials 2)
-  "$dpclust" run "$cfg" --out "$out" --threads "$threads" ${force} "${trial_args[@]}" "${root_args[@]}"
-done
 rm -f /tmp/dpclust_validate.$$
 
 # --- 4. Figures (from the JSON results only) ------------------------------------------------------

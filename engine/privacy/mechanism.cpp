@@ -110,12 +110,24 @@ CountMechanism CountMechanism::gaussian(BudgetLedger& ledger, Sampler sampler, d
   return m;
 }
 
+// The exact sampler's parameter (discrete Laplace scale, or discrete Gaussian sigma^2) as a rational,
+// rounded up, never down; computed once per mechanism, not per draw (a histogram draws millions).
+Rational CountMechanism::exact_parameter() const {
+  if (!exact_ready_) {
+    const double s = scale_ * factor_;
+    exact_ = kind_ == CountNoise::laplace ? rational_at_least(s)
+                                          : rational_at_least(std::nextafter(s * s, std::numeric_limits<double>::infinity()));
+    exact_ready_ = true;
+  }
+  return exact_;
+}
+
 double CountMechanism::noise(Rng& rng) const {
   if (factor_ == 0) return 0.0;
   const double s = scale_ * factor_;
   if (sampler_ == Sampler::textbook) return kind_ == CountNoise::laplace ? laplace_textbook(rng, s) : gaussian_textbook(rng, s);
-  if (kind_ == CountNoise::laplace) return static_cast<double>(discrete_laplace(rng, rational_at_least(s)));
-  return static_cast<double>(discrete_gaussian(rng, rational_at_least(std::nextafter(s * s, std::numeric_limits<double>::infinity()))));
+  if (kind_ == CountNoise::laplace) return static_cast<double>(discrete_laplace(rng, exact_parameter()));
+  return static_cast<double>(discrete_gaussian(rng, exact_parameter()));
 }
 
 double CountMechanism::tail_probability(double theta) const {
@@ -137,8 +149,8 @@ double CountMechanism::draw_tail(Rng& rng, double theta) const {
     return gaussian_tail_draw(rng, s, theta);
   }
   const auto k = static_cast<std::int64_t>(std::ceil(theta));
-  if (kind_ == CountNoise::laplace) return static_cast<double>(discrete_laplace_tail(rng, rational_at_least(s), k));
-  return static_cast<double>(discrete_gaussian_tail(rng, rational_at_least(std::nextafter(s * s, std::numeric_limits<double>::infinity())), k));
+  if (kind_ == CountNoise::laplace) return static_cast<double>(discrete_laplace_tail(rng, exact_parameter(), k));
+  return static_cast<double>(discrete_gaussian_tail(rng, exact_parameter(), k));
 }
 
 double CountMechanism::upper_quantile(double p) const {

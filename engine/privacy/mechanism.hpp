@@ -22,6 +22,7 @@
 #include "core/ledger.hpp"
 #include "core/params.hpp"
 #include "core/rng.hpp"
+#include "privacy/samplers.hpp"
 
 namespace dpclust::privacy {
 
@@ -72,13 +73,15 @@ class CountMechanism {
   Sampler sampler_ = Sampler::secure;
   double epsilon_ = 0, delta_ = 0, sensitivity_ = 0, scale_ = 0;
   double factor_ = 1;  // the ledger's noise_scale at construction
+  Rational exact_parameter() const;
+  // Cached exact parameter. A mechanism is used by one trial (one thread), so lazy caching is safe.
+  mutable Rational exact_{1, 1};
+  mutable bool exact_ready_ = false;
 };
 
 // A real value with a public range [-bound, bound] (a clamped sum, a coordinate): eps-DP in L1
 // sensitivity. secure = snapping mechanism (the output lies on a grid and inside the range); textbook =
 // value + continuous Laplace(l1/eps), unclamped.
-class SnappingLaplace;
-
 class RealMechanism {
  public:
   static RealMechanism laplace(BudgetLedger& ledger, Sampler sampler, double l1_sensitivity, double epsilon, double bound,
