@@ -32,7 +32,14 @@ class Rng {
   // Uniform on [0, 1) with 53 random bits.
   double uniform() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
   // Uniform on (0, 1): never 0, for logarithms.
-  double uniform_open() { return (static_cast<double>(engine_() >> 11) + 0.5) * 0x1.0p-53; }
+  double uniform_open() { return open_unit(engine_()); }
+  // The value uniform_open() makes of one 64-bit word: (top 53 bits + 1/2) / 2^53. The top word
+  // would round to exactly 1.0 (2^53 - 1/2 needs 54 bits), which made Laplace(1 - 1.0) infinite;
+  // it maps to the largest double below 1 instead, and every other word keeps its value.
+  static double open_unit(std::uint64_t word) {
+    const double u = (static_cast<double>(word >> 11) + 0.5) * 0x1.0p-53;
+    return u < 1.0 ? u : 0x1.fffffffffffffp-1;
+  }
   double uniform(double a, double b) { return a + (b - a) * uniform(); }
   // Unbiased integer in [0, n) (Lemire's multiply-shift with rejection); n > 0.
   std::uint64_t below(std::uint64_t n);

@@ -217,3 +217,14 @@ TEST(Dataset, BoundingBoxAndClusterCount) {
   d.labels.pop_back();
   EXPECT_THROW(d.check_invariants(), std::logic_error);
 }
+
+TEST(Rng, UniformOpenNeverReachesOneOrZero) {
+  // The top word used to round to exactly 1.0 (and Laplace noise to +inf).
+  EXPECT_LT(Rng::open_unit(~0ULL), 1.0);
+  EXPECT_EQ(Rng::open_unit(~0ULL), 0x1.fffffffffffffp-1);
+  EXPECT_GT(Rng::open_unit(0), 0.0);
+  EXPECT_EQ(Rng::open_unit(0), 0x1.0p-54);
+  // Every other word keeps the value it always had.
+  EXPECT_EQ(Rng::open_unit(1ULL << 63), (static_cast<double>((1ULL << 63) >> 11) + 0.5) * 0x1.0p-53);
+  EXPECT_TRUE(std::isfinite(std::log(1.0 - Rng::open_unit(~0ULL))));
+}
