@@ -64,6 +64,25 @@ fs::path data_root_from(const po::variables_map& vm) {
   return root;
 }
 
+// --shard K/N: digits only, 1 <= K <= N <= kMaxShards (sscanf("%u") took "-1", wrapped 99999999999 and
+// ignored trailing text such as "3x").
+constexpr unsigned kMaxShards = 1'000'000;
+bool parse_shard(const std::string& text, unsigned& k, unsigned& n) {
+  const auto slash = text.find('/');
+  if (slash == std::string::npos) return false;
+  auto number = [](const std::string& digits, unsigned& out) {
+    if (digits.empty() || digits.size() > 7) return false;  // 7 digits hold kMaxShards; more cannot be valid
+    unsigned v = 0;
+    for (char c : digits) {
+      if (c < '0' || c > '9') return false;
+      v = v * 10 + static_cast<unsigned>(c - '0');
+    }
+    out = v;
+    return true;
+  };
+  return number(text.substr(0, slash), k) && number(text.substr(slash + 1), n) && k >= 1 && k <= n && n <= kMaxShards;
+}
+
 int cmd_run(int argc, char** argv) {
   po::options_description opts("run options");
   std::vector<std::string> configs;
@@ -91,9 +110,10 @@ int cmd_run(int argc, char** argv) {
   ro.resume = !vm.count("force");
   ro.progress = !vm.count("no-progress");
   unsigned k = 0, n = 0;
-  char slash = 0;
-  if (std::sscanf(shard.c_str(), "%u%c%u", &k, &slash, &n) != 3 || slash != '/' || n < 1 || k < 1 || k > n)
-    throw InputError("--shard", "expected K/N with 1 <= K <= N, got '" + shard + "'", "e.g. --shard 2/4");
+  if (!parse_shard(shard, k, n))
+    throw InputError("--shard", "expected K/N with 1 <= K <= N <= " + std::to_string(kMaxShards) + " (digits only), got '" +
+                                    yaml::clip(shard, 40) + "'",
+                     "e.g. --shard 2/4");
   ro.shard = k;
   ro.shard_count = n;
   if (threads < 0) throw InputError("--threads", "must be >= 0");

@@ -3,7 +3,6 @@
 #include <cstdlib>
 
 #include <cmath>
-#include <regex>
 
 #include "core/files.hpp"
 #include "experiment/catalog.hpp"
@@ -28,6 +27,23 @@ static const std::vector<std::string> kDatasetKeys = {
     "bounds_from_data", "public_bounds"};  // DS1-DS3: the paper's data-derived box, and a public one
 static const std::vector<std::string> kMethodKeys = {"method", "as", "params", "zip"};
 
+// Names become folder names: letters, digits and `extra`, at most kMaxNameLength characters. (A plain
+// loop: std::regex_match recurses per character and overflows the stack on a 40,000-character name.)
+static constexpr std::size_t kMaxNameLength = 200;
+static void check_name(const Located& at, const std::string& name, const std::string& what, const std::string& extra) {
+  if (name.empty()) yaml::fail(at, what + " is empty", "give it a name of letters, digits, " + extra);
+  if (name.size() > kMaxNameLength)
+    yaml::fail(at, what + " '" + yaml::clip(name, 40) + "' has " + std::to_string(name.size()) + " characters; at most " +
+                       std::to_string(kMaxNameLength) + " are allowed",
+               "use a shorter name (it names a results folder)");
+  for (unsigned char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    (c != ' ' && extra.find(static_cast<char>(c)) != std::string::npos);  // extra: "_ . -"
+    if (!ok) yaml::fail(at, what + " '" + yaml::clip(name) + "' has characters other than letters, digits, " + extra,
+                        "it names a results folder");
+  }
+}
+
 static std::string join(const std::vector<std::string>& v) {
   std::string s;
   for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
@@ -40,8 +56,8 @@ static ParamSet parse_generator(const Located& at, std::string& type_out) {
   type_out = yaml::as_string(at.child("type"));
   const GeneratorInfo* gen = find_generator(type_out);
   if (!gen) {
-    std::string s = closest_match(type_out, names_of(all_generators()));
-    yaml::fail(at.child("type"), "unknown generator '" + type_out + "'",
+    std::string s = type_out.size() > 200 ? "" : closest_match(type_out, names_of(all_generators()));
+    yaml::fail(at.child("type"), "unknown generator '" + yaml::clip(type_out) + "'",
                (s.empty() ? "" : "did you mean '" + s + "'? ") + "generators: " + join(names_of(all_generators())));
   }
   std::vector<std::string> allowed{"type", "scale"};
@@ -51,7 +67,7 @@ static ParamSet parse_generator(const Located& at, std::string& type_out) {
   for (const auto& spec : gen->params) {
     if (at.has(spec.name)) ps.set(spec.name, parse_param_value(at.child(spec.name), spec));
     else if (!spec.required()) ps.set(spec.name, spec.default_value);
-    else yaml::fail(at, "generator '" + type_out + "' needs '" + spec.name + "'", spec.description);
+    else yaml::fail(at, "generator '" + yaml::clip(type_out) + "' needs '" + spec.name + "'", spec.description);
   }
   return ps;
 }
@@ -101,7 +117,7 @@ static DatasetSpec parse_dataset(const Located& at, const std::string& name, con
       d.format = yaml::as_string(at.child("format"));
       if (d.format != "csv" && d.format != "tsv" && d.format != "arff" && d.format != "gowalla" &&
           d.format != "fimi")
-        yaml::fail(at.child("format"), "unknown format '" + d.format + "'", "one of: csv, tsv, arff, gowalla, fimi");
+        yaml::fail(at.child("format"), "unknown format '" + yaml::clip(d.format) + "'", "one of: csv, tsv, arff, gowalla, fimi");
     } else {
       std::string f = d.file;
       if (f.size() > 3 && f.substr(f.size() - 3) == ".gz") f = f.substr(0, f.size() - 3);
@@ -109,7 +125,7 @@ static DatasetSpec parse_dataset(const Located& at, const std::string& name, con
       if (ends(".arff")) d.format = "arff";
       else if (ends(".tsv")) d.format = "tsv";
       else if (ends(".csv")) d.format = "csv";
-      else yaml::fail(at, "cannot tell the format of '" + d.file + "' from its name", "add format: csv | tsv | arff | gowalla | fimi");
+      else yaml::fail(at, "cannot tell the format of '" + yaml::clip(d.file) + "' from its name", "add format: csv | tsv | arff | gowalla | fimi");
     }
     if (at.has("columns")) d.columns = yaml::as_string_list(at.child("columns"));
     if (at.has("label")) {
@@ -228,7 +244,12 @@ static DatasetSpec parse_dataset(const Located& at, const std::string& name, con
 static YAML::Node load_registry() {
   static const YAML::Node reg = [] {
     if (!fs::exists(registry_path())) return YAML::Node(YAML::NodeType::Map);
-    return yaml::load_file(registry_path().string());
+    YAML::Node r = yaml::load_file(registry_path().string());
+    if (r.IsNull()) return YAML::Node(YAML::NodeType::Map);
+    if (!r.IsMap())
+      yaml::fail(Located(r, registry_path().string(), ""), "the dataset registry must be a mapping of name: entry",
+                 "see datasets/registry.yaml");
+    return r;
   }();
   return reg;
 }
@@ -246,8 +267,7 @@ static DatasetSpec resolve_dataset(const Located& at, const fs::path& base_dir, 
   yaml::check_keys(at, kDatasetKeys);
   if (!at.has("name")) yaml::fail(at, "a dataset needs a 'name'");
   const std::string name = yaml::as_string(at.child("name"));
-  if (!std::regex_match(name, std::regex("[A-Za-z0-9_.+-]+")))
-    yaml::fail(at.child("name"), "dataset name '" + name + "' has characters other than letters, digits, _ . + -");
+  check_name(at.child("name"), name, "dataset name", "_ . + -");
   const bool inline_def = at.has("file") || at.has("data_file") || at.has("generator");
   if (inline_def && at.has("use")) yaml::fail(at.child("use"), "'use' names a registered dataset; it cannot be combined with file/data_file/generator");
   if (inline_def) return parse_dataset(at, name, base_dir, data_root);
@@ -257,7 +277,7 @@ static DatasetSpec resolve_dataset(const Located& at, const fs::path& base_dir, 
   if (!reg[use]) {
     std::string s = closest_match(use, registry_names());
     yaml::fail(at.has("use") ? at.child("use") : at.child("name"),
-               "'" + use + "' is not a registered dataset and the entry defines no file, data_file or generator",
+               "'" + yaml::clip(use) + "' is not a registered dataset and the entry defines no file, data_file or generator",
                (s.empty() ? "" : "did you mean '" + s + "'? ") + "registered: " + join(registry_names()) +
                    " (see `dpclust list`)");
   }
@@ -281,8 +301,8 @@ static DatasetSpec resolve_dataset(const Located& at, const fs::path& base_dir, 
   return d;
 }
 
-ExperimentConfig parse_config(const std::string& text, const std::string& file_label, const fs::path& base_dir,
-                              const fs::path& data_root) {
+static ExperimentConfig parse_config_checked(const std::string& text, const std::string& file_label,
+                                             const fs::path& base_dir, const fs::path& data_root) {
   ExperimentConfig cfg;
   cfg.file = file_label;
   cfg.text = text;
@@ -293,9 +313,7 @@ ExperimentConfig parse_config(const std::string& text, const std::string& file_l
 
   if (!root.has("experiment")) yaml::fail(root, "missing 'experiment' (the experiment's name)", "add experiment: my_sweep");
   cfg.name = yaml::as_string(root.child("experiment"));
-  if (!std::regex_match(cfg.name, std::regex("[A-Za-z0-9_.-]+")))
-    yaml::fail(root.child("experiment"), "experiment name '" + cfg.name + "' may only use letters, digits, _ . -",
-               "it names the results directory");
+  check_name(root.child("experiment"), cfg.name, "experiment name", "_ . -");
   if (root.has("description")) cfg.description = yaml::as_string(root.child("description"));
   if (root.has("seed")) cfg.seed = yaml::as_uint(root.child("seed"));
   if (root.has("trials")) {
@@ -318,7 +336,7 @@ ExperimentConfig parse_config(const std::string& text, const std::string& file_l
   for (std::size_t i = 0; i < ds.node.size(); ++i) {
     DatasetSpec d = resolve_dataset(ds.item(i), base_dir, data_root);
     for (const auto& other : cfg.datasets)
-      if (other.name == d.name) yaml::fail(ds.item(i).child("name"), "dataset name '" + d.name + "' is used twice");
+      if (other.name == d.name) yaml::fail(ds.item(i).child("name"), "dataset name '" + yaml::clip(d.name) + "' is used twice");
     cfg.datasets.push_back(std::move(d));
   }
 
@@ -335,7 +353,7 @@ ExperimentConfig parse_config(const std::string& text, const std::string& file_l
       spec.where = m.where();
       if (!find_method(spec.method)) {
         std::string s = closest_match(spec.method, names_of(all_methods()));
-        yaml::fail(m, "unknown method '" + spec.method + "'", (s.empty() ? "" : "did you mean '" + s + "'? ") + "methods: " + join(names_of(all_methods())));
+        yaml::fail(m, "unknown method '" + yaml::clip(spec.method) + "'", (s.empty() ? "" : "did you mean '" + s + "'? ") + "methods: " + join(names_of(all_methods())));
       }
       cfg.methods.push_back(spec);
       continue;
@@ -348,7 +366,7 @@ ExperimentConfig parse_config(const std::string& text, const std::string& file_l
     const MethodInfo* info = find_method(spec.method);
     if (!info) {
       std::string s = closest_match(spec.method, names_of(all_methods()));
-      yaml::fail(m.child("method"), "unknown method '" + spec.method + "'",
+      yaml::fail(m.child("method"), "unknown method '" + yaml::clip(spec.method) + "'",
                  (s.empty() ? "" : "did you mean '" + s + "'? ") + "methods: " + join(names_of(all_methods())));
     }
     spec.label = m.has("as") ? yaml::as_string(m.child("as")) : spec.method;
@@ -368,13 +386,13 @@ ExperimentConfig parse_config(const std::string& text, const std::string& file_l
         auto group = yaml::as_string_list(z.item(g));
         if (group.size() < 2) yaml::fail(z.item(g), "a zip group needs at least two parameter names");
         for (const auto& p : group)
-          if (!spec.params.count(p)) yaml::fail(z.item(g), "zip names '" + p + "', which is not set in this method's params");
+          if (!spec.params.count(p)) yaml::fail(z.item(g), "zip names '" + yaml::clip(p) + "', which is not set in this method's params");
         spec.zip.push_back(group);
       }
     }
     for (const auto& other : cfg.methods)
       if (other.label == spec.label)
-        yaml::fail(m, "two methods are both called '" + spec.label + "'", "give one of them a distinct name with as: <name>");
+        yaml::fail(m, "two methods are both called '" + yaml::clip(spec.label) + "'", "give one of them a distinct name with as: <name>");
     cfg.methods.push_back(std::move(spec));
   }
 
@@ -386,7 +404,7 @@ ExperimentConfig parse_config(const std::string& text, const std::string& file_l
     for (const auto& name : cfg.metrics)
       if (!find_metric(name)) {
         std::string s = closest_match(name, names_of(all_metrics()));
-        yaml::fail(mt, "unknown metric '" + name + "'", (s.empty() ? "" : "did you mean '" + s + "'? ") + "metrics: " + join(names_of(all_metrics())));
+        yaml::fail(mt, "unknown metric '" + yaml::clip(name) + "'", (s.empty() ? "" : "did you mean '" + s + "'? ") + "metrics: " + join(names_of(all_metrics())));
       }
   }
 
@@ -413,8 +431,22 @@ ExperimentConfig parse_config(const std::string& text, const std::string& file_l
   return cfg;
 }
 
+ExperimentConfig parse_config(const std::string& text, const std::string& file_label, const fs::path& base_dir,
+                              const fs::path& data_root) {
+  try {
+    return parse_config_checked(text, file_label, base_dir, data_root);
+  } catch (const YAML::Exception& e) {
+    // Every read goes through yaml_reader's checked helpers; this is the net for one that does not, so
+    // that yaml-cpp's "invalid node" / "bad conversion" never reaches the user without a location.
+    throw InputError(file_label + (e.mark.line >= 0 ? ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) : ""),
+                     "unexpected YAML structure: " + yaml::clip(e.msg),
+                     "check this entry against the config schema in the README");
+  }
+}
+
 ExperimentConfig load_config(const fs::path& file, const fs::path& data_root) {
   if (!fs::exists(file)) throw InputError(file.string(), "config file not found", "check the path");
+  yaml::check_file_size(file.string());
   std::string text = read_text_file(file);
   fs::path base = fs::absolute(file).parent_path();
   return parse_config(text, file.string(), base, data_root);

@@ -35,12 +35,24 @@ ParamValue parse_param_value(const yaml::Located& at, const ParamSpec& spec) {
   }
   std::string problem = spec.check(v);
   if (!problem.empty())
-    yaml::fail(at, "'" + spec.name + "' " + problem + ", got " + to_display(v),
+    yaml::fail(at, "'" + spec.name + "' " + problem + ", got " + yaml::clip(to_display(v)),
                spec.description.empty() ? "" : spec.name + " is the " + spec.description);
   return v;
 }
 
+static std::vector<ParamValue> parse_sweep_checked(const yaml::Located& at, const ParamSpec& spec);
+
 std::vector<ParamValue> parse_param_sweep(const yaml::Located& at, const ParamSpec& spec) {
+  try {
+    return parse_sweep_checked(at, spec);
+  } catch (const YAML::Exception& e) {
+    // The helpers in yaml_reader check every node; this net keeps a yaml-cpp message from leaking alone.
+    yaml::fail(at, "cannot read '" + spec.name + "': " + yaml::clip(e.msg),
+               "write a value, a list of values or {from: a, to: b, step: s}");
+  }
+}
+
+static std::vector<ParamValue> parse_sweep_checked(const yaml::Located& at, const ParamSpec& spec) {
   std::vector<ParamValue> out;
   if (at.node.IsSequence()) {
     if (at.node.size() == 0) yaml::fail(at, "empty list for '" + spec.name + "'", "give at least one value");
@@ -51,8 +63,12 @@ std::vector<ParamValue> parse_param_sweep(const yaml::Located& at, const ParamSp
     }
     return out;
   }
-  if (at.node.IsMap() && at.has("from")) {
+  if (at.node.IsMap() && (at.has("from") || at.has("to") || at.has("step"))) {
     yaml::check_keys(at, {"from", "to", "step"});
+    for (const char* k : {"from", "to", "step"})
+      if (!at.has(k))
+        yaml::fail(at, "the range for '" + spec.name + "' has no '" + k + "'",
+                   "a range needs all three: {from: a, to: b, step: s}");
     if (spec.type != ParamType::real && spec.type != ParamType::integer)
       yaml::fail(at, "a {from, to, step} range needs a numeric parameter");
     const double from = yaml::as_double(at.child("from")), to = yaml::as_double(at.child("to")),

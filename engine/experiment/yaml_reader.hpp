@@ -20,6 +20,8 @@ struct Located {
   YAML::Node node;
   std::string file;  // config file path (as given)
   std::string path;  // key path, e.g. "datasets[0].bounds"
+  // For an absent key (Undefined node): where its parent mapping is, so the error still has a line.
+  YAML::Mark parent_mark = YAML::Mark::null_mark();
   // A registry entry merged with a config's overrides: keys present in `overrides` are reported at
   // their place in the config (overrides_file, overrides_path), the others in the registry.
   YAML::Node overrides;
@@ -31,8 +33,25 @@ struct Located {
   bool has(const std::string& key) const { return node.IsMap() && node[key]; }
 };
 
+// Both reject what yaml-cpp would silently accept or blow up on: a second document, duplicate keys,
+// null or non-scalar keys, and documents that expand (through aliases) to more than kMaxNodes nodes.
+// CR-only line endings (old Mac) are read as line breaks.
 YAML::Node load_file(const std::string& file);  // parse errors -> InputError with line/col
 YAML::Node load_string(const std::string& text, const std::string& file_label);
+
+// A config or registry larger than this is not read (a config is a few kilobytes).
+inline constexpr std::uintmax_t kMaxFileBytes = 16u << 20;
+// Throws InputError when `file` is a regular file larger than kMaxFileBytes.
+void check_file_size(const std::string& file);
+
+// Node visits allowed while checking a document; an alias bomb ("billion laughs") stops here.
+inline constexpr std::size_t kMaxNodes = 1'000'000;
+// Walks `root` (aliases expanded) once with the kMaxNodes budget, checking keys as above.
+void check_document(const YAML::Node& root, const std::string& file_label);
+
+// User text fit for a message: at most `max` characters (then "..."), control characters and NUL
+// escaped as \xNN.
+std::string clip(const std::string& user_text, std::size_t max = 200);
 
 [[noreturn]] void fail(const Located& at, const std::string& what, const std::string& fix = "");
 
