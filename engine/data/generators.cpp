@@ -57,7 +57,20 @@ void check_common(const char* gen, std::size_t n_samples, double noise) {
           "noise is the standard deviation of the Gaussian noise; use 0 for none");
 }
 
+// n rows of d coordinates: refuses more than kMaxGeneratedSamples rows or kMaxGeneratedValues values.
+void check_size(const char* gen, std::size_t n, std::size_t d, const char* rows) {
+  require(n <= kMaxGeneratedSamples, gen,
+          std::string(rows) + " = " + std::to_string(n) + " exceeds the cap of " + std::to_string(kMaxGeneratedSamples),
+          std::string("set ") + rows + " to at most 100000000 (or sub-sample a larger dataset)");
+  std::size_t values = 0;
+  require(!__builtin_mul_overflow(n, d, &values) && values <= kMaxGeneratedValues, gen,
+          std::string(rows) + " x n_features = " + std::to_string(n) + " x " + std::to_string(d) + " coordinates exceeds the cap of " +
+              std::to_string(kMaxGeneratedValues),
+          std::string("lower ") + rows + " or n_features");
+}
+
 Dataset empty_dataset(const char* name, std::size_t n, std::size_t d) {
+  check_size(name, n, d, "n_samples");
   Dataset ds;
   ds.name = name;
   ds.n = n;
@@ -102,6 +115,7 @@ void push_point(Dataset& ds, double x, double y, Label label) {
 }  // namespace
 
 Dataset make_moons(const MoonsOptions& o) {
+  check_size("make_moons", o.n_samples, 2, "n_samples");
   if (o.stream == RandomStream::numpy) return sklearn_make_moons(o);
   check_common("make_moons", o.n_samples, o.noise);
   const std::size_t n_out = o.n_samples / 2, n_in = o.n_samples - n_out;
@@ -121,6 +135,7 @@ Dataset make_moons(std::size_t n_samples, double noise, std::uint64_t seed) {
 }
 
 Dataset make_circles(const CirclesOptions& o) {
+  check_size("make_circles", o.n_samples, 2, "n_samples");
   if (o.stream == RandomStream::numpy) return sklearn_make_circles(o);
   check_common("make_circles", o.n_samples, o.noise);
   require(o.factor >= 0 && o.factor < 1, "make_circles", "factor must be in [0, 1), got " + std::to_string(o.factor),
@@ -167,6 +182,8 @@ std::vector<std::vector<double>> blob_centers(const BlobsOptions& o, Rng& rng) {
 }  // namespace
 
 Dataset make_blobs(const BlobsOptions& o) {
+  check_size("make_blobs", o.n_samples, o.centers.empty() ? o.n_features : o.centers.front().size(), "n_samples");
+  if (o.centers.empty()) check_size("make_blobs", o.n_centers, o.n_features, "centers");
   if (o.stream == RandomStream::numpy) return sklearn_make_blobs(o);
   check_common("make_blobs", o.n_samples, 0);
   Rng rng(o.seed);
@@ -294,6 +311,7 @@ Dataset gaussian_mixture(const GaussianMixtureOptions& o) {
 Dataset spirals(const SpiralsOptions& o) {
   check_common("spirals", o.n_samples, o.noise);
   require(o.n_arms > 0, "spirals", "n_arms must be at least 1", "set n_arms");
+  check_size("spirals", o.n_arms, 1, "arms");
   require(std::isfinite(o.turns) && o.turns > 0, "spirals", "turns must be finite and > 0", "set turns, e.g. 1.5");
   Rng rng(o.seed);
   Dataset ds = empty_dataset("spirals", o.n_samples, 2);

@@ -19,6 +19,12 @@
 
 namespace dpclust {
 
+// Size caps of the generators (the config schema bounds n_samples, centers, n_features to the same):
+// every generator throws dpclust::InputError before allocating more than kMaxGeneratedValues
+// coordinates (n_samples x n_features, or centers x n_features), products computed with overflow checks.
+inline constexpr std::size_t kMaxGeneratedSamples = 100'000'000;    // n_samples
+inline constexpr std::size_t kMaxGeneratedValues = 1'000'000'000;   // coordinates in all (8 GB of doubles)
+
 // The random stream a generator draws from.
 //   dpclust  dpclust::Rng (mt19937_64 + Boost): any uint64 seed; the project's own points.
 //   numpy    numpy.random.RandomState(seed), drawn as scikit-learn draws: sklearn's own points for the

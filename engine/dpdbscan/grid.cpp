@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "core/error.hpp"
@@ -45,6 +46,34 @@ CellGrid make_grid(const Bounds& bounds, double alpha, double eta) {
 
 namespace {
 
+// Largest alpha-neighbourhood (kappa offsets) DP-DBSCAN builds.
+constexpr std::uint64_t kMaxKappa = 10'000'000;
+
+// The number of offsets o in Z^(d-j) with used + sum_j max(0, |o_j| - 1)^2 < limit, the acceptance test of
+// enumerate() below, computed without storing any offset and saturated at cap + 1: a coordinate with gap
+// g has 3 offsets for g = 0 (-1, 0, 1) and 2 otherwise, and the last coordinate is counted in closed form.
+// Every gap vector visited contributes at least 2^(d-j) offsets, so at most cap / 2^(d-j) + 1 are visited.
+std::uint64_t count_offsets(std::size_t d, std::size_t j, std::int64_t used, double limit, std::uint64_t cap) {
+  auto allowed = [&](std::int64_t g) { return static_cast<double>(used + g * g) < limit; };
+  if (j + 1 == d) {
+    if (!allowed(0)) return 0;
+    const auto big = static_cast<std::int64_t>(cap);
+    if (allowed(big)) return cap + 1;
+    std::int64_t lo = 0, hi = big;  // allowed(lo), !allowed(hi)
+    while (hi - lo > 1) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      (allowed(mid) ? lo : hi) = mid;
+    }
+    return std::min<std::uint64_t>(cap + 1, 2 * static_cast<std::uint64_t>(lo) + 3);
+  }
+  std::uint64_t total = 0;
+  for (std::int64_t g = 0; allowed(g); ++g) {
+    total += (g == 0 ? 3 : 2) * count_offsets(d, j + 1, used + g * g, limit, cap);
+    if (total > cap) return cap + 1;
+  }
+  return total;
+}
+
 // Depth-first enumeration of the offsets in lexicographic order; `used` is the squared gap so far.
 void enumerate(std::size_t d, std::size_t j, std::int64_t used, double limit, std::int32_t reach,
                std::vector<std::int32_t>& cur, std::vector<std::int32_t>& out) {
@@ -67,10 +96,22 @@ void enumerate(std::size_t d, std::size_t j, std::int64_t used, double limit, st
 Neighbourhood alpha_neighbourhood(std::size_t d, double eta) {
   if (d == 0) throw InputError("dataset", "DP-DBSCAN needs at least one dimension");
   if (!(std::isfinite(eta) && eta > 0)) throw InputError("params.eta", "eta must be a finite number > 0");
-  Neighbourhood nb;
-  nb.d = d;
   // (alpha / w)^2 = 16 d / eta^2: exactly d for eta = 4.
   const double limit = 16.0 * static_cast<double>(d) / (eta * eta);
+  if (!std::isfinite(limit))
+    throw InputError("params.eta", "eta = " + std::to_string(eta) + " is too small: the alpha-neighbourhood is unbounded",
+                     "increase eta");
+  // kappa is counted before any offset is stored: it is at least 3^d (every offset in {-1, 0, 1}^d),
+  // so d >= 15 is always refused, whatever eta.
+  const std::uint64_t kappa = count_offsets(d, 0, 0, limit, kMaxKappa);
+  if (kappa > kMaxKappa)
+    throw InputError("params.eta",
+                     "the alpha-neighbourhood in d = " + std::to_string(d) + " dimensions with eta = " + std::to_string(eta) +
+                         " has more than 10^7 cells (kappa; it is at least 3^d)",
+                     "increase eta, or reduce the dimension of the data (DP-DBSCAN's grid needs d <= 14) e.g. with a projection");
+  Neighbourhood nb;
+  nb.d = d;
+  nb.offsets.reserve(static_cast<std::size_t>(kappa) * d);  // kappa <= 10^7 and 3^d <= 10^7: d <= 14
   // gap <= ceil(sqrt(limit)) - 1, so |o| <= ceil(sqrt(limit)).
   const auto reach = static_cast<std::int32_t>(std::ceil(std::sqrt(limit))) + 1;
   std::vector<std::int32_t> cur(d, 0);

@@ -53,7 +53,13 @@ namespace {
 std::size_t size_of(const ParamSet& p, const char* name) { return static_cast<std::size_t>(p.integer(name)); }
 std::uint64_t seed_of(const ParamSet& p) { return static_cast<std::uint64_t>(p.integer("seed")); }
 
-ParamSpec n_samples(std::int64_t def) { return int_param("n_samples", def, "number of points", 1); }
+// Upper bounds keep a typo (n_samples: 1e11) from exhausting memory at run time; dpclust validate reports it.
+ParamSpec n_samples(std::int64_t def) {
+  return int_param("n_samples", def, "number of points, at most 1e8 (larger would not fit in memory)", 1, 100'000'000);
+}
+ParamSpec n_features_param() {
+  return int_param("n_features", 2, "dimension, at most 1000 (n_samples x n_features is capped at 1e9 coordinates)", 1, 1000);
+}
 ParamSpec seed_param() { return int_param("seed", 0, "generator seed (sklearn random_state)", 0); }
 ParamSpec shuffle_param() { return bool_param("shuffle", true, "shuffle the points (sklearn default)"); }
 // A vector parameter written {values: [...]} (or a single number).
@@ -94,9 +100,10 @@ const std::vector<GeneratorInfo>& all_generators() {
                                             random_stream_of(p)});
        }},
       {"blobs", "isotropic Gaussian blobs (scikit-learn make_blobs)",
-       {n_samples(100), int_param("centers", 3, "number of blobs, centres uniform in the centre box", 1),
+       {n_samples(100), int_param("centers", 3, "number of blobs, centres uniform in the centre box; at most 1e6 (one centre per point at most makes sense)",
+                  1, 1'000'000),
         real_vector_param("center_list", RealVector{}, "explicit centres, row-major {values: [x1, y1, x2, y2, ...]} (overrides centers)"),
-        int_param("n_features", 2, "dimension", 1),
+        n_features_param(),
         real_vector_param("cluster_std", RealVector{1.0}, "sd of each blob: one value, or {values: [...]} one per centre", 0.0, true),
         real_param("center_box_lo", -10.0, "centre box lower end"), real_param("center_box_hi", 10.0, "centre box upper end"),
         shuffle_param(), seed_param(), random_stream_param()},
@@ -121,7 +128,8 @@ const std::vector<GeneratorInfo>& all_generators() {
          return make_blobs(o);
        }},
       {"gaussian_mixture", "isotropic Gaussian mixture, means uniform in a box, equal weights",
-       {n_samples(1000), int_param("components", 5, "number of components", 1), int_param("n_features", 2, "dimension", 1),
+       {n_samples(1000), int_param("components", 5, "number of components, at most 10000 (their means are drawn before any point)", 1, 10'000),
+        n_features_param(),
         real_param("sd", 1.0, "sd of every component", 0.0, std::nullopt, true), real_param("box_lo", -10.0, "means box lower end"),
         real_param("box_hi", 10.0, "means box upper end"), shuffle_param(), seed_param()},
        [](const ParamSet& p) {
@@ -141,13 +149,13 @@ const std::vector<GeneratorInfo>& all_generators() {
          return gaussian_mixture(o);
        }},
       {"spirals", "interleaved Archimedean spiral arms",
-       {n_samples(1000), int_param("arms", 2, "number of arms", 1), real_param("turns", 1.0, "turns per arm", 0.0, std::nullopt, true),
+       {n_samples(1000), int_param("arms", 2, "number of arms, at most 1e6", 1, 1'000'000), real_param("turns", 1.0, "turns per arm", 0.0, std::nullopt, true),
         noise_param(0.0), shuffle_param(), seed_param()},
        [](const ParamSet& p) {
          return spirals(SpiralsOptions{size_of(p, "n_samples"), size_of(p, "arms"), p.real("noise"), p.real("turns"), p.boolean("shuffle"), seed_of(p)});
        }},
       {"uniform", "uniform noise in a box, labelled -1",
-       {n_samples(1000), int_param("n_features", 2, "dimension", 1), real_param("low", 0.0, "box lower end"),
+       {n_samples(1000), n_features_param(), real_param("low", 0.0, "box lower end"),
         real_param("high", 1.0, "box upper end"), seed_param()},
        [](const ParamSet& p) {
          Bounds b;

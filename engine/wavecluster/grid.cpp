@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/error.hpp"
+
 namespace dpclust::wavecluster {
 
 std::size_t GridShape::size() const {
@@ -25,8 +27,26 @@ GridShape GridShape::coarsened(int level) const {
   return s;
 }
 
+std::size_t checked_cell_count(const std::vector<std::size_t>& g) {
+  std::size_t cells = 1;
+  bool over = false;
+  std::string shape;
+  for (std::size_t n : g) {
+    shape += (shape.empty() ? "" : " x ") + std::to_string(n);
+    over = over || __builtin_mul_overflow(cells, n, &cells) || cells > kMaxGridCells;
+  }
+  if (over)
+    throw InputError("params.g",
+                     "the WaveCluster grid " + shape + " (" + std::to_string(g.size()) + " dimensions) has more than " +
+                         std::to_string(kMaxGridCells) + " (2^28) cells",
+                     "lower g (the cells per dimension multiply: g^d) or reduce the dimension of the data, e.g. with "
+                     "a projection or by selecting columns");
+  return cells;
+}
+
 Quantizer::Quantizer(std::vector<std::size_t> g, const Bounds& bounds) {
   if (g.empty()) throw std::invalid_argument("quantization needs at least one dimension");
+  checked_cell_count(g);
   if (bounds.dims() != g.size())
     throw std::invalid_argument("grid has " + std::to_string(g.size()) + " dimensions but the domain bounds have " +
                                 std::to_string(bounds.dims()));

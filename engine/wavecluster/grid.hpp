@@ -27,7 +27,8 @@ struct GridShape {
 
 class Quantizer {
  public:
-  // g[j] >= 1 cells per dimension over the box [lo_j, hi_j] (hi_j > lo_j). Throws std::invalid_argument.
+  // g[j] >= 1 cells per dimension over the box [lo_j, hi_j] (hi_j > lo_j). Throws std::invalid_argument, or
+  // dpclust::InputError for more than kMaxGridCells cells.
   Quantizer(std::vector<std::size_t> g, const Bounds& bounds);
   const GridShape& shape() const { return shape_; }
   std::size_t dims() const { return shape_.dims.size(); }
@@ -35,8 +36,8 @@ class Quantizer {
   std::size_t cell_1d(std::size_t j, double x) const {
     const double t = (x - lo_[j]) / span_[j] * g_[j];
     if (!(t > 0)) return 0;  // also catches NaN: the loader rejects such points anyway
-    const auto c = static_cast<std::size_t>(t);
-    return c >= shape_.dims[j] ? shape_.dims[j] - 1 : c;
+    if (t >= g_[j]) return shape_.dims[j] - 1;  // before the cast: a point far outside the domain overflows size_t
+    return static_cast<std::size_t>(t);
   }
   // Row-major index of the cell of a point, at full resolution (shift = 0) or of the cell of the
   // average subband after `shift` Haar/bior halvings (the per-dimension index is divided by 2^shift).
@@ -52,6 +53,13 @@ class Quantizer {
   GridShape shape_;
   std::vector<double> lo_, hi_, span_, g_;
 };
+
+// Largest grid WaveCluster quantizes into: 2^28 cells (2 GiB of double counts, before the wavelet copies).
+inline constexpr std::size_t kMaxGridCells = std::size_t{1} << 28;
+
+// The number of cells g_1 * ... * g_d, computed with overflow checks; throws dpclust::InputError naming
+// params.g when it exceeds kMaxGridCells (or wraps around 64 bits).
+std::size_t checked_cell_count(const std::vector<std::size_t>& g);
 
 // Coordinates of the cell with row-major index `index` in `shape`.
 void unravel(std::size_t index, const GridShape& shape, std::size_t* coords);

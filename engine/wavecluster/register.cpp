@@ -24,8 +24,11 @@ std::vector<ParamSpec> wavecluster_params() {
   ParamSpec g;
   g.name = "g";
   g.type = ParamType::real_vector;
-  g.description = "num_grid g: grid cells per dimension over the public domain (arXiv Sec. 3.2), whole numbers";
+  g.description =
+      "num_grid g: grid cells per dimension over the public domain (arXiv Sec. 3.2), whole numbers in [2, 1e7]; the "
+      "grid (g^d cells in all) may have at most 2^28 cells, checked once the data dimension is known";
   g.min = 2;
+  g.max = 1e7;
   return {
       g,
       real_param("p", std::nullopt,
@@ -50,7 +53,13 @@ std::vector<ParamSpec> wavecluster_params() {
   };
 }
 
-ParamSpec epsilon_param() { return real_param("epsilon", std::nullopt, "privacy budget (epsilon)", 0.0, std::nullopt, true); }
+// Bounded to [1e-6, 1e6]: below, the Laplace scales (1/eps per cell) reach astronomical counts (5e-324 never
+// terminates); above, Baseline's grid-size formulas (N eps / c) overflow.
+ParamSpec epsilon_param() {
+  return real_param("epsilon", std::nullopt,
+                    "privacy budget (epsilon), in [1e-6, 1e6]: smaller gives unbounded noise, larger overflows the grid sizes",
+                    1e-6, 1e6);
+}
 
 MethodInfo info(std::string name, std::string summary, std::string reference, bool priv, std::vector<ParamSpec> extra) {
   MethodInfo m;
@@ -142,7 +151,10 @@ std::vector<MethodInfo> wavecluster_methods() {
            ref + ", arXiv Alg. Baseline (Sec. 4.1); Qardaji, Yang, Li ICDE 2013", true,
            {choice_param("synopsis", "adaptive", {"adaptive", "uniform"},
                          "DP synopsis: Qardaji et al.'s adaptive grid (the paper) or uniform grid"),
-            real_param("ag_c", 10.0, "Qardaji et al.'s constant c in the grid sizes (c2 = c/2)", 0.0, std::nullopt, true),
+            real_param("ag_c", 10.0,
+                       "Qardaji et al.'s constant c in the grid sizes (c2 = c/2), in [1e-3, 1e6]: a tiny c makes the "
+                       "grids N eps / c cells wide",
+                       1e-3, 1e6),
             real_param("ag_alpha", 0.5, "adaptive grid: share of the grid budget for the first level (alpha)", 0.0, 1.0, true, true),
             real_param("n_share", 0.05,
                        "share of epsilon spent on the noisy record count N for the grid sizes (0: true N, flagged non-private)",

@@ -2,7 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <stdexcept>
+#include <string>
+
+#include "core/error.hpp"
 
 namespace dpclust::wavecluster {
 
@@ -11,14 +16,60 @@ namespace {
 // (x)^(1/d), the d-dimensional form of Qardaji et al.'s sqrt.
 double root(double x, std::size_t d) { return d == 2 ? std::sqrt(x) : std::pow(x, 1.0 / static_cast<double>(d)); }
 
-std::size_t ipow(std::size_t b, std::size_t e) {
+std::string num(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
+// The number of cells per dimension from a grid-size formula value (>= lo): refuses a non-finite value
+// or one above kSynopsisMaxPerDim before it is converted to an integer.
+std::size_t grid_side(double x, const char* what, const SynopsisOptions& opt, double eps) {
+  if (!(x <= static_cast<double>(kSynopsisMaxPerDim)))  // also catches NaN and inf
+    throw InputError("wc_baseline." + std::string(what),
+                     std::string(what) + " = " + num(x) + " cells per dimension (epsilon = " + num(eps) +
+                         ", ag_c = " + num(opt.c) + ") exceeds the cap of " + std::to_string(kSynopsisMaxPerDim),
+                     "lower epsilon, raise ag_c, or raise n_share so the noisy record count is less noisy");
+  return static_cast<std::size_t>(x);
+}
+
+// b^e with a cap on the result: the synopsis never holds more than kSynopsisMaxCells cells.
+std::size_t cells_of(std::size_t b, std::size_t e, const char* what) {
   std::size_t r = 1;
-  while (e--) r *= b;
+  for (std::size_t i = 0; i < e; ++i)
+    if (__builtin_mul_overflow(r, b, &r) || r > kSynopsisMaxCells)
+      throw InputError("wc_baseline." + std::string(what),
+                       "the synopsis grid would have " + std::to_string(b) + "^" + std::to_string(e) +
+                           " cells, above the cap of " + std::to_string(kSynopsisMaxCells),
+                       "lower epsilon, raise ag_c, or use data with fewer dimensions");
   return r;
 }
 
-// Nearest non-negative integer of a noisy count (negative -> 0; halves round up).
-std::uint64_t leaf_points(double v) { return v <= 0 ? 0 : static_cast<std::uint64_t>(std::floor(v + 0.5)); }
+// The Laplace scale sensitivity / eps of one synopsis step must be finite and at most kSynopsisMaxNoiseScale
+// (a tinier share of epsilon draws astronomically large counts, or never terminates).
+void check_step_epsilon(double step_eps, double sensitivity, const char* param, const char* step, const char* fix) {
+  const double scale = sensitivity / step_eps;
+  if (!(step_eps > 0) || !(scale <= kSynopsisMaxNoiseScale))
+    throw InputError(std::string("wc_baseline.") + param,
+                     std::string("the ") + step + " gets epsilon " + num(step_eps) + ", a Laplace noise scale of " +
+                         num(scale) + " (above " + num(kSynopsisMaxNoiseScale) + ")",
+                     fix);
+}
+
+// Nearest non-negative integer of a noisy count (negative -> 0; halves round up), added to the running
+// total of synthetic points, which may not exceed kSynopsisMaxSyntheticPoints.
+std::uint64_t leaf_points(double v, std::uint64_t& total) {
+  if (!(v > 0)) return 0;
+  const double r = std::floor(v + 0.5);
+  if (!(r <= static_cast<double>(kSynopsisMaxSyntheticPoints - total)))
+    throw InputError("wc_baseline.epsilon",
+                     "the noisy synopsis asks for more than " + std::to_string(kSynopsisMaxSyntheticPoints) +
+                         " synthetic points (a leaf count of " + num(v) + ")",
+                     "raise epsilon (less noise per cell) or ag_c (fewer cells)");
+  const auto np = static_cast<std::uint64_t>(r);
+  total += np;
+  return np;
+}
 
 // Quantizes `count` uniform points of the box [lo_j + (a_j + s_j / m2) w_j, ...), given in units of
 // first-level cells (a = first-level cell coords, s = sub-cell coords) into the g-grid counts.
@@ -44,12 +95,28 @@ struct Placer {
 SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double eps, const SynopsisOptions& opt, Rng& rng,
                                  BudgetLedger& ledger) {
   const std::size_t d = q.dims();
-  SyntheticCounts res;
-  res.counts.assign(q.shape().size(), 0.0);
+  if (!(eps > 0) || !std::isfinite(eps))
+    throw InputError("wc_baseline.epsilon", "epsilon must be finite and > 0, got " + num(eps), "set epsilon in (0, 1e6]");
+  if (!(opt.c > 0) || !std::isfinite(opt.c))
+    throw InputError("wc_baseline.ag_c", "ag_c must be finite and > 0, got " + num(opt.c), "use the paper's ag_c: 10");
 
   // The number of records, needed by the grid-size formulas: a noisy count unless n_share = 0.
   const double eps_n = opt.n_share * eps;
   const double eps_grid = eps - eps_n;
+  // Every step's noise scale is checked before anything is spent or allocated.
+  if (opt.n_share > 0)
+    check_step_epsilon(eps_n, opt.sensitivity, "n_share", "noisy record count (n_share * epsilon)",
+                       "raise n_share (e.g. the default 0.05) or epsilon; n_share: 0 uses the true count (non-private)");
+  if (opt.type == "uniform") {
+    check_step_epsilon(eps_grid, opt.sensitivity, "epsilon", "uniform grid", "raise epsilon");
+  } else {
+    check_step_epsilon(opt.alpha * eps_grid, opt.sensitivity, "epsilon", "adaptive grid's first level",
+                       "raise epsilon, or ag_alpha towards 0.5");
+    check_step_epsilon(eps_grid - opt.alpha * eps_grid, opt.sensitivity, "epsilon", "adaptive grid's second level",
+                       "raise epsilon, or ag_alpha towards 0.5");
+  }
+  SyntheticCounts res;
+  res.counts.assign(q.shape().size(), 0.0);
   double n_noisy = static_cast<double>(data.n);
   if (eps_n > 0) {
     const auto mech = privacy::CountMechanism::laplace(ledger, opt.sampler, opt.sensitivity, eps_n,
@@ -65,9 +132,8 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
   auto level_cells = [&](const double* p, double m, std::size_t mi, std::size_t* a) {
     for (std::size_t j = 0; j < d; ++j) {
       const double t = (p[j] - q.lo(j)) / (q.hi(j) - q.lo(j)) * m;
-      std::size_t c = t > 0 ? static_cast<std::size_t>(t) : 0;
-      if (c >= mi) c = mi - 1;
-      a[j] = c;
+      // Clamped before the cast: a point far outside the domain would overflow size_t.
+      a[j] = !(t > 0) ? 0 : t >= static_cast<double>(mi) ? mi - 1 : static_cast<std::size_t>(t);
     }
   };
   auto ravel = [&](const std::size_t* a, std::size_t m) {
@@ -86,8 +152,8 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
 
   if (opt.type == "uniform") {
     // UG: m = ceil(sqrt(N eps / c)).
-    const auto m = static_cast<std::size_t>(std::max(1.0, std::ceil(root(n_pos * eps_grid / opt.c, d))));
-    const std::size_t cells = ipow(m, d);
+    const std::size_t m = grid_side(std::max(1.0, std::ceil(root(n_pos * eps_grid / opt.c, d))), "m", opt, eps);
+    const std::size_t cells = cells_of(m, d, "m");
     std::vector<double> cnt(cells, 0.0);
     for (std::size_t i = 0; i < data.n; ++i) {
       level_cells(data.point(i), static_cast<double>(m), m, a.data());
@@ -99,10 +165,9 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
     std::uint64_t synthetic = 0;
     std::fill(s.begin(), s.end(), 0);
     for (std::size_t c = 0; c < cells; ++c) {
-      const std::uint64_t np = leaf_points(mech.noisy(rng, cnt[c]));
+      const std::uint64_t np = leaf_points(mech.noisy(rng, cnt[c]), synthetic);
       unravel_m(c, m, a.data());
       placer.place(a.data(), s.data(), static_cast<double>(m), 1.0, np, rng);
-      synthetic += np;
     }
     res.info = {{"type", "uniform"}, {"noisy_n", n_noisy}, {"m", m}, {"cells", cells}, {"synthetic_points", synthetic}};
     return res;
@@ -111,8 +176,8 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
 
   // AG level 1: m1 = max(10, ceil(sqrt(N eps / c) / 4)).
   const double eps1 = opt.alpha * eps_grid, eps2 = eps_grid - eps1;
-  const auto m1 = static_cast<std::size_t>(std::max(10.0, std::ceil(root(n_pos * eps_grid / opt.c, d) / 4.0)));
-  const std::size_t cells1 = ipow(m1, d);
+  const std::size_t m1 = grid_side(std::max(10.0, std::ceil(root(n_pos * eps_grid / opt.c, d) / 4.0)), "m1", opt, eps);
+  const std::size_t cells1 = cells_of(m1, d, "m1");
   std::vector<double> v(cells1, 0.0);
   std::vector<std::uint32_t> cell1(data.n);
   for (std::size_t i = 0; i < data.n; ++i) {
@@ -129,8 +194,12 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
   const double c2 = opt.c / 2.0;
   std::vector<std::size_t> m2(cells1), offset(cells1 + 1, 0);
   for (std::size_t c = 0; c < cells1; ++c) {
-    m2[c] = static_cast<std::size_t>(std::max(1.0, std::ceil(root(std::max(0.0, v[c]) * eps2 / c2, d))));
-    offset[c + 1] = offset[c] + ipow(m2[c], d);
+    m2[c] = grid_side(std::max(1.0, std::ceil(root(std::max(0.0, v[c]) * eps2 / c2, d))), "m2", opt, eps);
+    if (__builtin_add_overflow(offset[c], cells_of(m2[c], d, "m2"), &offset[c + 1]) || offset[c + 1] > kSynopsisMaxCells)
+      throw InputError("wc_baseline.epsilon",
+                       "the adaptive grid's second level would have more than " + std::to_string(kSynopsisMaxCells) +
+                           " leaves in all",
+                       "lower epsilon, raise ag_c, or use data with fewer dimensions");
   }
   std::vector<double> u(offset[cells1], 0.0);
   for (std::size_t i = 0; i < data.n; ++i) {
@@ -166,10 +235,9 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
     const double adjust = (v_star - sum_u) / mm;
     unravel_m(c, m1, a.data());
     for (std::size_t l = 0; l < leaves; ++l) {
-      const std::uint64_t np = leaf_points(u[offset[c] + l] + adjust);
+      const std::uint64_t np = leaf_points(u[offset[c] + l] + adjust, synthetic);
       unravel_m(l, m2[c], s.data());
       placer.place(a.data(), s.data(), static_cast<double>(m1), static_cast<double>(m2[c]), np, rng);
-      synthetic += np;
     }
     m2_min = std::min(m2_min, m2[c]);
     m2_max = std::max(m2_max, m2[c]);

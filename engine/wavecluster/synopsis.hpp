@@ -25,6 +25,8 @@
 // Every noisy count is a privacy::CountMechanism (discrete Laplace by default, the papers' continuous
 // Laplace with `sampler: textbook`); Baseline (baseline.hpp) is this file's only user.
 #include <nlohmann/json.hpp>
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -50,6 +52,14 @@ struct SyntheticCounts {
   nlohmann::json info;         // the published synopsis sizes (noisy N, m1, leaves, synthetic points, ...)
   bool used_true_n = false;
 };
+
+// Caps that keep a schema-valid but extreme configuration (epsilon 1e300, ag_c 1e-300, n_share 1e-300,
+// data of many dimensions) from exhausting memory or running forever: synthetic_counts throws
+// dpclust::InputError naming the parameter before it allocates beyond them.
+inline constexpr std::size_t kSynopsisMaxPerDim = std::size_t{1} << 12;        // m, m1, m2 per dimension
+inline constexpr std::size_t kSynopsisMaxCells = std::size_t{1} << 26;         // cells of a level (leaves in all)
+inline constexpr std::uint64_t kSynopsisMaxSyntheticPoints = std::uint64_t{1} << 27;
+inline constexpr double kSynopsisMaxNoiseScale = 1e9;                          // sensitivity / eps of one step
 
 // Spends the whole `eps` in `ledger` (steps: noisy N, level 1, level 2 / grid), one
 // privacy::CountMechanism entry per step.

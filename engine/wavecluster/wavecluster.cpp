@@ -18,6 +18,7 @@ WcParams WcParams::from(const ParamSet& params, std::size_t d) {
                        "write g: 40 or g: {per_dim: [40, 50]}");
     w.g.push_back(static_cast<std::size_t>(x));
   }
+  checked_cell_count(w.g);  // before anything is allocated: g^d may wrap around 64 bits
   w.p = params.real("p");
   w.wavelet.wavelet = parse_wavelet(params.string("wavelet"));
   w.wavelet.level = static_cast<int>(params.integer("level"));

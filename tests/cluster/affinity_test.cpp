@@ -7,6 +7,8 @@
 #include <set>
 #include <vector>
 
+#include "core/error.hpp"
+#include "core/params.hpp"
 #include "core/rng.hpp"
 
 namespace dpclust {
@@ -104,6 +106,30 @@ TEST(AffinityPropagation, RejectsBadOptions) {
   o.damping = 0.4;
   EXPECT_THROW(affinity_propagation(X.data(), 1, 2, o), std::invalid_argument);
   EXPECT_THROW(affinity_propagation(std::vector<double>(5), 2, AffinityOptions{}), std::invalid_argument);
+}
+
+// Regression: convergence_iter = 2^62 passed validation, n * convergence_iter wrapped and the history
+// write went out of bounds. Now the spec refuses it (dpclust validate) and the run throws InputError.
+TEST(AffinityPropagation, HugeConvergenceIterIsRefusedBeforeAllocating) {
+  const MethodInfo& info = affinity_propagation_method_info();
+  for (const char* name : {"convergence_iter", "max_iter"}) {
+    const auto spec = std::find_if(info.params.begin(), info.params.end(), [&](const ParamSpec& p) { return p.name == name; });
+    ASSERT_NE(spec, info.params.end()) << name;
+    EXPECT_FALSE(spec->check(ParamValue{std::int64_t{1} << 62}).empty()) << name;
+    EXPECT_TRUE(spec->check(ParamValue{std::int64_t{15}}).empty()) << name;
+  }
+  std::vector<double> X;
+  for (int i = 0; i < 6; ++i) X.insert(X.end(), {double(i % 3) * 10.0 + i * 0.1, double(i)});
+  for (const bool conv : {true, false}) {
+    AffinityOptions o;
+    (conv ? o.convergence_iter : o.max_iter) = std::int64_t{1} << 62;
+    try {
+      affinity_propagation(X.data(), 6, 2, o);
+      FAIL() << "expected InputError";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(conv ? "convergence_iter" : "max_iter"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

@@ -200,3 +200,51 @@ TEST(UniformNoise, InsideBoundsAllNoise) {
 
 }  // namespace
 }  // namespace dpclust
+
+namespace dpclust {
+namespace {
+
+// Regression: n_samples 1e11 or centers 1e9 passed validation and then exhausted memory; the
+// generators now refuse them (InputError naming the parameter) before allocating.
+template <class F>
+void expect_size_error(F&& f, const std::string& needle) {
+  try {
+    f();
+    ADD_FAILURE() << "expected InputError naming " << needle;
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
+TEST(GeneratorSizeCaps, HugeSizesAreRefusedBeforeAllocating) {
+  const std::size_t huge = 100'000'000'000;  // 1e11
+  expect_size_error([&] { make_moons(huge, 0.0, 1); }, "n_samples");
+  for (RandomStream st : {RandomStream::dpclust, RandomStream::numpy}) {
+    MoonsOptions mo;
+    mo.n_samples = huge;
+    mo.stream = st;
+    expect_size_error([&] { make_moons(mo); }, "n_samples");
+    CirclesOptions co;
+    co.n_samples = huge;
+    co.stream = st;
+    expect_size_error([&] { make_circles(co); }, "n_samples");
+    BlobsOptions bo;
+    bo.n_samples = 100;
+    bo.n_centers = 1'000'000'000;
+    bo.n_features = 1000;
+    bo.stream = st;
+    expect_size_error([&] { make_blobs(bo); }, "centers");
+    bo.n_centers = 3;
+    bo.n_samples = 10'000'000;  // 1e7 x 1000 = 1e10 coordinates
+    expect_size_error([&] { make_blobs(bo); }, "n_features");
+  }
+  Bounds b;
+  b.lo.assign(1000, 0.0);
+  b.hi.assign(1000, 1.0);
+  expect_size_error([&] { uniform_noise(10'000'000, b, 1); }, "n_features");
+  // The sizes at the caps' scale that fit still work.
+  EXPECT_EQ(make_moons(1000, 0.0, 1).n, 1000u);
+}
+
+}  // namespace
+}  // namespace dpclust

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include <cmath>
 #include <vector>
 
@@ -104,6 +106,28 @@ TEST(Grid, UniverseAtTheLimit) {
   EXPECT_EQ(make_grid(ok, w * std::sqrt(2.0), 4.0).universe, std::uint64_t{1} << 62);
   Bounds too_big{{0.0, 0.0}, {std::ldexp(1.0, 31), std::ldexp(1.0, 31)}};
   EXPECT_THROW(make_grid(too_big, w * std::sqrt(2.0), 4.0), InputError);
+}
+
+// Regression: on 40-D data the 10^7-offset guard fired only after 10^7 x 40 offsets had been stored
+// (gigabytes). kappa is now counted first (it is at least 3^d), and the refusal names eta.
+TEST(Neighbourhood, HugeKappaIsRefusedBeforeStoringOffsets) {
+  auto expect_refused = [](std::size_t d, double eta) {
+    try {
+      alpha_neighbourhood(d, eta);
+      ADD_FAILURE() << "expected InputError for d = " << d << ", eta = " << eta;
+    } catch (const InputError& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find("params.eta"), std::string::npos) << msg;
+      EXPECT_NE(msg.find("increase eta"), std::string::npos) << msg;
+    }
+  };
+  expect_refused(40, 4.0);
+  expect_refused(15, 1e6);     // 3^15 > 10^7 whatever eta
+  expect_refused(1, 1e-7);     // 1-D, about 8e7 offsets
+  expect_refused(2, 1e-300);   // unbounded
+  expect_refused(3, 0.01);
+  EXPECT_EQ(alpha_neighbourhood(2, 4.0).kappa(), 21u);  // the paper's value is unchanged
+  EXPECT_EQ(alpha_neighbourhood(8, 1e6).kappa(), 6561u);  // 3^8: only the gap-0 offsets
 }
 
 }  // namespace

@@ -43,8 +43,14 @@ const MethodInfo& affinity_propagation_method_info() {
         real_param("damping", 0.5, "damping factor (lambda), in [0.5, 1); thesis Table 5.2 keeps 0.5", 0.5, 1.0, false, true),
         choice_param("preference", "median", {"median", "minimum"},
                      "self-similarity p of every point: median (thesis, sklearn default) or minimum of the similarities"),
-        int_param("max_iter", 200, "maximum message-passing iterations (sklearn default 200)", 1),
-        int_param("convergence_iter", 15, "iterations without change of the exemplars that stop the run (sklearn 15)", 1),
+        int_param("max_iter", 200,
+                  "maximum message-passing iterations (sklearn default 200); at most 1e6, since each iteration costs "
+                  "O(n^2) and more never helps",
+                  1, kAffinityMaxIter),
+        int_param("convergence_iter", 15,
+                  "iterations without change of the exemplars that stop the run (sklearn 15); at most 1e6, since an "
+                  "n x convergence_iter history is kept",
+                  1, kAffinityMaxIter),
     };
     m.make = [] { return std::make_unique<AffinityMethod>(); };
     return m;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/rng.hpp"
 
 namespace dpclust {
@@ -43,6 +44,15 @@ void check_options(const AffinityOptions& o) {
     throw std::invalid_argument("affinity propagation: damping must be in [0.5, 1), got " + std::to_string(o.damping));
   if (o.max_iter < 1) throw std::invalid_argument("affinity propagation: max_iter must be >= 1");
   if (o.convergence_iter < 1) throw std::invalid_argument("affinity propagation: convergence_iter must be >= 1");
+  if (o.max_iter > kAffinityMaxIter)
+    throw InputError("affinity_propagation.max_iter",
+                     "max_iter = " + std::to_string(o.max_iter) + " exceeds " + std::to_string(kAffinityMaxIter),
+                     "set max_iter to at most 1000000 (sklearn's default is 200)");
+  if (o.convergence_iter > kAffinityMaxIter)
+    throw InputError("affinity_propagation.convergence_iter",
+                     "convergence_iter = " + std::to_string(o.convergence_iter) + " exceeds " +
+                         std::to_string(kAffinityMaxIter),
+                     "set convergence_iter to at most 1000000 (sklearn's default is 15)");
   if (o.preference != "median" && o.preference != "minimum")
     throw std::invalid_argument("affinity propagation: preference must be 'median' or 'minimum', got '" + o.preference + "'");
 }
@@ -51,11 +61,11 @@ void check_options(const AffinityOptions& o) {
 
 AffinityResult affinity_propagation(std::vector<double> S, std::size_t n, const AffinityOptions& options) {
   check_options(options);
-  if (S.size() != n * n) throw std::invalid_argument("affinity propagation: similarity matrix is not n x n");
-  if (n == 0) return {};
-  if (n > kAffinityMaxPoints)
+  if (n > kAffinityMaxPoints)  // first: n * n below cannot overflow
     throw std::invalid_argument("affinity propagation needs O(n^2) memory: n = " + std::to_string(n) + " exceeds " +
                                 std::to_string(kAffinityMaxPoints) + " points; sub-sample the dataset (sample: N)");
+  if (S.size() != n * n) throw std::invalid_argument("affinity propagation: similarity matrix is not n x n");
+  if (n == 0) return {};
   for (double s : S)
     if (!std::isfinite(s)) throw std::invalid_argument("affinity propagation: non-finite similarity");
 
@@ -100,7 +110,12 @@ AffinityResult affinity_propagation(std::vector<double> S, std::size_t n, const 
   const double damp = options.damping, undamp = 1.0 - options.damping;
   const auto conv = static_cast<std::size_t>(options.convergence_iter);
   std::vector<double> A(n * n, 0.0), R(n * n, 0.0), tmp(n * n), colsum(n);
-  std::vector<unsigned char> hist(n * conv, 0);  // e[:, it % convergence_iter]
+  std::size_t hist_size = 0;
+  if (__builtin_mul_overflow(n, conv, &hist_size))
+    throw InputError("affinity_propagation.convergence_iter",
+                     "n * convergence_iter overflows the size of the convergence history",
+                     "lower convergence_iter (sklearn's default is 15)");
+  std::vector<unsigned char> hist(hist_size, 0);  // e[:, it % convergence_iter]
   std::vector<unsigned char> E(n, 0);
   bool never_converged = true;
   std::int64_t it = 0;

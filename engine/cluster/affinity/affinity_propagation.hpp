@@ -55,8 +55,13 @@ struct AffinityResult {
 // Largest n accepted (three n x n double matrices: ~1 GB at this size).
 inline constexpr std::size_t kAffinityMaxPoints = 6000;
 
+// Largest max_iter / convergence_iter accepted: the run keeps an n x convergence_iter history of the
+// exemplar set, so an unbounded value would overflow the size (or exhaust memory).
+inline constexpr std::int64_t kAffinityMaxIter = 1'000'000;
+
 // On a dense row-major n x n similarity matrix (diagonal ignored: the preference replaces it).
-// Throws std::invalid_argument for bad options, a non-square/non-finite matrix or n > kAffinityMaxPoints.
+// Throws dpclust::InputError for max_iter / convergence_iter outside [1, kAffinityMaxIter] and
+// std::invalid_argument for other bad options, a non-square/non-finite matrix or n > kAffinityMaxPoints.
 AffinityResult affinity_propagation(std::vector<double> similarity, std::size_t n, const AffinityOptions& options);
 // On n x d row-major points with s(i, k) = -||x_i - x_k||^2.
 AffinityResult affinity_propagation(const double* coords, std::size_t n, std::size_t d, const AffinityOptions& options);
