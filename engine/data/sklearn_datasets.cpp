@@ -1,5 +1,7 @@
 #include "data/sklearn_datasets.hpp"
 
+#include "data/generator_support.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -108,10 +110,6 @@ std::vector<double> numpy_linspace(double start, double stop, std::size_t num, b
 
 namespace {
 
-void require(bool ok, const char* generator, const std::string& what, const std::string& fix) {
-  if (!ok) throw InputError(generator, what, fix);
-}
-
 NumpyRandomState numpy_state(const char* generator, std::uint64_t seed) {
   require(seed <= std::numeric_limits<std::uint32_t>::max(), generator,
           "stream: numpy needs a seed below 2^32 (numpy's RandomState accepts 0 .. 4294967295), got " + std::to_string(seed),
@@ -119,40 +117,12 @@ NumpyRandomState numpy_state(const char* generator, std::uint64_t seed) {
   return NumpyRandomState(static_cast<std::uint32_t>(seed));
 }
 
-void check_common(const char* generator, std::size_t n_samples, double noise) {
-  require(n_samples > 0, generator, "n_samples must be at least 1", "set n_samples to the number of points wanted");
-  require(std::isfinite(noise) && noise >= 0, generator, "noise must be a finite value >= 0, got " + std::to_string(noise),
-          "noise is the standard deviation of the Gaussian noise; use 0 for none");
-}
-
-Dataset empty_dataset(const char* name, std::size_t n, std::size_t d) {
-  Dataset ds;
-  ds.name = name;
-  ds.n = n;
-  ds.d = d;
-  ds.coords.reserve(n * d);
-  ds.labels.reserve(n);
-  for (std::size_t j = 0; j < d; ++j) {
-    std::string col = "x";  // two steps: GCC 12 warns falsely (-Wrestrict) on "x" + to_string
-    col += std::to_string(j);
-    ds.column_names.push_back(std::move(col));
-  }
-  return ds;
-}
-
 // sklearn.utils.shuffle(X, y, random_state=rs): indices = arange(n); rs.shuffle(indices); X[indices].
 void shuffle_rows(Dataset& ds, NumpyRandomState& rs) {
   std::vector<std::size_t> indices(ds.n);
   std::iota(indices.begin(), indices.end(), std::size_t{0});
   rs.shuffle(indices.data(), indices.size());
-  std::vector<double> coords(ds.coords.size());
-  Labels labels(ds.n);
-  for (std::size_t i = 0; i < ds.n; ++i) {
-    std::copy_n(ds.point(indices[i]), ds.d, coords.data() + i * ds.d);
-    labels[i] = ds.labels[indices[i]];
-  }
-  ds.coords = std::move(coords);
-  ds.labels = std::move(labels);
+  take_rows(ds, indices);
 }
 
 // X += rs.normal(scale=noise, size=X.shape): row-major draws, each loc 0 + scale * gauss as numpy adds it.
