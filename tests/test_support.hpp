@@ -14,6 +14,13 @@ std::filesystem::path temp_dir(const std::string& tag);
 // Writes text to a file (creating directories) and returns its path.
 std::filesystem::path write_file(const std::filesystem::path& path, const std::string& text);
 
+// Runs a shell command, stdout and stderr together; code is the exit status (-1 when it did not exit).
+struct CommandResult {
+  int code = -1;
+  std::string output;
+};
+CommandResult run_command(const std::string& command);
+
 }  // namespace dpclust::testing
 
 #define DPCLUST_REQUIRE_DATA(relative)                                                                  \

@@ -88,20 +88,8 @@ std::string binary() {
   return b ? b : DPCLUST_BINARY_PATH;
 }
 
-struct Shell {
-  int code;
-  std::string output;
-};
-
-Shell sh(const std::string& cmd) {
-  Shell r{0, ""};
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), buf.size(), p)) r.output += buf.data();
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using Shell = dpclust::testing::CommandResult;
+Shell sh(const std::string& cmd) { return dpclust::testing::run_command(cmd); }
 
 // A port on 127.0.0.1 with nothing listening (bound once, then released).
 int closed_port() {

@@ -25,21 +25,9 @@ std::string binary() {
   return b ? b : DPCLUST_BINARY_PATH;
 }
 
-struct Result {
-  int code;
-  std::string output;  // stdout and stderr
-};
+using Result = dpclust::testing::CommandResult;
 
-Result sh(const std::string& args) {
-  std::string cmd = binary() + " " + args + " 2>&1";
-  Result r{0, ""};
-  FILE* p = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), buf.size(), p)) r.output += buf.data();
-  int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+Result sh(const std::string& args) { return dpclust::testing::run_command(binary() + " " + args); }
 
 }  // namespace
 

@@ -249,20 +249,10 @@ TEST(HostileConfig, HugeConfigFileIsNotRead) {
 // --- item 6: --shard K/N is parsed strictly ---
 
 namespace {
-struct CliRun {
-  int code;
-  std::string output;
-};
+using CliRun = dpclust::testing::CommandResult;
 CliRun dpclust_cli(const std::string& args) {
   const char* b = std::getenv("DPCLUST_BINARY");
-  std::string cmd = std::string(b ? b : DPCLUST_BINARY_PATH) + " " + args + " 2>&1";
-  CliRun r{0, ""};
-  FILE* p = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), buf.size(), p)) r.output += buf.data();
-  int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return dpclust::testing::run_command(std::string(b ? b : DPCLUST_BINARY_PATH) + " " + args);
 }
 }  // namespace
 

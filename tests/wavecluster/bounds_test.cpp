@@ -53,20 +53,8 @@ fs::path dpclust_binary() {
   return {};
 }
 
-struct Shell {
-  int code = -1;
-  std::string output;
-};
-Shell sh(const std::string& cmd) {
-  Shell r;
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), buf.size(), p)) r.output += buf.data();
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using Shell = dpclust::testing::CommandResult;
+Shell sh(const std::string& cmd) { return dpclust::testing::run_command(cmd); }
 
 json read_json(const fs::path& p) {
   std::ifstream in(p);
