@@ -7,9 +7,16 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
+#include <sys/stat.h>
 #include <yaml-cpp/depthguard.h>  // YAML::DeepRecursion
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
+
+#include "io/text.hpp"
 
 namespace dpclust::yaml {
 
@@ -83,42 +90,76 @@ static std::string node_kind(const YAML::Node& n) {
 }
 
 void check_document(const YAML::Node& root, const std::string& file_label) {
-  struct Item {
+  // Each visited node is a frame pointing at its parent's frame: the key path ("a.b[3].c") is built only
+  // for an error message. (Building it at every visit made a deep alias chain, or a node that contains
+  // itself through an alias, quadratic in time and memory.)
+  struct Frame {
     YAML::Node node;
-    std::string path;
+    std::size_t parent;          // index in `frames`; npos for the root
+    const std::string* key;      // map key (owned by the document), or nullptr for a sequence item
+    std::size_t index;           // sequence index
+    std::size_t depth;
   };
-  std::vector<Item> stack{{root, ""}};
+  constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  std::vector<Frame> frames;
+  frames.reserve(1024);
+  frames.push_back({root, npos, nullptr, 0, 0});
+  auto path_of = [&](std::size_t f) {
+    std::vector<std::size_t> chain;
+    for (; f != npos && frames[f].parent != npos; f = frames[f].parent) chain.push_back(f);
+    std::string path;
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      const Frame& fr = frames[*it];
+      if (fr.key) path += (path.empty() ? "" : ".") + (fr.key->size() > 200 ? fr.key->substr(0, 200) + "..." : *fr.key);
+      else path += "[" + std::to_string(fr.index) + "]";
+      if (path.size() > 4000) path.erase(0, path.size() - 2000);  // clip_path keeps the end anyway
+    }
+    return path;
+  };
+  // Mappings already checked for bad and duplicate keys, by position: an alias visits the anchored node again.
+  std::unordered_set<int> checked_maps;
+  std::vector<std::size_t> stack{0};
   std::size_t visits = 0;
   while (!stack.empty()) {
-    Item cur = std::move(stack.back());
+    const std::size_t f = stack.back();
     stack.pop_back();
     if (++visits > kMaxNodes)
       throw InputError(file_label + (root.Mark().line >= 0 ? mark_text(root.Mark()) : ""),
                        "the YAML expands to more than " + std::to_string(kMaxNodes) + " nodes (alias bomb?)",
                        "write the values out instead of nesting aliases (*name) of aliases");
-    const YAML::Node& n = cur.node;
+    const YAML::Node n = frames[f].node;  // a handle: `frames` may grow below
+    const std::size_t depth = frames[f].depth;
+    if ((n.IsSequence() || n.IsMap()) && depth >= kMaxDepth)
+      fail(Located(n, file_label, path_of(f)),
+           "the YAML nests more than " + std::to_string(kMaxDepth) + " levels (through aliases: does an anchored value contain an alias of itself?)",
+           "flatten this value; a config needs only a few levels");
+    if ((n.IsSequence() || n.IsMap()) && frames.size() + n.size() > 2 * kMaxNodes)
+      throw InputError(file_label, "the YAML has more than " + std::to_string(kMaxNodes) + " nodes", "split it up");
     if (n.IsSequence()) {
-      for (std::size_t i = n.size(); i-- > 0;) stack.push_back({n[i], cur.path + "[" + std::to_string(i) + "]"});
+      for (std::size_t i = n.size(); i-- > 0;) {
+        frames.push_back({n[i], f, nullptr, i, depth + 1});
+        stack.push_back(frames.size() - 1);
+      }
     } else if (n.IsMap()) {
-      std::unordered_map<std::string, YAML::Mark> seen;
-      std::vector<Item> children;
+      const bool check_keys_here = checked_maps.insert(n.Mark().pos).second || n.Mark().pos < 0;
+      std::unordered_map<std::string_view, YAML::Mark> seen;
+      const std::size_t first_child = frames.size();
       for (auto it = n.begin(); it != n.end(); ++it) {
         const YAML::Node k = it->first;
-        Located at(k, file_label, cur.path);
-        if (!k.IsScalar())
-          fail(at, "a key is " + node_kind(k) + "; keys must be plain names",
+        if (check_keys_here && !k.IsScalar())
+          fail(Located(k, file_label, path_of(f)), "a key is " + node_kind(k) + "; keys must be plain names",
                k.IsNull() ? "write a name before the colon (an empty key or ~ is not a name)"
                           : "write a name before the colon, not a list or mapping");
-        const std::string key = k.Scalar();
-        const std::string path = cur.path.empty() ? key : cur.path + "." + key;
+        const std::string& key = k.Scalar();
+        frames.push_back({it->second, f, &key, 0, depth + 1});
+        if (!check_keys_here) continue;
         auto [first, inserted] = seen.emplace(key, k.Mark());
         if (!inserted)
-          fail(Located(k, file_label, path), "duplicate key '" + clip(key) + "' (first at " + file_label + mark_text(first->second) + ")",
+          fail(Located(k, file_label, path_of(frames.size() - 1)),
+               "duplicate key '" + clip(key) + "' (first at " + file_label + mark_text(first->second) + ")",
                "keep one of them; YAML keys must be unique in a mapping");
-        children.push_back({it->second, path});
       }
-      for (auto c = children.rbegin(); c != children.rend(); ++c) stack.push_back(std::move(*c));
-      if (stack.size() > kMaxNodes) throw InputError(file_label, "the YAML has more than " + std::to_string(kMaxNodes) + " nodes", "split it up");
+      for (std::size_t c = frames.size(); c-- > first_child;) stack.push_back(c);
     }
   }
 }
@@ -139,10 +180,87 @@ static std::string normalise_line_ends(const std::string& text) {
   return out;
 }
 
+// Refuses NUL bytes and invalid UTF-8 before yaml-cpp sees the text (it would pass some of them into
+// strings, and a message quoting them would carry raw binary), naming line, column and byte offset.
+static void check_encoding(const std::string& text, const std::string& file_label) {
+  const std::size_t bad = dpclust::text::first_invalid_utf8(text);
+  if (bad == std::string::npos) return;
+  std::size_t line = 1, line_start = 0;
+  for (std::size_t i = 0; i < bad; ++i) {
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n'))) {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  const auto c = static_cast<unsigned char>(text[bad]);
+  const std::string where = file_label + ":" + std::to_string(line) + ":" + std::to_string(bad - line_start + 1);
+  const std::string at = " (byte offset " + std::to_string(bad) + ")";
+  const bool utf16 = text.size() >= 2 && ((text[0] == '\xFF' && text[1] == '\xFE') || (text[0] == '\xFE' && text[1] == '\xFF'));
+  if (utf16)
+    throw InputError(where, "the file is UTF-16 text" + at + "; configs must be UTF-8", "save the file as UTF-8");
+  if (c == 0)
+    throw InputError(where, "NUL byte" + at + "; a config is text", "check that this is the right file (a binary file, or text saved as UTF-16?)");
+  throw InputError(where, "invalid UTF-8: byte " + dpclust::text::describe_byte(c) + at,
+                   "save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8 old.yaml > new.yaml`)");
+}
+
+namespace {
+
+// Records where each document starts (its '---', if any) and where its content starts, nothing else.
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  std::vector<YAML::Mark> starts, contents;
+  void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { node(m); }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override { node(m); }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override { node(m); }
+  void OnMapEnd() override {}
+
+ private:
+  void node(const YAML::Mark& m) {
+    if (contents.size() < starts.size()) contents.push_back(m);
+  }
+};
+
+// Where the first four documents start. yaml-cpp 0.7's LoadAll loops forever, allocating all the way, on
+// a token no rule consumes (a stray ',' at the top level, e.g. ", x" or "---\n,"): HandleNextDocument
+// returns an empty document without moving on, again and again (jbeder/yaml-cpp#1040, fixed upstream
+// by PR #1319, after the 0.7.0 of Debian 12). So documents are counted here, at most four, and a
+// document that starts where the previous one did is reported as the syntax error it is.
+// Returns where each document's content starts.
+std::vector<YAML::Mark> document_starts(const std::string& text, const std::string& file_label) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentStarts h;
+  while (h.starts.size() < 4 && parser.HandleNextDocument(h)) {
+    const std::size_t n = h.starts.size();
+    if (n >= 2 && h.starts[n - 1].pos == h.starts[n - 2].pos) {
+      const YAML::Mark m = h.starts[n - 1];
+      const std::string what = m.pos >= 0 && static_cast<std::size_t>(m.pos) < text.size()
+                                   ? "'" + clip(text.substr(static_cast<std::size_t>(m.pos), 1)) + "'"
+                                   : "token";
+      throw InputError(file_label + mark_text(m), "malformed YAML: unexpected " + what + " (it starts no value here)",
+                       "remove it or quote the value it belongs to; a ',' separates items only inside [...] or {...}");
+    }
+  }
+  for (std::size_t i = h.contents.size(); i < h.starts.size(); ++i) h.contents.push_back(h.starts[i]);
+  return h.contents;
+}
+
+}  // namespace
+
 YAML::Node load_string(const std::string& text, const std::string& file_label) {
-  std::vector<YAML::Node> docs;
+  check_encoding(text, file_label);
+  const std::string normalised = normalise_line_ends(text);
+  std::vector<YAML::Mark> starts;
+  YAML::Node root;
   try {
-    docs = YAML::LoadAll(normalise_line_ends(text));
+    starts = document_starts(normalised, file_label);
+    if (starts.size() <= 1) root = YAML::Load(normalised);  // one document (or none): parsed once more, into nodes
   } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own guard, whose message says "bad file"
     throw InputError(file_label + mark_text(e.mark), "the YAML nests lists and mappings too deeply (" + std::to_string(e.depth()) + " levels)",
                      "flatten this value; a config needs only a few levels");
@@ -152,18 +270,29 @@ YAML::Node load_string(const std::string& text, const std::string& file_label) {
   } catch (const YAML::Exception& e) {
     throw InputError(file_label, "malformed YAML: " + clip(e.msg), "check the file's syntax");
   }
-  if (docs.size() > 1) {
-    const YAML::Mark m = docs[1].Mark();
+  if (starts.size() > 1) {
+    const YAML::Mark m = starts[1];
     throw InputError(file_label + (m.line >= 0 ? mark_text(m) : ""),
-                     "the file holds " + std::to_string(docs.size()) + " YAML documents (separated by ---); only one is read",
+                     "the file holds " + std::string(starts.size() > 2 ? "3 or more" : "2") +
+                         " YAML documents (separated by ---); only one is read",
                      "keep one document per file: remove the second '---' and what follows, or split it into another file");
   }
-  YAML::Node root = docs.empty() ? YAML::Node() : docs[0];
   check_document(root, file_label);
   return root;
 }
 
 void check_file_size(const std::string& file) {
+  // A FIFO or a device (/dev/zero) would block or never end: refuse it before anything reads it.
+  struct stat st {};
+  if (::stat(file.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    const char* kind = S_ISDIR(st.st_mode)    ? "a directory"
+                       : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)"
+                       : S_ISCHR(st.st_mode)  ? "a character device"
+                       : S_ISSOCK(st.st_mode) ? "a socket"
+                                              : "a special file";
+    throw InputError(file, std::string("not a regular file: it is ") + kind,
+                     "save the YAML to a file and name that file (pipes and devices are not read)");
+  }
   std::error_code ec;
   const auto bytes = std::filesystem::file_size(file, ec);
   if (!ec && bytes > kMaxFileBytes)

@@ -46,6 +46,8 @@ void check_file_size(const std::string& file);
 
 // Node visits allowed while checking a document; an alias bomb ("billion laughs") stops here.
 inline constexpr std::size_t kMaxNodes = 1'000'000;
+// Nesting allowed with aliases expanded; an anchored value that contains an alias of itself stops here.
+inline constexpr std::size_t kMaxDepth = 256;
 // Walks `root` (aliases expanded) once with the kMaxNodes budget, checking keys as above.
 void check_document(const YAML::Node& root, const std::string& file_label);
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <unordered_map>
 
 #include "core/error.hpp"
 #include "core/files.hpp"
@@ -24,6 +25,9 @@ struct Attribute {
   std::vector<std::string> values;  // nominal values in declaration order
   std::size_t line = 0;
 };
+
+// Attributes a header may declare (a file with more is not a point set this harness can use).
+constexpr std::size_t kMaxAttributes = std::size_t{1} << 20;
 
 struct Header {
   std::string relation;
@@ -64,7 +68,7 @@ Attribute parse_attribute(std::string_view rest, const LineReader& in) {
   if (a.name.empty()) throw InputError(in.where(), "@attribute without a name", "write @attribute <name> <type>");
   if (!rest.empty() && rest.front() == '{') {
     if (rest.back() != '}')
-      throw InputError(in.where(), "nominal attribute '" + a.name + "': missing closing '}'", "close the value list with '}'");
+      throw InputError(in.where(), "nominal attribute '" + text::printable(a.name) + "': missing closing '}'", "close the value list with '}'");
     a.kind = AttrKind::nominal;
     std::vector<std::string_view> vals;
     text::split_fields(rest.substr(1, rest.size() - 2), ',', "'\"", vals);
@@ -74,9 +78,9 @@ Attribute parse_attribute(std::string_view rest, const LineReader& in) {
   const std::string type = text::lower(rest.substr(0, rest.find_first_of(" \t")));
   if (type == "numeric" || type == "real" || type == "integer") return a;
   if (type == "string" || type == "date" || type == "relational")
-    throw InputError(in.where(), "attribute '" + a.name + "' has type " + type + ": string/date attributes are not supported",
+    throw InputError(in.where(), "attribute '" + text::printable(a.name) + "' has type " + type + ": string/date attributes are not supported",
                      "remove the attribute (and its values) from the file, or convert it to a CSV without it");
-  throw InputError(in.where(), "attribute '" + a.name + "' has unknown type '" + std::string(rest) + "'",
+  throw InputError(in.where(), "attribute '" + text::printable(a.name) + "' has unknown type '" + text::printable(rest) + "'",
                    "use numeric, real, integer or a nominal {v1,v2,...} list");
 }
 
@@ -90,12 +94,15 @@ Header read_header(LineReader& in) {
     if (kw == "@relation") {
       h.relation = std::string(text::unquote(rest));
     } else if (kw == "@attribute") {
+      if (h.attrs.size() == kMaxAttributes)
+        throw InputError(in.where(), "more than " + std::to_string(kMaxAttributes) + " @attribute lines",
+                         "check that this is the right file");
       h.attrs.push_back(parse_attribute(rest, in));
     } else if (kw == "@data") {
       h.data_line = in.line_number();
       return h;
     } else {
-      throw InputError(in.where(), "unexpected line in the ARFF header: '" + std::string(t.substr(0, 60)) + "'",
+      throw InputError(in.where(), "unexpected line in the ARFF header: '" + text::printable(t, 60) + "'",
                        "header lines are @relation, @attribute or @data; comments start with %");
     }
   }
@@ -111,9 +118,9 @@ std::vector<std::string> names_of(const Header& h, AttrKind kind) {
 
 [[noreturn]] void unknown_attribute(const fs::path& path, const std::string& name, const std::vector<std::string>& candidates,
                                     const char* kind) {
-  std::string what = "unknown " + std::string(kind) + " attribute '" + name + "'";
-  const std::string guess = closest_match(name, candidates);
-  if (!guess.empty()) what += "; did you mean '" + guess + "'?";
+  std::string what = "unknown " + std::string(kind) + " attribute '" + text::printable(name) + "'";
+  const std::string guess = name.size() > 200 ? "" : closest_match(name, candidates);
+  if (!guess.empty()) what += "; did you mean '" + text::printable(guess) + "'?";
   what += " Available: " + text::join(candidates);
   throw InputError(path.string(), what, "use one of the available attribute names");
 }
@@ -135,7 +142,7 @@ std::vector<std::size_t> select_coords(const Header& h, const ArffOptions& o, co
     if (i == h.attrs.size() || h.attrs[i].kind != AttrKind::numeric)
       unknown_attribute(path, name, names_of(h, AttrKind::numeric), "numeric");
     if (std::find(out.begin(), out.end(), i) != out.end())
-      throw InputError(path.string(), "attribute '" + name + "' is selected twice", "list each column once");
+      throw InputError(path.string(), "attribute '" + text::printable(name) + "' is selected twice", "list each column once");
     out.push_back(i);
   }
   if (out.empty()) throw InputError(path.string(), "no numeric attributes", "the points need numeric/real attributes");
@@ -180,31 +187,45 @@ Labels nominal_labels(const Attribute& a) {
 
 [[noreturn, gnu::cold, gnu::noinline]] void bad_number(const LineReader& in, const Attribute& a, std::string_view v) {
   if (v == "?")
-    throw InputError(in.where(), "attribute '" + a.name + "': missing values ('?') are not supported",
+    throw InputError(in.where(), "attribute '" + text::printable(a.name) + "': missing values ('?') are not supported",
                      "remove or impute the row");
   double x;
   if (text::parse_double(v, x))
-    throw InputError(in.where(), "attribute '" + a.name + "': value '" + std::string(v) +
+    throw InputError(in.where(), "attribute '" + text::printable(a.name) + "': value '" + text::printable(v) +
                                      "': NaN/inf not allowed; remove or impute the row",
                      "drop or impute rows with missing or infinite values");
-  throw InputError(in.where(), "attribute '" + a.name + "': cannot parse '" + std::string(v) + "' as a number",
+  throw InputError(in.where(), "attribute '" + text::printable(a.name) + "': cannot parse '" + text::printable(v) + "' as a number",
                    "fix the value or remove the row");
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void bad_label(const LineReader& in, const Attribute& a, std::string_view v) {
   if (v == "?")
-    throw InputError(in.where(), "attribute '" + a.name + "': missing values ('?') are not supported",
+    throw InputError(in.where(), "attribute '" + text::printable(a.name) + "': missing values ('?') are not supported",
                      "remove the row or give it a declared value");
-  throw InputError(in.where(), "attribute '" + a.name + "': value '" + std::string(v) +
+  throw InputError(in.where(), "attribute '" + text::printable(a.name) + "': value '" + text::printable(v) +
                                    "' is not declared in its nominal set {" + text::join(a.values) + "}",
                    "add the value to the @attribute declaration or fix the row");
 }
 
-Label label_of(const LineReader& in, const Attribute& a, const Labels& table, std::string_view v) {
-  for (std::size_t k = 0; k < a.values.size(); ++k)
-    if (a.values[k] == v) return table[k];
-  bad_label(in, a, v);
-}
+// Declared nominal value -> label, looked up in constant time per row (a header may declare many values).
+class NominalIndex {
+ public:
+  NominalIndex(const Attribute& a, const Labels& table) {
+    for (std::size_t k = 0; k < a.values.size(); ++k) index_.emplace(a.values[k], table[k]);  // first wins
+  }
+  Label operator()(const LineReader& in, const Attribute& a, std::string_view v) const {
+    const auto it = index_.find(v);
+    if (it == index_.end()) bad_label(in, a, v);
+    return it->second;
+  }
+
+ private:
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, Label, Hash, std::equal_to<>> index_;
+};
 
 }  // namespace
 
@@ -215,6 +236,7 @@ Dataset load_arff(const fs::path& path, const ArffOptions& options) {
   const std::vector<std::size_t> coords = select_coords(h, options, path);
   const std::optional<std::size_t> label = select_label(h, options, path);
   const Labels table = label ? nominal_labels(h.attrs[*label]) : Labels{};
+  const NominalIndex label_of(label ? h.attrs[*label] : Attribute{}, table);
 
   Dataset ds;
   ds.name = options.name.empty() ? dataset_stem(path) : options.name;
@@ -238,8 +260,9 @@ Dataset load_arff(const fs::path& path, const ArffOptions& options) {
       if (!text::parse_double(fields[c], v) || !std::isfinite(v)) bad_number(in, h.attrs[c], fields[c]);
       ds.coords.push_back(v);
     }
-    if (label) ds.labels.push_back(label_of(in, h.attrs[*label], table, fields[*label]));
+    if (label) ds.labels.push_back(label_of(in, h.attrs[*label], fields[*label]));
     ++ds.n;
+    in.check_values(ds.coords.size() + ds.labels.size());
   }
   if (ds.n == 0) throw InputError(in.where(h.data_line), "no data rows after @data", "check that this is the right file");
 

@@ -22,6 +22,9 @@ std::string dataset_stem(const fs::path& path) {
 
 namespace {
 
+// Columns a file may have: a first row with more fields is a wrong delimiter or not a table.
+constexpr std::size_t kMaxColumns = std::size_t{1} << 20;
+
 bool ends_with_ci(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() && text::iequals(std::string_view(s).substr(s.size() - suffix.size()), suffix);
 }
@@ -91,23 +94,27 @@ std::size_t resolve_column(const std::string& ref, const ColumnPlan& plan, const
   if (text::is_digits(ref)) {
     const std::size_t idx = as_index(ref);
     if (idx >= plan.names.size())
-      throw InputError(in.where(), std::string(role) + " index " + ref + " is out of range: the file has " +
+      throw InputError(in.where(), std::string(role) + " index " + text::printable(ref, 40) + " is out of range: the file has " +
                                        std::to_string(plan.names.size()) + " columns (0.." +
                                        std::to_string(plan.names.size() - 1) + ")",
                        "use a 0-based index below " + std::to_string(plan.names.size()) + " or a column name");
     return idx;
   }
   if (!plan.header)
-    throw InputError(in.where(), std::string(role) + " '" + ref + "' is a name but the file has no header row",
+    throw InputError(in.where(), std::string(role) + " '" + text::printable(ref) + "' is a name but the file has no header row",
                      "select columns by 0-based index, or set header: true if the first row holds names");
-  std::string what = "unknown " + std::string(role) + " '" + ref + "'";
-  const std::string guess = closest_match(ref, plan.names);
-  if (!guess.empty()) what += "; did you mean '" + guess + "'?";
+  std::string what = "unknown " + std::string(role) + " '" + text::printable(ref) + "'";
+  const std::string guess = ref.size() > 200 ? "" : closest_match(ref, plan.names);
+  if (!guess.empty()) what += "; did you mean '" + text::printable(guess) + "'?";
   what += " Available columns: " + text::join(plan.names);
   throw InputError(in.where(), what, "use one of the available column names or a 0-based index");
 }
 
 ColumnPlan plan_columns(const CsvOptions& o, const std::vector<std::string_view>& first, const LineReader& in) {
+  if (first.size() > kMaxColumns)
+    throw InputError(in.where(), "the first row has " + std::to_string(first.size()) + " fields; at most " +
+                                     std::to_string(kMaxColumns) + " columns are supported",
+                     "check the delimiter and that this is the right file");
   ColumnPlan plan;
   plan.header = decide_header(o, first, in);
   for (std::size_t i = 0; i < first.size(); ++i)
@@ -120,10 +127,10 @@ ColumnPlan plan_columns(const CsvOptions& o, const std::vector<std::string_view>
     for (const std::string& ref : o.columns) {
       std::size_t idx = resolve_column(ref, plan, in, "column");
       if (std::find(plan.coords.begin(), plan.coords.end(), idx) != plan.coords.end())
-        throw InputError(in.where(), "column '" + plan.names[idx] + "' is selected twice",
+        throw InputError(in.where(), "column '" + text::printable(plan.names[idx]) + "' is selected twice",
                          "list each coordinate column once");
       if (plan.label && idx == *plan.label)
-        throw InputError(in.where(), "column '" + plan.names[idx] + "' is selected both as a coordinate and as the label",
+        throw InputError(in.where(), "column '" + text::printable(plan.names[idx]) + "' is selected both as a coordinate and as the label",
                          "remove it from `columns` or choose another label column");
       plan.coords.push_back(idx);
     }
@@ -147,19 +154,19 @@ ColumnPlan plan_columns(const CsvOptions& o, const std::vector<std::string_view>
 [[noreturn, gnu::cold, gnu::noinline]] void bad_value(const LineReader& in, const std::string& column,
                                                       std::string_view value) {
   if (value.empty())
-    throw InputError(in.where(), "column '" + column + "': empty value (missing values are not supported)",
+    throw InputError(in.where(), "column '" + text::printable(column) + "': empty value (missing values are not supported)",
                      "remove or impute the row");
   double v;
   if (text::parse_double(value, v))  // it parsed, so it was NaN or infinite
-    throw InputError(in.where(), "column '" + column + "': value '" + std::string(value) +
+    throw InputError(in.where(), "column '" + text::printable(column) + "': value '" + text::printable(value) +
                                      "': NaN/inf not allowed; remove or impute the row",
                      "drop or impute rows with missing or infinite values before loading");
-  throw InputError(in.where(), "column '" + column + "': cannot parse '" + std::string(value) + "' as a number",
+  throw InputError(in.where(), "column '" + text::printable(column) + "': cannot parse '" + text::printable(value) + "' as a number",
                    "fix the value or remove the row; if this is a text column, leave it out of `columns`");
 }
 
-std::size_t reserve_rows(const fs::path& path, std::size_t line_bytes, std::size_t max_rows) {
-  const std::size_t est = estimated_text_bytes(path) / (line_bytes + 1);
+std::size_t reserve_rows(const LineReader& in, std::size_t line_bytes, std::size_t max_rows) {
+  const std::size_t est = in.estimated_bytes() / (line_bytes + 1);
   const std::size_t rows = est + est / 8 + 16;  // rows vary in length: a little headroom
   return max_rows ? std::min(rows, max_rows) : rows;
 }
@@ -197,9 +204,9 @@ Dataset load_csv(const fs::path& path, const CsvOptions& options) {
     have_row = false;
     if (fields.size() != ncols) bad_count(in, ncols, fields.size(), plan.header, delim);
     if (rows == 0) {
-      const std::size_t r = reserve_rows(path, line.size(), options.max_rows);
-      ds.coords.reserve(r * ds.d);
-      if (plan.label) ds.labels.reserve(r);
+      const std::size_t r = reserve_rows(in, line.size(), options.max_rows);
+      ds.coords.reserve(std::min(r * ds.d, in.max_values()));
+      if (plan.label) ds.labels.reserve(std::min(r, in.max_values()));
     }
     for (std::size_t c : plan.coords) {
       double v;
@@ -208,6 +215,7 @@ Dataset load_csv(const fs::path& path, const CsvOptions& options) {
     }
     if (plan.label) ds.labels.push_back(labels.code(fields[*plan.label], in, plan.names[*plan.label]));
     ++rows;
+    in.check_values(ds.coords.size() + ds.labels.size());
   }
   if (rows == 0)
     throw InputError(in.where(header_line), "no data rows" + std::string(plan.header ? " after the header" : ""),

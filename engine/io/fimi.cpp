@@ -9,6 +9,7 @@
 #include "core/files.hpp"
 #include "io/csv.hpp"
 #include "io/line_reader.hpp"
+#include "io/text.hpp"
 
 namespace dpclust {
 
@@ -29,7 +30,7 @@ constexpr std::uint64_t kMaxExactId = std::uint64_t{1} << 53;
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
 [[noreturn, gnu::cold, gnu::noinline]] void bad_token(const LineReader& in, std::string_view token, std::size_t pos) {
-  throw InputError(in.where(), "item " + std::to_string(pos + 1) + ": '" + std::string(token) +
+  throw InputError(in.where(), "item " + std::to_string(pos + 1) + ": '" + text::printable(token) +
                                    "' is not a non-negative integer item id (at most 2^53)",
                    "a FIMI .dat line lists item ids separated by spaces; fix or remove the line "
                    "(is this the right file and format?)");
@@ -80,14 +81,15 @@ Dataset load_fimi(const std::filesystem::path& path, const FimiOptions& options)
     if (lengths.empty()) {
       first_len = len;
       first_line = in.line_number();
-      const std::size_t rows = estimated_text_bytes(path) / (line.size() + 1) * 9 / 8 + 16;
-      items.reserve((options.max_rows ? std::min(rows, options.max_rows) : rows) * len);
+      const std::size_t rows = in.estimated_bytes() / (line.size() + 1) * 9 / 8 + 16;
+      items.reserve(std::min((options.max_rows ? std::min(rows, options.max_rows) : rows) * len, in.max_values()));
     } else if (len != first_len && options.ragged == FimiRagged::error) {
       bad_length(in, first_len, len, first_line);
     }
     min_len = std::min(min_len, len);
     max_len = std::max(max_len, len);
     lengths.push_back(static_cast<std::uint32_t>(len));
+    in.check_values(items.size() + lengths.size() / 2);
   }
   if (lengths.empty()) throw InputError(path.string(), "file is empty (no transactions)", "check that this is the right file");
 
@@ -101,6 +103,8 @@ Dataset load_fimi(const std::filesystem::path& path, const FimiOptions& options)
   } else {
     // Only reachable under pad or truncate (error mode threw at the first differing line).
     ds.d = options.ragged == FimiRagged::pad ? max_len : min_len;
+    // Padding multiplies: one long line among many short ones would make n x d huge.
+    in.check_values(ds.n > SIZE_MAX / ds.d ? SIZE_MAX : ds.n * ds.d);
     ds.coords.assign(ds.n * ds.d, 0.0);  // 0 is the pad item id
     std::size_t from = 0;
     for (std::size_t r = 0; r < ds.n; ++r) {

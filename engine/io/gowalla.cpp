@@ -18,9 +18,9 @@ constexpr std::size_t kFields = 5;  // user, time, lat, lon, location_id
                                                            double limit) {
   double x;
   if (!text::parse_double(v, x))
-    throw InputError(in.where(), std::string(name) + ": cannot parse '" + std::string(v) + "' as a number",
+    throw InputError(in.where(), std::string(name) + ": cannot parse '" + text::printable(v) + "' as a number",
                      "fix or remove the row");
-  throw InputError(in.where(), std::string(name) + " " + std::string(v) + " is outside [-" + std::to_string(int(limit)) +
+  throw InputError(in.where(), std::string(name) + " " + text::printable(v) + " is outside [-" + std::to_string(int(limit)) +
                                    ", " + std::to_string(int(limit)) + "] (NaN/inf not allowed)",
                    "remove the row; check that the columns are user, time, latitude, longitude, location_id");
 }
@@ -49,15 +49,16 @@ Dataset load_gowalla(const std::filesystem::path& path, const GowallaOptions& op
                                        std::to_string(fields.size()),
                        "check that this is the SNAP Gowalla check-ins file; fix or remove the row");
     if (ds.n == 0) {
-      std::size_t rows = estimated_text_bytes(path) / (line.size() + 1) * 9 / 8 + 16;
+      std::size_t rows = in.estimated_bytes() / (line.size() + 1) * 9 / 8 + 16;
       if (options.max_rows) rows = std::min(rows, options.max_rows);
-      ds.coords.reserve(2 * rows);
+      ds.coords.reserve(std::min(2 * rows, in.max_values()));
     }
     const double lat = coordinate(in, fields[2], "latitude", 90);
     const double lon = coordinate(in, fields[3], "longitude", 180);
     ds.coords.push_back(lon);
     ds.coords.push_back(lat);
     ++ds.n;
+    in.check_values(ds.coords.size());
   }
   if (ds.n == 0) throw InputError(path.string(), "file is empty (no check-ins)", "check that this is the right file");
   if (ds.coords.capacity() > ds.coords.size() + ds.coords.size() / 4) ds.coords.shrink_to_fit();

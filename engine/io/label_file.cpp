@@ -26,12 +26,13 @@ Labels read_label_file(const std::filesystem::path& path) {
                        "remove the blank line: a label file has exactly one label per point, in point order");
     std::int64_t v = 0;
     if (!text::parse_int(t, v))
-      throw InputError(in.where(), "expected one integer label, found '" + std::string(t.substr(0, 60)) + "'",
+      throw InputError(in.where(), "expected one integer label, found '" + text::printable(t, 60) + "'",
                        "write one integer per line (-1 for noise)");
     if (v < -1 || v > std::numeric_limits<Label>::max())
-      throw InputError(in.where(), "label " + std::string(t) + " is out of range",
+      throw InputError(in.where(), "label " + text::printable(t, 40) + " is out of range",
                        "labels are -1 (noise) or 0 .. 2147483647");
     labels.push_back(static_cast<Label>(v));
+    in.check_values(labels.size());
   }
   if (labels.empty()) throw InputError(path.string(), "label file is empty", "write one integer label per point");
   return labels;

@@ -1,6 +1,9 @@
 #include "io/text.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 
 namespace dpclust::text {
@@ -92,9 +95,82 @@ std::string join(const std::vector<std::string>& items, std::size_t max_items) {
   std::string out;
   for (std::size_t i = 0; i < items.size() && i < max_items; ++i) {
     if (i) out += ", ";
-    out += items[i];
+    out += printable(items[i], 200);
   }
   if (items.size() > max_items) out += ", ... (" + std::to_string(items.size()) + " in all)";
+  return out;
+}
+
+// Length of the valid UTF-8 sequence starting at s[i] (1-4), or 0 when it is invalid, truncated or NUL.
+static std::size_t utf8_sequence(const unsigned char* s, std::size_t i, std::size_t n) {
+  const unsigned char c = s[i];
+  if (c < 0x80) return c == 0 ? 0 : 1;
+  auto cont = [&](std::size_t k) { return i + k < n && (s[i + k] & 0xC0) == 0x80; };
+  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+  if (c >= 0xE0 && c <= 0xEF) {
+    if (!cont(1) || !cont(2)) return 0;
+    if (c == 0xE0 && s[i + 1] < 0xA0) return 0;   // overlong
+    if (c == 0xED && s[i + 1] >= 0xA0) return 0;  // UTF-16 surrogate
+    return 3;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    if (!cont(1) || !cont(2) || !cont(3)) return 0;
+    if (c == 0xF0 && s[i + 1] < 0x90) return 0;   // overlong
+    if (c == 0xF4 && s[i + 1] >= 0x90) return 0;  // above U+10FFFF
+    return 4;
+  }
+  return 0;  // continuation byte without a lead, C0/C1 (overlong), F5..FF
+}
+
+std::size_t first_invalid_utf8(std::string_view text) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  constexpr std::uint64_t kHigh = 0x8080808080808080ULL, kOnes = 0x0101010101010101ULL;
+  std::size_t i = 0;
+  while (i < n) {
+    // Eight ASCII bytes without a NUL at a time (the usual case for data files).
+    while (i + 8 <= n) {
+      std::uint64_t w;
+      std::memcpy(&w, s + i, 8);
+      if (((w | ((w - kOnes) & ~w)) & kHigh) != 0) break;  // a high bit set, or a zero byte
+      i += 8;
+    }
+    if (i >= n) break;
+    const std::size_t len = utf8_sequence(s, i, n);
+    if (len == 0) return i;
+    i += len;
+  }
+  return std::string_view::npos;
+}
+
+std::string describe_byte(unsigned char c) {
+  if (c == 0) return "NUL";
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "0x%02x", c);
+  return buf;
+}
+
+std::string printable(std::string_view text, std::size_t max) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  std::string out;
+  out.reserve(std::min(n, max) + 8);
+  std::size_t i = 0;
+  while (i < n) {
+    const std::size_t len = utf8_sequence(s, i, n);
+    const bool escape = len == 0 || s[i] < 0x20 || s[i] == 0x7f;
+    const std::size_t shown = escape ? 4 : len;
+    if (out.size() + shown > max) return out + "...";
+    if (escape) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", s[i]);
+      out += buf;
+      ++i;
+    } else {
+      out.append(text.data() + i, len);
+      i += len;
+    }
+  }
   return out;
 }
 

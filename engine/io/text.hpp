@@ -31,7 +31,20 @@ void split_fields(std::string_view line, char delim, std::string_view quotes, st
 // Removes one pair of matching surrounding quotes, if present.
 std::string_view unquote(std::string_view s, std::string_view quotes = "\"'");
 
-// "a, b, c" for error messages listing the available names (at most `max_items`, then "...").
+// "a, b, c" for error messages listing the available names (at most `max_items`, then "..."; each
+// item passed through printable()).
 std::string join(const std::vector<std::string>& items, std::size_t max_items = 40);
+
+// Offset of the first byte of `s` that is not valid UTF-8 (RFC 3629: no overlong forms, no surrogates,
+// nothing above U+10FFFF) or is NUL; npos when there is none. ASCII runs are checked 8 bytes at a time,
+// so validating every line of a multi-gigabyte file costs a few percent of reading it.
+std::size_t first_invalid_utf8(std::string_view s);
+// How an offending byte is shown in a message: "0xff", or "NUL".
+std::string describe_byte(unsigned char c);
+
+// User text fit for an error message: at most `max` bytes (then "..."; never cut inside a UTF-8
+// character), with control characters, DEL and bytes that are not valid UTF-8 escaped as \xNN, so a
+// message never echoes raw binary or terminal escape sequences from a file.
+std::string printable(std::string_view s, std::size_t max = 80);
 
 }  // namespace dpclust::text

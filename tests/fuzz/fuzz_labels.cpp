@@ -1,0 +1,7 @@
+// libFuzzer entry for the labels target (built with -DDPCLUST_LIBFUZZER=ON; see README "Fuzzing").
+#include "fuzz/fuzz_targets.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  (void)dpclust::fuzz::labels(data, size);
+  return 0;
+}
