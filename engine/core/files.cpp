@@ -1,10 +1,15 @@
 #include "core/files.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include <array>
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -12,29 +17,100 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/error.hpp"
+
 namespace dpclust {
 namespace fs = std::filesystem;
 
+namespace {
+
+// DPCLUST_TEST_FAIL_WRITES_AFTER=N (see files.hpp): true for every write_file_atomic call after the N-th.
+bool simulated_disk_full() {
+  static const long limit = [] {
+    const char* v = std::getenv("DPCLUST_TEST_FAIL_WRITES_AFTER");
+    if (!v || !*v) return -1L;
+    char* end = nullptr;
+    const long n = std::strtol(v, &end, 10);
+    return (*end != '\0' || n < 0) ? -1L : n;
+  }();
+  if (limit < 0) return false;
+  static std::atomic<long> calls{0};
+  return calls.fetch_add(1) >= limit;
+}
+
+// Removes the temporary file and throws the error the user should see for `err` (an errno value).
+[[noreturn]] void fail_write(const fs::path& target, const fs::path& tmp, int fd, int err, const char* step) {
+  if (fd >= 0) ::close(fd);
+  if (!tmp.empty()) ::unlink(tmp.c_str());  // never leave a partial file behind (ENOSPC, EIO, ...)
+  const std::string why = std::strerror(err);
+  if (err == ENOSPC || err == EDQUOT)
+    throw InputError(target.string(),
+                     std::string(err == ENOSPC ? "no space left on device" : "disk quota exceeded") + " (" + step +
+                         "); this file was not written, files written before it are intact",
+                     "free space on that file system (or write somewhere else) and rerun: completed work is kept");
+  if (err == EACCES || err == EPERM || err == EROFS)
+    throw InputError(target.string(), "cannot write (" + why + ")",
+                     "make its directory writable, or write somewhere else (e.g. another --out)");
+  throw std::runtime_error("cannot write " + target.string() + " (" + step + "): " + why);
+}
+
+}  // namespace
+
 void write_file_atomic(const fs::path& path, const std::string& content) {
-  if (path.has_parent_path()) fs::create_directories(path.parent_path());
+  if (path.has_parent_path()) {
+    std::error_code ec;
+    fs::create_directories(path.parent_path(), ec);
+    if (ec) fail_write(path, {}, -1, ec.value(), "creating its directory");
+  }
   fs::path tmp = path;
   tmp += ".tmp." + std::to_string(::getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) throw std::runtime_error("cannot write " + tmp.string());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) fail_write(path, {}, -1, errno, "creating a temporary file");
   const char* p = content.data();
   std::size_t left = content.size();
+  const bool disk_full = simulated_disk_full();
+  if (disk_full) left /= 2;  // the test seam writes half, then reports the disk full
   while (left > 0) {
     ssize_t w = ::write(fd, p, left);
     if (w < 0) {
-      ::close(fd);
-      throw std::runtime_error("write failed on " + tmp.string());
+      if (errno == EINTR) continue;
+      fail_write(path, tmp, fd, errno, "writing");
     }
     p += w;
     left -= static_cast<std::size_t>(w);
   }
-  ::fsync(fd);
-  ::close(fd);
-  fs::rename(tmp, path);
+  if (disk_full) fail_write(path, tmp, fd, ENOSPC, "writing");
+  // fsync and close report delayed allocation failures (ENOSPC on NFS, EIO): a file whose data never
+  // reached the disk must not be renamed over a good one.
+  if (::fsync(fd) != 0) fail_write(path, tmp, fd, errno, "fsync");
+  const int closed = ::close(fd);
+  if (closed != 0 && errno != EINTR) fail_write(path, tmp, -1, errno, "close");
+  if (::rename(tmp.c_str(), path.c_str()) != 0) fail_write(path, tmp, -1, errno, "rename");
+  // Make the rename itself durable; a directory that cannot be opened or synced is not an error here
+  // (the data is written, only its name could be lost in a crash).
+  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  if (int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+}
+
+std::size_t remove_stale_temp_files(const fs::path& dir, bool all) {
+  std::size_t removed = 0;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const auto at = name.rfind(".tmp.");
+    if (at == std::string::npos || at == 0) continue;
+    const std::string digits = name.substr(at + 5);
+    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const long pid = std::stol(digits);
+    const bool writer_gone = pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH);
+    if (!all && !writer_gone) continue;
+    std::error_code rm;
+    if (fs::remove(it->path(), rm)) ++removed;
+  }
+  return removed;
 }
 
 std::string read_text_file(const fs::path& path) {

@@ -7,9 +7,23 @@
 
 namespace dpclust {
 
-// Writes `content` to `path` atomically: a temporary file in the same directory, flushed and fsync'd,
-// then rename(2). A reader (or a rerun after a kill) sees either the old file or the complete new one.
+// Writes `content` to `path` atomically: a temporary file `<path>.tmp.<pid>` in the same directory,
+// written, fsync'd and closed (every return value checked), then rename(2). A reader (or a rerun after
+// a kill) sees either the old file or the complete new one. On any failure the temporary file is
+// removed and `path` is left as it was. A full disk (ENOSPC, EDQUOT) and a directory that cannot be
+// written (EACCES, EPERM, EROFS) throw InputError naming the file, because the user can fix both;
+// anything else throws std::runtime_error with the errno text.
+//
+// Test seam: with DPCLUST_TEST_FAIL_WRITES_AFTER=N in the environment, every call after the first N in
+// this process fails with ENOSPC halfway through its content, as a disk that has just filled up would
+// (a real small tmpfs needs root). Unset in normal use.
 void write_file_atomic(const std::filesystem::path& path, const std::string& content);
+
+// Removes the temporary files (`*.tmp.<pid>`) that write_file_atomic leaves when its process is killed
+// before the rename. With `all` every such file in `dir` (not recursive) goes: the caller knows no other
+// writer is active. Otherwise only those whose process no longer exists (kill(pid, 0) == ESRCH).
+// Returns how many were removed.
+std::size_t remove_stale_temp_files(const std::filesystem::path& dir, bool all);
 std::string read_text_file(const std::filesystem::path& path);
 
 // CRC-32 (zlib) of a file's bytes, as 8 hex digits; and {path, bytes, crc32} for provenance.

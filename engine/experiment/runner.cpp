@@ -1,11 +1,17 @@
 #include "experiment/runner.hpp"
 
 #include <omp.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
+#include <memory>
 #include <mutex>
 #include <set>
 
@@ -14,56 +20,16 @@
 #include "core/rng.hpp"
 #include "experiment/aggregate.hpp"
 #include "experiment/catalog.hpp"
+#include "experiment/cost_model.hpp"
 #include "experiment/dataset_factory.hpp"
 #include "experiment/progress.hpp"
+#include "experiment/results_store.hpp"
 
 namespace dpclust {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
 namespace {
-
-constexpr const char* kSeedScheme =
-    "seed(trial) = splitmix64(splitmix64(splitmix64(base_seed) ^ fnv1a64(cell.key)) ^ trial); "
-    "cell.key = 'dataset=<name>|method=<series>|<param>=<json value>;...' (params sorted by name, defaults left out)";
-
-std::string hex16(std::uint64_t x) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(x));
-  return buf;
-}
-
-// What makes a stored cell reusable: same key, trials, seed, data definition, metrics and release
-// setting. The tool version is included; the git commit is not (each cell records its own commit).
-std::string cell_fingerprint(const ExperimentConfig& cfg, const Cell& cell) {
-  json j{{"key", cell.key},
-         {"trials", cfg.trials},
-         {"seed", cfg.seed},
-         {"dataset", cfg.datasets[cell.dataset_index].definition},
-         {"metrics", cfg.metrics.empty() ? json("auto") : json(cfg.metrics)},
-         {"release", cfg.save_release},
-         {"points", cfg.save_points},
-         {"labels", cfg.save_labels},
-         {"version", build_info().version}};
-  return hex16(fnv1a64(j.dump()));
-}
-
-fs::path cell_path(const fs::path& exp_dir, const std::string& id) { return exp_dir / "cells" / (id + ".json"); }
-
-std::optional<json> read_json(const fs::path& p) {
-  std::error_code ec;
-  if (!fs::exists(p, ec)) return std::nullopt;
-  try {
-    return json::parse(read_text_file(p));
-  } catch (const std::exception&) {
-    return std::nullopt;  // a torn or foreign file: treat as absent and recompute
-  }
-}
-
-bool cell_done(const fs::path& exp_dir, const std::string& id, const std::string& fingerprint) {
-  auto j = read_json(cell_path(exp_dir, id));
-  return j && j->value("fingerprint", "") == fingerprint && j->value("complete", false);
-}
 
 // The metrics a cell computes: the configured ones (or all) that apply to its method, checked against
 // the dataset (labels needed?).
@@ -92,30 +58,9 @@ void check_prerequisites(const ExperimentConfig& cfg, const Cell& cell, const Da
   if (info.needs_bounds && data.bounds.empty())
     throw InputError(spec.where, "method '" + cell.method_label + "' needs the public domain bounds of dataset '" + spec.name + "'",
                      "add bounds: [[lo, hi], ...] (public knowledge) or bounds: data (derived from the data; flagged non-private)");
+  // What a trial would refuse (k > n, a grid too large for d, ...), from the loaded data's exact shape.
+  check_cell_shape(cfg, cell, shape_of(data));
   resolve_metrics(cfg, cell, data);
-}
-
-json build_manifest(const ExperimentConfig& cfg, const std::vector<Cell>& cells, const fs::path& exp_dir) {
-  json grid = json::array();
-  for (const auto& c : cells)
-    grid.push_back({{"index", c.index}, {"id", c.id}, {"key", c.key}, {"dataset", c.dataset}, {"method", c.method},
-                    {"series", c.method_label}, {"fingerprint", cell_fingerprint(cfg, c)}});
-  json m{{"schema", "dpclust.manifest/1"},
-         {"experiment", cfg.name},
-         {"description", cfg.description},
-         {"config_file", cfg.file.string()},
-         {"config_text", cfg.text},
-         {"config_crc32", crc32_hex(cfg.text)},
-         {"base_seed", cfg.seed},
-         {"trials", cfg.trials},
-         {"seed_scheme", kSeedScheme},
-         {"data_root", cfg.data_root.string()},
-         {"grid", grid},
-         {"runs", json::array()}};
-  // Keep the run history of the same config (resumes, shards in the same directory).
-  if (auto old = read_json(exp_dir / "manifest.json"); old && old->value("config_crc32", "") == m["config_crc32"])
-    m["runs"] = (*old)["runs"];
-  return m;
 }
 
 struct TrialOutcome {
@@ -235,57 +180,16 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
 
 }  // namespace
 
-json strip_nondeterministic(json j) {
-  if (j.is_object()) {
-    for (const char* k : {"timing", "provenance", "computed_by", "runs"}) j.erase(k);
-    for (auto& [k, v] : j.items()) v = strip_nondeterministic(v);
-  } else if (j.is_array()) {
-    for (auto& v : j) v = strip_nondeterministic(v);
-  }
-  return j;
-}
-
-bool assemble_results(const fs::path& exp_dir) {
-  auto manifest = read_json(exp_dir / "manifest.json");
-  if (!manifest) return false;
-  json cells = json::array();
-  json datasets = json::object();
-  std::set<std::string> commits;
-  for (const auto& entry : (*manifest)["grid"]) {
-    auto cell = read_json(cell_path(exp_dir, entry["id"].get<std::string>()));
-    if (!cell || cell->value("fingerprint", "") != entry["fingerprint"].get<std::string>() || !cell->value("complete", false))
-      return false;
-    const std::string ds = (*cell)["dataset"];
-    if (!datasets.contains(ds)) datasets[ds] = (*cell)["data"];
-    cell->erase("data");
-    commits.insert((*cell)["computed_by"].value("git_commit", "unknown"));
-    cells.push_back(std::move(*cell));
-  }
-  const auto& b = build_info();
-  json results{{"schema", "dpclust.results/1"},
-               {"experiment", (*manifest)["experiment"]},
-               {"description", (*manifest)["description"]},
-               {"base_seed", (*manifest)["base_seed"]},
-               {"trials", (*manifest)["trials"]},
-               {"seed_scheme", (*manifest)["seed_scheme"]},
-               {"datasets", datasets},
-               {"cells", cells}};
-  results["provenance"] = {{"config_file", (*manifest)["config_file"]},
-                           {"config_text", (*manifest)["config_text"]},
-                           {"config_crc32", (*manifest)["config_crc32"]},
-                           {"data_root", (*manifest)["data_root"]},
-                           {"runs", (*manifest)["runs"]},
-                           {"cell_git_commits", json(std::vector<std::string>(commits.begin(), commits.end()))},
-                           {"assembled_by", {{"version", b.version}, {"git_commit", b.git_commit}, {"compiler", b.compiler},
-                                             {"build_type", b.build_type}, {"host", b.host}, {"at", utc_now_iso8601()}}}};
-  write_file_atomic(exp_dir / "results.json", results.dump(1) + "\n");
-  return true;
-}
-
 void validate_experiment(const ExperimentConfig& cfg, bool load_data) {
   std::vector<Cell> cells = expand_grid(cfg);
   for (const auto& d : cfg.datasets) check_dataset_available(d);
-  if (!load_data) return;
+  if (!load_data) {
+    // Without reading any file: the parameters against what the config says of each dataset's shape.
+    std::vector<DataShape> shapes;
+    for (const auto& d : cfg.datasets) shapes.push_back(known_shape(d));
+    for (const auto& c : cells) check_cell_shape(cfg, c, shapes[c.dataset_index]);
+    return;
+  }
   std::vector<std::optional<Dataset>> data(cfg.datasets.size());
   for (const auto& c : cells) {
     auto& slot = data[c.dataset_index];
@@ -306,7 +210,38 @@ void print_plan(const ExperimentConfig& cfg, const std::vector<Cell>& cells, con
   }
   out << "this shard (" << opts.shard << "/" << opts.shard_count << "): " << mine << " cells, " << mine * static_cast<std::size_t>(cfg.trials)
       << " trials\n";
+  out << describe_cost(estimate_run_cost(cfg, cells, opts.threads)) << " (whole grid)\n";
 }
+
+namespace {
+
+// The identity of a file at one moment (absent, or device, inode, size, modification time). A pending
+// cell whose file changed identity since this run looked was written by a concurrent run of the same
+// config: reusable even under --force, which only means "do not reuse what was there when I started".
+struct FileStamp {
+  bool exists = false;
+  dev_t dev = 0;
+  ino_t ino = 0;
+  off_t size = 0;
+  long long mtime_ns = 0;
+  bool operator==(const FileStamp& o) const {
+    return exists == o.exists && dev == o.dev && ino == o.ino && size == o.size && mtime_ns == o.mtime_ns;
+  }
+};
+
+FileStamp stamp_of(const fs::path& file) {
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0) return {};
+  return {true, st.st_dev, st.st_ino, st.st_size, static_cast<long long>(st.st_mtim.tv_sec) * 1'000'000'000LL + st.st_mtim.tv_nsec};
+}
+
+std::size_t count_valid_cells(const fs::path& exp_dir, const json& manifest) {
+  std::size_t n = 0;
+  for (const auto& e : manifest["grid"]) n += check_cell(exp_dir, e["id"], e["fingerprint"]).state == CellCheck::State::valid;
+  return n;
+}
+
+}  // namespace
 
 RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
   const auto wall0 = std::chrono::steady_clock::now();
@@ -317,17 +252,46 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
   report.cells_total = cells.size();
   report.experiment_dir = opts.out_dir / cfg.name;
   const fs::path& exp_dir = report.experiment_dir;
+  const json planned = build_manifest(cfg, cells);  // what manifest.json must say for this run's cells to be shared
 
-  // Cells of this shard that still need computing.
+  // Cells of this shard that still need computing. A damaged cell file (not JSON, wrong shape, checksum
+  // mismatch) is named and recomputed, never reused.
   std::vector<const Cell*> pending;
-  for (const auto& c : cells) {
+  std::vector<std::string> pending_fingerprint;
+  std::vector<FileStamp> pending_stamp;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    const Cell& c = cells[i];
     if (c.index % opts.shard_count != opts.shard - 1) continue;
     ++report.cells_in_shard;
-    if (opts.resume && cell_done(exp_dir, c.id, cell_fingerprint(cfg, c))) {
-      ++report.cells_reused;
-      continue;
+    const std::string fingerprint = planned["grid"][i]["fingerprint"];
+    if (opts.resume) {
+      const CellCheck check = check_cell(exp_dir, c.id, fingerprint);
+      if (check.state == CellCheck::State::valid) {
+        ++report.cells_reused;
+        continue;
+      }
+      if (check.state == CellCheck::State::damaged)
+        std::cerr << "warning: " << check.file.string() << ": " << check.reason << "; recomputing this cell\n";
     }
     pending.push_back(&c);
+    pending_fingerprint.push_back(fingerprint);
+    pending_stamp.push_back(stamp_of(cell_path(exp_dir, c.id)));
+  }
+
+  // Nothing to compute and nothing new to record: leave the directory untouched, so that a complete
+  // results directory can be read-only (an archive, a shared copy) and a rerun is a no-op.
+  if (pending.empty()) {
+    if (auto on_disk = read_manifest(exp_dir); on_disk && same_work(*on_disk, planned)) {
+      const bool current = results_current(exp_dir);
+      if (current || !assemble_results_json(exp_dir)) {
+        report.up_to_date = true;
+        report.complete = current;
+        if (current) report.results_file = exp_dir / "results.json";
+        report.cells_present = current ? cells.size() : count_valid_cells(exp_dir, *on_disk);
+        report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+        return report;
+      }
+    }
   }
 
   // Load each needed dataset once, and check every prerequisite before any trial runs.
@@ -341,19 +305,64 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
     metrics[i] = resolve_metrics(cfg, *c, *slot);
   }
 
-  // Two different config files with the same experiment name would overwrite each other's results.
+  // Only now, with every input checked, does the run touch the output directory. Under `.lock`: the
+  // guard against another config, the manifest, stale temp files, and joining the active runs.
   const std::string config_path = fs::weakly_canonical(fs::absolute(cfg.file)).string();
-  if (auto old = read_json(exp_dir / "manifest.json");
-      old && old->value("config_crc32", "") != crc32_hex(cfg.text) && old->contains("config_path") &&
-      (*old)["config_path"] != config_path)
-    throw InputError(cfg.file.string(), "experiment '" + cfg.name + "' in " + exp_dir.string() + " holds the results of another config (" +
-                                            (*old)["config_path"].get<std::string>() + ")",
-                     "give this experiment another name, or use another --out directory");
-  // Only now, with every input checked, does the run touch the output directory.
-  fs::create_directories(exp_dir / "cells");
-  json manifest = build_manifest(cfg, cells, exp_dir);
-  manifest["config_path"] = config_path;
-  write_file_atomic(exp_dir / "manifest.json", manifest.dump(1) + "\n");
+  const std::string work_needed =
+      pending.empty() ? "results.json needs assembling" : std::to_string(pending.size()) + " cells need computing";
+  std::error_code ec;
+  fs::create_directories(exp_dir / "cells", ec);
+  if (ec)
+    throw InputError(exp_dir.string(), "cannot create the results directory (" + ec.message() + "); " + work_needed,
+                     "make it writable, or write the results somewhere else with --out");
+  // A read-only directory (its lock files may already exist and open fine): say so before any work,
+  // rather than after computing cells that cannot be written.
+  for (const fs::path& d : {exp_dir, exp_dir / "cells"})
+    if (::access(d.c_str(), W_OK) != 0 && (errno == EACCES || errno == EROFS || errno == EPERM))
+      throw InputError(d.string(), std::string("cannot write to this results directory (") + std::strerror(errno) + "); " + work_needed,
+                       "make it writable (chmod -R u+w " + exp_dir.string() + "), or write the results somewhere else with --out");
+  FileLock active;  // shared lock on `.active` for the whole run: tells other runs this one is working
+  json manifest;
+  {
+    FileLock lock;
+    try {
+      lock = FileLock::acquire(ExperimentLocks::lock_file(exp_dir), /*exclusive=*/true, /*wait=*/true);
+    } catch (const InputError& e) {
+      throw InputError(e.where(), e.problem() + "; " + work_needed, e.fix());
+    }
+    const bool others_active = ExperimentLocks::other_run_active(exp_dir);
+    const auto old = read_manifest(exp_dir);
+    if (old && !same_work(*old, planned)) {
+      // Two different config files with the same experiment name would overwrite each other's results.
+      if ((*old)["config_crc32"] != planned["config_crc32"] && old->contains("config_path") && (*old)["config_path"] != config_path)
+        throw InputError(cfg.file.string(), "experiment '" + cfg.name + "' in " + exp_dir.string() + " holds the results of another config (" +
+                                                (*old)["config_path"].get<std::string>() + (others_active ? ", running now" : "") +
+                                                "), not of " + config_path,
+                         "give this experiment another name (experiment: in " + cfg.file.string() +
+                             "), or use another --out directory");
+      // The same file edited (or another --trials) is a legitimate rerun, but not while a run of the
+      // old version is still writing cells here.
+      if (others_active)
+        throw InputError(cfg.file.string(), "a run of another version of this config (" + old->value("config_path", (*old)["config_file"].get<std::string>()) +
+                                                ", crc32 " + (*old)["config_crc32"].get<std::string>() + ") is writing experiment '" + cfg.name +
+                                                "' in " + exp_dir.string() + " now",
+                         "wait for it to finish, or use another --out directory");
+    }
+    if (old && same_work(*old, planned)) {
+      manifest = *old;  // a resume, or a concurrent run of the same config: keep its records
+    } else {
+      manifest = planned;
+      manifest["config_path"] = config_path;
+      // Keep the run history of the same config text (resumes, shards in the same directory).
+      if (old && (*old)["config_crc32"] == planned["config_crc32"]) manifest["runs"] = (*old)["runs"];
+      write_file_atomic(exp_dir / "manifest.json", manifest.dump(1) + "\n");
+    }
+    // Temp files of killed writers. With no other run active every one is stale; otherwise only those
+    // whose process is gone (a live run's temp file is a cell being written).
+    remove_stale_temp_files(exp_dir, !others_active);
+    remove_stale_temp_files(exp_dir / "cells", !others_active);
+    active = FileLock::acquire(ExperimentLocks::active_file(exp_dir), /*exclusive=*/false, /*wait=*/true);
+  }
 
   if (opts.threads > 0) omp_set_num_threads(opts.threads);
   const int threads = omp_get_max_threads();
@@ -363,51 +372,133 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
   std::vector<std::atomic<std::size_t>> remaining(pending.size());
   for (auto& r : remaining) r.store(trials);
   std::atomic<bool> failed{false};
+  std::atomic<std::size_t> cells_computed{0};
   std::mutex error_mu;
   std::exception_ptr first_error;
   std::string error_context;
   Progress progress(cfg.name, n_tasks, opts.progress);
+  auto record_error = [&](const Cell& cell, std::size_t t) {  // call inside a catch block
+    std::lock_guard<std::mutex> lock(error_mu);
+    if (!first_error) {
+      first_error = std::current_exception();
+      error_context = "cell " + std::to_string(cell.index) + " (" + cell.key + "), trial " + std::to_string(t);
+    }
+    failed.store(true);
+  };
 
-#pragma omp parallel for schedule(dynamic, 1)
-  for (std::size_t task = 0; task < n_tasks; ++task) {
-    if (failed.load()) continue;
-    const std::size_t ci = task / trials, t = task % trials;
+  // Claiming a cell: its claim file flock'ed by this run. A concurrent run of the same config may hold
+  // it (it is computing the cell: come back to it later) or may have written the cell since this run
+  // looked (reuse it). The claim is held until the cell file is renamed into place.
+  enum class Decision : unsigned char { compute, done_elsewhere, deferred };
+  std::vector<Decision> decision(pending.size(), Decision::deferred);
+  std::vector<FileLock> claims(pending.size());
+  std::unique_ptr<std::once_flag[]> claimed(new std::once_flag[pending.size()]);
+  auto claim = [&](std::size_t ci, bool wait) {
+    const Cell& c = *pending[ci];
+    FileLock lock = FileLock::acquire(ExperimentLocks::claim_file(exp_dir, c.id), /*exclusive=*/true, wait);
+    if (!lock.held()) return Decision::deferred;
+    if (!(stamp_of(cell_path(exp_dir, c.id)) == pending_stamp[ci]) &&
+        check_cell(exp_dir, c.id, pending_fingerprint[ci]).state == CellCheck::State::valid)
+      return Decision::done_elsewhere;
+    claims[ci] = std::move(lock);
+    return Decision::compute;
+  };
+  auto run_task = [&](std::size_t ci, std::size_t t) {
     const Cell& cell = *pending[ci];
     try {
       outcomes[ci][t] = run_trial(cfg, cell, *data[cell.dataset_index], metrics[ci], static_cast<std::int64_t>(t), opts.noise_scale);
       if (remaining[ci].fetch_sub(1) == 1) {  // the last trial of this cell: write it now
-        json j = build_cell_json(cfg, cell, *data[cell.dataset_index], metrics[ci], outcomes[ci]);
-        write_file_atomic(cell_path(exp_dir, cell.id), j.dump(1) + "\n");
+        write_cell(exp_dir, build_cell_json(cfg, cell, *data[cell.dataset_index], metrics[ci], outcomes[ci]));
+        claims[ci].release();  // after the rename, so a run waiting for the claim finds the cell
         outcomes[ci].clear();
         outcomes[ci].shrink_to_fit();
+        ++cells_computed;
       }
     } catch (...) {
-      std::lock_guard<std::mutex> lock(error_mu);
-      if (!first_error) {
-        first_error = std::current_exception();
-        error_context = "cell " + std::to_string(cell.index) + " (" + cell.key + "), trial " + std::to_string(t);
-      }
-      failed.store(true);
+      record_error(cell, t);
     }
     progress.tick();
+  };
+
+  // Pass 1: every pending cell this run can claim without waiting, trials in parallel.
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::size_t task = 0; task < n_tasks; ++task) {
+    if (failed.load()) continue;
+    const std::size_t ci = task / trials, t = task % trials;
+    try {
+      std::call_once(claimed[ci], [&] { decision[ci] = claim(ci, /*wait=*/false); });
+    } catch (...) {
+      record_error(*pending[ci], t);
+      continue;
+    }
+    if (decision[ci] == Decision::compute) run_task(ci, t);
+    else if (decision[ci] == Decision::done_elsewhere) progress.tick();
+  }
+  // Pass 2: the cells another run was computing. Wait for each claim (one at a time, so two runs never
+  // wait for each other); the cell is then usually on disk, else (that run died) computed here.
+  for (std::size_t ci = 0; ci < pending.size() && !failed.load(); ++ci) {
+    if (decision[ci] != Decision::deferred) continue;
+    try {
+      decision[ci] = claim(ci, /*wait=*/true);
+    } catch (...) {
+      record_error(*pending[ci], 0);
+      break;
+    }
+    if (decision[ci] == Decision::done_elsewhere) {
+      for (std::size_t t = 0; t < trials; ++t) progress.tick();
+      continue;
+    }
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::size_t t = 0; t < trials; ++t)
+      if (!failed.load()) run_task(ci, t);
   }
   progress.finish();
+  claims.clear();  // a failed cell's claim too: another run may compute it
 
+  const std::size_t from_concurrent = static_cast<std::size_t>(std::count(decision.begin(), decision.end(), Decision::done_elsewhere));
+  report.cells_run = cells_computed.load();
+  report.trials_run = report.cells_run * trials;
+  report.cells_from_concurrent_runs = from_concurrent;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-  // Record this run in the manifest, whatever happened: cells already written stay valid.
-  manifest["runs"].push_back({{"started", started},
-                              {"finished", utc_now_iso8601()},
-                              {"wall_seconds", wall},
-                              {"threads", threads},
-                              {"shard", std::to_string(opts.shard) + "/" + std::to_string(opts.shard_count)},
-                              {"cells_run", pending.size()},
-                              {"cells_reused", report.cells_reused},
-                              {"succeeded", !failed.load()},
-                              {"host", build_info().host},
-                              {"git_commit", build_info().git_commit},
-                              {"build_type", build_info().build_type},
-                              {"compiler", build_info().compiler}});
-  write_file_atomic(exp_dir / "manifest.json", manifest.dump(1) + "\n");
+  // Record this run in the manifest, whatever happened (cells already written stay valid), and assemble
+  // results.json when the grid is complete: under `.lock`, re-reading the manifest, so that concurrent
+  // runs of the same config each add their record and the last one out assembles with all of them.
+  const json record{{"started", started},
+                    {"finished", utc_now_iso8601()},
+                    {"wall_seconds", wall},
+                    {"threads", threads},
+                    {"shard", std::to_string(opts.shard) + "/" + std::to_string(opts.shard_count)},
+                    {"cells_run", report.cells_run},
+                    {"cells_reused", report.cells_reused},
+                    {"cells_from_concurrent_runs", from_concurrent},
+                    {"succeeded", !failed.load()},
+                    {"host", build_info().host},
+                    {"git_commit", build_info().git_commit},
+                    {"build_type", build_info().build_type},
+                    {"compiler", build_info().compiler}};
+  std::exception_ptr finish_error;
+  try {
+    FileLock lock = FileLock::acquire(ExperimentLocks::lock_file(exp_dir), /*exclusive=*/true, /*wait=*/true);
+    try {
+      auto on_disk = read_manifest(exp_dir);
+      if (!on_disk || same_work(*on_disk, planned)) {
+        json m = on_disk ? std::move(*on_disk) : manifest;
+        m["runs"].push_back(record);
+        write_file_atomic(exp_dir / "manifest.json", m.dump(1) + "\n");
+        if (!first_error) report.complete = assemble_results(exp_dir);
+      } else {
+        std::cerr << "warning: " << (exp_dir / "manifest.json").string()
+                  << " was replaced during this run by another config's; this run's record is not added\n";
+      }
+    } catch (...) {
+      finish_error = std::current_exception();  // e.g. the disk is full: still clean up below
+    }
+    // The last run out removes the claim files; nobody else can be using them (starting takes `.lock`).
+    active.release();
+    if (!ExperimentLocks::other_run_active(exp_dir)) fs::remove_all(exp_dir / ".claims", ec);
+  } catch (...) {
+    if (!finish_error) finish_error = std::current_exception();
+  }
 
   if (first_error) {
     try {
@@ -420,65 +511,12 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
       throw std::runtime_error(error_context + ": " + e.what());
     }
   }
-  report.cells_run = pending.size();
-  report.trials_run = n_tasks;
-  report.complete = assemble_results(exp_dir);
+  if (finish_error) std::rethrow_exception(finish_error);
+  report.cells_reused += from_concurrent;
   if (report.complete) report.results_file = exp_dir / "results.json";
+  report.cells_present = report.complete ? cells.size() : count_valid_cells(exp_dir, planned);
   report.wall_seconds = wall;
   return report;
-}
-
-std::vector<fs::path> merge_results(const fs::path& out_dir, const std::vector<fs::path>& inputs, std::ostream& log) {
-  std::map<std::string, json> manifests;  // experiment -> manifest
-  std::vector<fs::path> written;
-  for (const auto& in : inputs) {
-    // Accept an experiment directory or an --out directory holding several experiments.
-    std::vector<fs::path> exp_dirs;
-    if (fs::exists(in / "manifest.json")) exp_dirs.push_back(in);
-    else if (fs::is_directory(in))
-      for (const auto& e : fs::directory_iterator(in))
-        if (fs::exists(e.path() / "manifest.json")) exp_dirs.push_back(e.path());
-    if (exp_dirs.empty()) throw InputError(in.string(), "no experiment output here (no manifest.json)", "pass the --out directory of a shard run");
-    for (const auto& dir : exp_dirs) {
-      auto m = read_json(dir / "manifest.json");
-      if (!m) throw InputError((dir / "manifest.json").string(), "unreadable manifest");
-      const std::string name = (*m)["experiment"];
-      auto& have = manifests[name];
-      if (have.is_null()) have = *m;
-      else if (have["config_crc32"] != (*m)["config_crc32"])
-        throw InputError(dir.string(), "shard of '" + name + "' was run with a different config (crc32 " +
-                                           (*m)["config_crc32"].get<std::string>() + " vs " + have["config_crc32"].get<std::string>() + ")",
-                         "merge only shards of the same config");
-      else
-        for (const auto& r : (*m)["runs"]) have["runs"].push_back(r);
-      const fs::path target = out_dir / name;
-      fs::create_directories(target / "cells");
-      std::size_t copied = 0;
-      for (const auto& entry : (*m)["grid"]) {
-        const fs::path src = cell_path(dir, entry["id"].get<std::string>());
-        const fs::path dst = cell_path(target, entry["id"].get<std::string>());
-        if (fs::equivalent(dir, target)) continue;
-        if (fs::exists(src)) {
-          write_file_atomic(dst, read_text_file(src));
-          ++copied;
-        }
-      }
-      log << "merge: " << dir.string() << ": " << copied << " cells of '" << name << "'\n";
-    }
-  }
-  for (auto& [name, m] : manifests) {
-    const fs::path target = out_dir / name;
-    write_file_atomic(target / "manifest.json", m.dump(1) + "\n");
-    std::size_t present = 0;
-    for (const auto& entry : m["grid"]) present += fs::exists(cell_path(target, entry["id"].get<std::string>()));
-    if (assemble_results(target)) {
-      log << "merge: " << (target / "results.json").string() << " complete (" << present << " cells)\n";
-      written.push_back(target);
-    } else {
-      log << "merge: '" << name << "' incomplete: " << present << " of " << m["grid"].size() << " cells present\n";
-    }
-  }
-  return written;
 }
 
 }  // namespace dpclust

@@ -2,12 +2,15 @@
 // Runs an experiment: every (cell, trial) task in parallel (OpenMP, dynamic schedule), each trial
 // with its own generator seeded from (base seed, cell key, trial), so results are identical for any
 // thread count, shard split or run order. A cell's JSON is written atomically as soon as its last
-// trial finishes; rerunning resumes from the cells on disk (matched by fingerprint).
+// trial finishes; rerunning resumes from the cells on disk (matched by fingerprint, verified by
+// checksum). Runs of the same config into the same directory at the same time share the work (each
+// cell is claimed by one of them); a run of another config under the same experiment name is refused.
 //
-// Output layout (OUT = --out):
+// Output layout (OUT = --out), written by results_store.hpp:
 //   OUT/<experiment>/manifest.json     config text and hash, the cell list, every run's provenance
 //   OUT/<experiment>/cells/<id>.json   one per completed cell
 //   OUT/<experiment>/results.json      all cells in grid order, written when the grid is complete
+//   OUT/<experiment>/.lock, .active, .claims/   flock files coordinating concurrent runs
 #include <filesystem>
 #include <iosfwd>
 #include <string>
@@ -15,6 +18,8 @@
 
 #include "experiment/config.hpp"
 #include "experiment/grid.hpp"
+#include "experiment/merge.hpp"          // merge_results, for the callers of this header
+#include "experiment/results_store.hpp"  // assemble_results, strip_nondeterministic, ...
 
 namespace dpclust {
 
@@ -33,7 +38,10 @@ struct RunOptions {
 
 struct RunReport {
   std::size_t cells_total = 0, cells_in_shard = 0, cells_reused = 0, cells_run = 0, trials_run = 0;
-  bool complete = false;  // results.json written (every cell of the grid present)
+  std::size_t cells_from_concurrent_runs = 0;  // of cells_reused: written by a concurrent run during this one
+  std::size_t cells_present = 0;               // valid cells of the whole grid on disk at the end
+  bool complete = false;    // results.json is there and current (every cell of the grid present)
+  bool up_to_date = false;  // nothing to compute or record: the run wrote nothing
   std::filesystem::path experiment_dir, results_file;
   double wall_seconds = 0;
 };
@@ -46,17 +54,5 @@ void print_plan(const ExperimentConfig& cfg, const std::vector<Cell>& cells, con
 // Full validation without running: schema, grid, datasets available; with load_data also parses the
 // data files and checks labels/bounds against metrics and methods.
 void validate_experiment(const ExperimentConfig& cfg, bool load_data);
-
-// Joins shard outputs: copies cell files of each input experiment directory into OUT/<experiment>
-// and writes results.json when the grid is complete. Returns the experiment directories written.
-std::vector<std::filesystem::path> merge_results(const std::filesystem::path& out_dir,
-                                                 const std::vector<std::filesystem::path>& inputs, std::ostream& log);
-
-// Writes results.json from manifest + cell files when every cell is present; returns whether it did.
-bool assemble_results(const std::filesystem::path& experiment_dir);
-
-// The fields that legitimately differ between two runs of the same config (timings, hosts, dates).
-// Strip them and two results.json files of the same config and seed must be identical.
-nlohmann::json strip_nondeterministic(nlohmann::json j);
 
 }  // namespace dpclust
