@@ -1,6 +1,27 @@
 #include "core/method.hpp"
 
+#include <cstdio>
+
+#include "core/error.hpp"
+
 namespace dpclust {
+
+std::string short_number(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
+void check_at_most_points(const ParamSet& params, const DataShape& shape, const std::string& key, const std::string& what) {
+  if (!shape.n || !params.has(key)) return;
+  const std::int64_t v = params.integer(key);
+  if (v < 0 || static_cast<std::uint64_t>(v) <= *shape.n) return;
+  const std::string n = std::to_string(*shape.n);
+  throw InputError("params." + key,
+                   key + " = " + std::to_string(v) + " (" + what + ") exceeds the number of points of dataset '" + shape.dataset +
+                       "' (" + (shape.n_exact ? "" : "at most ") + n + ")",
+                   "choose " + key + " <= " + n + ", or a larger dataset");
+}
 
 nlohmann::json MethodInfo::to_json() const {
   nlohmann::json ps = nlohmann::json::array();

@@ -6,8 +6,10 @@
 // mechanisms must record every data access in the ledger; the runner verifies the sum.
 #include <any>
 #include <functional>
+#include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +47,23 @@ class Method {
   virtual MethodResult run(const Dataset& data, const ParamSet& params, Rng& rng, BudgetLedger& ledger) const = 0;
 };
 
+// What is known about a dataset's shape before (or without) reading it: from a generator's parameters,
+// the registry's declared row count, max_rows / sample, the coordinate columns or the configured bounds;
+// or, once loaded, the data itself. Either size may be unknown.
+struct DataShape {
+  std::optional<std::uint64_t> n;  // number of points: exact, or an upper bound (clip_to_bounds may drop some)
+  bool n_exact = false;            // n is the exact count (loaded data; generators without clipping)
+  std::optional<std::size_t> d;    // dimension
+  Bounds bounds;                   // the public domain when configured (empty: none or not known yet)
+  std::string dataset;             // name, for messages
+};
+
+// A number for messages: 6 significant digits ("1e+300", "0.5", "5e-324"), never 300 digits.
+std::string short_number(double x);
+// For check_shape hooks: a count parameter (k clusters, ...) that cannot exceed the number of points.
+// Throws InputError("params.<key>", ...) when shape.n is known and smaller than the value.
+void check_at_most_points(const ParamSet& params, const DataShape& shape, const std::string& key, const std::string& what);
+
 struct MethodInfo {
   std::string name;       // config name, e.g. "dbscan"
   std::string summary;    // one line
@@ -57,6 +76,12 @@ struct MethodInfo {
   bool local_privacy = false;
   std::vector<ParamSpec> params;
   std::function<std::unique_ptr<Method>()> make;
+  // Optional: checks of the (already range-checked) parameters against each other and against what is
+  // known of the dataset's shape, run by `dpclust validate` and before any trial of `dpclust run`, so that
+  // what would fail inside a trial (k > n, a per-dimension vector of the wrong length, a grid too large
+  // for the dimension) fails before any work. Throws InputError with where = "params.<key>" (the caller
+  // adds the config location of that key); must not allocate anything proportional to the data.
+  std::function<void(const ParamSet&, const DataShape&)> check_shape;
   nlohmann::json to_json() const;
 };
 

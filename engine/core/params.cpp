@@ -27,7 +27,7 @@ std::string ParamSpec::allowed() const {
   std::string s;
   switch (type) {
     case ParamType::integer: s = "an integer"; break;
-    case ParamType::real: s = "a real number"; break;
+    case ParamType::real: s = whole ? "a whole number" : "a real number"; break;
     case ParamType::boolean: return "true or false";
     case ParamType::string: {
       if (choices.empty()) return "a string";
@@ -35,7 +35,9 @@ std::string ParamSpec::allowed() const {
       for (std::size_t i = 0; i < choices.size(); ++i) s += (i ? ", " : " ") + choices[i];
       return s;
     }
-    case ParamType::real_vector: s = "a number or {per_dim: [numbers]} with every entry"; break;
+    case ParamType::real_vector:
+      s = whole ? "a whole number or {per_dim: [whole numbers]} with every entry" : "a number or {per_dim: [numbers]} with every entry";
+      break;
   }
   if (min && max) {
     s += std::string(" in ") + (min_open ? "(" : "[") + num(*min) + ", " + num(*max) + (max_open ? ")" : "]");
@@ -50,6 +52,7 @@ std::string ParamSpec::allowed() const {
 std::string ParamSpec::check(const ParamValue& v) const {
   auto in_range = [&](double x) -> bool {
     if (!std::isfinite(x)) return false;
+    if (whole && x != std::floor(x)) return false;
     if (min && (min_open ? !(x > *min) : !(x >= *min))) return false;
     if (max && (max_open ? !(x < *max) : !(x <= *max))) return false;
     return true;

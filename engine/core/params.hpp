@@ -27,6 +27,7 @@ struct ParamSpec {
   std::optional<double> min, max;
   bool min_open = false, max_open = false;  // open interval ends, e.g. epsilon in (0, inf)
   std::vector<std::string> choices;         // allowed strings (type string)
+  bool whole = false;                       // real / real_vector: whole numbers only (e.g. grid sizes g)
 
   bool required() const { return std::holds_alternative<std::monostate>(default_value); }
   // "" when v is acceptable, otherwise what is wrong with it.

@@ -46,9 +46,6 @@ CellGrid make_grid(const Bounds& bounds, double alpha, double eta) {
 
 namespace {
 
-// Largest alpha-neighbourhood (kappa offsets) DP-DBSCAN builds.
-constexpr std::uint64_t kMaxKappa = 10'000'000;
-
 // The number of offsets o in Z^(d-j) with used + sum_j max(0, |o_j| - 1)^2 < limit, the acceptance test of
 // enumerate() below, computed without storing any offset and saturated at cap + 1: a coordinate with gap
 // g has 3 offsets for g = 0 (-1, 0, 1) and 2 otherwise, and the last coordinate is counted in closed form.
@@ -92,6 +89,13 @@ void enumerate(std::size_t d, std::size_t j, std::int64_t used, double limit, st
 }
 
 }  // namespace
+
+std::uint64_t neighbourhood_size(std::size_t d, double eta, std::uint64_t cap) {
+  if (d == 0 || !(std::isfinite(eta) && eta > 0)) return cap + 1;
+  const double limit = 16.0 * static_cast<double>(d) / (eta * eta);
+  if (!std::isfinite(limit)) return cap + 1;
+  return count_offsets(d, 0, 0, limit, cap);
+}
 
 Neighbourhood alpha_neighbourhood(std::size_t d, double eta) {
   if (d == 0) throw InputError("dataset", "DP-DBSCAN needs at least one dimension");

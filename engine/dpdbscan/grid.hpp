@@ -89,5 +89,10 @@ struct Neighbourhood {
 // NB(X) for dimension d and eta (threshold 16 d / eta^2 in squared cells). Throws InputError when
 // kappa would exceed 10^7 (tiny eta in high dimension).
 Neighbourhood alpha_neighbourhood(std::size_t d, double eta);
+// kappa = the number of offsets alpha_neighbourhood(d, eta) would store, counted without storing any,
+// saturated at cap + 1 (validation and the cost model use it; cheap for any d and eta).
+std::uint64_t neighbourhood_size(std::size_t d, double eta, std::uint64_t cap);
+// Largest alpha-neighbourhood (kappa offsets) DP-DBSCAN builds.
+inline constexpr std::uint64_t kMaxKappa = 10'000'000;
 
 }  // namespace dpclust::dpdbscan

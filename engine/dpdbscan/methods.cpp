@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "dpdbscan/dp_kmeans.hpp"
+#include "cluster/kmeans/kmeans.hpp"
 #include "dpdbscan/pairwise.hpp"
 #include "privacy/mechanism.hpp"
 
@@ -52,8 +53,10 @@ const Named<bool> kThetaRules[] = {{"paper", false}, {"authors_code", true}};
 const Named<KmeansVariant> kVariants[] = {{"dplloyd", KmeansVariant::dplloyd}, {"diffprivlib", KmeansVariant::diffprivlib}};
 const Named<bool> kPairwiseSensitivity[] = {{"matrix", false}, {"entry", true}};
 
+// At least 1e-6: below, the noise scales (1/eps, and eps/T per DP-k-means iteration) leave every count and
+// sum meaningless, and a denormal epsilon (5e-324) has no finite noise scale at all.
 ParamSpec epsilon_param() {
-  return real_param("epsilon", 1.0, "privacy budget (epsilon)", 0.0, std::nullopt, true);
+  return real_param("epsilon", 1.0, "privacy budget (epsilon), at least 1e-6 (smaller gives unbounded noise)", 1e-6);
 }
 
 // Largest grid whose noisy histogram release_histogram writes into the release (two |X|-long lists).
@@ -92,6 +95,57 @@ json histogram_release(const DpDbscanOptions& o, const DpDbscanResult& r) {
           {"core_threshold", r.threshold},
           {"note", r.linear ? "linear-time histogram (Alg. 2): cells not released carry 0, as the mechanism counts them"
                             : "naive histogram (Thm 2.8): every cell released"}};
+}
+
+// Parameters checked against each other and against the dataset's shape before any trial (MethodInfo::
+// check_shape): what dp_dbscan() and the noise mechanism would refuse inside a trial, from public inputs
+// only (parameters, d, the configured bounds; n only when n_public is given or the shape is exact).
+void check_dp_dbscan_shape(const ParamSet& p, const DataShape& shape) {
+  const NoiseKind noise = parse_noise(p.string("noise"));
+  const double delta = p.real("delta"), epsilon = p.real("epsilon"), theta = p.real("theta");
+  if (noise == NoiseKind::gaussian) {
+    if (!(delta > 0 && delta < 1))
+      throw InputError("params.delta", "noise: gaussian needs delta in (0, 1), got delta = " + short_number(delta),
+                       "set delta, e.g. delta: 1e-6, or use noise: laplace");
+    if (!(epsilon < 1))
+      throw InputError("params.epsilon",
+                       "the classic Gaussian mechanism is (eps, delta)-DP only for eps < 1, got epsilon = " + short_number(epsilon),
+                       "use epsilon < 1 with gaussian noise, or laplace/geometric noise");
+  } else if (delta != 0) {
+    throw InputError("params.delta", "delta > 0 is only used by gaussian noise", "set delta: 0 or noise: gaussian");
+  }
+  if (theta < 0 && theta != -1)
+    throw InputError("params.theta", "theta must be >= 0, or -1 for the automatic choice ln(|X|/n)/eps");
+  const HistogramChoice histogram = kind_of(kHistogramChoices, p, "histogram");
+  const StorageChoice storage = kind_of(kStorageChoices, p, "storage");
+  if (theta >= 0 && histogram == HistogramChoice::naive)
+    throw InputError("params.theta", "theta is the threshold of the linear-time histogram; histogram is naive",
+                     "set histogram: linear, or theta: -1");
+  if (histogram == HistogramChoice::naive && storage == StorageChoice::sparse)
+    throw InputError("params.storage", "the naive histogram noises every cell and needs dense storage", "use storage: auto or dense");
+  const double eta = p.real("eta");
+  if (shape.d && neighbourhood_size(*shape.d, eta, kMaxKappa) > kMaxKappa)
+    throw InputError("params.eta",
+                     "the alpha-neighbourhood in d = " + std::to_string(*shape.d) + " dimensions (dataset '" + shape.dataset +
+                         "') with eta = " + short_number(eta) + " has more than 10^7 cells (kappa; it is at least 3^d)",
+                     "increase eta, or reduce the dimension of the data (DP-DBSCAN's grid needs d <= 14) e.g. with a projection");
+  if (shape.bounds.empty() || (shape.d && shape.bounds.dims() != *shape.d)) return;
+  const CellGrid g = make_grid(shape.bounds, p.real("alpha"), eta);  // refuses grids beyond 2^62 cells
+  const std::uint64_t n_public = static_cast<std::uint64_t>(p.integer("n_public"));
+  const std::optional<std::uint64_t> n_pub = n_public ? std::optional<std::uint64_t>(n_public)
+                                                      : shape.n_exact ? shape.n : std::nullopt;
+  const bool naive = histogram == HistogramChoice::naive ||
+                     (histogram == HistogramChoice::automatic && n_pub && static_cast<double>(std::max<std::uint64_t>(1, *n_pub)) >
+                                                                              static_cast<double>(g.universe) / 2);
+  if ((naive || storage == StorageChoice::dense) && g.universe > kDenseMax)
+    throw InputError(naive ? "params.histogram" : "params.storage",
+                     "dense storage of the grid's |X| = " + std::to_string(g.universe) + " cells exceeds the limit of 2^26 cells",
+                     naive ? "use histogram: linear (Algorithm 2) or a larger alpha/eta" : "use storage: auto or sparse");
+  if (p.boolean("release_histogram") && (g.universe > kReleaseHistogramMaxCells || storage == StorageChoice::sparse))
+    throw InputError("params.release_histogram",
+                     "release_histogram writes every cell of the grid, which has |X| = " + std::to_string(g.universe) +
+                         " cells; at most 2^20 cells in dense storage",
+                     "use release_histogram: false for this dataset, or a larger alpha / smaller domain");
 }
 
 class DpDbscanMethod final : public Method {
@@ -305,6 +359,7 @@ const MethodInfo& dp_dbscan_method_info() {
                    "(figures; grids of at most 2^20 cells in dense storage; no extra privacy cost)"),
     };
     m.make = [] { return std::make_unique<DpDbscanMethod>(); };
+    m.check_shape = check_dp_dbscan_shape;
     return m;
   }();
   return info;
@@ -329,12 +384,13 @@ const MethodInfo& dp_kmeans_method_info() {
                      "never from the true n); diffprivlib: IBM diffprivlib's KMeans bit for bit, the paper's baseline, with "
                      "its own floating-point samplers whatever `sampler` says and its privacy gaps flagged"),
         int_param("iterations", 0,
-                  "Lloyd iterations T; 0 = diffprivlib's rule int(max(min(eps/eps_m, 7), 2)) on n_public, else (dplloyd) "
-                  "5, (diffprivlib) the rule on the true n (flagged)",
-                  0),
+                  "Lloyd iterations T, at most 1e6; 0 = diffprivlib's rule int(max(min(eps/eps_m, 7), 2)) on n_public, "
+                  "else (dplloyd) 5, (diffprivlib) the rule on the true n (flagged)",
+                  0, kKMeansMaxIter),
         int_param("n_public", 0, "a public number of points for the iteration rule and the sums' clamp bound; 0 = none", 0),
     };
     m.make = [] { return std::make_unique<DpKmeansMethod>(); };
+    m.check_shape = [](const ParamSet& p, const DataShape& shape) { check_at_most_points(p, shape, "k", "clusters"); };
     return m;
   }();
   return info;
@@ -358,9 +414,17 @@ const MethodInfo& pairwise_method_info() {
         choice_param("sensitivity", "matrix", names_of(kPairwiseSensitivity),
                      "Laplace sensitivity: (n-1) D for the whole matrix (eps-DP under replace-one) or D per entry (as the "
                      "baselines state; not eps-DP)"),
-        int_param("max_n", 20000, "refuse datasets larger than this (n^2 work and n^2/8 bytes)", 2),
+        int_param("max_n", 20000, "refuse datasets larger than this (n^2 work and n^2/8 bytes), at most 1e6", 2, 1'000'000),
     };
     m.make = [] { return std::make_unique<PairwiseMethod>(); };
+    m.check_shape = [](const ParamSet& p, const DataShape& shape) {
+      const auto max_n = static_cast<std::uint64_t>(p.integer("max_n"));
+      if (shape.n && shape.n_exact && *shape.n > max_n)
+        throw InputError("params.max_n",
+                         "dataset '" + shape.dataset + "' has " + std::to_string(*shape.n) + " points, more than max_n = " +
+                             std::to_string(max_n),
+                         "run it on a smaller dataset (sample: N) or raise max_n (memory n^2/8 bytes, time ~n^2)");
+    };
     return m;
   }();
   return info;

@@ -144,16 +144,38 @@ const MethodInfo& drbt_method_info() {
                      "orthonormal (Gram-Schmidt), or none"),
         bool_param("class_attribute", false,
                    "append the ground-truth class as one more attribute (Table 9 counts d_o = 5 for Iris)"),
-        int_param("n_init", 1, "K-means restarts per clustering (the paper runs K-means once per trial)", 1),
+        int_param("n_init", 1, "K-means restarts per clustering (the paper runs K-means once per trial), at most 1e4", 1,
+                  kKMeansMaxInit),
         choice_param("stress_form", "squared", {"squared", "root"},
                      "report Eq. 6's stress^2 (matches the magnitudes of Table 4) or its square root"),
         bool_param("stress_scaled", false, "scale reduced-space distances by sqrt(d/k) (Eq. 8) in the stress"),
-        int_param("stress_pairs", 2000000, "stress over all pairs when n(n-1)/2 <= this, else this many random pairs", 1),
+        int_param("stress_pairs", 2000000,
+                  "stress over all pairs when n(n-1)/2 <= this, else this many random pairs; at most 1e9", 1, 1'000'000'000),
         choice_param("of_matching", "best", {"best", "hungarian"},
                      "overall F-measure: each original cluster takes its best transformed cluster (Eq. 14) or a "
                      "one-to-one Hungarian matching"),
     };
     m.make = [] { return std::make_unique<DrbtMethod>(); };
+    m.check_shape = [](const ParamSet& p, const DataShape& shape) {
+      check_at_most_points(p, shape, "k", "K-means clusters");
+      const auto k_dims = static_cast<std::size_t>(p.integer("k_dims"));
+      const auto parties = static_cast<std::size_t>(p.integer("parties"));
+      if (parties > k_dims)
+        throw InputError("params.parties", std::to_string(parties) + " parties need at least as many target dimensions (k_dims = " +
+                                               std::to_string(k_dims) + ")",
+                         "choose parties <= k_dims");
+      if (!shape.d) return;
+      // The original data has d attributes, one more with class_attribute: true.
+      const std::size_t d = *shape.d + (p.boolean("class_attribute") ? 1 : 0);
+      if (k_dims > d)
+        throw InputError("params.k_dims", "k_dims = " + std::to_string(k_dims) + " exceeds the " + std::to_string(d) +
+                                              " attributes of dataset '" + shape.dataset + "' (DRBT reduces the dimension)",
+                         "choose k_dims <= " + std::to_string(d));
+      if (parties > d)
+        throw InputError("params.parties", std::to_string(parties) + " parties need at least as many attributes (" +
+                                               std::to_string(d) + " in dataset '" + shape.dataset + "')",
+                         "choose parties <= " + std::to_string(d));
+    };
     return m;
   }();
   return info;

@@ -298,6 +298,16 @@ static DatasetSpec resolve_dataset(const Located& at, const fs::path& base_dir, 
   DatasetSpec d = parse_dataset(m, name, base_dir, data_root);
   d.where = at.where();
   d.definition["registry"] = use;
+  // The registry's row count describes its own file: kept unless the config names another one.
+  const YAML::Node src = reg[use]["source"];
+  if (src && src.IsMap() && src["rows"] && src["rows"].IsScalar() && !at.has("file") && !at.has("data_file")) {
+    try {
+      const auto rows = src["rows"].as<long long>();
+      if (rows > 0) d.declared_rows = static_cast<std::uint64_t>(rows);
+    } catch (const YAML::Exception&) {
+      // not a number: the shape stays unknown
+    }
+  }
   return d;
 }
 
@@ -317,8 +327,10 @@ static ExperimentConfig parse_config_checked(const std::string& text, const std:
   if (root.has("description")) cfg.description = yaml::as_string(root.child("description"));
   if (root.has("seed")) cfg.seed = yaml::as_uint(root.child("seed"));
   if (root.has("trials")) {
-    cfg.trials = yaml::as_int(root.child("trials"));
-    if (cfg.trials < 1) yaml::fail(root.child("trials"), "trials must be >= 1, got " + std::to_string(cfg.trials));
+    cfg.trials = as_whole_number(root.child("trials"), "trials", "an integer in [1, 1000000]");
+    if (cfg.trials < 1 || cfg.trials > kMaxTrials)
+      yaml::fail(root.child("trials"), "trials must be >= 1 and <= 1000000, got " + std::to_string(cfg.trials),
+                 "use fewer trials: the 95% interval narrows with sqrt(trials), so 1e6 is far beyond any use");
   }
   if (root.has("output")) {
     auto o = root.child("output");

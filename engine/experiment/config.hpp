@@ -61,6 +61,9 @@ struct DatasetSpec {
   std::uint64_t sample_seed = 0;
   RawParams params;                  // method parameter values for this dataset (e.g. Table 1's alpha, MinPts)
   std::string reference;             // where the dataset comes from (informational)
+  // Rows of the registry's data file as its `source:` declares them (0 = not declared, or the config
+  // names another file): the shape validation and the cost model know n without reading the file.
+  std::uint64_t declared_rows = 0;
   nlohmann::json definition;         // canonical JSON of this spec, part of each cell's fingerprint
 };
 
@@ -71,6 +74,10 @@ struct MethodSpec {
   RawParams params;
   std::vector<std::vector<std::string>> zip;  // groups of parameters whose lists vary together
 };
+
+// Limits of the schema: trials per cell, and the default of `--max-cells` (cells of the expanded grid).
+inline constexpr std::int64_t kMaxTrials = 1'000'000;
+inline constexpr std::uint64_t kDefaultMaxCells = 1'000'000;
 
 struct ExperimentConfig {
   std::filesystem::path file;
@@ -87,6 +94,8 @@ struct ExperimentConfig {
   bool save_points = false;          // store each dataset's points (and true labels) in results.json, for figures
   bool save_labels = false;          // store each trial's point labels, for figures
   std::filesystem::path data_root;   // resolved data root (may be empty)
+  // The grid expansion refuses more cells than this (`--max-cells`; counted before anything is expanded).
+  std::uint64_t max_cells = kDefaultMaxCells;
 };
 
 // Reads and validates a config. data_root: resolved data root (empty if none).

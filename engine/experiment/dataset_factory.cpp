@@ -167,6 +167,50 @@ Dataset materialize_dataset(const DatasetSpec& spec) {
   return data;
 }
 
+DataShape known_shape(const DatasetSpec& spec) {
+  DataShape s;
+  s.dataset = spec.name;
+  auto from_generator = [&s](const ParamSet& p) {
+    if (p.has("n_samples")) s.n = static_cast<std::uint64_t>(p.integer("n_samples"));
+    s.d = p.has("n_features") ? static_cast<std::size_t>(p.integer("n_features")) : std::size_t{2};
+    s.n_exact = s.n.has_value();
+  };
+  if (!spec.generator.empty()) {
+    from_generator(spec.generator_params);
+  } else if (!file_present(spec) && spec.fallback_available) {
+    from_generator(spec.fallback_params);  // what materialize_dataset will generate
+  } else {
+    if (spec.declared_rows > 0) s.n = spec.declared_rows;
+    if (!spec.columns.empty() && spec.format != "gowalla" && spec.format != "fimi") s.d = spec.columns.size();
+    else if (spec.bounds_mode == "config" && !spec.bounds.empty()) s.d = spec.bounds.dims();  // must match the data's d
+  }
+  if (spec.max_rows > 0 && spec.generator.empty()) {
+    const auto m = static_cast<std::uint64_t>(spec.max_rows);
+    if (!s.n || *s.n > m) {
+      s.n = m;
+      s.n_exact = false;  // the file may hold fewer rows
+    }
+  }
+  if (spec.sample > 0 && (!s.n || *s.n > static_cast<std::uint64_t>(spec.sample))) {
+    if (!s.n) s.n_exact = false;  // at most `sample` points
+    s.n = static_cast<std::uint64_t>(spec.sample);
+  }
+  if (spec.clip_to_bounds) s.n_exact = false;
+  // The configured bounds are in the file's coordinates; a projection or scaling moves them.
+  if (spec.bounds_mode == "config" && !spec.project && !spec.standard_scale) s.bounds = spec.bounds;
+  return s;
+}
+
+DataShape shape_of(const Dataset& data) {
+  DataShape s;
+  s.dataset = data.name;
+  s.n = data.n;
+  s.n_exact = true;
+  s.d = data.d;
+  s.bounds = data.bounds;
+  return s;
+}
+
 nlohmann::json dataset_summary(const Dataset& data) {
   nlohmann::json j{{"name", data.name}, {"n", data.n}, {"d", data.d}, {"columns", data.column_names}};
   if (data.has_labels()) {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/dataset.hpp"
+#include "core/method.hpp"
 #include "experiment/config.hpp"
 
 namespace dpclust {
@@ -13,6 +14,13 @@ namespace dpclust {
 // Fails (InputError) when a file is missing or the data root is needed but not set, with the fix.
 void check_dataset_available(const DatasetSpec& spec);
 Dataset materialize_dataset(const DatasetSpec& spec);
+// What is known of the dataset's shape without reading any file: a generator's n_samples / n_features
+// (d = 2 for generators without n_features), the registry's declared row count, max_rows and sample
+// (upper bounds), the coordinate columns or the configured bounds (d), the configured bounds when no
+// transform moves them. Unknown parts stay empty.
+DataShape known_shape(const DatasetSpec& spec);
+// The shape of loaded data (exact n and d, final bounds).
+DataShape shape_of(const Dataset& data);
 // n, d, columns, bounds, bounds_source, label counts, provenance (files, checksums, transforms).
 nlohmann::json dataset_summary(const Dataset& data);
 

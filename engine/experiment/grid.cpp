@@ -1,6 +1,7 @@
 #include "experiment/grid.hpp"
 
 #include <cstdio>
+#include <limits>
 #include <set>
 
 #include "core/rng.hpp"
@@ -35,11 +36,85 @@ void check_declared(const RawParams& params, const ExperimentConfig& cfg, const 
   }
 }
 
+// The raw value of a parameter for (dataset, method), from whichever level sets it (nullptr: default).
+const yaml::Located* raw_value(const ExperimentConfig& cfg, const DatasetSpec& ds, const MethodSpec& ms, const std::string& name) {
+  for (const RawParams* level : {&ms.params, &ds.params, &cfg.params}) {
+    auto it = level->find(name);
+    if (it != level->end()) return &it->second;
+  }
+  return nullptr;
+}
+
+constexpr std::uint64_t kSaturated = std::numeric_limits<std::uint64_t>::max();
+
+std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? kSaturated : r;
+}
+
+std::string with_commas(std::uint64_t x) {
+  std::string s = std::to_string(x);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
+  return s;
+}
+
 }  // namespace
 
-std::vector<Cell> expand_grid(const ExperimentConfig& cfg) {
+std::uint64_t count_method_cells(const ExperimentConfig& cfg, const DatasetSpec& ds, const MethodSpec& ms) {
+  const MethodInfo& info = *find_method(ms.method);
+  std::set<std::string> zipped;
+  std::uint64_t total = 1;
+  for (const auto& group : ms.zip) {
+    // A zip group is one axis as long as its lists (equal lengths are checked when expanding).
+    const yaml::Located* at = raw_value(cfg, ds, ms, group[0]);
+    const ParamSpec* spec = nullptr;
+    for (const auto& p : info.params)
+      if (p.name == group[0]) spec = &p;
+    if (at && spec) total = saturating_mul(total, sweep_length(*at, *spec));
+    for (const auto& name : group) zipped.insert(name);
+  }
+  for (const auto& spec : info.params) {
+    if (zipped.count(spec.name)) continue;
+    if (const yaml::Located* at = raw_value(cfg, ds, ms, spec.name)) total = saturating_mul(total, sweep_length(*at, spec));
+  }
+  return total;
+}
+
+std::uint64_t count_cells(const ExperimentConfig& cfg, std::uint64_t max_cells) {
+  std::uint64_t total = 0, largest = 0;
+  const DatasetSpec* big_ds = nullptr;
+  const MethodSpec* big_ms = nullptr;
+  for (const auto& ds : cfg.datasets)
+    for (const auto& ms : cfg.methods) {
+      const std::uint64_t c = count_method_cells(cfg, ds, ms);
+      total = __builtin_add_overflow(total, c, &total) ? kSaturated : total;
+      if (c > largest) {
+        largest = c;
+        big_ds = &ds;
+        big_ms = &ms;
+      }
+    }
+  if (total > max_cells) {
+    const std::string n = total == kSaturated ? "more than 1.8e19" : with_commas(total);
+    throw InputError(cfg.file.string(),
+                     "the experiment expands to " + n + " cells (datasets x methods x parameter values), more than the limit of " +
+                         with_commas(max_cells) + "; the largest part is method '" + big_ms->label + "' (" + big_ms->where +
+                         ") on dataset '" + big_ds->name + "' with " + (largest == kSaturated ? "more than 1.8e19" : with_commas(largest)) +
+                         " cells",
+                     "sweep fewer values (or zip lists that vary together), split the experiment into several configs, or "
+                     "raise the limit with --max-cells N");
+  }
+  return total;
+}
+
+std::vector<Cell> expand_grid(const ExperimentConfig& cfg) { return expand_grid(cfg, cfg.max_cells); }
+
+std::vector<Cell> expand_grid(const ExperimentConfig& cfg, std::uint64_t max_cells) {
   check_declared(cfg.params, cfg, "experiment params");
   for (const auto& d : cfg.datasets) check_declared(d.params, cfg, "params of dataset '" + d.name + "'");
+  // Counted from the lengths of the lists before any cell (or any parameter value) exists: a config of a
+  // few hundred bytes can describe 10^12 cells.
+  count_cells(cfg, max_cells);
 
   std::vector<Cell> cells;
   for (std::size_t di = 0; di < cfg.datasets.size(); ++di) {
@@ -106,10 +181,7 @@ std::vector<Cell> expand_grid(const ExperimentConfig& cfg) {
 
       // Cartesian product, first axis slowest.
       std::size_t total = 1;
-      for (const auto& a : axes) {
-        total *= a.values.size();
-        if (total > 1000000) throw InputError(ms.where, "the parameter grid of '" + ms.label + "' has more than 1,000,000 cells", "sweep fewer values");
-      }
+      for (const auto& a : axes) total *= a.values.size();  // at most max_cells: counted above
       std::vector<std::size_t> idx(axes.size(), 0);
       for (std::size_t c = 0; c < total; ++c) {
         Cell cell;
@@ -143,6 +215,28 @@ std::vector<Cell> expand_grid(const ExperimentConfig& cfg) {
   for (const auto& c : cells)
     if (!ids.insert(c.id).second) throw InputError(cfg.file.string(), "two cells have the same parameters: " + c.key, "remove the duplicate value");
   return cells;
+}
+
+std::string param_location(const ExperimentConfig& cfg, const Cell& cell, const std::string& key) {
+  const DatasetSpec& ds = cfg.datasets[cell.dataset_index];
+  const MethodSpec& ms = cfg.methods[cell.method_index];
+  if (const yaml::Located* at = raw_value(cfg, ds, ms, key)) return at->where();
+  return ms.where + ".params." + key + " (default)";
+}
+
+void check_cell_shape(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape) {
+  const MethodInfo& info = *find_method(cell.method);
+  if (!info.check_shape) return;
+  const std::string context = "method '" + cell.method_label + "' on dataset '" + cell.dataset + "': ";
+  try {
+    info.check_shape(cell.params, shape);
+  } catch (const InputError& e) {
+    const std::string& w = e.where();
+    if (w.rfind("params.", 0) == 0) throw InputError(param_location(cfg, cell, w.substr(7)), context + e.problem(), e.fix());
+    throw InputError(cfg.methods[cell.method_index].where + (w.empty() ? "" : " (" + w + ")"), context + e.problem(), e.fix());
+  } catch (const std::invalid_argument& e) {
+    throw InputError(cfg.methods[cell.method_index].where, context + e.what(), "check this method's parameters against the dataset");
+  }
 }
 
 }  // namespace dpclust

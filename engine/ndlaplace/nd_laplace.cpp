@@ -2,6 +2,7 @@
 #include "ndlaplace/nd_laplace.hpp"
 
 #include <any>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <string>
@@ -197,8 +198,9 @@ const MethodInfo& nd_laplace_method_info() {
     m.params = {
         real_param("epsilon", std::nullopt,
                    "geo-indistinguishability level: the privacy level l reached at distance `radius` (eps = l / r, "
-                   "thesis Sec. 3.1.3); with radius 1 the rate per unit distance",
-                   0.0, std::nullopt, true),
+                   "thesis Sec. 3.1.3); with radius 1 the rate per unit distance; at least 1e-6 (a denormal level has no "
+                   "finite noise scale)",
+                   1e-6),
         real_param("radius", 1.0, "radius r in data units at which the level `epsilon` holds; rate = epsilon / radius",
                    0.0, std::nullopt, true),
         privacy::sampler_param(),
@@ -219,16 +221,18 @@ const MethodInfo& nd_laplace_method_info() {
                      "indistinguishable; thesis = draw at epsilon as the thesis does (the release is only 2 epsilon-geo-"
                      "indistinguishable; flagged non-private). The secure grid sampler always draws at epsilon / 2 "
                      "otherwise"),
-        int_param("max_retries", 10000, "noise draws allowed per point under truncation = resample", 1),
+        int_param("max_retries", 10000, "noise draws allowed per point under truncation = resample, at most 1e6", 1,
+                  1'000'000),
         choice_param("cluster", "kmeans", {"kmeans", "affinity", "dbscan"},
                      "clustering algorithm run on the perturbed data (and on the original data by *_vs_original)"),
         int_param("k", 4, "number of clusters for K-Means (thesis dataset 1 has 4 centres)", 1),
-        int_param("n_init", 10, "K-Means restarts (scikit-learn 1.0's default n_init = 10, which the thesis used)", 1),
+        int_param("n_init", 10, "K-Means restarts (scikit-learn 1.0's default n_init = 10, which the thesis used), at most 1e4",
+                  1, kKMeansMaxInit),
         real_param("damping", 0.5, "Affinity Propagation damping (thesis Table 5.2: 0.5)", 0.5, 1.0, false, true),
         choice_param("preference", "median", {"median", "minimum"},
                      "Affinity Propagation preference: median similarity (thesis Table 5.2) or the minimum"),
-        int_param("ap_max_iter", 200, "Affinity Propagation iterations at most (sklearn default 200); without "
-                                      "convergence every label is -1", 1),
+        int_param("ap_max_iter", 200, "Affinity Propagation iterations at most (sklearn default 200), at most 1e6; without "
+                                      "convergence every label is -1", 1, kAffinityMaxIter),
         real_param("alpha", 0.5, "DBSCAN radius (sklearn eps) in the units of the (scaled) clustering input", 0.0,
                    std::nullopt, true),
         int_param("min_pts", 4, "DBSCAN MinPts (thesis Table 5.3: 2 * d, i.e. 4 for d = 2)", 1),
@@ -236,9 +240,22 @@ const MethodInfo& nd_laplace_method_info() {
         choice_param("pe_pairs", "perturbed", {"perturbed", "original", "cross", "self"},
                      "what the average p_e of Table 5.4 averages over: all pairs of perturbed points (diagonal "
                      "included), of original points, original x perturbed, or each point with its own report"),
-        int_param("pe_max_pairs", 4000000, "average p_e exactly when n^2 <= this, else from this many random pairs", 1),
+        int_param("pe_max_pairs", 4000000,
+                  "average p_e exactly when n^2 <= this, else from this many random pairs; at most 1e9", 1, 1'000'000'000),
     };
     m.make = [] { return std::make_unique<NdLaplaceMethod>(); };
+    m.check_shape = [](const ParamSet& p, const DataShape& shape) {
+      const double rate = p.real("epsilon") / p.real("radius");
+      if (!(std::isfinite(rate) && rate >= 1e-12))
+        throw InputError("params.radius",
+                         "the noise rate epsilon / radius = " + short_number(p.real("epsilon")) + " / " +
+                             short_number(p.real("radius")) + " is not finite or below 1e-12 per data unit: the noise "
+                             "would have no finite scale",
+                         "choose a radius in data units comparable to the domain");
+      if (p.string("cluster") == "kmeans") check_at_most_points(p, shape, "k", "K-Means clusters");
+      // The planar (polar Laplace) sampler exists in 2 dimensions only; parse_continuous_sampler refuses it otherwise.
+      if (shape.d) parse_continuous_sampler(p.string("continuous_sampler"), *shape.d);
+    };
     return m;
   }();
   return info;

@@ -28,6 +28,11 @@
 
 namespace dpclust {
 
+// Declared upper bounds of the restart and iteration counts (every method that runs k-means uses them),
+// so that `n_init: 1e9` is refused by `dpclust validate` instead of running for ever.
+inline constexpr std::int64_t kKMeansMaxInit = 10'000;
+inline constexpr std::int64_t kKMeansMaxIter = 1'000'000;
+
 struct KMeansOptions {
   std::int64_t n_init = 1;
   std::int64_t max_iter = 300;

@@ -51,14 +51,15 @@ const MethodInfo& kmeans_method_info() {
         int_param("k", std::nullopt, "number of clusters (k)", 1),
         int_param("n_init", 1,
                   "number of k-means++ restarts, the lowest inertia kept (sklearn >= 1.4 n_init='auto' = 1 run for "
-                  "k-means++)",
-                  1),
-        int_param("max_iter", 300, "maximum Lloyd iterations per run", 1),
+                  "k-means++); at most 1e4",
+                  1, kKMeansMaxInit),
+        int_param("max_iter", 300, "maximum Lloyd iterations per run, at most 1e6", 1, kKMeansMaxIter),
         real_param("tol", 1e-4, "convergence tolerance on the total squared centre shift, relative to the mean "
                                 "per-dimension variance of the data (sklearn tol)",
                    0.0),
     };
     m.make = [] { return std::make_unique<KMeansMethod>(); };
+    m.check_shape = [](const ParamSet& p, const DataShape& shape) { check_at_most_points(p, shape, "k", "clusters"); };
     return m;
   }();
   return info;
