@@ -65,6 +65,14 @@ void BudgetLedger::set_noise_scale(double factor) {
   noise_scale_ = factor;
 }
 
+void BudgetLedger::declare_excess(double epsilon, std::string reason) {
+  if (!private_) throw std::logic_error("BudgetLedger: a non-private ledger cannot declare an excess");
+  if (!(epsilon >= 0) || !std::isfinite(epsilon)) throw std::logic_error("BudgetLedger: invalid excess epsilon");
+  if (reason.empty()) throw std::logic_error("BudgetLedger: an excess needs its reason");
+  excess_epsilon_ += epsilon;
+  excess_reasons_.push_back(std::move(reason));
+}
+
 double BudgetLedger::spent_epsilon() const {
   double s = 0;
   for (const auto& e : entries_) s += e.epsilon;
@@ -84,10 +92,13 @@ void BudgetLedger::verify() const {
     if (!entries_.empty()) throw std::logic_error("BudgetLedger: non-private ledger has entries");
     return;
   }
-  if (!close(spent_epsilon(), epsilon_total_) || !close(spent_delta(), delta_total_))
+  const double eps_expected = epsilon_total_ + excess_epsilon_;
+  if (!close(spent_epsilon(), eps_expected) || !close(spent_delta(), delta_total_))
     throw std::logic_error("BudgetLedger: spent (eps=" + std::to_string(spent_epsilon()) + ", delta=" +
                            std::to_string(spent_delta()) + ") differs from the configured total (eps=" +
-                           std::to_string(epsilon_total_) + ", delta=" + std::to_string(delta_total_) + ")");
+                           std::to_string(epsilon_total_) +
+                           (excess_epsilon_ > 0 ? " + declared excess " + std::to_string(excess_epsilon_) : std::string()) +
+                           ", delta=" + std::to_string(delta_total_) + ")");
 }
 
 nlohmann::json BudgetLedger::to_json() const {
@@ -99,6 +110,10 @@ nlohmann::json BudgetLedger::to_json() const {
   j["relation"] = to_string(relation_);
   j["measure"] = to_string(measure_);
   if (noise_scale_ != 1.0) j["noise_scale"] = noise_scale_;
+  if (!excess_reasons_.empty()) {
+    j["epsilon_excess"] = excess_epsilon_;  // spent = epsilon_total + epsilon_excess: not the configured guarantee
+    j["excess_reasons"] = excess_reasons_;
+  }
   nlohmann::json steps = nlohmann::json::array();
   for (const auto& e : entries_) {
     nlohmann::json s{{"step", e.step}, {"epsilon", e.epsilon}};

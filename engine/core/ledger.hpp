@@ -71,7 +71,17 @@ class BudgetLedger {
   void set_noise_scale(double factor);
   double noise_scale() const { return noise_scale_; }
 
-  // Throws std::logic_error unless the entries add up to the totals (relative tolerance 1e-9).
+  // A declared overspend: a method that reproduces published code whose real privacy cost exceeds the
+  // configured total (e.g. the DP WaveCluster authors' exponential mechanism run 10 times at the full
+  // threshold budget) records the excess and why, so that its entries can state the real cost. verify()
+  // then checks the entries against total + excess, to_json() reports both, and the method must flag
+  // its result non-private. The configured total itself is unchanged. Excesses accumulate.
+  void declare_excess(double epsilon, std::string reason);
+  double excess_epsilon() const { return excess_epsilon_; }
+  const std::vector<std::string>& excess_reasons() const { return excess_reasons_; }
+
+  // Throws std::logic_error unless the entries add up to the totals (relative tolerance 1e-9), the
+  // epsilon total raised by any declared excess.
   void verify() const;
   nlohmann::json to_json() const;
 
@@ -81,6 +91,8 @@ class BudgetLedger {
   NeighbourRelation relation_ = NeighbourRelation::add_remove;
   PrivacyMeasure measure_ = PrivacyMeasure::pure;
   double noise_scale_ = 1.0;
+  double excess_epsilon_ = 0.0;
+  std::vector<std::string> excess_reasons_;
   std::vector<BudgetEntry> entries_;
 };
 

@@ -3,7 +3,9 @@
 //
 //   line 2   D' = DiffPrivPublishing(D, eps)           synopsis.hpp (synthetic_counts): Qardaji et al.'s
 //                                                      adaptive grid (or uniform grid), noisy N, synthetic
-//                                                      points; the only data access, 2-3 ledger entries
+//                                                      points; the only data access, 2-3 ledger entries.
+//                                                      ag_variant: flat_origin: the authors' flat_origin.py
+//                                                      grid instead (flat_origin.hpp; 2 entries, flagged)
 //   line 3   M' = Quantization(D', g)                  synopsis.hpp (the synthetic points are quantized
 //                                                      into WaveCluster's g-grid as they are drawn)
 //   line 4   W' = WaveletTransform(M', w)              wavelet.hpp (approximation)

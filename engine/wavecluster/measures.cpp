@@ -4,9 +4,11 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "core/error.hpp"
 #include "core/ledger.hpp"
 #include "core/rng.hpp"
 #include "metrics/assignment.hpp"
+#include "wavecluster/weka_folds.hpp"
 
 namespace dpclust::wavecluster {
 
@@ -69,6 +71,38 @@ double ocm(const std::vector<std::int32_t>& pt, const std::vector<std::int32_t>&
     for (std::size_t j = 0; j < c; ++j) w[i * c + j] = t.n[(i + 1) * t.cols + (j + 1)];
   const double ct = max_weight_assignment(w, r, c).total;
   return 1.0 - (ct + c0) / static_cast<double>(t.total);
+}
+
+std::optional<double> ocm_authors(const std::vector<std::int32_t>& pt, const std::vector<std::int32_t>& pp) {
+  if (pt.empty()) return 0.0;
+  const Table t = table_of(pt, pp);
+  const double c0 = t.n[0];  // computeNoiseSet: test points both classifiers put in C0
+  // The clusters each classifier gives to at least one test point (their clusters(): keys of the
+  // predictions, C0 left out), with their sizes (C0 of the other side included).
+  std::vector<std::size_t> rows, cols;
+  std::vector<double> a(t.rows, 0), b(t.cols, 0);
+  for (std::size_t i = 0; i < t.rows; ++i)
+    for (std::size_t j = 0; j < t.cols; ++j) {
+      a[i] += t.n[i * t.cols + j];
+      b[j] += t.n[i * t.cols + j];
+    }
+  for (std::size_t i = 1; i < t.rows; ++i)
+    if (a[i] > 0) rows.push_back(i);
+  for (std::size_t j = 1; j < t.cols; ++j)
+    if (b[j] > 0) cols.push_back(j);
+  if (rows.size() == 1 && cols.size() == 1) return std::nullopt;  // their "SPECIAL CASE": the fold is skipped
+  // ArrayEditDistances: |larger \ smaller| = max(|Ci \ Cj|, |Cj \ Ci|); Hungarian "min" on it.
+  std::vector<double> cost(rows.size() * cols.size());
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    for (std::size_t c = 0; c < cols.size(); ++c) {
+      const double x = t.n[rows[r] * t.cols + cols[c]];
+      cost[r * cols.size() + c] = std::max(a[rows[r]] - x, b[cols[c]] - x);
+    }
+  const Assignment m = min_cost_assignment(cost, rows.size(), cols.size());
+  double intersect = 0;  // the intersections of the matched pairs (trueset.retainAll(privateset))
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    if (m.row_to_col[r] >= 0) intersect += t.n[rows[r] * t.cols + cols[static_cast<std::size_t>(m.row_to_col[r])]];
+  return 1.0 - (intersect + c0) / static_cast<double>(t.total);
 }
 
 double two_ce(const std::vector<std::int32_t>& pt, const std::vector<std::int32_t>& pp) {
@@ -155,6 +189,8 @@ CvOptions CvOptions::from(const ParamSet& params) {
   o.tree.confidence = params.real("c45_cf");
   o.tree.min_leaf = static_cast<std::size_t>(params.integer("c45_min_leaf"));
   o.c0 = params.string("c0_grids") == "positive" ? C0Grids::positive : C0Grids::all;
+  if (params.has("ocm_matching")) o.matching = choice_of<OcmMatching>(params, "ocm_matching");
+  if (params.has("ocm_folds")) o.fold_rule = choice_of<CvFolds>(params, "ocm_folds");
   return o;
 }
 
@@ -162,10 +198,20 @@ CvResult cross_validate(const Dataset& data, const WcParams& wp, const ParamSet&
                         bool is_private, std::uint64_t seed, const CvOptions& opt) {
   if (opt.folds < 2) throw std::invalid_argument("cross-validation needs at least 2 folds");
   const std::size_t n = data.n, d = data.d, k = std::min(opt.folds, n);
-  Rng rng(seed);
   std::vector<std::uint32_t> perm(n);
-  std::iota(perm.begin(), perm.end(), 0u);
-  rng.shuffle(perm.data(), n);
+  if (opt.fold_rule == CvFolds::weka) {
+    // The authors' folds: Weka's randomize(new Random(1)) + stratify(k) on the labels, the same in
+    // every trial (weka_folds.hpp); fold f tests the block weka_test_block(n, k, f).
+    if (!data.has_labels())
+      throw InputError("params.ocm_folds", "ocm_folds: weka stratifies the folds on the dataset's labels, but dataset '" +
+                                               data.name + "' has none",
+                       "use a labelled dataset, or ocm_folds: dpclust");
+    if (k >= 2) perm = weka_fold_order(data.labels, k);
+  } else {
+    Rng rng(seed);
+    std::iota(perm.begin(), perm.end(), 0u);
+    rng.shuffle(perm.data(), n);
+  }
   const Quantizer q = make_quantizer(data, wp);
   const int level = wp.wavelet.level;
 
@@ -178,7 +224,11 @@ CvResult cross_validate(const Dataset& data, const WcParams& wp, const ParamSet&
   CvResult res;
   double sum_ocm = 0, sum_2ce = 0;
   for (std::size_t f = 0; f < k; ++f) {
-    const std::size_t lo = f * n / k, hi = (f + 1) * n / k;  // test part: perm[lo, hi)
+    std::size_t lo = f * n / k, hi = (f + 1) * n / k;  // test part: perm[lo, hi)
+    if (opt.fold_rule == CvFolds::weka) {
+      const FoldBlock b = weka_test_block(n, k, f);  // testCV(k, f); trainCV = the rest, in order
+      lo = b.first, hi = b.first + b.size;
+    }
     train.n = n - (hi - lo);
     train.coords.resize(train.n * d);
     double* out = train.coords.data();
@@ -204,14 +254,17 @@ CvResult cross_validate(const Dataset& data, const WcParams& wp, const ParamSet&
       pp[i - lo] = cp[cell];
     }
     if (pt.empty()) continue;
-    sum_ocm += ocm(pt, pp);
+    const std::optional<double> o = opt.matching == OcmMatching::authors_set_difference ? ocm_authors(pt, pp) : ocm(pt, pp);
+    if (o) {
+      sum_ocm += *o;
+      ++res.ocm_folds;
+    }
     sum_2ce += two_ce(pt, pp);
     ++res.folds;
   }
-  if (res.folds > 0) {
-    res.ocm = sum_ocm / static_cast<double>(res.folds);
-    res.two_ce = sum_2ce / static_cast<double>(res.folds);
-  }
+  // OCM is 0 when no fold counted (ocm_authors skipped them all: one cluster on each side everywhere).
+  if (res.ocm_folds > 0) res.ocm = sum_ocm / static_cast<double>(res.ocm_folds);
+  if (res.folds > 0) res.two_ce = sum_2ce / static_cast<double>(res.folds);
   return res;
 }
 

@@ -4,13 +4,18 @@
 // them with (Sec. 7). Every measure compares a private WaveCluster result with the true (non-private)
 // one computed with the same parameters.
 #include <cstddef>
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/dataset.hpp"
 #include "core/params.hpp"
 #include "wavecluster/c45.hpp"
+#include "wavecluster/choice.hpp"
 #include "wavecluster/methods.hpp"
 #include "wavecluster/wavecluster.hpp"
 
@@ -32,6 +37,20 @@ double dsg_c(const Clustering& truth, const Clustering& priv);
 // test points both classifiers put in C0 as matched), the other classes by the Hungarian method
 // maximising the common test points CT; OCM = 1 - (CT + |C0 and C0|) / TT.
 double ocm(const std::vector<std::int32_t>& pred_true, const std::vector<std::int32_t>& pred_priv);
+
+// OCM as the authors' code computes it (option `ocm_matching: authors_set_difference`; the default
+// `max_intersection` is ocm above). Source: UsefulnessHungarianMappingUsingGridTrainingIncludingC0.java
+// (main) with ArrayLevenshteinDistance.ArrayEditDistances (lchen10/DiffPrivWaveCluster,
+// WaveCluster_PrivQT / WaveCluster_PrivTHR*). Where it departs from Sec. 6.2 ("the optimal matching
+// ... maximizing the common test points"): the clusters (the classes 1.. each classifier gives to
+// at least one test point; C0 apart) are matched by the Hungarian method on the MINIMUM set-difference
+// cost max(|Ci \ Cj|, |Cj \ Ci|) (their larger set minus the smaller), and then the intersections
+// |Ci and Cj| of that matching are counted; OCM = 1 - (those + |C0 and C0|) / TT. Their special case is
+// kept: with exactly one cluster on each side the fold is skipped (`continue` before the round is
+// counted): std::nullopt, and cross_validate leaves the fold out of the OCM mean. With no cluster on
+// one side (their code would fail on an empty matrix) only C0 and C0 count. Ties between equally cheap
+// matchings may be broken differently from their Munkres code.
+std::optional<double> ocm_authors(const std::vector<std::int32_t>& pred_true, const std::vector<std::int32_t>& pred_priv);
 // 2CE (Sec. 6.2): share of unordered test pairs classified inconsistently (same class under one
 // classifier, different under the other; two points in C0 are "same class"). Counted from the
 // contingency table in O(n + c^2): same-in-both = sum C(n_ij, 2), inconsistent = sum_i C(a_i, 2) +
@@ -56,19 +75,38 @@ enum class C0Grids { all, positive };
 // cell's coordinates, its prediction is the table entry of its cell: per-point prediction is O(1).
 std::vector<std::int32_t> cell_classifier(const WaveClusterOutput& result, const C45Options& opt, C0Grids c0);
 
+// How OCM matches the classes of the two classifiers (see ocm and ocm_authors).
+enum class OcmMatching { max_intersection, authors_set_difference };
+template <>
+struct ChoiceNames<OcmMatching> {
+  static constexpr std::array<std::pair<OcmMatching, std::string_view>, 2> names{
+      {{OcmMatching::max_intersection, "max_intersection"}, {OcmMatching::authors_set_difference, "authors_set_difference"}}};
+};
+// How the points are cut into folds: dpclust = shuffled with the trial's metric seed, cut into equal
+// consecutive parts; weka = the authors' fixed, label-stratified Weka folds (weka_folds.hpp).
+enum class CvFolds { dpclust, weka };
+template <>
+struct ChoiceNames<CvFolds> {
+  static constexpr std::array<std::pair<CvFolds, std::string_view>, 2> names{{{CvFolds::dpclust, "dpclust"}, {CvFolds::weka, "weka"}}};
+};
+
 struct CvOptions {
   std::size_t folds = 10;
   C45Options tree;
   C0Grids c0 = C0Grids::all;
+  OcmMatching matching = OcmMatching::max_intersection;
+  CvFolds fold_rule = CvFolds::dpclust;
   static CvOptions from(const ParamSet& params);
 };
 struct CvResult {
   double ocm = 0, two_ce = 0;  // means over the folds
-  std::size_t folds = 0;
+  std::size_t folds = 0;       // folds with a held-out point (2CE's mean)
+  std::size_t ocm_folds = 0;   // folds in OCM's mean (ocm_authors skips its one-cluster-each special case)
 };
 
 // K-fold clustering-first-then-classification (Sec. 6.2, SPEC.md): the points are shuffled with
-// `seed` and cut into K folds; for each fold, true WaveCluster and `mechanism` (re-run with its own
+// `seed` and cut into K folds (opt.fold_rule = weka: the authors' fixed stratified folds instead, which
+// need the dataset's labels; InputError without them); for each fold, true WaveCluster and `mechanism` (re-run with its own
 // budget epsilon, seeded from `seed` and the fold) cluster the other K-1 folds, a tree is built from
 // each result, both classify the held-out fold; OCM and 2CE are computed per fold and averaged.
 CvResult cross_validate(const Dataset& data, const WcParams& wp, const ParamSet& params, const WcMechanism& mechanism,

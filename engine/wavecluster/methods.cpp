@@ -7,6 +7,7 @@
 
 #include "privacy/mechanism.hpp"
 #include "wavecluster/baseline.hpp"
+#include "wavecluster/choice.hpp"
 #include "wavecluster/privqt.hpp"
 #include "wavecluster/privthr.hpp"
 #include "wavecluster/privthr_em.hpp"
@@ -32,6 +33,7 @@ MethodResult WcMechanism::run(const Dataset& data, const ParamSet& params, Rng& 
     r.non_private_notes.push_back(
         "PrivTHR_EM's threshold range (0, Max] uses the largest true transformed value (Alg. 2 line 10, as the paper defines "
         "it); set em_upper to a public bound for a fully private release");
+  for (const std::string& note : out.non_private_notes) r.non_private_notes.push_back(note);
   if (out.release_extra.contains("synopsis") && out.release_extra["synopsis"].value("true_n_used", false))
     r.non_private_notes.push_back("Baseline used the true number of records for its grid sizes (n_share = 0)");
   r.details = std::move(out);
@@ -77,6 +79,9 @@ class PrivThrEmMethod final : public WcMechanism {
     o.epsilon = params.real("epsilon");
     o.rho = params.real("rho");
     o.em_upper = params.real("em_upper");
+    // The authors'-code options (privthr_em.hpp); absent from a hand-built ParamSet: the paper's reading.
+    if (params.has("em_repeats")) o.em_repeats = static_cast<std::size_t>(params.integer("em_repeats"));
+    if (params.has("em_repeats_budget")) o.em_repeats_budget = choice_of<EmRepeatsBudget>(params, "em_repeats_budget");
     o.sampler = privacy::sampler_of(params);
     return privthr_em(data, wp, o, rng, ledger);
   }
@@ -93,6 +98,7 @@ class BaselineMethod final : public WcMechanism {
     o.synopsis.alpha = params.real("ag_alpha");
     o.synopsis.n_share = params.real("n_share");
     o.synopsis.sampler = privacy::sampler_of(params);
+    if (params.has("ag_variant")) o.synopsis.variant = choice_of<AgVariant>(params, "ag_variant");  // flat_origin.hpp
     return baseline(data, wp, o, rng, ledger);
   }
 };

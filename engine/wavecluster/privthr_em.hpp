@@ -24,36 +24,69 @@
 // result non-private (WaveClusterOutput::range_from_data); em_upper > 0 gives the public range
 // (0, em_upper] instead (exp_mech.hpp).
 //
+// The authors' code (option em_repeats, em_repeats_budget; README "The authors' code"): their
+// ExponentialMech.noisyPercentileValue (lchen10/DiffPrivWaveCluster, WaveCluster_PrivTHR*/src/
+// ExponentialMech.java) runs ExponentialMechanism 10 times and returns the MEAN of the 10 thresholds,
+// where Alg. 2 line 12-13 (Sec. 4.4) draws once. em_repeats = R > 1 draws R thresholds and uses their
+// mean d'; k' is then the rank of d' among the true values (how many are >= d'). Every draw reads the
+// data, so R draws are R ledger entries (sequential composition):
+//   em_repeats_budget: split    each draw gets eps2 / R: the ledger sums to the configured epsilon
+//                               and the result stays eps-DP (the averaging is post-processing);
+//   em_repeats_budget: authors  each draw gets eps2, as their code does: the real cost is
+//                               eps1 + R eps2 > epsilon; the ledger records all R entries, declares the
+//                               excess (R - 1) eps2 (BudgetLedger::declare_excess) and the result is
+//                               flagged non-private with that reason.
+// em_repeats = 1 (default) is the paper's single draw, unchanged.
+//
 // Testable noise: the exponential mechanism's sampler lives in exp_mech.*, outside engine/privacy, so
 // the ledger's noise_scale f is applied here: the mechanism runs at eps2 / f (f = 0: the noiseless
 // limit, the partition of rank k itself).
+#include <array>
 #include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/dataset.hpp"
 #include "core/ledger.hpp"
 #include "core/rng.hpp"
 #include "privacy/mechanism.hpp"
+#include "wavecluster/choice.hpp"
 #include "wavecluster/exp_mech.hpp"
 #include "wavecluster/wavecluster.hpp"
 
 namespace dpclust::wavecluster {
+
+// How R > 1 threshold draws share the threshold budget eps2 (see above).
+enum class EmRepeatsBudget { split, authors };
+template <>
+struct ChoiceNames<EmRepeatsBudget> {
+  static constexpr std::array<std::pair<EmRepeatsBudget, std::string_view>, 2> names{
+      {{EmRepeatsBudget::split, "split"}, {EmRepeatsBudget::authors, "authors"}}};
+};
 
 struct PrivThrEmOptions {
   double epsilon = 1.0;
   double rho = 0.7;       // share of epsilon on the noisy counts (line 2); the rest on the threshold (line 4)
   double em_upper = 0.0;  // > 0: public threshold range (0, em_upper]; 0: the paper's (0, Max] (flagged)
   privacy::Sampler sampler = privacy::Sampler::secure;
+  std::size_t em_repeats = 1;  // R threshold draws averaged (the authors' code: 10; the paper: 1)
+  EmRepeatsBudget em_repeats_budget = EmRepeatsBudget::split;
 };
+
+// The reason a result with em_repeats_budget: authors (and R > 1) carries among its non_private notes.
+std::string em_repeats_note(std::size_t repeats, double eps2);
 
 // PrivTHR_EM on `data` (whose bounds are the public domain), spending options.epsilon in `ledger`.
 WaveClusterOutput privthr_em(const Dataset& data, const WcParams& params, const PrivThrEmOptions& options, Rng& rng,
                              BudgetLedger& ledger);
 
-// NoisyThresholdByEM, lines 10-13, on the true W (lines 8-9): records one ledger entry of eps2. `k`
-// receives the true k of line 11 (evaluation only). When W has no positive value the threshold is 0
-// and the rank 0 (nothing to choose from; the budget is still recorded).
+// NoisyThresholdByEM, lines 10-13, on the true W (lines 8-9): records one ledger entry of eps2 (R > 1
+// repeats: R entries, see above). `k` receives the true k of line 11 (evaluation only). When W has no
+// positive value the threshold is 0 and the rank 0 (nothing to choose from; the budget is still recorded).
 EmThreshold noisy_threshold_by_em(const std::vector<double>& w, double p, double eps2, double delta_q, double em_upper, Rng& rng,
-                                  BudgetLedger& ledger, std::size_t& k);
+                                  BudgetLedger& ledger, std::size_t& k, std::size_t repeats = 1,
+                                  EmRepeatsBudget budget = EmRepeatsBudget::split);
 
 }  // namespace dpclust::wavecluster

@@ -11,8 +11,12 @@
 
 #include "core/error.hpp"
 #include "privacy/mechanism.hpp"
+#include "wavecluster/choice.hpp"
+#include "wavecluster/grid.hpp"
 #include "wavecluster/methods.hpp"
 #include "wavecluster/measures.hpp"
+#include "wavecluster/privthr_em.hpp"
+#include "wavecluster/synopsis.hpp"
 
 namespace dpclust {
 
@@ -29,6 +33,7 @@ std::vector<ParamSpec> wavecluster_params() {
       "grid (g^d cells in all) may have at most 2^28 cells, checked once the data dimension is known";
   g.min = 2;
   g.max = 1e7;
+  g.whole = true;
   return {
       g,
       real_param("p", std::nullopt,
@@ -50,6 +55,14 @@ std::vector<ParamSpec> wavecluster_params() {
       choice_param("c0_grids", "all", {"all", "positive"},
                    "OCM/2CE: non-significant cells used as C0 training instances: all cells of the average subband, or only "
                    "those with a positive value"),
+      // The authors' code (measures.hpp ocm_authors, weka_folds.hpp); the defaults are the paper's reading.
+      choice_spec("ocm_matching", OcmMatching::max_intersection,
+                  "OCM: max_intersection = Hungarian matching maximising the common test points (Sec. 6.2); "
+                  "authors_set_difference = the authors' code (UsefulnessHungarianMapping...IncludingC0.java): Hungarian "
+                  "on the minimum set difference max(|Ci\\Cj|, |Cj\\Ci|), then the matched intersections counted"),
+      choice_spec("ocm_folds", CvFolds::dpclust,
+                  "OCM/2CE folds: dpclust = shuffled with the trial's seed; weka = the authors' fixed folds "
+                  "(CrossValidationSingleRunUsingGridTraining.java: Weka randomize(new Random(1)) + stratify on the labels)"),
   };
 }
 
@@ -59,6 +72,50 @@ ParamSpec epsilon_param() {
   return real_param("epsilon", std::nullopt,
                     "privacy budget (epsilon), in [1e-6, 1e6]: smaller gives unbounded noise, larger overflows the grid sizes",
                     1e-6, 1e6);
+}
+
+// g against the dimension: one entry per dimension, and at most 2^28 cells in all (g^d), before any
+// trial allocates the grid (MethodInfo::check_shape).
+void check_grid_shape(const ParamSet& p, const DataShape& shape) {
+  // Budget splits: every part of epsilon a mechanism spends must keep a finite noise scale (a rho of
+  // 5e-324 would leave eps1 = rho eps denormal, as epsilon itself is bounded below by 1e-6).
+  if (p.has("epsilon")) {
+    const double eps = p.real("epsilon");
+    auto part = [&](const char* key, double share) {
+      if (share > 0 && eps * share < 1e-9)
+        throw InputError(std::string("params.") + key,
+                         std::string(key) + " leaves a share of epsilon of " + short_number(eps * share) +
+                             " (below 1e-9) for one of the mechanism's steps: its noise would have no usable scale",
+                         std::string("choose ") + key + " so that every share of epsilon is at least 1e-9");
+    };
+    if (p.has("rho")) {
+      part("rho", p.real("rho"));
+      part("rho", 1 - p.real("rho"));
+    }
+    if (p.has("n_share")) {
+      part("n_share", p.real("n_share"));
+      part("n_share", 1 - p.real("n_share"));
+    }
+    if (p.has("ag_alpha")) {
+      part("ag_alpha", p.real("ag_alpha"));
+      part("ag_alpha", 1 - p.real("ag_alpha"));
+    }
+  }
+  if (p.has("ag_variant") && p.has("synopsis") && p.string("ag_variant") == "flat_origin" && p.string("synopsis") != "adaptive")
+    throw InputError("params.ag_variant", "ag_variant: flat_origin is a variant of the adaptive grid, not of synopsis: " + p.string("synopsis"),
+                     "use synopsis: adaptive with ag_variant: flat_origin, or ag_variant: paper");
+  if (!shape.d) return;
+  const std::size_t d = *shape.d;
+  const ParamValue& g = p.get("g");
+  if (std::holds_alternative<RealVector>(g) && std::get<RealVector>(g).size() != d)
+    throw InputError("params.g",
+                     "g has " + std::to_string(std::get<RealVector>(g).size()) + " per-dimension entries but dataset '" +
+                         shape.dataset + "' has " + std::to_string(d) + " dimensions",
+                     "give one entry per coordinate column, g: {per_dim: [...]} of length " + std::to_string(d) +
+                         ", or one number for every dimension");
+  std::vector<std::size_t> dims;
+  for (double x : p.per_dim("g", d)) dims.push_back(static_cast<std::size_t>(x));
+  checked_cell_count(dims);  // InputError("params.g", ...) beyond 2^28 cells
 }
 
 MethodInfo info(std::string name, std::string summary, std::string reference, bool priv, std::vector<ParamSpec> extra) {
@@ -78,6 +135,7 @@ MethodInfo info(std::string name, std::string summary, std::string reference, bo
   }
   for (auto& p : extra) m.params.push_back(std::move(p));
   m.make = [name] { return std::unique_ptr<Method>(make_mechanism(name)); };
+  m.check_shape = check_grid_shape;
   return m;
 }
 
@@ -158,7 +216,11 @@ std::vector<MethodInfo> wavecluster_methods() {
             real_param("ag_alpha", 0.5, "adaptive grid: share of the grid budget for the first level (alpha)", 0.0, 1.0, true, true),
             real_param("n_share", 0.05,
                        "share of epsilon spent on the noisy record count N for the grid sizes (0: true N, flagged non-private)",
-                       0.0, 1.0, false, true)}),
+                       0.0, 1.0, false, true),
+            choice_spec("ag_variant", AgVariant::paper,
+                        "adaptive grid: paper = Qardaji et al. as the paper describes it; flat_origin = the authors' "
+                        "flat_origin.py (m1 = 10, a cell split only when its noisy count >= 4 c2, leaf counts truncated, "
+                        "no noisy N: n_share unused, grid over the data's box: flagged non-private)")}),
       info("privqt", "PrivQT: Laplace noise on every cell of the count matrix, then WaveCluster",
            ref + ", arXiv Alg. PrivQT (Sec. 4.2)", true, {}),
       info("privthr", "PrivTHR: PrivQT counts plus a noisy |Z| to drop |Z|'/2 noisy positive values before k'",
@@ -171,7 +233,14 @@ std::vector<MethodInfo> wavecluster_methods() {
             real_param("em_upper", 0.0,
                        "public upper end of the threshold range (0, em_upper]; 0 = the largest true value, as the paper "
                        "defines it (data-dependent: the result is flagged non-private)",
-                       0.0)}),
+                       0.0),
+            int_param("em_repeats", 1,
+                      "threshold draws averaged: 1 = the paper's single draw (Alg. 2 line 12); the authors' code "
+                      "(ExponentialMech.noisyPercentileValue) averages 10",
+                      1, 1000),
+            choice_spec("em_repeats_budget", EmRepeatsBudget::split,
+                        "budget of em_repeats > 1 draws: split = eps2 / em_repeats each (eps-DP); authors = eps2 each, as "
+                        "their code (real cost em_repeats x eps2, recorded in the ledger, result flagged non-private)")}),
   };
 }
 

@@ -25,21 +25,35 @@
 // Every noisy count is a privacy::CountMechanism (discrete Laplace by default, the papers' continuous
 // Laplace with `sampler: textbook`); Baseline (baseline.hpp) is this file's only user.
 #include <nlohmann/json.hpp>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/dataset.hpp"
 #include "core/ledger.hpp"
 #include "core/rng.hpp"
 #include "privacy/mechanism.hpp"
+#include "wavecluster/choice.hpp"
 #include "wavecluster/grid.hpp"
 
 namespace dpclust::wavecluster {
 
+// Which adaptive grid: the paper's reading of Qardaji et al. (this file), or the one the DP WaveCluster
+// authors' code builds (flat_origin.hpp: their flat_origin.py).
+enum class AgVariant { paper, flat_origin };
+template <>
+struct ChoiceNames<AgVariant> {
+  static constexpr std::array<std::pair<AgVariant, std::string_view>, 2> names{
+      {{AgVariant::paper, "paper"}, {AgVariant::flat_origin, "flat_origin"}}};
+};
+
 struct SynopsisOptions {
   std::string type = "adaptive";  // "adaptive" (AG) or "uniform" (UG)
+  AgVariant variant = AgVariant::paper;  // AG only: flat_origin = the authors' code (flat_origin.hpp)
   double c = 10.0;                // Qardaji et al.'s constant c (c2 = c / 2)
   double alpha = 0.5;             // AG: share of the grid budget for the first level
   double n_share = 0.05;          // share of eps for the noisy N (0: true N, non-private)

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 #include "core/dataset.hpp"
@@ -87,6 +88,9 @@ struct WaveClusterOutput {
   std::size_t z = 0;  // |Z|: non-positive values of W
   bool is_private = false;       // false for plain WaveCluster: every number is then of the true data
   bool range_from_data = false;  // PrivTHR_EM took its threshold range from the true values (flagged non-private)
+  // Further reasons the run is not private as configured (the authors'-code options: em_repeats_budget:
+  // authors, ag_variant: flat_origin); WcMechanism::run copies them into the result's non_private notes.
+  std::vector<std::string> non_private_notes;
 
   // {"k_prime", "L_prime", "threshold", "significant_grids", "clusters", public_extra...} for a private
   // run; for plain WaveCluster only the sizes of its (non-private) result.

@@ -1,0 +1,219 @@
+// The authors' adaptive grid (flat_origin.py); what it is and where it departs from the paper is in
+// flat_origin.hpp.
+#include "wavecluster/flat_origin.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "privacy/mechanism.hpp"
+
+namespace dpclust::wavecluster {
+
+const char* const kFlatOriginBoundsNote =
+    "Baseline ag_variant: flat_origin lays its adaptive grid over the data's own bounding box (the authors' "
+    "flat_origin.py, construct_from_ndarray: min - 1e-6, max + 1e-6), not over the public domain";
+
+namespace {
+
+std::string num(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
+double root(double x, std::size_t d) { return d == 2 ? std::sqrt(x) : std::pow(x, 1.0 / static_cast<double>(d)); }
+
+// b^e, refused above kSynopsisMaxCells.
+std::size_t power_capped(std::size_t b, std::size_t e, const char* what) {
+  std::size_t r = 1;
+  for (std::size_t i = 0; i < e; ++i)
+    if (__builtin_mul_overflow(r, b, &r) || r > kSynopsisMaxCells)
+      throw InputError(std::string("wc_baseline.") + what,
+                       "the flat_origin adaptive grid would have " + std::to_string(b) + "^" + std::to_string(e) +
+                           " cells, above the cap of " + std::to_string(kSynopsisMaxCells),
+                       "use data with fewer dimensions, or ag_variant: paper");
+  return r;
+}
+
+void check_step(double step_eps, double sensitivity, const char* step) {
+  if (!(step_eps > 0) || !(sensitivity / step_eps <= kSynopsisMaxNoiseScale))
+    throw InputError("wc_baseline.epsilon",
+                     std::string("the ") + step + " gets epsilon " + num(step_eps) + ", a Laplace noise scale above " +
+                         num(kSynopsisMaxNoiseScale),
+                     "raise epsilon, or ag_alpha towards 0.5");
+}
+
+// Index in [0, m) of x in cells of width `step` starting at `lo` (flat_origin.py: int((x - xmin) / xstep)),
+// clamped (the data box contains every point, the clamp only guards rounding).
+std::size_t index_in(double x, double lo, double step, std::size_t m) {
+  const double t = (x - lo) / step;
+  if (!(t > 0)) return 0;
+  if (t >= static_cast<double>(m)) return m - 1;
+  return static_cast<std::size_t>(t);
+}
+
+}  // namespace
+
+std::uint64_t flat_origin_leaf_points(double v) {
+  if (!(v >= 1)) return 0;  // "%d" of v in (-1, 1) is 0, negatives are skipped (count > 0)
+  return static_cast<std::uint64_t>(std::trunc(v));
+}
+
+SyntheticCounts flat_origin_counts(const Dataset& data, const Quantizer& q, double eps, const SynopsisOptions& opt, Rng& rng,
+                                   BudgetLedger& ledger) {
+  const std::size_t d = q.dims();
+  if (!(eps > 0) || !std::isfinite(eps))
+    throw InputError("wc_baseline.epsilon", "epsilon must be finite and > 0, got " + num(eps), "set epsilon in (0, 1e6]");
+  if (!(opt.c > 0) || !std::isfinite(opt.c))
+    throw InputError("wc_baseline.ag_c", "ag_c must be finite and > 0, got " + num(opt.c), "use the paper's ag_c: 10");
+  const double eps1 = opt.alpha * eps, eps2 = eps - eps1;  // flat_origin.py: top_eps, bottom_eps
+  check_step(eps1, opt.sensitivity, "adaptive grid's first level");
+  check_step(eps2, opt.sensitivity, "adaptive grid's second level");
+  const double c2 = opt.c / 2.0;                                  // partition_par = 5
+  const double split_at = kFlatOriginSplitFactor * c2;            // partition_par * 4 = 20
+
+  // The data's bounding box widened by 1e-6 (construct_from_ndarray); the public domain when there is
+  // no point to take a box from.
+  std::vector<double> lo(d), hi(d), step(d);
+  for (std::size_t j = 0; j < d; ++j) {
+    if (data.n == 0) {
+      lo[j] = q.lo(j), hi[j] = q.hi(j);
+      continue;
+    }
+    double mn = std::numeric_limits<double>::infinity(), mx = -mn;
+    for (std::size_t i = 0; i < data.n; ++i) {
+      mn = std::min(mn, data.point(i)[j]);
+      mx = std::max(mx, data.point(i)[j]);
+    }
+    lo[j] = mn - kFlatOriginWiden, hi[j] = mx + kFlatOriginWiden;
+  }
+  const std::size_t m1 = kFlatOriginM1;
+  for (std::size_t j = 0; j < d; ++j) step[j] = (hi[j] - lo[j]) / static_cast<double>(m1);
+  const std::size_t cells1 = power_capped(m1, d, "ag_variant");
+
+  // First level: true counts, then noisy counts with alpha eps (Node.add_noise), every cell first.
+  std::vector<double> count(cells1, 0.0), v(cells1, 0.0);
+  std::vector<std::uint32_t> cell1(data.n);
+  for (std::size_t i = 0; i < data.n; ++i) {
+    std::size_t idx = 0;
+    for (std::size_t j = 0; j < d; ++j) idx = idx * m1 + index_in(data.point(i)[j], lo[j], step[j], m1);
+    cell1[i] = static_cast<std::uint32_t>(idx);
+    count[idx] += 1.0;
+  }
+  const auto level1 = privacy::CountMechanism::laplace(
+      ledger, opt.sampler, opt.sensitivity, eps1,
+      "adaptive grid, the authors' flat_origin.py: first-level noisy counts (Baseline line 2)",
+      "parallel composition over the 10^d first-level cells");
+  const auto level2 = privacy::CountMechanism::laplace(
+      ledger, opt.sampler, opt.sensitivity, eps2,
+      "adaptive grid, the authors' flat_origin.py: second level, sub-cell counts of the split cells and a second count "
+      "of the others (Baseline line 2)",
+      "parallel composition over disjoint cells");
+  for (std::size_t c = 0; c < cells1; ++c) v[c] = level1.noisy(rng, count[c]);
+
+  // Which cells are split, and into how many sub-cells per dimension (Node.partition).
+  std::vector<std::size_t> m2(cells1, 1), offset(cells1 + 1, 0);
+  std::size_t split_cells = 0, m2_min = 0, m2_max = 0;
+  for (std::size_t c = 0; c < cells1; ++c) {
+    std::size_t leaves = 1;
+    if (v[c] >= split_at) {
+      const double side = std::ceil(root(v[c] * eps2 / c2, d));
+      if (!(side <= static_cast<double>(kSynopsisMaxPerDim)))
+        throw InputError("wc_baseline.m2",
+                         "m2 = " + num(side) + " cells per dimension (epsilon = " + num(eps) + ", ag_c = " + num(opt.c) +
+                             ") exceeds the cap of " + std::to_string(kSynopsisMaxPerDim),
+                         "lower epsilon or raise ag_c");
+      m2[c] = static_cast<std::size_t>(side);
+      leaves = power_capped(m2[c], d, "m2");
+      ++split_cells;
+      m2_min = split_cells == 1 ? m2[c] : std::min(m2_min, m2[c]);
+      m2_max = std::max(m2_max, m2[c]);
+    }
+    if (__builtin_add_overflow(offset[c], leaves, &offset[c + 1]) || offset[c + 1] > kSynopsisMaxCells)
+      throw InputError("wc_baseline.epsilon",
+                       "the flat_origin adaptive grid would have more than " + std::to_string(kSynopsisMaxCells) + " leaves",
+                       "lower epsilon or raise ag_c");
+  }
+  // Second-level true counts: sub-cell of each point of a split cell (int((x - node.xmin) / node.xstep)).
+  std::vector<double> u(offset[cells1], 0.0);
+  std::vector<std::size_t> a(d);
+  // A first-level cell starts at lo + a step (Node(x, x + xstep, ...), x = xmin + i * xstep); its
+  // sub-cells are ((x + xstep) - x) / m2 wide (Node.partition's xstep).
+  auto node_lo = [&](std::size_t j, std::size_t aj) { return lo[j] + static_cast<double>(aj) * step[j]; };
+  auto sub_step = [&](std::size_t j, std::size_t aj, std::size_t mm) {
+    const double x0 = node_lo(j, aj);
+    return (x0 + step[j] - x0) / static_cast<double>(mm);
+  };
+  auto unravel_m = [&](std::size_t idx, std::size_t m, std::size_t* out) {
+    for (std::size_t j = d; j-- > 0;) {
+      out[j] = idx % m;
+      idx /= m;
+    }
+  };
+  for (std::size_t i = 0; i < data.n; ++i) {
+    const std::size_t c = cell1[i];
+    if (m2[c] == 1) {
+      u[offset[c]] += 1.0;  // one leaf: the second count is of the whole cell
+      continue;
+    }
+    unravel_m(c, m1, a.data());
+    std::size_t sub = 0;
+    for (std::size_t j = 0; j < d; ++j)
+      sub = sub * m2[c] + index_in(data.point(i)[j], node_lo(j, a[j]), sub_step(j, a[j], m2[c]), m2[c]);
+    u[offset[c] + sub] += 1.0;
+  }
+
+  // Cell after cell: the second-level noise, the combination with the first level, synthetic points.
+  const double a2 = opt.alpha * opt.alpha, b2 = (1 - opt.alpha) * (1 - opt.alpha);
+  SyntheticCounts res;
+  res.counts.assign(q.shape().size(), 0.0);
+  std::uint64_t synthetic = 0;
+  std::vector<std::size_t> s(d);
+  std::vector<double> x(d);
+  auto place = [&](const std::vector<double>& box_lo, const std::vector<double>& box_w, std::uint64_t n_points) {
+    if (n_points > kSynopsisMaxSyntheticPoints - synthetic)
+      throw InputError("wc_baseline.epsilon",
+                       "the noisy synopsis asks for more than " + std::to_string(kSynopsisMaxSyntheticPoints) +
+                           " synthetic points",
+                       "raise epsilon (less noise per cell)");
+    synthetic += n_points;
+    for (std::uint64_t t = 0; t < n_points; ++t) {
+      for (std::size_t j = 0; j < d; ++j) x[j] = box_lo[j] + rng.uniform() * box_w[j];
+      res.counts[q.cell_of(x.data())] += 1.0;
+    }
+  };
+  std::vector<double> box_lo(d), box_w(d);
+  for (std::size_t c = 0; c < cells1; ++c) {
+    const std::size_t leaves = offset[c + 1] - offset[c];
+    for (std::size_t l = offset[c]; l < offset[c + 1]; ++l) u[l] = level2.noisy(rng, u[l]);
+    double sum_u = 0;
+    for (std::size_t l = offset[c]; l < offset[c + 1]; ++l) sum_u += u[l];
+    // Constrained inference (Node.partition): v' = (alpha^2 m v + (1-alpha)^2 sum u) / (alpha^2 m + (1-alpha)^2),
+    // m = the number of leaves (1 for a cell kept whole), each leaf shifted by (v' - sum u) / m.
+    const double m = static_cast<double>(leaves);
+    const double v_star = (a2 * m * v[c] + b2 * sum_u) / (a2 * m + b2);
+    const double adjust = (v_star - sum_u) / m;
+    unravel_m(c, m1, a.data());
+    for (std::size_t l = 0; l < leaves; ++l) {
+      unravel_m(l, m2[c], s.data());
+      for (std::size_t j = 0; j < d; ++j) {
+        box_w[j] = sub_step(j, a[j], m2[c]);
+        box_lo[j] = node_lo(j, a[j]) + static_cast<double>(s[j]) * box_w[j];
+      }
+      // A cell kept whole releases max(0, v') (anonymize(non_neg=True)); a leaf of a split cell
+      // u + adjust; both written with "%d" and drawn when > 0.
+      place(box_lo, box_w, flat_origin_leaf_points(u[offset[c] + l] + adjust));
+    }
+  }
+  res.info = {{"type", "adaptive"},     {"variant", "flat_origin"}, {"m1", m1},
+              {"split_cells", split_cells}, {"m2_min", m2_min},       {"m2_max", m2_max},
+              {"leaves", offset[cells1]}, {"synthetic_points", synthetic}};
+  return res;
+}
+
+}  // namespace dpclust::wavecluster
