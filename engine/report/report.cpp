@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -54,6 +55,69 @@ void read_tolerance(const YAML::Node& n, double& tol, bool& relative, const std:
   }
 }
 
+// Every key of a map node must be one of `allowed`; the error names the entry and suggests the closest key.
+void check_keys(const YAML::Node& n, std::initializer_list<const char*> allowed, const std::string& file, const std::string& what) {
+  if (!n.IsMap()) throw InputError(at(file, n), what + ": expected a map");
+  std::vector<std::string> names(allowed.begin(), allowed.end());
+  for (const auto& kv : n) {
+    const std::string key = kv.first.as<std::string>();
+    if (std::find(names.begin(), names.end(), key) != names.end()) continue;
+    const std::string near = closest_match(key, names);
+    throw InputError(at(file, kv.first), what + ": unknown key '" + key + "'", near.empty() ? "" : "did you mean '" + near + "'?");
+  }
+}
+
+constexpr const char* kProtocolForms =
+    "protocol: {statistic: mean, seeds: K} (mean over K seeds), {statistic: median, seeds: K} or {statistic: single} (one run)";
+
+// `protocol: {statistic: mean | median | single, seeds: K, note: "..."}`; `what` names the entry.
+Protocol parse_protocol(const YAML::Node& n, const YAML::Node& owner, const std::string& file, const std::string& what) {
+  if (!n) throw InputError(at(file, owner), what + ": needs a 'protocol' (how the paper obtained the value)", kProtocolForms);
+  check_keys(n, {"statistic", "seeds", "note"}, file, what + " protocol");
+  Protocol p;
+  const std::string stat = n["statistic"] ? n["statistic"].as<std::string>() : "";
+  if (stat == "mean") p.statistic = SeedStatistic::mean;
+  else if (stat == "median") p.statistic = SeedStatistic::median;
+  else if (stat == "single") p.statistic = SeedStatistic::single;
+  else throw InputError(at(file, n), what + ": protocol statistic '" + stat + "' is not one of mean, median, single", kProtocolForms);
+  if (p.statistic == SeedStatistic::single) {
+    if (n["seeds"] && n["seeds"].as<long long>() != 1)
+      throw InputError(at(file, n["seeds"]), what + ": a single-run protocol has no 'seeds' (or seeds: 1)", kProtocolForms);
+    p.seeds = 1;
+  } else {
+    if (!n["seeds"]) throw InputError(at(file, n), what + ": protocol '" + stat + "' needs 'seeds' (how many runs the paper combined)", kProtocolForms);
+    const long long k = n["seeds"].as<long long>();
+    if (k < 1 || k > 10000) throw InputError(at(file, n["seeds"]), what + ": protocol seeds must be in [1, 10000], got " + std::to_string(k));
+    p.seeds = static_cast<std::size_t>(k);
+  }
+  p.note = str(n, "note");
+  return p;
+}
+
+VerdictSettings parse_verdict_settings(const YAML::Node& n, const std::string& file) {
+  VerdictSettings s;
+  if (!n) return s;
+  check_keys(n, {"min_trials_for_variance", "coverage", "max_exact_subsets", "resamples", "resample_seed"}, file, "verdicts");
+  if (n["min_trials_for_variance"]) {
+    const long long m = n["min_trials_for_variance"].as<long long>();
+    if (m < 2) throw InputError(at(file, n["min_trials_for_variance"]), "verdicts: min_trials_for_variance must be >= 2");
+    s.min_trials_for_variance = static_cast<std::size_t>(m);
+  }
+  if (n["coverage"]) {
+    s.coverage = n["coverage"].as<double>();
+    if (!(s.coverage > 0 && s.coverage < 1)) throw InputError(at(file, n["coverage"]), "verdicts: coverage must be in (0, 1), e.g. 0.95");
+  }
+  if (n["max_exact_subsets"]) s.resample.max_exact = n["max_exact_subsets"].as<std::size_t>();
+  if (n["resamples"]) {
+    s.resample.resamples = n["resamples"].as<std::size_t>();
+    if (s.resample.resamples < 100) throw InputError(at(file, n["resamples"]), "verdicts: resamples must be >= 100");
+  }
+  if (n["resample_seed"]) s.resample.seed = n["resample_seed"].as<std::uint64_t>();
+  return s;
+}
+
+bool is_timing_metric(const std::string& m) { return m == "method_seconds" || m == "metrics_seconds"; }
+
 bool close(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)); }
 
 std::string fmt(double x, int digits = 3) {
@@ -61,6 +125,17 @@ std::string fmt(double x, int digits = 3) {
   std::snprintf(buf, sizeof buf, "%.*f", digits, x);
   return buf;
 }
+
+std::string fmt_time(double seconds) {
+  char buf[64];
+  if (seconds >= 1) std::snprintf(buf, sizeof buf, "%.3g s", seconds);
+  else if (seconds >= 1e-3) std::snprintf(buf, sizeof buf, "%.3g ms", seconds * 1e3);
+  else std::snprintf(buf, sizeof buf, "%.3g us", seconds * 1e6);
+  return buf;
+}
+
+// A value of `metric` for the report: times with their unit, everything else with 3 decimals.
+std::string fmt_value(const std::string& metric, double x) { return is_timing_metric(metric) ? fmt_time(x) : fmt(x); }
 
 double mean_of(const json& cell, const std::string& metric) {
   const json* s = statistic(cell, metric);
@@ -93,23 +168,40 @@ Reference load_reference(const fs::path& file) {
   try {
     if (root["papers"])
       for (const auto& kv : root["papers"]) ref.papers[kv.first.as<std::string>()] = kv.second.as<std::string>();
+    ref.verdicts = parse_verdict_settings(root["verdicts"], f);
     for (const auto& n : root["values"]) {
       PublishedValue v;
       v.id = str(n, "id");
+      const std::string what = "published value '" + v.id + "'";
+      check_keys(n, {"id", "paper", "source", "setting", "value", "tolerance", "tolerance_relative", "query", "protocol", "reason", "see"}, f,
+                 what);
       v.paper = str(n, "paper");
       v.source = str(n, "source");
       v.setting = str(n, "setting");
+      if (!n["value"]) throw InputError(at(f, n), what + ": needs 'value'");
       v.value = n["value"].as<double>();
       read_tolerance(n, v.tolerance, v.relative, f);
       v.query = parse_query(n["query"], f);
+      v.protocol = parse_protocol(n["protocol"], n, f, what);
+      v.reason = str(n, "reason");
+      v.see = str(n, "see");
       ref.values.push_back(v);
     }
-    // Compact tables: values[metric][dataset][series] = number (null = not published).
+    // Compact tables: values[metric][dataset][series] = number (null = not published). protocol,
+    // reason and see apply to every value of the table; `overrides` change them for the values
+    // matching {metric, dataset, series} (each optional).
     for (const auto& t : root["tables"]) {
+      const std::string tid = str(t, "id");
+      const std::string what = "table '" + tid + "'";
+      check_keys(t, {"id", "paper", "source", "setting", "experiment", "params", "where", "tolerance", "tolerance_relative", "values", "protocol",
+                     "reason", "see", "overrides"},
+                 f, what);
       double tol = 0;
       bool rel = false;
       read_tolerance(t, tol, rel, f);
       Query base = parse_query(t, f);
+      const Protocol protocol = parse_protocol(t["protocol"], t, f, what);
+      const std::size_t first = ref.values.size();
       for (const auto& m : t["values"])
         for (const auto& d : m.second)
           for (const auto& s : d.second) {
@@ -121,17 +213,38 @@ Reference load_reference(const fs::path& file) {
             v.query.metric = m.first.as<std::string>();
             v.query.dataset = d.first.as<std::string>();
             v.query.series = s.first.as<std::string>();
-            v.id = str(t, "id") + "." + v.query.metric + "." + v.query.dataset + "." + v.query.series;
+            v.id = tid + "." + v.query.metric + "." + v.query.dataset + "." + v.query.series;
             v.setting = str(t, "setting");
             v.value = s.second.as<double>();
             v.tolerance = tol;
             v.relative = rel;
+            v.protocol = protocol;
+            v.reason = str(t, "reason");
+            v.see = str(t, "see");
             ref.values.push_back(v);
           }
+      for (const auto& o : t["overrides"]) {
+        const std::string owhat = what + " override";
+        check_keys(o, {"metric", "dataset", "series", "protocol", "reason", "see"}, f, owhat);
+        const std::string om = str(o, "metric"), od = str(o, "dataset"), os = str(o, "series");
+        std::size_t matched = 0;
+        for (std::size_t i = first; i < ref.values.size(); ++i) {
+          PublishedValue& v = ref.values[i];
+          if ((!om.empty() && om != v.query.metric) || (!od.empty() && od != v.query.dataset) || (!os.empty() && os != v.query.series)) continue;
+          ++matched;
+          if (o["protocol"]) v.protocol = parse_protocol(o["protocol"], o, f, "published value '" + v.id + "'");
+          if (o["reason"]) v.reason = str(o, "reason");
+          if (o["see"]) v.see = str(o, "see");
+        }
+        if (matched == 0)
+          throw InputError(at(f, o), owhat + " {metric: '" + om + "', dataset: '" + od + "', series: '" + os + "'} matches no published value",
+                           "name a metric, dataset and series of the table's values");
+      }
     }
     for (const auto& n : root["claims"]) {
       Claim c;
       c.id = str(n, "id");
+      const std::string what = "claim '" + c.id + "'";
       c.paper = str(n, "paper");
       c.source = str(n, "source");
       c.text = str(n, "text");
@@ -146,11 +259,52 @@ Reference load_reference(const fs::path& file) {
       if (n["losers"]) c.losers = n["losers"].as<std::vector<std::string>>();
       if (n["group_by"]) c.group_by = n["group_by"].as<std::vector<std::string>>();
       c.op = str(n, "op", "<");
+      if (c.op != "<" && c.op != "<=" && c.op != ">" && c.op != ">=")
+        throw InputError(at(f, n["op"]), what + ": op '" + c.op + "' is not one of <, <=, >, >=");
       if (n["bound"]) c.bound = n["bound"].as<double>();
       c.over = str(n, "over");
       if (n["expected"]) c.expected = n["expected"].as<double>();
       if (n["expected_tolerance"]) c.expected_tolerance = n["expected_tolerance"].as<double>();
+      c.protocol = parse_protocol(n["protocol"], n, f, what);
+      c.reason = str(n, "reason");
+      c.see = str(n, "see");
       ref.claims.push_back(c);
+    }
+    // Published running times: seconds[dataset][column] = a number, or a string for the paper's "-"
+    // (with its remark); `series_for` maps a column to the series name of the results where they differ.
+    for (const auto& t : root["timings"]) {
+      const std::string tid = str(t, "id");
+      const std::string what = "timing table '" + tid + "'";
+      check_keys(t, {"id", "paper", "source", "machine", "experiment", "metric", "params", "where", "series_for", "seconds"}, f, what);
+      Query base = parse_query(t, f);
+      if (base.metric.empty()) base.metric = "method_seconds";
+      if (!is_timing_metric(base.metric))
+        throw InputError(at(f, t["metric"]), what + ": metric '" + base.metric + "' is not a timing field", "method_seconds or metrics_seconds");
+      std::map<std::string, std::string> series_for;
+      if (t["series_for"])
+        for (const auto& kv : t["series_for"]) series_for[kv.first.as<std::string>()] = kv.second.as<std::string>();
+      if (!t["seconds"] || !t["seconds"].IsMap()) throw InputError(at(f, t), what + ": needs 'seconds: {dataset: {column: seconds}}'");
+      for (const auto& d : t["seconds"])
+        for (const auto& c : d.second) {
+          PublishedTiming pt;
+          pt.paper = str(t, "paper");
+          pt.source = str(t, "source");
+          pt.machine = str(t, "machine");
+          pt.column = c.first.as<std::string>();
+          pt.query = base;
+          pt.query.dataset = d.first.as<std::string>();
+          pt.query.series = series_for.count(pt.column) ? series_for.at(pt.column) : pt.column;
+          pt.id = tid + "." + pt.query.dataset + "." + pt.column;
+          if (!c.second.IsScalar()) throw InputError(at(f, c.second), "timing '" + pt.id + "': expected seconds or a remark");
+          double x = 0;
+          if (YAML::convert<double>::decode(c.second, x)) {
+            if (!(x > 0)) throw InputError(at(f, c.second), "timing '" + pt.id + "': seconds must be > 0");
+            pt.seconds = x;
+          } else {
+            pt.note = c.second.Scalar();
+          }
+          ref.timings.push_back(pt);
+        }
     }
   } catch (const YAML::Exception& e) {
     throw InputError(f + ":" + std::to_string(e.mark.line + 1), std::string("bad entry: ") + e.what());
@@ -201,15 +355,34 @@ std::vector<const json*> Results::cells(const Query& q) const {
   return out;
 }
 
+namespace {
+// Where a cell keeps a number, in the order statistic() looks: the aggregate and the per-trial part.
+constexpr std::pair<const char*, const char*> kSources[] = {
+    {"aggregates", "metrics"}, {"diagnostics_aggregates", "diagnostics"}, {"evaluation_aggregates", "evaluation"}, {"timing", "timing"}};
+}  // namespace
+
 const json* statistic(const json& cell, const std::string& metric) {
-  for (const char* where : {"aggregates", "diagnostics_aggregates", "evaluation_aggregates"})
-    if (cell.contains(where) && cell[where].contains(metric)) return &cell[where][metric];
+  for (const auto& [where, _] : kSources)
+    if (cell.contains(where) && cell[where].is_object() && cell[where].contains(metric)) return &cell[where][metric];
   return nullptr;
+}
+
+std::vector<double> trial_values(const json& cell, const std::string& metric) {
+  std::vector<double> out;
+  for (const auto& [where, part] : kSources) {
+    if (!cell.contains(where) || !cell[where].is_object() || !cell[where].contains(metric)) continue;
+    if (!cell.contains("trials") || !cell["trials"].is_array()) return out;
+    for (const auto& t : cell["trials"])
+      if (t.contains(part) && t[part].is_object() && t[part].contains(metric) && t[part][metric].is_number()) out.push_back(t[part][metric].get<double>());
+    return out;
+  }
+  return out;
 }
 
 const char* to_string(Verdict v) {
   switch (v) {
     case Verdict::holds: return "holds";
+    case Verdict::within_seed_variance: return "within seed variance";
     case Verdict::differs: return "differs";
     case Verdict::not_run: return "not run";
   }
@@ -222,7 +395,31 @@ Verdict judge(double published, double tolerance, bool relative, std::optional<d
   return std::fabs(*reproduced - published) <= tol + 1e-12 ? Verdict::holds : Verdict::differs;
 }
 
-ValueOutcome evaluate(const PublishedValue& v, const Results& results) {
+std::size_t min_trials_for(const Protocol& p, const VerdictSettings& s) {
+  // 2k: with fewer trials the k-subsets overlap so much that their statistic hardly varies (n = k
+  // gives a single subset, the mean itself).
+  const std::size_t k = p.statistic == SeedStatistic::single ? 1 : p.seeds;
+  return std::max(s.min_trials_for_variance, 2 * k);
+}
+
+Verdict judge_seed_variance(Verdict tolerance_verdict, double published, const std::vector<double>& trials, const Protocol& p,
+                            const VerdictSettings& s, ValueOutcome& out) {
+  if (tolerance_verdict == Verdict::not_run) return Verdict::not_run;
+  const std::size_t need = min_trials_for(p, s);
+  if (trials.size() < need) {
+    if (tolerance_verdict != Verdict::holds)
+      out.note = "too few trials for a variance verdict (n < " + std::to_string(need) + "); tolerance verdict";
+    return tolerance_verdict;
+  }
+  const SeedDistribution d = k_seed_distribution(trials, p, s.resample);
+  out.percentile = percentile(d, published);
+  out.band = central_interval(d, s.coverage);
+  out.band_exact = d.exact;
+  if (tolerance_verdict == Verdict::holds) return Verdict::holds;
+  return inside_central(d, published, s.coverage) ? Verdict::within_seed_variance : Verdict::differs;
+}
+
+ValueOutcome evaluate(const PublishedValue& v, const Results& results, const VerdictSettings& s) {
   ValueOutcome out;
   auto cells = results.cells(v.query);
   if (cells.empty()) {
@@ -240,41 +437,85 @@ ValueOutcome evaluate(const PublishedValue& v, const Results& results) {
     out.note = std::to_string(cells.size()) + " cells match: the reference entry needs a parameter filter";
     return out;
   }
-  const json* s = statistic(*cells[0], v.query.metric);
-  if (!s || !s->contains("mean")) {
+  const json* st = statistic(*cells[0], v.query.metric);
+  if (!st || !st->contains("mean") || !(*st)["mean"].is_number()) {
     out.note = "metric '" + v.query.metric + "' not computed";
     return out;
   }
-  out.mean = (*s)["mean"].get<double>();
-  out.trials = (*s)["n"].get<std::size_t>();
-  if (s->contains("ci95") && (*s)["ci95"].is_array()) out.ci95 = std::make_pair((*s)["ci95"][0].get<double>(), (*s)["ci95"][1].get<double>());
-  out.verdict = judge(v.value, v.tolerance, v.relative, out.mean);
+  out.mean = (*st)["mean"].get<double>();
+  out.trials = st->value("n", std::size_t{0});
+  if (st->contains("ci95") && (*st)["ci95"].is_array()) out.ci95 = std::make_pair((*st)["ci95"][0].get<double>(), (*st)["ci95"][1].get<double>());
+  out.tolerance_verdict = judge(v.value, v.tolerance, v.relative, out.mean);
+  out.verdict = judge_seed_variance(out.tolerance_verdict, v.value, trial_values(*cells[0], v.query.metric), v.protocol, s, out);
   return out;
 }
 
-ClaimOutcome evaluate(const Claim& c, const Results& results) {
+namespace {
+
+// The k-seed statistic of a cell's metric; empty when the cell has fewer trials than the protocol needs.
+SeedDistribution k_seed(const json& cell, const Claim& c, const VerdictSettings& s) {
+  const std::vector<double> t = trial_values(cell, c.query.metric);
+  if (t.size() < min_trials_for(c.protocol, s)) return {};
+  return k_seed_distribution(t, c.protocol, s.resample);
+}
+
+std::string too_few(const Claim& c, const VerdictSettings& s) {
+  return "too few trials for a variance verdict (n < " + std::to_string(min_trials_for(c.protocol, s)) + ")";
+}
+
+}  // namespace
+
+// Claims use the seed-variance machinery where they compare a mean against a bound:
+//   threshold  a cell whose mean violates the bound is "within seed variance" when the bound lies
+//              inside the central 95% of the cell's k-seed statistic (k runs of the paper could have
+//              landed on the claimed side), else it differs;
+//   ordering   a group whose means violate "winner better than loser" is "within seed variance" when
+//              0 lies inside the central 95% of the difference of the two k-seed statistics (winner
+//              minus loser, independent k-subsets of each series' trials), else it differs;
+//   best_at    compares averages over cells, judged on the means alone.
+// The claim holds when every cell or group satisfies it on the means; it is within seed variance when
+// every violation is; it differs when one violation is outside its band (or cannot be judged for too
+// few trials).
+ClaimOutcome evaluate(const Claim& c, const Results& results, const VerdictSettings& s) {
   ClaimOutcome out;
   std::vector<std::string> violations;
   const auto better = [&](double a, double b) { return c.lower_is_better ? a < b : a > b; };
   if (c.kind == ClaimKind::ordering) {
     Query q = c.query;
     q.series.clear();
-    std::map<std::string, std::map<std::string, double>> groups;  // group -> series -> mean
-    for (const json* cell : results.cells(q)) groups[group_key(*cell, c.group_by)][(*cell)["series"].get<std::string>()] = mean_of(*cell, c.query.metric);
-    for (const auto& [g, means] : groups) {
+    std::map<std::string, std::map<std::string, const json*>> groups;  // group -> series -> cell
+    for (const json* cell : results.cells(q)) groups[group_key(*cell, c.group_by)][(*cell)["series"].get<std::string>()] = cell;
+    for (const auto& [g, cells] : groups) {
+      std::map<std::string, double> means;
+      for (const auto& [series, cell] : cells) means[series] = mean_of(*cell, c.query.metric);
       bool complete = true;
-      for (const auto& s : c.winners) complete = complete && means.count(s) && std::isfinite(means.at(s));
-      for (const auto& s : c.losers) complete = complete && means.count(s) && std::isfinite(means.at(s));
+      for (const auto& sr : c.winners) complete = complete && means.count(sr) && std::isfinite(means.at(sr));
+      for (const auto& sr : c.losers) complete = complete && means.count(sr) && std::isfinite(means.at(sr));
       if (!complete) continue;
       ++out.checked;
-      bool ok = true;
+      bool ok = true, all_within = true;
       for (const auto& w : c.winners)
-        for (const auto& l : c.losers)
-          if (!better(means.at(w), means.at(l))) {
-            ok = false;
-            if (violations.size() < 4) violations.push_back(g + ": " + w + " " + fmt(means.at(w)) + " vs " + l + " " + fmt(means.at(l)));
+        for (const auto& l : c.losers) {
+          if (better(means.at(w), means.at(l))) continue;
+          ok = false;
+          std::string why;
+          const SeedDistribution a = k_seed(*cells.at(w), c, s), b = k_seed(*cells.at(l), c, s);
+          if (a.values.empty() || b.values.empty()) {
+            all_within = false;
+            why = too_few(c, s);
+          } else {
+            const SeedDistribution d = difference_distribution(a, b, s.resample);
+            const bool within = inside_central(d, 0.0, s.coverage);
+            all_within = all_within && within;
+            why = "0 at percentile " + fmt(percentile(d, 0.0), 1) + " of the k-seed difference: " +
+                  (within ? "within seed variance" : "differs");
           }
+          if (violations.size() < 4)
+            violations.push_back(g + ": " + w + " " + fmt_value(c.query.metric, means.at(w)) + " vs " + l + " " +
+                                 fmt_value(c.query.metric, means.at(l)) + " (" + why + ")");
+        }
       out.satisfied += ok;
+      out.within += !ok && all_within;
     }
   } else if (c.kind == ClaimKind::threshold) {
     for (const json* cell : results.cells(c.query)) {
@@ -283,11 +524,22 @@ ClaimOutcome evaluate(const Claim& c, const Results& results) {
       ++out.checked;
       bool ok = c.op == "<" ? m < c.bound : c.op == "<=" ? m <= c.bound : c.op == ">" ? m > c.bound : m >= c.bound;
       out.satisfied += ok;
-      if (!ok && violations.size() < 4) {
+      if (ok) continue;
+      std::string why;
+      const SeedDistribution d = k_seed(*cell, c, s);
+      if (d.values.empty()) {
+        why = too_few(c, s);
+      } else {
+        const bool within = inside_central(d, c.bound, s.coverage);
+        out.within += within;
+        why = "bound at percentile " + fmt(percentile(d, c.bound), 1) + " of the k-seed statistic: " + (within ? "within seed variance" : "differs");
+      }
+      if (violations.size() < 4) {
         // Name the cell by the parameters the claim filters on (the others are fixed).
         std::string at_params;
         for (const auto& [k, r] : c.query.where) at_params += " " + k + "=" + (*cell)["params"][k].dump();
-        violations.push_back((*cell)["dataset"].get<std::string>() + " " + (*cell)["series"].get<std::string>() + at_params + ": " + fmt(m));
+        violations.push_back((*cell)["dataset"].get<std::string>() + " " + (*cell)["series"].get<std::string>() + at_params + ": " + fmt_value(c.query.metric, m) + " (" +
+                             why + ")");
       }
     }
   } else {  // best_at: the metric averaged over the other parameters, for each value of `over`
@@ -314,46 +566,144 @@ ClaimOutcome evaluate(const Claim& c, const Results& results) {
     }
   }
   if (out.checked == 0) {
-    out.verdict = Verdict::not_run;
+    out.verdict = out.tolerance_verdict = Verdict::not_run;
     if (out.detail.empty()) out.detail = "no results cover it";
   } else {
-    out.verdict = out.satisfied == out.checked ? Verdict::holds : Verdict::differs;
+    out.tolerance_verdict = out.satisfied == out.checked ? Verdict::holds : Verdict::differs;
+    out.verdict = out.satisfied == out.checked                ? Verdict::holds
+                  : out.satisfied + out.within == out.checked ? Verdict::within_seed_variance
+                                                              : Verdict::differs;
   }
   for (const auto& v : violations) out.detail += (out.detail.empty() ? "" : "; ") + v;
   return out;
 }
 
+TimingOutcome evaluate(const PublishedTiming& t, const Results& results) {
+  TimingOutcome out;
+  const auto cells = results.cells(t.query);
+  if (cells.empty()) {
+    if (!results.experiments().count(t.query.experiment))
+      out.note = results.skipped().count(t.query.experiment) ? "skipped (data missing)" : "experiment '" + t.query.experiment + "' not in the results";
+    else
+      out.note = "no matching cell";
+    return out;
+  }
+  if (cells.size() > 1) {
+    out.note = std::to_string(cells.size()) + " cells match";
+    return out;
+  }
+  std::vector<double> v = trial_values(*cells[0], t.query.metric);
+  if (v.empty()) {
+    out.note = "no '" + t.query.metric + "' recorded";
+    return out;
+  }
+  std::sort(v.begin(), v.end());
+  out.trials = v.size();
+  out.median_seconds = v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+  return out;
+}
+
+namespace {
+
+std::string show(Verdict v) {
+  return v == Verdict::differs ? std::string("**differs**") : v == Verdict::within_seed_variance ? std::string("*within seed variance*") : to_string(v);
+}
+
+// Text for a Markdown table cell: a '|' would end the cell.
+std::string cell_text(const std::string& text) {
+  std::string out;
+  for (char ch : text) {
+    if (ch == '|') out += '\\';
+    out += ch;
+  }
+  return out;
+}
+
+// Markdown-safe anchor for an entry id.
+std::string anchor(const std::string& id) {
+  std::string a = "why-";
+  for (char ch : id) a += std::isalnum(static_cast<unsigned char>(ch)) ? static_cast<char>(std::tolower(static_cast<unsigned char>(ch))) : '-';
+  return a;
+}
+
+std::string reason_line(const std::string& id, const std::string& reason, const std::string& see, Verdict v) {
+  std::string line = "- <a id=\"" + anchor(id) + "\"></a>`" + id + "` (" + to_string(v) + "): " + reason;
+  if (!see.empty()) line += " (see " + (see.find("://") != std::string::npos ? "<" + see + ">" : see) + ")";
+  return line + "\n";
+}
+
+// Threads of the runs that produced an experiment (provenance.runs[].threads), or "not recorded".
+std::string threads_of(const json& experiment) {
+  std::set<long long> threads;
+  bool missing = false;
+  const json prov = experiment.value("provenance", json::object());
+  for (const auto& run : prov.value("runs", json::array())) {
+    if (run.contains("threads") && run["threads"].is_number()) threads.insert(run["threads"].get<long long>());
+    else missing = true;
+  }
+  if (threads.empty()) return "not recorded";
+  std::string out;
+  for (long long t : threads) out += (out.empty() ? "" : ", ") + std::to_string(t);
+  return out + (missing ? " (some runs not recorded)" : "");
+}
+
+}  // namespace
+
 std::string write_markdown(const Reference& ref, const Results& results, const ReportOptions& opts) {
+  VerdictSettings settings = ref.verdicts;
+  if (opts.min_trials_for_variance) settings.min_trials_for_variance = *opts.min_trials_for_variance;
   std::ostringstream md;
-  std::map<Verdict, int> vcount, ccount;
+  std::map<Verdict, int> vcount, ccount, vtol, ctol;
   std::vector<ValueOutcome> vout;
   std::vector<ClaimOutcome> cout_;
-  for (const auto& v : ref.values) vcount[(vout.emplace_back(evaluate(v, results))).verdict]++;
-  for (const auto& c : ref.claims) ccount[(cout_.emplace_back(evaluate(c, results))).verdict]++;
-  const auto show = [](Verdict v) { return v == Verdict::differs ? std::string("**differs**") : std::string(to_string(v)); };
+  for (const auto& v : ref.values) {
+    const auto& o = vout.emplace_back(evaluate(v, results, settings));
+    vcount[o.verdict]++;
+    vtol[o.tolerance_verdict]++;
+  }
+  for (const auto& c : ref.claims) {
+    const auto& o = cout_.emplace_back(evaluate(c, results, settings));
+    ccount[o.verdict]++;
+    ctol[o.tolerance_verdict]++;
+  }
+  const auto pct = [](double c) { return fmt(100 * c, 0) + "%"; };
 
   md << "# dpclust reproduction report\n\n"
      << "Generated " << utc_now_iso8601() << " by dpclust " << build_info().version << " (git " << build_info().git_commit.substr(0, 12)
      << ") from " << results.experiments().size() << " experiment results.\n\n"
-     << "| | holds | differs | not run |\n|---|---|---|---|\n"
-     << "| published values | " << vcount[Verdict::holds] << " | " << vcount[Verdict::differs] << " | " << vcount[Verdict::not_run] << " |\n"
-     << "| claims | " << ccount[Verdict::holds] << " | " << ccount[Verdict::differs] << " | " << ccount[Verdict::not_run] << " |\n\n"
-     << "A value *holds* when the reproduced mean is within the stated tolerance of the published one; *not run* when no "
-        "result covers it (e.g. its data is absent).\n";
+     << "| | holds | within seed variance | differs | not run | tolerance alone: holds / differs |\n|---|---|---|---|---|---|\n"
+     << "| published values | " << vcount[Verdict::holds] << " | " << vcount[Verdict::within_seed_variance] << " | " << vcount[Verdict::differs]
+     << " | " << vcount[Verdict::not_run] << " | " << vtol[Verdict::holds] << " / " << vtol[Verdict::differs] << " |\n"
+     << "| claims | " << ccount[Verdict::holds] << " | " << ccount[Verdict::within_seed_variance] << " | " << ccount[Verdict::differs] << " | "
+     << ccount[Verdict::not_run] << " | " << ctol[Verdict::holds] << " / " << ctol[Verdict::differs] << " |\n\n"
+     << "Each published value was obtained by a protocol (a mean over k seeds, a single run, a median), stated in "
+        "`reference/published.yaml`. A value *holds* when our mean over all trials is within the stated tolerance of the "
+        "published one (column *tolerance*, the verdict alone); otherwise it is *within seed variance* when the published "
+        "value lies inside the central "
+     << pct(settings.coverage)
+     << " of the distribution of the paper's statistic over k of our trials (column *k-seed band*: every k-subset of the "
+        "trials, or "
+     << settings.resample.resamples << " seeded random k-subsets when there are more than " << settings.resample.max_exact
+     << "; *percentile*: where the published value falls in it), and *differs* when it lies outside. With fewer than max("
+     << settings.min_trials_for_variance
+     << ", 2k) trials there is no variance verdict and the tolerance verdict stands (run more trials: `--trials 30`). "
+        "Claims use the same bands (see the README). *not run*: no result covers it (e.g. its data is absent).\n";
 
   std::vector<std::string> papers;
   for (const auto& v : ref.values)
     if (std::find(papers.begin(), papers.end(), v.paper) == papers.end()) papers.push_back(v.paper);
   for (const auto& c : ref.claims)
-    if (std::find(papers.begin(), papers.end(), c.paper) == papers.end()) papers.push_back(c.paper);
+    if (!is_timing_metric(c.query.metric) && std::find(papers.begin(), papers.end(), c.paper) == papers.end()) papers.push_back(c.paper);
   for (const auto& p : papers) {
     md << "\n## " << (ref.papers.count(p) ? ref.papers.at(p) : p) << "\n\n";
+    std::string reasons;
     bool header = false;
     for (std::size_t i = 0; i < ref.values.size(); ++i) {
       const auto& v = ref.values[i];
       if (v.paper != p) continue;
       if (!header) {
-        md << "| source | setting | published | reproduced | 95% CI | trials | tolerance | verdict |\n|---|---|---|---|---|---|---|---|\n";
+        md << "| source | setting | protocol | published | reproduced | 95% CI | trials | ± | tolerance | k-seed band | percentile | verdict |\n"
+              "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
         header = true;
       }
       const auto& o = vout[i];
@@ -362,22 +712,78 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
         setting = v.query.dataset + (v.query.series.empty() ? "" : ", " + v.query.series) + ", " + v.query.metric;
         for (const auto& [k, x] : v.query.params) setting += ", " + k + "=" + fmt(x, 2);
       }
-      md << "| " << v.source << " | " << setting << " | " << fmt(v.value) << " | " << (o.mean ? fmt(*o.mean) : "-") << " | "
-         << (o.ci95 ? "[" + fmt(o.ci95->first) + ", " + fmt(o.ci95->second) + "]" : "-") << " | " << (o.trials ? std::to_string(o.trials) : "-")
-         << " | " << (v.relative ? fmt(100 * v.tolerance, 0) + "%" : fmt(v.tolerance, 2)) << " | " << show(o.verdict)
-         << (o.note.empty() ? "" : " (" + o.note + ")") << " |\n";
+      const bool explain = !v.reason.empty() && (o.verdict == Verdict::differs || o.verdict == Verdict::within_seed_variance);
+      const bool protocol_note = !v.protocol.note.empty();
+      if (explain) reasons += reason_line(v.id, v.reason, v.see, o.verdict);
+      if (protocol_note) reasons += "- `" + v.id + "` (protocol " + describe(v.protocol) + "): " + v.protocol.note + "\n";
+      md << "| " << v.source << " | " << cell_text(setting) << " | " << describe(v.protocol) << " | " << fmt(v.value) << " | " << (o.mean ? fmt(*o.mean) : "-")
+         << " | " << (o.ci95 ? "[" + fmt(o.ci95->first) + ", " + fmt(o.ci95->second) + "]" : "-") << " | " << (o.trials ? std::to_string(o.trials) : "-")
+         << " | " << (v.relative ? fmt(100 * v.tolerance, 0) + "%" : fmt(v.tolerance, 2)) << " | " << to_string(o.tolerance_verdict) << " | "
+         << (o.band ? "[" + fmt(o.band->first) + ", " + fmt(o.band->second) + "]" : "-") << " | " << (o.percentile ? fmt(*o.percentile, 1) : "-")
+         << " | " << show(o.verdict) << (explain ? " ([why](#" + anchor(v.id) + "))" : "") << (o.note.empty() ? "" : " (" + cell_text(o.note) + ")") << " |\n";
     }
     header = false;
     for (std::size_t i = 0; i < ref.claims.size(); ++i) {
       const auto& c = ref.claims[i];
-      if (c.paper != p) continue;
+      if (c.paper != p || is_timing_metric(c.query.metric)) continue;
       if (!header) {
-        md << "\n| claim | source | checked | verdict | detail |\n|---|---|---|---|---|\n";
+        md << "\n| claim | source | protocol | checked | tolerance | verdict | detail |\n|---|---|---|---|---|---|---|\n";
         header = true;
       }
       const auto& o = cout_[i];
-      md << "| " << c.text << " | " << c.source << " | " << o.satisfied << "/" << o.checked << " | " << show(o.verdict) << " | " << o.detail << " |\n";
+      const bool explain = !c.reason.empty() && (o.verdict == Verdict::differs || o.verdict == Verdict::within_seed_variance);
+      if (explain) reasons += reason_line(c.id, c.reason, c.see, o.verdict);
+      md << "| " << cell_text(c.text) << " | " << c.source << " | " << describe(c.protocol) << " | " << o.satisfied << "/" << o.checked << " | "
+         << to_string(o.tolerance_verdict) << " | " << show(o.verdict) << (explain ? " ([why](#" + anchor(c.id) + "))" : "") << " | "
+         << cell_text(o.detail) << " |\n";
     }
+    if (!reasons.empty()) md << "\nReasons and notes:\n\n" << reasons;
+  }
+
+  // Running times: a comparison, not a verdict (other hardware, other language).
+  if (!ref.timings.empty()) {
+    md << "\n## Running times\n\n";
+    std::set<std::string> machines, experiments;
+    for (const auto& t : ref.timings) {
+      if (!t.machine.empty()) machines.insert(t.source + " of " + (ref.papers.count(t.paper) ? ref.papers.at(t.paper) : t.paper) + ": " + t.machine);
+      experiments.insert(t.query.experiment);
+    }
+    for (const auto& m : machines) md << "Published: " << m << ".\n";
+    md << "\nOurs: the median over the trials of each cell's recorded `timing` field (`method_seconds`: the method "
+          "alone, as the runner measured it), C++ "
+       << build_info().build_type << " build. Threads of the runs, from each experiment's provenance:";
+    for (const auto& e : experiments) {
+      auto it = results.experiments().find(e);
+      md << " " << e << ": " << (it == results.experiments().end() ? std::string("not in the results") : threads_of(it->second)) << ";";
+    }
+    md << " with more than one thread, trials of different cells run at the same time and share the machine, so time "
+          "with `--threads 1`. The ratio is ours / the paper's.\n\n| source | dataset | method | series | ours (median) | trials | paper | ours / paper |\n"
+          "|---|---|---|---|---|---|---|---|\n";
+    for (const auto& t : ref.timings) {
+      const TimingOutcome o = evaluate(t, results);
+      md << "| " << t.source << " | " << t.query.dataset << " | " << t.column << " | " << t.query.series << " | "
+         << (o.median_seconds ? fmt_time(*o.median_seconds) : "- (" + o.note + ")") << " | " << (o.trials ? std::to_string(o.trials) : "-") << " | "
+         << (t.seconds ? fmt_time(*t.seconds) : t.note.empty() ? std::string("-") : cell_text(t.note)) << " | "
+         << (o.median_seconds && t.seconds ? fmt(*o.median_seconds / *t.seconds, 3) : std::string("-")) << " |\n";
+    }
+    bool header = false;
+    std::string reasons;
+    for (std::size_t i = 0; i < ref.claims.size(); ++i) {
+      const auto& c = ref.claims[i];
+      if (!is_timing_metric(c.query.metric)) continue;
+      if (!header) {
+        md << "\nClaims about running time (checked on our times; the ordering, not the absolute time, is what carries over):\n\n"
+              "| claim | source | protocol | checked | tolerance | verdict | detail |\n|---|---|---|---|---|---|---|\n";
+        header = true;
+      }
+      const auto& o = cout_[i];
+      const bool explain = !c.reason.empty() && (o.verdict == Verdict::differs || o.verdict == Verdict::within_seed_variance);
+      if (explain) reasons += reason_line(c.id, c.reason, c.see, o.verdict);
+      md << "| " << cell_text(c.text) << " | " << c.source << " | " << describe(c.protocol) << " | " << o.satisfied << "/" << o.checked << " | "
+         << to_string(o.tolerance_verdict) << " | " << show(o.verdict) << (explain ? " ([why](#" + anchor(c.id) + "))" : "") << " | "
+         << cell_text(o.detail) << " |\n";
+    }
+    if (!reasons.empty()) md << "\nReasons and notes:\n\n" << reasons;
   }
 
   if (!opts.figures_dir.empty() && fs::is_directory(opts.figures_dir)) {

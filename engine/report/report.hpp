@@ -3,16 +3,27 @@
 // the reproduced values found in results/<experiment>/results.json, each with a verdict.
 //
 // A published value names where to find its reproduction (experiment, dataset, series, parameter
-// filter, metric or diagnostic); the verdict is "holds" when |mean - published| <= tolerance
-// (absolute, or relative to the published value), "differs" otherwise, "not run" when no result
-// covers it. Claims stated in words are checked where they can be computed: orderings between
-// series, thresholds, and which parameter value is best.
+// filter, metric or diagnostic) and the protocol by which the paper obtained it (a mean over k seeds,
+// a single run, a median). Its verdict:
+//   holds                 |mean of our trials - published| <= tolerance (absolute, or relative);
+//   within seed variance  else, the published value lies inside the central 95% of the distribution
+//                         of the paper's statistic over k of our trials (seed_variance.hpp);
+//   differs               else (also when there are too few trials to judge the variance:
+//                         n < max(min_trials_for_variance, 2k), said in the note);
+//   not run               no result covers it.
+// The tolerance verdict alone (holds / differs) stays visible beside it. A value or claim may carry
+// a reason (and a link) that the report prints when it differs or is within seed variance.
+// Claims stated in words are checked where they can be computed: orderings between series,
+// thresholds, and which parameter value is best; orderings and thresholds use the same machinery.
+// Published running times (DP-DBSCAN Table 3) are compared, not judged.
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "report/seed_variance.hpp"
 
 namespace dpclust::report {
 
@@ -29,6 +40,8 @@ struct PublishedValue {
   double tolerance = 0;         // absolute
   bool relative = false;        // tolerance is relative to |value|
   Query query;
+  Protocol protocol;            // how the paper obtained the value (required in the reference file)
+  std::string reason, see;      // why it differs (printed when it does), and a link or anchor
 };
 
 enum class ClaimKind { ordering, threshold, best_at };
@@ -45,12 +58,33 @@ struct Claim {
   std::string over;                           // best_at: the parameter whose best value is claimed (the metric
                                               // is averaged over the cells sharing each value)
   double expected = 0, expected_tolerance = 0;  // best_at: claimed best value (+- tolerance)
+  Protocol protocol;                            // how the paper's numbers behind the claim were obtained
+  std::string reason, see;
+};
+
+// One published running time (DP-DBSCAN Table 3): compared with ours, never judged (other hardware,
+// other language).
+struct PublishedTiming {
+  std::string id, paper, source, machine;
+  std::string column;              // the paper's column (a series name, e.g. dp_dbscan_naive)
+  std::optional<double> seconds;   // absent when the paper prints "-"
+  std::string note;                // the paper's remark, e.g. "out of memory"
+  Query query;                     // experiment, dataset, series; metric: the trial `timing` field
+};
+
+// Top-level `verdicts:` of the reference file.
+struct VerdictSettings {
+  std::size_t min_trials_for_variance = 10;  // below this (or below 2k) no variance verdict
+  double coverage = 0.95;                    // the central interval of the k-seed statistic
+  ResampleSettings resample;
 };
 
 struct Reference {
   std::map<std::string, std::string> papers;  // key -> citation
   std::vector<PublishedValue> values;
   std::vector<Claim> claims;
+  std::vector<PublishedTiming> timings;
+  VerdictSettings verdicts;
 };
 
 Reference load_reference(const std::filesystem::path& file);
@@ -72,35 +106,64 @@ class Results {
   std::map<std::string, nlohmann::json> skipped_;
 };
 
-// The aggregate of a metric (or, failing that, a numeric diagnostic) in a cell; null when absent.
+// The aggregate of a metric (or, failing that, a numeric diagnostic, an evaluation statistic, a
+// `timing` field) in a cell; null when absent.
 const nlohmann::json* statistic(const nlohmann::json& cell, const std::string& metric);
 
-enum class Verdict { holds, differs, not_run };
+// The per-trial values behind statistic(): from the same part of each trial (metrics, diagnostics,
+// evaluation, timing), in trial order; trials without a number (NaN is stored as null) are skipped.
+std::vector<double> trial_values(const nlohmann::json& cell, const std::string& metric);
+
+enum class Verdict { holds, within_seed_variance, differs, not_run };
 const char* to_string(Verdict v);
 
 struct ValueOutcome {
-  Verdict verdict = Verdict::not_run;
+  Verdict verdict = Verdict::not_run;            // by the paper's protocol (see the top of this file)
+  Verdict tolerance_verdict = Verdict::not_run;  // |mean - published| <= tolerance alone
   std::optional<double> mean;
   std::optional<std::pair<double, double>> ci95;
   std::size_t trials = 0;
-  std::string note;  // e.g. "3 cells match: add a parameter filter"
+  std::optional<double> percentile;                  // of the published value in the k-seed statistic
+  std::optional<std::pair<double, double>> band;     // central interval of the k-seed statistic
+  bool band_exact = true;                            // every k-subset enumerated (else resampled)
+  std::string note;  // e.g. "3 cells match: add a parameter filter", "too few trials for a variance verdict (n < 10)"
 };
 
-// The verdict rule, on its own so that it can be tested on fixture numbers.
+// The tolerance rule, on its own so that it can be tested on fixture numbers.
 Verdict judge(double published, double tolerance, bool relative, std::optional<double> reproduced);
 
-ValueOutcome evaluate(const PublishedValue& v, const Results& results);
+// The seed-variance rule: given the tolerance verdict and the per-trial values, the verdict by
+// protocol (percentile, band and note filled in `out`). Needs n >= max(min_trials_for_variance, 2k)
+// trials; with fewer it keeps the tolerance verdict and says so in out.note.
+Verdict judge_seed_variance(Verdict tolerance_verdict, double published, const std::vector<double>& trials, const Protocol& p,
+                            const VerdictSettings& s, ValueOutcome& out);
+
+// The fewest trials that allow a variance verdict for a protocol: max(min_trials_for_variance, 2k).
+std::size_t min_trials_for(const Protocol& p, const VerdictSettings& s);
+
+ValueOutcome evaluate(const PublishedValue& v, const Results& results, const VerdictSettings& s = {});
 
 struct ClaimOutcome {
-  Verdict verdict = Verdict::not_run;
-  std::size_t checked = 0, satisfied = 0;  // groups or cells
-  std::string detail;                      // the first violations, or the best value found
+  Verdict verdict = Verdict::not_run;            // by protocol: holds, within seed variance, differs
+  Verdict tolerance_verdict = Verdict::not_run;  // the means alone: holds or differs
+  std::size_t checked = 0, satisfied = 0;        // groups or cells (satisfied by the means)
+  std::size_t within = 0;                        // violations inside the seed band
+  std::string detail;                            // the first violations, or the best value found
 };
-ClaimOutcome evaluate(const Claim& c, const Results& results);
+ClaimOutcome evaluate(const Claim& c, const Results& results, const VerdictSettings& s = {});
+
+// Our running time of one published timing: the median over trials of the trial's timing field.
+struct TimingOutcome {
+  std::optional<double> median_seconds;
+  std::size_t trials = 0;
+  std::string note;  // why there is no time ("experiment 'x' not in the results", ...)
+};
+TimingOutcome evaluate(const PublishedTiming& t, const Results& results);
 
 struct ReportOptions {
   std::filesystem::path figures_dir;  // thumbnails: every PNG here, linked relative to the report
   std::filesystem::path report_path;  // where REPORT.md goes (links are made relative to it)
+  std::optional<std::size_t> min_trials_for_variance = std::nullopt;  // overrides the reference file's setting
 };
 
 // The whole report as Markdown.
