@@ -6,7 +6,9 @@
 #                          cannot be fetched is listed with the command that fetches it), run every
 #                          experiment on built-in data (configs/builtin/) and the paper reproductions
 #                          whose data is present (configs/paper/); then the figures and the report.
-#   ./run_all.sh --test    install, build, and run the whole GoogleTest suite through CTest.
+#   ./run_all.sh --test    install, build, and run the whole GoogleTest suite through CTest; then build
+#                          it again with AddressSanitizer + UBSan (build-sanitize/) and run it again
+#                          (--no-sanitize skips this second pass).
 #   ./run_all.sh --quick   a smoke run in under a minute: built-in data only, 2 trials per cell,
 #                          results in results-quick/.
 #
@@ -14,7 +16,8 @@
 #          ~/.cache/dpclust/datasets), --mirror URL (fetch from a mirror of the upstream layout;
 #          default $DPCLUST_MIRROR), --no-fetch (use only the data already there),
 #          --out DIR (default results/), --threads N, --build-dir DIR (default build/),
-#          --no-paper (built-in data only), --force (recompute instead of resuming).
+#          --no-paper (built-in data only), --force (recompute instead of resuming),
+#          --no-sanitize (--test: skip the sanitizer pass).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -26,6 +29,7 @@ threads=0
 paper=1
 force=""
 fetch=1
+sanitize=1
 mirror="${DPCLUST_MIRROR:-}"
 data_root="${DPCLUST_DATA_ROOT:-}"
 while [ $# -gt 0 ]; do
@@ -39,6 +43,7 @@ while [ $# -gt 0 ]; do
     --threads) threads="$2"; shift ;;
     --build-dir) build="$2"; shift ;;
     --no-paper) paper=0 ;;
+    --no-sanitize) sanitize=0 ;;
     --force) force="--force" ;;
     -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "run_all.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
@@ -79,8 +84,21 @@ cmake --build "$build" -j "$jobs" 2>&1 | grep -E "error:|warning:|Linking CXX ex
 if [ "$mode" = test ]; then
   [ -n "$data_root" ] && export DPCLUST_DATA_ROOT="$data_root"
   echo "== tests (ctest); data root: ${DPCLUST_DATA_ROOT:-auto (../shared/datasets if present, else ~/.cache/dpclust/datasets)}"
-  cd "$build"
-  exec ctest --output-on-failure -j "$jobs" --timeout 900
+  status=0
+  (cd "$build" && ctest --output-on-failure -j "$jobs" --timeout 900) || status=1
+  # The same suite a second time, built with AddressSanitizer + UndefinedBehaviorSanitizer (-O1): a
+  # memory error or undefined behaviour anywhere the tests reach fails CI. --no-sanitize skips it.
+  if [ "$sanitize" = 1 ]; then
+    sbuild="${build}-sanitize"
+    echo "== building ($sbuild, AddressSanitizer + UndefinedBehaviorSanitizer)"
+    cmake -S . -B "$sbuild" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+          -DDPCLUST_SANITIZE=ON -DDPCLUST_BUILD_BENCH=OFF >/dev/null
+    cmake --build "$sbuild" -j "$jobs" 2>&1 | grep -E "error:|warning:|Linking CXX executable" || true
+    echo "== tests under the sanitizers (ctest in $sbuild)"
+    (cd "$sbuild" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+       ctest --output-on-failure -j "$jobs" --timeout 1800) || status=1
+  fi
+  exit $status
 fi
 
 # --- 3b. The main job -----------------------------------------------------------------------------

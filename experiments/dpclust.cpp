@@ -11,6 +11,7 @@
 #include "core/files.hpp"
 #include "experiment/catalog.hpp"
 #include "experiment/config.hpp"
+#include "experiment/cost_model.hpp"
 #include "experiment/dataset_factory.hpp"
 #include "experiment/grid.hpp"
 #include "experiment/runner.hpp"
@@ -83,6 +84,25 @@ bool parse_shard(const std::string& text, unsigned& k, unsigned& n) {
   return number(text.substr(0, slash), k) && number(text.substr(slash + 1), n) && k >= 1 && k <= n && n <= kMaxShards;
 }
 
+// --max-cells, --max-memory, --max-work (and --threads, which multiplies the memory of parallel trials):
+// the limits of check_run_cost, shared by run and validate.
+void add_limit_options(po::options_description& opts) {
+  opts.add_options()("max-cells", po::value<std::string>(),
+                     "refuse configs whose grid has more cells than this (default 1000000; counted before expanding)")(
+      "max-memory", po::value<std::string>(),
+      "refuse configs whose estimated peak memory exceeds SIZE (bytes, or with K/M/G/T; default: half of the physical memory)")(
+      "max-work", po::value<std::string>(), "refuse configs whose estimated work exceeds N basic operations (default 1e15)");
+}
+
+RunLimits limits_from(const po::variables_map& vm, int threads) {
+  RunLimits l;
+  if (vm.count("max-cells")) l.max_cells = static_cast<std::uint64_t>(parse_count(vm["max-cells"].as<std::string>(), "--max-cells"));
+  if (vm.count("max-memory")) l.max_memory = parse_size(vm["max-memory"].as<std::string>(), "--max-memory");
+  if (vm.count("max-work")) l.max_work = parse_count(vm["max-work"].as<std::string>(), "--max-work");
+  l.threads = threads;
+  return l;
+}
+
 int cmd_run(int argc, char** argv) {
   po::options_description opts("run options");
   std::vector<std::string> configs;
@@ -98,6 +118,7 @@ int cmd_run(int argc, char** argv) {
       "data-root", po::value<std::string>(), "directory of the papers' datasets (default: $DPCLUST_DATA_ROOT, ../shared/datasets if present, else ~/.cache/dpclust/datasets)")(
       "no-progress", "no progress output on stderr")(
       "skip-missing-data", "skip (instead of failing) a config whose data files are missing; record why in OUT/<experiment>/skipped.json for the report");
+  add_limit_options(opts);
   po::positional_options_description pos;
   pos.add("config", -1);
   po::variables_map vm;
@@ -117,6 +138,7 @@ int cmd_run(int argc, char** argv) {
   ro.shard = k;
   ro.shard_count = n;
   if (threads < 0) throw InputError("--threads", "must be >= 0");
+  const RunLimits limits = limits_from(vm, threads);
   const fs::path root = data_root_from(vm);
 
   // Validate every config before running any, so a typo in the third file costs nothing.
@@ -125,10 +147,13 @@ int cmd_run(int argc, char** argv) {
     cfgs.push_back(load_config(c, root));
     if (vm.count("trials")) {
       const auto t = vm["trials"].as<std::int64_t>();
-      if (t < 1) throw InputError("--trials", "must be >= 1, got " + std::to_string(t));
+      if (t < 1 || t > kMaxTrials) throw InputError("--trials", "must be >= 1 and <= 1000000, got " + std::to_string(t));
       cfgs.back().trials = t;
     }
-    expand_grid(cfgs.back());
+    // The grid counted before expanding, parameters against the datasets' known shapes, memory and work:
+    // all before any data is read or any cell runs.
+    cfgs.back().max_cells = limits.max_cells;
+    check_run_cost(cfgs.back(), limits);
   }
   for (const auto& cfg : cfgs) {
     if (vm.count("skip-missing-data") && !vm.count("dry-run")) {
@@ -159,10 +184,27 @@ int cmd_run(int argc, char** argv) {
       continue;
     }
     RunReport r = run_experiment(cfg, ro);
-    std::cout << cfg.name << ": " << r.cells_run << " cells run (" << r.trials_run << " trials), " << r.cells_reused
-              << " reused, " << std::fixed << std::setprecision(2) << r.wall_seconds << " s\n";
+    const std::string shard_name = std::to_string(ro.shard) + "/" + std::to_string(ro.shard_count);
+    if (r.up_to_date) {
+      // Nothing was written: every cell is on disk (and results.json current when the grid is complete).
+      if (r.complete)
+        std::cout << cfg.name << ": nothing to do, results up to date (" << r.cells_total << " cells on disk)\n  results: "
+                  << r.results_file.string() << "\n";
+      else
+        std::cout << cfg.name << ": nothing to do for shard " << shard_name << " (" << r.cells_in_shard << " cells on disk; "
+                  << r.cells_present << " of " << r.cells_total << " in the grid)\n  join shards with `dpclust merge`\n";
+      continue;
+    }
+    std::cout << cfg.name << ": " << r.cells_run << " cells run (" << r.trials_run << " trials), " << r.cells_reused << " reused";
+    if (r.cells_from_concurrent_runs > 0) std::cout << " (" << r.cells_from_concurrent_runs << " computed by a concurrent run)";
+    std::cout << ", " << std::fixed << std::setprecision(2) << r.wall_seconds << " s\n";
     if (r.complete) std::cout << "  results: " << r.results_file.string() << "\n";
-    else std::cout << "  shard done: cells in " << (r.experiment_dir / "cells").string() << "; join shards with `dpclust merge`\n";
+    else if (ro.shard_count > 1)
+      std::cout << "  shard " << shard_name << " done: cells in " << (r.experiment_dir / "cells").string() << " (" << r.cells_present << " of "
+                << r.cells_total << " in the grid); join shards with `dpclust merge`\n";
+    else
+      std::cout << "  incomplete: " << r.cells_present << " of " << r.cells_total << " cells on disk in " << r.experiment_dir.string()
+                << "; rerun to finish\n";
   }
   return 0;
 }
@@ -172,17 +214,23 @@ int cmd_validate(int argc, char** argv) {
   std::vector<std::string> configs;
   opts.add_options()("config", po::value(&configs)->multitoken(), "experiment config files")(
       "data-root", po::value<std::string>(), "directory of the papers' datasets")(
-      "load-data", "also read the data files and check labels and bounds against the metrics and methods");
+      "load-data", "also read the data files and check labels and bounds against the metrics and methods")(
+      "threads,t", po::value<int>()->default_value(0), "worker threads the run will use (0 = all cores): parallel trials multiply the memory estimate");
+  add_limit_options(opts);
   po::positional_options_description pos;
   pos.add("config", -1);
   po::variables_map vm;
   if (!parse(argc, argv, "usage: dpclust validate CONFIG... [options]", opts, &pos, vm)) return 0;
   if (configs.empty()) throw InputError("dpclust validate", "no config given");
   const fs::path root = data_root_from(vm);
+  if (vm["threads"].as<int>() < 0) throw InputError("--threads", "must be >= 0");
+  const RunLimits limits = limits_from(vm, vm["threads"].as<int>());
   for (const auto& c : configs) {
     ExperimentConfig cfg = load_config(c, root);
+    cfg.max_cells = limits.max_cells;
+    const RunCost cost = check_run_cost(cfg, limits);
     validate_experiment(cfg, vm.count("load-data") > 0);
-    std::cout << c << ": ok (" << expand_grid(cfg).size() << " cells x " << cfg.trials << " trials)\n";
+    std::cout << c << ": ok (" << cost.cells << " cells x " << cfg.trials << " trials; " << describe_cost(cost) << ")\n";
   }
   return 0;
 }
@@ -307,15 +355,16 @@ int cmd_report(int argc, char** argv) {
   const report::Results results(results_dir);
   const std::string md = report::write_markdown(ref, results, {figures, out});
   write_file_atomic(out, md);
-  std::size_t holds = 0, differs = 0, missing = 0;
+  std::size_t holds = 0, within = 0, differs = 0, missing = 0;
   for (const auto& v : ref.values) {
-    auto o = report::evaluate(v, results);
+    auto o = report::evaluate(v, results, ref.verdicts);  // the reference file's verdict settings
     holds += o.verdict == report::Verdict::holds;
+    within += o.verdict == report::Verdict::within_seed_variance;
     differs += o.verdict == report::Verdict::differs;
     missing += o.verdict == report::Verdict::not_run;
   }
-  std::cout << out << ": " << ref.values.size() << " published values (" << holds << " hold, " << differs << " differ, " << missing
-            << " not run), " << ref.claims.size() << " claims\n";
+  std::cout << out << ": " << ref.values.size() << " published values (" << holds << " hold, " << within
+            << " within seed variance, " << differs << " differ, " << missing << " not run), " << ref.claims.size() << " claims\n";
   return 0;
 }
 

@@ -9,7 +9,8 @@ namespace dpclust::testing {
 // that need a file in it call
 // DPCLUST_REQUIRE_DATA(path) which skips with a message naming the setting.
 std::filesystem::path data_root();
-// A fresh empty directory under the system temp dir, unique per test.
+// A fresh empty directory under the system temp dir, unique per test; removed when the test process
+// exits (kept, with its path printed, when a test failed).
 std::filesystem::path temp_dir(const std::string& tag);
 // Writes text to a file (creating directories) and returns its path.
 std::filesystem::path write_file(const std::filesystem::path& path, const std::string& text);
