@@ -73,4 +73,34 @@ std::vector<std::int64_t> NumpyRandomState::permutation(std::size_t n) {
   return values;
 }
 
+const char* to_string(RandomStream stream) {
+  for (const auto& n : kRandomStreamNames)
+    if (n.stream == stream) return n.name;
+  return "?";
+}
+
+std::vector<std::string> random_stream_names() {
+  std::vector<std::string> names;
+  for (const auto& n : kRandomStreamNames) names.emplace_back(n.name);
+  return names;
+}
+
+RandomStream parse_random_stream(const std::string& name, const std::string& where) {
+  for (const auto& n : kRandomStreamNames)
+    if (name == n.name) return n.stream;
+  throw InputError(where, "unknown random stream '" + name + "'", "use dpclust or numpy");
+}
+
+ParamSpec rng_param() {
+  return choice_param("rng", "dpclust", random_stream_names(),
+                      "random stream: dpclust (the harness's) or numpy (numpy's legacy RandomState seeded with the trial's "
+                      "seed, noise drawn in the paper's code's order: with `seeds: [0, 1, 2]` the authors' own runs)");
+}
+
+RandomStream rng_of(const ParamSet& params) {
+  return params.has("rng") ? parse_random_stream(params.string("rng"), "params.rng") : RandomStream::dpclust;
+}
+
+std::uint32_t numpy_seed_of(const Rng& trial_rng) { return static_cast<std::uint32_t>(trial_rng.seed() & 0xFFFFFFFFu); }
+
 }  // namespace dpclust

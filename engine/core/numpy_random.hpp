@@ -26,8 +26,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <utility>
 #include <vector>
+
+#include "core/params.hpp"
+#include "core/rng.hpp"
 
 namespace dpclust {
 
@@ -81,5 +85,31 @@ class NumpyRandomState {
   double cached_normal_ = 0.0;
   bool has_cached_normal_ = false;
 };
+
+// Which random stream draws: the one enum of the dataset generators' `stream` and the methods' `rng`.
+//   dpclust  the harness's stream (core/rng.hpp): the default;
+//   numpy    numpy's legacy RandomState (this file). A generator draws scikit-learn's exact points; a method
+//            (`rng: numpy`) draws its noise from RandomState(trial seed) in the same order as the paper's own
+//            code (each method's header says which order), so that with the paper's seeds (`seeds: [0, 1,
+//            2]` in the config) a run reproduces the authors' per-seed numbers exactly (issue 16).
+enum class RandomStream { dpclust, numpy };
+struct RandomStreamName {
+  const char* name;
+  RandomStream stream;
+};
+inline constexpr RandomStreamName kRandomStreamNames[] = {{"dpclust", RandomStream::dpclust}, {"numpy", RandomStream::numpy}};
+const char* to_string(RandomStream stream);
+std::vector<std::string> random_stream_names();
+// InputError(where, ...) for an unknown name.
+RandomStream parse_random_stream(const std::string& name, const std::string& where);
+
+// The methods' `rng` parameter (choices dpclust | numpy, default dpclust) and its value (dpclust when the
+// method has no such parameter).
+ParamSpec rng_param();
+RandomStream rng_of(const ParamSet& params);
+// numpy's RandomState takes seeds 0 .. 2^32 - 1: a listed seed (config `seeds:`, checked there) is used
+// as it is; a derived 64-bit trial seed is folded to its low 32 bits (documented; the trial's seed is
+// in the results).
+std::uint32_t numpy_seed_of(const Rng& trial_rng);
 
 }  // namespace dpclust

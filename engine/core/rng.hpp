@@ -8,7 +8,8 @@
 //
 // Seeds: every trial gets its own generator, seeded by derive_seed(base, cell_key, trial) (see
 // README "Seeds"), so no generator is ever shared between threads and results never depend on the
-// order in which trials run.
+// order in which trials run. A config may instead list the seeds (`seeds: [0, 1, 2]`, a paper's own
+// seeds): trial t then uses seeds[t] itself, in every cell.
 #include <cstdint>
 #include <random>
 #include <string_view>
@@ -26,7 +27,11 @@ std::uint64_t derive_seed(std::uint64_t base_seed, std::string_view cell_key, st
 class Rng {
  public:
   using engine_type = std::mt19937_64;
-  explicit Rng(std::uint64_t seed) : engine_(seed) {}
+  explicit Rng(std::uint64_t seed) : engine_(seed), seed_(seed) {}
+
+  // The seed this generator was built from: the trial's seed for the generator a method receives. A
+  // method offering another stream (the authors' numpy stream, `rng: numpy`) seeds that stream from it.
+  std::uint64_t seed() const { return seed_; }
 
   std::uint64_t next_u64() { return engine_(); }
   // Uniform on [0, 1) with 53 random bits.
@@ -67,6 +72,7 @@ class Rng {
 
  private:
   engine_type engine_;
+  std::uint64_t seed_;
 };
 
 }  // namespace dpclust

@@ -13,20 +13,14 @@
 
 namespace dpclust {
 
-const char* to_string(RandomStream stream) { return stream == RandomStream::numpy ? "numpy" : "dpclust"; }
-
 ParamSpec random_stream_param() {
-  return choice_param("stream", "dpclust", {"dpclust", "numpy"},
+  return choice_param("stream", "dpclust", random_stream_names(),
                       "random stream: dpclust (mt19937_64, any seed) or numpy (scikit-learn's exact points; "
                       "RandomState, seed < 2^32)");
 }
 
 RandomStream random_stream_of(const ParamSet& params) {
-  if (!params.has("stream")) return RandomStream::dpclust;
-  const std::string& name = params.string("stream");
-  if (name == "dpclust") return RandomStream::dpclust;
-  if (name == "numpy") return RandomStream::numpy;
-  throw InputError("stream", "unknown random stream '" + name + "'", "use stream: dpclust or stream: numpy");
+  return params.has("stream") ? parse_random_stream(params.string("stream"), "stream") : RandomStream::dpclust;
 }
 
 namespace {

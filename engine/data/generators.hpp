@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/dataset.hpp"
+#include "core/numpy_random.hpp"
 #include "core/params.hpp"
 
 namespace dpclust {
@@ -29,8 +30,7 @@ inline constexpr std::size_t kMaxGeneratedValues = 1'000'000'000;   // coordinat
 //   dpclust  dpclust::Rng (mt19937_64 + Boost): any uint64 seed; the project's own points.
 //   numpy    numpy.random.RandomState(seed), drawn as scikit-learn draws: sklearn's own points for the
 //            same seed (moons, circles and blobs only); the seed must be below 2^32.
-enum class RandomStream { dpclust, numpy };
-const char* to_string(RandomStream stream);
+// (RandomStream and its names: core/numpy_random.hpp.)
 // The generator parameter `stream` (choices dpclust | numpy, default dpclust), declared once for every
 // generator that offers it, and its value in a validated parameter set (dpclust when absent).
 ParamSpec random_stream_param();

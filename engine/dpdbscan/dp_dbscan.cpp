@@ -44,6 +44,7 @@ DpDbscanResult dp_dbscan(const double* coords, std::size_t n, const Bounds& boun
     case StorageChoice::dense: res.dense = true; break;
     case StorageChoice::sparse: res.dense = false; break;
   }
+  if (o.stream == RandomStream::numpy) check_numpy_stream(o.noise, effective_sampler(o.noise, o.sampler), res.linear);
   if (!res.linear && !res.dense)
     throw InputError("params.storage", "the naive histogram noises every cell and needs dense storage", "use storage: auto or dense");
   if (res.dense && g.universe > kDenseMax)
@@ -75,7 +76,13 @@ DpDbscanResult dp_dbscan(const double* coords, std::size_t n, const Bounds& boun
 
   CellCounts counts = count_cells(g, coords, n, res.dense);
   res.occupied = counts.occupied;
-  NoisyHistogram hist = res.linear ? linear_histogram(counts, mech, res.theta, rng) : naive_histogram(counts, mech, rng);
+  NoisyHistogram hist;
+  if (o.stream == RandomStream::numpy) {
+    NumpyRandomState numpy(o.numpy_seed);
+    hist = naive_histogram(counts, mech, numpy);
+  } else {
+    hist = res.linear ? linear_histogram(counts, mech, res.theta, rng) : naive_histogram(counts, mech, rng);
+  }
   counts = CellCounts{};  // free
   res.released = hist.released;
   res.released_occupied = hist.released_occupied;

@@ -28,6 +28,7 @@
 
 #include "core/dataset.hpp"
 #include "core/ledger.hpp"
+#include "core/numpy_random.hpp"
 #include "core/rng.hpp"
 #include "dpdbscan/grid.hpp"
 #include "dpdbscan/histogram.hpp"
@@ -65,6 +66,11 @@ struct DpDbscanOptions {
   bool theta_authors_code = false;
   std::uint64_t n_public = 0;  // 0 = the data's n
   bool keep_histogram = false;  // return the released histogram (figures); otherwise it is freed
+  // rng: numpy (issue 16): the naive histogram's noise from numpy's RandomState(numpy_seed), one draw per
+  // cell in code order, as the authors' code draws it (naive histogram, textbook sampler, laplace or
+  // gaussian noise; checked). Everything else is the same algorithm.
+  RandomStream stream = RandomStream::dpclust;
+  std::uint32_t numpy_seed = 0;
 };
 
 struct DpDbscanResult {

@@ -123,6 +123,13 @@ void check_dp_dbscan_shape(const ParamSet& p, const DataShape& shape) {
                      "set histogram: linear, or theta: -1");
   if (histogram == HistogramChoice::naive && storage == StorageChoice::sparse)
     throw InputError("params.storage", "the naive histogram noises every cell and needs dense storage", "use storage: auto or dense");
+  if (rng_of(p) == RandomStream::numpy) {
+    // The histogram actually used is known here only when it is forced; auto is checked at run time.
+    check_numpy_stream(noise, effective_sampler(noise, privacy::sampler_of(p)), histogram == HistogramChoice::linear);
+    if (histogram == HistogramChoice::automatic)
+      throw InputError("params.histogram", "rng: numpy reproduces the authors' naive histogram; histogram is auto",
+                       "add histogram: naive");
+  }
   const double eta = p.real("eta");
   if (shape.d && neighbourhood_size(*shape.d, eta, kMaxKappa) > kMaxKappa)
     throw InputError("params.eta",
@@ -169,6 +176,8 @@ class DpDbscanMethod final : public Method {
       throw InputError("params.theta", "theta must be >= 0, or -1 for the automatic choice ln(|X|/n)/eps");
     o.theta_authors_code = kind_of(kThetaRules, p, "theta_rule");
     o.n_public = static_cast<std::uint64_t>(p.integer("n_public"));
+    o.stream = rng_of(p);
+    o.numpy_seed = numpy_seed_of(rng);
     const bool release_histogram = p.boolean("release_histogram");
     if (release_histogram) check_release_histogram(o, data);
     o.keep_histogram = release_histogram;
@@ -204,8 +213,10 @@ class DpDbscanMethod final : public Method {
         {"storage", r.dense ? "dense" : "sparse"},
         {"sampler", privacy::to_string(r.sampler)},
         {"released_cells", r.released},
+        {"rng", to_string(o.stream)},
         {"sum_cells_evaluated", r.evaluated},
     };
+    if (o.stream == RandomStream::numpy) out.diagnostics["numpy_seed"] = o.numpy_seed;
     // Exact statistics of the true data: which cells are occupied, and which released cells were.
     out.evaluation = {
         {"occupied_cells", r.occupied},
@@ -334,6 +345,7 @@ const MethodInfo& dp_dbscan_method_info() {
     m.params = {
         epsilon_param(),
         privacy::sampler_param(),
+        rng_param(),
         real_param("delta", 0.0, "delta of (eps, delta)-DP; gaussian noise only", 0.0, 1.0, false, true),
         real_param("alpha", std::nullopt, "DBSCAN radius (alpha)", 0.0, std::nullopt, true),
         int_param("min_pts", std::nullopt, "MinPts; a cell is core when its noisy neighbourhood sum >= MinPts + Gamma", 1),

@@ -7,14 +7,32 @@
 
 namespace dpclust::dpdbscan {
 
-NoisyHistogram naive_histogram(const CellCounts& counts, const privacy::CountMechanism& mechanism, Rng& rng) {
+namespace {
+
+NoisyHistogram dense_histogram(const CellCounts& counts) {
   if (!counts.dense) throw std::logic_error("naive_histogram needs dense cell counts");
   NoisyHistogram h;
   h.dense = true;
   h.linear = false;
   h.universe = counts.universe;
+  h.dense_values.resize(counts.universe);
+  h.released = counts.universe;
+  return h;
+}
+
+}  // namespace
+
+NoisyHistogram naive_histogram(const CellCounts& counts, const privacy::CountMechanism& mechanism, NumpyRandomState& numpy) {
+  NoisyHistogram h = dense_histogram(counts);
+  // One stream, in code order: the authors' noise vector (see the header); no blocks, no threads.
+  for (std::uint64_t i = 0; i < counts.universe; ++i)
+    h.dense_values[i] = mechanism.noisy(numpy, static_cast<double>(counts.dense_counts[i]));
+  return h;
+}
+
+NoisyHistogram naive_histogram(const CellCounts& counts, const privacy::CountMechanism& mechanism, Rng& rng) {
+  NoisyHistogram h = dense_histogram(counts);
   const std::uint64_t X = counts.universe;
-  h.dense_values.resize(X);
   // Thm 2.8: x~_i = x_i + Z_i for all i in X, block by block (see the header).
   const std::uint64_t blocks = (X + kNoiseBlock - 1) / kNoiseBlock;
   std::vector<std::uint64_t> seeds(blocks);
@@ -27,7 +45,6 @@ NoisyHistogram naive_histogram(const CellCounts& counts, const privacy::CountMec
     for (std::uint64_t i = lo; i < hi; ++i)
       h.dense_values[i] = mechanism.noisy(block_rng, static_cast<double>(counts.dense_counts[i]));
   }
-  h.released = X;
   return h;
 }
 

@@ -26,6 +26,20 @@ privacy::Sampler effective_sampler(NoiseKind kind, privacy::Sampler requested) {
   return kind == NoiseKind::geometric ? privacy::Sampler::secure : requested;
 }
 
+void check_numpy_stream(NoiseKind kind, privacy::Sampler sampler, bool linear) {
+  if (kind == NoiseKind::geometric)
+    throw InputError("params.rng", "rng: numpy draws numpy's continuous Laplace or normal noise; noise is geometric (an exact integer sampler)",
+                     "use noise: laplace (the authors' default) with rng: numpy, or rng: dpclust");
+  if (sampler != privacy::Sampler::textbook)
+    throw InputError("params.sampler", "rng: numpy draws the authors' continuous noise on doubles, which is the textbook sampler",
+                     "add sampler: textbook (the result is flagged non-private, as the authors' code is), or use rng: dpclust");
+  if (linear)
+    throw InputError("params.histogram",
+                     "rng: numpy reproduces the authors' code, which noises every cell (the naive histogram); this run would use "
+                     "the linear-time histogram",
+                     "add histogram: naive, or use rng: dpclust");
+}
+
 privacy::CountMechanism histogram_mechanism(BudgetLedger& ledger, NoiseKind kind, privacy::Sampler sampler, double epsilon,
                                             double delta, bool bounded_dp, const std::string& step, const std::string& note) {
   if (!(std::isfinite(epsilon) && epsilon > 0)) throw InputError("params.epsilon", "epsilon must be a finite number > 0");

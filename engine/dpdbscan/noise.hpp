@@ -42,6 +42,11 @@ double l2_sensitivity(bool bounded_dp);
 // The sampler the histogram really uses: geometric is always the exact discrete Laplace.
 privacy::Sampler effective_sampler(NoiseKind kind, privacy::Sampler requested);
 
+// rng: numpy draws numpy's continuous Laplace / normal over every cell (the authors' naive histogram):
+// InputError naming the parameter to change when the noise is geometric (an exact integer sampler), the
+// sampler is secure, or the histogram is the linear-time one (`linear`: the histogram in use).
+void check_numpy_stream(NoiseKind kind, privacy::Sampler sampler, bool linear);
+
 // Builds the histogram's mechanism and records its one ledger entry (every cell is a disjoint count:
 // parallel composition, stated in the entry's note). Throws InputError for unusable epsilon / delta.
 privacy::CountMechanism histogram_mechanism(BudgetLedger& ledger, NoiseKind kind, privacy::Sampler sampler, double epsilon,

@@ -1,10 +1,11 @@
 #include "experiment/config.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
-#include <cmath>
-
 #include "core/files.hpp"
+#include "core/rng.hpp"
 #include "experiment/catalog.hpp"
 #include "experiment/param_values.hpp"
 
@@ -12,14 +13,19 @@ namespace dpclust {
 namespace fs = std::filesystem;
 using yaml::Located;
 
+std::uint64_t trial_seed(const ExperimentConfig& cfg, std::string_view cell_key, std::int64_t trial) {
+  if (!cfg.seeds.empty()) return cfg.seeds.at(static_cast<std::size_t>(trial));
+  return derive_seed(cfg.seed, cell_key, static_cast<std::uint64_t>(trial));
+}
+
 // $DPCLUST_REGISTRY replaces the project's registry (a site's own list of datasets, or a test's).
 fs::path registry_path() {
   if (const char* env = std::getenv("DPCLUST_REGISTRY"); env && *env) return fs::path(env);
   return fs::path(build_info().source_dir) / "datasets" / "registry.yaml";
 }
 
-static const std::vector<std::string> kTopKeys = {"experiment", "description", "seed", "trials", "datasets",
-                                                  "methods", "metrics", "params", "output"};
+static const std::vector<std::string> kTopKeys = {"experiment", "description", "seed", "seeds", "trials", "threads",
+                                                  "datasets", "methods", "metrics", "params", "output"};
 static const std::vector<std::string> kDatasetKeys = {
     "name", "use", "file", "data_file", "format", "columns", "label", "delimiter", "header", "max_rows",
     "generator", "fallback", "project", "bounds", "clip_to_bounds", "scale", "sample", "sample_seed",
@@ -331,6 +337,34 @@ static ExperimentConfig parse_config_checked(const std::string& text, const std:
     if (cfg.trials < 1 || cfg.trials > kMaxTrials)
       yaml::fail(root.child("trials"), "trials must be >= 1 and <= 1000000, got " + std::to_string(cfg.trials),
                  "use fewer trials: the 95% interval narrows with sqrt(trials), so 1e6 is far beyond any use");
+  }
+  if (root.has("seeds")) {
+    // A paper's own seeds, used as they are (README "Seeds"). numpy's RandomState takes 0 .. 2^32 - 1,
+    // and the methods offering its stream seed it with the trial's seed, so that is the range.
+    auto list = root.child("seeds");
+    yaml::expect_sequence(list);
+    if (list.node.size() == 0 || list.node.size() > static_cast<std::size_t>(kMaxTrials))
+      yaml::fail(list, "seeds must list 1 to 1000000 seeds", "e.g. seeds: [0, 1, 2]");
+    for (std::size_t i = 0; i < list.node.size(); ++i) {
+      const std::uint64_t s = yaml::as_uint(list.item(i));
+      if (s > 0xFFFFFFFFull) yaml::fail(list.item(i), "a listed seed must be in [0, 4294967295] (numpy's RandomState range)");
+      if (std::find(cfg.seeds.begin(), cfg.seeds.end(), s) != cfg.seeds.end())
+        yaml::fail(list.item(i), "seed " + std::to_string(s) + " is listed twice", "list each seed once: trials would repeat");
+      cfg.seeds.push_back(s);
+    }
+    const auto listed = static_cast<std::int64_t>(cfg.seeds.size());
+    if (root.has("trials") && cfg.trials != listed)
+      yaml::fail(root.child("trials"), "trials: " + std::to_string(cfg.trials) + " but seeds lists " + std::to_string(listed) + " seeds",
+                 "remove trials: (one trial per listed seed) or make the two agree");
+    if (root.has("seed"))
+      yaml::fail(root.child("seed"), "seed and seeds are both given; with seeds, trial t uses seeds[t] and seed is unused",
+                 "remove one of them");
+    cfg.trials = listed;
+  }
+  if (root.has("threads")) {
+    const std::int64_t t = as_whole_number(root.child("threads"), "threads", "an integer in [1, 1024]");
+    if (t < 1 || t > 1024) yaml::fail(root.child("threads"), "threads must be in [1, 1024], got " + std::to_string(t));
+    cfg.threads = static_cast<int>(t);
   }
   if (root.has("output")) {
     auto o = root.child("output");

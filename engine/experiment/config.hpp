@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/dataset.hpp"
@@ -86,6 +87,13 @@ struct ExperimentConfig {
   std::string description;
   std::uint64_t seed = 0;
   std::int64_t trials = 1;
+  // `seeds: [s0, s1, ...]`: trial t of every cell uses seeds[t] itself (a paper's own seeds, e.g. the
+  // DP-DBSCAN authors' 0, 1, 2), instead of derive_seed(seed, cell, t); trials = seeds.size() (or fewer
+  // with --trials). Empty: derived seeds.
+  std::vector<std::uint64_t> seeds;
+  // `threads: N` caps the worker threads of this experiment (e.g. 1 for running times comparable to a
+  // paper's single-threaded code); 0: no cap. The run records the threads it really used.
+  int threads = 0;
   std::vector<DatasetSpec> datasets;
   std::vector<MethodSpec> methods;
   std::vector<std::string> metrics;  // empty = every metric that applies
@@ -97,6 +105,10 @@ struct ExperimentConfig {
   // The grid expansion refuses more cells than this (`--max-cells`; counted before anything is expanded).
   std::uint64_t max_cells = kDefaultMaxCells;
 };
+
+// The seed of trial `trial` of a cell: seeds[trial] when the config lists seeds, else
+// derive_seed(seed, cell_key, trial).
+std::uint64_t trial_seed(const ExperimentConfig& cfg, std::string_view cell_key, std::int64_t trial);
 
 // Reads and validates a config. data_root: resolved data root (empty if none).
 ExperimentConfig load_config(const std::filesystem::path& file, const std::filesystem::path& data_root);

@@ -202,7 +202,8 @@ RunCost estimate_run_cost(const ExperimentConfig& cfg, const std::vector<Cell>& 
       r.largest_where = cfg.methods[c.method_index].where;
     }
   }
-  const int workers = threads > 0 ? threads : omp_get_max_threads();
+  int workers = threads > 0 ? threads : omp_get_max_threads();
+  if (cfg.threads > 0) workers = std::min(workers, cfg.threads);  // the config's cap (runner.cpp)
   const double tasks = static_cast<double>(cells.size()) * static_cast<double>(cfg.trials);
   r.parallel = static_cast<int>(std::max(1.0, std::min(static_cast<double>(workers), tasks)));
   r.peak_memory = r.data_memory + r.parallel * r.trial_memory;

@@ -136,7 +136,7 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
                        const std::vector<const MetricInfo*>& metrics, std::int64_t trial, double noise_scale) {
   const MethodInfo& info = *find_method(cell.method);
   TrialOutcome out;
-  const std::uint64_t seed = derive_seed(cfg.seed, cell.key, static_cast<std::uint64_t>(trial));
+  const std::uint64_t seed = trial_seed(cfg, cell.key, trial);
   Rng rng(seed);
   const double delta = cell.params.has("delta") ? cell.params.real("delta") : 0.0;
   BudgetLedger ledger = !info.differentially_private ? BudgetLedger()
@@ -364,7 +364,16 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
     active = FileLock::acquire(ExperimentLocks::active_file(exp_dir), /*exclusive=*/false, /*wait=*/true);
   }
 
-  if (opts.threads > 0) omp_set_num_threads(opts.threads);
+  // Threads: --threads, capped by the config's `threads:` (running times comparable to single-threaded
+  // code); restored afterwards, so the next experiment of the same invocation is not capped.
+  const int threads_before = omp_get_max_threads();
+  int wanted = opts.threads > 0 ? opts.threads : threads_before;
+  if (cfg.threads > 0) wanted = std::min(wanted, cfg.threads);
+  omp_set_num_threads(wanted);
+  struct RestoreThreads {
+    int n;
+    ~RestoreThreads() { omp_set_num_threads(n); }
+  } restore_threads{threads_before};
   const int threads = omp_get_max_threads();
   const auto trials = static_cast<std::size_t>(cfg.trials);
   const std::size_t n_tasks = pending.size() * trials;

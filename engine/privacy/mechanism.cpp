@@ -130,6 +130,14 @@ double CountMechanism::noise(Rng& rng) const {
   return static_cast<double>(discrete_gaussian(rng, exact_parameter()));
 }
 
+double CountMechanism::noise(NumpyRandomState& numpy) const {
+  if (sampler_ != Sampler::textbook)
+    throw std::logic_error("privacy: numpy's stream draws continuous noise; the mechanism's sampler must be textbook");
+  if (factor_ == 0) return 0.0;
+  const double s = scale_ * factor_;
+  return kind_ == CountNoise::laplace ? numpy.laplace(0.0, s) : numpy.normal(0.0, s);
+}
+
 double CountMechanism::tail_probability(double theta) const {
   if (factor_ == 0) return theta <= 0 ? 1.0 : 0.0;
   const double s = scale_ * factor_;

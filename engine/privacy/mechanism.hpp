@@ -20,6 +20,7 @@
 #include <string>
 
 #include "core/ledger.hpp"
+#include "core/numpy_random.hpp"
 #include "core/params.hpp"
 #include "core/rng.hpp"
 #include "privacy/samplers.hpp"
@@ -59,6 +60,11 @@ class CountMechanism {
 
   double noise(Rng& rng) const;                      // Z
   double noisy(Rng& rng, double count) const { return count + noise(rng); }
+  // Z from numpy's legacy stream, as a paper's own Python code draws it: RandomState.laplace(0, b) or
+  // RandomState.normal(0, sigma), one call per value. Continuous noise on doubles, so textbook sampler
+  // only (std::logic_error otherwise: callers check the sampler when they validate `rng: numpy`).
+  double noise(NumpyRandomState& numpy) const;
+  double noisy(NumpyRandomState& numpy, double count) const { return count + noise(numpy); }
   // Pr[Z >= theta], theta >= 0 (for the secure sampler the integer tail Pr[Z >= ceil(theta)]).
   double tail_probability(double theta) const;
   // Z conditioned on Z >= theta, theta > 0 (Algorithm 2 of DP-DBSCAN); integer-valued when secure.
