@@ -42,6 +42,8 @@ static void check_name(const Located& at, const std::string& name, const std::st
     yaml::fail(at, what + " '" + yaml::clip(name, 40) + "' has " + std::to_string(name.size()) + " characters; at most " +
                        std::to_string(kMaxNameLength) + " are allowed",
                "use a shorter name (it names a results folder)");
+  if (name == "." || name == "..")  // "." would write into the results root itself, ".." above it
+    yaml::fail(at, what + " '" + name + "' names no folder of its own", "give it a name with a letter or digit, e.g. run1");
   for (unsigned char c : name) {
     const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                     (c != ' ' && extra.find(static_cast<char>(c)) != std::string::npos);  // extra: "_ . -"

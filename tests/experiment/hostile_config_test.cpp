@@ -181,6 +181,13 @@ TEST(HostileConfig, HugeNamesAreRejectedWithoutCrashing) {
   EXPECT_EQ(error_of("experiment: " + std::string(200, 'b') + "\n" + kValid), "");
   msg = error_of("experiment: \"a b\"\n" + kDatasets);
   EXPECT_TRUE(has(msg, "other than letters, digits")) << msg;
+  // "." and ".." are made of allowed characters but name the results root and its parent.
+  for (const std::string dots : {".", ".."}) {
+    msg = error_of("experiment: \"" + dots + "\"\n" + kDatasets);
+    EXPECT_TRUE(has(msg, "x.yaml:1:13 experiment")) << msg;
+    EXPECT_TRUE(has(msg, "names no folder of its own")) << msg;
+  }
+  EXPECT_EQ(error_of("experiment: \"...\"\n" + kValid), "");  // a folder name like any other
 }
 
 TEST(HostileConfig, EchoedUserTextIsTruncatedAndEscaped) {
