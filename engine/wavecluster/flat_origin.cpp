@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/method.hpp"
 #include "privacy/mechanism.hpp"
 
 namespace dpclust::wavecluster {
@@ -19,12 +20,6 @@ const char* const kFlatOriginBoundsNote =
     "flat_origin.py, construct_from_ndarray: min - 1e-6, max + 1e-6), not over the public domain";
 
 namespace {
-
-std::string num(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
-}
 
 double root(double x, std::size_t d) { return d == 2 ? std::sqrt(x) : std::pow(x, 1.0 / static_cast<double>(d)); }
 
@@ -43,8 +38,8 @@ std::size_t power_capped(std::size_t b, std::size_t e, const char* what) {
 void check_step(double step_eps, double sensitivity, const char* step) {
   if (!(step_eps > 0) || !(sensitivity / step_eps <= kSynopsisMaxNoiseScale))
     throw InputError("wc_baseline.epsilon",
-                     std::string("the ") + step + " gets epsilon " + num(step_eps) + ", a Laplace noise scale above " +
-                         num(kSynopsisMaxNoiseScale),
+                     std::string("the ") + step + " gets epsilon " + short_number(step_eps) + ", a Laplace noise scale above " +
+                         short_number(kSynopsisMaxNoiseScale),
                      "raise epsilon, or ag_alpha towards 0.5");
 }
 
@@ -67,10 +62,7 @@ std::uint64_t flat_origin_leaf_points(double v) {
 SyntheticCounts flat_origin_counts(const Dataset& data, const Quantizer& q, double eps, const SynopsisOptions& opt, Rng& rng,
                                    BudgetLedger& ledger) {
   const std::size_t d = q.dims();
-  if (!(eps > 0) || !std::isfinite(eps))
-    throw InputError("wc_baseline.epsilon", "epsilon must be finite and > 0, got " + num(eps), "set epsilon in (0, 1e6]");
-  if (!(opt.c > 0) || !std::isfinite(opt.c))
-    throw InputError("wc_baseline.ag_c", "ag_c must be finite and > 0, got " + num(opt.c), "use the paper's ag_c: 10");
+  check_synopsis_inputs(eps, opt);
   const double eps1 = opt.alpha * eps, eps2 = eps - eps1;  // flat_origin.py: top_eps, bottom_eps
   check_step(eps1, opt.sensitivity, "adaptive grid's first level");
   check_step(eps2, opt.sensitivity, "adaptive grid's second level");
@@ -125,7 +117,7 @@ SyntheticCounts flat_origin_counts(const Dataset& data, const Quantizer& q, doub
       const double side = std::ceil(root(v[c] * eps2 / c2, d));
       if (!(side <= static_cast<double>(kSynopsisMaxPerDim)))
         throw InputError("wc_baseline.m2",
-                         "m2 = " + num(side) + " cells per dimension (epsilon = " + num(eps) + ", ag_c = " + num(opt.c) +
+                         "m2 = " + short_number(side) + " cells per dimension (epsilon = " + short_number(eps) + ", ag_c = " + short_number(opt.c) +
                              ") exceeds the cap of " + std::to_string(kSynopsisMaxPerDim),
                          "lower epsilon or raise ag_c");
       m2[c] = static_cast<std::size_t>(side);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/method.hpp"
 
 namespace dpclust::wavecluster {
 
@@ -16,19 +17,13 @@ namespace {
 // (x)^(1/d), the d-dimensional form of Qardaji et al.'s sqrt.
 double root(double x, std::size_t d) { return d == 2 ? std::sqrt(x) : std::pow(x, 1.0 / static_cast<double>(d)); }
 
-std::string num(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
-}
-
 // The number of cells per dimension from a grid-size formula value (>= lo): refuses a non-finite value
 // or one above kSynopsisMaxPerDim before it is converted to an integer.
 std::size_t grid_side(double x, const char* what, const SynopsisOptions& opt, double eps) {
   if (!(x <= static_cast<double>(kSynopsisMaxPerDim)))  // also catches NaN and inf
     throw InputError("wc_baseline." + std::string(what),
-                     std::string(what) + " = " + num(x) + " cells per dimension (epsilon = " + num(eps) +
-                         ", ag_c = " + num(opt.c) + ") exceeds the cap of " + std::to_string(kSynopsisMaxPerDim),
+                     std::string(what) + " = " + short_number(x) + " cells per dimension (epsilon = " + short_number(eps) +
+                         ", ag_c = " + short_number(opt.c) + ") exceeds the cap of " + std::to_string(kSynopsisMaxPerDim),
                      "lower epsilon, raise ag_c, or raise n_share so the noisy record count is less noisy");
   return static_cast<std::size_t>(x);
 }
@@ -51,8 +46,8 @@ void check_step_epsilon(double step_eps, double sensitivity, const char* param, 
   const double scale = sensitivity / step_eps;
   if (!(step_eps > 0) || !(scale <= kSynopsisMaxNoiseScale))
     throw InputError(std::string("wc_baseline.") + param,
-                     std::string("the ") + step + " gets epsilon " + num(step_eps) + ", a Laplace noise scale of " +
-                         num(scale) + " (above " + num(kSynopsisMaxNoiseScale) + ")",
+                     std::string("the ") + step + " gets epsilon " + short_number(step_eps) + ", a Laplace noise scale of " +
+                         short_number(scale) + " (above " + short_number(kSynopsisMaxNoiseScale) + ")",
                      fix);
 }
 
@@ -64,7 +59,7 @@ std::uint64_t leaf_points(double v, std::uint64_t& total) {
   if (!(r <= static_cast<double>(kSynopsisMaxSyntheticPoints - total)))
     throw InputError("wc_baseline.epsilon",
                      "the noisy synopsis asks for more than " + std::to_string(kSynopsisMaxSyntheticPoints) +
-                         " synthetic points (a leaf count of " + num(v) + ")",
+                         " synthetic points (a leaf count of " + short_number(v) + ")",
                      "raise epsilon (less noise per cell) or ag_c (fewer cells)");
   const auto np = static_cast<std::uint64_t>(r);
   total += np;
@@ -92,13 +87,17 @@ struct Placer {
 
 }  // namespace
 
+void check_synopsis_inputs(double eps, const SynopsisOptions& opt) {
+  if (!(eps > 0) || !std::isfinite(eps))
+    throw InputError("wc_baseline.epsilon", "epsilon must be finite and > 0, got " + short_number(eps), "set epsilon in (0, 1e6]");
+  if (!(opt.c > 0) || !std::isfinite(opt.c))
+    throw InputError("wc_baseline.ag_c", "ag_c must be finite and > 0, got " + short_number(opt.c), "use the paper's ag_c: 10");
+}
+
 SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double eps, const SynopsisOptions& opt, Rng& rng,
                                  BudgetLedger& ledger) {
   const std::size_t d = q.dims();
-  if (!(eps > 0) || !std::isfinite(eps))
-    throw InputError("wc_baseline.epsilon", "epsilon must be finite and > 0, got " + num(eps), "set epsilon in (0, 1e6]");
-  if (!(opt.c > 0) || !std::isfinite(opt.c))
-    throw InputError("wc_baseline.ag_c", "ag_c must be finite and > 0, got " + num(opt.c), "use the paper's ag_c: 10");
+  check_synopsis_inputs(eps, opt);
 
   // The number of records, needed by the grid-size formulas: a noisy count unless n_share = 0.
   const double eps_n = opt.n_share * eps;

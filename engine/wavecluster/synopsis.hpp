@@ -77,6 +77,10 @@ inline constexpr double kSynopsisMaxNoiseScale = 1e9;                          /
 
 // Spends the whole `eps` in `ledger` (steps: noisy N, level 1, level 2 / grid), one
 // privacy::CountMechanism entry per step.
+// The inputs both synopses (synthetic_counts, flat_origin_counts) refuse before anything is spent:
+// epsilon and ag_c finite and > 0 (InputError naming the wc_baseline parameter).
+void check_synopsis_inputs(double eps, const SynopsisOptions& opt);
+
 SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double eps, const SynopsisOptions& opt, Rng& rng,
                                  BudgetLedger& ledger);
 
