@@ -180,7 +180,8 @@ TEST(AuthorsSeeds, ConfigThreadsCapsTheRunAndIsRestoredAfterwards) {
   const fs::path dir = dpclust::testing::temp_dir("threads_cap");
   const ExperimentConfig cfg =
       parse("experiment: capped\nthreads: 1\ntrials: 2\ndatasets: [{name: moons}]\nmethods: [{method: kmeans, params: {k: 2}}]\n");
-  run(cfg, dir, /*threads=*/2);
+  const json results = run(cfg, dir, /*threads=*/2);
+  EXPECT_EQ(results.at("cells").at(0).at("timing").at("threads"), 1);  // beside the times it qualifies
   const json manifest = json::parse(dpclust::read_text_file(dir / "capped" / "manifest.json"));
   EXPECT_EQ(manifest.at("runs").back().at("threads"), 1);
   EXPECT_EQ(omp_get_max_threads(), before);
