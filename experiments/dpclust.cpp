@@ -148,7 +148,12 @@ int cmd_run(int argc, char** argv) {
     if (vm.count("trials")) {
       const auto t = vm["trials"].as<std::int64_t>();
       if (t < 1 || t > kMaxTrials) throw InputError("--trials", "must be >= 1 and <= 1000000, got " + std::to_string(t));
-      cfgs.back().trials = t;
+      ExperimentConfig& cfg = cfgs.back();
+      if (!cfg.seeds.empty() && t > static_cast<std::int64_t>(cfg.seeds.size()))
+        throw InputError("--trials", std::to_string(t) + " trials, but " + cfg.file.string() + " lists " +
+                                         std::to_string(cfg.seeds.size()) + " seeds (one trial per listed seed)",
+                         "use --trials " + std::to_string(cfg.seeds.size()) + " or fewer, or list more seeds");
+      cfg.trials = t;
     }
     // The grid counted before expanding, parameters against the datasets' known shapes, memory and work:
     // all before any data is read or any cell runs.
@@ -340,31 +345,49 @@ int cmd_merge(int argc, char** argv) {
 
 int cmd_report(int argc, char** argv) {
   po::options_description opts("report options");
-  std::string results_dir, published, figures, out;
+  std::string results_dir, published, figures, out, min_trials;
   const std::string source = build_info().source_dir;
   opts.add_options()("results", po::value(&results_dir)->required(), "results directory (the --out of `dpclust run`)")(
       "published", po::value(&published)->default_value(source + "/reference/published.yaml"), "published numbers and claims (YAML)")(
       "figures", po::value(&figures)->default_value(source + "/plots/out"), "directory of PNG figures to show as thumbnails")(
-      "out,o", po::value(&out), "report file (default: RESULTS_DIR/REPORT.md)");
+      "out,o", po::value(&out), "report file (default: RESULTS_DIR/REPORT.md)")(
+      "min-trials-for-variance", po::value(&min_trials)->value_name("N"),
+      "fewest trials of a cell for a seed-variance verdict (integer >= 2; overrides the reference file's "
+      "verdicts.min_trials_for_variance; never below 2k for a k-seed protocol)");
   po::positional_options_description pos;
   pos.add("results", 1);
   po::variables_map vm;
-  if (!parse(argc, argv, "usage: dpclust report RESULTS_DIR [--published FILE] [--figures DIR] [--out FILE]", opts, &pos, vm)) return 0;
+  if (!parse(argc, argv,
+             "usage: dpclust report RESULTS_DIR [--published FILE] [--figures DIR] [--out FILE] [--min-trials-for-variance N]", opts,
+             &pos, vm))
+    return 0;
+  report::ReportOptions ropts{figures, out, std::nullopt};
+  if (vm.count("min-trials-for-variance")) ropts.min_trials_for_variance = report::parse_min_trials_for_variance(min_trials);
   if (out.empty()) out = (fs::path(results_dir) / "REPORT.md").string();
+  ropts.report_path = out;
   const report::Reference ref = report::load_reference(published);
   const report::Results results(results_dir);
-  const std::string md = report::write_markdown(ref, results, {figures, out});
+  const std::string md = report::write_markdown(ref, results, ropts);
   write_file_atomic(out, md);
-  std::size_t holds = 0, within = 0, differs = 0, missing = 0;
+  report::VerdictSettings settings = ref.verdicts;  // the reference file's, unless the option overrides them
+  if (ropts.min_trials_for_variance) settings.min_trials_for_variance = *ropts.min_trials_for_variance;
+  std::size_t holds = 0, within = 0, differs = 0, missing = 0, authors = 0, exact = 0;
   for (const auto& v : ref.values) {
-    auto o = report::evaluate(v, results, ref.verdicts);  // the reference file's verdict settings
+    auto o = report::evaluate(v, results, settings);
     holds += o.verdict == report::Verdict::holds;
     within += o.verdict == report::Verdict::within_seed_variance;
     differs += o.verdict == report::Verdict::differs;
     missing += o.verdict == report::Verdict::not_run;
+    if (v.authors_code) {
+      ++authors;
+      const auto a = report::evaluate_authors(v, results, settings);
+      exact += a.exact && *a.exact;
+    }
   }
   std::cout << out << ": " << ref.values.size() << " published values (" << holds << " hold, " << within
-            << " within seed variance, " << differs << " differ, " << missing << " not run), " << ref.claims.size() << " claims\n";
+            << " within seed variance, " << differs << " differ, " << missing << " not run), " << ref.claims.size() << " claims";
+  if (authors) std::cout << ", " << authors << " against the authors' code (" << exact << " exact)";
+  std::cout << "\n";
   return 0;
 }
 

@@ -22,13 +22,15 @@ returning the written files. It raises FileNotFoundError when its experiment is 
   dpdbscan_table2.md       Table 2: ARI/AMI at eps = 1 next to the published values (dpdbscan_table2,
                            dpdbscan_har70)
   dpdbscan_table3.md       Table 3: running times (dpdbscan_table3, dpdbscan_crash, dpdbscan_cabs,
-                           dpdbscan_har70)
+                           dpdbscan_har70) beside the published ones; rows of absent experiments say
+                           "not run"
 
 Published numbers come only from the project's reference/published.yaml ("tables" entries, matched by
-experiment), read with PyYAML (Debian's python3-yaml).
+experiment; Table 3's times from the top-level "timings" entries), read with PyYAML (Debian's python3-yaml).
 Error bars: 95% confidence interval of the mean over the trials (plot_results.error).
 Usage on its own: /usr/bin/python3 plots/paper_dpdbscan.py --results results --out plots/out
 """
+import json
 import math
 import pathlib
 import sys
@@ -584,61 +586,130 @@ def _fmt_time(sec):
     return f"{sec:.3g} s"
 
 
-T3_COLUMNS = [("naive", "DP-DBSCAN O(\\|X\\|)"), ("linear", "DP-DBSCAN O(n)"), ("dp_kmeans", "DP-k-means"),
-              ("dbscan", "DBSCAN"), ("kmeans", "k-means")]
+T3_EXPERIMENTS = ["dpdbscan_table3", "dpdbscan_crash", "dpdbscan_cabs", "dpdbscan_har70"]
+T3_COLUMNS = {"dp_dbscan_naive": "DP-DBSCAN O(\\|X\\|)", "dp_dbscan_linear": "DP-DBSCAN O(n)", "dp_kmeans": "DP-k-means",
+              "dbscan": "DBSCAN", "kmeans": "k-means"}
+
+
+def published_timings(experiments):
+    """The `timings:` entries of reference/published.yaml for these experiments, in the file's order ([] when none)."""
+    if not PUBLISHED.is_file():
+        return []
+    doc = yaml.safe_load(PUBLISHED.read_text()) or {}
+    return [t for t in doc.get("timings") or [] if isinstance(t, dict) and t.get("experiment") in experiments]
 
 
 def _t3_column(cell):
+    """The Table 3 column of one of our cells: dp_dbscan placed by the histogram it used."""
     if cell["method"] == "dp_dbscan":
         lin = (cell.get("diagnostics_aggregates") or {}).get("histogram_linear", {}).get("mean")
         if lin is None:
             lin = 1.0 if "linear" in cell["series"] else 0.0
-        return "linear" if lin >= 0.5 else "naive"
+        return "dp_dbscan_linear" if lin >= 0.5 else "dp_dbscan_naive"
     return cell["method"] if cell["method"] in ("dp_kmeans", "dbscan", "kmeans") else None
 
 
+def _t3_cell(data, dataset, column, series):
+    """Our cell of a published (dataset, column): the named series, else the one the column's method placed."""
+    if data is None:
+        return None
+    c = _cell(data, dataset, series=series)
+    if c is not None:
+        return c
+    for c in data["cells"]:
+        if c["dataset"] == dataset and _t3_column(c) == column:
+            return c
+    return None
+
+
+def _skip_reason(results_dir, experiment):
+    path = pathlib.Path(results_dir) / experiment / "skipped.json"
+    try:
+        return (json.loads(path.read_text()) or {}).get("reason") if path.is_file() else None
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
 def dpdbscan_table3(results_dir, out_dir):
-    name, data = _load(results_dir, ["dpdbscan_table3"])
-    sources = [(name, data)]
-    for extra in ("dpdbscan_crash", "dpdbscan_cabs", "dpdbscan_har70"):
-        n_, d_ = _load(results_dir, [extra], required=False)
+    """Table 3 from the `timings:` of reference/published.yaml: per dataset and column our mean
+    timing.method_seconds, the paper's time (or its remark, e.g. "- (out of memory)") and paper / ours."""
+    loaded = {}
+    for exp in T3_EXPERIMENTS:
+        n_, d_ = _load(results_dir, [exp], required=False)
         if d_:
-            sources.append((n_, d_))
-    any_published = False
-    rows = []
-    for src_name, src in sources:
-        tables = published_tables(src_name)
-        for ds in _datasets(src):
-            vals = {}
-            for c in src["cells"]:
-                col = _t3_column(c) if c["dataset"] == ds else None
-                if col is None:
-                    continue
-                t = (c.get("timing") or {}).get("method_seconds") or {}
-                pub, _ = published_value(tables, "method_seconds", ds, c["series"])
-                any_published |= pub is not None
-                vals[col] = (t.get("mean"), pub, c["series"])
-            row = [_dname(ds), f"{src['datasets'][ds]['n']:,}"]
-            for col, _ in T3_COLUMNS:
-                mean, pub, _ = vals.get(col, (None, None, None))
-                cell = _fmt_time(mean) if col in vals else "not run"
-                if pub is not None:
-                    cell += f" ({_fmt_time(pub)})"
-                row.append(cell)
-            rows.append((src_name, row))
-    head = ["Dataset", "n"] + [h for _, h in T3_COLUMNS]
+            loaded[exp] = d_
+    timings = published_timings(T3_EXPERIMENTS)
+    if not loaded and not timings:
+        raise FileNotFoundError("experiment " + " / ".join(T3_EXPERIMENTS) + " not in results, and no Table 3 timings in "
+                                "reference/published.yaml")
+    rows, used = [], set()
+
+    def ours_of(data, c, metric):
+        agg = ((c or {}).get("timing") or {}).get(metric) or {}
+        return agg.get("mean"), agg.get("n")
+
+    def n_points(data, ds):
+        info = ((data or {}).get("datasets") or {}).get(ds) or {}
+        return f"{info['n']:,}" if isinstance(info.get("n"), int) else "—"
+
+    for t in timings:
+        exp = t["experiment"]
+        data = loaded.get(exp)
+        metric = t.get("metric") or "method_seconds"
+        series_for = t.get("series_for") or {}
+        for ds, cols in (t.get("seconds") or {}).items():
+            for col, pub in (cols or {}).items():
+                series = series_for.get(col, col)
+                c = _t3_cell(data, ds, col, series)
+                if c is not None:
+                    used.add((exp, id(c)))
+                mean, n = ours_of(data, c, metric)
+                if data is None:
+                    ours = f"not run (`{exp}` not in the results)"
+                elif c is None:
+                    ours = "not run (no cell)"
+                else:
+                    ours = _fmt_time(mean)
+                if isinstance(pub, (int, float)) and not isinstance(pub, bool):
+                    paper = _fmt_time(float(pub))
+                    ratio = f"{pub / mean:.3g}" if mean else "—"
+                else:
+                    paper, ratio = str(pub).replace("|", "\\|"), "—"
+                rows.append([_dname(ds), n_points(data, ds), T3_COLUMNS.get(col, col), f"`{c['series'] if c else series}`", ours,
+                             str(n) if n else "—", paper, ratio])
+    # Our cells that no published time covers (another dataset or series of the same experiments).
+    for exp, data in loaded.items():
+        for c in data["cells"]:
+            col = _t3_column(c)
+            if col is None or (exp, id(c)) in used:
+                continue
+            mean, n = ours_of(data, c, "method_seconds")
+            rows.append([_dname(c["dataset"]), n_points(data, c["dataset"]), T3_COLUMNS.get(col, col), f"`{c['series']}`",
+                         _fmt_time(mean), str(n) if n else "—", "—", "—"])
+
+    machines = sorted({t["machine"] for t in timings if t.get("machine")})
+    missing = [e for e in dict.fromkeys([t["experiment"] for t in timings] + T3_EXPERIMENTS) if e not in loaded]
+    head = ["Dataset", "n", "Method", "Series", "ours (mean)", "trials", "paper", "paper / ours"]
     lines = ["# Table 3: running time", "",
              "Reproduced: mean over the trials of `timing.method_seconds` (the method alone; DP-DBSCAN includes "
              "extracting the point labels for evaluation), C++ Release build on this machine, experiments "
-             f"{', '.join('`' + n + '`' for n, _ in sources)}. O(\\|X\\|) = naive histogram, O(n) = linear-time "
-             "histogram (Alg. 2); a series run with `histogram: auto` is placed by the histogram it used.", "",
-             ("Published times (Python, i7-13700KF) in parentheses, from `reference/published.yaml`." if any_published
-              else "`reference/published.yaml` holds no Table 3 timings (entry `tables` with "
-                   "`experiment: dpdbscan_table3`, "
-                   "metric `method_seconds`), so only the reproduced times are shown; the paper's are Python timings "
-                   "on an i7-13700KF and are not comparable in absolute terms."), "",
-             "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join(r) + " |" for _, r in rows]
+             f"{', '.join('`' + n + '`' for n in loaded) or '(none)'}. O(\\|X\\|) = naive histogram, O(n) = linear-time "
+             "histogram (Alg. 2); a series run with `histogram: auto` is placed by the histogram it used.", ""]
+    if timings:
+        lines += ["Paper: Qiu & Yi Table 3, the `timings:` of `reference/published.yaml` (" + "; ".join(machines) +
+                  "); a remark such as \"- (out of memory)\" is the paper's. *paper / ours* is how many times faster "
+                  "we are; the times are not comparable in absolute terms (other language, other machine).", ""]
+    else:
+        lines += ["`reference/published.yaml` holds no Table 3 timings (top-level `timings:` entries for these "
+                  "experiments), so only the reproduced times are shown.", ""]
+    if missing:
+        notes = []
+        for e in missing:
+            why = _skip_reason(results_dir, e)
+            notes.append(f"`{e}` (`configs/paper/{e}.yaml`" + (f"; skipped: {why}" if why else "") + ")")
+        lines += ["Not in the results, so their rows say *not run*: " + ", ".join(notes) + ".", ""]
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
     lines.append("")
     path = pathlib.Path(out_dir) / "dpdbscan_table3.md"
     path.write_text("\n".join(lines))

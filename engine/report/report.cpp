@@ -94,6 +94,33 @@ Protocol parse_protocol(const YAML::Node& n, const YAML::Node& owner, const std:
   return p;
 }
 
+constexpr const char* kAuthorsForm =
+    "authors_code: {experiment: E, series: [s1, ...], label: \"...\", compare: seeds | tolerance, note: \"...\"} (all but experiment optional)";
+
+// `authors_code: {experiment, series, label, compare, note}` of a value or a table.
+AuthorsCode parse_authors_code(const YAML::Node& n, const std::string& file, const std::string& what) {
+  check_keys(n, {"experiment", "series", "label", "compare", "note"}, file, what + " authors_code");
+  AuthorsCode a;
+  a.experiment = str(n, "experiment");
+  if (a.experiment.empty()) throw InputError(at(file, n), what + ": authors_code needs 'experiment'", kAuthorsForm);
+  if (n["series"]) {
+    if (!n["series"].IsSequence() || n["series"].size() == 0)
+      throw InputError(at(file, n["series"]), what + ": authors_code series must be a non-empty list", kAuthorsForm);
+    a.series = n["series"].as<std::vector<std::string>>();
+  }
+  a.label = str(n, "label", "the authors' own seeds");
+  const std::string compare = str(n, "compare", "seeds");
+  if (compare != "seeds" && compare != "tolerance")
+    throw InputError(at(file, n["compare"]), what + ": authors_code compare '" + compare + "' is not one of seeds, tolerance", kAuthorsForm);
+  a.by_seeds = compare == "seeds";
+  a.note = str(n, "note");
+  return a;
+}
+
+bool covers(const AuthorsCode& a, const std::string& series) {
+  return a.series.empty() || std::find(a.series.begin(), a.series.end(), series) != a.series.end();
+}
+
 VerdictSettings parse_verdict_settings(const YAML::Node& n, const std::string& file) {
   VerdictSettings s;
   if (!n) return s;
@@ -173,18 +200,26 @@ Reference load_reference(const fs::path& file) {
       PublishedValue v;
       v.id = str(n, "id");
       const std::string what = "published value '" + v.id + "'";
-      check_keys(n, {"id", "paper", "source", "setting", "value", "tolerance", "tolerance_relative", "query", "protocol", "reason", "see"}, f,
-                 what);
+      check_keys(n, {"id", "paper", "source", "setting", "value", "tolerance", "tolerance_relative", "query", "protocol", "reason", "see",
+                     "authors_code"},
+                 f, what);
       v.paper = str(n, "paper");
       v.source = str(n, "source");
       v.setting = str(n, "setting");
       if (!n["value"]) throw InputError(at(f, n), what + ": needs 'value'");
       v.value = n["value"].as<double>();
+      v.value_text = n["value"].Scalar();
       read_tolerance(n, v.tolerance, v.relative, f);
       v.query = parse_query(n["query"], f);
       v.protocol = parse_protocol(n["protocol"], n, f, what);
       v.reason = str(n, "reason");
       v.see = str(n, "see");
+      if (n["authors_code"]) {
+        v.authors_code = parse_authors_code(n["authors_code"], f, what);
+        if (!covers(*v.authors_code, v.query.series))
+          throw InputError(at(f, n["authors_code"]), what + ": authors_code series do not include the value's series '" + v.query.series + "'",
+                           "drop 'series' (a single value has one series)");
+      }
       ref.values.push_back(v);
     }
     // Compact tables: values[metric][dataset][series] = number (null = not published). protocol,
@@ -194,13 +229,16 @@ Reference load_reference(const fs::path& file) {
       const std::string tid = str(t, "id");
       const std::string what = "table '" + tid + "'";
       check_keys(t, {"id", "paper", "source", "setting", "experiment", "params", "where", "tolerance", "tolerance_relative", "values", "protocol",
-                     "reason", "see", "overrides"},
+                     "reason", "see", "overrides", "authors_code"},
                  f, what);
       double tol = 0;
       bool rel = false;
       read_tolerance(t, tol, rel, f);
       Query base = parse_query(t, f);
       const Protocol protocol = parse_protocol(t["protocol"], t, f, what);
+      std::optional<AuthorsCode> authors;
+      if (t["authors_code"]) authors = parse_authors_code(t["authors_code"], f, what);
+      std::set<std::string> authors_series_seen;
       const std::size_t first = ref.values.size();
       for (const auto& m : t["values"])
         for (const auto& d : m.second)
@@ -216,6 +254,11 @@ Reference load_reference(const fs::path& file) {
             v.id = tid + "." + v.query.metric + "." + v.query.dataset + "." + v.query.series;
             v.setting = str(t, "setting");
             v.value = s.second.as<double>();
+            v.value_text = s.second.Scalar();
+            if (authors && covers(*authors, v.query.series)) {
+              v.authors_code = authors;
+              authors_series_seen.insert(v.query.series);
+            }
             v.tolerance = tol;
             v.relative = rel;
             v.protocol = protocol;
@@ -223,6 +266,11 @@ Reference load_reference(const fs::path& file) {
             v.see = str(t, "see");
             ref.values.push_back(v);
           }
+      if (authors)
+        for (const auto& sr : authors->series)
+          if (!authors_series_seen.count(sr))
+            throw InputError(at(f, t["authors_code"]), what + ": authors_code series '" + sr + "' is not a series of the table's values",
+                             "name series of the table's values (or drop 'series' for all)");
       for (const auto& o : t["overrides"]) {
         const std::string owhat = what + " override";
         check_keys(o, {"metric", "dataset", "series", "protocol", "reason", "see"}, f, owhat);
@@ -450,6 +498,143 @@ ValueOutcome evaluate(const PublishedValue& v, const Results& results, const Ver
   return out;
 }
 
+int printed_decimals(const std::string& text) {
+  std::string t = text;
+  while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.pop_back();
+  int exponent = 0;
+  const auto e = t.find_first_of("eE");
+  if (e != std::string::npos) {
+    try {
+      exponent = std::stoi(t.substr(e + 1));
+    } catch (const std::exception&) {
+      exponent = 0;
+    }
+    t = t.substr(0, e);
+  }
+  const auto dot = t.find('.');
+  const int decimals = dot == std::string::npos ? 0 : static_cast<int>(t.size() - dot - 1);
+  return std::clamp(decimals - exponent, 0, 17);
+}
+
+std::size_t parse_min_trials_for_variance(const std::string& text) {
+  const auto bad = [&](const std::string& why) {
+    return InputError("--min-trials-for-variance", why + ", got '" + text + "'",
+                      "give an integer >= 2: the fewest trials of a cell that allow a variance verdict (the reference file's "
+                      "verdicts.min_trials_for_variance otherwise)");
+  };
+  if (text.empty() || text.size() > 7 || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    throw bad("must be an integer >= 2 and <= 1000000");
+  const std::size_t n = std::stoul(text);
+  if (n < 2 || n > 1000000) throw bad("must be an integer >= 2 and <= 1000000");
+  return n;
+}
+
+namespace {
+
+// The part of each trial (metrics, diagnostics, evaluation, timing) that holds `metric`, as statistic() finds it.
+const char* trial_part(const json& cell, const std::string& metric) {
+  for (const auto& [where, part] : kSources)
+    if (cell.contains(where) && cell[where].is_object() && cell[where].contains(metric)) return part;
+  return nullptr;
+}
+
+// x rounded to `decimals` as printed ("-0.00" printed as "0.00").
+std::string rounded(double x, int decimals) {
+  std::string r = fmt(x, decimals);
+  if (!r.empty() && r[0] == '-' && r.find_first_not_of("-0.") == std::string::npos) r.erase(0, 1);
+  return r;
+}
+
+std::string signed_fmt(double x, int digits) { return (x >= 0 ? "+" : "") + fmt(x, digits); }
+
+}  // namespace
+
+AuthorsOutcome evaluate_authors(const PublishedValue& v, const Results& results, const VerdictSettings& s) {
+  AuthorsOutcome out;
+  if (!v.authors_code) {
+    out.status = "no authors_code";
+    return out;
+  }
+  const AuthorsCode& a = *v.authors_code;
+  Query q = v.query;
+  q.experiment = a.experiment;
+  if (!results.experiments().count(a.experiment)) {
+    out.status = "not run (configs/paper/" + a.experiment + ".yaml)";
+    if (auto sk = results.skipped().find(a.experiment); sk != results.skipped().end())
+      out.status += "; skipped: " + sk->second.value("reason", std::string("data missing"));
+    return out;
+  }
+  if (!a.by_seeds) {  // the authors' code options with our seeds: the usual verdicts
+    PublishedValue w = v;
+    w.query = q;
+    out.tolerance = evaluate(w, results, s);
+    out.reproduced = out.tolerance.mean;
+    out.run = out.reproduced.has_value();
+    if (out.reproduced) out.difference = *out.reproduced - v.value;
+    out.status = to_string(out.tolerance.verdict);
+    if (out.tolerance.verdict != out.tolerance.tolerance_verdict && out.tolerance.tolerance_verdict != Verdict::not_run)
+      out.status += std::string(" (tolerance alone: ") + to_string(out.tolerance.tolerance_verdict) + ")";
+    if (!out.tolerance.note.empty()) out.status += " (" + out.tolerance.note + ")";
+    return out;
+  }
+  const auto cells = results.cells(q);
+  if (cells.empty()) {
+    out.status = "no matching cell in " + a.experiment;
+    return out;
+  }
+  if (cells.size() > 1) {
+    out.status = std::to_string(cells.size()) + " cells of " + a.experiment + " match: the reference entry needs a parameter filter";
+    return out;
+  }
+  const json& cell = *cells[0];
+  out.run = true;
+  const char* part = trial_part(cell, v.query.metric);
+  if (!part) {
+    out.status = "metric '" + v.query.metric + "' not computed";
+    return out;
+  }
+  std::map<std::uint64_t, double> by_seed;  // seeded trials with a number (NaN is stored as null)
+  if (cell.contains("trials") && cell["trials"].is_array())
+    for (const auto& t : cell["trials"]) {
+      if (!t.contains("seed") || !t["seed"].is_number_integer()) continue;  // unsigned counts as integer too
+      if (!t["seed"].is_number_unsigned() && t["seed"].get<long long>() < 0) continue;
+      if (!t.contains(part) || !t[part].is_object() || !t[part].contains(v.query.metric) || !t[part][v.query.metric].is_number()) continue;
+      by_seed.emplace(t["seed"].get<std::uint64_t>(), t[part][v.query.metric].get<double>());
+    }
+  out.per_seed.assign(by_seed.begin(), by_seed.end());
+  const std::size_t k = v.protocol.statistic == SeedStatistic::single ? 1 : v.protocol.seeds;
+  std::vector<double> xs;
+  for (std::uint64_t seed = 0; seed < k; ++seed) {
+    auto it = by_seed.find(seed);
+    if (it == by_seed.end()) out.missing_seeds.push_back(seed);
+    else xs.push_back(it->second);
+  }
+  if (!out.missing_seeds.empty()) {
+    out.status = "missing seeds ";
+    for (std::size_t i = 0; i < out.missing_seeds.size(); ++i) out.status += (i ? ", " : "") + std::to_string(out.missing_seeds[i]);
+    return out;
+  }
+  if (v.protocol.statistic == SeedStatistic::median) {
+    std::sort(xs.begin(), xs.end());
+    out.reproduced = xs.size() % 2 ? xs[xs.size() / 2] : 0.5 * (xs[xs.size() / 2 - 1] + xs[xs.size() / 2]);
+  } else {
+    double sum = 0;
+    for (double x : xs) sum += x;
+    out.reproduced = sum / static_cast<double>(xs.size());
+  }
+  std::string text = v.value_text;
+  if (text.empty()) {  // a value built in code: its shortest decimal form
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.12g", v.value);
+    text = buf;
+  }
+  const int decimals = printed_decimals(text);
+  out.difference = *out.reproduced - v.value;
+  out.exact = rounded(*out.reproduced, decimals) == rounded(v.value, decimals);
+  out.status = *out.exact ? "exact" : "differs by " + signed_fmt(out.difference, decimals + 1);
+  return out;
+}
+
 namespace {
 
 // The k-seed statistic of a cell's metric; empty when the cell has fewer trials than the protocol needs.
@@ -632,6 +817,30 @@ std::string reason_line(const std::string& id, const std::string& reason, const 
   return line + "\n";
 }
 
+// The match column of the authors' section: "differs by ..." in bold, a verdict as show() writes it.
+std::string show_status(const AuthorsOutcome& o, const AuthorsCode& a) {
+  if (a.by_seeds) return o.exact && !*o.exact ? "**" + o.status + "**" : o.status;
+  const std::string v = to_string(o.tolerance.verdict);
+  return o.status.compare(0, v.size(), v) == 0 ? show(o.tolerance.verdict) + o.status.substr(v.size()) : o.status;
+}
+
+// "[lo, hi]" of an interval (a 95% CI, a k-seed band), "-" when there is none.
+std::string interval(const std::optional<std::pair<double, double>>& r) {
+  return r ? "[" + fmt(r->first) + ", " + fmt(r->second) + "]" : std::string("-");
+}
+
+// One row of a claims table (per paper, or about running time); the claim's reason goes to `reasons`
+// when it differs or is within seed variance.
+void claim_row(std::ostream& md, const Claim& c, const ClaimOutcome& o, std::string& reasons) {
+  const bool explain = !c.reason.empty() && (o.verdict == Verdict::differs || o.verdict == Verdict::within_seed_variance);
+  if (explain) reasons += reason_line(c.id, c.reason, c.see, o.verdict);
+  md << "| " << cell_text(c.text) << " | " << c.source << " | " << describe(c.protocol) << " | " << o.satisfied << "/" << o.checked << " | "
+     << to_string(o.tolerance_verdict) << " | " << show(o.verdict) << (explain ? " ([why](#" + anchor(c.id) + "))" : "") << " | "
+     << cell_text(o.detail) << " |\n";
+}
+
+constexpr const char* kClaimsHeader = "| claim | source | protocol | checked | tolerance | verdict | detail |\n|---|---|---|---|---|---|---|\n";
+
 // Threads of the runs that produced an experiment (provenance.runs[].threads), or "not recorded".
 std::string threads_of(const json& experiment) {
   std::set<long long> threads;
@@ -717,9 +926,9 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
       if (explain) reasons += reason_line(v.id, v.reason, v.see, o.verdict);
       if (protocol_note) reasons += "- `" + v.id + "` (protocol " + describe(v.protocol) + "): " + v.protocol.note + "\n";
       md << "| " << v.source << " | " << cell_text(setting) << " | " << describe(v.protocol) << " | " << fmt(v.value) << " | " << (o.mean ? fmt(*o.mean) : "-")
-         << " | " << (o.ci95 ? "[" + fmt(o.ci95->first) + ", " + fmt(o.ci95->second) + "]" : "-") << " | " << (o.trials ? std::to_string(o.trials) : "-")
+         << " | " << interval(o.ci95) << " | " << (o.trials ? std::to_string(o.trials) : "-")
          << " | " << (v.relative ? fmt(100 * v.tolerance, 0) + "%" : fmt(v.tolerance, 2)) << " | " << to_string(o.tolerance_verdict) << " | "
-         << (o.band ? "[" + fmt(o.band->first) + ", " + fmt(o.band->second) + "]" : "-") << " | " << (o.percentile ? fmt(*o.percentile, 1) : "-")
+         << interval(o.band) << " | " << (o.percentile ? fmt(*o.percentile, 1) : "-")
          << " | " << show(o.verdict) << (explain ? " ([why](#" + anchor(v.id) + "))" : "") << (o.note.empty() ? "" : " (" + cell_text(o.note) + ")") << " |\n";
     }
     header = false;
@@ -727,17 +936,76 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
       const auto& c = ref.claims[i];
       if (c.paper != p || is_timing_metric(c.query.metric)) continue;
       if (!header) {
-        md << "\n| claim | source | protocol | checked | tolerance | verdict | detail |\n|---|---|---|---|---|---|---|\n";
+        md << "\n" << kClaimsHeader;
         header = true;
       }
-      const auto& o = cout_[i];
-      const bool explain = !c.reason.empty() && (o.verdict == Verdict::differs || o.verdict == Verdict::within_seed_variance);
-      if (explain) reasons += reason_line(c.id, c.reason, c.see, o.verdict);
-      md << "| " << cell_text(c.text) << " | " << c.source << " | " << describe(c.protocol) << " | " << o.satisfied << "/" << o.checked << " | "
-         << to_string(o.tolerance_verdict) << " | " << show(o.verdict) << (explain ? " ([why](#" + anchor(c.id) + "))" : "") << " | "
-         << cell_text(o.detail) << " |\n";
+      claim_row(md, c, cout_[i], reasons);
     }
     if (!reasons.empty()) md << "\nReasons and notes:\n\n" << reasons;
+  }
+
+  // Published values with an `authors_code` experiment: the paper's protocol on the authors' own seeds.
+  {
+    std::vector<std::size_t> idx;
+    for (std::size_t i = 0; i < ref.values.size(); ++i)
+      if (ref.values[i].authors_code) idx.push_back(i);
+    if (!idx.empty()) {
+      std::vector<AuthorsOutcome> ao;
+      std::map<std::string, int> tally;
+      for (std::size_t i : idx) {
+        const auto& o = ao.emplace_back(evaluate_authors(ref.values[i], results, settings));
+        const bool by_seeds = ref.values[i].authors_code->by_seeds;
+        const std::string key = o.exact                                                 ? (*o.exact ? "exact" : "differ")
+                                : !o.missing_seeds.empty()                              ? "missing seeds"
+                                : by_seeds || o.tolerance.verdict == Verdict::not_run ? "not run"
+                                                                                        : std::string("judged by tolerance: ") + to_string(o.tolerance.verdict);
+        tally[key]++;
+      }
+      md << "\n## The authors' own seeds\n\n"
+            "Published values whose `authors_code:` (`reference/published.yaml`) names an experiment run with the authors' own "
+            "random stream and seeds: the paper's protocol recomputed on the trials whose record carries `\"seed\"` 0..K-1 (the "
+            "mean of all K for a mean over K seeds, seed 0 for a single run; all K must be present), rounded to the published "
+            "value's printed decimals: *exact* when it equals the published value, else the difference (reproduction - "
+            "published). Entries marked `compare: tolerance` run the authors' code options with our seeds and are judged like "
+            "the values above (tolerance, then seed variance). *ours (default config)* is the mean shown in the paper's table "
+            "above, with its verdict.\n\n";
+      std::string summary;
+      for (const auto& [k, n] : tally) summary += (summary.empty() ? "" : ", ") + std::to_string(n) + " " + k;
+      md << idx.size() << " values: " << summary << ".\n\n"
+         << "| paper | source | dataset | series | metric | published | protocol | ours (default config) | verdict | authors' run | reproduction "
+            "| per seed | match |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+      std::string notes;
+      std::set<std::string> noted;
+      for (std::size_t j = 0; j < idx.size(); ++j) {
+        const PublishedValue& v = ref.values[idx[j]];
+        const ValueOutcome& ours = vout[idx[j]];
+        const AuthorsOutcome& o = ao[j];
+        const AuthorsCode& a = *v.authors_code;
+        std::string metric = v.query.metric;
+        for (const auto& [k, x] : v.query.params) metric += ", " + k + "=" + fmt(x, 2);
+        std::string repro = "-";
+        if (o.reproduced) {
+          repro = fmt_value(v.query.metric, *o.reproduced);
+          if (!a.by_seeds)
+            repro += " (mean of " + std::to_string(o.tolerance.trials) + " trials)";
+          else if (v.protocol.statistic == SeedStatistic::single)
+            repro += " (seed 0)";
+          else
+            repro += std::string(" (") + to_string(v.protocol.statistic) + " of seeds 0.." + std::to_string(v.protocol.seeds - 1) + ")";
+        }
+        std::string per_seed;
+        for (std::size_t i = 0; i < o.per_seed.size() && i < 10; ++i)
+          per_seed += (i ? ", " : "") + std::to_string(o.per_seed[i].first) + ": " + fmt_value(v.query.metric, o.per_seed[i].second);
+        if (o.per_seed.size() > 10) per_seed += ", ... (" + std::to_string(o.per_seed.size()) + " seeds)";
+        const std::string match = show_status(o, a);
+        md << "| " << v.paper << " | " << v.source << " | " << v.query.dataset << " | " << v.query.series << " | " << cell_text(metric) << " | "
+           << (v.value_text.empty() ? fmt(v.value) : v.value_text) << " | " << describe(v.protocol) << " | " << (ours.mean ? fmt_value(v.query.metric, *ours.mean) : "-")
+           << " | " << show(ours.verdict) << " | " << cell_text(a.label) << " (`" << a.experiment << "`) | " << repro << " | "
+           << (per_seed.empty() ? "-" : per_seed) << " | " << cell_text(match) << " |\n";
+        if (!a.note.empty() && noted.insert(a.experiment + "\n" + a.note).second) notes += "- `" + a.experiment + "`: " + a.note + "\n";
+      }
+      if (!notes.empty()) md << "\nNotes:\n\n" << notes;
+    }
   }
 
   // Running times: a comparison, not a verdict (other hardware, other language).
@@ -773,15 +1041,10 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
       if (!is_timing_metric(c.query.metric)) continue;
       if (!header) {
         md << "\nClaims about running time (checked on our times; the ordering, not the absolute time, is what carries over):\n\n"
-              "| claim | source | protocol | checked | tolerance | verdict | detail |\n|---|---|---|---|---|---|---|\n";
+           << kClaimsHeader;
         header = true;
       }
-      const auto& o = cout_[i];
-      const bool explain = !c.reason.empty() && (o.verdict == Verdict::differs || o.verdict == Verdict::within_seed_variance);
-      if (explain) reasons += reason_line(c.id, c.reason, c.see, o.verdict);
-      md << "| " << cell_text(c.text) << " | " << c.source << " | " << describe(c.protocol) << " | " << o.satisfied << "/" << o.checked << " | "
-         << to_string(o.tolerance_verdict) << " | " << show(o.verdict) << (explain ? " ([why](#" + anchor(c.id) + "))" : "") << " | "
-         << cell_text(o.detail) << " |\n";
+      claim_row(md, c, cout_[i], reasons);
     }
     if (!reasons.empty()) md << "\nReasons and notes:\n\n" << reasons;
   }

@@ -16,6 +16,10 @@
 // Claims stated in words are checked where they can be computed: orderings between series,
 // thresholds, and which parameter value is best; orderings and thresholds use the same machinery.
 // Published running times (DP-DBSCAN Table 3) are compared, not judged.
+// Values with `authors_code:` are also checked against an experiment run with the authors' own seeds
+// (exact at the published value's printed decimals, or the difference) or code options (by tolerance):
+// the section "The authors' own seeds" (evaluate_authors).
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -34,14 +38,27 @@ struct Query {
   std::map<std::string, std::pair<double, double>> where;       // inclusive ranges
 };
 
+// `authors_code:` of a value or table: an experiment run with the authors' own random stream and
+// seeds (compare: seeds; its trials carry "seed": 0, 1, 2, ...), or with the authors' code options but
+// our seeds (compare: tolerance). Shown in the report's section "The authors' own seeds".
+struct AuthorsCode {
+  std::string experiment;
+  std::vector<std::string> series;  // the table's series it covers (empty: all)
+  std::string label;                // "the authors' own seeds" unless given
+  bool by_seeds = true;             // compare: seeds (exact at printed precision) | tolerance (the usual verdicts)
+  std::string note;                 // e.g. "em_repeats is flagged non_private"
+};
+
 struct PublishedValue {
   std::string id, paper, source, setting;
   double value = 0;
+  std::string value_text;       // the number as written in the reference file ("0.50"): its decimals are the printed precision
   double tolerance = 0;         // absolute
   bool relative = false;        // tolerance is relative to |value|
   Query query;
   Protocol protocol;            // how the paper obtained the value (required in the reference file)
   std::string reason, see;      // why it differs (printed when it does), and a link or anchor
+  std::optional<AuthorsCode> authors_code;
 };
 
 enum class ClaimKind { ordering, threshold, best_at };
@@ -159,6 +176,29 @@ struct TimingOutcome {
   std::string note;  // why there is no time ("experiment 'x' not in the results", ...)
 };
 TimingOutcome evaluate(const PublishedTiming& t, const Results& results);
+
+// The decimals of a number as written ("0.94" -> 2, "0.50" -> 2, "284" -> 0, "1.5e-2" -> 3).
+int printed_decimals(const std::string& text);
+
+// A published value against its `authors_code` experiment.
+//   compare: seeds      the paper's protocol on the trials whose record carries "seed" 0..K-1 (mean or
+//                       median of all K, which must all be present; single: seed 0), rounded to the
+//                       published value's printed decimals: exact, or differs by (reproduction - published);
+//   compare: tolerance  evaluate() on the authors' experiment (mean over all trials, the usual verdicts).
+struct AuthorsOutcome {
+  bool run = false;                                   // a cell of the authors' experiment was found
+  std::optional<double> reproduced;                   // the protocol's statistic (seeds) or the mean (tolerance)
+  std::vector<std::pair<std::uint64_t, double>> per_seed;  // every seeded trial of the cell, by seed
+  std::vector<std::uint64_t> missing_seeds;           // of 0..K-1
+  std::optional<bool> exact;                          // compare: seeds, when reproduced
+  double difference = 0;                              // reproduced - published
+  ValueOutcome tolerance;                             // compare: tolerance
+  std::string status;  // "exact", "differs by -0.034", "missing seeds 1, 2", "not run (configs/paper/E.yaml)", a verdict
+};
+AuthorsOutcome evaluate_authors(const PublishedValue& v, const Results& results, const VerdictSettings& s = {});
+
+// `dpclust report --min-trials-for-variance N`: an integer >= 2 (InputError naming the option otherwise).
+std::size_t parse_min_trials_for_variance(const std::string& text);
 
 struct ReportOptions {
   std::filesystem::path figures_dir;  // thumbnails: every PNG here, linked relative to the report
