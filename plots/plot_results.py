@@ -3,8 +3,12 @@
 
 For every experiment and metric it draws, per dataset, either
   - a line plot of the metric against the swept parameter (one line per method series, error bars =
-    95% confidence interval over trials), when the cells of a series differ in one numeric parameter, or
-  - a grouped bar chart (series x dataset) with the same error bars otherwise.
+    95% confidence interval over trials), when the cells of a series differ in a numeric parameter. When
+    several parameters vary, the numeric one with the most values is the x axis and there is one panel
+    per combination of the others (per dataset), at most MAX_PANELS panels; a note under the figure
+    names the panels left out and the series without a numeric sweep (not drawn as lines). Or
+  - a grouped bar chart (series x dataset) with the same error bars otherwise; a series whose cells
+    differ only in non-numeric parameters gets one bar per cell (at most MAX_BARS bars, with a note).
 Writes PNG and PDF to --out. Paper-specific figures live in their own scripts next to this one.
 
 Usage: /usr/bin/python3 plots/plot_results.py --results results --out plots/out [--experiment NAME]
@@ -84,6 +88,45 @@ def swept_param(cells):
     return None
 
 
+MAX_PANELS = 12
+MAX_BARS = 24
+
+
+def varying_params(cells):
+    """The parameters whose values differ among these cells, in the order of the first cell's params."""
+    names = []
+    for c in cells:
+        for name in c["params"]:
+            if name not in names:
+                names.append(name)
+    return [n for n in names if len({json.dumps(c["params"].get(n)) for c in cells}) > 1]
+
+
+def _is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def facet_plan(cells):
+    """(x, others) for a series' cells: x = the numeric varying parameter with the most distinct values
+    (None when no numeric parameter varies), others = the remaining varying parameters (panel keys)."""
+    varying = varying_params(cells)
+    numeric = [n for n in varying if all(_is_number(c["params"].get(n)) for c in cells)]
+    if not numeric:
+        return None, varying
+    x = max(numeric, key=lambda n: (len({c["params"][n] for c in cells}), -varying.index(n)))
+    return x, [n for n in varying if n != x]
+
+
+def _facet_label(others, cell):
+    return ", ".join(f"{n}={_short(cell['params'].get(n))}" for n in others)
+
+
+def _short(v):
+    if isinstance(v, float):
+        return f"{v:g}"
+    return str(v)
+
+
 def error(agg):
     if not agg or agg.get("ci95") is None or "mean" not in agg:
         return 0.0
@@ -104,54 +147,104 @@ def plot_experiment(data, out):
         by_dataset[cell["dataset"]][cell["series"]].append(cell)
     metrics = sorted({m for c in data["cells"] for m in c["aggregates"]})
     exp = data["experiment"]
+    datasets = list(by_dataset)
+    plans = {d: {s: facet_plan(cs) for s, cs in by_dataset[d].items()} for d in datasets}
     for metric in metrics:
-        datasets = list(by_dataset)
-        sweeps = {d: {s: swept_param(cs) for s, cs in by_dataset[d].items()} for d in datasets}
-        if any(p for d in sweeps.values() for p in d.values()):
-            cols = min(3, len(datasets))
-            rows = (len(datasets) + cols - 1) // cols
-            fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3 * rows), squeeze=False)
-            for ax, dataset in zip(axes.flat, datasets):
-                for series, cells in by_dataset[dataset].items():
-                    p = sweeps[dataset][series]
-                    if not p:
-                        continue
-                    cells = sorted(cells, key=lambda c: c["params"][p])
-                    xs = [c["params"][p] for c in cells]
-                    ys = [c["aggregates"].get(metric, {}).get("mean", float("nan")) for c in cells]
-                    es = [error(c["aggregates"].get(metric)) for c in cells]
-                    ax.errorbar(xs, ys, yerr=es, marker="o", ms=3, capsize=2, label=series)
-                    ax.set_xlabel(p)
-                ax.set_title(dataset)
-                ax.set_ylabel(metric)
-                ax.grid(alpha=0.3)
-                ax.legend(fontsize=7)
-            for ax in list(axes.flat)[len(datasets):]:
-                ax.axis("off")
-            fig.suptitle(f"{exp}: {metric}")
+        if any(x for d in plans.values() for x, _ in d.values()):
+            fig = _line_panels(by_dataset, plans, metric, exp)
         else:
-            series = sorted({s for d in datasets for s in by_dataset[d]})
-            fig, ax = plt.subplots(figsize=(max(4, 1.2 * len(datasets) * max(1, len(series)) / 2), 3))
-            width = 0.8 / max(1, len(series))
-            for i, s in enumerate(series):
-                xs, ys, es = [], [], []
-                for j, d in enumerate(datasets):
-                    cells = by_dataset[d].get(s)
-                    if not cells:
-                        continue
-                    agg = cells[0]["aggregates"].get(metric)
-                    xs.append(j + i * width)
-                    ys.append(agg.get("mean", float("nan")) if agg else float("nan"))
-                    es.append(error(agg))
-                ax.bar(xs, ys, width, yerr=es, capsize=2, label=s)
-            ax.set_xticks([j + 0.4 - width / 2 for j in range(len(datasets))])
-            ax.set_xticklabels(datasets, rotation=20)
-            ax.set_ylabel(metric)
-            ax.set_title(f"{exp}: {metric}")
-            ax.grid(axis="y", alpha=0.3)
-            ax.legend(fontsize=7)
+            fig = _bars(by_dataset, plans, metric, exp)
         written += save(fig, out, f"{exp}_{metric}")
     return written
+
+
+def _line_panels(by_dataset, plans, metric, exp):
+    """One panel per (dataset, combination of the non-x varying parameters), at most MAX_PANELS."""
+    panels = {}  # (dataset, facet label) -> [(series, x, cells)]
+    flat = []  # series without a numeric sweep: not drawn as lines, named in the note
+    for dataset, series_cells in by_dataset.items():
+        for series, cells in series_cells.items():
+            x, others = plans[dataset][series]
+            if not x:
+                flat.append(f"{dataset}/{series}")
+                continue
+            groups = defaultdict(list)
+            for c in cells:
+                groups[_facet_label(others, c)].append(c)
+            for label, cs in groups.items():
+                panels.setdefault((dataset, label), []).append((series, x, cs))
+    keys = list(panels)
+    shown, left_out = keys[:MAX_PANELS], keys[MAX_PANELS:]
+    cols = min(3, len(shown))
+    rows = (len(shown) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3 * rows + 0.4), squeeze=False)
+    for ax, key in zip(axes.flat, shown):
+        dataset, label = key
+        for series, x, cells in panels[key]:
+            cells = sorted(cells, key=lambda c: c["params"][x])
+            xs = [c["params"][x] for c in cells]
+            ys = [c["aggregates"].get(metric, {}).get("mean", float("nan")) for c in cells]
+            es = [error(c["aggregates"].get(metric)) for c in cells]
+            ax.errorbar(xs, ys, yerr=es, marker="o", ms=3, capsize=2, label=series)
+            ax.set_xlabel(x)
+        ax.set_title(dataset + (f"\n{label}" if label else ""), fontsize=8 if label else None)
+        ax.set_ylabel(metric)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    for ax in list(axes.flat)[len(shown):]:
+        ax.axis("off")
+    fig.suptitle(f"{exp}: {metric}")
+    notes = []
+    if left_out:
+        names = "; ".join(f"{d}{' ' + lab if lab else ''}" for d, lab in left_out[:4])
+        more = f" and {len(left_out) - 4} more" if len(left_out) > 4 else ""
+        notes.append(f"{len(shown)} of {len(keys)} panels shown (cap {MAX_PANELS}); not drawn: {names}{more}")
+    if flat:
+        notes.append("no numeric parameter varies (not drawn): " + ", ".join(flat[:6]) + (" ..." if len(flat) > 6 else ""))
+    fig.tight_layout(rect=(0, 0.03 * len(notes), 1, 0.96))
+    for i, note in enumerate(notes):
+        fig.text(0.01, 0.005 + 0.03 * i, note, fontsize=7, ha="left", va="bottom")
+    return fig
+
+
+def _bars(by_dataset, plans, metric, exp):
+    """Grouped bars: one group per dataset, one bar per series (per cell when a series has several)."""
+    datasets = list(by_dataset)
+    bars = []  # bar label, in first-seen order
+    values = {}  # (label, dataset) -> agg
+    for dataset in datasets:
+        for series, cells in by_dataset[dataset].items():
+            _, others = plans[dataset][series]
+            for c in cells:
+                label = series + (f" ({_facet_label(others, c)})" if others else "")
+                if label not in bars:
+                    bars.append(label)
+                values[(label, dataset)] = c["aggregates"].get(metric)
+    bars.sort()
+    shown, left_out = bars[:MAX_BARS], bars[MAX_BARS:]
+    fig, ax = plt.subplots(figsize=(max(4, 1.2 * len(datasets) * max(1, len(shown)) / 2), 3))
+    width = 0.8 / max(1, len(shown))
+    for i, label in enumerate(shown):
+        xs, ys, es = [], [], []
+        for j, d in enumerate(datasets):
+            if (label, d) not in values:
+                continue
+            agg = values[(label, d)]
+            xs.append(j + i * width)
+            ys.append(agg.get("mean", float("nan")) if agg else float("nan"))
+            es.append(error(agg))
+        ax.bar(xs, ys, width, yerr=es, capsize=2, label=label)
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(datasets))])
+    ax.set_xticklabels(datasets, rotation=20)
+    ax.set_ylabel(metric)
+    ax.set_title(f"{exp}: {metric}")
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=7)
+    if left_out:
+        fig.text(0.01, -0.02, f"{len(shown)} of {len(bars)} bars shown (cap {MAX_BARS}); not drawn: "
+                 + "; ".join(left_out[:3]) + (f" and {len(left_out) - 3} more" if len(left_out) > 3 else ""),
+                 fontsize=7, ha="left", va="top")
+    return fig
 
 
 def main():

@@ -1,8 +1,10 @@
 // The "drbt" method (Oliveira & Zaiane, Sec. 4 and 6.2) and its metrics.
 #include "drbt/drbt.hpp"
 
+#include <algorithm>
 #include <any>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "cluster/kmeans/kmeans.hpp"
@@ -80,6 +82,12 @@ class DrbtMethod final : public Method {
     // Public: shapes fixed by the parameters. The stress compares with the original data, an exact
     // statistic of it: evaluation (DRBT is not private, but the split is the same for every method).
     r.diagnostics = {{"d_original", d}, {"d_reduced", k_dims}, {"parties", parties}};
+    // Table 10's split: the largest and smallest party's attributes and target dimensions.
+    const PartySizes sizes = party_sizes(D.parties);
+    r.diagnostics["party_attributes_max"] = sizes.attributes_max;
+    r.diagnostics["party_attributes_min"] = sizes.attributes_min;
+    r.diagnostics["party_dims_max"] = sizes.dims_max;
+    r.diagnostics["party_dims_min"] = sizes.dims_min;
     r.evaluation = {{"stress", s}};
     r.details = DrbtResult{s};
     r.non_private_notes.push_back(
@@ -106,6 +114,18 @@ const Labels& reference_labels(const MetricInput& in) {
 
 }  // namespace
 
+PartySizes party_sizes(const std::vector<Party>& parties) {
+  if (parties.empty()) throw std::invalid_argument("party_sizes: no parties");
+  PartySizes s{parties.front().cols, parties.front().cols, parties.front().dims, parties.front().dims};
+  for (const Party& p : parties) {
+    s.attributes_max = std::max(s.attributes_max, p.cols);
+    s.attributes_min = std::min(s.attributes_min, p.cols);
+    s.dims_max = std::max(s.dims_max, p.dims);
+    s.dims_min = std::min(s.dims_min, p.dims);
+  }
+  return s;
+}
+
 RowMatrix prepare_original(const Dataset& data, const ParamSet& params) {
   const bool with_class = params.boolean("class_attribute");
   if (with_class && !data.has_labels())
@@ -128,7 +148,7 @@ const MethodInfo& drbt_method_info() {
     m.name = kMethod;
     m.summary = "DRBT: z-score, random projection (RP1 Gaussian / RP2 sparse) to k_dims dimensions, per party under "
                 "vertical partitioning, then K-means (not differentially private)";
-    m.reference = "Oliveira & Zaiane, DRBT: Sec. 2.4 (Eq. 7, 9), 4.2-4.5 (Eq. 6, 11-14), 6.2-6.4 (Tables 4, 9, 10)";
+    m.reference = "Oliveira & Zaiane, DRBT: Sec. 2.4 (Eq. 7, 9), 4.2-4.5 (Eq. 6, 11-14), 6.2-6.4 (Tables 4, 8-11), App. A-B (Tables 12-20)";
     m.differentially_private = false;
     m.needs_bounds = false;
     m.params = {
