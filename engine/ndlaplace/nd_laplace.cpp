@@ -13,7 +13,11 @@
 #include "core/error.hpp"
 #include "data/transforms.hpp"
 #include "metrics/clustering_scores.hpp"
+#include "ndlaplace/attacks.hpp"
+#include "ndlaplace/centroid_error.hpp"
+#include "ndlaplace/geo_check.hpp"
 #include "ndlaplace/mechanism.hpp"
+#include "ndlaplace/parameter_selection.hpp"
 #include "ndlaplace/privacy.hpp"
 #include "privacy/mechanism.hpp"
 
@@ -24,6 +28,39 @@ constexpr const char* kMethod = "nd_laplace";
 constexpr const char* kReferenceKey = "nd_laplace/reference_labels";
 // The released (perturbed) points are stored in the trial record only up to this many coordinates.
 constexpr std::size_t kReleaseLimit = 10000;
+
+// Evaluation of the mechanism (geo_check.hpp): `draws` reports for each of the probe inputs c (the centre
+// of the public box, the origin without one) and c + distance e_1, drawn with the trial's mechanism (so a
+// ledger noise_scale reaches them) from a generator of their own (the release's stream is untouched).
+// Nothing drawn here is released; only the check's numbers go to the result's evaluation.
+void probe_mechanism(const NdLaplaceMechanism& mech, const Dataset& data, double distance, std::size_t draws,
+                     std::uint64_t trial_seed, NdLaplaceResult& res) {
+  const std::size_t d = data.d;
+  const bool have_bounds = data.bounds.dims() == d;
+  std::vector<double> c(d, 0.0);
+  if (have_bounds)
+    for (std::size_t j = 0; j < d; ++j) c[j] = 0.5 * (data.bounds.lo[j] + data.bounds.hi[j]);
+  std::vector<double> cp = c;
+  cp[0] += distance;
+  if (have_bounds && cp[0] > data.bounds.hi[0])
+    throw InputError("params.gi_distance",
+                     "the probe pair (the public box's centre and the centre + gi_distance along the first axis) leaves the "
+                     "domain: gi_distance " + short_number(distance) + " exceeds half the box's first side",
+                     "choose a smaller gi_distance (0 = radius)");
+  Rng prng(splitmix64(trial_seed ^ 0x6e646c70726f6265ULL));  // "ndlprobe"
+  std::vector<double> xs(draws * d), xps(draws * d);
+  for (std::size_t i = 0; i < draws; ++i)
+    for (std::size_t j = 0; j < d; ++j) {
+      xs[i * d + j] = c[j];
+      xps[i * d + j] = cp[j];
+    }
+  const std::vector<double> zx = mech.perturb(xs.data(), draws, data.bounds, prng);
+  const std::vector<double> zxp = mech.perturb(xps.data(), draws, data.bounds, prng);
+  // Eq. 3.1 is checked against the recorded rate epsilon / radius (what the ledger entry claims).
+  res.gi = geo_indistinguishability_check(c.data(), cp.data(), d, zx.data(), draws, zxp.data(), draws, mech.rate());
+  res.area = p_area(c.data(), zx.data(), draws, d);
+  res.probed = true;
+}
 
 }  // namespace
 
@@ -106,6 +143,11 @@ class NdLaplaceMethod final : public Method {
     // the recorded rate epsilon / radius (what the thesis reports per epsilon).
     res.pe = average_pe(data.coords.data(), z.data(), data.n, data.d, res.rate, parse_pe_pairs(params.string("pe_pairs")),
                         static_cast<std::uint64_t>(params.integer("pe_max_pairs")), rng);
+    // Chapter 4 evaluation of the mechanism (off by default; its own generator, after the release).
+    if (const std::int64_t draws = params.integer("privacy_probe_draws"); draws > 0) {
+      const double dist = params.real("gi_distance") > 0 ? params.real("gi_distance") : set.radius;
+      probe_mechanism(mech, data, dist, static_cast<std::size_t>(draws), rng.seed(), res);
+    }
 
     MethodResult r;
     r.labels = std::move(cl.labels);
@@ -141,6 +183,16 @@ class NdLaplaceMethod final : public Method {
     r.evaluation["draws_per_point"] = data.n ? static_cast<double>(st.draws) / static_cast<double>(data.n) : 0.0;
     r.evaluation["max_draws_point"] = st.max_draws_point;
     r.evaluation["remapped_points"] = st.remapped;
+    if (res.probed) {
+      r.evaluation["gi_max_log_ratio"] = res.gi.max_log_ratio;
+      r.evaluation["gi_max_lower_bound"] = res.gi.max_lower_bound;
+      r.evaluation["gi_bound"] = res.gi.bound;
+      r.evaluation["gi_events"] = res.gi.events;
+      r.evaluation["gi_violated"] = res.gi.violated ? 1 : 0;
+      r.evaluation["p_area_radius"] = res.area.radius;
+      r.evaluation["p_area_volume"] = res.area.volume;
+    }
+    res.released = std::move(z);
     r.non_private_notes = mech.non_private_notes();
     r.details = std::move(res);
     return r;
@@ -174,6 +226,20 @@ const NdLaplaceResult& details_of(const MetricInput& in) {
   if (!r) throw std::logic_error("nd_laplace metrics need the NdLaplaceResult of an nd_laplace run in MethodResult::details");
   return *r;
 }
+
+// The clustering input of the original data as the method sees it (standard-scaled when scale_after).
+std::vector<double> original_clustering_input(const MetricInput& in) {
+  if (!in.params.boolean("scale_after")) return in.data.coords;
+  Dataset tmp;
+  tmp.name = "clustering input";
+  tmp.n = in.data.n;
+  tmp.d = in.data.d;
+  tmp.coords = in.data.coords;
+  standard_scale(tmp);
+  return std::move(tmp.coords);
+}
+
+double nan_unless(bool ok, double v) { return ok ? v : std::numeric_limits<double>::quiet_NaN(); }
 
 template <class Score>
 double vs_original(const MetricInput& in, Score score) {
@@ -242,6 +308,14 @@ const MethodInfo& nd_laplace_method_info() {
                      "included), of original points, original x perturbed, or each point with its own report"),
         int_param("pe_max_pairs", 4000000,
                   "average p_e exactly when n^2 <= this, else from this many random pairs; at most 1e9", 1, 1'000'000'000),
+        int_param("privacy_probe_draws", 0,
+                  "evaluation only (metrics gi_ratio, gi_violation, p_area_radius): reports drawn for each of two probe "
+                  "inputs, the public box's centre c and c + gi_distance e_1, to check geo-indistinguishability (thesis "
+                  "Eq. 3.1) and P_area (Eq. 3.4); never released; 0 = off; at most 1e7",
+                  0, 10'000'000),
+        real_param("gi_distance", 0.0,
+                   "distance d(x, x') of the probe pair in data units (0 = radius); at most half the box's first side", 0.0),
+        int_param("elbow_k_max", 10, "largest k of the elbow plot of metric elbow_k_original (thesis Table 5.1)", 2, 1000),
     };
     m.make = [] { return std::make_unique<NdLaplaceMethod>(); };
     m.check_shape = [](const ParamSet& p, const DataShape& shape) {
@@ -285,6 +359,90 @@ std::vector<MetricInfo> nd_laplace_metrics() {
        false, [](const MetricInput& in) { return details_of(in).pe.value; }, {kMethod}},
       {"avg_distance", "average perturbation distance ||z_i - x_i|| in data units (thesis Table 5.4 'distance')", false,
        [](const MetricInput& in) { return details_of(in).perturbation.avg_distance; }, {kMethod}},
+      // thesis Chapter 4 (attacks.hpp, geo_check.hpp): evaluations of the release and of the mechanism.
+      {"mia_advantage",
+       "membership inference advantage TPR - FPR (thesis Sec. 4.3, Yeom et al. 2018) of the nearest-report threshold "
+       "attack at the public expected noise distance d / draw rate, members vs the release without the point",
+       false,
+       [](const MetricInput& in) {
+         const NdLaplaceResult& r = details_of(in);
+         const double tau = expected_noise_distance(in.data.d, r.draw_rate);
+         return membership_inference(in.data.coords.data(), r.released.data(), in.data.n, in.data.d, tau).advantage;
+       },
+       {kMethod}},
+      {"mia_advantage_best",
+       "membership inference advantage TPR - FPR of the same attack at the best threshold in hindsight (the strongest "
+       "threshold adversary)",
+       false,
+       [](const MetricInput& in) {
+         const NdLaplaceResult& r = details_of(in);
+         return membership_inference_best(in.data.coords.data(), r.released.data(), in.data.n, in.data.d).advantage;
+       },
+       {kMethod}},
+      {"reconstruction_error",
+       "reconstruction attack (thesis Sec. 4.2): mean distance of the adversary's posterior-mean estimate (Laplace "
+       "likelihood at the public draw rate, the release as prior) to the true point, data units",
+       false,
+       [](const MetricInput& in) {
+         const NdLaplaceResult& r = details_of(in);
+         const std::vector<double> est = reconstruct_posterior_mean(r.released.data(), in.data.n, in.data.d, r.draw_rate);
+         return mean_distance(est.data(), in.data.coords.data(), in.data.n, in.data.d);
+       },
+       {kMethod}},
+      {"gi_ratio",
+       "empirical check of geo-indistinguishability (thesis Eq. 3.1): the largest estimated log-ratio of report "
+       "probabilities for the probe pair divided by eps d(x, x') (<= 1 when Eq. 3.1 holds); NaN unless "
+       "privacy_probe_draws > 0",
+       false, [](const MetricInput& in) { const auto& r = details_of(in); return nan_unless(r.probed, r.gi.ratio()); },
+       {kMethod}},
+      {"gi_violation",
+       "1 when some event's log-ratio exceeds eps d(x, x') significantly (lower confidence bound, z = 4), else 0 "
+       "(thesis Eq. 3.1); NaN unless privacy_probe_draws > 0",
+       false,
+       [](const MetricInput& in) { const auto& r = details_of(in); return nan_unless(r.probed, r.gi.violated ? 1.0 : 0.0); },
+       {kMethod}},
+      {"p_area_radius",
+       "P_area radius (thesis Eq. 3.4): mean distance of privacy_probe_draws reports of the probe point to it, data "
+       "units; NaN unless privacy_probe_draws > 0",
+       false, [](const MetricInput& in) { const auto& r = details_of(in); return nan_unless(r.probed, r.area.radius); },
+       {kMethod}},
+      {"centroid_rel_error",
+       "relative error of the centroids (thesis Sec. 2.2.2): mean over the original-data clustering's centroids c of "
+       "||c - nearest centroid of the release's clustering|| / ||c||, data units; NaN without clusters",
+       false,
+       [](const MetricInput& in) {
+         const Reference& ref = reference(in);
+         const NdLaplaceResult& r = details_of(in);
+         std::size_t k_ref = 0, k_est = 0;
+         const auto c_ref = cluster_centroids(in.data.coords.data(), in.data.n, in.data.d, ref.labels, &k_ref);
+         const auto c_est = cluster_centroids(r.released.data(), in.data.n, in.data.d, in.result.labels, &k_est);
+         return centroid_relative_error(c_ref, k_ref, c_est, k_est, in.data.d);
+       },
+       {kMethod}},
+      {"elbow_k_original",
+       "K-Means k at the elbow of the inertia curve k = 1..elbow_k_max of the original (scaled) data (thesis Table 5.1; "
+       "knee rule in parameter_selection.hpp); a non-private diagnostic",
+       false,
+       [](const MetricInput& in) {
+         Rng rng(in.seed);
+         const std::vector<double> x = original_clustering_input(in);
+         const auto curve = inertia_curve(x.data(), in.data.n, in.data.d,
+                                          static_cast<std::size_t>(in.params.integer("elbow_k_max")),
+                                          in.params.integer("n_init"), rng);
+         return static_cast<double>(elbow_k(curve));
+       },
+       {kMethod}},
+      {"kdistance_alpha_original",
+       "DBSCAN radius at the knee of the sorted min_pts-distance curve of the original (scaled) data (thesis Table 5.3; "
+       "knee rule in parameter_selection.hpp); a non-private diagnostic",
+       false,
+       [](const MetricInput& in) {
+         const std::vector<double> x = original_clustering_input(in);
+         const auto k = static_cast<std::size_t>(std::min<std::int64_t>(in.params.integer("min_pts"),
+                                                                         static_cast<std::int64_t>(in.data.n)));
+         return knee_radius(k_distance(x.data(), in.data.n, in.data.d, k));
+       },
+       {kMethod}},
   };
 }
 

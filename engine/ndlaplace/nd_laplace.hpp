@@ -16,6 +16,7 @@
 
 #include "core/method.hpp"
 #include "core/metric.hpp"
+#include "ndlaplace/geo_check.hpp"
 #include "ndlaplace/mechanism.hpp"
 #include "ndlaplace/privacy.hpp"
 
@@ -37,6 +38,14 @@ struct NdLaplaceResult {
   // Exact statistics of the true points (the result's `evaluation`, never published).
   PerturbStats perturbation;    // draws, max draws per point, remapped points, average distance
   PeEstimate pe;                // average p_e of Table 5.4
+  // The released points z (n x d), what the Chapter 4 attacks (attacks.hpp) and the centroid error read.
+  std::vector<double> released;
+  // Evaluation of the mechanism itself (param privacy_probe_draws > 0; never released): reports drawn for
+  // the probe inputs c (the public box's centre) and c + gi_distance e_1 with the trial's mechanism (its
+  // ledger's noise_scale included), checked against Eq. 3.1, and P_area (Eq. 3.4) of c.
+  bool probed = false;
+  GeoCheck gi;
+  PArea area;
 };
 
 // The clustering step shared by the method (on the perturbed points) and the *_vs_original metrics
@@ -46,7 +55,10 @@ EvalClustering cluster_for_evaluation(std::vector<double> coords, std::size_t n,
                                       Rng& rng);
 
 const MethodInfo& nd_laplace_method_info();
-// ari_vs_original, ami_vs_original, avg_pe, avg_distance (apply to nd_laplace only; they read NdLaplaceResult).
+// ari_vs_original, ami_vs_original, avg_pe, avg_distance, the Chapter 4 privacy evaluation (mia_advantage,
+// mia_advantage_best, reconstruction_error, gi_ratio, gi_violation, p_area_radius), centroid_rel_error and
+// the parameter-selection diagnostics elbow_k_original, kdistance_alpha_original (apply to nd_laplace only;
+// they read NdLaplaceResult).
 std::vector<MetricInfo> nd_laplace_metrics();
 
 }  // namespace dpclust::ndlaplace
