@@ -7,11 +7,15 @@ It raises FileNotFoundError when its experiment is absent (make_figures prints "
 
   wc_fig2_clusters   Figure 2: the true WaveCluster clusters on DS1-DS3, noise points (points in
                      non-significant cells) in red.  figures_wavecluster (configs/paper/figures_wavecluster.yaml),
-                     else builtin_figures_wavecluster (configs/builtin/, generated shapes)
+                     else builtin_figures_wavecluster (configs/builtin/, generated shapes); panel (d) Gowalla
+                     from the significant cells of wavecluster_fig2_gowalla when present (else the title says so)
   wc_fig3_measures   Figure 3: DSG_C, OCM and 2CE against the budget, Baseline / PrivQT / PrivTHR /
-                     PrivTHR_EM, one column per dataset.  wavecluster_fig3, else wavecluster_shapes
-  wc_kprime          k' against the budget with the true k (Sec. 7, "comparing k and k'")
-  wc_fmeasure        F-measure against the budget (Sec. 7, "comparison to F-measure")
+                     PrivTHR_EM, one column per dataset.  wavecluster_fig3 (+ a Gowalla column from
+                     wavecluster_gowalla when present, else the title says so), else wavecluster_shapes
+  wc_kdd_fig1_baseline  KDD version, Figure 1: WaveCluster on the original data next to WaveCluster of
+                     Baseline's synthetic data (a run where clusters merge).  wavecluster_kdd_fig1
+  wc_kprime          k' against the budget with the true k (Sec. 7, "comparing k and k'"); Gowalla as Figure 3
+  wc_fmeasure        F-measure against the budget (Sec. 7, "comparison to F-measure"); Gowalla as Figure 3
   wc_budget_split    PrivTHR's DSG_C against the budget split rho (Sec. 7, "budget allocation"; the
                      paper omits this figure and reports 90% / 10% best).  wavecluster_budget_split
 
@@ -134,6 +138,38 @@ def _cluster_colours(xy, labels):
     return colours
 
 
+def _points_panel(ax, xy, lab, title, columns):
+    colours = _cluster_colours(xy, lab)
+    noise = lab < 0
+    col = np.array([colours.get(c, NOISE_COLOUR) for c in lab], dtype=object)
+    ax.scatter(xy[~noise, 0], xy[~noise, 1], s=0.6, c=list(col[~noise]), linewidths=0, rasterized=True)
+    ax.scatter(xy[noise, 0], xy[noise, 1], s=0.6, c=NOISE_COLOUR, linewidths=0, rasterized=True)
+    ax.set_title(title.format(clusters=len(colours), noise=100 * noise.mean()), fontsize=9)
+    ax.set_xlabel(columns[0])
+    ax.set_ylabel(columns[1] if len(columns) > 1 else "y")
+    ax.ticklabel_format(style="sci", scilimits=(-3, 4))
+    ax.set_aspect("equal", adjustable="datalim")
+
+
+def _cells_panel(ax, release, bounds, title, columns):
+    """The significant cells of a WaveCluster release (average-subband grid), one colour per cluster,
+    over the dataset's domain; non-significant cells are left blank (the points are not stored)."""
+    shape = release["shape"]
+    cells = np.asarray(release["significant_cells"], dtype=int).reshape(-1, len(shape) + 1)
+    (x0, x1), (y0, y1) = bounds[0], bounds[1]
+    wx, wy = (x1 - x0) / shape[0], (y1 - y0) / shape[1]
+    centres = np.column_stack([x0 + (cells[:, 0] + 0.5) * wx, y0 + (cells[:, 1] + 0.5) * wy])
+    colours = _cluster_colours(centres, cells[:, -1])
+    for (i, j, c) in cells[:, [0, 1, -1]]:
+        ax.add_patch(plt.Rectangle((x0 + i * wx, y0 + j * wy), wx, wy, color=colours.get(c, NOISE_COLOUR), lw=0))
+    ax.set_xlim(x0, x1)
+    ax.set_ylim(y0, y1)
+    ax.set_title(title.format(clusters=len(colours)), fontsize=9)
+    ax.set_xlabel(columns[0])
+    ax.set_ylabel(columns[1] if len(columns) > 1 else "y")
+    ax.set_aspect("equal", adjustable="box")
+
+
 def wc_fig2_clusters(results_dir, out_dir):
     name, data = _load(results_dir, ["figures_wavecluster", "builtin_figures_wavecluster"])
     panels = []
@@ -146,28 +182,74 @@ def wc_fig2_clusters(results_dir, out_dir):
             raise FileNotFoundError(f"experiment {name} has no WaveCluster labels for {ds} (output: {{labels: true}})")
         xy = np.asarray(info["points"], dtype=float).reshape(info["n"], info["d"])[:, :2]
         panels.append((ds, xy, np.asarray(cell["trials"][0]["labels"]), cell))
-    fig, axes = plt.subplots(1, len(panels), figsize=(3.4 * len(panels), 3.4), squeeze=False)
+    # Figure 2 (d): Gowalla from the significant cells (wavecluster_fig2_gowalla stores no points).
+    gname, gdata = (None, None)
+    if name == "figures_wavecluster":
+        gname, gdata = _load(results_dir, ["wavecluster_fig2_gowalla"], required=False)
+    gcell = None
+    if gdata is not None:
+        gcell = next((c for c in gdata["cells"] if c["series"] == "wavecluster" and "release" in c["trials"][0]), None)
+    suffix = ""
+    if name == "figures_wavecluster" and gcell is None:
+        print("wc_fig2_clusters: no Gowalla panel: wavecluster_fig2_gowalla (with release: true) is not in "
+              f"{results_dir} (`dpclust data fetch gowalla`, then run configs/paper/wavecluster_fig2_gowalla.yaml)")
+        suffix = "; Gowalla: not run"
+    n_axes = len(panels) + (gcell is not None)
+    fig, axes = plt.subplots(1, n_axes, figsize=(3.4 * n_axes, 3.4), squeeze=False)
     for k, (ax, (ds, xy, lab, cell)) in enumerate(zip(axes.flat, panels)):
-        colours = _cluster_colours(xy, lab)
-        noise = lab < 0
-        col = np.array([colours.get(c, NOISE_COLOUR) for c in lab], dtype=object)
-        ax.scatter(xy[~noise, 0], xy[~noise, 1], s=0.6, c=list(col[~noise]), linewidths=0, rasterized=True)
-        ax.scatter(xy[noise, 0], xy[noise, 1], s=0.6, c=NOISE_COLOUR, linewidths=0, rasterized=True)
-        k_clusters = len(colours)
-        ax.set_title(f"({chr(97 + k)}) {_dname(ds)}: {k_clusters} clusters\n{_params_text(data, ds)}, "
-                     f"noise {100 * noise.mean():.1f}%", fontsize=9)
-        cols = data["datasets"][ds].get("columns") or ["x", "y"]
-        ax.set_xlabel(cols[0])
-        ax.set_ylabel(cols[1] if len(cols) > 1 else "y")
-        ax.ticklabel_format(style="sci", scilimits=(-3, 4))
-        ax.set_aspect("equal", adjustable="datalim")
+        _points_panel(ax, xy, lab, f"({chr(97 + k)}) {_dname(ds)}: {{clusters}} clusters\n{_params_text(data, ds)}, "
+                      "noise {noise:.1f}%", data["datasets"][ds].get("columns") or ["x", "y"])
+    if gcell is not None:
+        ds = gcell["dataset"]
+        info = gdata["datasets"][ds]
+        _cells_panel(axes.flat[len(panels)], gcell["trials"][0]["release"], info["bounds"],
+                     f"({chr(97 + len(panels))}) {_dname(ds)}: {{clusters}} clusters\n{_params_text(gdata, ds)} "
+                     "(significant cells)", info.get("columns") or ["x", "y"])
+        suffix = f" + {gname}"
     fig.legend(handles=[Line2D([], [], ls="", marker="o", ms=4, color=NOISE_COLOUR,
                                label="noise (non-significant cells)"),
                         Line2D([], [], ls="", marker="o", ms=4, color=PALETTE[0], label="clusters (one colour each)")],
                loc="upper center", ncol=2, frameon=False, bbox_to_anchor=(0.5, 1.02))
-    fig.suptitle(f"WaveCluster results (Haar, level 1) [{name}]", y=1.09, fontsize=10)
+    fig.suptitle(f"WaveCluster results (Haar, level 1) [{name}{suffix}]", y=1.09, fontsize=10)
     fig.tight_layout()
     return save(fig, out_dir, "wc_fig2_clusters")
+
+
+# --- KDD Figure 1 -----------------------------------------------------------------------------------
+
+def _baseline_example(cell, true_clusters):
+    """Index of the first Baseline run with fewer clusters than the truth (a merge, as KDD Figure 1
+    shows), else 0, and a note saying which."""
+    counts = [t.get("metrics", {}).get("wc_clusters") for t in cell["trials"]]
+    for i, n in enumerate(counts):
+        if n is not None and true_clusters is not None and n < true_clusters:
+            return i, f"run {i + 1} of {len(counts)}: the first with fewer clusters than the truth"
+    return 0, f"run 1 of {len(counts)} (no run merged clusters)"
+
+
+def wc_kdd_fig1_baseline(results_dir, out_dir):
+    name, data = _load(results_dir, ["wavecluster_kdd_fig1"])
+    ds = _datasets(data)[0]
+    info = data["datasets"][ds]
+    if "points" not in info:
+        raise FileNotFoundError(f"experiment {name} has no points (set output: {{points: true}})")
+    truth = next((c for c in data["cells"] if c["dataset"] == ds and c["series"] == "wavecluster"), None)
+    base = next((c for c in data["cells"] if c["dataset"] == ds and c["series"] == "wc_baseline"), None)
+    if truth is None or base is None or "labels" not in truth["trials"][0] or "labels" not in base["trials"][0]:
+        raise FileNotFoundError(f"experiment {name} needs WaveCluster and Baseline labels (output: {{labels: true}})")
+    xy = np.asarray(info["points"], dtype=float).reshape(info["n"], info["d"])[:, :2]
+    true_clusters = truth["trials"][0].get("metrics", {}).get("wc_clusters")
+    i, which = _baseline_example(base, true_clusters)
+    cols = info.get("columns") or ["x", "y"]
+    fig, axes = plt.subplots(1, 2, figsize=(7.2, 3.6))
+    _points_panel(axes[0], xy, np.asarray(truth["trials"][0]["labels"]),
+                  f"(a) WaveCluster on {_dname(ds)}: {{clusters}} clusters\n{_params_text(data, ds)}, noise {{noise:.1f}}%", cols)
+    eps = base["params"].get("epsilon")
+    _points_panel(axes[1], xy, np.asarray(base["trials"][i]["labels"]),
+                  f"(b) Baseline, $\\varepsilon$ = {eps:g}: {{clusters}} clusters\n{which}", cols)
+    fig.suptitle(f"KDD Figure 1: WaveCluster of Baseline's synthetic data (adaptive grid) [{name}]", fontsize=10)
+    fig.tight_layout()
+    return save(fig, out_dir, "wc_kdd_fig1_baseline")
 
 
 # --- Figure 3, k', F-measure ----------------------------------------------------------------------
@@ -223,20 +305,37 @@ def _true_value(data, dataset, metric):
     return None
 
 
+def _with_gowalla(results_dir, name, data, stem):
+    """(name, data) with wavecluster_gowalla's cells appended as a fourth dataset column when its results
+    are present (Figure 3 (d), (h), (l)); otherwise the data unchanged, a note printed and the name marked."""
+    if name != "wavecluster_fig3" or any(c["dataset"] == "gowalla" for c in data["cells"]):
+        return name, data
+    gname, gdata = _load(results_dir, ["wavecluster_gowalla"], required=False)
+    if gdata is None:
+        print(f"{stem}: no Gowalla column: wavecluster_gowalla is not in {results_dir} "
+              "(`dpclust data fetch gowalla`, then run configs/paper/wavecluster_gowalla.yaml)")
+        return f"{name}; Gowalla: not run", data
+    merged = dict(data)
+    merged["cells"] = list(data["cells"]) + [c for c in gdata["cells"]]
+    trials = {data.get("trials"), gdata.get("trials")}
+    merged["trials"] = "/".join(str(t) for t in sorted(trials, key=str)) if len(trials) > 1 else data.get("trials")
+    return f"{name} + {gname}", merged
+
+
 def wc_fig3_measures(results_dir, out_dir):
-    name, data = _load(results_dir, ["wavecluster_fig3", "wavecluster_shapes"])
+    name, data = _with_gowalla(results_dir, *_load(results_dir, ["wavecluster_fig3", "wavecluster_shapes"]), "wc_fig3_measures")
     return _measure_grid(data, name, out_dir, MEASURES, "wc_fig3_measures",
                          r"Figure 3: DSG$_C$, OCM and 2CE against $\varepsilon$")
 
 
 def wc_kprime(results_dir, out_dir):
-    name, data = _load(results_dir, ["wavecluster_fig3", "wavecluster_shapes"])
+    name, data = _with_gowalla(results_dir, *_load(results_dir, ["wavecluster_fig3", "wavecluster_shapes"]), "wc_kprime")
     return _measure_grid(data, name, out_dir, [("kprime", "k'")], "wc_kprime",
                          r"k' against $\varepsilon$ (number of significant values)", true_line="k_true")
 
 
 def wc_fmeasure(results_dir, out_dir):
-    name, data = _load(results_dir, ["wavecluster_fig3", "wavecluster_shapes"])
+    name, data = _with_gowalla(results_dir, *_load(results_dir, ["wavecluster_fig3", "wavecluster_shapes"]), "wc_fmeasure")
     files = _measure_grid(data, name, out_dir, [("f_measure", "F-measure")], "wc_fmeasure",
                           r"F-measure against $\varepsilon$ (true WaveCluster result as ground truth)")
     return files
@@ -292,7 +391,7 @@ def wc_budget_split(results_dir, out_dir):
     return save(fig, out_dir, "wc_budget_split")
 
 
-FIGURES = [wc_fig2_clusters, wc_fig3_measures, wc_kprime, wc_fmeasure, wc_budget_split]
+FIGURES = [wc_fig2_clusters, wc_fig3_measures, wc_kprime, wc_fmeasure, wc_budget_split, wc_kdd_fig1_baseline]
 
 
 def main():

@@ -1,6 +1,8 @@
 // PrivQT (arXiv Sec. 4.2); the line table is in privqt.hpp.
 #include "wavecluster/privqt.hpp"
 
+#include "core/error.hpp"
+
 namespace dpclust::wavecluster {
 
 double neighbour_factor(const BudgetLedger& ledger) { return ledger.relation() == NeighbourRelation::replace_one ? 2.0 : 1.0; }
@@ -15,6 +17,15 @@ PrivQuantization private_quantization(const std::vector<double>& counts, double 
                                      "), the cells are disjoint: parallel composition")};
   for (double& x : r.noisy) x = r.mechanism.noisy(rng, x);
   return r;
+}
+
+void release_noisy_counts(const WcParams& params, const PrivQuantization& noisy, WaveClusterOutput& out) {
+  if (!params.release_counts) return;
+  if (noisy.noisy.size() > (std::size_t{1} << 20))
+    throw InputError("params.release_counts", "release_counts writes every cell of the grid (" + std::to_string(noisy.noisy.size()) +
+                                                  " cells); at most 2^20",
+                     "use release_counts: false for this grid, or a smaller g");
+  out.release_extra["noisy_counts"] = noisy.noisy;
 }
 
 WaveClusterOutput privqt(const Dataset& data, const WcParams& params, double epsilon, privacy::Sampler sampler, Rng& rng,
@@ -32,6 +43,7 @@ WaveClusterOutput privqt(const Dataset& data, const WcParams& params, double eps
   // lines 6-7: d' = Top(k', L'), ConnCompLabel(W', d')
   WaveClusterOutput out = significant_top_k(w_noisy, shape, params, l_noisy, k_prime);
   out.is_private = true;
+  release_noisy_counts(params, noisy, out);
   set_true_statistics(out, approximation(m, q.shape(), params.wavelet), params.p);  // evaluation only
   return out;
 }

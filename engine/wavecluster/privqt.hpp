@@ -41,6 +41,9 @@ struct PrivQuantization {
   std::vector<double> noisy;          // M'
   privacy::CountMechanism mechanism;  // the noise drawn (PrivTHR's line 6 needs its distribution)
 };
+// release_counts: M' in out.release_extra["noisy_counts"] (row-major over the grid, last dimension fastest).
+void release_noisy_counts(const WcParams& params, const PrivQuantization& noisy, WaveClusterOutput& out);
+
 // `counts` is the true count matrix M of the public grid. Records one ledger entry named `step`.
 PrivQuantization private_quantization(const std::vector<double>& counts, double epsilon, privacy::Sampler sampler, Rng& rng,
                                       BudgetLedger& ledger, std::string step);

@@ -25,7 +25,10 @@ namespace {
 
 // The analysis low-pass filter as integers (Haar [1, 1], bior2.2 [-1, 2, 6, 2, -1]): whether one value
 // of W' is positive does not depend on a common factor. Empty when the taps are not integer multiples
-// of the smallest one.
+// of the smallest one (db2's taps (1 +- sqrt3, 3 +- sqrt3) are not; zero_turns_positive then uses the
+// paper's r = 1/2, an approximation that overstates r by Pr[S = 0] / 2 <= Pr[X = 0] / 2; S = 0 needs,
+// e.g., all 16 noises behind a 2-D db2 value at 0, probability Pr[X = 0]^16. A post-processing choice:
+// it does not touch the privacy accounting).
 std::vector<double> integer_taps(Wavelet wavelet) {
   const std::vector<double>& taps = lowpass_filter(wavelet).taps;
   double unit = 0;
@@ -133,6 +136,7 @@ WaveClusterOutput privthr(const Dataset& data, const WcParams& params, const Pri
   WaveClusterOutput out = significant_top_k(w_noisy, shape, params, l_noisy, k_prime);
   out.is_private = true;
   out.public_extra = {{"Z_noisy", z_noisy}, {"removal_fraction", r}, {"removed", removed}};
+  release_noisy_counts(params, noisy, out);
   set_true_statistics(out, w, params.p);  // evaluation only
   return out;
 }

@@ -79,6 +79,7 @@ WaveClusterOutput privthr_em(const Dataset& data, const WcParams& params, const 
   out.k_prime = t.rank;
   out.threshold = t.threshold;
   out.range_from_data = options.em_upper <= 0;
+  release_noisy_counts(params, noisy, out);
   if (options.em_repeats > 1 && options.em_repeats_budget == EmRepeatsBudget::authors)
     out.non_private_notes.push_back(em_repeats_note(options.em_repeats, eps2));
   return out;

@@ -39,10 +39,12 @@ std::vector<ParamSpec> wavecluster_params() {
       real_param("p", std::nullopt,
                  "density threshold p: share of the positive transformed values that are not significant, k = ceil((1-p)|L|)",
                  0.0, 1.0, false, true),
-      choice_param("wavelet", "haar", {"haar", "bior2.2"}, "wavelet of the transform (the paper's experiments: haar)"),
+      choice_spec("wavelet", Wavelet::haar,
+                  "wavelet of the transform (the paper's experiments: haar; bior2.2 = CDF 5/3 as in the authors' code; db2 = "
+                  "Daubechies 4-tap, named in the arXiv text)"),
       int_param("level", 1, "wavelet decomposition level (the paper: 1)", 1, 10),
-      choice_param("boundary", "zero", {"zero", "symmetric", "periodic"},
-                   "signal extension at the domain border (matters for bior2.2, and for Haar with odd g)"),
+      choice_spec("boundary", Boundary::zero,
+                  "signal extension at the domain border (matters for bior2.2 and db2, and for Haar with odd g)"),
       choice_param("connectivity", "full", {"full", "face"},
                    "adjacency of significant cells: full = corner-touching cells too (8 in 2D, SPEC.md), face = shared faces only"),
       choice_param("ties", "include", {"include", "exclude", "index"},
@@ -200,6 +202,13 @@ MetricInfo metric(std::string name, std::string summary, std::function<double(co
 
 }  // namespace
 
+// The grid mechanisms' release_counts (declared once for PrivQT, PrivTHR, PrivTHR_EM).
+ParamSpec release_counts_param() {
+  return bool_param("release_counts", false,
+                    "also put the noisy count matrix M' in the release (row-major; grids of at most 2^20 cells; no extra "
+                    "privacy cost: the cells are computed from it), e.g. for `dpclust audit`");
+}
+
 std::vector<MethodInfo> wavecluster_methods() {
   const std::string ref = "Chen, Yu, Chirkova, WaveCluster with Differential Privacy (KDD 2015 / arXiv)";
   return {
@@ -222,10 +231,11 @@ std::vector<MethodInfo> wavecluster_methods() {
                         "flat_origin.py (m1 = 10, a cell split only when its noisy count >= 4 c2, leaf counts truncated, "
                         "no noisy N: n_share unused, grid over the data's box: flagged non-private)")}),
       info("privqt", "PrivQT: Laplace noise on every cell of the count matrix, then WaveCluster",
-           ref + ", arXiv Alg. PrivQT (Sec. 4.2)", true, {}),
+           ref + ", arXiv Alg. PrivQT (Sec. 4.2)", true, {release_counts_param()}),
       info("privthr", "PrivTHR: PrivQT counts plus a noisy |Z| to drop |Z|'/2 noisy positive values before k'",
            ref + ", Algorithm 1 (Sec. 4.3)", true,
-           {real_param("rho", 0.9, "budget split rho: eps1 = rho eps on the counts, eps2 = (1-rho) eps on |Z|", 0.0, 1.0, true, true)}),
+           {real_param("rho", 0.9, "budget split rho: eps1 = rho eps on the counts, eps2 = (1-rho) eps on |Z|", 0.0, 1.0, true, true),
+            release_counts_param()}),
       info("privthr_em", "PrivTHR_EM: PrivQT counts plus a significance threshold by the exponential mechanism",
            ref + ", Algorithm 2 (Sec. 4.4)", true,
            {real_param("rho", 0.7, "budget split rho: eps1 = rho eps on the counts, eps2 = (1-rho) eps on the threshold", 0.0, 1.0,
@@ -240,7 +250,8 @@ std::vector<MethodInfo> wavecluster_methods() {
                       1, 1000),
             choice_spec("em_repeats_budget", EmRepeatsBudget::split,
                         "budget of em_repeats > 1 draws: split = eps2 / em_repeats each (eps-DP); authors = eps2 each, as "
-                        "their code (real cost em_repeats x eps2, recorded in the ledger, result flagged non-private)")}),
+                        "their code (real cost em_repeats x eps2, recorded in the ledger, result flagged non-private)"),
+            release_counts_param()}),
   };
 }
 

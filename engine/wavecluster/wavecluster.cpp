@@ -20,12 +20,13 @@ WcParams WcParams::from(const ParamSet& params, std::size_t d) {
   }
   checked_cell_count(w.g);  // before anything is allocated: g^d may wrap around 64 bits
   w.p = params.real("p");
-  w.wavelet.wavelet = parse_wavelet(params.string("wavelet"));
+  w.wavelet.wavelet = choice_of<Wavelet>(params, "wavelet");
   w.wavelet.level = static_cast<int>(params.integer("level"));
-  w.wavelet.boundary = parse_boundary(params.string("boundary"));
+  w.wavelet.boundary = choice_of<Boundary>(params, "boundary");
   w.full_connectivity = params.string("connectivity") == "full";
   const std::string& t = params.string("ties");
   w.ties = t == "exclude" ? Ties::exclude : t == "index" ? Ties::index : Ties::include;
+  w.release_counts = params.has("release_counts") && params.boolean("release_counts");
   return w;
 }
 

@@ -27,7 +27,11 @@ struct WcParams {
   WaveletSpec wavelet;
   bool full_connectivity = true;  // cells touching at a corner are adjacent (SPEC.md: 8-connectivity in 2D)
   Ties ties = Ties::include;       // cells tied with the k-th largest value (see select_top_k)
-  // Reads g, p, wavelet, level, boundary, connectivity; throws InputError on a bad g.
+  // release_counts (PrivQT, PrivTHR, PrivTHR_EM): also publish the noisy count matrix M' the cells were
+  // derived from -- what the mechanism computed, at no extra privacy cost; the audit tests it directly.
+  bool release_counts = false;
+  // Reads g, p, wavelet, level, boundary, connectivity (and release_counts when declared); throws
+  // InputError on a bad g.
   static WcParams from(const ParamSet& params, std::size_t d);
 };
 
@@ -81,7 +85,8 @@ struct WaveClusterOutput {
   std::size_t l_prime = 0;  // |L'|: positive values of W' (Baseline, PrivQT, PrivTHR)
   double threshold = 0;     // d': the significance threshold
   nlohmann::json public_extra = nlohmann::json::object();  // PrivTHR: Z_noisy, ...; Baseline: synthetic_points
-  nlohmann::json release_extra = nlohmann::json::object();  // published besides the cells (Baseline: synopsis sizes)
+  nlohmann::json release_extra = nlohmann::json::object();  // published besides the cells (Baseline: synopsis sizes;
+                                                            // release_counts: the noisy count matrix M')
   // Evaluation only: of the true (non-private) W of the same grid.
   std::size_t k = 0;  // k = ceil((1-p)|L|)
   std::size_t l = 0;  // |L|: positive values of W

@@ -8,33 +8,35 @@
 
 namespace dpclust::wavecluster {
 
-Wavelet parse_wavelet(const std::string& name) {
-  if (name == "haar") return Wavelet::haar;
-  if (name == "bior2.2") return Wavelet::bior2_2;
-  throw std::invalid_argument("unknown wavelet '" + name + "' (haar or bior2.2)");
-}
-
-Boundary parse_boundary(const std::string& name) {
-  if (name == "zero") return Boundary::zero;
-  if (name == "symmetric") return Boundary::symmetric;
-  if (name == "periodic") return Boundary::periodic;
-  throw std::invalid_argument("unknown boundary mode '" + name + "' (zero, symmetric or periodic)");
-}
-
-const char* to_string(Wavelet w) { return w == Wavelet::haar ? "haar" : "bior2.2"; }
-const char* to_string(Boundary b) {
-  switch (b) {
-    case Boundary::zero: return "zero";
-    case Boundary::symmetric: return "symmetric";
-    case Boundary::periodic: return "periodic";
+namespace {
+template <class E>
+E parse_choice(const std::string& name, const char* what) {
+  std::string known;
+  for (const auto& [v, n] : ChoiceNames<E>::names) {
+    if (n == name) return v;
+    known += (known.empty() ? "" : ", ") + std::string(n);
   }
-  return "?";
+  throw std::invalid_argument("unknown " + std::string(what) + " '" + name + "' (one of: " + known + ")");
 }
+}  // namespace
+
+Wavelet parse_wavelet(const std::string& name) { return parse_choice<Wavelet>(name, "wavelet"); }
+Boundary parse_boundary(const std::string& name) { return parse_choice<Boundary>(name, "boundary mode"); }
+
+const char* to_string(Wavelet w) { return name_of(w).data(); }    // the table's literals are NUL-terminated
+const char* to_string(Boundary b) { return name_of(b).data(); }
 
 LowpassFilter lowpass_filter(Wavelet w) {
   const double s = std::sqrt(2.0);
-  if (w == Wavelet::haar) return {{s / 2, s / 2}, 0};  // 1/sqrt 2 each
-  return {{-s / 8, s / 4, 3 * s / 4, s / 4, -s / 8}, 2};
+  switch (w) {
+    case Wavelet::haar: return {{s / 2, s / 2}, 0};  // 1/sqrt 2 each
+    case Wavelet::bior2_2: return {{-s / 8, s / 4, 3 * s / 4, s / 4, -s / 8}, 2};
+    case Wavelet::db2: {  // Daubechies (1988), Table 1, N = 2: (1 +- sqrt3, 3 +- sqrt3) / (4 sqrt2)
+      const double r3 = std::sqrt(3.0), d = 4 * s;
+      return {{(1 + r3) / d, (3 + r3) / d, (3 - r3) / d, (1 - r3) / d}, 0};
+    }
+  }
+  throw std::logic_error("lowpass_filter: unknown wavelet");
 }
 
 namespace {
