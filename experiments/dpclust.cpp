@@ -18,6 +18,10 @@
 #include "io/label_file.hpp"
 #include "metrics/clustering_scores.hpp"
 #include "report/report.hpp"
+#include "dpdbscan/release_classifier.hpp"
+#include "experiment/span_release.hpp"
+#include "io/csv.hpp"
+#include "io/text.hpp"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -36,6 +40,7 @@ const char* kUsage =
     "  list                 datasets, methods (with parameters and defaults), metrics\n"
     "  score                ARI, AMI, NMI and cluster counts between two label files\n"
     "  merge INPUT...       join the outputs of shard runs\n"
+    "  classify             label new points with a DP-DBSCAN trial's released spans (post-processing)\n"
     "  report RESULTS_DIR   REPORT.md: published numbers next to the reproduced ones, with verdicts\n"
     "  data ACTION          the papers' datasets: list, fetch (from their public sources), verify\n"
     "  --version            version and git commit\n"
@@ -343,6 +348,69 @@ int cmd_merge(int argc, char** argv) {
   return done.empty() ? 1 : 0;
 }
 
+// `classify`: labels new points with the spans a DP-DBSCAN trial released (Sec. 3: "check which span
+// the given point falls into"). It reads the release only (engine/dpdbscan/release_classifier.hpp), so
+// it is post-processing: no privacy cost, no ledger entry.
+int cmd_classify(int argc, char** argv) {
+  po::options_description opts("classify options");
+  std::string results_dir, experiment, cell, dataset, series, points, out, columns, delimiter;
+  std::vector<std::string> params;
+  std::size_t trial = 0;
+  opts.add_options()("results", po::value(&results_dir)->default_value("results"), "results directory (the --out of `dpclust run`)")(
+      "experiment", po::value(&experiment)->required(), "experiment name (a folder of the results directory)")(
+      "cell", po::value(&cell), "cell id (16 hex digits, from results.json or `run --dry-run`)")(
+      "dataset", po::value(&dataset), "select the cell by dataset ...")("series", po::value(&series), "... and series")(
+      "param", po::value(&params)->multitoken(), "... and parameter values name=value (repeatable)")(
+      "trial", po::value(&trial)->default_value(0), "which trial's release (0-based)")(
+      "points", po::value(&points)->required(), "CSV/TSV (optionally .gz) of points in the release's coordinates")(
+      "columns", po::value(&columns), "coordinate columns of --points, comma-separated names or 0-based indices (default: all)")(
+      "delimiter", po::value(&delimiter), "field separator of --points (default: tab for .tsv, comma otherwise)")(
+      "out,o", po::value(&out), "label file to write (one label a line, -1 = noise; default: standard output)");
+  po::variables_map vm;
+  if (!parse(argc, argv,
+             "usage: dpclust classify --experiment E (--cell ID | --dataset D [--series S] [--param name=value ...]) --points FILE\n"
+             "                        [--results DIR] [--trial T] [--columns C1,C2] [--out FILE]\n"
+             "Labels each point with the span of the trial's DP-DBSCAN release whose cell contains it (-1: noise). The\n"
+             "points must be in the coordinates of the release (the dataset's final coordinates in results.json: after\n"
+             "any projection or scaling). Post-processing of the release: no new privacy cost.",
+             opts, nullptr, vm))
+    return 0;
+  SpanReleaseQuery q{results_dir, experiment, cell, dataset, series, {}, trial};
+  for (const std::string& p : params) {
+    const auto eq = p.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError("--param", "'" + p + "' is not name=value", "write e.g. --param alpha=0.05");
+    q.params.emplace_back(p.substr(0, eq), p.substr(eq + 1));
+  }
+  const SpanRelease sel = find_span_release(q);
+  const dpdbscan::ReleasedSpans spans = dpdbscan::spans_from_release(sel.release, sel.where);
+  CsvOptions o;
+  if (!delimiter.empty()) o.delimiter = delimiter == "tab" || delimiter == "\\t" ? '\t' : delimiter[0];
+  for (std::size_t a = 0; !columns.empty() && a <= columns.size();) {
+    const std::size_t b = std::min(columns.find(',', a), columns.size());
+    o.columns.push_back(columns.substr(a, b - a));
+    a = b + 1;
+  }
+  const Dataset pts = load_csv(points, o);
+  if (pts.d != spans.grid.d)
+    throw InputError(points, "the points have " + std::to_string(pts.d) + " coordinates but the release is " +
+                                 std::to_string(spans.grid.d) + "-dimensional" +
+                                 (sel.columns.empty() ? std::string() : " (columns " + text::join(sel.columns) + ")"),
+                     "select the coordinate columns with --columns");
+  const Labels labels = dpdbscan::classify_with_release(spans, pts.coords.data(), pts.n);
+  std::string lines;
+  std::size_t in_spans = 0;
+  for (Label l : labels) {
+    lines += std::to_string(l) + "\n";
+    in_spans += l != kNoise;
+  }
+  if (out.empty()) std::cout << lines;
+  else write_file_atomic(out, lines);
+  std::cerr << "classified " << pts.n << " points with " << spans.spans.n_spans << " spans of " << sel.where << " ("
+            << sel.key << "): " << in_spans << " in spans, " << pts.n - in_spans << " noise\n";
+  return 0;
+}
+
 int cmd_report(int argc, char** argv) {
   po::options_description opts("report options");
   std::string results_dir, published, figures, out, min_trials;
@@ -410,6 +478,7 @@ int main(int argc, char** argv) {
     if (cmd == "list") return cmd_list(argc - 1, argv + 1);
     if (cmd == "score") return cmd_score(argc - 1, argv + 1);
     if (cmd == "merge") return cmd_merge(argc - 1, argv + 1);
+    if (cmd == "classify") return cmd_classify(argc - 1, argv + 1);
     if (cmd == "report") return cmd_report(argc - 1, argv + 1);
     if (cmd == "data") return dpclust::cli::cmd_data(argc - 1, argv + 1);
     const std::string s = closest_match(cmd, std::vector<std::string>{"run", "validate", "list", "score", "merge", "report", "data"});

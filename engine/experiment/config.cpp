@@ -30,7 +30,8 @@ static const std::vector<std::string> kDatasetKeys = {
     "name", "use", "file", "data_file", "format", "columns", "label", "delimiter", "header", "max_rows",
     "generator", "fallback", "project", "bounds", "clip_to_bounds", "scale", "sample", "sample_seed",
     "params", "reference", "description",
-    "bounds_from_data", "public_bounds"};  // DS1-DS3: the paper's data-derived box, and a public one
+    "bounds_from_data", "public_bounds",  // DS1-DS3: the paper's data-derived box, and a public one
+    "missing"};                           // csv/tsv: `drop` rows with an empty coordinate value
 static const std::vector<std::string> kMethodKeys = {"method", "as", "params", "zip"};
 
 // Names become folder names: letters, digits and `extra`, at most kMaxNameLength characters. (A plain
@@ -111,14 +112,39 @@ static DatasetSpec parse_dataset(const Located& at, const std::string& name, con
   if (has_gen) {
     d.generator_params = parse_generator(at.child("generator"), d.generator);
     if (at.child("generator").has("scale")) d.standard_scale = yaml::as_string(at.child("generator").child("scale")) == "standard";
+    if (at.has("missing")) yaml::fail(at.child("missing"), "missing applies to file datasets only", "remove the key");
   } else {
-    d.file = yaml::as_string(at.child(has_file ? "file" : "data_file"));
-    d.file_under_data_root = has_data_file;
-    if (has_data_file) {
-      if (!data_root.empty()) d.resolved = fs::absolute(data_root / d.file).lexically_normal();
+    // One file, a list of files, or a glob in the file name: the list and the glob are read as one
+    // dataset, the files concatenated in sorted path order (dataset_factory.cpp).
+    const Located file_at = at.child(has_file ? "file" : "data_file");
+    std::vector<std::string> entries;
+    if (file_at.node.IsSequence()) {
+      entries = yaml::as_string_list(file_at);
+      if (entries.empty()) yaml::fail(file_at, "empty list of files", "list at least one file, or give one file name");
+      d.multi_file = true;
     } else {
-      fs::path p(d.file);
-      d.resolved = fs::absolute(p.is_absolute() ? p : base_dir / p).lexically_normal();
+      entries.push_back(yaml::as_string(file_at));
+      d.multi_file = entries[0].find_first_of("*?[") != std::string::npos;
+    }
+    for (const std::string& e : entries) {
+      if (e.empty()) yaml::fail(file_at, "empty file name", "give the path of the file");
+      if (fs::path(e).parent_path().string().find_first_of("*?[") != std::string::npos)
+        yaml::fail(file_at, "'" + yaml::clip(e) + "': a glob may only appear in the file name, not in a folder",
+                   "write the folder literally, e.g. har70plus/participants/*.csv");
+    }
+    d.file = entries.size() == 1 ? entries[0] : entries[0] + " (and " + std::to_string(entries.size() - 1) + " more)";
+    d.file_under_data_root = has_data_file;
+    for (const std::string& e : entries) {
+      fs::path r;
+      if (has_data_file) {
+        if (!data_root.empty()) r = fs::absolute(data_root / e).lexically_normal();
+      } else {
+        fs::path p(e);
+        r = fs::absolute(p.is_absolute() ? p : base_dir / p).lexically_normal();
+      }
+      if (r.empty()) continue;
+      if (d.resolved.empty()) d.resolved = r;
+      if (d.multi_file) d.resolved_files.push_back(r);
     }
     // Format from the key or the file name.
     if (at.has("format")) {
@@ -127,13 +153,26 @@ static DatasetSpec parse_dataset(const Located& at, const std::string& name, con
           d.format != "fimi")
         yaml::fail(at.child("format"), "unknown format '" + yaml::clip(d.format) + "'", "one of: csv, tsv, arff, gowalla, fimi");
     } else {
-      std::string f = d.file;
+      std::string f = entries[0];
       if (f.size() > 3 && f.substr(f.size() - 3) == ".gz") f = f.substr(0, f.size() - 3);
       auto ends = [&](const std::string& s) { return f.size() >= s.size() && f.substr(f.size() - s.size()) == s; };
       if (ends(".arff")) d.format = "arff";
       else if (ends(".tsv")) d.format = "tsv";
       else if (ends(".csv")) d.format = "csv";
       else yaml::fail(at, "cannot tell the format of '" + yaml::clip(d.file) + "' from its name", "add format: csv | tsv | arff | gowalla | fimi");
+    }
+    if (d.multi_file && d.format != "csv" && d.format != "tsv")
+      yaml::fail(file_at, "a list or glob of files is supported for csv and tsv files only (format: " + d.format + ")",
+                 "give one file, or convert the files to csv");
+    if (at.has("missing")) {
+      const std::string m = yaml::as_string(at.child("missing"));
+      if (m != "error" && m != "drop")
+        yaml::fail(at.child("missing"), "missing must be 'error' (default: a row with an empty coordinate fails the load) or 'drop'",
+                   "write missing: drop to skip and count rows with an empty coordinate value");
+      if (m == "drop" && d.format != "csv" && d.format != "tsv")
+        yaml::fail(at.child("missing"), "missing: drop applies to csv and tsv files only (format: " + d.format + ")",
+                   "remove the key, or clean the file first");
+      d.drop_missing = m == "drop";
     }
     if (at.has("columns")) d.columns = yaml::as_string_list(at.child("columns"));
     if (at.has("label")) {

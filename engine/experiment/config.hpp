@@ -40,6 +40,16 @@ struct DatasetSpec {
   std::string delimiter;             // csv only; empty = auto
   std::string header = "auto";       // auto | true | false
   std::int64_t max_rows = 0;         // 0 = all
+  // `file:` / `data_file:` given as a list, or as a glob in the file name (`*`, `?`, `[...]`): several
+  // csv/tsv files of one layout concatenated in sorted path order (HAR70+'s per-participant files).
+  // resolved_files holds every entry resolved (patterns not yet expanded; dataset_factory expands them
+  // when loading) and resolved the first one; both empty when the data root is missing. Empty for a
+  // single literal file.
+  std::vector<std::filesystem::path> resolved_files;
+  bool multi_file = false;
+  // `missing: drop` (csv/tsv): rows with an empty coordinate value are skipped and counted in the
+  // provenance (default `error`: such a row fails the load at its line).
+  bool drop_missing = false;
   std::string generator;             // generator type; empty for files
   ParamSet generator_params;
   bool fallback_available = false;   // registry: generator to use when the file is absent

@@ -153,9 +153,9 @@ ColumnPlan plan_columns(const CsvOptions& o, const std::vector<std::string_view>
 
 [[noreturn, gnu::cold, gnu::noinline]] void bad_value(const LineReader& in, const std::string& column,
                                                       std::string_view value) {
-  if (value.empty())
+  if (text::trim(value).empty())
     throw InputError(in.where(), "column '" + text::printable(column) + "': empty value (missing values are not supported)",
-                     "remove or impute the row");
+                     "remove or impute the row, or set `missing: drop` on the dataset to skip (and count) rows with a missing coordinate");
   double v;
   if (text::parse_double(value, v))  // it parsed, so it was NaN or infinite
     throw InputError(in.where(), "column '" + text::printable(column) + "': value '" + text::printable(value) +
@@ -171,9 +171,20 @@ std::size_t reserve_rows(const LineReader& in, std::size_t line_bytes, std::size
   return max_rows ? std::min(rows, max_rows) : rows;
 }
 
-}  // namespace
+// What one file contributes to the dataset being assembled.
+struct FileRead {
+  std::size_t rows = 0;     // rows kept
+  std::size_t dropped = 0;  // rows skipped for a missing coordinate (drop_missing)
+};
 
-Dataset load_csv(const fs::path& path, const CsvOptions& options) {
+bool same_plan(const ColumnPlan& a, const ColumnPlan& b) {
+  return a.header == b.header && a.names == b.names && a.coords == b.coords && a.label == b.label;
+}
+
+// Reads one file into ds (coordinates appended) and labels. The first file decides the column plan
+// (*plan empty); every later file must come to the same plan.
+FileRead read_csv_file(const fs::path& path, const CsvOptions& options, std::optional<ColumnPlan>& plan_io, Dataset& ds,
+                       LabelText& labels, std::size_t rows_before) {
   const char delim = resolve_delimiter(path, options.delimiter);
   LineReader in(path);
   std::string_view line;
@@ -185,17 +196,20 @@ Dataset load_csv(const fs::path& path, const CsvOptions& options) {
   std::vector<std::string_view> fields;
   text::split_fields(line, delim, "\"", fields);
   const ColumnPlan plan = plan_columns(options, fields, in);
+  if (!plan_io) {
+    plan_io = plan;
+    ds.d = plan.coords.size();
+    for (std::size_t c : plan.coords) ds.column_names.push_back(plan.names[c]);
+  } else if (!same_plan(*plan_io, plan)) {
+    throw InputError(in.where(), "this file's columns differ from the first file's (" + text::join(plan_io->names) + ")",
+                     "list only files of the same layout (same header, same number of columns) in one dataset");
+  }
   const std::size_t ncols = plan.names.size();
   const std::size_t header_line = plan.header ? in.line_number() : 0;
 
-  Dataset ds;
-  ds.name = options.name.empty() ? dataset_stem(path) : options.name;
-  ds.d = plan.coords.size();
-  for (std::size_t c : plan.coords) ds.column_names.push_back(plan.names[c]);
-  LabelText labels;
-  std::size_t rows = 0;
+  FileRead got_rows;
   bool have_row = !plan.header;  // without a header the first row is data
-  while (options.max_rows == 0 || rows < options.max_rows) {
+  while (options.max_rows == 0 || rows_before + got_rows.rows < options.max_rows) {
     if (!have_row) {
       if (!in.next(line)) break;
       if (line.empty() || text::trim(line).empty()) continue;
@@ -203,7 +217,12 @@ Dataset load_csv(const fs::path& path, const CsvOptions& options) {
     }
     have_row = false;
     if (fields.size() != ncols) bad_count(in, ncols, fields.size(), plan.header, delim);
-    if (rows == 0) {
+    if (options.drop_missing &&
+        std::any_of(plan.coords.begin(), plan.coords.end(), [&](std::size_t c) { return text::trim(fields[c]).empty(); })) {
+      ++got_rows.dropped;
+      continue;
+    }
+    if (rows_before + got_rows.rows == 0) {
       const std::size_t r = reserve_rows(in, line.size(), options.max_rows);
       ds.coords.reserve(std::min(r * ds.d, in.max_values()));
       if (plan.label) ds.labels.reserve(std::min(r, in.max_values()));
@@ -214,28 +233,59 @@ Dataset load_csv(const fs::path& path, const CsvOptions& options) {
       ds.coords.push_back(v);
     }
     if (plan.label) ds.labels.push_back(labels.code(fields[*plan.label], in, plan.names[*plan.label]));
-    ++rows;
+    ++got_rows.rows;
     in.check_values(ds.coords.size() + ds.labels.size());
   }
-  if (rows == 0)
-    throw InputError(in.where(header_line), "no data rows" + std::string(plan.header ? " after the header" : ""),
-                     "check that this is the right file");
+  if (got_rows.rows == 0 && !(options.max_rows && rows_before >= options.max_rows)) {
+    const std::string what = got_rows.dropped ? "no data rows with every coordinate present (" +
+                                                    std::to_string(got_rows.dropped) + " rows dropped by missing: drop)"
+                                              : "no data rows" + std::string(plan.header ? " after the header" : "");
+    throw InputError(in.where(header_line), what, "check that this is the right file");
+  }
+  return got_rows;
+}
+
+}  // namespace
+
+Dataset load_csv_files(const std::vector<fs::path>& paths, const CsvOptions& options) {
+  if (paths.empty()) throw InputError(options.name.empty() ? "dataset" : options.name, "no files to read", "list at least one file");
+  Dataset ds;
+  ds.name = options.name.empty() ? dataset_stem(paths.front()) : options.name;
+  LabelText labels;
+  std::optional<ColumnPlan> plan;
+  std::size_t rows = 0, dropped = 0;
+  nlohmann::json files = nlohmann::json::array(), per_file = nlohmann::json::array();
+  for (const fs::path& path : paths) {
+    if (options.max_rows && rows >= options.max_rows) break;  // later files are not read (nor listed)
+    const FileRead r = read_csv_file(path, options, plan, ds, labels, rows);
+    rows += r.rows;
+    dropped += r.dropped;
+    files.push_back(file_fingerprint(path));
+    per_file.push_back(r.rows);
+  }
   ds.n = rows;
   if (ds.coords.capacity() > ds.coords.size() + ds.coords.size() / 4) ds.coords.shrink_to_fit();
   labels.finish(ds.labels);
 
+  const char delim = resolve_delimiter(paths.front(), options.delimiter);
   nlohmann::json cols = nlohmann::json::array();
-  for (std::size_t c : plan.coords) cols.push_back({{"name", plan.names[c]}, {"index", c}});
-  ds.provenance["files"] = nlohmann::json::array({file_fingerprint(path)});
+  for (std::size_t c : plan->coords) cols.push_back({{"name", plan->names[c]}, {"index", c}});
+  ds.provenance["files"] = files;
   ds.provenance["format"] = delim == '\t' ? "tsv" : "csv";
   ds.provenance["delimiter"] = std::string(1, delim);
-  ds.provenance["header"] = plan.header;
+  ds.provenance["header"] = plan->header;
   ds.provenance["columns"] = cols;
-  ds.provenance["label"] = plan.label ? nlohmann::json(plan.names[*plan.label]) : nlohmann::json(nullptr);
-  if (plan.label && !labels.integer()) ds.provenance["label_map"] = labels.mapping();
+  ds.provenance["label"] = plan->label ? nlohmann::json(plan->names[*plan->label]) : nlohmann::json(nullptr);
+  if (plan->label && !labels.integer()) ds.provenance["label_map"] = labels.mapping();
   ds.provenance["rows"] = rows;
+  if (paths.size() > 1) ds.provenance["rows_per_file"] = per_file;
+  // An exact count of the input rows, kept with the other loading counts (clipped_to_bounds); the
+  // mechanisms never read it.
+  if (options.drop_missing) ds.provenance["missing"] = {{"policy", "drop"}, {"rows_dropped", dropped}};
   if (options.max_rows) ds.provenance["max_rows"] = options.max_rows;
   return ds;
 }
+
+Dataset load_csv(const fs::path& path, const CsvOptions& options) { return load_csv_files({path}, options); }
 
 }  // namespace dpclust

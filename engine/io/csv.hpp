@@ -31,11 +31,25 @@ struct CsvOptions {
   std::size_t max_rows = 0;
   // Dataset name; empty (default) = the file name without extensions (".csv.gz" -> stem).
   std::string name{};
+  // Rows whose selected coordinate columns hold an empty value (nothing, or only blanks, between two
+  // delimiters: the NYC crash export leaves LATITUDE/LONGITUDE empty in ~300k rows). false (default):
+  // such a row is an error at its line. true (`missing: drop`): the row is skipped and counted in
+  // provenance["missing"] = {"policy": "drop", "rows_dropped": N}. Unparseable text, NaN and inf are
+  // still errors: only an absent value is "missing". max_rows counts kept rows.
+  bool drop_missing = false;
 };
 
 // Loads the selected columns as coordinates. provenance: files = [fingerprint], format ("csv" or
 // "tsv"), delimiter, header, columns, label. No bounds are set: they must come from the config.
 Dataset load_csv(const std::filesystem::path& path, const CsvOptions& options = {});
+
+// Several files of the same layout (e.g. HAR70+'s one CSV per participant), read in the given order
+// and concatenated as one dataset: every file must select the same columns (same header names, or the
+// same column count without a header), labels are coded across all files (a text label gets the same
+// number in every file). max_rows counts rows over all files. provenance: files = one fingerprint per
+// file (path, bytes, crc32) in order, rows_per_file, and the single-file keys. Throws InputError naming
+// the file and line of any problem, and for an empty list.
+Dataset load_csv_files(const std::vector<std::filesystem::path>& paths, const CsvOptions& options = {});
 
 // "moons" for "data/moons.csv.gz": the name a loader gives a dataset by default.
 std::string dataset_stem(const std::filesystem::path& path);

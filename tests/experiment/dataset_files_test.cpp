@@ -1,0 +1,111 @@
+// Issue 12: dataset options for the DP-DBSCAN data from config to loaded points: `missing: drop`
+// (Crash), a list or a glob of files concatenated in sorted order (HAR70+'s per-participant files).
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+#include "experiment/config.hpp"
+#include "experiment/dataset_factory.hpp"
+#include "test_support.hpp"
+
+using namespace dpclust;
+namespace fs = std::filesystem;
+
+namespace {
+
+ExperimentConfig parse(const fs::path& dir, const std::string& dataset_lines) {
+  const std::string text = "experiment: files\ndatasets:\n  - name: d\n" + dataset_lines +
+                           "    params: {alpha: 0.5, min_pts: 2}\nmethods:\n  - method: dbscan\n";
+  return parse_config(text, (dir / "t.yaml").string(), dir, "/nonexistent-data-root");
+}
+
+std::string error_of(const fs::path& dir, const std::string& dataset_lines) {
+  try {
+    const ExperimentConfig cfg = parse(dir, dataset_lines);
+    materialize_dataset(cfg.datasets.at(0));
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+fs::path participants() {
+  fs::path dir = dpclust::testing::temp_dir("har");
+  dpclust::testing::write_file(dir / "p" / "502.csv", "t,back_x,back_y,label\n0,5,6,1\n1,7,8,3\n");
+  dpclust::testing::write_file(dir / "p" / "501.csv", "t,back_x,back_y,label\n0,1,2,1\n");
+  dpclust::testing::write_file(dir / "p" / "510.csv", "t,back_x,back_y,label\n0,9,10,6\n");
+  dpclust::testing::write_file(dir / "p" / "notes.txt", "not data\n");
+  return dir;
+}
+
+}  // namespace
+
+TEST(DatasetFiles, ListIsReadInSortedOrderWithEveryChecksum) {
+  const fs::path dir = participants();
+  const ExperimentConfig cfg = parse(dir, "    file: [p/510.csv, p/502.csv, p/501.csv]\n    columns: [back_x, back_y]\n    label: label\n");
+  const Dataset ds = materialize_dataset(cfg.datasets.at(0));
+  ASSERT_EQ(ds.n, 4u);
+  EXPECT_EQ(ds.coords, (std::vector<double>{1, 2, 5, 6, 7, 8, 9, 10}));
+  EXPECT_EQ(ds.labels, (Labels{1, 1, 3, 6}));
+  const auto& files = ds.provenance["files"];
+  ASSERT_EQ(files.size(), 3u);
+  EXPECT_EQ(fs::path(files[0]["path"].get<std::string>()).filename(), "501.csv");
+  EXPECT_EQ(fs::path(files[2]["path"].get<std::string>()).filename(), "510.csv");
+  for (const auto& f : files) EXPECT_EQ(f["crc32"].get<std::string>().size(), 8u);
+}
+
+TEST(DatasetFiles, GlobMatchesOnlyTheFileNamePatternSorted) {
+  const fs::path dir = participants();
+  const ExperimentConfig cfg = parse(dir, "    file: \"p/5*.csv\"\n    columns: [back_x, back_y]\n    label: none\n");
+  EXPECT_TRUE(cfg.datasets[0].multi_file);
+  const Dataset ds = materialize_dataset(cfg.datasets.at(0));
+  EXPECT_EQ(ds.coords, (std::vector<double>{1, 2, 5, 6, 7, 8, 9, 10}));
+  EXPECT_EQ(ds.provenance["rows_per_file"], (nlohmann::json{1, 2, 1}));
+}
+
+TEST(DatasetFiles, GlobWithoutMatchOrAbsentListedFileIsAnError) {
+  const fs::path dir = participants();
+  std::string msg = error_of(dir, "    file: \"p/6*.csv\"\n");
+  EXPECT_TRUE(contains(msg, "no file matches")) << msg;
+  EXPECT_TRUE(contains(msg, "6*.csv")) << msg;
+  msg = error_of(dir, "    file: [p/501.csv, p/599.csv]\n");
+  EXPECT_TRUE(contains(msg, "file not found")) << msg;
+  EXPECT_TRUE(contains(msg, "599.csv")) << msg;
+}
+
+TEST(DatasetFiles, ListsAndGlobsAreForCsvAndTsvOnly) {
+  const fs::path dir = participants();
+  std::string msg = error_of(dir, "    file: [a.arff, b.arff]\n");
+  EXPECT_TRUE(contains(msg, "csv and tsv files only")) << msg;
+  msg = error_of(dir, "    file: \"p*/501.csv\"\n");
+  EXPECT_TRUE(contains(msg, "only appear in the file name")) << msg;
+  msg = error_of(dir, "    file: []\n");
+  EXPECT_TRUE(contains(msg, "empty list of files")) << msg;
+}
+
+TEST(DatasetFiles, MissingDropFromTheConfigIsCountedInProvenance) {
+  const fs::path dir = dpclust::testing::temp_dir("crash");
+  dpclust::testing::write_file(dir / "crash.csv", "LATITUDE,LONGITUDE\n40.5,-74.0\n,\n40.7,\n40.6,-73.9\n");
+  std::string msg = error_of(dir, "    file: crash.csv\n    columns: [LONGITUDE, LATITUDE]\n");
+  EXPECT_TRUE(contains(msg, "crash.csv:3")) << msg;
+  const ExperimentConfig cfg = parse(dir, "    file: crash.csv\n    columns: [LONGITUDE, LATITUDE]\n    missing: drop\n");
+  const Dataset ds = materialize_dataset(cfg.datasets.at(0));
+  EXPECT_EQ(ds.coords, (std::vector<double>{-74.0, 40.5, -73.9, 40.6}));
+  const nlohmann::json summary = dataset_summary(ds);
+  EXPECT_EQ(summary["provenance"]["missing"]["rows_dropped"], 2);
+  EXPECT_EQ(summary["n"], 2);
+  // The shape known before loading is no longer exact: rows may be dropped.
+  EXPECT_FALSE(known_shape(cfg.datasets[0]).n_exact);
+}
+
+TEST(DatasetFiles, MissingOptionIsValidated) {
+  const fs::path dir = dpclust::testing::temp_dir("crash");
+  std::string msg = error_of(dir, "    file: x.csv\n    missing: skip\n");
+  EXPECT_TRUE(contains(msg, "t.yaml:")) << msg;
+  EXPECT_TRUE(contains(msg, "missing must be 'error'")) << msg;
+  msg = error_of(dir, "    file: x.arff\n    missing: drop\n");
+  EXPECT_TRUE(contains(msg, "csv and tsv files only")) << msg;
+  msg = error_of(dir, "    generator: {type: moons, n_samples: 10}\n    missing: drop\n");
+  EXPECT_TRUE(contains(msg, "file datasets only")) << msg;
+}
