@@ -6,6 +6,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "audit/auditor.hpp"
 #include "core/error.hpp"
 #include "data_command.hpp"
 #include "core/files.hpp"
@@ -42,6 +43,7 @@ const char* kUsage =
     "  merge INPUT...       join the outputs of shard runs\n"
     "  classify             label new points with a DP-DBSCAN trial's released spans (post-processing)\n"
     "  report RESULTS_DIR   REPORT.md: published numbers next to the reproduced ones, with verdicts\n"
+    "  audit CONFIG...      empirical privacy audit: a lower bound on each private method's epsilon\n"
     "  data ACTION          the papers' datasets: list, fetch (from their public sources), verify\n"
     "  --version            version and git commit\n"
     "\n"
@@ -411,6 +413,55 @@ int cmd_classify(int argc, char** argv) {
   return 0;
 }
 
+int cmd_audit(int argc, char** argv) {
+  po::options_description opts("audit options");
+  std::vector<std::string> configs;
+  std::string out = "results";
+  int threads = 0;
+  opts.add_options()("config", po::value(&configs)->multitoken(), "experiment configs whose private methods to audit (configs/audit/)")(
+      "out,o", po::value(&out)->default_value("results"), "output directory: OUT/<experiment>/audit.json")(
+      "threads,t", po::value(&threads)->default_value(0), "worker threads (0 = all cores)")(
+      "runs", po::value<std::string>(), "runs per side of every pair (overrides audit.runs; at least 200)")(
+      "pilot-runs", po::value<std::string>(), "pilot runs per side (overrides audit.pilot_runs; at least 20)")(
+      "data-root", po::value<std::string>(), "directory of the papers' datasets")(
+      "fail-on-violation", "exit with code 1 when any cell's eps_lower exceeds its claimed epsilon")(
+      "no-progress", "no progress output on stderr");
+  po::positional_options_description pos;
+  pos.add("config", -1);
+  po::variables_map vm;
+  if (!parse(argc, argv, "usage: dpclust audit CONFIG... [options]", opts, &pos, vm)) return 0;
+  if (configs.empty()) throw InputError("dpclust audit", "no config given", "dpclust audit configs/audit/<name>.yaml");
+  if (threads < 0) throw InputError("--threads", "must be >= 0");
+  const fs::path root = data_root_from(vm);
+  audit::AuditOptions ao;
+  ao.out_dir = out;
+  ao.threads = threads;
+  ao.progress = !vm.count("no-progress");
+  std::size_t violations = 0;
+  for (const auto& c : configs) {
+    ExperimentConfig cfg = load_config(c, root);
+    if (vm.count("runs")) {
+      const auto r = parse_count(vm["runs"].as<std::string>(), "--runs");
+      if (r < 200 || r > 1e8) throw InputError("--runs", "must be in [200, 100000000]");
+      cfg.audit.runs = static_cast<std::uint64_t>(r);
+    }
+    if (vm.count("pilot-runs")) {
+      const auto r = parse_count(vm["pilot-runs"].as<std::string>(), "--pilot-runs");
+      if (r < 20 || r > 1e6) throw InputError("--pilot-runs", "must be in [20, 1000000]");
+      cfg.audit.pilot_runs = static_cast<std::uint64_t>(r);
+    }
+    const audit::AuditReport rep = audit::run_audit(cfg, ao);
+    std::cout << cfg.name << ": " << rep.cells.size() << " private cells audited in " << short_number(rep.wall_seconds) << " s, "
+              << rep.violations << " violation" << (rep.violations == 1 ? "" : "s") << "\n";
+    for (const auto& cell : rep.cells)
+      std::cout << "  " << cell.series << " on " << cell.dataset << ": eps " << short_number(cell.epsilon) << ", eps_lower "
+                << short_number(cell.eps_lower) << " -> " << (cell.violation ? "VIOLATION" : "consistent") << "\n";
+    std::cout << "  results: " << rep.file.string() << "\n";
+    violations += rep.violations;
+  }
+  return violations > 0 && vm.count("fail-on-violation") ? 1 : 0;
+}
+
 int cmd_report(int argc, char** argv) {
   po::options_description opts("report options");
   std::string results_dir, published, figures, out, min_trials;
@@ -480,8 +531,9 @@ int main(int argc, char** argv) {
     if (cmd == "merge") return cmd_merge(argc - 1, argv + 1);
     if (cmd == "classify") return cmd_classify(argc - 1, argv + 1);
     if (cmd == "report") return cmd_report(argc - 1, argv + 1);
+    if (cmd == "audit") return cmd_audit(argc - 1, argv + 1);
     if (cmd == "data") return dpclust::cli::cmd_data(argc - 1, argv + 1);
-    const std::string s = closest_match(cmd, std::vector<std::string>{"run", "validate", "list", "score", "merge", "report", "data"});
+    const std::string s = closest_match(cmd, std::vector<std::string>{"run", "validate", "list", "score", "merge", "report", "data", "audit"});
     std::cerr << "error: unknown command '" << cmd << "'" << (s.empty() ? "" : " (did you mean '" + s + "'?)") << "\n\n" << kUsage;
     return kExitInputError;
   } catch (const InputError& e) {

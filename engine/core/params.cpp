@@ -133,6 +133,23 @@ ParamSpec bool_param(std::string name, bool def, std::string description) {
   return s;
 }
 
+ParamSpec real_vector_param(std::string name, RealVector def, std::string description, std::optional<double> min, bool min_open) {
+  ParamSpec s;
+  s.name = std::move(name);
+  s.type = ParamType::real_vector;
+  s.default_value = std::move(def);
+  s.description = std::move(description);
+  s.min = min;
+  s.min_open = min_open;
+  return s;
+}
+
+RealVector as_vector(const ParamValue& v) {
+  if (std::holds_alternative<RealVector>(v)) return std::get<RealVector>(v);
+  if (std::holds_alternative<double>(v)) return {std::get<double>(v)};
+  return {static_cast<double>(std::get<std::int64_t>(v))};
+}
+
 ParamSpec choice_param(std::string name, std::string def, std::vector<std::string> choices, std::string description) {
   ParamSpec s;
   s.name = std::move(name);

@@ -239,6 +239,18 @@ class DpKmeansMethod final : public Method {
     o.iterations = p.integer("iterations");
     o.n_public = static_cast<std::uint64_t>(p.integer("n_public"));
     o.sampler = privacy::sampler_of(p);
+    const RealVector init = as_vector(p.get("initial_centers"));
+    if (!init.empty()) {
+      // Public, data-independent centres given in the config (row-major k x d): checked here, where d is known.
+      if (init.size() != o.k * data.d)
+        throw InputError("params.initial_centers", "initial_centers has " + std::to_string(init.size()) + " numbers, not k x d = " +
+                                                       std::to_string(o.k * data.d),
+                         "give k rows of d coordinates, row-major: {values: [x1, y1, x2, y2, ...]}");
+      o.initial_centers = Eigen::Map<const RowMatrix>(init.data(), static_cast<Eigen::Index>(o.k), static_cast<Eigen::Index>(data.d));
+      for (Eigen::Index c = 0; c < o.initial_centers.rows(); ++c)
+        if (!data.bounds.empty() && !data.bounds.contains(o.initial_centers.row(c).data()))
+          throw InputError("params.initial_centers", "initial centre " + std::to_string(c) + " lies outside the public domain");
+    }
     DpKmeansResult r = dp_kmeans(data.coords.data(), data.n, data.bounds, o, rng, ledger);
     MethodResult out;
     out.labels = r.labels;
@@ -400,6 +412,9 @@ const MethodInfo& dp_kmeans_method_info() {
                   "else (dplloyd) 5, (diffprivlib) the rule on the true n (flagged)",
                   0, kKMeansMaxIter),
         int_param("n_public", 0, "a public number of points for the iteration rule and the sums' clamp bound; 0 = none", 0),
+        real_vector_param("initial_centers", RealVector{},
+                          "public initial centres, row-major k x d {values: [x1, y1, x2, y2, ...]}, inside the bounds; empty = "
+                          "the data-independent draw (uniform in the shrunk bounds)"),
     };
     m.make = [] { return std::make_unique<DpKmeansMethod>(); };
     m.check_shape = [](const ParamSet& p, const DataShape& shape) { check_at_most_points(p, shape, "k", "clusters"); };

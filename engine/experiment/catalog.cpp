@@ -62,25 +62,6 @@ ParamSpec n_features_param() {
 }
 ParamSpec seed_param() { return int_param("seed", 0, "generator seed (sklearn random_state)", 0); }
 ParamSpec shuffle_param() { return bool_param("shuffle", true, "shuffle the points (sklearn default)"); }
-// A vector parameter written {values: [...]} (or a single number).
-ParamSpec real_vector_param(std::string name, RealVector def, std::string description, std::optional<double> min = std::nullopt,
-                            bool min_open = false) {
-  ParamSpec s;
-  s.name = std::move(name);
-  s.type = ParamType::real_vector;
-  s.default_value = std::move(def);
-  s.description = std::move(description);
-  s.min = min;
-  s.min_open = min_open;
-  return s;
-}
-
-RealVector as_vector(const ParamValue& v) {
-  if (std::holds_alternative<RealVector>(v)) return std::get<RealVector>(v);
-  if (std::holds_alternative<double>(v)) return {std::get<double>(v)};
-  return {static_cast<double>(std::get<std::int64_t>(v))};
-}
-
 ParamSpec noise_param(double def) { return real_param("noise", def, "sd of Gaussian noise added to each coordinate", 0.0); }
 
 }  // namespace

@@ -90,6 +90,24 @@ struct MethodSpec {
 inline constexpr std::int64_t kMaxTrials = 1'000'000;
 inline constexpr std::uint64_t kDefaultMaxCells = 1'000'000;
 
+// The `audit:` section (README "Privacy audit"; engine/audit): how `dpclust audit` tests the private
+// methods of this experiment. Plain data here; engine/audit builds the neighbouring pairs.
+struct AuditPairConfig {
+  std::string name;                   // a built-in pair (add_empty_cell, ...) or the config pair's own name
+  std::vector<double> add;            // {add: [x...]} or the replacement of {remove: i, with: [x...]}
+  std::optional<std::size_t> remove;  // {remove: i}
+  std::string where;                  // config location, for messages
+};
+struct AuditConfig {
+  std::uint64_t runs = 100000;       // runs per side (half choose the event, half evaluate it)
+  std::uint64_t pilot_runs = 2000;   // runs per side that pick the features to consider
+  double confidence = 0.95;          // of each cell's eps_lower (Bonferroni over its pairs)
+  std::vector<AuditPairConfig> pairs;  // empty: every built-in pair of the method's relation
+  std::uint64_t seed = 0;
+  double local_distance = 1.0;       // replace_local: distance of the moved record (local privacy)
+  std::size_t features_per_criterion = 8;
+};
+
 struct ExperimentConfig {
   std::filesystem::path file;
   std::string text;  // the config file's bytes, kept verbatim in the results
@@ -104,6 +122,7 @@ struct ExperimentConfig {
   // `threads: N` caps the worker threads of this experiment (e.g. 1 for running times comparable to a
   // paper's single-threaded code); 0: no cap. The run records the threads it really used.
   int threads = 0;
+  AuditConfig audit;  // `audit:` (defaults when absent)
   std::vector<DatasetSpec> datasets;
   std::vector<MethodSpec> methods;
   std::vector<std::string> metrics;  // empty = every metric that applies

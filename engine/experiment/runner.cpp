@@ -134,18 +134,26 @@ json build_cell_json(int threads, const ExperimentConfig& cfg, const Cell& cell,
   return j;
 }
 
+}  // namespace
+
+BudgetLedger trial_ledger(const MethodInfo& info, const ParamSet& params, double noise_scale) {
+  if (!info.differentially_private) return BudgetLedger();
+  const double delta = params.has("delta") ? params.real("delta") : 0.0;
+  BudgetLedger ledger = info.local_privacy ? BudgetLedger(params.real("epsilon"), delta, info.relation, PrivacyMeasure::local)
+                                           : BudgetLedger(params.real("epsilon"), delta, info.relation);
+  if (noise_scale != 1.0) ledger.set_noise_scale(noise_scale);
+  return ledger;
+}
+
+namespace {
+
 TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Dataset& data,
                        const std::vector<const MetricInfo*>& metrics, std::int64_t trial, double noise_scale) {
   const MethodInfo& info = *find_method(cell.method);
   TrialOutcome out;
   const std::uint64_t seed = trial_seed(cfg, cell.key, trial);
   Rng rng(seed);
-  const double delta = cell.params.has("delta") ? cell.params.real("delta") : 0.0;
-  BudgetLedger ledger = !info.differentially_private ? BudgetLedger()
-                        : info.local_privacy
-                            ? BudgetLedger(cell.params.real("epsilon"), delta, info.relation, PrivacyMeasure::local)
-                            : BudgetLedger(cell.params.real("epsilon"), delta, info.relation);
-  if (info.differentially_private && noise_scale != 1.0) ledger.set_noise_scale(noise_scale);
+  BudgetLedger ledger = trial_ledger(info, cell.params, noise_scale);
   auto method = info.make();
   const auto t0 = std::chrono::steady_clock::now();
   MethodResult res = method->run(data, cell.params, rng, ledger);

@@ -48,6 +48,11 @@ struct RunReport {
 
 RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts);
 
+// The budget ledger of one trial of a method: its configured epsilon (and delta), the method's
+// neighbouring relation and measure (local for nd_laplace), the noise_scale seam (RunOptions); an empty
+// ledger for a non-private method. The runner and the privacy audit build every trial's ledger here.
+BudgetLedger trial_ledger(const MethodInfo& info, const ParamSet& params, double noise_scale);
+
 // The expanded grid as printed by --dry-run.
 void print_plan(const ExperimentConfig& cfg, const std::vector<Cell>& cells, const RunOptions& opts, std::ostream& out);
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <set>
+#include <iomanip>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -364,6 +365,14 @@ Results::Results(const fs::path& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw InputError(dir.string(), "not a results directory", "pass the --out directory of `dpclust run`");
   for (const auto& e : fs::directory_iterator(dir)) {
+    const fs::path audit = e.path() / "audit.json";
+    if (fs::exists(audit)) {
+      json a = json::parse(read_text_file(audit));
+      if (a.value("schema", "") != "dpclust.audit/1")
+        throw InputError(audit.string(), "not a dpclust audit (schema dpclust.audit/1)", "rerun `dpclust audit` or remove the file");
+      const std::string name = a.value("experiment", e.path().filename().string());  // before `a` is moved
+      audits_[name] = std::move(a);
+    }
     const fs::path f = e.path() / "results.json";
     if (!fs::exists(f)) {
       const fs::path skip = e.path() / "skipped.json";
@@ -380,6 +389,56 @@ Results::Results(const fs::path& dir) {
     const std::string name = j.value("experiment", e.path().filename().string());
     experiments_[name] = std::move(j);
   }
+}
+
+std::string audit_section(const Results& results) {
+  if (results.audits().empty()) return "";
+  std::ostringstream md;
+  std::size_t cells = 0, violations = 0;
+  for (const auto& [name, a] : results.audits())
+    for (const auto& c : a["cells"]) ++cells, violations += c.value("verdict", "") == "violation";
+  md << "\n## Privacy audit\n\n"
+     << "`dpclust audit` (README \"Privacy audit\") runs each private method many times on neighbouring datasets D, D' "
+        "(one record added, removed or replaced) and turns the frequencies of one output event into a lower bound on "
+        "epsilon: the event is chosen on half of the runs, Clopper-Pearson bounds on the other half give eps_lower = "
+        "ln((p_lo - delta) / p_hi) at the stated confidence (Bonferroni over a cell's pairs). *consistent*: eps_lower <= "
+        "the claimed epsilon (for a local guarantee, eps per unit distance times d(x, x')); *violation*: the mechanism "
+        "spends more than it claims, shown by the event. A consistent verdict is evidence, not a proof.\n\n"
+     << cells << " cells audited, " << violations << " violation" << (violations == 1 ? "" : "s") << ".\n\n"
+     << "| experiment | series | dataset | parameters | pair | claimed eps | eps_lower | estimate | verdict | event | runs/side | non-private conditions |\n"
+     << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  auto num = [](const json& v) {
+    if (v.is_string()) return v.get<std::string>();
+    std::ostringstream o;
+    o << std::setprecision(3) << v.get<double>();
+    return o.str();
+  };
+  for (const auto& [name, a] : results.audits()) {
+    for (const auto& c : a["cells"]) {
+      std::string params;
+      for (const auto& [k, v] : c["params"].items())
+        if (k == "histogram" || k == "noise" || k == "variant" || k == "sensitivity" || k == "em_upper" || k == "resampling_budget" ||
+            k == "epsilon" || k == "delta")
+          params += (params.empty() ? "" : ", ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
+      std::string flags;
+      for (const auto& f : c["non_private"]) flags += (flags.empty() ? "" : "; ") + f.get<std::string>();
+      for (const auto& p : c["pairs"]) {
+        const json& ev = p["event"];
+        std::string event = ev.value("feature", "");
+        if (ev.contains("kind")) {
+          event += " " + ev["kind"].get<std::string>();
+          if (ev.contains("threshold")) event += " " + num(ev["threshold"]);
+          event += " (more often on " + ev.value("numerator", std::string("?")) + ")";
+        }
+        const bool violation = p.value("verdict", "") == "violation";
+        md << "| " << name << " | " << c.value("series", "") << " | " << c.value("dataset", "") << " | " << params << " | "
+           << p.value("pair", "") << " | " << num(p["eps_claimed"]) << " | " << num(p["eps_lower"]) << " | " << num(p["eps_estimate"])
+           << " | " << (violation ? "**violation**" : "consistent") << " | `" << event << "` | " << c.value("runs_per_side", 0) << " | "
+           << (flags.empty() ? "-" : flags) << " |\n";
+      }
+    }
+  }
+  return md.str();
 }
 
 std::vector<const json*> Results::cells(const Query& q) const {
@@ -1064,6 +1123,8 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
       md << "\n";
     }
   }
+
+  md << audit_section(results);
 
   md << "\n## Provenance\n\n| experiment | config | cells | trials | commit(s) | runs (host, threads, wall s) |\n|---|---|---|---|---|---|\n";
   for (const auto& [name, r] : results.experiments()) {

@@ -117,11 +117,19 @@ class Results {
   // Experiments `dpclust run --skip-missing-data` skipped, with the reason (e.g. a dataset that could
   // not be fetched) and the command that fixes it: RESULTS_DIR/<experiment>/skipped.json.
   const std::map<std::string, nlohmann::json>& skipped() const { return skipped_; }
+  // Privacy audits (`dpclust audit`): RESULTS_DIR/<experiment>/audit.json, schema dpclust.audit/1.
+  const std::map<std::string, nlohmann::json>& audits() const { return audits_; }
+  void add_audit(const std::string& experiment, nlohmann::json audit) { audits_[experiment] = std::move(audit); }
 
  private:
   std::map<std::string, nlohmann::json> experiments_;
   std::map<std::string, nlohmann::json> skipped_;
+  std::map<std::string, nlohmann::json> audits_;
 };
+
+// The "Privacy audit" section of the report (empty when there is no audit): one row per audited cell
+// and pair, eps_lower next to the claimed epsilon, the verdict and the event that shows it.
+std::string audit_section(const Results& results);
 
 // The aggregate of a metric (or, failing that, a numeric diagnostic, an evaluation statistic, a
 // `timing` field) in a cell; null when absent.

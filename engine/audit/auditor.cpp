@@ -1,0 +1,316 @@
+// The privacy audit of an experiment's private cells; see auditor.hpp.
+#include "audit/auditor.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <optional>
+
+#include "audit/clopper_pearson.hpp"
+#include "audit/features.hpp"
+#include "audit/neighbours.hpp"
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "core/method.hpp"
+#include "core/rng.hpp"
+#include "experiment/catalog.hpp"
+#include "experiment/dataset_factory.hpp"
+#include "experiment/progress.hpp"
+#include "experiment/runner.hpp"
+
+namespace dpclust::audit {
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// One run of the method on one side, as `dpclust run` makes a trial (ledger, noise seam, verification).
+MethodResult run_once(const MethodInfo& info, const Method& method, const Dataset& data, const ParamSet& params,
+                      std::uint64_t seed, double noise_scale) {
+  Rng rng(seed);
+  BudgetLedger ledger = trial_ledger(info, params, noise_scale);
+  MethodResult r = method.run(data, params, rng, ledger);
+  ledger.verify();
+  // A method that publishes its labels (dp_dbscan_pairwise, nd_laplace's clustering of its release):
+  // they are part of what a distinguisher sees.
+  if (r.labels_are_release && !r.release.contains("labels")) r.release["labels"] = r.labels;
+  return r;
+}
+
+std::uint64_t run_seed(std::uint64_t base, const Cell& cell, const std::string& pair, const char* side, const char* phase,
+                       std::uint64_t run) {
+  return derive_seed(base, cell.key + "|audit|" + pair + "|" + side + "|" + phase, run);
+}
+
+const char* measure_name(PrivacyMeasure m) {
+  switch (m) {
+    case PrivacyMeasure::pure: return "pure";
+    case PrivacyMeasure::approximate: return "approximate";
+    case PrivacyMeasure::local: return "local";
+  }
+  return "?";
+}
+
+// Both sides' runs of one phase, in parallel; `record(side, run, result)` keeps what it needs.
+template <class Record>
+void run_sides(const MethodInfo& info, const Dataset* sides[2], const ParamSet& params, const Cell& cell, const AuditConfig& a,
+               const std::string& pair, const char* phase, std::uint64_t runs, double noise_scale, Progress* progress, Record&& record) {
+  static const char* const kSideNames[2] = {"D", "D'"};
+  const auto total = static_cast<std::int64_t>(2 * runs);
+  std::exception_ptr error;
+  std::atomic<bool> failed{false};
+#pragma omp parallel
+  {
+    const std::unique_ptr<Method> method = info.make();  // one instance per thread
+#pragma omp for schedule(dynamic, 16)
+    for (std::int64_t task = 0; task < total; ++task) {
+      if (failed.load()) continue;
+      const int side = static_cast<int>(task / static_cast<std::int64_t>(runs));
+      const auto r = static_cast<std::uint64_t>(task % static_cast<std::int64_t>(runs));
+      try {
+        MethodResult res = run_once(info, *method, *sides[side], params, run_seed(a.seed, cell, pair, kSideNames[side], phase, r),
+                                    noise_scale);
+        record(side, r, res);
+      } catch (...) {
+#pragma omp critical(audit_error)
+        if (!error) error = std::current_exception();
+        failed.store(true);
+      }
+      if (progress) progress->tick();
+    }
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace
+
+CellResult audit_cell(const ExperimentConfig& cfg, const Cell& cell, const Dataset& data, const AuditOptions& opts) {
+  const auto t0 = Clock::now();
+  const MethodInfo& info = *find_method(cell.method);
+  if (!info.differentially_private) throw std::logic_error("audit_cell: method '" + cell.method + "' is not private");
+  const AuditConfig& a = cfg.audit;
+  const BudgetLedger claim = trial_ledger(info, cell.params, 1.0);
+
+  CellResult out;
+  out.dataset = cell.dataset;
+  out.method = cell.method;
+  out.series = cell.method_label;
+  out.key = cell.key;
+  out.id = cell.id;
+  out.params = cell.params.to_json();
+  out.epsilon = claim.total_epsilon();
+  out.delta = claim.total_delta();
+  out.measure = measure_name(claim.measure());
+  out.runs = a.runs;
+  out.confidence = a.confidence;
+  out.non_private = data.non_private_notes;
+
+  // The pairs: the config's, else every built-in pair of the method's relation.
+  std::vector<PairSpec> specs;
+  if (a.pairs.empty()) {
+    for (const std::string& name : builtin_pairs(info.relation, info.local_privacy)) specs.push_back({name, {}, std::nullopt});
+  } else {
+    for (const auto& p : a.pairs) specs.push_back({p.name, p.add, p.remove});
+  }
+  const double pair_confidence = 1.0 - (1.0 - a.confidence) / static_cast<double>(specs.size());
+
+  for (std::size_t pi = 0; pi < specs.size(); ++pi) {
+    const auto tp = Clock::now();
+    const std::string where = a.pairs.empty() ? "audit.pairs" : a.pairs[pi].where;
+    NeighbourPair pair = make_pair(data, specs[pi], info.relation, info.local_privacy, a.local_distance, where);
+    const Dataset* sides[2] = {&data, &pair.d_prime};
+    PairResult pr;
+    pr.name = pair.name;
+    pr.description = pair.description;
+    pr.delta = out.delta;
+    // A local guarantee is a rate per unit distance (nd_laplace: epsilon at distance `radius`): at
+    // d(x, x') the claim is rate * d.
+    const double rate = out.epsilon / (cell.params.has("radius") ? cell.params.real("radius") : 1.0);
+    pr.eps_claimed = info.local_privacy ? rate * pair.local_distance : out.epsilon;
+
+    // 1. Pilot: the releases fix the schema; all features of the pilot runs are screened. The pilot
+    // matrix is capped at 2^25 values (256 MiB): fewer pilot runs when the release is very large.
+    std::vector<std::vector<json>> pilot(2, std::vector<json>(a.pilot_runs));
+    run_sides(info, sides, cell.params, cell, a, pair.name, "pilot", a.pilot_runs, opts.noise_scale, nullptr,
+              [&](int side, std::uint64_t r, MethodResult& res) {
+                if (side == 0 && r == 0 && pi == 0)  // what `dpclust run` would flag for this cell (one writer)
+                  for (const std::string& note : res.non_private_notes)
+                    if (std::find(out.non_private.begin(), out.non_private.end(), note) == out.non_private.end()) out.non_private.push_back(note);
+                pilot[static_cast<std::size_t>(side)][r] = json{{"r", std::move(res.release)}, {"d", std::move(res.diagnostics)}};
+              });
+    FeatureSchema schema;
+    for (const auto& side : pilot)
+      for (const json& j : side) schema.learn(j["r"], j["d"]);
+    pr.features_seen = schema.size();
+    const std::size_t pilot_used =
+        std::max<std::size_t>(20, std::min<std::size_t>(a.pilot_runs, (std::size_t{1} << 25) / std::max<std::size_t>(1, schema.size())));
+    FeatureMatrix pm[2];
+    std::vector<double> row;
+    for (int side = 0; side < 2; ++side) {
+      pm[side].runs = std::min<std::size_t>(pilot_used, a.pilot_runs);
+      pm[side].features = schema.size();
+      pm[side].values.reserve(pm[side].runs * schema.size());
+      for (std::size_t r = 0; r < pm[side].runs; ++r) {
+        const json& j = pilot[static_cast<std::size_t>(side)][r];
+        schema.extract(j["r"], j["d"], row);
+        pm[side].values.insert(pm[side].values.end(), row.begin(), row.end());
+      }
+    }
+    pilot.clear();
+    const std::vector<std::size_t> selected = screen_features(pm[0], pm[1], a.features_per_criterion);
+    pr.features_tested = selected.size();
+
+    if (selected.empty()) {  // no feature tells the sides apart in the pilot: nothing to test
+      pr.feature = "(none: every feature is distributed alike on both sides in the pilot runs)";
+    } else {
+      // 2. Main runs: the selected features only.
+      FeatureMatrix mm[2];
+      for (auto& m : mm) {
+        m.runs = a.runs;
+        m.features = selected.size();
+        m.values.assign(a.runs * selected.size(), std::numeric_limits<double>::quiet_NaN());
+      }
+      Progress progress(cfg.name + " audit " + cell.method_label + "/" + cell.dataset + " " + pair.name, 2 * a.runs, opts.progress);
+      run_sides(info, sides, cell.params, cell, a, pair.name, "main", a.runs, opts.noise_scale, &progress,
+                [&](int side, std::uint64_t r, MethodResult& res) {
+                  std::vector<double> v;
+                  schema.extract_selected(res.release, res.diagnostics, selected, v);
+                  std::copy(v.begin(), v.end(), mm[side].values.begin() + static_cast<std::ptrdiff_t>(r * selected.size()));
+                });
+      progress.finish();
+      const std::size_t half = a.runs / 2;
+      Event e = choose_event(mm[0], mm[1], half, out.delta, pair_confidence);
+      pr.counts = count_event(e, mm[0], mm[1], half, a.runs);
+      const std::uint64_t k_num = e.numerator_is_d ? pr.counts.in_d : pr.counts.in_d_prime;
+      const std::uint64_t k_den = e.numerator_is_d ? pr.counts.in_d_prime : pr.counts.in_d;
+      const std::uint64_t n_num = e.numerator_is_d ? pr.counts.runs_d : pr.counts.runs_d_prime;
+      const std::uint64_t n_den = e.numerator_is_d ? pr.counts.runs_d_prime : pr.counts.runs_d;
+      pr.eps_lower = epsilon_lower_bound(k_num, n_num, k_den, n_den, out.delta, pair_confidence).eps_lower;
+      const double p_num = static_cast<double>(k_num) / static_cast<double>(n_num);
+      const double p_den = static_cast<double>(k_den) / static_cast<double>(n_den);
+      pr.eps_estimate = p_num <= out.delta ? 0.0 : p_den > 0 ? std::max(0.0, std::log((p_num - out.delta) / p_den))
+                                                               : std::numeric_limits<double>::infinity();
+      pr.event = e;
+      pr.feature = schema.name(selected[e.feature]);
+      pr.event.feature = selected[e.feature];  // schema index, for the record
+    }
+    pr.violation = pr.eps_lower > pr.eps_claimed * (1 + 1e-12);
+    pr.seconds = seconds_since(tp);
+    out.eps_lower = std::max(out.eps_lower, pr.eps_lower);
+    out.violation = out.violation || pr.violation;
+    out.pairs.push_back(std::move(pr));
+  }
+  out.pilot_runs = a.pilot_runs;
+  out.seconds = seconds_since(t0);
+  return out;
+}
+
+json to_json(const CellResult& c) {
+  json pairs = json::array();
+  for (const PairResult& p : c.pairs) {
+    json ev = {{"feature", p.feature}};
+    if (p.features_tested > 0) {
+      ev["kind"] = to_string(p.event.kind);
+      if (p.event.kind != EventKind::missing) ev["threshold"] = p.event.threshold;
+      ev["numerator"] = p.event.numerator_is_d ? "D" : "D'";
+    }
+    pairs.push_back({{"pair", p.name},
+                     {"description", p.description},
+                     {"eps_claimed", p.eps_claimed},
+                     {"delta", p.delta},
+                     {"eps_lower", p.eps_lower},
+                     {"eps_estimate", std::isfinite(p.eps_estimate) ? json(p.eps_estimate) : json("inf")},
+                     {"verdict", p.violation ? "violation" : "consistent"},
+                     {"event", std::move(ev)},
+                     {"counts", {{"D", {p.counts.in_d, p.counts.runs_d}}, {"D'", {p.counts.in_d_prime, p.counts.runs_d_prime}}}},
+                     {"features_seen", p.features_seen},
+                     {"features_tested", p.features_tested},
+                     {"seconds", p.seconds}});
+  }
+  return {{"dataset", c.dataset},
+          {"method", c.method},
+          {"series", c.series},
+          {"key", c.key},
+          {"id", c.id},
+          {"params", c.params},
+          {"epsilon", c.epsilon},
+          {"delta", c.delta},
+          {"measure", c.measure},
+          {"runs_per_side", c.runs},
+          {"pilot_runs_per_side", c.pilot_runs},
+          {"confidence", c.confidence},
+          {"eps_lower", c.eps_lower},
+          {"verdict", c.violation ? "violation" : "consistent"},
+          {"non_private", c.non_private},
+          {"pairs", std::move(pairs)},
+          {"seconds", c.seconds}};
+}
+
+AuditReport run_audit(const ExperimentConfig& cfg, const AuditOptions& opts) {
+  const auto t0 = Clock::now();
+  const int threads_before = omp_get_max_threads();
+  int wanted = opts.threads > 0 ? opts.threads : threads_before;
+  if (cfg.threads > 0) wanted = std::min(wanted, cfg.threads);
+  omp_set_num_threads(wanted);
+  struct Restore {
+    int n;
+    ~Restore() { omp_set_num_threads(n); }
+  } restore{threads_before};
+
+  const std::vector<Cell> cells = expand_grid(cfg);
+  std::vector<std::optional<Dataset>> data(cfg.datasets.size());
+  AuditReport report;
+  json cells_json = json::array();
+  for (const Cell& c : cells) {
+    if (!find_method(c.method)->differentially_private) continue;
+    auto& slot = data[c.dataset_index];
+    if (!slot) slot = materialize_dataset(cfg.datasets[c.dataset_index]);
+    CellResult r = audit_cell(cfg, c, *slot, opts);
+    report.violations += r.violation;
+    cells_json.push_back(to_json(r));
+    report.cells.push_back(std::move(r));
+  }
+  if (report.cells.empty())
+    throw InputError(cfg.file.string(), "the experiment has no private method to audit", "add a private method (dpclust list marks them [private])");
+  report.wall_seconds = seconds_since(t0);
+  const auto& b = build_info();
+  json dataset_provenance = json::object();
+  for (std::size_t i = 0; i < data.size(); ++i)
+    if (data[i]) dataset_provenance[data[i]->name] = dataset_summary(*data[i]);
+  const json doc = {{"schema", "dpclust.audit/1"},
+                    {"experiment", cfg.name},
+                    {"config", cfg.text},
+                    {"audit",
+                     {{"runs_per_side", cfg.audit.runs},
+                      {"pilot_runs_per_side", cfg.audit.pilot_runs},
+                      {"confidence", cfg.audit.confidence},
+                      {"seed", cfg.audit.seed},
+                      {"features_per_criterion", cfg.audit.features_per_criterion},
+                      {"noise_scale", opts.noise_scale}}},
+                    {"cells", std::move(cells_json)},
+                    {"violations", report.violations},
+                    {"provenance",
+                     {{"version", b.version},
+                      {"git_commit", b.git_commit},
+                      {"build_type", b.build_type},
+                      {"compiler", b.compiler},
+                      {"host", b.host},
+                      {"threads", wanted},
+                      {"finished", utc_now_iso8601()},
+                      {"wall_seconds", report.wall_seconds},
+                      {"datasets", std::move(dataset_provenance)}}}};
+  const std::filesystem::path dir = opts.out_dir / cfg.name;
+  std::filesystem::create_directories(dir);
+  report.file = dir / "audit.json";
+  write_file_atomic(report.file, doc.dump(1) + "\n");
+  return report;
+}
+
+}  // namespace dpclust::audit

@@ -1,0 +1,295 @@
+// The privacy audit (issue 10): its statistics on hand-checked values, its pairs, and its teeth -- it
+// reports a violation for deliberately broken mechanisms (noise halved, no noise) and is consistent for
+// the correct ones at the configured epsilon.
+//
+// False-alarm rate of the statistical tests below: each "consistent" assertion fails for a correct
+// mechanism with probability at most 5% over the seeds (the audit's confidence), but the seeds are fixed,
+// so the outcome is deterministic; the margins printed with each assertion show how far from the edge.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "audit/auditor.hpp"
+#include "audit/clopper_pearson.hpp"
+#include "audit/events.hpp"
+#include "audit/features.hpp"
+#include "audit/neighbours.hpp"
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "experiment/config.hpp"
+#include "experiment/dataset_factory.hpp"
+#include "experiment/grid.hpp"
+#include "test_support.hpp"
+
+namespace fs = std::filesystem;
+using namespace dpclust;
+using namespace dpclust::audit;
+using nlohmann::json;
+
+namespace {
+
+ExperimentConfig parse(const std::string& text) { return parse_config(text, "audit.yaml", fs::temp_directory_path(), ""); }
+
+Dataset points(std::vector<double> xy, Bounds b = {{0, 0}, {10, 10}}) {
+  Dataset d;
+  d.name = "pts";
+  d.d = 2;
+  d.n = xy.size() / 2;
+  d.coords = std::move(xy);
+  d.bounds = std::move(b);
+  d.bounds_source = BoundsSource::config;
+  return d;
+}
+
+// A small dp_dbscan / privqt audit on 200 blob points in [0, 10]^2 (a 7 x 7 grid of cells for DP-DBSCAN).
+std::string small_audit(const std::string& method_and_params, const std::string& pairs, int runs = 4000) {
+  return "experiment: audit_test\n"
+         "datasets:\n"
+         "  - name: b\n"
+         "    generator: {type: blobs, n_samples: 200, centers: 2, cluster_std: 0.5, center_box_lo: 2, center_box_hi: 5, seed: 3}\n"
+         "    bounds: [[0, 10], [0, 10]]\n"
+         "methods:\n"
+         "  - " + method_and_params + "\n"
+         "audit: {runs: " + std::to_string(runs) + ", pilot_runs: 300, pairs: [" + pairs + "], seed: 11}\n";
+}
+
+CellResult audit_one(const std::string& text, double noise_scale) {
+  const ExperimentConfig cfg = parse(text);
+  const std::vector<Cell> cells = expand_grid(cfg);
+  EXPECT_EQ(cells.size(), 1u);
+  const Dataset data = materialize_dataset(cfg.datasets[0]);
+  AuditOptions o;
+  o.noise_scale = noise_scale;
+  o.progress = false;
+  return audit_cell(cfg, cells[0], data, o);
+}
+
+const std::string kPrivqt = "{method: privqt, params: {epsilon: 1.0, g: 8, p: 0.5, release_counts: true}}";
+const std::string kDbscan = "{method: dp_dbscan, params: {epsilon: 1.0, alpha: 2.0, min_pts: 5, histogram: naive, release_histogram: true}}";
+
+}  // namespace
+
+TEST(ClopperPearson, MatchesClosedFormsAndTables) {
+  // k = 0: upper = 1 - a^(1/n); k = n: lower = a^(1/n) (a = 1 - level).
+  EXPECT_NEAR(clopper_pearson_upper(0, 10, 0.975), 1 - std::pow(0.025, 0.1), 1e-12);
+  EXPECT_NEAR(clopper_pearson_lower(10, 10, 0.975), std::pow(0.025, 0.1), 1e-12);
+  EXPECT_EQ(clopper_pearson_lower(0, 10, 0.975), 0.0);
+  EXPECT_EQ(clopper_pearson_upper(10, 10, 0.975), 1.0);
+  // 5 of 10: the exact 95% interval [0.1871, 0.8129] (Clopper & Pearson 1934; standard tables).
+  EXPECT_NEAR(clopper_pearson_lower(5, 10, 0.975), 0.18709, 1e-4);
+  EXPECT_NEAR(clopper_pearson_upper(5, 10, 0.975), 0.81291, 1e-4);
+  EXPECT_THROW(clopper_pearson_lower(11, 10, 0.975), std::invalid_argument);
+}
+
+TEST(ClopperPearson, EpsilonLowerBoundFromCounts) {
+  // Every run on D in the event, none on D': ln(lower(n, n) / upper(0, n)) at 97.5% per side.
+  const EpsilonBound b = epsilon_lower_bound(1000, 1000, 0, 1000, 0.0, 0.95);
+  EXPECT_NEAR(b.eps_lower, std::log(std::pow(0.025, 1e-3) / (1 - std::pow(0.025, 1e-3))), 1e-9);
+  EXPECT_NEAR(b.eps_lower, 5.60, 0.01);
+  // The same frequencies: no evidence at all.
+  EXPECT_EQ(epsilon_lower_bound(500, 1000, 500, 1000, 0.0, 0.95).eps_lower, 0.0);
+  // delta eats the numerator: p_lo <= delta gives 0.
+  EXPECT_EQ(epsilon_lower_bound(10, 1000, 0, 1000, 0.5, 0.95).eps_lower, 0.0);
+}
+
+TEST(AuditEvents, AnAtomOnOneSideIsChosenAndBounded) {
+  // Feature 0: noise on both sides; feature 1: exactly 0 on D always, uniform on D'.
+  FeatureMatrix d, dp;
+  d.runs = dp.runs = 2000;
+  d.features = dp.features = 2;
+  for (std::size_t r = 0; r < 2000; ++r) {
+    const double u = static_cast<double>((r * 7919) % 2000) / 2000.0;
+    d.values.insert(d.values.end(), {u, 0.0});
+    dp.values.insert(dp.values.end(), {u, 0.25 + u});
+  }
+  const std::vector<std::size_t> screened = screen_features(d, dp, 4);
+  ASSERT_EQ(screened, std::vector<std::size_t>({1}));  // feature 0 is alike on both sides
+  const Event e = choose_event(d, dp, 1000, 0.0, 0.95);
+  EXPECT_EQ(e.feature, 1u);
+  EXPECT_TRUE(e.numerator_is_d);
+  const EventCounts c = count_event(e, d, dp, 1000, 2000);
+  EXPECT_EQ(c.in_d, 1000u);
+  EXPECT_EQ(c.in_d_prime, 0u);
+}
+
+TEST(AuditFeatures, ReleaseLeavesAndArraySizesAreNamedFeatures) {
+  FeatureSchema s;
+  const json release = {{"spans", json::array({json{{"cells", json::array({3, 4})}}})}, {"flag", true}, {"name", "x"}};
+  const json diag = {{"k", 7}};
+  s.learn(release, diag);
+  ASSERT_EQ(s.size(), 6u);
+  EXPECT_EQ(s.name(0), "release.flag");  // nlohmann::json orders object keys
+  EXPECT_EQ(s.name(1), "release.spans#size");
+  EXPECT_EQ(s.name(2), "release.spans[0].cells#size");
+  EXPECT_EQ(s.name(5), "diagnostics.k");
+  std::vector<double> v;
+  s.extract({{"spans", json::array()}, {"flag", false}}, {{"k", 2}}, v);
+  EXPECT_EQ(v[0], 0.0);
+  EXPECT_EQ(v[1], 0.0);
+  EXPECT_TRUE(std::isnan(v[3]));  // spans[0].cells[0] absent this run
+  EXPECT_EQ(v[5], 2.0);
+  std::vector<double> sel;
+  s.extract_selected(release, diag, {5, 1}, sel);
+  EXPECT_EQ(sel, std::vector<double>({7.0, 1.0}));
+}
+
+TEST(AuditPairs, BuiltInPairsChangeOneRecord) {
+  // Points crowded in the lower-left corner: the empty cell is far from them.
+  const Dataset d = points({1, 1, 1.2, 1.1, 0.9, 1.3, 1.1, 0.8, 4, 4});
+  const NeighbourPair empty = make_pair(d, {"add_empty_cell", {}, std::nullopt}, NeighbourRelation::add_remove, false, 1, "t");
+  EXPECT_EQ(empty.d_prime.n, 6u);
+  EXPECT_DOUBLE_EQ(empty.record[0], 9.375);  // centre of the coarse cell (7.5 + 1.25) farthest away
+  EXPECT_DOUBLE_EQ(empty.record[1], 9.375);
+  const NeighbourPair corner = make_pair(d, {"add_domain_corner", {}, std::nullopt}, NeighbourRelation::add_remove, false, 1, "t");
+  EXPECT_EQ(corner.record, std::vector<double>({10, 10}));
+  const NeighbourPair removed = make_pair(d, {"remove_one", {}, std::nullopt}, NeighbourRelation::add_remove, false, 1, "t");
+  EXPECT_EQ(removed.d_prime.n, 4u);  // the record (4, 4), farthest from the mean, is gone
+  EXPECT_EQ(removed.d_prime.coords.back(), 0.8);
+  const NeighbourPair replaced = make_pair(d, {"replace_domain_corner", {}, std::nullopt}, NeighbourRelation::replace_one, false, 1, "t");
+  EXPECT_EQ(replaced.d_prime.n, 5u);
+  const NeighbourPair local = make_pair(d, {"replace_local", {}, std::nullopt}, NeighbourRelation::add_remove, true, 0.5, "t");
+  EXPECT_DOUBLE_EQ(local.d_prime.coords[0], 1.5);
+  EXPECT_DOUBLE_EQ(local.local_distance, 0.5);
+}
+
+TEST(AuditPairs, BadPairsNameTheProblem) {
+  const Dataset d = points({1, 1, 2, 2});
+  auto msg = [&](const PairSpec& p, NeighbourRelation rel) {
+    try {
+      make_pair(d, p, rel, false, 1, "audit.yaml:9:5 audit.pairs[0]");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(msg({"far", {20, 1}, std::nullopt}, NeighbourRelation::add_remove).find("outside the dataset's public domain"), std::string::npos);
+  EXPECT_NE(msg({"far", {1}, std::nullopt}, NeighbourRelation::add_remove).find("1 coordinates, the data 2"), std::string::npos);
+  EXPECT_NE(msg({"gone", {}, 5}, NeighbourRelation::add_remove).find("record index 5 >= n = 2"), std::string::npos);
+  EXPECT_NE(msg({"add_empty_cell", {}, std::nullopt}, NeighbourRelation::replace_one).find("replace_empty_cell"), std::string::npos);
+  EXPECT_NE(msg({"mine", {3, 3}, std::nullopt}, NeighbourRelation::replace_one).find("remove: INDEX, with"), std::string::npos);
+}
+
+TEST(AuditConfig, SectionIsParsedAndChecked) {
+  const ExperimentConfig cfg = parse(small_audit(kDbscan, "add_empty_cell, {name: mine, add: [9, 9]}, {name: swap, remove: 0, with: [1, 1]}"));
+  EXPECT_EQ(cfg.audit.runs, 4000u);
+  EXPECT_EQ(cfg.audit.pilot_runs, 300u);
+  ASSERT_EQ(cfg.audit.pairs.size(), 3u);
+  EXPECT_EQ(cfg.audit.pairs[1].add, std::vector<double>({9, 9}));
+  EXPECT_EQ(*cfg.audit.pairs[2].remove, 0u);
+  auto error = [](const std::string& text) {
+    try {
+      parse(text);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error(small_audit(kDbscan, "add_empty_cell", 10)).find("runs must be in [200"), std::string::npos);
+  EXPECT_NE(error(small_audit(kDbscan, "{name: x, add: [1, 1], remove: 0}")).find("a config pair is"), std::string::npos);
+  EXPECT_NE(error(small_audit(kDbscan, "a, a")).find("listed twice"), std::string::npos);
+}
+
+// The teeth: the cell count of an added record in an empty cell, Laplace(1/eps) vs 1 + Laplace(1/eps).
+TEST(AuditTeeth, DpDbscanIsConsistentAsCalibratedAndViolatedWhenUnderNoised) {
+  const std::string cfg = small_audit(kDbscan, "add_empty_cell");
+  const CellResult ok = audit_one(cfg, 1.0);
+  ASSERT_EQ(ok.pairs.size(), 1u);
+  EXPECT_FALSE(ok.violation) << "eps_lower " << ok.eps_lower << " on " << ok.pairs[0].feature;
+  EXPECT_GT(ok.eps_lower, 0.5) << "the audit should get close to eps = 1 on the added record's cell";
+  EXPECT_NE(ok.pairs[0].feature.find("noisy_counts"), std::string::npos) << ok.pairs[0].feature;
+
+  const CellResult half = audit_one(cfg, 0.5);  // true epsilon of the count: 2
+  EXPECT_TRUE(half.violation) << "eps_lower " << half.eps_lower;
+  EXPECT_GT(half.eps_lower, 1.2);
+
+  const CellResult none = audit_one(cfg, 0.0);  // deterministic release
+  EXPECT_TRUE(none.violation);
+  EXPECT_GT(none.eps_lower, 5.0);
+}
+
+TEST(AuditTeeth, PrivQtIsConsistentAsCalibratedAndViolatedWhenUnderNoised) {
+  const std::string cfg = small_audit(kPrivqt, "add_empty_cell");
+  const CellResult ok = audit_one(cfg, 1.0);
+  EXPECT_FALSE(ok.violation) << "eps_lower " << ok.eps_lower << " on " << ok.pairs[0].feature;
+  const CellResult half = audit_one(cfg, 0.5);
+  EXPECT_TRUE(half.violation) << "eps_lower " << half.eps_lower << " on " << half.pairs[0].feature;
+}
+
+// diffprivlib's gap (b): an empty cluster's centre is released unchanged. With public initial centres the
+// third centre (9, 9) has no record on D: the release is exactly (9, 9), an atom; one record beside it on
+// D' moves it. The corrected DPLloyd noises every cluster and stays consistent on the same pair.
+TEST(AuditTeeth, DiffprivlibEmptyClusterIsAViolationDplloydIsNot) {
+  const std::string cfg =
+      "experiment: km\n"
+      "datasets:\n"
+      "  - name: two\n"
+      "    generator: {type: blobs, n_samples: 200, centers: 2, center_list: {values: [-3, -3, 3, 3]}, cluster_std: 0.5, seed: 4}\n"
+      "    bounds: [[-10, 10], [-10, 10]]\n"
+      "methods:\n"
+      "  - {method: dp_kmeans, params: {epsilon: 1.0, k: 3, iterations: 3, variant: VARIANT, initial_centers: {values: [-3, -3, 3, 3, 9, 9]}}}\n"
+      "audit: {runs: 2000, pilot_runs: 200, pairs: [{name: empty_cluster, add: [9.5, 9.5]}], seed: 2}\n";
+  auto with = [&](const std::string& v) {
+    std::string t = cfg;
+    t.replace(t.find("VARIANT"), 7, v);
+    return t;
+  };
+  const CellResult broken = audit_one(with("diffprivlib"), 1.0);
+  EXPECT_TRUE(broken.violation) << broken.eps_lower;
+  EXPECT_GT(broken.eps_lower, 3.0);
+  EXPECT_EQ(broken.pairs[0].event.kind, EventKind::eq);
+  EXPECT_EQ(broken.pairs[0].event.threshold, 9.0);
+  const CellResult fixed = audit_one(with("dplloyd"), 1.0);
+  EXPECT_FALSE(fixed.violation) << fixed.eps_lower << " on " << fixed.pairs[0].feature;
+}
+
+// PrivTHR_EM with the paper's data-derived threshold range (0, Max]: one duplicated record raises Max, and
+// thresholds above the old Max appear only on D'. With a public em_upper the same pair is consistent.
+TEST(AuditTeeth, PrivThrEmDataDerivedRangeIsAViolation) {
+  const std::string cfg =
+      "experiment: em\n"
+      "datasets:\n"
+      "  - name: spike\n"
+      "    generator: {type: blobs, n_samples: 20, centers: 1, cluster_std: 0.001, center_box_lo: 5, center_box_hi: 5, seed: 1}\n"
+      "    bounds: [[0, 10], [0, 10]]\n"
+      "    params: {g: 8, p: 0.5}\n"
+      "methods:\n"
+      "  - {method: privthr_em, params: {epsilon: 1.0, em_upper: UPPER}}\n"
+      "audit: {runs: 4000, pilot_runs: 300, pairs: [add_duplicate], seed: 4}\n";
+  auto with = [&](const std::string& v) {
+    std::string t = cfg;
+    t.replace(t.find("UPPER"), 5, v);
+    return t;
+  };
+  const CellResult data_range = audit_one(with("0.0"), 1.0);
+  EXPECT_TRUE(data_range.violation) << data_range.eps_lower;
+  EXPECT_EQ(data_range.pairs[0].feature, "diagnostics.threshold");
+  EXPECT_FALSE(data_range.pairs[0].event.numerator_is_d);  // thresholds above the old Max: only on D'
+  const CellResult public_range = audit_one(with("40.0"), 1.0);
+  EXPECT_FALSE(public_range.violation) << public_range.eps_lower;
+}
+
+TEST(AuditRun, WritesAuditJsonWithProvenanceAndIsThreadIndependent) {
+  const fs::path dir = dpclust::testing::temp_dir("audit_run");
+  const ExperimentConfig cfg = parse(small_audit(kDbscan, "add_empty_cell", 1000));
+  AuditOptions o;
+  o.out_dir = dir / "two";
+  o.threads = 2;
+  o.progress = false;
+  const AuditReport two = run_audit(cfg, o);
+  o.out_dir = dir / "one";
+  o.threads = 1;
+  const AuditReport one = run_audit(cfg, o);
+  const json a = json::parse(read_text_file(two.file)), b = json::parse(read_text_file(one.file));
+  EXPECT_EQ(a.at("schema"), "dpclust.audit/1");
+  EXPECT_EQ(a.at("cells").at(0).at("pairs").at(0).at("counts"), b.at("cells").at(0).at("pairs").at(0).at("counts"));
+  EXPECT_EQ(a.at("cells").at(0).at("eps_lower"), b.at("cells").at(0).at("eps_lower"));
+  EXPECT_EQ(a.at("provenance").at("threads"), 2);
+  EXPECT_TRUE(a.at("provenance").contains("git_commit"));
+  // A config without a private method is refused.
+  const ExperimentConfig plain =
+      parse("experiment: p\ndatasets: [{name: m, generator: {type: moons, n_samples: 50}}]\nmethods: [{method: kmeans, params: {k: 2}}]\n");
+  EXPECT_THROW(run_audit(plain, o), InputError);
+}
