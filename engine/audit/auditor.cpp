@@ -49,15 +49,6 @@ std::uint64_t run_seed(std::uint64_t base, const Cell& cell, const std::string& 
   return derive_seed(base, cell.key + "|audit|" + pair + "|" + side + "|" + phase, run);
 }
 
-const char* measure_name(PrivacyMeasure m) {
-  switch (m) {
-    case PrivacyMeasure::pure: return "pure";
-    case PrivacyMeasure::approximate: return "approximate";
-    case PrivacyMeasure::local: return "local";
-  }
-  return "?";
-}
-
 // Both sides' runs of one phase, in parallel; `record(side, run, result)` keeps what it needs.
 template <class Record>
 void run_sides(const MethodInfo& info, const Dataset* sides[2], const ParamSet& params, const Cell& cell, const AuditConfig& a,
@@ -107,7 +98,7 @@ CellResult audit_cell(const ExperimentConfig& cfg, const Cell& cell, const Datas
   out.params = cell.params.to_json();
   out.epsilon = claim.total_epsilon();
   out.delta = claim.total_delta();
-  out.measure = measure_name(claim.measure());
+  out.measure = to_string(claim.measure());
   out.runs = a.runs;
   out.confidence = a.confidence;
   out.non_private = data.non_private_notes;
@@ -255,14 +246,7 @@ json to_json(const CellResult& c) {
 
 AuditReport run_audit(const ExperimentConfig& cfg, const AuditOptions& opts) {
   const auto t0 = Clock::now();
-  const int threads_before = omp_get_max_threads();
-  int wanted = opts.threads > 0 ? opts.threads : threads_before;
-  if (cfg.threads > 0) wanted = std::min(wanted, cfg.threads);
-  omp_set_num_threads(wanted);
-  struct Restore {
-    int n;
-    ~Restore() { omp_set_num_threads(n); }
-  } restore{threads_before};
+  const ScopedThreads scoped_threads(opts.threads, cfg.threads);
 
   const std::vector<Cell> cells = expand_grid(cfg);
   std::vector<std::optional<Dataset>> data(cfg.datasets.size());
@@ -302,7 +286,7 @@ AuditReport run_audit(const ExperimentConfig& cfg, const AuditOptions& opts) {
                       {"build_type", b.build_type},
                       {"compiler", b.compiler},
                       {"host", b.host},
-                      {"threads", wanted},
+                      {"threads", scoped_threads.threads()},
                       {"finished", utc_now_iso8601()},
                       {"wall_seconds", report.wall_seconds},
                       {"datasets", std::move(dataset_provenance)}}}};

@@ -136,6 +136,14 @@ json build_cell_json(int threads, const ExperimentConfig& cfg, const Cell& cell,
 
 }  // namespace
 
+ScopedThreads::ScopedThreads(int requested, int config_cap) : before_(omp_get_max_threads()) {
+  threads_ = requested > 0 ? requested : before_;
+  if (config_cap > 0) threads_ = std::min(threads_, config_cap);
+  omp_set_num_threads(threads_);
+}
+
+ScopedThreads::~ScopedThreads() { omp_set_num_threads(before_); }
+
 BudgetLedger trial_ledger(const MethodInfo& info, const ParamSet& params, double noise_scale) {
   if (!info.differentially_private) return BudgetLedger();
   const double delta = params.has("delta") ? params.real("delta") : 0.0;
@@ -374,17 +382,9 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
     active = FileLock::acquire(ExperimentLocks::active_file(exp_dir), /*exclusive=*/false, /*wait=*/true);
   }
 
-  // Threads: --threads, capped by the config's `threads:` (running times comparable to single-threaded
-  // code); restored afterwards, so the next experiment of the same invocation is not capped.
-  const int threads_before = omp_get_max_threads();
-  int wanted = opts.threads > 0 ? opts.threads : threads_before;
-  if (cfg.threads > 0) wanted = std::min(wanted, cfg.threads);
-  omp_set_num_threads(wanted);
-  struct RestoreThreads {
-    int n;
-    ~RestoreThreads() { omp_set_num_threads(n); }
-  } restore_threads{threads_before};
-  const int threads = omp_get_max_threads();
+  // Threads: --threads, capped by the config's `threads:` (running times comparable to single-threaded code).
+  const ScopedThreads scoped_threads(opts.threads, cfg.threads);
+  const int threads = scoped_threads.threads();
   const auto trials = static_cast<std::size_t>(cfg.trials);
   const std::size_t n_tasks = pending.size() * trials;
   std::vector<std::vector<TrialOutcome>> outcomes(pending.size(), std::vector<TrialOutcome>(trials));

@@ -48,6 +48,21 @@ struct RunReport {
 
 RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts);
 
+// The worker threads of one run: `requested` (--threads; 0 = OpenMP's default, all cores) capped by the
+// config's `threads:` (0 = no cap). Sets OpenMP's thread count for the object's lifetime and restores the
+// previous one, so the next experiment of the same invocation is not capped. Shared by run and audit.
+class ScopedThreads {
+ public:
+  ScopedThreads(int requested, int config_cap);
+  ~ScopedThreads();
+  ScopedThreads(const ScopedThreads&) = delete;
+  ScopedThreads& operator=(const ScopedThreads&) = delete;
+  int threads() const { return threads_; }
+
+ private:
+  int before_ = 1, threads_ = 1;
+};
+
 // The budget ledger of one trial of a method: its configured epsilon (and delta), the method's
 // neighbouring relation and measure (local for nd_laplace), the noise_scale seam (RunOptions); an empty
 // ledger for a non-private method. The runner and the privacy audit build every trial's ledger here.

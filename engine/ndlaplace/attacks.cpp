@@ -7,14 +7,11 @@
 #include <stdexcept>
 #include <utility>
 
+#include "ndlaplace/privacy.hpp"
+
 namespace dpclust::ndlaplace {
 namespace {
 
-double dist(const double* a, const double* b, std::size_t d) {
-  double s = 0.0;
-  for (std::size_t j = 0; j < d; ++j) s += (a[j] - b[j]) * (a[j] - b[j]);
-  return std::sqrt(s);
-}
 
 // Member and non-member (leave-one-out) scores of every true point.
 void scores(const double* x, const double* z, std::size_t n, std::size_t d, std::vector<double>& member,
@@ -24,7 +21,7 @@ void scores(const double* x, const double* z, std::size_t n, std::size_t d, std:
   nonmember.assign(n, std::numeric_limits<double>::infinity());
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = 0; j < n; ++j) {
-      const double dd = dist(x + i * d, z + j * d, d);
+      const double dd = euclidean_distance(x + i * d, z + j * d, d);
       member[i] = std::min(member[i], dd);
       if (j != i) nonmember[i] = std::min(nonmember[i], dd);
     }
@@ -89,7 +86,7 @@ std::vector<double> reconstruct_posterior_mean(const double* z, std::size_t n, s
     double wsum = 0.0;
     double* xi = out.data() + i * d;
     for (std::size_t j = 0; j < n; ++j) {
-      const double w = std::exp(-rate * dist(z + i * d, z + j * d, d));  // w_ii = 1: never all zero
+      const double w = std::exp(-rate * euclidean_distance(z + i * d, z + j * d, d));  // w_ii = 1: never all zero
       wsum += w;
       for (std::size_t c = 0; c < d; ++c) xi[c] += w * z[j * d + c];
     }
@@ -101,7 +98,7 @@ std::vector<double> reconstruct_posterior_mean(const double* z, std::size_t n, s
 double mean_distance(const double* a, const double* b, std::size_t n, std::size_t d) {
   if (n == 0) return 0.0;
   double s = 0.0;
-  for (std::size_t i = 0; i < n; ++i) s += dist(a + i * d, b + i * d, d);
+  for (std::size_t i = 0; i < n; ++i) s += euclidean_distance(a + i * d, b + i * d, d);
   return s / static_cast<double>(n);
 }
 

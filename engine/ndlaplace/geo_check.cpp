@@ -6,14 +6,11 @@
 #include <numbers>
 #include <stdexcept>
 
+#include "ndlaplace/privacy.hpp"
+
 namespace dpclust::ndlaplace {
 namespace {
 
-double dist(const double* a, const double* b, std::size_t d) {
-  double s = 0.0;
-  for (std::size_t j = 0; j < d; ++j) s += (a[j] - b[j]) * (a[j] - b[j]);
-  return std::sqrt(s);
-}
 
 }  // namespace
 
@@ -22,11 +19,11 @@ GeoCheck geo_indistinguishability_check(const double* x, const double* xp, std::
   if (d == 0 || n_x == 0 || n_xp == 0) throw std::invalid_argument("geo-indistinguishability check: no reports");
   if (o.thresholds < 2) throw std::invalid_argument("geo-indistinguishability check: thresholds must be >= 2");
   GeoCheck g;
-  g.distance = dist(x, xp, d);
+  g.distance = euclidean_distance(x, xp, d);
   if (!(g.distance > 0)) throw std::invalid_argument("geo-indistinguishability check: x and x' must differ");
   g.bound = eps * g.distance;
   // s(z) of every report.
-  auto stat = [&](const double* z) { return dist(z, xp, d) - dist(z, x, d); };
+  auto stat = [&](const double* z) { return euclidean_distance(z, xp, d) - euclidean_distance(z, x, d); };
   std::vector<double> sx(n_x), sxp(n_xp);
   for (std::size_t i = 0; i < n_x; ++i) sx[i] = stat(zx + i * d);
   for (std::size_t i = 0; i < n_xp; ++i) sxp[i] = stat(zxp + i * d);
@@ -81,7 +78,7 @@ PArea p_area(const double* x0, const double* reports, std::size_t n, std::size_t
   PArea a;
   a.center.assign(x0, x0 + d);
   double s = 0.0;
-  for (std::size_t i = 0; i < n; ++i) s += dist(reports + i * d, x0, d);
+  for (std::size_t i = 0; i < n; ++i) s += euclidean_distance(reports + i * d, x0, d);
   a.radius = s / static_cast<double>(n);
   a.volume = ball_volume(d, a.radius);
   return a;

@@ -5,15 +5,11 @@
 #include <stdexcept>
 
 namespace dpclust::ndlaplace {
-namespace {
-
-double distance(const double* a, const double* b, std::size_t d) {
+double euclidean_distance(const double* a, const double* b, std::size_t d) {
   double s = 0.0;
   for (std::size_t j = 0; j < d; ++j) s += (a[j] - b[j]) * (a[j] - b[j]);
   return std::sqrt(s);
 }
-
-}  // namespace
 
 PePairs parse_pe_pairs(const std::string& name) {
   if (name == "perturbed") return PePairs::perturbed;
@@ -31,7 +27,7 @@ PeEstimate average_pe(const double* x, const double* z, std::size_t n, std::size
   if (n == 0) return out;
   if (pairs == PePairs::self) {
     double s = 0.0;
-    for (std::size_t i = 0; i < n; ++i) s += pe(eps, distance(x + i * d, z + i * d, d));
+    for (std::size_t i = 0; i < n; ++i) s += pe(eps, euclidean_distance(x + i * d, z + i * d, d));
     out.value = s / static_cast<double>(n);
     out.pairs = n;
     return out;
@@ -43,7 +39,7 @@ PeEstimate average_pe(const double* x, const double* z, std::size_t n, std::size
   double s = 0.0;
   if (max_pairs == 0 || nn * nn <= max_pairs) {
     for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = 0; j < n; ++j) s += pe(eps, distance(a + i * d, b + j * d, d));
+      for (std::size_t j = 0; j < n; ++j) s += pe(eps, euclidean_distance(a + i * d, b + j * d, d));
     out.value = s / (static_cast<double>(n) * static_cast<double>(n));
     out.pairs = nn * nn;
     return out;
@@ -51,7 +47,7 @@ PeEstimate average_pe(const double* x, const double* z, std::size_t n, std::size
   for (std::uint64_t t = 0; t < max_pairs; ++t) {
     const auto i = static_cast<std::size_t>(rng.below(nn));
     const auto j = static_cast<std::size_t>(rng.below(nn));
-    s += pe(eps, distance(a + i * d, b + j * d, d));
+    s += pe(eps, euclidean_distance(a + i * d, b + j * d, d));
   }
   out.value = s / static_cast<double>(max_pairs);
   out.pairs = max_pairs;

@@ -26,6 +26,8 @@ PePairs parse_pe_pairs(const std::string& name);
 
 // thesis Eq. 2.2.
 double pe(double eps, double distance);
+// Euclidean distance of two d-dimensional points (p_e, the attacks and the Eq. 3.1 check share it).
+double euclidean_distance(const double* a, const double* b, std::size_t d);
 
 struct PeEstimate {
   double value = 0;

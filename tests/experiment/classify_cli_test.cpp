@@ -76,7 +76,9 @@ TEST(ClassifyCli, ReleasedSpansRelabelTheDataExactlyAsTheTrial) {
       const auto want = cell["trials"][t]["labels"].get<std::vector<int>>();
       EXPECT_EQ(read_labels(out), want);
       // Not a vacuous match: at eps = 1 the spans hold most of the points.
-      if (cell["params"]["epsilon"] == 1.0) EXPECT_GT(std::count_if(want.begin(), want.end(), [](int l) { return l >= 0; }), 300);
+      if (cell["params"]["epsilon"] == 1.0) {
+        EXPECT_GT(std::count_if(want.begin(), want.end(), [](int l) { return l >= 0; }), 300);
+      }
       EXPECT_NE(res.output.find("classified 600 points with " + std::to_string(cell["trials"][t]["diagnostics"]["spans"].get<int>()) + " spans"),
                 std::string::npos)
           << res.output;

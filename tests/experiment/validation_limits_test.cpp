@@ -67,7 +67,9 @@ TEST(ValidationLimits, EveryIterationAndRestartCountHasAnUpperBound) {
       if (!counts.count(p.name)) continue;
       ++seen;
       EXPECT_TRUE(p.max.has_value()) << m.name << "." << p.name << " has no upper bound";
-      if (p.max) EXPECT_LE(*p.max, 1e9) << m.name << "." << p.name;
+      if (p.max) {
+        EXPECT_LE(*p.max, 1e9) << m.name << "." << p.name;
+      }
     }
   EXPECT_GE(seen, 15u);
 }
@@ -96,7 +98,7 @@ TEST(ValidationLimits, HugeIterationCountsAreRefusedNamingKeyAndRange) {
 }
 
 TEST(ValidationLimits, DenormalEpsilonIsRefused) {
-  for (const std::string method : std::vector<std::string>{"wc_baseline", "privqt", "dp_dbscan", "dp_kmeans", "dp_dbscan_pairwise", "nd_laplace"}) {
+  for (const std::string& method : std::vector<std::string>{"wc_baseline", "privqt", "dp_dbscan", "dp_kmeans", "dp_dbscan_pairwise", "nd_laplace"}) {
     std::string params = "{epsilon: 5e-324";
     if (method == "wc_baseline" || method == "privqt") params += ", g: 20, p: 0.5";
     if (method == "dp_dbscan" || method == "dp_dbscan_pairwise") params += ", alpha: 0.3, min_pts: 5";
