@@ -2,6 +2,8 @@
 // calls the engine; every rule (validation, seeds, resume, results layout) lives in engine/experiment.
 #include <boost/program_options.hpp>
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -16,6 +18,10 @@
 #include "experiment/dataset_factory.hpp"
 #include "experiment/grid.hpp"
 #include "experiment/runner.hpp"
+#include "experiment/array_task.hpp"
+#include "experiment/shard_plan.hpp"
+#include "cli_support.hpp"
+#include "cluster_command.hpp"
 #include "io/label_file.hpp"
 #include "metrics/clustering_scores.hpp"
 #include "report/report.hpp"
@@ -27,10 +33,9 @@
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
 using namespace dpclust;
+using namespace dpclust::cli;
 
 namespace {
-
-constexpr int kExitInputError = 2;
 
 const char* kUsage =
     "usage: dpclust <command> [options]\n"
@@ -41,6 +46,8 @@ const char* kUsage =
     "  list                 datasets, methods (with parameters and defaults), metrics\n"
     "  score                ARI, AMI, NMI and cluster counts between two label files\n"
     "  merge INPUT...       join the outputs of shard runs\n"
+    "  submit CONFIG...     run a sweep as a batch job array (Slurm) with a merge job after it\n"
+    "  status OUT_DIR       cells done / running / failed / pending per experiment, across shards\n"
     "  classify             label new points with a DP-DBSCAN trial's released spans (post-processing)\n"
     "  report RESULTS_DIR   REPORT.md: published numbers next to the reproduced ones, with verdicts\n"
     "  audit CONFIG...      empirical privacy audit: a lower bound on each private method's epsilon\n"
@@ -49,77 +56,21 @@ const char* kUsage =
     "\n"
     "`dpclust <command> --help` describes each command's options.\n";
 
-// Parses a subcommand's options; prints help and returns false when --help was given.
-bool parse(int argc, char** argv, const char* usage, po::options_description& opts, po::positional_options_description* pos,
-           po::variables_map& vm) {
-  opts.add_options()("help,h", "show this help");
-  po::command_line_parser parser(argc, argv);
-  parser.options(opts);
-  if (pos) parser.positional(*pos);
-  po::store(parser.run(), vm);
-  if (vm.count("help")) {
-    std::cout << usage << "\n" << opts << "\n";
-    return false;
-  }
-  po::notify(vm);
-  return true;
-}
-
-fs::path data_root_from(const po::variables_map& vm) {
-  fs::path root = resolve_data_root(vm.count("data-root") ? vm["data-root"].as<std::string>() : "");
-  if (vm.count("data-root") && !fs::is_directory(root))
-    throw InputError("--data-root", "'" + root.string() + "' is not a directory", "point it at the folder holding the papers' datasets");
-  return root;
-}
-
-// --shard K/N: digits only, 1 <= K <= N <= kMaxShards (sscanf("%u") took "-1", wrapped 99999999999 and
-// ignored trailing text such as "3x").
-constexpr unsigned kMaxShards = 1'000'000;
-bool parse_shard(const std::string& text, unsigned& k, unsigned& n) {
-  const auto slash = text.find('/');
-  if (slash == std::string::npos) return false;
-  auto number = [](const std::string& digits, unsigned& out) {
-    if (digits.empty() || digits.size() > 7) return false;  // 7 digits hold kMaxShards; more cannot be valid
-    unsigned v = 0;
-    for (char c : digits) {
-      if (c < '0' || c > '9') return false;
-      v = v * 10 + static_cast<unsigned>(c - '0');
-    }
-    out = v;
-    return true;
-  };
-  return number(text.substr(0, slash), k) && number(text.substr(slash + 1), n) && k >= 1 && k <= n && n <= kMaxShards;
-}
-
-// --max-cells, --max-memory, --max-work (and --threads, which multiplies the memory of parallel trials):
-// the limits of check_run_cost, shared by run and validate.
-void add_limit_options(po::options_description& opts) {
-  opts.add_options()("max-cells", po::value<std::string>(),
-                     "refuse configs whose grid has more cells than this (default 1000000; counted before expanding)")(
-      "max-memory", po::value<std::string>(),
-      "refuse configs whose estimated peak memory exceeds SIZE (bytes, or with K/M/G/T; default: half of the physical memory)")(
-      "max-work", po::value<std::string>(), "refuse configs whose estimated work exceeds N basic operations (default 1e15)");
-}
-
-RunLimits limits_from(const po::variables_map& vm, int threads) {
-  RunLimits l;
-  if (vm.count("max-cells")) l.max_cells = static_cast<std::uint64_t>(parse_count(vm["max-cells"].as<std::string>(), "--max-cells"));
-  if (vm.count("max-memory")) l.max_memory = parse_size(vm["max-memory"].as<std::string>(), "--max-memory");
-  if (vm.count("max-work")) l.max_work = parse_count(vm["max-work"].as<std::string>(), "--max-work");
-  l.threads = threads;
-  return l;
-}
-
 int cmd_run(int argc, char** argv) {
   po::options_description opts("run options");
   std::vector<std::string> configs;
-  std::string out = "results", shard = "1/1";
+  std::string out = "results", shard = "1/1", shard_by = "cost";
   int threads = 0;
   opts.add_options()("config", po::value(&configs)->multitoken(), "experiment config files (YAML)")(
       "out,o", po::value(&out)->default_value("results"), "output directory")(
       "threads,t", po::value(&threads)->default_value(0), "worker threads (0 = all cores)")(
       "resume", "reuse cells already on disk (default)")("force", "recompute every cell")(
-      "shard", po::value(&shard)->default_value("1/1"), "run only shard K of N (cells with index % N == K-1)")(
+      "shard", po::value(&shard)->default_value("1/1"),
+      "run only shard K of N: K/N, or auto (or auto/N) to take K (and N) from a job array's variables "
+      "(Slurm, SGE, LSF, PBS, Torque; README \"Clusters\")")(
+      "shard-costs", po::value<std::string>(), "measured cell times for the by-cost plan (the costs.json of `dpclust submit --timings`)")(
+      "shard-by", po::value(&shard_by)->default_value("cost"),
+      "how cells are dealt to shards: cost (balanced by estimated running time) or index (cell i to shard i % N + 1)")(
       "dry-run", "print the expanded cells and trial counts, run nothing")(
       "trials", po::value<std::int64_t>(), "override every config's trial count (e.g. a quick smoke run)")(
       "data-root", po::value<std::string>(), "directory of the papers' datasets (default: $DPCLUST_DATA_ROOT, ../shared/datasets if present, else ~/.cache/dpclust/datasets)")(
@@ -137,37 +88,41 @@ int cmd_run(int argc, char** argv) {
   ro.threads = threads;
   ro.resume = !vm.count("force");
   ro.progress = !vm.count("no-progress");
-  unsigned k = 0, n = 0;
-  if (!parse_shard(shard, k, n))
-    throw InputError("--shard", "expected K/N with 1 <= K <= N <= " + std::to_string(kMaxShards) + " (digits only), got '" +
-                                    yaml::clip(shard, 40) + "'",
-                     "e.g. --shard 2/4");
-  ro.shard = k;
-  ro.shard_count = n;
+  if (const auto task = resolve_auto_shard(shard, [](const char* v) { return std::getenv(v); }, kMaxShards)) {
+    ro.shard = task->shard;
+    ro.shard_count = task->count;
+    ro.shard_source = task->source;
+    std::cout << "shard " << task->shard << "/" << task->count << " from " << task->scheduler << " (" << task->source << ")\n";
+  } else {
+    unsigned k = 0, n = 0;
+    if (!parse_shard(shard, k, n))
+      throw InputError("--shard", "expected K/N with 1 <= K <= N <= " + std::to_string(kMaxShards) + " (digits only), auto or auto/N, got '" +
+                                      yaml::clip(shard, 40) + "'",
+                       "e.g. --shard 2/4, or --shard auto in a job-array script");
+    ro.shard = k;
+    ro.shard_count = n;
+  }
+  const ShardBy by = parse_shard_by(shard_by, "--shard-by");
   if (threads < 0) throw InputError("--threads", "must be >= 0");
   const RunLimits limits = limits_from(vm, threads);
   const fs::path root = data_root_from(vm);
 
   // Validate every config before running any, so a typo in the third file costs nothing.
-  std::vector<ExperimentConfig> cfgs;
-  for (const auto& c : configs) {
-    cfgs.push_back(load_config(c, root));
-    if (vm.count("trials")) {
-      const auto t = vm["trials"].as<std::int64_t>();
-      if (t < 1 || t > kMaxTrials) throw InputError("--trials", "must be >= 1 and <= 1000000, got " + std::to_string(t));
-      ExperimentConfig& cfg = cfgs.back();
-      if (!cfg.seeds.empty() && t > static_cast<std::int64_t>(cfg.seeds.size()))
-        throw InputError("--trials", std::to_string(t) + " trials, but " + cfg.file.string() + " lists " +
-                                         std::to_string(cfg.seeds.size()) + " seeds (one trial per listed seed)",
-                         "use --trials " + std::to_string(cfg.seeds.size()) + " or fewer, or list more seeds");
-      cfg.trials = t;
-    }
-    // The grid counted before expanding, parameters against the datasets' known shapes, memory and work:
-    // all before any data is read or any cell runs.
-    cfgs.back().max_cells = limits.max_cells;
-    check_run_cost(cfgs.back(), limits);
+  const std::vector<ExperimentConfig> cfgs = load_run_configs(
+      configs, root, vm.count("trials") ? std::optional<std::int64_t>(vm["trials"].as<std::int64_t>()) : std::nullopt, limits);
+  // The shard plan over every config of this invocation together (shard_plan.hpp): each task of an array
+  // computes it from the same arguments and gets the same plan.
+  ShardPlan plan;
+  if (ro.shard_count > 1) {
+    ShardCosts costs;
+    if (vm.count("shard-costs")) costs = read_shard_costs(vm["shard-costs"].as<std::string>());
+    plan = plan_shards(cfgs, ro.shard_count, by, vm.count("shard-costs") ? &costs : nullptr);
+    ro.shard_by = to_string(by);
+    ro.shard_plan = plan.fingerprint;
   }
-  for (const auto& cfg : cfgs) {
+  for (std::size_t ci = 0; ci < cfgs.size(); ++ci) {
+    const ExperimentConfig& cfg = cfgs[ci];
+    if (ro.shard_count > 1) ro.cell_shard = plan.shard_of[ci];
     if (vm.count("skip-missing-data") && !vm.count("dry-run")) {
       // A dataset that could not be fetched: say so where the report will look, and go on.
       std::string reason, fix;
@@ -529,11 +484,13 @@ int main(int argc, char** argv) {
     if (cmd == "list") return cmd_list(argc - 1, argv + 1);
     if (cmd == "score") return cmd_score(argc - 1, argv + 1);
     if (cmd == "merge") return cmd_merge(argc - 1, argv + 1);
+    if (cmd == "submit") return cmd_submit(argc - 1, argv + 1);
+    if (cmd == "status") return cmd_status(argc - 1, argv + 1);
     if (cmd == "classify") return cmd_classify(argc - 1, argv + 1);
     if (cmd == "report") return cmd_report(argc - 1, argv + 1);
     if (cmd == "audit") return cmd_audit(argc - 1, argv + 1);
     if (cmd == "data") return dpclust::cli::cmd_data(argc - 1, argv + 1);
-    const std::string s = closest_match(cmd, std::vector<std::string>{"run", "validate", "list", "score", "merge", "report", "data", "audit"});
+    const std::string s = closest_match(cmd, std::vector<std::string>{"run", "validate", "list", "score", "merge", "report", "data", "audit", "submit", "status", "classify"});
     std::cerr << "error: unknown command '" << cmd << "'" << (s.empty() ? "" : " (did you mean '" + s + "'?)") << "\n\n" << kUsage;
     return kExitInputError;
   } catch (const InputError& e) {

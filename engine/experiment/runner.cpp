@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <memory>
@@ -216,17 +217,22 @@ void validate_experiment(const ExperimentConfig& cfg, bool load_data) {
   }
 }
 
+bool in_shard(const RunOptions& opts, const Cell& cell) {
+  if (opts.cell_shard.empty()) return cell.index % opts.shard_count == opts.shard - 1;
+  return cell.index < opts.cell_shard.size() && opts.cell_shard[cell.index] == opts.shard;
+}
+
 void print_plan(const ExperimentConfig& cfg, const std::vector<Cell>& cells, const RunOptions& opts, std::ostream& out) {
   std::size_t mine = 0;
   out << "experiment " << cfg.name << ": " << cells.size() << " cells x " << cfg.trials << " trials, base seed " << cfg.seed << "\n";
   for (const auto& c : cells) {
-    const bool in_shard = c.index % opts.shard_count == opts.shard - 1;
-    mine += in_shard;
+    const bool mine_too = in_shard(opts, c);
+    mine += mine_too;
     char head[64];
-    std::snprintf(head, sizeof head, "%s %5zu  %s  ", in_shard ? " " : "-", c.index, c.id.c_str());
+    std::snprintf(head, sizeof head, "%s %5zu  %s  ", mine_too ? " " : "-", c.index, c.id.c_str());
     out << head << c.dataset << "  " << c.method_label << "  " << c.params.canonical() << "\n";
   }
-  out << "this shard (" << opts.shard << "/" << opts.shard_count << "): " << mine << " cells, " << mine * static_cast<std::size_t>(cfg.trials)
+  out << "this shard (" << opts.shard << "/" << opts.shard_count << (opts.shard_count > 1 ? std::string(", by ") + opts.shard_by : "") << "): " << mine << " cells, " << mine * static_cast<std::size_t>(cfg.trials)
       << " trials\n";
   out << describe_cost(estimate_run_cost(cfg, cells, opts.threads)) << " (whole grid)\n";
 }
@@ -279,7 +285,7 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
   std::vector<FileStamp> pending_stamp;
   for (std::size_t i = 0; i < cells.size(); ++i) {
     const Cell& c = cells[i];
-    if (c.index % opts.shard_count != opts.shard - 1) continue;
+    if (!in_shard(opts, c)) continue;
     ++report.cells_in_shard;
     const std::string fingerprint = planned["grid"][i]["fingerprint"];
     if (opts.resume) {
@@ -339,6 +345,23 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
     if (::access(d.c_str(), W_OK) != 0 && (errno == EACCES || errno == EROFS || errno == EPERM))
       throw InputError(d.string(), std::string("cannot write to this results directory (") + std::strerror(errno) + "); " + work_needed,
                        "make it writable (chmod -R u+w " + exp_dir.string() + "), or write the results somewhere else with --out");
+  // The identity of this run in the manifest's `runs`, and its record at each state.
+  const std::string run_id = build_info().host + ":" + std::to_string(::getpid()) + ":" + started;
+  auto run_record = [&](const std::string& state) {
+    json r{{"run_id", run_id},
+           {"state", state},
+           {"started", started},
+           {"shard", std::to_string(opts.shard) + "/" + std::to_string(opts.shard_count)},
+           {"shard_by", opts.shard_by},
+           {"host", build_info().host},
+           {"git_commit", build_info().git_commit},
+           {"build_type", build_info().build_type},
+           {"compiler", build_info().compiler}};
+    if (!opts.shard_plan.empty()) r["shard_plan"] = opts.shard_plan;
+    if (!opts.shard_source.empty()) r["shard_source"] = opts.shard_source;
+    if (const char* job = std::getenv("SLURM_JOB_ID")) r["scheduler_job"] = std::string(job).substr(0, 40);
+    return r;
+  };
   FileLock active;  // shared lock on `.active` for the whole run: tells other runs this one is working
   json manifest;
   {
@@ -373,8 +396,12 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
       manifest["config_path"] = config_path;
       // Keep the run history of the same config text (resumes, shards in the same directory).
       if (old && (*old)["config_crc32"] == planned["config_crc32"]) manifest["runs"] = (*old)["runs"];
-      write_file_atomic(exp_dir / "manifest.json", manifest.dump(1) + "\n");
     }
+    // This run's record, "running" until it finishes (then replaced below): a task killed by the
+    // scheduler (time limit, memory, node failure) leaves it, so `dpclust status` can name the shard
+    // that did not finish instead of showing only missing cells.
+    manifest["runs"].push_back(run_record("running"));
+    write_file_atomic(exp_dir / "manifest.json", manifest.dump(1) + "\n");
     // Temp files of killed writers. With no other run active every one is stale; otherwise only those
     // whose process is gone (a live run's temp file is a cell being written).
     remove_stale_temp_files(exp_dir, !others_active);
@@ -395,12 +422,14 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
   std::mutex error_mu;
   std::exception_ptr first_error;
   std::string error_context;
+  const Cell* error_cell = nullptr;
   Progress progress(cfg.name, n_tasks, opts.progress);
   auto record_error = [&](const Cell& cell, std::size_t t) {  // call inside a catch block
     std::lock_guard<std::mutex> lock(error_mu);
     if (!first_error) {
       first_error = std::current_exception();
       error_context = "cell " + std::to_string(cell.index) + " (" + cell.key + "), trial " + std::to_string(t);
+      error_cell = &cell;
     }
     failed.store(true);
   };
@@ -482,19 +511,28 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
   // Record this run in the manifest, whatever happened (cells already written stay valid), and assemble
   // results.json when the grid is complete: under `.lock`, re-reading the manifest, so that concurrent
   // runs of the same config each add their record and the last one out assembles with all of them.
-  const json record{{"started", started},
-                    {"finished", utc_now_iso8601()},
-                    {"wall_seconds", wall},
-                    {"threads", threads},
-                    {"shard", std::to_string(opts.shard) + "/" + std::to_string(opts.shard_count)},
-                    {"cells_run", report.cells_run},
-                    {"cells_reused", report.cells_reused},
-                    {"cells_from_concurrent_runs", from_concurrent},
-                    {"succeeded", !failed.load()},
-                    {"host", build_info().host},
-                    {"git_commit", build_info().git_commit},
-                    {"build_type", build_info().build_type},
-                    {"compiler", build_info().compiler}};
+  json record = run_record(failed.load() ? "failed" : "succeeded");
+  record.update(json{{"finished", utc_now_iso8601()},
+                     {"wall_seconds", wall},
+                     {"threads", threads},
+                     {"cells_run", report.cells_run},
+                     {"cells_reused", report.cells_reused},
+                     {"cells_from_concurrent_runs", from_concurrent},
+                     {"succeeded", !failed.load()}});
+  if (first_error) {
+    // Which cell failed and why, for `dpclust status`. The message is the engine's own (a parameter
+    // check, a file error): it names parameters and files, never data values.
+    std::string what;
+    try {
+      std::rethrow_exception(first_error);
+    } catch (const std::exception& e) {
+      what = e.what();
+    } catch (...) {
+      what = "unknown error";
+    }
+    record["failed_cell"] = {{"index", error_cell ? error_cell->index : 0}, {"id", error_cell ? error_cell->id : ""}, {"where", error_context},
+                             {"error", what.substr(0, 500)}};
+  }
   std::exception_ptr finish_error;
   try {
     FileLock lock = FileLock::acquire(ExperimentLocks::lock_file(exp_dir), /*exclusive=*/true, /*wait=*/true);
@@ -502,7 +540,12 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
       auto on_disk = read_manifest(exp_dir);
       if (!on_disk || same_work(*on_disk, planned)) {
         json m = on_disk ? std::move(*on_disk) : manifest;
-        m["runs"].push_back(record);
+        // Replace this run's "running" record by the final one.
+        json runs = json::array();
+        for (auto& r : m["runs"])
+          if (!(r.is_object() && r.value("run_id", "") == run_id)) runs.push_back(std::move(r));
+        runs.push_back(record);
+        m["runs"] = std::move(runs);
         write_file_atomic(exp_dir / "manifest.json", m.dump(1) + "\n");
         if (!first_error) report.complete = assemble_results(exp_dir);
       } else {

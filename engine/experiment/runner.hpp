@@ -11,6 +11,7 @@
 //   OUT/<experiment>/cells/<id>.json   one per completed cell
 //   OUT/<experiment>/results.json      all cells in grid order, written when the grid is complete
 //   OUT/<experiment>/.lock, .active, .claims/   flock files coordinating concurrent runs
+#include <cstdint>
 #include <filesystem>
 #include <iosfwd>
 #include <string>
@@ -27,8 +28,14 @@ struct RunOptions {
   std::filesystem::path out_dir = "results";
   int threads = 0;          // 0: OpenMP's default (all cores)
   bool resume = true;       // false (--force): recompute every cell of this shard
-  std::size_t shard = 1;    // this machine runs cells with index % shard_count == shard - 1
+  std::size_t shard = 1;    // this machine runs the cells of shard `shard` of `shard_count`:
   std::size_t shard_count = 1;
+  // cell_shard[i] is cell i's shard (1..shard_count) in the plan of this invocation (shard_plan.hpp,
+  // by estimated cost); empty: by index, cell i in shard i % shard_count + 1.
+  std::vector<std::uint32_t> cell_shard;
+  std::string shard_by = "index";  // recorded with the run: "cost" or "index",
+  std::string shard_plan;          // the plan's fingerprint (the same in every task of one array),
+  std::string shard_source;        // and where the shard came from ("SLURM_ARRAY_TASK_ID=3 of 1..8")
   bool progress = true;
   // Testable noise: every private mechanism's calibrated noise scale is multiplied by this (1 = as
   // configured; 0 = none; 0.5 = deliberately under-noised, for the privacy audit's own tests). Any
@@ -47,6 +54,8 @@ struct RunReport {
 };
 
 RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts);
+// Whether this run computes `cell` (the rule of RunOptions::cell_shard).
+bool in_shard(const RunOptions& opts, const Cell& cell);
 
 // The worker threads of one run: `requested` (--threads; 0 = OpenMP's default, all cores) capped by the
 // config's `threads:` (0 = no cap). Sets OpenMP's thread count for the object's lifetime and restores the

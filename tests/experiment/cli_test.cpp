@@ -73,10 +73,16 @@ TEST(Cli, DryRunListsCellsAndShardMembership) {
   fs::path cfg = dpclust::testing::write_file(dir / "d.yaml",
                                      "experiment: d\ntrials: 4\ndatasets:\n  - {name: m, generator: {type: moons}, params: {min_pts: 5}}\n"
                                      "methods:\n  - {method: dbscan, params: {alpha: [0.1, 0.2, 0.3]}}\n");
-  Result r = sh("run " + cfg.string() + " --dry-run --shard 2/2");
+  Result r = sh("run " + cfg.string() + " --dry-run --shard 2/2 --shard-by index");
   EXPECT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("3 cells x 4 trials"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("this shard (2/2): 1 cells, 4 trials"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("this shard (2/2, by index): 1 cells, 4 trials"), std::string::npos) << r.output;
+  // By cost (the default) the three cells cost the same, so LPT deals them round robin too.
+  r = sh("run " + cfg.string() + " --dry-run --shard 2/2");
+  EXPECT_NE(r.output.find("this shard (2/2, by cost): 1 cells, 4 trials"), std::string::npos) << r.output;
+  r = sh("run " + cfg.string() + " --dry-run --shard 2/2 --shard-by size");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("--shard-by"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir / "results"));
 }
 

@@ -1,0 +1,93 @@
+#include "cli_support.hpp"
+
+#include <iostream>
+
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "experiment/dataset_factory.hpp"
+#include "io/text.hpp"
+
+namespace dpclust::cli {
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+bool parse(int argc, char** argv, const std::string& usage, po::options_description& opts, po::positional_options_description* pos,
+           po::variables_map& vm) {
+  opts.add_options()("help,h", "show this help");
+  po::command_line_parser parser(argc, argv);
+  parser.options(opts);
+  if (pos) parser.positional(*pos);
+  po::store(parser.run(), vm);
+  if (vm.count("help")) {
+    std::cout << usage << "\n" << opts << "\n";
+    return false;
+  }
+  po::notify(vm);
+  return true;
+}
+
+fs::path data_root_from(const po::variables_map& vm) {
+  fs::path root = resolve_data_root(vm.count("data-root") ? vm["data-root"].as<std::string>() : "");
+  if (vm.count("data-root") && !fs::is_directory(root))
+    throw InputError("--data-root", "'" + root.string() + "' is not a directory", "point it at the folder holding the papers' datasets");
+  return root;
+}
+
+bool parse_shard(const std::string& text, unsigned& k, unsigned& n) {
+  const auto slash = text.find('/');
+  if (slash == std::string::npos) return false;
+  auto number = [](const std::string& digits, unsigned& out) {
+    if (digits.empty() || digits.size() > 7) return false;  // 7 digits hold kMaxShards; more cannot be valid
+    unsigned v = 0;
+    for (char c : digits) {
+      if (c < '0' || c > '9') return false;
+      v = v * 10 + static_cast<unsigned>(c - '0');
+    }
+    out = v;
+    return true;
+  };
+  return number(text.substr(0, slash), k) && number(text.substr(slash + 1), n) && k >= 1 && k <= n && n <= kMaxShards;
+}
+
+void add_limit_options(po::options_description& opts) {
+  opts.add_options()("max-cells", po::value<std::string>(),
+                     "refuse configs whose grid has more cells than this (default 1000000; counted before expanding)")(
+      "max-memory", po::value<std::string>(),
+      "refuse configs whose estimated peak memory exceeds SIZE (bytes, or with K/M/G/T; default: half of the physical memory)")(
+      "max-work", po::value<std::string>(), "refuse configs whose estimated work exceeds N basic operations (default 1e15)");
+}
+
+RunLimits limits_from(const po::variables_map& vm, int threads) {
+  RunLimits l;
+  if (vm.count("max-cells")) l.max_cells = static_cast<std::uint64_t>(parse_count(vm["max-cells"].as<std::string>(), "--max-cells"));
+  if (vm.count("max-memory")) l.max_memory = parse_size(vm["max-memory"].as<std::string>(), "--max-memory");
+  if (vm.count("max-work")) l.max_work = parse_count(vm["max-work"].as<std::string>(), "--max-work");
+  l.threads = threads;
+  return l;
+}
+
+
+std::vector<ExperimentConfig> load_run_configs(const std::vector<std::string>& paths, const fs::path& data_root,
+                                               std::optional<std::int64_t> trials, const RunLimits& limits) {
+  std::vector<ExperimentConfig> cfgs;
+  for (const auto& c : paths) {
+    cfgs.push_back(load_config(c, data_root));
+    ExperimentConfig& cfg = cfgs.back();
+    if (trials) {
+      const std::int64_t t = *trials;
+      if (t < 1 || t > kMaxTrials) throw InputError("--trials", "must be >= 1 and <= 1000000, got " + std::to_string(t));
+      if (!cfg.seeds.empty() && t > static_cast<std::int64_t>(cfg.seeds.size()))
+        throw InputError("--trials", std::to_string(t) + " trials, but " + cfg.file.string() + " lists " +
+                                         std::to_string(cfg.seeds.size()) + " seeds (one trial per listed seed)",
+                         "use --trials " + std::to_string(cfg.seeds.size()) + " or fewer, or list more seeds");
+      cfg.trials = t;
+    }
+    // The grid counted before expanding, parameters against the datasets' known shapes, memory and work:
+    // all before any data is read or any cell runs.
+    cfg.max_cells = limits.max_cells;
+    check_run_cost(cfg, limits);
+  }
+  return cfgs;
+}
+
+}  // namespace dpclust::cli
