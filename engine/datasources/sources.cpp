@@ -62,7 +62,7 @@ const std::vector<std::string>& derivation_names() {
 
 namespace {
 
-const std::vector<std::string> kSourceKeys = {"url",      "sha256",  "size",     "bytes",    "rows",   "inputs", "members",
+const std::vector<std::string> kSourceKeys = {"url",      "sha256",  "size",     "bytes",    "rows",   "dims",   "inputs", "members",
                                               "derive",   "options", "generate", "citation", "licence", "note"};
 
 // "unpinned" (or an absent key) leaves the checksum empty; anything else must be a SHA-256 digest.
@@ -142,6 +142,7 @@ DatasetSource read_source(const std::string& name, const Located& entry, const f
   if (at.has("licence")) s.licence = yaml::as_string(at.child("licence"));
   if (at.has("note")) s.note = yaml::as_string(at.child("note"));
   if (at.has("rows")) s.rows = yaml::as_uint(at.child("rows"));
+  if (at.has("dims")) s.dims = yaml::as_uint(at.child("dims"));
   if (at.has("bytes")) s.bytes = yaml::as_uint(at.child("bytes"));
   const int kinds = int(at.has("url")) + int(at.has("inputs")) + int(at.has("generate"));
   if (kinds != 1) yaml::fail(at, "a source needs exactly one of url (a file as it is), inputs (derived) or generate", "see the README, section Datasets");

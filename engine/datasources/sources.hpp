@@ -46,6 +46,7 @@ struct DatasetSource {
   std::string sha256;                  // of the data file (of its uncompressed text for .gz); empty = unpinned
   std::uint64_t bytes = 0;             // size of the data file (uncompressed text for .gz); 0 = unknown
   std::uint64_t rows = 0;              // data rows, when stated
+  std::uint64_t dims = 0;              // coordinates per point as the experiments read them, when stated
   std::string citation, licence, note;
 
   bool pinned() const { return !sha256.empty(); }

@@ -406,13 +406,18 @@ static DatasetSpec resolve_dataset(const Located& at, const fs::path& base_dir, 
   d.definition["registry"] = use;
   // The registry's row count describes its own file: kept unless the config names another one.
   const YAML::Node src = reg[use]["source"];
-  if (src && src.IsMap() && src["rows"] && src["rows"].IsScalar() && !at.has("file") && !at.has("data_file")) {
-    try {
-      const auto rows = src["rows"].as<long long>();
-      if (rows > 0) d.declared_rows = static_cast<std::uint64_t>(rows);
-    } catch (const YAML::Exception&) {
-      // not a number: the shape stays unknown
+  if (src && src.IsMap() && !at.has("file") && !at.has("data_file")) {
+    for (const auto& [key, into] : {std::pair<const char*, std::uint64_t*>{"rows", &d.declared_rows}, {"dims", &d.declared_dims}}) {
+      if (!src[key] || !src[key].IsScalar()) continue;
+      try {
+        const auto v = src[key].as<long long>();
+        if (v > 0) *into = static_cast<std::uint64_t>(v);
+      } catch (const YAML::Exception&) {
+        // not a number: the shape stays unknown
+      }
     }
+    // Columns chosen by the config make the registry's dimension moot (known_shape counts them).
+    if (at.has("columns")) d.declared_dims = 0;
   }
   return d;
 }

@@ -75,6 +75,7 @@ struct DatasetSpec {
   // Rows of the registry's data file as its `source:` declares them (0 = not declared, or the config
   // names another file): the shape validation and the cost model know n without reading the file.
   std::uint64_t declared_rows = 0;
+  std::uint64_t declared_dims = 0;  // the same for its coordinates per point (`source: {dims: 2}`)
   nlohmann::json definition;         // canonical JSON of this spec, part of each cell's fingerprint
 };
 

@@ -130,6 +130,7 @@ std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const 
   const ParamSet& p = cell.params;
   const std::string& m = cell.method;
   Sizes s{16 * n, n * d};  // labels and a pass over the data: every method
+  double noise_draws = 0;
   if (m == "dbscan") {
     s = dbscan_cost(n, d);
   } else if (m == "kmeans") {
@@ -173,13 +174,28 @@ std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const 
     const Sizes c = nd_cluster_cost(p, n, d);
     s.memory = 2 * kDouble * n * d + c.memory;
     s.work = 20 * n * d + 2 * c.work + std::min(n * n, real_or(p, "pe_max_pairs", 4e6)) * d;
+    // Truncation by resampling redraws a point's noise until it lands in the box: with noise of mean
+    // radius d / rate against box sides L_j, roughly prod_j (1 + radius / L_j) draws per point (capped
+    // by max_retries); at small epsilon in 5-D that dominates everything else. Counted apart from the
+    // work: each draw is a full d-dimensional sample (microseconds), not one basic operation.
+    if (p.has("truncation") && p.string("truncation") == "resample" && !shape.bounds.empty() && shape.bounds.dims() == *shape.d) {
+      const double halve = p.has("resampling_budget") && p.string("resampling_budget") == "halve" ? 2.0 : 1.0;
+      const double rate = real_or(p, "epsilon", 1) / real_or(p, "radius", 1) / halve;
+      const double mean_radius = d / std::max(rate, 1e-12);
+      double draws = 1;
+      for (std::size_t j = 0; j < *shape.d && draws < 1e7; ++j) {
+        const double side = shape.bounds.hi[j] - shape.bounds.lo[j];
+        if (side > 0) draws *= 1 + mean_radius / side;
+      }
+      noise_draws = n * std::min(draws, real_or(p, "max_retries", 1e4));
+    }
   } else if (m == "drbt") {
     const double k_dims = real_or(p, "k_dims", 1);
     const Sizes c = kmeans_cost(n, k_dims, real_or(p, "k", 1), real_or(p, "n_init", 1), 300);
     s.memory = kDouble * n * (d + 1 + k_dims) + c.memory;
     s.work = n * d * k_dims + 2 * c.work + std::min(n * n / 2, real_or(p, "stress_pairs", 2e6)) * d;
   }
-  return TrialCost{s.memory, s.work};
+  return TrialCost{s.memory, s.work, noise_draws};
 }
 
 RunCost estimate_run_cost(const ExperimentConfig& cfg, const std::vector<Cell>& cells, int threads) {

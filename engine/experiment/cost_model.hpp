@@ -58,6 +58,7 @@ std::string format_bytes(double bytes);
 struct TrialCost {
   double memory = 0;  // bytes of the method's structures (the dataset itself not included)
   double work = 0;    // basic operations of one trial, metrics included
+  double noise_draws = 0;  // d-dimensional noise samples of a rejection sampler (nD-Laplace resampling)
 };
 // The model above for one cell, on a dataset of this shape; nullopt when n or d is unknown.
 std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape);

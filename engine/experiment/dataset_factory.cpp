@@ -239,6 +239,7 @@ DataShape known_shape(const DatasetSpec& spec) {
     if (spec.declared_rows > 0) s.n = spec.declared_rows;
     if (!spec.columns.empty() && spec.format != "gowalla" && spec.format != "fimi") s.d = spec.columns.size();
     else if (spec.bounds_mode == "config" && !spec.bounds.empty()) s.d = spec.bounds.dims();  // must match the data's d
+    else if (spec.declared_dims > 0) s.d = static_cast<std::size_t>(spec.declared_dims);
   }
   if (spec.max_rows > 0 && spec.generator.empty()) {
     const auto m = static_cast<std::uint64_t>(spec.max_rows);

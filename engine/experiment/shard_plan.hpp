@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "core/method.hpp"
 #include "experiment/config.hpp"
 #include "experiment/grid.hpp"
 
@@ -36,13 +37,23 @@ enum class ShardBy { cost, index };
 const char* to_string(ShardBy by);
 ShardBy parse_shard_by(const std::string& name, const std::string& where);  // InputError naming `where`
 
+// The dataset shape the plan uses: known_shape (config and registry, no file read), completed for small
+// datasets -- one file of at most 16 MiB, or a generator of at most 200,000 points -- by loading them,
+// for the exact n and d, and (up to 200,000 points) the data-derived bounds some costs depend on
+// (nD-Laplace's resampling). The
+// same files give the same shape, so every task still computes the same plan.
+DataShape planning_shape(const DatasetSpec& spec);
+// The key of a cell's speed law: its method, and for nd_laplace its clustering algorithm.
+std::string speed_key(const Cell& cell);
 // Estimated seconds of every cell of one config (all its trials, metrics included), in grid order; -1
-// for a cell whose dataset size is unknown before loading (a file without a declared row count), which
+// for a cell whose dataset size is still unknown (a large file without a declared row count), which
 // plan_shards fills from the other cells of the same method.
-std::vector<double> estimate_cell_seconds(const ExperimentConfig& cfg, const std::vector<Cell>& cells);
+// `cache` (optional) keeps planning shapes by dataset definition across configs.
+using ShapeCache = std::map<std::string, DataShape>;
+std::vector<double> estimate_cell_seconds(const ExperimentConfig& cfg, const std::vector<Cell>& cells, ShapeCache* cache = nullptr);
 // Estimated seconds of one trial of `method` whose cost-model work is `work` (the fitted table in
 // shard_plan.cpp).
-double estimate_trial_seconds(const std::string& method, double work);
+double estimate_trial_seconds(const std::string& speed_key, double work);
 
 // Shard numbers 1..count for each cost, by the LPT rule above (ties: lower position first, then the
 // lower shard number). Deterministic; count >= 1.

@@ -274,7 +274,13 @@ TEST(ShardPlan, ShardAutoFromTheEnvironment) {
                                  "SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_MAX=4 SLURM_ARRAY_TASK_COUNT=4");
   EXPECT_EQ(slurm.code, 0) << slurm.output;
   EXPECT_TRUE(has(slurm.output, "shard 2/4 from slurm")) << slurm.output;
-  EXPECT_TRUE(has(slurm.output, "this shard (2/4, by cost): 2 cells")) << slurm.output;
+  EXPECT_TRUE(has(slurm.output, "this shard (2/4, by cost): ")) << slurm.output;
+  // The cells marked as this shard's are the plan's shard 2.
+  const fs::path cfg_copy = cfg;
+  const ShardPlan plan = plan_shards({load_config(cfg_copy, "")}, 4, ShardBy::cost);
+  std::size_t mine = 0;
+  for (std::uint32_t s : plan.shard_of[0]) mine += s == 2;
+  EXPECT_TRUE(has(slurm.output, "this shard (2/4, by cost): " + std::to_string(mine) + " cells")) << slurm.output;
 }
 
 // --- the scripts ----------------------------------------------------------------------------------------
