@@ -287,7 +287,7 @@ int cmd_status(int argc, char** argv) {
       std::string list;
       for (const auto& k : shards_to_rerun) list += (list.empty() ? "" : ",") + k;
       std::cout << "Resubmit the " << shards_to_rerun.size() << " failed or interrupted task" << (shards_to_rerun.size() == 1 ? "" : "s")
-                << " of " << shard_count << " (shards " << list << ") and the merge after them:\n"
+                << " of " << shard_count << " (shard" << (shards_to_rerun.size() == 1 ? " " : "s ") << list << ") and the merge after them:\n"
                 << "  j=$(sbatch --parsable --array=" << list << " " << (slurm / "array.sbatch").string()
                 << ") && sbatch --dependency=afterok:$j --kill-on-invalid-dep=yes " << (slurm / "merge.sbatch").string() << "\n";
     }

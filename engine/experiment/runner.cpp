@@ -359,7 +359,11 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
            {"compiler", build_info().compiler}};
     if (!opts.shard_plan.empty()) r["shard_plan"] = opts.shard_plan;
     if (!opts.shard_source.empty()) r["shard_source"] = opts.shard_source;
-    if (const char* job = std::getenv("SLURM_JOB_ID")) r["scheduler_job"] = std::string(job).substr(0, 40);
+    // Slurm's name for an array task, 1234_3 (what squeue, sacct and scancel take), else the job id.
+    const char* array_job = std::getenv("SLURM_ARRAY_JOB_ID");
+    const char* array_task = std::getenv("SLURM_ARRAY_TASK_ID");
+    if (array_job && array_task) r["scheduler_job"] = (std::string(array_job) + "_" + array_task).substr(0, 40);
+    else if (const char* job = std::getenv("SLURM_JOB_ID")) r["scheduler_job"] = std::string(job).substr(0, 40);
     return r;
   };
   FileLock active;  // shared lock on `.active` for the whole run: tells other runs this one is working

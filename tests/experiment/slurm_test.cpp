@@ -6,6 +6,8 @@
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -46,6 +48,9 @@ int free_port() {
 class LocalSlurm : public ::testing::Test {
  protected:
   void SetUp() override {
+    // One local cluster at a time (ctest -j runs the two tests of this file in parallel otherwise).
+    lock_fd_ = ::open("/tmp/dpclust-local-slurm.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0666);
+    if (lock_fd_ >= 0) ::flock(lock_fd_, LOCK_EX);
     dir_ = dpclust::testing::temp_dir("slurm");
     // Slurm's and munge's Unix sockets live in the state folder and must fit in 108 bytes: a short path.
     char short_dir[] = "/tmp/dpslurm.XXXXXX";
@@ -63,6 +68,7 @@ class LocalSlurm : public ::testing::Test {
     if (started_) dpclust::testing::run_command(script() + " stop " + state_.string());
     std::error_code ec;
     if (!state_.empty()) fs::remove_all(state_, ec);
+    if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock
   }
   static std::string script() { return std::string(DPCLUST_TEST_SOURCE_DIR) + "/tests/slurm/local_slurm.sh"; }
   dpclust::testing::CommandResult slurm(const std::string& command) { return dpclust::testing::run_command(env_ + command); }
@@ -70,6 +76,7 @@ class LocalSlurm : public ::testing::Test {
   fs::path dir_, state_;
   std::string env_;
   bool started_ = false;
+  int lock_fd_ = -1;
 };
 
 // Twelve cells of unequal cost, three trials each: enough for a plan with three shards to matter.
@@ -161,4 +168,74 @@ TEST_F(LocalSlurm, SubmittedArrayAndMergeEqualAnUnshardedRun) {
   const std::string log = read_text_file(out / "slurm" / "logs" / (array2 + "_2.out"));
   EXPECT_NE(log.find("nothing to do"), std::string::npos) << log;
   EXPECT_EQ(strip_nondeterministic(json::parse(read_text_file(out / "slurm_sweep" / "results.json"))).dump(), strip_nondeterministic(b).dump());
+}
+
+TEST_F(LocalSlurm, AKilledTaskIsReportedAndItsResubmissionCompletesTheSweep) {
+  // One expensive cell (k-means, 10 restarts on 200,000 points, three trials: seconds), which the plan by
+  // cost puts alone on shard 1, and cheap ones on the others. Shard 1 is cancelled while it runs, as a
+  // time limit would: its run record stays "running", the merge's dependency can never be satisfied.
+  const std::string config = R"(experiment: killed
+seed: 3
+trials: 3
+datasets:
+  - name: big
+    generator: {type: blobs, n_samples: 200000, centers: 4, seed: 2}
+    params: {k: 4}
+  - name: small
+    generator: {type: blobs, n_samples: 300, centers: 3, seed: 4}
+    params: {k: 3}
+methods:
+  - method: kmeans
+    params: {n_init: 10}
+metrics: [ari]
+)";
+  const fs::path cfg = dpclust::testing::write_file(dir_ / "killed.yaml", config);
+  const fs::path out = dir_ / "out";
+  const auto sub = slurm(binary() + " submit " + cfg.string() + " --scheduler slurm --tasks 2 --out " + out.string());
+  ASSERT_EQ(sub.code, 0) << sub.output;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(sub.output, m, std::regex("array job (\\d+) \\(2 tasks\\), merge job (\\d+)"))) << sub.output;
+  const std::string array_job = m[1], merge_job = m[2];
+  // Wait until task 1 runs and has recorded its run, then cancel it.
+  bool running = false;
+  for (int i = 0; i < 300 && !running; ++i) {
+    const auto q = slurm("squeue -h -j " + array_job + "_1 -o %T");
+    running = q.output.find("RUNNING") != std::string::npos && fs::exists(out / "killed" / "manifest.json") &&
+              read_text_file(out / "killed" / "manifest.json").find("\"shard\": \"1/2\"") != std::string::npos;
+    if (!running) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_TRUE(running) << slurm("squeue").output;
+  ASSERT_EQ(slurm("scancel --signal=KILL " + array_job + "_1").code, 0);
+  for (int i = 0; i < 600; ++i) {
+    const auto q = slurm("squeue -h -j " + array_job + " -o %i");
+    if (q.code == 0 && q.output.find_first_not_of(" \n") == std::string::npos) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  // The merge never ran (afterok failed; kill_invalid_depend cancels it) and status names the shard.
+  const auto merge = slurm("scontrol show job " + merge_job);
+  EXPECT_EQ(merge.output.find("JobState=COMPLETED"), std::string::npos) << merge.output;
+  const auto st = dpclust::testing::run_command(binary() + " status " + out.string());
+  EXPECT_NE(st.output.find("shard 1/2 interrupted"), std::string::npos) << st.output;
+  EXPECT_NE(st.output.find("incomplete"), std::string::npos) << st.output;
+  EXPECT_EQ(dpclust::testing::run_command(binary() + " status " + out.string() + " --fail-if-incomplete").code, 1);
+  std::cout << "after scancel of task 1 of array job " << array_job << ":\n" << st.output;
+  // The command status prints resubmits exactly that task and the merge after it.
+  std::smatch cmd;
+  ASSERT_TRUE(std::regex_search(st.output, cmd, std::regex("\\n  (j=\\$\\(sbatch --parsable --array=1 [^\\n]+)\\n"))) << st.output;
+  const auto again = slurm("sh -c '" + cmd[1].str() + "'");
+  ASSERT_EQ(again.code, 0) << again.output;
+  ASSERT_TRUE(std::regex_search(again.output, m, std::regex("Submitted batch job (\\d+)"))) << again.output;
+  const std::string merge2 = m[1];
+  for (int i = 0; i < 900; ++i) {
+    const auto q = slurm("squeue -h -j " + merge2 + " -o %i");
+    if (q.code == 0 && q.output.find_first_not_of(" \n") == std::string::npos) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  EXPECT_NE(slurm("scontrol show job " + merge2).output.find("JobState=COMPLETED"), std::string::npos);
+  const auto done = dpclust::testing::run_command(binary() + " status " + out.string() + " --fail-if-incomplete");
+  EXPECT_EQ(done.code, 0) << done.output;
+  const auto whole = dpclust::testing::run_command(binary() + " run " + cfg.string() + " --out " + (dir_ / "whole").string() + " --no-progress");
+  ASSERT_EQ(whole.code, 0) << whole.output;
+  EXPECT_EQ(strip_nondeterministic(json::parse(read_text_file(out / "killed" / "results.json"))).dump(),
+            strip_nondeterministic(json::parse(read_text_file(dir_ / "whole" / "killed" / "results.json"))).dump());
 }
