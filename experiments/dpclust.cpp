@@ -29,6 +29,7 @@
 #include "experiment/span_release.hpp"
 #include "io/csv.hpp"
 #include "io/text.hpp"
+#include "python_handoff.hpp"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -493,6 +494,8 @@ int main(int argc, char** argv) {
     const std::string s = closest_match(cmd, std::vector<std::string>{"run", "validate", "list", "score", "merge", "report", "data", "audit", "submit", "status", "classify"});
     std::cerr << "error: unknown command '" << cmd << "'" << (s.empty() ? "" : " (did you mean '" + s + "'?)") << "\n\n" << kUsage;
     return kExitInputError;
+  } catch (const PythonMethodUnavailable& e) {
+    return cli::hand_off_to_python(argc - 1, argv + 1, e);  // `method: python`: python_handoff.hpp
   } catch (const InputError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitInputError;

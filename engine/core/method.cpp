@@ -26,12 +26,14 @@ void check_at_most_points(const ParamSet& params, const DataShape& shape, const 
 nlohmann::json MethodInfo::to_json() const {
   nlohmann::json ps = nlohmann::json::array();
   for (const auto& p : params) ps.push_back(p.to_json());
-  return {{"name", name},
-          {"summary", summary},
-          {"reference", reference},
-          {"differentially_private", differentially_private},
-          {"needs_bounds", needs_bounds},
-          {"params", ps}};
+  nlohmann::json j{{"name", name},
+                   {"summary", summary},
+                   {"reference", reference},
+                   {"differentially_private", differentially_private},
+                   {"needs_bounds", needs_bounds},
+                   {"params", ps}};
+  if (!definition.is_null()) j["definition"] = definition;
+  return j;
 }
 
 }  // namespace dpclust

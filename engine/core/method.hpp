@@ -82,6 +82,11 @@ struct MethodInfo {
   // for the dimension) fails before any work. Throws InputError with where = "params.<key>" (the caller
   // adds the config location of that key); must not allocate anything proportional to the data.
   std::function<void(const ParamSet&, const DataShape&)> check_shape;
+  // Methods a config defines itself (`method: python`, experiment/python_method.hpp): the callable, its
+  // declared parameters and a digest of its source. Part of every cell's fingerprint, so that a changed
+  // declaration or source is recomputed on resume; null for the built-in methods, whose code is covered by
+  // the build's version.
+  nlohmann::json definition;
   nlohmann::json to_json() const;
 };
 

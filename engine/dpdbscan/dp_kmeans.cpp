@@ -19,30 +19,6 @@ constexpr double kRho = 0.225;
 
 using Idx = Eigen::Index;
 
-// Nearest centre of every point (ties: lowest index); returns the inertia.
-double assign(const double* x, std::size_t n, std::size_t d, const RowMatrix& c, Labels& labels) {
-  const auto k = static_cast<std::size_t>(c.rows());
-  double inertia = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    double best = std::numeric_limits<double>::infinity();
-    Label arg = 0;
-    for (std::size_t a = 0; a < k; ++a) {
-      double s = 0;
-      for (std::size_t j = 0; j < d; ++j) {
-        const double t = x[i * d + j] - c(static_cast<Idx>(a), static_cast<Idx>(j));
-        s += t * t;
-      }
-      if (s < best) {
-        best = s;
-        arg = static_cast<Label>(a);
-      }
-    }
-    labels[i] = arg;
-    inertia += best;
-  }
-  return inertia;
-}
-
 // Data-independent initial centres (diffprivlib's placement; see the header).
 RowMatrix place_initial_centers(const Bounds& bounds, std::size_t k, Rng& rng) {
   const std::size_t d = bounds.dims();
@@ -133,7 +109,7 @@ void run_diffprivlib(const double* coords, std::size_t n, const Bounds& bounds, 
       }
     }
     r.cluster_sizes = counts;
-    r.inertia = assign(coords, n, d, r.centers, r.labels);
+    r.inertia = assign_nearest(coords, n, d, r.centers, r.labels);
   }
 }
 
@@ -192,11 +168,34 @@ void run_dplloyd(const double* coords, std::size_t n, const Bounds& bounds, cons
       }
     }
     r.cluster_sizes = counts;
-    r.inertia = assign(coords, n, d, r.centers, r.labels);
+    r.inertia = assign_nearest(coords, n, d, r.centers, r.labels);
   }
 }
 
 }  // namespace
+
+double assign_nearest(const double* x, std::size_t n, std::size_t d, const RowMatrix& c, Labels& labels) {
+  const auto k = static_cast<std::size_t>(c.rows());
+  double inertia = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    double best = std::numeric_limits<double>::infinity();
+    Label arg = 0;
+    for (std::size_t a = 0; a < k; ++a) {
+      double s = 0;
+      for (std::size_t j = 0; j < d; ++j) {
+        const double t = x[i * d + j] - c(static_cast<Idx>(a), static_cast<Idx>(j));
+        s += t * t;
+      }
+      if (s < best) {
+        best = s;
+        arg = static_cast<Label>(a);
+      }
+    }
+    labels[i] = arg;
+    inertia += best;
+  }
+  return inertia;
+}
 
 const char* to_string(KmeansVariant v) { return v == KmeansVariant::dplloyd ? "dplloyd" : "diffprivlib"; }
 
@@ -271,7 +270,7 @@ DpKmeansResult dp_kmeans(const double* coords, std::size_t n, const Bounds& boun
   }
   r.centers = r.initial_centers;
   r.labels.assign(n, 0);
-  r.inertia = assign(coords, n, d, r.centers, r.labels);
+  r.inertia = assign_nearest(coords, n, d, r.centers, r.labels);
   if (diffprivlib) run_diffprivlib(coords, n, bounds, r, rng, ledger);
   else run_dplloyd(coords, n, bounds, o, r, rng, ledger);
 

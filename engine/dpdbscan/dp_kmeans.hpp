@@ -106,6 +106,10 @@ struct DpKmeansResult {
 
 std::int64_t diffprivlib_iterations(double epsilon, std::size_t k, std::size_t n, std::size_t d);
 
+// Nearest centre of every point (ties: the lowest index), the labels a run gives its points; returns the
+// inertia. Post-processing of released centres: the Python DPKMeans.predict labels new points with it.
+double assign_nearest(const double* x, std::size_t n, std::size_t d, const RowMatrix& centers, Labels& labels);
+
 // Throws InputError for unusable parameters. Every release is recorded in `ledger`.
 DpKmeansResult dp_kmeans(const double* coords, std::size_t n, const Bounds& bounds, const DpKmeansOptions& options,
                          Rng& rng, BudgetLedger& ledger);

@@ -51,8 +51,8 @@ class DrbtMethod final : public Method {
                        "choose parties <= min(d, k_dims)");
 
     // Sec. 4.2 step 2 / Sec. 4.3 steps 1-2: project (per party) and join.
-    const Disguised D = transform(X, parse_projection(params.string("projection")),
-                                  parse_normalization(params.string("normalization")), parties, k_dims, rng);
+    Disguised D = transform(X, parse_projection(params.string("projection")), parse_normalization(params.string("normalization")),
+                            parties, k_dims, rng);
     // Sec. 6.2 step 4: K-means on the disguised data.
     Labels labels = kmeans_labels(D.data, params, rng);
     // Sec. 4.2 step 3: the data owner's check of the distortion (Eq. 6).
@@ -89,7 +89,7 @@ class DrbtMethod final : public Method {
     r.diagnostics["party_dims_max"] = sizes.dims_max;
     r.diagnostics["party_dims_min"] = sizes.dims_min;
     r.evaluation = {{"stress", s}};
-    r.details = DrbtResult{s};
+    r.details = DrbtResult{s, std::move(D.data)};
     r.non_private_notes.push_back(
         "DRBT is not differentially private: random projection gives no formal privacy guarantee (the paper argues "
         "only that a projection to fewer dimensions is not invertible, Sec. 4.4), and it preserves the distances "

@@ -30,6 +30,9 @@ PartySizes party_sizes(const std::vector<Party>& parties);
 // MethodResult::details of drbt: what its metrics read (std::any_cast), never a string key.
 struct DrbtResult {
   double stress = 0;  // Eq. 6 between the original and the disguised data (also in `evaluation`: it uses the original)
+  // The disguised data (n x k_dims): what the release holds, in full (the release JSON stores it only for
+  // small n * k_dims); the Python DRBT transformer returns it.
+  RowMatrix disguised;
 };
 
 const MethodInfo& drbt_method_info();

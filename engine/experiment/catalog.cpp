@@ -1,5 +1,9 @@
 #include "experiment/catalog.hpp"
 
+#include <deque>
+#include <mutex>
+#include <stdexcept>
+
 #include "cluster/dbscan/dbscan.hpp"
 #include "cluster/kmeans/kmeans.hpp"
 #include "data/generators.hpp"
@@ -23,10 +27,42 @@ const std::vector<MethodInfo>& all_methods() {
   return methods;
 }
 
+namespace {
+
+// Runtime-registered methods: a deque, so that references handed out stay valid as it grows.
+struct RuntimeMethods {
+  std::mutex mu;
+  std::deque<MethodInfo> entries;
+};
+RuntimeMethods& runtime_methods() {
+  static RuntimeMethods r;
+  return r;
+}
+
+}  // namespace
+
 const MethodInfo* find_method(const std::string& name) {
   for (const auto& m : all_methods())
     if (m.name == name) return &m;
+  RuntimeMethods& r = runtime_methods();
+  std::lock_guard<std::mutex> lock(r.mu);
+  for (auto it = r.entries.rbegin(); it != r.entries.rend(); ++it)  // the newest registration wins
+    if (it->name == name) return &*it;
   return nullptr;
+}
+
+const MethodInfo& register_runtime_method(MethodInfo info) {
+  for (const auto& m : all_methods())
+    if (m.name == info.name) throw std::logic_error("register_runtime_method: '" + info.name + "' is a built-in method");
+  RuntimeMethods& r = runtime_methods();
+  std::lock_guard<std::mutex> lock(r.mu);
+  for (auto it = r.entries.rbegin(); it != r.entries.rend(); ++it)
+    if (it->name == info.name) {
+      if (it->definition == info.definition) return *it;
+      break;
+    }
+  r.entries.push_back(std::move(info));
+  return r.entries.back();
 }
 
 const std::vector<MetricInfo>& all_metrics() {

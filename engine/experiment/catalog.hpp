@@ -12,8 +12,16 @@
 
 namespace dpclust {
 
+// The built-in methods (what `dpclust list` shows).
 const std::vector<MethodInfo>& all_methods();
+// A built-in method, or else one registered at run time (below); nullptr when neither.
 const MethodInfo* find_method(const std::string& name);
+// Methods a config defines itself (`method: python`, experiment/python_method.hpp) are registered while
+// the config is parsed, so that the grid, the runner, the audit and the fingerprints find them like any
+// built-in method. Registering a name again replaces it for later lookups unless the definition is the
+// same (then the existing entry is returned); entries are never freed, so a reference stays valid for
+// the life of the process. Thread-safe.
+const MethodInfo& register_runtime_method(MethodInfo info);
 
 const std::vector<MetricInfo>& all_metrics();
 const MetricInfo* find_metric(const std::string& name);

@@ -8,6 +8,7 @@
 #include "core/rng.hpp"
 #include "experiment/catalog.hpp"
 #include "experiment/param_values.hpp"
+#include "experiment/python_method.hpp"
 
 namespace dpclust {
 namespace fs = std::filesystem;
@@ -510,18 +511,29 @@ static ExperimentConfig parse_config_checked(const std::string& text, const std:
       cfg.methods.push_back(spec);
       continue;
     }
-    yaml::check_keys(m, kMethodKeys);
     MethodSpec spec;
     spec.where = m.where();
-    if (!m.has("method")) yaml::fail(m, "missing 'method'", "methods: " + join(names_of(all_methods())));
+    if (!m.has("method")) yaml::fail(m, "missing 'method'", "methods: " + join(names_of(all_methods())) + ", python");
     spec.method = yaml::as_string(m.child("method"));
+    // `method: python`: a callable declared in the entry, registered under "python:<callable>"
+    // (python_method.hpp); its series name defaults to the function's name.
+    const bool python = spec.method == "python";
+    std::vector<std::string> keys = kMethodKeys;
+    if (python) keys.insert(keys.end(), python_method_keys().begin(), python_method_keys().end());
+    yaml::check_keys(m, keys);
+    std::string default_label = spec.method;
+    if (python) {
+      spec.method = declare_python_method(m, base_dir).name;
+      default_label = python_function_name(yaml::as_string(m.child("callable")));
+    }
     const MethodInfo* info = find_method(spec.method);
     if (!info) {
       std::string s = closest_match(spec.method, names_of(all_methods()));
       yaml::fail(m.child("method"), "unknown method '" + yaml::clip(spec.method) + "'",
-                 (s.empty() ? "" : "did you mean '" + s + "'? ") + "methods: " + join(names_of(all_methods())));
+                 (s.empty() ? "" : "did you mean '" + s + "'? ") + "methods: " + join(names_of(all_methods())) +
+                     ", python (a Python callable: README \"From Python\")");
     }
-    spec.label = m.has("as") ? yaml::as_string(m.child("as")) : spec.method;
+    spec.label = m.has("as") ? yaml::as_string(m.child("as")) : default_label;
     if (m.has("params")) {
       auto ps = m.child("params");
       std::vector<std::string> allowed = names_of(info->params);

@@ -54,11 +54,15 @@ ParamValue parse_param_value(const yaml::Located& at, const ParamSpec& spec) {
       }
       break;
   }
-  std::string problem = spec.check(v);
-  if (!problem.empty())
-    yaml::fail(at, "'" + spec.name + "' " + problem + ", got " + yaml::clip(to_display(v)),
-               spec.description.empty() ? "" : spec.name + " is the " + spec.description);
+  check_param_value(spec, v, at.where());
   return v;
+}
+
+void check_param_value(const ParamSpec& spec, const ParamValue& v, const std::string& where) {
+  const std::string problem = spec.check(v);
+  if (problem.empty()) return;
+  throw InputError(where, yaml::clip("'" + spec.name + "' " + problem + ", got " + yaml::clip(to_display(v)), 600),
+                   yaml::clip(spec.description.empty() ? "" : spec.name + " is the " + spec.description, 2000));
 }
 
 static std::vector<ParamValue> parse_sweep_checked(const yaml::Located& at, const ParamSpec& spec);

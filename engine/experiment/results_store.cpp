@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/rng.hpp"
+#include "experiment/catalog.hpp"
 
 namespace dpclust {
 namespace fs = std::filesystem;
@@ -100,6 +101,9 @@ std::string cell_fingerprint(const ExperimentConfig& cfg, const Cell& cell) {
          {"points", cfg.save_points},
          {"labels", cfg.save_labels},
          {"version", build_info().version}};
+  // A method the config defines itself (`method: python`): its callable, declaration and source digest,
+  // which the build's version does not cover. Absent for built-in methods, whose fingerprints are unchanged.
+  if (const MethodInfo* info = find_method(cell.method); info && !info->definition.is_null()) j["method_definition"] = info->definition;
   return hex16(fnv1a64(j.dump()));
 }
 

@@ -25,6 +25,7 @@
 #include "experiment/dataset_factory.hpp"
 #include "experiment/progress.hpp"
 #include "experiment/results_store.hpp"
+#include "experiment/single_trial.hpp"
 
 namespace dpclust {
 namespace fs = std::filesystem;
@@ -161,21 +162,12 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
   const MethodInfo& info = *find_method(cell.method);
   TrialOutcome out;
   const std::uint64_t seed = trial_seed(cfg, cell.key, trial);
-  Rng rng(seed);
-  BudgetLedger ledger = trial_ledger(info, cell.params, noise_scale);
-  auto method = info.make();
-  const auto t0 = std::chrono::steady_clock::now();
-  MethodResult res = method->run(data, cell.params, rng, ledger);
+  // The trial itself (seeded generator, ledger built and verified, label count, non-private notes) is
+  // the one the Python estimators run too (single_trial.hpp), so both give the same numbers.
+  TrialRun run = run_single_trial(info, data, cell.params, seed, noise_scale);
   const auto t1 = std::chrono::steady_clock::now();
-  ledger.verify();
-  if (res.labels.size() != data.n)
-    throw std::logic_error("method '" + cell.method + "' returned " + std::to_string(res.labels.size()) + " labels for " +
-                           std::to_string(data.n) + " points");
-  if (info.differentially_private && !res.labels_are_release)
-    res.non_private_notes.push_back("point labels are extracted for evaluation only; they are not part of the private release");
-  if (ledger.noise_scale() != 1.0)
-    res.non_private_notes.push_back("noise scaled by " + std::to_string(ledger.noise_scale()) +
-                                    " of its calibrated value (a test of the privacy audit): not the recorded epsilon");
+  MethodResult& res = run.result;
+  const BudgetLedger& ledger = run.ledger;
   json metric_json = json::object();
   std::map<std::string, std::any> metric_cache;
   MetricInput in{data, res, cell.params, info, splitmix64(seed ^ fnv1a64("metrics")), metric_cache};
@@ -185,7 +177,7 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
     metric_json[m->name] = v;
   }
   const auto t2 = std::chrono::steady_clock::now();
-  out.method_seconds = std::chrono::duration<double>(t1 - t0).count();
+  out.method_seconds = run.method_seconds;
   json rec{{"trial", trial}, {"seed", seed}, {"metrics", metric_json}, {"diagnostics", res.diagnostics}, {"ledger", ledger.to_json()}};
   // Exact statistics of the true data: for the report, not private (README: results schema).
   if (!res.evaluation.empty()) rec["evaluation"] = std::move(res.evaluation);

@@ -1,0 +1,44 @@
+#pragma once
+// One trial of a method outside an experiment: what the Python estimators run (python/dpclust). It takes
+// the steps of a trial of `dpclust run` (runner.cpp): the generator seeded with the trial's seed, the
+// ledger built by trial_ledger and verified after the run, one label per point, the labels of a private
+// method that are not its release flagged. An estimator with random_state = s therefore gives the numbers
+// of the config trial whose seed is s: a config with `seeds: [s]`, or any trial of a results file (each
+// records its `seed`) on the same data and parameters.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/dataset.hpp"
+#include "core/ledger.hpp"
+#include "core/method.hpp"
+#include "core/params.hpp"
+
+namespace dpclust {
+
+// Parameters given by name (an estimator's keyword arguments) completed with the defaults and checked
+// against their ParamSpecs as a config's are, in the same words: an unknown name (with the closest
+// suggested), a missing required one, a value its spec refuses (check_param_value). `owner` names whose
+// parameters they are ("method 'dp_dbscan'", "generator 'moons'"); `where` starts every message
+// ("DPDBSCAN"). A std::monostate value counts as not given.
+ParamSet complete_params(const std::vector<ParamSpec>& specs, const std::string& owner, const std::map<std::string, ParamValue>& given,
+                         const std::string& where);
+
+// What a config cell checks before its first trial: public bounds when the method needs them, and the
+// method's check_shape (k > n, a grid too large for d, ...) on the data's exact shape. InputError naming
+// where.<parameter>.
+void check_trial_inputs(const MethodInfo& info, const ParamSet& params, const Dataset& data, const std::string& where);
+
+struct TrialRun {
+  MethodResult result;
+  BudgetLedger ledger;
+  double method_seconds = 0;
+};
+
+// The trial (the ledger verified, the label count checked, the non-private notes of runner.cpp added).
+// The data's own non_private_notes are the caller's to report, as a cell reports them once.
+TrialRun run_single_trial(const MethodInfo& info, const Dataset& data, const ParamSet& params, std::uint64_t seed,
+                          double noise_scale = 1.0);
+
+}  // namespace dpclust

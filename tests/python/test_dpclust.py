@@ -1,0 +1,378 @@
+"""The dpclust Python package (README "From Python") against the engine and the `dpclust` binary.
+
+Run by CTest (python_dpclust) with PYTHONPATH at the build's package and DPCLUST_BINARY at its binary;
+every test writes into a temporary directory that is removed afterwards, and touches no network.
+"""
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import warnings
+
+import numpy as np
+import pytest
+
+import dpclust
+from dpclust import metrics
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.dirname(os.path.dirname(HERE))
+SHAPES = os.path.join(SOURCE, "configs", "builtin", "dpdbscan_shapes.yaml")
+BINARY = os.environ.get("DPCLUST_BINARY", "")
+needs_binary = pytest.mark.skipif(not os.path.isfile(BINARY), reason="DPCLUST_BINARY (the dpclust binary) not set")
+needs_pandas = pytest.mark.skipif(importlib.util.find_spec("pandas") is None, reason="pandas not installed (python3-pandas)")
+needs_sklearn = pytest.mark.skipif(importlib.util.find_spec("sklearn") is None, reason="scikit-learn not installed (python3-sklearn)")
+
+ESTIMATORS = [dpclust.DPDBSCAN, dpclust.DPKMeans, dpclust.WaveCluster, dpclust.WCBaseline, dpclust.PrivQT, dpclust.PrivTHR,
+              dpclust.PrivTHREM, dpclust.NDLaplace, dpclust.DRBT]
+
+
+@pytest.fixture
+def workdir():
+    d = tempfile.mkdtemp(prefix="dpclust_py_")
+    try:
+        yield d
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def moons():
+    return dpclust.load_dataset(SHAPES, "moons")
+
+
+def cli(*args, cwd=None):
+    return subprocess.run([BINARY, *args], capture_output=True, text=True, cwd=cwd, timeout=120)
+
+
+def fitted(cls, X, **params):
+    """A small fit of every estimator (public bounds where they are needed)."""
+    defaults = {dpclust.DPDBSCAN: dict(alpha=0.2, min_pts=7), dpclust.DPKMeans: dict(k=2),
+                dpclust.NDLaplace: dict(epsilon=2.0, k=2, n_init=1, pe_max_pairs=1000), dpclust.DRBT: dict(k_dims=2, k=2)}
+    kw = defaults.get(cls, dict(g=20, p=0.5, epsilon=1.0) if cls is not dpclust.WaveCluster else dict(g=20, p=0.5))
+    if cls is not dpclust.DRBT:
+        kw["bounds"] = ((-2.5, -2.5), (2.5, 2.5))
+    kw.update(params)
+    return cls(random_state=3, **kw).fit(X)
+
+
+# --- estimator conventions -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("cls", ESTIMATORS)
+def test_parameters_are_the_methods_paramspecs(cls):
+    info = dpclust.method_info(cls._method)
+    names = {p["name"] for p in info["params"]} | {"bounds", "random_state"}
+    est = cls()
+    assert set(est.get_params()) == names
+    for p in info["params"]:
+        expected = None if p["required"] else p["default"]
+        assert est.get_params()[p["name"]] == (tuple(expected) if isinstance(expected, list) else expected)
+
+
+@pytest.mark.parametrize("cls", ESTIMATORS)
+@needs_sklearn
+def test_clone_and_params_round_trip(cls, moons):
+    from sklearn.base import clone
+    est = fitted(cls, moons.X)
+    params = est.get_params()
+    twin = clone(est)
+    assert twin.get_params() == params and not hasattr(twin, "labels_")
+    assert cls(**params).get_params() == params
+    assert twin.set_params(random_state=11) is twin and twin.random_state == 11
+    assert repr(est).startswith(cls.__name__ + "(")
+    # fit returns self; same random_state, same numbers
+    again = clone(est).fit(moons.X)
+    assert np.array_equal(again.labels_, est.labels_) and again.ledger_ == est.ledger_ and again.seed_ == 3
+    assert est.labels_.shape == (len(moons.X),) and est.n_features_in_ == 2
+
+
+def test_unknown_parameter_names():
+    with pytest.raises(TypeError, match="did you mean 'alpha'"):
+        dpclust.DPDBSCAN(alhpa=0.2)
+    with pytest.raises(ValueError):
+        dpclust.DPDBSCAN().set_params(alhpa=0.2)
+
+
+def test_predict_is_the_release_classifier(moons):
+    db = fitted(dpclust.DPDBSCAN, moons.X)
+    assert np.array_equal(db.predict(moons.X), db.labels_)  # the span classifier labelled the data (evaluation)
+    assert db.n_spans_ == len(db.spans_) == db.diagnostics_["spans"]
+    assert np.array_equal(db.predict([[10.0, 10.0]]), [-1])  # outside the domain: noise
+    km = fitted(dpclust.DPKMeans, moons.X)
+    assert km.cluster_centers_.shape == (2, 2) and np.array_equal(km.predict(moons.X), km.labels_)
+    for cls in (dpclust.PrivQT, dpclust.WaveCluster):
+        wc = fitted(cls, moons.X)
+        assert np.array_equal(wc.predict(moons.X), wc.labels_)
+
+
+def test_transformers(moons):
+    nd = dpclust.NDLaplace(epsilon=2.0, k=2, n_init=1, pe_max_pairs=1000, bounds=moons.bounds, random_state=5)
+    Z = nd.fit_transform(moons.X)
+    assert Z.shape == moons.X.shape and not np.array_equal(Z, moons.X)
+    assert np.array_equal(nd.transform(moons.X), Z)  # the same trial: same seed, same rows
+    assert nd.ledger_["measure"] == "local"
+    dr = dpclust.DRBT(k_dims=1, k=2, random_state=5)
+    assert dr.fit_transform(moons.X).shape == (len(moons.X), 1) and "stress" in dr.evaluation_
+    assert "method is not differentially private" in dr.non_private_
+
+
+# --- parameters validated by the CLI's ParamSpecs, in its words ------------------------------------------
+
+def cli_message(workdir, method_entry):
+    """stderr of `dpclust validate` on a Moons config with this method entry."""
+    config = os.path.join(workdir, "bad.yaml")
+    with open(config, "w") as f:
+        f.write("experiment: bad\ndatasets:\n  - name: moons\n    generator: {type: moons, n_samples: 50}\n"
+                "    bounds: [[-2, 3], [-2, 3]]\nmethods:\n  - " + method_entry + "\n")
+    r = cli("validate", config)
+    assert r.returncode == 2, r.stdout + r.stderr
+    return r.stderr
+
+
+@needs_binary
+@pytest.mark.parametrize("cls,method,bad,fixed", [
+    (dpclust.DPDBSCAN, "dp_dbscan", {"epsilon": -1}, {"alpha": 0.2, "min_pts": 7}),
+    (dpclust.DPDBSCAN, "dp_dbscan", {"histogram": "nave"}, {"alpha": 0.2, "min_pts": 7}),
+    (dpclust.DPKMeans, "dp_kmeans", {"k": 0}, {}),
+    (dpclust.PrivTHR, "privthr", {"rho": 1.5}, {"g": 20, "p": 0.5, "epsilon": 1.0}),
+])
+def test_bad_parameter_is_a_value_error_with_the_cli_message(workdir, moons, cls, method, bad, fixed):
+    params = {**fixed, **bad}
+    entry = "{method: " + method + ", params: {" + ", ".join(f"{k}: {v}" for k, v in params.items()) + "}}"
+    stderr = cli_message(workdir, entry)
+    with pytest.raises(ValueError) as err:
+        cls(bounds=moons.bounds, random_state=0, **params).fit(moons.X)
+    message = str(err.value)
+    # The CLI says "file:line:col methods[0].params.NAME: <problem>"; the estimator "Class.NAME: <problem>".
+    problem = message.split(": ", 1)[1]
+    assert problem in stderr, (message, stderr)
+    assert message.startswith(f"{cls.__name__}.{next(iter(bad))}: ")
+
+
+@needs_binary
+def test_missing_required_parameter(workdir, moons):
+    stderr = cli_message(workdir, "{method: dp_dbscan, params: {min_pts: 7}}")
+    with pytest.raises(ValueError, match="method 'dp_dbscan' needs parameter 'alpha'") as err:
+        dpclust.DPDBSCAN(min_pts=7, bounds=moons.bounds).fit(moons.X)
+    assert str(err.value).split(": ", 1)[1].split(")")[0] in stderr
+
+
+def test_shape_checks_and_bad_bounds(moons):
+    with pytest.raises(ValueError, match=r"DPKMeans.k: .*k = 5000 \(clusters\) exceeds the number of points"):
+        dpclust.DPKMeans(k=5000, bounds=moons.bounds).fit(moons.X)  # k > n, the config's check_shape
+    with pytest.raises(ValueError, match="outside"):
+        dpclust.DPKMeans(k=2, bounds=(-0.1, 0.1)).fit(moons.X)  # points outside the public domain
+
+
+# --- bounds: public or flagged ---------------------------------------------------------------------
+
+def test_bounds_from_the_data_warn_and_flag(moons):
+    with pytest.warns(dpclust.PrivacyLeakWarning):
+        est = dpclust.DPKMeans(k=2, random_state=0).fit(moons.X)
+    assert "domain bounds derived from the data (bounds: data)" in est.non_private_
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fitted(dpclust.DPKMeans, moons.X)  # public bounds: no warning
+        dpclust.WaveCluster(g=20, p=0.5, random_state=0).fit(moons.X)  # not private: nothing to warn about
+        dpclust.DRBT(k_dims=2, k=2, random_state=0).fit(moons.X)  # needs no bounds
+
+
+# --- identical numbers to the CLI ----------------------------------------------------------------------
+
+@needs_binary
+@needs_pandas
+def test_run_and_estimators_give_the_cli_numbers(workdir, moons):
+    cli_out, py_out = os.path.join(workdir, "cli"), os.path.join(workdir, "py")
+    r = cli("run", SHAPES, "--trials", "1", "--out", cli_out, "--no-progress")
+    assert r.returncode == 0, r.stderr
+    summary = dpclust.run(SHAPES, out=py_out, trials=1)
+    assert summary["complete"] and summary["cells_run"] == 15
+    a, b = dpclust.load_results(cli_out), dpclust.load_results(py_out)
+    columns = ["dataset", "series", "seed", "ari", "ami", "n_clusters", "noise_fraction", "epsilon_spent"]
+    assert a[columns].equals(b[columns])
+
+    def strip(results):
+        with open(results) as f:
+            cells = json.load(f)["cells"]
+        return [[{k: t.get(k) for k in ("seed", "metrics", "ledger", "release", "diagnostics")} for t in c["trials"]] for c in cells]
+    assert strip(os.path.join(cli_out, "builtin_dpdbscan_shapes", "results.json")) == \
+        strip(os.path.join(py_out, "builtin_dpdbscan_shapes", "results.json"))
+
+    # An estimator with random_state = a trial's seed, on the config's dataset, is that trial.
+    with open(os.path.join(cli_out, "builtin_dpdbscan_shapes", "results.json")) as f:
+        cells = {(c["series"], c["dataset"]): c for c in json.load(f)["cells"]}
+    for series, est in [("dp_dbscan_naive", dpclust.DPDBSCAN(histogram="naive", epsilon=1.0, alpha=0.2, min_pts=7)),
+                        ("dp_dbscan_linear", dpclust.DPDBSCAN(histogram="linear", epsilon=1.0, alpha=0.2, min_pts=7)),
+                        ("dp_kmeans", dpclust.DPKMeans(epsilon=1.0, k=2))]:
+        trial = cells[(series, "moons")]["trials"][0]
+        est.set_params(bounds=moons.bounds, random_state=trial["seed"]).fit(moons.X)
+        assert est.release_ == trial["release"] and est.ledger_ == trial["ledger"] and est.diagnostics_ == trial["diagnostics"]
+        assert metrics.ari(moons.y, est.labels_) == trial["metrics"]["ari"]
+        assert metrics.ami(moons.y, est.labels_) == trial["metrics"]["ami"]
+
+
+# --- a Python mechanism in a sweep -----------------------------------------------------------------------
+
+def sweep(mechanism="grid_counts", epsilon=(0.5, 1.0), trials=3, private=True):
+    method = {"method": "python", "callable": f"dpclust_test_mechanisms:{mechanism}", "as": "grid",
+              "declare": {"cells": {"type": "integer", "default": 10, "min": 1}, "min_count": 3.0},
+              "params": {"epsilon": list(epsilon)} if private else {}}
+    if not private:
+        method["private"] = False
+    return {"experiment": "python_sweep", "seed": 7, "trials": trials,
+            "datasets": [{"name": "moons", "generator": {"type": "moons", "n_samples": 400, "noise": 0.05, "seed": 1},
+                          "bounds": [[-1.5, 2.5], [-1.0, 1.5]]}],
+            "methods": [method, {"method": "dp_dbscan", "params": {"epsilon": list(epsilon), "alpha": 0.3, "min_pts": 5}}],
+            "metrics": ["ari", "ami", "n_clusters"]}
+
+
+@needs_pandas
+def test_python_mechanism_runs_like_a_builtin(workdir):
+    out = os.path.join(workdir, "out")
+    summary = dpclust.run(sweep(), out=out, threads=2)
+    assert summary["cells_run"] == 4 and summary["trials_run"] == 12 and summary["complete"]
+    df = dpclust.load_results(out)
+    grid = df[df.series == "grid"]
+    assert len(grid) == 6 and set(grid.method) == {"python:dpclust_test_mechanisms:grid_counts"}
+    assert (grid.epsilon_spent == grid.epsilon).all()  # the ledger, checked by the runner, is in the results
+    assert {"cells", "min_count", "ari", "ami", "n_clusters", "diagnostics.dense_cells"} <= set(df.columns)
+    assert grid.non_private.str.contains("labels are extracted for evaluation only").all()
+    with open(os.path.join(out, "python_sweep", "results.json")) as f:
+        cell = json.load(f)["cells"][0]
+    assert cell["trials"][0]["ledger"]["steps"][0]["mechanism"] == "discrete_laplace"
+    assert len(cell["trials"][0]["release"]["noisy_counts"]) == 100
+    # Deterministic per trial seed, on any thread count; a second run resumes every cell.
+    again = os.path.join(workdir, "again")
+    dpclust.run(sweep(), out=again, threads=1)
+    assert dpclust.load_results(again)[["seed", "ari", "ami"]].equals(df[["seed", "ari", "ami"]])
+    assert dpclust.run(sweep(), out=out)["up_to_date"]
+    # The report and the audit take it like a built-in method.
+    assert os.path.isfile(dpclust.report(out)["file"])
+    audited = dpclust.audit(sweep(epsilon=(1.0,), trials=1), out=out, runs=200, pilot_runs=20)
+    assert {c["series"] for c in audited["cells"]} == {"grid", "dp_dbscan"}
+    assert all(c["verdict"] == "consistent" for c in audited["cells"])
+
+
+def test_a_function_object_names_the_callable(workdir):
+    import dpclust_test_mechanisms
+    config = sweep(trials=1)
+    config["methods"][0]["callable"] = dpclust_test_mechanisms.grid_counts  # "dpclust_test_mechanisms:grid_counts"
+    assert dpclust.run(config, out=workdir)["cells_run"] == 4
+    config["methods"][0]["callable"] = lambda *args: None
+    with pytest.raises(ValueError, match="not importable by name"):
+        dpclust.run(config, out=workdir)
+
+
+def test_python_mechanism_declaration_errors(workdir):
+    bad = sweep()
+    bad["methods"][0]["params"]["cells"] = 0
+    with pytest.raises(ValueError, match="'cells' must be an integer >= 1, got 0"):
+        dpclust.run(bad, out=workdir)
+    bad = sweep()
+    bad["methods"][0]["callable"] = "dpclust_test_mechanisms:no_such_function"
+    with pytest.raises(ValueError, match="no_such_function"):
+        dpclust.run(bad, out=workdir)
+
+
+@pytest.mark.parametrize("mechanism,message", [
+    ("half_budget", r"BudgetLedger: spent \(eps=0.250000, delta=0.000000\) differs from the configured total \(eps=0.500000"),
+    ("double_budget", r"BudgetLedger: spent \(eps=1.000000, delta=0.000000\) differs from the configured total \(eps=0.500000"),
+])
+def test_wrong_ledger_is_rejected(workdir, mechanism, message):
+    with pytest.raises(RuntimeError, match=message):
+        dpclust.run(sweep(mechanism, epsilon=(0.5,), trials=1), out=workdir)
+
+
+def test_non_private_mechanism_cannot_spend_and_a_kept_ledger_is_closed(workdir):
+    with pytest.raises(RuntimeError, match="non-private method tried to spend"):
+        dpclust.run(sweep("spends_anyway", private=False, trials=1), out=workdir)
+    import dpclust_test_mechanisms
+    dpclust.run(sweep("keeps_ledger", epsilon=(0.5,), trials=1), out=os.path.join(workdir, "kept"))
+    with pytest.raises(RuntimeError, match="trial that has finished"):
+        dpclust_test_mechanisms.kept_ledger.laplace_counts([1.0], sensitivity=1, epsilon=0.1, step="late")
+
+
+@needs_binary
+@needs_pandas
+def test_cli_hands_a_python_config_to_the_package(workdir):
+    shutil.copy(os.path.join(HERE, "dpclust_test_mechanisms.py"), workdir)
+    config = os.path.join(workdir, "sweep.json.yaml")
+    with open(config, "w") as f:
+        json.dump(sweep(), f, indent=1)  # JSON is YAML
+    env = dict(os.environ, PYTHONPATH=os.environ.get("PYTHONPATH", ""))
+    r = subprocess.run([BINARY, "run", config, "--out", os.path.join(workdir, "cli"), "--no-progress"], capture_output=True, text=True,
+                       env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "method: python" in r.stderr and "4 cells run (12 trials)" in r.stdout
+    ours = dpclust.run(config, out=os.path.join(workdir, "py"))
+    assert ours["cells_run"] == 4
+    a, b = dpclust.load_results(os.path.join(workdir, "cli")), dpclust.load_results(os.path.join(workdir, "py"))
+    assert a[["series", "seed", "ari", "ami"]].equals(b[["series", "seed", "ari", "ami"]])
+
+
+# --- the GIL -------------------------------------------------------------------------------------------------
+
+def test_gil_is_released_while_the_engine_runs():
+    X, _ = dpclust.datasets.make_blobs(n_samples=200000, centers=5, random_state=1)
+    est = dpclust.DPKMeans(k=8, iterations=100, bounds=(-20, 20), random_state=0)
+    stamps, stop = [], threading.Event()
+
+    def count():  # another Python thread: a time stamp every 1000 increments
+        n = 0
+        while not stop.is_set():
+            n += 1
+            if n % 1000 == 0:
+                stamps.append(time.perf_counter())
+
+    t = threading.Thread(target=count)
+    t.start()
+    try:
+        time.sleep(0.02)
+        t0 = time.perf_counter()
+        est.fit(X)
+        t1 = time.perf_counter()
+    finally:
+        stop.set()
+        t.join()
+    # In which 10 ms slices of the fit the other thread ran: all of them when the engine releases the GIL;
+    # at most the first and last (the Python around the engine call) when it holds it.
+    slices = int((t1 - t0) / 0.01)
+    active = {int((s - t0) / 0.01) for s in stamps if t0 <= s <= t1}
+    assert slices >= 10, f"the fit took {t1 - t0:.3f} s; too short to tell"
+    assert len(active) >= max(4, slices // 4), (len(active), slices)
+
+
+# --- metrics -------------------------------------------------------------------------------------------------
+
+@needs_sklearn
+def test_metrics_match_scikit_learn_and_the_engine():
+    from sklearn import metrics as sk
+    rng = np.random.default_rng(0)
+    a, b = rng.integers(-1, 4, 500), rng.integers(-1, 6, 500)
+    assert metrics.ari(a, b) == pytest.approx(sk.adjusted_rand_score(a, b), abs=1e-12)
+    assert metrics.ami(a, b) == pytest.approx(sk.adjusted_mutual_info_score(a, b), abs=1e-12)
+    assert metrics.nmi(a, b) == pytest.approx(sk.normalized_mutual_info_score(a, b), abs=1e-12)
+    assert metrics.f_measure(a, a) == 1.0 and metrics.overall_f_measure(a, a) == 1.0
+    assert metrics.ocm(a, a) == 0.0 and metrics.two_ce(a, a) == 0.0 and metrics.two_ce(a, b) > 0
+    with pytest.raises(ValueError, match="labels"):
+        metrics.ari(a, b[:10])
+
+
+def test_dsg_c_of_released_cells(moons):
+    truth = fitted(dpclust.WaveCluster, moons.X)
+    private = fitted(dpclust.PrivQT, moons.X, epsilon=0.5)
+    assert metrics.dsg_c(truth.cell_labels_, truth.cell_labels_) == 0.0
+    assert metrics.dsg_c(truth.cell_labels_, private.cell_labels_) > 0.0
+
+
+def test_load_results_without_pandas(workdir, monkeypatch):
+    dpclust.run(sweep(epsilon=(1.0,), trials=1), out=workdir)
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    rows = dpclust.load_results(workdir)
+    assert isinstance(rows, list) and {r["series"] for r in rows} == {"grid", "dp_dbscan"}
+    assert all("ari" in r and "epsilon" in r for r in rows)
