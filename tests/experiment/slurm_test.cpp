@@ -72,6 +72,16 @@ class LocalSlurm : public ::testing::Test {
   }
   static std::string script() { return std::string(DPCLUST_TEST_SOURCE_DIR) + "/tests/slurm/local_slurm.sh"; }
   dpclust::testing::CommandResult slurm(const std::string& command) { return dpclust::testing::run_command(env_ + command); }
+  // Waits until none of these jobs ("12,13") is queued any more; false after `seconds`.
+  bool wait_until_gone(const std::string& jobs, double seconds) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < until) {
+      const auto q = slurm("squeue -h -j " + jobs + " -o %i");
+      if (q.code == 0 && q.output.find_first_not_of(" \n") == std::string::npos) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    return false;
+  }
 
   fs::path dir_, state_;
   std::string env_;
@@ -114,12 +124,7 @@ TEST_F(LocalSlurm, SubmittedArrayAndMergeEqualAnUnshardedRun) {
   ASSERT_TRUE(std::regex_search(sub.output, m, std::regex("array job (\\d+) \\(3 tasks\\), merge job (\\d+)"))) << sub.output;
   const std::string array_job = m[1], merge_job = m[2];
   // Wait for the array and the merge job to leave the queue (a minute at most; seconds in practice).
-  bool gone = false;
-  for (int i = 0; i < 600 && !gone; ++i) {
-    const auto q = slurm("squeue -h -j " + array_job + "," + merge_job + " -o %i");
-    gone = q.code == 0 && q.output.find_first_not_of(" \n") == std::string::npos;
-    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
+  const bool gone = wait_until_gone(array_job + "," + merge_job, 120);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_TRUE(gone) << "jobs still queued after 120 s:\n" << slurm("squeue").output << slurm("scontrol show job " + merge_job).output;
   // The merge job ran and succeeded: its log ends with the status table, all complete.
@@ -160,11 +165,7 @@ TEST_F(LocalSlurm, SubmittedArrayAndMergeEqualAnUnshardedRun) {
   ASSERT_EQ(again.code, 0) << again.output;
   ASSERT_TRUE(std::regex_search(again.output, m, std::regex("array job (\\d+) \\(3 tasks\\), merge job (\\d+)"))) << again.output;
   const std::string array2 = m[1], merge2 = m[2];
-  for (int i = 0; i < 600; ++i) {
-    const auto q = slurm("squeue -h -j " + array2 + "," + merge2 + " -o %i");
-    if (q.code == 0 && q.output.find_first_not_of(" \n") == std::string::npos) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
+  ASSERT_TRUE(wait_until_gone(array2 + "," + merge2, 120));
   const std::string log = read_text_file(out / "slurm" / "logs" / (array2 + "_2.out"));
   EXPECT_NE(log.find("nothing to do"), std::string::npos) << log;
   EXPECT_EQ(strip_nondeterministic(json::parse(read_text_file(out / "slurm_sweep" / "results.json"))).dump(), strip_nondeterministic(b).dump());
@@ -206,11 +207,7 @@ metrics: [ari]
   }
   ASSERT_TRUE(running) << slurm("squeue").output;
   ASSERT_EQ(slurm("scancel --signal=KILL " + array_job + "_1").code, 0);
-  for (int i = 0; i < 600; ++i) {
-    const auto q = slurm("squeue -h -j " + array_job + " -o %i");
-    if (q.code == 0 && q.output.find_first_not_of(" \n") == std::string::npos) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
+  ASSERT_TRUE(wait_until_gone(array_job, 120));
   // The merge never ran (afterok failed; kill_invalid_depend cancels it) and status names the shard.
   const auto merge = slurm("scontrol show job " + merge_job);
   EXPECT_EQ(merge.output.find("JobState=COMPLETED"), std::string::npos) << merge.output;
@@ -226,11 +223,7 @@ metrics: [ari]
   ASSERT_EQ(again.code, 0) << again.output;
   ASSERT_TRUE(std::regex_search(again.output, m, std::regex("Submitted batch job (\\d+)"))) << again.output;
   const std::string merge2 = m[1];
-  for (int i = 0; i < 900; ++i) {
-    const auto q = slurm("squeue -h -j " + merge2 + " -o %i");
-    if (q.code == 0 && q.output.find_first_not_of(" \n") == std::string::npos) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
+  ASSERT_TRUE(wait_until_gone(merge2, 180));
   EXPECT_NE(slurm("scontrol show job " + merge2).output.find("JobState=COMPLETED"), std::string::npos);
   const auto done = dpclust::testing::run_command(binary() + " status " + out.string() + " --fail-if-incomplete");
   EXPECT_EQ(done.code, 0) << done.output;
