@@ -158,7 +158,9 @@ void print_status(const fs::path& out, const std::vector<ExperimentStatus>& stat
       os << "\n";
     }
   }
-  os << "\n" << complete << " of " << status.size() << " experiments complete; cells: " << done << " of " << total << " done, " << running
+  const std::size_t skipped = static_cast<std::size_t>(std::count_if(status.begin(), status.end(), [](const ExperimentStatus& s) { return s.skipped; }));
+  os << "\n" << complete << " of " << status.size() - skipped << " experiments complete"
+     << (skipped ? " (" + std::to_string(skipped) + " skipped for missing data)" : std::string()) << "; cells: " << done << " of " << total << " done, " << running
      << " running, " << failed << " failed, " << pending << " pending\n";
   if (failed + pending > 0 && running == 0)
     os << "Rerun what is missing (completed cells are kept): the same `dpclust run CONFIG... --out " << out.string()
