@@ -54,7 +54,7 @@ done
 # --- 1. Debian packages -------------------------------------------------------------------------
 packages=(g++ make cmake git pkg-config libyaml-cpp-dev nlohmann-json3-dev libboost-program-options-dev
           libboost-dev libeigen3-dev zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev
-          libcurl4-openssl-dev libssl-dev libarchive-dev ca-certificates
+          libcurl4-openssl-dev libssl-dev libarchive-dev libmpfr-dev libgmp-dev ca-certificates
           python3 python3-matplotlib python3-numpy python3-yaml
           slurm-wlm munge
           python3-dev pybind11-dev python3-pybind11 python3-pytest python3-pandas python3-sklearn)

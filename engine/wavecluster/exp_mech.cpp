@@ -63,8 +63,8 @@ void argmax_weights(std::vector<double>& lw, std::size_t k, std::size_t first_ra
 }
 }  // namespace
 
-EmThreshold em_threshold(const std::vector<double>& asc_in, std::size_t k, double eps2, double delta_q, Rng& rng, double upper) {
-  if (asc_in.empty()) throw std::invalid_argument("em_threshold: no positive values");
+EmThreshold em_threshold_continuous(const std::vector<double>& asc_in, std::size_t k, double eps2, double delta_q, Rng& rng, double upper) {
+  if (asc_in.empty()) throw std::invalid_argument("em_threshold_continuous: no positive values");
   const bool noiseless = std::isinf(eps2) && eps2 > 0;
   if (noiseless) eps2 = 1.0;  // the widths decide emptiness; the weights are replaced below
   EmThreshold t;
@@ -87,6 +87,56 @@ EmThreshold em_threshold(const std::vector<double>& asc_in, std::size_t k, doubl
   t.rank = sample_log_weights(lw, rng) + 1;  // line 12: k'
   const double hi = w_rank(asc, t.rank), lo = w_rank(asc, t.rank + 1);
   t.threshold = hi - rng.uniform() * (hi - lo);  // line 13: uniform in (lo, hi]
+  return t;
+}
+
+double ThresholdLattice::spacing() const { return std::ldexp(1.0, exponent); }
+
+std::uint64_t ThresholdLattice::points_up_to(double x) const {
+  if (!(x > 0)) return 0;
+  if (x >= upper) return points;
+  return static_cast<std::uint64_t>(std::floor(std::ldexp(x, -exponent)));  // x / 2^e is exact
+}
+
+double ThresholdLattice::point(std::uint64_t j) const { return std::ldexp(static_cast<double>(j), exponent); }
+
+ThresholdLattice threshold_lattice(double upper, int bits) {
+  if (!(upper > 0) || !std::isfinite(upper)) throw std::invalid_argument("threshold lattice: the range's upper end must be finite and > 0");
+  if (bits < 1 || bits > 40) throw std::invalid_argument("threshold lattice: lattice_bits must be in [1, 40]");
+  int e = 0;
+  std::frexp(upper, &e);  // upper = m 2^e, m in [1/2, 1): 2^(e-1) <= upper < 2^e
+  ThresholdLattice l;
+  l.upper = upper;
+  l.exponent = e - bits;
+  l.points = static_cast<std::uint64_t>(std::floor(std::ldexp(upper, -l.exponent)));
+  if (l.points == 0) throw std::invalid_argument("threshold lattice: no lattice point in the range");
+  return l;
+}
+
+EmThreshold em_threshold_lattice(const std::vector<double>& asc, std::size_t k, const privacy::ExponentialMechanism& em,
+                                 const ThresholdLattice& lattice, bool public_top, Rng& rng) {
+  if (asc.empty()) throw std::invalid_argument("em_threshold_lattice: no positive values");
+  const std::size_t m = asc.size();
+  // Blocks in order of decreasing threshold: [rank 0 when the range is public], rank 1, ..., rank m.
+  // Block of rank i = the lattice points j with floor(W_{i+1} / s) < j <= floor(W_i / s) (W_0 = upper,
+  // W_{m+1} = 0); its distance |i - k|. The noiseless limit prefers the first block on a tie, i.e. the
+  // higher threshold, as the continuous form does.
+  const std::size_t first_rank = public_top ? 0 : 1;
+  const std::size_t blocks = m + 1 - first_rank;
+  std::vector<std::uint64_t> counts(blocks), distance(blocks), below(blocks);
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const std::size_t rank = b + first_rank;
+    const std::uint64_t hi = rank == 0 ? lattice.points : lattice.points_up_to(w_rank(asc, rank));
+    const std::uint64_t lo = lattice.points_up_to(w_rank(asc, rank + 1));
+    counts[b] = hi - lo;
+    below[b] = lo;
+    distance[b] = static_cast<std::uint64_t>(rank > k ? rank - k : k - rank);
+  }
+  const privacy::ExponentialMechanism::Choice c = em.choose(counts, distance, rng);
+  EmThreshold t;
+  t.rank = c.block + first_rank;
+  t.threshold = lattice.point(below[c.block] + 1 + c.offset);
+  t.grid = lattice.spacing();
   return t;
 }
 

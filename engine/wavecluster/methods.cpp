@@ -82,6 +82,8 @@ class PrivThrEmMethod final : public WcMechanism {
     // The authors'-code options (privthr_em.hpp); absent from a hand-built ParamSet: the paper's reading.
     if (params.has("em_repeats")) o.em_repeats = static_cast<std::size_t>(params.integer("em_repeats"));
     if (params.has("em_repeats_budget")) o.em_repeats_budget = choice_of<EmRepeatsBudget>(params, "em_repeats_budget");
+    if (params.has("threshold_output")) o.threshold_output = choice_of<ThresholdOutput>(params, "threshold_output");
+    if (params.has("lattice_bits")) o.lattice_bits = static_cast<int>(params.integer("lattice_bits"));
     o.sampler = privacy::sampler_of(params);
     return privthr_em(data, wp, o, rng, ledger);
   }

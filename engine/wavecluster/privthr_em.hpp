@@ -11,11 +11,18 @@
 //   line 9   W = WaveletTransform(M, w)                      wavelet.hpp (approximation)
 //   line 10  L = ConvertToPosSortedArray(W) (Min, Max)       wavecluster.hpp (positive_sorted)
 //   line 11  k = ceil((1 - p) |L|)                           wavecluster.hpp (top_k_count)
-//   line 12  k' = ExponentialMechanism(L, k, eps)            exp_mech.hpp (em_threshold): quality
+//   line 12  k' = ExponentialMechanism(L, k, eps)            exp_mech.hpp (em_threshold_lattice): quality
 //                                                            -|rank - k|, sensitivity Delta_q = 1 for Haar
 //                                                            (paper), from the filter otherwise (wavelet.hpp);
-//                                                            recorded with privacy::charge ("exponential")
-//   line 13  d' = UniformRandom(L, k')                       exp_mech.hpp (em_threshold)
+//                                                            the exact sampler and its ledger entry in one
+//                                                            call (privacy/exponential.hpp)
+//   line 13  d' = UniformRandom(L, k')                       exp_mech.hpp (em_threshold_lattice): a uniform
+//                                                            point of the public threshold lattice in Pt_k'
+//
+// threshold_output (exp_mech.hpp): lattice (default) releases a point of a public lattice of spacing
+// threshold_grid = 2^(ceil(log2 U) - lattice_bits) chosen with exact probabilities; continuous is the
+// paper's real-valued d' computed in doubles, which leaks through its low bits (Mironov 2012, Ilvento
+// 2020): flagged non-private, kept to compare the reproduced figures and as the audit's broken fixture.
 //
 // Budget (Sec. 4.4): eps1 = rho eps on the counts, eps2 = (1 - rho) eps on the threshold; rho = 0.7.
 //
@@ -58,6 +65,16 @@
 
 namespace dpclust::wavecluster {
 
+// How line 13's threshold is represented (exp_mech.hpp).
+enum class ThresholdOutput { lattice, continuous };
+template <>
+struct ChoiceNames<ThresholdOutput> {
+  static constexpr std::array<std::pair<ThresholdOutput, std::string_view>, 2> names{
+      {{ThresholdOutput::lattice, "lattice"}, {ThresholdOutput::continuous, "continuous"}}};
+};
+// The non_private note of threshold_output: continuous.
+extern const char* const kContinuousThresholdNote;
+
 // How R > 1 threshold draws share the threshold budget eps2 (see above).
 enum class EmRepeatsBudget { split, authors };
 template <>
@@ -73,6 +90,17 @@ struct PrivThrEmOptions {
   privacy::Sampler sampler = privacy::Sampler::secure;
   std::size_t em_repeats = 1;  // R threshold draws averaged (the authors' code: 10; the paper: 1)
   EmRepeatsBudget em_repeats_budget = EmRepeatsBudget::split;
+  ThresholdOutput threshold_output = ThresholdOutput::lattice;
+  int lattice_bits = 20;  // the threshold lattice has 2^(lattice_bits - 1) to 2^lattice_bits points in (0, U]
+};
+
+// Lines 10-13's settings besides the budget.
+struct EmSettings {
+  double em_upper = 0.0;
+  std::size_t repeats = 1;
+  EmRepeatsBudget budget = EmRepeatsBudget::split;
+  ThresholdOutput output = ThresholdOutput::lattice;
+  int lattice_bits = 20;
 };
 
 // The reason a result with em_repeats_budget: authors (and R > 1) carries among its non_private notes.
@@ -85,8 +113,9 @@ WaveClusterOutput privthr_em(const Dataset& data, const WcParams& params, const 
 // NoisyThresholdByEM, lines 10-13, on the true W (lines 8-9): records one ledger entry of eps2 (R > 1
 // repeats: R entries, see above). `k` receives the true k of line 11 (evaluation only). When W has no
 // positive value the threshold is 0 and the rank 0 (nothing to choose from; the budget is still recorded).
-EmThreshold noisy_threshold_by_em(const std::vector<double>& w, double p, double eps2, double delta_q, double em_upper, Rng& rng,
-                                  BudgetLedger& ledger, std::size_t& k, std::size_t repeats = 1,
-                                  EmRepeatsBudget budget = EmRepeatsBudget::split);
+// With R > 1 lattice draws the mean lies on the grid threshold_grid / R (post-processing of lattice
+// points); `grid` of the result is the lattice's spacing.
+EmThreshold noisy_threshold_by_em(const std::vector<double>& w, double p, double eps2, double delta_q, const EmSettings& settings,
+                                  Rng& rng, BudgetLedger& ledger, std::size_t& k);
 
 }  // namespace dpclust::wavecluster

@@ -251,6 +251,14 @@ std::vector<MethodInfo> wavecluster_methods() {
             choice_spec("em_repeats_budget", EmRepeatsBudget::split,
                         "budget of em_repeats > 1 draws: split = eps2 / em_repeats each (eps-DP); authors = eps2 each, as "
                         "their code (real cost em_repeats x eps2, recorded in the ledger, result flagged non-private)"),
+            choice_spec("threshold_output", ThresholdOutput::lattice,
+                        "threshold of Alg. 2 line 13: lattice = a point of the public lattice of spacing threshold_grid, "
+                        "chosen with exact probabilities (private); continuous = the paper's real-valued draw in doubles, "
+                        "which leaks through its low bits (flagged non-private; for comparing figures)"),
+            int_param("lattice_bits", 20,
+                      "threshold_output: lattice: the lattice has 2^(lattice_bits - 1) to 2^lattice_bits points in the "
+                      "threshold range; its spacing threshold_grid is the power of two U / 2^lattice_bits rounded up",
+                      1, 40),
             release_counts_param()}),
   };
 }

@@ -196,15 +196,15 @@ TEST(PrivThrEm, NoisyThresholdByEmRecordsTheExponentialMechanism) {
   BudgetLedger l(0.3);
   Rng rng(2);
   std::size_t k = 0;
-  const EmThreshold t = noisy_threshold_by_em(w, 0.5, 0.3, 1.0, 0.0, rng, l, k);
+  const EmThreshold t = noisy_threshold_by_em(w, 0.5, 0.3, 1.0, EmSettings{}, rng, l, k);
   EXPECT_EQ(k, 2u);  // line 11: ceil(0.5 * 4)
   ASSERT_EQ(l.entries().size(), 1u);
-  EXPECT_EQ(l.entries()[0].mechanism, "exponential");
+  EXPECT_EQ(l.entries()[0].mechanism, "exponential_exact");
   EXPECT_EQ(l.entries()[0].sensitivity_norm, "utility");
   EXPECT_GT(t.threshold, 0.0);
   EXPECT_LE(t.threshold, 4.0);
   BudgetLedger z = noiseless(0.3);
-  const EmThreshold n = noisy_threshold_by_em(w, 0.5, 0.3, 1.0, 0.0, rng, z, k);
+  const EmThreshold n = noisy_threshold_by_em(w, 0.5, 0.3, 1.0, EmSettings{}, rng, z, k);
   EXPECT_EQ(n.rank, 2u);  // noiseless: the partition (W_3, W_2] = (2, 3]
   EXPECT_GT(n.threshold, 2.0);
   EXPECT_LE(n.threshold, 3.0);

@@ -258,7 +258,7 @@ TEST(EmRepeats, SplitKeepsTheConfiguredEpsilon) {
   EXPECT_EQ(ledger.excess_epsilon(), 0.0);
   ASSERT_EQ(ledger.entries().size(), 11u);
   for (std::size_t i = 1; i < 11; ++i) {
-    EXPECT_EQ(ledger.entries()[i].mechanism, "exponential");
+    EXPECT_EQ(ledger.entries()[i].mechanism, "exponential_exact");
     EXPECT_NEAR(ledger.entries()[i].epsilon, 0.03, 1e-15);
   }
   EXPECT_FALSE(has_note(r, "averaged"));

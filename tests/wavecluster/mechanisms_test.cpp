@@ -213,7 +213,7 @@ TEST(ExponentialMechanism, EmpiricalFrequenciesMatchChiSquare) {
   const int draws = 200000;
   std::vector<double> count(asc.size(), 0);
   for (int i = 0; i < draws; ++i) {
-    const EmThreshold t = em_threshold(asc, k, eps2, dq, rng);
+    const EmThreshold t = em_threshold_continuous(asc, k, eps2, dq, rng);
     count[t.rank - 1] += 1;
     // The threshold lies in its partition (W_{i+1}, W_i].
     const double hi = asc[asc.size() - t.rank], lo = t.rank < asc.size() ? asc[asc.size() - t.rank - 1] : 0.0;
@@ -240,7 +240,7 @@ TEST(ExponentialMechanism, NoOverflowOrUnderflowAtExtremes) {
   for (int i = 1; i <= 2000; ++i) asc.push_back(1e6 * i * i);  // huge range
   Rng rng(1);
   // Huge budget: essentially always rank k (exp(-eps |i-k| / 2) would underflow without the log shift).
-  for (int i = 0; i < 50; ++i) EXPECT_EQ(em_threshold(asc, 700, 1e6, 1, rng).rank, 700u);
+  for (int i = 0; i < 50; ++i) EXPECT_EQ(em_threshold_continuous(asc, 700, 1e6, 1, rng).rank, 700u);
   // Tiny budget: probabilities ~ widths; all finite, summing to 1.
   std::vector<double> p = em_probabilities(asc, 700, 1e-12, 1);
   double s = 0;
@@ -258,7 +258,7 @@ TEST(ExponentialMechanism, NoOverflowOrUnderflowAtExtremes) {
 }  // namespace dpclust::wavecluster
 
 TEST(ExpMech, PublicUpperBoundAddsTheTopPartitionAndClamps) {
-  using dpclust::wavecluster::em_threshold;
+  using dpclust::wavecluster::em_threshold_continuous;
   // Values 1, 2, 4 (ascending); k = 1. With a public range (0, 10] the top partition (4, 10] has rank 0.
   const std::vector<double> asc{1.0, 2.0, 4.0};
   dpclust::Rng rng(7);
@@ -266,7 +266,7 @@ TEST(ExpMech, PublicUpperBoundAddsTheTopPartitionAndClamps) {
   const std::size_t n = 20000;
   const double nd = 20000.0;
   for (std::size_t i = 0; i < n; ++i) {
-    auto t = em_threshold(asc, 1, 1.0, 1.0, rng, 10.0);
+    auto t = em_threshold_continuous(asc, 1, 1.0, 1.0, rng, 10.0);
     ASSERT_GT(t.threshold, 0.0);
     ASSERT_LE(t.threshold, 10.0);
     if (t.rank == 0) {
@@ -278,5 +278,96 @@ TEST(ExpMech, PublicUpperBoundAddsTheTopPartitionAndClamps) {
   const double w0 = 6 * std::exp(-0.5), total = w0 + 2 + std::exp(-0.5) + std::exp(-1.0);
   EXPECT_NEAR(static_cast<double>(rank0) / nd, w0 / total, 4 * std::sqrt(w0 / total * (1 - w0 / total) / nd));
   // Values above the public bound are clamped: with upper = 3, the value 4 becomes 3 and no top partition remains.
-  for (int i = 0; i < 100; ++i) ASSERT_LE(em_threshold(asc, 1, 1.0, 1.0, rng, 3.0).threshold, 3.0);
+  for (int i = 0; i < 100; ++i) ASSERT_LE(em_threshold_continuous(asc, 1, 1.0, 1.0, rng, 3.0).threshold, 3.0);
+}
+
+TEST(ExpMechLattice, ThePublicLatticeIsAPowerOfTwoGrid) {
+  using dpclust::wavecluster::threshold_lattice;
+  const auto l = threshold_lattice(10.0, 4);  // 8 <= 10 < 16 = 2^4: spacing 2^(4 - 4) = 1, points 1..10
+  EXPECT_EQ(l.spacing(), 1.0);
+  EXPECT_EQ(l.points, 10u);
+  EXPECT_EQ(l.points_up_to(4.0), 4u);
+  EXPECT_EQ(l.points_up_to(4.5), 4u);
+  EXPECT_EQ(l.points_up_to(99.0), 10u);
+  EXPECT_EQ(l.points_up_to(0.0), 0u);
+  const auto f = threshold_lattice(0.3, 20);  // 0.25 <= 0.3 < 0.5: spacing 2^(-1 - 20)
+  EXPECT_EQ(f.spacing(), std::ldexp(1.0, -21));
+  EXPECT_EQ(f.points, static_cast<std::uint64_t>(std::floor(0.3 * std::ldexp(1.0, 21))));
+  EXPECT_THROW(threshold_lattice(0.0, 20), std::invalid_argument);
+  EXPECT_THROW(threshold_lattice(1.0, 41), std::invalid_argument);
+}
+
+TEST(ExpMechLattice, ThresholdsAreLatticePointsWithTheHandComputedLaw) {
+  using namespace dpclust::wavecluster;
+  // Values 1, 2, 4; k = 1; public range (0, 10] with spacing 1: the blocks hold 6 (rank 0: 5..10),
+  // 2 (rank 1: 3, 4), 1 (rank 2: 2) and 1 (rank 3: 1) lattice points, the widths of the continuous
+  // form; eps2 = 1, Dq = 1: weights 6 e^-0.5, 2, e^-0.5, e^-1 (gamma rounded down by < 2^-52).
+  const std::vector<double> asc{1.0, 2.0, 4.0};
+  const auto lattice = threshold_lattice(10.0, 4);
+  const auto em = dpclust::privacy::ExponentialMechanism::unrecorded(1.0, 1.0);
+  dpclust::Rng rng(7);
+  std::vector<double> seen(4, 0.0);
+  const int n = 40000;
+  for (int i = 0; i < n; ++i) {
+    const EmThreshold t = em_threshold_lattice(asc, 1, em, lattice, true, rng);
+    ASSERT_EQ(t.grid, 1.0);
+    ASSERT_EQ(t.threshold, std::floor(t.threshold));  // a lattice point
+    const double hi = t.rank == 0 ? 10.0 : asc[asc.size() - t.rank], lo = t.rank < asc.size() ? asc[asc.size() - t.rank - 1] : 0.0;
+    ASSERT_GT(t.threshold, lo);
+    ASSERT_LE(t.threshold, hi);
+    seen[t.rank] += 1;
+  }
+  const std::vector<double> w{6 * std::exp(-0.5), 2, std::exp(-0.5), std::exp(-1.0)};
+  const double total = w[0] + w[1] + w[2] + w[3];
+  double chi2 = 0;
+  for (std::size_t r = 0; r < 4; ++r) chi2 += (seen[r] - n * w[r] / total) * (seen[r] - n * w[r] / total) / (n * w[r] / total);
+  EXPECT_LT(chi2, 17.73);  // chi-square(3) 0.9995 quantile
+  // The paper's range (0, Max]: no rank 0, ranks 1..3 on the lattice of Max = 4 (spacing 2^(3 - 4)).
+  const auto paper = threshold_lattice(4.0, 4);
+  for (int i = 0; i < 200; ++i) {
+    const EmThreshold t = em_threshold_lattice(asc, 1, em, paper, false, rng);
+    ASSERT_GE(t.rank, 1u);
+    ASSERT_EQ(t.threshold / paper.spacing(), std::floor(t.threshold / paper.spacing()));
+    ASSERT_LE(t.threshold, 4.0);
+  }
+}
+
+TEST(ExpMechLattice, NeighbouringDataShareTheOutputSetButNotTheContinuousOne) {
+  // The defect the lattice removes (Mironov 2012 / Ilvento 2020 on the exponential mechanism): with the
+  // continuous form the set of doubles d' = hi - u (hi - lo) that can occur depends on the private ends
+  // hi, lo. One value changed by 1/4 (a Haar coefficient after one record is removed) changes hi; every
+  // continuous output has an exact preimage only under its own (hi, lo), while every lattice output is
+  // a multiple of the same public spacing on both sides.
+  using namespace dpclust::wavecluster;
+  const std::vector<double> d{0.75, 3.25, 5.5, 9.0}, d_prime{0.75, 3.0, 5.5, 9.0};
+  const auto lattice = threshold_lattice(16.0, 12);
+  const auto em = dpclust::privacy::ExponentialMechanism::unrecorded(0.3, 1.0);
+  dpclust::Rng rng(1);
+  for (int i = 0; i < 2000; ++i) {
+    const double a = em_threshold_lattice(d, 2, em, lattice, true, rng).threshold;
+    const double b = em_threshold_lattice(d_prime, 2, em, lattice, true, rng).threshold;
+    ASSERT_EQ(std::fmod(a, lattice.spacing()), 0.0);
+    ASSERT_EQ(std::fmod(b, lattice.spacing()), 0.0);
+  }
+  // The continuous form on a pair whose smallest value differs by 1/4 (D: 0.75, D': 0.5): the bottom
+  // partition (0, W_m] gives d' = hi - u hi. On D' (hi = 0.5) the step 0.5 2^-53 of u hi equals the
+  // spacing of the doubles in [0.25, 0.5), so every one of them occurs; on D (hi = 0.75) the step is 1.5
+  // spacings and about a third of those doubles cannot occur: such an output of D' is impossible under D.
+  const std::vector<double> c{0.75, 3.25, 5.5, 9.0}, c_prime{0.5, 3.25, 5.5, 9.0};
+  int impossible = 0, total = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const EmThreshold t = em_threshold_continuous(c_prime, 4, 2.0, 1.0, rng, 16.0);
+    if (t.rank != 4 || t.threshold < 0.25) continue;
+    ++total;
+    const double u0 = (0.75 - t.threshold) / 0.75;  // the candidate u under D, and its 53-bit neighbours
+    bool reachable = false;
+    for (int s = -4; s <= 4 && !reachable; ++s) {
+      const double u = std::ldexp(std::round(std::ldexp(u0, 53)) + s, -53);
+      reachable = u >= 0 && u < 1 && 0.75 - u * 0.75 == t.threshold;
+    }
+    impossible += !reachable;
+  }
+  ASSERT_GT(total, 100);
+  EXPECT_GT(impossible, total / 5) << "the continuous form leaks through the set of reachable doubles (" << impossible << " of "
+                                    << total << ")";
 }

@@ -71,13 +71,13 @@ TEST(PrivacyLayer, EveryLedgerEntryIsTypedAndSecureByDefault) {
     EXPECT_NO_THROW(secure.verify()) << m;
     EXPECT_NO_THROW(textbook.verify()) << m;
     for (const auto& e : secure.entries()) {
-      EXPECT_TRUE(e.mechanism == "discrete_laplace" || e.mechanism == "exponential") << m << ": " << e.step << " " << e.mechanism;
+      EXPECT_TRUE(e.mechanism == "discrete_laplace" || e.mechanism == "exponential_exact") << m << ": " << e.step << " " << e.mechanism;
       EXPECT_GT(e.sensitivity, 0.0) << m << ": " << e.step;
-      EXPECT_EQ(e.sensitivity_norm, e.mechanism == "exponential" ? "utility" : "l1") << m << ": " << e.step;
+      EXPECT_EQ(e.sensitivity_norm, e.mechanism == "exponential_exact" ? "utility" : "l1") << m << ": " << e.step;
       EXPECT_EQ(e.measure, PrivacyMeasure::pure) << m;
     }
     for (const auto& e : textbook.entries())
-      EXPECT_TRUE(e.mechanism == "laplace (textbook)" || e.mechanism == "exponential") << m << ": " << e.step << " " << e.mechanism;
+      EXPECT_TRUE(e.mechanism == "laplace (textbook)" || e.mechanism == "exponential_exact") << m << ": " << e.step << " " << e.mechanism;
     auto has_note = [](const MethodResult& r) {
       for (const auto& n : r.non_private_notes)
         if (n == privacy::kTextbookSamplerNote) return true;
