@@ -23,6 +23,15 @@ void check_at_most_points(const ParamSet& params, const DataShape& shape, const 
                    "choose " + key + " <= " + n + ", or a larger dataset");
 }
 
+std::string privacy_notion(const MethodInfo& info) {
+  if (!info.differentially_private) return "none";
+  if (info.local_privacy) return "eps-geo-indistinguishability (local: per record, eps per unit distance)";
+  const std::string relation = info.relation == NeighbourRelation::replace_one ? "replace one record" : "add/remove one record";
+  bool has_delta = false;
+  for (const auto& p : info.params) has_delta = has_delta || p.name == "delta";
+  return has_delta ? "eps-DP, or (eps, delta)-DP with Gaussian noise (" + relation + ")" : "eps-DP (" + relation + ")";
+}
+
 nlohmann::json MethodInfo::to_json() const {
   nlohmann::json ps = nlohmann::json::array();
   for (const auto& p : params) ps.push_back(p.to_json());
@@ -31,6 +40,9 @@ nlohmann::json MethodInfo::to_json() const {
                    {"reference", reference},
                    {"differentially_private", differentially_private},
                    {"needs_bounds", needs_bounds},
+                   {"privacy_notion", privacy_notion(*this)},
+                   {"releases", releases},
+                   {"private_when", private_when},
                    {"params", ps}};
   if (!definition.is_null()) j["definition"] = definition;
   return j;

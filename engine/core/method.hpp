@@ -74,6 +74,11 @@ struct MethodInfo {
   // guarantee is local (per record, metric: nD-Laplace) rather than central.
   NeighbourRelation relation = NeighbourRelation::add_remove;
   bool local_privacy = false;
+  // What one trial publishes, and when that is a private release: the conditions besides what every
+  // private method needs (`randomness: secure`, `sampler: secure`, public bounds, no config-level
+  // non_private note). The README's method table is generated from these (method_table.hpp).
+  std::string releases;
+  std::string private_when;
   std::vector<ParamSpec> params;
   std::function<std::unique_ptr<Method>()> make;
   // Optional: checks of the (already range-checked) parameters against each other and against what is
@@ -89,5 +94,9 @@ struct MethodInfo {
   nlohmann::json definition;
   nlohmann::json to_json() const;
 };
+
+// The privacy notion of a method's release, in words: "none", "eps-DP (add/remove one record)",
+// "eps-DP, or (eps, delta)-DP with Gaussian noise (...)", "eps-geo-indistinguishability (local, per record)".
+std::string privacy_notion(const MethodInfo& info);
 
 }  // namespace dpclust

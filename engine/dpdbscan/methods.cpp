@@ -355,6 +355,8 @@ const MethodInfo& dp_dbscan_method_info() {
     m.name = "dp_dbscan";
     m.summary = "DP-DBSCAN: approximate spans from a DP cell histogram (naive or linear-time), core cells merged by union-find";
     m.reference = "Qiu & Yi, Approximate DBSCAN under Differential Privacy, Alg. 1-2, Sec. 5-7";
+    m.releases = "the spans (rectangles of dense cells, Sec. 5); with release_histogram the noisy histogram";
+    m.private_when = "n_public > 0 and rng: dpclust";
     m.differentially_private = true;
     m.needs_bounds = true;
     m.relation = NeighbourRelation::add_remove;
@@ -402,6 +404,8 @@ const MethodInfo& dp_kmeans_method_info() {
     m.summary = "DP-k-means (DPLloyd): noisy counts and sums of every cluster per iteration within public bounds; "
                 "variant diffprivlib = the paper's baseline (IBM diffprivlib), flagged";
     m.reference = "Su et al. CODASPY 2016; diffprivlib models.KMeans (Holohan et al. 2019); DP-DBSCAN paper Table 2";
+    m.releases = "the k noisy centres";
+    m.private_when = "variant: dplloyd";
     m.differentially_private = true;
     m.needs_bounds = true;
     m.relation = NeighbourRelation::add_remove;
@@ -435,6 +439,8 @@ const MethodInfo& pairwise_method_info() {
     m.name = "dp_dbscan_pairwise";
     m.summary = "label-publishing baseline: DBSCAN over a Laplace-perturbed pairwise distance matrix (small n only)";
     m.reference = "Qiu & Yi Sec. 8.1 (refs [29, 38, 42, 43]); ARI = AMI = 0 reported";
+    m.releases = "every point's cluster label (DBSCAN on the noisy distance matrix)";
+    m.private_when = "sensitivity: matrix (n is public under replace-one)";
     m.differentially_private = true;
     m.needs_bounds = true;
     // The matrix's sensitivity (n - 1) D is that of changing one point; n is public (pairwise.hpp).

@@ -151,6 +151,8 @@ const MethodInfo& drbt_method_info() {
     m.reference = "Oliveira & Zaiane, DRBT: Sec. 2.4 (Eq. 7, 9), 4.2-4.5 (Eq. 6, 11-14), 6.2-6.4 (Tables 4, 8-11), App. A-B (Tables 12-20)";
     m.differentially_private = false;
     m.needs_bounds = false;
+    m.releases = "the projected (disguised) data and its K-means labels (Sec. 4.3)";
+    m.private_when = "never: a random projection is not differential privacy";
     m.params = {
         choice_param("projection", "rp2", {"rp1", "rp2"},
                      "random matrix: rp1 = i.i.d. N(0,1) entries; rp2 = sqrt(3) * {+1, 0, -1} w.p. 1/6, 2/3, 1/6 (Eq. 9)"),

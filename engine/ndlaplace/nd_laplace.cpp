@@ -259,7 +259,9 @@ const MethodInfo& nd_laplace_method_info() {
     m.reference = "van der Ende, nD-Laplace thesis draft: Sec. 3.1 (planar Laplace, Eq. 3.3), Alg. 1 (truncation), "
                   "Alg. 2, Sec. 5.3; Andres et al. CCS 2013 (geo-indistinguishability)";
     m.differentially_private = true;
-    m.local_privacy = true;  // metric (geo-indistinguishability) guarantee per record: a local ledger
+    m.local_privacy = true;
+    m.releases = "every point perturbed (and the clustering computed from the perturbed points alone)";
+    m.private_when = "resampling_budget: halve (or truncation remap / none)";  // metric (geo-indistinguishability) guarantee per record: a local ledger
     m.needs_bounds = true;   // truncation to the public domain
     m.params = {
         real_param("epsilon", std::nullopt,

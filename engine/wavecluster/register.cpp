@@ -209,9 +209,24 @@ ParamSpec release_counts_param() {
                     "privacy cost: the cells are computed from it), e.g. for `dpclust audit`");
 }
 
+// What each WaveCluster method releases and when that release is private (MethodInfo::releases, the
+// README's method table).
+void describe_release(MethodInfo& m) {
+  const std::string cells = "the significant cells of the (noisy) transformed grid and their cluster ids";
+  const std::string counts = "; with release_counts the noisy count matrix M'";
+  if (m.name == "wavecluster") m.releases = "the significant cells and clusters of the true data", m.private_when = "never";
+  if (m.name == "wc_baseline")
+    m.releases = "the DP synopsis' sizes and " + cells, m.private_when = "n_share > 0 and ag_variant: paper";
+  if (m.name == "privqt") m.releases = cells + counts, m.private_when = "always";
+  if (m.name == "privthr") m.releases = cells + " (k' from the noisy |Z|)" + counts, m.private_when = "always";
+  if (m.name == "privthr_em")
+    m.releases = cells + " and the threshold d', a point of the public lattice threshold_grid" + counts,
+    m.private_when = "em_upper > 0, threshold_output: lattice, em_repeats_budget: split";
+}
+
 std::vector<MethodInfo> wavecluster_methods() {
   const std::string ref = "Chen, Yu, Chirkova, WaveCluster with Differential Privacy (KDD 2015 / arXiv)";
-  return {
+  std::vector<MethodInfo> methods{
       info("wavecluster", "WaveCluster (non-private): quantize, wavelet transform, top-k significant grids, connected components",
            "Sheikholeslami et al. VLDB 1998; " + ref + ", Sec. 3.2", false, {}),
       info("wc_baseline", "Baseline: DP synopsis (adaptive grid) -> synthetic points -> WaveCluster",
@@ -261,6 +276,8 @@ std::vector<MethodInfo> wavecluster_methods() {
                       1, 40),
             release_counts_param()}),
   };
+  for (MethodInfo& m : methods) describe_release(m);
+  return methods;
 }
 
 std::vector<MetricInfo> wavecluster_metrics() {

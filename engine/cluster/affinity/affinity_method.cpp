@@ -38,6 +38,8 @@ const MethodInfo& affinity_propagation_method_info() {
     m.summary = "Affinity Propagation (non-private baseline; scikit-learn semantics, s(i,k) = -||x_i - x_k||^2)";
     m.reference = "Frey & Dueck, Science 2007; scikit-learn affinity_propagation; nD-Laplace thesis Sec. 2.2.1";
     m.differentially_private = false;
+    m.releases = "exemplars and labels of the true data";
+    m.private_when = "never";
     m.needs_bounds = false;
     m.params = {
         real_param("damping", 0.5, "damping factor (lambda), in [0.5, 1); thesis Table 5.2 keeps 0.5", 0.5, 1.0, false, true),

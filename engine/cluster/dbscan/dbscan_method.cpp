@@ -28,6 +28,8 @@ const MethodInfo& dbscan_method_info() {
     m.summary = "exact DBSCAN (non-private baseline): clusters of density-connected core points, the rest noise";
     m.reference = "Ester et al. KDD 1996; scikit-learn semantics";
     m.differentially_private = false;
+    m.releases = "labels of the true data";
+    m.private_when = "never";
     m.needs_bounds = false;
     m.params = {
         real_param("alpha", std::nullopt, "neighbourhood radius (alpha; sklearn eps)", 0.0, std::nullopt, true),

@@ -46,6 +46,8 @@ const MethodInfo& kmeans_method_info() {
     m.summary = "k-means (Lloyd iterations, k-means++ seeding; non-private baseline, scikit-learn semantics)";
     m.reference = "Lloyd 1982; Arthur & Vassilvitskii SODA 2007 (k-means++); scikit-learn KMeans(algorithm='lloyd')";
     m.differentially_private = false;
+    m.releases = "centres and labels of the true data";
+    m.private_when = "never";
     m.needs_bounds = false;
     m.params = {
         int_param("k", std::nullopt, "number of clusters (k)", 1),
