@@ -1,0 +1,145 @@
+// Judging the claims stated in words: orderings, thresholds, best values (judge.hpp).
+#include "report/judge.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <iomanip>
+#include <set>
+#include <sstream>
+
+#include "report/format.hpp"
+
+namespace dpclust::report {
+using json = nlohmann::json;
+
+namespace {
+
+// The k-seed statistic of a cell's metric; empty when the cell has fewer trials than the protocol needs.
+SeedDistribution k_seed(const json& cell, const Claim& c, const VerdictSettings& s) {
+  const std::vector<double> t = trial_values(cell, c.query.metric);
+  if (t.size() < min_trials_for(c.protocol, s)) return {};
+  return k_seed_distribution(t, c.protocol, s.resample);
+}
+
+std::string too_few(const Claim& c, const VerdictSettings& s) {
+  return "too few trials for a variance verdict (n < " + std::to_string(min_trials_for(c.protocol, s)) + ")";
+}
+
+}  // namespace
+
+// Claims use the seed-variance machinery where they compare a mean against a bound:
+//   threshold  a cell whose mean violates the bound is "within seed variance" when the bound lies
+//              inside the central 95% of the cell's k-seed statistic (k runs of the paper could have
+//              landed on the claimed side), else it differs;
+//   ordering   a group whose means violate "winner better than loser" is "within seed variance" when
+//              0 lies inside the central 95% of the difference of the two k-seed statistics (winner
+//              minus loser, independent k-subsets of each series' trials), else it differs;
+//   best_at    compares averages over cells, judged on the means alone.
+// The claim holds when every cell or group satisfies it on the means; it is within seed variance when
+// every violation is; it differs when one violation is outside its band (or cannot be judged for too
+// few trials).
+ClaimOutcome evaluate(const Claim& c, const Results& results, const VerdictSettings& s) {
+  ClaimOutcome out;
+  std::vector<std::string> violations;
+  const auto better = [&](double a, double b) { return c.lower_is_better ? a < b : a > b; };
+  if (c.kind == ClaimKind::ordering) {
+    Query q = c.query;
+    q.series.clear();
+    std::map<std::string, std::map<std::string, const json*>> groups;  // group -> series -> cell
+    for (const json* cell : results.cells(q)) groups[group_key(*cell, c.group_by)][(*cell)["series"].get<std::string>()] = cell;
+    for (const auto& [g, cells] : groups) {
+      std::map<std::string, double> means;
+      for (const auto& [series, cell] : cells) means[series] = mean_of(*cell, c.query.metric);
+      bool complete = true;
+      for (const auto& sr : c.winners) complete = complete && means.count(sr) && std::isfinite(means.at(sr));
+      for (const auto& sr : c.losers) complete = complete && means.count(sr) && std::isfinite(means.at(sr));
+      if (!complete) continue;
+      ++out.checked;
+      bool ok = true, all_within = true;
+      for (const auto& w : c.winners)
+        for (const auto& l : c.losers) {
+          if (better(means.at(w), means.at(l))) continue;
+          ok = false;
+          std::string why;
+          const SeedDistribution a = k_seed(*cells.at(w), c, s), b = k_seed(*cells.at(l), c, s);
+          if (a.values.empty() || b.values.empty()) {
+            all_within = false;
+            why = too_few(c, s);
+          } else {
+            const SeedDistribution d = difference_distribution(a, b, s.resample);
+            const bool within = inside_central(d, 0.0, s.coverage);
+            all_within = all_within && within;
+            why = "0 at percentile " + fmt(percentile(d, 0.0), 1) + " of the k-seed difference: " +
+                  (within ? "within seed variance" : "differs");
+          }
+          if (violations.size() < 4)
+            violations.push_back(g + ": " + w + " " + fmt_value(c.query.metric, means.at(w)) + " vs " + l + " " +
+                                 fmt_value(c.query.metric, means.at(l)) + " (" + why + ")");
+        }
+      out.satisfied += ok;
+      out.within += !ok && all_within;
+    }
+  } else if (c.kind == ClaimKind::threshold) {
+    for (const json* cell : results.cells(c.query)) {
+      const double m = mean_of(*cell, c.query.metric);
+      if (!std::isfinite(m)) continue;
+      ++out.checked;
+      bool ok = c.op == "<" ? m < c.bound : c.op == "<=" ? m <= c.bound : c.op == ">" ? m > c.bound : m >= c.bound;
+      out.satisfied += ok;
+      if (ok) continue;
+      std::string why;
+      const SeedDistribution d = k_seed(*cell, c, s);
+      if (d.values.empty()) {
+        why = too_few(c, s);
+      } else {
+        const bool within = inside_central(d, c.bound, s.coverage);
+        out.within += within;
+        why = "bound at percentile " + fmt(percentile(d, c.bound), 1) + " of the k-seed statistic: " + (within ? "within seed variance" : "differs");
+      }
+      if (violations.size() < 4) {
+        // Name the cell by the parameters the claim filters on (the others are fixed).
+        std::string at_params;
+        for (const auto& [k, r] : c.query.where) at_params += " " + k + "=" + (*cell)["params"][k].dump();
+        violations.push_back((*cell)["dataset"].get<std::string>() + " " + (*cell)["series"].get<std::string>() + at_params + ": " + fmt_value(c.query.metric, m) + " (" +
+                             why + ")");
+      }
+    }
+  } else {  // best_at: the metric averaged over the other parameters, for each value of `over`
+    std::map<double, std::pair<double, std::size_t>> by_value;  // value -> (sum of means, cells)
+    for (const json* cell : results.cells(c.query)) {
+      const double m = mean_of(*cell, c.query.metric);
+      if (!std::isfinite(m) || !(*cell)["params"].contains(c.over)) continue;
+      ++out.checked;
+      auto& acc = by_value[(*cell)["params"][c.over].get<double>()];
+      acc.first += m;
+      ++acc.second;
+    }
+    double best = std::nan(""), best_at = std::nan("");
+    for (const auto& [value, acc] : by_value) {
+      const double avg = acc.first / static_cast<double>(acc.second);
+      if (!std::isfinite(best) || better(avg, best)) {
+        best = avg;
+        best_at = value;
+      }
+    }
+    if (out.checked > 0) {
+      out.satisfied = std::fabs(best_at - c.expected) <= c.expected_tolerance + 1e-12 ? out.checked : 0;
+      out.detail = "best mean " + c.query.metric + " " + fmt(best) + " at " + c.over + " = " + fmt(best_at, 2);
+    }
+  }
+  if (out.checked == 0) {
+    out.verdict = out.tolerance_verdict = Verdict::not_run;
+    if (out.detail.empty()) out.detail = "no results cover it";
+  } else {
+    out.tolerance_verdict = out.satisfied == out.checked ? Verdict::holds : Verdict::differs;
+    out.verdict = out.satisfied == out.checked                ? Verdict::holds
+                  : out.satisfied + out.within == out.checked ? Verdict::within_seed_variance
+                                                              : Verdict::differs;
+  }
+  for (const auto& v : violations) out.detail += (out.detail.empty() ? "" : "; ") + v;
+  return out;
+}
+
+}  // namespace dpclust::report

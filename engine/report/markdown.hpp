@@ -1,0 +1,26 @@
+#pragma once
+// The reproduction report as Markdown (REPORT.md): the judges' outcomes (judge.hpp) laid out per paper,
+// the claims, the authors' code, running times, the privacy audit and the runs' provenance.
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "report/judge.hpp"
+
+namespace dpclust::report {
+
+// The "Privacy audit" section of the report (empty when there is no audit): one row per audited cell
+// and pair, eps_lower next to the claimed epsilon, the verdict and the event that shows it.
+std::string audit_section(const Results& results);
+
+struct ReportOptions {
+  std::filesystem::path figures_dir;  // thumbnails: every PNG here, linked relative to the report
+  std::filesystem::path report_path;  // where REPORT.md goes (links are made relative to it)
+  std::optional<std::size_t> min_trials_for_variance = std::nullopt;  // overrides the reference file's setting
+};
+
+// The whole report as Markdown.
+std::string write_markdown(const Reference& ref, const Results& results, const ReportOptions& opts);
+
+}  // namespace dpclust::report

@@ -1,0 +1,329 @@
+// Reading the reference file (reference/published.yaml) into typed entries; see reference.hpp.
+// The only file of the report that includes yaml-cpp (tests/report/layering_test.cpp checks it).
+#include "report/reference.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <iomanip>
+#include <set>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "report/format.hpp"
+
+namespace dpclust::report {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string at(const std::string& file, const YAML::Node& n) {
+  return n && n.Mark().line >= 0 ? file + ":" + std::to_string(n.Mark().line + 1) : file;
+}
+
+std::string str(const YAML::Node& n, const char* key, const std::string& def = "") {
+  return n[key] ? n[key].as<std::string>() : def;
+}
+
+Query parse_query(const YAML::Node& n, const std::string& file) {
+  Query q;
+  q.experiment = str(n, "experiment");
+  q.dataset = str(n, "dataset");
+  q.series = str(n, "series");
+  q.metric = str(n, "metric");
+  if (q.experiment.empty()) throw InputError(at(file, n), "a query needs 'experiment'");
+  if (n["params"])
+    for (const auto& kv : n["params"]) q.params[kv.first.as<std::string>()] = kv.second.as<double>();
+  if (n["where"])
+    for (const auto& kv : n["where"]) {
+      const YAML::Node r = kv.second;
+      if (!r.IsSequence() || r.size() != 2) throw InputError(at(file, r), "a 'where' range is [lo, hi]");
+      q.where[kv.first.as<std::string>()] = {r[0].as<double>(), r[1].as<double>()};
+    }
+  return q;
+}
+
+void read_tolerance(const YAML::Node& n, double& tol, bool& relative, const std::string& file) {
+  if (n["tolerance_relative"]) {
+    tol = n["tolerance_relative"].as<double>();
+    relative = true;
+  } else if (n["tolerance"]) {
+    tol = n["tolerance"].as<double>();
+  } else {
+    throw InputError(at(file, n), "a published value needs 'tolerance' or 'tolerance_relative'");
+  }
+}
+
+// Every key of a map node must be one of `allowed`; the error names the entry and suggests the closest key.
+void check_keys(const YAML::Node& n, std::initializer_list<const char*> allowed, const std::string& file, const std::string& what) {
+  if (!n.IsMap()) throw InputError(at(file, n), what + ": expected a map");
+  std::vector<std::string> names(allowed.begin(), allowed.end());
+  for (const auto& kv : n) {
+    const std::string key = kv.first.as<std::string>();
+    if (std::find(names.begin(), names.end(), key) != names.end()) continue;
+    const std::string near = closest_match(key, names);
+    throw InputError(at(file, kv.first), what + ": unknown key '" + key + "'", near.empty() ? "" : "did you mean '" + near + "'?");
+  }
+}
+
+constexpr const char* kProtocolForms =
+    "protocol: {statistic: mean, seeds: K} (mean over K seeds), {statistic: median, seeds: K} or {statistic: single} (one run)";
+
+// `protocol: {statistic: mean | median | single, seeds: K, note: "..."}`; `what` names the entry.
+Protocol parse_protocol(const YAML::Node& n, const YAML::Node& owner, const std::string& file, const std::string& what) {
+  if (!n) throw InputError(at(file, owner), what + ": needs a 'protocol' (how the paper obtained the value)", kProtocolForms);
+  check_keys(n, {"statistic", "seeds", "note"}, file, what + " protocol");
+  Protocol p;
+  const std::string stat = n["statistic"] ? n["statistic"].as<std::string>() : "";
+  if (stat == "mean") p.statistic = SeedStatistic::mean;
+  else if (stat == "median") p.statistic = SeedStatistic::median;
+  else if (stat == "single") p.statistic = SeedStatistic::single;
+  else throw InputError(at(file, n), what + ": protocol statistic '" + stat + "' is not one of mean, median, single", kProtocolForms);
+  if (p.statistic == SeedStatistic::single) {
+    if (n["seeds"] && n["seeds"].as<long long>() != 1)
+      throw InputError(at(file, n["seeds"]), what + ": a single-run protocol has no 'seeds' (or seeds: 1)", kProtocolForms);
+    p.seeds = 1;
+  } else {
+    if (!n["seeds"]) throw InputError(at(file, n), what + ": protocol '" + stat + "' needs 'seeds' (how many runs the paper combined)", kProtocolForms);
+    const long long k = n["seeds"].as<long long>();
+    if (k < 1 || k > 10000) throw InputError(at(file, n["seeds"]), what + ": protocol seeds must be in [1, 10000], got " + std::to_string(k));
+    p.seeds = static_cast<std::size_t>(k);
+  }
+  p.note = str(n, "note");
+  return p;
+}
+
+constexpr const char* kAuthorsForm =
+    "authors_code: {experiment: E, series: [s1, ...], label: \"...\", compare: seeds | tolerance, note: \"...\"} (all but experiment optional)";
+
+// `authors_code: {experiment, series, label, compare, note}` of a value or a table.
+AuthorsCode parse_authors_code(const YAML::Node& n, const std::string& file, const std::string& what) {
+  check_keys(n, {"experiment", "series", "label", "compare", "note"}, file, what + " authors_code");
+  AuthorsCode a;
+  a.experiment = str(n, "experiment");
+  if (a.experiment.empty()) throw InputError(at(file, n), what + ": authors_code needs 'experiment'", kAuthorsForm);
+  if (n["series"]) {
+    if (!n["series"].IsSequence() || n["series"].size() == 0)
+      throw InputError(at(file, n["series"]), what + ": authors_code series must be a non-empty list", kAuthorsForm);
+    a.series = n["series"].as<std::vector<std::string>>();
+  }
+  a.label = str(n, "label", "the authors' own seeds");
+  const std::string compare = str(n, "compare", "seeds");
+  if (compare != "seeds" && compare != "tolerance")
+    throw InputError(at(file, n["compare"]), what + ": authors_code compare '" + compare + "' is not one of seeds, tolerance", kAuthorsForm);
+  a.by_seeds = compare == "seeds";
+  a.note = str(n, "note");
+  return a;
+}
+
+VerdictSettings parse_verdict_settings(const YAML::Node& n, const std::string& file) {
+  VerdictSettings s;
+  if (!n) return s;
+  check_keys(n, {"min_trials_for_variance", "coverage", "max_exact_subsets", "resamples", "resample_seed"}, file, "verdicts");
+  if (n["min_trials_for_variance"]) {
+    const long long m = n["min_trials_for_variance"].as<long long>();
+    if (m < 2) throw InputError(at(file, n["min_trials_for_variance"]), "verdicts: min_trials_for_variance must be >= 2");
+    s.min_trials_for_variance = static_cast<std::size_t>(m);
+  }
+  if (n["coverage"]) {
+    s.coverage = n["coverage"].as<double>();
+    if (!(s.coverage > 0 && s.coverage < 1)) throw InputError(at(file, n["coverage"]), "verdicts: coverage must be in (0, 1), e.g. 0.95");
+  }
+  if (n["max_exact_subsets"]) s.resample.max_exact = n["max_exact_subsets"].as<std::size_t>();
+  if (n["resamples"]) {
+    s.resample.resamples = n["resamples"].as<std::size_t>();
+    if (s.resample.resamples < 100) throw InputError(at(file, n["resamples"]), "verdicts: resamples must be >= 100");
+  }
+  if (n["resample_seed"]) s.resample.seed = n["resample_seed"].as<std::uint64_t>();
+  return s;
+}
+
+}  // namespace
+
+bool covers(const AuthorsCode& a, const std::string& series) {
+  return a.series.empty() || std::find(a.series.begin(), a.series.end(), series) != a.series.end();
+}
+
+Reference load_reference(const fs::path& file) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(file.string());
+  } catch (const YAML::BadFile&) {
+    throw InputError(file.string(), "cannot open the published-values file", "pass --published FILE");
+  } catch (const YAML::ParserException& e) {
+    throw InputError(file.string() + ":" + std::to_string(e.mark.line + 1), "malformed YAML: " + e.msg);
+  }
+  const std::string f = file.string();
+  Reference ref;
+  try {
+    if (root["papers"])
+      for (const auto& kv : root["papers"]) ref.papers[kv.first.as<std::string>()] = kv.second.as<std::string>();
+    ref.verdicts = parse_verdict_settings(root["verdicts"], f);
+    for (const auto& n : root["values"]) {
+      PublishedValue v;
+      v.id = str(n, "id");
+      const std::string what = "published value '" + v.id + "'";
+      check_keys(n, {"id", "paper", "source", "setting", "value", "tolerance", "tolerance_relative", "query", "protocol", "reason", "see",
+                     "authors_code"},
+                 f, what);
+      v.paper = str(n, "paper");
+      v.source = str(n, "source");
+      v.setting = str(n, "setting");
+      if (!n["value"]) throw InputError(at(f, n), what + ": needs 'value'");
+      v.value = n["value"].as<double>();
+      v.value_text = n["value"].Scalar();
+      read_tolerance(n, v.tolerance, v.relative, f);
+      v.query = parse_query(n["query"], f);
+      v.protocol = parse_protocol(n["protocol"], n, f, what);
+      v.reason = str(n, "reason");
+      v.see = str(n, "see");
+      if (n["authors_code"]) {
+        v.authors_code = parse_authors_code(n["authors_code"], f, what);
+        if (!covers(*v.authors_code, v.query.series))
+          throw InputError(at(f, n["authors_code"]), what + ": authors_code series do not include the value's series '" + v.query.series + "'",
+                           "drop 'series' (a single value has one series)");
+      }
+      ref.values.push_back(v);
+    }
+    // Compact tables: values[metric][dataset][series] = number (null = not published). protocol,
+    // reason and see apply to every value of the table; `overrides` change them for the values
+    // matching {metric, dataset, series} (each optional).
+    for (const auto& t : root["tables"]) {
+      const std::string tid = str(t, "id");
+      const std::string what = "table '" + tid + "'";
+      check_keys(t, {"id", "paper", "source", "setting", "experiment", "params", "where", "tolerance", "tolerance_relative", "values", "protocol",
+                     "reason", "see", "overrides", "authors_code"},
+                 f, what);
+      double tol = 0;
+      bool rel = false;
+      read_tolerance(t, tol, rel, f);
+      Query base = parse_query(t, f);
+      const Protocol protocol = parse_protocol(t["protocol"], t, f, what);
+      std::optional<AuthorsCode> authors;
+      if (t["authors_code"]) authors = parse_authors_code(t["authors_code"], f, what);
+      std::set<std::string> authors_series_seen;
+      const std::size_t first = ref.values.size();
+      for (const auto& m : t["values"])
+        for (const auto& d : m.second)
+          for (const auto& s : d.second) {
+            if (!s.second.IsScalar() || s.second.Scalar() == "null" || s.second.Scalar() == "~") continue;
+            PublishedValue v;
+            v.paper = str(t, "paper");
+            v.source = str(t, "source");
+            v.query = base;
+            v.query.metric = m.first.as<std::string>();
+            v.query.dataset = d.first.as<std::string>();
+            v.query.series = s.first.as<std::string>();
+            v.id = tid + "." + v.query.metric + "." + v.query.dataset + "." + v.query.series;
+            v.setting = str(t, "setting");
+            v.value = s.second.as<double>();
+            v.value_text = s.second.Scalar();
+            if (authors && covers(*authors, v.query.series)) {
+              v.authors_code = authors;
+              authors_series_seen.insert(v.query.series);
+            }
+            v.tolerance = tol;
+            v.relative = rel;
+            v.protocol = protocol;
+            v.reason = str(t, "reason");
+            v.see = str(t, "see");
+            ref.values.push_back(v);
+          }
+      if (authors)
+        for (const auto& sr : authors->series)
+          if (!authors_series_seen.count(sr))
+            throw InputError(at(f, t["authors_code"]), what + ": authors_code series '" + sr + "' is not a series of the table's values",
+                             "name series of the table's values (or drop 'series' for all)");
+      for (const auto& o : t["overrides"]) {
+        const std::string owhat = what + " override";
+        check_keys(o, {"metric", "dataset", "series", "protocol", "reason", "see"}, f, owhat);
+        const std::string om = str(o, "metric"), od = str(o, "dataset"), os = str(o, "series");
+        std::size_t matched = 0;
+        for (std::size_t i = first; i < ref.values.size(); ++i) {
+          PublishedValue& v = ref.values[i];
+          if ((!om.empty() && om != v.query.metric) || (!od.empty() && od != v.query.dataset) || (!os.empty() && os != v.query.series)) continue;
+          ++matched;
+          if (o["protocol"]) v.protocol = parse_protocol(o["protocol"], o, f, "published value '" + v.id + "'");
+          if (o["reason"]) v.reason = str(o, "reason");
+          if (o["see"]) v.see = str(o, "see");
+        }
+        if (matched == 0)
+          throw InputError(at(f, o), owhat + " {metric: '" + om + "', dataset: '" + od + "', series: '" + os + "'} matches no published value",
+                           "name a metric, dataset and series of the table's values");
+      }
+    }
+    for (const auto& n : root["claims"]) {
+      Claim c;
+      c.id = str(n, "id");
+      const std::string what = "claim '" + c.id + "'";
+      c.paper = str(n, "paper");
+      c.source = str(n, "source");
+      c.text = str(n, "text");
+      const std::string kind = str(n, "kind", "ordering");
+      if (kind == "ordering") c.kind = ClaimKind::ordering;
+      else if (kind == "threshold") c.kind = ClaimKind::threshold;
+      else if (kind == "best_at") c.kind = ClaimKind::best_at;
+      else throw InputError(at(f, n["kind"]), "unknown claim kind '" + kind + "'", "one of: ordering, threshold, best_at");
+      c.query = parse_query(n, f);
+      c.lower_is_better = str(n, "better", "lower") == "lower";
+      if (n["winners"]) c.winners = n["winners"].as<std::vector<std::string>>();
+      if (n["losers"]) c.losers = n["losers"].as<std::vector<std::string>>();
+      if (n["group_by"]) c.group_by = n["group_by"].as<std::vector<std::string>>();
+      c.op = str(n, "op", "<");
+      if (c.op != "<" && c.op != "<=" && c.op != ">" && c.op != ">=")
+        throw InputError(at(f, n["op"]), what + ": op '" + c.op + "' is not one of <, <=, >, >=");
+      if (n["bound"]) c.bound = n["bound"].as<double>();
+      c.over = str(n, "over");
+      if (n["expected"]) c.expected = n["expected"].as<double>();
+      if (n["expected_tolerance"]) c.expected_tolerance = n["expected_tolerance"].as<double>();
+      c.protocol = parse_protocol(n["protocol"], n, f, what);
+      c.reason = str(n, "reason");
+      c.see = str(n, "see");
+      ref.claims.push_back(c);
+    }
+    // Published running times: seconds[dataset][column] = a number, or a string for the paper's "-"
+    // (with its remark); `series_for` maps a column to the series name of the results where they differ.
+    for (const auto& t : root["timings"]) {
+      const std::string tid = str(t, "id");
+      const std::string what = "timing table '" + tid + "'";
+      check_keys(t, {"id", "paper", "source", "machine", "experiment", "metric", "params", "where", "series_for", "seconds"}, f, what);
+      Query base = parse_query(t, f);
+      if (base.metric.empty()) base.metric = "method_seconds";
+      if (!is_timing_metric(base.metric))
+        throw InputError(at(f, t["metric"]), what + ": metric '" + base.metric + "' is not a timing field", "method_seconds or metrics_seconds");
+      std::map<std::string, std::string> series_for;
+      if (t["series_for"])
+        for (const auto& kv : t["series_for"]) series_for[kv.first.as<std::string>()] = kv.second.as<std::string>();
+      if (!t["seconds"] || !t["seconds"].IsMap()) throw InputError(at(f, t), what + ": needs 'seconds: {dataset: {column: seconds}}'");
+      for (const auto& d : t["seconds"])
+        for (const auto& c : d.second) {
+          PublishedTiming pt;
+          pt.paper = str(t, "paper");
+          pt.source = str(t, "source");
+          pt.machine = str(t, "machine");
+          pt.column = c.first.as<std::string>();
+          pt.query = base;
+          pt.query.dataset = d.first.as<std::string>();
+          pt.query.series = series_for.count(pt.column) ? series_for.at(pt.column) : pt.column;
+          pt.id = tid + "." + pt.query.dataset + "." + pt.column;
+          if (!c.second.IsScalar()) throw InputError(at(f, c.second), "timing '" + pt.id + "': expected seconds or a remark");
+          double x = 0;
+          if (YAML::convert<double>::decode(c.second, x)) {
+            if (!(x > 0)) throw InputError(at(f, c.second), "timing '" + pt.id + "': seconds must be > 0");
+            pt.seconds = x;
+          } else {
+            pt.note = c.second.Scalar();
+          }
+          ref.timings.push_back(pt);
+        }
+    }
+  } catch (const YAML::Exception& e) {
+    throw InputError(f + ":" + std::to_string(e.mark.line + 1), std::string("bad entry: ") + e.what());
+  }
+  return ref;
+}
+
+}  // namespace dpclust::report
