@@ -12,7 +12,7 @@
 #include "core/error.hpp"
 #include "data_command.hpp"
 #include "core/files.hpp"
-#include "experiment/method_table.hpp"
+#include "experiment/catalog_docs.hpp"
 #include "experiment/catalog.hpp"
 #include "experiment/config.hpp"
 #include "experiment/cost_model.hpp"
@@ -207,11 +207,16 @@ int cmd_validate(int argc, char** argv) {
 int cmd_list(int argc, char** argv) {
   po::options_description opts("list options");
   opts.add_options()("json", "machine-readable output")("data-root", po::value<std::string>(), "directory of the papers' datasets")(
-      "method-table", "print the README's method table (privacy notion, release, when private) as Markdown");
+      "method-table", "print docs/privacy.md's method table (privacy notion, release, when private) as Markdown")(
+      "config-keys", "print docs/config-keys.md (every method's, generator's and metric's parameters) as Markdown");
   po::variables_map vm;
-  if (!parse(argc, argv, "usage: dpclust list [--json | --method-table]", opts, nullptr, vm)) return 0;
+  if (!parse(argc, argv, "usage: dpclust list [--json | --method-table | --config-keys]", opts, nullptr, vm)) return 0;
   if (vm.count("method-table")) {
     std::cout << method_table_markdown();
+    return 0;
+  }
+  if (vm.count("config-keys")) {
+    std::cout << config_keys_markdown();
     return 0;
   }
   const fs::path root = data_root_from(vm);

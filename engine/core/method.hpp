@@ -76,7 +76,7 @@ struct MethodInfo {
   bool local_privacy = false;
   // What one trial publishes, and when that is a private release: the conditions besides what every
   // private method needs (`randomness: secure`, `sampler: secure`, public bounds, no config-level
-  // non_private note). The README's method table is generated from these (method_table.hpp).
+  // non_private note). docs/privacy.md's method table is generated from these (experiment/catalog_docs.hpp).
   std::string releases;
   std::string private_when;
   std::vector<ParamSpec> params;

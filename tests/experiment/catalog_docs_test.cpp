@@ -1,6 +1,6 @@
-// README.md's method table is the generated one (engine/experiment/method_table.hpp): a method added or
+// docs/privacy.md's method table is the generated one (engine/experiment/catalog_docs.hpp): a method added or
 // changed in the catalog without its README row fails here.
-#include "experiment/method_table.hpp"
+#include "experiment/catalog_docs.hpp"
 
 #include <gtest/gtest.h>
 
@@ -34,14 +34,33 @@ TEST(MethodTable, EveryBuiltInMethodHasARowWithItsNotionAndRelease) {
   EXPECT_NE(table.find("| `dbscan` | none |"), std::string::npos);
 }
 
-TEST(MethodTable, ReadmeHoldsTheGeneratedTable) {
-  const std::string readme = read_file(std::string(DPCLUST_TEST_SOURCE_DIR) + "/README.md");
+TEST(MethodTable, DocsHoldTheGeneratedTable) {
+  const std::string readme = read_file(std::string(DPCLUST_TEST_SOURCE_DIR) + "/docs/privacy.md");
   const std::string begin = "<!-- method-table:begin (generated: dpclust list --method-table) -->\n", end = "<!-- method-table:end -->";
   const auto b = readme.find(begin), e = readme.find(end);
-  ASSERT_NE(b, std::string::npos) << "README.md lacks the method-table markers";
+  ASSERT_NE(b, std::string::npos) << "docs/privacy.md lacks the method-table markers";
   ASSERT_NE(e, std::string::npos);
   EXPECT_EQ(readme.substr(b + begin.size(), e - b - begin.size()), method_table_markdown())
-      << "README.md's method table is out of date: paste the output of `dpclust list --method-table`";
+      << "docs/privacy.md's method table is out of date: paste the output of `dpclust list --method-table`";
+}
+
+// docs/config-keys.md is generated; adding or changing a method's parameter without regenerating it fails here.
+TEST(ConfigKeysDoc, DocsHoldTheGeneratedReference) {
+  const std::string doc = read_file(std::string(DPCLUST_TEST_SOURCE_DIR) + "/docs/config-keys.md");
+  EXPECT_EQ(doc, config_keys_markdown()) << "docs/config-keys.md is out of date: run `dpclust list --config-keys > docs/config-keys.md`";
+}
+
+TEST(ConfigKeysDoc, EveryDeclaredParameterIsListed) {
+  const std::string doc = config_keys_markdown();
+  for (const MethodInfo& m : all_methods()) {
+    if (!m.definition.is_null()) continue;
+    const auto at = doc.find("### `" + m.name + "`");
+    ASSERT_NE(at, std::string::npos) << m.name;
+    const auto next = doc.find("### ", at + 4);
+    for (const ParamSpec& p : m.params)
+      EXPECT_NE(doc.substr(at, next - at).find("| `" + p.name + "` |"), std::string::npos) << m.name << "." << p.name;
+  }
+  EXPECT_NE(doc.find("| `epsilon` | a real number in [1e-06, 1e+06] | required |"), std::string::npos);  // e.g. privthr
 }
 
 }  // namespace
