@@ -101,6 +101,7 @@ WaveClusterOutput privthr_em(const Dataset& data, const WcParams& params, const 
   out.transformed = w_noisy;
   out.is_private = true;
   out.k_prime = t.rank;
+  out.k_prime_from_true_data = true;  // the rank among the true W (evaluation, not a diagnostic)
   out.threshold = t.threshold;
   if (options.threshold_output == ThresholdOutput::lattice) out.public_extra["threshold_grid"] = t.grid;
   else out.non_private_notes.push_back(kContinuousThresholdNote);

@@ -145,7 +145,7 @@ Quantizer make_quantizer(const Dataset& data, const WcParams& params) {
 nlohmann::json WaveClusterOutput::diagnostics() const {
   nlohmann::json j = {{"significant_grids", clustering.n_significant}, {"clusters", clustering.n_clusters}};
   if (!is_private) return j;  // plain WaveCluster: k' = k and d are statistics of the true data (evaluation)
-  j["k_prime"] = k_prime;
+  if (!k_prime_from_true_data) j["k_prime"] = k_prime;
   j["threshold"] = threshold;
   if (l_prime > 0) j["L_prime"] = l_prime;
   for (auto it = public_extra.begin(); it != public_extra.end(); ++it) j[it.key()] = it.value();
@@ -157,6 +157,8 @@ nlohmann::json WaveClusterOutput::evaluation() const {
   if (!is_private) {
     j["k_prime"] = k_prime;
     j["threshold"] = threshold;
+  } else if (k_prime_from_true_data) {
+    j["k_prime"] = k_prime;
   }
   return j;
 }

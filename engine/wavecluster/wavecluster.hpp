@@ -93,6 +93,10 @@ struct WaveClusterOutput {
   std::size_t z = 0;  // |Z|: non-positive values of W
   bool is_private = false;       // false for plain WaveCluster: every number is then of the true data
   bool range_from_data = false;  // PrivTHR_EM took its threshold range from the true values (flagged non-private)
+  // PrivTHR_EM's k' is the rank of the chosen threshold among the TRUE coefficients (Alg. 3 lines 8-15):
+  // not a function of the release, so it is an evaluation statistic, never a diagnostic (the privacy
+  // audit found it: with it among the diagnostics the lattice mechanism looked like a violation).
+  bool k_prime_from_true_data = false;
   // Further reasons the run is not private as configured (the authors'-code options: em_repeats_budget:
   // authors, ag_variant: flat_origin); WcMechanism::run copies them into the result's non_private notes.
   std::vector<std::string> non_private_notes;
@@ -100,7 +104,7 @@ struct WaveClusterOutput {
   // {"k_prime", "L_prime", "threshold", "significant_grids", "clusters", public_extra...} for a private
   // run; for plain WaveCluster only the sizes of its (non-private) result.
   nlohmann::json diagnostics() const;
-  // {"k", "L", "Z"} (plain WaveCluster: also k_prime and threshold).
+  // {"k", "L", "Z"} (plain WaveCluster: also k_prime and threshold; PrivTHR_EM: also k_prime).
   nlohmann::json evaluation() const;
 };
 
