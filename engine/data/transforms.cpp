@@ -26,19 +26,19 @@ bool is_constant(double var, double mean, std::size_t n) {
   return var <= upper;
 }
 
-std::string format_point(const Dataset& data, std::size_t i) {
-  std::ostringstream s;
-  s.precision(10);
-  s << "(";
-  for (std::size_t j = 0; j < data.d; ++j) s << (j ? ", " : "") << data.point(i)[j];
-  s << ")";
-  return s.str();
+// Error messages name a record by its index and a column by its number and name, never by a value
+// (issue 22 item 7): the message reaches the CLI, the audit and Python's ValueError, and a coordinate
+// of a private record printed there is released without noise. The bounds are public (configured).
+std::string describe_column(const Dataset& data, std::size_t j) {
+  std::string s = "coordinate " + std::to_string(j);
+  if (data.column_names.size() == data.d && !data.column_names[j].empty()) s += " ('" + data.column_names[j] + "')";
+  return s;
 }
 
-std::string format_bounds(const Bounds& b) {
+std::string format_interval(double lo, double hi) {
   std::ostringstream s;
   s.precision(10);
-  for (std::size_t j = 0; j < b.dims(); ++j) s << (j ? " x " : "") << "[" << b.lo[j] << ", " << b.hi[j] << "]";
+  s << "[" << lo << ", " << hi << "]";
   return s.str();
 }
 
@@ -139,19 +139,23 @@ void check_within_bounds(const Dataset& data, const std::string& source) {
     throw InputError(source, "bounds have " + std::to_string(data.bounds.dims()) + " dimensions but the data has " +
                                  std::to_string(data.d),
                      "give one [low, high] pair per data column");
-  for (std::size_t i = 0; i < data.n; ++i)
-    if (!data.bounds.contains(data.point(i)))
-      throw InputError(source, "point " + std::to_string(i) + " (0-based, in file order) " + format_point(data, i) +
-                                   " lies outside the domain bounds " + format_bounds(data.bounds),
-                       "widen bounds in the config or clip/filter the data");
+  for (std::size_t i = 0; i < data.n; ++i) {
+    if (data.bounds.contains(data.point(i))) continue;
+    std::size_t j = 0;  // the first coordinate outside its interval (NaN is outside every interval)
+    while (j + 1 < data.d && data.point(i)[j] >= data.bounds.lo[j] && data.point(i)[j] <= data.bounds.hi[j]) ++j;
+    throw InputError(source, "point " + std::to_string(i) + " (0-based, in file order): " + describe_column(data, j) +
+                                 " is outside the public bounds " + format_interval(data.bounds.lo[j], data.bounds.hi[j]) +
+                                 " (the value is not shown: error messages never print a record's values)",
+                     "widen the bounds (`bounds` in the config, bounds= in Python), or drop the points outside them (clip_to_bounds: true)");
+  }
 }
 
 void validate_points(const Dataset& data, const std::string& source) {
   for (std::size_t i = 0; i < data.n; ++i)
     for (std::size_t j = 0; j < data.d; ++j)
       if (!std::isfinite(data.point(i)[j]))
-        throw InputError(source, "point " + std::to_string(i) + " has a non-finite coordinate (NaN/inf) in column " +
-                                     std::to_string(j),
+        throw InputError(source, "point " + std::to_string(i) + " (0-based, in file order): " + describe_column(data, j) +
+                                     " is not finite (NaN or infinite)",
                          "remove or impute the point");
   check_within_bounds(data, source);
 }

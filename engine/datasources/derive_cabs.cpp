@@ -41,6 +41,8 @@ struct TraceLine {
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
+// Names the line and the field, never the field's text (issue 22 item 7: a record's values stay out of
+// error messages).
 [[noreturn, gnu::cold, gnu::noinline]] void bad_line(const LineReader& in, const std::string& what) {
   throw InputError(in.where(), what,
                    "each line of a cabspotting trace is `latitude longitude occupied(0|1) unixtime`; "
@@ -70,13 +72,13 @@ bool parse_trace_line(std::string_view line, const LineReader& in, TraceLine& ou
   }
   if (n == 0) return false;
   if (n != 4) bad_line(in, "expected 4 fields (latitude longitude occupied unixtime), found " + std::to_string(n));
-  if (!parse_number(f[0], out.lat)) bad_line(in, "latitude '" + std::string(f[0]) + "' is not a finite number");
-  if (!parse_number(f[1], out.lon)) bad_line(in, "longitude '" + std::string(f[1]) + "' is not a finite number");
-  if (f[2] != "0" && f[2] != "1") bad_line(in, "occupied flag '" + std::string(f[2]) + "' is not 0 or 1");
+  if (!parse_number(f[0], out.lat)) bad_line(in, "latitude is not a finite number");
+  if (!parse_number(f[1], out.lon)) bad_line(in, "longitude is not a finite number");
+  if (f[2] != "0" && f[2] != "1") bad_line(in, "occupied flag is not 0 or 1");
   std::int64_t t = 0;
   const auto [end, ec] = std::from_chars(f[3].data(), f[3].data() + f[3].size(), t);
   if (ec != std::errc() || end != f[3].data() + f[3].size())
-    bad_line(in, "unix time '" + std::string(f[3]) + "' is not an integer");
+    bad_line(in, "unix time is not an integer");
   out.lat_text = f[0];
   out.lon_text = f[1];
   out.occupied = f[2] == "1";

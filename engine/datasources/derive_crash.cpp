@@ -120,7 +120,8 @@ std::size_t find_column(const std::vector<std::string>& names, std::string_view 
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void bad_coordinate(const CsvRecords& rec, const char* name, std::string_view v) {
-  throw InputError(rec.where(), std::string(name) + " '" + std::string(v) + "' is not a finite number",
+  (void)v;  // never shown: a record's values stay out of error messages (issue 22 item 7)
+  throw InputError(rec.where(), std::string(name) + " is not a finite number",
                    "the file is corrupt or not the NYC crash export; re-download it");
 }
 

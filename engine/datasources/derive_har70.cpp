@@ -68,11 +68,11 @@ DerivationReport derive_har70(const std::vector<fs::path>& participant_csvs, con
       for (std::size_t k = 0; k < 3; ++k) {
         double v = 0;
         if (!text::parse_double(fields[col[k]], v) || !std::isfinite(v))
-          throw InputError(in.where(), std::string(kColumns[k]) + " '" + std::string(fields[col[k]]) + "' is not a finite number", kFix);
+          throw InputError(in.where(), std::string(kColumns[k]) + " is not a finite number (the value is not shown)", kFix);
       }
       std::int64_t label = 0;
       if (!text::parse_int(fields[col[3]], label))
-        throw InputError(in.where(), "label '" + std::string(fields[col[3]]) + "' is not an integer", kFix);
+        throw InputError(in.where(), "the label is not an integer (the value is not shown)", kFix);
       row.clear();
       for (std::size_t k = 0; k < kColumns.size(); ++k) {
         row.append(fields[col[k]]);

@@ -62,7 +62,7 @@ DerivationReport derive_sklearn_iris(const fs::path& sklearn_iris_csv, const fs:
     for (std::size_t k = 0; k < kFeatures; ++k) {
       double v = 0;
       if (!text::parse_double(fields[k], v) || !std::isfinite(v))
-        throw InputError(in.where(), "measurement '" + std::string(fields[k]) + "' is not a finite number", kFix);
+        throw InputError(in.where(), "measurement " + std::to_string(k) + " is not a finite number (the value is not shown)", kFix);
       // std::to_chars without a precision: the shortest text that parses back to the same double.
       const auto res = std::to_chars(num, num + sizeof num, v);
       const std::string_view printed(num, static_cast<std::size_t>(res.ptr - num));
@@ -71,7 +71,7 @@ DerivationReport derive_sklearn_iris(const fs::path& sklearn_iris_csv, const fs:
     }
     std::int64_t label = 0;
     if (!text::parse_int(fields[kFeatures], label) || label < 0 || label >= classes)
-      throw InputError(in.where(), "label '" + std::string(fields[kFeatures]) + "' is not a class index 0.." + std::to_string(classes - 1), kFix);
+      throw InputError(in.where(), "the label is not a class index 0.." + std::to_string(classes - 1) + " (the value is not shown)", kFix);
     row.append(fields[kFeatures]).push_back('\n');
     out.write(row.data(), static_cast<std::streamsize>(row.size()));
     ++report.rows_written;

@@ -10,7 +10,10 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/method.hpp"
 #include "dpdbscan/diffprivlib_samplers.hpp"
+#include "dpdbscan/noise.hpp"
+#include "privacy/samplers.hpp"
 
 namespace dpclust::dpdbscan {
 namespace {
@@ -215,6 +218,93 @@ std::int64_t diffprivlib_iterations(double epsilon, std::size_t k, std::size_t n
   return static_cast<std::int64_t>(std::max(std::min(epsilon / eps_m, 7.0), 2.0));
 }
 
+void kmeans_budget_split(double epsilon, std::int64_t iterations, std::size_t d, std::size_t informative,
+                         double& epsilon_sum, double& epsilon_count) {
+  // Su et al.: eps / T per iteration, cbrt(4 d rho^2) : 1 : ... : 1 between the counts and the informative
+  // dimensions.
+  const double e0 = std::cbrt(4.0 * static_cast<double>(d) * kRho * kRho);
+  const double norm = epsilon / static_cast<double>(iterations) / (static_cast<double>(informative) + e0);
+  epsilon_sum = norm;
+  epsilon_count = e0 * norm;
+}
+
+namespace {
+
+// The secure mechanisms' own conditions (privacy/mechanism.cpp) at the scales run_dplloyd will ask for.
+bool scales_supported(double epsilon, std::int64_t iterations, const Bounds& bounds, double count_bound) {
+  if (!(epsilon > 0) || !std::isfinite(epsilon)) return false;
+  const std::size_t d = bounds.dims();
+  std::size_t informative = 0;
+  for (std::size_t j = 0; j < d; ++j) informative += bounds.hi[j] - bounds.lo[j] > 0;
+  double eps_sum = 0, eps_count = 0;
+  kmeans_budget_split(epsilon, iterations, d, informative, eps_sum, eps_count);
+  // CountMechanism: the discrete Laplace of scale 1 / eps_count as a rational rounded up; for scales up to
+  // 2^40 that rational is the double itself (rational_at_least), so the limit is the double's.
+  const double count_scale = 1.0 / eps_count;
+  if (!(count_scale <= 0x1p40)) return false;
+  for (std::size_t j = 0; j < d; ++j) {
+    const double half = (bounds.hi[j] - bounds.lo[j]) / 2.0;
+    if (half == 0) continue;  // a constant dimension draws nothing
+    try {
+      privacy::SnappingLaplace(eps_sum, half, count_bound * half);  // throws when Mironov's conditions fail
+    } catch (const std::invalid_argument&) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool secure_scales_supported(double epsilon, std::int64_t iterations, const Bounds& bounds, std::uint64_t n_public) {
+  return scales_supported(epsilon, iterations, bounds, n_public > 0 ? static_cast<double>(n_public) : kCountBound);
+}
+
+EpsilonLimits secure_epsilon_limits(std::int64_t iterations, const Bounds& bounds, std::uint64_t n_public) {
+  auto ok = [&](double e) { return secure_scales_supported(e, iterations, bounds, n_public); };
+  EpsilonLimits l{0, std::numeric_limits<double>::infinity()};
+  // A supported epsilon to start from: 1, else scan the powers of two (the supported range is an interval).
+  double inside = 1.0;
+  if (!ok(inside)) {
+    inside = 0;
+    for (int e = -1074; e <= 1023 && inside == 0; ++e)
+      if (ok(std::ldexp(1.0, e))) inside = std::ldexp(1.0, e);
+    if (inside == 0) return {std::numeric_limits<double>::infinity(), 0};  // nothing is supported
+  }
+  const double tiny = std::numeric_limits<double>::denorm_min(), huge = std::numeric_limits<double>::max();
+  if (!ok(tiny)) l.min_epsilon = epsilon_boundary(tiny, inside, ok);
+  if (!ok(huge)) l.max_epsilon = epsilon_boundary(huge, inside, ok);
+  return l;
+}
+
+std::int64_t planned_iterations(const DpKmeansOptions& o, std::size_t d) {
+  if (o.iterations > 0) return o.iterations;
+  if (o.n_public > 0) return diffprivlib_iterations(o.epsilon, o.k, static_cast<std::size_t>(o.n_public), d);
+  return kDefaultIterations;
+}
+
+void check_secure_epsilon(const DpKmeansOptions& o, const Bounds& bounds) {
+  if (o.variant != KmeansVariant::dplloyd || o.sampler != privacy::Sampler::secure || bounds.empty()) return;
+  const std::int64_t t = planned_iterations(o, bounds.dims());
+  if (secure_scales_supported(o.epsilon, t, bounds, o.n_public)) return;
+  const EpsilonLimits l = secure_epsilon_limits(t, bounds, o.n_public);
+  const std::string setting = "T = " + std::to_string(t) + " iterations, d = " + std::to_string(bounds.dims()) +
+                              ", sum bound N = " + (o.n_public > 0 ? "n_public = " + std::to_string(o.n_public) : std::string("2^32"));
+  if (o.epsilon < l.min_epsilon)
+    throw InputError("params.epsilon",
+                     "epsilon = " + short_number(o.epsilon) + " is below " + limit_text(l.min_epsilon, true) +
+                         ", the smallest epsilon whose noise the secure samplers can draw for dp_kmeans here (" + setting +
+                         "): eps / (T (d' + e0)) must give a snapping-Laplace scale below the sums' bound and a discrete "
+                         "Laplace count scale of at most 2^40 (dp_kmeans.hpp)",
+                     "use epsilon >= " + limit_text(l.min_epsilon, true) + ", fewer iterations, a larger n_public, or sampler: textbook "
+                         "(flagged non-private)");
+  throw InputError("params.epsilon",
+                   "epsilon = " + short_number(o.epsilon) + " is above " + limit_text(l.max_epsilon, false) +
+                       ", the largest epsilon the secure snapping mechanism accepts for dp_kmeans here (" + setting +
+                       "; Mironov 2012 Theorem 1 needs the sums' bound B < 2^46 lambda)",
+                   "use epsilon <= " + limit_text(l.max_epsilon, false) + ", more iterations, or a smaller n_public");
+}
+
 DpKmeansResult dp_kmeans(const double* coords, std::size_t n, const Bounds& bounds, const DpKmeansOptions& o, Rng& rng,
                          BudgetLedger& ledger) {
   if (bounds.empty())
@@ -254,12 +344,8 @@ DpKmeansResult dp_kmeans(const double* coords, std::size_t n, const Bounds& boun
       worst_ratio = std::max(worst_ratio, std::max(std::fabs(bounds.lo[j]), std::fabs(bounds.hi[j])) / width);
     }
   }
-  // Budget split (Su et al.): eps / T per iteration, cbrt(4 d rho^2) : 1 : ... : 1 between the counts and
-  // the informative dimensions.
-  const double e0 = std::cbrt(4.0 * static_cast<double>(d) * kRho * kRho);
-  const double norm = o.epsilon / static_cast<double>(r.iterations) / (static_cast<double>(informative) + e0);
-  r.epsilon_sum = norm;
-  r.epsilon_count = e0 * norm;
+  kmeans_budget_split(o.epsilon, r.iterations, d, informative, r.epsilon_sum, r.epsilon_count);
+  if (!diffprivlib) check_secure_epsilon(o, bounds);
 
   if (o.initial_centers.size() > 0) {
     if (o.initial_centers.rows() != K || o.initial_centers.cols() != Dm)

@@ -110,6 +110,41 @@ std::int64_t diffprivlib_iterations(double epsilon, std::size_t k, std::size_t n
 // inertia. Post-processing of released centres: the Python DPKMeans.predict labels new points with it.
 double assign_nearest(const double* x, std::size_t n, std::size_t d, const RowMatrix& centers, Labels& labels);
 
+// The secure samplers' limits, checked before any noise is drawn (issue 22 item 6). Variant dplloyd with
+// the secure sampler draws, per iteration, discrete Laplace counts of scale 1 / eps_count
+// (engine/privacy/samplers.hpp: scale <= 2^40) and snapping-Laplace sums (Mironov's Theorem 1 needs
+// lambda < B < 2^46 lambda, and a grid Lambda <= B). With the budget split of dp_kmeans
+//   eps_sum = eps / (T (d' + e0)),  eps_count = e0 eps_sum,  e0 = cbrt(4 d rho^2), rho = 0.225,
+// d' the non-constant dimensions, and per dimension the sensitivity h_j = (hi_j - lo_j) / 2 and bound
+// N h_j (N = n_public, else 2^32), the limits are, in the sampler's units (B = N when h_j is a power of
+// two; otherwise B = N / (1 + 2^-50 N), the inflated unit of samplers.cpp):
+//   counts  1 / eps_count <= 2^40                    <=>  eps >= T (d' + e0) / (e0 2^40)
+//   sums    lambda = (1 + 2^-49 B) / eps_sum must be < B, and its grid Lambda = 2^ceil(log2 lambda) <= B
+//           (else every release is 0), i.e. lambda <= 2^floor(log2 B) (strictly below B when B is itself a
+//           power of two)                        <=>  eps >= T (d' + e0) (1 + 2^-49 B) / 2^floor(log2 B)
+//           and B < 2^46 lambda                  <=>  eps <  T (d' + e0) 2^46 (1 + 2^-49 B) / B   (an upper limit)
+// The sums bind: for d = 2, T = 5 and N = 2^32 (no n_public), B = 2^32 and the smallest epsilon is
+// 13.70 (1 + 2^-17) / 2^32 = 3.19e-9 (the "about 3e-9" of issue 22), the counts allow 1.7e-11; the largest
+// is 13.70 * 2^14 = 2.2e5. The closed forms ignore the samplers' upward roundings (a few ulps), so the
+// check below applies the samplers' own conditions (secure_scales_supported) and finds the exact limits
+// by bisection over the doubles. The textbook sampler and the diffprivlib variant have no such limit.
+struct EpsilonLimits {
+  double min_epsilon = 0;  // the smallest accepted epsilon (a double), 0 when there is no lower limit
+  double max_epsilon = 0;  // the largest, +inf when there is no upper limit
+};
+// The budget split of dp_kmeans: per iteration and non-constant dimension (eps_sum) and for the counts.
+void kmeans_budget_split(double epsilon, std::int64_t iterations, std::size_t d, std::size_t informative,
+                         double& epsilon_sum, double& epsilon_count);
+// True when the secure samplers accept every noise scale of variant dplloyd at this epsilon.
+bool secure_scales_supported(double epsilon, std::int64_t iterations, const Bounds& bounds, std::uint64_t n_public);
+EpsilonLimits secure_epsilon_limits(std::int64_t iterations, const Bounds& bounds, std::uint64_t n_public);
+// The number of iterations dp_kmeans will run without the data: `iterations`, the rule on n_public, or
+// kDefaultIterations (dplloyd). Not defined for diffprivlib without n_public (the rule on the true n).
+std::int64_t planned_iterations(const DpKmeansOptions& o, std::size_t d);
+// Throws InputError("params.epsilon", ...) naming the limit and the fix when variant dplloyd with the secure
+// sampler cannot draw its noise at o.epsilon on this domain; a no-op otherwise.
+void check_secure_epsilon(const DpKmeansOptions& o, const Bounds& bounds);
+
 // Throws InputError for unusable parameters. Every release is recorded in `ledger`.
 DpKmeansResult dp_kmeans(const double* coords, std::size_t n, const Bounds& bounds, const DpKmeansOptions& options,
                          Rng& rng, BudgetLedger& ledger);

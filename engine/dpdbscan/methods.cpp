@@ -60,9 +60,15 @@ ParamSpec epsilon_param() {
 }
 // DP-k-means goes lower: the DP-DBSCAN paper runs it at eps = 1/n^2 (Sec. 8.4; 1.6e-8 for Cluto's 8,000
 // points) to show its clusters are then data-independent. 1e-12 covers 1/n^2 up to n = 10^6 and still
-// gives finite noise scales (a denormal epsilon does not).
+// gives finite noise scales (a denormal epsilon does not). With the secure sampler (variant dplloyd) the
+// samplers' scale limits set a higher floor that depends on T, d and the bounds (about 3.2e-9 for d = 2,
+// T = 5, no n_public): check_secure_epsilon (dp_kmeans.hpp) enforces it in check_shape and in dp_kmeans().
 ParamSpec kmeans_epsilon_param() {
-  return real_param("epsilon", 1.0, "privacy budget (epsilon), at least 1e-12 (1/n^2 up to n = 10^6, the paper's Sec. 8.4 test)", 1e-12);
+  return real_param("epsilon", 1.0,
+                    "privacy budget (epsilon), at least 1e-12 (1/n^2 up to n = 10^6, the paper's Sec. 8.4 test); with "
+                    "sampler: secure (variant dplloyd) at least the secure samplers' limit for T, d and the bounds "
+                    "(about 3.2e-9 for d = 2, T = 5, no n_public)",
+                    1e-12);
 }
 
 // Largest grid whose noisy histogram release_histogram writes into the release (two |X|-long lists).
@@ -120,6 +126,8 @@ void check_dp_dbscan_shape(const ParamSet& p, const DataShape& shape) {
   } else if (delta != 0) {
     throw InputError("params.delta", "delta > 0 is only used by gaussian noise", "set delta: 0 or noise: gaussian");
   }
+  // The secure discrete Gaussian's sigma^2 <= 2^40 (noise.hpp); laplace/geometric never reach their limit.
+  check_secure_epsilon(noise, effective_sampler(noise, privacy::sampler_of(p)), epsilon, delta, kind_of(kNeighbouring, p, "neighbouring"));
   if (theta < 0 && theta != -1)
     throw InputError("params.theta", "theta must be >= 0, or -1 for the automatic choice ln(|X|/n)/eps");
   const HistogramChoice histogram = kind_of(kHistogramChoices, p, "histogram");
@@ -183,7 +191,8 @@ class DpDbscanMethod final : public Method {
     o.theta_authors_code = kind_of(kThetaRules, p, "theta_rule");
     o.n_public = static_cast<std::uint64_t>(p.integer("n_public"));
     o.stream = rng_of(p);
-    o.numpy_seed = numpy_seed_of(rng);
+    // Only the numpy stream has a seed to take (randomness: secure has none, and refuses rng: numpy).
+    o.numpy_seed = o.stream == RandomStream::numpy ? numpy_seed_of(rng) : 0;
     const bool release_histogram = p.boolean("release_histogram");
     if (release_histogram) check_release_histogram(o, data);
     o.keep_histogram = release_histogram;
@@ -427,7 +436,20 @@ const MethodInfo& dp_kmeans_method_info() {
                           "the data-independent draw (uniform in the shrunk bounds)"),
     };
     m.make = [] { return std::make_unique<DpKmeansMethod>(); };
-    m.check_shape = [](const ParamSet& p, const DataShape& shape) { check_at_most_points(p, shape, "k", "clusters"); };
+    m.check_shape = [](const ParamSet& p, const DataShape& shape) {
+      check_at_most_points(p, shape, "k", "clusters");
+      // The secure samplers' epsilon limits (dp_kmeans.hpp), from the configured bounds; without them
+      // (bounds: data, Python) dp_kmeans() applies the same check before drawing any noise.
+      if (shape.bounds.empty() || (shape.d && shape.bounds.dims() != *shape.d)) return;
+      DpKmeansOptions o;
+      o.k = static_cast<std::size_t>(p.integer("k"));
+      o.epsilon = p.real("epsilon");
+      o.variant = kind_of(kVariants, p, "variant");
+      o.iterations = p.integer("iterations");
+      o.n_public = static_cast<std::uint64_t>(p.integer("n_public"));
+      o.sampler = privacy::sampler_of(p);
+      check_secure_epsilon(o, shape.bounds);
+    };
     return m;
   }();
   return info;

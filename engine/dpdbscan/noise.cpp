@@ -1,7 +1,11 @@
 // The histogram noise choice mapped onto privacy::CountMechanism; see noise.hpp.
 #include "dpdbscan/noise.hpp"
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <limits>
+#include <sstream>
 
 #include "core/error.hpp"
 
@@ -40,6 +44,47 @@ void check_numpy_stream(NoiseKind kind, privacy::Sampler sampler, bool linear) {
                      "add histogram: naive, or use rng: dpclust");
 }
 
+bool gaussian_scale_supported(double epsilon, double delta, bool bounded_dp) {
+  if (!(epsilon > 0) || !std::isfinite(epsilon) || !(delta > 0 && delta < 1)) return false;
+  // The same arithmetic as privacy::CountMechanism::gaussian and exact_parameter (mechanism.cpp): sigma^2 is
+  // rounded up to the next double and then to a rational, which is exact below 2^40.
+  const double s = std::sqrt(2.0 * std::log(1.25 / delta)) * l2_sensitivity(bounded_dp) / epsilon;
+  return std::nextafter(s * s, std::numeric_limits<double>::infinity()) <= 0x1p40;
+}
+
+void check_secure_epsilon(NoiseKind kind, privacy::Sampler sampler, double epsilon, double delta, bool bounded_dp) {
+  if (kind != NoiseKind::gaussian || sampler != privacy::Sampler::secure || !(delta > 0 && delta < 1)) return;
+  if (!(epsilon > 0) || !std::isfinite(epsilon) || gaussian_scale_supported(epsilon, delta, bounded_dp)) return;
+  auto ok = [&](double e) { return gaussian_scale_supported(e, delta, bounded_dp); };
+  const double min_eps = epsilon_boundary(epsilon, std::numeric_limits<double>::max(), ok);
+  const std::string bound = limit_text(min_eps, true);
+  throw InputError("params.epsilon",
+                   "epsilon = " + limit_text(epsilon, true) + " is below " + bound +
+                       ", the smallest epsilon whose noise the secure discrete Gaussian sampler can draw at delta = " +
+                       limit_text(delta, true) + ": sigma = sqrt(2 ln(1.25/delta)) Delta_2 / eps must have sigma^2 <= 2^40",
+                   "use epsilon >= " + bound + ", a larger delta, noise: laplace, or sampler: textbook (flagged non-private)");
+}
+
+double epsilon_boundary(double bad, double good, const std::function<bool(double)>& accepted) {
+  std::uint64_t b = std::bit_cast<std::uint64_t>(bad), g = std::bit_cast<std::uint64_t>(good);
+  while (b + 1 < g || g + 1 < b) {
+    const std::uint64_t mid = b < g ? b + (g - b) / 2 : g + (b - g) / 2;
+    (accepted(std::bit_cast<double>(mid)) ? g : b) = mid;
+  }
+  return std::bit_cast<double>(g);
+}
+
+std::string limit_text(double x, bool lower) {
+  for (int p = 6; p <= 17; ++p) {
+    std::ostringstream s;
+    s.precision(p);
+    s << x;
+    const double back = std::stod(s.str());
+    if (p == 17 || (lower ? back >= x : back <= x)) return s.str();
+  }
+  return "";
+}
+
 privacy::CountMechanism histogram_mechanism(BudgetLedger& ledger, NoiseKind kind, privacy::Sampler sampler, double epsilon,
                                             double delta, bool bounded_dp, const std::string& step, const std::string& note) {
   if (!(std::isfinite(epsilon) && epsilon > 0)) throw InputError("params.epsilon", "epsilon must be a finite number > 0");
@@ -51,6 +96,7 @@ privacy::CountMechanism histogram_mechanism(BudgetLedger& ledger, NoiseKind kind
                        "the classic Gaussian mechanism (sigma = sqrt(2 ln(1.25/delta)) Delta_2 / eps) is (eps, delta)-DP "
                        "only for eps < 1",
                        "use epsilon < 1 with gaussian noise, or laplace/geometric noise");
+    check_secure_epsilon(kind, sampler, epsilon, delta, bounded_dp);
     return privacy::CountMechanism::gaussian(ledger, sampler, l2_sensitivity(bounded_dp), epsilon, delta, step, note);
   }
   return privacy::CountMechanism::laplace(ledger, effective_sampler(kind, sampler), l1_sensitivity(bounded_dp), epsilon, step, note);

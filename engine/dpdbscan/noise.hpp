@@ -18,6 +18,9 @@
 // add/remove ledger (it over-states the sensitivity, i.e. adds more noise than needed).
 #include <string>
 
+#include <functional>
+#include <string>
+
 #include "core/ledger.hpp"
 #include "privacy/mechanism.hpp"
 
@@ -46,6 +49,30 @@ privacy::Sampler effective_sampler(NoiseKind kind, privacy::Sampler requested);
 // InputError naming the parameter to change when the noise is geometric (an exact integer sampler), the
 // sampler is secure, or the histogram is the linear-time one (`linear`: the histogram in use).
 void check_numpy_stream(NoiseKind kind, privacy::Sampler sampler, bool linear);
+
+// The secure samplers' parameter limits in terms of epsilon (issue 22 item 6), checked before any noise
+// is drawn so that a config the samplers cannot serve is refused by `validate` (exit 2), not at run time.
+// Limits found in engine/privacy/samplers.hpp: discrete Laplace scale <= 2^40, discrete Gaussian
+// sigma^2 <= 2^40, the snapping mechanism's lambda < B < 2^46 lambda and grid Lambda <= B.
+//   laplace / geometric  scale Delta_1 / eps <= 2 / 1e-6 (epsilon's declared minimum): never near 2^40.
+//   gaussian (secure)    sigma^2 = 2 ln(1.25/delta) Delta_2^2 / eps^2 <= 2^40, i.e.
+//                        eps >= sqrt(2 ln(1.25/delta)) Delta_2 / 2^20 (5.05e-6 at delta = 1e-6, Delta_2 = 1;
+//                        above the declared 1e-6, so the check binds). Exactly: the mechanism passes
+//                        nextafter(s * s) to the sampler, s computed as below, and needs it <= 2^40.
+// dp_kmeans's limits are in dp_kmeans.hpp; the pairwise baseline picks its snapping bound between 4/eps
+// and 2^45/eps, inside Mironov's conditions for every eps >= 1e-6 (pairwise.cpp), so it needs no check.
+bool gaussian_scale_supported(double epsilon, double delta, bool bounded_dp);
+// Throws InputError("params.epsilon", ...) naming the smallest supported epsilon when noise: gaussian with
+// the secure sampler cannot draw at this epsilon and delta; a no-op otherwise.
+void check_secure_epsilon(NoiseKind kind, privacy::Sampler sampler, double epsilon, double delta, bool bounded_dp);
+
+// The smallest double in [bad, good] that `accepted` accepts, given accepted(good) and !accepted(bad) and
+// monotone between them (or the largest, when good < bad): bisection over the doubles' bit patterns, which
+// order the positive doubles, so it ends on two adjacent doubles.
+double epsilon_boundary(double bad, double good, const std::function<bool(double)>& accepted);
+// A limit for a message, in the fewest digits (6 to 17) that do not cross it: a lower limit rounded up, an
+// upper one rounded down, so "use epsilon >= <printed>" is always accepted.
+std::string limit_text(double x, bool lower);
 
 // Builds the histogram's mechanism and records its one ledger entry (every cell is a disjoint count:
 // parallel composition, stated in the entry's note). Throws InputError for unusable epsilon / delta.

@@ -151,17 +151,20 @@ ColumnPlan plan_columns(const CsvOptions& o, const std::vector<std::string_view>
                    "fix or remove the row; if every row fails, set `delimiter` (a quote left open also causes this)");
 }
 
+// A bad value is named by its line (in.where()), its record index and its column, never shown: the
+// text of a private record's field is data even when it is not a number (issue 22 item 7; see
+// record_label in text.hpp).
 [[noreturn, gnu::cold, gnu::noinline]] void bad_value(const LineReader& in, const std::string& column,
-                                                      std::string_view value) {
+                                                      std::string_view value, std::size_t record) {
+  const std::string at = text::record_label(record) + ", column '" + text::printable(column) + "': ";
   if (text::trim(value).empty())
-    throw InputError(in.where(), "column '" + text::printable(column) + "': empty value (missing values are not supported)",
+    throw InputError(in.where(), at + "empty value (missing values are not supported)",
                      "remove or impute the row, or set `missing: drop` on the dataset to skip (and count) rows with a missing coordinate");
   double v;
   if (text::parse_double(value, v))  // it parsed, so it was NaN or infinite
-    throw InputError(in.where(), "column '" + text::printable(column) + "': value '" + text::printable(value) +
-                                     "': NaN/inf not allowed; remove or impute the row",
+    throw InputError(in.where(), at + "the value is NaN or infinite: NaN/inf not allowed; remove or impute the row",
                      "drop or impute rows with missing or infinite values before loading");
-  throw InputError(in.where(), "column '" + text::printable(column) + "': cannot parse '" + text::printable(value) + "' as a number",
+  throw InputError(in.where(), at + "the value is not a number" + text::kValueNotShown,
                    "fix the value or remove the row; if this is a text column, leave it out of `columns`");
 }
 
@@ -229,10 +232,12 @@ FileRead read_csv_file(const fs::path& path, const CsvOptions& options, std::opt
     }
     for (std::size_t c : plan.coords) {
       double v;
-      if (!text::parse_double(fields[c], v) || !std::isfinite(v)) bad_value(in, plan.names[c], fields[c]);
+      if (!text::parse_double(fields[c], v) || !std::isfinite(v))
+        bad_value(in, plan.names[c], fields[c], rows_before + got_rows.rows);
       ds.coords.push_back(v);
     }
-    if (plan.label) ds.labels.push_back(labels.code(fields[*plan.label], in, plan.names[*plan.label]));
+    if (plan.label)
+      ds.labels.push_back(labels.code(fields[*plan.label], in, plan.names[*plan.label], rows_before + got_rows.rows));
     ++got_rows.rows;
     in.check_values(ds.coords.size() + ds.labels.size());
   }

@@ -14,20 +14,21 @@ namespace {
 
 constexpr std::size_t kFields = 5;  // user, time, lat, lon, location_id
 
+// Named by line, record index and field, never by its text (issue 22 item 7; text.hpp).
 [[noreturn, gnu::cold, gnu::noinline]] void bad_coordinate(const LineReader& in, const char* name, std::string_view v,
-                                                           double limit) {
+                                                           double limit, std::size_t record) {
   double x;
+  const std::string at = text::record_label(record) + ", " + name + ": ";
   if (!text::parse_double(v, x))
-    throw InputError(in.where(), std::string(name) + ": cannot parse '" + text::printable(v) + "' as a number",
-                     "fix or remove the row");
-  throw InputError(in.where(), std::string(name) + " " + text::printable(v) + " is outside [-" + std::to_string(int(limit)) +
-                                   ", " + std::to_string(int(limit)) + "] (NaN/inf not allowed)",
+    throw InputError(in.where(), at + "the value is not a number" + text::kValueNotShown, "fix or remove the row");
+  throw InputError(in.where(), at + "the value is outside [-" + std::to_string(int(limit)) + ", " + std::to_string(int(limit)) +
+                                   "] or not finite" + text::kValueNotShown,
                    "remove the row; check that the columns are user, time, latitude, longitude, location_id");
 }
 
-double coordinate(const LineReader& in, std::string_view v, const char* name, double limit) {
+double coordinate(const LineReader& in, std::string_view v, const char* name, double limit, std::size_t record) {
   double x;
-  if (!text::parse_double(v, x) || !(x >= -limit && x <= limit)) bad_coordinate(in, name, v, limit);
+  if (!text::parse_double(v, x) || !(x >= -limit && x <= limit)) bad_coordinate(in, name, v, limit, record);
   return x;
 }
 
@@ -53,8 +54,8 @@ Dataset load_gowalla(const std::filesystem::path& path, const GowallaOptions& op
       if (options.max_rows) rows = std::min(rows, options.max_rows);
       ds.coords.reserve(std::min(2 * rows, in.max_values()));
     }
-    const double lat = coordinate(in, fields[2], "latitude", 90);
-    const double lon = coordinate(in, fields[3], "longitude", 180);
+    const double lat = coordinate(in, fields[2], "latitude", 90, ds.n);
+    const double lon = coordinate(in, fields[3], "longitude", 180, ds.n);
     ds.coords.push_back(lon);
     ds.coords.push_back(lat);
     ++ds.n;

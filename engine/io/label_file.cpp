@@ -25,11 +25,13 @@ Labels read_label_file(const std::filesystem::path& path) {
       throw InputError(in.where(first_blank), "blank line before more labels",
                        "remove the blank line: a label file has exactly one label per point, in point order");
     std::int64_t v = 0;
+    // The label of a record is data: named by line and record index, never shown (issue 22 item 7).
     if (!text::parse_int(t, v))
-      throw InputError(in.where(), "expected one integer label, found '" + text::printable(t, 60) + "'",
+      throw InputError(in.where(), text::record_label(labels.size()) + ": expected one integer label; the line is not one" +
+                                       text::kValueNotShown,
                        "write one integer per line (-1 for noise)");
     if (v < -1 || v > std::numeric_limits<Label>::max())
-      throw InputError(in.where(), "label " + text::printable(t, 40) + " is out of range",
+      throw InputError(in.where(), text::record_label(labels.size()) + ": the label is out of range" + text::kValueNotShown,
                        "labels are -1 (noise) or 0 .. 2147483647");
     labels.push_back(static_cast<Label>(v));
     in.check_values(labels.size());

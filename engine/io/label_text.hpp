@@ -19,8 +19,8 @@ class LineReader;
 class LabelText {
  public:
   // The provisional code of a label text (kNoise for noise); throws InputError at the reader's line
-  // for an empty label.
-  Label code(std::string_view text, const LineReader& in, const std::string& column);
+  // for an empty label, naming `record` (0-based) and never a label text.
+  Label code(std::string_view text, const LineReader& in, const std::string& column, std::size_t record);
   // Rewrites provisional codes into final labels.
   void finish(Labels& labels) const;
   // True when every non-noise label text was an integer (labels kept as their values).

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 namespace dpclust::text {
 
@@ -149,6 +150,8 @@ std::string describe_byte(unsigned char c) {
   std::snprintf(buf, sizeof buf, "0x%02x", c);
   return buf;
 }
+
+std::string record_label(std::size_t record) { return "record " + std::to_string(record) + " (0-based)"; }
 
 std::string printable(std::string_view text, std::size_t max) {
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());

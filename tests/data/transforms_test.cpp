@@ -131,12 +131,53 @@ TEST(Validate, OutOfDomain) {
   } catch (const InputError& e) {
     const std::string msg = e.what();
     EXPECT_TRUE(contains(msg, "cfg.yaml")) << msg;
-    EXPECT_TRUE(contains(msg, "point 4 (0-based, in file order) (4, -4)")) << msg;
-    EXPECT_TRUE(contains(msg, "[0, 10] x [-3, 0]")) << msg;
-    EXPECT_TRUE(contains(msg, "widen bounds in the config or clip/filter the data")) << msg;
+    // Point 4 = (4, -4): coordinate 1 is the one outside; the public interval is shown, the value not.
+    EXPECT_TRUE(contains(msg, "point 4 (0-based, in file order): coordinate 1 is outside the public bounds [-3, 0]")) << msg;
+    EXPECT_FALSE(contains(msg, "-4")) << msg;
+    EXPECT_TRUE(contains(msg, "clip_to_bounds: true")) << msg;
   }
   ds.bounds = Bounds{{0, -4}, {4, 0}};
   EXPECT_NO_THROW(validate_points(ds, "cfg.yaml"));
+}
+
+// Issue 22 item 7: no message may carry a record's values. Distinctive values (123456.789, 98765.4321)
+// would appear verbatim (or as 123456.789 with precision 10) if a message printed the record.
+Dataset private_record(double x, double y) {
+  Dataset ds;
+  ds.n = 3;
+  ds.d = 2;
+  ds.coords = {1, 1, 2, 2, x, y};
+  ds.column_names = {"lon", "lat"};
+  return ds;
+}
+
+TEST(ErrorPrivacy, OutOfBoundsRecordIsNamedByIndexNotValues) {
+  Dataset ds = private_record(123456.789, 98765.4321);
+  ds.bounds = Bounds{{0, 0}, {100, 100}};
+  for (auto check : {+[](const Dataset& d) { validate_points(d, "pts.csv"); },
+                     +[](const Dataset& d) { check_within_bounds(d, "pts.csv"); }}) {
+    try {
+      check(ds);
+      FAIL() << "expected InputError";
+    } catch (const InputError& e) {
+      const std::string msg = e.what();
+      EXPECT_TRUE(contains(msg, "point 2 (0-based, in file order): coordinate 0 ('lon') is outside the public bounds [0, 100]"))
+          << msg;
+      for (const char* leak : {"123456", "98765", "1.23456", "9.8765", "4321"}) EXPECT_FALSE(contains(msg, leak)) << msg;
+    }
+  }
+}
+
+TEST(ErrorPrivacy, NonFiniteRecordIsNamedByIndexAndColumn) {
+  Dataset ds = private_record(123456.789, std::numeric_limits<double>::infinity());
+  try {
+    validate_points(ds, "pts.csv");
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_TRUE(contains(msg, "point 2 (0-based, in file order): coordinate 1 ('lat') is not finite")) << msg;
+    EXPECT_FALSE(contains(msg, "123456")) << msg;
+  }
 }
 
 }  // namespace
