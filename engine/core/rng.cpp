@@ -3,9 +3,59 @@
 #include <boost/random/binomial_distribution.hpp>
 #include <boost/random/gamma_distribution.hpp>
 #include <boost/random/normal_distribution.hpp>
+#include <sys/random.h>
+
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include "core/error.hpp"
 
 namespace dpclust {
+
+const char* to_string(Randomness r) { return r == Randomness::secure ? "secure" : "seeded"; }
+
+Randomness parse_randomness(std::string_view name, const std::string& where) {
+  if (name == "seeded") return Randomness::seeded;
+  if (name == "secure") return Randomness::secure;
+  throw InputError(where, "randomness must be seeded or secure, got '" + std::string(name.substr(0, 60)) + "'",
+                   "randomness: seeded (reproducible, the paper sweeps; the seed is published, so not a secure release) or "
+                   "randomness: secure (OS CSPRNG, no seed, not reproducible)");
+}
+
+namespace {
+void fill_from_os(void* out, std::size_t bytes) {
+  auto* p = static_cast<unsigned char*>(out);
+  while (bytes > 0) {
+    const ssize_t got = ::getrandom(p, bytes, 0);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(std::string("getrandom failed: ") + std::strerror(errno) + " (no secure randomness; nothing was released)");
+    }
+    p += got;
+    bytes -= static_cast<std::size_t>(got);
+  }
+}
+}  // namespace
+
+std::uint64_t os_random_u64() {
+  std::uint64_t x = 0;
+  fill_from_os(&x, sizeof x);
+  return x;
+}
+
+void SecureWordSource::refill() {
+  fill_from_os(buf_.data(), sizeof buf_);
+  pos_ = 0;
+}
+
+std::uint64_t Rng::seed() const {
+  if (secure_) throw std::logic_error("a secure generator (randomness: secure) has no seed to write or reuse");
+  return seed_;
+}
+
+Rng Rng::split(std::uint64_t tag) const { return secure_ ? secure() : Rng(splitmix64(seed_ ^ tag)); }
 
 __extension__ typedef unsigned __int128 u128;  // GCC/Clang extension; -Wpedantic knows it as such
 
@@ -31,19 +81,19 @@ std::uint64_t derive_seed(std::uint64_t base_seed, std::string_view cell_key, st
 
 std::uint64_t Rng::below(std::uint64_t n) {
   // Lemire (2019), "Fast random integer generation in an interval".
-  u128 m = static_cast<u128>(engine_()) * n;
+  u128 m = static_cast<u128>(next_u64()) * n;
   auto low = static_cast<std::uint64_t>(m);
   if (low < n) {
     const std::uint64_t threshold = (0 - n) % n;
     while (low < threshold) {
-      m = static_cast<u128>(engine_()) * n;
+      m = static_cast<u128>(next_u64()) * n;
       low = static_cast<std::uint64_t>(m);
     }
   }
   return static_cast<std::uint64_t>(m >> 64);
 }
 
-double Rng::normal() { return boost::random::normal_distribution<double>(0.0, 1.0)(engine_); }
+double Rng::normal() { return boost::random::normal_distribution<double>(0.0, 1.0)(*this); }
 
 double Rng::laplace(double scale) {
   // u uniform on (-1/2, 1/2), excluding the endpoints: x = -scale * sgn(u) * ln(1 - 2|u|).
@@ -56,12 +106,12 @@ double Rng::laplace(double scale) {
 double Rng::exponential(double rate) { return -std::log(uniform_open()) / rate; }
 
 double Rng::gamma(double shape, double scale) {
-  return boost::random::gamma_distribution<double>(shape, scale)(engine_);
+  return boost::random::gamma_distribution<double>(shape, scale)(*this);
 }
 
 std::uint64_t Rng::binomial(std::uint64_t trials, double p) {
   return static_cast<std::uint64_t>(
-      boost::random::binomial_distribution<long long, double>(static_cast<long long>(trials), p)(engine_));
+      boost::random::binomial_distribution<long long, double>(static_cast<long long>(trials), p)(*this));
 }
 
 }  // namespace dpclust

@@ -10,8 +10,19 @@
 // README "Seeds"), so no generator is ever shared between threads and results never depend on the
 // order in which trials run. A config may instead list the seeds (`seeds: [0, 1, 2]`, a paper's own
 // seeds): trial t then uses seeds[t] itself, in every cell.
+//
+// Two randomness modes (issue 22; README "Seeds and randomness"):
+//   seeded  the above: reproducible, and therefore NOT a secure release: the seed is published with each
+//           trial and mt19937_64 is not a cryptographic generator, so anyone holding the results file
+//           regenerates the noise and subtracts it (PrivQT's counts come back exactly).
+//   secure  every 64-bit word comes from the operating system's CSPRNG (getrandom(2), buffered): there is
+//           no seed, nothing to write down, and no run can be repeated. The samplers and the Boost
+//           distributions all draw through next_u64() / operator(), so they use it unchanged.
+#include <array>
 #include <cstdint>
+#include <memory>
 #include <random>
+#include <string>
 #include <string_view>
 
 namespace dpclust {
@@ -24,20 +35,64 @@ std::uint64_t fnv1a64(std::string_view s);
 //   splitmix64(splitmix64(splitmix64(base) ^ fnv1a64(cell_key)) ^ trial)
 std::uint64_t derive_seed(std::uint64_t base_seed, std::string_view cell_key, std::uint64_t trial);
 
+// `randomness: seeded | secure` (config top level; the Python estimators' `randomness`).
+enum class Randomness { seeded, secure };
+const char* to_string(Randomness r);
+// "seeded" / "secure"; throws InputError(where, ...) naming both otherwise.
+Randomness parse_randomness(std::string_view name, const std::string& where);
+// One 64-bit word from the operating system's CSPRNG (getrandom(2)); for values that must not be
+// derived from anything written down (a secure trial's evaluation-only generators).
+std::uint64_t os_random_u64();
+
+// Words read from the OS CSPRNG in blocks (one getrandom call per 512 words).
+class SecureWordSource {
+ public:
+  std::uint64_t next() {
+    if (pos_ == buf_.size()) refill();
+    return buf_[pos_++];
+  }
+
+ private:
+  void refill();
+  std::array<std::uint64_t, 512> buf_{};
+  std::size_t pos_ = buf_.size();
+};
+
 class Rng {
  public:
   using engine_type = std::mt19937_64;
-  explicit Rng(std::uint64_t seed) : engine_(seed), seed_(seed) {}
+  // A uniform random bit generator (for Boost.Random): the same result type and range as mt19937_64, so
+  // the seeded stream of every Boost distribution is the one it was before the secure mode existed.
+  using result_type = engine_type::result_type;
+  static constexpr result_type min() { return engine_type::min(); }
+  static constexpr result_type max() { return engine_type::max(); }
 
+  explicit Rng(std::uint64_t seed) : engine_(seed), seed_(seed) {}
+  // A generator drawing from the OS CSPRNG (randomness: secure). It has no seed.
+  static Rng secure() { return Rng(SecureTag{}); }
+  // A generator for `mode`: Rng(seed) when seeded, Rng::secure() (seed ignored) when secure.
+  static Rng make(Randomness mode, std::uint64_t seed) { return mode == Randomness::secure ? secure() : Rng(seed); }
+  // An independent generator for a side computation (an evaluation probe): Rng(splitmix64(seed ^ tag))
+  // when seeded, a fresh secure generator when secure.
+  Rng split(std::uint64_t tag) const;
+
+  bool is_secure() const { return secure_ != nullptr; }
+  Randomness mode() const { return is_secure() ? Randomness::secure : Randomness::seeded; }
   // The seed this generator was built from: the trial's seed for the generator a method receives. A
   // method offering another stream (the authors' numpy stream, `rng: numpy`) seeds that stream from it.
-  std::uint64_t seed() const { return seed_; }
+  // A secure generator has none: std::logic_error (nothing may write or reuse one).
+  std::uint64_t seed() const;
 
-  std::uint64_t next_u64() { return engine_(); }
+  std::uint64_t next_u64() {
+    if (secure_) [[unlikely]]
+      return secure_->next();
+    return engine_();
+  }
+  result_type operator()() { return next_u64(); }
   // Uniform on [0, 1) with 53 random bits.
-  double uniform() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
+  double uniform() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
   // Uniform on (0, 1): never 0, for logarithms.
-  double uniform_open() { return open_unit(engine_()); }
+  double uniform_open() { return open_unit(next_u64()); }
   // The value uniform_open() makes of one 64-bit word: (top 53 bits + 1/2) / 2^53. The top word
   // would round to exactly 1.0 (2^53 - 1/2 needs 54 bits), which made Laplace(1 - 1.0) infinite;
   // it maps to the largest double below 1 instead, and every other word keeps its value.
@@ -68,11 +123,15 @@ class Rng {
     }
   }
 
-  engine_type& engine() { return engine_; }
+  // The generator Boost distributions draw from: this Rng itself (seeded or secure).
+  Rng& engine() { return *this; }
 
  private:
+  struct SecureTag {};
+  explicit Rng(SecureTag) : engine_(0), seed_(0), secure_(std::make_unique<SecureWordSource>()) {}
   engine_type engine_;
   std::uint64_t seed_;
+  std::unique_ptr<SecureWordSource> secure_;  // null when seeded
 };
 
 }  // namespace dpclust

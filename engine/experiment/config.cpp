@@ -25,8 +25,8 @@ fs::path registry_path() {
   return fs::path(build_info().source_dir) / "datasets" / "registry.yaml";
 }
 
-static const std::vector<std::string> kTopKeys = {"experiment", "description", "seed", "seeds", "trials", "threads",
-                                                  "datasets", "methods", "metrics", "params", "output", "audit"};
+static const std::vector<std::string> kTopKeys = {"experiment", "description", "seed", "seeds", "randomness", "trials",
+                                                  "threads", "datasets", "methods", "metrics", "params", "output", "audit"};
 static const std::vector<std::string> kDatasetKeys = {
     "name", "use", "file", "data_file", "format", "columns", "label", "delimiter", "header", "max_rows",
     "generator", "fallback", "project", "bounds", "clip_to_bounds", "scale", "sample", "sample_seed",
@@ -466,6 +466,24 @@ static ExperimentConfig parse_config_checked(const std::string& text, const std:
       yaml::fail(root.child("seed"), "seed and seeds are both given; with seeds, trial t uses seeds[t] and seed is unused",
                  "remove one of them");
     cfg.trials = listed;
+  }
+  if (root.has("randomness")) {
+    const Located r = root.child("randomness");
+    const std::string mode = yaml::as_string(r);
+    if (mode != "seeded" && mode != "secure") {
+      const std::string s = closest_match(mode, std::vector<std::string>{"seeded", "secure"});
+      yaml::fail(r, "randomness must be seeded or secure, got '" + yaml::clip(mode) + "'",
+                 (s.empty() ? "" : "did you mean '" + s + "'? ") +
+                     "seeded: reproducible (the paper sweeps), the seed is published so not a secure release; secure: noise from "
+                     "the OS CSPRNG, no seed, not reproducible");
+    }
+    cfg.randomness = parse_randomness(mode, r.where());
+    // A secure run has no seed: one written in the config would be unused, and would be copied into the
+    // results with the config's text.
+    for (const char* key : {"seed", "seeds"})
+      if (cfg.randomness == Randomness::secure && root.has(key))
+        yaml::fail(root.child(key), std::string("randomness: secure draws from the OS CSPRNG and uses no seed; '") + key + "' would be unused",
+                   std::string("remove ") + key + ", or use randomness: seeded to reproduce a run");
   }
   if (root.has("audit")) cfg.audit = parse_audit(root.child("audit"));
   if (root.has("threads")) {

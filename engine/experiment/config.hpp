@@ -12,6 +12,7 @@
 
 #include "core/dataset.hpp"
 #include "core/params.hpp"
+#include "core/rng.hpp"
 #include "experiment/yaml_reader.hpp"
 
 namespace dpclust {
@@ -120,6 +121,10 @@ struct ExperimentConfig {
   // DP-DBSCAN authors' 0, 1, 2), instead of derive_seed(seed, cell, t); trials = seeds.size() (or fewer
   // with --trials). Empty: derived seeds.
   std::vector<std::uint64_t> seeds;
+  // `randomness: seeded | secure` (default seeded; core/rng.hpp, README "Seeds and randomness"). secure:
+  // every trial draws from the OS CSPRNG, no seed exists or is written, results are not reproducible;
+  // `seed`/`seeds` and `rng: numpy` are refused.
+  Randomness randomness = Randomness::seeded;
   // `threads: N` caps the worker threads of this experiment (e.g. 1 for running times comparable to a
   // paper's single-threaded code); 0: no cap. The run records the threads it really used.
   int threads = 0;

@@ -6,6 +6,7 @@
 
 #include "core/rng.hpp"
 #include "experiment/catalog.hpp"
+#include "experiment/single_trial.hpp"
 #include "experiment/param_values.hpp"
 
 namespace dpclust {
@@ -226,8 +227,13 @@ std::string param_location(const ExperimentConfig& cfg, const Cell& cell, const 
 
 void check_cell_shape(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape) {
   const MethodInfo& info = *find_method(cell.method);
-  if (!info.check_shape) return;
   const std::string context = "method '" + cell.method_label + "' on dataset '" + cell.dataset + "': ";
+  try {
+    check_randomness(cfg.randomness, cell.params, "params");  // rng: numpy with randomness: secure
+  } catch (const InputError& e) {
+    throw InputError(param_location(cfg, cell, "rng"), context + e.problem(), e.fix());
+  }
+  if (!info.check_shape) return;
   try {
     info.check_shape(cell.params, shape);
   } catch (const InputError& e) {

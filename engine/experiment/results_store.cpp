@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/rng.hpp"
+#include "experiment/accounting.hpp"
 #include "experiment/catalog.hpp"
 
 namespace dpclust {
@@ -104,6 +105,9 @@ std::string cell_fingerprint(const ExperimentConfig& cfg, const Cell& cell) {
   // A method the config defines itself (`method: python`): its callable, declaration and source digest,
   // which the build's version does not cover. Absent for built-in methods, whose fingerprints are unchanged.
   if (const MethodInfo* info = find_method(cell.method); info && !info->definition.is_null()) j["method_definition"] = info->definition;
+  // randomness: secure (a non-default mode, so seeded fingerprints are unchanged): a cell computed in one
+  // mode is never reused or merged as the other's.
+  if (cfg.randomness != Randomness::seeded) j["randomness"] = to_string(cfg.randomness);
   return hex16(fnv1a64(j.dump()));
 }
 
@@ -139,13 +143,23 @@ std::string cell_shape_problem(const json& c) {
     if (!note.is_string()) return "'non_private' holds " + type_name(note) + ", expected strings";
   for (auto it = c["aggregates"].begin(); it != c["aggregates"].end(); ++it)
     if (!it->is_object()) return "'aggregates." + it.key() + "' is " + type_name(*it) + ", expected an object";
+  // Release flags (issue 22): private_release and evaluation_only per cell and trial; a secure cell's
+  // trials have no seed.
+  if (auto p = key_problem(c, "", "private_release", Kind::boolean); !p.empty()) return p;
+  if (auto p = key_problem(c, "", "evaluation_only", Kind::array); !p.empty()) return p;
+  if (auto p = key_problem(c, "", "randomness", Kind::object); !p.empty()) return p;
+  if (auto p = key_problem(c["randomness"], "randomness", "mode", Kind::string); !p.empty()) return p;
+  const bool secure = c["randomness"]["mode"] == "secure";
+  if (!secure && c["randomness"]["mode"] != "seeded") return "'randomness.mode' is not seeded or secure";
   for (std::size_t i = 0; i < c["trials"].size(); ++i) {
     const json& t = c["trials"][i];
     const std::string at = "trials[" + std::to_string(i) + "]";
     if (!t.is_object()) return "'" + at + "' is " + type_name(t) + ", expected an object";
-    for (const auto& [key, kind] : {std::pair{"trial", Kind::integer}, std::pair{"seed", Kind::unsigned_integer},
+    for (const auto& [key, kind] : {std::pair{"trial", Kind::integer}, std::pair{"private_release", Kind::boolean},
                                     std::pair{"metrics", Kind::object}, std::pair{"ledger", Kind::object}})
       if (auto p = key_problem(t, at, key, kind); !p.empty()) return p;
+    if (secure && t.contains("seed")) return "'" + at + ".seed' is present in a cell computed with randomness: secure";
+    if (auto p = key_problem(t, at, "seed", Kind::unsigned_integer, !secure); !p.empty()) return p;
     for (auto it = t["metrics"].begin(); it != t["metrics"].end(); ++it)
       if (!it->is_number() && !it->is_null())  // null: a NaN metric, as nlohmann writes it
         return "'" + at + ".metrics." + it.key() + "' is " + type_name(*it) + ", expected a number";
@@ -197,7 +211,21 @@ json build_manifest(const ExperimentConfig& cfg, const std::vector<Cell>& cells)
   for (const auto& c : cells)
     grid.push_back({{"index", c.index}, {"id", c.id}, {"key", c.key}, {"dataset", c.dataset}, {"method", c.method},
                     {"series", c.method_label}, {"fingerprint", cell_fingerprint(cfg, c)}});
+  if (cfg.randomness == Randomness::secure)  // no seed and no seed scheme: there is none
+    return json{{"schema", kManifestSchema},
+                {"experiment", cfg.name},
+                {"description", cfg.description},
+                {"config_file", cfg.file.string()},
+                {"config_text", cfg.text},
+                {"config_crc32", crc32_hex(cfg.text)},
+                {"randomness", "secure"},
+                {"reproducible", false},
+                {"trials", cfg.trials},
+                {"data_root", cfg.data_root.string()},
+                {"grid", grid},
+                {"runs", json::array()}};
   return json{{"schema", kManifestSchema},
+              {"randomness", "seeded"},
               {"experiment", cfg.name},
               {"description", cfg.description},
               {"config_file", cfg.file.string()},
@@ -231,11 +259,21 @@ std::optional<json> read_manifest(const fs::path& exp_dir) {
   if (!m.is_object()) fail("it is " + type_name(m) + ", not an object");
   const std::pair<const char*, Kind> keys[] = {
       {"schema", Kind::string},      {"experiment", Kind::string}, {"description", Kind::string}, {"config_file", Kind::string},
-      {"config_text", Kind::string}, {"config_crc32", Kind::string}, {"base_seed", Kind::unsigned_integer},
-      {"trials", Kind::integer},     {"seed_scheme", Kind::string}, {"data_root", Kind::string},
+      {"config_text", Kind::string}, {"config_crc32", Kind::string},
+      {"trials", Kind::integer},     {"data_root", Kind::string},
       {"grid", Kind::array},         {"runs", Kind::array}};
   for (const auto& [key, kind] : keys)
     if (auto p = key_problem(m, "", key, kind); !p.empty()) fail(p);
+  // randomness (absent in manifests written before it existed: seeded). A secure run has no seed.
+  if (auto p = key_problem(m, "", "randomness", Kind::string, false); !p.empty()) fail(p);
+  const std::string randomness = m.value("randomness", std::string("seeded"));
+  if (randomness != "seeded" && randomness != "secure") fail("'randomness' is '" + randomness.substr(0, 60) + "', expected seeded or secure");
+  for (const char* key : {"base_seed", "seed_scheme"}) {
+    if (randomness == "secure" && m.contains(key)) fail(std::string("'") + key + "' is present in a manifest of randomness: secure");
+    if (auto p = key_problem(m, "", key, std::string(key) == "base_seed" ? Kind::unsigned_integer : Kind::string, randomness == "seeded");
+        !p.empty())
+      fail(p);
+  }
   if (auto p = key_problem(m, "", "config_path", Kind::string, false); !p.empty()) fail(p);
   if (m["schema"] != kManifestSchema) fail("schema is '" + m["schema"].get<std::string>() + "', expected '" + kManifestSchema + "'");
   // Names read from a file become paths (merge writes OUT/<experiment>/cells/<id>.json): untrusted.
@@ -276,14 +314,27 @@ std::optional<json> assemble_results_json(const fs::path& exp_dir) {
     // The checksum covers timings and hosts: it belongs to the cell file, not to results.json, whose
     // content must be identical for every run of the same config.
     cell.erase("checksum");
+    // What the cell's trials spent together (experiment/accounting.hpp): derived from the stored ledgers
+    // here, so a run and a merge of shards give the same numbers.
+    cell["privacy_spent"] = cell_privacy_spent(cell);
     commits.insert(cell["computed_by"].value("git_commit", "unknown"));
     cells.push_back(std::move(cell));
   }
   const auto& b = build_info();
   const json& m = *manifest;
   json results{{"schema", "dpclust.results/1"}, {"experiment", m["experiment"]}, {"description", m["description"]},
-               {"base_seed", m["base_seed"]},   {"trials", m["trials"]},         {"seed_scheme", m["seed_scheme"]},
-               {"datasets", datasets},          {"cells", cells}};
+               {"trials", m["trials"]},         {"datasets", datasets},          {"cells", cells}};
+  // Seeds and randomness (README): a seeded run records its base seed and scheme and is reproducible; a
+  // secure one records neither (there is none) and says it cannot be reproduced.
+  const std::string randomness = m.value("randomness", std::string("seeded"));
+  results["randomness"] = randomness;
+  results["reproducible"] = randomness == "seeded";
+  if (randomness == "seeded") {
+    results["base_seed"] = m["base_seed"];
+    results["seed_scheme"] = m["seed_scheme"];
+  }
+  // Sequential composition of every trial of every cell, per dataset (experiment/accounting.hpp).
+  results["privacy_accounting"] = privacy_accounting(cells);
   results["provenance"] = {{"config_file", m["config_file"]},
                            {"config_text", m["config_text"]},
                            {"config_crc32", m["config_crc32"]},

@@ -24,6 +24,7 @@
 #include "experiment/cost_model.hpp"
 #include "experiment/dataset_factory.hpp"
 #include "experiment/progress.hpp"
+#include "experiment/release_flags.hpp"
 #include "experiment/results_store.hpp"
 #include "experiment/single_trial.hpp"
 
@@ -70,6 +71,8 @@ struct TrialOutcome {
   std::vector<double> metric_values;
   double method_seconds = 0;
   std::vector<std::string> non_private;
+  std::vector<std::string> evaluation_only;
+  bool private_release = false;
 };
 
 json build_cell_json(int threads, const ExperimentConfig& cfg, const Cell& cell, const Dataset& data,
@@ -91,6 +94,16 @@ json build_cell_json(int threads, const ExperimentConfig& cfg, const Cell& cell,
   for (const auto& t : trials) notes.insert(t.non_private.begin(), t.non_private.end());
   if (!info.differentially_private) notes.insert("method is not differentially private");
   j["non_private"] = json(std::vector<std::string>(notes.begin(), notes.end()));
+  // release_flags.hpp: a private release when every trial is one and no note applies to the cell.
+  std::set<std::string> evaluation_only;
+  bool every_trial_private = !trials.empty();
+  for (const auto& t : trials) {
+    evaluation_only.insert(t.evaluation_only.begin(), t.evaluation_only.end());
+    every_trial_private = every_trial_private && t.private_release;
+  }
+  j["private_release"] = info.differentially_private && notes.empty() && every_trial_private;
+  j["evaluation_only"] = json(std::vector<std::string>(evaluation_only.begin(), evaluation_only.end()));
+  j["randomness"] = randomness_record(cfg.randomness);
   j["data"] = dataset_summary(data);
   if (cfg.save_points) {
     // The input points (row-major) and true labels, so figures can be drawn from the JSON alone.
@@ -161,16 +174,18 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
                        const std::vector<const MetricInfo*>& metrics, std::int64_t trial, double noise_scale) {
   const MethodInfo& info = *find_method(cell.method);
   TrialOutcome out;
-  const std::uint64_t seed = trial_seed(cfg, cell.key, trial);
-  // The trial itself (seeded generator, ledger built and verified, label count, non-private notes) is
-  // the one the Python estimators run too (single_trial.hpp), so both give the same numbers.
-  TrialRun run = run_single_trial(info, data, cell.params, seed, noise_scale);
+  // randomness: secure has no seed: nothing is derived, written or logged (README "Seeds and randomness").
+  const bool secure = cfg.randomness == Randomness::secure;
+  const std::uint64_t seed = secure ? 0 : trial_seed(cfg, cell.key, trial);
+  // The trial itself (generator, ledger built and verified, label count, non-private notes) is the one
+  // the Python estimators run too (single_trial.hpp), so both give the same numbers.
+  TrialRun run = run_single_trial(info, data, cell.params, cfg.randomness, seed, noise_scale);
   const auto t1 = std::chrono::steady_clock::now();
   MethodResult& res = run.result;
   const BudgetLedger& ledger = run.ledger;
   json metric_json = json::object();
   std::map<std::string, std::any> metric_cache;
-  MetricInput in{data, res, cell.params, info, splitmix64(seed ^ fnv1a64("metrics")), metric_cache};
+  MetricInput in{data, res, cell.params, info, secure ? os_random_u64() : splitmix64(seed ^ fnv1a64("metrics")), metric_cache};
   for (const MetricInfo* m : metrics) {
     const double v = m->compute(in);
     out.metric_values.push_back(v);
@@ -178,14 +193,21 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
   }
   const auto t2 = std::chrono::steady_clock::now();
   out.method_seconds = run.method_seconds;
-  json rec{{"trial", trial}, {"seed", seed}, {"metrics", metric_json}, {"diagnostics", res.diagnostics}, {"ledger", ledger.to_json()}};
+  json rec{{"trial", trial}};
+  if (!secure) rec["seed"] = seed;
+  rec["private_release"] = trial_private_release(info, run, data.non_private_notes);
+  rec["metrics"] = std::move(metric_json);
+  rec["diagnostics"] = res.diagnostics;
+  rec["ledger"] = ledger.to_json();
   // Exact statistics of the true data: for the report, not private (README: results schema).
   if (!res.evaluation.empty()) rec["evaluation"] = std::move(res.evaluation);
   if (cfg.save_release && !res.release.empty()) rec["release"] = std::move(res.release);
   if (cfg.save_labels) rec["labels"] = res.labels;
   rec["timing"] = {{"method_seconds", out.method_seconds}, {"metrics_seconds", std::chrono::duration<double>(t2 - t1).count()}};
   out.record = std::move(rec);
+  out.private_release = out.record["private_release"].get<bool>();
   out.non_private = std::move(res.non_private_notes);
+  out.evaluation_only = std::move(run.evaluation_only);
   return out;
 }
 
@@ -216,7 +238,10 @@ bool in_shard(const RunOptions& opts, const Cell& cell) {
 
 void print_plan(const ExperimentConfig& cfg, const std::vector<Cell>& cells, const RunOptions& opts, std::ostream& out) {
   std::size_t mine = 0;
-  out << "experiment " << cfg.name << ": " << cells.size() << " cells x " << cfg.trials << " trials, base seed " << cfg.seed << "\n";
+  out << "experiment " << cfg.name << ": " << cells.size() << " cells x " << cfg.trials << " trials, "
+      << (cfg.randomness == Randomness::secure ? std::string("randomness secure (OS CSPRNG, not reproducible)")
+                                               : "base seed " + std::to_string(cfg.seed))
+      << "\n";
   for (const auto& c : cells) {
     const bool mine_too = in_shard(opts, c);
     mine += mine_too;

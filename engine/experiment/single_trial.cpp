@@ -8,6 +8,7 @@
 #include "core/rng.hpp"
 #include "experiment/dataset_factory.hpp"
 #include "experiment/param_values.hpp"
+#include "experiment/release_flags.hpp"
 #include "experiment/runner.hpp"
 
 namespace dpclust {
@@ -56,9 +57,31 @@ void check_trial_inputs(const MethodInfo& info, const ParamSet& params, const Da
   }
 }
 
+void check_randomness(Randomness mode, const ParamSet& params, const std::string& where) {
+  if (mode != Randomness::secure || !params.has("rng")) return;
+  const ParamValue& v = params.get("rng");
+  if (const auto* s = std::get_if<std::string>(&v); s && *s == "numpy")
+    throw InputError(where + ".rng",
+                     "rng: numpy draws the authors' numpy stream from a seed (RandomState(seed)), which randomness: secure "
+                     "does not have: a seeded stream cannot be a secure release",
+                     "use rng: dpclust (the harness's samplers) with randomness: secure, or randomness: seeded to reproduce the authors' runs");
+}
+
 TrialRun run_single_trial(const MethodInfo& info, const Dataset& data, const ParamSet& params, std::uint64_t seed, double noise_scale) {
-  Rng rng(seed);
-  TrialRun out{MethodResult{}, trial_ledger(info, params, noise_scale), 0.0};
+  return run_single_trial(info, data, params, Randomness::seeded, seed, noise_scale);
+}
+
+bool trial_private_release(const MethodInfo& info, const TrialRun& run, const std::vector<std::string>& data_notes) {
+  std::vector<std::string> notes = data_notes;
+  notes.insert(notes.end(), run.result.non_private_notes.begin(), run.result.non_private_notes.end());
+  return is_private_release(info.differentially_private, run.randomness, run.ledger, notes);
+}
+
+TrialRun run_single_trial(const MethodInfo& info, const Dataset& data, const ParamSet& params, Randomness mode, std::uint64_t seed,
+                          double noise_scale) {
+  check_randomness(mode, params, "params");
+  Rng rng = Rng::make(mode, seed);
+  TrialRun out{MethodResult{}, trial_ledger(info, params, noise_scale), 0.0, mode, {}};
   const auto method = info.make();
   const auto t0 = std::chrono::steady_clock::now();
   out.result = method->run(data, params, rng, out.ledger);
@@ -68,9 +91,9 @@ TrialRun run_single_trial(const MethodInfo& info, const Dataset& data, const Par
   if (res.labels.size() != data.n)
     throw std::logic_error("method '" + info.name + "' returned " + std::to_string(res.labels.size()) + " labels for " +
                            std::to_string(data.n) + " points");
-  // The notes a trial of `dpclust run` adds (runner.cpp, run_trial), in the same words.
-  if (info.differentially_private && !res.labels_are_release)
-    res.non_private_notes.push_back("point labels are extracted for evaluation only; they are not part of the private release");
+  // The notes a trial of `dpclust run` adds (runner.cpp, run_trial), in the same words. Labels a private
+  // method computes for evaluation are not released: an evaluation_only note, not a privacy condition.
+  if (info.differentially_private && !res.labels_are_release) out.evaluation_only.push_back(kLabelsEvaluationOnlyNote);
   if (out.ledger.noise_scale() != 1.0)
     res.non_private_notes.push_back("noise scaled by " + std::to_string(out.ledger.noise_scale()) +
                                     " of its calibrated value (a test of the privacy audit): not the recorded epsilon");

@@ -14,6 +14,7 @@
 #include "core/ledger.hpp"
 #include "core/method.hpp"
 #include "core/params.hpp"
+#include "core/rng.hpp"
 
 namespace dpclust {
 
@@ -30,15 +31,28 @@ ParamSet complete_params(const std::vector<ParamSpec>& specs, const std::string&
 // where.<parameter>.
 void check_trial_inputs(const MethodInfo& info, const ParamSet& params, const Dataset& data, const std::string& where);
 
+// `rng: numpy` (the authors' numpy stream, seeded with the trial's seed) cannot be secure: InputError at
+// where.rng when mode is secure and params choose it.
+void check_randomness(Randomness mode, const ParamSet& params, const std::string& where);
+
 struct TrialRun {
   MethodResult result;
   BudgetLedger ledger;
   double method_seconds = 0;
+  Randomness randomness = Randomness::seeded;
+  // What the result holds for evaluation only (release_flags.hpp): not a privacy condition.
+  std::vector<std::string> evaluation_only;
 };
 
-// The trial (the ledger verified, the label count checked, the non-private notes of runner.cpp added).
-// The data's own non_private_notes are the caller's to report, as a cell reports them once.
+// The trial (the ledger verified, the label count checked, the non-private and evaluation-only notes of
+// runner.cpp added). The data's own non_private_notes are the caller's to report, as a cell reports them
+// once. Seeded: Rng(seed); secure: Rng::secure() and `seed` is ignored.
+TrialRun run_single_trial(const MethodInfo& info, const Dataset& data, const ParamSet& params, Randomness mode, std::uint64_t seed,
+                          double noise_scale = 1.0);
 TrialRun run_single_trial(const MethodInfo& info, const Dataset& data, const ParamSet& params, std::uint64_t seed,
                           double noise_scale = 1.0);
+
+// release_flags.hpp's rule for one trial: the data's notes and the trial's own.
+bool trial_private_release(const MethodInfo& info, const TrialRun& run, const std::vector<std::string>& data_notes);
 
 }  // namespace dpclust

@@ -146,7 +146,8 @@ class NdLaplaceMethod final : public Method {
     // Chapter 4 evaluation of the mechanism (off by default; its own generator, after the release).
     if (const std::int64_t draws = params.integer("privacy_probe_draws"); draws > 0) {
       const double dist = params.real("gi_distance") > 0 ? params.real("gi_distance") : set.radius;
-      probe_mechanism(mech, data, dist, static_cast<std::size_t>(draws), rng.seed(), res);
+      // A secure trial has no seed: the probe's generator is then a fresh secure one (nothing recorded).
+      probe_mechanism(mech, data, dist, static_cast<std::size_t>(draws), rng.is_secure() ? rng.next_u64() : rng.seed(), res);
     }
 
     MethodResult r;

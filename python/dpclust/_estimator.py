@@ -8,11 +8,13 @@ which raises ``ValueError`` with the CLI's message for a value outside its spec.
 """
 import difflib
 import inspect
+import math
 import warnings
 
 import numpy as np
 
 from . import _core
+from .accountant import BudgetAccountant
 
 try:  # scikit-learn's bases when present (pipelines, clone, repr); the small fallbacks otherwise
     from sklearn.base import BaseEstimator as _Base
@@ -81,6 +83,32 @@ def _seed(random_state):
     raise ValueError(f"random_state must be an int in [0, 2**64), a numpy Generator or RandomState, or None; got {random_state!r}")
 
 
+def _randomness(random_state, randomness):
+    """(mode, seed) of a fit (README "Seeds and randomness"). randomness=None follows random_state:
+    None is ``secure`` (noise from the operating system's CSPRNG, no seed, not reproducible; Google's
+    library's default), an int, Generator or RandomState is ``seeded`` (reproducible, and so not a
+    secure release: the seed regenerates the noise). ``randomness="seeded"`` with random_state=None
+    draws a fresh seed (recorded in ``seed_``); ``randomness="secure"`` refuses a random_state."""
+    if randomness is None:
+        randomness = "secure" if random_state is None else "seeded"
+    if randomness == "secure":
+        if random_state is not None:
+            raise ValueError(f"randomness='secure' draws from the OS CSPRNG and takes no seed; got random_state={random_state!r}. "
+                             "Pass random_state=None, or randomness='seeded' to reproduce a run.")
+        return "secure", 0
+    if randomness == "seeded":
+        return "seeded", _seed(random_state)
+    raise ValueError(f"randomness must be 'seeded', 'secure' or None (follow random_state), got {randomness!r}")
+
+
+def _composition_notion(spent):
+    """What an accountant may add a spend to: central DP under one neighbouring relation (pure and
+    (eps, delta) entries compose), or the local guarantee, whose epsilon is per unit distance."""
+    if spent.get("measure") == "local":
+        return "eps-geo-indistinguishability (local: per record, eps per unit distance)"
+    return "central DP (" + ("replace one record" if spent.get("relation") == "replace_one" else "add/remove one record") + ")"
+
+
 def _points(X):
     # C-ordered float64 is what the engine reads; an array already in that form is not copied here.
     X = np.ascontiguousarray(X, dtype=np.float64)
@@ -102,12 +130,24 @@ def _install_init(cls):
                      f"    {p['description']}; {p['allowed']}.")
     params.append(inspect.Parameter("bounds", inspect.Parameter.KEYWORD_ONLY, default=None))
     params.append(inspect.Parameter("random_state", inspect.Parameter.KEYWORD_ONLY, default=None))
+    params.append(inspect.Parameter("randomness", inspect.Parameter.KEYWORD_ONLY, default=None))
+    if info["private"]:  # a non-private method spends nothing private: no accountant to charge
+        params.append(inspect.Parameter("accountant", inspect.Parameter.KEYWORD_ONLY, default=None))
     lines.append("bounds : (lower, upper) or 'data' or None, default=None\n"
                  "    the public domain, each side a number or one value per feature"
                  + ("; None or 'data' takes it from the data (PrivacyLeakWarning, non_private_)" if info["private"]
                     else "; None or 'data' takes it from the data") + ".")
     lines.append("random_state : int, numpy Generator or RandomState, or None, default=None\n"
-                 "    the trial seed: an int s gives the numbers of a config trial with seed s (`seeds: [s]`).")
+                 "    the trial seed: an int s gives the numbers of a config trial with seed s (`seeds: [s]`); "
+                 "None: secure randomness (no seed).")
+    lines.append("randomness : 'seeded', 'secure' or None, default=None\n"
+                 "    None follows random_state (None: secure, else seeded). secure: noise from the OS CSPRNG, not "
+                 "reproducible, the only mode whose release can be private; seeded: reproducible, not a secure release.")
+    if info["private"]:
+        lines.append("accountant : dpclust.BudgetAccountant or None, default=None\n"
+                     "    charged the fit's epsilon (and delta) on every fit; a fit past its budget raises BudgetError before "
+                     "running and spends nothing. None: the default accountant (BudgetAccountant.set_default) when one "
+                     "is set, else no accountant.")
     signature = inspect.Signature(params)
     names = [p.name for p in params[1:]]
 
@@ -137,9 +177,15 @@ class EngineEstimator(_Base):
     Attributes after fit: ``labels_`` (one per point, -1 = noise), ``release_`` (what the mechanism
     publishes), ``diagnostics_`` (public numbers), ``evaluation_`` (exact statistics of the true data,
     not private), ``ledger_`` (the trial's budget entries, verified), ``non_private_`` (reasons this
-    output is not a private release; empty when it is one), ``params_`` (every parameter, defaults
-    filled in), ``seed_`` (the trial seed used), ``bounds_`` (the domain used), ``n_features_in_``,
-    ``fit_seconds_`` (the method's running time).
+    output is not a private release), ``evaluation_only_`` (what the result holds for evaluation only,
+    e.g. labels that are not part of the release: no privacy condition), ``private_release_`` (True
+    exactly when randomness is secure, every ledger entry used a secure sampler and ``non_private_`` is
+    empty), ``randomness_`` ('seeded' or 'secure'), ``reproducible_``, ``params_`` (every parameter,
+    defaults filled in), ``seed_`` (the trial seed used; None when secure), ``bounds_`` (the domain
+    used), ``n_features_in_``, ``fit_seconds_`` (the method's running time), ``epsilon_spent_`` and
+    ``delta_spent_`` (what the fit's ledger spent: the configured budget plus any declared excess; 0 for a
+    non-private method), ``privacy_notion_`` (the guarantee that epsilon is of, in words; "none" for a
+    non-private method). A private estimator charges that spend to its ``accountant`` (dpclust.accountant).
     """
 
     _method = None
@@ -160,20 +206,53 @@ class EngineEstimator(_Base):
     def _fit(self, X, y=None):
         X = _points(X)
         params = {name: getattr(self, name) for name in self._spec_names}
-        result = _core.fit(self._method, X, y, self._bounds_argument(), params, _seed(self.random_state),
-                           type(self).__name__, 1.0)
+        mode, seed = _randomness(self.random_state, self.randomness)
+        accountant = self._check_budget(params)
+        result = _core.fit(self._method, X, y, self._bounds_argument(), params, seed,
+                           type(self).__name__, 1.0, mode)
+        spent = result["privacy_spent"]
+        if accountant is not None:
+            # The ledger's real total (a declared excess included): past the budget, BudgetError before any
+            # attribute is set, so the result is discarded unreleased and nothing is spent.
+            accountant.spend(spent["epsilon"], spent.get("delta", 0.0), _composition_notion(spent))
+        self.epsilon_spent_ = spent.get("epsilon", 0.0)
+        self.delta_spent_ = spent.get("delta", 0.0)
+        self.privacy_notion_ = spent.get("notion", "none")
         self.labels_ = result["labels"]
         self.release_ = result["release"]
         self.diagnostics_ = result["diagnostics"]
         self.evaluation_ = result["evaluation"]
         self.ledger_ = result["ledger"]
         self.non_private_ = result["non_private"]
+        self.evaluation_only_ = result["evaluation_only"]
+        self.private_release_ = result["private_release"]
+        self.randomness_ = result["randomness"]["mode"]
+        self.reproducible_ = self.randomness_ == "seeded"
         self.params_ = result["params"]
         self.seed_ = result["seed"]
         self.bounds_ = result["bounds"]
         self.fit_seconds_ = result["method_seconds"]
         self.n_features_in_ = X.shape[1]
         return result
+
+    def _check_budget(self, params):
+        """The accountant this fit charges (None for a non-private method, or without accountant and default
+        accountant), after checking that the fit's configured epsilon and delta fit its remaining budget:
+        BudgetError before anything runs otherwise."""
+        if not self._info["private"]:
+            return None
+        accountant = BudgetAccountant.load_default(self.accountant)
+        if accountant is None:
+            return None
+        epsilon, delta = params.get("epsilon"), params.get("delta") or 0.0
+        try:
+            cost = (float(epsilon), float(delta))
+        except (TypeError, ValueError):
+            return accountant  # the engine refuses the value with its own message before running
+        if math.isfinite(cost[0]) and cost[0] > 0 and 0 <= cost[1] < 1:
+            accountant.check(cost[0], cost[1], _composition_notion(
+                {"measure": "local" if self._info["local_privacy"] else "central", "relation": self._info["relation"]}))
+        return accountant
 
     def fit(self, X, y=None):
         """One trial of the method on X (n_samples, n_features). y: ground-truth labels, used only where the

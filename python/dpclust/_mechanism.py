@@ -13,11 +13,16 @@ The contract (README "From Python"; the C++ side is python/src/python_mechanism.
              private mechanism).
 ``rng``      ``numpy.random.Generator(numpy.random.PCG64(seed))`` where ``seed`` is the trial's seed (the
              ``seed`` its record in the results carries), so a trial is reproducible on its own and
-             independent of the thread that runs it.
+             independent of the thread that runs it. Under ``randomness: secure`` there is no seed and
+             PCG64 is seeded from fresh OS entropy (PCG64 is not a cryptographic generator: noise for a
+             release belongs to the ledger's samplers).
 ``ledger``   a :class:`dpclust.Ledger` over the trial's budget. ``ledger.laplace_counts``,
              ``gaussian_counts`` and ``laplace_reals`` add noise and record the entry that justifies it in
-             one call (their noise comes from the engine's exact samplers seeded with the same trial seed);
-             ``ledger.charge`` records noise drawn in Python. After the call the runner checks that the
+             one call (their noise comes from the engine's exact samplers, drawn from the trial's generator:
+             seeded with the same trial seed, or the OS CSPRNG under ``randomness: secure``);
+             ``ledger.charge`` records noise drawn in Python, and flags the result in ``non_private``
+             ("noise drawn outside dpclust's audited samplers"): only the samplers above keep a release
+             private. After the call the runner checks that the
              entries add up to the configured epsilon (and delta), as for a C++ method: a trial that
              spends less or more fails with the ledger's message.
 
@@ -26,8 +31,8 @@ dict with ``labels`` and any of ``release`` (a JSON-able dict: what the mechanis
 results and read by the audit), ``diagnostics`` (public numbers: functions of the release),
 ``evaluation`` (exact statistics of the true data, for the report only), ``labels_are_release`` (True
 when the labels are computed from the release alone; default False, and the labels of a private
-mechanism are then flagged as evaluation-only, as for the built-in methods), ``non_private`` (a list of
-reasons the output is not a private release).
+mechanism are then listed under ``evaluation_only``, as for the built-in methods: not released, no privacy
+condition), ``non_private`` (a list of reasons the output is not a private release).
 """
 import hashlib
 import importlib
@@ -74,7 +79,8 @@ def _dict(value, what, callable_name):
 
 
 def call(callable_name, config_dir, points, bounds, params, seed, ledger):
-    """One trial: the callable on the cell's data, its result in the engine's shape."""
+    """One trial: the callable on the cell's data, its result in the engine's shape. seed: the trial's
+    seed, or None under randomness: secure (numpy then seeds PCG64 from fresh OS entropy)."""
     _, fn = _import(callable_name, config_dir)
     rng = np.random.Generator(np.random.PCG64(seed))
     out = fn(points, bounds, params, rng, ledger)

@@ -117,8 +117,8 @@ def _cells(exp_dir):
     return os.path.basename(os.path.normpath(exp_dir)), cells
 
 
-_FIXED = ("experiment", "dataset", "method", "series", "cell", "trial", "seed", "private_release", "non_private",
-          "epsilon_spent", "method_seconds")
+_FIXED = ("experiment", "dataset", "method", "series", "cell", "trial", "seed", "randomness", "private_release", "non_private",
+          "evaluation_only", "epsilon_spent", "method_seconds")
 
 
 def _value(v):
@@ -128,7 +128,9 @@ def _value(v):
 def load_results(results_dir, experiment=None):
     """One row per trial of every experiment under ``results_dir`` (a ``--out`` directory, one experiment's
     directory, or a results.json file): the cell (experiment, dataset, method, series, cell id), the trial
-    (index, seed), ``private_release`` and the ``non_private`` reasons, ``epsilon_spent``, ``method_seconds``,
+    (index, seed: None under randomness: secure), ``randomness``, ``private_release`` as each trial's record
+    writes it (False for files written before the flag existed), the ``non_private`` reasons and the
+    ``evaluation_only`` notes, ``epsilon_spent``, ``method_seconds``,
     every parameter and every metric as a column (a parameter named like one of those columns gets the
     prefix ``param.``), numeric diagnostics and evaluation statistics as ``diagnostics.<name>`` and
     ``evaluation.<name>``. A pandas DataFrame when pandas is importable, else a list of dicts."""
@@ -142,13 +144,17 @@ def load_results(results_dir, experiment=None):
             continue
         for cell in cells:
             reasons = list(cell.get("non_private", []))
+            randomness = cell.get("randomness", {}).get("mode", "seeded")
+            cell_private = bool(cell.get("private_release", False))
             base = {"experiment": name, "dataset": cell["dataset"], "method": cell["method"], "series": cell["series"],
                     "cell": cell["id"]}
             params = {(f"param.{k}" if k in _FIXED else k): _value(v) for k, v in cell.get("params", {}).items()}
             for t in cell.get("trials", []):
                 row = dict(base)
-                row.update(trial=t["trial"], seed=t["seed"], private_release=bool(cell.get("private")) and not reasons,
-                           non_private="; ".join(reasons))
+                # The flag the engine wrote (release_flags.hpp): secure randomness, secure samplers, no note.
+                row.update(trial=t["trial"], seed=t.get("seed"), randomness=randomness,
+                           private_release=bool(t.get("private_release", False)) and cell_private,
+                           non_private="; ".join(reasons), evaluation_only="; ".join(cell.get("evaluation_only", [])))
                 steps = t.get("ledger", {}).get("steps", [])
                 row["epsilon_spent"] = sum(s.get("epsilon", 0.0) for s in steps)
                 row["method_seconds"] = t.get("timing", {}).get("method_seconds")

@@ -18,8 +18,9 @@ class _Released(TransformerMixin, ClusterMixin, EngineEstimator):
         return self.fit(X, y)._released()
 
     def transform(self, X):
-        """Releases X with this estimator's parameters and seed: a new trial on X (X = the training data gives
-        the rows ``fit_transform`` returned). The fitted attributes are not changed."""
+        """Releases X with this estimator's parameters and seed: a new trial on X (seeded: X = the training
+        data gives the rows ``fit_transform`` returned; secure: there is no seed, so a fresh release). The
+        fitted attributes are not changed."""
         self._check_fitted()
         clone = type(self)(**self.get_params())
         clone.random_state = self.seed_

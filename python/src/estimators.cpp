@@ -11,7 +11,9 @@
 #include "dpdbscan/dp_kmeans.hpp"
 #include "dpdbscan/release_classifier.hpp"
 #include "drbt/drbt.hpp"
+#include "experiment/accounting.hpp"
 #include "experiment/catalog.hpp"
+#include "experiment/release_flags.hpp"
 #include "experiment/single_trial.hpp"
 #include "ndlaplace/nd_laplace.hpp"
 #include "wavecluster/methods.hpp"
@@ -50,6 +52,7 @@ py::dict method_dict(const MethodInfo& m) {
   d["needs_bounds"] = m.needs_bounds;
   d["relation"] = to_string(m.relation);
   d["local_privacy"] = m.local_privacy;
+  d["privacy_notion"] = privacy_notion(m);
   py::list ps;
   for (const auto& p : m.params) ps.append(spec_dict(p));
   d["params"] = ps;
@@ -103,16 +106,21 @@ void add_details(MethodResult& r, std::size_t d, py::dict& out) {
   }
 }
 
+// randomness: "seeded" (Rng(seed), reproducible, not a secure release) or "secure" (the OS CSPRNG; seed
+// ignored, none is returned). README "Seeds and randomness".
 py::dict fit(const std::string& method, py::handle X, py::handle y, py::handle bounds, const py::dict& params, std::uint64_t seed,
-             const std::string& where, double noise_scale) {
+             const std::string& where, double noise_scale, const std::string& randomness) {
   const MethodInfo& info = method_named(method);
+  const Randomness mode = parse_randomness(randomness, where + ".randomness");
   const ParamSet ps = complete_params(info.params, "method '" + info.name + "'", typed(info.params, params, where), where);
+  check_randomness(mode, ps, where);
   const Dataset data = estimator_data(X, y, bounds, where);
   check_trial_inputs(info, ps, data, where);
   TrialRun run = [&] {
     py::gil_scoped_release free_gil;  // other Python threads run while the engine works
-    return run_single_trial(info, data, ps, seed, noise_scale);
+    return run_single_trial(info, data, ps, mode, seed, noise_scale);
   }();
+  const bool private_release = trial_private_release(info, run, data.non_private_notes);
   MethodResult& r = run.result;
   // The conditions a cell of `dpclust run` reports (runner.cpp build_cell_json): the data's and the trial's.
   std::vector<std::string> notes = data.non_private_notes;
@@ -126,10 +134,16 @@ py::dict fit(const std::string& method, py::handle X, py::handle y, py::handle b
   out["diagnostics"] = to_python(r.diagnostics);
   out["evaluation"] = to_python(r.evaluation);
   out["ledger"] = to_python(run.ledger.to_json());
+  // What the trial spent, read from its ledger as results.json reads every trial's (experiment/accounting.hpp):
+  // the estimators' epsilon_spent_ and the accountant's charge.
+  out["privacy_spent"] = to_python(trial_privacy_spent(run.ledger.to_json()));
   out["non_private"] = py::cast(notes);
+  out["evaluation_only"] = py::cast(run.evaluation_only);
+  out["private_release"] = private_release;
+  out["randomness"] = to_python(randomness_record(mode));
   out["params"] = to_python(ps);
   out["bounds"] = bounds_to_python(data.bounds);
-  out["seed"] = seed;
+  out["seed"] = mode == Randomness::secure ? py::object(py::none()) : py::object(py::int_(seed));
   out["method_seconds"] = run.method_seconds;
   add_details(r, data.d, out);
   return out;
@@ -189,7 +203,7 @@ void bind_estimators(py::module_& m) {
   m.def("method_info", [](const std::string& name) { return method_dict(method_named(name)); }, py::arg("name"),
         "A method's summary, reference, privacy and declared parameters (the ParamSpecs `dpclust list` shows).");
   m.def("fit", &fit, py::arg("method"), py::arg("X"), py::arg("y"), py::arg("bounds"), py::arg("params"), py::arg("seed"),
-        py::arg("where"), py::arg("noise_scale") = 1.0,
+        py::arg("where"), py::arg("noise_scale") = 1.0, py::arg("randomness") = "seeded",
         "One trial of a method on X (validated as a config cell; the GIL is released while it runs).");
   py::class_<SpanModel>(m, "SpanModel", "DP-DBSCAN's span classifier rebuilt from a release (post-processing).")
       .def(py::init<const py::dict&>(), py::arg("release"))

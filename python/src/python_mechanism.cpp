@@ -31,6 +31,7 @@ class Ledger {
   Ledger(BudgetLedger& ledger, Rng& rng) : ledger_(&ledger), rng_(&rng) {}
   void close() { ledger_ = nullptr, rng_ = nullptr; }
   bool textbook_used() const { return textbook_; }
+  bool charged() const { return charged_; }
 
   BudgetLedger& get() const {
     if (!ledger_) throw std::runtime_error("this ledger belongs to a trial that has finished: spend budget only during the call");
@@ -71,6 +72,7 @@ class Ledger {
   void charge(const std::string& step, double epsilon, const std::string& mechanism, double sensitivity, const std::string& norm,
               const std::string& note, double delta) {
     privacy::charge(get(), step, epsilon, mechanism, sensitivity, norm, note, delta);
+    charged_ = true;  // the result is flagged (kPythonNoiseNote): this noise never went through an audited sampler
   }
 
  private:
@@ -89,7 +91,15 @@ class Ledger {
   BudgetLedger* ledger_;
   Rng* rng_;
   bool textbook_ = false;
+  bool charged_ = false;
 };
+
+// The non_private note of a mechanism that recorded noise it drew itself (issue 22, item 4): the entry
+// states a budget, but nothing checks how the noise was drawn (numpy's floating-point samplers, a seeded
+// PCG64), so only the Ledger's own samplers keep a release private.
+const char* const kPythonNoiseNote =
+    "noise drawn outside dpclust's audited samplers (ledger.charge in a Python mechanism): only ledger.laplace_counts, "
+    "gaussian_counts and laplace_reals keep a release private";
 
 // "Traceback (most recent call last): ... KeyError: 'epsilon'" of the frames the exception passed, or
 // only its last line ("AttributeError: module 'm' has no attribute 'f'").
@@ -126,7 +136,9 @@ class PythonMechanism final : public Method {
       points.attr("setflags")(py::arg("write") = false);
       const py::dict out = py::module_::import("dpclust._mechanism")
                                .attr("call")(callable_, config_dir_.string(), points, bounds_to_python(data.bounds), to_python(params),
-                                             rng.seed(), py::cast(handle));
+                                             // randomness: secure has no seed: numpy's generator is then seeded from fresh OS entropy
+                                             rng.is_secure() ? py::object(py::none()) : py::object(py::int_(rng.seed())),
+                                             py::cast(handle));
       MethodResult r;
       r.labels = labels_from(out["labels"], callable_ + " labels");
       r.labels_are_release = out["labels_are_release"].cast<bool>();
@@ -135,6 +147,7 @@ class PythonMechanism final : public Method {
       r.evaluation = to_json(out["evaluation"], callable_ + " evaluation");
       r.non_private_notes = out["non_private"].cast<std::vector<std::string>>();
       if (handle->textbook_used()) r.non_private_notes.push_back(privacy::kTextbookSamplerNote);
+      if (handle->charged()) r.non_private_notes.push_back(kPythonNoiseNote);
       return r;
     } catch (py::error_already_set& e) {
       // A Python exception becomes the trial's error (the runner names the cell and trial), with the

@@ -107,12 +107,27 @@ TEST(Store, CellShapeProblemsNameTheKey) {
   EXPECT_NE(cell_shape_problem(json{{"schema", "dpclust.cell/1"}}).find("key 'index' is missing"), std::string::npos);
   json c{{"schema", "dpclust.cell/1"}, {"index", 0u}, {"id", "0123456789abcdef"}, {"key", "k"}, {"fingerprint", "f"}, {"complete", true},
          {"dataset", "d"}, {"method", "m"}, {"series", "m"}, {"params", json::object()}, {"private", false}, {"non_private", json::array()},
-         {"data", json::object()}, {"trials", json::array({{{"trial", 0}, {"seed", 1u}, {"metrics", {{"ari", "high"}}}, {"ledger", json::object()}}})},
+         {"private_release", false}, {"evaluation_only", json::array()}, {"randomness", {{"mode", "seeded"}}},
+         {"data", json::object()},
+         {"trials", json::array({{{"trial", 0}, {"seed", 1u}, {"private_release", false}, {"metrics", {{"ari", "high"}}}, {"ledger", json::object()}}})},
          {"aggregates", json::object()}, {"diagnostics_aggregates", json::object()}, {"timing", json::object()},
          {"computed_by", json::object()}, {"checksum", "x"}};
   EXPECT_NE(cell_shape_problem(c).find("'trials[0].metrics.ari' is a string, expected a number"), std::string::npos) << cell_shape_problem(c);
   c["trials"][0]["metrics"]["ari"] = 0.5;
   EXPECT_EQ(cell_shape_problem(c), "");
+  // Release flags (issue 22): required; a seeded trial has a seed, a secure one must not.
+  {
+    json d = c;
+    d.erase("private_release");
+    EXPECT_EQ(cell_shape_problem(d), "key 'private_release' is missing");
+    d = c;
+    d["trials"][0].erase("seed");
+    EXPECT_EQ(cell_shape_problem(d), "key 'trials[0].seed' is missing");
+    d["randomness"]["mode"] = "secure";
+    EXPECT_EQ(cell_shape_problem(d), "");
+    d["trials"][0]["seed"] = 1u;
+    EXPECT_NE(cell_shape_problem(d).find("'trials[0].seed' is present in a cell computed with randomness: secure"), std::string::npos);
+  }
   // The checksum covers everything but itself.
   const std::string sum = cell_checksum(c);
   c["checksum"] = sum;

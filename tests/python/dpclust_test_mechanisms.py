@@ -54,3 +54,12 @@ def keeps_ledger(points, bounds, params, rng, ledger):
 
 
 kept_ledger = None
+
+
+def numpy_noise(points, bounds, params, rng, ledger):
+    """Draws its own Laplace noise with numpy and records the entry through ledger.charge: the budget adds
+    up, but the noise never went through dpclust's samplers, so the result must be flagged non-private."""
+    noisy_n = len(points) + rng.laplace(0.0, 1.0 / params["epsilon"])
+    ledger.charge(step="noisy n (numpy)", epsilon=params["epsilon"], mechanism="laplace (numpy)", sensitivity=1.0,
+                  sensitivity_norm="l1")
+    return {"labels": np.zeros(len(points), dtype=np.int32), "release": {"noisy_n": float(noisy_n)}}

@@ -66,7 +66,9 @@ def fitted(cls, X, **params):
 @pytest.mark.parametrize("cls", ESTIMATORS)
 def test_parameters_are_the_methods_paramspecs(cls):
     info = dpclust.method_info(cls._method)
-    names = {p["name"] for p in info["params"]} | {"bounds", "random_state"}
+    names = {p["name"] for p in info["params"]} | {"bounds", "random_state", "randomness"}
+    if info["private"]:
+        names.add("accountant")  # dpclust.accountant: charged on every fit of a private estimator
     est = cls()
     assert set(est.get_params()) == names
     for p in info["params"]:
@@ -241,7 +243,9 @@ def test_python_mechanism_runs_like_a_builtin(workdir):
     assert len(grid) == 6 and set(grid.method) == {"python:dpclust_test_mechanisms:grid_counts"}
     assert (grid.epsilon_spent == grid.epsilon).all()  # the ledger, checked by the runner, is in the results
     assert {"cells", "min_count", "ari", "ami", "n_clusters", "diagnostics.dense_cells"} <= set(df.columns)
-    assert grid.non_private.str.contains("labels are extracted for evaluation only").all()
+    # Labels extracted for evaluation are not a privacy condition; a seeded run is not a secure release.
+    assert grid.evaluation_only.str.contains("labels are extracted for evaluation only").all()
+    assert (grid.non_private == "").all() and not grid.private_release.any() and (grid.randomness == "seeded").all()
     with open(os.path.join(out, "python_sweep", "results.json")) as f:
         cell = json.load(f)["cells"][0]
     assert cell["trials"][0]["ledger"]["steps"][0]["mechanism"] == "discrete_laplace"
@@ -376,3 +380,79 @@ def test_load_results_without_pandas(workdir, monkeypatch):
     rows = dpclust.load_results(workdir)
     assert isinstance(rows, list) and {r["series"] for r in rows} == {"grid", "dp_dbscan"}
     assert all("ari" in r and "epsilon" in r for r in rows)
+
+
+# --- randomness: seeded | secure, and the release flags (issue 22) ---------------------------------
+
+def test_random_state_none_is_secure_and_not_reproducible(moons):
+    kw = dict(alpha=0.2, min_pts=7, n_public=len(moons.X), bounds=((-2.5, -2.5), (2.5, 2.5)))
+    a, b = dpclust.DPDBSCAN(**kw).fit(moons.X), dpclust.DPDBSCAN(**kw).fit(moons.X)
+    assert a.randomness_ == "secure" and a.seed_ is None and a.reproducible_ is False
+    # A label-free DP release with the secure sampler, public bounds and secure randomness is private; the
+    # labels (span classifier on the true points) are evaluation-only, which is no privacy condition.
+    assert a.non_private_ == [] and a.private_release_ is True
+    assert any("evaluation only" in note for note in a.evaluation_only_)
+    assert a.release_ != b.release_  # fresh noise from the OS CSPRNG, no seed to repeat it
+    seeded = dpclust.DPDBSCAN(random_state=3, **kw).fit(moons.X)
+    assert seeded.randomness_ == "seeded" and seeded.seed_ == 3 and seeded.reproducible_ and seeded.private_release_ is False
+    again = dpclust.DPDBSCAN(random_state=3, **kw).fit(moons.X)
+    assert again.release_ == seeded.release_
+    fresh = dpclust.DPDBSCAN(randomness="seeded", **kw).fit(moons.X)
+    assert isinstance(fresh.seed_, int) and fresh.private_release_ is False
+    with pytest.raises(ValueError, match="takes no seed"):
+        dpclust.DPDBSCAN(random_state=3, randomness="secure", **kw).fit(moons.X)
+    with pytest.raises(ValueError, match="randomness must be"):
+        dpclust.DPDBSCAN(randomness="crypto", **kw).fit(moons.X)
+    with pytest.raises(ValueError, match="rng: numpy draws the authors' numpy stream from a seed"):
+        dpclust.DPDBSCAN(rng="numpy", histogram="naive", sampler="textbook", **kw).fit(moons.X)
+
+
+def _secure(config):
+    config = dict(config)
+    config.pop("seed", None)
+    config["randomness"] = "secure"
+    config["methods"][1]["params"]["n_public"] = 400  # dp_dbscan: n public, as the sweep's 400 points are
+    return config
+
+
+@needs_pandas
+def test_noise_drawn_through_charge_is_flagged(workdir):
+    df = dpclust.load_results(_run_dir(_secure(sweep("numpy_noise", epsilon=(1.0,), trials=2)), workdir))
+    own = df[df.series == "grid"]
+    assert len(own) == 2 and own.seed.isna().all() and (own.randomness == "secure").all()
+    assert own.non_private.str.contains("noise drawn outside dpclust's audited samplers").all()
+    assert not own.private_release.any()
+    # The provided samplers keep a secure release private (dp_dbscan beside it too).
+    df = dpclust.load_results(_run_dir(_secure(sweep("grid_counts", epsilon=(1.0,), trials=2)), os.path.join(workdir, "g")))
+    assert df.private_release.all() and (df.non_private == "").all()
+
+
+def _run_dir(config, out):
+    dpclust.run(config, out=out)
+    return out
+
+
+def test_load_results_reads_the_written_flag(workdir):
+    # A cell of a private method with no non_private note whose trials say they are not a private release
+    # (a seeded run): the flag written by the engine is what load_results returns, not a guess from
+    # cell["private"] and the notes.
+    cell = {"index": 0, "id": "0123456789abcdef", "dataset": "d", "method": "dp_dbscan", "series": "dp_dbscan",
+            "params": {"epsilon": 1.0}, "private": True, "non_private": [], "private_release": False,
+            "evaluation_only": [], "randomness": {"mode": "seeded"},
+            "trials": [{"trial": 0, "seed": 11, "private_release": False, "metrics": {"ari": 0.5}, "ledger": {"steps": []}}]}
+    os.makedirs(os.path.join(workdir, "e"))
+    with open(os.path.join(workdir, "e", "results.json"), "w") as f:
+        json.dump({"experiment": "e", "cells": [cell]}, f)
+    rows = dpclust.load_results(os.path.join(workdir, "e"))
+    rows = rows.to_dict("records") if hasattr(rows, "to_dict") else rows
+    assert rows[0]["private_release"] is False or rows[0]["private_release"] == False  # noqa: E712
+    assert rows[0]["seed"] == 11 and rows[0]["randomness"] == "seeded"
+    cell["private_release"] = cell["trials"][0]["private_release"] = True
+    cell["randomness"] = {"mode": "secure"}
+    del cell["trials"][0]["seed"]
+    with open(os.path.join(workdir, "e", "results.json"), "w") as f:
+        json.dump({"experiment": "e", "cells": [cell]}, f)
+    rows = dpclust.load_results(os.path.join(workdir, "e"))
+    rows = rows.to_dict("records") if hasattr(rows, "to_dict") else rows
+    assert rows[0]["private_release"] == True and rows[0]["randomness"] == "secure"  # noqa: E712
+    assert rows[0]["seed"] is None or rows[0]["seed"] != rows[0]["seed"]  # None (NaN in a DataFrame)
