@@ -155,13 +155,18 @@ CellResult audit_cell(const ExperimentConfig& cfg, const Cell& cell, const Datas
       }
     }
     pilot.clear();
-    const std::vector<std::size_t> selected = screen_features(pm[0], pm[1], a.features_per_criterion);
+    // The columns of the main runs: the values screen_features selects, then the representations
+    // (features.hpp: low bits, grain, parity) screen_representations selects. Values first: on a tie
+    // choose_event keeps the earlier column, so an event on the value is reported when it is as good.
+    std::vector<FeatureRef> selected;
+    for (std::size_t f : screen_features(pm[0], pm[1], a.features_per_criterion)) selected.push_back({f, Representation::value});
+    for (const FeatureRef& ref : screen_representations(pm[0], pm[1], a.features_per_criterion)) selected.push_back(ref);
     pr.features_tested = selected.size();
 
     if (selected.empty()) {  // no feature tells the sides apart in the pilot: nothing to test
-      pr.feature = "(none: every feature is distributed alike on both sides in the pilot runs)";
+      pr.feature = "(none: every feature and representation is distributed alike on both sides in the pilot runs)";
     } else {
-      // 2. Main runs: the selected features only.
+      // 2. Main runs: the selected columns only.
       FeatureMatrix mm[2];
       for (auto& m : mm) {
         m.runs = a.runs;
@@ -169,10 +174,11 @@ CellResult audit_cell(const ExperimentConfig& cfg, const Cell& cell, const Datas
         m.values.assign(a.runs * selected.size(), std::numeric_limits<double>::quiet_NaN());
       }
       Progress progress(cfg.name + " audit " + cell.method_label + "/" + cell.dataset + " " + pair.name, 2 * a.runs, opts.progress);
+      const FeatureSchema::Plan plan = schema.plan(selected);
       run_sides(info, sides, cell.params, cell, a, pair.name, "main", a.runs, opts.noise_scale, &progress,
                 [&](int side, std::uint64_t r, MethodResult& res) {
                   std::vector<double> v;
-                  schema.extract_selected(res.release, res.diagnostics, selected, v);
+                  schema.extract(res.release, res.diagnostics, plan, v);
                   std::copy(v.begin(), v.end(), mm[side].values.begin() + static_cast<std::ptrdiff_t>(r * selected.size()));
                 });
       progress.finish();
@@ -189,8 +195,9 @@ CellResult audit_cell(const ExperimentConfig& cfg, const Cell& cell, const Datas
       pr.eps_estimate = p_num <= out.delta ? 0.0 : p_den > 0 ? std::max(0.0, std::log((p_num - out.delta) / p_den))
                                                                : std::numeric_limits<double>::infinity();
       pr.event = e;
-      pr.feature = schema.name(selected[e.feature]);
-      pr.event.feature = selected[e.feature];  // schema index, for the record
+      pr.column = selected[e.feature];
+      pr.feature = schema.name(pr.column);
+      pr.event.feature = pr.column.feature;  // schema index, for the record
     }
     pr.violation = pr.eps_lower > pr.eps_claimed * (1 + 1e-12);
     pr.seconds = seconds_since(tp);
@@ -209,8 +216,16 @@ json to_json(const CellResult& c) {
     json ev = {{"feature", p.feature}};
     if (p.features_tested > 0) {
       ev["kind"] = to_string(p.event.kind);
-      if (p.event.kind != EventKind::missing) ev["threshold"] = p.event.threshold;
+      ev["representation"] = to_string(p.column.rep);
+      ev["family"] = event_family(p.event, p.column.rep);
+      if (p.event.kind == EventKind::in_set) {
+        ev["set_size"] = p.event.values.size();
+        ev["set"] = std::vector<double>(p.event.values.begin(), p.event.values.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(p.event.values.size(), 16)));
+      } else if (p.event.kind != EventKind::missing) {
+        ev["threshold"] = p.event.threshold;
+      }
       ev["numerator"] = p.event.numerator_is_d ? "D" : "D'";
+      ev["description"] = describe_event(p.feature, p.event);
     }
     pairs.push_back({{"pair", p.name},
                      {"description", p.description},

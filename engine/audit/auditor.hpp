@@ -1,11 +1,14 @@
 #pragma once
 // `dpclust audit CONFIG` (issue 10): an empirical lower bound on the epsilon of every private method
-// cell of an experiment, next to the epsilon it claims (README "Privacy audit").
+// cell of an experiment, next to the epsilon it claims (docs/privacy.md "Privacy audit").
 //
 // Per cell and neighbouring pair (D, D') (neighbours.hpp):
 //   1. pilot: `pilot_runs` runs of the method on each side; their releases fix the feature schema
-//      (features.hpp) and the features worth testing (events.hpp: screen_features);
-//   2. main: `runs` runs per side, the selected features kept; the first half chooses one event
+//      (features.hpp) and the columns worth testing: features by value (events.hpp: screen_features) and
+//      features seen through a representation of their bits (low mantissa bits, grain / lattice
+//      membership, parity of integers: screen_representations), at most features_per_criterion of the
+//      latter;
+//   2. main: `runs` runs per side, the selected columns kept; the first half chooses one event
 //      (choose_event), the second half counts it: Clopper-Pearson bounds at 1 - (1 - confidence) /
 //      pairs (Bonferroni over the cell's pairs), eps_lower = ln((p_lo - delta) / p_hi) (clopper_pearson.hpp).
 //   verdict per pair and cell: consistent when eps_lower <= the claimed epsilon (eps, or eps * d(x, x')
@@ -43,7 +46,8 @@ struct PairResult {
   double delta = 0;
   double eps_lower = 0;     // the 1 - confidence/pairs lower bound on epsilon
   double eps_estimate = 0;  // ln(p_num / p_den) of the second half, plain (>= 0; inf when p_den = 0)
-  std::string feature;      // the chosen event's feature
+  std::string feature;      // the chosen event's column: "diagnostics.threshold", "diagnostics.threshold~lsb"
+  FeatureRef column;        // its schema feature and representation
   Event event;
   EventCounts counts;       // second half
   bool violation = false;

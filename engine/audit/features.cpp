@@ -1,6 +1,8 @@
 // Flattening a release into named numbers; see features.hpp.
 #include "audit/features.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -65,6 +67,86 @@ void walk(const json& j, std::uint64_t h, std::string* name, Leaf&& leaf) {
 
 }  // namespace
 
+const char* to_string(Representation r) {
+  switch (r) {
+    case Representation::value: return "value";
+    case Representation::lsb: return "lsb";
+    case Representation::low4: return "low4";
+    case Representation::mantissa_zeros: return "mantissa_zeros";
+    case Representation::grain: return "grain";
+    case Representation::binade_low4: return "binade_low4";
+    case Representation::binade_zeros: return "binade_zeros";
+    case Representation::mod2: return "mod2";
+    case Representation::mod3: return "mod3";
+    case Representation::mod4: return "mod4";
+  }
+  return "?";
+}
+
+const char* family_of(Representation r) {
+  switch (r) {
+    case Representation::value: return "value";
+    case Representation::lsb:
+    case Representation::low4:
+    case Representation::binade_low4: return "bits";
+    case Representation::mantissa_zeros:
+    case Representation::grain:
+    case Representation::binade_zeros: return "grain";
+    case Representation::mod2:
+    case Representation::mod3:
+    case Representation::mod4: return "parity";
+  }
+  return "?";
+}
+
+double represent(Representation r, double v) {
+  if (r == Representation::value) return v;
+  if (!std::isfinite(v)) return std::numeric_limits<double>::quiet_NaN();
+  const auto bits = std::bit_cast<std::uint64_t>(v);
+  constexpr std::uint64_t kFraction = (std::uint64_t{1} << 52) - 1;
+  const std::uint64_t fraction = bits & kFraction;
+  // The sign and binade of v as a nonzero integer key (0 for v = 0): (biased exponent + 1) * sign,
+  // subnormals sharing the key of biased exponent 0.
+  const auto binade = [&] {
+    if (v == 0) return 0.0;
+    const double key = static_cast<double>((bits >> 52) & 0x7FF) + 1;
+    return v < 0 ? -key : key;
+  };
+  const double zeros = fraction == 0 ? 52.0 : static_cast<double>(std::countr_zero(fraction));
+  switch (r) {
+    case Representation::value: return v;
+    case Representation::lsb: return static_cast<double>(fraction & 1);
+    case Representation::low4: return static_cast<double>(fraction & 15);
+    case Representation::mantissa_zeros: return zeros;
+    // key * 64 + pattern: the patterns (< 64) of different keys never collide.
+    case Representation::binade_low4: return binade() * 64 + static_cast<double>(fraction & 15);
+    case Representation::binade_zeros: return binade() * 64 + zeros;
+    case Representation::grain: {
+      if (v == 0) return 2048.0;  // a multiple of every power of two
+      const int biased = static_cast<int>((bits >> 52) & 0x7FF);
+      // v = significand 2^(e - 52) with the hidden bit for normal numbers; subnormals: e = -1022.
+      const std::uint64_t significand = biased == 0 ? fraction : fraction | (std::uint64_t{1} << 52);
+      const int e = biased == 0 ? -1022 : biased - 1023;
+      return static_cast<double>(e - 52 + std::countr_zero(significand));
+    }
+    case Representation::mod2:
+    case Representation::mod3:
+    case Representation::mod4: {
+      const double m = r == Representation::mod2 ? 2 : r == Representation::mod3 ? 3 : 4;
+      const double x = std::fmod(v, m);  // exact for integer-valued doubles
+      return x < 0 ? x + m : x;
+    }
+  }
+  return v;
+}
+
+const std::vector<Representation>& representations_for(bool integer_valued) {
+  static const std::vector<Representation> integer{Representation::mod2, Representation::mod3, Representation::mod4, Representation::grain};
+  static const std::vector<Representation> real{Representation::lsb,   Representation::low4,        Representation::mantissa_zeros,
+                                                Representation::grain, Representation::binade_low4, Representation::binade_zeros};
+  return integer_valued ? integer : real;
+}
+
 void FeatureSchema::learn(const json& release, const json& diagnostics) {
   auto add = [this](std::uint64_t h, double, std::string* name) {
     if (names_.size() >= kMaxFeatures || index_.count(h)) return;
@@ -99,6 +181,35 @@ void FeatureSchema::extract_selected(const json& release, const json& diagnostic
   };
   walk(release, kReleaseRoot, nullptr, set);
   walk(diagnostics, kDiagnosticsRoot, nullptr, set);
+}
+
+FeatureSchema::Plan FeatureSchema::plan(const std::vector<FeatureRef>& refs) const {
+  Plan p;
+  p.refs = refs;
+  for (std::size_t c = 0; c < refs.size(); ++c) p.columns_of[refs[c].feature].push_back(c);
+  return p;
+}
+
+void FeatureSchema::extract(const json& release, const json& diagnostics, const Plan& plan, std::vector<double>& out) const {
+  out.assign(plan.refs.size(), std::numeric_limits<double>::quiet_NaN());
+  auto set = [&](std::uint64_t h, double v, std::string*) {
+    const auto it = index_.find(h);
+    if (it == index_.end()) return;
+    const auto cols = plan.columns_of.find(it->second);
+    if (cols == plan.columns_of.end()) return;
+    for (std::size_t c : cols->second) out[c] = represent(plan.refs[c].rep, v);
+  };
+  walk(release, kReleaseRoot, nullptr, set);
+  walk(diagnostics, kDiagnosticsRoot, nullptr, set);
+}
+
+void FeatureSchema::extract_refs(const json& release, const json& diagnostics, const std::vector<FeatureRef>& refs,
+                                 std::vector<double>& out) const {
+  extract(release, diagnostics, plan(refs), out);
+}
+
+std::string FeatureSchema::name(const FeatureRef& ref) const {
+  return ref.rep == Representation::value ? names_[ref.feature] : names_[ref.feature] + "~" + to_string(ref.rep);
 }
 
 }  // namespace dpclust::audit

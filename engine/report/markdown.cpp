@@ -23,7 +23,7 @@ std::string audit_section(const Results& results) {
   for (const auto& [name, a] : results.audits())
     for (const auto& c : a["cells"]) ++cells, violations += c.value("verdict", "") == "violation";
   md << "\n## Privacy audit\n\n"
-     << "`dpclust audit` (README \"Privacy audit\") runs each private method many times on neighbouring datasets D, D' "
+     << "`dpclust audit` (docs/privacy.md \"Privacy audit\") runs each private method many times on neighbouring datasets D, D' "
         "(one record added, removed or replaced) and turns the frequencies of one output event into a lower bound on "
         "epsilon: the event is chosen on half of the runs, Clopper-Pearson bounds on the other half give eps_lower = "
         "ln((p_lo - delta) / p_hi) at the stated confidence (Bonferroni over a cell's pairs). *consistent*: eps_lower <= "
@@ -50,7 +50,13 @@ std::string audit_section(const Results& results) {
       for (const auto& p : c["pairs"]) {
         const json& ev = p["event"];
         std::string event = ev.value("feature", "");
-        if (ev.contains("kind")) {
+        if (ev.contains("description")) {
+          // The audit's own words for the event (a support event names the size of its set, a
+          // representation its family): "diagnostics.threshold~grain <= -53".
+          event = ev["description"].get<std::string>();
+          if (ev.contains("family")) event += " [" + ev["family"].get<std::string>() + "]";
+          event += " (more often on " + ev.value("numerator", std::string("?")) + ")";
+        } else if (ev.contains("kind")) {  // audits written before issue 22
           event += " " + ev["kind"].get<std::string>();
           if (ev.contains("threshold")) event += " " + num(ev["threshold"]);
           event += " (more often on " + ev.value("numerator", std::string("?")) + ")";
@@ -174,7 +180,7 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
      << "; *percentile*: where the published value falls in it), and *differs* when it lies outside. With fewer than max("
      << settings.min_trials_for_variance
      << ", 2k) trials there is no variance verdict and the tolerance verdict stands (run more trials: `--trials 30`). "
-        "Claims use the same bands (see the README). *not run*: no result covers it (e.g. its data is absent).\n";
+        "Claims use the same bands (see docs/report.md). *not run*: no result covers it (e.g. its data is absent).\n";
 
   std::vector<std::string> papers;
   for (const auto& v : ref.values)

@@ -7,6 +7,7 @@
 // so the outcome is deterministic; the margins printed with each assertion show how far from the edge.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -18,6 +19,9 @@
 #include "audit/features.hpp"
 #include "audit/neighbours.hpp"
 #include "core/error.hpp"
+#include "core/method.hpp"
+#include "experiment/catalog.hpp"
+#include "privacy/mechanism.hpp"
 #include "core/files.hpp"
 #include "experiment/config.hpp"
 #include "experiment/dataset_factory.hpp"
@@ -292,4 +296,237 @@ TEST(AuditRun, WritesAuditJsonWithProvenanceAndIsThreadIndependent) {
   const ExperimentConfig plain =
       parse("experiment: p\ndatasets: [{name: m, generator: {type: moons, n_samples: 50}}]\nmethods: [{method: kmeans, params: {k: 2}}]\n");
   EXPECT_THROW(run_audit(plain, o), InputError);
+}
+
+// --- Bit channels (issue 22 item 8): the audit sees the output's representation --------------------------
+//
+// `audit_fixture`: one noisy count of the records, n + Z with Z calibrated to epsilon (its ledger entry is
+// right), released as release.value, and one deliberately broken channel (`leak`):
+//   none     n + discrete Laplace(1/eps): a correct mechanism (must stay consistent)
+//   lsb      n + continuous Laplace(1/eps), its lowest mantissa bit overwritten by the private bit n mod 2
+//   parity   n + discrete Laplace(1/eps), moved up by one when its parity differs from n mod 2
+//   grain    n + continuous Laplace(1/eps), rounded to a multiple of 2^-10 when n is odd (a lattice)
+//   clip     max(n + Z, n): clipped at the true count
+//   support  with probability support_mass one of 50 fixed reals in [1000, 1100) (one set per parity of n)
+//            instead of n + Z
+// leak_epsilon > 0 writes the private bit through randomized response (kept with probability
+// e^l / (1 + e^l)): the channel alone is then l-DP, which is how the power table below grades the families
+// (with count: false, Z alone is released, so that the channel is the only difference between the sides).
+namespace {
+
+const MethodInfo& fixture_method() {
+  static const MethodInfo& info = [] {
+    MethodInfo m;
+    m.name = "audit_fixture";
+    m.summary = "broken mechanisms for the audit's tests";
+    m.differentially_private = true;
+    m.params = {real_param("epsilon", std::nullopt, "claimed epsilon", 0.0, std::nullopt, true),
+                choice_param("leak", "none", {"none", "lsb", "parity", "grain", "clip", "support"}, "the broken channel"),
+                real_param("leak_epsilon", 0.0, "randomized response on the private bit (0: the bit itself)", 0.0),
+                real_param("support_mass", 0.05, "leak support: probability of an exclusive value", 0.0, 1.0),
+                bool_param("count", true, "false: release Z alone (the power table isolates the leaking channel)")};
+    struct Fixture final : Method {
+      MethodResult run(const Dataset& data, const ParamSet& p, Rng& rng, BudgetLedger& ledger) const override {
+        const std::string& leak = p.string("leak");
+        const bool continuous = leak == "lsb" || leak == "grain";
+        const auto mech = privacy::CountMechanism::laplace(ledger, continuous ? privacy::Sampler::textbook : privacy::Sampler::secure, 1.0,
+                                                           p.real("epsilon"), "noisy n");
+        const double n = static_cast<double>(data.n);
+        double v = mech.noisy(rng, p.boolean("count") ? n : 0.0);
+        bool bit = data.n % 2 == 1;
+        if (const double l = p.real("leak_epsilon"); l > 0 && rng.uniform() >= std::exp(l) / (1 + std::exp(l))) bit = !bit;
+        if (leak == "lsb") v = std::bit_cast<double>((std::bit_cast<std::uint64_t>(v) & ~std::uint64_t{1}) | (bit ? 1u : 0u));
+        if (leak == "parity" && (std::fmod(std::fabs(v), 2.0) == 1.0) != bit) v += 1;
+        if (leak == "grain" && bit) v = std::ldexp(std::round(std::ldexp(v, 10)), -10);
+        if (leak == "clip") v = std::max(v, p.boolean("count") ? n : 0.0);
+        if (leak == "support" && rng.uniform() < p.real("support_mass")) {
+          // 50 fixed values in [1000, 1100) per parity of n, interleaved: no threshold separates the sides.
+          Rng pick(100 + data.n % 2);
+          const std::uint64_t j = rng.below(50);
+          for (std::uint64_t i = 0; i <= j; ++i) v = 1000 + 100 * pick.uniform();
+        }
+        MethodResult r;
+        r.labels.assign(data.n, 0);
+        r.release = {{"value", v}};
+        return r;
+      }
+    };
+    m.make = [] { return std::make_unique<Fixture>(); };
+    return register_runtime_method(std::move(m));
+  }();
+  return info;
+}
+
+// An audit of the fixture on 200 blob points, D' = D plus one record (n odd on one side, even on the other).
+CellResult audit_fixture(const std::string& params, std::uint64_t runs = 20000, std::uint64_t pilot = 1000, double noise_scale = 1.0) {
+  fixture_method();
+  return audit_one("experiment: fixture\n"
+                   "datasets:\n"
+                   "  - name: b\n"
+                   "    generator: {type: blobs, n_samples: 200, centers: 2, cluster_std: 0.5, center_box_lo: 2, center_box_hi: 5, seed: 3}\n"
+                   "    bounds: [[0, 10], [0, 10]]\n"
+                   "methods:\n"
+                   "  - {method: audit_fixture, params: {" + params + "}}\n"
+                   "audit: {runs: " + std::to_string(runs) + ", pilot_runs: " + std::to_string(pilot) +
+                       ", pairs: [{name: canary, add: [9.5, 9.5]}], seed: 8}\n",
+                   noise_scale);
+}
+
+std::string family(const PairResult& p) { return event_family(p.event, p.column.rep); }
+
+}  // namespace
+
+TEST(AuditRepresentations, BitsGrainAndParityOfADouble) {
+  EXPECT_EQ(represent(Representation::lsb, 1.0), 0.0);
+  EXPECT_EQ(represent(Representation::lsb, std::nextafter(1.0, 2.0)), 1.0);
+  EXPECT_EQ(represent(Representation::low4, std::bit_cast<double>(std::bit_cast<std::uint64_t>(3.0) | 0xBu)), 11.0);
+  EXPECT_EQ(represent(Representation::mantissa_zeros, 1.0), 52.0);
+  EXPECT_EQ(represent(Representation::mantissa_zeros, 1.5), 51.0);  // 1.1b: one fraction bit set, the top one
+  EXPECT_EQ(represent(Representation::grain, 0.375), -3.0);          // 3 * 2^-3
+  EXPECT_EQ(represent(Representation::grain, 12.0), 2.0);            // 3 * 2^2
+  EXPECT_EQ(represent(Representation::grain, 0.0), 2048.0);
+  EXPECT_EQ(represent(Representation::grain, 0x1p-1074), -1074.0);  // the smallest subnormal
+  EXPECT_EQ(represent(Representation::mod2, -3.0), 1.0);
+  EXPECT_EQ(represent(Representation::mod3, -1.0), 2.0);
+  EXPECT_EQ(represent(Representation::mod4, 10.0), 2.0);
+  // The binade keys: the same low pattern in different binades, or of opposite signs, differs.
+  EXPECT_NE(represent(Representation::binade_low4, 1.0), represent(Representation::binade_low4, 2.0));
+  EXPECT_NE(represent(Representation::binade_zeros, 1.5), represent(Representation::binade_zeros, -1.5));
+  EXPECT_EQ(represent(Representation::binade_zeros, 1.5), represent(Representation::binade_zeros, 1.75 - 0.25));
+  EXPECT_TRUE(std::isnan(represent(Representation::lsb, std::numeric_limits<double>::infinity())));
+  EXPECT_EQ(std::string(family_of(Representation::binade_low4)), "bits");
+  EXPECT_EQ(std::string(family_of(Representation::mod3)), "parity");
+  FeatureSchema s;
+  s.learn({{"x", 3.0}}, json::object());
+  EXPECT_EQ(s.name(FeatureRef{0, Representation::lsb}), "release.x~lsb");
+  std::vector<double> v;
+  s.extract_refs({{"x", std::nextafter(3.0, 4.0)}}, json::object(), {{0, Representation::value}, {0, Representation::lsb}}, v);
+  EXPECT_EQ(v, std::vector<double>({std::nextafter(3.0, 4.0), 1.0}));
+}
+
+TEST(AuditRepresentations, ScreeningFindsALeakedBitTheValueCannotShow) {
+  // Feature 0: the same uniform values on both sides, except that the lowest fraction bit is 0 on D and
+  // 1 on D'. Its value screening shows nothing; its lsb is selected.
+  FeatureMatrix d, dp;
+  d.runs = dp.runs = 1000;
+  d.features = dp.features = 1;
+  for (std::size_t r = 0; r < 1000; ++r) {
+    const double u = 1.0 + static_cast<double>((r * 7919) % 1000) / 1000.0;
+    const auto bits = std::bit_cast<std::uint64_t>(u) & ~std::uint64_t{1};
+    d.values.push_back(std::bit_cast<double>(bits));
+    dp.values.push_back(std::bit_cast<double>(bits | 1));
+  }
+  const std::vector<FeatureRef> reps = screen_representations(d, dp, 4);
+  ASSERT_FALSE(reps.empty());
+  EXPECT_EQ(reps[0], (FeatureRef{0, Representation::lsb}));
+  // A non-finite value has no representation: left out of the screening, no crash.
+  d.values[0] = std::numeric_limits<double>::infinity();
+  EXPECT_FALSE(screen_representations(d, dp, 4).empty());
+}
+
+TEST(AuditBitChannels, CorrectCountIsConsistent) {
+  const CellResult ok = audit_fixture("epsilon: 1.0, leak: none");
+  EXPECT_FALSE(ok.violation) << ok.eps_lower << " on " << ok.pairs[0].feature;
+  EXPECT_GT(ok.eps_lower, 0.6);  // the count's own loss is found (eps = 1)
+}
+
+TEST(AuditBitChannels, APrivateBitInTheLowestMantissaBitIsAViolation) {
+  const CellResult c = audit_fixture("epsilon: 1.0, leak: lsb");
+  EXPECT_TRUE(c.violation) << c.eps_lower << " on " << c.pairs[0].feature;
+  EXPECT_GT(c.eps_lower, 5.0);
+  EXPECT_EQ(family(c.pairs[0]), "bits") << to_json(c).dump();
+  EXPECT_EQ(c.pairs[0].feature, "release.value~lsb");
+}
+
+TEST(AuditBitChannels, TheCountsParityIsAViolationAtSmallEpsilon) {
+  for (const char* eps : {"0.1", "0.001"}) {
+    const CellResult c = audit_fixture(std::string("epsilon: ") + eps + ", leak: parity");
+    EXPECT_TRUE(c.violation) << eps << ": " << c.eps_lower << " on " << c.pairs[0].feature;
+    EXPECT_EQ(family(c.pairs[0]), "parity") << to_json(c).dump();
+  }
+}
+
+TEST(AuditBitChannels, ALatticeChosenByThePrivateBitIsAViolation) {
+  const CellResult c = audit_fixture("epsilon: 1.0, leak: grain");
+  EXPECT_TRUE(c.violation) << c.eps_lower << " on " << c.pairs[0].feature;
+  EXPECT_EQ(family(c.pairs[0]), "grain") << to_json(c).dump();
+}
+
+TEST(AuditBitChannels, UnderNoisedClippedAndExclusiveOutputsAreViolations) {
+  const CellResult third = audit_fixture("epsilon: 1.0, leak: none", 20000, 1000, 1.0 / 3.0);  // Laplace at a third of its scale
+  EXPECT_TRUE(third.violation) << third.eps_lower;
+  EXPECT_EQ(family(third.pairs[0]), "value");
+  const CellResult clip = audit_fixture("epsilon: 1.0, leak: clip");
+  EXPECT_TRUE(clip.violation) << clip.eps_lower;
+  const CellResult support = audit_fixture("epsilon: 1.0, leak: support, support_mass: 0.02");
+  EXPECT_TRUE(support.violation) << to_json(support).dump();
+  EXPECT_EQ(family(support.pairs[0]), "support") << to_json(support).dump();
+  // S holds only values the other side never produced in the first half: the exclusive reals and a few
+  // rare tail counts, never the common counts both sides take (with different frequencies).
+  for (double v : support.pairs[0].event.values) EXPECT_GT(std::fabs(v - 200.5), 6.0) << v;
+}
+
+// The old continuous PrivTHR_EM threshold (configs/audit/privthr_em_continuous.yaml): its set of reachable
+// doubles depends on the smallest coefficient, 2 on D and 1.5 on D' (record 1 removed), and thresholds
+// off the lattice 2^-52 Z occur on D' only. The lattice threshold on the same pair is consistent.
+TEST(AuditBitChannels, ContinuousPrivThrEmIsAViolationTheLatticeOneIsNot) {
+  const std::string cfg = read_text_file(fs::path(DPCLUST_TEST_SOURCE_DIR) / "configs" / "audit" / "privthr_em_continuous.yaml");
+  const CellResult continuous = audit_one(cfg, 1.0);
+  EXPECT_TRUE(continuous.violation) << to_json(continuous).dump();
+  EXPECT_EQ(continuous.pairs[0].feature, "diagnostics.threshold~grain");
+  EXPECT_EQ(family(continuous.pairs[0]), "grain");
+  EXPECT_FALSE(continuous.pairs[0].event.numerator_is_d);  // off-lattice thresholds: only on D'
+  std::string lattice = cfg;
+  lattice.replace(lattice.find("threshold_output: continuous}"), 28, "threshold_output: lattice");
+  const CellResult ok = audit_one(lattice, 1.0);
+  EXPECT_FALSE(ok.violation) << to_json(ok).dump();
+}
+
+// The shipped pairwise-baseline audit (configs/audit/dp_dbscan_pairwise.yaml) has teeth: the entry-wise
+// sensitivity the baselines state is a violation, the whole-matrix one is not. Until issue 22 its
+// parameters made every point core in every run, so the release was constant and nothing was tested.
+TEST(AuditTeeth, PairwiseEntrySensitivityIsAViolationTheMatrixOneIsNot) {
+  std::string cfg = read_text_file(fs::path(DPCLUST_TEST_SOURCE_DIR) / "configs" / "audit" / "dp_dbscan_pairwise.yaml");
+  for (const char* sensitivity : {"matrix", "entry"}) {
+    std::string one = cfg;
+    one.replace(one.find("sensitivity: [matrix, entry]"), 28, std::string("sensitivity: ") + sensitivity);
+    const CellResult r = audit_one(one, 1.0);
+    EXPECT_EQ(r.violation, std::string(sensitivity) == "entry") << sensitivity << " " << to_json(r).dump();
+  }
+}
+
+// The power table of docs/privacy.md "Privacy audit" (not run by default: about a minute; run it with
+// --gtest_also_run_disabled_tests --gtest_filter='*AuditPower*'). With the default runs (100,000 per side,
+// pilot 2,000) and one pair, for each event family the smallest leak of the fixture above that the audit
+// flags: for value, the true epsilon of a Laplace count under-noised by the audit's noise_scale; for
+// bits, parity and grain, the epsilon l of the randomized response that writes the private bit into Z
+// (count: false: the channel is all that differs, so the mechanism's true epsilon is l against the claim);
+// for support, the probability of the exclusive outputs (their epsilon is infinite).
+TEST(AuditPower, DISABLED_SmallestViolationEachFamilyDetects) {
+  const std::uint64_t runs = AuditConfig{}.runs, pilot = AuditConfig{}.pilot_runs;
+  auto row = [&](const std::string& fam, double claimed, const std::vector<double>& grid, auto&& cell_for) {
+    for (double x : grid) {
+      const CellResult c = cell_for(x);
+      const PairResult& p = c.pairs[0];
+      std::printf("%-8s claimed %-5g leak %-8g eps_lower %-8.4f %-11s %s (%s)\n", fam.c_str(), claimed, x, c.eps_lower,
+                  c.violation ? "VIOLATION" : "consistent", describe_event(p.feature, p.event).c_str(), family(p).c_str());
+      if (c.violation) break;
+    }
+  };
+  for (double eps : {0.1, 1.0}) {
+    const std::string e = "epsilon: " + std::to_string(eps);
+    row("value", eps, {1.02, 1.05, 1.1, 1.2, 1.5, 2.0, 3.0}, [&](double ratio) {  // true epsilon = ratio * eps
+      return audit_fixture(e + ", leak: none", runs, pilot, 1.0 / ratio);
+    });
+    for (const char* leak : {"lsb", "parity", "grain"}) {
+      std::vector<double> grid;
+      for (double m : {1.02, 1.05, 1.1, 1.2, 1.5, 2.0, 3.0, 5.0}) grid.push_back(m * eps);
+      row(leak, eps, grid, [&](double l) {
+        return audit_fixture(e + ", count: false, leak: " + leak + ", leak_epsilon: " + std::to_string(l), runs, pilot);
+      });
+    }
+  }
+  row("support", 1.0, {0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02}, [&](double q) {
+    return audit_fixture("epsilon: 1.0, count: false, leak: support, support_mass: " + std::to_string(q), runs, pilot);
+  });
 }
