@@ -151,7 +151,7 @@ int cmd_submit(int argc, char** argv) {
   if (scheduler != "slurm")
     throw InputError("--scheduler", "'" + scheduler.substr(0, 40) + "' is not supported (only slurm writes and submits scripts)",
                      "for SGE, LSF, PBS or Torque, write an array job that runs `dpclust run CONFIG... --out DIR --shard auto/N` "
-                     "(README \"Clusters\"), then `dpclust merge DIR --out DIR`");
+                     "(docs/slurm.md), then `dpclust merge DIR --out DIR`");
   if (vm.count("tasks") && (tasks < 1 || tasks > kMaxShards))
     throw InputError("--tasks", "must be between 1 and " + std::to_string(kMaxShards));
   if (cpus < 1 || cpus > 4096) throw InputError("--cpus-per-task", "must be between 1 and 4096");

@@ -69,7 +69,7 @@ int cmd_run(int argc, char** argv) {
       "resume", "reuse cells already on disk (default)")("force", "recompute every cell")(
       "shard", po::value(&shard)->default_value("1/1"),
       "run only shard K of N: K/N, or auto (or auto/N) to take K (and N) from a job array's variables "
-      "(Slurm, SGE, LSF, PBS, Torque; README \"Clusters\")")(
+      "(Slurm, SGE, LSF, PBS, Torque; docs/slurm.md)")(
       "shard-costs", po::value<std::string>(), "measured cell times for the by-cost plan (the costs.json of `dpclust submit --timings`)")(
       "shard-by", po::value(&shard_by)->default_value("cost"),
       "how cells are dealt to shards: cost (balanced by estimated running time) or index (cell i to shard i % N + 1)")(

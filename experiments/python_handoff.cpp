@@ -29,7 +29,7 @@ int hand_off_to_python(int argc, char** argv, const PythonMethodUnavailable& why
   for (auto& w : words) args.push_back(w.data());
   args.push_back(nullptr);
   std::cerr << "dpclust: " << why.where() << " names a Python method (method: python); running `" << python << " -m dpclust " << cmd
-            << " ...` (README \"From Python\")\n";
+            << " ...` (docs/python.md)\n";
   std::cout.flush();
   std::cerr.flush();
   ::execv(python.c_str(), args.data());

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The privacy audit figure (`dpclust audit`, README "Privacy audit"): for every audited cell, the
+"""The privacy audit figure (`dpclust audit`, docs/privacy.md "Privacy audit"): for every audited cell, the
 empirical lower bound eps_lower (the largest over its neighbouring pairs) against the epsilon it claims.
 Points above the diagonal are violations. Reads RESULTS_DIR/<experiment>/audit.json only.
 """

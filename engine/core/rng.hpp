@@ -7,11 +7,11 @@
 // algorithms are fixed code (normal = ziggurat, gamma, binomial).
 //
 // Seeds: every trial gets its own generator, seeded by derive_seed(base, cell_key, trial) (see
-// README "Seeds"), so no generator is ever shared between threads and results never depend on the
+// docs/results.md "Seeds and randomness"), so no generator is ever shared between threads and results never depend on the
 // order in which trials run. A config may instead list the seeds (`seeds: [0, 1, 2]`, a paper's own
 // seeds): trial t then uses seeds[t] itself, in every cell.
 //
-// Two randomness modes (issue 22; README "Seeds and randomness"):
+// Two randomness modes (issue 22; docs/results.md "Seeds and randomness"):
 //   seeded  the above: reproducible, and therefore NOT a secure release: the seed is published with each
 //           trial and mt19937_64 is not a cryptographic generator, so anyone holding the results file
 //           regenerates the noise and subtracts it (PrivQT's counts come back exactly).

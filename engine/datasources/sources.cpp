@@ -145,7 +145,7 @@ DatasetSource read_source(const std::string& name, const Located& entry, const f
   if (at.has("dims")) s.dims = yaml::as_uint(at.child("dims"));
   if (at.has("bytes")) s.bytes = yaml::as_uint(at.child("bytes"));
   const int kinds = int(at.has("url")) + int(at.has("inputs")) + int(at.has("generate"));
-  if (kinds != 1) yaml::fail(at, "a source needs exactly one of url (a file as it is), inputs (derived) or generate", "see the README, section Datasets");
+  if (kinds != 1) yaml::fail(at, "a source needs exactly one of url (a file as it is), inputs (derived) or generate", "see the docs/datasets.md");
   if (at.has("url")) {
     s.kind = SourceKind::download;
     SourceFile f;

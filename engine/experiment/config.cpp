@@ -54,7 +54,7 @@ static void check_name(const Located& at, const std::string& name, const std::st
   }
 }
 
-// `audit:` (README "Privacy audit"). Pair names are checked against the method's relation by the audit.
+// `audit:` (docs/privacy.md "Privacy audit"). Pair names are checked against the method's relation by the audit.
 static AuditConfig parse_audit(const Located& at) {
   yaml::check_keys(at, {"runs", "pilot_runs", "confidence", "pairs", "seed", "local_distance", "features_per_criterion"});
   AuditConfig a;
@@ -430,7 +430,7 @@ static ExperimentConfig parse_config_checked(const std::string& text, const std:
   cfg.text = text;
   cfg.data_root = data_root;
   Located root{yaml::load_string(text, file_label), file_label, ""};
-  if (!root.node || root.node.IsNull()) throw InputError(file_label, "the config is empty", "see configs/README or the README's config schema");
+  if (!root.node || root.node.IsNull()) throw InputError(file_label, "the config is empty", "see configs/README or docs/config.md");
   yaml::check_keys(root, kTopKeys);
 
   if (!root.has("experiment")) yaml::fail(root, "missing 'experiment' (the experiment's name)", "add experiment: my_sweep");
@@ -445,7 +445,7 @@ static ExperimentConfig parse_config_checked(const std::string& text, const std:
                  "use fewer trials: the 95% interval narrows with sqrt(trials), so 1e6 is far beyond any use");
   }
   if (root.has("seeds")) {
-    // A paper's own seeds, used as they are (README "Seeds"). numpy's RandomState takes 0 .. 2^32 - 1,
+    // A paper's own seeds, used as they are (docs/results.md "Seeds and randomness"). numpy's RandomState takes 0 .. 2^32 - 1,
     // and the methods offering its stream seed it with the trial's seed, so that is the range.
     auto list = root.child("seeds");
     yaml::expect_sequence(list);
@@ -549,7 +549,7 @@ static ExperimentConfig parse_config_checked(const std::string& text, const std:
       std::string s = closest_match(spec.method, names_of(all_methods()));
       yaml::fail(m.child("method"), "unknown method '" + yaml::clip(spec.method) + "'",
                  (s.empty() ? "" : "did you mean '" + s + "'? ") + "methods: " + join(names_of(all_methods())) +
-                     ", python (a Python callable: README \"From Python\")");
+                     ", python (a Python callable: docs/python.md)");
     }
     spec.label = m.has("as") ? yaml::as_string(m.child("as")) : default_label;
     if (m.has("params")) {
@@ -622,7 +622,7 @@ ExperimentConfig parse_config(const std::string& text, const std::string& file_l
     // that yaml-cpp's "invalid node" / "bad conversion" never reaches the user without a location.
     throw InputError(file_label + (e.mark.line >= 0 ? ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) : ""),
                      "unexpected YAML structure: " + yaml::clip(e.msg),
-                     "check this entry against the config schema in the README");
+                     "check this entry against the config schema in docs/config.md");
   }
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // An experiment config (YAML) as typed data. Parsing validates the whole schema before any work:
 // unknown keys (with the closest valid key suggested), wrong types, impossible values, missing
-// datasets, and the parameter grid itself (see grid.hpp). The README documents the schema.
+// datasets, and the parameter grid itself (see grid.hpp). The docs/config.md documents the schema.
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -92,7 +92,7 @@ struct MethodSpec {
 inline constexpr std::int64_t kMaxTrials = 1'000'000;
 inline constexpr std::uint64_t kDefaultMaxCells = 1'000'000;
 
-// The `audit:` section (README "Privacy audit"; engine/audit): how `dpclust audit` tests the private
+// The `audit:` section (docs/privacy.md "Privacy audit"; engine/audit): how `dpclust audit` tests the private
 // methods of this experiment. Plain data here; engine/audit builds the neighbouring pairs.
 struct AuditPairConfig {
   std::string name;                   // a built-in pair (add_empty_cell, ...) or the config pair's own name
@@ -121,7 +121,7 @@ struct ExperimentConfig {
   // DP-DBSCAN authors' 0, 1, 2), instead of derive_seed(seed, cell, t); trials = seeds.size() (or fewer
   // with --trials). Empty: derived seeds.
   std::vector<std::uint64_t> seeds;
-  // `randomness: seeded | secure` (default seeded; core/rng.hpp, README "Seeds and randomness"). secure:
+  // `randomness: seeded | secure` (default seeded; core/rng.hpp, docs/results.md "Seeds and randomness"). secure:
   // every trial draws from the OS CSPRNG, no seed exists or is written, results are not reproducible;
   // `seed`/`seeds` and `rng: numpy` are refused.
   Randomness randomness = Randomness::seeded;

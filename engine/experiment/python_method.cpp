@@ -151,13 +151,13 @@ const MethodInfo& declare_python_method(const Located& entry, const fs::path& co
   const auto b = current_backend();
   if (!b)
     throw PythonMethodUnavailable(entry.where(), "method: python (callable " + yaml::clip(callable) + ") runs in the dpclust Python package",
-                                  "run the config with `python3 -m dpclust run CONFIG` (README \"From Python\"), or from Python: "
+                                  "run the config with `python3 -m dpclust run CONFIG` (docs/python.md), or from Python: "
                                   "dpclust.run(\"CONFIG\")");
 
   MethodInfo m;
   m.name = "python:" + callable;
   m.summary = "Python mechanism " + callable + " (method: python)";
-  m.reference = "declared in the experiment config (README \"From Python\")";
+  m.reference = "declared in the experiment config (docs/python.md)";
   m.differentially_private = entry.has("private") ? yaml::as_bool(entry.child("private")) : true;
   m.needs_bounds = entry.has("needs_bounds") ? yaml::as_bool(entry.child("needs_bounds")) : m.differentially_private;
   if (entry.has("relation")) {

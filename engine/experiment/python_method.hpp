@@ -1,5 +1,5 @@
 #pragma once
-// `method: python` (README "From Python"): a config entry that names a Python callable as a method and
+// `method: python` (docs/python.md): a config entry that names a Python callable as a method and
 // declares its parameters, so that a mechanism written in Python runs over the grid, the trials, the
 // metrics, the report and the audit like a built-in one: its cells are ordinary cells (seeded from the
 // cell key, fingerprinted, resumed), its ledger is verified after every trial by the runner.

@@ -324,7 +324,7 @@ std::optional<json> assemble_results_json(const fs::path& exp_dir) {
   const json& m = *manifest;
   json results{{"schema", "dpclust.results/1"}, {"experiment", m["experiment"]}, {"description", m["description"]},
                {"trials", m["trials"]},         {"datasets", datasets},          {"cells", cells}};
-  // Seeds and randomness (README): a seeded run records its base seed and scheme and is reproducible; a
+  // Seeds and randomness (docs/results.md): a seeded run records its base seed and scheme and is reproducible; a
   // secure one records neither (there is none) and says it cannot be reproduced.
   const std::string randomness = m.value("randomness", std::string("seeded"));
   results["randomness"] = randomness;

@@ -174,7 +174,7 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
                        const std::vector<const MetricInfo*>& metrics, std::int64_t trial, double noise_scale) {
   const MethodInfo& info = *find_method(cell.method);
   TrialOutcome out;
-  // randomness: secure has no seed: nothing is derived, written or logged (README "Seeds and randomness").
+  // randomness: secure has no seed: nothing is derived, written or logged (docs/results.md "Seeds and randomness").
   const bool secure = cfg.randomness == Randomness::secure;
   const std::uint64_t seed = secure ? 0 : trial_seed(cfg, cell.key, trial);
   // The trial itself (generator, ledger built and verified, label count, non-private notes) is the one
@@ -199,7 +199,7 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
   rec["metrics"] = std::move(metric_json);
   rec["diagnostics"] = res.diagnostics;
   rec["ledger"] = ledger.to_json();
-  // Exact statistics of the true data: for the report, not private (README: results schema).
+  // Exact statistics of the true data: for the report, not private (docs/results.md: results schema).
   if (!res.evaluation.empty()) rec["evaluation"] = std::move(res.evaluation);
   if (cfg.save_release && !res.release.empty()) rec["release"] = std::move(res.release);
   if (cfg.save_labels) rec["labels"] = res.labels;

@@ -31,7 +31,7 @@
 // result non-private (WaveClusterOutput::range_from_data); em_upper > 0 gives the public range
 // (0, em_upper] instead (exp_mech.hpp).
 //
-// The authors' code (option em_repeats, em_repeats_budget; README "The authors' code"): their
+// The authors' code (option em_repeats, em_repeats_budget; docs/methods.md "The authors' code"): their
 // ExponentialMech.noisyPercentileValue (lchen10/DiffPrivWaveCluster, WaveCluster_PrivTHR*/src/
 // ExponentialMech.java) runs ExponentialMechanism 10 times and returns the MEAN of the 10 thresholds,
 // where Alg. 2 line 12-13 (Sec. 4.4) draws once. em_repeats = R > 1 draws R thresholds and uses their

@@ -210,7 +210,7 @@ ParamSpec release_counts_param() {
 }
 
 // What each WaveCluster method releases and when that release is private (MethodInfo::releases, the
-// README's method table).
+// docs/privacy.md's method table).
 void describe_release(MethodInfo& m) {
   const std::string cells = "the significant cells of the (noisy) transformed grid and their cluster ids";
   const std::string counts = "; with release_counts the noisy count matrix M'";

@@ -13,7 +13,7 @@ name a Python function as a method (``method: python``, see ``dpclust._mechanism
 Data: ``dpclust.datasets`` (the engine's generators: make_moons, make_circles, make_blobs, generate).
 
 Set-up without installing: ``cmake --build BUILD`` assembles the package in BUILD/python; then
-``PYTHONPATH=BUILD/python python3 -c "import dpclust"`` (README "From Python").
+``PYTHONPATH=BUILD/python python3 -c "import dpclust"`` (docs/python.md).
 """
 from . import _core, datasets, metrics
 from ._core import Ledger

@@ -84,7 +84,7 @@ def _seed(random_state):
 
 
 def _randomness(random_state, randomness):
-    """(mode, seed) of a fit (README "Seeds and randomness"). randomness=None follows random_state:
+    """(mode, seed) of a fit (docs/results.md "Seeds and randomness"). randomness=None follows random_state:
     None is ``secure`` (noise from the operating system's CSPRNG, no seed, not reproducible; Google's
     library's default), an int, Generator or RandomState is ``seeded`` (reproducible, and so not a
     secure release: the seed regenerates the noise). ``randomness="seeded"`` with random_state=None

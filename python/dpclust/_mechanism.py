@@ -1,6 +1,6 @@
 """`method: python`: a config's callable imported and called once per trial.
 
-The contract (README "From Python"; the C++ side is python/src/python_mechanism.cpp)::
+The contract (docs/python.md; the C++ side is python/src/python_mechanism.cpp)::
 
     def my_mechanism(points, bounds, params, rng, ledger):
         ...

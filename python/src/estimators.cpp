@@ -107,7 +107,7 @@ void add_details(MethodResult& r, std::size_t d, py::dict& out) {
 }
 
 // randomness: "seeded" (Rng(seed), reproducible, not a secure release) or "secure" (the OS CSPRNG; seed
-// ignored, none is returned). README "Seeds and randomness".
+// ignored, none is returned). docs/results.md "Seeds and randomness".
 py::dict fit(const std::string& method, py::handle X, py::handle y, py::handle bounds, const py::dict& params, std::uint64_t seed,
              const std::string& where, double noise_scale, const std::string& randomness) {
   const MethodInfo& info = method_named(method);

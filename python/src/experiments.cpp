@@ -196,7 +196,7 @@ void bind_experiments(py::module_& m) {
         "`dpclust report`: writes REPORT.md.");
   m.def("load_dataset", &load_dataset, py::arg("config"), py::arg("name"), "A config's dataset as `dpclust run` materialises it.");
   m.def("derive_seed", &derive_seed, py::arg("base_seed"), py::arg("cell_key"), py::arg("trial"),
-        "The seed of trial `trial` of the cell with this key (README \"Seeds\").");
+        "The seed of trial `trial` of the cell with this key (docs/results.md \"Seeds and randomness\").");
 }
 
 }  // namespace dpclust::python

@@ -1,4 +1,4 @@
-// dpclust._core: the engine for Python (README "From Python"). The pure-Python package python/dpclust
+// dpclust._core: the engine for Python (docs/python.md). The pure-Python package python/dpclust
 // wraps it in scikit-learn-style estimators, metrics functions and experiment helpers.
 #include "bindings.hpp"
 #include "core/error.hpp"

@@ -1,7 +1,7 @@
 // `method: python` (engine/experiment/python_method.hpp): the backend that imports a config's callable and
 // the Method that calls it once per trial, and the Ledger a mechanism spends its budget through.
 //
-// The contract (README "From Python", python/dpclust/_mechanism.py):
+// The contract (docs/python.md, python/dpclust/_mechanism.py):
 //   labels | (labels, release) | {"labels": ..., "release": ..., ...}
 //       = mechanism(points, bounds, params, rng, ledger)
 // points: the dataset, a read-only (n, d) float64 view of the engine's buffer (no copy; valid during the

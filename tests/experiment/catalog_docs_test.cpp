@@ -1,5 +1,5 @@
 // docs/privacy.md's method table is the generated one (engine/experiment/catalog_docs.hpp): a method added or
-// changed in the catalog without its README row fails here.
+// changed in the catalog without its row in docs/privacy.md fails here.
 #include "experiment/catalog_docs.hpp"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// libFuzzer entry for the gowalla target (built with -DDPCLUST_LIBFUZZER=ON; see README "Fuzzing").
+// libFuzzer entry for the gowalla target (built with -DDPCLUST_LIBFUZZER=ON; see docs/testing.md "Fuzzing").
 #include "fuzz/fuzz_targets.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

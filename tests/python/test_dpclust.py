@@ -1,4 +1,4 @@
-"""The dpclust Python package (README "From Python") against the engine and the `dpclust` binary.
+"""The dpclust Python package (docs/python.md) against the engine and the `dpclust` binary.
 
 Run by CTest (python_dpclust) with PYTHONPATH at the build's package and DPCLUST_BINARY at its binary;
 every test writes into a temporary directory that is removed afterwards, and touches no network.

@@ -1,5 +1,5 @@
 // The options that reproduce the DP WaveCluster authors' public code where it departs from the paper
-// (README "The authors' code"): java.util.Random and Weka's folds (ocm_folds: weka), OCM's
+// (docs/methods.md "The authors' code"): java.util.Random and Weka's folds (ocm_folds: weka), OCM's
 // set-difference matching (ocm_matching: authors_set_difference), PrivTHR_EM's averaged thresholds
 // (em_repeats, em_repeats_budget) and Baseline's flat_origin.py adaptive grid (ag_variant:
 // flat_origin). Every expected value below is derived by hand or from the documented algorithm.
