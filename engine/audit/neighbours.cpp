@@ -236,13 +236,20 @@ NeighbourPair make_pair(const Dataset& d, const PairSpec& spec, NeighbourRelatio
   if (what == "empty_cell") p.record = empty_cell_point(d);
   else if (what == "domain_corner") p.record = domain_of(d).hi;
   else p.record = cluster_boundary_point(d);
+  // The description goes into audit.json and the report: it names the added record by the rule that
+  // placed it, with coordinates only for the domain corner (the public bounds). The empty cell and the
+  // cluster boundary are placed from the data, so their coordinates would tell about its records
+  // (issue 22: a record is named by its index, never by its values).
+  const std::string placed = what == "domain_corner" ? describe_point(p.record) + " (the public domain's upper corner)"
+                             : what == "empty_cell"  ? "a point in the coarse cell farthest from the data"
+                                                     : "a point midway between the two closest true clusters";
   if (replace) {
     const std::size_t i = nearest_to(d, mean);
     p.d_prime = with_replaced(d, i, p.record);
-    p.description = "record " + std::to_string(i) + " (nearest the mean) replaced by " + describe_point(p.record) + " (" + what + ")";
+    p.description = "record " + std::to_string(i) + " (nearest the mean) replaced by " + placed;
   } else {
     p.d_prime = with_added(d, p.record);
-    p.description = "record " + describe_point(p.record) + " added (" + what + ")";
+    p.description = "record added: " + placed;
   }
   return p;
 }

@@ -157,6 +157,13 @@ TEST(AuditPairs, BuiltInPairsChangeOneRecord) {
   const NeighbourPair local = make_pair(d, {"replace_local", {}, std::nullopt}, NeighbourRelation::add_remove, true, 0.5, "t");
   EXPECT_DOUBLE_EQ(local.d_prime.coords[0], 1.5);
   EXPECT_DOUBLE_EQ(local.local_distance, 0.5);
+  // Descriptions (audit.json, the report) give coordinates only for the public corner; records placed
+  // from the data are named by their rule.
+  EXPECT_EQ(corner.description, "record added: [10, 10] (the public domain's upper corner)");
+  EXPECT_EQ(empty.description, "record added: a point in the coarse cell farthest from the data");
+  EXPECT_EQ(empty.description.find("9.375"), std::string::npos);
+  const NeighbourPair boundary = make_pair(d, {"add_cluster_boundary", {}, std::nullopt}, NeighbourRelation::add_remove, false, 1, "t");
+  EXPECT_EQ(boundary.description.find('['), std::string::npos) << boundary.description;
 }
 
 TEST(AuditPairs, BadPairsNameTheProblem) {
