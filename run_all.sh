@@ -57,7 +57,7 @@ packages=(g++ make cmake git pkg-config libyaml-cpp-dev nlohmann-json3-dev libbo
           libcurl4-openssl-dev libssl-dev libarchive-dev libmpfr-dev libgmp-dev ca-certificates
           python3 python3-matplotlib python3-numpy python3-yaml
           slurm-wlm munge
-          python3-dev pybind11-dev python3-pybind11 python3-pytest python3-pandas python3-sklearn)
+          python3-dev pybind11-dev python3-pybind11 python3-pytest python3-pandas python3-sklearn python3-jsonschema)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

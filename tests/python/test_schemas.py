@@ -1,0 +1,100 @@
+"""The JSON Schema files of docs/schema/ against real output (issue 26): results.json of seeded and secure
+runs, a local-privacy method and datasets without bounds, and audit.json of a violation and of a
+consistent cell. The schemas close every object whose keys are dpclust's own, so a field added to the
+output without its documentation fails here."""
+import copy
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+import jsonschema
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BINARY = os.environ.get("DPCLUST_BINARY", "")
+needs_binary = pytest.mark.skipif(not os.path.isfile(BINARY), reason="DPCLUST_BINARY (the dpclust binary) not set")
+
+
+def validator(name):
+    with open(os.path.join(ROOT, "docs", "schema", name)) as f:
+        schema = json.load(f)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def errors(v, doc):
+    return [f"{list(e.absolute_path)}: {e.message[:200]}" for e in v.iter_errors(doc)]
+
+
+@pytest.fixture(scope="module")
+def outputs():
+    d = tempfile.mkdtemp(prefix="dpclust_schemas_")
+    out = os.path.join(d, "out")
+    with open(os.path.join(ROOT, "configs", "builtin", "dpdbscan_shapes.yaml")) as f:
+        text = f.read()
+    secure = os.path.join(d, "secure.yaml")
+    with open(secure, "w") as f:  # the same sweep under secure randomness: no seed anywhere
+        lines = [l for l in text.splitlines() if not l.startswith("seed:")]
+        f.write("\n".join(l.replace("experiment: builtin_dpdbscan_shapes", "experiment: secure_shapes") for l in lines)
+                + "\nrandomness: secure\n")
+    runs = [[os.path.join(ROOT, "configs", "builtin", c) for c in ("dpdbscan_shapes.yaml", "shapes.yaml", "ndlaplace_blobs.yaml")]
+            + [secure], ]
+    for configs in runs:
+        r = subprocess.run([BINARY, "run", *configs, "--out", out, "--trials", "2", "--no-progress"],
+                           capture_output=True, text=True, timeout=600)
+        assert r.returncode == 0, r.stderr
+    for c in ("privthr_em_continuous.yaml", "dp_dbscan_pairwise.yaml"):
+        r = subprocess.run([BINARY, "audit", os.path.join(ROOT, "configs", "audit", c), "--out", out, "--no-progress"],
+                           capture_output=True, text=True, timeout=600)
+        assert r.returncode == 0, r.stderr
+    docs = {}
+    for e in sorted(os.listdir(out)):
+        for kind in ("results.json", "audit.json"):
+            p = os.path.join(out, e, kind)
+            if os.path.exists(p):
+                with open(p) as f:
+                    docs[(e, kind)] = json.load(f)
+    yield docs
+    shutil.rmtree(d, ignore_errors=True)
+
+
+@needs_binary
+def test_results_follow_the_results_schema(outputs):
+    v = validator("results.schema.json")
+    results = {e: doc for (e, kind), doc in outputs.items() if kind == "results.json"}
+    assert set(results) == {"builtin_dpdbscan_shapes", "builtin_shapes", "ndlaplace_blobs", "secure_shapes"}
+    for e, doc in results.items():
+        assert errors(v, doc) == [], e
+    assert results["secure_shapes"]["randomness"] == "secure" and "base_seed" not in results["secure_shapes"]
+    assert any(c["private_release"] for c in results["secure_shapes"]["cells"])  # DP cells under secure randomness
+
+
+@needs_binary
+def test_audits_follow_the_audit_schema(outputs):
+    v = validator("audit.schema.json")
+    audits = {e: doc for (e, kind), doc in outputs.items() if kind == "audit.json"}
+    assert set(audits) == {"audit_privthr_em_continuous", "audit_dp_dbscan_pairwise"}
+    for e, doc in audits.items():
+        assert errors(v, doc) == [], e
+    assert audits["audit_privthr_em_continuous"]["violations"] == 1
+
+
+@needs_binary
+def test_the_schemas_are_closed_and_check_the_flags(outputs):
+    results = copy.deepcopy(outputs[("builtin_dpdbscan_shapes", "results.json")])
+    v = validator("results.schema.json")
+    undocumented = copy.deepcopy(results)
+    undocumented["cells"][0]["trials"][0]["new_field"] = 1
+    assert any("new_field" in m for m in errors(v, undocumented))
+    seeded_without_seed = copy.deepcopy(results)
+    del seeded_without_seed["base_seed"]
+    assert errors(v, seeded_without_seed)
+    nonprivate_release = copy.deepcopy(results)
+    plain = next(c for c in nonprivate_release["cells"] if not c["private"])
+    plain["private_release"] = True  # a non-DP method can never be a private release
+    assert errors(v, nonprivate_release)
+    audit = copy.deepcopy(outputs[("audit_privthr_em_continuous", "audit.json")])
+    audit["cells"][0]["pairs"][0]["event"]["family"] = "astrology"
+    assert errors(validator("audit.schema.json"), audit)
