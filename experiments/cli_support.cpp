@@ -4,7 +4,7 @@
 
 #include "core/error.hpp"
 #include "core/files.hpp"
-#include "experiment/dataset_factory.hpp"
+#include "config/dataset_factory.hpp"
 #include "io/text.hpp"
 
 namespace dpclust::cli {

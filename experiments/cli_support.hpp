@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "experiment/config.hpp"
-#include "experiment/cost_model.hpp"
+#include "config/config.hpp"
+#include "scaleout/cost_model.hpp"
 
 namespace dpclust::cli {
 

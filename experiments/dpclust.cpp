@@ -1,5 +1,5 @@
 // dpclust: the command-line driver. Thin by design: it parses options (Boost.Program_options) and
-// calls the engine; every rule (validation, seeds, resume, results layout) lives in engine/experiment.
+// calls the engine; every rule (validation, seeds, resume, results layout) lives in the engine (engine/config, run, store, scaleout).
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <cstdlib>
@@ -12,22 +12,22 @@
 #include "core/error.hpp"
 #include "data_command.hpp"
 #include "core/files.hpp"
-#include "experiment/catalog_docs.hpp"
-#include "experiment/catalog.hpp"
-#include "experiment/config.hpp"
-#include "experiment/cost_model.hpp"
-#include "experiment/dataset_factory.hpp"
-#include "experiment/grid.hpp"
-#include "experiment/runner.hpp"
-#include "experiment/array_task.hpp"
-#include "experiment/shard_plan.hpp"
+#include "catalog/catalog_docs.hpp"
+#include "catalog/catalog.hpp"
+#include "config/config.hpp"
+#include "scaleout/cost_model.hpp"
+#include "config/dataset_factory.hpp"
+#include "config/grid.hpp"
+#include "run/runner.hpp"
+#include "scaleout/array_task.hpp"
+#include "scaleout/shard_plan.hpp"
 #include "cli_support.hpp"
-#include "cluster_command.hpp"
+#include "submit_command.hpp"
 #include "io/label_file.hpp"
 #include "metrics/clustering_scores.hpp"
 #include "report/report.hpp"
 #include "dpdbscan/release_classifier.hpp"
-#include "experiment/span_release.hpp"
+#include "store/span_release.hpp"
 #include "io/csv.hpp"
 #include "io/text.hpp"
 #include "python_handoff.hpp"

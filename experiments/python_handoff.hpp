@@ -1,9 +1,9 @@
 #pragma once
 // `dpclust run|validate|audit` on a config naming a Python method (`method: python`,
-// engine/experiment/python_method.hpp). The binary holds no Python interpreter, so it hands the whole
+// engine/config/python_method.hpp). The binary holds no Python interpreter, so it hands the whole
 // command to `python3 -m dpclust` (python/dpclust/__main__.py), which runs it through the same engine with
 // the Python module's backend installed: same cells, seeds and results files.
-#include "experiment/python_method.hpp"
+#include "config/python_method.hpp"
 
 namespace dpclust::cli {
 

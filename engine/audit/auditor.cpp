@@ -18,10 +18,10 @@
 #include "core/files.hpp"
 #include "core/method.hpp"
 #include "core/rng.hpp"
-#include "experiment/catalog.hpp"
-#include "experiment/dataset_factory.hpp"
-#include "experiment/progress.hpp"
-#include "experiment/runner.hpp"
+#include "catalog/catalog.hpp"
+#include "config/dataset_factory.hpp"
+#include "run/progress.hpp"
+#include "run/runner.hpp"
 
 namespace dpclust::audit {
 namespace {

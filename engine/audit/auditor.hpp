@@ -28,8 +28,8 @@
 
 #include "audit/events.hpp"
 #include "core/dataset.hpp"
-#include "experiment/config.hpp"
-#include "experiment/grid.hpp"
+#include "config/config.hpp"
+#include "config/grid.hpp"
 
 namespace dpclust::audit {
 

@@ -76,7 +76,7 @@ struct MethodInfo {
   bool local_privacy = false;
   // What one trial publishes, and when that is a private release: the conditions besides what every
   // private method needs (`randomness: secure`, `sampler: secure`, public bounds, no config-level
-  // non_private note). docs/privacy.md's method table is generated from these (experiment/catalog_docs.hpp).
+  // non_private note). docs/privacy.md's method table is generated from these (catalog/catalog_docs.hpp).
   std::string releases;
   std::string private_when;
   std::vector<ParamSpec> params;
@@ -87,7 +87,7 @@ struct MethodInfo {
   // for the dimension) fails before any work. Throws InputError with where = "params.<key>" (the caller
   // adds the config location of that key); must not allocate anything proportional to the data.
   std::function<void(const ParamSet&, const DataShape&)> check_shape;
-  // Methods a config defines itself (`method: python`, experiment/python_method.hpp): the callable, its
+  // Methods a config defines itself (`method: python`, config/python_method.hpp): the callable, its
   // declared parameters and a digest of its source. Part of every cell's fingerprint, so that a changed
   // declaration or source is recomputed on resume; null for the built-in methods, whose code is covered by
   // the build's version.

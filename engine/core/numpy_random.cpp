@@ -103,7 +103,7 @@ RandomStream rng_of(const ParamSet& params) {
 
 std::uint32_t numpy_seed_of(const Rng& trial_rng) {
   // randomness: secure has no seed. Methods read this before they know whether rng: numpy is chosen, and
-  // check_randomness (experiment/single_trial.hpp) refuses rng: numpy with secure before any trial, so
+  // check_randomness (run/single_trial.hpp) refuses rng: numpy with secure before any trial, so
   // the 0 never seeds a stream.
   if (trial_rng.is_secure()) return 0;
   return static_cast<std::uint32_t>(trial_rng.seed() & 0xFFFFFFFFu);

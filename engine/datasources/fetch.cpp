@@ -16,8 +16,8 @@
 #include "datasources/derivations.hpp"
 #include "datasources/download.hpp"
 #include "datasources/sha256.hpp"
-#include "experiment/config.hpp"
-#include "experiment/dataset_factory.hpp"
+#include "config/config.hpp"
+#include "config/dataset_factory.hpp"
 
 namespace dpclust::datasources {
 namespace fs = std::filesystem;

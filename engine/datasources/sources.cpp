@@ -7,8 +7,8 @@
 #include "core/files.hpp"
 #include "datasources/download.hpp"
 #include "datasources/sha256.hpp"
-#include "experiment/config.hpp"
-#include "experiment/yaml_reader.hpp"
+#include "config/config.hpp"
+#include "config/yaml_reader.hpp"
 #include "io/text.hpp"
 
 namespace dpclust::datasources {

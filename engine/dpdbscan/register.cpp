@@ -1,4 +1,4 @@
-// The DP-DBSCAN reproduction's entries in the catalog (experiment/catalog.cpp).
+// The DP-DBSCAN reproduction's entries in the catalog (catalog/catalog.cpp).
 #include "dpdbscan/register.hpp"
 
 #include "dpdbscan/methods.hpp"

@@ -1,4 +1,4 @@
-// The DRBT reproduction's entries in the catalog (experiment/catalog.cpp).
+// The DRBT reproduction's entries in the catalog (catalog/catalog.cpp).
 #include "drbt/register.hpp"
 
 #include "drbt/drbt.hpp"

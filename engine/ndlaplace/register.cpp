@@ -1,4 +1,4 @@
-// The nD-Laplace reproduction's entries in the catalog (experiment/catalog.cpp).
+// The nD-Laplace reproduction's entries in the catalog (catalog/catalog.cpp).
 #include "ndlaplace/register.hpp"
 
 #include "cluster/affinity/affinity_propagation.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// The methods and metrics of this paper reproduction, as listed by the catalog (experiment/catalog.cpp).
+// The methods and metrics of this paper reproduction, as listed by the catalog (catalog/catalog.cpp).
 #include <vector>
 
 #include "core/method.hpp"

@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "core/error.hpp"
-#include "experiment/yaml_reader.hpp"
+#include "config/yaml_reader.hpp"
 
 namespace dpclust::python {
 

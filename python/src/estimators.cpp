@@ -11,10 +11,10 @@
 #include "dpdbscan/dp_kmeans.hpp"
 #include "dpdbscan/release_classifier.hpp"
 #include "drbt/drbt.hpp"
-#include "experiment/accounting.hpp"
-#include "experiment/catalog.hpp"
-#include "experiment/release_flags.hpp"
-#include "experiment/single_trial.hpp"
+#include "store/accounting.hpp"
+#include "catalog/catalog.hpp"
+#include "run/release_flags.hpp"
+#include "run/single_trial.hpp"
 #include "ndlaplace/nd_laplace.hpp"
 #include "wavecluster/methods.hpp"
 #include "wavecluster/wavecluster.hpp"
@@ -134,7 +134,7 @@ py::dict fit(const std::string& method, py::handle X, py::handle y, py::handle b
   out["diagnostics"] = to_python(r.diagnostics);
   out["evaluation"] = to_python(r.evaluation);
   out["ledger"] = to_python(run.ledger.to_json());
-  // What the trial spent, read from its ledger as results.json reads every trial's (experiment/accounting.hpp):
+  // What the trial spent, read from its ledger as results.json reads every trial's (store/accounting.hpp):
   // the estimators' epsilon_spent_ and the accountant's charge.
   out["privacy_spent"] = to_python(trial_privacy_spent(run.ledger.to_json()));
   out["non_private"] = py::cast(notes);

@@ -8,10 +8,10 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/rng.hpp"
-#include "experiment/config.hpp"
-#include "experiment/cost_model.hpp"
-#include "experiment/dataset_factory.hpp"
-#include "experiment/runner.hpp"
+#include "config/config.hpp"
+#include "scaleout/cost_model.hpp"
+#include "config/dataset_factory.hpp"
+#include "run/runner.hpp"
 #include "report/report.hpp"
 
 namespace dpclust::python {

@@ -1,4 +1,4 @@
-// `method: python` (engine/experiment/python_method.hpp): the backend that imports a config's callable and
+// `method: python` (engine/config/python_method.hpp): the backend that imports a config's callable and
 // the Method that calls it once per trial, and the Ledger a mechanism spends its budget through.
 //
 // The contract (docs/python.md, python/dpclust/_mechanism.py):
@@ -17,7 +17,7 @@
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "core/error.hpp"
-#include "experiment/python_method.hpp"
+#include "config/python_method.hpp"
 #include "privacy/mechanism.hpp"
 
 namespace dpclust::python {

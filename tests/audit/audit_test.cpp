@@ -20,12 +20,12 @@
 #include "audit/neighbours.hpp"
 #include "core/error.hpp"
 #include "core/method.hpp"
-#include "experiment/catalog.hpp"
+#include "catalog/catalog.hpp"
 #include "privacy/mechanism.hpp"
 #include "core/files.hpp"
-#include "experiment/config.hpp"
-#include "experiment/dataset_factory.hpp"
-#include "experiment/grid.hpp"
+#include "config/config.hpp"
+#include "config/dataset_factory.hpp"
+#include "config/grid.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;

@@ -1,4 +1,4 @@
-// Privacy accounting across trials and cells (issue 22, item 5; experiment/accounting.hpp): the
+// Privacy accounting across trials and cells (issue 22, item 5; store/accounting.hpp): the
 // per-dataset totals of results.json by sequential composition, hand-computed on small configs, the same
 // after a merge of shards as after one run, and the per-trial reading of a ledger (declared excess,
 // scaled noise, ledgers written before measure and relation were recorded).
@@ -8,9 +8,9 @@
 
 #include "core/files.hpp"
 #include "core/ledger.hpp"
-#include "experiment/accounting.hpp"
-#include "experiment/config.hpp"
-#include "experiment/runner.hpp"
+#include "store/accounting.hpp"
+#include "config/config.hpp"
+#include "run/runner.hpp"
 #include "test_support.hpp"
 
 using namespace dpclust;

@@ -15,8 +15,8 @@
 #include "core/files.hpp"
 #include "core/ledger.hpp"
 #include "core/numpy_random.hpp"
-#include "experiment/config.hpp"
-#include "experiment/runner.hpp"
+#include "config/config.hpp"
+#include "run/runner.hpp"
 #include "privacy/mechanism.hpp"
 #include "test_support.hpp"
 

@@ -1,6 +1,6 @@
-// docs/privacy.md's method table is the generated one (engine/experiment/catalog_docs.hpp): a method added or
+// docs/privacy.md's method table is the generated one (engine/catalog/catalog_docs.hpp): a method added or
 // changed in the catalog without its row in docs/privacy.md fails here.
-#include "experiment/catalog_docs.hpp"
+#include "catalog/catalog_docs.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "experiment/catalog.hpp"
+#include "catalog/catalog.hpp"
 
 namespace dpclust {
 namespace {

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
-#include "experiment/config.hpp"
-#include "experiment/dataset_factory.hpp"
+#include "config/config.hpp"
+#include "config/dataset_factory.hpp"
 #include "test_support.hpp"
 
 using namespace dpclust;

@@ -1,8 +1,8 @@
 // Grid expansion: cartesian products, zip groups, ranges, and stable cell keys (the seed input).
 #include <gtest/gtest.h>
 
-#include "experiment/config.hpp"
-#include "experiment/grid.hpp"
+#include "config/config.hpp"
+#include "config/grid.hpp"
 
 using namespace dpclust;
 

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "experiment/config.hpp"
-#include "experiment/grid.hpp"
+#include "config/config.hpp"
+#include "config/grid.hpp"
 #include "test_support.hpp"
 
 using namespace dpclust;

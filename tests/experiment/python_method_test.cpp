@@ -1,15 +1,15 @@
-// `method: python` on the engine side (experiment/python_method.hpp), with a C++ stand-in for the Python
+// `method: python` on the engine side (config/python_method.hpp), with a C++ stand-in for the Python
 // backend: the declaration becomes ParamSpecs, the entry a catalog method the runner treats like a
 // built-in one (ledger verified, fingerprint covering the definition), and without a backend (the
 // `dpclust` binary) the entry is refused with the command that runs it. The real backend is tested by
 // tests/python/test_dpclust.py.
 #include <gtest/gtest.h>
 
-#include "experiment/catalog.hpp"
-#include "experiment/config.hpp"
-#include "experiment/grid.hpp"
-#include "experiment/python_method.hpp"
-#include "experiment/runner.hpp"
+#include "catalog/catalog.hpp"
+#include "config/config.hpp"
+#include "config/grid.hpp"
+#include "config/python_method.hpp"
+#include "run/runner.hpp"
 #include "privacy/mechanism.hpp"
 #include "test_support.hpp"
 

@@ -8,12 +8,12 @@
 
 #include "core/error.hpp"
 #include "core/files.hpp"
-#include "experiment/catalog.hpp"
-#include "experiment/config.hpp"
-#include "experiment/grid.hpp"
-#include "experiment/results_store.hpp"
-#include "experiment/runner.hpp"
-#include "experiment/single_trial.hpp"
+#include "catalog/catalog.hpp"
+#include "config/config.hpp"
+#include "config/grid.hpp"
+#include "store/results_store.hpp"
+#include "run/runner.hpp"
+#include "run/single_trial.hpp"
 #include "test_support.hpp"
 
 using namespace dpclust;

@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "core/files.hpp"
-#include "experiment/results_store.hpp"
+#include "store/results_store.hpp"
 #include "test_support.hpp"
 
 using namespace dpclust;

@@ -11,8 +11,8 @@
 #include <thread>
 
 #include "core/files.hpp"
-#include "experiment/config.hpp"
-#include "experiment/runner.hpp"
+#include "config/config.hpp"
+#include "run/runner.hpp"
 #include "test_support.hpp"
 
 using namespace dpclust;

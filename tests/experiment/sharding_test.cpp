@@ -9,11 +9,11 @@
 
 #include "core/error.hpp"
 #include "core/files.hpp"
-#include "experiment/array_task.hpp"
-#include "experiment/config.hpp"
-#include "experiment/runner.hpp"
-#include "experiment/sbatch_script.hpp"
-#include "experiment/shard_plan.hpp"
+#include "scaleout/array_task.hpp"
+#include "config/config.hpp"
+#include "run/runner.hpp"
+#include "scaleout/sbatch_script.hpp"
+#include "scaleout/shard_plan.hpp"
 #include "test_support.hpp"
 
 using namespace dpclust;

@@ -16,7 +16,7 @@
 #include <thread>
 
 #include "core/files.hpp"
-#include "experiment/runner.hpp"
+#include "run/runner.hpp"
 #include "test_support.hpp"
 
 using namespace dpclust;

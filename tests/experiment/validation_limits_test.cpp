@@ -11,11 +11,11 @@
 
 #include "core/error.hpp"
 #include "core/files.hpp"
-#include "experiment/catalog.hpp"
-#include "experiment/config.hpp"
-#include "experiment/cost_model.hpp"
-#include "experiment/grid.hpp"
-#include "experiment/runner.hpp"
+#include "catalog/catalog.hpp"
+#include "config/config.hpp"
+#include "scaleout/cost_model.hpp"
+#include "config/grid.hpp"
+#include "run/runner.hpp"
 #include "test_support.hpp"
 
 using namespace dpclust;

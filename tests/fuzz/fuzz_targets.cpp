@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "experiment/config.hpp"
+#include "config/config.hpp"
 #include "io/arff.hpp"
 #include "io/csv.hpp"
 #include "io/fimi.hpp"

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "experiment/config.hpp"
-#include "experiment/yaml_reader.hpp"
+#include "config/config.hpp"
+#include "config/yaml_reader.hpp"
 #include "io/text.hpp"
 #include "test_support.hpp"
 

@@ -1,0 +1,194 @@
+#include "catalog/catalog.hpp"
+
+#include <deque>
+#include <mutex>
+#include <stdexcept>
+
+#include "cluster/dbscan/dbscan.hpp"
+#include "cluster/kmeans/kmeans.hpp"
+#include "data/generators.hpp"
+#include "dpdbscan/register.hpp"
+#include "drbt/register.hpp"
+#include "metrics/clustering_metrics.hpp"
+#include "ndlaplace/register.hpp"
+#include "wavecluster/register.hpp"
+
+namespace dpclust {
+
+const std::vector<MethodInfo>& all_methods() {
+  static const std::vector<MethodInfo> methods = [] {
+    std::vector<MethodInfo> all = {dbscan_method_info(), kmeans_method_info()};
+    for (auto& m : wavecluster_methods()) all.push_back(std::move(m));
+    for (auto& m : dpdbscan_methods()) all.push_back(std::move(m));
+    for (auto& m : ndlaplace_methods()) all.push_back(std::move(m));
+    for (auto& m : drbt_methods()) all.push_back(std::move(m));
+    return all;
+  }();
+  return methods;
+}
+
+namespace {
+
+// Runtime-registered methods: a deque, so that references handed out stay valid as it grows.
+struct RuntimeMethods {
+  std::mutex mu;
+  std::deque<MethodInfo> entries;
+};
+RuntimeMethods& runtime_methods() {
+  static RuntimeMethods r;
+  return r;
+}
+
+}  // namespace
+
+const MethodInfo* find_method(const std::string& name) {
+  for (const auto& m : all_methods())
+    if (m.name == name) return &m;
+  RuntimeMethods& r = runtime_methods();
+  std::lock_guard<std::mutex> lock(r.mu);
+  for (auto it = r.entries.rbegin(); it != r.entries.rend(); ++it)  // the newest registration wins
+    if (it->name == name) return &*it;
+  return nullptr;
+}
+
+const MethodInfo& register_runtime_method(MethodInfo info) {
+  for (const auto& m : all_methods())
+    if (m.name == info.name) throw std::logic_error("register_runtime_method: '" + info.name + "' is a built-in method");
+  RuntimeMethods& r = runtime_methods();
+  std::lock_guard<std::mutex> lock(r.mu);
+  for (auto it = r.entries.rbegin(); it != r.entries.rend(); ++it)
+    if (it->name == info.name) {
+      if (it->definition == info.definition) return *it;
+      break;
+    }
+  r.entries.push_back(std::move(info));
+  return r.entries.back();
+}
+
+const std::vector<MetricInfo>& all_metrics() {
+  static const std::vector<MetricInfo> metrics = [] {
+    std::vector<MetricInfo> all;
+    for (const auto& m : clustering_metrics()) all.push_back(m);
+    for (auto& m : wavecluster_metrics()) all.push_back(std::move(m));
+    for (auto& m : dpdbscan_metrics()) all.push_back(std::move(m));
+    for (auto& m : ndlaplace_metrics()) all.push_back(std::move(m));
+    for (auto& m : drbt_metrics()) all.push_back(std::move(m));
+    return all;
+  }();
+  return metrics;
+}
+
+const MetricInfo* find_metric(const std::string& name) {
+  for (const auto& m : all_metrics())
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+namespace {
+
+std::size_t size_of(const ParamSet& p, const char* name) { return static_cast<std::size_t>(p.integer(name)); }
+std::uint64_t seed_of(const ParamSet& p) { return static_cast<std::uint64_t>(p.integer("seed")); }
+
+// Upper bounds keep a typo (n_samples: 1e11) from exhausting memory at run time; dpclust validate reports it.
+ParamSpec n_samples(std::int64_t def) {
+  return int_param("n_samples", def, "number of points, at most 1e8 (larger would not fit in memory)", 1, 100'000'000);
+}
+ParamSpec n_features_param() {
+  return int_param("n_features", 2, "dimension, at most 1000 (n_samples x n_features is capped at 1e9 coordinates)", 1, 1000);
+}
+ParamSpec seed_param() { return int_param("seed", 0, "generator seed (sklearn random_state)", 0); }
+ParamSpec shuffle_param() { return bool_param("shuffle", true, "shuffle the points (sklearn default)"); }
+ParamSpec noise_param(double def) { return real_param("noise", def, "sd of Gaussian noise added to each coordinate", 0.0); }
+
+}  // namespace
+
+const std::vector<GeneratorInfo>& all_generators() {
+  static const std::vector<GeneratorInfo> gens = {
+      {"moons", "two interleaving half circles (scikit-learn make_moons)",
+       {n_samples(100), noise_param(0.0), shuffle_param(), seed_param(), random_stream_param()},
+       [](const ParamSet& p) {
+         return make_moons(MoonsOptions{size_of(p, "n_samples"), p.real("noise"), p.boolean("shuffle"), seed_of(p), random_stream_of(p)});
+       }},
+      {"circles", "a circle inside a circle (scikit-learn make_circles)",
+       {n_samples(100), noise_param(0.0), real_param("factor", 0.8, "inner/outer radius ratio", 0.0, 1.0, false, true),
+        shuffle_param(), seed_param(), random_stream_param()},
+       [](const ParamSet& p) {
+         return make_circles(CirclesOptions{size_of(p, "n_samples"), p.real("noise"), p.real("factor"), p.boolean("shuffle"), seed_of(p),
+                                            random_stream_of(p)});
+       }},
+      {"blobs", "isotropic Gaussian blobs (scikit-learn make_blobs)",
+       {n_samples(100), int_param("centers", 3, "number of blobs, centres uniform in the centre box; at most 1e6 (one centre per point at most makes sense)",
+                  1, 1'000'000),
+        real_vector_param("center_list", RealVector{}, "explicit centres, row-major {values: [x1, y1, x2, y2, ...]} (overrides centers)"),
+        n_features_param(),
+        real_vector_param("cluster_std", RealVector{1.0}, "sd of each blob: one value, or {values: [...]} one per centre", 0.0, true),
+        real_param("center_box_lo", -10.0, "centre box lower end"), real_param("center_box_hi", 10.0, "centre box upper end"),
+        shuffle_param(), seed_param(), random_stream_param()},
+       [](const ParamSet& p) {
+         BlobsOptions o;
+         o.n_samples = size_of(p, "n_samples");
+         o.n_centers = size_of(p, "centers");
+         o.n_features = size_of(p, "n_features");
+         const RealVector flat = as_vector(p.get("center_list"));
+         if (!flat.empty()) {
+           if (flat.size() % o.n_features != 0)
+             throw std::invalid_argument("blobs: center_list has " + std::to_string(flat.size()) + " numbers, not a multiple of n_features = " +
+                                         std::to_string(o.n_features));
+           for (std::size_t i = 0; i < flat.size(); i += o.n_features)
+             o.centers.emplace_back(flat.begin() + static_cast<std::ptrdiff_t>(i), flat.begin() + static_cast<std::ptrdiff_t>(i + o.n_features));
+         }
+         o.cluster_std = as_vector(p.get("cluster_std"));
+         o.center_box = {p.real("center_box_lo"), p.real("center_box_hi")};
+         o.shuffle = p.boolean("shuffle");
+         o.seed = seed_of(p);
+         o.stream = random_stream_of(p);
+         return make_blobs(o);
+       }},
+      {"gaussian_mixture", "isotropic Gaussian mixture, means uniform in a box, equal weights",
+       {n_samples(1000), int_param("components", 5, "number of components, at most 10000 (their means are drawn before any point)", 1, 10'000),
+        n_features_param(),
+        real_param("sd", 1.0, "sd of every component", 0.0, std::nullopt, true), real_param("box_lo", -10.0, "means box lower end"),
+        real_param("box_hi", 10.0, "means box upper end"), shuffle_param(), seed_param()},
+       [](const ParamSet& p) {
+         // The means come from the same seed (a separate stream), so the whole mixture is one seed.
+         Rng rng(splitmix64(seed_of(p) ^ 0x6d69787475726573ULL));
+         GaussianMixtureOptions o;
+         o.n_samples = size_of(p, "n_samples");
+         const std::size_t k = size_of(p, "components"), d = size_of(p, "n_features");
+         for (std::size_t c = 0; c < k; ++c) {
+           std::vector<double> mean(d);
+           for (auto& m : mean) m = rng.uniform(p.real("box_lo"), p.real("box_hi"));
+           o.means.push_back(mean);
+         }
+         o.sd = {p.real("sd")};
+         o.shuffle = p.boolean("shuffle");
+         o.seed = seed_of(p);
+         return gaussian_mixture(o);
+       }},
+      {"spirals", "interleaved Archimedean spiral arms",
+       {n_samples(1000), int_param("arms", 2, "number of arms, at most 1e6", 1, 1'000'000), real_param("turns", 1.0, "turns per arm", 0.0, std::nullopt, true),
+        noise_param(0.0), shuffle_param(), seed_param()},
+       [](const ParamSet& p) {
+         return spirals(SpiralsOptions{size_of(p, "n_samples"), size_of(p, "arms"), p.real("noise"), p.real("turns"), p.boolean("shuffle"), seed_of(p)});
+       }},
+      {"uniform", "uniform noise in a box, labelled -1",
+       {n_samples(1000), n_features_param(), real_param("low", 0.0, "box lower end"),
+        real_param("high", 1.0, "box upper end"), seed_param()},
+       [](const ParamSet& p) {
+         Bounds b;
+         b.lo.assign(size_of(p, "n_features"), p.real("low"));
+         b.hi.assign(size_of(p, "n_features"), p.real("high"));
+         if (!(b.lo[0] < b.hi[0])) throw std::invalid_argument("uniform generator: low must be below high");
+         return uniform_noise(size_of(p, "n_samples"), b, seed_of(p));
+       }},
+  };
+  return gens;
+}
+
+const GeneratorInfo* find_generator(const std::string& name) {
+  for (const auto& g : all_generators())
+    if (g.name == name) return &g;
+  return nullptr;
+}
+
+}  // namespace dpclust

@@ -1,0 +1,287 @@
+#include "config/dataset_factory.hpp"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "data/sklearn_datasets.hpp"
+#include "data/transforms.hpp"
+#include "catalog/catalog.hpp"
+#include "io/arff.hpp"
+#include "io/csv.hpp"
+#include "io/fimi.hpp"
+#include "io/gowalla.hpp"
+
+namespace dpclust {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool has_glob(const fs::path& p) { return p.filename().string().find_first_of("*?[") != std::string::npos; }
+
+// The regular files (or symlinks to them) of p's folder whose names match p's file-name pattern
+// (fnmatch, a leading '.' matched only explicitly), sorted by path.
+std::vector<fs::path> glob_files(const fs::path& pattern) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  const std::string pat = pattern.filename().string();
+  for (fs::directory_iterator it(pattern.parent_path(), ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    std::error_code ec2;
+    if (::fnmatch(pat.c_str(), name.c_str(), FNM_PERIOD) == 0 && fs::is_regular_file(it->path(), ec2)) out.push_back(it->path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// A file list / glob expanded: every file, sorted by path, without repeats. `missing` receives the first
+// entry that names no file (a literal path absent, or a pattern matching nothing).
+std::vector<fs::path> expand_files(const DatasetSpec& spec, fs::path* missing = nullptr) {
+  if (!spec.multi_file) return {spec.resolved};
+  std::vector<fs::path> out;
+  for (const fs::path& e : spec.resolved_files) {
+    std::error_code ec;
+    if (has_glob(e)) {
+      const auto matched = glob_files(e);
+      if (matched.empty() && missing && missing->empty()) *missing = e;
+      out.insert(out.end(), matched.begin(), matched.end());
+    } else if (fs::exists(e, ec)) {
+      out.push_back(e);
+    } else if (missing && missing->empty()) {
+      *missing = e;
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+bool file_present(const DatasetSpec& spec) {
+  std::error_code ec;
+  if (spec.resolved.empty()) return false;
+  if (!spec.multi_file) return fs::exists(spec.resolved, ec);
+  fs::path missing;
+  const auto files = expand_files(spec, &missing);
+  return missing.empty() && !files.empty();
+}
+
+// The file to name in a "not found" message: the first list entry or pattern without a file.
+fs::path first_missing(const DatasetSpec& spec) {
+  if (!spec.multi_file) return spec.resolved;
+  fs::path missing;
+  expand_files(spec, &missing);
+  return missing.empty() ? spec.resolved : missing;
+}
+
+Dataset load_file(const DatasetSpec& spec) {
+  const auto max_rows = static_cast<std::size_t>(spec.max_rows);
+  if (spec.format == "arff") {
+    ArffOptions o;
+    o.columns = spec.columns;
+    o.label = spec.label;
+    o.use_label = !spec.no_label;
+    o.max_rows = max_rows;
+    o.name = spec.name;
+    return load_arff(spec.resolved, o);
+  }
+  if (spec.format == "gowalla") {
+    GowallaOptions o;
+    o.max_rows = max_rows;
+    o.name = spec.name;
+    return load_gowalla(spec.resolved, o);
+  }
+  if (spec.format == "fimi") {
+    FimiOptions o;
+    o.max_rows = max_rows;
+    o.name = spec.name;
+    return load_fimi(spec.resolved, o);
+  }
+  CsvOptions o;
+  o.delimiter = spec.delimiter.empty() ? (spec.format == "tsv" ? '\t' : '\0') : spec.delimiter[0];
+  if (spec.header != "auto") o.header = spec.header == "true";
+  o.columns = spec.columns;
+  o.label = spec.label;
+  o.max_rows = max_rows;
+  o.name = spec.name;
+  o.drop_missing = spec.drop_missing;
+  if (spec.multi_file) return load_csv_files(expand_files(spec), o);
+  return load_csv(spec.resolved, o);
+}
+
+std::size_t column_index(const Dataset& data, const std::string& name, const DatasetSpec& spec) {
+  auto it = std::find(data.column_names.begin(), data.column_names.end(), name);
+  if (it == data.column_names.end())
+    throw InputError(spec.where, "projection column '" + name + "' is not among the coordinate columns of dataset '" + spec.name + "'",
+                     "set project.lon / project.lat to the names of the longitude and latitude columns");
+  return static_cast<std::size_t>(it - data.column_names.begin());
+}
+
+// Keeps only the points inside the bounds (clip_to_bounds: true), in their original order.
+std::size_t drop_outside(Dataset& data) {
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < data.n; ++i) {
+    if (!data.bounds.contains(data.point(i))) continue;
+    if (kept != i) {
+      std::copy_n(data.point(i), data.d, data.point(kept));
+      if (data.has_labels()) data.labels[kept] = data.labels[i];
+    }
+    ++kept;
+  }
+  const std::size_t dropped = data.n - kept;
+  data.n = kept;
+  data.coords.resize(kept * data.d);
+  if (data.has_labels()) data.labels.resize(kept);
+  return dropped;
+}
+
+// Points drawn from numpy's stream (`stream: numpy`) are scaled as sklearn's StandardScaler does, bit for
+// bit, so that generated Circles / Moons / Blobs equal the published files.
+void scale_standard(Dataset& data) {
+  const auto generator = data.provenance.find("generator");
+  const bool numpy_stream = generator != data.provenance.end() && generator->is_object() && generator->value("stream", "") == "numpy";
+  if (numpy_stream) sklearn_standard_scale(data);
+  else standard_scale(data);
+}
+
+}  // namespace
+
+void check_dataset_available(const DatasetSpec& spec) {
+  if (!spec.generator.empty() || file_present(spec) || spec.fallback_available) return;
+  if (spec.file_under_data_root && spec.resolved.empty())
+    throw InputError(spec.where, "dataset '" + spec.name + "' needs the file '" + spec.file + "' under the data root, but no data root is set",
+                     "pass --data-root DIR or set DPCLUST_DATA_ROOT=DIR");
+  // A registered dataset knows its public source: say the one command that gets it.
+  const std::string registered = spec.definition.contains("registry") ? spec.definition["registry"].get<std::string>() : "";
+  if (spec.file_under_data_root && !registered.empty())
+    throw InputError(spec.where, "dataset '" + spec.name + "': file not found: " + first_missing(spec).string(),
+                     "fetch it from its public source with `dpclust data fetch " + registered +
+                         "` (add --data-root DIR for another data root; `dpclust data list` shows every dataset's state)");
+  throw InputError(spec.where, "dataset '" + spec.name + "': " + (spec.multi_file && has_glob(first_missing(spec)) ? "no file matches " : "file not found: ") +
+                       first_missing(spec).string(),
+                   spec.file_under_data_root ? "check --data-root / DPCLUST_DATA_ROOT, or place the file there"
+                                             : "check the path (relative paths are relative to the config file)");
+}
+
+Dataset materialize_dataset(const DatasetSpec& spec) {
+  check_dataset_available(spec);
+  Dataset data;
+  bool scale = spec.standard_scale;
+  if (!spec.generator.empty()) {
+    data = find_generator(spec.generator)->make(spec.generator_params);
+  } else if (file_present(spec)) {
+    data = load_file(spec);
+    if (spec.standard_scale) data.non_private_notes.push_back("standard scaling uses the data's mean and standard deviation");
+  } else {
+    // The registry's built-in stand-in for a file that is not here (Circles, Moons, Blobs).
+    data = find_generator(spec.fallback_generator)->make(spec.fallback_params);
+    // The fallback stands in for the file, which holds the already scaled points: scale now, so the
+    // registry's bounds (in the file's coordinates) apply to the same coordinates as for the file.
+    if (spec.fallback_scale) scale_standard(data);
+    data.provenance["fallback"] = "file '" + spec.file + "' absent; generated by the built-in '" + spec.fallback_generator + "' generator";
+  }
+  data.name = spec.name;
+  const std::string source = !spec.generator.empty() || !file_present(spec)
+                                 ? "dataset '" + spec.name + "' (generated by '" + (spec.generator.empty() ? spec.fallback_generator : spec.generator) + "')"
+                                 : spec.multi_file ? "dataset '" + spec.name + "' (files " + spec.file + ")" : spec.resolved.string();
+
+  // NaN/inf first, before any bounds are attached (validate_points also checks the domain, which
+  // is decided below: fail, or clip when clip_to_bounds is set).
+  validate_points(data, source);
+  if (spec.bounds_mode == "config") {
+    if (spec.bounds.dims() != data.d)
+      throw InputError(spec.where, "bounds have " + std::to_string(spec.bounds.dims()) + " dimensions but dataset '" + spec.name +
+                                       "' has " + std::to_string(data.d),
+                       "give one [lo, hi] pair per coordinate column");
+    data.bounds = spec.bounds;
+    data.bounds_source = BoundsSource::config;
+    // The configured box is the data's exact bounding box (registry bounds_from_data: DS1-DS3, as the
+    // paper): flagged non-private in every result; `bounds: public` clears the flag (config.cpp).
+    if (spec.bounds_from_data) mark_bounds_from_data(data);
+  }
+  if (spec.project) {
+    project_lonlat_to_km(data, column_index(data, spec.project->lon_column, spec), column_index(data, spec.project->lat_column, spec),
+                         spec.project->ref_lat_deg, spec.project->origin_lon, spec.project->origin_lat);
+  }
+  if (!data.bounds.empty()) {
+    if (spec.clip_to_bounds) {
+      const std::size_t dropped = drop_outside(data);
+      data.provenance["clipped_to_bounds"] = dropped;
+    } else {
+      check_within_bounds(data, source);
+    }
+  }
+  if (spec.sample > 0) subsample(data, static_cast<std::size_t>(spec.sample), spec.sample_seed);
+  if (scale) scale_standard(data);
+  if (spec.bounds_mode == "data") {
+    data.bounds = bounding_box(data);
+    data.bounds_source = BoundsSource::data;
+    data.non_private_notes.push_back("domain bounds derived from the data (bounds: data)");
+  }
+  if (data.n == 0) throw InputError(spec.where, "dataset '" + spec.name + "' has no points", "check the file, max_rows and bounds");
+  data.check_invariants();
+  return data;
+}
+
+DataShape known_shape(const DatasetSpec& spec) {
+  DataShape s;
+  s.dataset = spec.name;
+  auto from_generator = [&s](const ParamSet& p) {
+    if (p.has("n_samples")) s.n = static_cast<std::uint64_t>(p.integer("n_samples"));
+    s.d = p.has("n_features") ? static_cast<std::size_t>(p.integer("n_features")) : std::size_t{2};
+    s.n_exact = s.n.has_value();
+  };
+  if (!spec.generator.empty()) {
+    from_generator(spec.generator_params);
+  } else if (!file_present(spec) && spec.fallback_available) {
+    from_generator(spec.fallback_params);  // what materialize_dataset will generate
+  } else {
+    if (spec.declared_rows > 0) s.n = spec.declared_rows;
+    if (!spec.columns.empty() && spec.format != "gowalla" && spec.format != "fimi") s.d = spec.columns.size();
+    else if (spec.bounds_mode == "config" && !spec.bounds.empty()) s.d = spec.bounds.dims();  // must match the data's d
+    else if (spec.declared_dims > 0) s.d = static_cast<std::size_t>(spec.declared_dims);
+  }
+  if (spec.max_rows > 0 && spec.generator.empty()) {
+    const auto m = static_cast<std::uint64_t>(spec.max_rows);
+    if (!s.n || *s.n > m) {
+      s.n = m;
+      s.n_exact = false;  // the file may hold fewer rows
+    }
+  }
+  if (spec.sample > 0 && (!s.n || *s.n > static_cast<std::uint64_t>(spec.sample))) {
+    if (!s.n) s.n_exact = false;  // at most `sample` points
+    s.n = static_cast<std::uint64_t>(spec.sample);
+  }
+  if (spec.clip_to_bounds || spec.drop_missing) s.n_exact = false;  // rows may be dropped
+  // The configured bounds are in the file's coordinates; a projection or scaling moves them.
+  if (spec.bounds_mode == "config" && !spec.project && !spec.standard_scale) s.bounds = spec.bounds;
+  return s;
+}
+
+DataShape shape_of(const Dataset& data) {
+  DataShape s;
+  s.dataset = data.name;
+  s.n = data.n;
+  s.n_exact = true;
+  s.d = data.d;
+  s.bounds = data.bounds;
+  return s;
+}
+
+nlohmann::json dataset_summary(const Dataset& data) {
+  nlohmann::json j{{"name", data.name}, {"n", data.n}, {"d", data.d}, {"columns", data.column_names}};
+  if (data.has_labels()) {
+    std::size_t noise = 0;
+    for (Label l : data.labels) noise += l == kNoise;
+    j["labels"] = {{"clusters", count_clusters(data.labels)}, {"noise_points", noise}};
+  } else {
+    j["labels"] = nullptr;
+  }
+  j["bounds"] = data.bounds.empty() ? nlohmann::json(nullptr) : data.bounds.to_json();
+  j["bounds_source"] = to_string(data.bounds_source);
+  j["non_private"] = data.non_private_notes;
+  j["provenance"] = data.provenance;
+  return j;
+}
+
+}  // namespace dpclust

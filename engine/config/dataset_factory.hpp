@@ -1,0 +1,27 @@
+#pragma once
+// Turns a DatasetSpec into a Dataset: load the file (or generate), then the transforms in the
+// documented order: lon/lat projection, domain check against the public bounds, sub-sampling,
+// standard scaling. Bounds follow every (affine) transform, so they stay valid in the final
+// coordinates. Data-derived bounds are computed last and flagged non-private.
+#include <nlohmann/json.hpp>
+
+#include "core/dataset.hpp"
+#include "core/method.hpp"
+#include "config/config.hpp"
+
+namespace dpclust {
+
+// Fails (InputError) when a file is missing or the data root is needed but not set, with the fix.
+void check_dataset_available(const DatasetSpec& spec);
+Dataset materialize_dataset(const DatasetSpec& spec);
+// What is known of the dataset's shape without reading any file: a generator's n_samples / n_features
+// (d = 2 for generators without n_features), the registry's declared row count, max_rows and sample
+// (upper bounds), the coordinate columns or the configured bounds (d), the configured bounds when no
+// transform moves them. Unknown parts stay empty.
+DataShape known_shape(const DatasetSpec& spec);
+// The shape of loaded data (exact n and d, final bounds).
+DataShape shape_of(const Dataset& data);
+// n, d, columns, bounds, bounds_source, label counts, provenance (files, checksums, transforms).
+nlohmann::json dataset_summary(const Dataset& data);
+
+}  // namespace dpclust

@@ -1,0 +1,64 @@
+#pragma once
+// `method: python` (docs/python.md): a config entry that names a Python callable as a method and
+// declares its parameters, so that a mechanism written in Python runs over the grid, the trials, the
+// metrics, the report and the audit like a built-in one: its cells are ordinary cells (seeded from the
+// cell key, fingerprinted, resumed), its ledger is verified after every trial by the runner.
+//
+//   methods:
+//     - method: python
+//       callable: "my_mechanisms:noisy_grid"  # module:function; the config's folder is searched too
+//       as: noisy_grid                        # series name (default: the function's name)
+//       private: true                         # default true: takes epsilon (declared here unless the
+//                                             # entry declares it) and its ledger must add up to it
+//       needs_bounds: true                    # default = private: the dataset must have public bounds
+//       relation: add_remove                  # or replace_one: the relation its sensitivities assume
+//       declare:                              # its own parameters, each a ParamSpec
+//         cell_width: {type: real, default: 0.25, min: 0, min_open: true, description: "cell width"}
+//         min_count: 5                        # shorthand: the type and default from the value
+//       params: {epsilon: [0.5, 1.0], cell_width: 0.2}
+//
+// The engine holds no Python. The dpclust Python module (python/src/python_mechanism.cpp) installs a
+// backend that imports the callable and builds the Method calling it; without a backend (the `dpclust`
+// binary) parsing such an entry throws PythonMethodUnavailable, which the CLI answers by handing the
+// command to `python3 -m dpclust` (experiments/python_handoff.cpp).
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/method.hpp"
+#include "config/yaml_reader.hpp"
+
+namespace dpclust {
+
+struct PythonMethodBackend {
+  // Imports `callable` ("module:function"; config_dir is searched for the module when it is not
+  // importable otherwise); throws InputError when it cannot be imported or is not callable. Returns a
+  // digest of the module's source ("" when it has no source file), part of the cells' fingerprint.
+  std::function<std::string(const std::string& callable, const std::filesystem::path& config_dir)> resolve;
+  // A Method calling it (MethodInfo::make: one per trial).
+  std::function<std::unique_ptr<Method>(const std::string& callable, const std::filesystem::path& config_dir)> make;
+};
+// Installed once by the Python module when it is imported.
+void set_python_method_backend(PythonMethodBackend backend);
+bool has_python_method_backend();
+
+// A config names `method: python` but this process cannot run Python (the `dpclust` binary).
+class PythonMethodUnavailable : public InputError {
+ public:
+  using InputError::InputError;
+};
+
+// The keys of a `method: python` entry besides method, as, params and zip.
+const std::vector<std::string>& python_method_keys();
+
+// Parses a `method: python` entry (the keys above), registers its MethodInfo in the catalog under the
+// name "python:<callable>" and returns it. The entry's `params` and `zip` stay with the caller.
+const MethodInfo& declare_python_method(const yaml::Located& entry, const std::filesystem::path& config_dir);
+
+// The default series name of such an entry: the function's name ("noisy_grid").
+std::string python_function_name(const std::string& callable);
+
+}  // namespace dpclust

@@ -1,0 +1,49 @@
+#include "run/single_trial.hpp"
+
+#include <chrono>
+#include <stdexcept>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/rng.hpp"
+#include "config/dataset_factory.hpp"
+#include "config/param_values.hpp"
+#include "run/release_flags.hpp"
+#include "run/runner.hpp"
+
+namespace dpclust {
+
+TrialRun run_single_trial(const MethodInfo& info, const Dataset& data, const ParamSet& params, std::uint64_t seed, double noise_scale) {
+  return run_single_trial(info, data, params, Randomness::seeded, seed, noise_scale);
+}
+
+bool trial_private_release(const MethodInfo& info, const TrialRun& run, const std::vector<std::string>& data_notes) {
+  std::vector<std::string> notes = data_notes;
+  notes.insert(notes.end(), run.result.non_private_notes.begin(), run.result.non_private_notes.end());
+  return is_private_release(info.differentially_private, run.randomness, run.ledger, notes);
+}
+
+TrialRun run_single_trial(const MethodInfo& info, const Dataset& data, const ParamSet& params, Randomness mode, std::uint64_t seed,
+                          double noise_scale) {
+  check_randomness(mode, params, "params");
+  Rng rng = Rng::make(mode, seed);
+  TrialRun out{MethodResult{}, trial_ledger(info, params, noise_scale), 0.0, mode, {}};
+  const auto method = info.make();
+  const auto t0 = std::chrono::steady_clock::now();
+  out.result = method->run(data, params, rng, out.ledger);
+  out.method_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  out.ledger.verify();
+  MethodResult& res = out.result;
+  if (res.labels.size() != data.n)
+    throw std::logic_error("method '" + info.name + "' returned " + std::to_string(res.labels.size()) + " labels for " +
+                           std::to_string(data.n) + " points");
+  // The notes a trial of `dpclust run` adds (runner.cpp, run_trial), in the same words. Labels a private
+  // method computes for evaluation are not released: an evaluation_only note, not a privacy condition.
+  if (info.differentially_private && !res.labels_are_release) out.evaluation_only.push_back(kLabelsEvaluationOnlyNote);
+  if (out.ledger.noise_scale() != 1.0)
+    res.non_private_notes.push_back("noise scaled by " + std::to_string(out.ledger.noise_scale()) +
+                                    " of its calibrated value (a test of the privacy audit): not the recorded epsilon");
+  return out;
+}
+
+}  // namespace dpclust

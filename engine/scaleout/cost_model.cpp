@@ -1,0 +1,272 @@
+// The cost model of cost_model.hpp: sizes from the parameters and the dataset's known shape, never from
+// the data.
+#include "scaleout/cost_model.hpp"
+
+#include <omp.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <optional>
+
+#include "core/error.hpp"
+#include "dpdbscan/grid.hpp"
+#include "catalog/catalog.hpp"
+#include "config/dataset_factory.hpp"
+
+namespace dpclust {
+
+namespace {
+
+constexpr double kDouble = 8;
+
+bool is_wavecluster(const std::string& m) {
+  return m == "wavecluster" || m == "wc_baseline" || m == "privqt" || m == "privthr" || m == "privthr_em";
+}
+
+double real_or(const ParamSet& p, const char* name, double def) {
+  if (!p.has(name)) return def;
+  const ParamValue& v = p.get(name);
+  if (std::holds_alternative<double>(v)) return std::get<double>(v);
+  if (std::holds_alternative<std::int64_t>(v)) return static_cast<double>(std::get<std::int64_t>(v));
+  return def;
+}
+
+struct Sizes {
+  double memory, work;
+};
+
+Sizes kmeans_cost(double n, double d, double k, double n_init, double max_iter) {
+  return {kDouble * n * (4 + std::log(std::max(1.0, k))) + 3 * kDouble * k * d, n_init * max_iter * n * k * d};
+}
+Sizes affinity_cost(double n, double max_iter) { return {3 * kDouble * n * n, max_iter * 4 * n * n}; }
+Sizes dbscan_cost(double n, double d) { return {48 * n, 32 * n * d}; }
+
+// The clustering nd_laplace runs on its perturbed (and, for the metrics, original) points.
+Sizes nd_cluster_cost(const ParamSet& p, double n, double d) {
+  const std::string& algo = p.string("cluster");
+  if (algo == "affinity") return affinity_cost(n, real_or(p, "ap_max_iter", 200));
+  if (algo == "dbscan") return dbscan_cost(n, d);
+  return kmeans_cost(n, d, real_or(p, "k", 4), real_or(p, "n_init", 10), 300);
+}
+
+bool computes_cv(const ExperimentConfig& cfg) {
+  if (cfg.metrics.empty()) return true;
+  for (const auto& m : cfg.metrics)
+    if (m == "ocm" || m == "two_ce") return true;
+  return false;
+}
+
+std::string format_count(double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, x < 1e6 ? "%.0f" : "%.2g", x);
+  return buf;
+}
+
+}  // namespace
+
+std::uint64_t default_max_memory() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return std::uint64_t{4} << 30;
+  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 2;
+}
+
+std::string format_bytes(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 6) {
+    bytes /= 1024;
+    ++u;
+  }
+  char buf[64];
+  if (u == 6 && bytes >= 1024) return "more than 1024 EiB";
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+  return buf;
+}
+
+std::uint64_t parse_size(const std::string& text, const std::string& option) {
+  const std::string fix = "write bytes with an optional K, M, G or T suffix (powers of 1024), e.g. " + option + " 8G";
+  std::size_t i = 0;
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+  const std::string number = text.substr(0, i);
+  std::string suffix = text.substr(i);
+  for (auto& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (number.empty() || number.size() > 30 || std::count(number.begin(), number.end(), '.') > 1 || number == ".")
+    throw InputError(option, "expected a size, got '" + text.substr(0, 40) + "'", fix);
+  double scale = 1;
+  const std::string unit = suffix.empty() ? "" : suffix.substr(0, 1);
+  const std::string rest = suffix.empty() ? "" : suffix.substr(1);
+  if (unit == "K") scale = 1024.0;
+  else if (unit == "M") scale = 1024.0 * 1024;
+  else if (unit == "G") scale = 1024.0 * 1024 * 1024;
+  else if (unit == "T") scale = 1024.0 * 1024 * 1024 * 1024;
+  else if (unit == "B" && rest.empty()) scale = 1;
+  else if (!unit.empty()) throw InputError(option, "unknown size suffix in '" + text.substr(0, 40) + "'", fix);
+  if (unit != "B" && !(rest.empty() || rest == "B" || rest == "IB"))
+    throw InputError(option, "unknown size suffix in '" + text.substr(0, 40) + "'", fix);
+  const double bytes = std::strtod(number.c_str(), nullptr) * scale;
+  if (!(bytes >= 1) || bytes > 1.8e19) throw InputError(option, "the size must be between 1 byte and 16 EiB, got '" + text.substr(0, 40) + "'", fix);
+  return static_cast<std::uint64_t>(bytes);
+}
+
+double parse_count(const std::string& text, const std::string& option) {
+  const std::string fix = "write a positive whole number, e.g. " + option + " 5000000 or " + option + " 5e6";
+  bool ok = !text.empty() && text.size() <= 30;
+  for (char c : text) ok = ok && (std::isdigit(static_cast<unsigned char>(c)) || c == 'e' || c == 'E' || c == '.' || c == '+');
+  char* end = nullptr;
+  const double v = ok ? std::strtod(text.c_str(), &end) : 0;
+  if (!ok || end != text.c_str() + text.size() || !(v >= 1) || v != std::floor(v) || v > 1.8e19)
+    throw InputError(option, "expected a positive whole number, got '" + text.substr(0, 40) + "'", fix);
+  return v;
+}
+
+std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape) {
+  if (!shape.n || !shape.d) return std::nullopt;
+  const double n = static_cast<double>(*shape.n), d = static_cast<double>(*shape.d);
+  const ParamSet& p = cell.params;
+  const std::string& m = cell.method;
+  Sizes s{16 * n, n * d};  // labels and a pass over the data: every method
+  double noise_draws = 0;
+  if (m == "dbscan") {
+    s = dbscan_cost(n, d);
+  } else if (m == "kmeans") {
+    s = kmeans_cost(n, d, real_or(p, "k", 1), real_or(p, "n_init", 1), real_or(p, "max_iter", 300));
+  } else if (m == "dp_kmeans") {
+    const double t = real_or(p, "iterations", 0) > 0 ? real_or(p, "iterations", 0) : 7;
+    s = kmeans_cost(n, d, real_or(p, "k", 1), 1, t);
+  } else if (m == "affinity_propagation") {
+    s = affinity_cost(n, real_or(p, "max_iter", 200));
+  } else if (is_wavecluster(m)) {
+    double cells = 1;
+    const ParamValue& g = p.get("g");
+    if (std::holds_alternative<RealVector>(g)) {
+      for (double x : std::get<RealVector>(g)) cells *= x;
+    } else {
+      cells = std::pow(real_or(p, "g", 2), d);
+    }
+    const double level = real_or(p, "level", 1);
+    s = {4 * kDouble * cells + 16 * n, 4 * (level + 1) * cells + n * d};
+    if (m == "wc_baseline") s.memory += kDouble * n * d;  // the synthetic points
+    if (computes_cv(cfg)) s.work *= 1 + real_or(p, "cv_folds", 10);
+  } else if (m == "dp_dbscan") {
+    const double kappa = static_cast<double>(dpdbscan::neighbourhood_size(*shape.d, real_or(p, "eta", 4), dpdbscan::kMaxKappa));
+    double universe = -1;
+    if (!shape.bounds.empty() && shape.bounds.dims() == *shape.d) {
+      try {
+        universe = static_cast<double>(dpdbscan::make_grid(shape.bounds, real_or(p, "alpha", 1), real_or(p, "eta", 4)).universe);
+      } catch (const InputError&) {
+        universe = -1;  // check_shape reports it
+      }
+    }
+    const std::string& hist = p.string("histogram");
+    const bool naive = hist == "naive" || (hist == "auto" && universe >= 0 && n > universe / 2);
+    const bool dense = universe >= 0 && (naive || p.string("storage") == "dense" ||
+                                         (p.string("storage") == "auto" && universe <= std::max(1048576.0, 32 * n)));
+    s.memory = (dense ? 24 * universe : 48 * n) + 8 * kappa * d + 16 * n;
+    s.work = n * d + kappa * (dense ? universe : n) + (naive ? 50 * universe : 0);
+  } else if (m == "dp_dbscan_pairwise") {
+    s = {n * n / 8 + 48 * n, 2 * n * n * d};
+  } else if (m == "nd_laplace") {
+    const Sizes c = nd_cluster_cost(p, n, d);
+    s.memory = 2 * kDouble * n * d + c.memory;
+    s.work = 20 * n * d + 2 * c.work + std::min(n * n, real_or(p, "pe_max_pairs", 4e6)) * d;
+    // Truncation by resampling redraws a point's noise until it lands in the box: with noise of mean
+    // radius d / rate against box sides L_j, roughly prod_j (1 + radius / L_j) draws per point (capped
+    // by max_retries); at small epsilon in 5-D that dominates everything else. Counted apart from the
+    // work: each draw is a full d-dimensional sample (microseconds), not one basic operation.
+    if (p.has("truncation") && p.string("truncation") == "resample" && !shape.bounds.empty() && shape.bounds.dims() == *shape.d) {
+      const double halve = p.has("resampling_budget") && p.string("resampling_budget") == "halve" ? 2.0 : 1.0;
+      const double rate = real_or(p, "epsilon", 1) / real_or(p, "radius", 1) / halve;
+      const double mean_radius = d / std::max(rate, 1e-12);
+      double draws = 1;
+      for (std::size_t j = 0; j < *shape.d && draws < 1e7; ++j) {
+        const double side = shape.bounds.hi[j] - shape.bounds.lo[j];
+        if (side > 0) draws *= 1 + mean_radius / side;
+      }
+      noise_draws = n * std::min(draws, real_or(p, "max_retries", 1e4));
+    }
+  } else if (m == "drbt") {
+    const double k_dims = real_or(p, "k_dims", 1);
+    const Sizes c = kmeans_cost(n, k_dims, real_or(p, "k", 1), real_or(p, "n_init", 1), 300);
+    s.memory = kDouble * n * (d + 1 + k_dims) + c.memory;
+    s.work = n * d * k_dims + 2 * c.work + std::min(n * n / 2, real_or(p, "stress_pairs", 2e6)) * d;
+  }
+  return TrialCost{s.memory, s.work, noise_draws};
+}
+
+RunCost estimate_run_cost(const ExperimentConfig& cfg, const std::vector<Cell>& cells, int threads) {
+  RunCost r;
+  r.cells = cells.size();
+  std::vector<DataShape> shapes;
+  for (const auto& ds : cfg.datasets) {
+    shapes.push_back(known_shape(ds));
+    const DataShape& s = shapes.back();
+    if (s.n && s.d) r.data_memory += 2 * kDouble * static_cast<double>(*s.n) * static_cast<double>(*s.d + 1);
+    else r.unknown.push_back(ds.name);
+  }
+  for (const auto& c : cells) {
+    const auto t = estimate_trial_cost(cfg, c, shapes[c.dataset_index]);
+    if (!t) continue;
+    r.work += t->work * static_cast<double>(cfg.trials);
+    if (t->memory > r.trial_memory) {
+      r.trial_memory = t->memory;
+      r.largest_trial = "method '" + c.method_label + "' on dataset '" + c.dataset + "'";
+      r.largest_where = cfg.methods[c.method_index].where;
+    }
+  }
+  int workers = threads > 0 ? threads : omp_get_max_threads();
+  if (cfg.threads > 0) workers = std::min(workers, cfg.threads);  // the config's cap (runner.cpp)
+  const double tasks = static_cast<double>(cells.size()) * static_cast<double>(cfg.trials);
+  r.parallel = static_cast<int>(std::max(1.0, std::min(static_cast<double>(workers), tasks)));
+  r.peak_memory = r.data_memory + r.parallel * r.trial_memory;
+  return r;
+}
+
+std::string describe_cost(const RunCost& c) {
+  if (c.data_memory == 0 && c.trial_memory == 0 && !c.unknown.empty()) {
+    std::string s = "cost not estimated: the size of";
+    for (std::size_t i = 0; i < c.unknown.size() && i < 5; ++i) s += (i ? ", " : " ") + c.unknown[i];
+    return s + (c.unknown.size() > 5 ? ", ..." : "") + " is known only once loaded";
+  }
+  std::string s = "estimated peak memory " + format_bytes(c.peak_memory) + " (datasets " + format_bytes(c.data_memory) + " + " +
+                  std::to_string(c.parallel) + " parallel trial" + (c.parallel == 1 ? "" : "s") + " x " + format_bytes(c.trial_memory) +
+                  "), work ~" + format_count(c.work) + " operations";
+  if (!c.unknown.empty()) {
+    s += "; not counted (size known only once loaded):";
+    for (std::size_t i = 0; i < c.unknown.size() && i < 5; ++i) s += (i ? ", " : " ") + c.unknown[i];
+    if (c.unknown.size() > 5) s += ", ...";
+  }
+  return s;
+}
+
+RunCost check_run_cost(const ExperimentConfig& cfg, const RunLimits& limits) {
+  // 1. The grid, counted before it is expanded.
+  count_cells(cfg, limits.max_cells);
+  const std::vector<Cell> cells = expand_grid(cfg, limits.max_cells);
+  // 2. Every cell's parameters against what the config says of its dataset's shape.
+  std::vector<DataShape> shapes;
+  for (const auto& ds : cfg.datasets) shapes.push_back(known_shape(ds));
+  for (const auto& c : cells) check_cell_shape(cfg, c, shapes[c.dataset_index]);
+  // 3. Memory and work.
+  RunCost cost = estimate_run_cost(cfg, cells, limits.threads);
+  const double max_memory = static_cast<double>(limits.max_memory ? limits.max_memory : default_max_memory());
+  if (cost.peak_memory > max_memory)
+    throw InputError(cost.largest_where.empty() ? cfg.file.string() : cost.largest_where,
+                     describe_cost(cost) + "; the largest trial is " + cost.largest_trial + ". This exceeds the memory limit of " +
+                         format_bytes(max_memory) + (limits.max_memory ? "" : " (default: half of the physical memory)"),
+                     "lower the sizes that dominate (grid sizes g, the number of points via sample:, k, ...), run fewer trials "
+                     "at once (--threads 1), or raise the limit with --max-memory SIZE (e.g. --max-memory 64G)");
+  if (cost.work > limits.max_work)
+    throw InputError(cfg.file.string(),
+                     describe_cost(cost) + ". This exceeds the work limit of " + format_count(limits.max_work) +
+                         " operations (about a day of computing)",
+                     "sweep fewer values, run fewer trials or smaller datasets, lower iteration counts, or raise the limit with "
+                     "--max-work N (e.g. --max-work 1e17)");
+  return cost;
+}
+
+}  // namespace dpclust

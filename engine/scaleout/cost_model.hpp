@@ -1,0 +1,89 @@
+#pragma once
+// What an experiment will cost, estimated from the config alone before any work: the number of grid
+// cells (counted from the lengths of the value lists, before expanding), each trial's peak memory and
+// work from a per-method model of its largest structures, and the whole run's peak memory (the loaded
+// datasets plus one trial per worker thread) and total work (cells x trials x per-trial work).
+// `dpclust run` and `dpclust validate` refuse a config over the limits (exit 2) with the estimate, the
+// limit and the option that raises it (--max-cells, --max-memory, --max-work).
+//
+// The per-trial model (bytes; n points, d dimensions, 8-byte doubles):
+//   every method     the dataset: n (d + 1) x 8, counted once per dataset (trials share it), twice for
+//                    the loading buffers
+//   dbscan           grid index and labels, ~48 n;                     work ~32 n d
+//   kmeans           labels, distances, k-means++ trials, ~8 n (4 + ln k) + 24 k d;
+//                                                                      work n_init x max_iter x n k d
+//   dp_kmeans        as kmeans with T = iterations (7 when automatic); work T n k d
+//   affinity_prop.   similarities, responsibilities, availabilities: 3 n^2 x 8; work max_iter x 4 n^2
+//   WaveCluster (5)  G = prod_j g_j cells: 4 G x 8 (counts, transform, flags, components) + 16 n;
+//                    work (4 (level + 1) G + n d), times (1 + cv_folds) when OCM/2CE are computed
+//   dp_dbscan        dense storage (naive histogram, or a small grid): 24 |X| bytes over the |X| cells of
+//                    the grid; sparse: ~48 n; plus kappa offsets; work n d + kappa (|X| or n) + 50 |X|
+//   dp_dbscan_pair.  n^2 / 8 bytes (adjacency bits) + 48 n;             work 2 n^2 d
+//   nd_laplace       two copies of the points + its clustering (as above); work 20 n d + twice the
+//                    clustering (perturbed and original data) + min(n^2, pe_max_pairs) d
+//   drbt             the original and projected matrices, n (d + 1 + k_dims) x 8 + K-means; work
+//                    n d k_dims + twice K-means + min(n^2 / 2, stress_pairs) d
+// Sizes that are not known without reading a file (a file dataset without a declared row count) are
+// left out of the estimate and named in it; `validate --load-data` and `run` still check every
+// parameter against the loaded data before any trial.
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/method.hpp"
+#include "config/config.hpp"
+#include "config/grid.hpp"
+
+namespace dpclust {
+
+struct RunLimits {
+  std::uint64_t max_cells = kDefaultMaxCells;  // --max-cells: cells of the expanded grid
+  std::uint64_t max_memory = 0;                // --max-memory: bytes of estimated peak memory; 0 = default_max_memory()
+  double max_work = 1e15;                      // --max-work: estimated basic operations of the whole run
+  int threads = 0;                             // --threads: trials run in parallel (0 = OpenMP's default)
+};
+
+// Half of the physical memory (sysconf(_SC_PHYS_PAGES) x page size); 4 GiB when it cannot be read.
+std::uint64_t default_max_memory();
+// "512M", "8G", "1.5T", "1048576" (bytes; K, M, G, T are powers of 1024, an optional trailing B or iB);
+// InputError naming `option` otherwise.
+std::uint64_t parse_size(const std::string& text, const std::string& option);
+// A positive count: digits, or a number in scientific notation with an integral value ("1e6").
+double parse_count(const std::string& text, const std::string& option);
+// "1.5 GiB", "512 MiB", "800 B".
+std::string format_bytes(double bytes);
+
+struct TrialCost {
+  double memory = 0;  // bytes of the method's structures (the dataset itself not included)
+  double work = 0;    // basic operations of one trial, metrics included
+  double noise_draws = 0;  // d-dimensional noise samples of a rejection sampler (nD-Laplace resampling)
+};
+// The model above for one cell, on a dataset of this shape; nullopt when n or d is unknown.
+std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape);
+
+struct RunCost {
+  std::uint64_t cells = 0;
+  double data_memory = 0;      // the datasets, loaded once each
+  double trial_memory = 0;     // the largest trial
+  double peak_memory = 0;      // data_memory + parallel trials x trial_memory
+  double work = 0;             // every cell x trials
+  int parallel = 1;            // trials in flight at once
+  std::string largest_trial;   // "method 'x' on dataset 'y'" of the largest trial
+  std::string largest_where;   // its method entry in the config
+  std::vector<std::string> unknown;  // datasets whose size is not known without reading them
+};
+// The estimate for the expanded cells (shapes from known_shape).
+RunCost estimate_run_cost(const ExperimentConfig& cfg, const std::vector<Cell>& cells, int threads);
+
+// Before any work: refuses (InputError, exit 2) a grid of more than limits.max_cells cells (counted before
+// expanding), a parameter that cannot fit the dataset's known shape (MethodInfo::check_shape: k > n,
+// g of the wrong length, ...), and an estimated peak memory or total work over the limits. Reads no
+// data file. Returns the estimate.
+RunCost check_run_cost(const ExperimentConfig& cfg, const RunLimits& limits);
+
+// One line for --dry-run and validate: "estimated peak memory 1.2 GiB (...), work 3.4e+09 operations".
+std::string describe_cost(const RunCost& cost);
+
+}  // namespace dpclust
