@@ -71,7 +71,7 @@ std::vector<ExperimentConfig> load_run_configs(const std::vector<std::string>& p
                                                std::optional<std::int64_t> trials, const RunLimits& limits) {
   std::vector<ExperimentConfig> cfgs;
   for (const auto& c : paths) {
-    cfgs.push_back(load_config(c, data_root));
+    cfgs.push_back(load_config(c, data_root, limits.max_cells));
     ExperimentConfig& cfg = cfgs.back();
     if (trials) {
       const std::int64_t t = *trials;

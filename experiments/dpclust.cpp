@@ -15,6 +15,7 @@
 #include "catalog/catalog_docs.hpp"
 #include "catalog/catalog.hpp"
 #include "config/config.hpp"
+#include "config/yaml_reader.hpp"  // yaml::clip for user text in messages
 #include "scaleout/cost_model.hpp"
 #include "config/dataset_factory.hpp"
 #include "config/grid.hpp"
@@ -195,7 +196,7 @@ int cmd_validate(int argc, char** argv) {
   if (vm["threads"].as<int>() < 0) throw InputError("--threads", "must be >= 0");
   const RunLimits limits = limits_from(vm, vm["threads"].as<int>());
   for (const auto& c : configs) {
-    ExperimentConfig cfg = load_config(c, root);
+    ExperimentConfig cfg = load_config(c, root, limits.max_cells);
     cfg.max_cells = limits.max_cells;
     const RunCost cost = check_run_cost(cfg, limits);
     validate_experiment(cfg, vm.count("load-data") > 0);

@@ -9,6 +9,7 @@
 #include "catalog/catalog.hpp"
 #include "config/param_values.hpp"
 #include "config/python_method.hpp"
+#include "config/raw_params.hpp"
 
 namespace dpclust {
 namespace fs = std::filesystem;
@@ -159,7 +160,7 @@ static nlohmann::json node_to_json(const YAML::Node& n) {
 
 // Reads one dataset entry (already merged with its registry entry, if any).
 static DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::path& base_dir,
-                                 const fs::path& data_root) {
+                                 const fs::path& data_root, RawParams& raw_params) {
   yaml::check_keys(at, kDatasetKeys);
   DatasetSpec d;
   d.name = name;
@@ -336,7 +337,7 @@ static DatasetSpec parse_dataset(const Located& at, const std::string& name, con
     yaml::expect_map(ps);
     for (auto it = ps.node.begin(); it != ps.node.end(); ++it) {
       std::string key = it->first.as<std::string>();
-      d.params.emplace(key, ps.child(key));
+      raw_params.emplace(key, ps.child(key));
     }
   }
   if (at.has("reference")) d.reference = yaml::as_string(at.child("reference"));
@@ -370,14 +371,14 @@ std::vector<std::string> registry_names() {
 
 // A config dataset entry either defines a dataset inline or names a registry entry ("use", or its
 // own name) whose keys it may override.
-static DatasetSpec resolve_dataset(const Located& at, const fs::path& base_dir, const fs::path& data_root) {
+static DatasetSpec resolve_dataset(const Located& at, const fs::path& base_dir, const fs::path& data_root, RawParams& raw_params) {
   yaml::check_keys(at, kDatasetKeys);
   if (!at.has("name")) yaml::fail(at, "a dataset needs a 'name'");
   const std::string name = yaml::as_string(at.child("name"));
   check_name(at.child("name"), name, "dataset name", "_ . + -");
   const bool inline_def = at.has("file") || at.has("data_file") || at.has("generator");
   if (inline_def && at.has("use")) yaml::fail(at.child("use"), "'use' names a registered dataset; it cannot be combined with file/data_file/generator");
-  if (inline_def) return parse_dataset(at, name, base_dir, data_root);
+  if (inline_def) return parse_dataset(at, name, base_dir, data_root, raw_params);
 
   const std::string use = at.has("use") ? yaml::as_string(at.child("use")) : name;
   YAML::Node reg = load_registry();
@@ -402,7 +403,7 @@ static DatasetSpec resolve_dataset(const Located& at, const fs::path& base_dir, 
   m.overrides = at.node;
   m.overrides_file = at.file;
   m.overrides_path = at.path;
-  DatasetSpec d = parse_dataset(m, name, base_dir, data_root);
+  DatasetSpec d = parse_dataset(m, name, base_dir, data_root, raw_params);
   d.where = at.where();
   d.definition["registry"] = use;
   // The registry's row count describes its own file: kept unless the config names another one.
@@ -424,8 +425,9 @@ static DatasetSpec resolve_dataset(const Located& at, const fs::path& base_dir, 
 }
 
 static ExperimentConfig parse_config_checked(const std::string& text, const std::string& file_label,
-                                             const fs::path& base_dir, const fs::path& data_root) {
+                                             const fs::path& base_dir, const fs::path& data_root, std::uint64_t max_cells) {
   ExperimentConfig cfg;
+  RawParamLevels raw;  // the `params:` of every level as written, typed by type_params() at the end
   cfg.file = file_label;
   cfg.text = text;
   cfg.data_root = data_root;
@@ -505,7 +507,9 @@ static ExperimentConfig parse_config_checked(const std::string& text, const std:
   yaml::expect_sequence(ds);
   if (ds.node.size() == 0) yaml::fail(ds, "empty dataset list", "list at least one dataset");
   for (std::size_t i = 0; i < ds.node.size(); ++i) {
-    DatasetSpec d = resolve_dataset(ds.item(i), base_dir, data_root);
+    RawParams raw_params;
+    DatasetSpec d = resolve_dataset(ds.item(i), base_dir, data_root, raw_params);
+    raw.datasets.push_back(std::move(raw_params));
     for (const auto& other : cfg.datasets)
       if (other.name == d.name) yaml::fail(ds.item(i).child("name"), "dataset name '" + yaml::clip(d.name) + "' is used twice");
     cfg.datasets.push_back(std::move(d));
@@ -527,9 +531,11 @@ static ExperimentConfig parse_config_checked(const std::string& text, const std:
         yaml::fail(m, "unknown method '" + yaml::clip(spec.method) + "'", (s.empty() ? "" : "did you mean '" + s + "'? ") + "methods: " + join(names_of(all_methods())));
       }
       cfg.methods.push_back(spec);
+      raw.methods.emplace_back();
       continue;
     }
     MethodSpec spec;
+    RawParams method_raw;
     spec.where = m.where();
     if (!m.has("method")) yaml::fail(m, "missing 'method'", "methods: " + join(names_of(all_methods())) + ", python");
     spec.method = yaml::as_string(m.child("method"));
@@ -558,7 +564,7 @@ static ExperimentConfig parse_config_checked(const std::string& text, const std:
       yaml::check_keys(ps, allowed);
       for (auto it = ps.node.begin(); it != ps.node.end(); ++it) {
         std::string key = it->first.as<std::string>();
-        spec.params.emplace(key, ps.child(key));
+        method_raw.emplace(key, ps.child(key));
       }
     }
     if (m.has("zip")) {
@@ -568,7 +574,7 @@ static ExperimentConfig parse_config_checked(const std::string& text, const std:
         auto group = yaml::as_string_list(z.item(g));
         if (group.size() < 2) yaml::fail(z.item(g), "a zip group needs at least two parameter names");
         for (const auto& p : group)
-          if (!spec.params.count(p)) yaml::fail(z.item(g), "zip names '" + yaml::clip(p) + "', which is not set in this method's params");
+          if (!method_raw.count(p)) yaml::fail(z.item(g), "zip names '" + yaml::clip(p) + "', which is not set in this method's params");
         spec.zip.push_back(group);
       }
     }
@@ -576,6 +582,7 @@ static ExperimentConfig parse_config_checked(const std::string& text, const std:
       if (other.label == spec.label)
         yaml::fail(m, "two methods are both called '" + yaml::clip(spec.label) + "'", "give one of them a distinct name with as: <name>");
     cfg.methods.push_back(std::move(spec));
+    raw.methods.push_back(std::move(method_raw));
   }
 
   // Metrics.
@@ -607,16 +614,20 @@ static ExperimentConfig parse_config_checked(const std::string& text, const std:
     yaml::expect_map(ps);
     for (auto it = ps.node.begin(); it != ps.node.end(); ++it) {
       std::string key = it->first.as<std::string>();
-      cfg.params.emplace(key, ps.child(key));
+      raw.experiment.emplace(key, ps.child(key));
     }
   }
+  // Parse once: every parameter typed against its ParamSpec here, after the cell count; the YAML nodes
+  // end with this function.
+  type_params(cfg, raw, max_cells);
+  cfg.max_cells = max_cells;
   return cfg;
 }
 
 ExperimentConfig parse_config(const std::string& text, const std::string& file_label, const fs::path& base_dir,
-                              const fs::path& data_root) {
+                              const fs::path& data_root, std::uint64_t max_cells) {
   try {
-    return parse_config_checked(text, file_label, base_dir, data_root);
+    return parse_config_checked(text, file_label, base_dir, data_root, max_cells);
   } catch (const YAML::Exception& e) {
     // Every read goes through yaml_reader's checked helpers; this is the net for one that does not, so
     // that yaml-cpp's "invalid node" / "bad conversion" never reaches the user without a location.
@@ -626,12 +637,12 @@ ExperimentConfig parse_config(const std::string& text, const std::string& file_l
   }
 }
 
-ExperimentConfig load_config(const fs::path& file, const fs::path& data_root) {
+ExperimentConfig load_config(const fs::path& file, const fs::path& data_root, std::uint64_t max_cells) {
   if (!fs::exists(file)) throw InputError(file.string(), "config file not found", "check the path");
   yaml::check_file_size(file.string());
   std::string text = read_text_file(file);
   fs::path base = fs::absolute(file).parent_path();
-  return parse_config(text, file.string(), base, data_root);
+  return parse_config(text, file.string(), base, data_root, max_cells);
 }
 
 }  // namespace dpclust

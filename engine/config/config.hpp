@@ -11,15 +11,23 @@
 #include <vector>
 
 #include "core/dataset.hpp"
+#include "core/error.hpp"  // InputError: what reading a config throws
 #include "core/params.hpp"
 #include "core/rng.hpp"
-#include "config/yaml_reader.hpp"
 
 namespace dpclust {
 
-// Raw parameter values as written (a scalar, a list = sweep, or a {from,to,step} range); they are
-// typed against the method's ParamSpec when the grid is expanded.
-using RawParams = std::map<std::string, yaml::Located>;
+// A method parameter as one level of the config sets it (the experiment's, a dataset's or a method's
+// `params:`), read once: for each listed method that declares it, the sweep it gives (a scalar is a sweep
+// of one; a list or a {from, to, step} range is expanded), every value checked against that method's
+// ParamSpec when the config is read (config.cpp, type_params in grid.cpp). Nothing after the config room
+// sees the YAML it came from; grid expansion combines these typed sweeps into cells.
+struct ParamSource {
+  std::string where;                                     // "file:line:col path" of the value, for messages
+  std::map<std::string, std::size_t> length;            // by method name: the sweep's length
+  std::map<std::string, std::vector<ParamValue>> sweep;  // by method name: the typed values
+};
+using ParamSources = std::map<std::string, ParamSource>;
 
 struct ProjectionSpec {
   std::string lon_column = "lon", lat_column = "lat";
@@ -71,7 +79,7 @@ struct DatasetSpec {
   bool standard_scale = false;
   std::int64_t sample = 0;           // 0 = all points
   std::uint64_t sample_seed = 0;
-  RawParams params;                  // method parameter values for this dataset (e.g. Table 1's alpha, MinPts)
+  ParamSources params;               // method parameter values for this dataset (e.g. Table 1's alpha, MinPts)
   std::string reference;             // where the dataset comes from (informational)
   // Rows of the registry's data file as its `source:` declares them (0 = not declared, or the config
   // names another file): the shape validation and the cost model know n without reading the file.
@@ -84,7 +92,7 @@ struct MethodSpec {
   std::string method;  // registered method name
   std::string label;   // series name in results ("as:"), defaults to the method name
   std::string where;
-  RawParams params;
+  ParamSources params;
   std::vector<std::vector<std::string>> zip;  // groups of parameters whose lists vary together
 };
 
@@ -132,7 +140,7 @@ struct ExperimentConfig {
   std::vector<DatasetSpec> datasets;
   std::vector<MethodSpec> methods;
   std::vector<std::string> metrics;  // empty = every metric that applies
-  RawParams params;                  // experiment-wide parameter values (apply to methods that declare them)
+  ParamSources params;               // experiment-wide parameter values (apply to methods that declare them)
   bool save_release = true;          // keep each trial's released object (centroids, spans) in the JSON
   bool save_points = false;          // store each dataset's points (and true labels) in results.json, for figures
   bool save_labels = false;          // store each trial's point labels, for figures
@@ -145,10 +153,12 @@ struct ExperimentConfig {
 // derive_seed(seed, cell_key, trial).
 std::uint64_t trial_seed(const ExperimentConfig& cfg, std::string_view cell_key, std::int64_t trial);
 
-// Reads and validates a config. data_root: resolved data root (empty if none).
-ExperimentConfig load_config(const std::filesystem::path& file, const std::filesystem::path& data_root);
+// Reads and validates a config. data_root: resolved data root (empty if none). max_cells: the grid may
+// expand to at most this many cells (`--max-cells`), counted before any parameter value is typed.
+ExperimentConfig load_config(const std::filesystem::path& file, const std::filesystem::path& data_root,
+                             std::uint64_t max_cells = kDefaultMaxCells);
 ExperimentConfig parse_config(const std::string& text, const std::string& file_label, const std::filesystem::path& base_dir,
-                              const std::filesystem::path& data_root);
+                              const std::filesystem::path& data_root, std::uint64_t max_cells = kDefaultMaxCells);
 
 // The dataset registry: datasets/registry.yaml in the source tree, or the file $DPCLUST_REGISTRY names.
 std::filesystem::path registry_path();

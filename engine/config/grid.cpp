@@ -8,6 +8,7 @@
 #include "catalog/catalog.hpp"
 #include "config/param_checks.hpp"
 #include "config/param_values.hpp"
+#include "config/raw_params.hpp"
 
 namespace dpclust {
 
@@ -37,13 +38,18 @@ void check_declared(const RawParams& params, const ExperimentConfig& cfg, const 
   }
 }
 
-// The raw value of a parameter for (dataset, method), from whichever level sets it (nullptr: default).
-const yaml::Located* raw_value(const ExperimentConfig& cfg, const DatasetSpec& ds, const MethodSpec& ms, const std::string& name) {
-  for (const RawParams* level : {&ms.params, &ds.params, &cfg.params}) {
+// The typed source of a parameter for (dataset, method), from whichever level sets it (nullptr: default).
+const ParamSource* source_of(const ExperimentConfig& cfg, const DatasetSpec& ds, const MethodSpec& ms, const std::string& name) {
+  for (const ParamSources* level : {&ms.params, &ds.params, &cfg.params}) {
     auto it = level->find(name);
     if (it != level->end()) return &it->second;
   }
   return nullptr;
+}
+
+// InputError at a stored location, clipped as yaml::fail clips (the same words as when the YAML was at hand).
+[[noreturn]] void fail_at(const std::string& where, const std::string& what, const std::string& fix) {
+  throw InputError(where, yaml::clip(what, 600), yaml::clip(fix, 2000));
 }
 
 constexpr std::uint64_t kSaturated = std::numeric_limits<std::uint64_t>::max();
@@ -67,16 +73,14 @@ std::uint64_t count_method_cells(const ExperimentConfig& cfg, const DatasetSpec&
   std::uint64_t total = 1;
   for (const auto& group : ms.zip) {
     // A zip group is one axis as long as its lists (equal lengths are checked when expanding).
-    const yaml::Located* at = raw_value(cfg, ds, ms, group[0]);
-    const ParamSpec* spec = nullptr;
-    for (const auto& p : info.params)
-      if (p.name == group[0]) spec = &p;
-    if (at && spec) total = saturating_mul(total, sweep_length(*at, *spec));
+    const ParamSource* src = source_of(cfg, ds, ms, group[0]);
+    if (src && src->length.count(ms.method)) total = saturating_mul(total, src->length.at(ms.method));
     for (const auto& name : group) zipped.insert(name);
   }
   for (const auto& spec : info.params) {
     if (zipped.count(spec.name)) continue;
-    if (const yaml::Located* at = raw_value(cfg, ds, ms, spec.name)) total = saturating_mul(total, sweep_length(*at, spec));
+    if (const ParamSource* src = source_of(cfg, ds, ms, spec.name); src && src->length.count(ms.method))
+      total = saturating_mul(total, src->length.at(ms.method));
   }
   return total;
 }
@@ -110,11 +114,60 @@ std::uint64_t count_cells(const ExperimentConfig& cfg, std::uint64_t max_cells) 
 
 std::vector<Cell> expand_grid(const ExperimentConfig& cfg) { return expand_grid(cfg, cfg.max_cells); }
 
+void type_params(ExperimentConfig& cfg, const RawParamLevels& raw, std::uint64_t max_cells) {
+  check_declared(raw.experiment, cfg, "experiment params");
+  for (std::size_t di = 0; di < cfg.datasets.size(); ++di)
+    check_declared(raw.datasets[di], cfg, "params of dataset '" + cfg.datasets[di].name + "'");
+  // Which listed methods each level applies to: the experiment's and a dataset's params to every method
+  // that declares them, a method's params to that method.
+  auto sources = [&](const RawParams& level, const std::vector<const MethodSpec*>& methods) {
+    ParamSources out;
+    for (const auto& [name, at] : level) {
+      ParamSource& s = out[name];
+      s.where = at.where();
+      for (const MethodSpec* ms : methods)
+        for (const auto& spec : find_method(ms->method)->params)
+          if (spec.name == name) s.length[ms->method] = sweep_length(at, spec);
+    }
+    return out;
+  };
+  std::vector<const MethodSpec*> all;
+  for (const auto& ms : cfg.methods) all.push_back(&ms);
+  cfg.params = sources(raw.experiment, all);
+  for (std::size_t di = 0; di < cfg.datasets.size(); ++di) cfg.datasets[di].params = sources(raw.datasets[di], all);
+  for (std::size_t mi = 0; mi < cfg.methods.size(); ++mi) cfg.methods[mi].params = sources(raw.methods[mi], {&cfg.methods[mi]});
+  // A parameter set at two levels for one (dataset, method): no silent precedence.
+  for (const auto& ds : cfg.datasets)
+    for (const auto& ms : cfg.methods)
+      for (const auto& spec : find_method(ms.method)->params) {
+        const ParamSource* first = nullptr;
+        for (const ParamSources* level : std::initializer_list<const ParamSources*>{&cfg.params, &ds.params, &ms.params}) {
+          auto it = level->find(spec.name);
+          if (it == level->end()) continue;
+          if (first)
+            fail_at(it->second.where, "parameter '" + spec.name + "' for method '" + ms.label + "' on dataset '" + ds.name +
+                                          "' is also set at " + first->where,
+                    "set each parameter at one level only (experiment params, dataset params or method params)");
+          first = &it->second;
+        }
+      }
+  // Counted from the lengths of the lists before any value is typed: a config of a few hundred bytes can
+  // describe 10^12 cells.
+  count_cells(cfg, max_cells);
+  auto type = [&](const RawParams& level, ParamSources& out, const std::vector<const MethodSpec*>& methods) {
+    for (const auto& [name, at] : level)
+      for (const MethodSpec* ms : methods)
+        for (const auto& spec : find_method(ms->method)->params)
+          if (spec.name == name) out[name].sweep[ms->method] = parse_param_sweep(at, spec);
+  };
+  type(raw.experiment, cfg.params, all);
+  for (std::size_t di = 0; di < cfg.datasets.size(); ++di) type(raw.datasets[di], cfg.datasets[di].params, all);
+  for (std::size_t mi = 0; mi < cfg.methods.size(); ++mi) type(raw.methods[mi], cfg.methods[mi].params, {&cfg.methods[mi]});
+}
+
 std::vector<Cell> expand_grid(const ExperimentConfig& cfg, std::uint64_t max_cells) {
-  check_declared(cfg.params, cfg, "experiment params");
-  for (const auto& d : cfg.datasets) check_declared(d.params, cfg, "params of dataset '" + d.name + "'");
-  // Counted from the lengths of the lists before any cell (or any parameter value) exists: a config of a
-  // few hundred bytes can describe 10^12 cells.
+  // The cell count against this limit (another one than the config's, e.g. the cost model's), from the
+  // typed sweeps' lengths before any cell exists.
   count_cells(cfg, max_cells);
 
   std::vector<Cell> cells;
@@ -126,20 +179,12 @@ std::vector<Cell> expand_grid(const ExperimentConfig& cfg, std::uint64_t max_cel
 
       // Values per parameter, from exactly one level (or the default).
       std::map<std::string, std::vector<ParamValue>> values;
-      std::map<std::string, const yaml::Located*> origin;
+      std::map<std::string, const ParamSource*> origin;
       for (const auto& spec : info.params) {
-        const yaml::Located* src = nullptr;
-        for (const RawParams* level : {&cfg.params, &ds.params, &ms.params}) {
-          auto it = level->find(spec.name);
-          if (it == level->end()) continue;
-          if (src)
-            yaml::fail(it->second, "parameter '" + spec.name + "' for method '" + ms.label + "' on dataset '" + ds.name +
-                                       "' is also set at " + src->where(),
-                       "set each parameter at one level only (experiment params, dataset params or method params)");
-          src = &it->second;
-        }
+        // One level at most (type_params refused a parameter set at two).
+        const ParamSource* src = source_of(cfg, ds, ms, spec.name);
         if (src) {
-          values[spec.name] = parse_param_sweep(*src, spec);
+          values[spec.name] = src->sweep.at(ms.method);
           origin[spec.name] = src;
         } else if (!spec.required()) {
           values[spec.name] = {spec.default_value};
@@ -160,7 +205,7 @@ std::vector<Cell> expand_grid(const ExperimentConfig& cfg, std::uint64_t max_cel
         for (const auto& name : group) {
           if (!zipped.insert(name).second) throw InputError(ms.where, "parameter '" + name + "' is in two zip groups");
           if (values.at(name).size() != len)
-            yaml::fail(*origin.at(name), "zip group lists have different lengths ('" + group[0] + "' has " +
+            fail_at(origin.at(name)->where, "zip group lists have different lengths ('" + group[0] + "' has " +
                                              std::to_string(len) + " values, '" + name + "' has " +
                                              std::to_string(values.at(name).size()) + ")",
                        "zipped parameters vary together, so their lists must be equally long");
@@ -221,7 +266,7 @@ std::vector<Cell> expand_grid(const ExperimentConfig& cfg, std::uint64_t max_cel
 std::string param_location(const ExperimentConfig& cfg, const Cell& cell, const std::string& key) {
   const DatasetSpec& ds = cfg.datasets[cell.dataset_index];
   const MethodSpec& ms = cfg.methods[cell.method_index];
-  if (const yaml::Located* at = raw_value(cfg, ds, ms, key)) return at->where();
+  if (const ParamSource* src = source_of(cfg, ds, ms, key)) return src->where;
   return ms.where + ".params." + key + " (default)";
 }
 

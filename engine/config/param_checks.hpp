@@ -13,6 +13,11 @@
 
 namespace dpclust {
 
+// The check of parse_param_value for a value that did not come from YAML (the Python estimators' keyword
+// arguments): InputError(where, "'epsilon' must be a real number >= 1e-06, got -1", "epsilon is the ...")
+// when spec refuses v, so every front end reports a bad value in the same words.
+void check_param_value(const ParamSpec& spec, const ParamValue& v, const std::string& where);
+
 // Parameters given by name (an estimator's keyword arguments) completed with the defaults and checked
 // against their ParamSpecs as a config's are, in the same words: an unknown name (with the closest
 // suggested), a missing required one, a value its spec refuses (check_param_value). `owner` names whose

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/params.hpp"
+#include "config/param_checks.hpp"  // check_param_value: the same check for values that did not come from YAML
 #include "config/yaml_reader.hpp"
 
 namespace dpclust {
@@ -15,10 +16,6 @@ namespace dpclust {
 std::int64_t as_whole_number(const yaml::Located& at, const std::string& key, const std::string& allowed);
 // One value (no list). Checks type and range.
 ParamValue parse_param_value(const yaml::Located& at, const ParamSpec& spec);
-// The check of parse_param_value for a value that did not come from YAML (the Python estimators' keyword
-// arguments): InputError(where, "'epsilon' must be a real number >= 1e-06, got -1", "epsilon is the ...")
-// when spec refuses v, so every front end reports a bad value in the same words.
-void check_param_value(const ParamSpec& spec, const ParamValue& v, const std::string& where);
 // A value or a sweep: a list gives one value per element; {from, to, step} gives the inclusive
 // arithmetic range, each value rounded to 12 significant digits so 0.1 + 2*0.1 is written 0.3.
 std::vector<ParamValue> parse_param_sweep(const yaml::Located& at, const ParamSpec& spec);

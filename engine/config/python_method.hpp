@@ -29,9 +29,12 @@
 
 #include "core/error.hpp"
 #include "core/method.hpp"
-#include "config/yaml_reader.hpp"
 
 namespace dpclust {
+
+namespace yaml {
+struct Located;  // config/yaml_reader.hpp: declare_python_method reads a config entry (config room only)
+}
 
 struct PythonMethodBackend {
   // Imports `callable` ("module:function"; config_dir is searched for the module when it is not

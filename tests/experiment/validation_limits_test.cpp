@@ -45,8 +45,7 @@ const std::string kMoons = "datasets:\n  - {name: m, generator: {type: moons, n_
 // The library's view: the message of the first refusal of check_run_cost (default limits), "" if none.
 std::string plan_error(const std::string& text, RunLimits limits = {}) {
   try {
-    ExperimentConfig cfg = parse_config(text, "x.yaml", fs::temp_directory_path(), "");
-    cfg.max_cells = limits.max_cells;
+    ExperimentConfig cfg = parse_config(text, "x.yaml", fs::temp_directory_path(), "", limits.max_cells);
     check_run_cost(cfg, limits);
   } catch (const InputError& e) {
     return e.what();
