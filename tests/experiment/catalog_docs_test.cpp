@@ -9,6 +9,7 @@
 #include <string>
 
 #include "catalog/catalog.hpp"
+#include "config/config_keys.hpp"
 
 namespace dpclust {
 namespace {
@@ -61,6 +62,31 @@ TEST(ConfigKeysDoc, EveryDeclaredParameterIsListed) {
       EXPECT_NE(doc.substr(at, next - at).find("| `" + p.name + "` |"), std::string::npos) << m.name << "." << p.name;
   }
   EXPECT_NE(doc.find("| `epsilon` | a real number in [1e-06, 1e+06] | required |"), std::string::npos);  // e.g. privthr
+}
+
+// Every key the config reader accepts is documented: a key added to config_keys.hpp's lists without its
+// entry in docs/config.md (or, for `audit:`, docs/privacy.md) fails here.
+TEST(ConfigKeysDoc, EveryAcceptedConfigKeyIsDocumented) {
+  const std::string config_md = read_file(std::string(DPCLUST_TEST_SOURCE_DIR) + "/docs/config.md");
+  const std::string privacy_md = read_file(std::string(DPCLUST_TEST_SOURCE_DIR) + "/docs/privacy.md");
+  auto documented = [](const std::string& doc, const std::string& key) {
+    // In the schema block ("key:" after a space, '{', ',' or '#', or at a line start) or named in the text (`key`).
+    for (const char* before : {"\n", " ", "{", ",", "#", "`"})
+      if (doc.find(std::string(before) + key + ":") != std::string::npos) return true;
+    return doc.find("`" + key + "`") != std::string::npos;
+  };
+  std::size_t checked = 0;
+  for (const auto* keys : {&kTopKeys, &kDatasetKeys, &kMethodKeys, &kOutputKeys})
+    for (const auto& key : *keys) {
+      EXPECT_TRUE(documented(config_md, key)) << "docs/config.md does not document the config key '" << key << "'";
+      ++checked;
+    }
+  for (const auto& key : kAuditKeys) {
+    EXPECT_TRUE(documented(privacy_md, key)) << "docs/privacy.md does not document the audit key '" << key << "'";
+    ++checked;
+  }
+  EXPECT_GE(checked, 50u);
+  EXPECT_FALSE(documented(config_md, "no_such_key_xyz"));
 }
 
 }  // namespace
