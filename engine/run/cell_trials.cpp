@@ -1,0 +1,171 @@
+// One cell's trials and its JSON record; see cell_trials.hpp.
+#include "run/cell_trials.hpp"
+
+#include <any>
+#include <chrono>
+#include <map>
+#include <set>
+
+#include "catalog/catalog.hpp"
+#include "config/dataset_factory.hpp"
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "core/rng.hpp"
+#include "run/aggregate.hpp"
+#include "run/release_flags.hpp"
+#include "run/single_trial.hpp"
+#include "store/results_store.hpp"  // cell_fingerprint
+
+namespace dpclust {
+using json = nlohmann::json;
+
+// The metrics a cell computes: the configured ones (or all) that apply to its method, checked against
+// the dataset (labels needed?).
+std::vector<const MetricInfo*> resolve_metrics(const ExperimentConfig& cfg, const Cell& cell, const Dataset& data) {
+  const DatasetSpec& spec = cfg.datasets[cell.dataset_index];
+  std::vector<const MetricInfo*> out;
+  if (cfg.metrics.empty()) {
+    for (const auto& m : all_metrics())
+      if (m.applies_to(cell.method) && (!m.needs_truth || data.has_labels())) out.push_back(&m);
+    return out;
+  }
+  for (const auto& name : cfg.metrics) {
+    const MetricInfo* m = find_metric(name);
+    if (!m->applies_to(cell.method)) continue;
+    if (m->needs_truth && !data.has_labels())
+      throw InputError(spec.where, "metric '" + name + "' needs ground-truth labels, but dataset '" + spec.name + "' has none",
+                       "name the label column (label: <column>) or drop the metric");
+    out.push_back(m);
+  }
+  return out;
+}
+
+void check_prerequisites(const ExperimentConfig& cfg, const Cell& cell, const Dataset& data) {
+  const MethodInfo& info = *find_method(cell.method);
+  const DatasetSpec& spec = cfg.datasets[cell.dataset_index];
+  if (info.needs_bounds && data.bounds.empty())
+    throw InputError(spec.where, "method '" + cell.method_label + "' needs the public domain bounds of dataset '" + spec.name + "'",
+                     "add bounds: [[lo, hi], ...] (public knowledge) or bounds: data (derived from the data; flagged non-private)");
+  // What a trial would refuse (k > n, a grid too large for d, ...), from the loaded data's exact shape.
+  check_cell_shape(cfg, cell, shape_of(data));
+  resolve_metrics(cfg, cell, data);
+}
+
+json build_cell_json(int threads, const ExperimentConfig& cfg, const Cell& cell, const Dataset& data,
+                     const std::vector<const MetricInfo*>& metrics, std::vector<TrialOutcome>& trials) {
+  const MethodInfo& info = *find_method(cell.method);
+  json j;
+  j["schema"] = "dpclust.cell/1";
+  j["index"] = cell.index;
+  j["id"] = cell.id;
+  j["key"] = cell.key;
+  j["fingerprint"] = cell_fingerprint(cfg, cell);
+  j["complete"] = true;
+  j["dataset"] = cell.dataset;
+  j["method"] = cell.method;
+  j["series"] = cell.method_label;
+  j["params"] = cell.params.to_json();
+  j["private"] = info.differentially_private;
+  std::set<std::string> notes(data.non_private_notes.begin(), data.non_private_notes.end());
+  for (const auto& t : trials) notes.insert(t.non_private.begin(), t.non_private.end());
+  if (!info.differentially_private) notes.insert("method is not differentially private");
+  j["non_private"] = json(std::vector<std::string>(notes.begin(), notes.end()));
+  // release_flags.hpp: a private release when every trial is one and no note applies to the cell.
+  std::set<std::string> evaluation_only;
+  bool every_trial_private = !trials.empty();
+  for (const auto& t : trials) {
+    evaluation_only.insert(t.evaluation_only.begin(), t.evaluation_only.end());
+    every_trial_private = every_trial_private && t.private_release;
+  }
+  j["private_release"] = info.differentially_private && notes.empty() && every_trial_private;
+  j["evaluation_only"] = json(std::vector<std::string>(evaluation_only.begin(), evaluation_only.end()));
+  j["randomness"] = randomness_record(cfg.randomness);
+  j["data"] = dataset_summary(data);
+  if (cfg.save_points) {
+    // The input points (row-major) and true labels, so figures can be drawn from the JSON alone.
+    j["data"]["points"] = data.coords;
+    if (data.has_labels()) j["data"]["true_labels"] = data.labels;
+  }
+  json trial_list = json::array();
+  for (auto& t : trials) trial_list.push_back(std::move(t.record));
+  json agg = json::object();
+  for (std::size_t m = 0; m < metrics.size(); ++m) {
+    std::vector<double> vals;
+    for (const auto& t : trials) vals.push_back(t.metric_values[m]);
+    agg[metrics[m]->name] = summarize(vals);
+  }
+  // Numeric diagnostics (k', iterations, ...) and evaluation statistics (true k, |Z|, ...) are
+  // summarised too, each under its own name so that the evaluation part stays marked as such.
+  auto summarize_numbers = [&](const char* part) {
+    json out = json::object();
+    if (trial_list.empty() || !trial_list[0].contains(part)) return out;
+    for (auto it = trial_list[0][part].begin(); it != trial_list[0][part].end(); ++it) {
+      if (!it.value().is_number()) continue;
+      std::vector<double> vals;
+      for (const auto& t : trial_list)
+        if (t.contains(part) && t[part].contains(it.key()) && t[part][it.key()].is_number()) vals.push_back(t[part][it.key()].get<double>());
+      out[it.key()] = summarize(vals);
+    }
+    return out;
+  };
+  json diag_agg = summarize_numbers("diagnostics");
+  json eval_agg = summarize_numbers("evaluation");
+  std::vector<double> secs;
+  for (const auto& t : trials) secs.push_back(t.method_seconds);
+  j["trials"] = std::move(trial_list);
+  j["aggregates"] = std::move(agg);
+  j["diagnostics_aggregates"] = std::move(diag_agg);
+  if (!eval_agg.empty()) j["evaluation_aggregates"] = std::move(eval_agg);
+  // The worker threads of the run that computed this cell: parallel trials share the cores, so a time is
+  // comparable to single-threaded code only with 1 (configs with `threads: 1`, Table 3).
+  j["timing"] = {{"method_seconds", summarize(secs)}, {"threads", threads}};
+  const auto& b = build_info();
+  j["computed_by"] = {{"version", b.version}, {"git_commit", b.git_commit}, {"build_type", b.build_type},
+                      {"host", b.host}, {"finished", utc_now_iso8601()}};
+  return j;
+}
+
+
+TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Dataset& data,
+                       const std::vector<const MetricInfo*>& metrics, std::int64_t trial, double noise_scale) {
+  const MethodInfo& info = *find_method(cell.method);
+  TrialOutcome out;
+  // randomness: secure has no seed: nothing is derived, written or logged (docs/results.md "Seeds and randomness").
+  const bool secure = cfg.randomness == Randomness::secure;
+  const std::uint64_t seed = secure ? 0 : trial_seed(cfg, cell.key, trial);
+  // The trial itself (generator, ledger built and verified, label count, non-private notes) is the one
+  // the Python estimators run too (single_trial.hpp), so both give the same numbers.
+  TrialRun run = run_single_trial(info, data, cell.params, cfg.randomness, seed, noise_scale);
+  const auto t1 = std::chrono::steady_clock::now();
+  MethodResult& res = run.result;
+  const BudgetLedger& ledger = run.ledger;
+  json metric_json = json::object();
+  std::map<std::string, std::any> metric_cache;
+  MetricInput in{data, res, cell.params, info, secure ? os_random_u64() : splitmix64(seed ^ fnv1a64("metrics")), metric_cache};
+  for (const MetricInfo* m : metrics) {
+    const double v = m->compute(in);
+    out.metric_values.push_back(v);
+    metric_json[m->name] = v;
+  }
+  const auto t2 = std::chrono::steady_clock::now();
+  out.method_seconds = run.method_seconds;
+  json rec{{"trial", trial}};
+  if (!secure) rec["seed"] = seed;
+  rec["private_release"] = trial_private_release(info, run, data.non_private_notes);
+  rec["metrics"] = std::move(metric_json);
+  rec["diagnostics"] = res.diagnostics;
+  rec["ledger"] = ledger.to_json();
+  // Exact statistics of the true data: for the report, not private (docs/results.md: results schema).
+  if (!res.evaluation.empty()) rec["evaluation"] = std::move(res.evaluation);
+  if (cfg.save_release && !res.release.empty()) rec["release"] = std::move(res.release);
+  if (cfg.save_labels) rec["labels"] = res.labels;
+  rec["timing"] = {{"method_seconds", out.method_seconds}, {"metrics_seconds", std::chrono::duration<double>(t2 - t1).count()}};
+  out.record = std::move(rec);
+  out.private_release = out.record["private_release"].get<bool>();
+  out.non_private = std::move(res.non_private_notes);
+  out.evaluation_only = std::move(run.evaluation_only);
+  return out;
+}
+
+
+}  // namespace dpclust
