@@ -111,8 +111,52 @@ int cmd_run(int argc, char** argv) {
   const fs::path root = data_root_from(vm);
 
   // Validate every config before running any, so a typo in the third file costs nothing.
-  const std::vector<ExperimentConfig> cfgs = load_run_configs(
+  std::vector<ExperimentConfig> cfgs = load_run_configs(
       configs, root, vm.count("trials") ? std::optional<std::int64_t>(vm["trials"].as<std::int64_t>()) : std::nullopt, limits);
+  // --skip-missing-data: a dataset that could not be fetched is said where the report will look
+  // (OUT/<experiment>/skipped.json). An experiment with none of its data is skipped; one with some runs
+  // on the datasets it has (its results cover those; skipped.json lists the others and how to fetch
+  // them), so that one missing file does not hide the reproductions of the others.
+  if (vm.count("skip-missing-data") && !vm.count("dry-run")) {
+    std::vector<ExperimentConfig> runnable;
+    for (ExperimentConfig& cfg : cfgs) {
+      std::vector<std::string> missing;
+      std::string reason, fix;
+      std::vector<DatasetSpec> present;
+      for (const auto& d : cfg.datasets) {
+        try {
+          check_dataset_available(d);
+          present.push_back(d);
+        } catch (const InputError& e) {
+          missing.push_back(d.name);
+          if (!reason.empty()) reason += "; ";
+          reason += e.problem();
+          if (fix.empty()) fix = e.fix();
+        }
+      }
+      const fs::path skipped = fs::path(out) / cfg.name / "skipped.json";
+      if (missing.empty()) {
+        std::error_code ec;
+        fs::remove(skipped, ec);
+        runnable.push_back(std::move(cfg));
+        continue;
+      }
+      const bool partial = !present.empty();
+      write_file_atomic(skipped, nlohmann::json{{"experiment", cfg.name}, {"config", cfg.file}, {"partial", partial},
+                                                {"datasets", missing}, {"reason", reason}, {"fix", fix}, {"when", utc_now_iso8601()}}
+                                     .dump(2) + "\n");
+      if (!partial) {
+        std::cout << cfg.name << ": skipped (" << reason << ")\n";
+        continue;
+      }
+      std::string names;
+      for (const auto& m : missing) names += (names.empty() ? "" : ", ") + m;
+      std::cout << cfg.name << ": running without dataset(s) " << names << " (missing; see " << skipped.string() << ")\n";
+      cfg.datasets = std::move(present);
+      runnable.push_back(std::move(cfg));
+    }
+    cfgs = std::move(runnable);
+  }
   // The shard plan over every config of this invocation together (shard_plan.hpp): each task of an array
   // computes it from the same arguments and gets the same plan.
   ShardPlan plan;
@@ -126,29 +170,6 @@ int cmd_run(int argc, char** argv) {
   for (std::size_t ci = 0; ci < cfgs.size(); ++ci) {
     const ExperimentConfig& cfg = cfgs[ci];
     if (ro.shard_count > 1) ro.cell_shard = plan.shard_of[ci];
-    if (vm.count("skip-missing-data") && !vm.count("dry-run")) {
-      // A dataset that could not be fetched: say so where the report will look, and go on.
-      std::string reason, fix;
-      for (const auto& d : cfg.datasets) {
-        try {
-          check_dataset_available(d);
-        } catch (const InputError& e) {
-          reason = e.problem();
-          fix = e.fix();
-          break;
-        }
-      }
-      const fs::path skipped = fs::path(out) / cfg.name / "skipped.json";
-      if (!reason.empty()) {
-        write_file_atomic(skipped, nlohmann::json{{"experiment", cfg.name}, {"config", cfg.file}, {"reason", reason}, {"fix", fix},
-                                                  {"when", utc_now_iso8601()}}
-                                       .dump(2) + "\n");
-        std::cout << cfg.name << ": skipped (" << reason << ")\n";
-        continue;
-      }
-      std::error_code ec;
-      fs::remove(skipped, ec);
-    }
     if (vm.count("dry-run")) {
       print_plan(cfg, expand_grid(cfg), ro, std::cout);
       continue;

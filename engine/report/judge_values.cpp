@@ -59,7 +59,14 @@ ValueOutcome evaluate(const PublishedValue& v, const Results& results, const Ver
   ValueOutcome out;
   auto cells = results.cells(v.query);
   if (cells.empty()) {
-    if (results.experiments().count(v.query.experiment)) {
+    const auto sk = results.skipped().find(v.query.experiment);
+    const bool dataset_missing = sk != results.skipped().end() && sk->second.contains("datasets") && sk->second["datasets"].is_array() &&
+                                 std::find(sk->second["datasets"].begin(), sk->second["datasets"].end(), v.query.dataset) !=
+                                     sk->second["datasets"].end();
+    if (dataset_missing) {
+      out.note = "skipped: dataset '" + v.query.dataset + "' missing";
+      if (sk->second.contains("fix")) out.note += "; fix: " + sk->second["fix"].get<std::string>();
+    } else if (results.experiments().count(v.query.experiment)) {
       out.note = "no matching cell";
     } else if (auto sk = results.skipped().find(v.query.experiment); sk != results.skipped().end()) {
       out.note = "skipped: " + sk->second.value("reason", std::string("data missing"));

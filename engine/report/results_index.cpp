@@ -27,18 +27,17 @@ Results::Results(const fs::path& dir) {
       const std::string name = a.value("experiment", e.path().filename().string());  // before `a` is moved
       audits_[name] = std::move(a);
     }
-    const fs::path f = e.path() / "results.json";
-    if (!fs::exists(f)) {
-      const fs::path skip = e.path() / "skipped.json";
-      if (fs::exists(skip)) {
-        try {
-          skipped_[e.path().filename().string()] = json::parse(read_text_file(skip));
-        } catch (const std::exception&) {
-          // A damaged note only loses the reason; the value is reported as not run either way.
-        }
+    // skipped.json: the experiment did not run for missing data, or ran without some of its datasets
+    // ("partial": true, "datasets": the missing ones).
+    if (const fs::path skip = e.path() / "skipped.json"; fs::exists(skip)) {
+      try {
+        skipped_[e.path().filename().string()] = json::parse(read_text_file(skip));
+      } catch (const std::exception&) {
+        // A damaged note only loses the reason; the value is reported as not run either way.
       }
-      continue;
     }
+    const fs::path f = e.path() / "results.json";
+    if (!fs::exists(f)) continue;
     json j = json::parse(read_text_file(f));
     const std::string name = j.value("experiment", e.path().filename().string());
     experiments_[name] = std::move(j);

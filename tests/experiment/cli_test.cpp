@@ -145,3 +145,34 @@ TEST(Cli, KilledRunResumesToTheSameResult) {
   json b = json::parse(read_text_file(dir / "fresh" / "k" / "results.json"));
   EXPECT_EQ(strip_nondeterministic(a).dump(), strip_nondeterministic(b).dump());
 }
+
+// --skip-missing-data (issue 23): an experiment with some of its datasets runs on those and says which
+// are missing (skipped.json: partial), so one missing file does not hide the reproductions of the others;
+// the report names the missing dataset for the values it cannot check. With none of its data it is skipped.
+TEST(Cli, SkipMissingDataRunsTheDatasetsThatArePresent) {
+  const fs::path dir = dpclust::testing::temp_dir("skip_partial");
+  dpclust::testing::write_file(dir / "present.csv", "x,y\n0.1,0.2\n0.3,0.1\n0.2,0.4\n0.9,0.8\n0.8,0.9\n0.85,0.95\n");
+  const fs::path cfg = dpclust::testing::write_file(
+      dir / "part.yaml",
+      "experiment: part\nseed: 0\ntrials: 1\n"
+      "datasets:\n"
+      "  - {name: here, file: present.csv, label: none, bounds: [[0, 1], [0, 1]]}\n"
+      "  - {name: gone, file: absent.csv, label: none, bounds: [[0, 1], [0, 1]]}\n"
+      "methods:\n  - {method: kmeans, params: {k: 2}}\n");
+  const fs::path out = dir / "out";
+  Result r = sh("run " + cfg.string() + " --out " + out.string() + " --skip-missing-data --no-progress");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("running without dataset(s) gone"), std::string::npos) << r.output;
+  const json results = json::parse(read_text_file(out / "part" / "results.json"));
+  ASSERT_EQ(results["cells"].size(), 1u);
+  EXPECT_EQ(results["cells"][0]["dataset"], "here");
+  const json skipped = json::parse(read_text_file(out / "part" / "skipped.json"));
+  EXPECT_EQ(skipped["partial"], true);
+  EXPECT_EQ(skipped["datasets"], json::array({"gone"}));
+  // With the file present, the next run covers both datasets and the note is gone.
+  dpclust::testing::write_file(dir / "absent.csv", "x,y\n0.1,0.1\n0.2,0.2\n0.9,0.9\n0.8,0.8\n");
+  r = sh("run " + cfg.string() + " --out " + out.string() + " --skip-missing-data --no-progress");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(json::parse(read_text_file(out / "part" / "results.json"))["cells"].size(), 2u);
+  EXPECT_FALSE(fs::exists(out / "part" / "skipped.json"));
+}
