@@ -28,7 +28,9 @@ const char* kDataUsage =
     "  fetch NAME... | --all | --for CONFIG...\n"
     "                          download what is missing (resuming interrupted downloads), verify SHA-256,\n"
     "                          derive or generate the files the experiments read, place them atomically\n"
-    "  verify [NAME...]        recompute the checksums of what is on disk (all present datasets by default)\n"
+    "  verify [NAME...]        check the checksums of what is on disk (all present datasets by default); a file\n"
+    "                          unchanged since its last check (size, mtime, ctime, inode) is not hashed again\n"
+    "                          unless --full is given\n"
     "\n"
     "The data root is --data-root, else $DPCLUST_DATA_ROOT, else ../shared/datasets beside the checkout if\n"
     "present, else $XDG_CACHE_HOME/dpclust/datasets (~/.cache/dpclust/datasets).\n"
@@ -70,6 +72,7 @@ nlohmann::json state_json(const DatasetState& st) {
           {"bytes_on_disk", st.bytes_on_disk},
           {"sha256", st.sha256.empty() ? nlohmann::json() : nlohmann::json(st.sha256)},
           {"expected_sha256", s.sha256.empty() ? nlohmann::json() : nlohmann::json(s.sha256)},
+          {"problem", st.problem.empty() ? nlohmann::json() : nlohmann::json(st.problem)},
           {"kind", to_string(s.kind)},
           {"derivation", s.derivation.empty() ? nlohmann::json() : nlohmann::json(s.derivation)},
           {"inputs", inputs},
@@ -139,6 +142,10 @@ int data_list(int argc, char** argv) {
   print_table(states, std::cout);
   std::size_t missing = 0;
   for (const auto& st : states) missing += st.status == DataStatus::missing;
+  for (const auto& st : states)
+    if (st.status == DataStatus::damaged)
+      std::cout << "\n" << st.source->name << ": " << st.path.string() << " " << st.problem << "\n  fix: `dpclust data fetch "
+                << st.source->name << " --replace` sets it aside and fetches the published file\n";
   if (missing) std::cout << "\n" << missing << " missing: `dpclust data fetch --all` fetches them (`--for CONFIG` only what a config reads)\n";
   return 0;
 }
@@ -231,7 +238,8 @@ int data_verify(int argc, char** argv) {
   Common c;
   add_common(opts, c);
   std::vector<std::string> names;
-  opts.add_options()("name", po::value(&names)->multitoken(), "registered datasets (default: every present one)")("json", "machine-readable output");
+  opts.add_options()("name", po::value(&names)->multitoken(), "registered datasets (default: every present one)")("json", "machine-readable output")(
+      "full", "hash every file again, ignoring the cached checksums of unchanged files");
   po::positional_options_description pos;
   pos.add("name", -1);
   po::variables_map vm;
@@ -242,9 +250,9 @@ int data_verify(int argc, char** argv) {
   std::vector<DatasetState> states;
   std::size_t bad = 0;
   for (const DatasetSource* s : selected) {
-    DatasetState st = dataset_state(*s, root);
+    DatasetState st = dataset_state(*s, root, /*use_cache=*/!vm.count("full"));
     if (st.status == DataStatus::missing && names.empty()) continue;
-    bad += st.status == DataStatus::mismatch || st.status == DataStatus::missing;
+    bad += st.status == DataStatus::mismatch || st.status == DataStatus::missing || st.status == DataStatus::damaged;
     states.push_back(st);
   }
   if (vm.count("json")) {
@@ -257,6 +265,9 @@ int data_verify(int argc, char** argv) {
       std::cout << "  " << std::left << std::setw(14) << st.source->name << to_string(st.status);
       if (!st.sha256.empty()) std::cout << "  sha256 " << st.sha256;
       std::cout << "\n";
+      if (st.status == DataStatus::damaged)
+        std::cout << "      " << st.path.string() << " " << st.problem << "\n      fix: `dpclust data fetch " << st.source->name
+                  << " --replace` sets it aside and fetches the published one\n";
       if (st.status == DataStatus::mismatch)
         std::cout << "      expected " << st.expected << "\n      fix: `dpclust data fetch " << st.source->name
                   << " --replace` sets the file aside and fetches the published one\n";
@@ -274,9 +285,15 @@ int cmd_data(int argc, char** argv) {
     return argc < 2 ? kExitInputError : 0;
   }
   const std::string action = argv[1];
-  if (action == "list") return data_list(argc - 1, argv + 1);
-  if (action == "fetch") return data_fetch(argc - 1, argv + 1);
-  if (action == "verify") return data_verify(argc - 1, argv + 1);
+  try {
+    if (action == "list") return data_list(argc - 1, argv + 1);
+    if (action == "fetch") return data_fetch(argc - 1, argv + 1);
+    if (action == "verify") return data_verify(argc - 1, argv + 1);
+  } catch (const fs::filesystem_error& e) {
+    // The data root cannot be read or written (read-only, a file where a folder must be): the user's to fix.
+    throw InputError(e.path1().empty() ? "the data root" : e.path1().string(), e.code().message(),
+                     "make the data root readable and writable, or choose another with --data-root DIR / DPCLUST_DATA_ROOT");
+  }
   const std::string s = closest_match(action, std::vector<std::string>{"list", "fetch", "verify"});
   throw InputError("dpclust data", "unknown action '" + action + "'" + (s.empty() ? "" : " (did you mean '" + s + "'?)"),
                    "one of: list, fetch, verify (see `dpclust data --help`)");

@@ -25,4 +25,9 @@ std::vector<ExtractedMember> extract_members(const std::filesystem::path& archiv
                                              const std::vector<std::string>& wanted,
                                              std::uint64_t max_total_bytes = 16ULL << 30);
 
+// Reads every member of the archive to its end without writing anything: a truncated or corrupt archive
+// (or one unpacking to more than `max_total_bytes`) is an InputError naming it. A download is checked
+// this way before it is placed under downloads/, and an archive found there before it is reused.
+void check_archive(const std::filesystem::path& archive, std::uint64_t max_total_bytes = 16ULL << 30);
+
 }  // namespace dpclust::datasources

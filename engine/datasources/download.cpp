@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -146,13 +148,31 @@ struct Transfer {
   int fd = -1;
   std::uint64_t offset = 0;     // bytes in the .part before this attempt
   std::uint64_t received = 0;   // bytes written in this attempt
-  std::uint64_t limit = 0;      // expected total size (0 = unknown)
+  std::uint64_t limit = 0;      // bound on the total size (the expected size, or the unpinned bound)
   bool checked_status = false;
+  bool discard = false;         // a redirect's body: not part of the file
   bool restarted = false;       // the server ignored the Range request: the .part was emptied
   int write_errno = 0;
   bool too_large = false;
+  // What the response said about its length: neither means the body ends when the connection closes,
+  // which a cut connection imitates exactly.
+  bool has_content_length = false, chunked = false;
   TransferProgress* progress = nullptr;
 };
+
+std::string lower_ascii(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::size_t on_header(char* data, std::size_t, std::size_t n, void* user) {
+  auto* t = static_cast<Transfer*>(user);
+  const std::string line = lower_ascii(std::string(data, n));
+  if (line.rfind("http/", 0) == 0) t->has_content_length = t->chunked = false;  // a new response's head
+  if (line.rfind("content-length:", 0) == 0) t->has_content_length = true;
+  if (line.rfind("transfer-encoding:", 0) == 0 && line.find("chunked") != std::string::npos) t->chunked = true;
+  return n;
+}
 
 std::size_t on_body(char* data, std::size_t, std::size_t n, void* user) {
   auto* t = static_cast<Transfer*>(user);
@@ -160,6 +180,7 @@ std::size_t on_body(char* data, std::size_t, std::size_t n, void* user) {
     t->checked_status = true;
     long code = 0;
     curl_easy_getinfo(t->curl, CURLINFO_RESPONSE_CODE, &code);
+    t->discard = code >= 300 && code < 400;
     // A server that ignores Range answers 200 with the whole file: start the .part over rather than
     // append the file to its own beginning.
     if (t->offset > 0 && code == 200) {
@@ -171,6 +192,7 @@ std::size_t on_body(char* data, std::size_t, std::size_t n, void* user) {
       t->restarted = true;
     }
   }
+  if (t->discard) return n;
   if (t->limit && t->offset + t->received + n > t->limit) {
     t->too_large = true;  // a hostile or wrong server must not fill the disk
     return 0;
@@ -190,10 +212,11 @@ std::size_t on_body(char* data, std::size_t, std::size_t n, void* user) {
   return n;
 }
 
+// Size of a regular file, without following a symbolic link (0 when absent or not a regular file).
 std::uint64_t file_size_or_zero(const fs::path& p) {
-  std::error_code ec;
-  const auto s = fs::file_size(p, ec);
-  return ec ? 0 : static_cast<std::uint64_t>(s);
+  struct stat st {};
+  if (::lstat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+  return static_cast<std::uint64_t>(st.st_size);
 }
 
 void fsync_path(const fs::path& p, bool directory) {
@@ -202,6 +225,11 @@ void fsync_path(const fs::path& p, bool directory) {
     ::fsync(fd);
     ::close(fd);
   }
+}
+
+void remove_quietly(const fs::path& p) {
+  std::error_code ec;
+  fs::remove(p, ec);
 }
 
 bool transient(CURLcode rc, long http) {
@@ -221,7 +249,54 @@ bool transient(CURLcode rc, long http) {
   }
 }
 
+// scheme://host:port, the origin a redirect must stay within.
+std::string origin_of(const std::string& url) {
+  const UrlParts p = parse_url(url);
+  std::string host = p.host;
+  if (host.find(':') == std::string::npos) host += p.scheme == "https" ? ":443" : ":80";
+  return p.scheme + "://" + lower_ascii(host);
+}
+
+long env_long(const char* name, long fallback) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  errno = 0;
+  const long long x = std::strtoll(v, &end, 10);
+  if (errno || *end || x <= 0)
+    throw InputError(std::string("$") + name, std::string("'") + v + "' is not a positive whole number", "unset it or give e.g. 60");
+  return static_cast<long>(x);
+}
+
+// A byte count with an optional K, M, G or T suffix (powers of 1024), as DPCLUST_MAX_DATA_BYTES takes.
+std::uint64_t env_bytes(const char* name, std::uint64_t fallback) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long x = std::strtoull(v, &end, 10);
+  int shift = 0;
+  if (*end) {
+    const char* units = "KMGT";
+    const char* u = std::strchr(units, std::toupper(static_cast<unsigned char>(*end)));
+    if (u && end[1] == 0) shift = 10 * static_cast<int>(u - units + 1);
+    else shift = -1;
+  }
+  if (errno || end == v || shift < 0 || x == 0 || (shift && x > (~0ULL >> shift)))
+    throw InputError(std::string("$") + name, std::string("'") + v + "' is not a size in bytes",
+                     "write a positive number of bytes, optionally with a K, M, G or T suffix (e.g. 8G), or unset it");
+  return static_cast<std::uint64_t>(x) << shift;
+}
+
 }  // namespace
+
+DownloadOptions download_options_from_environment() {
+  DownloadOptions o;
+  o.stall_timeout_seconds = env_long("DPCLUST_FETCH_STALL_SECONDS", o.stall_timeout_seconds);
+  o.deadline_seconds = env_long("DPCLUST_FETCH_DEADLINE_SECONDS", o.deadline_seconds);
+  o.max_unpinned_bytes = env_bytes("DPCLUST_FETCH_MAX_BYTES", o.max_unpinned_bytes);
+  return o;
+}
 
 DownloadResult download_file(const DownloadRequest& req, const DownloadOptions& opt) {
   curl_global();
@@ -231,9 +306,28 @@ DownloadResult download_file(const DownloadRequest& req, const DownloadOptions& 
   const std::string from = req.url == req.upstream_url || req.upstream_url.empty()
                                ? req.url
                                : req.url + " (mirror of " + req.upstream_url + ")";
+  const std::uint64_t limit = req.size ? req.size : opt.max_unpinned_bytes;
+  const long deadline_s = opt.deadline_seconds > 0 ? opt.deadline_seconds
+                         : req.size                ? 3600 + static_cast<long>(req.size / 50000)
+                                                   : 4 * 3600;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(deadline_s);
+  const std::string origin = origin_of(req.url);
 
-  // A .part at least as long as the expected file cannot be resumed: start over.
-  if (req.size && file_size_or_zero(part) > req.size) fs::remove(part);
+  // Only a regular file of ours is resumed: anything else at the .part name (a symbolic link planted to
+  // make us append outside the data root, a FIFO, a folder) is removed, never followed.
+  {
+    struct stat st {};
+    if (::lstat(part.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+      std::error_code ec;
+      if (S_ISDIR(st.st_mode)) fs::remove_all(part, ec);
+      else fs::remove(part, ec);
+      if (ec)
+        throw InputError(part.string(), "is not a regular file and cannot be removed (" + ec.message() + ")",
+                         "delete it by hand and run the fetch again");
+    }
+  }
+  // A .part longer than the file can be is not resumed: start over.
+  if (file_size_or_zero(part) > limit) remove_quietly(part);
   result.resumed_from = file_size_or_zero(part);
   if (opt.progress && result.resumed_from) opt.progress->skip(result.resumed_from);
 
@@ -244,36 +338,50 @@ DownloadResult download_file(const DownloadRequest& req, const DownloadOptions& 
     ~Cleanup() { curl_easy_cleanup(c); }
   } cleanup{curl};
   char errbuf[CURL_ERROR_SIZE] = {0};
+  std::string url = req.url;
+  int redirects = 0;
+  bool restarted_without_range = false;
 
   for (int attempt = 0;; ++attempt) {
     result.attempts = attempt + 1;
     Transfer t;
     t.curl = curl;
     t.offset = file_size_or_zero(part);
-    t.limit = req.size;
+    t.limit = limit;
     t.progress = opt.progress;
     if (req.size && t.offset == req.size) break;  // complete already: verify below
-    t.fd = ::open(part.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    const auto left_ms = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    if (left_ms <= 0) {
+      throw InputError(from, "the download did not finish within " + std::to_string(deadline_s) + " s (" +
+                                 human_bytes(file_size_or_zero(part)) + " received)",
+                       "the server is too slow or trickles on purpose; try again later or use another mirror (--mirror URL); "
+                       "$DPCLUST_FETCH_DEADLINE_SECONDS sets the deadline");
+    }
+    // O_NOFOLLOW: a link planted between the check above and here is refused, not followed.
+    t.fd = ::open(part.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (t.fd < 0)
       throw InputError(part.string(), std::string("cannot write: ") + std::strerror(errno),
                        "check that the data root is writable, or choose another with --data-root");
     curl_easy_reset(curl);
     errbuf[0] = 0;
-    curl_easy_setopt(curl, CURLOPT_URL, req.url.c_str());
+    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
     curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 5L);
+    // Redirects are followed below, one by one, so that each can be checked against the origin.
+    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(curl, CURLOPT_FAILONERROR, 1L);
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(curl, CURLOPT_USERAGENT, ("dpclust/" + build_info().version + " (dataset fetch)").c_str());
     curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, opt.connect_timeout_seconds);
     curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
     curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, opt.stall_timeout_seconds);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(left_ms));
     curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &t);
-    if (req.size) curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(req.size));
+    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &t);
+    curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(limit));
     if (t.offset) curl_easy_setopt(curl, CURLOPT_RESUME_FROM_LARGE, static_cast<curl_off_t>(t.offset));
     const CURLcode rc = curl_easy_perform(curl);
     long http = 0;
@@ -282,17 +390,55 @@ DownloadResult download_file(const DownloadRequest& req, const DownloadOptions& 
     ::close(t.fd);
     const int werr = t.write_errno ? t.write_errno : close_errno;
 
-    if (werr == ENOSPC || werr == EDQUOT)
+    if (werr == ENOSPC || werr == EDQUOT) {
+      // A bounded (pinned) file is worth resuming; an unbounded one may be what filled the disk.
+      if (!req.size) remove_quietly(part);
       throw InputError(part.string(), "no space left on device while downloading " + from + " (" + human_bytes(t.offset + t.received) +
                                           " written" + (req.size ? " of " + human_bytes(req.size) : "") + ")",
-                       "free space on that file system (the partial file is kept and the next `dpclust data fetch` resumes it), "
-                       "or choose another data root with --data-root / DPCLUST_DATA_ROOT");
+                       req.size ? "free space on that file system (the partial file is kept and the next `dpclust data fetch` resumes it), "
+                                  "or choose another data root with --data-root / DPCLUST_DATA_ROOT"
+                                : "free space on that file system (the partial file was removed), or choose another data root with "
+                                  "--data-root / DPCLUST_DATA_ROOT");
+    }
     if (werr)
       throw InputError(part.string(), std::string("write failed: ") + std::strerror(werr), "check the data root's file system and permissions");
     if (t.too_large || rc == CURLE_FILESIZE_EXCEEDED) {
-      fs::remove(part);
-      throw InputError(from, "the server sent more than the expected " + std::to_string(req.size) + " bytes",
-                       "the source or mirror serves a different file; check the URL (the partial file was removed)");
+      remove_quietly(part);
+      throw InputError(from, req.size ? "the server sent more than the expected " + std::to_string(req.size) + " bytes"
+                                      : "the server sent more than " + std::to_string(limit) +
+                                            " bytes, the bound for a file whose size the registry does not state",
+                       req.size ? "the source or mirror serves a different file; check the URL (the partial file was removed)"
+                                : "the partial file was removed; if the file really is that large, raise the bound with "
+                                  "$DPCLUST_FETCH_MAX_BYTES");
+    }
+    if (rc == CURLE_OK && http >= 300 && http < 400) {
+      char* location = nullptr;
+      curl_easy_getinfo(curl, CURLINFO_REDIRECT_URL, &location);
+      const std::string next = location ? location : "";
+      if (next.empty()) throw InputError(from, "HTTP " + std::to_string(http) + " without a Location", "use another mirror (--mirror URL)");
+      if (++redirects > opt.max_redirects)
+        throw InputError(from, "more than " + std::to_string(opt.max_redirects) + " redirects (last to " + next + ")",
+                         "the server redirects in a loop; use another mirror (--mirror URL)");
+      std::string next_origin;
+      try {
+        next_origin = origin_of(next);
+      } catch (const InputError&) {
+      }
+      if (next_origin != origin)
+        throw InputError(from, "redirect to " + next + " refused: a download only follows redirects within " + origin,
+                         "a mirror must serve the files itself; use the URL the redirect names as --mirror if you trust it");
+      url = next;
+      --attempt;  // a redirect is not a failed attempt
+      continue;
+    }
+    long version = 0;
+    curl_easy_getinfo(curl, CURLINFO_HTTP_VERSION, &version);
+    const bool http1 = version == CURL_HTTP_VERSION_1_0 || version == CURL_HTTP_VERSION_1_1;  // HTTP/2 and 3 frame their ends
+    if (rc == CURLE_OK && http1 && !req.size && !t.has_content_length && !t.chunked && http == 200) {
+      remove_quietly(part);
+      throw InputError(from, "the server sent no Content-Length and no chunked encoding, so a cut connection cannot be told from "
+                             "the end of the file, and the registry states no size for it; the download was removed",
+                       "use a server or mirror that sends Content-Length (any static file server does)");
     }
     if (rc == CURLE_OK) break;
     if (rc == CURLE_HTTP_RETURNED_ERROR && http == 416 && t.offset > 0) {
@@ -300,13 +446,28 @@ DownloadResult download_file(const DownloadRequest& req, const DownloadOptions& 
       // checksum below decides.
       break;
     }
+    if (rc == CURLE_RANGE_ERROR && t.offset > 0 && !restarted_without_range) {
+      // The server ignores Range (libcurl: "Cannot resume"): the .part is useless here, start from zero
+      // once rather than fail on every later fetch.
+      remove_quietly(part);
+      result.resumed_from = 0;
+      restarted_without_range = true;
+      --attempt;
+      continue;
+    }
+    const bool past_deadline = std::chrono::steady_clock::now() >= deadline;
+    if (rc == CURLE_OPERATION_TIMEDOUT && past_deadline)
+      throw InputError(from, "the download did not finish within " + std::to_string(deadline_s) + " s (" +
+                                 human_bytes(file_size_or_zero(part)) + " received)",
+                       "the server is too slow or trickles on purpose; try again later or use another mirror (--mirror URL); "
+                       "$DPCLUST_FETCH_DEADLINE_SECONDS sets the deadline");
     if (transient(rc, http) && attempt < opt.retries) {
       std::this_thread::sleep_for(std::chrono::milliseconds(200 * (1 << attempt)));
       continue;
     }
     const std::string detail = errbuf[0] ? std::string(errbuf) : std::string(curl_easy_strerror(rc));
     if (rc == CURLE_HTTP_RETURNED_ERROR) {
-      fs::remove(part);
+      remove_quietly(part);
       throw InputError(from, "HTTP " + std::to_string(http) + (http == 404 ? " (not found)" : ""),
                        http == 404 ? "the file is not at that address: check --mirror / DPCLUST_MIRROR (a mirror must hold "
                                      "MIRROR/<host>/<path>), or the source may have moved"
@@ -315,6 +476,11 @@ DownloadResult download_file(const DownloadRequest& req, const DownloadOptions& 
     if (rc == CURLE_COULDNT_RESOLVE_HOST || rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_PROXY)
       throw InputError(from, "cannot reach the host (" + detail + ")",
                        "check the network (or proxy settings), or fetch from a reachable mirror with --mirror URL");
+    if (rc == CURLE_OPERATION_TIMEDOUT)
+      throw InputError(from, "no data for " + std::to_string(opt.stall_timeout_seconds) + " s, " + std::to_string(attempt + 1) +
+                                 " time(s) (" + detail + ")",
+                       "the server stalls; run the same `dpclust data fetch` again later (it resumes from the " +
+                           human_bytes(file_size_or_zero(part)) + " received), or use another mirror (--mirror URL)");
     throw InputError(from, "download failed after " + std::to_string(attempt + 1) + " attempt(s): " + detail,
                      "run the same `dpclust data fetch` again: it resumes from the " + human_bytes(file_size_or_zero(part)) +
                          " already received");
@@ -323,17 +489,26 @@ DownloadResult download_file(const DownloadRequest& req, const DownloadOptions& 
   // Verify before the file gets its real name.
   const std::uint64_t got = file_size_or_zero(part);
   if (req.size && got != req.size) {
-    fs::remove(part);
+    remove_quietly(part);
     throw InputError(from, "received " + std::to_string(got) + " bytes, expected " + std::to_string(req.size),
                      "the source or mirror serves a different file; the partial file was removed, run the fetch again");
   }
   result.sha256 = sha256_file(part);
   if (!req.sha256.empty() && result.sha256 != req.sha256) {
-    fs::remove(part);
+    remove_quietly(part);
     throw InputError(from, "checksum mismatch: expected SHA-256 " + req.sha256 + ", got " + result.sha256 + " (" + std::to_string(got) +
                                " bytes); the file was rejected and removed",
                      "the mirror or source serves different bytes than the pinned release; use another mirror, "
                      "or report it if the upstream file changed");
+  }
+  if (opt.check) {
+    try {
+      opt.check(part);
+    } catch (const InputError& e) {
+      remove_quietly(part);
+      throw InputError(from, e.problem() + " (in " + e.where() + "); the download was rejected and removed",
+                       "the source or mirror serves a damaged file; run the fetch again, or use another mirror (--mirror URL)");
+    }
   }
   fsync_path(part, false);
   fs::rename(part, req.destination);

@@ -5,9 +5,17 @@
 // disk) leaves that file, and the next attempt asks the server for the rest with a Range request. Only a
 // complete file whose SHA-256 (and size) match the registry is renamed to `destination`, so nothing
 // half-written or unverified ever stands under a name the experiments read.
+//
+// A hostile or broken server is expected (issue 23, "a fetcher no mirror can fool"): every transfer is
+// bounded in size (the registry's size, else DownloadOptions::max_unpinned_bytes), in time (a stall
+// timeout and an overall deadline), follows at most a few redirects and only to the same scheme, host
+// and port, refuses a close-delimited body when the size is unknown (a cut connection would look like
+// the end of the file), never follows a symbolic link planted at the `.part` name, and restarts from
+// zero when a server ignores the Range request of a resume.
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <mutex>
 #include <string>
@@ -45,9 +53,29 @@ struct DownloadOptions {
   long connect_timeout_seconds = 20;
   // A transfer slower than 1 byte/s for this long is abandoned (its .part kept for resuming).
   long stall_timeout_seconds = 60;
+  // The whole download (every attempt and redirect) ends after this long, so a trickling server cannot
+  // hold the data root's lock for ever. 0 = automatic: one hour plus one second per 50 kB expected, or
+  // four hours when the size is unknown.
+  long deadline_seconds = 0;
+  // The bound on a file whose size the registry does not state (an unpinned source): an endless body
+  // ends here, and its .part is removed. Pinned files are bounded by their exact size.
+  std::uint64_t max_unpinned_bytes = kDefaultMaxUnpinnedBytes;
+  // Redirects followed, each to the same scheme, host and port only.
+  int max_redirects = 5;
   // Further attempts after a transient failure (connection dropped, truncated body, 5xx), each resuming.
   int retries = 3;
+  // Run on the complete `.part` after the size and checksum held and before it gets its real name (a
+  // gzip must inflate without error, an archive must read to its end); throws InputError to reject it,
+  // and the `.part` is then removed.
+  std::function<void(const std::filesystem::path&)> check;
+
+  static constexpr std::uint64_t kDefaultMaxUnpinnedBytes = 4ULL << 30;  // 4 GiB
 };
+
+// The defaults, overridden by $DPCLUST_FETCH_STALL_SECONDS, $DPCLUST_FETCH_DEADLINE_SECONDS and
+// $DPCLUST_FETCH_MAX_BYTES (positive whole numbers; the size may end in K, M, G or T; anything else is
+// an InputError naming the variable).
+DownloadOptions download_options_from_environment();
 
 struct DownloadResult {
   std::string sha256;

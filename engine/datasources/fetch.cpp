@@ -2,10 +2,13 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <iostream>
 
@@ -37,6 +40,7 @@ const char* to_string(DataStatus status) {
     case DataStatus::unverified: return "present (unpinned; no fetch record)";
     case DataStatus::missing: return "missing";
     case DataStatus::mismatch: return "checksum mismatch";
+    case DataStatus::damaged: return "damaged";
   }
   return "?";
 }
@@ -48,7 +52,50 @@ fs::path record_path(const DatasetSource& s, const fs::path& root) {
 }
 
 std::string file_checksum(const DatasetSource& s, const fs::path& path) {
-  return s.compressed() ? sha256_gunzipped_file(path) : sha256_file(path);
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  return s.compressed() ? sha256_gunzipped_file(path, gunzip_bound(s, ec ? 0 : size)) : sha256_file(path);
+}
+
+// What identifies one version of a file on disk without reading it. ctime is in it because no user
+// call can set it back (touch -d can set mtime), so rewriting a file in place always changes it.
+nlohmann::json file_identity(const fs::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return nullptr;
+  auto ns = [](const timespec& t) { return static_cast<std::int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec; };
+  return {{"size", static_cast<std::uint64_t>(st.st_size)}, {"mtime_ns", ns(st.st_mtim)}, {"ctime_ns", ns(st.st_ctim)},
+          {"inode", static_cast<std::uint64_t>(st.st_ino)}, {"device", static_cast<std::uint64_t>(st.st_dev)}};
+}
+
+fs::path checked_path(const DatasetSource& s, const fs::path& root) {
+  return root / ".dpclust" / "checked" / (s.data_file + ".json");
+}
+
+// The checksum computed earlier for exactly this version of the file ("" when none).
+std::string cached_checksum(const DatasetSource& s, const fs::path& root, const nlohmann::json& identity) {
+  std::error_code ec;
+  const fs::path p = checked_path(s, root);
+  if (identity.is_null() || !fs::is_regular_file(p, ec)) return "";
+  try {
+    const auto j = nlohmann::json::parse(read_text_file(p));
+    if (j.value("identity", nlohmann::json()) != identity) return "";
+    const std::string sha = j.value("sha256", std::string());
+    return is_sha256_hex(sha) ? sha : "";
+  } catch (const std::exception&) {
+    return "";  // a damaged cache only costs a hash
+  }
+}
+
+// Best effort: a read-only data root (or a full disk) only loses the cache.
+void remember_checksum(const DatasetSource& s, const fs::path& root, const fs::path& path, const std::string& sha256) {
+  try {
+    const nlohmann::json id = file_identity(path);
+    if (id.is_null() || !is_sha256_hex(sha256)) return;
+    const fs::path p = checked_path(s, root);
+    fs::create_directories(p.parent_path());
+    write_file_atomic(p, nlohmann::json{{"identity", id}, {"sha256", sha256}}.dump(2) + "\n");
+  } catch (const std::exception&) {
+  }
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -189,14 +236,47 @@ std::string generated_text(const DatasetSource& s, const fs::path& root) {
 
 static FetchOutcome fetch_dataset_locked(const DatasetSource& s, const FetchOptions& opt);
 
-DatasetState dataset_state(const DatasetSource& s, const fs::path& root) {
+std::uint64_t gunzip_bound(const DatasetSource& s, std::uint64_t compressed_bytes) {
+  // A download's `size` is of the compressed file; a derived .gz states the size of its text in `bytes`.
+  if (s.kind != SourceKind::download && s.bytes) return s.bytes + s.bytes / 16 + (1 << 20);
+  return std::max<std::uint64_t>(compressed_bytes, 1 << 20) * kMaxGzipExpansion;
+}
+
+DatasetState dataset_state(const DatasetSource& s, const fs::path& root, bool use_cache) {
   DatasetState st;
   st.source = &s;
   st.path = root / s.data_file;
-  std::error_code ec;
-  if (!fs::is_regular_file(st.path, ec)) return st;
-  st.bytes_on_disk = fs::file_size(st.path, ec);
-  st.sha256 = file_checksum(s, st.path);
+  struct stat info {};
+  if (::stat(st.path.c_str(), &info) != 0) {
+    if (errno != ENOENT && errno != ENOTDIR) {
+      st.status = DataStatus::damaged;
+      st.problem = std::string("cannot be read: ") + std::strerror(errno);
+    }
+    return st;
+  }
+  if (!S_ISREG(info.st_mode)) {
+    st.status = DataStatus::damaged;
+    st.problem = S_ISDIR(info.st_mode) ? "is a folder, not a data file" : "is not a regular file (a FIFO, device or socket)";
+    return st;
+  }
+  st.bytes_on_disk = static_cast<std::uint64_t>(info.st_size);
+  if (st.bytes_on_disk == 0) {
+    st.status = DataStatus::damaged;
+    st.problem = "is empty (0 bytes)";
+    return st;
+  }
+  const nlohmann::json identity = file_identity(st.path);
+  if (use_cache) st.sha256 = cached_checksum(s, root, identity);
+  if (st.sha256.empty()) {
+    try {
+      st.sha256 = file_checksum(s, st.path);
+    } catch (const InputError& e) {
+      st.status = DataStatus::damaged;
+      st.problem = e.problem();
+      return st;
+    }
+    if (file_identity(st.path) == identity) remember_checksum(s, root, st.path, st.sha256);
+  }
   if (s.pinned()) {
     st.expected = s.sha256;
     st.status = st.sha256 == s.sha256 ? DataStatus::ok : DataStatus::mismatch;
@@ -246,12 +326,22 @@ std::vector<const DatasetSource*> select_sources(const std::vector<DatasetSource
 }
 
 FetchOutcome fetch_dataset(const DatasetSource& s, const FetchOptions& opt) {
-  try {
-    return fetch_dataset_locked(s, opt);
-  } catch (...) {
+  auto tidy = [&] {
     // A failed fetch leaves no empty folder behind (remove() only removes an empty one).
     std::error_code ec;
     fs::remove((opt.data_root / s.data_file).parent_path(), ec);
+  };
+  try {
+    return fetch_dataset_locked(s, opt);
+  } catch (const fs::filesystem_error& e) {
+    // A read-only data root, a file where a folder must be, a name the file system refuses: the user's
+    // to fix, so exit 2 with the path and the fix, not an internal error.
+    tidy();
+    const std::string where = !e.path1().empty() ? e.path1().string() : opt.data_root.string();
+    throw InputError(where, "cannot write the data root " + opt.data_root.string() + ": " + e.code().message(),
+                     "make the data root writable, or choose another with --data-root DIR / DPCLUST_DATA_ROOT");
+  } catch (...) {
+    tidy();
     throw;
   }
 }
@@ -273,13 +363,17 @@ static FetchOutcome fetch_dataset_locked(const DatasetSource& s, const FetchOpti
     outcome.seconds = seconds_since(t0);
     return outcome;
   }
-  if (before.status == DataStatus::mismatch) {
+  if (before.status == DataStatus::mismatch || before.status == DataStatus::damaged) {
     if (!opt.replace_mismatched)
-      throw InputError(target.string(), "checksum mismatch: SHA-256 " + before.sha256 + ", the registry " +
-                                            (s.pinned() ? "pins " : "recorded ") + before.expected,
+      throw InputError(target.string(),
+                       before.status == DataStatus::damaged
+                           ? before.problem
+                           : "checksum mismatch: SHA-256 " + before.sha256 + ", the registry " + (s.pinned() ? "pins " : "recorded ") +
+                                 before.expected,
                        "this is not the published file; `dpclust data fetch " + s.name +
                            " --replace` sets it aside (as .rejected-<time>) and fetches the real one");
-    log << "  " << s.name << ": setting aside the mismatched file as " << set_aside(target).string() << "\n";
+    log << "  " << s.name << ": setting aside the " << (before.status == DataStatus::damaged ? "damaged" : "mismatched") << " file as "
+        << set_aside(target).string() << "\n";
   }
 
   nlohmann::json record = {{"dataset", s.name},
@@ -295,12 +389,17 @@ static FetchOutcome fetch_dataset_locked(const DatasetSource& s, const FetchOpti
   if (s.kind == SourceKind::download) {
     const SourceFile& f = s.inputs.at(0);
     TransferProgress progress("  " + s.name, f.size, show);
-    DownloadOptions dopt;
+    DownloadOptions dopt = download_options_from_environment();
     dopt.progress = &progress;
+    // A .gz data file must inflate completely, within its bound, before it gets its name: a stream cut
+    // in half, a corrupt one or a bomb is rejected here and never placed (the checksum is kept, so the
+    // file is inflated once).
+    std::string text_sha256;
+    if (s.compressed()) dopt.check = [&](const fs::path& part) { text_sha256 = file_checksum(s, part); };
     const DownloadResult r = download_file({mirrored_url(f.url, opt.mirror), f.url, target, f.sha256, f.size}, dopt);
     progress.finish();
     outcome.bytes_downloaded = r.bytes - r.resumed_from;
-    outcome.sha256 = r.sha256;
+    outcome.sha256 = s.compressed() ? text_sha256 : r.sha256;
     record["inputs"] = nlohmann::json::array({{{"url", f.url}, {"sha256", r.sha256}, {"bytes", r.bytes}, {"resumed_from", r.resumed_from}}});
   } else if (s.kind == SourceKind::derived) {
     // 1. Inputs, kept under downloads/ in the mirror layout (shared by datasets derived from the same files).
@@ -316,6 +415,17 @@ static FetchOutcome fetch_dataset_locked(const DatasetSource& s, const FetchOpti
             p = copy;
             break;
           }
+      // An unpinned archive under downloads/ is reused only when it reads to its end: a malformed one
+      // (a broken server's, or a killed extraction's) is removed and fetched again.
+      if (f.sha256.empty() && !s.members.empty() && file_matches(f, p)) {
+        try {
+          check_archive(p);
+        } catch (const InputError& e) {
+          log << "  " << s.name << ": " << p.string() << " is not a readable archive (" << e.problem() << "); fetching it again\n";
+          std::error_code ec;
+          fs::remove(p, ec);
+        }
+      }
       input_paths.push_back(p);
       if (file_matches(f, p)) present_bytes += f.size;
       else needed.push_back(&f);
@@ -327,9 +437,18 @@ static FetchOutcome fetch_dataset_locked(const DatasetSource& s, const FetchOpti
       log << "  " << s.name << ": downloading " << needed.size() << " of " << s.inputs.size() << " input file(s)"
           << (total != UINT64_MAX ? " (" + human_bytes(total) + ")" : "") << "\n" << std::flush;
       TransferProgress progress("  " + s.name, total == UINT64_MAX ? 0 : total, show);
-      DownloadOptions dopt;
+      DownloadOptions dopt = download_options_from_environment();
       dopt.progress = &progress;
+      // An archive is read to its end before it is placed, so a malformed one never stands under downloads/.
+      const bool archive = !s.members.empty();
       for (const auto* f : needed) {
+        dopt.check = nullptr;
+        if (archive && f->sha256.empty())
+          dopt.check = [](const fs::path& part) {
+            std::error_code ec;
+            const auto bytes = fs::file_size(part, ec);
+            check_archive(part, std::max<std::uint64_t>(ec ? 0 : bytes, 1 << 20) * kMaxGzipExpansion);
+          };
         const DownloadResult r = download_file({mirrored_url(f->url, opt.mirror), f->url, root / f->download_path(), f->sha256, f->size}, dopt);
         outcome.bytes_downloaded += r.bytes - r.resumed_from;
         if (f->sha256.empty()) inputs_json.push_back({{"url", f->url}, {"sha256", r.sha256}, {"bytes", r.bytes}});
@@ -347,7 +466,10 @@ static FetchOutcome fetch_dataset_locked(const DatasetSource& s, const FetchOpti
     if (!s.members.empty()) {
       if (input_paths.size() != 1) throw InputError(s.where, "members can be extracted from exactly one archive input");
       const fs::path dir = fs::path(input_paths[0].string() + ".d");
-      extract_members(input_paths[0], dir, s.members);
+      // Unpacked members are bounded like an inflated gzip: 64 x the archive's size (a zip bomb ends here).
+      std::error_code ec;
+      const auto archive_bytes = fs::file_size(input_paths[0], ec);
+      extract_members(input_paths[0], dir, s.members, std::max<std::uint64_t>(ec ? 0 : archive_bytes, 1 << 20) * kMaxGzipExpansion);
       // The registry's order of members (the derivation writes them in that order).
       derive_from.clear();
       for (const auto& m : s.members) derive_from.push_back(dir / m);
@@ -384,10 +506,11 @@ static FetchOutcome fetch_dataset_locked(const DatasetSource& s, const FetchOpti
                        "this is a bug in the generator (it must follow numpy's RandomState stream exactly): please report it");
     write_file_atomic(target, text);
   }
-  // The record keeps the data file's own checksum (of the uncompressed text for .gz), the one `list` and
-  // `verify` compare with; the inputs above keep the checksums of the downloaded bytes.
-  if (s.kind == SourceKind::download && s.compressed()) outcome.sha256 = file_checksum(s, target);
+  // The record keeps the data file's own checksum (of the uncompressed text for .gz, computed by the
+  // download's check), the one `list` and `verify` compare with; the inputs above keep the checksums of
+  // the downloaded bytes.
   record["sha256"] = outcome.sha256;
+  remember_checksum(s, root, target, outcome.sha256);
   record["pinned"] = s.pinned();
   std::error_code ec;
   record["bytes"] = fs::file_size(target, ec);

@@ -7,6 +7,9 @@
 //   downloads/<host>/<path>            inputs of derived datasets, in the mirror layout
 //   .dpclust/records/<data_file>.json  what each fetch did: sources, checksums, derivation counts
 //   .dpclust/fetch.lock                held by the fetch in progress (concurrent fetches wait)
+//   .dpclust/checked/<data_file>.json  the checksum last computed for the file on disk, with its size,
+//                                      mtime, ctime, inode and device: `list` and `verify` hash a file
+//                                      again only when one of these changed
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
@@ -31,6 +34,8 @@ enum class DataStatus {
   unverified,  // present, unpinned source, no record to compare with
   missing,     // not present
   mismatch,    // present, checksum differs from the pinned (or recorded) one
+  damaged,     // something is at the path that cannot be a data file: a folder, an empty file, a
+               // gzip that does not inflate (DatasetState::problem says what)
 };
 const char* to_string(DataStatus status);
 
@@ -41,10 +46,20 @@ struct DatasetState {
   std::uint64_t bytes_on_disk = 0;
   std::string sha256;    // computed now (empty when missing)
   std::string expected;  // pinned or recorded checksum (empty when neither)
+  std::string problem;   // damaged: what is wrong with it
 };
 
-// Computes the checksum of what is on disk (of the uncompressed text for .gz files).
-DatasetState dataset_state(const DatasetSource& source, const std::filesystem::path& data_root);
+// The checksum of what is on disk (of the uncompressed text for .gz files), taken from
+// .dpclust/checked/ when the file's size, mtime, ctime, inode and device are those it was computed for.
+// Never throws for what is at the path (a folder, an empty or corrupt file is `damaged`). With
+// `use_cache` false the file is hashed again whatever the cache says (`dpclust data verify --full`).
+DatasetState dataset_state(const DatasetSource& source, const std::filesystem::path& data_root, bool use_cache = true);
+
+// The bound on what a .gz data file may inflate to: the registry's stated size of its text (with 1/16
+// margin) when known, else kMaxGzipExpansion times its compressed size (ordinary text compresses 3-10x;
+// a gzip bomb 1000x).
+constexpr std::uint64_t kMaxGzipExpansion = 64;
+std::uint64_t gunzip_bound(const DatasetSource& source, std::uint64_t compressed_bytes);
 
 struct FetchOptions {
   std::filesystem::path data_root;

@@ -4,6 +4,7 @@
 #include <zlib.h>
 
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -13,6 +14,12 @@
 #include "core/error.hpp"
 
 namespace dpclust::datasources {
+
+namespace {
+std::atomic<std::uint64_t> g_bytes_hashed{0};
+}  // namespace
+
+std::uint64_t sha256_bytes_hashed() { return g_bytes_hashed.load(); }
 
 struct Sha256::Context {
   EVP_MD_CTX* ctx = nullptr;
@@ -58,26 +65,43 @@ std::string sha256_file(const std::filesystem::path& path) {
   Sha256 h;
   std::vector<char> buf(1 << 20);
   std::size_t got = 0;
-  while ((got = std::fread(buf.data(), 1, buf.size(), f)) > 0) h.update(buf.data(), got);
+  while ((got = std::fread(buf.data(), 1, buf.size(), f)) > 0) {
+    h.update(buf.data(), got);
+    g_bytes_hashed += got;
+  }
   const bool failed = std::ferror(f) != 0;
   std::fclose(f);
   if (failed) throw InputError(path.string(), "read error while computing its SHA-256", "check the disk; then run `dpclust data verify`");
   return h.hex_digest();
 }
 
-std::string sha256_gunzipped_file(const std::filesystem::path& path) {
+std::string sha256_gunzipped_file(const std::filesystem::path& path, std::uint64_t max_bytes) {
   gzFile f = gzopen(path.c_str(), "rb");
   if (!f) throw InputError(path.string(), "cannot open as gzip", "check the path and its permissions");
   gzbuffer(f, 1 << 18);
   Sha256 h;
   std::vector<char> buf(1 << 20);
+  std::uint64_t total = 0;
   int got = 0;
-  while ((got = gzread(f, buf.data(), static_cast<unsigned>(buf.size()))) > 0) h.update(buf.data(), static_cast<std::size_t>(got));
+  while ((got = gzread(f, buf.data(), static_cast<unsigned>(buf.size()))) > 0) {
+    h.update(buf.data(), static_cast<std::size_t>(got));
+    total += static_cast<std::uint64_t>(got);
+    g_bytes_hashed += static_cast<std::uint64_t>(got);
+    if (max_bytes && total > max_bytes) {
+      gzclose(f);
+      throw InputError(path.string(), "inflates to more than " + std::to_string(max_bytes) + " bytes, the bound for this file",
+                       "this is not the expected file (or is a decompression bomb): delete it and fetch it again (dpclust data fetch)");
+    }
+  }
+  // gzread ends with 0, not -1, on a stream cut short: zlib reports it only through gzerror, as
+  // Z_BUF_ERROR "unexpected end of file". A half file must not pass for a whole one.
   int err = Z_OK;
-  const char* msg = got < 0 ? gzerror(f, &err) : nullptr;
+  const char* msg = gzerror(f, &err);
   const std::string what = msg ? msg : "";
   gzclose(f);
-  if (got < 0) throw InputError(path.string(), "corrupt gzip data (" + what + ")", "delete the file and fetch it again: dpclust data fetch");
+  if (got < 0 || err != Z_OK)
+    throw InputError(path.string(), "corrupt gzip data (" + (what.empty() ? std::string("zlib error ") + std::to_string(err) : what) + ")",
+                     "delete the file and fetch it again: dpclust data fetch");
   return h.hex_digest();
 }
 

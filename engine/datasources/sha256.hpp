@@ -3,6 +3,7 @@
 // dataset is pinned to. Incremental, so a download is hashed as it is written and a 250 MB file never
 // has to be held in memory.
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -30,8 +31,13 @@ std::string sha256_hex(std::string_view bytes);
 // Of a file's bytes. Throws InputError naming the file when it cannot be read.
 std::string sha256_file(const std::filesystem::path& path);
 // Of a gzip file's uncompressed content (the checksum the registry pins for `.gz` data files, so that
-// the compressor's settings do not change a dataset's identity).
-std::string sha256_gunzipped_file(const std::filesystem::path& path);
+// the compressor's settings do not change a dataset's identity). The whole stream must inflate: a
+// stream cut short (zlib's "unexpected end of file", Z_BUF_ERROR) or a CRC error is an InputError, as
+// is inflating to more than `max_bytes` (0 = no bound), so a gzip bomb ends early.
+std::string sha256_gunzipped_file(const std::filesystem::path& path, std::uint64_t max_bytes = 0);
+// Bytes read by sha256_file and inflated by sha256_gunzipped_file in this process: lets tests check that
+// `dpclust data list` does not hash a file again when it has not changed.
+std::uint64_t sha256_bytes_hashed();
 // A well-formed SHA-256 hex string: 64 lower-case hex digits.
 bool is_sha256_hex(std::string_view text);
 

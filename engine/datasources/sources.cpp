@@ -134,6 +134,16 @@ DatasetSource read_source(const std::string& name, const Located& entry, const f
   DatasetSource s;
   s.name = name;
   s.data_file = yaml::as_string(entry.child("data_file"));
+  // The data file is written under the data root: a path that is absolute or climbs with ".." would let
+  // a registry entry write anywhere the user can.
+  {
+    const fs::path p(s.data_file);
+    bool climbs = false;
+    for (const auto& part : p) climbs = climbs || part == "..";
+    if (s.data_file.empty() || p.is_absolute() || climbs || p.filename().empty() || p.filename() == ".")
+      yaml::fail(entry.child("data_file"), "data_file '" + s.data_file + "' is not a relative path inside the data root",
+                 "give a path such as benchmark/name.arff, without a leading / and without '..'");
+  }
   const Located at = entry.child("source");
   s.where = at.where();
   yaml::expect_map(at);

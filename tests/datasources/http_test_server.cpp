@@ -320,6 +320,31 @@ void HttpTestServer::corrupt_byte(const std::string& url_path, std::uint64_t off
   faults_[url_path].corrupt_offsets.insert(offset);
 }
 
+void HttpTestServer::set_redirect(const std::string& url_path, const std::string& location, int status) {
+  std::lock_guard lock(state_mutex_);
+  faults_[url_path].status = status;
+  faults_[url_path].redirect_to = location;
+}
+
+void HttpTestServer::ignore_range(const std::string& url_path) {
+  std::lock_guard lock(state_mutex_);
+  faults_[url_path].ignore_range = true;
+}
+
+void HttpTestServer::close_delimited(const std::string& url_path, std::uint64_t after_bytes) {
+  std::lock_guard lock(state_mutex_);
+  auto& f = faults_[url_path];
+  f.close_delimited = true;
+  f.close_after = after_bytes;
+}
+
+void HttpTestServer::trickle(const std::string& url_path, std::size_t bytes, int interval_ms) {
+  std::lock_guard lock(state_mutex_);
+  auto& f = faults_[url_path];
+  f.trickle_bytes = bytes;
+  f.trickle_interval_ms = std::max(interval_ms, 0);
+}
+
 std::size_t HttpTestServer::request_count(const std::string& url_path) const {
   std::lock_guard lock(state_mutex_);
   const auto it = request_counts_.find(url_path);
@@ -487,7 +512,8 @@ void HttpTestServer::handle_connection(int fd) {
   }
 
   if (!is_get && !is_head) return respond(simple_response(405, "Allow: GET, HEAD\r\n", true));
-  if (faults.status != 0) return respond(simple_response(faults.status, "", is_get));
+  if (faults.status != 0)
+    return respond(simple_response(faults.status, faults.redirect_to.empty() ? "" : "Location: " + faults.redirect_to + "\r\n", is_get));
 
   // Never serve outside root: refuse any "..", then also check the resolved path (symlinks).
   if (url_path.empty() || url_path[0] != '/' || url_path.find("..") != std::string::npos ||
@@ -508,7 +534,7 @@ void HttpTestServer::handle_connection(int fd) {
   if (::fstat(file_fd, &st) != 0 || !S_ISREG(st.st_mode)) return respond(simple_response(404, "", is_get));
   const auto size = static_cast<std::uint64_t>(st.st_size);
 
-  const RangeResult r = range.empty() ? RangeResult{} : parse_range(range, size);
+  const RangeResult r = range.empty() || faults.ignore_range ? RangeResult{} : parse_range(range, size);
   if (r.kind == RangeResult::kUnsatisfiable) {
     // Empty body: a resuming client must not append an error page to its partial file.
     return respond("HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */" + std::to_string(size) +
@@ -519,21 +545,31 @@ void HttpTestServer::handle_connection(int fd) {
 
   std::string headers = r.kind == RangeResult::kRange ? "HTTP/1.1 206 Partial Content\r\n" : "HTTP/1.1 200 OK\r\n";
   headers += "Content-Type: application/octet-stream\r\n";
-  headers += "Content-Length: " + std::to_string(length) + "\r\n";
+  if (!faults.close_delimited) headers += "Content-Length: " + std::to_string(length) + "\r\n";
   if (r.kind == RangeResult::kRange)
     headers += "Content-Range: bytes " + std::to_string(r.first) + "-" + std::to_string(r.last) + "/" +
                std::to_string(size) + "\r\n";
-  headers += "Accept-Ranges: bytes\r\nConnection: close\r\n\r\n";
+  if (!faults.ignore_range) headers += "Accept-Ranges: bytes\r\n";
+  headers += "Connection: close\r\n\r\n";
   if (!send_all(fd, headers, stop)) return;
   if (is_head) return linger_close(fd, stop);
 
   // The body, streamed in chunks; a truncate_once fault still announced the full Content-Length above.
-  const std::uint64_t to_send = faults.truncate ? std::min(length, faults.truncate_after) : length;
-  std::vector<char> chunk(kChunkBytes);
+  std::uint64_t to_send = faults.truncate ? std::min(length, faults.truncate_after) : length;
+  if (faults.close_delimited) to_send = std::min(to_send, faults.close_after);
+  const std::size_t chunk_bytes = faults.trickle_bytes ? faults.trickle_bytes : kChunkBytes;
+  std::vector<char> chunk(chunk_bytes);
   std::uint64_t sent = 0;
   while (sent < to_send) {
     const std::uint64_t offset = first + sent;
-    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(kChunkBytes, to_send - sent));
+    if (faults.trickle_bytes && sent > 0) {
+      const auto until = Clock::now() + std::chrono::milliseconds(faults.trickle_interval_ms);
+      while (Clock::now() < until) {
+        if (stop.stopped()) return;
+        stop.wait(-1, 0, kPollSliceMs);
+      }
+    }
+    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(chunk_bytes, to_send - sent));
     const ssize_t n = ::pread(file_fd, chunk.data(), want, static_cast<off_t>(offset));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return;  // file shrank or read error: the client sees a short body

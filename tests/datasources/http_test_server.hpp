@@ -45,6 +45,16 @@ class HttpTestServer {
   // Serve the file with the byte at `offset` flipped (XOR 0xFF), in full and ranged responses alike.
   // Several offsets may be set for one path; the file on disk is left untouched.
   void corrupt_byte(const std::string& url_path, std::uint64_t offset);
+  // Hostile-server faults (issue 23).
+  // Answer every request of the path with `status` (301, 302, 307...) and `Location: location`.
+  void set_redirect(const std::string& url_path, const std::string& location, int status = 302);
+  // Ignore Range requests for the path: always 200 with the whole file, no Accept-Ranges.
+  void ignore_range(const std::string& url_path);
+  // Send the body without Content-Length (ended by closing the connection) and only its first
+  // `after_bytes` bytes: a cut connection that looks like a complete response.
+  void close_delimited(const std::string& url_path, std::uint64_t after_bytes);
+  // Send the body `bytes` at a time with `interval_ms` between sends (a trickling server).
+  void trickle(const std::string& url_path, std::size_t bytes, int interval_ms);
 
   // What was asked.
   // Number of requests (any method, whatever the answer) for the path.
@@ -66,6 +76,12 @@ class HttpTestServer {
     bool truncate = false;
     std::uint64_t truncate_after = 0;
     std::set<std::uint64_t> corrupt_offsets;
+    std::string redirect_to;
+    bool ignore_range = false;
+    bool close_delimited = false;
+    std::uint64_t close_after = 0;
+    std::size_t trickle_bytes = 0;
+    int trickle_interval_ms = 0;
   };
 
   void close_wake_pipe();
