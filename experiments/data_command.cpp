@@ -24,7 +24,8 @@ const char* kDataUsage =
     "usage: dpclust data <action> [NAME...] [options]\n"
     "\n"
     "actions:\n"
-    "  list                    every registered dataset: status (ok / missing / checksum mismatch), size, source\n"
+    "  list                    every registered dataset: status (ok / missing / checksum mismatch), size, its\n"
+    "                          sources in the order fetch tries them (the one that gave the file marked)\n"
     "  fetch NAME... | --all | --for CONFIG...\n"
     "                          download what is missing (resuming interrupted downloads), verify SHA-256,\n"
     "                          derive or generate the files the experiments read, place them atomically\n"
@@ -57,14 +58,47 @@ std::string describe_source(const DatasetSource& s) {
       break;
     }
   }
-  if (!s.pinned()) o << "  [unpinned]";
+  bool any_pin = s.pinned();
+  for (const auto& f : s.inputs) any_pin = any_pin || f.pinned();
+  if (!any_pin) o << "  [unpinned]";
   return o.str();
 }
 
-nlohmann::json state_json(const DatasetState& st) {
+// Which of a dataset's sources gave the file on disk (1-based), from its fetch record; 0 = unknown
+// (not fetched, or fetched before records said so: then it was the only source there was).
+std::size_t source_used(const DatasetState& st, const fs::path& root) {
+  if (st.status == DataStatus::missing) return 0;
+  const nlohmann::json rec = read_record(*st.source, root);
+  if (!rec.is_object() || !rec.contains("source") || !rec["source"].is_object()) return 0;
+  return rec["source"].value("index", std::size_t{0});
+}
+
+nlohmann::json checksum_json(const std::string& value) { return value.empty() ? nlohmann::json() : nlohmann::json(value); }
+
+nlohmann::json sources_json(const DatasetSource& s, std::size_t used) {
+  auto out = nlohmann::json::array();
+  const auto all = s.all_sources();
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    nlohmann::json inputs = nlohmann::json::array();
+    for (const auto& f : all[i]->inputs)
+      inputs.push_back({{"url", f.url}, {"sha256", checksum_json(f.sha256)}, {"git_blob", checksum_json(f.git_blob)}, {"size", f.size}});
+    out.push_back({{"index", i + 1},
+                   {"kind", to_string(all[i]->kind)},
+                   {"origin", all[i]->origin()},
+                   {"derivation", checksum_json(all[i]->derivation)},
+                   {"inputs", inputs},
+                   {"used", used == i + 1},
+                   {"note", checksum_json(all[i]->note)}});
+  }
+  return out;
+}
+
+nlohmann::json state_json(const DatasetState& st, const fs::path& root) {
   const DatasetSource& s = *st.source;
+  const std::size_t used = source_used(st, root);
   nlohmann::json inputs = nlohmann::json::array();
-  for (const auto& f : s.inputs) inputs.push_back({{"url", f.url}, {"sha256", f.sha256.empty() ? nlohmann::json() : nlohmann::json(f.sha256)}, {"size", f.size}});
+  for (const auto& f : s.inputs)
+    inputs.push_back({{"url", f.url}, {"sha256", checksum_json(f.sha256)}, {"git_blob", checksum_json(f.git_blob)}, {"size", f.size}});
   return {{"name", s.name},
           {"data_file", s.data_file},
           {"path", st.path.string()},
@@ -76,13 +110,15 @@ nlohmann::json state_json(const DatasetState& st) {
           {"kind", to_string(s.kind)},
           {"derivation", s.derivation.empty() ? nlohmann::json() : nlohmann::json(s.derivation)},
           {"inputs", inputs},
+          {"sources", sources_json(s, used)},
+          {"source_used", used ? nlohmann::json(used) : nlohmann::json()},
           {"rows", s.rows},
           {"citation", s.citation},
           {"licence", s.licence},
           {"note", s.note}};
 }
 
-void print_table(const std::vector<DatasetState>& states, std::ostream& out) {
+void print_table(const std::vector<DatasetState>& states, const fs::path& root, std::ostream& out) {
   std::size_t w = 8;
   for (const auto& st : states) w = std::max(w, st.source->name.size() + 2);
   out << std::left << std::setw(static_cast<int>(w)) << "dataset" << std::setw(20) << "status" << std::setw(11) << "size"
@@ -93,7 +129,17 @@ void print_table(const std::vector<DatasetState>& states, std::ostream& out) {
     std::string status = to_string(st.status);
     if (st.status == DataStatus::recorded) status = "ok (recorded)";
     if (st.status == DataStatus::unverified) status = "present (unpinned)";
-    out << std::setw(static_cast<int>(w)) << s.name << std::setw(20) << status << std::setw(11) << size << describe_source(s) << "\n";
+    const auto all = s.all_sources();
+    const std::size_t used = source_used(st, root);
+    if (all.size() == 1) {
+      out << std::setw(static_cast<int>(w)) << s.name << std::setw(20) << status << std::setw(11) << size << describe_source(s) << "\n";
+      continue;
+    }
+    // Several sources: one line each, in the order they are tried, the one that gave the file marked.
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      out << std::setw(static_cast<int>(w)) << (i ? "" : s.name) << std::setw(20) << (i ? "" : status) << std::setw(11) << (i ? "" : size)
+          << (i + 1) << ". " << describe_source(*all[i]) << (used == i + 1 ? "  <- used" : "") << "\n";
+    }
   }
 }
 
@@ -134,12 +180,12 @@ int data_list(int argc, char** argv) {
   for (const auto& s : sources) states.push_back(dataset_state(s, root));
   if (vm.count("json")) {
     nlohmann::json j{{"data_root", root.string()}, {"datasets", nlohmann::json::array()}};
-    for (const auto& st : states) j["datasets"].push_back(state_json(st));
+    for (const auto& st : states) j["datasets"].push_back(state_json(st, root));
     std::cout << j.dump(2) << "\n";
     return 0;
   }
   std::cout << "data root: " << root.string() << (fs::is_directory(root) ? "" : " (does not exist yet)") << "\n\n";
-  print_table(states, std::cout);
+  print_table(states, root, std::cout);
   std::size_t missing = 0;
   for (const auto& st : states) missing += st.status == DataStatus::missing;
   for (const auto& st : states)
@@ -211,6 +257,9 @@ int data_fetch(int argc, char** argv) {
         std::ostringstream line;
         line << std::fixed << std::setprecision(1) << "  " << s->name << ": ok, " << s->data_file << " (sha256 " << o.sha256.substr(0, 12)
              << "..., " << human_bytes(o.bytes_downloaded) << " downloaded, " << o.seconds << " s)";
+        if (o.record.contains("source") && o.record["source"].value("of", 1) > 1)
+          line << " from source " << o.record["source"].value("index", 0) << " of " << o.record["source"].value("of", 0) << " ("
+               << o.record["source"].value("origin", std::string()) << ")";
         if (!s->pinned()) line << " [unpinned: checksum recorded]";
         std::cout << line.str() << "\n";
       } else {
@@ -257,7 +306,7 @@ int data_verify(int argc, char** argv) {
   }
   if (vm.count("json")) {
     nlohmann::json j{{"data_root", root.string()}, {"datasets", nlohmann::json::array()}};
-    for (const auto& st : states) j["datasets"].push_back(state_json(st));
+    for (const auto& st : states) j["datasets"].push_back(state_json(st, root));
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << "data root: " << root.string() << "\n";

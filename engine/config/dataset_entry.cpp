@@ -306,6 +306,7 @@ DatasetSpec resolve_dataset(const Located& at, const fs::path& base_dir, const f
   // `source:` says where the file comes from (`dpclust data`); it does not change the data, so it is not
   // part of the dataset's definition (nor of any cell's fingerprint).
   merged.remove("source");
+  merged.remove("sources");  // the same, as a list tried in order (issue 23)
   for (auto it = at.node.begin(); it != at.node.end(); ++it) {
     const std::string key = it->first.as<std::string>();
     if (key != "name" && key != "use") merged[key] = it->second;
@@ -319,7 +320,8 @@ DatasetSpec resolve_dataset(const Located& at, const fs::path& base_dir, const f
   d.where = at.where();
   d.definition["registry"] = use;
   // The registry's row count describes its own file: kept unless the config names another one.
-  const YAML::Node src = reg[use]["source"];
+  YAML::Node src = reg[use]["source"];
+  if (!src && reg[use]["sources"] && reg[use]["sources"].IsSequence() && reg[use]["sources"].size() > 0) src = reg[use]["sources"][0];
   if (src && src.IsMap() && !at.has("file") && !at.has("data_file")) {
     for (const auto& [key, into] : {std::pair<const char*, std::uint64_t*>{"rows", &d.declared_rows}, {"dims", &d.declared_dims}}) {
       if (!src[key] || !src[key].IsScalar()) continue;

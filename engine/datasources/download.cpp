@@ -501,6 +501,16 @@ DownloadResult download_file(const DownloadRequest& req, const DownloadOptions& 
                      "the mirror or source serves different bytes than the pinned release; use another mirror, "
                      "or report it if the upstream file changed");
   }
+  if (!req.git_blob.empty()) {
+    result.git_blob = git_blob_file(part);
+    if (result.git_blob != req.git_blob) {
+      remove_quietly(part);
+      throw InputError(from, "checksum mismatch: expected git blob " + req.git_blob + ", got " + result.git_blob + " (" +
+                                 std::to_string(got) + " bytes); the file was rejected and removed",
+                       "the mirror or source serves different bytes than the pinned copy; use another mirror, "
+                       "or report it if the pinned copy changed");
+    }
+  }
   if (opt.check) {
     try {
       opt.check(part);

@@ -46,6 +46,7 @@ struct DownloadRequest {
   std::filesystem::path destination;
   std::string sha256;        // expected digest of the bytes; empty = not pinned (computed and returned)
   std::uint64_t size = 0;    // expected size in bytes; 0 = unknown
+  std::string git_blob = {};  // expected git blob id (sha256.hpp); empty = none. Checked as well as sha256.
 };
 
 struct DownloadOptions {
@@ -79,6 +80,7 @@ DownloadOptions download_options_from_environment();
 
 struct DownloadResult {
   std::string sha256;
+  std::string git_blob;            // computed only when the request pins one
   std::uint64_t bytes = 0;         // size of the placed file
   std::uint64_t resumed_from = 0;  // bytes of an earlier .part that were kept (0 = fresh)
   int attempts = 0;

@@ -12,6 +12,8 @@
 #include <ctime>
 #include <iostream>
 
+#include <zlib.h>
+
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "data/points_csv.hpp"
@@ -161,6 +163,7 @@ bool file_matches(const SourceFile& f, const fs::path& path) {
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) return false;
   if (f.size && fs::file_size(path, ec) != f.size) return false;
+  if (!f.git_blob.empty() && git_blob_file(path) != f.git_blob) return false;
   return f.sha256.empty() || sha256_file(path) == f.sha256;
 }
 
@@ -204,6 +207,47 @@ fs::path select_by_rows(const DatasetSource& s, const std::vector<fs::path>& mem
   return hits[0];
 }
 
+// A copy published gzip-compressed (connect.dat.gz in a public repository): its text, inflated within
+// the entry's stated size (plus 1/16), else 64 x the compressed size, so a bomb ends early; a stream
+// cut short or corrupt is an InputError (the same checks as sha256_gunzipped_file).
+DerivationReport derive_gunzip(const DatasetSource& s, const fs::path& in, const fs::path& out) {
+  std::error_code ec;
+  const auto compressed = fs::file_size(in, ec);
+  const std::uint64_t bound = s.bytes ? s.bytes + s.bytes / 16 + (1 << 20) : std::max<std::uint64_t>(ec ? 0 : compressed, 1 << 20) * kMaxGzipExpansion;
+  gzFile g = gzopen(in.c_str(), "rb");
+  if (!g) throw InputError(in.string(), "cannot open as gzip");
+  std::FILE* f = std::fopen(out.c_str(), "wb");
+  if (!f) {
+    gzclose(g);
+    throw InputError(out.string(), std::string("cannot write: ") + std::strerror(errno), "check that the data root is writable");
+  }
+  std::vector<char> buf(1 << 20);
+  std::uint64_t total = 0, lines = 0;
+  int got = 0;
+  bool too_big = false, write_failed = false;
+  while ((got = gzread(g, buf.data(), static_cast<unsigned>(buf.size()))) > 0) {
+    total += static_cast<std::uint64_t>(got);
+    if (total > bound) {
+      too_big = true;
+      break;
+    }
+    for (int i = 0; i < got; ++i) lines += buf[static_cast<std::size_t>(i)] == '\n';
+    write_failed = write_failed || std::fwrite(buf.data(), 1, static_cast<std::size_t>(got), f) != static_cast<std::size_t>(got);
+  }
+  int err = Z_OK;
+  const char* msg = gzerror(g, &err);
+  const std::string what = msg ? msg : "";
+  gzclose(g);
+  write_failed = std::fclose(f) != 0 || write_failed;
+  if (too_big) throw InputError(in.string(), "inflates to more than " + std::to_string(bound) + " bytes, the bound for this file", "this is not the expected file");
+  if (got < 0 || err != Z_OK) throw InputError(in.string(), "corrupt gzip data (" + what + ")", "fetch it again, or from another source");
+  if (write_failed) throw InputError(out.string(), "write failed", "check the data root's file system (space, permissions)");
+  DerivationReport rep;
+  rep.rows_read = lines;
+  rep.rows_written = lines;
+  return rep;
+}
+
 // Runs the named derivation of a source on its (downloaded, extracted) inputs.
 DerivationReport run_derivation(const DatasetSource& s, const std::vector<fs::path>& inputs, const fs::path& out) {
   auto single = [&]() -> const fs::path& {
@@ -216,6 +260,7 @@ DerivationReport run_derivation(const DatasetSource& s, const std::vector<fs::pa
   if (s.derivation == "nyc_crash") return derive_nyc_crash(single(), out);
   if (s.derivation == "har70") return derive_har70(inputs, out);
   if (s.derivation == "sklearn_iris") return derive_sklearn_iris(single(), out);
+  if (s.derivation == "gunzip") return derive_gunzip(s, single(), out);
   throw InputError(s.where, "unknown derivation '" + s.derivation + "'");
 }
 
@@ -235,6 +280,8 @@ std::string generated_text(const DatasetSource& s, const fs::path& root) {
 }  // namespace
 
 static FetchOutcome fetch_dataset_locked(const DatasetSource& s, const FetchOptions& opt);
+static FetchOutcome fetch_from_source(const DatasetSource& s, const FetchOptions& opt, const nlohmann::json& provenance,
+                                      std::chrono::steady_clock::time_point t0);
 
 std::uint64_t gunzip_bound(const DatasetSource& s, std::uint64_t compressed_bytes) {
   // A download's `size` is of the compressed file; a derived .gz states the size of its text in `bytes`.
@@ -376,6 +423,42 @@ static FetchOutcome fetch_dataset_locked(const DatasetSource& s, const FetchOpti
         << set_aside(target).string() << "\n";
   }
 
+  // The sources in the registry's order (issue 23): a failure of one (HTTP error, checksum mismatch, a
+  // refusal of a hostile server's answer, a derivation that does not give the pinned file) is reported
+  // and the next one is tried; the record says which one gave the file and why the earlier ones did not.
+  const auto candidates = s.all_sources();
+  auto failures = nlohmann::json::array();
+  std::string failure_text;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const DatasetSource& src = *candidates[i];
+    const nlohmann::json provenance = {
+        {"source", {{"index", i + 1}, {"of", candidates.size()}, {"origin", src.origin()}}}, {"sources_failed", failures}};
+    if (candidates.size() > 1) log << "  " << s.name << ": source " << i + 1 << " of " << candidates.size() << ": " << src.origin() << "\n" << std::flush;
+    try {
+      return fetch_from_source(src, opt, provenance, t0);
+    } catch (const InputError& e) {
+      if (candidates.size() == 1) throw;
+      log << "  " << s.name << ": source " << i + 1 << " failed: " << e.what() << "\n" << std::flush;
+      failures.push_back({{"index", i + 1}, {"origin", src.origin()}, {"error", e.what()}});
+      failure_text += "\n    " + std::to_string(i + 1) + ". " + src.origin() + ": " + e.what();
+      // Nothing of a failed source is carried to the next: a partial download of the data file would
+      // otherwise be resumed from another server (inputs of derived sources live under their own URLs).
+      std::error_code ec;
+      fs::remove(fs::path(target.string() + ".part"), ec);
+      remove_stale_temporaries(target);
+    }
+  }
+  throw InputError(s.where, "none of the " + std::to_string(candidates.size()) + " sources of '" + s.name + "' gave the file:" + failure_text,
+                   "each source's own fix is above; a mirror (--mirror URL) must hold MIRROR/<host>/<path> for one of them");
+}
+
+static FetchOutcome fetch_from_source(const DatasetSource& s, const FetchOptions& opt, const nlohmann::json& provenance,
+                                      std::chrono::steady_clock::time_point t0) {
+  std::ostream& log = opt.log ? *opt.log : std::cout;
+  FetchOutcome outcome;
+  outcome.name = s.name;
+  const fs::path root = opt.data_root;
+  const fs::path target = root / s.data_file;
   nlohmann::json record = {{"dataset", s.name},
                            {"data_file", s.data_file},
                            {"kind", to_string(s.kind)},
@@ -383,6 +466,7 @@ static FetchOutcome fetch_dataset_locked(const DatasetSource& s, const FetchOpti
                            {"fetched_at", utc_now_iso8601()},
                            {"dpclust", build_info().version + " (git " + build_info().git_commit + ")"}};
   if (!opt.mirror.empty()) record["mirror"] = opt.mirror;
+  record.update(provenance);
   fs::create_directories(target.parent_path());
   const bool show = opt.progress;
 
@@ -396,11 +480,12 @@ static FetchOutcome fetch_dataset_locked(const DatasetSource& s, const FetchOpti
     // file is inflated once).
     std::string text_sha256;
     if (s.compressed()) dopt.check = [&](const fs::path& part) { text_sha256 = file_checksum(s, part); };
-    const DownloadResult r = download_file({mirrored_url(f.url, opt.mirror), f.url, target, f.sha256, f.size}, dopt);
+    const DownloadResult r = download_file({mirrored_url(f.url, opt.mirror), f.url, target, f.sha256, f.size, f.git_blob}, dopt);
     progress.finish();
     outcome.bytes_downloaded = r.bytes - r.resumed_from;
     outcome.sha256 = s.compressed() ? text_sha256 : r.sha256;
     record["inputs"] = nlohmann::json::array({{{"url", f.url}, {"sha256", r.sha256}, {"bytes", r.bytes}, {"resumed_from", r.resumed_from}}});
+    if (!r.git_blob.empty()) record["inputs"][0]["git_blob"] = r.git_blob;
   } else if (s.kind == SourceKind::derived) {
     // 1. Inputs, kept under downloads/ in the mirror layout (shared by datasets derived from the same files).
     std::uint64_t present_bytes = 0;
@@ -449,9 +534,13 @@ static FetchOutcome fetch_dataset_locked(const DatasetSource& s, const FetchOpti
             const auto bytes = fs::file_size(part, ec);
             check_archive(part, std::max<std::uint64_t>(ec ? 0 : bytes, 1 << 20) * kMaxGzipExpansion);
           };
-        const DownloadResult r = download_file({mirrored_url(f->url, opt.mirror), f->url, root / f->download_path(), f->sha256, f->size}, dopt);
+        const DownloadResult r =
+            download_file({mirrored_url(f->url, opt.mirror), f->url, root / f->download_path(), f->sha256, f->size, f->git_blob}, dopt);
         outcome.bytes_downloaded += r.bytes - r.resumed_from;
-        if (f->sha256.empty()) inputs_json.push_back({{"url", f->url}, {"sha256", r.sha256}, {"bytes", r.bytes}});
+        if (f->sha256.empty()) {
+          inputs_json.push_back({{"url", f->url}, {"sha256", r.sha256}, {"bytes", r.bytes}});
+          if (!r.git_blob.empty()) inputs_json.back()["git_blob"] = r.git_blob;
+        }
       }
       progress.finish();
     }
@@ -473,8 +562,9 @@ static FetchOutcome fetch_dataset_locked(const DatasetSource& s, const FetchOpti
       // The registry's order of members (the derivation writes them in that order).
       derive_from.clear();
       for (const auto& m : s.members) derive_from.push_back(dir / m);
-      if (s.options.contains("select_rows")) derive_from = {select_by_rows(s, derive_from)};
     }
+    // The participant files may come unpacked from an archive or one by one (HAR70+'s pinned copies).
+    if (s.options.contains("select_rows")) derive_from = {select_by_rows(s, derive_from)};
 
     // 3. Derive into a temporary, verify, place.
     log << "  " << s.name << ": deriving " << s.data_file << " (" << s.derivation << ")\n" << std::flush;

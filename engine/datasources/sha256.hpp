@@ -41,4 +41,17 @@ std::uint64_t sha256_bytes_hashed();
 // A well-formed SHA-256 hex string: 64 lower-case hex digits.
 bool is_sha256_hex(std::string_view text);
 
+// Git's blob id of some bytes: SHA-1 of "blob <size>\0" followed by the bytes, in lower-case hex; what
+// `git hash-object FILE` prints and what a repository's history pins a file by. It lets a copy of a
+// dataset that is known only by its blob id in some public repository be verified (issue 23). SHA-1 is
+// not collision-resistant against a chosen-prefix attacker; the registry pins a SHA-256 as well whenever
+// one is known, and a git blob id alone only where nothing stronger exists.
+std::string git_blob_hex(std::string_view bytes);
+// Of a file's bytes (its size is read first, for the header). Throws InputError when it cannot be read.
+std::string git_blob_file(const std::filesystem::path& path);
+// A well-formed git blob id: 40 lower-case hex digits.
+bool is_git_blob_hex(std::string_view text);
+// The registry's spelling of a git blob checksum: "git-blob:<40 hex>".
+constexpr std::string_view kGitBlobPrefix = "git-blob:";
+
 }  // namespace dpclust::datasources

@@ -163,11 +163,13 @@ TEST(Registry, EveryDatasetNamesItsSource) {
     EXPECT_FALSE(s.citation.empty()) << s.name;
     if (s.pinned()) ++pinned;
     else EXPECT_FALSE(s.note.empty()) << s.name << ": an unpinned source says why";
-    for (const auto& in : s.inputs) {
+    for (const auto* src : s.all_sources())
+    for (const auto& in : src->inputs) {
       EXPECT_NO_THROW(parse_url(in.url)) << s.name;
-      // GitHub sources are pinned to a commit (40 hex digits in the path) or a release tag, and by checksum.
+      // GitHub sources are pinned to a commit (40 hex digits in the path) or a release tag, and by checksum
+      // (a SHA-256, or a git blob id where only the repository's history pins the file).
       if (in.url.find("raw.githubusercontent.com") != std::string::npos) {
-        EXPECT_FALSE(in.sha256.empty()) << in.url;
+        EXPECT_TRUE(in.pinned()) << in.url;
         const std::string& u = in.url;
         bool has_commit = false;
         for (std::size_t i = 0; i + 41 < u.size(); ++i)
@@ -178,8 +180,17 @@ TEST(Registry, EveryDatasetNamesItsSource) {
     }
   }
   // Pinned: the generated Circles, Moons, Blobs; Cluto t4/t5/t7/t8; Cabs and Cabs-tiny; DS1-DS3; R15,
-  // Aggregation; Iris. Unpinned: Gowalla, Crash, HAR70+ and the five FIMI sets.
-  EXPECT_EQ(pinned, 15u);
+  // Aggregation; Iris; the FIMI chess, mushroom and connect (by public copies, issue 23). Unpinned:
+  // Gowalla, Crash, HAR70+, and pumsb and accidents (their copies pinned by git blob ids only).
+  EXPECT_EQ(pinned, 18u);
+  for (const char* fimi : {"chess", "mushroom", "connect", "pumsb", "accidents"}) {
+    const auto* s = select_sources(sources, {fimi}).at(0);
+    ASSERT_EQ(s->all_sources().size(), 2u) << fimi;
+    EXPECT_EQ(s->inputs[0].url, std::string("http://fimi.uantwerpen.be/data/") + fimi + ".dat");
+    EXPECT_TRUE(s->inputs[0].pinned()) << fimi << ": the official file is held to the copy's pin";
+  }
+  EXPECT_EQ(select_sources(sources, {"chess"}).at(0)->inputs[0].git_blob, "caa58ae911310ddc68433c9ccf9599084de2b686");
+  EXPECT_EQ(select_sources(sources, {"accidents"}).at(0)->alternatives[0].inputs[0].git_blob, "3411322ed5f75b05a04a2e7f66f320bd8b358302");
   EXPECT_EQ(sources.size(), 23u);
   const auto cabs = select_sources(sources, {"cabs"}).at(0);
   EXPECT_EQ(cabs->kind, SourceKind::derived);
