@@ -35,17 +35,24 @@ std::string base_name(const std::string& member) {
   return slash == std::string::npos ? member : member.substr(slash + 1);
 }
 
+// An archive opened for reading (every format and filter libarchive knows); InputError naming the file
+// when it cannot be opened as one.
+std::unique_ptr<archive, ArchiveCloser> open_archive(const fs::path& archive_path) {
+  std::unique_ptr<archive, ArchiveCloser> a(archive_read_new());
+  archive_read_support_filter_all(a.get());
+  archive_read_support_format_all(a.get());
+  if (archive_read_open_filename(a.get(), archive_path.c_str(), 1 << 16) != ARCHIVE_OK)
+    throw InputError(archive_path.string(), std::string("cannot open as an archive: ") + archive_error(a.get()),
+                     "the download is damaged or not an archive: delete it and run `dpclust data fetch` again");
+  return a;
+}
+
 }  // namespace
 
 std::vector<ExtractedMember> extract_members(const fs::path& archive_path, const fs::path& dest_dir,
                                              const std::vector<std::string>& wanted, std::uint64_t max_total_bytes) {
-  std::unique_ptr<archive, ArchiveCloser> a(archive_read_new());
-  archive_read_support_filter_all(a.get());
-  archive_read_support_format_all(a.get());
   const std::string where = archive_path.string();
-  if (archive_read_open_filename(a.get(), archive_path.c_str(), 1 << 16) != ARCHIVE_OK)
-    throw InputError(where, std::string("cannot open as an archive: ") + archive_error(a.get()),
-                     "the download is damaged or not an archive: delete it and run `dpclust data fetch` again");
+  std::unique_ptr<archive, ArchiveCloser> a = open_archive(archive_path);
   // The folder is ours (beside the archive): a symbolic link planted at its name would send every member
   // outside the data root, so it is removed, never followed.
   std::error_code lec;
@@ -122,13 +129,8 @@ std::vector<ExtractedMember> extract_members(const fs::path& archive_path, const
 }
 
 void check_archive(const fs::path& archive_path, std::uint64_t max_total_bytes) {
-  std::unique_ptr<archive, ArchiveCloser> a(archive_read_new());
-  archive_read_support_filter_all(a.get());
-  archive_read_support_format_all(a.get());
   const std::string where = archive_path.string();
-  if (archive_read_open_filename(a.get(), archive_path.c_str(), 1 << 16) != ARCHIVE_OK)
-    throw InputError(where, std::string("cannot open as an archive: ") + archive_error(a.get()),
-                     "the download is damaged or not an archive: delete it and run `dpclust data fetch` again");
+  std::unique_ptr<archive, ArchiveCloser> a = open_archive(archive_path);
   std::uint64_t total = 0;
   std::vector<char> buf(1 << 16);
   archive_entry* entry = nullptr;

@@ -39,10 +39,9 @@ void Sha256::update(const void* data, std::size_t size) {
   if (size && EVP_DigestUpdate(context_->ctx, data, size) != 1) throw std::runtime_error("OpenSSL: SHA-256 update failed");
 }
 
-std::string Sha256::hex_digest() {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> md{};
-  unsigned int len = 0;
-  if (EVP_DigestFinal_ex(context_->ctx, md.data(), &len) != 1) throw std::runtime_error("OpenSSL: SHA-256 final failed");
+namespace {
+// Lower-case hex of a digest.
+std::string to_hex(const unsigned char* md, unsigned len) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   out.reserve(2 * len);
@@ -51,6 +50,14 @@ std::string Sha256::hex_digest() {
     out.push_back(kHex[md[i] & 15]);
   }
   return out;
+}
+}  // namespace
+
+std::string Sha256::hex_digest() {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> md{};
+  unsigned int len = 0;
+  if (EVP_DigestFinal_ex(context_->ctx, md.data(), &len) != 1) throw std::runtime_error("OpenSSL: SHA-256 final failed");
+  return to_hex(md.data(), len);
 }
 
 std::string sha256_hex(std::string_view bytes) {
@@ -106,16 +113,6 @@ std::string sha256_gunzipped_file(const std::filesystem::path& path, std::uint64
 }
 
 namespace {
-std::string to_hex(const unsigned char* md, unsigned len) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * len);
-  for (unsigned i = 0; i < len; ++i) {
-    out.push_back(kHex[md[i] >> 4]);
-    out.push_back(kHex[md[i] & 15]);
-  }
-  return out;
-}
 
 // SHA-1 through EVP, for git blob ids only.
 class Sha1 {
