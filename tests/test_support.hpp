@@ -1,7 +1,11 @@
 #pragma once
 // Helpers shared by the test executables.
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <string>
+
+#include "core/error.hpp"
 
 namespace dpclust::testing {
 
@@ -21,6 +25,18 @@ struct CommandResult {
   std::string output;
 };
 CommandResult run_command(const std::string& command);
+
+// The message of the InputError `action` throws ("" and a test failure when it throws none).
+template <class F>
+std::string input_error(F&& action) {
+  try {
+    action();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected an InputError";
+  return "";
+}
 
 }  // namespace dpclust::testing
 

@@ -16,6 +16,7 @@ namespace dpclust::datasources {
 namespace {
 
 namespace fs = std::filesystem;
+using dpclust::testing::input_error;
 using testing::temp_dir;
 using testing::write_file;
 
@@ -66,16 +67,6 @@ std::string sha256_of_text(const fs::path& path) {
   return out;
 }
 
-template <class F>
-std::string input_error(F&& action) {
-  try {
-    action();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected an InputError";
-  return "";
-}
 
 // ---- Cabs and Cabs-tiny ----------------------------------------------------------------------------
 // Two cabs. new_a.txt walks the box edges and the pick-up/drop-off flag; it ends loaded, so the first

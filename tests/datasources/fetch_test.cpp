@@ -30,6 +30,7 @@
 using namespace dpclust;
 using namespace dpclust::datasources;
 namespace fs = std::filesystem;
+using dpclust::testing::input_error;
 using dpclust::testing::HttpTestServer;
 
 namespace {
@@ -73,15 +74,6 @@ struct Mirror {
   std::string url() const { return server->url(); }
 };
 
-std::string input_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected an InputError";
-  return "";
-}
 
 std::string binary() {
   const char* b = std::getenv("DPCLUST_BINARY");

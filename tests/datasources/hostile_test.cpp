@@ -26,6 +26,7 @@
 using namespace dpclust;
 using namespace dpclust::datasources;
 namespace fs = std::filesystem;
+using dpclust::testing::input_error;
 using dpclust::testing::HttpTestServer;
 
 namespace {
@@ -105,15 +106,6 @@ std::string binary() {
 
 dpclust::testing::CommandResult sh(const std::string& cmd) { return dpclust::testing::run_command(cmd); }
 
-std::string input_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected an InputError";
-  return "";
-}
 
 std::string quoted(const std::string& s) {
   std::string out = "'";

@@ -21,6 +21,7 @@
 using namespace dpclust;
 using namespace dpclust::datasources;
 namespace fs = std::filesystem;
+using dpclust::testing::input_error;
 using dpclust::testing::HttpTestServer;
 
 namespace {
@@ -34,15 +35,6 @@ struct TempDir {
   }
 };
 
-std::string input_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected an InputError";
-  return "";
-}
 
 // A FIMI-like fixture (each line ends with a space, as the real files do). Its ids were computed with
 // `printf '1 3 5 \n2 4 6 \n' > fx.dat; git hash-object fx.dat; sha256sum fx.dat`.

@@ -1,5 +1,5 @@
 #pragma once
-// Helpers for the loader tests: gzip files and the text of the InputError an action throws.
+// Helpers for the loader tests: gzip files (input_error is in test_support.hpp).
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "test_support.hpp"  // input_error
 
 namespace dpclust::testing {
 
@@ -16,18 +17,6 @@ inline std::filesystem::path write_gzip(const std::filesystem::path& path, const
   EXPECT_EQ(gzwrite(f, text.data(), static_cast<unsigned>(text.size())), static_cast<int>(text.size()));
   gzclose(f);
   return path;
-}
-
-// The message of the InputError `action` throws ("" and a test failure when it throws none).
-template <class F>
-std::string input_error(F&& action) {
-  try {
-    action();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected an InputError";
-  return "";
 }
 
 }  // namespace dpclust::testing
