@@ -93,6 +93,17 @@ nlohmann::json sources_json(const DatasetSource& s, std::size_t used) {
   return out;
 }
 
+// Unpinned sources: the first fetch's checksum (and whether the file on disk came from a later fetch
+// that differs); null for pinned ones, whose checksum is the registry's.
+nlohmann::json first_fetch_json(const DatasetSource& s, const fs::path& root) {
+  if (s.pinned()) return nullptr;
+  const nlohmann::json rec = read_record(s, root);
+  if (!rec.is_object() || !rec.contains("first_fetch")) return nullptr;
+  nlohmann::json j = rec["first_fetch"];
+  j["differs"] = rec.value("differs_from_first_fetch", false);
+  return j;
+}
+
 nlohmann::json state_json(const DatasetState& st, const fs::path& root) {
   const DatasetSource& s = *st.source;
   const std::size_t used = source_used(st, root);
@@ -112,6 +123,7 @@ nlohmann::json state_json(const DatasetState& st, const fs::path& root) {
           {"inputs", inputs},
           {"sources", sources_json(s, used)},
           {"source_used", used ? nlohmann::json(used) : nlohmann::json()},
+          {"first_fetch", first_fetch_json(s, root)},
           {"rows", s.rows},
           {"citation", s.citation},
           {"licence", s.licence},
@@ -192,6 +204,14 @@ int data_list(int argc, char** argv) {
     if (st.status == DataStatus::damaged)
       std::cout << "\n" << st.source->name << ": " << st.path.string() << " " << st.problem << "\n  fix: `dpclust data fetch "
                 << st.source->name << " --replace` sets it aside and fetches the published file\n";
+  for (const auto& st : states) {
+    if (st.source->pinned() || st.status == DataStatus::missing) continue;
+    const nlohmann::json rec = read_record(*st.source, root);
+    if (rec.is_object() && rec.value("differs_from_first_fetch", false) && rec.contains("first_fetch"))
+      std::cout << "\n" << st.source->name << ": differs from its first fetch (" << rec["first_fetch"].value("fetched_at", std::string("?"))
+                << ", SHA-256 " << rec["first_fetch"].value("sha256", std::string("?")).substr(0, 12)
+                << "...): the source changed; results computed from the two files are not comparable\n";
+  }
   if (missing) std::cout << "\n" << missing << " missing: `dpclust data fetch --all` fetches them (`--for CONFIG` only what a config reads)\n";
   return 0;
 }
@@ -248,6 +268,7 @@ int data_fetch(int argc, char** argv) {
   fo.log = &std::cout;
   std::cout << "data root: " << root.string() << (fo.mirror.empty() ? "" : "   mirror: " + fo.mirror) << "\n";
   std::vector<std::pair<std::string, std::string>> failed;
+  std::vector<std::string> warnings;
   std::size_t fetched = 0, present = 0;
   for (const DatasetSource* s : selected) {
     try {
@@ -262,6 +283,7 @@ int data_fetch(int argc, char** argv) {
                << o.record["source"].value("origin", std::string()) << ")";
         if (!s->pinned()) line << " [unpinned: checksum recorded]";
         std::cout << line.str() << "\n";
+        if (!o.warning.empty()) warnings.push_back(o.warning);
       } else {
         ++present;
         std::cout << "  " << s->name << ": already present and verified\n";
@@ -274,6 +296,8 @@ int data_fetch(int argc, char** argv) {
     }
   }
   std::cout << fetched << " fetched, " << present << " already present, " << failed.size() << " failed\n";
+  // Repeated at the end, where a long fetch's log cannot hide them.
+  for (const auto& w : warnings) std::cerr << "warning: " << w << "\n";
   if (failed.empty()) return 0;
   std::string names_failed;
   for (const auto& f : failed) names_failed += " " + f.first;

@@ -88,7 +88,7 @@ def _published(experiment):
 
 def _merged(results_dir, names, figure):
     """(joined name, data) with the cells and datasets of every present experiment of `names` (Accidents runs
-    apart from the other FIMI sets: configs/paper/drbt_accidents/README.md), or (None, None) after saying so."""
+    apart from the other FIMI sets: configs/paper/drbt_stress_accidents.yaml), or (None, None) after saying so."""
     found = [(n, d) for n in names for n, d in [plot_results.load_first(results_dir, [n], required=False)] if d is not None]
     if not found:
         print(f"paper_drbt: {figure} not written: experiment {' / '.join(names)} not in {results_dir}", file=sys.stderr)

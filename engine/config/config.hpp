@@ -59,6 +59,9 @@ struct DatasetSpec {
   // `missing: drop` (csv/tsv): rows with an empty coordinate value are skipped and counted in the
   // provenance (default `error`: such a row fails the load at its line).
   bool drop_missing = false;
+  // format fimi: `ragged: error | pad | truncate` and `items_per_row: N` (0 = not set); io/fimi.hpp.
+  std::string fimi_ragged = "error";
+  std::uint64_t fimi_items_per_row = 0;
   std::string generator;             // generator type; empty for files
   ParamSet generator_params;
   bool fallback_available = false;   // registry: generator to use when the file is absent

@@ -26,7 +26,8 @@ const std::vector<std::string> kDatasetKeys = {
     "generator", "fallback", "project", "bounds", "clip_to_bounds", "scale", "sample", "sample_seed",
     "params", "reference", "description",
     "bounds_from_data", "public_bounds",  // DS1-DS3: the paper's data-derived box, and a public one
-    "missing"};                           // csv/tsv: `drop` rows with an empty coordinate value
+    "missing",                            // csv/tsv: `drop` rows with an empty coordinate value
+    "ragged", "items_per_row"};           // fimi: transactions of different lengths (docs/choices.md)
 
 namespace {
 
@@ -84,6 +85,8 @@ DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::
     d.generator_params = parse_generator(at.child("generator"), d.generator);
     if (at.child("generator").has("scale")) d.standard_scale = yaml::as_string(at.child("generator").child("scale")) == "standard";
     if (at.has("missing")) yaml::fail(at.child("missing"), "missing applies to file datasets only", "remove the key");
+    for (const char* key : {"ragged", "items_per_row"})
+      if (at.has(key)) yaml::fail(at.child(key), std::string(key) + " applies to fimi files only", "remove the key");
   } else {
     // One file, a list of files, or a glob in the file name: the list and the glob are read as one
     // dataset, the files concatenated in sorted path order (dataset_factory.cpp).
@@ -144,6 +147,25 @@ DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::
         yaml::fail(at.child("missing"), "missing: drop applies to csv and tsv files only (format: " + d.format + ")",
                    "remove the key, or clean the file first");
       d.drop_missing = m == "drop";
+    }
+    // FIMI transactions as attributes (attribute j = the j-th item; DRBT Sec. 6.1, docs/choices.md): what
+    // to do with lines of different lengths, and an optional fixed number of attributes.
+    for (const char* key : {"ragged", "items_per_row"})
+      if (at.has(key) && d.format != "fimi")
+        yaml::fail(at.child(key), std::string(key) + " applies to fimi files only (format: " + d.format + ")", "remove the key");
+    if (at.has("ragged")) {
+      d.fimi_ragged = yaml::as_string(at.child("ragged"));
+      if (d.fimi_ragged != "error" && d.fimi_ragged != "pad" && d.fimi_ragged != "truncate")
+        yaml::fail(at.child("ragged"), "ragged must be 'error' (default), 'pad' or 'truncate'",
+                   "pad: d = the longest line, short lines padded with item 0; truncate: d = the shortest line");
+    }
+    if (at.has("items_per_row")) {
+      const std::int64_t n = yaml::as_int(at.child("items_per_row"));
+      if (n < 1 || n > 100000) yaml::fail(at.child("items_per_row"), "items_per_row must be between 1 and 100000");
+      if (d.fimi_ragged == "truncate")
+        yaml::fail(at.child("items_per_row"), "items_per_row already keeps the first N items of longer lines; ragged: truncate cannot be combined with it",
+                   "use ragged: pad (short lines padded with item 0) or ragged: error (short lines refused)");
+      d.fimi_items_per_row = static_cast<std::uint64_t>(n);
     }
     if (at.has("columns")) d.columns = yaml::as_string_list(at.child("columns"));
     if (at.has("label")) {

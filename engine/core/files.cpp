@@ -198,4 +198,8 @@ fs::path user_cache_data_root() {
   return fs::temp_directory_path() / "dpclust-cache" / "datasets";
 }
 
+std::filesystem::path fetch_record_path(const std::filesystem::path& data_root, const std::string& data_file) {
+  return data_root / ".dpclust" / "records" / (data_file + ".json");
+}
+
 }  // namespace dpclust

@@ -40,6 +40,11 @@ struct BuildInfo {
 };
 const BuildInfo& build_info();
 
+// Where `dpclust data fetch` keeps what it knows of a data file under a data root (its source, checksums,
+// when it was fetched): <root>/.dpclust/records/<data_file>.json. Written by datasources/fetch, read
+// there and by the dataset loader, which copies the source into each result's dataset provenance.
+std::filesystem::path fetch_record_path(const std::filesystem::path& data_root, const std::string& data_file);
+
 // The data root: explicit setting > $DPCLUST_DATA_ROOT > <source dir>/../shared/datasets if it
 // exists > the per-user cache (user_cache_data_root). Never empty; the folder may not exist yet
 // (`dpclust data fetch` creates it).

@@ -63,13 +63,24 @@ DerivationReport derive_cabs_pickups_dropoffs(const std::vector<std::filesystem:
 // 40 <= lat <= 41, -75 <= lon <= -73 (40-41 N, 73-75 W) are dropped (dropped_outside_box; the 0.0
 // placeholders of unknown locations fall here). Output `lon,lat` with the original text, header
 // `lon,lat`, rows in file order. A coordinate that is present but not a finite number is an error.
-// details: dropped_missing_location, dropped_outside_box.
+// details: dropped_missing_location, dropped_outside_box, and with a cutoff dropped_after_cutoff.
+// The date cutoff (last_crash_date, yyyymmdd; 0 = none): the export is live and grows every day, so a
+// fetch keeps only the crashes dated on or before the last day the paper's data could hold and the
+// derived file stops changing (up to crashes reported late; the fetch warns when a later fetch differs
+// from the first). The registry sets 2024-09-28: the authors' loader reads crashes_240928.csv, the
+// export of that day (see the note below); the paper (arXiv 2508.08749 v1, 12 Aug 2025, Sec. 6) says
+// "from 2012 to 2024". Rows after the cutoff are dropped before the location checks. The CRASH DATE
+// column (MM/DD/YYYY; the SODA export's YYYY-MM-DDT...) is then required, and a value that is not a
+// date is an error.
 // Note for whoever compares counts with the paper: the authors' own loader (data_provider.py in
 // QiuTedYuan/DpDBSCAN, e.g. commit 7da9da9d0f11e27e0bdc7c0ade2edcca9ab4c30f) reads
 // datasets/crashes_240928.csv, the 2024-09-28 export that repository ships as crashes_240928.zip, and
 // keeps -74.2 < lon < -73 and 40 < lat < 41 (strict), a narrower box than the one stated in the paper
 // and used here; the export date also changes the row count, since the data set grows daily.
-DerivationReport derive_nyc_crash(const std::filesystem::path& raw_csv, const std::filesystem::path& out_csv);
+DerivationReport derive_nyc_crash(const std::filesystem::path& raw_csv, const std::filesystem::path& out_csv,
+                                  int last_crash_date = 0);
+// "YYYY-MM-DD" -> yyyymmdd for derive_nyc_crash; InputError at `where` otherwise.
+int parse_crash_cutoff(const std::string& where, const std::string& iso_date);
 
 // ---- HAR70+ (DP-DBSCAN paper) -----------------------------------------------------------------------
 // Source: the UCI Machine Learning Repository's "HAR70+" data set (id 780), a zip of one CSV per

@@ -8,6 +8,7 @@
 // next line, and only then is it copied into one reusable buffer, so ordinary rows cost no allocation.
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <cmath>
 #include <fstream>
 #include <stdexcept>
@@ -125,6 +126,30 @@ std::size_t find_column(const std::vector<std::string>& names, std::string_view 
                    "the file is corrupt or not the NYC crash export; re-download it");
 }
 
+// A crash date as yyyymmdd: the OpenData site's export writes MM/DD/YYYY, its SODA API export
+// YYYY-MM-DDT00:00:00.000. Anything else (or an impossible month or day) is an error, so a changed
+// export format cannot silently move rows across the cutoff.
+int crash_date(const CsvRecords& rec, std::string_view v) {
+  v = text::trim(v);
+  auto number = [](std::string_view t, int& out) {
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
+    return ec == std::errc() && end == t.data() + t.size() && !t.empty();
+  };
+  int y = 0, m = 0, d = 0;
+  bool ok = false;
+  if (const auto s1 = v.find('/'); s1 != std::string_view::npos) {
+    const auto s2 = v.find('/', s1 + 1);
+    ok = s2 != std::string_view::npos && number(v.substr(0, s1), m) && number(v.substr(s1 + 1, s2 - s1 - 1), d) &&
+         number(v.substr(s2 + 1), y);
+  } else if (v.size() >= 10 && v[4] == '-' && v[7] == '-') {
+    ok = number(v.substr(0, 4), y) && number(v.substr(5, 2), m) && number(v.substr(8, 2), d) && (v.size() == 10 || v[10] == 'T');
+  }
+  if (!ok || y < 1900 || y > 9999 || m < 1 || m > 12 || d < 1 || d > 31)
+    throw InputError(rec.where(), "CRASH DATE is not a date (MM/DD/YYYY or YYYY-MM-DD)",
+                     "the file is corrupt or not the NYC crash export; re-download it");
+  return y * 10000 + m * 100 + d;
+}
+
 double coordinate(const CsvRecords& rec, const char* name, std::string_view v) {
   double x = 0;
   const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
@@ -134,7 +159,16 @@ double coordinate(const CsvRecords& rec, const char* name, std::string_view v) {
 
 }  // namespace
 
-DerivationReport derive_nyc_crash(const fs::path& raw_csv, const fs::path& out_csv) {
+int parse_crash_cutoff(const std::string& where, const std::string& iso_date) {
+  int y = 0, m = 0, d = 0;
+  char extra = 0;
+  if (iso_date.size() != 10 || std::sscanf(iso_date.c_str(), "%4d-%2d-%2d%c", &y, &m, &d, &extra) != 3 || m < 1 || m > 12 || d < 1 ||
+      d > 31)
+    throw InputError(where, "last_crash_date '" + iso_date + "' is not a date YYYY-MM-DD", "write it as e.g. 2024-09-28");
+  return y * 10000 + m * 100 + d;
+}
+
+DerivationReport derive_nyc_crash(const fs::path& raw_csv, const fs::path& out_csv, int last_crash_date) {
   LineReader in(raw_csv);
   CsvRecords records(in);
   std::vector<std::string_view> fields;
@@ -144,12 +178,20 @@ DerivationReport derive_nyc_crash(const fs::path& raw_csv, const fs::path& out_c
   for (std::string_view f : fields) names.emplace_back(text::trim(f));
   const std::size_t lat_col = find_column(names, "LATITUDE", in);
   const std::size_t lon_col = find_column(names, "LONGITUDE", in);
+  // The date column is needed only for the cutoff (the site says "CRASH DATE", the SODA API "crash_date").
+  std::size_t date_col = 0;
+  if (last_crash_date != 0) {
+    const auto it = std::find_if(names.begin(), names.end(), [](const std::string& n) {
+      return text::iequals(n, "CRASH DATE") || text::iequals(n, "crash_date");
+    });
+    date_col = it != names.end() ? static_cast<std::size_t>(it - names.begin()) : find_column(names, "CRASH DATE", in);
+  }
 
   std::ofstream out(out_csv, std::ios::binary | std::ios::trunc);
   if (!out) throw std::runtime_error("cannot create " + out_csv.string());
   out << "lon,lat\n";
   DerivationReport report;
-  std::uint64_t missing = 0, outside = 0;
+  std::uint64_t missing = 0, outside = 0, after_cutoff = 0;
   std::string row;
   while (records.next(fields)) {
     ++report.rows_read;
@@ -157,6 +199,10 @@ DerivationReport derive_nyc_crash(const fs::path& raw_csv, const fs::path& out_c
       throw InputError(records.where(), "expected " + std::to_string(names.size()) + " fields (as in the header), found " +
                                             std::to_string(fields.size()),
                        "the file is truncated or not valid CSV; re-download it");
+    if (last_crash_date != 0 && crash_date(records, fields[date_col]) > last_crash_date) {
+      ++after_cutoff;  // reported after the paper's export: the live data set grows every day
+      continue;
+    }
     const std::string_view lat_text = fields[lat_col], lon_text = fields[lon_col];
     if (lat_text.empty() || lon_text.empty()) {
       ++missing;  // crashes without a recorded location: common in this data, not an error
@@ -175,6 +221,7 @@ DerivationReport derive_nyc_crash(const fs::path& raw_csv, const fs::path& out_c
   out.close();
   if (!out) throw std::runtime_error("cannot write " + out_csv.string() + " (check free disk space)");
   report.details = {{"dropped_missing_location", missing}, {"dropped_outside_box", outside}};
+  if (last_crash_date != 0) report.details["dropped_after_cutoff"] = after_cutoff;
   return report;
 }
 

@@ -50,7 +50,7 @@ const char* to_string(DataStatus status) {
 namespace {
 
 fs::path record_path(const DatasetSource& s, const fs::path& root) {
-  return root / ".dpclust" / "records" / (s.data_file + ".json");
+  return fetch_record_path(root, s.data_file);
 }
 
 std::string file_checksum(const DatasetSource& s, const fs::path& path) {
@@ -257,7 +257,11 @@ DerivationReport run_derivation(const DatasetSource& s, const std::vector<fs::pa
   };
   if (s.derivation == "cabs_positions") return derive_cabs_positions(inputs, out);
   if (s.derivation == "cabs_pickups_dropoffs") return derive_cabs_pickups_dropoffs(inputs, out);
-  if (s.derivation == "nyc_crash") return derive_nyc_crash(single(), out);
+  if (s.derivation == "nyc_crash")
+    return derive_nyc_crash(single(), out,
+                            s.options.contains("last_crash_date")
+                                ? parse_crash_cutoff(s.where, s.options["last_crash_date"].get<std::string>())
+                                : 0);
   if (s.derivation == "har70") return derive_har70(inputs, out);
   if (s.derivation == "sklearn_iris") return derive_sklearn_iris(single(), out);
   if (s.derivation == "gunzip") return derive_gunzip(s, single(), out);
@@ -280,6 +284,32 @@ std::string generated_text(const DatasetSource& s, const fs::path& root) {
 }  // namespace
 
 static FetchOutcome fetch_dataset_locked(const DatasetSource& s, const FetchOptions& opt);
+
+// Trust on first fetch (issue 23): an unpinned file (Crash, a live export) has no checksum to verify, so
+// its first fetch's checksum is kept in every later record (`first_fetch`). A later fetch that gives a
+// different file is not taken silently: it is reported here, in the outcome (`data fetch` repeats it at
+// the end) and in the record (`differs_from_first_fetch`), and the earlier file, if it was still there,
+// was set aside (.rejected-<time>), never deleted. Results carry the data file's checksum, so results
+// from the two files cannot be mixed up.
+static void note_first_fetch(const DatasetSource& s, const fs::path& root, FetchOutcome& outcome, nlohmann::json& record,
+                             std::ostream& log) {
+  const nlohmann::json previous = read_record(s, root);  // the record this fetch is about to replace
+  nlohmann::json first = {{"sha256", outcome.sha256}, {"fetched_at", record["fetched_at"]}};
+  if (previous.is_object() && previous.contains("first_fetch") && previous["first_fetch"].contains("sha256"))
+    first = previous["first_fetch"];
+  else if (previous.is_object() && previous.contains("sha256"))
+    first = {{"sha256", previous["sha256"]}, {"fetched_at", previous.value("fetched_at", std::string())}};
+  if (previous.is_object() && previous.contains("derivation") && !first.contains("rows"))
+    first["rows"] = previous["derivation"].value("rows_written", std::uint64_t{0});
+  record["first_fetch"] = first;
+  if (first["sha256"] == outcome.sha256) return;
+  record["differs_from_first_fetch"] = true;
+  outcome.warning = s.name + ": this fetch gave a different file than the first fetch (" + first.value("fetched_at", std::string("?")) +
+                    ", SHA-256 " + first["sha256"].get<std::string>() + "); now SHA-256 " + outcome.sha256 +
+                    ". The source changed (a live data set, or rows corrected upstream): results computed before and after are not "
+                    "comparable; both checksums are in " + record_path(s, root).string();
+  log << "  WARNING: " << outcome.warning << "\n";
+}
 static FetchOutcome fetch_from_source(const DatasetSource& s, const FetchOptions& opt, const nlohmann::json& provenance,
                                       std::chrono::steady_clock::time_point t0);
 
@@ -602,6 +632,7 @@ static FetchOutcome fetch_from_source(const DatasetSource& s, const FetchOptions
   record["sha256"] = outcome.sha256;
   remember_checksum(s, root, target, outcome.sha256);
   record["pinned"] = s.pinned();
+  if (!s.pinned()) note_first_fetch(s, root, outcome, record, log);
   std::error_code ec;
   record["bytes"] = fs::file_size(target, ec);
   outcome.seconds = seconds_since(t0);

@@ -77,6 +77,8 @@ struct FetchOutcome {
   std::uint64_t bytes_downloaded = 0;
   double seconds = 0;
   nlohmann::json record;     // what was written to .dpclust/records/
+  // Unpinned sources: set when this fetch's file differs from the first fetch's (record: first_fetch).
+  std::string warning;
 };
 
 // Fetches one dataset (waits for another fetch holding the data root's lock). Throws InputError with the

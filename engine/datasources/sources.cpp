@@ -1,4 +1,5 @@
 #include "datasources/sources.hpp"
+#include "datasources/derivations.hpp"
 
 #include <fstream>
 #include <set>
@@ -246,6 +247,9 @@ DatasetSource read_one_source(const std::string& name, const std::string& data_f
           s.options[key] = it->second.as<std::string>();
         }
       }
+      // A malformed cutoff is the registry's error, found when it is read rather than after a download.
+      if (s.derivation == "nyc_crash" && s.options.contains("last_crash_date"))
+        parse_crash_cutoff(at.child("options").child("last_crash_date").where(), s.options["last_crash_date"].get<std::string>());
     }
     s.sha256 = read_sha256(at.child("sha256"), true);
   }

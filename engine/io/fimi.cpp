@@ -43,8 +43,13 @@ bool is_blank(char c) { return c == ' ' || c == '\t'; }
   throw InputError(in.where(), "transaction has " + std::to_string(found) + " items, but the first (line " +
                                    std::to_string(first_line) + ") has " + std::to_string(expected) +
                                    "; attribute j is the j-th item, so rows of different lengths would misalign",
-                   "check the file (the DRBT sets hold the same number of items on every line); the loader's "
-                   "`ragged` option (FimiOptions) reads ragged files: pad (with item 0) or truncate (to the shortest line)");
+                   "check the file (the DRBT sets hold the same number of items on every line); a dataset's "
+                   "`ragged: pad` (with item 0) or `ragged: truncate` (to the shortest line), or `items_per_row: N`, reads ragged files");
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void too_short(const LineReader& in, std::size_t wanted, std::size_t found) {
+  throw InputError(in.where(), "transaction has " + std::to_string(found) + " items, fewer than items_per_row " + std::to_string(wanted),
+                   "add `ragged: pad` to pad short transactions with item 0, or lower items_per_row");
 }
 
 // Appends the items of `line` to `out`; returns how many.
@@ -76,10 +81,25 @@ Dataset load_fimi(const std::filesystem::path& path, const FimiOptions& options)
   std::vector<double> items;
   std::vector<std::uint32_t> lengths;
   std::size_t first_len = 0, first_line = 0, min_len = SIZE_MAX, max_len = 0;
+  std::size_t min_seen = SIZE_MAX, max_seen = 0;  // items per line in the file (before items_per_row)
+  std::size_t fixed_rows = 0;                     // lines cut or padded to items_per_row
   std::string_view line;
   while ((options.max_rows == 0 || lengths.size() < options.max_rows) && in.next(line)) {
-    const std::size_t len = parse_items(line, in, lengths.size(), items);
+    std::size_t len = parse_items(line, in, lengths.size(), items);
     if (len == 0) continue;  // a blank line is not a transaction
+    min_seen = std::min(min_seen, len);
+    max_seen = std::max(max_seen, len);
+    if (options.items_per_row != 0 && len != options.items_per_row) {
+      // A fixed width: the first items_per_row items, short lines padded with item 0 (or refused).
+      if (len > options.items_per_row) {
+        items.resize(items.size() - (len - options.items_per_row));
+      } else {
+        if (options.ragged != FimiRagged::pad) too_short(in, options.items_per_row, len);
+        items.resize(items.size() + (options.items_per_row - len), 0.0);
+      }
+      ++fixed_rows;
+      len = options.items_per_row;
+    }
     if (lengths.empty()) {
       first_len = len;
       first_line = in.line_number();
@@ -123,8 +143,12 @@ Dataset load_fimi(const std::filesystem::path& path, const FimiOptions& options)
   ds.provenance["format"] = "fimi";
   ds.provenance["ragged"] = to_string(options.ragged);
   ds.provenance["rows"] = ds.n;
-  ds.provenance["min_items"] = min_len;
-  ds.provenance["max_items"] = max_len;
+  ds.provenance["min_items"] = min_seen;
+  ds.provenance["max_items"] = max_seen;
+  if (options.items_per_row) {
+    ds.provenance["items_per_row"] = options.items_per_row;
+    if (fixed_rows) ds.provenance["cut_or_padded_rows"] = fixed_rows;
+  }
   if (options.ragged == FimiRagged::pad && changed) ds.provenance["padded_rows"] = changed;
   if (options.ragged == FimiRagged::truncate && changed) ds.provenance["truncated_rows"] = changed;
   if (options.max_rows) ds.provenance["max_rows"] = options.max_rows;

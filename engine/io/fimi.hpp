@@ -27,6 +27,11 @@ const char* to_string(FimiRagged r);
 
 struct FimiOptions {
   FimiRagged ragged = FimiRagged::error;
+  // A fixed number of attributes (0 = decided by `ragged`): attribute j = the j-th item for j < N; a
+  // longer line keeps its first N items, a shorter one is padded with item 0 under ragged: pad and
+  // refused otherwise (ragged: truncate is not combined with it). DRBT's Accidents reading
+  // (docs/choices.md): `items_per_row: 18, ragged: pad` gives the paper's 340,183 x 18 shape.
+  std::size_t items_per_row = 0;
   // Read at most this many transactions; 0 (default) = all.
   std::size_t max_rows = 0;
   // Dataset name; empty (default) = the file name without extensions ("mushroom" for mushroom.dat.gz).

@@ -239,6 +239,48 @@ TEST(DeriveCrash, QuotedFieldsMissingAndOutsideCounted) {
   fs::remove_all(dir);
 }
 
+// The paper's date cutoff (registry option last_crash_date): crashes dated after it are dropped before
+// the location checks, in both date formats (site MM/DD/YYYY, SODA API YYYY-MM-DDT...).
+TEST(DeriveCrash, DateCutoffDropsLaterCrashesInBothFormats) {
+  const fs::path dir = temp_dir("crash_cutoff");
+  const fs::path in = write_file(dir / "crashes.csv", kCrash);
+  // kCrash's dates: 09/11/2021 (no location), 03/26/2022, 06/29/2022 (outside), 07/01, 07/02 (no
+  // longitude), 07/03, 07/04 (outside), 07/05/2022. Cutoff 2022-07-02 keeps the first five rows' dates.
+  DerivationReport r = derive_nyc_crash(in, dir / "a.out", parse_crash_cutoff("t", "2022-07-02"));
+  EXPECT_EQ(read_text(dir / "a.out"), "lon,lat\n-73.99,40.69\n-73.9400000,40.7440000\n");
+  EXPECT_EQ(r.rows_read, 8u);
+  EXPECT_EQ(r.details["dropped_after_cutoff"], 3);
+  EXPECT_EQ(r.details["dropped_missing_location"], 2);
+  EXPECT_EQ(r.details["dropped_outside_box"], 1);
+  // The cutoff day itself is kept (on or before).
+  r = derive_nyc_crash(in, dir / "b.out", parse_crash_cutoff("t", "2022-07-03"));
+  EXPECT_EQ(r.rows_written, 3u);
+  EXPECT_EQ(r.details["dropped_after_cutoff"], 2);
+  // Without a cutoff nothing is dropped for its date and the count is not reported.
+  r = derive_nyc_crash(in, dir / "c.out");
+  EXPECT_EQ(r.rows_written, 4u);
+  EXPECT_FALSE(r.details.contains("dropped_after_cutoff"));
+  // The SODA API export: lower-case names, ISO timestamps.
+  const std::string api = "crash_date,crash_time,latitude,longitude\n"
+                          "2024-09-28T00:00:00.000,1:00,40.5,-74.0\n"
+                          "2024-09-29T00:00:00.000,1:00,40.6,-74.0\n";
+  r = derive_nyc_crash(write_file(dir / "api.csv", api), dir / "d.out", parse_crash_cutoff("t", "2024-09-28"));
+  EXPECT_EQ(read_text(dir / "d.out"), "lon,lat\n-74.0,40.5\n");
+  EXPECT_EQ(r.details["dropped_after_cutoff"], 1);
+  // A date that is not one is an error at its line (never silently kept or dropped), naming no value.
+  std::string msg = input_error([&] {
+    derive_nyc_crash(write_file(dir / "e.csv", "CRASH DATE,LATITUDE,LONGITUDE\n13/45/2020,40.5,-74\n"), dir / "o",
+                     parse_crash_cutoff("t", "2024-09-28"));
+  });
+  EXPECT_TRUE(contains(msg, "e.csv:2")) << msg;
+  EXPECT_TRUE(contains(msg, "CRASH DATE is not a date")) << msg;
+  EXPECT_FALSE(contains(msg, "13/45")) << msg;
+  msg = input_error([&] { parse_crash_cutoff("registry.yaml:12", "28.09.2024"); });
+  EXPECT_TRUE(contains(msg, "registry.yaml:12")) << msg;
+  EXPECT_TRUE(contains(msg, "YYYY-MM-DD")) << msg;
+  fs::remove_all(dir);
+}
+
 TEST(DeriveCrash, ErrorsNameTheRecordsFirstLine) {
   const fs::path dir = temp_dir("crash_bad");
   const std::string header = "CRASH DATE,LATITUDE,LONGITUDE,NOTE\n";

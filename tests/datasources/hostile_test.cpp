@@ -504,3 +504,44 @@ TEST(HostileServer, ZipBombAndPlantedExtractionLinkStayInsideTheBounds) {
   EXPECT_TRUE(fs::is_empty(elsewhere.path)) << "nothing is extracted through the planted link";
   EXPECT_TRUE(fs::exists(linked.at("har/har.csv")));
 }
+
+// Issue 23, Crash is live: an unpinned file's first checksum stays in its record; a later fetch that
+// gives a different file is reported (fetch output, record, `data list`), never taken silently.
+TEST(LiveSource, ALaterFetchThatDiffersFromTheFirstIsReportedAndTheFirstChecksumKept) {
+  Site site;
+  const std::string first = csv_text(2000), second = csv_text(2100);
+  site.unpinned("live", "nyc/live.csv", site.serve("nyc/live.csv", first));
+  auto r = sh(site.data("fetch live"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(r.output.find("WARNING"), std::string::npos) << r.output;
+  const fs::path record = site.at(".dpclust/records/nyc/live.csv.json");
+  ASSERT_TRUE(fs::exists(record)) << r.output;
+  nlohmann::json rec = nlohmann::json::parse(read_text_file(record));
+  EXPECT_EQ(rec["first_fetch"]["sha256"], sha256_hex(first));
+  EXPECT_FALSE(rec.contains("differs_from_first_fetch"));
+
+  // The same file again (deleted by hand, fetched again): no warning, the first fetch is kept.
+  fs::remove(site.at("nyc/live.csv"));
+  r = sh(site.data("fetch live"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(r.output.find("WARNING"), std::string::npos) << r.output;
+
+  // Upstream grew: the next fetch differs; it says so, and the record keeps the first checksum.
+  site.serve("nyc/live.csv", second);
+  fs::remove(site.at("nyc/live.csv"));
+  r = sh(site.data("fetch live"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("WARNING: live: this fetch gave a different file than the first fetch"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("warning: live:"), std::string::npos) << r.output;  // repeated at the end
+  EXPECT_NE(r.output.find(sha256_hex(first)), std::string::npos) << r.output;
+  rec = nlohmann::json::parse(read_text_file(record));
+  EXPECT_EQ(rec["first_fetch"]["sha256"], sha256_hex(first));
+  EXPECT_EQ(rec["sha256"], sha256_hex(second));
+  EXPECT_TRUE(rec.value("differs_from_first_fetch", false));
+  r = sh(site.data("list"));
+  EXPECT_NE(r.output.find("live: differs from its first fetch"), std::string::npos) << r.output;
+  r = sh(site.data("list --json"));
+  const auto j = nlohmann::json::parse(r.output.substr(r.output.find('{')));
+  EXPECT_EQ(j["datasets"][0]["first_fetch"]["sha256"], sha256_hex(first));
+  EXPECT_TRUE(j["datasets"][0]["first_fetch"]["differs"].get<bool>());
+}

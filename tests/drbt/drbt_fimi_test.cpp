@@ -140,6 +140,7 @@ fs::path dpclust_binary() {
 
 // Stand-ins for the five FIMI files with the papers' widths (Table 7): 40 transactions each, three
 // groups; attribute j holds item 3j + 1 + group (80% of the time) or a random one of its three items.
+// Accidents is ragged like the real accidents.dat: 15 to 45 items a line (the configs read 18).
 fs::path fimi_fixture_root() {
   const fs::path root = testing::temp_dir("drbt_fimi_root");
   std::uint64_t state = 12345;
@@ -151,7 +152,8 @@ fs::path fimi_fixture_root() {
            {"accidents", 18}, {"mushroom", 23}, {"chess", 37}, {"connect", 43}, {"pumsb", 74}}) {
     std::ostringstream out;
     for (int i = 0; i < 40; ++i) {
-      for (int j = 0; j < d; ++j) {
+      const int width = name == "accidents" ? 15 + static_cast<int>(next() % 31) : d;
+      for (int j = 0; j < width; ++j) {
         const unsigned item = next() % 10 < 8 ? static_cast<unsigned>(i % 3) : next() % 3;
         out << 3 * j + 1 + static_cast<int>(item) << ' ';
       }
@@ -162,10 +164,10 @@ fs::path fimi_fixture_root() {
   return root;
 }
 
-// configs/paper/<name>.yaml; the Accidents configs live in configs/paper/drbt_accidents/ (kept out of run_all.sh).
+// configs/paper/<name>.yaml.
 const std::vector<std::string> kNewConfigs = {"drbt_stress_fimi",       "drbt_of_fimi",
                                               "drbt_partitioned_pumsb", "drbt_table4_series",
-                                              "drbt_accidents/drbt_stress_accidents", "drbt_accidents/drbt_of_accidents"};
+                                              "drbt_stress_accidents", "drbt_of_accidents"};
 
 std::string config_path(const std::string& name) { return (kSource / "configs" / "paper" / (name + ".yaml")).string(); }
 
@@ -195,8 +197,8 @@ TEST(DrbtConfigs, RunOnFixtureSizedData) {
   const fs::path out = testing::temp_dir("drbt_fimi_out");
   const testing::CommandResult r = testing::run_command(
       bin.string() + " run " + config_path("drbt_stress_fimi") + " " + config_path("drbt_of_fimi") + " " +
-      config_path("drbt_partitioned_pumsb") + " " + config_path("drbt_accidents/drbt_stress_accidents") + " " +
-      config_path("drbt_accidents/drbt_of_accidents") + " --data-root " + root.string() + " --out " + out.string() + " --trials 2 --no-progress");
+      config_path("drbt_partitioned_pumsb") + " " + config_path("drbt_stress_accidents") + " " +
+      config_path("drbt_of_accidents") + " --data-root " + root.string() + " --out " + out.string() + " --trials 2 --no-progress");
   ASSERT_EQ(r.code, 0) << r.output;
 
   // Tables 12-16: 4 + 1 datasets x 7 d_r x 4 series; the orthonormal series is a rotation at d_r = d_o.
@@ -206,6 +208,15 @@ TEST(DrbtConfigs, RunOnFixtureSizedData) {
   ASSERT_EQ(stress_acc["cells"].size(), 28u);
   EXPECT_EQ(stress["datasets"]["pumsb"]["d"], 74);
   EXPECT_EQ(stress["datasets"]["pumsb"]["n"], 40);
+  // Accidents' ragged transactions read as the paper's 18 attributes (items_per_row: 18, ragged: pad).
+  const json& acc = stress_acc["datasets"]["accidents"];
+  EXPECT_EQ(acc["d"], 18);
+  EXPECT_EQ(acc["n"], 40);
+  EXPECT_EQ(acc["provenance"]["items_per_row"], 18);
+  EXPECT_EQ(acc["provenance"]["ragged"], "pad");
+  EXPECT_GE(acc["provenance"]["min_items"].get<int>(), 15);
+  EXPECT_LE(acc["provenance"]["max_items"].get<int>(), 45);
+  EXPECT_GT(acc["provenance"]["cut_or_padded_rows"].get<int>(), 30);  // all but the lines of exactly 18
   const std::map<std::string, int> d_o = {{"accidents", 18}, {"mushroom", 23}, {"chess", 37}, {"connect", 43}, {"pumsb", 74}};
   std::set<std::string> seen;
   json all_stress = stress["cells"];

@@ -109,3 +109,55 @@ TEST(DatasetFiles, MissingOptionIsValidated) {
   msg = error_of(dir, "    generator: {type: moons, n_samples: 10}\n    missing: drop\n");
   EXPECT_TRUE(contains(msg, "file datasets only")) << msg;
 }
+
+// Issue 23: FIMI transactions as attributes, from the config (DRBT's Accidents reading).
+TEST(DatasetFiles, FimiRaggedAndItemsPerRowFromTheConfig) {
+  const fs::path dir = dpclust::testing::temp_dir("fimi_cfg");
+  dpclust::testing::write_file(dir / "acc.dat", "1 2 3 4\n5 6\n7 8 9\n");
+  const ExperimentConfig cfg = parse(dir, "    file: acc.dat\n    format: fimi\n    ragged: pad\n    items_per_row: 3\n");
+  EXPECT_EQ(known_shape(cfg.datasets[0]).d, std::optional<std::size_t>(3));
+  const Dataset ds = materialize_dataset(cfg.datasets.at(0));
+  EXPECT_EQ(ds.coords, (std::vector<double>{1, 2, 3, 5, 6, 0, 7, 8, 9}));
+  // Part of the dataset's definition, so of every cell's fingerprint.
+  EXPECT_EQ(cfg.datasets[0].definition["items_per_row"].dump(), "\"3\"");  // as written in the config
+  EXPECT_EQ(cfg.datasets[0].definition["ragged"], "pad");
+  const Dataset truncated = materialize_dataset(parse(dir, "    file: acc.dat\n    format: fimi\n    ragged: truncate\n").datasets.at(0));
+  EXPECT_EQ(truncated.d, 2u);
+
+  std::string msg = error_of(dir, "    file: acc.dat\n    format: fimi\n    ragged: squash\n");
+  EXPECT_TRUE(contains(msg, "t.yaml:")) << msg;
+  EXPECT_TRUE(contains(msg, "ragged must be 'error'")) << msg;
+  msg = error_of(dir, "    file: acc.dat\n    format: fimi\n    ragged: truncate\n    items_per_row: 3\n");
+  EXPECT_TRUE(contains(msg, "cannot be combined")) << msg;
+  msg = error_of(dir, "    file: acc.dat\n    format: fimi\n    items_per_row: 0\n");
+  EXPECT_TRUE(contains(msg, "between 1 and 100000")) << msg;
+  msg = error_of(dir, "    file: x.csv\n    items_per_row: 3\n");
+  EXPECT_TRUE(contains(msg, "fimi files only")) << msg;
+  msg = error_of(dir, "    generator: {type: moons, n_samples: 10}\n    ragged: pad\n");
+  EXPECT_TRUE(contains(msg, "fimi files only")) << msg;
+}
+
+// Issue 23: results say which source gave a fetched data file (the fetch record beside it), and that a
+// file placed by hand was not fetched.
+TEST(DatasetFiles, TheFetchRecordsSourceIsInTheDatasetsProvenance) {
+  const fs::path root = dpclust::testing::temp_dir("src_root");
+  dpclust::testing::write_file(root / "fimi" / "x.dat", "1 2\n3 4\n");
+  const std::string text = "experiment: files\ndatasets:\n  - name: d\n    data_file: fimi/x.dat\n    format: fimi\n"
+                           "methods:\n  - method: kmeans\n    params: {k: 1}\n";
+  const auto load = [&] { return materialize_dataset(parse_config(text, (root / "t.yaml").string(), root, root).datasets.at(0)); };
+  EXPECT_TRUE(contains(load().provenance["source"].get<std::string>(), "no fetch record")) << load().provenance.dump();
+
+  dpclust::testing::write_file(root / ".dpclust" / "records" / "fimi" / "x.dat.json",
+                               R"({"dataset": "d", "sha256": "abc", "pinned": true, "fetched_at": "2026-01-01T00:00:00Z",
+                                   "source": {"index": 2, "of": 2, "origin": "https://example.org/copy/x.dat"},
+                                   "sources_failed": [{"index": 1, "error": "404"}]})");
+  const nlohmann::json s = load().provenance["source"];
+  EXPECT_EQ(s["origin"], "https://example.org/copy/x.dat");
+  EXPECT_EQ(s["index"], 2);
+  EXPECT_EQ(s["of"], 2);
+  EXPECT_EQ(s["sha256"], "abc");
+  EXPECT_EQ(s["fetched_at"], "2026-01-01T00:00:00Z");
+
+  dpclust::testing::write_file(root / ".dpclust" / "records" / "fimi" / "x.dat.json", "{not json");
+  EXPECT_TRUE(contains(load().provenance["source"].get<std::string>(), "unreadable")) << load().provenance.dump();
+}

@@ -62,7 +62,8 @@ TEST(Fimi, RaggedIsAnErrorByDefault) {
   EXPECT_TRUE(contains(msg, "acc.dat:2")) << msg;
   EXPECT_TRUE(contains(msg, "1 items")) << msg;
   EXPECT_TRUE(contains(msg, "(line 1) has 3")) << msg;
-  EXPECT_TRUE(contains(msg, "`ragged` option")) << msg;
+  EXPECT_TRUE(contains(msg, "`ragged: pad`")) << msg;
+  EXPECT_TRUE(contains(msg, "items_per_row")) << msg;
   std::filesystem::remove_all(dir);
 }
 
@@ -79,6 +80,34 @@ TEST(Fimi, RaggedPadWithZero) {
   EXPECT_EQ(ds.provenance["min_items"], 1);
   EXPECT_EQ(ds.provenance["max_items"], 3);
   ds.check_invariants();
+  std::filesystem::remove_all(dir);
+}
+
+// DRBT's Accidents reading (docs/choices.md): a fixed number of attributes, the first N items of each
+// line; shorter lines padded with item 0 under ragged: pad, refused otherwise.
+TEST(Fimi, ItemsPerRowCutsLongAndPadsShortLines) {
+  auto dir = temp_dir("fimi");
+  FimiOptions o;
+  o.ragged = FimiRagged::pad;
+  o.items_per_row = 2;
+  Dataset ds = load_fimi(write_file(dir / "acc.dat", kRagged), o);  // lines of 3, 1 and 2 items
+  EXPECT_EQ(ds.n, 3u);
+  EXPECT_EQ(ds.d, 2u);
+  EXPECT_EQ(ds.coords, (std::vector<double>{5, 6, 8, 0, 9, 10}));
+  EXPECT_EQ(ds.provenance["items_per_row"], 2);
+  EXPECT_EQ(ds.provenance["cut_or_padded_rows"], 2);
+  EXPECT_EQ(ds.provenance["min_items"], 1);  // of the file, not of the matrix
+  EXPECT_EQ(ds.provenance["max_items"], 3);
+  ds.check_invariants();
+  // Without pad a short line is refused at its line.
+  o.ragged = FimiRagged::error;
+  const std::string msg = input_error([&] { load_fimi(write_file(dir / "acc2.dat", kRagged), o); });
+  EXPECT_TRUE(contains(msg, "acc2.dat:2")) << msg;
+  EXPECT_TRUE(contains(msg, "fewer than items_per_row 2")) << msg;
+  // Only longer lines: cut, no pad needed.
+  o.items_per_row = 1;
+  Dataset one = load_fimi(write_file(dir / "acc3.dat", kRagged), o);
+  EXPECT_EQ(one.coords, (std::vector<double>{5, 8, 9}));
   std::filesystem::remove_all(dir);
 }
 
