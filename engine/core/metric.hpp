@@ -5,13 +5,57 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 #include "core/dataset.hpp"
 #include "core/method.hpp"
 
 namespace dpclust {
+
+// What the evaluation of one dataset reuses across the trials and cells of a run: across them the points
+// and their coordinates are fixed, only the labels change, so what a metric derives from the points
+// alone (sort orders, point-to-cell maps, fixed folds, the true result of a non-private method) is
+// computed once per key and then shared read-only by every trial thread. The first caller of a key
+// computes its value (others asking for it meanwhile wait); different keys are computed concurrently.
+// A value must be a function of the dataset and its key only -- the key names every parameter it
+// depends on -- so which trial computes it changes no number.
+class DatasetCache {
+ public:
+  template <class T, class Make>
+  std::shared_ptr<const T> get(const std::string& key, Make&& make) {
+    Slot* slot = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      std::unique_ptr<Slot>& s = slots_[key];
+      if (!s) s = std::make_unique<Slot>();
+      slot = s.get();
+    }
+    std::call_once(slot->once, [&] {  // an exception leaves the key uncomputed: the next caller retries
+      slot->value = std::make_shared<const T>(make());
+      slot->type = &typeid(T);
+    });
+    if (*slot->type != typeid(T)) throw std::logic_error("DatasetCache: key '" + key + "' holds another type");
+    return std::static_pointer_cast<const T>(slot->value);
+  }
+  std::size_t size() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return slots_.size();
+  }
+
+ private:
+  struct Slot {
+    std::once_flag once;
+    std::shared_ptr<const void> value;
+    const std::type_info* type = nullptr;
+  };
+  mutable std::mutex mu_;
+  std::map<std::string, std::unique_ptr<Slot>> slots_;
+};
 
 struct MetricInput {
   const Dataset& data;
@@ -26,6 +70,9 @@ struct MetricInput {
   // evaluation (OCM and 2CE from the same cross-validation) compute it once. Keyed by a name the
   // metrics agree on.
   std::map<std::string, std::any>& cache;
+  // The run's cache for this dataset (shared by every trial on it), or nullptr: the metric then computes
+  // what it would reuse for this trial alone, with the same result.
+  DatasetCache* dataset_cache = nullptr;
 };
 
 struct MetricInfo {

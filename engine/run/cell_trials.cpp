@@ -127,7 +127,8 @@ json build_cell_json(int threads, const ExperimentConfig& cfg, const Cell& cell,
 
 
 TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Dataset& data,
-                       const std::vector<const MetricInfo*>& metrics, std::int64_t trial, double noise_scale) {
+                       const std::vector<const MetricInfo*>& metrics, std::int64_t trial, double noise_scale,
+                       DatasetCache* dataset_cache) {
   const MethodInfo& info = *find_method(cell.method);
   TrialOutcome out;
   // randomness: secure has no seed: nothing is derived, written or logged (docs/results.md "Seeds and randomness").
@@ -141,7 +142,8 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
   const BudgetLedger& ledger = run.ledger;
   json metric_json = json::object();
   std::map<std::string, std::any> metric_cache;
-  MetricInput in{data, res, cell.params, info, secure ? os_random_u64() : splitmix64(seed ^ fnv1a64("metrics")), metric_cache};
+  MetricInput in{data, res, cell.params, info, secure ? os_random_u64() : splitmix64(seed ^ fnv1a64("metrics")), metric_cache,
+                 dataset_cache};
   for (const MetricInfo* m : metrics) {
     const double v = m->compute(in);
     out.metric_values.push_back(v);

@@ -33,9 +33,10 @@ struct TrialOutcome {
 };
 
 // Trial `trial` of a cell: the trial of single_trial.hpp (seeded as the config says, or secure), scored
-// by `metrics`, recorded as results.json's trial entry.
+// by `metrics`, recorded as results.json's trial entry. `dataset_cache`: the run's cache for `data`
+// (core/metric.hpp), shared by the trials of every cell on it; nullptr = nothing reused.
 TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Dataset& data, const std::vector<const MetricInfo*>& metrics,
-                       std::int64_t trial, double noise_scale);
+                       std::int64_t trial, double noise_scale, DatasetCache* dataset_cache = nullptr);
 
 // The cell's JSON (cells/<id>.json): its trials, aggregates, flags and provenance. Moves the trials' records.
 nlohmann::json build_cell_json(int threads, const ExperimentConfig& cfg, const Cell& cell, const Dataset& data,

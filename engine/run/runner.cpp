@@ -199,6 +199,9 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
     metrics[i] = resolve_metrics(cfg, *c, *slot);
   }
 
+  // What the metrics reuse across the trials and cells on each dataset (core/metric.hpp DatasetCache).
+  std::unique_ptr<DatasetCache[]> dataset_caches(new DatasetCache[cfg.datasets.size()]);
+
   // Only now, with every input checked, does the run touch the output directory (run_session.hpp).
   RunSession session(cfg, opts, exp_dir, planned, pending.size(), started);
 
@@ -247,7 +250,8 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
   auto run_task = [&](std::size_t ci, std::size_t t) {
     const Cell& cell = *pending[ci];
     try {
-      outcomes[ci][t] = run_trial(cfg, cell, *data[cell.dataset_index], metrics[ci], static_cast<std::int64_t>(t), opts.noise_scale);
+      outcomes[ci][t] = run_trial(cfg, cell, *data[cell.dataset_index], metrics[ci], static_cast<std::int64_t>(t), opts.noise_scale,
+                                  &dataset_caches[cell.dataset_index]);
       if (remaining[ci].fetch_sub(1) == 1) {  // the last trial of this cell: write it now
         write_cell(exp_dir, build_cell_json(threads, cfg, cell, *data[cell.dataset_index], metrics[ci], outcomes[ci]));
         claims[ci].release();  // after the rename, so a run waiting for the claim finds the cell

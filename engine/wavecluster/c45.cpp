@@ -36,18 +36,12 @@ std::int32_t max_index(const std::vector<double>& v) {  // first maximum (Distri
 double total(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
 double num_incorrect(const std::vector<double>& v) { return total(v) - v[static_cast<std::size_t>(max_index(v))]; }
 
-// Entropy-based criteria of EntropyBasedSplitCrit, in bits, for a two-bag distribution.
+// Entropy-based criteria of EntropyBasedSplitCrit, in bits, for a two-bag distribution (newEnt: the
+// builder's new_ent_of_counts).
 double old_ent(const std::vector<double>& per_class, double tot) {
   double s = 0;
   for (double c : per_class) s += ln_func(c);
   return (ln_func(tot) - s) / kLog2;
-}
-double new_ent(const std::vector<double>& bag0, const std::vector<double>& bag1, double t0, double t1) {
-  double s = 0;
-  for (double c : bag0) s += ln_func(c);
-  for (double c : bag1) s += ln_func(c);
-  s -= ln_func(t0) + ln_func(t1);
-  return -s / kLog2;
 }
 double split_ent(double t0, double t1) { return (ln_func(t0 + t1) - ln_func(t0) - ln_func(t1)) / kLog2; }
 
@@ -78,19 +72,36 @@ double add_errs(double n, double e, double cf) {
 }  // namespace
 
 struct C45Builder {
-  const std::vector<double>& x;
-  std::size_t n, a;
+  const C45Presort& pre;
   const std::vector<std::int32_t>& y;
   std::size_t nc;
   C45Options opt;
   std::vector<C45Tree::Node>& nodes;
   std::vector<std::vector<std::uint32_t>> train;  // per node, its training instances (for pruning)
+  // Per attribute, the instances of every node sorted by (value, index) -- the order J48's stable sort of
+  // the node's instances gives -- in one contiguous range [lo, hi), the same range in every attribute. A
+  // split partitions the range stably: the left child gets [lo, lo + left), the right one the rest, each
+  // again sorted. Scratch buffers are sized once per tree: no allocation per instance while building.
+  std::vector<std::vector<std::uint32_t>> ord;
+  std::vector<std::uint8_t> goes_left;
+  std::vector<std::uint32_t> right_part;
+  std::vector<double> bag0, bag1;
+  // ln_func(c) for the whole counts c = 0..n: the bags hold counts of unit-weight instances, so the
+  // entropy of a candidate cut reads them here instead of taking 2 (classes + 1) logarithms -- the same
+  // doubles as ln_func, summed in EntropyBasedSplitCrit.newEnt's order.
+  std::vector<double> xlogx;
 
-  double val(std::uint32_t i, std::size_t att) const { return x[i * a + att]; }
+  double val(std::uint32_t i, std::size_t att) const { return pre.value(i, att); }
 
-  std::vector<double> distribution(const std::vector<std::uint32_t>& idx) const {
+  template <class Indices>
+  std::vector<double> distribution(const Indices& idx) const {
     std::vector<double> d(nc, 0.0);
     for (auto i : idx) d[static_cast<std::size_t>(y[i])] += 1;
+    return d;
+  }
+  std::vector<double> range_distribution(std::size_t lo, std::size_t hi) const {
+    std::vector<double> d(nc, 0.0);
+    for (std::size_t k = lo; k < hi; ++k) d[static_cast<std::size_t>(y[ord[0][k]])] += 1;
     return d;
   }
 
@@ -99,22 +110,34 @@ struct C45Builder {
     double info_gain = 0, gain_ratio = 0, threshold = 0;
   };
 
-  // C45Split.handleNumericAttribute on the instances `idx` (sorted copy in `sorted`).
-  Split numeric_split(const std::vector<std::uint32_t>& idx, std::size_t att, std::vector<std::uint32_t>& sorted) const {
+  double ln_count(double c) const { return xlogx[static_cast<std::size_t>(c)]; }
+  // EntropyBasedSplitCrit.newEnt of the two bags (sizes t0, t1), in bits.
+  double new_ent_of_counts(double t0, double t1) const {
+    double s = 0;
+    for (double c : bag0) s += ln_count(c);
+    for (double c : bag1) s += ln_count(c);
+    s -= ln_count(t0) + ln_count(t1);
+    return -s / kLog2;
+  }
+
+  // C45Split.handleNumericAttribute on the instances of the node [lo, hi), read in their sorted order
+  // ord[att][lo, hi); `dist` is their class distribution.
+  Split numeric_split(std::size_t lo, std::size_t hi, std::size_t att, const std::vector<double>& dist) {
     Split s;
-    sorted = idx;
-    std::stable_sort(sorted.begin(), sorted.end(), [&](std::uint32_t p, std::uint32_t q) { return val(p, att) < val(q, att); });
-    const double tot = static_cast<double>(sorted.size());
+    const std::uint32_t* sorted = ord[att].data() + lo;
+    const std::size_t m = hi - lo;
+    const double tot = static_cast<double>(m);
     double min_split = 0.1 * tot / static_cast<double>(nc);
     if (sm_or_eq(min_split, static_cast<double>(opt.min_leaf))) min_split = static_cast<double>(opt.min_leaf);
     else if (gr(min_split, 25)) min_split = 25;
     if (sm(tot, 2 * min_split)) return s;
-    std::vector<double> bag0(nc, 0.0), bag1 = distribution(sorted);
+    bag0.assign(nc, 0.0);
+    bag1 = dist;  // whole-number counts: the same doubles in any order of counting
     const double default_ent = old_ent(bag1, tot);
     double t0 = 0, t1 = tot, best = 0;
     std::size_t last = 0, split_index = 0, candidates = 0;
     bool found = false;
-    for (std::size_t next = 1; next < sorted.size(); ++next) {
+    for (std::size_t next = 1; next < m; ++next) {
       if (val(sorted[next - 1], att) + 1e-5 < val(sorted[next], att)) {
         for (std::size_t i = last; i < next; ++i) {  // shift [last, next) to bag 0
           const auto c = static_cast<std::size_t>(y[sorted[i]]);
@@ -125,7 +148,7 @@ struct C45Builder {
         t1 -= static_cast<double>(next - last);
         if (gr_or_eq(t0, min_split) && gr_or_eq(t1, min_split)) {
           // InfoGainSplitCrit.splitCritValue(bags, total, oldEnt)
-          const double num = default_ent - new_ent(bag0, bag1, t0, t1);
+          const double num = default_ent - new_ent_of_counts(t0, t1);
           const double gain = eq(num, 0) ? 0.0 : num / tot;
           if (gr(gain, best)) {
             best = gain;
@@ -141,9 +164,9 @@ struct C45Builder {
     double gain = best;
     if (opt.mdl_correction) gain -= std::log2(static_cast<double>(candidates)) / tot;
     if (sm_or_eq(gain, 0) || !found) return s;
-    const double lo = val(sorted[split_index], att), hi = val(sorted[split_index + 1], att);
-    double t = (lo + hi) / 2;
-    if (t == hi) t = lo;
+    const double lo_v = val(sorted[split_index], att), hi_v = val(sorted[split_index + 1], att);
+    double t = (lo_v + hi_v) / 2;
+    if (t == hi_v) t = lo_v;
     // Gain ratio of the best split (GainRatioSplitCrit).
     const double n0 = static_cast<double>(split_index + 1), n1 = tot - n0;
     const double se = split_ent(n0, n1);
@@ -154,38 +177,59 @@ struct C45Builder {
     return s;
   }
 
-  // C45Split.setSplitPoint: the largest value of the attribute in ALL training data <= t.
-  double reset_split_point(std::size_t att, double t) const {
+  // C45Split.setSplitPoint: the largest value of the attribute in ALL training data <= t, i.e. Weka's
+  // scan of the instances in index order keeping v when gr(v, best) and sm_or_eq(v, t).
+  double reset_split_point_scan(std::size_t att, double t) const {
     double best = -std::numeric_limits<double>::max();
-    for (std::size_t i = 0; i < n; ++i) {
-      const double v = x[i * a + att];
+    for (std::uint32_t i = 0; i < pre.n; ++i) {
+      const double v = val(i, att);
       if (gr(v, best) && sm_or_eq(v, t)) best = v;
     }
     return best;
   }
+  // The same from the presorted values in O(log n). sm_or_eq(v, t) is monotone in v, so the values it
+  // admits are a prefix of the sorted order; let vmax be the largest. When every other admitted value lies
+  // more than 1e-5 below vmax, the scan ends at vmax whatever the index order (once vmax is read, no value
+  // is gr than it; before, vmax is gr than the best so far). Otherwise (values within Weka's tolerance of
+  // each other, or not finite) the scan itself decides.
+  double reset_split_point(std::size_t att, double t) const {
+    const std::vector<std::uint32_t>& o = pre.order[att];
+    const auto end = std::partition_point(o.begin(), o.end(), [&](std::uint32_t i) { return sm_or_eq(val(i, att), t); });
+    if (end == o.begin()) return reset_split_point_scan(att, t);
+    const double vmax = val(*(end - 1), att);
+    if (!std::isfinite(vmax) || !gr(vmax, -std::numeric_limits<double>::max())) return reset_split_point_scan(att, t);
+    const auto below = std::partition_point(o.begin(), end, [&](std::uint32_t i) { return val(i, att) < vmax; });
+    if (below == o.begin() || vmax - val(*(below - 1), att) > 1e-5) return vmax;
+    return reset_split_point_scan(att, t);
+  }
 
-  std::int32_t new_node(const std::vector<std::uint32_t>& idx) {
+  std::int32_t new_node(std::size_t lo, std::size_t hi) {
     C45Tree::Node nd;
-    nd.dist = distribution(idx);
+    nd.dist = range_distribution(lo, hi);
     nd.majority = max_index(nd.dist);
-    nd.empty = idx.empty();
+    nd.empty = lo == hi;
     nodes.push_back(std::move(nd));
-    train.push_back(opt.prune ? idx : std::vector<std::uint32_t>{});
+    std::vector<std::uint32_t> idx;
+    if (opt.prune) {  // the node's instances in index order, as J48 keeps them
+      idx.assign(ord[0].begin() + static_cast<std::ptrdiff_t>(lo), ord[0].begin() + static_cast<std::ptrdiff_t>(hi));
+      std::sort(idx.begin(), idx.end());
+    }
+    train.push_back(std::move(idx));
     return static_cast<std::int32_t>(nodes.size() - 1);
   }
 
-  // ClassifierTree.buildTree with C45ModelSelection.selectModel.
-  std::int32_t build(const std::vector<std::uint32_t>& idx) {
-    const std::int32_t id = new_node(idx);
+  // ClassifierTree.buildTree with C45ModelSelection.selectModel, on the node's range [lo, hi).
+  std::int32_t build(std::size_t lo, std::size_t hi) {
+    const std::int32_t id = new_node(lo, hi);
     const std::vector<double> dist = nodes[static_cast<std::size_t>(id)].dist;
-    const double tot = static_cast<double>(idx.size());
+    const double tot = static_cast<double>(hi - lo);
     if (sm(tot, 2.0 * static_cast<double>(opt.min_leaf)) || eq(tot, dist[static_cast<std::size_t>(max_index(dist))])) return id;
+    const std::size_t a = pre.a;
     std::vector<Split> splits(a);
-    std::vector<std::uint32_t> sorted;
     double avg_gain = 0;
     std::size_t valid = 0;
     for (std::size_t att = 0; att < a; ++att) {
-      splits[att] = numeric_split(idx, att, sorted);
+      splits[att] = numeric_split(lo, hi, att, dist);
       if (splits[att].valid) {
         avg_gain += splits[att].info_gain;
         ++valid;
@@ -203,10 +247,24 @@ struct C45Builder {
     if (best < 0 || eq(best_ratio, 0)) return id;
     const auto batt = static_cast<std::size_t>(best);
     const double t = reset_split_point(batt, splits[batt].threshold);
-    std::vector<std::uint32_t> left, right;
-    for (auto i : idx) (val(i, batt) <= t ? left : right).push_back(i);
-    const std::int32_t l = build(left);
-    const std::int32_t r = build(right);
+    std::size_t n_left = 0;
+    for (std::size_t k = lo; k < hi; ++k) {
+      const std::uint32_t i = ord[0][k];
+      goes_left[i] = val(i, batt) <= t;
+      n_left += goes_left[i];
+    }
+    for (std::size_t att = 0; att < a; ++att) {  // stable partition of every attribute's range
+      std::uint32_t* r = ord[att].data();
+      std::size_t l = lo, rn = 0;
+      for (std::size_t k = lo; k < hi; ++k) {
+        const std::uint32_t i = r[k];
+        if (goes_left[i]) r[l++] = i;
+        else right_part[rn++] = i;
+      }
+      std::copy(right_part.begin(), right_part.begin() + static_cast<std::ptrdiff_t>(rn), r + l);
+    }
+    const std::int32_t l = build(lo, lo + n_left);
+    const std::int32_t r = build(lo + n_left, hi);
     C45Tree::Node& nd = nodes[static_cast<std::size_t>(id)];
     nd.attribute = best;
     nd.threshold = t;
@@ -296,17 +354,66 @@ struct C45Builder {
   }
 };
 
-C45Tree C45Tree::fit(const std::vector<double>& x, std::size_t n, std::size_t a, const std::vector<std::int32_t>& y,
-                     std::size_t num_classes, const C45Options& opt) {
-  if (x.size() != n * a || y.size() != n) throw std::invalid_argument("C45Tree::fit: input sizes do not match");
+C45Presort C45Presort::of(std::vector<double> x, std::size_t n, std::size_t a) {
+  if (x.size() != n * a) throw std::invalid_argument("C45Presort: input sizes do not match");
+  if (n > std::numeric_limits<std::uint32_t>::max()) throw std::invalid_argument("C45Presort: too many instances");
+  C45Presort p;
+  p.n = n;
+  p.a = a;
+  p.x = std::move(x);
+  p.order.assign(a, std::vector<std::uint32_t>(n));
+  for (std::size_t att = 0; att < a; ++att) {
+    std::vector<std::uint32_t>& o = p.order[att];
+    std::iota(o.begin(), o.end(), 0u);
+    std::stable_sort(o.begin(), o.end(), [&](std::uint32_t i, std::uint32_t j) { return p.value(i, att) < p.value(j, att); });
+  }
+  return p;
+}
+
+C45Presort C45Presort::subset(const std::vector<std::uint8_t>& keep) const {
+  if (keep.size() != n) throw std::invalid_argument("C45Presort::subset: one flag per instance");
+  std::vector<std::uint32_t> renumber(n, 0);
+  C45Presort p;
+  p.a = a;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!keep[i]) continue;
+    renumber[i] = static_cast<std::uint32_t>(p.n++);
+    p.x.insert(p.x.end(), x.begin() + static_cast<std::ptrdiff_t>(i * a), x.begin() + static_cast<std::ptrdiff_t>((i + 1) * a));
+  }
+  p.order.assign(a, {});
+  for (std::size_t att = 0; att < a; ++att) {
+    p.order[att].reserve(p.n);
+    for (std::uint32_t i : order[att])
+      if (keep[i]) p.order[att].push_back(renumber[i]);  // renumbering keeps the index order of ties
+  }
+  return p;
+}
+
+namespace {
+void check_fit_input(std::size_t x_size, std::size_t n, std::size_t a, const std::vector<std::int32_t>& y, std::size_t num_classes) {
+  if (x_size != n * a || y.size() != n) throw std::invalid_argument("C45Tree::fit: input sizes do not match");
   if (num_classes == 0) throw std::invalid_argument("C45Tree::fit: no classes");
   for (auto c : y)
     if (c < 0 || static_cast<std::size_t>(c) >= num_classes) throw std::invalid_argument("C45Tree::fit: class index out of range");
+}
+}  // namespace
+
+C45Tree C45Tree::fit(const std::vector<double>& x, std::size_t n, std::size_t a, const std::vector<std::int32_t>& y,
+                     std::size_t num_classes, const C45Options& opt) {
+  check_fit_input(x.size(), n, a, y, num_classes);
+  return fit(C45Presort::of(x, n, a), y, num_classes, opt);
+}
+
+C45Tree C45Tree::fit(const C45Presort& data, const std::vector<std::int32_t>& y, std::size_t num_classes, const C45Options& opt) {
+  check_fit_input(data.x.size(), data.n, data.a, y, num_classes);
+  if (data.order.size() != data.a) throw std::invalid_argument("C45Tree::fit: the presort has no order per attribute");
+  for (const auto& o : data.order)
+    if (o.size() != data.n) throw std::invalid_argument("C45Tree::fit: the presort's orders do not cover the instances");
   C45Tree tree;
-  C45Builder b{x, n, a, y, num_classes, opt, tree.nodes_, {}};
-  std::vector<std::uint32_t> all(n);
-  std::iota(all.begin(), all.end(), 0u);
-  b.build(all);
+  C45Builder b{data, y, num_classes, opt, tree.nodes_, {}, data.order, std::vector<std::uint8_t>(data.n),
+               std::vector<std::uint32_t>(data.n), {}, {}, std::vector<double>(data.n + 1)};
+  for (std::size_t c = 0; c <= data.n; ++c) b.xlogx[c] = ln_func(static_cast<double>(c));
+  b.build(0, data.n);
   if (opt.collapse) b.collapse(0);
   if (opt.prune) b.prune(0);
   // Drop the nodes no longer reachable (collapsed or raised subtrees) to keep the tree compact.

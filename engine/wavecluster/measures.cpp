@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/ledger.hpp"
@@ -155,30 +157,48 @@ double f_measure(const Labels& truth, const Labels& pred) {
   return f;
 }
 
+C45Presort lattice_presort(const GridShape& shape) {
+  const std::size_t cells = shape.size(), d = shape.dims.size();
+  std::vector<double> x(cells * d);
+  std::vector<std::size_t> coord(d);
+  for (std::size_t i = 0; i < cells; ++i) {
+    unravel(i, shape, coord.data());
+    for (std::size_t j = 0; j < d; ++j) x[i * d + j] = static_cast<double>(coord[j]);
+  }
+  return C45Presort::of(std::move(x), cells, d);
+}
+
 std::vector<std::int32_t> cell_classifier(const WaveClusterOutput& result, const C45Options& opt, C0Grids c0) {
+  if (result.clustering.n_clusters == 0) return std::vector<std::int32_t>(result.clustering.cell_cluster.size(), 0);
+  return cell_classifier(result, opt, c0, lattice_presort(result.clustering.shape));
+}
+
+std::vector<std::int32_t> cell_classifier(const WaveClusterOutput& result, const C45Options& opt, C0Grids c0,
+                                          const C45Presort& lattice) {
   const Clustering& c = result.clustering;
   const std::size_t cells = c.cell_cluster.size(), d = c.shape.dims.size();
   std::vector<std::int32_t> table(cells, 0);
   if (c.n_clusters == 0) return table;  // a single class: every cell is C0
+  if (lattice.n != cells || lattice.a != d) throw std::logic_error("cell_classifier: the presorted cells are of another grid");
   if (c0 == C0Grids::positive && result.transformed.size() != cells)
     throw std::logic_error("cell_classifier: the transformed values are missing");
-  std::vector<double> x;
+  // Training instances: every cell (class: cluster id + 1, or 0 = C0), or with c0 = positive only the
+  // significant cells and the positive non-significant ones, in row-major order either way.
   std::vector<std::int32_t> y;
-  std::vector<std::size_t> coord(d);
+  y.reserve(cells);
+  std::vector<std::uint8_t> keep;
+  if (c0 == C0Grids::positive) keep.assign(cells, 0);
   for (std::size_t i = 0; i < cells; ++i) {
     const std::int32_t cl = c.cell_cluster[i];
-    if (cl < 0 && c0 == C0Grids::positive && !(result.transformed[i] > 0)) continue;
-    unravel(i, c.shape, coord.data());
-    for (std::size_t v : coord) x.push_back(static_cast<double>(v));
+    if (c0 == C0Grids::positive) {
+      if (cl < 0 && !(result.transformed[i] > 0)) continue;
+      keep[i] = 1;
+    }
     y.push_back(cl + 1);
   }
-  const C45Tree tree = C45Tree::fit(x, y.size(), d, y, c.n_clusters + 1, opt);
-  std::vector<double> f(d);
-  for (std::size_t i = 0; i < cells; ++i) {
-    unravel(i, c.shape, coord.data());
-    for (std::size_t j = 0; j < d; ++j) f[j] = static_cast<double>(coord[j]);
-    table[i] = tree.predict(f.data());
-  }
+  const C45Tree tree = c0 == C0Grids::positive ? C45Tree::fit(lattice.subset(keep), y, c.n_clusters + 1, opt)
+                                               : C45Tree::fit(lattice, y, c.n_clusters + 1, opt);
+  for (std::size_t i = 0; i < cells; ++i) table[i] = tree.predict(&lattice.x[i * d]);  // a cell's coordinates
   return table;
 }
 
@@ -194,26 +214,81 @@ CvOptions CvOptions::from(const ParamSet& params) {
   return o;
 }
 
-CvResult cross_validate(const Dataset& data, const WcParams& wp, const ParamSet& params, const WcMechanism& mechanism,
-                        bool is_private, std::uint64_t seed, const CvOptions& opt) {
+namespace {
+
+// The true WaveCluster of the training part, from its count matrix: run_wavecluster(train, wp) without
+// quantizing the training points again (M_train = M - the held-out points' cells; whole-number counts,
+// so the same doubles as counting the training points).
+WaveClusterOutput truth_without(const CvFixed& fixed, const WcParams& wp, const std::vector<std::uint32_t>& perm,
+                                std::size_t lo, std::size_t hi) {
+  std::vector<double> m = fixed.counts;
+  for (std::size_t i = lo; i < hi; ++i) m[fixed.cell[perm[i]]] -= 1.0;
+  return wavecluster_from_transform(approximation(m, fixed.grid, wp.wavelet), fixed.subband, wp);
+}
+
+void check_folds(const Dataset& data, const CvOptions& opt) {
   if (opt.folds < 2) throw std::invalid_argument("cross-validation needs at least 2 folds");
+  if (opt.fold_rule == CvFolds::weka && !data.has_labels())
+    throw InputError("params.ocm_folds", "ocm_folds: weka stratifies the folds on the dataset's labels, but dataset '" +
+                                             data.name + "' has none",
+                     "use a labelled dataset, or ocm_folds: dpclust");
+}
+
+// Fold f's held-out block [lo, hi) of the fold order.
+std::pair<std::size_t, std::size_t> test_block(std::size_t n, std::size_t k, std::size_t f, CvFolds rule) {
+  if (rule == CvFolds::weka) {
+    const FoldBlock b = weka_test_block(n, k, f);  // testCV(k, f); trainCV = the rest, in order
+    return {b.first, b.first + b.size};
+  }
+  return {f * n / k, (f + 1) * n / k};
+}
+
+}  // namespace
+
+CvFixed CvFixed::of(const Dataset& data, const WcParams& wp, const CvOptions& opt) {
+  check_folds(data, opt);
+  CvFixed fx;
+  const Quantizer q = make_quantizer(data, wp);
+  const int level = wp.wavelet.level;
+  fx.grid = q.shape();
+  fx.subband = q.shape().coarsened(level);
+  fx.cell.resize(data.n);
+  fx.coarse.resize(data.n);
+  fx.counts.assign(fx.grid.size(), 0.0);
+  for (std::size_t i = 0; i < data.n; ++i) {  // cell indices < kMaxGridCells = 2^28
+    const std::size_t c = q.cell_of(data.point(i));
+    fx.cell[i] = static_cast<std::uint32_t>(c);
+    fx.coarse[i] = static_cast<std::uint32_t>(q.cell_of(data.point(i), level));
+    fx.counts[c] += 1.0;
+  }
+  fx.lattice = lattice_presort(fx.subband);
+  const std::size_t n = data.n, k = std::min(opt.folds, n);
+  if (opt.fold_rule == CvFolds::weka && k >= 2) {
+    // The authors' folds: Weka's randomize(new Random(1)) + stratify(k) on the labels, the same in
+    // every trial (weka_folds.hpp), and so is each fold's true classifier.
+    fx.weka_order = weka_fold_order(data.labels, k);
+    for (std::size_t f = 0; f < k; ++f) {
+      const auto [lo, hi] = test_block(n, k, f, opt.fold_rule);
+      fx.weka_truth.push_back(cell_classifier(truth_without(fx, wp, fx.weka_order, lo, hi), opt.tree, opt.c0, fx.lattice));
+    }
+  }
+  return fx;
+}
+
+CvResult cross_validate(const Dataset& data, const WcParams& wp, const ParamSet& params, const WcMechanism& mechanism,
+                        bool is_private, std::uint64_t seed, const CvOptions& opt, const CvFixed* fixed) {
+  check_folds(data, opt);
+  std::optional<CvFixed> local;
+  if (!fixed) fixed = &local.emplace(CvFixed::of(data, wp, opt));
   const std::size_t n = data.n, d = data.d, k = std::min(opt.folds, n);
   std::vector<std::uint32_t> perm(n);
   if (opt.fold_rule == CvFolds::weka) {
-    // The authors' folds: Weka's randomize(new Random(1)) + stratify(k) on the labels, the same in
-    // every trial (weka_folds.hpp); fold f tests the block weka_test_block(n, k, f).
-    if (!data.has_labels())
-      throw InputError("params.ocm_folds", "ocm_folds: weka stratifies the folds on the dataset's labels, but dataset '" +
-                                               data.name + "' has none",
-                       "use a labelled dataset, or ocm_folds: dpclust");
-    if (k >= 2) perm = weka_fold_order(data.labels, k);
+    if (k >= 2) perm = fixed->weka_order;  // fold f tests the block weka_test_block(n, k, f)
   } else {
     Rng rng(seed);
     std::iota(perm.begin(), perm.end(), 0u);
     rng.shuffle(perm.data(), n);
   }
-  const Quantizer q = make_quantizer(data, wp);
-  const int level = wp.wavelet.level;
 
   Dataset train;
   train.name = data.name + " (training folds)";
@@ -224,11 +299,7 @@ CvResult cross_validate(const Dataset& data, const WcParams& wp, const ParamSet&
   CvResult res;
   double sum_ocm = 0, sum_2ce = 0;
   for (std::size_t f = 0; f < k; ++f) {
-    std::size_t lo = f * n / k, hi = (f + 1) * n / k;  // test part: perm[lo, hi)
-    if (opt.fold_rule == CvFolds::weka) {
-      const FoldBlock b = weka_test_block(n, k, f);  // testCV(k, f); trainCV = the rest, in order
-      lo = b.first, hi = b.first + b.size;
-    }
+    const auto [lo, hi] = test_block(n, k, f, opt.fold_rule);  // test part: perm[lo, hi)
     train.n = n - (hi - lo);
     train.coords.resize(train.n * d);
     double* out = train.coords.data();
@@ -237,19 +308,24 @@ CvResult cross_validate(const Dataset& data, const WcParams& wp, const ParamSet&
       const double* p = data.point(perm[i]);
       out = std::copy(p, p + d, out);
     }
-    // Clustering first: true WaveCluster and the mechanism on the training part.
-    const WaveClusterOutput truth = run_wavecluster(train, wp);
+    // Clustering first: true WaveCluster (the same in every trial for weka folds) and the mechanism on the
+    // training part.
+    std::vector<std::int32_t> ct_local;
+    if (opt.fold_rule != CvFolds::weka)
+      ct_local = cell_classifier(truth_without(*fixed, wp, perm, lo, hi), opt.tree, opt.c0, fixed->lattice);
+    const std::vector<std::int32_t>& ct = opt.fold_rule == CvFolds::weka ? fixed->weka_truth[f] : ct_local;
     Rng fold_rng(splitmix64(seed ^ splitmix64(0x5743u + f)));
     BudgetLedger ledger = is_private ? BudgetLedger(params.real("epsilon")) : BudgetLedger();
     const WaveClusterOutput priv = mechanism.run_wc(train, wp, params, fold_rng, ledger);
     ledger.verify();
     // Then classification of the held-out points by the cell of each point.
-    const std::vector<std::int32_t> ct = cell_classifier(truth, opt.tree, opt.c0);
-    const std::vector<std::int32_t> cp = cell_classifier(priv, opt.tree, opt.c0);
+    const std::vector<std::int32_t> cp = priv.clustering.shape == fixed->subband
+                                             ? cell_classifier(priv, opt.tree, opt.c0, fixed->lattice)
+                                             : cell_classifier(priv, opt.tree, opt.c0);
     pt.resize(hi - lo);
     pp.resize(hi - lo);
     for (std::size_t i = lo; i < hi; ++i) {
-      const std::size_t cell = q.cell_of(data.point(perm[i]), level);
+      const std::size_t cell = fixed->coarse[perm[i]];
       pt[i - lo] = ct[cell];
       pp[i - lo] = cp[cell];
     }

@@ -74,6 +74,12 @@ enum class C0Grids { all, positive };
 // non-significant cell), then evaluated once on every cell. Because a test point's features are its
 // cell's coordinates, its prediction is the table entry of its cell: per-point prediction is O(1).
 std::vector<std::int32_t> cell_classifier(const WaveClusterOutput& result, const C45Options& opt, C0Grids c0);
+// The same with the cells of the average subband already sorted along every coordinate (lattice_presort of
+// the result's shape): what every tree on that grid shares, computed once.
+std::vector<std::int32_t> cell_classifier(const WaveClusterOutput& result, const C45Options& opt, C0Grids c0,
+                                          const C45Presort& lattice);
+// The cells of a grid as C4.5 instances: cell i (row-major) has its integer coordinates as attributes.
+C45Presort lattice_presort(const GridShape& shape);
 
 // How OCM matches the classes of the two classifiers (see ocm and ocm_authors).
 enum class OcmMatching { max_intersection, authors_set_difference };
@@ -104,12 +110,34 @@ struct CvResult {
   std::size_t ocm_folds = 0;   // folds in OCM's mean (ocm_authors skips its one-cluster-each special case)
 };
 
+// What cross_validate reuses from trial to trial on one dataset: everything that depends on the points,
+// the grid and the options but not on a trial's seed or noise. The points are fixed, only the labels
+// change, so it is computed once per dataset and parameters (register.cpp keeps it in the run's
+// DatasetCache, shared read-only by the trial threads) and each fold's true count matrix is the full one
+// minus the held-out points' cells: a pass over the held-out points instead of quantizing the training
+// points again.
+struct CvFixed {
+  GridShape grid, subband;              // the count matrix's shape and the average subband's
+  std::vector<std::uint32_t> cell;      // per point: its cell of the count matrix (Quantizer::cell_of)
+  std::vector<std::uint32_t> coarse;    // per point: its cell of the average subband (what classifies it)
+  std::vector<double> counts;           // the count matrix M of all the points
+  C45Presort lattice;                   // the average subband's cells as C4.5 instances (lattice_presort)
+  // fold_rule weka only: the authors' fold order (Weka's stratification on the dataset's own labels, the
+  // same in every trial) and, per fold, the true classifier's cell table (it depends on the fold alone).
+  std::vector<std::uint32_t> weka_order;
+  std::vector<std::vector<std::int32_t>> weka_truth;
+  // Throws what cross_validate throws for bad options (fewer than 2 folds; weka folds without labels).
+  static CvFixed of(const Dataset& data, const WcParams& wp, const CvOptions& opt);
+};
+
 // K-fold clustering-first-then-classification (Sec. 6.2, SPEC.md): the points are shuffled with
 // `seed` and cut into K folds (opt.fold_rule = weka: the authors' fixed stratified folds instead, which
 // need the dataset's labels; InputError without them); for each fold, true WaveCluster and `mechanism` (re-run with its own
 // budget epsilon, seeded from `seed` and the fold) cluster the other K-1 folds, a tree is built from
 // each result, both classify the held-out fold; OCM and 2CE are computed per fold and averaged.
+// `fixed`: CvFixed::of(data, wp, opt) when the caller keeps it across trials; nullptr computes it here.
+// Either way the numbers are those of training and classifying every fold from scratch.
 CvResult cross_validate(const Dataset& data, const WcParams& wp, const ParamSet& params, const WcMechanism& mechanism,
-                        bool is_private, std::uint64_t seed, const CvOptions& opt);
+                        bool is_private, std::uint64_t seed, const CvOptions& opt, const CvFixed* fixed = nullptr);
 
 }  // namespace dpclust::wavecluster

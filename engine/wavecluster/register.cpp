@@ -6,8 +6,10 @@
 
 #include <any>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "core/error.hpp"
 #include "privacy/mechanism.hpp"
@@ -155,28 +157,64 @@ struct TrueResult {
   Labels labels;
 };
 
-// The true (non-private) WaveCluster result on the full data, computed once per trial.
+// The run's cache key of what depends on the WaveCluster parameters (every field of WcParams that
+// changes a true result; doubles in hexadecimal, exactly).
+std::string wc_key(const WcParams& wp) {
+  std::string k = "g=";
+  for (std::size_t g : wp.g) k += std::to_string(g) + ",";
+  char p[40];
+  std::snprintf(p, sizeof p, "%a", wp.p);
+  k += std::string(";p=") + p + ";wavelet=" + std::to_string(static_cast<int>(wp.wavelet.wavelet)) +
+       ";level=" + std::to_string(wp.wavelet.level) + ";boundary=" + std::to_string(static_cast<int>(wp.wavelet.boundary)) +
+       ";full=" + std::to_string(wp.full_connectivity) + ";ties=" + std::to_string(static_cast<int>(wp.ties));
+  return k;
+}
+std::string cv_key(const CvOptions& o) {
+  char cf[40];
+  std::snprintf(cf, sizeof cf, "%a", o.tree.confidence);
+  return "folds=" + std::to_string(o.folds) + ";rule=" + std::to_string(static_cast<int>(o.fold_rule)) +
+         ";c0=" + std::to_string(static_cast<int>(o.c0)) + ";min_leaf=" + std::to_string(o.tree.min_leaf) +
+         ";prune=" + std::to_string(o.tree.prune) + ";cf=" + cf + ";raising=" + std::to_string(o.tree.subtree_raising) +
+         ";collapse=" + std::to_string(o.tree.collapse) + ";mdl=" + std::to_string(o.tree.mdl_correction);
+}
+
+// What does not change between the trials on a dataset, from the run's DatasetCache (computed by the
+// first trial that needs it), or computed for this trial alone when the caller keeps no such cache.
+template <class T, class Make>
+std::shared_ptr<const T> reused(const MetricInput& in, const std::string& key, Make&& make) {
+  if (in.dataset_cache) return in.dataset_cache->get<T>(key, std::forward<Make>(make));
+  return std::make_shared<const T>(make());
+}
+
+// The true (non-private) WaveCluster result on the full data: the same in every trial with these
+// parameters, so computed once per dataset and parameters.
 const TrueResult& true_result(const MetricInput& in) {
   auto it = in.cache.find("wavecluster.true_full");
   if (it == in.cache.end()) {
     const WcParams wp = WcParams::from(in.params, in.data.d);
-    WaveClusterOutput out = run_wavecluster(in.data, wp);
-    TrueResult t;
-    t.labels = label_points(in.data, make_quantizer(in.data, wp), wp.wavelet.level, out.clustering);
-    t.clustering = std::move(out.clustering);
+    auto t = reused<TrueResult>(in, "wavecluster.true_full|" + wc_key(wp), [&] {
+      WaveClusterOutput out = run_wavecluster(in.data, wp);
+      TrueResult r;
+      r.labels = label_points(in.data, make_quantizer(in.data, wp), wp.wavelet.level, out.clustering);
+      r.clustering = std::move(out.clustering);
+      return r;
+    });
     it = in.cache.emplace("wavecluster.true_full", std::move(t)).first;
   }
-  return std::any_cast<const TrueResult&>(it->second);
+  return *std::any_cast<const std::shared_ptr<const TrueResult>&>(it->second);
 }
 
-// OCM and 2CE from one cross-validation per trial.
+// OCM and 2CE from one cross-validation per trial; what it reuses across trials (CvFixed) from the run's cache.
 const CvResult& cv_result(const MetricInput& in) {
   auto it = in.cache.find("wavecluster.cv");
   if (it == in.cache.end()) {
     const WcParams wp = WcParams::from(in.params, in.data.d);
+    const CvOptions opt = CvOptions::from(in.params);
     auto method = in.method.make();
     const auto* mech = dynamic_cast<const WcMechanism*>(method.get());
-    CvResult r = cross_validate(in.data, wp, in.params, *mech, in.method.differentially_private, in.seed, CvOptions::from(in.params));
+    const auto fixed = reused<CvFixed>(in, "wavecluster.cv_fixed|" + wc_key(wp) + "|" + cv_key(opt),
+                                       [&] { return CvFixed::of(in.data, wp, opt); });
+    CvResult r = cross_validate(in.data, wp, in.params, *mech, in.method.differentially_private, in.seed, opt, fixed.get());
     it = in.cache.emplace("wavecluster.cv", r).first;
   }
   return std::any_cast<const CvResult&>(it->second);
