@@ -44,18 +44,32 @@ PairwiseResult pairwise_noisy_dbscan(const double* coords, std::size_t n, const 
           ", entries clamped to [0, D]");
 
   // Neighbour bit matrix: noisy distance <= alpha (scikit-learn's radius query is inclusive).
+  // Every pair (i < j) gets its own draw, in row-major order, whatever its distance: under noise of scale
+  // (n - 1) D / eps any pair can come out as neighbours, so no pair can be skipped, and the draws must be
+  // consumed in this order for the seeded stream to give the same matrix. What is hoisted out of the draw
+  // loop is the arithmetic: the points are clamped into the domain once (not once per pair), and each
+  // row's exact distances are computed before its draws (the same operations in the same order, so the
+  // same doubles), leaving the loop over j to the mechanism.
+  std::vector<double> clamped(coords, coords + n * d);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t k = 0; k < d; ++k) clamped[i * d + k] = std::clamp(clamped[i * d + k], bounds.lo[k], bounds.hi[k]);
   const std::size_t words = (n + 63) / 64;
   std::vector<std::uint64_t> adj(n * words, 0);
+  std::vector<double> dist(n);
   for (std::size_t i = 0; i < n; ++i) {
     adj[i * words + i / 64] |= std::uint64_t{1} << (i % 64);  // d(i, i) = 0
+    const double* ci = &clamped[i * d];
     for (std::size_t j = i + 1; j < n; ++j) {
+      const double* cj = &clamped[j * d];
       double s = 0;
       for (std::size_t k = 0; k < d; ++k) {
-        const double t = std::clamp(coords[i * d + k], bounds.lo[k], bounds.hi[k]) -
-                         std::clamp(coords[j * d + k], bounds.lo[k], bounds.hi[k]);
+        const double t = ci[k] - cj[k];
         s += t * t;
       }
-      const double noisy = std::clamp(mech.noisy(rng, std::sqrt(s)), 0.0, r.diameter);
+      dist[j] = std::sqrt(s);
+    }
+    for (std::size_t j = i + 1; j < n; ++j) {
+      const double noisy = std::clamp(mech.noisy(rng, dist[j]), 0.0, r.diameter);
       if (noisy <= o.alpha) {
         adj[i * words + j / 64] |= std::uint64_t{1} << (j % 64);
         adj[j * words + i / 64] |= std::uint64_t{1} << (i % 64);

@@ -1,11 +1,13 @@
 // Affinity Propagation; semantics (scikit-learn's) in affinity_propagation.hpp.
 #include "cluster/affinity/affinity_propagation.hpp"
 
+#include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -39,6 +41,54 @@ std::size_t argmax(std::size_t count, F f) {
   return best;
 }
 
+// std::max(v, 0.0), written as the comparison SSE's maxpd performs so that the loops vectorise:
+// v < 0 gives +0, anything else (-0 included) v itself.
+inline double positive_part(double v) { return v < 0.0 ? 0.0 : v; }
+
+using RowArray = Eigen::Map<const Eigen::ArrayXd>;
+
+// max over k in [lo, hi) of a[k] + s[k], -inf when empty. Eigen's maxCoeff (SIMD max, any order): the
+// value is exact whatever the order of comparisons, except for the sign of a zero maximum.
+double sum_max(const double* a, const double* s, std::size_t lo, std::size_t hi) {
+  if (lo >= hi) return -std::numeric_limits<double>::infinity();
+  const auto len = static_cast<Eigen::Index>(hi - lo);
+  return (RowArray(a + lo, len) + RowArray(s + lo, len)).maxCoeff();
+}
+
+// The left-to-right scan of the earlier code (and of the test's transcription of sklearn): I = the
+// first index of the maximum of A + S, Y = (A + S)[I], Y2 = std::max over the other entries in index
+// order (of equal values the first wins). The reference for the fast path below, and its fallback.
+struct RowMax {
+  std::size_t index;
+  double first, second;
+};
+RowMax row_max_sequential(const double* a, const double* s, std::size_t n) {
+  RowMax out{0, a[0] + s[0], 0.0};
+  for (std::size_t k = 1; k < n; ++k)
+    if (a[k] + s[k] > out.first) {
+      out.first = a[k] + s[k];
+      out.index = k;
+    }
+  out.second = out.index == 0 ? -std::numeric_limits<double>::infinity() : a[0] + s[0];
+  for (std::size_t k = 1; k < n; ++k)
+    if (k != out.index) out.second = std::max(out.second, a[k] + s[k]);
+  return out;
+}
+
+// The same I, Y and Y2 from SIMD maxima, without storing the row of A + S (each entry is recomputed,
+// so the same double). A maximum is exact in any order of comparisons except for the sign of a zero
+// (and for NaN, which finite similarities and messages never produce): then the sequential scan decides.
+RowMax row_max_and_second(const double* a, const double* s, std::size_t n) {
+  RowMax out{};
+  const double top = sum_max(a, s, 0, n);
+  while (out.index < n && !(a[out.index] + s[out.index] == top)) ++out.index;
+  if (out.index == n || top == 0.0) return row_max_sequential(a, s, n);
+  out.first = a[out.index] + s[out.index];
+  out.second = std::max(sum_max(a, s, 0, out.index), sum_max(a, s, out.index + 1, n));
+  if (out.second == 0.0 || std::isnan(out.second)) return row_max_sequential(a, s, n);
+  return out;
+}
+
 void check_options(const AffinityOptions& o) {
   if (!(o.damping >= 0.5 && o.damping < 1.0))
     throw std::invalid_argument("affinity propagation: damping must be in [0.5, 1), got " + std::to_string(o.damping));
@@ -58,6 +108,63 @@ void check_options(const AffinityOptions& o) {
 }
 
 }  // namespace
+
+namespace detail {
+
+void affinity_iteration(const double* S, std::size_t n, double damping, double* A, double* R, double* colsum) {
+  const double damp = damping, undamp = 1.0 - damping;
+  // Each row is cut at its special columns (I, where Y2 replaces Y, and the diagonal i, where Rp keeps R
+  // and -A_new is not clipped) so that the loops between them have one branch-free, vectorised body; the
+  // special entries get the same operations one at a time.
+  auto cut = [](std::size_t p, std::size_t q, std::size_t n_, auto&& range, auto&& single) {
+    if (p > q) std::swap(p, q);
+    range(0, p);
+    single(p);
+    if (q != p) {
+      range(p + 1, q);
+      single(q);
+    }
+    range(q + 1, n_);
+  };
+  // Responsibilities (Frey & Dueck eq. 1): r(i,k) = s(i,k) - max_{k' != k} (a(i,k') + s(i,k')),
+  // damped, and in the same pass the column sums of Rp (Rp = max(R, 0) off the diagonal, R on it),
+  // added row after row: the order of sklearn's np.sum(tmp, axis=0) on a C-ordered array (same bits).
+  std::fill(colsum, colsum + n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double* s = &S[i * n];
+    const double* a = &A[i * n];
+    double* r = &R[i * n];
+    const RowMax m = row_max_and_second(a, s, n);
+    const double Y = m.first, Y2 = m.second;
+    cut(
+        m.index, i, n,
+        [&](std::size_t lo, std::size_t hi) {
+          for (std::size_t k = lo; k < hi; ++k) {
+            r[k] = r[k] * damp + (s[k] - Y) * undamp;
+            colsum[k] += positive_part(r[k]);
+          }
+        },
+        [&](std::size_t k) {
+          r[k] = r[k] * damp + (s[k] - (k == m.index ? Y2 : Y)) * undamp;
+          colsum[k] += k == i ? r[k] : positive_part(r[k]);
+        });
+  }
+  // Availabilities (eq. 2-3): a(i,k) = min(0, r(k,k) + sum_{i' not in {i,k}} max(0, r(i',k))),
+  // a(k,k) = sum_{i' != k} max(0, r(i',k)); as sklearn: -A_new = Rp - colsum, clipped at 0 off the
+  // diagonal, then damped.
+  for (std::size_t i = 0; i < n; ++i) {
+    const double* r = &R[i * n];
+    double* a = &A[i * n];
+    cut(
+        i, i, n,
+        [&](std::size_t lo, std::size_t hi) {
+          for (std::size_t k = lo; k < hi; ++k) a[k] = a[k] * damp - positive_part(positive_part(r[k]) - colsum[k]) * undamp;
+        },
+        [&](std::size_t k) { a[k] = a[k] * damp - (r[k] - colsum[k]) * undamp; });
+  }
+}
+
+}  // namespace detail
 
 AffinityResult affinity_propagation(std::vector<double> S, std::size_t n, const AffinityOptions& options) {
   check_options(options);
@@ -107,48 +214,22 @@ AffinityResult affinity_propagation(std::vector<double> S, std::size_t n, const 
     for (double& s : S) s += (eps * s + tiny100) * noise.normal();
   }
 
-  const double damp = options.damping, undamp = 1.0 - options.damping;
   const auto conv = static_cast<std::size_t>(options.convergence_iter);
-  std::vector<double> A(n * n, 0.0), R(n * n, 0.0), tmp(n * n), colsum(n);
   std::size_t hist_size = 0;
   if (__builtin_mul_overflow(n, conv, &hist_size))
     throw InputError("affinity_propagation.convergence_iter",
                      "n * convergence_iter overflows the size of the convergence history",
                      "lower convergence_iter (sklearn's default is 15)");
+  // Row-major n x n messages: each iteration is two passes over contiguous rows (R from S and A, then
+  // A from R); the only column-wise quantity, the column sums of Rp, is accumulated row by row into a
+  // vector. No n x n temporary (sklearn's tmp) and no allocation inside the loop.
+  std::vector<double> A(n * n, 0.0), R(n * n, 0.0), colsum(n);
   std::vector<unsigned char> hist(hist_size, 0);  // e[:, it % convergence_iter]
   std::vector<unsigned char> E(n, 0);
   bool never_converged = true;
   std::int64_t it = 0;
   for (; it < options.max_iter; ++it) {
-    // Responsibilities (Frey & Dueck eq. 1): r(i,k) = s(i,k) - max_{k' != k} (a(i,k') + s(i,k')).
-    for (std::size_t i = 0; i < n; ++i) {
-      const double* s = &S[i * n];
-      const double* a = &A[i * n];
-      double* t = &tmp[i * n];
-      for (std::size_t k = 0; k < n; ++k) t[k] = a[k] + s[k];
-      const std::size_t I = argmax(n, [&](std::size_t k) { return t[k]; });
-      const double Y = t[I];
-      t[I] = -std::numeric_limits<double>::infinity();
-      double Y2 = t[0];
-      for (std::size_t k = 1; k < n; ++k) Y2 = std::max(Y2, t[k]);
-      for (std::size_t k = 0; k < n; ++k) t[k] = s[k] - Y;
-      t[I] = s[I] - Y2;
-      double* r = &R[i * n];
-      for (std::size_t k = 0; k < n; ++k) r[k] = r[k] * damp + t[k] * undamp;
-    }
-    // Availabilities (eq. 2-3): a(i,k) = min(0, r(k,k) + sum_{i' not in {i,k}} max(0, r(i',k))),
-    // a(k,k) = sum_{i' != k} max(0, r(i',k)); computed as sklearn does, via column sums of Rp.
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t k = 0; k < n; ++k) tmp[i * n + k] = i == k ? R[i * n + k] : std::max(R[i * n + k], 0.0);
-    std::fill(colsum.begin(), colsum.end(), 0.0);
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t k = 0; k < n; ++k) colsum[k] += tmp[i * n + k];
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t k = 0; k < n; ++k) {
-        double v = tmp[i * n + k] - colsum[k];  // -A_new
-        if (i != k) v = std::max(v, 0.0);
-        A[i * n + k] = A[i * n + k] * damp - v * undamp;
-      }
+    detail::affinity_iteration(S.data(), n, options.damping, A.data(), R.data(), colsum.data());
     // Convergence: the exemplar set unchanged over the last convergence_iter iterations.
     std::size_t K = 0;
     const std::size_t slot = static_cast<std::size_t>(it) % conv;

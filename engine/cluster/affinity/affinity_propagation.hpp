@@ -66,6 +66,14 @@ AffinityResult affinity_propagation(std::vector<double> similarity, std::size_t 
 // On n x d row-major points with s(i, k) = -||x_i - x_k||^2.
 AffinityResult affinity_propagation(const double* coords, std::size_t n, std::size_t d, const AffinityOptions& options);
 
+namespace detail {
+// One iteration of the message passing on row-major n x n matrices (S with the preference on its
+// diagonal and the tie noise added): R, then A, updated in place with sklearn's operations in sklearn's
+// order. colsum (n) is scratch. Exposed for the test that compares it bit for bit with a transcription
+// of sklearn's numpy statements.
+void affinity_iteration(const double* S, std::size_t n, double damping, double* A, double* R, double* colsum);
+}  // namespace detail
+
 // The method "affinity_propagation" (non-private): params damping, preference, max_iter, convergence_iter;
 // release = exemplar indices; diagnostics clusters, iterations, converged.
 const MethodInfo& affinity_propagation_method_info();
