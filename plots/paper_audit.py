@@ -5,16 +5,21 @@ Points above the diagonal are violations. Reads RESULTS_DIR/<experiment>/audit.j
 """
 import json
 import pathlib
+import sys
 
-import matplotlib
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import plot_results  # noqa: E402  (also sets the matplotlib backend and the shared style)
+from plot_results import save  # noqa: E402
 
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
 def _load_audits(results_dir):
     audits = []
+    plot_results.track(pathlib.Path(results_dir) / "*" / "audit.json")  # a new audit redraws the figure
     for f in sorted(pathlib.Path(results_dir).glob("*/audit.json")):
+        plot_results.track(f)
         with open(f) as fh:
             doc = json.load(fh)
         if doc.get("schema") == "dpclust.audit/1":
@@ -52,10 +57,7 @@ def audit_figure(results_dir, out_dir):
     ax.set_title("Privacy audit: eps_lower vs configured epsilon")
     ax.set_xlim(left=0)
     fig.tight_layout()
-    out = pathlib.Path(out_dir) / "privacy_audit.png"
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
-    return [out]
+    return save(fig, pathlib.Path(out_dir), "privacy_audit")
 
 
 FIGURES = [audit_figure]

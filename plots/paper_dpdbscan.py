@@ -2,7 +2,7 @@
 """Figures and tables of Qiu & Yi, "Approximate DBSCAN under Differential Privacy", from dpclust results only.
 
 Called by plots/make_figures.py (FIGURES); each function takes (results_dir, out_dir), reads
-results_dir/<experiment>/results.json and writes into out_dir (PNG + PDF, or Markdown for the tables),
+results_dir/<experiment>/results.json and writes into out_dir (PNG, PDF too with --pdf, or Markdown for the tables),
 returning the written files. It raises FileNotFoundError when its experiment is absent.
 
   dpdbscan_fig5_moons      Figure 5: Moons, (a) DBSCAN, (b) noisy histogram (red positive, green
@@ -624,6 +624,7 @@ def _t3_cell(data, dataset, column, series):
 
 def _skip_reason(results_dir, experiment):
     path = pathlib.Path(results_dir) / experiment / "skipped.json"
+    plot_results.track(path)
     try:
         return (json.loads(path.read_text()) or {}).get("reason") if path.is_file() else None
     except (OSError, ValueError, AttributeError):

@@ -2,7 +2,7 @@
 """Span maps of Qiu & Yi, "Approximate DBSCAN under Differential Privacy" (Figures 1 and 6), from dpclust results only.
 
 Called by plots/make_figures.py (FIGURES); each function takes (results_dir, out_dir), reads
-results_dir/<experiment>/results.json (never reruns anything) and writes PNG + PDF into out_dir,
+results_dir/<experiment>/results.json (never reruns anything) and writes PNG (and PDF with --pdf) into out_dir,
 returning the written files. It raises FileNotFoundError when its experiment is absent.
 
   dpdbscan_fig1_spans       Figure 1: (a, c) exact DBSCAN clusters and (b, d) the spans DP-DBSCAN

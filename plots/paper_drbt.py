@@ -3,7 +3,7 @@
 from dpclust results only.
 
 Called by plots/make_figures.py (FIGURES); each function takes (results_dir, out_dir), reads
-results_dir/<experiment>/results.json and writes into out_dir (Markdown tables, PNG + PDF figures),
+results_dir/<experiment>/results.json and writes into out_dir (Markdown tables, PNG figures; PDF too with --pdf),
 returning the written files. A function whose experiment is absent prints which one and returns [].
 
   drbt_table4.md           Table 4: stress of RP1/RP2 on the Table 3 arrhythmia sample, k = 6..3

@@ -2,7 +2,7 @@
 """Figures of Chen, Yu & Chirkova, "WaveCluster with Differential Privacy", from dpclust results only.
 
 Called by plots/make_figures.py (FIGURES); each function takes (results_dir, out_dir), reads
-results_dir/<experiment>/results.json and writes PNG + PDF into out_dir, returning the written files.
+results_dir/<experiment>/results.json and writes PNG (and PDF with --pdf) into out_dir, returning the written files.
 It raises FileNotFoundError when its experiment is absent (make_figures prints "skipped").
 
   wc_fig2_clusters   Figure 2: the true WaveCluster clusters on DS1-DS3, noise points (points in

@@ -9,9 +9,9 @@ For every experiment and metric it draws, per dataset, either
     names the panels left out and the series without a numeric sweep (not drawn as lines). Or
   - a grouped bar chart (series x dataset) with the same error bars otherwise; a series whose cells
     differ only in non-numeric parameters gets one bar per cell (at most MAX_BARS bars, with a note).
-Writes PNG and PDF to --out. Paper-specific figures live in their own scripts next to this one.
+Writes PNG to --out (and PDF with --pdf). Paper-specific figures live in their own scripts next to this one.
 
-Usage: /usr/bin/python3 plots/plot_results.py --results results --out plots/out [--experiment NAME]
+Usage: /usr/bin/python3 plots/plot_results.py --results results --out plots/out [--experiment NAME] [--pdf]
 """
 import argparse
 import json
@@ -24,33 +24,67 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-plt.rcParams.update({"font.size": 9, "axes.titlesize": 10, "figure.dpi": 120, "savefig.bbox": "tight"})
+DPI = 120  # fixed, so that a figure's pixels do not depend on the machine's matplotlib defaults
+plt.rcParams.update({"font.size": 9, "axes.titlesize": 10, "figure.dpi": DPI, "savefig.dpi": DPI, "savefig.bbox": "tight"})
+
+# The formats save() writes: PNG by default; make_figures.py --pdf (or --pdf here) adds PDF.
+FORMATS = ("png",)
+
+# The inputs the figure being drawn has looked for (make_figures.py's manifest): every path load_first()
+# probed, present or not, and every glob pattern (a path with '*'), so that a result appearing later, or a
+# preferred experiment replacing a fallback, redraws the figure. None when nobody is tracking.
+_TRACKED = None
+
+
+def begin_tracking():
+    global _TRACKED
+    _TRACKED = set()
+
+
+def end_tracking():
+    """The paths tracked since begin_tracking(), sorted; tracking stops."""
+    global _TRACKED
+    paths, _TRACKED = sorted(_TRACKED or ()), None
+    return paths
+
+
+def track(path):
+    """Records an input file (or glob pattern) of the figure being drawn."""
+    if _TRACKED is not None:
+        _TRACKED.add(str(pathlib.Path(path).absolute()))
 
 
 def load(results_dir, only=None):
+    track(pathlib.Path(results_dir) / "*" / "results.json")
     for path in sorted(pathlib.Path(results_dir).glob("*/results.json")):
+        track(path)
         data = json.loads(path.read_text())
         if only and data["experiment"] != only:
             continue
         yield data
 
 
-_CACHE = {}
+_CACHE = {}  # (path, mtime_ns, size) -> parsed results, oldest first
+CACHE_BYTES = 200 << 20  # of results.json text kept parsed (several times that in memory)
 
 
 def load_first(results_dir, names, required=True):
     """(name, data) of the first experiment of `names` with a results.json under results_dir.
 
     Raises FileNotFoundError (make_figures.py reports the figure as skipped) when none is present and
-    `required`; otherwise returns (None, None). The last few files read are cached by path and mtime.
+    `required`; otherwise returns (None, None). Files read are cached by path, mtime and size, up to
+    CACHE_BYTES of JSON text (the oldest go first), so that the figures of one worker process that read
+    the same results parse them once. The data is shared: figures must not modify it.
     """
     for name in names:
         path = pathlib.Path(results_dir) / name / "results.json"
+        track(path)
         if path.is_file():
-            key = (str(path), path.stat().st_mtime_ns)
+            st = path.stat()
+            key = (str(path), st.st_mtime_ns, st.st_size)
             if key not in _CACHE:
-                if len(_CACHE) > 3:
-                    _CACHE.clear()
+                while _CACHE and sum(k[2] for k in _CACHE) + st.st_size > CACHE_BYTES:
+                    del _CACHE[next(iter(_CACHE))]
                 _CACHE[key] = json.loads(path.read_text())
             return name, _CACHE[key]
     if required:
@@ -63,7 +97,9 @@ def run_figures(figures, description):
     ap = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--results", default="results")
     ap.add_argument("--out", default="plots/out")
+    ap.add_argument("--pdf", action="store_true", help="write PDF next to each PNG")
     args = ap.parse_args()
+    set_formats(args.pdf)
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     n = 0
@@ -133,11 +169,37 @@ def error(agg):
     return agg["ci95"][1] - agg["mean"]
 
 
+# The values a metric can take (None: unbounded on that side). ARI >= -0.5 (scikit-learn's adjusted_rand_score
+# documentation), AMI <= 1; NMI, the F-measures, OCM, 2CE and shares lie in [0, 1]; counts are >= 0. A
+# confidence interval of a mean is drawn inside it (issue 25: a t-interval over a few trials gave ARI bars up to 2.1).
+METRIC_RANGE = {"ari": (-0.5, 1.0), "ami": (None, 1.0), "nmi": (0.0, 1.0), "f_measure": (0.0, 1.0),
+                "overall_f_measure": (0.0, 1.0), "ocm": (0.0, 1.0), "two_ce": (0.0, 1.0), "noise_fraction": (0.0, 1.0),
+                "n_clusters": (0.0, None), "k_true": (0.0, None), "kprime": (0.0, None), "wc_clusters": (0.0, None),
+                "significant_grids": (0.0, None), "kprime_rel_error": (0.0, None), "of": (0.0, 1.0), "stress": (0.0, None)}
+
+
+def clipped_yerr(metric, ys, es):
+    """yerr for errorbar / bar: [[below...], [above...]], each half-width es[i] cut at METRIC_RANGE[metric]
+    (a metric not in the table is drawn symmetric, as before)."""
+    lo, hi = METRIC_RANGE.get(metric, (None, None))
+    below = [e if lo is None or y != y else max(0.0, min(e, y - lo)) for y, e in zip(ys, es)]
+    above = [e if hi is None or y != y else max(0.0, min(e, hi - y)) for y, e in zip(ys, es)]
+    return [below, above]
+
+
+def set_formats(pdf):
+    global FORMATS
+    FORMATS = ("png", "pdf") if pdf else ("png",)
+
+
 def save(fig, out, stem):
-    for ext in ("png", "pdf"):
-        fig.savefig(out / f"{stem}.{ext}")
+    """Writes the figure as out/stem.png (and .pdf when FORMATS has it), closes it, returns the files."""
+    files = [pathlib.Path(out) / f"{stem}.{ext}" for ext in FORMATS]
+    for f in files:
+        # No creation date in the PDF: the same figure gives the same bytes.
+        fig.savefig(f, metadata={"CreationDate": None} if f.suffix == ".pdf" else None)
     plt.close(fig)
-    return [out / f"{stem}.{ext}" for ext in ("png", "pdf")]
+    return files
 
 
 def plot_experiment(data, out):
@@ -185,7 +247,7 @@ def _line_panels(by_dataset, plans, metric, exp):
             xs = [c["params"][x] for c in cells]
             ys = [c["aggregates"].get(metric, {}).get("mean", float("nan")) for c in cells]
             es = [error(c["aggregates"].get(metric)) for c in cells]
-            ax.errorbar(xs, ys, yerr=es, marker="o", ms=3, capsize=2, label=series)
+            ax.errorbar(xs, ys, yerr=clipped_yerr(metric, ys, es), marker="o", ms=3, capsize=2, label=series)
             ax.set_xlabel(x)
         ax.set_title(dataset + (f"\n{label}" if label else ""), fontsize=8 if label else None)
         ax.set_ylabel(metric)
@@ -233,7 +295,7 @@ def _bars(by_dataset, plans, metric, exp):
             xs.append(j + i * width)
             ys.append(agg.get("mean", float("nan")) if agg else float("nan"))
             es.append(error(agg))
-        ax.bar(xs, ys, width, yerr=es, capsize=2, label=label)
+        ax.bar(xs, ys, width, yerr=clipped_yerr(metric, ys, es), capsize=2, label=label)
     ax.set_xticks([j + 0.4 - width / 2 for j in range(len(datasets))])
     ax.set_xticklabels(datasets, rotation=20)
     ax.set_ylabel(metric)
@@ -252,7 +314,9 @@ def main():
     ap.add_argument("--results", default="results")
     ap.add_argument("--out", default="plots/out")
     ap.add_argument("--experiment")
+    ap.add_argument("--pdf", action="store_true", help="write PDF next to each PNG")
     args = ap.parse_args()
+    set_formats(args.pdf)
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     written = []

@@ -142,7 +142,7 @@ std::string threads_of(const json& experiment) {
 
 }  // namespace
 
-std::string write_markdown(const Reference& ref, const Results& results, const ReportOptions& opts) {
+std::string write_markdown(const Reference& ref, const Results& results, const ReportOptions& opts, ReportSummary* summary) {
   VerdictSettings settings = ref.verdicts;
   if (opts.min_trials_for_variance) settings.min_trials_for_variance = *opts.min_trials_for_variance;
   std::ostringstream md;
@@ -158,6 +158,15 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
     const auto& o = cout_.emplace_back(evaluate(c, results, settings));
     ccount[o.verdict]++;
     ctol[o.tolerance_verdict]++;
+  }
+  if (summary) {
+    *summary = ReportSummary{};
+    summary->values = ref.values.size();
+    summary->holds = static_cast<std::size_t>(vcount[Verdict::holds]);
+    summary->within = static_cast<std::size_t>(vcount[Verdict::within_seed_variance]);
+    summary->differs = static_cast<std::size_t>(vcount[Verdict::differs]);
+    summary->not_run = static_cast<std::size_t>(vcount[Verdict::not_run]);
+    summary->claims = ref.claims.size();
   }
   const auto pct = [](double c) { return fmt(100 * c, 0) + "%"; };
 
@@ -238,6 +247,10 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
       std::map<std::string, int> tally;
       for (std::size_t i : idx) {
         const auto& o = ao.emplace_back(evaluate_authors(ref.values[i], results, settings));
+        if (summary) {
+          ++summary->authors;
+          summary->authors_exact += o.exact && *o.exact;
+        }
         const bool by_seeds = ref.values[i].authors_code->by_seeds;
         const std::string key = o.exact                                                 ? (*o.exact ? "exact" : "differ")
                                 : !o.missing_seeds.empty()                              ? "missing seeds"

@@ -20,7 +20,13 @@ struct ReportOptions {
   std::optional<std::size_t> min_trials_for_variance = std::nullopt;  // overrides the reference file's setting
 };
 
-// The whole report as Markdown.
-std::string write_markdown(const Reference& ref, const Results& results, const ReportOptions& opts);
+// The verdicts behind a report, for the command's summary line: counted from the outcomes the report
+// was written from, so that nothing is judged twice (a k-seed band resamples 100000 subsets).
+struct ReportSummary {
+  std::size_t values = 0, holds = 0, within = 0, differs = 0, not_run = 0, claims = 0, authors = 0, authors_exact = 0;
+};
+
+// The whole report as Markdown; `summary`, when given, receives its verdict counts.
+std::string write_markdown(const Reference& ref, const Results& results, const ReportOptions& opts, ReportSummary* summary = nullptr);
 
 }  // namespace dpclust::report

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "report/results_reader.hpp"
 
 namespace dpclust::report {
 namespace fs = std::filesystem;
@@ -38,7 +39,7 @@ Results::Results(const fs::path& dir) {
     }
     const fs::path f = e.path() / "results.json";
     if (!fs::exists(f)) continue;
-    json j = json::parse(read_text_file(f));
+    json j = read_report_results(f);  // without the trials' releases and labels (results_reader.hpp)
     const std::string name = j.value("experiment", e.path().filename().string());
     experiments_[name] = std::move(j);
   }

@@ -11,7 +11,9 @@
 
 namespace dpclust::report {
 
-// Every results.json under a results directory, by experiment name.
+// Every results.json under a results directory, by experiment name. Read from a directory, each trial
+// holds only what the report reads (results_reader.hpp: its index, seed and the scalar numbers of
+// metrics, diagnostics, evaluation and timing); built from a map, the documents are kept as given.
 class Results {
  public:
   explicit Results(const std::filesystem::path& dir);

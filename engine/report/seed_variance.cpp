@@ -40,13 +40,15 @@ namespace {
 
 // Unbiased integer in [0, range) from a 64-bit generator (rejection; the same on every platform,
 // unlike std::uniform_int_distribution).
-std::uint64_t bounded(std::mt19937_64& rng, std::uint64_t range) {
-  const std::uint64_t threshold = (0 - range) % range;
+std::uint64_t bounded(std::mt19937_64& rng, std::uint64_t range, std::uint64_t threshold) {
   for (;;) {
     const std::uint64_t x = rng();
     if (x >= threshold) return x % range;
   }
 }
+// The rejection threshold of `range`: 2^64 mod range. The resampling loops compute it once per range
+// (it is a 64-bit division, as costly as the draw), which leaves the stream and the draws unchanged.
+std::uint64_t threshold_of(std::uint64_t range) { return (0 - range) % range; }
 
 // The statistic of the trials at `idx` (k of them); `scratch` has room for k values.
 double statistic_of(const std::vector<double>& trials, const std::size_t* idx, std::size_t k, SeedStatistic s,
@@ -88,9 +90,11 @@ SeedDistribution k_seed_distribution(const std::vector<double>& trials, const Pr
     std::mt19937_64 rng(rs.seed);
     std::vector<std::size_t> perm(n);
     std::iota(perm.begin(), perm.end(), std::size_t{0});
+    std::vector<std::uint64_t> threshold(k);
+    for (std::size_t i = 0; i < k; ++i) threshold[i] = threshold_of(n - i);
     for (std::size_t r = 0; r < rs.resamples; ++r) {
       // A partial Fisher-Yates shuffle: perm[0..k) is a uniform k-subset of distinct trials.
-      for (std::size_t i = 0; i < k; ++i) std::swap(perm[i], perm[i + bounded(rng, n - i)]);
+      for (std::size_t i = 0; i < k; ++i) std::swap(perm[i], perm[i + bounded(rng, n - i, threshold[i])]);
       d.values.push_back(statistic_of(trials, perm.data(), k, p.statistic, scratch));
     }
   }
@@ -111,7 +115,8 @@ SeedDistribution difference_distribution(const SeedDistribution& a, const SeedDi
     d.exact = false;
     d.values.reserve(rs.resamples);
     std::mt19937_64 rng(rs.seed ^ 0x9e3779b97f4a7c15ULL);
-    for (std::size_t r = 0; r < rs.resamples; ++r) d.values.push_back(a.values[bounded(rng, na)] - b.values[bounded(rng, nb)]);
+    const std::uint64_t ta = threshold_of(na), tb = threshold_of(nb);
+    for (std::size_t r = 0; r < rs.resamples; ++r) d.values.push_back(a.values[bounded(rng, na, ta)] - b.values[bounded(rng, nb, tb)]);
   }
   std::sort(d.values.begin(), d.values.end());
   return d;

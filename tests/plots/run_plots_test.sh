@@ -1,7 +1,8 @@
 #!/bin/sh
-# The paper figure scripts (plots/paper_*.py, through plots/make_figures.py) on the committed results
+# The paper figure scripts (plots/paper_*.py, through plots/make_figures.py --pdf) on the committed results
 # fixture tests/fixtures/results/: the command must exit 0 and write every expected file, non-empty and
-# of the right kind (PNG / PDF signature, Markdown table). Reads only the fixture; writes to a temp dir.
+# of the right kind (PNG / PDF signature, Markdown table); a second run must draw nothing (up to date).
+# Reads only the fixture; writes to a temp dir.
 #
 #   sh tests/plots/run_plots_test.sh [PROJECT_ROOT]        (default: two levels above this script)
 #
@@ -19,9 +20,9 @@ fail=0
 ok() { pass=$((pass + 1)); echo "ok   $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; }
 
-"$PY" "$ROOT/plots/make_figures.py" --results "$ROOT/tests/fixtures/results" --out "$OUT" >"$TMP/log" 2>&1
+"$PY" "$ROOT/plots/make_figures.py" --results "$ROOT/tests/fixtures/results" --out "$OUT" --pdf >"$TMP/log" 2>&1
 rc=$?
-if [ "$rc" -eq 0 ]; then ok "make_figures.py exit code 0"; else bad "make_figures.py exit code $rc"; sed 's/^/    /' "$TMP/log"; fi
+if [ "$rc" -eq 0 ]; then ok "make_figures.py --pdf exit code 0"; else bad "make_figures.py --pdf exit code $rc"; sed 's/^/    /' "$TMP/log"; fi
 if grep -q "^skipped paper_" "$TMP/log"; then
   bad "no paper figure skipped"; grep "^skipped paper_" "$TMP/log" | sed 's/^/    /'
 else
@@ -46,6 +47,10 @@ for table in dpdbscan_table2 dpdbscan_table3; do
   f="$OUT/$table.md"
   if [ -s "$f" ] && grep -q '^| Dataset |' "$f"; then ok "$table.md"; else bad "$table.md exists with a table"; fi
 done
+
+# A second run finds every figure up to date (OUT/.figures-manifest.json) and draws nothing.
+"$PY" "$ROOT/plots/make_figures.py" --results "$ROOT/tests/fixtures/results" --out "$OUT" >"$TMP/log2" 2>&1
+if grep -q " 0 jobs drawn, .* 0 failed" "$TMP/log2"; then ok "second run draws nothing"; else bad "second run draws nothing"; sed 's/^/    /' "$TMP/log2"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
