@@ -11,13 +11,28 @@ namespace dpclust::cli {
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
 
+po::parsed_options run_parser(po::command_line_parser& parser, const po::options_description& opts) {
+  try {
+    return parser.run();
+  } catch (const po::unknown_option& e) {
+    const std::string given = e.get_option_name();  // "--trails" (or "-x")
+    std::vector<std::string> names;
+    for (const auto& o : opts.options())
+      if (!o->long_name().empty()) names.push_back("--" + o->long_name());
+    // "--trails=3": the name alone is compared.
+    const std::string word = given.substr(0, given.find('='));
+    const std::string s = closest_match(word, names);
+    throw InputError(given, "unknown option", (s.empty() ? "" : "did you mean '" + s + "'? ") + "--help lists the options");
+  }
+}
+
 bool parse(int argc, char** argv, const std::string& usage, po::options_description& opts, po::positional_options_description* pos,
            po::variables_map& vm) {
   opts.add_options()("help,h", "show this help");
   po::command_line_parser parser(argc, argv);
   parser.options(opts);
   if (pos) parser.positional(*pos);
-  po::store(parser.run(), vm);
+  po::store(run_parser(parser, opts), vm);
   if (vm.count("help")) {
     std::cout << usage << "\n" << opts << "\n";
     return false;

@@ -20,6 +20,12 @@ constexpr int kExitInputError = 2;
 bool parse(int argc, char** argv, const std::string& usage, boost::program_options::options_description& opts,
            boost::program_options::positional_options_description* pos, boost::program_options::variables_map& vm);
 
+// Runs the parser; an unknown option becomes an InputError suggesting the nearest declared one by edit
+// distance ("--trails: unknown option", "fix: did you mean '--trials'?"), as a misspelt subcommand or config
+// key already does (closest_match, core/error.hpp).
+boost::program_options::parsed_options run_parser(boost::program_options::command_line_parser& parser,
+                                                  const boost::program_options::options_description& opts);
+
 // --data-root (else the default search), checked to be a directory when given.
 std::filesystem::path data_root_from(const boost::program_options::variables_map& vm);
 

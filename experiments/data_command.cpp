@@ -6,6 +6,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli_support.hpp"
 #include "core/error.hpp"
 #include "datasources/download.hpp"
 #include "datasources/fetch.hpp"
@@ -17,8 +18,6 @@ namespace fs = std::filesystem;
 using namespace dpclust::datasources;
 
 namespace {
-
-constexpr int kExitInputError = 2;
 
 const char* kDataUsage =
     "usage: dpclust data <action> [NAME...] [options]\n"
@@ -169,7 +168,9 @@ void add_common(po::options_description& opts, Common& c) {
 bool parse(int argc, char** argv, const std::string& usage, po::options_description& opts, po::positional_options_description& pos,
            po::variables_map& vm) {
   opts.add_options()("help,h", "show this help");
-  po::store(po::command_line_parser(argc, argv).options(opts).positional(pos).run(), vm);
+  po::command_line_parser parser(argc, argv);
+  parser.options(opts).positional(pos);
+  po::store(run_parser(parser, opts), vm);
   if (vm.count("help")) {
     std::cout << usage << "\n" << opts << "\n";
     return false;

@@ -20,9 +20,13 @@ int hand_off_to_python(int argc, char** argv, const PythonMethodUnavailable& why
 #if defined(DPCLUST_PYTHON_EXECUTABLE) && defined(DPCLUST_PYTHON_PATH)
   const char* env = std::getenv("DPCLUST_PYTHON");
   const std::string python = env && *env ? env : DPCLUST_PYTHON_EXECUTABLE;
+  // An installed binary (pip install: dpclust/bin/dpclust inside the package) has no build folder to add: its
+  // interpreter imports the installed package (DPCLUST_PYTHON_PATH is empty; an empty PYTHONPATH entry
+  // would mean the working directory).
   std::string path = DPCLUST_PYTHON_PATH;
-  if (const char* old = std::getenv("PYTHONPATH"); old && *old) path += std::string(":") + old;
-  ::setenv("PYTHONPATH", path.c_str(), 1);
+  const char* old = std::getenv("PYTHONPATH");
+  if (old && *old) path += (path.empty() ? "" : ":") + std::string(old);
+  if (!path.empty()) ::setenv("PYTHONPATH", path.c_str(), 1);
   std::vector<std::string> words{python, "-m", "dpclust"};
   for (int i = 0; i < argc; ++i) words.emplace_back(argv[i]);
   std::vector<char*> args;

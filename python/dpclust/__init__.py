@@ -12,12 +12,20 @@ Experiments: ``run``, ``validate``, ``audit``, ``report``, ``load_results``, ``l
 name a Python function as a method (``method: python``, see ``dpclust._mechanism`` for the contract).
 Data: ``dpclust.datasets`` (the engine's generators: make_moons, make_circles, make_blobs, generate).
 
-Set-up without installing: ``cmake --build BUILD`` assembles the package in BUILD/python; then
-``PYTHONPATH=BUILD/python python3 -c "import dpclust"`` (docs/python.md).
+Install: ``pip install .`` at the top of the source tree (offline on Debian 12: ``pip install
+--no-build-isolation .`` in a ``--system-site-packages`` virtual environment); it installs this package and
+the ``dpclust`` command. Without installing: ``cmake --build BUILD`` assembles the package in BUILD/python;
+then ``PYTHONPATH=BUILD/python python3 -c "import dpclust"`` (docs/python.md, docs/python-api.md).
+
+Privacy flags on every fitted estimator: ``private_release_``, ``epsilon_spent_``, ``delta_spent_``,
+``privacy_notion_``, ``non_private_``; a fit that is not a private release warns ``NotPrivateReleaseWarning``
+(bounds from the data: its subclass ``PrivacyLeakWarning``).
 """
+from typing import Any, Dict, List
+
 from . import _core, datasets, metrics
 from ._core import Ledger
-from ._estimator import PrivacyLeakWarning
+from ._estimator import NotFittedError, NotPrivateReleaseWarning, PrivacyLeakWarning
 from .accountant import BudgetAccountant, BudgetError
 from .cluster import DPDBSCAN, DPKMeans, PrivQT, PrivTHR, PrivTHREM, WaveCluster, WCBaseline
 from .experiment import audit, load_dataset, load_results, report, run, validate
@@ -27,16 +35,16 @@ __version__ = _core.__version__
 build = _core.build
 
 
-def methods():
+def methods() -> List[str]:
     """Names of the engine's built-in methods (``dpclust list``)."""
     return _core.methods()
 
 
-def method_info(name):
+def method_info(name: str) -> Dict[str, Any]:
     """A built-in method's summary, reference, privacy and parameters (name, type, default, allowed values)."""
     return _core.method_info(name)
 
 
 __all__ = ["DPDBSCAN", "DPKMeans", "WaveCluster", "WCBaseline", "PrivQT", "PrivTHR", "PrivTHREM", "NDLaplace", "DRBT",
-           "PrivacyLeakWarning", "BudgetAccountant", "BudgetError", "Ledger", "metrics", "datasets", "run", "validate", "audit", "report", "load_results",
+           "PrivacyLeakWarning", "NotPrivateReleaseWarning", "NotFittedError", "BudgetAccountant", "BudgetError", "Ledger", "metrics", "datasets", "run", "validate", "audit", "report", "load_results",
            "load_dataset", "methods", "method_info"]

@@ -29,9 +29,12 @@ Not accounted: fits made outside an accountant's view (another process, another 
 ``dpclust`` command), and the trials of a config run, whose totals ``results.json`` reports per dataset
 under ``privacy_accounting``.
 """
+from __future__ import annotations
+
 import math
 import numbers
 import threading
+from typing import Any, Iterable, List, Optional, Tuple
 
 __all__ = ["BudgetAccountant", "BudgetError"]
 
@@ -43,7 +46,7 @@ class BudgetError(ValueError):
     """
 
 
-def _budget_value(value, name, upper=None):
+def _budget_value(value: Any, name: str, upper: Optional[float] = None) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a number, got {value!r}")
     value = float(value)
@@ -73,7 +76,8 @@ class BudgetAccountant:
     _default = None
     _default_lock = threading.Lock()
 
-    def __init__(self, epsilon=float("inf"), delta=1.0, spent_budget=None):
+    def __init__(self, epsilon: float = float("inf"), delta: float = 1.0,
+                 spent_budget: Optional[Iterable[Tuple[float, float]]] = None) -> None:
         self._epsilon = _budget_value(epsilon, "epsilon")
         self._delta = _budget_value(delta, "delta", upper=1.0)
         self._spent = []
@@ -85,42 +89,42 @@ class BudgetAccountant:
 
     # --- the budget ---------------------------------------------------------------------------------
     @property
-    def epsilon(self):
+    def epsilon(self) -> float:
         """The total epsilon of this accountant."""
         return self._epsilon
 
     @property
-    def delta(self):
+    def delta(self) -> float:
         """The total delta of this accountant."""
         return self._delta
 
     @property
-    def spent_budget(self):
+    def spent_budget(self) -> List[Tuple[float, float]]:
         """Every spend so far, as a list of (epsilon, delta), oldest first (a copy)."""
         with self._lock:
             return list(self._spent)
 
     @property
-    def notion(self):
+    def notion(self) -> Optional[str]:
         """The privacy notion the spends so far compose under (None before the first)."""
         return self._notion
 
-    def total(self):
+    def total(self) -> Tuple[float, float]:
         """(epsilon, delta) spent so far: the sum of the spends (basic sequential composition)."""
         with self._lock:
             return (math.fsum(e for e, _ in self._spent), math.fsum(d for _, d in self._spent))
 
     @property
-    def spent(self):
+    def spent(self) -> float:
         """Epsilon spent so far (``total()[0]``)."""
         return self.total()[0]
 
-    def remaining(self):
+    def remaining(self) -> Tuple[float, float]:
         """(epsilon, delta) still available (inf when the budget has no limit)."""
         eps, dlt = self.total()
         return (max(self._epsilon - eps, 0.0) if math.isfinite(self._epsilon) else math.inf, max(self._delta - dlt, 0.0))
 
-    def check(self, epsilon, delta=0.0, notion=None):
+    def check(self, epsilon: float, delta: float = 0.0, notion: Optional[str] = None) -> bool:
         """True when a spend of (epsilon, delta) under `notion` fits the remaining budget; BudgetError
         naming the budget, what is spent and what was asked otherwise. Spends nothing."""
         epsilon = _budget_value(epsilon, "epsilon")
@@ -140,7 +144,7 @@ class BudgetAccountant:
                     f"delta={self._delta:g}). Nothing was run or spent; lower epsilon, or use a larger budget.")
         return True
 
-    def spend(self, epsilon, delta=0.0, notion=None):
+    def spend(self, epsilon: float, delta: float = 0.0, notion: Optional[str] = None) -> "BudgetAccountant":
         """Records a spend of (epsilon, delta) after checking it fits (BudgetError otherwise, nothing spent).
         Returns the accountant."""
         with self._lock:
@@ -152,7 +156,7 @@ class BudgetAccountant:
 
     # --- the default accountant (diffprivlib's convention) --------------------------------------------
     @classmethod
-    def load_default(cls, accountant=None):
+    def load_default(cls, accountant: Optional["BudgetAccountant"] = None) -> Optional["BudgetAccountant"]:
         """`accountant` when given (checked to be a BudgetAccountant), else the default accountant, None when
         none is set. (Unlike diffprivlib, no unlimited default is made: one accountant composes one notion, and
         an implicit one shared by central and local estimators would refuse the second.)"""
@@ -163,26 +167,26 @@ class BudgetAccountant:
         with cls._default_lock:
             return BudgetAccountant._default
 
-    def set_default(self):
+    def set_default(self) -> "BudgetAccountant":
         """Makes this accountant the default one (charged by every private fit without ``accountant=``)."""
         with BudgetAccountant._default_lock:
             BudgetAccountant._default = self
         return self
 
     @staticmethod
-    def pop_default():
+    def pop_default() -> Optional["BudgetAccountant"]:
         """Removes the default accountant and returns it (None when none was set)."""
         with BudgetAccountant._default_lock:
             default, BudgetAccountant._default = BudgetAccountant._default, None
         return default
 
-    def __enter__(self):
+    def __enter__(self) -> "BudgetAccountant":
         with BudgetAccountant._default_lock:
             self._previous_default = BudgetAccountant._default
             BudgetAccountant._default = self
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> bool:
         with BudgetAccountant._default_lock:
             BudgetAccountant._default = self.__dict__.pop("_previous_default", None)
         return False

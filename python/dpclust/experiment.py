@@ -5,14 +5,22 @@ Python and one written by the CLI are interchangeable); ``config`` is a YAML fil
 keys. ``load_results(dir)`` gives one row per trial with the cell's parameters and the trial's metrics
 as columns.
 """
+from __future__ import annotations
+
 import collections
 import glob
 import json
 import os
+from typing import Any, Dict, Mapping, Optional, Union
 
 from . import _core
 
 Dataset = collections.namedtuple("Dataset", "X y bounds non_private name")
+Dataset.__doc__ = ("A config's dataset as `dpclust run` builds it: X (n, d) float64, y (labels or None), bounds "
+                   "((lower, upper) or None), non_private (the conditions the data adds), name.")
+#: A config: the path of a YAML file, or a dict with the same keys.
+Config = Union[str, "os.PathLike[str]", Mapping[str, Any]]
+PathLike = Union[str, "os.PathLike[str]"]
 
 
 def _plain(value, where="config"):
@@ -51,7 +59,8 @@ def _source(config, data_root):
     raise TypeError(f"config must be a path or a dict, got {type(config).__name__}")
 
 
-def run(config, out="results", threads=0, trials=None, force=False, progress=False, data_root=None):
+def run(config: Config, out: PathLike = "results", threads: int = 0, trials: Optional[int] = None, force: bool = False,
+        progress: bool = False, data_root: Optional[PathLike] = None) -> Dict[str, Any]:
     """Runs an experiment config (a YAML path or a dict) as ``dpclust run`` does: every cell and trial, in
     parallel on ``threads`` (0 = all cores), resuming cells already in ``out`` unless ``force``; ``trials``
     overrides the config's count. Returns the run's summary (cells run and reused, the results file)."""
@@ -59,26 +68,28 @@ def run(config, out="results", threads=0, trials=None, force=False, progress=Fal
                      progress=progress)
 
 
-def validate(config, load_data=False, data_root=None):
+def validate(config: Config, load_data: bool = False, data_root: Optional[PathLike] = None) -> Dict[str, Any]:
     """``dpclust validate``: the whole config checked (and with load_data the data files read), nothing run."""
     return _core.validate(_source(config, data_root), load_data=load_data)
 
 
-def audit(config, out="results", threads=0, runs=None, pilot_runs=None, progress=False, data_root=None):
+def audit(config: Config, out: PathLike = "results", threads: int = 0, runs: Optional[int] = None,
+          pilot_runs: Optional[int] = None, progress: bool = False, data_root: Optional[PathLike] = None) -> Dict[str, Any]:
     """``dpclust audit``: an empirical lower bound on the epsilon of every private cell, written to
     OUT/<experiment>/audit.json (returned as a dict)."""
     return _core.audit(_source(config, data_root), os.fspath(out), threads=threads, runs=runs or 0,
                        pilot_runs=pilot_runs or 0, progress=progress)
 
 
-def report(results_dir, out=None, published=None, figures=None):
+def report(results_dir: PathLike, out: Optional[PathLike] = None, published: Optional[PathLike] = None,
+           figures: Optional[PathLike] = None) -> Dict[str, Any]:
     """``dpclust report``: REPORT.md of a results directory, the published numbers next to the
     reproduced ones. Returns the file, its Markdown and the verdict counts."""
     return _core.report(os.fspath(results_dir), published="" if published is None else os.fspath(published),
                         figures="" if figures is None else os.fspath(figures), out="" if out is None else os.fspath(out))
 
 
-def load_dataset(config, name, data_root=None):
+def load_dataset(config: Config, name: str, data_root: Optional[PathLike] = None) -> Dataset:
     """Dataset ``name`` of a config, exactly as ``dpclust run`` builds it (generated or read, projected,
     scaled): ``Dataset(X, y, bounds, non_private, name)``, bounds = (lower, upper) or None."""
     d = _core.load_dataset(_source(config, data_root), name)
@@ -125,7 +136,7 @@ def _value(v):
     return tuple(v) if isinstance(v, list) else v
 
 
-def load_results(results_dir, experiment=None):
+def load_results(results_dir: PathLike, experiment: Optional[str] = None) -> Any:
     """One row per trial of every experiment under ``results_dir`` (a ``--out`` directory, one experiment's
     directory, or a results.json file): the cell (experiment, dataset, method, series, cell id), the trial
     (index, seed: None under randomness: secure), ``randomness``, ``private_release`` as each trial's record

@@ -57,6 +57,25 @@ TEST(Cli, BadConfigExitsWithCodeTwoAndNamesTheKey) {
   EXPECT_NE(r.output.find("fix: did you mean 'trials'?"), std::string::npos) << r.output;
 }
 
+// Issue 25: a misspelt option gets the nearest declared option, as a misspelt subcommand or config key does.
+TEST(Cli, MisspeltOptionSuggestsTheNearestOption) {
+  const std::string cfg = std::string(DPCLUST_TEST_SOURCE_DIR) + "/configs/builtin/shapes.yaml";
+  Result r = sh("run " + cfg + " --trails 3");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("error: --trails: unknown option"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("fix: did you mean '--trials'? --help lists the options"), std::string::npos) << r.output;
+  r = sh("validate " + cfg + " --data-rot=/tmp");  // --name=value: the name is compared
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("did you mean '--data-root'?"), std::string::npos) << r.output;
+  r = sh("data list --mirorr x");  // `data` parses its options with the same helper
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("did you mean '--mirror'?"), std::string::npos) << r.output;
+  r = sh("run " + cfg + " --zzzzzzzzzz");  // nothing close: no guess, still the pointer to --help
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.output.find("did you mean"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--zzzzzzzzzz: unknown option"), std::string::npos) << r.output;
+}
+
 TEST(Cli, BadCsvNamesFileAndLine) {
   fs::path dir = dpclust::testing::temp_dir("badcsv");
   dpclust::testing::write_file(dir / "pts.csv", "x,y,label\n0.1,0.2,0\n0.3,oops,1\n");

@@ -72,8 +72,10 @@ def test_parameters_are_the_methods_paramspecs(cls):
     est = cls()
     assert set(est.get_params()) == names
     for p in info["params"]:
-        expected = None if p["required"] else p["default"]
+        # A parameter a config must set has a documented public default here (scikit-learn needs one).
+        expected = cls._public_defaults[p["name"]][0] if p["required"] else p["default"]
         assert est.get_params()[p["name"]] == (tuple(expected) if isinstance(expected, list) else expected)
+        assert p["name"] in cls.__doc__
 
 
 @pytest.mark.parametrize("cls", ESTIMATORS)
@@ -102,14 +104,14 @@ def test_unknown_parameter_names():
 
 def test_predict_is_the_release_classifier(moons):
     db = fitted(dpclust.DPDBSCAN, moons.X)
-    assert np.array_equal(db.predict(moons.X), db.labels_)  # the span classifier labelled the data (evaluation)
+    assert np.array_equal(db.predict(moons.X), db.release_labels_)  # the span classifier labelled the data (evaluation)
     assert db.n_spans_ == len(db.spans_) == db.diagnostics_["spans"]
     assert np.array_equal(db.predict([[10.0, 10.0]]), [-1])  # outside the domain: noise
     km = fitted(dpclust.DPKMeans, moons.X)
-    assert km.cluster_centers_.shape == (2, 2) and np.array_equal(km.predict(moons.X), km.labels_)
+    assert km.cluster_centers_.shape == (2, 2) and np.array_equal(km.predict(moons.X), km.release_labels_)
     for cls in (dpclust.PrivQT, dpclust.WaveCluster):
         wc = fitted(cls, moons.X)
-        assert np.array_equal(wc.predict(moons.X), wc.labels_)
+        assert np.array_equal(wc.predict(moons.X), wc.release_labels_)
 
 
 def test_transformers(moons):
@@ -160,7 +162,7 @@ def test_bad_parameter_is_a_value_error_with_the_cli_message(workdir, moons, cls
 def test_missing_required_parameter(workdir, moons):
     stderr = cli_message(workdir, "{method: dp_dbscan, params: {min_pts: 7}}")
     with pytest.raises(ValueError, match="method 'dp_dbscan' needs parameter 'alpha'") as err:
-        dpclust.DPDBSCAN(min_pts=7, bounds=moons.bounds).fit(moons.X)
+        dpclust.DPDBSCAN(alpha=None, min_pts=7, bounds=moons.bounds).fit(moons.X)  # None: not given, as in a config
     assert str(err.value).split(": ", 1)[1].split(")")[0] in stderr
 
 
@@ -179,9 +181,43 @@ def test_bounds_from_the_data_warn_and_flag(moons):
     assert "domain bounds derived from the data (bounds: data)" in est.non_private_
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        fitted(dpclust.DPKMeans, moons.X)  # public bounds: no warning
-        dpclust.WaveCluster(g=20, p=0.5, random_state=0).fit(moons.X)  # not private: nothing to warn about
-        dpclust.DRBT(k_dims=2, k=2, random_state=0).fit(moons.X)  # needs no bounds
+        est = dpclust.DPKMeans(k=2, bounds=moons.bounds).fit(moons.X)  # public bounds, secure noise: no warning
+    assert est.private_release_ and est.randomness_ == "secure" and est.seed_ is None and est.non_private_ == []
+
+
+def _not_private_warnings(fit):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est = fit()
+    return est, [w for w in caught if issubclass(w.category, dpclust.NotPrivateReleaseWarning)]
+
+
+def test_fits_that_are_not_private_releases_warn(moons):
+    # Seeded: reproducible, so not a release (the seed regenerates the noise); one warning, at the caller's line.
+    est, caught = _not_private_warnings(lambda: dpclust.DPKMeans(k=2, bounds=moons.bounds, random_state=4).fit(moons.X))
+    assert not est.private_release_ and est.non_private_ == [] and est.randomness_ == "seeded"
+    assert len(caught) == 1 and caught[0].category is dpclust.NotPrivateReleaseWarning
+    assert "seeded randomness (seed 4" in str(caught[0].message) and caught[0].filename == __file__
+    # A non-private method: says so once, in the engine's words.
+    est, caught = _not_private_warnings(lambda: dpclust.DRBT(k_dims=2, k=2).fit(moons.X))
+    assert est.randomness_ == "secure" and len(caught) == 1
+    assert str(caught[0].message).count("not differentially private") == 1, caught[0].message
+    est, caught = _not_private_warnings(lambda: dpclust.WaveCluster(g=20, p=0.5, bounds=moons.bounds).fit(moons.X))
+    assert len(caught) == 1 and "WaveCluster (method wavecluster) is not differentially private" in str(caught[0].message)
+    assert est.epsilon_spent_ == 0 and est.privacy_notion_ == "none"
+    # Bounds from the data alone: the PrivacyLeakWarning (a NotPrivateReleaseWarning) and no second warning.
+    est, caught = _not_private_warnings(lambda: dpclust.DPKMeans(k=2).fit(moons.X))
+    assert [w.category for w in caught] == [dpclust.PrivacyLeakWarning] and not est.private_release_
+    # A private method with an audited but non-secure sampler: the engine's note is the reason.
+    est, caught = _not_private_warnings(lambda: dpclust.DPDBSCAN(alpha=0.2, min_pts=7, sampler="textbook",
+                                                                 bounds=moons.bounds).fit(moons.X))
+    assert not est.private_release_ and len(caught) == 1
+    assert all(note in str(caught[0].message) for note in est.non_private_) and est.non_private_
+    # Everything is silenced by one filter.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.simplefilter("ignore", dpclust.NotPrivateReleaseWarning)
+        dpclust.DPKMeans(k=2, random_state=0).fit(moons.X)
 
 
 # --- identical numbers to the CLI ----------------------------------------------------------------------

@@ -42,6 +42,7 @@ def test_non_finite_record_is_named_by_index_and_column():
     with pytest.raises(ValueError) as err:
         dpclust.DPKMeans(k=2, bounds=(0, 100), random_state=0).fit(X)
     message = str(err.value)
+    assert message.startswith("Input X contains infinity"), message  # scikit-learn's wording, then the engine's
     assert "point 2 (0-based, in file order): coordinate 1 is not finite" in message, message
     assert not _leaks(message), message
 

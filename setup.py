@@ -1,0 +1,63 @@
+"""setuptools' side of `pip install .` (pyproject.toml has the metadata): a build_ext that drives CMake.
+
+CMake builds only what the package needs -- the extension dpclust._core and the `dpclust` binary (no tests,
+no benchmarks) -- against the running interpreter, in a persistent folder (build-pip/<interpreter>, so a
+second install is incremental), with -j from the core count (CMAKE_BUILD_PARALLEL_LEVEL overrides it) and
+the compiler launcher of CMAKE_CXX_COMPILER_LAUNCHER (e.g. ccache) when that is set. The binary goes into the
+package as dpclust/bin/dpclust, run by the `dpclust` console command (dpclust/_cli.py). Everything setuptools
+writes goes under build-pip/ too: build/ is the CMake build of docs/building.md.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = os.path.dirname(os.path.abspath(__file__))
+WORK = os.path.join(ROOT, "build-pip")
+
+
+class CMakeExtension(Extension):
+    def __init__(self, name):
+        super().__init__(name, sources=[])
+
+
+class CMakeBuild(build_ext):
+    def build_extension(self, ext):
+        cmake = shutil.which("cmake")
+        if cmake is None:
+            sys.exit("dpclust: cmake (>= 3.20) is needed to build the package (Debian: apt-get install cmake)")
+        tag = sysconfig.get_config_var("EXT_SUFFIX").split(".")[1]  # e.g. cpython-311-x86_64-linux-gnu
+        build_dir = os.environ.get("DPCLUST_PIP_BUILD_DIR") or os.path.join(WORK, tag)
+        args = [f"-DPython3_EXECUTABLE={sys.executable}", "-DCMAKE_BUILD_TYPE=Release", "-DDPCLUST_BUILD_PYTHON=ON",
+                "-DDPCLUST_BUILD_TESTS=OFF", "-DDPCLUST_BUILD_BENCH=OFF", "-DDPCLUST_HANDOFF_PYTHONPATH="]
+        try:  # pybind11 of this interpreter (Debian's python3-pybind11 or the build environment's)
+            import pybind11
+            args.append(f"-Dpybind11_DIR={pybind11.get_cmake_dir()}")
+        except ImportError:
+            pass  # CMake's own search (Debian: pybind11-dev)
+        launcher = os.environ.get("CMAKE_CXX_COMPILER_LAUNCHER")
+        if launcher:
+            args.append(f"-DCMAKE_CXX_COMPILER_LAUNCHER={launcher}")
+        jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 1)
+        subprocess.run([cmake, "-S", ROOT, "-B", build_dir, *args], check=True)
+        subprocess.run([cmake, "--build", build_dir, "--target", "dpclust_python_core", "dpclust", "-j", jobs], check=True)
+
+        module = os.path.join(build_dir, "python", "dpclust", "_core" + sysconfig.get_config_var("EXT_SUFFIX"))
+        if not os.path.isfile(module):
+            sys.exit(f"dpclust: CMake did not build the Python module ({module}): is numpy importable by {sys.executable}, "
+                     "and pybind11 and the Python headers installed (Debian: python3-dev python3-pybind11 python3-numpy)?")
+        target = self.get_ext_fullpath(ext.name)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        shutil.copy2(module, target)
+        bin_dir = os.path.join(os.path.dirname(target), "bin")
+        os.makedirs(bin_dir, exist_ok=True)
+        shutil.copy2(os.path.join(build_dir, "experiments", "dpclust"), os.path.join(bin_dir, "dpclust"))
+
+
+os.makedirs(WORK, exist_ok=True)
+setup(ext_modules=[CMakeExtension("dpclust._core")], cmdclass={"build_ext": CMakeBuild},
+      options={"build": {"build_base": os.path.join(WORK, "setuptools")}, "egg_info": {"egg_base": WORK}})

@@ -1,0 +1,49 @@
+#!/bin/sh
+# `pip install .` into a fresh virtual environment, offline, with Debian 12's packages (issue 25), then the
+# package from that environment: `import dpclust`, the `dpclust` console command, and the Python test suite
+# run against the installed package and its installed binary (not a build tree).
+#
+#   tests/python/venv_install_test.sh [SOURCE_DIR]      (CTest: python_venv_install, labels slow;python_install)
+#
+# PYTHON (default /usr/bin/python3, whose Debian packages numpy, pybind11, setuptools, wheel, scikit-learn,
+# pandas and pytest the environment sees through --system-site-packages); VENV (default: a temporary folder,
+# removed afterwards); CMAKE_CXX_COMPILER_LAUNCHER=ccache is passed on when set. The CMake build is kept in
+# SOURCE_DIR/build-pip/ between runs, so a second run rebuilds only what changed.
+set -eu
+src=$(cd "${1:-$(dirname "$0")/../..}" && pwd)
+python=${PYTHON:-/usr/bin/python3}
+venv=${VENV:-}
+cleanup=""
+if [ -z "$venv" ]; then
+  venv=$(mktemp -d "${TMPDIR:-/tmp}/dpclust_venv.XXXXXX")
+  cleanup=$venv
+fi
+trap '[ -n "$cleanup" ] && rm -rf "$cleanup"' EXIT
+
+start=$(date +%s)
+"$python" -m venv --system-site-packages --clear "$venv"
+# Offline: --no-index (nothing downloaded), --no-build-isolation (the build uses the system's setuptools and pybind11).
+(cd "$src" && "$venv/bin/pip" install --no-index --no-build-isolation --no-cache-dir --quiet .)
+installed=$(date +%s)
+echo "venv_install_test: installed in $((installed - start)) s"
+
+cd "$venv"  # away from the source tree: `import dpclust` must find the installed package
+"$venv/bin/python" - "$venv" <<'PY'
+import importlib.metadata, os, sys
+import dpclust
+where = os.path.realpath(dpclust.__file__)
+assert where.startswith(os.path.realpath(sys.argv[1])), f"dpclust imported from {where}, not from the environment"
+assert importlib.metadata.version("dpclust") == dpclust.__version__, (importlib.metadata.version("dpclust"), dpclust.__version__)
+assert os.access(os.path.join(os.path.dirname(where), "bin", "dpclust"), os.X_OK)
+print(f"venv_install_test: import dpclust -> {where} (version {dpclust.__version__}, {len(dpclust.methods())} methods)")
+PY
+"$venv/bin/dpclust" --help | head -3
+"$venv/bin/dpclust" --version
+"$venv/bin/dpclust" list >/dev/null
+# The package version is the CMake project's.
+grep -q "project(dpclust VERSION $("$venv/bin/python" -c 'import dpclust; print(dpclust.__version__)')" "$src/CMakeLists.txt"
+
+binary=$("$venv/bin/python" -c 'import dpclust._cli as c; print(c.binary())')
+env -u PYTHONPATH DPCLUST_BINARY="$binary" PYTHONDONTWRITEBYTECODE=1 \
+  "$venv/bin/python" -m pytest -q -p no:cacheprovider "$src/tests/python"
+echo "venv_install_test: install $((installed - start)) s, total $(($(date +%s) - start)) s"
