@@ -3,7 +3,9 @@
 CMake builds only what the package needs -- the extension dpclust._core and the `dpclust` binary (no tests,
 no benchmarks) -- against the running interpreter, in a persistent folder (build-pip/<interpreter>, so a
 second install is incremental), with -j from the core count (CMAKE_BUILD_PARALLEL_LEVEL overrides it) and
-the compiler launcher of CMAKE_CXX_COMPILER_LAUNCHER (e.g. ccache) when that is set. The binary goes into the
+the compiler launcher of CMAKE_CXX_COMPILER_LAUNCHER (e.g. ccache) when that is set. With
+DPCLUST_PIP_PREBUILT_DIR=<a CMake build folder of this tree> nothing is built: the module and binary already
+built there are packaged (the test suite uses this; the folder must have been configured for this interpreter). The binary goes into the
 package as dpclust/bin/dpclust, run by the `dpclust` console command (dpclust/_cli.py). Everything setuptools
 writes goes under build-pip/ too: build/ is the CMake build of docs/building.md.
 """
@@ -27,6 +29,11 @@ class CMakeExtension(Extension):
 
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
+        prebuilt = os.environ.get("DPCLUST_PIP_PREBUILT_DIR")
+        if prebuilt:
+            # The test suite's shortcut (tests/python/venv_install_test.sh): package the module and binary a
+            # CMake build of this source tree already made for this interpreter instead of building them again.
+            return self.copy_built(ext, os.path.abspath(prebuilt))
         cmake = shutil.which("cmake")
         if cmake is None:
             sys.exit("dpclust: cmake (>= 3.20) is needed to build the package (Debian: apt-get install cmake)")
@@ -45,7 +52,9 @@ class CMakeBuild(build_ext):
         jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 1)
         subprocess.run([cmake, "-S", ROOT, "-B", build_dir, *args], check=True)
         subprocess.run([cmake, "--build", build_dir, "--target", "dpclust_python_core", "dpclust", "-j", jobs], check=True)
+        self.copy_built(ext, build_dir)
 
+    def copy_built(self, ext, build_dir):
         module = os.path.join(build_dir, "python", "dpclust", "_core" + sysconfig.get_config_var("EXT_SUFFIX"))
         if not os.path.isfile(module):
             sys.exit(f"dpclust: CMake did not build the Python module ({module}): is numpy importable by {sys.executable}, "
@@ -55,7 +64,10 @@ class CMakeBuild(build_ext):
         shutil.copy2(module, target)
         bin_dir = os.path.join(os.path.dirname(target), "bin")
         os.makedirs(bin_dir, exist_ok=True)
-        shutil.copy2(os.path.join(build_dir, "experiments", "dpclust"), os.path.join(bin_dir, "dpclust"))
+        binary = os.path.join(build_dir, "experiments", "dpclust")
+        if not os.path.isfile(binary):
+            sys.exit(f"dpclust: no dpclust binary in {build_dir} (build the target dpclust there)")
+        shutil.copy2(binary, os.path.join(bin_dir, "dpclust"))
 
 
 os.makedirs(WORK, exist_ok=True)

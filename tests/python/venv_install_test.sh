@@ -3,7 +3,14 @@
 # package from that environment: `import dpclust`, the `dpclust` console command, and the Python test suite
 # run against the installed package and its installed binary (not a build tree).
 #
-#   tests/python/venv_install_test.sh [SOURCE_DIR]      (CTest: python_venv_install, labels slow;python_install)
+#   tests/python/venv_install_test.sh [SOURCE_DIR]      the whole `pip install .`: pip drives a CMake build
+#   PREBUILT=BUILD_DIR tests/python/venv_install_test.sh [SOURCE_DIR]
+#                                                       (CTest: python_venv_install, label python_install)
+#
+# With PREBUILT (what CTest does, BUILD_DIR = the suite's own build), pip packages the module and binary that
+# build already made (setup.py's DPCLUST_PIP_PREBUILT_DIR) instead of compiling the engine a second time in
+# pip: the test then checks the packaging, the install and the installed package, in about a minute instead of
+# a whole extra Release build. The CMake-inside-pip path is checked by running the script without PREBUILT.
 #
 # PYTHON (default /usr/bin/python3, whose Debian packages numpy, pybind11, setuptools, wheel, scikit-learn,
 # pandas and pytest the environment sees through --system-site-packages); VENV (default: a temporary folder,
@@ -23,6 +30,11 @@ trap '[ -n "$cleanup" ] && rm -rf "$cleanup"' EXIT
 start=$(date +%s)
 "$python" -m venv --system-site-packages --clear "$venv"
 # Offline: --no-index (nothing downloaded), --no-build-isolation (the build uses the system's setuptools and pybind11).
+if [ -n "${PREBUILT:-}" ]; then
+  DPCLUST_PIP_PREBUILT_DIR=$(cd "$PREBUILT" && pwd)
+  export DPCLUST_PIP_PREBUILT_DIR
+  echo "venv_install_test: packaging the build in $DPCLUST_PIP_PREBUILT_DIR (no compilation)"
+fi
 (cd "$src" && "$venv/bin/pip" install --no-index --no-build-isolation --no-cache-dir --quiet .)
 installed=$(date +%s)
 echo "venv_install_test: installed in $((installed - start)) s"
