@@ -57,8 +57,6 @@ std::uint64_t Rng::seed() const {
 
 Rng Rng::split(std::uint64_t tag) const { return secure_ ? secure() : Rng(splitmix64(seed_ ^ tag)); }
 
-__extension__ typedef unsigned __int128 u128;  // GCC/Clang extension; -Wpedantic knows it as such
-
 std::uint64_t splitmix64(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -77,20 +75,6 @@ std::uint64_t fnv1a64(std::string_view s) {
 
 std::uint64_t derive_seed(std::uint64_t base_seed, std::string_view cell_key, std::uint64_t trial) {
   return splitmix64(splitmix64(splitmix64(base_seed) ^ fnv1a64(cell_key)) ^ trial);
-}
-
-std::uint64_t Rng::below(std::uint64_t n) {
-  // Lemire (2019), "Fast random integer generation in an interval".
-  u128 m = static_cast<u128>(next_u64()) * n;
-  auto low = static_cast<std::uint64_t>(m);
-  if (low < n) {
-    const std::uint64_t threshold = (0 - n) % n;
-    while (low < threshold) {
-      m = static_cast<u128>(next_u64()) * n;
-      low = static_cast<std::uint64_t>(m);
-    }
-  }
-  return static_cast<std::uint64_t>(m >> 64);
 }
 
 double Rng::normal() { return boost::random::normal_distribution<double>(0.0, 1.0)(*this); }

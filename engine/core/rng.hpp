@@ -1,7 +1,8 @@
 #pragma once
 // Randomness with a stream that is the same on every platform, compiler and thread count.
 //
-// Engine: std::mt19937_64, whose output sequence the C++ standard fixes. Distributions: the standard
+// Engine: MT19937-64 (core/mt19937_64.hpp: std::mt19937_64's sequence, which the C++ standard fixes,
+// with a faster state refill). Distributions: the standard
 // library's are implementation-defined (libstdc++ and libc++ differ), so every draw here is either
 // written out below (uniform, Laplace, exponential, integer) or taken from Boost.Random, whose
 // algorithms are fixed code (normal = ziggurat, gamma, binomial).
@@ -24,6 +25,8 @@
 #include <random>
 #include <string>
 #include <string_view>
+
+#include "core/mt19937_64.hpp"
 
 namespace dpclust {
 
@@ -60,7 +63,7 @@ class SecureWordSource {
 
 class Rng {
  public:
-  using engine_type = std::mt19937_64;
+  using engine_type = Mt19937_64;
   // A uniform random bit generator (for Boost.Random): the same result type and range as mt19937_64, so
   // the seeded stream of every Boost distribution is the one it was before the secure mode existed.
   using result_type = engine_type::result_type;
@@ -101,8 +104,22 @@ class Rng {
     return u < 1.0 ? u : 0x1.fffffffffffffp-1;
   }
   double uniform(double a, double b) { return a + (b - a) * uniform(); }
-  // Unbiased integer in [0, n) (Lemire's multiply-shift with rejection); n > 0.
-  std::uint64_t below(std::uint64_t n);
+  // Unbiased integer in [0, n) (Lemire's multiply-shift with rejection); n > 0. Inline: the exact
+  // samplers (privacy/samplers.cpp) call it for most of their random words.
+  std::uint64_t below(std::uint64_t n) {
+    // Lemire (2019), "Fast random integer generation in an interval".
+    __extension__ typedef unsigned __int128 u128;
+    u128 m = static_cast<u128>(next_u64()) * n;
+    auto low = static_cast<std::uint64_t>(m);
+    if (low < n) [[unlikely]] {
+      const std::uint64_t threshold = (0 - n) % n;
+      while (low < threshold) {
+        m = static_cast<u128>(next_u64()) * n;
+        low = static_cast<std::uint64_t>(m);
+      }
+    }
+    return static_cast<std::uint64_t>(m >> 64);
+  }
   // Standard normal (Boost.Random ziggurat).
   double normal();
   double normal(double mean, double sd) { return mean + sd * normal(); }

@@ -72,9 +72,28 @@ U256 twice(const U256& a) {  // a < 2^255
 // bits) with p = num/den = 0.p1p2... (long division) bit by bit; U < p iff at the first differing bit
 // u = 0 and p = 1. Each bit differs with probability 1/2, so 2 bits are read on average (one 64-bit word
 // except with probability 2^-64); the loop ends with probability 1 for every p.
+// The same comparison in 64-bit words for den < 2^63 (then 2 num < 2^64): every call of the discrete
+// Laplace sampler with a scale numerator below 2^63, i.e. all of this project's noisy counts. It reads the
+// same random words and returns the same bits as the 256-bit loop below (test
+// Samplers.BernoulliRatioNarrowPathEqualsTheWideOne); only the arithmetic is narrower.
+bool bernoulli_ratio_narrow(Rng& rng, std::uint64_t num, std::uint64_t den) {
+  for (;;) {
+    const std::uint64_t word = rng.next_u64();
+    for (int i = 63; i >= 0; --i) {
+      num <<= 1;
+      const bool p_bit = num >= den;
+      if (p_bit) num -= den;
+      const bool u_bit = ((word >> i) & 1) != 0;
+      if (u_bit != p_bit) return p_bit;
+    }
+  }
+}
+
 bool bernoulli_ratio(Rng& rng, U256 num, const U256& den) {
   if (is_zero(num)) return false;
   if (num >= den) return true;
+  if (den.hi == 0 && (den.lo >> 63) == 0)  // and so num < den < 2^63
+    return bernoulli_ratio_narrow(rng, static_cast<std::uint64_t>(num.lo), static_cast<std::uint64_t>(den.lo));
   for (;;) {
     const std::uint64_t word = rng.next_u64();
     for (int i = 63; i >= 0; --i) {

@@ -210,6 +210,28 @@ TEST(SamplersBernoulliExp, WideAndExtremeParameters) {
   EXPECT_THROW(bernoulli_exp(rng, Rational{1, 0}), std::invalid_argument);
 }
 
+TEST(SamplersBernoulliExp, BernoulliRatioNarrowPathEqualsTheWideOne) {
+  // The same rational with a denominator below 2^63 (64-bit long division) and scaled by 2^61 so that the
+  // denominator is above 2^63 (the 256-bit path): the binary expansions of num/den are equal, so both must
+  // consume the same random words and give the same outcomes, draw for draw.
+  for (const auto& [num, den] : {std::pair<std::uint64_t, std::uint64_t>{3, 7}, {11, 10}, {1, 3}, {5, 5}, {999, 1000}}) {
+    int shift = 0;  // the smallest with den 2^shift >= 2^63
+    while (((den << shift) >> 63) == 0) ++shift;
+    ASSERT_EQ((num << shift) >> shift, num) << "num 2^shift must fit 64 bits";
+    const Rational narrow{num, den}, wide{num << shift, den << shift};
+    Rng a(77), b(77);
+    std::int64_t hits = 0;
+    for (int i = 0; i < 50000; ++i) {
+      const bool x = bernoulli_exp(a, narrow);
+      ASSERT_EQ(x, bernoulli_exp(b, wide)) << num << "/" << den << " draw " << i;
+      hits += x ? 1 : 0;
+    }
+    EXPECT_EQ(a.next_u64(), b.next_u64()) << num << "/" << den << ": different numbers of words read";
+    expect_binomial_band(hits, 50000, std::exp(-static_cast<double>(num) / static_cast<double>(den)),
+                         std::to_string(num) + "/" + std::to_string(den));
+  }
+}
+
 // --------------------------------------------------------------------------------------------------
 TEST(SamplersDiscreteLaplace, MatchesTheExactPmf) {
   // 200k draws per scale, chi-square at 1e-6 (false alarm 1e-6) and a 5-sigma symmetry band (5.7e-7).
