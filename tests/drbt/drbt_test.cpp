@@ -152,6 +152,35 @@ TEST(Drbt, StressByHand) {
   EXPECT_LE(est, 8.0 / 50.0 + 1e-12);
 }
 
+TEST(Drbt, StressSampledPairsAreThoseOfOneDrawAtATime) {
+  // stress() draws its random pairs ahead of their use (to prefetch the rows); the result must be bit for
+  // bit that of drawing and adding one pair at a time, and the generator must end in the same state.
+  Rng data_rng(5);
+  RowMatrix X(300, 7), Y(300, 3);
+  for (Eigen::Index i = 0; i < X.size(); ++i) X.data()[i] = data_rng.normal();
+  for (Eigen::Index i = 0; i < Y.size(); ++i) Y.data()[i] = data_rng.normal();
+  for (const std::uint64_t pairs : {1, 7, 16, 17, 10000}) {
+    for (const bool scale : {false, true}) {
+      Rng expected_rng(123), actual_rng(123);
+      const double k = scale ? std::sqrt(7.0 / 3.0) : 1.0;
+      double num = 0.0, den = 0.0;
+      for (std::uint64_t t = 0; t < pairs; ++t) {
+        const auto i = static_cast<Eigen::Index>(expected_rng.below(300));
+        auto j = static_cast<Eigen::Index>(expected_rng.below(299));
+        if (j >= i) ++j;
+        const double dij = (X.row(i) - X.row(j)).norm(), hat = k * (Y.row(i) - Y.row(j)).norm();
+        num += (hat - dij) * (hat - dij);
+        den += dij * dij;
+      }
+      StressOptions o;
+      o.max_pairs = pairs;
+      o.scale = scale;
+      EXPECT_EQ(stress(X, Y, o, actual_rng), num / den) << pairs << " pairs";
+      EXPECT_EQ(actual_rng.next_u64(), expected_rng.next_u64()) << pairs << " pairs";
+    }
+  }
+}
+
 // Table 10: Pumsb's 74 attributes over 1-4 parties, reduced to 38 dimensions.
 TEST(Drbt, PartitionLikeTable10) {
   auto sizes = [](std::size_t p) {
