@@ -8,7 +8,7 @@
 namespace dpclust::wavecluster {
 
 WaveClusterOutput baseline(const Dataset& data, const WcParams& params, const BaselineOptions& options, Rng& rng,
-                           BudgetLedger& ledger) {
+                           BudgetLedger& ledger, const std::vector<double>* known_counts) {
   const Quantizer q = make_quantizer(data, params);
   SynopsisOptions opt = options.synopsis;
   opt.sensitivity = neighbour_factor(ledger);
@@ -31,7 +31,9 @@ WaveClusterOutput baseline(const Dataset& data, const WcParams& params, const Ba
   out.public_extra["synthetic_points"] = syn.info["synthetic_points"];  // a function of the noisy synopsis
   syn.info["true_n_used"] = syn.used_true_n;
   out.release_extra["synopsis"] = std::move(syn.info);
-  set_true_statistics(out, approximation(q.counts(data), q.shape(), params.wavelet), params.p);  // evaluation only
+  std::vector<double> storage;
+  set_true_statistics(out, approximation(count_matrix(known_counts, q, data, storage), q.shape(), params.wavelet),
+                      params.p);  // evaluation only
   return out;
 }
 

@@ -33,7 +33,9 @@ struct BaselineOptions {
 
 // Baseline on `data` (whose bounds are the public domain), spending options.epsilon in `ledger`.
 // release_extra["synopsis"] holds the synopsis sizes and whether the true N was used (n_share = 0).
+// `known_counts` (count_matrix, wavecluster.hpp) serves only the evaluation-only true statistics: the
+// synopsis reads the points.
 WaveClusterOutput baseline(const Dataset& data, const WcParams& params, const BaselineOptions& options, Rng& rng,
-                           BudgetLedger& ledger);
+                           BudgetLedger& ledger, const std::vector<double>* known_counts = nullptr);
 
 }  // namespace dpclust::wavecluster

@@ -219,11 +219,15 @@ namespace {
 // The true WaveCluster of the training part, from its count matrix: run_wavecluster(train, wp) without
 // quantizing the training points again (M_train = M - the held-out points' cells; whole-number counts,
 // so the same doubles as counting the training points).
-WaveClusterOutput truth_without(const CvFixed& fixed, const WcParams& wp, const std::vector<std::uint32_t>& perm,
-                                std::size_t lo, std::size_t hi) {
+// The count matrix of a fold's training part: every point's counts minus the held-out points' cells.
+std::vector<double> training_counts(const CvFixed& fixed, const std::vector<std::uint32_t>& perm, std::size_t lo, std::size_t hi) {
   std::vector<double> m = fixed.counts;
   for (std::size_t i = lo; i < hi; ++i) m[fixed.cell[perm[i]]] -= 1.0;
-  return wavecluster_from_transform(approximation(m, fixed.grid, wp.wavelet), fixed.subband, wp);
+  return m;
+}
+
+WaveClusterOutput truth_from(const std::vector<double>& training, const CvFixed& fixed, const WcParams& wp) {
+  return wavecluster_from_transform(approximation(training, fixed.grid, wp.wavelet), fixed.subband, wp);
 }
 
 void check_folds(const Dataset& data, const CvOptions& opt) {
@@ -269,7 +273,8 @@ CvFixed CvFixed::of(const Dataset& data, const WcParams& wp, const CvOptions& op
     fx.weka_order = weka_fold_order(data.labels, k);
     for (std::size_t f = 0; f < k; ++f) {
       const auto [lo, hi] = test_block(n, k, f, opt.fold_rule);
-      fx.weka_truth.push_back(cell_classifier(truth_without(fx, wp, fx.weka_order, lo, hi), opt.tree, opt.c0, fx.lattice));
+      fx.weka_truth.push_back(
+          cell_classifier(truth_from(training_counts(fx, fx.weka_order, lo, hi), fx, wp), opt.tree, opt.c0, fx.lattice));
     }
   }
   return fx;
@@ -301,22 +306,27 @@ CvResult cross_validate(const Dataset& data, const WcParams& wp, const ParamSet&
   for (std::size_t f = 0; f < k; ++f) {
     const auto [lo, hi] = test_block(n, k, f, opt.fold_rule);  // test part: perm[lo, hi)
     train.n = n - (hi - lo);
-    train.coords.resize(train.n * d);
-    double* out = train.coords.data();
-    for (std::size_t i = 0; i < n; ++i) {
-      if (i >= lo && i < hi) continue;
-      const double* p = data.point(perm[i]);
-      out = std::copy(p, p + d, out);
+    // The training part's points are copied only for a mechanism that reads them (Baseline's synopsis);
+    // the others get its count matrix (the same numbers quantizing the copied points would give).
+    train.coords.clear();
+    if (mechanism.reads_points()) {
+      train.coords.resize(train.n * d);
+      double* out = train.coords.data();
+      for (std::size_t i = 0; i < n; ++i) {
+        if (i >= lo && i < hi) continue;
+        const double* p = data.point(perm[i]);
+        out = std::copy(p, p + d, out);
+      }
     }
+    const std::vector<double> m_train = training_counts(*fixed, perm, lo, hi);
     // Clustering first: true WaveCluster (the same in every trial for weka folds) and the mechanism on the
     // training part.
     std::vector<std::int32_t> ct_local;
-    if (opt.fold_rule != CvFolds::weka)
-      ct_local = cell_classifier(truth_without(*fixed, wp, perm, lo, hi), opt.tree, opt.c0, fixed->lattice);
+    if (opt.fold_rule != CvFolds::weka) ct_local = cell_classifier(truth_from(m_train, *fixed, wp), opt.tree, opt.c0, fixed->lattice);
     const std::vector<std::int32_t>& ct = opt.fold_rule == CvFolds::weka ? fixed->weka_truth[f] : ct_local;
     Rng fold_rng(splitmix64(seed ^ splitmix64(0x5743u + f)));
     BudgetLedger ledger = is_private ? BudgetLedger(params.real("epsilon")) : BudgetLedger();
-    const WaveClusterOutput priv = mechanism.run_wc(train, wp, params, fold_rng, ledger);
+    const WaveClusterOutput priv = mechanism.run_wc(train, wp, params, fold_rng, ledger, &m_train);
     ledger.verify();
     // Then classification of the held-out points by the cell of each point.
     const std::vector<std::int32_t> cp = priv.clustering.shape == fixed->subband

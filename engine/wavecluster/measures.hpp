@@ -115,7 +115,8 @@ struct CvResult {
 // change, so it is computed once per dataset and parameters (register.cpp keeps it in the run's
 // DatasetCache, shared read-only by the trial threads) and each fold's true count matrix is the full one
 // minus the held-out points' cells: a pass over the held-out points instead of quantizing the training
-// points again.
+// points again. The mechanism re-run on the fold gets that count matrix too (WcMechanism::run_wc's
+// known_counts), and the training points are copied only for Baseline, whose synopsis reads them.
 struct CvFixed {
   GridShape grid, subband;              // the count matrix's shape and the average subband's
   std::vector<std::uint32_t> cell;      // per point: its cell of the count matrix (Quantizer::cell_of)

@@ -46,35 +46,39 @@ namespace {
 
 class WaveClusterMethod final : public WcMechanism {
  public:
-  WaveClusterOutput run_wc(const Dataset& data, const WcParams& wp, const ParamSet&, Rng&, BudgetLedger&) const override {
-    return run_wavecluster(data, wp);
+  WaveClusterOutput run_wc(const Dataset& data, const WcParams& wp, const ParamSet&, Rng&, BudgetLedger&,
+                           const std::vector<double>* known_counts) const override {
+    return run_wavecluster(data, wp, known_counts);
   }
+  bool reads_points() const override { return false; }
 };
 
 class PrivQtMethod final : public WcMechanism {
  public:
-  WaveClusterOutput run_wc(const Dataset& data, const WcParams& wp, const ParamSet& params, Rng& rng,
-                           BudgetLedger& ledger) const override {
-    return privqt(data, wp, params.real("epsilon"), privacy::sampler_of(params), rng, ledger);
+  WaveClusterOutput run_wc(const Dataset& data, const WcParams& wp, const ParamSet& params, Rng& rng, BudgetLedger& ledger,
+                           const std::vector<double>* known_counts) const override {
+    return privqt(data, wp, params.real("epsilon"), privacy::sampler_of(params), rng, ledger, known_counts);
   }
+  bool reads_points() const override { return false; }
 };
 
 class PrivThrMethod final : public WcMechanism {
  public:
-  WaveClusterOutput run_wc(const Dataset& data, const WcParams& wp, const ParamSet& params, Rng& rng,
-                           BudgetLedger& ledger) const override {
+  WaveClusterOutput run_wc(const Dataset& data, const WcParams& wp, const ParamSet& params, Rng& rng, BudgetLedger& ledger,
+                           const std::vector<double>* known_counts) const override {
     PrivThrOptions o;
     o.epsilon = params.real("epsilon");
     o.rho = params.real("rho");
     o.sampler = privacy::sampler_of(params);
-    return privthr(data, wp, o, rng, ledger);
+    return privthr(data, wp, o, rng, ledger, known_counts);
   }
+  bool reads_points() const override { return false; }
 };
 
 class PrivThrEmMethod final : public WcMechanism {
  public:
-  WaveClusterOutput run_wc(const Dataset& data, const WcParams& wp, const ParamSet& params, Rng& rng,
-                           BudgetLedger& ledger) const override {
+  WaveClusterOutput run_wc(const Dataset& data, const WcParams& wp, const ParamSet& params, Rng& rng, BudgetLedger& ledger,
+                           const std::vector<double>* known_counts) const override {
     PrivThrEmOptions o;
     o.epsilon = params.real("epsilon");
     o.rho = params.real("rho");
@@ -85,14 +89,15 @@ class PrivThrEmMethod final : public WcMechanism {
     if (params.has("threshold_output")) o.threshold_output = choice_of<ThresholdOutput>(params, "threshold_output");
     if (params.has("lattice_bits")) o.lattice_bits = static_cast<int>(params.integer("lattice_bits"));
     o.sampler = privacy::sampler_of(params);
-    return privthr_em(data, wp, o, rng, ledger);
+    return privthr_em(data, wp, o, rng, ledger, known_counts);
   }
+  bool reads_points() const override { return false; }
 };
 
 class BaselineMethod final : public WcMechanism {
  public:
-  WaveClusterOutput run_wc(const Dataset& data, const WcParams& wp, const ParamSet& params, Rng& rng,
-                           BudgetLedger& ledger) const override {
+  WaveClusterOutput run_wc(const Dataset& data, const WcParams& wp, const ParamSet& params, Rng& rng, BudgetLedger& ledger,
+                           const std::vector<double>* known_counts) const override {
     BaselineOptions o;
     o.epsilon = params.real("epsilon");
     o.synopsis.type = params.string("synopsis");
@@ -101,7 +106,7 @@ class BaselineMethod final : public WcMechanism {
     o.synopsis.n_share = params.real("n_share");
     o.synopsis.sampler = privacy::sampler_of(params);
     if (params.has("ag_variant")) o.synopsis.variant = choice_of<AgVariant>(params, "ag_variant");  // flat_origin.hpp
-    return baseline(data, wp, o, rng, ledger);
+    return baseline(data, wp, o, rng, ledger, known_counts);
   }
 };
 

@@ -15,6 +15,7 @@
 // |Z|); details = the WaveClusterOutput itself; the point labels are for evaluation only.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/method.hpp"
 #include "wavecluster/wavecluster.hpp"
@@ -24,9 +25,14 @@ namespace dpclust::wavecluster {
 class WcMechanism : public Method {
  public:
   // One run on `data` (whose bounds are the public domain). Must spend exactly the configured
-  // epsilon in `ledger` when private. `params` holds the method's validated parameters.
+  // epsilon in `ledger` when private. `params` holds the method's validated parameters. `known_counts`:
+  // data's count matrix on the grid of `wp` when the caller already has it (count_matrix,
+  // wavecluster.hpp; cross-validation's training folds), the same numbers a pass over the points gives.
   virtual WaveClusterOutput run_wc(const Dataset& data, const WcParams& wp, const ParamSet& params, Rng& rng,
-                                   BudgetLedger& ledger) const = 0;
+                                   BudgetLedger& ledger, const std::vector<double>* known_counts = nullptr) const = 0;
+  // Whether run_wc reads the points even when given known_counts (Baseline's synopsis does; the
+  // mechanisms on the count matrix do not, so cross-validation need not copy a fold's training points).
+  virtual bool reads_points() const { return true; }
   // Method interface: run_wc, then point labels (evaluation only for the private mechanisms), the
   // release, diagnostics, evaluation and details (above).
   MethodResult run(const Dataset& data, const ParamSet& params, Rng& rng, BudgetLedger& ledger) const override;

@@ -29,10 +29,11 @@ void release_noisy_counts(const WcParams& params, const PrivQuantization& noisy,
 }
 
 WaveClusterOutput privqt(const Dataset& data, const WcParams& params, double epsilon, privacy::Sampler sampler, Rng& rng,
-                         BudgetLedger& ledger) {
+                         BudgetLedger& ledger, const std::vector<double>* known_counts) {
   const Quantizer q = make_quantizer(data, params);
   const GridShape shape = q.shape().coarsened(params.wavelet.level);
-  const std::vector<double> m = q.counts(data);
+  std::vector<double> storage;
+  const std::vector<double>& m = count_matrix(known_counts, q, data, storage);
   // line 2: M' = PrivQuantization(D, g, eps)
   const PrivQuantization noisy = private_quantization(m, epsilon, sampler, rng, ledger, "noisy count matrix (PrivQT line 2)");
   // line 3: W' = WaveletTransform(M', w)

@@ -108,11 +108,12 @@ double zero_turns_positive(const privacy::CountMechanism& counts, double noise_s
 }
 
 WaveClusterOutput privthr(const Dataset& data, const WcParams& params, const PrivThrOptions& options, Rng& rng,
-                          BudgetLedger& ledger) {
+                          BudgetLedger& ledger, const std::vector<double>* known_counts) {
   const double eps1 = options.rho * options.epsilon, eps2 = options.epsilon - eps1;  // Sec. 4.3: eps1 = rho eps
   const Quantizer q = make_quantizer(data, params);
   const GridShape shape = q.shape().coarsened(params.wavelet.level);
-  const std::vector<double> m = q.counts(data);
+  std::vector<double> storage;
+  const std::vector<double>& m = count_matrix(known_counts, q, data, storage);
   // line 2: M' = PrivQuantization(D, g, rho eps)
   const PrivQuantization noisy = private_quantization(m, eps1, options.sampler, rng, ledger, "noisy count matrix (Alg. 1 line 2)");
   // line 3: W' = WaveletTransform(M', w); line 4: L' = ConvertToPosSortedArray(W')

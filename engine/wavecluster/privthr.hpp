@@ -50,8 +50,9 @@ struct PrivThrOptions {
 };
 
 // PrivTHR on `data` (whose bounds are the public domain), spending options.epsilon in `ledger`.
+// `known_counts`: data's count matrix when the caller holds it (count_matrix, wavecluster.hpp).
 WaveClusterOutput privthr(const Dataset& data, const WcParams& params, const PrivThrOptions& options, Rng& rng,
-                          BudgetLedger& ledger);
+                          BudgetLedger& ledger, const std::vector<double>* known_counts = nullptr);
 
 // NoisyZero, lines 14-15: |Z|' = |Z| + noise of L1 sensitivity s_z (one ledger entry). `w` is the
 // true W (lines 12-13).

@@ -76,11 +76,12 @@ EmThreshold noisy_threshold_by_em(const std::vector<double>& w, double p, double
 }
 
 WaveClusterOutput privthr_em(const Dataset& data, const WcParams& params, const PrivThrEmOptions& options, Rng& rng,
-                             BudgetLedger& ledger) {
+                             BudgetLedger& ledger, const std::vector<double>* known_counts) {
   const double eps1 = options.rho * options.epsilon, eps2 = options.epsilon - eps1;  // Sec. 4.4: 70% / 30% by default
   const Quantizer q = make_quantizer(data, params);
   const GridShape shape = q.shape().coarsened(params.wavelet.level);
-  const std::vector<double> m = q.counts(data);
+  std::vector<double> storage;
+  const std::vector<double>& m = count_matrix(known_counts, q, data, storage);
   // line 2: M' = PrivQuantization(D, g, rho eps); line 3: W' = WaveletTransform(M', w)
   const PrivQuantization noisy = private_quantization(m, eps1, options.sampler, rng, ledger, "noisy count matrix (Alg. 2 line 2)");
   const std::vector<double> w_noisy = approximation(noisy.noisy, q.shape(), params.wavelet);

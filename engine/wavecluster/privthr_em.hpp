@@ -107,8 +107,9 @@ struct EmSettings {
 std::string em_repeats_note(std::size_t repeats, double eps2);
 
 // PrivTHR_EM on `data` (whose bounds are the public domain), spending options.epsilon in `ledger`.
+// `known_counts`: data's count matrix when the caller holds it (count_matrix, wavecluster.hpp).
 WaveClusterOutput privthr_em(const Dataset& data, const WcParams& params, const PrivThrEmOptions& options, Rng& rng,
-                             BudgetLedger& ledger);
+                             BudgetLedger& ledger, const std::vector<double>* known_counts = nullptr);
 
 // NoisyThresholdByEM, lines 10-13, on the true W (lines 8-9): records one ledger entry of eps2 (R > 1
 // repeats: R entries, see above). `k` receives the true k of line 11 (evaluation only). When W has no

@@ -193,9 +193,22 @@ WaveClusterOutput wavecluster_from_transform(const std::vector<double>& w, const
   return out;
 }
 
-WaveClusterOutput run_wavecluster(const Dataset& data, const WcParams& params) {
+const std::vector<double>& count_matrix(const std::vector<double>* known, const Quantizer& q, const Dataset& data,
+                                        std::vector<double>& storage) {
+  if (known) {
+    if (known->size() != q.shape().size())
+      throw std::logic_error("count_matrix: the known counts do not fit the grid (" + std::to_string(known->size()) + " for " +
+                             std::to_string(q.shape().size()) + " cells)");
+    return *known;
+  }
+  storage = q.counts(data);
+  return storage;
+}
+
+WaveClusterOutput run_wavecluster(const Dataset& data, const WcParams& params, const std::vector<double>* known_counts) {
   const Quantizer q = make_quantizer(data, params);
-  const std::vector<double> m = q.counts(data);                          // step 1: count matrix M
+  std::vector<double> storage;
+  const std::vector<double>& m = count_matrix(known_counts, q, data, storage);  // step 1: count matrix M
   const std::vector<double> w = approximation(m, q.shape(), params.wavelet);  // step 2: average subband W
   return wavecluster_from_transform(w, q.shape().coarsened(params.wavelet.level), params);  // steps 3-4
 }

@@ -117,9 +117,16 @@ void set_true_statistics(WaveClusterOutput& out, const std::vector<double>& w, d
 WaveClusterOutput significant_top_k(const std::vector<double>& w_noisy, const GridShape& shape, const WcParams& params,
                                     std::size_t l_size, std::size_t k_prime);
 
+// The count matrix M of `data` on q's grid (WaveCluster step 1): *known when the caller already holds it,
+// otherwise one pass over the points into `storage`. Cross-validation (measures.cpp) trains the mechanisms
+// on every fold's training part and already has that part's M (all points' counts minus the held-out
+// fold's cells); counts are sums of 1.0, so both ways give the same doubles.
+const std::vector<double>& count_matrix(const std::vector<double>* known, const Quantizer& q, const Dataset& data,
+                                        std::vector<double>& storage);
+
 // Non-private WaveCluster over the public domain of `data` (its bounds): k' = k, |L|, |Z|, the
-// threshold d and the clustering.
-WaveClusterOutput run_wavecluster(const Dataset& data, const WcParams& params);
+// threshold d and the clustering. `known_counts`: count_matrix's `known`.
+WaveClusterOutput run_wavecluster(const Dataset& data, const WcParams& params, const std::vector<double>* known_counts = nullptr);
 // The same from an already transformed matrix W.
 WaveClusterOutput wavecluster_from_transform(const std::vector<double>& w, const GridShape& shape, const WcParams& params);
 
