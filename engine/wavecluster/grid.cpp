@@ -62,16 +62,6 @@ Quantizer::Quantizer(std::vector<std::size_t> g, const Bounds& bounds) {
   }
 }
 
-std::size_t Quantizer::cell_of(const double* p, int shift) const {
-  std::size_t idx = 0;
-  for (std::size_t j = 0; j < shape_.dims.size(); ++j) {
-    std::size_t n = shape_.dims[j];
-    for (int l = 0; l < shift; ++l) n = (n + 1) / 2;
-    idx = idx * n + (cell_1d(j, p[j]) >> shift);
-  }
-  return idx;
-}
-
 std::vector<double> Quantizer::counts(const Dataset& data) const {
   if (data.d != dims()) throw std::invalid_argument("dataset dimension does not match the grid");
   std::vector<double> m(shape_.size(), 0.0);

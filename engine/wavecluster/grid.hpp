@@ -41,7 +41,16 @@ class Quantizer {
   }
   // Row-major index of the cell of a point, at full resolution (shift = 0) or of the cell of the
   // average subband after `shift` Haar/bior halvings (the per-dimension index is divided by 2^shift).
-  std::size_t cell_of(const double* p, int shift = 0) const;
+  // Inline: Baseline's synopsis calls it for every synthetic point.
+  std::size_t cell_of(const double* p, int shift = 0) const {
+    std::size_t idx = 0;
+    for (std::size_t j = 0; j < shape_.dims.size(); ++j) {
+      std::size_t n = shape_.dims[j];
+      for (int l = 0; l < shift; ++l) n = (n + 1) / 2;
+      idx = idx * n + (cell_1d(j, p[j]) >> shift);
+    }
+    return idx;
+  }
   // The count matrix M of the points (one linear pass, no allocation besides the result).
   std::vector<double> counts(const Dataset& data) const;
   // Per-point row-major cell index in the average subband after `shift` halvings.
