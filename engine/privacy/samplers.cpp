@@ -1,5 +1,6 @@
 #include "privacy/samplers.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -345,7 +346,9 @@ double uniform_full_precision(Rng& rng) {
   // Mantissa: j uniform on {1, ..., 2^52}; 2^-k (1 + j 2^-52) is exact and covers the 2^52 doubles of
   // (2^-k, 2^(1-k)], each with probability 2^-k 2^-52 = its distance to the double below.
   const std::uint64_t j = (rng.next_u64() >> 12) + 1;
-  return std::ldexp(1.0 + static_cast<double>(j) * 0x1p-52, -k);
+  // ldexp(m, -k) as a product with the double 2^-k (normal for k <= 1022): exact, so the same value.
+  const double two_to_minus_k = std::bit_cast<double>(static_cast<std::uint64_t>(1023 - k) << 52);
+  return (1.0 + static_cast<double>(j) * 0x1p-52) * two_to_minus_k;
 }
 
 SnappingLaplace::SnappingLaplace(double epsilon, double sensitivity, double bound) : bound_(bound) {
@@ -394,7 +397,9 @@ SnappingLaplace::SnappingLaplace(double epsilon, double sensitivity, double boun
 
 double SnappingLaplace::release(Rng& rng, double value) const {
   if (std::isnan(value)) throw std::invalid_argument("snapping mechanism: value is NaN");
-  const double x = std::fmin(std::fmax(value / unit_, -bound_units_), bound_units_);  // clamp_B(f(D))
+  // std::clamp rather than fmin(fmax(...)): the same value for every non-NaN input when the bounds are
+  // not zero (no signed-zero tie; NaN is refused above and cannot arise below), without libm calls.
+  const double x = std::clamp(value / unit_, -bound_units_, bound_units_);  // clamp_B(f(D))
   const double u = uniform_full_precision(rng);                                        // U*
   const bool negative = (rng.next_u64() >> 63) != 0;                                   // S
   double noise = lambda_units_ * std::log(u);  // lambda (x) LN(U*), <= 0
@@ -407,9 +412,9 @@ double SnappingLaplace::release(Rng& rng, double value) const {
   if (r - m >= 0.5) m += 1;
   double snapped = m * grid_units_;
   // M12 clamps to [-B, B]; clamping further to the largest multiple of Lambda inside it is post-processing.
-  snapped = std::fmin(std::fmax(snapped, -grid_bound_), grid_bound_);
+  snapped = std::clamp(snapped, -grid_bound_, grid_bound_);
   const double out = snapped * unit_;
-  return std::fmin(std::fmax(out, -bound_), bound_);  // the product can exceed bound by an ulp
+  return std::clamp(out, -bound_, bound_);  // the product can exceed bound by an ulp
 }
 
 // ---------------------------------------------------------------------------------------------------
