@@ -98,14 +98,14 @@ if [ "$mode" = test ]; then
   # The suite a second time, built with AddressSanitizer + UndefinedBehaviorSanitizer (-O1; -g1: the line
   # tables the sanitizers' stack traces need, not full debug info): a memory error or undefined behaviour
   # anywhere the tests reach fails CI. Only the test programs and `dpclust` are built (no benchmarks, no
-  # Python module), and three labels are left out (tests/CMakeLists.txt says why for each): slow_data (DBSCAN
+  # Python module), the test programs' own files at -O0 (tests/CMakeLists.txt: DPCLUST_TEST_CODE_FLAGS), and three labels are left out (tests/CMakeLists.txt says why for each): slow_data (DBSCAN
   # on the papers' real data; small inputs still run), local_slurm (a local Slurm cluster's daemons; the
   # sharding code runs in other tests) and plots (Python only). --no-sanitize skips this pass.
   if [ "$sanitize" = 1 ]; then
     sbuild="${build}-sanitize"
     echo "== building ($sbuild, AddressSanitizer + UndefinedBehaviorSanitizer)"
     cmake -S . -B "$sbuild" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-          -DDPCLUST_SANITIZE=ON -DDPCLUST_BUILD_BENCH=OFF -DDPCLUST_BUILD_PYTHON=OFF >/dev/null
+          -DDPCLUST_SANITIZE=ON -DDPCLUST_BUILD_BENCH=OFF -DDPCLUST_BUILD_PYTHON=OFF -DDPCLUST_TEST_CODE_FLAGS=-O0 >/dev/null
     cmake --build "$sbuild" -j "$jobs" --target dpclust_tests 2>&1 | grep -E "error:|warning:|Linking CXX executable" || true
     echo "== tests under the sanitizers (ctest -LE 'slow_data|local_slurm|plots' in $sbuild)"
     (cd "$sbuild" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
