@@ -7,8 +7,8 @@
 #                          experiment on built-in data (configs/builtin/) and the paper reproductions
 #                          whose data is present (configs/paper/); then the figures and the report.
 #   ./run_all.sh --test    install, build, and run the whole GoogleTest suite through CTest; then build
-#                          it again with AddressSanitizer + UBSan (build-sanitize/) and run it again
-#                          (--no-sanitize skips this second pass).
+#                          it again with AddressSanitizer + UBSan (build-sanitize/; the Release suite runs
+#                          meanwhile) and run it again (--no-sanitize skips this second pass).
 #   ./run_all.sh --quick   a smoke run in under a minute: built-in data only, 2 trials per cell,
 #                          results in results-quick/.
 #
@@ -94,23 +94,35 @@ if [ "$mode" = test ]; then
   export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}"
   echo "== tests (ctest); data root: ${DPCLUST_DATA_ROOT:-auto (../shared/datasets if present, else ~/.cache/dpclust/datasets)}"
   status=0
-  (cd "$build" && ctest --output-on-failure -j "$jobs" --timeout 900) || status=1
+  release_tests() { (cd "$build" && ctest --output-on-failure -j "$jobs" --timeout 900); }
+  if [ "$sanitize" = 0 ]; then
+    release_tests || status=1
+    exit $status
+  fi
   # The suite a second time, built with AddressSanitizer + UndefinedBehaviorSanitizer (-O1; -g1: the line
   # tables the sanitizers' stack traces need, not full debug info): a memory error or undefined behaviour
   # anywhere the tests reach fails CI. Only the test programs and `dpclust` are built (no benchmarks, no
-  # Python module), the test programs' own files at -O0 (tests/CMakeLists.txt: DPCLUST_TEST_CODE_FLAGS), and three labels are left out (tests/CMakeLists.txt says why for each): slow_data (DBSCAN
-  # on the papers' real data; small inputs still run), local_slurm (a local Slurm cluster's daemons; the
-  # sharding code runs in other tests) and plots (Python only). --no-sanitize skips this pass.
-  if [ "$sanitize" = 1 ]; then
-    sbuild="${build}-sanitize"
-    echo "== building ($sbuild, AddressSanitizer + UndefinedBehaviorSanitizer)"
-    cmake -S . -B "$sbuild" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-          -DDPCLUST_SANITIZE=ON -DDPCLUST_BUILD_BENCH=OFF -DDPCLUST_BUILD_PYTHON=OFF -DDPCLUST_TEST_CODE_FLAGS=-O0 >/dev/null
-    cmake --build "$sbuild" -j "$jobs" --target dpclust_tests 2>&1 | grep -E "error:|warning:|Linking CXX executable" || true
-    echo "== tests under the sanitizers (ctest -LE 'slow_data|local_slurm|plots' in $sbuild)"
-    (cd "$sbuild" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-       ctest --output-on-failure -j "$jobs" --timeout 1800 -LE 'slow_data|local_slurm|plots') || status=1
-  fi
+  # Python module), the test programs' own files at -O0 (tests/CMakeLists.txt: DPCLUST_TEST_CODE_FLAGS),
+  # and three labels are left out (tests/CMakeLists.txt says why for each): slow_data (DBSCAN on the papers'
+  # real data; small inputs still run), local_slurm (a local Slurm cluster's daemons; the sharding code runs
+  # in other tests) and plots (Python only). --no-sanitize skips this pass.
+  # The Release suite runs while the sanitizer build compiles: much of its time is waiting (the local Slurm
+  # cluster's scheduler, servers, child processes), which the compiler uses. Its output follows as one block.
+  release_log=$(mktemp "${TMPDIR:-/tmp}/dpclust_release_tests.XXXXXX")
+  release_tests >"$release_log" 2>&1 &
+  release_pid=$!
+  sbuild="${build}-sanitize"
+  echo "== building ($sbuild, AddressSanitizer + UndefinedBehaviorSanitizer), the Release tests running meanwhile"
+  cmake -S . -B "$sbuild" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+        -DDPCLUST_SANITIZE=ON -DDPCLUST_BUILD_BENCH=OFF -DDPCLUST_BUILD_PYTHON=OFF -DDPCLUST_TEST_CODE_FLAGS=-O0 >/dev/null
+  cmake --build "$sbuild" -j "$jobs" --target dpclust_tests 2>&1 | grep -E "error:|warning:|Linking CXX executable" || true
+  wait "$release_pid" || status=1
+  echo "== tests (ctest in $build)"
+  cat "$release_log"
+  rm -f "$release_log"
+  echo "== tests under the sanitizers (ctest -LE 'slow_data|local_slurm|plots' in $sbuild)"
+  (cd "$sbuild" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+     ctest --output-on-failure -j "$jobs" --timeout 1800 -LE 'slow_data|local_slurm|plots') || status=1
   exit $status
 fi
 
