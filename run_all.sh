@@ -6,9 +6,9 @@
 #                          cannot be fetched is listed with the command that fetches it), run every
 #                          experiment on built-in data (configs/builtin/) and the paper reproductions
 #                          whose data is present (configs/paper/); then the figures and the report.
-#   ./run_all.sh --test    install, build, and run the whole GoogleTest suite through CTest; then build
-#                          it again with AddressSanitizer + UBSan (build-sanitize/; the Release suite runs
-#                          meanwhile) and run it again (--no-sanitize skips this second pass).
+#   ./run_all.sh --test    install, build, and run the whole GoogleTest suite through CTest; then run it
+#                          again built with AddressSanitizer + UBSan (build-sanitize/, compiled in the
+#                          background from the start; --no-sanitize skips this second pass).
 #   ./run_all.sh --quick   a smoke run in under a minute: built-in data only, 2 trials per cell,
 #                          results in results-quick/.
 #
@@ -81,6 +81,21 @@ fi
 
 # --- 2. Build -------------------------------------------------------------------------------------
 jobs=$(nproc 2>/dev/null || echo 2)
+sbuild="${build}-sanitize"
+if [ "$mode" = test ] && [ "$sanitize" = 1 ]; then
+  # --test: the AddressSanitizer + UBSan build (3a) compiles in the background from the start, next to the
+  # Release build and then the Release tests: the two builds and the tests leave cores idle on their own
+  # (linking, precompiled headers, tests waiting on servers and the local Slurm scheduler). Only the test
+  # programs and `dpclust` (no benchmarks, no Python module), the test programs' own files at -O0
+  # (tests/CMakeLists.txt: DPCLUST_TEST_CODE_FLAGS); -O1 -g1 (the line tables the sanitizers' stack traces need).
+  echo "== building ($sbuild, AddressSanitizer + UndefinedBehaviorSanitizer) in the background"
+  cmake -S . -B "$sbuild" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+        -DDPCLUST_SANITIZE=ON -DDPCLUST_BUILD_BENCH=OFF -DDPCLUST_BUILD_PYTHON=OFF -DDPCLUST_TEST_CODE_FLAGS=-O0 >/dev/null
+  sanitize_log=$(mktemp "${TMPDIR:-/tmp}/dpclust_sanitize_build.XXXXXX")
+  cmake --build "$sbuild" -j "$jobs" --target dpclust_tests >"$sanitize_log" 2>&1 &
+  sanitize_pid=$!
+  trap 'kill "$sanitize_pid" 2>/dev/null || true; rm -f "$sanitize_log"' EXIT
+fi
 echo "== building ($build, Release)"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build" -j "$jobs" 2>&1 | grep -E "error:|warning:|Linking CXX executable" || true
@@ -94,35 +109,25 @@ if [ "$mode" = test ]; then
   export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}"
   echo "== tests (ctest); data root: ${DPCLUST_DATA_ROOT:-auto (../shared/datasets if present, else ~/.cache/dpclust/datasets)}"
   status=0
-  release_tests() { (cd "$build" && ctest --output-on-failure -j "$jobs" --timeout 900); }
-  if [ "$sanitize" = 0 ]; then
-    release_tests || status=1
-    exit $status
+  (cd "$build" && ctest --output-on-failure -j "$jobs" --timeout 900) || status=1
+  # The suite a second time under AddressSanitizer + UndefinedBehaviorSanitizer (built in the background
+  # since step 2): a memory error or undefined behaviour anywhere the tests reach fails CI. Three labels are
+  # left out (tests/CMakeLists.txt says why for each): slow_data (DBSCAN on the papers' real data; small
+  # inputs still run), local_slurm (a local Slurm cluster's daemons; the sharding code runs in other tests)
+  # and plots (Python only). --no-sanitize skips this pass.
+  if [ "$sanitize" = 1 ]; then
+    echo "== waiting for the sanitizer build ($sbuild)"
+    sanitize_rc=0
+    wait "$sanitize_pid" || sanitize_rc=$?
+    grep -E "error:|warning:|Linking CXX executable" "$sanitize_log" || true
+    if [ "$sanitize_rc" -ne 0 ]; then
+      echo "the sanitizer build failed (errors above); rerun: cmake --build $sbuild --target dpclust_tests" >&2
+      exit 1
+    fi
+    echo "== tests under the sanitizers (ctest -LE 'slow_data|local_slurm|plots' in $sbuild)"
+    (cd "$sbuild" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+       ctest --output-on-failure -j "$jobs" --timeout 1800 -LE 'slow_data|local_slurm|plots') || status=1
   fi
-  # The suite a second time, built with AddressSanitizer + UndefinedBehaviorSanitizer (-O1; -g1: the line
-  # tables the sanitizers' stack traces need, not full debug info): a memory error or undefined behaviour
-  # anywhere the tests reach fails CI. Only the test programs and `dpclust` are built (no benchmarks, no
-  # Python module), the test programs' own files at -O0 (tests/CMakeLists.txt: DPCLUST_TEST_CODE_FLAGS),
-  # and three labels are left out (tests/CMakeLists.txt says why for each): slow_data (DBSCAN on the papers'
-  # real data; small inputs still run), local_slurm (a local Slurm cluster's daemons; the sharding code runs
-  # in other tests) and plots (Python only). --no-sanitize skips this pass.
-  # The Release suite runs while the sanitizer build compiles: much of its time is waiting (the local Slurm
-  # cluster's scheduler, servers, child processes), which the compiler uses. Its output follows as one block.
-  release_log=$(mktemp "${TMPDIR:-/tmp}/dpclust_release_tests.XXXXXX")
-  release_tests >"$release_log" 2>&1 &
-  release_pid=$!
-  sbuild="${build}-sanitize"
-  echo "== building ($sbuild, AddressSanitizer + UndefinedBehaviorSanitizer), the Release tests running meanwhile"
-  cmake -S . -B "$sbuild" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-        -DDPCLUST_SANITIZE=ON -DDPCLUST_BUILD_BENCH=OFF -DDPCLUST_BUILD_PYTHON=OFF -DDPCLUST_TEST_CODE_FLAGS=-O0 >/dev/null
-  cmake --build "$sbuild" -j "$jobs" --target dpclust_tests 2>&1 | grep -E "error:|warning:|Linking CXX executable" || true
-  wait "$release_pid" || status=1
-  echo "== tests (ctest in $build)"
-  cat "$release_log"
-  rm -f "$release_log"
-  echo "== tests under the sanitizers (ctest -LE 'slow_data|local_slurm|plots' in $sbuild)"
-  (cd "$sbuild" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-     ctest --output-on-failure -j "$jobs" --timeout 1800 -LE 'slow_data|local_slurm|plots') || status=1
   exit $status
 fi
 
