@@ -151,15 +151,18 @@ if [ "$paper" = 1 ]; then
     fi
   fi
 fi
+# validate's messages, removed however the job ends (also when interrupted).
+validate_err=$(mktemp "${TMPDIR:-/tmp}/dpclust_validate.XXXXXX")
+trap 'rm -f "$validate_err"' EXIT
 # Configs whose data files are absent (e.g. Gowalla, Crash, HAR70+ when they could not be fetched) are
 # reported and skipped; any other failure stops the job. Results already written stay on disk and a
 # rerun resumes.
 for cfg in "${configs[@]}"; do
-  if ! "$dpclust" validate "$cfg" "${root_args[@]}" >/dev/null 2>/tmp/dpclust_validate.$$; then
-    if ! grep -q "file not found" /tmp/dpclust_validate.$$; then
-      cat /tmp/dpclust_validate.$$ >&2; rm -f /tmp/dpclust_validate.$$; exit 2
+  if ! "$dpclust" validate "$cfg" "${root_args[@]}" >/dev/null 2>"$validate_err"; then
+    if ! grep -q "file not found" "$validate_err"; then
+      cat "$validate_err" >&2; exit 2
     fi
-    echo "-- skipped $cfg: $(head -1 /tmp/dpclust_validate.$$)"
+    echo "-- skipped $cfg: $(head -1 "$validate_err")"
   else
     echo "== $cfg"
   fi
@@ -168,7 +171,6 @@ for cfg in "${configs[@]}"; do
   # --skip-missing-data records why a config did not run (OUT/<experiment>/skipped.json), for the report.
   "$dpclust" run "$cfg" --out "$out" --threads "$threads" --skip-missing-data ${force} "${trial_args[@]}" "${root_args[@]}"
 done
-rm -f /tmp/dpclust_validate.$$
 
 # --- 4. Figures (from the JSON results only) ------------------------------------------------------
 # In parallel worker processes; only the figures whose results (or plotting code) changed since the last
