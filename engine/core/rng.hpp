@@ -92,6 +92,14 @@ class Rng {
     return engine_();
   }
   result_type operator()() { return next_u64(); }
+  // Skips n words, as n calls of next_u64() would (a seeded stream continues where it would have).
+  void discard(std::uint64_t n) {
+    if (secure_) [[unlikely]] {
+      for (; n > 0; --n) secure_->next();
+      return;
+    }
+    engine_.discard(n);
+  }
   // Uniform on [0, 1) with 53 random bits.
   double uniform() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
   // Uniform on (0, 1): never 0, for logarithms.

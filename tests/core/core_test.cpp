@@ -281,6 +281,34 @@ TEST(Mt19937_64, SameSequenceAsTheStandardEngine) {
   EXPECT_EQ(x, 9981545732273789042ULL);  // [rand.predef]
 }
 
+// discard(n) is n calls' worth of words: the standard engine's discard and ours agree, and Rng::discard
+// continues the seeded stream where n calls of next_u64() would, for skips inside one refill, up to it,
+// across it and across many (the state holds 312 words).
+TEST(Mt19937_64, DiscardSkipsTheWordsTheCallsWouldRead) {
+  for (const unsigned long long n : {0ULL, 1ULL, 155ULL, 311ULL, 312ULL, 313ULL, 624ULL, 1000ULL, 12345ULL}) {
+    for (const int already : {0, 7, 311}) {  // words read before the skip
+      Mt19937_64 ours(2026);
+      std::mt19937_64 standard(2026);
+      Rng rng(2026), stepped(2026);
+      for (int i = 0; i < already; ++i) {
+        ours();
+        standard();
+        rng.next_u64();
+        stepped.next_u64();
+      }
+      ours.discard(n);
+      standard.discard(n);
+      rng.discard(n);
+      for (unsigned long long i = 0; i < n; ++i) stepped.next_u64();
+      for (int i = 0; i < 700; ++i) {
+        const std::uint64_t w = standard();
+        ASSERT_EQ(ours(), w) << "skip " << n << " after " << already << ", word " << i;
+        ASSERT_EQ(rng.next_u64(), stepped.next_u64()) << "skip " << n << " after " << already << ", word " << i;
+      }
+    }
+  }
+}
+
 TEST(Randomness, ParsesBothModesAndRefusesOthers) {
   EXPECT_EQ(parse_randomness("seeded", "x"), Randomness::seeded);
   EXPECT_EQ(parse_randomness("secure", "x"), Randomness::secure);
