@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/method.hpp"
 #include "privacy/mechanism.hpp"
+#include "wavecluster/uniform_points.hpp"
 
 namespace dpclust::wavecluster {
 
@@ -174,10 +175,8 @@ SyntheticCounts flat_origin_counts(const Dataset& data, const Quantizer& q, doub
                            " synthetic points",
                        "raise epsilon (less noise per cell)");
     synthetic += n_points;
-    for (std::uint64_t t = 0; t < n_points; ++t) {
-      for (std::size_t j = 0; j < d; ++j) x[j] = box_lo[j] + rng.uniform() * box_w[j];
-      res.counts[q.cell_of(x.data())] += 1.0;
-    }
+    place_uniform_points(
+        q, res.counts, n_points, rng, [&](std::size_t j, double u) { return box_lo[j] + u * box_w[j]; }, x);
   };
   std::vector<double> box_lo(d), box_w(d);
   for (std::size_t c = 0; c < cells1; ++c) {

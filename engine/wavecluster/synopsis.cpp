@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/method.hpp"
+#include "wavecluster/uniform_points.hpp"
 
 namespace dpclust::wavecluster {
 
@@ -71,17 +72,15 @@ std::uint64_t leaf_points(double v, std::uint64_t& total) {
 struct Placer {
   const Quantizer& q;
   std::vector<double>& out;
-  std::vector<double> x;
+  std::vector<double> scratch;
   void place(const std::size_t* a, const std::size_t* s, double m1, double m2, std::uint64_t count, Rng& rng) {
-    const std::size_t d = q.dims();
-    x.resize(d);
-    for (std::uint64_t t = 0; t < count; ++t) {
-      for (std::size_t j = 0; j < d; ++j) {
-        const double frac = (static_cast<double>(a[j]) + (static_cast<double>(s[j]) + rng.uniform()) / m2) / m1;
-        x[j] = q.lo(j) + frac * (q.hi(j) - q.lo(j));
-      }
-      out[q.cell_of(x.data())] += 1.0;
-    }
+    place_uniform_points(
+        q, out, count, rng,
+        [&](std::size_t j, double u) {
+          const double frac = (static_cast<double>(a[j]) + (static_cast<double>(s[j]) + u) / m2) / m1;
+          return q.lo(j) + frac * (q.hi(j) - q.lo(j));
+        },
+        scratch);
   }
 };
 

@@ -15,6 +15,7 @@
 #include "wavecluster/privqt.hpp"
 #include "wavecluster/privthr.hpp"
 #include "wavecluster/synopsis.hpp"
+#include "wavecluster/uniform_points.hpp"
 #include "wavecluster/wc_test_util.hpp"
 
 namespace dpclust::wavecluster {
@@ -189,6 +190,43 @@ TEST(Mechanisms, UniformSynopsisAndTrueN) {
   for (double c : s.counts) total += c;
   EXPECT_EQ(total, s.info["synthetic_points"].get<double>());
   EXPECT_NEAR(total, static_cast<double>(ds.n), 0.1 * static_cast<double>(ds.n));
+}
+
+// The one-cell shortcut of place_uniform_points (a box inside one grid cell: its count grows at once and
+// the words are skipped) gives the counts and leaves the generator where drawing point by point does.
+// Boxes of every kind on a 7 x 5 grid over [0, 3] x [-1, 2]: deep inside a cell, straddling cell borders,
+// reaching past the domain (clamped into the edge cells), of zero width, and a negative width (a box
+// given by its upper corner, so the coordinate falls with u).
+TEST(Synopsis, UniformPointsShortcutEqualsPointByPoint) {
+  Bounds b;
+  b.lo = {0.0, -1.0};
+  b.hi = {3.0, 2.0};
+  const Quantizer q({7, 5}, b);
+  Rng boxes(77);
+  std::size_t shortcut_boxes = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    std::vector<double> lo(2), w(2);
+    for (std::size_t j = 0; j < 2; ++j) {
+      const double span = b.hi[j] - b.lo[j];
+      lo[j] = b.lo[j] - 0.2 * span + 1.4 * span * boxes.uniform();
+      const int kind = static_cast<int>(boxes.below(4));
+      w[j] = kind == 0 ? 0.0 : kind == 1 ? 1e-3 * span * boxes.uniform() : kind == 2 ? -0.05 * span * boxes.uniform()
+                                                                                    : 0.5 * span * boxes.uniform();
+    }
+    auto coord = [&](std::size_t j, double u) { return lo[j] + u * w[j]; };
+    const std::uint64_t count = boxes.below(50);
+    const std::uint64_t seed = 1000 + static_cast<std::uint64_t>(trial);
+    Rng fast(seed), slow(seed);
+    std::vector<double> fast_counts(35, 0.0), slow_counts(35, 0.0), scratch;
+    place_uniform_points(q, fast_counts, count, fast, coord, scratch);
+    place_uniform_points_one_by_one(q, slow_counts, count, slow, coord, scratch);
+    ASSERT_EQ(fast_counts, slow_counts) << "box " << trial;
+    ASSERT_EQ(fast.next_u64(), slow.next_u64()) << "box " << trial << ": the generators part ways";
+    std::size_t filled = 0;
+    for (double c : fast_counts) filled += c > 0 ? 1 : 0;
+    shortcut_boxes += count > 0 && filled == 1 ? 1 : 0;
+  }
+  EXPECT_GT(shortcut_boxes, 100u);  // both paths ran: many boxes fall into one cell, the others spread
 }
 
 // --- exponential mechanism -----------------------------------------------------------------------
