@@ -144,6 +144,12 @@ u128 geometric_floor(Rng& rng, std::uint64_t t, u128 s) {
     std::uint64_t v = 0;
     while (bernoulli_exp_unit(rng, U256(1), U256(1))) ++v;
     const u128 x = u + static_cast<u128>(t) * v;  // v < 2^64 so no overflow
+    // s is a power of two for every scale rational_at_least makes (all noisy counts): a shift, the same
+    // quotient as the 128-bit division (a library call).
+    if ((s & (s - 1)) == 0) {
+      const auto low = static_cast<std::uint64_t>(s);
+      return x >> (low != 0 ? std::countr_zero(low) : 64 + std::countr_zero(static_cast<std::uint64_t>(s >> 64)));
+    }
     return x / s;
   }
 }
