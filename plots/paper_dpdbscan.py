@@ -118,7 +118,7 @@ def published_tables(experiment):
     """The 'tables' entries of reference/published.yaml for this experiment ([] when none / no file)."""
     if not PUBLISHED.is_file():
         return []
-    doc = yaml.safe_load(PUBLISHED.read_text()) or {}
+    doc = plot_results.load_yaml(PUBLISHED) or {}
     return [t for t in doc.get("tables") or [] if isinstance(t, dict) and t.get("experiment") == experiment]
 
 
@@ -595,7 +595,7 @@ def published_timings(experiments):
     """The `timings:` entries of reference/published.yaml for these experiments, in the file's order ([] when none)."""
     if not PUBLISHED.is_file():
         return []
-    doc = yaml.safe_load(PUBLISHED.read_text()) or {}
+    doc = plot_results.load_yaml(PUBLISHED) or {}
     return [t for t in doc.get("timings") or [] if isinstance(t, dict) and t.get("experiment") in experiments]
 
 

@@ -81,7 +81,7 @@ def _published(experiment):
     if not PUBLISHED.is_file():
         return []
     names = experiment.split("+")
-    doc = yaml.safe_load(PUBLISHED.read_text()) or {}
+    doc = plot_results.load_yaml(PUBLISHED) or {}
     return [(t.get("params") or {}, t.get("values") or {}, t.get("tolerance"))
             for t in doc.get("tables") or [] if isinstance(t, dict) and t.get("experiment") in names]
 
@@ -365,7 +365,7 @@ def _paper_value_entry(dataset, k):
     """Table 9's averages live in `values:` entries (drbt.t9.of.k*) of the reference file."""
     if not PUBLISHED.is_file():
         return None, None
-    doc = yaml.safe_load(PUBLISHED.read_text()) or {}
+    doc = plot_results.load_yaml(PUBLISHED) or {}
     for v in doc.get("values") or []:
         q = v.get("query") or {}
         if q.get("experiment") == "drbt_table9_iris" and q.get("dataset") == dataset and q.get("series") == "drbt" \

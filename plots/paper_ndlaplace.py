@@ -95,7 +95,7 @@ def ndl_fig53_ami(results_dir, out_dir):
 
 def _published_t54():
     """{(metric, epsilon): value} of the Table 5.4 entries of reference/published.yaml."""
-    ref = yaml.safe_load((ROOT / "reference" / "published.yaml").read_text())
+    ref = plot_results.load_yaml(ROOT / "reference" / "published.yaml")
     out = {}
     for v in ref.get("values", []):
         q = v.get("query", {})
