@@ -36,7 +36,6 @@ import pathlib
 import sys
 
 import numpy as np
-import yaml
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))

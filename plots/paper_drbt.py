@@ -31,7 +31,6 @@ import math
 import pathlib
 import sys
 
-import yaml
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))

@@ -25,7 +25,6 @@ import pathlib
 import sys
 
 import numpy as np
-import yaml
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import plot_results  # noqa: E402  (also sets the matplotlib backend and the shared style)

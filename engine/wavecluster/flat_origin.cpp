@@ -176,7 +176,7 @@ SyntheticCounts flat_origin_counts(const Dataset& data, const Quantizer& q, doub
                        "raise epsilon (less noise per cell)");
     synthetic += n_points;
     place_uniform_points(
-        q, res.counts, n_points, rng, [&](std::size_t j, double u) { return box_lo[j] + u * box_w[j]; }, x);
+        q, res.counts, n_points, rng, [&](std::size_t j, double draw) { return box_lo[j] + draw * box_w[j]; }, x);
   };
   std::vector<double> box_lo(d), box_w(d);
   for (std::size_t c = 0; c < cells1; ++c) {

@@ -33,10 +33,11 @@ void place_uniform_points_one_by_one(const Quantizer& q, std::vector<double>& co
 // additions and multiplications or divisions by a fixed sign, and IEEE rounding is monotone), and
 // Quantizer::cell_1d is monotone in x, so the cell along j of every point lies between the cells of
 // u = 0 and u = kLargestUniform. When those agree in every dimension, the whole box falls into one grid
-// cell (a leaf of the synopsis is usually much smaller than a grid cell): its count grows by `count`
-// (integers below 2^53 add exactly, as `count` additions of 1.0 would) and the count * d words are
-// skipped, so the generator ends where the point-by-point loop would have left it
-// (test Synopsis.UniformPointsShortcutEqualsPointByPoint).
+// cell (a leaf smaller than a grid cell, as at high epsilon or on fine grids; on Figure 3's grids most
+// leaves straddle cells and take the loop): its count grows by `count` (integers below 2^53 add exactly,
+// as `count` additions of 1.0 would) and the count * d words are skipped (count is capped at
+// kSynopsisMaxSyntheticPoints = 2^27 by both callers, so the product cannot wrap), and the generator
+// ends where the point-by-point loop would have left it (test Synopsis.UniformPointsShortcutEqualsPointByPoint).
 template <class Coord>
 void place_uniform_points(const Quantizer& q, std::vector<double>& counts, std::uint64_t count, Rng& rng,
                           Coord&& coord, std::vector<double>& scratch) {
