@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 
@@ -64,6 +65,18 @@ fs::path write_file(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
   return path;
+}
+
+std::string pattern_bytes(std::size_t n, unsigned seed) {
+  std::string s(n, '\0');
+  std::uint32_t x = 2463534242u ^ seed;
+  for (std::size_t i = 0; i < n; ++i) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    s[i] = static_cast<char>('a' + x % 26);
+  }
+  return s;
 }
 
 CommandResult run_command(const std::string& command) {

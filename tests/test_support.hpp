@@ -2,6 +2,7 @@
 // Helpers shared by the test executables.
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <filesystem>
 #include <string>
 
@@ -18,6 +19,9 @@ std::filesystem::path data_root();
 std::filesystem::path temp_dir(const std::string& tag);
 // Writes text to a file (creating directories) and returns its path.
 std::filesystem::path write_file(const std::filesystem::path& path, const std::string& text);
+// Deterministic file content of n lowercase letters from a xorshift32 stream seeded by `seed` (not all
+// one byte, so a misplaced range or a truncated transfer shows).
+std::string pattern_bytes(std::size_t n, unsigned seed = 1);
 
 // Runs a shell command, stdout and stderr together; code is the exit status (-1 when it did not exit).
 struct CommandResult {

@@ -31,22 +31,10 @@ using namespace dpclust;
 using namespace dpclust::datasources;
 namespace fs = std::filesystem;
 using dpclust::testing::input_error;
+using dpclust::testing::pattern_bytes;
 using dpclust::testing::HttpTestServer;
 
 namespace {
-
-// Deterministic file content of `n` bytes (not all one byte, so a misplaced range shows).
-std::string pattern(std::size_t n, unsigned seed = 1) {
-  std::string s(n, '\0');
-  std::uint32_t x = 2463534242u ^ seed;
-  for (std::size_t i = 0; i < n; ++i) {
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    s[i] = static_cast<char>('a' + x % 26);
-  }
-  return s;
-}
 
 std::string slurp(const fs::path& p) { return read_text_file(p); }
 
@@ -215,7 +203,7 @@ TEST(Registry, RejectsASourceWithoutChecksumOrCitation) {
 
 TEST(Download, PlacesAVerifiedFile) {
   Mirror m;
-  const std::string content = pattern(300000);
+  const std::string content = pattern_bytes(300000);
   const std::string up = m.add("example.org/data/x.bin", content);
   m.start();
   TempDir out("out");
@@ -230,7 +218,7 @@ TEST(Download, PlacesAVerifiedFile) {
 
 TEST(Download, ChecksumMismatchRejectsTheFileAndNamesUrlAndBothHashes) {
   Mirror m;
-  const std::string content = pattern(5000);
+  const std::string content = pattern_bytes(5000);
   const std::string up = m.add("example.org/x.bin", content);
   m.start();
   m.server->corrupt_byte("/example.org/x.bin", 1234);
@@ -250,7 +238,7 @@ TEST(Download, ChecksumMismatchRejectsTheFileAndNamesUrlAndBothHashes) {
 
 TEST(Download, TruncatedTransferResumesWithARangeRequest) {
   Mirror m;
-  const std::string content = pattern(200000);
+  const std::string content = pattern_bytes(200000);
   const std::string up = m.add("example.org/t.bin", content);
   m.start();
   m.server->truncate_once("/example.org/t.bin", 70000);
@@ -267,7 +255,7 @@ TEST(Download, TruncatedTransferResumesWithARangeRequest) {
 
 TEST(Download, APartialFileFromAKilledRunIsResumed) {
   Mirror m;
-  const std::string content = pattern(100000);
+  const std::string content = pattern_bytes(100000);
   const std::string up = m.add("example.org/k.bin", content);
   m.start();
   TempDir out("out");
@@ -297,7 +285,7 @@ TEST(Download, NotFoundAndUnreachableHostAreClearErrors) {
 
 TEST(Download, AServerSendingMoreThanExpectedIsCutOff) {
   Mirror m;
-  const std::string content = pattern(50000);
+  const std::string content = pattern_bytes(50000);
   const std::string up = m.add("example.org/big.bin", content);
   m.start();
   TempDir out("out");
@@ -317,7 +305,7 @@ TEST(Download, FullDiskSaysNoSpaceAndKeepsThePartialFileForResume) {
     ~Unmount() { ::umount2(p.c_str(), MNT_DETACH); }
   } unmount{small};
   Mirror m;
-  const std::string content = pattern(300000);
+  const std::string content = pattern_bytes(300000);
   const std::string up = m.add("example.org/f.bin", content);
   m.start();
   const fs::path dest = small / "f.bin";
@@ -367,10 +355,10 @@ TEST(Archive, ExtractsWantedMembersFlatAndNeverOutsideTheFolder) {
 TEST(Archive, CorruptArchiveIsAClearError) {
   TempDir t("zip");
   const fs::path zip = t.path / "bad.zip";
-  write_zip(zip, {{"501.csv", pattern(20000)}});
+  write_zip(zip, {{"501.csv", pattern_bytes(20000)}});
   std::string bytes = slurp(zip);
   dpclust::testing::write_file(t.path / "truncated.zip", bytes.substr(0, bytes.size() / 2));
-  dpclust::testing::write_file(t.path / "garbage.zip", pattern(3000));
+  dpclust::testing::write_file(t.path / "garbage.zip", pattern_bytes(3000));
   for (const char* name : {"truncated.zip", "garbage.zip"}) {
     const std::string msg = input_error([&] { extract_members(t.path / name, t.path / "out", {"501.csv"}); });
     EXPECT_NE(msg.find(name), std::string::npos) << msg;

@@ -27,21 +27,10 @@ using namespace dpclust;
 using namespace dpclust::datasources;
 namespace fs = std::filesystem;
 using dpclust::testing::input_error;
+using dpclust::testing::pattern_bytes;
 using dpclust::testing::HttpTestServer;
 
 namespace {
-
-std::string pattern(std::size_t n, unsigned seed = 7) {
-  std::string s(n, '\0');
-  std::uint32_t x = 2463534242u ^ seed;
-  for (std::size_t i = 0; i < n; ++i) {
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    s[i] = static_cast<char>('a' + x % 26);
-  }
-  return s;
-}
 
 // CSV-like text of about `n` bytes: lines of numbers, each ending in '\n'.
 std::string csv_text(std::size_t n) {
@@ -272,7 +261,7 @@ TEST(HostileServer, TrickleEndsAtTheOverallDeadline) {
 // 7. A server without Range support left a .part that made every later fetch fail ("cannot resume").
 TEST(HostileServer, ServerWithoutRangeSupportRestartsThePartialFile) {
   TempDir mirror("hmirror"), out("hout");
-  const std::string content = pattern(100000);
+  const std::string content = pattern_bytes(100000, 7);
   dpclust::testing::write_file(mirror.path / "example.org/n.bin", content);
   HttpTestServer server(mirror.path);
   server.ignore_range("/example.org/n.bin");
@@ -326,7 +315,7 @@ TEST(HostileServer, MalformedArchiveUnderDownloadsIsNotReused) {
 // 9. Redirects to another host were followed (a mirror could make the client request any address).
 TEST(HostileServer, RedirectToAnotherHostIsRefused) {
   TempDir a_dir("ha"), b_dir("hb"), out("hout");
-  const std::string content = pattern(5000);
+  const std::string content = pattern_bytes(5000, 7);
   dpclust::testing::write_file(a_dir.path / "example.org/moved.bin", content);
   dpclust::testing::write_file(b_dir.path / "example.org/r.bin", content);
   HttpTestServer a(a_dir.path), b(b_dir.path);
@@ -416,7 +405,7 @@ TEST(HostileServer, RegistryDataFileOutsideTheDataRootIsRefused) {
 // 12b. A planted `.part` symlink made the fetch append through it, outside the data root.
 TEST(HostileServer, PlantedPartSymlinkIsNotFollowed) {
   TempDir mirror("hmirror"), out("hout"), elsewhere("helse");
-  const std::string content = pattern(20000);
+  const std::string content = pattern_bytes(20000, 7);
   dpclust::testing::write_file(mirror.path / "example.org/s.bin", content);
   HttpTestServer server(mirror.path);
   const fs::path victim = dpclust::testing::write_file(elsewhere.path / "victim.txt", "do not touch\n");

@@ -55,12 +55,18 @@ TEST(ReportResultsReader, KeepsWhatTheReportReadsAndSkipsTheRest) {
   const json full = json::parse(kTricky);
   const json got = read_text(kTricky);
   // Everything outside the trials, as json::parse reads it (an escaped member name included).
-  for (const auto& [k, v] : full.items())
-    if (k != "cells") EXPECT_EQ(got.at(k), v) << k;
+  for (const auto& [k, v] : full.items()) {
+    if (k != "cells") {
+      EXPECT_EQ(got.at(k), v) << k;
+    }
+  }
   ASSERT_EQ(got.at("cells").size(), 2u);
   for (std::size_t i = 0; i < 2; ++i)
-    for (const auto& [k, v] : full["cells"][i].items())
-      if (k != "trials") EXPECT_EQ(got["cells"][i].at(k), v) << k;
+    for (const auto& [k, v] : full["cells"][i].items()) {
+      if (k != "trials") {
+        EXPECT_EQ(got["cells"][i].at(k), v) << k;
+      }
+    }
   EXPECT_EQ(got["cells"][1]["trials"], json::array());
   // Each trial: its index, seed and the scalar members of the four parts; no release, labels, ledger.
   const json want0 = json::parse(R"({"trial": 0, "seed": 18446744073709551615, "metrics": {"ari": 0.25, "nan_metric": null},
