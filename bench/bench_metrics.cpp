@@ -26,6 +26,7 @@
 #include "wavecluster/measures.hpp"
 #include "wavecluster/methods.hpp"
 #include "wavecluster/wavecluster.hpp"
+#include "wavecluster/wc_test_util.hpp"
 
 using namespace dpclust;
 using namespace dpclust::wavecluster;
@@ -70,20 +71,9 @@ Labels perturbed(const Labels& truth, std::uint64_t seed) {
   return out;
 }
 
+// The test suite's WaveCluster parameters (tests/wavecluster/wc_test_util.hpp) plus PrivQT's budget and noise.
 ParamSet wc_params(double g, double p) {
-  ParamSet ps;
-  ps.set("g", g);
-  ps.set("p", p);
-  ps.set("wavelet", std::string("haar"));
-  ps.set("level", std::int64_t{1});
-  ps.set("boundary", std::string("zero"));
-  ps.set("connectivity", std::string("full"));
-  ps.set("ties", std::string("include"));
-  ps.set("cv_folds", std::int64_t{10});
-  ps.set("c45_pruning", false);
-  ps.set("c45_cf", 0.25);
-  ps.set("c45_min_leaf", std::int64_t{2});
-  ps.set("c0_grids", std::string("all"));
+  ParamSet ps = dpclust::testing::wc_params(g, p);
   ps.set("epsilon", 1.0);
   ps.set("sampler", std::string("secure"));
   return ps;

@@ -6,8 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -124,22 +122,9 @@ TEST(C45Presort, SubsetEqualsSortingTheSubset) {
 
 TEST(C45Presort, IrisGivesTheReferenceTrees) {
   DPCLUST_REQUIRE_DATA("uci/iris.csv");
-  std::ifstream in(dpclust::testing::data_root() / "uci/iris.csv");
-  std::string line;
-  std::getline(in, line);  // header
   std::vector<double> x;
   std::vector<std::int32_t> y;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    std::stringstream ss(line);
-    std::string f;
-    for (int j = 0; j < 4; ++j) {
-      std::getline(ss, f, ',');
-      x.push_back(std::stod(f));
-    }
-    std::getline(ss, f, ',');
-    y.push_back(std::stoi(f));
-  }
+  dpclust::testing::read_iris_csv(dpclust::testing::data_root() / "uci/iris.csv", x, y);
   ASSERT_EQ(y.size(), 150u);
   for (const C45Options& opt : option_sets()) {
     const auto ref = reference::reference_fit(x, 150, 4, y, 3, opt);

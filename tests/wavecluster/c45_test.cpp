@@ -3,12 +3,11 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "test_support.hpp"
+#include "wc_test_util.hpp"
 
 namespace dpclust::wavecluster {
 namespace {
@@ -50,29 +49,13 @@ TEST(C45, TwoAttributesGridBlocks) {
   for (std::size_t i = 0; i < 16; ++i) EXPECT_EQ(t.predict(&x[2 * i]), y[i]) << i;
 }
 
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string f;
-  while (std::getline(ss, f, sep)) out.push_back(f);
-  return out;
-}
-
 // Weka 3.8 J48 (-C 0.25 -M 2) on iris.arff gives the textbook tree (Witten, Frank, Hall, "Data Mining",
 // Weka output for iris): 5 leaves, size 9.
 TEST(C45, IrisPrunedIsTheWekaTree) {
   DPCLUST_REQUIRE_DATA("uci/iris.csv");
-  std::ifstream in(dpclust::testing::data_root() / "uci/iris.csv");
-  std::string line;
-  std::getline(in, line);  // header
   std::vector<double> x;
   std::vector<std::int32_t> y;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    auto f = split(line, ',');
-    for (int j = 0; j < 4; ++j) x.push_back(std::stod(f[static_cast<std::size_t>(j)]));
-    y.push_back(std::stoi(f[4]));
-  }
+  dpclust::testing::read_iris_csv(dpclust::testing::data_root() / "uci/iris.csv", x, y);
   ASSERT_EQ(y.size(), 150u);
   C45Options pruned;
   pruned.prune = true;

@@ -1,6 +1,7 @@
 #pragma once
 // Helpers for the WaveCluster tests: a minimal reader of the numeric ARFF files of the paper's data
 // sets (test_wavecluster does not link the io module), and small hand-made datasets.
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -83,6 +84,25 @@ inline Dataset blobs_dataset(std::uint64_t seed, std::size_t per_blob = 3000) {
     c.push_back(rng.uniform(0, 100));
   }
   return make_dataset(std::move(c), 2, Bounds{{0, 0}, {100, 100}});
+}
+
+// uci/iris.csv (a header line, then 4 numeric attributes and an integer class per line): the attributes
+// appended row-major to x, the classes to y. The caller checks the file is there (DPCLUST_REQUIRE_DATA).
+inline void read_iris_csv(const std::filesystem::path& path, std::vector<double>& x, std::vector<std::int32_t>& y) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    std::stringstream ss(line);
+    std::string f;
+    for (int j = 0; j < 4; ++j) {
+      std::getline(ss, f, ',');
+      x.push_back(std::stod(f));
+    }
+    std::getline(ss, f, ',');
+    y.push_back(std::stoi(f));
+  }
 }
 
 }  // namespace dpclust::testing
