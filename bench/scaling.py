@@ -271,6 +271,13 @@ def main():
         print(f"slope {label}: {fmt_slope(s_all)} (all n), {fmt_slope(s_big)} (n >= 1e5), "
               f"{fmt_slope(s_last)} (last decade)")
     if not args.no_plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ModuleNotFoundError:
+            # The timings are in the table already; say which interpreter lacks matplotlib and how to go on.
+            print(f"wrote {md_path}; no plot: {sys.executable} has no matplotlib. Run it with /usr/bin/python3 "
+                  "(Debian's python3-matplotlib, which ./run_all.sh installs) or pass --no-plot", file=sys.stderr)
+            sys.exit(2)
         png = os.path.join(args.out_dir, "scaling.png")
         plot(png, sizes, results, linear)
         print(f"wrote {md_path}, {png}")
