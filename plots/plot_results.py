@@ -17,6 +17,7 @@ import argparse
 import json
 import pathlib
 import sys
+import textwrap
 from collections import defaultdict
 
 import matplotlib
@@ -195,7 +196,10 @@ def error(agg):
 METRIC_RANGE = {"ari": (-0.5, 1.0), "ami": (None, 1.0), "nmi": (0.0, 1.0), "f_measure": (0.0, 1.0),
                 "overall_f_measure": (0.0, 1.0), "ocm": (0.0, 1.0), "two_ce": (0.0, 1.0), "noise_fraction": (0.0, 1.0),
                 "n_clusters": (0.0, None), "k_true": (0.0, None), "kprime": (0.0, None), "wc_clusters": (0.0, None),
-                "significant_grids": (0.0, None), "kprime_rel_error": (0.0, None), "of": (0.0, 1.0), "stress": (0.0, None)}
+                "significant_grids": (0.0, None), "kprime_rel_error": (0.0, None), "of": (0.0, 1.0), "stress": (0.0, None),
+                "ari_vs_original": (-0.5, 1.0), "ami_vs_original": (None, 1.0), "centroid_rel_error": (0.0, None)}
+# The report's tables cut their intervals to the same ranges (engine/report/comparison_stats.cpp metric_traits;
+# tests/report/comparison_test.cpp checks the two tables agree).
 
 
 def clipped_yerr(metric, ys, es):
@@ -240,39 +244,75 @@ def plot_experiment(data, out):
         lines = any(x for d in plans.values() for x, _ in d.values())
         fig = _line_panels(by_dataset, plans, metric, exp) if lines else _bars(by_dataset, plans, metric, exp)
         written += save(fig, out, f"{exp}_{metric}", crop=not lines)  # the bars' note lies below the axes
+    # The report's comparison figures, one per (dataset, metric) (issue 33): drawn by the same job.
+    import plot_comparison
+    written += plot_comparison.plot_comparison(data, out)
     return written
 
 
+def _local(cell, x):
+    """A local-DP cell on an epsilon axis (privacy_spent.measure "local": nD-Laplace's epsilon is a
+    geo-indistinguishability level at distance `radius`, per record): drawn in panels of its own, never
+    on a central epsilon's axis."""
+    return x == "epsilon" and (cell.get("privacy_spent") or {}).get("measure") == "local"
+
+
 def _line_panels(by_dataset, plans, metric, exp):
-    """One panel per (dataset, combination of the non-x varying parameters), at most MAX_PANELS."""
-    panels = {}  # (dataset, facet label) -> [(series, x, cells)]
-    flat = []  # series without a numeric sweep: not drawn as lines, named in the note
+    """One panel per (dataset, combination of the non-x varying parameters, central or local DP), at
+    most MAX_PANELS. A series without a numeric sweep (a non-private method in an epsilon sweep) is drawn
+    in its dataset's panels: as a dashed horizontal reference line when its cells lack the panel's x
+    parameter, else as points at their x."""
+    panels = {}  # (dataset, facet label, "local" or "") -> [(series, x, cells)]
+    flat = {}  # dataset -> [(series, others, cells)]: series without a numeric sweep
     for dataset, series_cells in by_dataset.items():
         for series, cells in series_cells.items():
             x, others = plans[dataset][series]
             if not x:
-                flat.append(f"{dataset}/{series}")
+                flat.setdefault(dataset, []).append((series, others, cells))
                 continue
             groups = defaultdict(list)
             for c in cells:
-                groups[_facet_label(others, c)].append(c)
-            for label, cs in groups.items():
-                panels.setdefault((dataset, label), []).append((series, x, cs))
+                groups[(_facet_label(others, c), "local" if _local(c, x) else "")].append(c)
+            for (label, kind), cs in groups.items():
+                panels.setdefault((dataset, label, kind), []).append((series, x, cs))
     keys = list(panels)
     shown, left_out = keys[:MAX_PANELS], keys[MAX_PANELS:]
+    not_drawn = [f"{d}/{s}" for d, fl in flat.items() if not any(k[0] == d for k in shown) for s, _, _ in fl]
     cols = min(3, len(shown))
     rows = (len(shown) + cols - 1) // cols
     fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3 * rows + 0.4), squeeze=False)
+    # One colour per series across the panels (a reference line keeps its colour in the local panel).
+    palette = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    names = list(dict.fromkeys([s for k in shown for s, _, _ in panels[k]] + [s for fl in flat.values() for s, _, _ in fl]))
+    colour = {s: palette[i % len(palette)] for i, s in enumerate(names)}
     for ax, key in zip(axes.flat, shown):
-        dataset, label = key
+        dataset, label, kind = key
+        x0 = panels[key][0][1]
         for series, x, cells in panels[key]:
             cells = sorted(cells, key=lambda c: c["params"][x])
             xs = [c["params"][x] for c in cells]
             ys = [c["aggregates"].get(metric, {}).get("mean", float("nan")) for c in cells]
             es = [error(c["aggregates"].get(metric)) for c in cells]
-            ax.errorbar(xs, ys, yerr=clipped_yerr(metric, ys, es), marker="o", ms=3, capsize=2, label=series)
-            ax.set_xlabel(x)
-        ax.set_title(dataset + (f"\n{label}" if label else ""), fontsize=8 if label else None)
+            ax.errorbar(xs, ys, yerr=clipped_yerr(metric, ys, es), marker="o", ms=3, capsize=2, label=series,
+                        color=colour[series])
+        for series, others, cells in flat.get(dataset, []):
+            for c in cells:
+                agg = c["aggregates"].get(metric)
+                if agg is None:
+                    continue
+                name = series + (f" ({_facet_label(others, c)})" if others else "")
+                if _is_number(c["params"].get(x0)):
+                    if ("local" if _local(c, x0) else "") != kind:
+                        continue
+                    y = agg.get("mean", float("nan"))
+                    ax.errorbar([c["params"][x0]], [y], yerr=clipped_yerr(metric, [y], [error(agg)]), marker="s", ms=4,
+                                capsize=2, linestyle="none", label=name, color=colour[series])
+                else:  # no x at all: a non-private reference, the same at every x
+                    ax.axhline(agg.get("mean", float("nan")), linestyle="--", linewidth=1.1, color=colour[series],
+                               label=f"{name} (no {x0})")
+        ax.set_xlabel("local epsilon (level at distance radius)" if kind else x0)
+        ax.set_title(dataset + (f"\n{label}" if label else "") + (" (local DP)" if kind else ""),
+                     fontsize=8 if label or kind else None)
         ax.set_ylabel(metric)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7)
@@ -281,15 +321,27 @@ def _line_panels(by_dataset, plans, metric, exp):
     fig.suptitle(f"{exp}: {metric}")
     notes = []
     if left_out:
-        names = "; ".join(f"{d}{' ' + lab if lab else ''}" for d, lab in left_out[:4])
+        names = "; ".join(f"{d}{' ' + lab if lab else ''}{' (local)' if kind else ''}" for d, lab, kind in left_out[:4])
         more = f" and {len(left_out) - 4} more" if len(left_out) > 4 else ""
         notes.append(f"{len(shown)} of {len(keys)} panels shown (cap {MAX_PANELS}); not drawn: {names}{more}")
-    if flat:
-        notes.append("no numeric parameter varies (not drawn): " + ", ".join(flat[:6]) + (" ..." if len(flat) > 6 else ""))
-    fig.tight_layout(rect=(0, 0.03 * len(notes), 1, 0.96))
-    for i, note in enumerate(notes):
-        fig.text(0.01, 0.005 + 0.03 * i, note, fontsize=7, ha="left", va="bottom")
+    if not_drawn:
+        notes.append("no numeric parameter varies and no panel of their dataset (not drawn): " + ", ".join(not_drawn[:6])
+                     + (" ..." if len(not_drawn) > 6 else ""))
+    _footnote(fig, notes)
     return fig
+
+
+def _footnote(fig, notes):
+    """Lays the panels out above the notes, each wrapped to the figure's width (the figure is saved
+    uncropped, so a note longer than the width was cut at the edge)."""
+    width_in, height_in = fig.get_size_inches()
+    chars = max(40, int(width_in * 72 / (7 * 0.55)))  # 7-pt text, about 0.55 em a character
+    text = "\n".join(textwrap.fill(n, chars) for n in notes)
+    lines = text.count("\n") + 1 if text else 0
+    bottom = (lines * 7 * 1.35 / 72 + 0.06) / height_in if lines else 0
+    fig.tight_layout(rect=(0, bottom, 1, 0.96))
+    if text:
+        fig.text(0.01, 0.01, text, fontsize=7, ha="left", va="bottom")
 
 
 def _bars(by_dataset, plans, metric, exp):

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/files.hpp"
+#include "report/comparison_markdown.hpp"
 #include "report/format.hpp"
 
 namespace dpclust::report {
@@ -344,6 +345,19 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
       claim_row(md, c, cout_[i], reasons);
     }
     if (!reasons.empty()) md << "\nReasons and notes:\n\n" << reasons;
+  }
+
+  // Issue 33: the methods of every experiment against epsilon (comparison_markdown.hpp); the experiments
+  // the paper sections judge are folded.
+  {
+    ComparisonSectionOptions copts{opts.figures_dir, opts.report_path, {}, {}};
+    for (const auto& v : ref.values) {
+      copts.folded.insert(v.query.experiment);
+      if (v.authors_code) copts.folded.insert(v.authors_code->experiment);
+    }
+    for (const auto& c : ref.claims) copts.folded.insert(c.query.experiment);
+    for (const auto& t : ref.timings) copts.folded.insert(t.query.experiment);
+    md << comparison_section(results, copts);
   }
 
   if (!opts.figures_dir.empty() && fs::is_directory(opts.figures_dir)) {

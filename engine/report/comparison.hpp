@@ -1,0 +1,86 @@
+#pragma once
+// The comparison of the methods of one experiment (issue 33): per dataset and metric, the methods
+// against epsilon, each cell's mean, 95% interval and trial count from the per-trial values, the best
+// of each column, and whether each other cell differs from it (Welch's t-test, Holm-corrected within the
+// table; comparison_stats.hpp says why these). No Markdown here: comparison_markdown.hpp renders it.
+//
+// What goes where:
+//  - a row is a method entry: the cell's series (the config's `as:` name, else the method) with its
+//    non-epsilon parameters; the label names the parameters that differ between the rows of one series;
+//  - a column is an epsilon value of the private cells, plus a "no epsilon" column for the cells without
+//    one (the non-private methods: dbscan, kmeans, wavecluster, affinity_propagation, drbt ...), which are
+//    the reference rows of every table of their dataset;
+//  - central and local DP do not share columns: a cell whose privacy_spent.measure is "local"
+//    (nD-Laplace: epsilon is the geo-indistinguishability level reached at distance `radius`, for each
+//    record on its own) goes to a table of its own, with the same reference rows;
+//  - cells recorded as skipped (skipped_cells() below) appear as "skipped: reason".
+#include <cstddef>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/comparison_stats.hpp"
+
+namespace dpclust::report {
+
+// A cell recorded as not run, with why and the fix.
+//
+// HOOK (issue 33, `run --keep-going`): the results schema for such cells is being added in parallel.
+// Read here, until it lands, from a top-level `skipped_cells` array of results.json whose entries are
+// {dataset, series (or method), params (object, may omit epsilon), reason, fix}, and from cells carrying
+// `"skipped": {reason, fix}` (or `"status": "skipped"` with `reason`/`fix`). Adjust this one function
+// when the schema is settled.
+struct SkippedCell {
+  std::string dataset, series, reason, fix;
+  nlohmann::json params = nlohmann::json::object();
+};
+std::vector<SkippedCell> skipped_cells(const nlohmann::json& experiment);
+
+enum class PrivacyAxis { central, local };
+const char* to_string(PrivacyAxis a);
+
+struct ComparisonCell {
+  std::vector<double> values;  // per-trial values (trials without a number are left out)
+  std::size_t trials = 0;      // trials of the cell, with or without a number
+  Sample sample;
+  bool best = false;           // the best mean of its column (ties: every cell with it)
+  std::optional<WelchTest> test;      // against the column's best (none for the best, or n < 2 on either side)
+  std::optional<double> p_holm;       // the test's p, Holm-adjusted within the table
+  bool significant = false;           // p_holm < alpha
+  std::optional<std::string> skipped;  // "reason (fix)" of a cell recorded as skipped
+};
+
+struct ComparisonRow {
+  std::string series, label;
+  bool reference = false;  // a non-private method (no epsilon)
+  nlohmann::json params;   // the row's parameters without epsilon
+  std::vector<std::optional<ComparisonCell>> cells;  // one per column
+};
+
+struct ComparisonTable {
+  std::string experiment, dataset, metric;
+  PrivacyAxis axis = PrivacyAxis::central;
+  MetricTraits traits;
+  std::vector<std::optional<double>> columns;  // epsilon values ascending, then nullopt = "no epsilon"
+  std::vector<ComparisonRow> rows;             // private rows in the results' order, then the references
+  std::size_t tests = 0;                       // tests in the Holm family (the table)
+  std::size_t significant = 0;
+  std::vector<double> radii;                   // local tables: the `radius` values of the local rows
+};
+
+struct ComparisonOptions {
+  double alpha = 0.05;  // family-wise error rate of each table
+};
+
+// Every table of one experiment's results (a results.json document as Results holds it), by dataset
+// (in the order the cells name them), metric (sorted), central before local. Metrics are the cells'
+// `aggregates` (the metrics part; diagnostics and evaluation statistics are not compared).
+std::vector<ComparisonTable> compare_methods(const std::string& experiment, const nlohmann::json& results, const ComparisonOptions& opts = {});
+
+// File-name-safe form of a dataset or metric name (letters, digits, '.', '-', '_'; anything else '_'),
+// as plots/plot_comparison.py names the figure: <figures>/comparison/<experiment>/<dataset>__<metric>.png.
+std::string figure_name_part(const std::string& name);
+
+}  // namespace dpclust::report

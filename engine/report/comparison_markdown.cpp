@@ -1,0 +1,139 @@
+// The comparison section as Markdown; see comparison_markdown.hpp.
+#include "report/comparison_markdown.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "report/format.hpp"
+
+namespace dpclust::report {
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+// Named, not anonymous: the report room is a unity build (markdown.cpp has file-local helpers too).
+namespace comparison_md_detail {
+
+std::string escape_cell(const std::string& text) {  // a '|' would end the Markdown table cell
+  std::string out;
+  for (char ch : text) {
+    if (ch == '|') out += '\\';
+    out += ch;
+  }
+  return out;
+}
+
+std::string short_number(double x) {
+  std::ostringstream o;
+  o << x;  // 0.25, 1, 4: as a config writes an epsilon
+  return o.str();
+}
+
+std::string p_text(double p) { return p < 0.001 ? "p < 0.001" : "p = " + fmt(p, 3); }
+
+std::string cell_markdown(const std::string& metric, const std::optional<ComparisonCell>& c, bool ranked) {
+  if (!c) return "";
+  if (c->skipped) return "skipped: " + escape_cell(*c->skipped);
+  if (c->sample.n == 0) return "- (no value in " + std::to_string(c->trials) + " trials)";
+  std::string mean = fmt_value(metric, c->sample.mean);
+  if (c->best) mean = "**" + mean + "**";
+  std::string s = mean + " " +
+                  (c->sample.ci95 ? "[" + fmt_value(metric, c->sample.ci95->first) + ", " + fmt_value(metric, c->sample.ci95->second) + "]" : std::string("[-]")) +
+                  " (" + (c->sample.n == c->trials ? std::to_string(c->sample.n) : std::to_string(c->sample.n) + " of " + std::to_string(c->trials)) + ")";
+  if (c->p_holm) s += ", " + p_text(*c->p_holm) + (c->significant ? " †" : "");
+  else if (ranked && !c->best) s += ", not tested (n < 2)";
+  return s;
+}
+
+std::string radii_text(const std::vector<double>& radii) {
+  std::string r;
+  for (double x : radii) r += (r.empty() ? "" : ", ") + short_number(x);
+  return r;
+}
+
+}  // namespace comparison_md_detail
+
+std::string comparison_table_markdown(const ComparisonTable& t) {
+  using namespace comparison_md_detail;
+  std::ostringstream md;
+  const bool local = t.axis == PrivacyAxis::local;
+  md << "#### " << t.dataset << " · " << t.metric << " (" << to_string(t.traits.better) << ")"
+     << (local ? " · local DP" : "") << "\n\n";
+  if (local)
+    md << "Local differential privacy (geo-indistinguishability, each record perturbed on its own): ε is the level "
+          "reached at distance `radius` (r = "
+       << radii_text(t.radii)
+       << "; ε / r per unit of distance), not comparable with a central ε, so these methods have their own columns.\n\n";
+  md << "| method |";
+  for (const auto& c : t.columns) md << " " << (c ? std::string(local ? "local ε = " : "ε = ") + short_number(*c) : std::string("non-private (no ε)")) << " |";
+  md << "\n|---|";
+  for (std::size_t i = 0; i < t.columns.size(); ++i) md << "---|";
+  md << "\n";
+  for (const auto& r : t.rows) {
+    md << "| " << escape_cell(r.label) << (r.reference ? " *(reference)*" : "") << " |";
+    for (const auto& c : r.cells) md << " " << cell_markdown(t.metric, c, t.traits.better != Better::none) << " |";
+    md << "\n";
+  }
+  if (t.traits.better == Better::none)
+    md << "\nNot ranked: `" << t.metric << "` has no better direction (a count or a diagnostic).\n";
+  else
+    md << "\n" << t.tests << " test" << (t.tests == 1 ? "" : "s") << " against the column's best, " << t.significant << " significant (†).\n";
+  return md.str();
+}
+
+std::string comparison_section(const Results& results, const ComparisonSectionOptions& opts) {
+  std::ostringstream body;
+  std::size_t experiments = 0;
+  const fs::path base = opts.report_path.empty() ? fs::current_path() : fs::absolute(opts.report_path).parent_path();
+  for (const auto& [name, doc] : results.experiments()) {
+    const std::vector<ComparisonTable> tables = compare_methods(name, doc, opts.stats);
+    if (tables.empty()) continue;
+    ++experiments;
+    std::size_t tests = 0, significant = 0;
+    for (const auto& t : tables) tests += t.tests, significant += t.significant;
+    const std::string description = doc.is_object() && doc.contains("description") && doc["description"].is_string() ? doc["description"].get<std::string>() : "";
+    const std::string counts = std::to_string(tables.size()) + " table" + (tables.size() == 1 ? "" : "s") + ", " + std::to_string(significant) + " of " +
+                               std::to_string(tests) + " differences from a column's best significant";
+    const bool folded = opts.folded.count(name) > 0;
+    body << "\n### " << name << "\n\n";
+    if (!description.empty()) body << description << "\n\n";
+    if (folded) body << "<details><summary>" << counts << " (judged against the paper above; unfold for the tables)</summary>\n\n";
+    else body << counts << ".\n\n";
+    for (std::size_t i = 0; i < tables.size(); ++i) {
+      const auto& t = tables[i];
+      body << comparison_table_markdown(t);
+      // After the last table of a (dataset, metric): its figure, central and local panels together.
+      const bool last = i + 1 == tables.size() || tables[i + 1].dataset != t.dataset || tables[i + 1].metric != t.metric;
+      if (last && !opts.figures_dir.empty()) {
+        const fs::path png = opts.figures_dir / "comparison" / figure_name_part(name) / (figure_name_part(t.dataset) + "__" + figure_name_part(t.metric) + ".png");
+        std::error_code ec;
+        if (fs::is_regular_file(png, ec)) {
+          const std::string rel = fs::relative(fs::absolute(png), base).generic_string();
+          body << "\n[<img src=\"" << rel << "\" width=\"480\" alt=\"" << name << ": " << t.dataset << ", " << t.metric << "\">](" << rel << ")\n";
+        }
+      }
+      body << "\n";
+    }
+    if (folded) body << "</details>\n";
+  }
+  if (experiments == 0) return "";
+  std::ostringstream md;
+  md << "\n## Comparison of methods\n\n"
+     << "For every experiment, per dataset and metric: the methods (rows: the config's series with the parameters that "
+        "tell its rows apart) against epsilon (columns). A cell is the mean over the cell's trials, the Student-t 95% "
+        "interval of that mean (cut to the metric's range) and the number of trials, from the per-trial values of "
+        "results.json. The best mean of each column is in **bold** (the direction is the metric's: higher for ARI, AMI, "
+        "NMI, F-measure; lower for DSG_C, OCM, 2CE, relative errors, stress). Every other cell of the column is compared "
+        "with the best by **Welch's two-sample t-test** (unequal variances): trials of different cells are drawn with "
+        "independent seeds (each trial's seed is derived from its own cell's key), so they are independent samples, not "
+        "pairs. The p-values shown are **Holm-adjusted** within the table (family-wise error rate 5%); † marks a "
+        "difference significant at that level. Non-private methods have no epsilon: they are reference rows, in a "
+        "column of their own in every table of their dataset. Local-DP methods (nD-Laplace, whose epsilon is a "
+        "geo-indistinguishability level per record at distance `radius`) get a table of their own, never the central "
+        "epsilon's columns. A cell recorded as skipped shows its reason. Each (dataset, metric) links its figure "
+        "(plots/make_figures.py writes them to `comparison/<experiment>/` under the figures directory). Experiments the "
+        "paper sections above judge are folded.\n"
+     << body.str();
+  return md.str();
+}
+
+}  // namespace dpclust::report

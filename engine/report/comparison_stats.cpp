@@ -1,0 +1,101 @@
+// The comparison's statistics; see comparison_stats.hpp.
+#include "report/comparison_stats.hpp"
+
+#include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+namespace dpclust::report {
+
+const char* to_string(Better b) { return b == Better::higher ? "higher is better" : b == Better::lower ? "lower is better" : "no better direction"; }
+
+MetricTraits metric_traits(const std::string& metric) {
+  constexpr auto none = std::nullopt;
+  // Utility and error measures of the engine's metrics (`dpclust list`, "metrics:"). Ranges as in
+  // plots/plot_results.py METRIC_RANGE: ARI >= -0.5 (scikit-learn's adjusted_rand_score), AMI <= 1,
+  // shares and F-measures in [0, 1], errors and counts >= 0.
+  static const std::map<std::string, MetricTraits> table = {
+      {"ari", {Better::higher, -0.5, 1.0}},
+      {"ami", {Better::higher, none, 1.0}},
+      {"nmi", {Better::higher, 0.0, 1.0}},
+      {"f_measure", {Better::higher, 0.0, 1.0}},           // DP WaveCluster Sec. 7
+      {"overall_f_measure", {Better::higher, 0.0, 1.0}},
+      {"of", {Better::higher, 0.0, 1.0}},                  // DRBT Eq. 14
+      {"ari_vs_original", {Better::higher, -0.5, 1.0}},    // nD-Laplace thesis Sec. 5.3.2
+      {"ami_vs_original", {Better::higher, none, 1.0}},
+      {"dsg_c", {Better::lower, none, none}},              // DP WaveCluster Sec. 6.1 (a dissimilarity)
+      {"ocm", {Better::lower, 0.0, 1.0}},                  // Sec. 6.2 (1 - matched share)
+      {"two_ce", {Better::lower, 0.0, 1.0}},               // Sec. 6.2 (share of inconsistent pairs)
+      {"kprime_rel_error", {Better::lower, 0.0, none}},    // |k' - k| / k, Sec. 7
+      {"stress", {Better::lower, 0.0, none}},              // DRBT Eq. 6
+      {"centroid_rel_error", {Better::lower, 0.0, none}},  // thesis Sec. 2.2.2
+      // Counts and shares with no better direction: tabled, not ranked.
+      {"noise_fraction", {Better::none, 0.0, 1.0}},
+      {"n_clusters", {Better::none, 0.0, none}},
+      {"k_true", {Better::none, 0.0, none}},
+      {"kprime", {Better::none, 0.0, none}},
+      {"wc_clusters", {Better::none, 0.0, none}},
+      {"significant_grids", {Better::none, 0.0, none}},
+  };
+  auto it = table.find(metric);
+  return it == table.end() ? MetricTraits{} : it->second;
+}
+
+Sample summarize(const std::vector<double>& v, const MetricTraits& range) {
+  Sample s;
+  s.n = v.size();
+  if (v.empty()) return s;
+  s.mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+  if (v.size() < 2) return s;
+  double ss = 0;
+  for (double x : v) ss += (x - s.mean) * (x - s.mean);
+  s.sd = std::sqrt(ss / static_cast<double>(v.size() - 1));
+  // The same interval as the runner's aggregates (run/aggregate.cpp), then cut to the metric's range:
+  // a t-interval over a few trials can leave it (ARI up to 2.1 with 3 trials, issue 25).
+  const boost::math::students_t t(static_cast<double>(v.size() - 1));
+  const double half = boost::math::quantile(boost::math::complement(t, 0.025)) * s.sd / std::sqrt(static_cast<double>(v.size()));
+  double lo = s.mean - half, hi = s.mean + half;
+  if (range.lo) lo = std::max(lo, *range.lo);
+  if (range.hi) hi = std::min(hi, *range.hi);
+  s.ci95 = std::make_pair(lo, hi);
+  return s;
+}
+
+std::optional<WelchTest> welch_test(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() < 2 || b.size() < 2) return std::nullopt;
+  const Sample sa = summarize(a), sb = summarize(b);
+  const double na = static_cast<double>(a.size()), nb = static_cast<double>(b.size());
+  const double va = sa.sd * sa.sd / na, vb = sb.sd * sb.sd / nb;
+  WelchTest w;
+  const double diff = sa.mean - sb.mean;
+  if (va + vb == 0) {  // both constant: the means are the whole story
+    w.t = diff == 0 ? 0 : std::copysign(INFINITY, diff);
+    w.df = na + nb - 2;
+    w.p = diff == 0 ? 1 : 0;
+    return w;
+  }
+  w.t = diff / std::sqrt(va + vb);
+  w.df = (va + vb) * (va + vb) / (va * va / (na - 1) + vb * vb / (nb - 1));
+  const boost::math::students_t dist(w.df);
+  w.p = std::min(1.0, 2 * boost::math::cdf(boost::math::complement(dist, std::fabs(w.t))));
+  return w;
+}
+
+std::vector<double> holm_adjust(const std::vector<double>& p) {
+  const std::size_t m = p.size();
+  std::vector<std::size_t> order(m);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  // Stable: equal p-values keep their input order, so the adjustment is deterministic.
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) { return p[i] < p[j]; });
+  std::vector<double> adj(m);
+  double running = 0;
+  for (std::size_t r = 0; r < m; ++r) {
+    running = std::max(running, std::min(1.0, static_cast<double>(m - r) * p[order[r]]));
+    adj[order[r]] = running;
+  }
+  return adj;
+}
+
+}  // namespace dpclust::report

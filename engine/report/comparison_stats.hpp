@@ -1,0 +1,57 @@
+#pragma once
+// The statistics of the report's method comparison (comparison.hpp): a cell's mean and 95% interval,
+// Welch's two-sample t-test between two cells, Holm's step-down correction within a table, and what a
+// metric's better direction and range are.
+//
+// Why Welch and not a paired test: the seed of a trial is derived from its cell's key
+// (core/rng.hpp derive_seed(base, cell_key, trial)), so trial t of one method and trial t of another
+// share nothing; even a config listing `seeds:` gives each method its own draws on the same fixed data.
+// The trials of two cells are two independent samples with possibly different spreads (a private
+// method at a small epsilon varies far more than at a large one): Welch's unequal-variance t-test.
+//
+// Pure functions of numbers, checked against scipy.stats constants (tests/report/comparison_test.cpp).
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dpclust::report {
+
+// Which way a metric improves. `none`: counts and diagnostics (n_clusters, kprime, noise_fraction,
+// privacy-attack measures) have no better direction for a utility comparison: they are tabled, not ranked.
+enum class Better { higher, lower, none };
+const char* to_string(Better b);
+
+// A metric's direction and the values it can take (nullopt: unbounded on that side). One table,
+// in comparison_stats.cpp; the figures' METRIC_RANGE (plots/plot_results.py) holds the same ranges
+// (tests/report/comparison_test.cpp checks they agree).
+struct MetricTraits {
+  Better better = Better::none;
+  std::optional<double> lo, hi;
+};
+MetricTraits metric_traits(const std::string& metric);
+
+// The trials of one cell: n values (NaN left out by the caller), their mean, sample standard deviation
+// and the Student-t 95% interval of the mean (none for n < 2), cut to the metric's range.
+struct Sample {
+  std::size_t n = 0;
+  double mean = 0, sd = 0;
+  std::optional<std::pair<double, double>> ci95;
+};
+Sample summarize(const std::vector<double>& values, const MetricTraits& range = {});
+
+// Welch's t-test of equal means: t = (mean_a - mean_b) / sqrt(s_a^2/n_a + s_b^2/n_b), degrees of freedom
+// by Welch-Satterthwaite, two-sided p = 2 P(T_df > |t|). nullopt when either sample has fewer than two
+// values. Two samples without spread: p = 1 when their means are equal, else 0 (the difference is exact).
+struct WelchTest {
+  double t = 0, df = 0, p = 1;
+};
+std::optional<WelchTest> welch_test(const std::vector<double>& a, const std::vector<double>& b);
+
+// Holm's step-down adjustment (Holm 1979) of a family of p-values, returned in the input order:
+// with p sorted ascending p_(1) <= ... <= p_(m), adjusted p_(i) = max_{j <= i} min(1, (m - j + 1) p_(j)).
+// Rejecting where the adjusted p < alpha keeps the family-wise error rate at alpha.
+std::vector<double> holm_adjust(const std::vector<double>& p);
+
+}  // namespace dpclust::report

@@ -1,0 +1,201 @@
+#!/usr/bin/python3
+"""The method comparison figures of `dpclust report` (issue 33): one figure per (experiment, dataset, metric).
+
+Each private method (a row of the report's comparison table: its series and the non-epsilon parameters that
+tell its rows apart) is a line of its mean against epsilon with a band of the 95% interval of the mean (the
+cell's `ci95`, the Student-t interval over its trials, cut to the metric's range: METRIC_RANGE); each
+non-private method (no epsilon: dbscan, kmeans, wavecluster, ...) is a horizontal reference line with its
+band. Local-DP methods (privacy_spent.measure "local": nD-Laplace, whose epsilon is a geo-indistinguishability
+level at distance `radius`) are drawn in a panel of their own, never on the central epsilon's axis. The
+legend and footnote are laid out below the panels and the figure is cropped to what was drawn, so neither
+is cut at the edge.
+
+Written to OUT/comparison/<experiment>/<dataset>__<metric>.png, where the report looks for them
+(engine/report/comparison_markdown.cpp; the names' characters other than letters, digits, '.', '-', '_'
+become '_' on both sides). Called by plot_results.plot_experiment, i.e. make_figures.py's generic job.
+"""
+import json
+import pathlib
+import re
+import textwrap
+
+import plot_results
+from plot_results import METRIC_RANGE, plt, save
+
+FOOTNOTE = ("Lines: private methods, mean over trials against epsilon; bands: 95% t-interval of the mean, cut to the "
+            "metric's range. Dashed horizontal lines: non-private methods (no epsilon), with their band.{local} "
+            "Significance of the differences: the report's comparison table (Welch t-test, Holm-corrected).")
+LOCAL_NOTE = (" Local-DP methods (epsilon = geo-indistinguishability level at distance radius, each record on its own) "
+              "have their own panel: their epsilon is not a central epsilon.")
+
+
+def name_part(name):
+    """File-name-safe form, as engine/report/comparison.cpp figure_name_part writes it."""
+    out = re.sub(r"[^A-Za-z0-9._-]", "_", str(name))
+    return out or "_"
+
+
+def figure_path(experiment, dataset, metric):
+    return f"comparison/{name_part(experiment)}/{name_part(dataset)}__{name_part(metric)}"
+
+
+def _is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def classify(cell):
+    """(series, params without epsilon, epsilon or None, reference, local), as the report's table does."""
+    params = dict(cell.get("params") or {})
+    eps = params.pop("epsilon", None)
+    eps = eps if _is_number(eps) else None
+    private = cell.get("private", eps is not None)
+    if not private:
+        eps = None
+    local = bool(private and (cell.get("privacy_spent") or {}).get("measure") == "local")
+    return cell.get("series") or cell.get("method"), params, eps, not private, local
+
+
+def _labels(rows):
+    """Row label: the series, with the parameters that differ between rows of the same series."""
+    labels = {}
+    for key, (series, params) in rows.items():
+        differ = set()
+        for other, (s2, p2) in rows.items():
+            if other == key or s2 != series:
+                continue
+            differ |= {k for k in set(params) | set(p2) if params.get(k) != p2.get(k)}
+        shown = ", ".join(f"{k}={params.get(k)}" for k in sorted(differ))
+        labels[key] = series + (f" ({shown})" if shown else "")
+    return labels
+
+
+def _band(metric, agg):
+    mean = agg.get("mean", float("nan")) if agg else float("nan")
+    ci = agg.get("ci95") if agg else None
+    lo_r, hi_r = METRIC_RANGE.get(metric, (None, None))
+    if not ci or mean is None:
+        return mean, mean, mean
+    lo, hi = ci
+    if lo_r is not None:
+        lo = max(lo, lo_r)
+    if hi_r is not None:
+        hi = min(hi, hi_r)
+    return mean, lo, hi
+
+
+def plot_comparison(data, out):
+    """Every comparison figure of one experiment; returns the files written."""
+    exp = data["experiment"]
+    written = []
+    by_dataset = {}
+    for cell in data.get("cells", []):
+        by_dataset.setdefault(cell.get("dataset"), []).append(cell)
+    for dataset, cells in by_dataset.items():
+        metrics = sorted({m for c in cells for m in (c.get("aggregates") or {})})
+        for metric in metrics:
+            fig = _figure(exp, dataset, metric, cells)
+            if fig is None:
+                continue
+            stem = figure_path(exp, dataset, metric)
+            (pathlib.Path(out) / stem).parent.mkdir(parents=True, exist_ok=True)
+            written += save(fig, out, stem, crop=True)
+    return written
+
+
+def _figure(exp, dataset, metric, cells):
+    rows = {}  # key -> (series, params)
+    points = {}  # key -> [(eps, agg)]
+    refs = {}  # key -> agg
+    local_keys = set()
+    for c in cells:
+        agg = (c.get("aggregates") or {}).get(metric)
+        if agg is None:
+            continue
+        series, params, eps, reference, local = classify(c)
+        key = (series, json.dumps(params, sort_keys=True))
+        rows[key] = (series, params)
+        if reference or eps is None:
+            refs[key] = agg
+        else:
+            points.setdefault(key, []).append((eps, agg))
+            if local:
+                local_keys.add(key)
+    if not points:
+        return None  # no epsilon axis: the report's table alone
+    labels = _labels(rows)
+    panels = [("central", [k for k in points if k not in local_keys]), ("local", [k for k in points if k in local_keys])]
+    panels = [(kind, keys) for kind, keys in panels if keys]
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 3.6), squeeze=False)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    handles = {}
+    ref_keys = [k for k in rows if k in refs]
+    # One colour per row across the panels (a local method must not share the colour of a central one).
+    colour_of = {k: colours[i % len(colours)] for i, k in enumerate(list(points) + ref_keys)}
+    for ax, (kind, keys) in zip(axes[0], panels):
+        xs_all = sorted({e for k in keys for e, _ in points[k]})
+        for key in keys:
+            pts = sorted(points[key], key=lambda p: p[0])
+            xs = [e for e, _ in pts]
+            ms, los, his = zip(*(_band(metric, a) for _, a in pts))
+            colour = colour_of[key]
+            (line,) = ax.plot(xs, ms, marker="o", ms=4, color=colour, label=labels[key])
+            ax.fill_between(xs, los, his, color=colour, alpha=0.18, linewidth=0)
+            handles[labels[key]] = line
+        for key in ref_keys:
+            m, lo, hi = _band(metric, refs[key])
+            colour = colour_of[key]
+            line = ax.axhline(m, color=colour, linestyle="--", linewidth=1.2, label=f"{labels[key]} (non-private)")
+            if hi > lo:
+                ax.axhspan(lo, hi, color=colour, alpha=0.10, linewidth=0)
+            handles[f"{labels[key]} (non-private)"] = line
+        if len(xs_all) > 1 and xs_all[0] > 0 and xs_all[-1] / xs_all[0] >= 8:
+            ax.set_xscale("log")
+        ax.set_xticks(xs_all)
+        ax.set_xticklabels([f"{x:g}" for x in xs_all])
+        ax.minorticks_off()
+        if kind == "local":
+            radii = sorted({rows[k][1].get("radius", 1.0) for k in keys})
+            ax.set_xlabel("local epsilon (geo-indistinguishability level at radius r = "
+                          + ", ".join(f"{r:g}" for r in radii) + ")")
+            ax.set_title("local DP", fontsize=9)
+        else:
+            ax.set_xlabel("epsilon (central DP)")
+            if len(panels) > 1:
+                ax.set_title("central DP", fontsize=9)
+        ax.set_ylabel(metric)
+        lo_r, hi_r = METRIC_RANGE.get(metric, (None, None))
+        y0, y1 = ax.get_ylim()
+        pad = 0.03 * (y1 - y0 or 1)
+        ax.set_ylim(y0 if lo_r is None else max(y0, lo_r - pad), y1 if hi_r is None else min(y1, hi_r + pad))
+        ax.grid(alpha=0.3)
+    fig.suptitle(f"{exp}: {dataset}, {metric}")
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    # Legend and footnote below the panels, outside the axes' area; save() crops to include them.
+    width_in = fig.get_size_inches()[0]
+    ncol = max(1, min(len(handles), int(width_in // 2.6)))
+    legend = fig.legend(list(handles.values()), list(handles), loc="upper center", bbox_to_anchor=(0.5, 0.0),
+                        ncol=ncol, fontsize=8, frameon=False)
+    renderer = fig.canvas.get_renderer()
+    box = legend.get_window_extent(renderer).transformed(fig.transFigure.inverted())
+    chars = max(40, int(width_in * 72 / (7 * 0.52)))  # 7-pt text, about 0.52 em a character
+    fig.text(0.01, box.y0 - 0.02, textwrap.fill(FOOTNOTE.format(local=LOCAL_NOTE if local_keys else ""), chars), fontsize=7, ha="left", va="top")
+    return fig
+
+
+def _main():
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--results", default="results")
+    ap.add_argument("--out", default="plots/out")
+    ap.add_argument("--experiment")
+    args = ap.parse_args()
+    n = 0
+    for data in plot_results.load(args.results, args.experiment):
+        n += len(plot_comparison(data, pathlib.Path(args.out)))
+    print(f"{n} comparison figures in {args.out}/comparison/")
+    return 0 if n else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main())
+
