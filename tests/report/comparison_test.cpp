@@ -1,0 +1,251 @@
+// The report's method comparison (issue 33): its statistics against scipy's numbers, Holm's ordering,
+// the best of a column by the metric's direction, the tables and section built from a small results
+// fixture (references, local DP apart, skipped cells), and the metric ranges shared with the figures.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "report/comparison.hpp"
+#include "report/comparison_markdown.hpp"
+#include "report/comparison_stats.hpp"
+#include "report/results_index.hpp"
+
+using namespace dpclust::report;
+using json = nlohmann::json;
+
+namespace {
+
+// A results cell as the runner writes it (the fields the comparison reads).
+json make_cell(const std::string& dataset, const std::string& series, std::optional<double> eps, const std::string& metric,
+               const std::vector<double>& values, bool priv = true, const std::string& measure = "pure", json extra = json::object()) {
+  json params = extra;
+  if (eps) params["epsilon"] = *eps;
+  json c{{"dataset", dataset}, {"series", series}, {"method", series}, {"params", params}, {"private", priv}, {"trials", json::array()}};
+  c["privacy_spent"] = priv ? json{{"measure", measure}} : json{{"private", false}};
+  double sum = 0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    sum += values[i];
+    c["trials"].push_back({{"trial", i}, {"metrics", {{metric, values[i]}}}});
+  }
+  c["aggregates"] = {{metric, {{"n", values.size()}, {"mean", sum / static_cast<double>(values.size())}}}};
+  return c;
+}
+
+const ComparisonRow& row(const ComparisonTable& t, const std::string& label) {
+  for (const auto& r : t.rows)
+    if (r.label == label) return r;
+  throw std::runtime_error("no row " + label);
+}
+
+}  // namespace
+
+// scipy.stats.ttest_ind(a, b, equal_var=False) (scipy 1.10.1), run once to get these constants.
+TEST(ComparisonStats, WelchMatchesScipy) {
+  const auto w = welch_test({0.61, 0.64, 0.58, 0.66, 0.63}, {0.52, 0.49, 0.57, 0.55, 0.50});
+  ASSERT_TRUE(w.has_value());
+  EXPECT_NEAR(w->t, 4.8281134630050335, 1e-12);
+  EXPECT_NEAR(w->p, 0.0013429094437397238, 1e-12);
+
+  // Unequal sizes and spreads: the Welch-Satterthwaite degrees of freedom are not an integer.
+  const auto u = welch_test({1, 2, 3}, {2, 4, 6, 8, 10, 12});
+  ASSERT_TRUE(u.has_value());
+  EXPECT_NEAR(u->t, -3.0618621784789726, 1e-12);
+  EXPECT_NEAR(u->df, 6.2135922330097095, 1e-12);
+  EXPECT_NEAR(u->p, 0.02121018868057505, 1e-12);
+}
+
+TEST(ComparisonStats, WelchEdgeCases) {
+  EXPECT_FALSE(welch_test({1.0}, {1.0, 2.0}).has_value());  // a single trial has no spread to test with
+  const auto same = welch_test({0.5, 0.5, 0.5}, {0.5, 0.5});
+  ASSERT_TRUE(same.has_value());
+  EXPECT_EQ(same->p, 1.0);
+  const auto exact = welch_test({0.9, 0.9, 0.9}, {0.5, 0.5});  // two constant samples that differ
+  ASSERT_TRUE(exact.has_value());
+  EXPECT_EQ(exact->p, 0.0);
+}
+
+TEST(ComparisonStats, IntervalIsStudentTAndCutToTheRange) {
+  // mean 3, sd sqrt(2.5), t_{0.975, 4} = 2.7764451051977987 (scipy.stats.t.ppf): half-width 1.9632432...
+  const Sample s = summarize({1, 2, 3, 4, 5});
+  ASSERT_TRUE(s.ci95.has_value());
+  EXPECT_DOUBLE_EQ(s.mean, 3.0);
+  EXPECT_NEAR(s.sd, std::sqrt(2.5), 1e-14);
+  EXPECT_NEAR(s.ci95->first, 3 - 2.7764451051977987 * std::sqrt(0.5), 1e-12);
+  EXPECT_NEAR(s.ci95->second, 3 + 2.7764451051977987 * std::sqrt(0.5), 1e-12);
+  MetricTraits r;
+  r.lo = 1.5;
+  r.hi = 4.5;
+  const Sample cut = summarize({1, 2, 3, 4, 5}, r);
+  EXPECT_EQ(cut.ci95->first, 1.5);
+  EXPECT_EQ(cut.ci95->second, 4.5);
+  EXPECT_FALSE(summarize({0.7}).ci95.has_value());
+}
+
+TEST(ComparisonStats, HolmStepDown) {
+  // Sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1: 0.02, 0.03, 0.06, 0.04 -> running max 0.06.
+  const std::vector<double> adj = holm_adjust({0.01, 0.04, 0.03, 0.005});
+  ASSERT_EQ(adj.size(), 4u);
+  EXPECT_NEAR(adj[0], 0.03, 1e-15);
+  EXPECT_NEAR(adj[1], 0.06, 1e-15);
+  EXPECT_NEAR(adj[2], 0.06, 1e-15);
+  EXPECT_NEAR(adj[3], 0.02, 1e-15);
+  EXPECT_EQ(holm_adjust({0.5, 0.6}), (std::vector<double>{1.0, 1.0}));  // capped at 1
+  EXPECT_TRUE(holm_adjust({}).empty());
+}
+
+TEST(ComparisonStats, MetricDirections) {
+  EXPECT_EQ(metric_traits("ari").better, Better::higher);
+  EXPECT_EQ(metric_traits("f_measure").better, Better::higher);
+  EXPECT_EQ(metric_traits("ocm").better, Better::lower);
+  EXPECT_EQ(metric_traits("stress").better, Better::lower);
+  EXPECT_EQ(metric_traits("n_clusters").better, Better::none);
+  EXPECT_EQ(metric_traits("no_such_metric").better, Better::none);
+}
+
+// The figures cut their bands with plots/plot_results.py METRIC_RANGE, the tables with metric_traits:
+// the same ranges in both.
+TEST(ComparisonStats, RangesAgreeWithThePlots) {
+  std::ifstream in(std::filesystem::path(DPCLUST_TEST_SOURCE_DIR) / "plots" / "plot_results.py");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string src = ss.str();
+  const auto start = src.find("METRIC_RANGE = {");
+  ASSERT_NE(start, std::string::npos);
+  const std::string table = src.substr(start, src.find('}', start) - start);
+  const std::regex entry("\"(\\w+)\": \\((None|-?[0-9.]+), (None|-?[0-9.]+)\\)");
+  std::size_t n = 0;
+  for (auto it = std::sregex_iterator(table.begin(), table.end(), entry); it != std::sregex_iterator(); ++it, ++n) {
+    const std::string metric = (*it)[1];
+    const MetricTraits t = metric_traits(metric);
+    const auto bound = [](const std::string& s) { return s == "None" ? std::optional<double>() : std::optional<double>(std::stod(s)); };
+    EXPECT_EQ(t.lo, bound((*it)[2])) << metric;
+    EXPECT_EQ(t.hi, bound((*it)[3])) << metric;
+  }
+  EXPECT_GE(n, 15u);
+}
+
+// A small own sweep: two central methods at two epsilons, a local method, two references, a skipped cell.
+class ComparisonFixture : public ::testing::Test {
+ protected:
+  json results() const {
+    json r{{"experiment", "mine"}, {"description", "my sweep"}, {"cells", json::array()}};
+    auto& c = r["cells"];
+    c.push_back(make_cell("ds", "dp_a", 0.5, "ari", {0.20, 0.25, 0.30}));
+    c.push_back(make_cell("ds", "dp_a", 2.0, "ari", {0.80, 0.82, 0.84}));
+    c.push_back(make_cell("ds", "dp_b", 0.5, "ari", {0.50, 0.55, 0.60}));
+    c.push_back(make_cell("ds", "dp_b", 2.0, "ari", {0.79, 0.83, 0.85}));
+    c.push_back(make_cell("ds", "nd_laplace", 2.0, "ari", {0.40, 0.45}, true, "local", {{"radius", 0.5}}));
+    c.push_back(make_cell("ds", "kmeans", std::nullopt, "ari", {0.90, 0.90, 0.90}, false));
+    c.push_back(make_cell("ds", "dbscan", std::nullopt, "ari", {0.70, 0.72, 0.74}, false));
+    r["skipped_cells"] = json::array({{{"dataset", "ds"}, {"series", "dp_c"}, {"params", {{"epsilon", 2.0}}},
+                                       {"reason", "needs 3^13 cells"}, {"fix", "select at most 12 columns"}}});
+    return r;
+  }
+};
+
+TEST_F(ComparisonFixture, CentralTable) {
+  const auto tables = compare_methods("mine", results());
+  ASSERT_EQ(tables.size(), 2u);  // ari central, ari local
+  const ComparisonTable& t = tables[0];
+  EXPECT_EQ(t.axis, PrivacyAxis::central);
+  ASSERT_EQ(t.columns.size(), 3u);
+  EXPECT_EQ(t.columns[0], 0.5);
+  EXPECT_EQ(t.columns[1], 2.0);
+  EXPECT_FALSE(t.columns[2].has_value());  // the non-private column
+  // Private rows first (results order, the skipped series last among them), references after them.
+  ASSERT_EQ(t.rows.size(), 5u);
+  EXPECT_EQ(t.rows[0].label, "dp_a");
+  EXPECT_EQ(t.rows[2].label, "dp_c");
+  EXPECT_TRUE(t.rows[3].reference);
+
+  // eps 0.5: dp_b best (0.55 > 0.25); dp_a tested against it.
+  const auto& a05 = *row(t, "dp_a").cells[0];
+  const auto& b05 = *row(t, "dp_b").cells[0];
+  EXPECT_TRUE(b05.best);
+  EXPECT_FALSE(a05.best);
+  ASSERT_TRUE(a05.test.has_value());
+  EXPECT_NEAR(a05.test->p, welch_test({0.50, 0.55, 0.60}, {0.20, 0.25, 0.30})->p, 1e-15);
+  // eps 2: dp_a 0.82 vs dp_b 0.8233: dp_b best again; the skipped cell shows its reason.
+  EXPECT_TRUE(row(t, "dp_b").cells[1]->best);
+  ASSERT_TRUE(row(t, "dp_c").cells[1]->skipped.has_value());
+  EXPECT_EQ(*row(t, "dp_c").cells[1]->skipped, "needs 3^13 cells (fix: select at most 12 columns)");
+  // References: kmeans best of its column, dbscan tested against it.
+  EXPECT_TRUE(row(t, "kmeans").cells[2]->best);
+  EXPECT_TRUE(row(t, "dbscan").cells[2]->test.has_value());
+  // Holm over the table's three tests (dp_a at 0.5 and at 2, dbscan).
+  EXPECT_EQ(t.tests, 3u);
+  const std::vector<double> raw = {a05.test->p, row(t, "dp_a").cells[1]->test->p, row(t, "dbscan").cells[2]->test->p};
+  const std::vector<double> adj = holm_adjust(raw);
+  EXPECT_DOUBLE_EQ(*a05.p_holm, adj[0]);
+  EXPECT_DOUBLE_EQ(*row(t, "dp_a").cells[1]->p_holm, adj[1]);
+  EXPECT_TRUE(a05.significant);                       // 0.25 vs 0.55 with spread 0.05: p ~ 0.002 before Holm
+  EXPECT_FALSE(row(t, "dp_a").cells[1]->significant);  // 0.82 vs 0.823
+}
+
+TEST_F(ComparisonFixture, LocalMethodsHaveTheirOwnTable) {
+  const auto tables = compare_methods("mine", results());
+  const ComparisonTable& l = tables[1];
+  EXPECT_EQ(l.axis, PrivacyAxis::local);
+  ASSERT_EQ(l.columns.size(), 2u);  // local eps 2, and the references' column
+  EXPECT_EQ(l.columns[0], 2.0);
+  EXPECT_EQ(l.radii, std::vector<double>{0.5});
+  EXPECT_EQ(l.rows.size(), 3u);  // nd_laplace, kmeans, dbscan
+  for (const auto& r : tables[0].rows) EXPECT_NE(r.series, "nd_laplace");  // never on the central axis
+}
+
+TEST_F(ComparisonFixture, LowerIsBetterPicksTheSmallest) {
+  json r{{"cells", json::array()}};
+  r["cells"].push_back(make_cell("ds", "x", 1.0, "ocm", {0.30, 0.31, 0.32}));
+  r["cells"].push_back(make_cell("ds", "y", 1.0, "ocm", {0.10, 0.12, 0.14}));
+  const auto t = compare_methods("e", r);
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_TRUE(row(t[0], "y").cells[0]->best);
+  EXPECT_FALSE(row(t[0], "x").cells[0]->best);
+  EXPECT_TRUE(row(t[0], "x").cells[0]->test.has_value());
+}
+
+TEST_F(ComparisonFixture, RowsOfOneSeriesAreToldApartByTheirParameters) {
+  json r{{"cells", json::array()}};
+  r["cells"].push_back(make_cell("ds", "dp_dbscan", 1.0, "ari", {0.5, 0.6}, true, "pure", {{"eta", 2}, {"alpha", 0.3}}));
+  r["cells"].push_back(make_cell("ds", "dp_dbscan", 1.0, "ari", {0.7, 0.8}, true, "pure", {{"eta", 4}, {"alpha", 0.3}}));
+  const auto t = compare_methods("e", r);
+  ASSERT_EQ(t[0].rows.size(), 2u);
+  EXPECT_EQ(t[0].rows[0].label, "dp_dbscan (eta=2)");
+  EXPECT_EQ(t[0].rows[1].label, "dp_dbscan (eta=4)");
+}
+
+TEST_F(ComparisonFixture, Markdown) {
+  const auto tables = compare_methods("mine", results());
+  const std::string md = comparison_table_markdown(tables[0]);
+  EXPECT_NE(md.find("#### ds · ari (higher is better)"), std::string::npos) << md;
+  EXPECT_NE(md.find("| method | ε = 0.5 | ε = 2 | non-private (no ε) |"), std::string::npos) << md;
+  // dp_b at 0.5: mean 0.55, t_{0.975,2} = 4.302652729749464 * 0.05 / sqrt(3) = 0.124207...
+  EXPECT_NE(md.find("| dp_b | **0.550** [0.426, 0.674] (3) |"), std::string::npos) << md;
+  EXPECT_NE(md.find("skipped: needs 3^13 cells (fix: select at most 12 columns)"), std::string::npos) << md;
+  EXPECT_NE(md.find("| kmeans *(reference)* |  |  | **0.900** [0.900, 0.900] (3) |"), std::string::npos) << md;
+  EXPECT_NE(md.find("3 tests against the column's best"), std::string::npos) << md;
+  const std::string local = comparison_table_markdown(tables[1]);
+  EXPECT_NE(local.find("local ε = 2"), std::string::npos) << local;
+  EXPECT_NE(local.find("r = 0.5"), std::string::npos) << local;
+}
+
+TEST_F(ComparisonFixture, SectionFoldsPaperExperimentsOnly) {
+  Results res(std::map<std::string, json>{{"mine", results()}, {"paper_exp", results()}});
+  ComparisonSectionOptions opts;
+  opts.folded = {"paper_exp"};
+  const std::string md = comparison_section(res, opts);
+  EXPECT_NE(md.find("## Comparison of methods"), std::string::npos);
+  EXPECT_NE(md.find("Welch's two-sample t-test"), std::string::npos);
+  EXPECT_NE(md.find("Holm-adjusted"), std::string::npos);
+  const auto mine = md.find("### mine"), paper = md.find("### paper_exp");
+  ASSERT_NE(mine, std::string::npos);
+  ASSERT_NE(paper, std::string::npos);
+  EXPECT_EQ(md.substr(mine, paper - mine).find("<details>"), std::string::npos);
+  EXPECT_NE(md.substr(paper).find("<details>"), std::string::npos);
+  // An experiment without cells gives no section at all.
+  EXPECT_EQ(comparison_section(Results(std::map<std::string, json>{{"empty", json{{"cells", json::array()}}}}), {}), "");
+}
