@@ -87,6 +87,7 @@ CountMechanism CountMechanism::laplace(BudgetLedger& ledger, Sampler sampler, do
   m.sensitivity_ = l1;
   m.scale_ = l1 / epsilon;
   m.factor_ = ledger.noise_scale();
+  m.prepare_exact_parameter();
   ledger.charge(typed_entry(ledger, std::move(step), epsilon, 0.0, sampler == Sampler::secure ? "discrete_laplace" : "laplace (textbook)",
                             l1, "l1", PrivacyMeasure::pure, std::move(note)));
   return m;
@@ -105,20 +106,31 @@ CountMechanism CountMechanism::gaussian(BudgetLedger& ledger, Sampler sampler, d
   m.sensitivity_ = l2;
   m.scale_ = std::sqrt(2.0 * std::log(1.25 / delta)) * l2 / epsilon;
   m.factor_ = ledger.noise_scale();
+  m.prepare_exact_parameter();
   ledger.charge(typed_entry(ledger, std::move(step), epsilon, delta, sampler == Sampler::secure ? "discrete_gaussian" : "gaussian (textbook)", l2, "l2",
                              PrivacyMeasure::approximate, std::move(note)));
   return m;
 }
 
 // The exact sampler's parameter (discrete Laplace scale, or discrete Gaussian sigma^2) as a rational,
-// rounded up, never down; computed once per mechanism, not per draw (a histogram draws millions).
-Rational CountMechanism::exact_parameter() const {
-  if (!exact_ready_) {
-    const double s = scale_ * factor_;
+// rounded up, never down; computed once per mechanism, at construction, not per draw (a histogram draws
+// millions, from several threads at once).
+void CountMechanism::prepare_exact_parameter() {
+  if (sampler_ != Sampler::secure || factor_ == 0) return;  // no exact draw will ask for it
+  const double s = scale_ * factor_;
+  try {
     exact_ = kind_ == CountNoise::laplace ? rational_at_least(s)
                                           : rational_at_least(std::nextafter(s * s, std::numeric_limits<double>::infinity()));
     exact_ready_ = true;
+  } catch (const std::invalid_argument& e) {
+    // A scale beyond the exact samplers' range: building the mechanism (and its ledger entry) still
+    // succeeds, as before; the first secure draw reports it.
+    exact_error_ = e.what();
   }
+}
+
+Rational CountMechanism::exact_parameter() const {
+  if (!exact_ready_) throw std::invalid_argument(exact_error_.empty() ? "privacy: no exact noise parameter" : exact_error_);
   return exact_;
 }
 

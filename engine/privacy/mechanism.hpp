@@ -79,10 +79,15 @@ class CountMechanism {
   Sampler sampler_ = Sampler::secure;
   double epsilon_ = 0, delta_ = 0, sensitivity_ = 0, scale_ = 0;
   double factor_ = 1;  // the ledger's noise_scale at construction
+  // The exact sampler's parameter (discrete Laplace scale, or discrete Gaussian sigma^2) as a rational,
+  // rounded up: computed once, when the mechanism is built (secure sampler, noise on), never by a draw.
+  // A mechanism is shared read-only by the OpenMP threads of a histogram; the lazy cache it replaces
+  // (mutable fields written by the first draw) was a data race (issue 34 item 8). Drawing writes nothing.
+  void prepare_exact_parameter();
   Rational exact_parameter() const;
-  // Cached exact parameter. A mechanism is used by one trial (one thread), so lazy caching is safe.
-  mutable Rational exact_{1, 1};
-  mutable bool exact_ready_ = false;
+  Rational exact_{1, 1};
+  bool exact_ready_ = false;
+  std::string exact_error_;  // why the parameter has no exact form (thrown by the first secure draw, as before)
 };
 
 // A real value with a public range [-bound, bound] (a clamped sum, a coordinate): eps-DP in L1

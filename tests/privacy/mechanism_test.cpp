@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
+#include <thread>
+#include <vector>
 
 using namespace dpclust;
 using namespace dpclust::privacy;
@@ -76,6 +79,43 @@ TEST(CountMechanism, NoiseScaleZeroMeansNoNoiseAndHalfMeansHalf) {
   }
   EXPECT_NEAR(sh / sf, 0.5, 1e-12);  // same stream, half the scale
   EXPECT_DOUBLE_EQ(half.entries()[0].epsilon, 1.0);  // the ledger still claims the full epsilon
+}
+
+TEST(CountMechanism, DrawingWritesNothingSoThreadsCanShareIt) {
+  // Issue 34 item 8: the exact parameter was cached lazily in mutable fields by the first draw, while the
+  // histograms share one const mechanism between OpenMP threads (a data race). Built eagerly, a draw
+  // leaves the mechanism's bytes as they were, for every kind and entry point.
+  BudgetLedger ledger(3.0, 1e-6);
+  const auto laplace = CountMechanism::laplace(ledger, Sampler::secure, 1.0, 0.7, "counts");
+  const auto gaussian = CountMechanism::gaussian(ledger, Sampler::secure, 1.0, 0.5, 1e-6, "counts (gaussian)");
+  for (const CountMechanism* m : {&laplace, &gaussian}) {
+    unsigned char before[sizeof(CountMechanism)], after[sizeof(CountMechanism)];
+    std::memcpy(before, static_cast<const void*>(m), sizeof before);
+    Rng rng(3);
+    (void)m->noise(rng);
+    (void)m->draw_tail(rng, 2.5);
+    std::memcpy(after, static_cast<const void*>(m), sizeof after);
+    EXPECT_EQ(std::memcmp(before, after, sizeof before), 0) << m->describe();
+  }
+  // Shared by four threads (each with its own generator): the draws equal the same streams drawn alone.
+  std::vector<std::vector<double>> alone(4), shared(4);
+  for (std::uint64_t t = 0; t < 4; ++t) {
+    Rng rng(100 + t);
+    for (int i = 0; i < 2000; ++i) alone[t].push_back(laplace.noise(rng));
+  }
+  std::vector<std::thread> threads;
+  for (std::uint64_t t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      Rng rng(100 + t);
+      for (int i = 0; i < 2000; ++i) shared[t].push_back(laplace.noise(rng));
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(alone, shared);
+  // A scale beyond the exact samplers' range still builds (and charges); the first secure draw says why.
+  BudgetLedger wide(1.0);
+  const auto huge = CountMechanism::laplace(wide, Sampler::secure, 1e30, 1.0, "huge");
+  Rng rng(1);
+  EXPECT_THROW((void)huge.noise(rng), std::invalid_argument);
 }
 
 TEST(CountMechanism, GaussianIsApproximateAndNeedsDelta) {
