@@ -31,7 +31,8 @@ fi
 
 FIGURES="wc_fig2_clusters wc_fig3_measures wc_kprime wc_fmeasure wc_budget_split
 dpdbscan_fig5_moons dpdbscan_fig7_cluto dpdbscan_fig8_alpha_minpts dpdbscan_fig9_eta dpdbscan_fig10_epsilon
-dpdbscan_cabs_tiny_map"
+dpdbscan_cabs_tiny_map
+comparison/dpdbscan_table2/moons__ari comparison/dpdbscan_fig10/blobs__ari"
 for stem in $FIGURES; do
   for ext in png pdf; do
     f="$OUT/$stem.$ext"
@@ -47,6 +48,21 @@ for table in dpdbscan_table2 dpdbscan_table3; do
   f="$OUT/$table.md"
   if [ -s "$f" ] && grep -q '^| Dataset |' "$f"; then ok "$table.md"; else bad "$table.md exists with a table"; fi
 done
+
+# The comparison figures (plots/plot_comparison.py) split local DP from central DP and name files as the report does.
+if "$PY" - "$ROOT/plots" <<'PYEOF' >"$TMP/cmp" 2>&1
+import sys
+sys.path.insert(0, sys.argv[1])
+import plot_comparison as pc
+local = {"series": "nd_laplace", "params": {"epsilon": 2, "radius": 0.5}, "private": True, "privacy_spent": {"measure": "local"}}
+central = {"series": "dp_dbscan", "params": {"epsilon": 2, "eta": 4}, "private": True, "privacy_spent": {"measure": "pure"}}
+ref = {"series": "kmeans", "params": {"k": 3}, "private": False}
+assert pc.classify(local)[2:] == (2, False, True), pc.classify(local)
+assert pc.classify(central)[2:] == (2, False, False), pc.classify(central)
+assert pc.classify(ref)[2:] == (None, True, False), pc.classify(ref)
+assert pc.figure_path("e x", "d/s", "ari") == "comparison/e_x/d_s__ari"
+PYEOF
+then ok "comparison figures: local DP apart, file names"; else bad "comparison figures: local DP apart, file names"; sed 's/^/    /' "$TMP/cmp"; fi
 
 # A second run finds every figure up to date (OUT/.figures-manifest.json) and draws nothing.
 "$PY" "$ROOT/plots/make_figures.py" --results "$ROOT/tests/fixtures/results" --out "$OUT" >"$TMP/log2" 2>&1
