@@ -16,13 +16,15 @@ from __future__ import annotations
 import difflib
 import inspect
 import math
+import re
 import warnings
 from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from . import _core
-from .accountant import BudgetAccountant
+from ._config import get_config
+from .accountant import BudgetAccountant, BudgetError
 
 #: What ``random_state`` accepts: None (secure randomness), an int seed, or a numpy Generator/RandomState.
 RandomState = Union[None, int, np.random.Generator, np.random.RandomState]
@@ -112,13 +114,15 @@ except ImportError:  # pragma: no cover - exercised only without scikit-learn
 class NotPrivateReleaseWarning(RuntimeWarning):
     """A fit whose output is not a differentially private release (``private_release_`` is False).
 
-    Emitted by every such fit, with the reasons: seeded randomness (``random_state`` given: the seed
-    regenerates the noise, so the output is reproducible and not a secure release), a method that is not
-    differentially private (``WaveCluster``, ``DRBT``), a sampler or parameter the engine flags
-    (``non_private_``), or bounds taken from the data (the subclass ``PrivacyLeakWarning``). The fit itself
-    is complete and its numbers are the engine's; the warning says what may not be published as a DP
-    release. Silence it for research runs with
-    ``warnings.simplefilter("ignore", dpclust.NotPrivateReleaseWarning)``.
+    Emitted once per estimator class and reason in a process (``dpclust.set_config``): seeded randomness
+    (``random_state`` given: the seed regenerates the noise, so the output is reproducible and not a secure
+    release), a method that is not differentially private (``WaveCluster``, ``DRBT``), a sampler or parameter
+    the engine flags (``non_private_``), or bounds taken from the data (the subclass ``PrivacyLeakWarning``).
+    Every fit's ``private_release_`` and ``non_private_`` say it whether or not it warned. The fit itself is
+    complete and its numbers are the engine's; the warning says what may not be published as a DP release.
+    Silence it for research runs with ``dpclust.set_config(warn_not_private=False)`` (or the environment
+    variable ``DPCLUST_WARN_NOT_PRIVATE=0``): unlike ``warnings.simplefilter``, both reach joblib's worker
+    processes. ``set_config(warn_not_private="always")`` warns on every fit.
     """
 
 
@@ -133,6 +137,32 @@ class PrivacyLeakWarning(NotPrivateReleaseWarning):
 
 _DATA_BOUNDS_NOTE = "domain bounds derived from the data (bounds: data)"
 _NOT_PRIVATE_NOTE = "method is not differentially private"
+_SILENCE = ("(Said once per estimator class and reason; dpclust.set_config(warn_not_private=False) or "
+            "DPCLUST_WARN_NOT_PRIVATE=0 silences it, 'always' repeats it.)")
+
+# (estimator class, reason) pairs already warned about in this process (warn_not_private=True).
+_warned = set()
+
+
+def _forget_warnings() -> None:
+    """Warn again about every class and reason (set_config(warn_not_private=True) starts afresh)."""
+    _warned.clear()
+
+
+def _warn_not_private(est, reasons, category, stacklevel, prefix="", suffix=""):
+    """Warns `category` about `reasons` ((key, text) pairs) of estimator `est`, as the warn_not_private setting
+    says: never, always, or each (class, key) once per process. The setting an estimator was pickled under
+    (a joblib worker's copy) counts too: False there silences, 'always' repeats."""
+    mode = get_config()["warn_not_private"]
+    carried = est.__dict__.get("_dpclust_config", {}).get("warn_not_private", mode)
+    if mode is False or carried is False:
+        return
+    if mode != "always" and carried != "always":
+        reasons = [(key, text) for key, text in reasons if (type(est).__name__, key) not in _warned]
+        _warned.update((type(est).__name__, key) for key, _ in reasons)
+    if reasons:
+        warnings.warn(f"{type(est).__name__}: {prefix}" + "; ".join(text for _, text in reasons) + f"{suffix} {_SILENCE}",
+                      category, stacklevel=stacklevel + 1)
 
 
 def _frozen(value):
@@ -195,6 +225,71 @@ def _check_finite(X: np.ndarray) -> None:
     raise ValueError(f"Input X contains {kind}: point {row} (0-based, in file order): coordinate {col} is not finite")
 
 
+# Config phrasing in the engine's fixes -> what a Python user sets instead.
+_CONFIG_TO_PYTHON = (
+    ("widen the bounds (`bounds` in the config, bounds= in Python), or drop the points outside them (clip_to_bounds: true)",
+     "widen bounds=(lower, upper), or drop the rows outside them before fitting "
+     "(X[((X >= lower) & (X <= upper)).all(axis=1)])"),
+    ("widen the dataset's bounds or drop out-of-domain points (clip_to_bounds: true)",
+     "widen bounds=(lower, upper), or drop the rows outside them before fitting "
+     "(X[((X >= lower) & (X <= upper)).all(axis=1)])"),
+    ("(clip_to_bounds: true)", "(drop the rows outside bounds= before fitting)"),
+)
+
+# scikit-learn's check_array messages that state shapes, types and kinds but never values of the data.
+_SAFE_INPUT_MESSAGES = ("Found array with", "A sparse matrix was passed", "Input X contains", "Input contains", "X has ",
+                        "setting an array element with a sequence", "dtype='numeric' is not compatible",
+                        "argument must be a string", "Unable to convert array of bytes/strings", "The feature names",
+                        "Feature names", "X does not contain any features", "Sparse data was passed",
+                        "Expected a 2-dimensional container")
+
+
+def _first_text_cell(X):
+    """(row, column) of the first entry of X that float() cannot read, or None."""
+    try:
+        cells = np.asarray(X, dtype=object)
+    except Exception:  # noqa: BLE001 - ragged input: no position to name
+        return None
+    if cells.ndim != 2:
+        return None
+    for (row, col), value in np.ndenumerate(cells):
+        try:
+            float(value)
+        except (TypeError, ValueError):
+            return row, col
+    return None
+
+
+def _input_error(error: Exception, X, owner: str, what: str) -> Exception:
+    """scikit-learn's check_array error in words that never quote the data (issue 34 item 7: an error text is
+    not a release): its shape and kind, the position of a bad entry, and the fix."""
+    text = str(error)
+    shape = getattr(X, "shape", None)
+    shape = f" of shape {tuple(shape)}" if shape is not None else ""
+    if text.startswith("Expected 2D array"):
+        kind = "scalar" if "scalar" in text.split("\n", 1)[0] else "1D"
+        return ValueError(f"Expected 2D array, got {kind} array instead ({owner}: {what}{shape}; the values are not shown, "
+                          f"error messages never print the data). Reshape your data either using {what}.reshape(-1, 1) if "
+                          f"your data has a single feature or {what}.reshape(1, -1) if it contains a single sample.")
+    if text.startswith("Complex data not supported"):
+        return ValueError(f"Complex data not supported: {owner}: {what}{shape} holds complex numbers (not shown); pass "
+                          "real numbers (e.g. the real and imaginary parts as two columns).")
+    if text.startswith("could not convert") or "could not convert" in text:
+        where = _first_text_cell(X)
+        at = f": point {where[0]} (0-based): coordinate {where[1]}" if where else ""
+        column = ""
+        if where is not None and hasattr(X, "columns"):
+            column = f" (column {X.columns[where[1]]!r})"
+        return ValueError(f"{owner}: {what} must hold numbers{at}{column} is text that is not a number (the value is not "
+                          "shown: error messages never print the data). Convert or drop that column before fitting "
+                          "(e.g. one-hot encode a categorical field).")
+    if any(text.startswith(safe) or safe in text.split("\n", 1)[0] for safe in _SAFE_INPUT_MESSAGES):
+        return type(error)(text)
+    return type(error)(f"{owner}: scikit-learn's check_array refused {what}{shape} ({type(error).__name__}); its message is "
+                       f"not shown because it can quote values of {what}. {what} must be a 2-D array of real numbers "
+                       "(n_samples, n_features).")
+
+
 def _consecutive(labels: np.ndarray) -> np.ndarray:
     """Cluster ids renumbered 0..m-1 in their order, -1 (noise) kept: a released cluster may hold none of
     the training points (a span, centre or cell cluster made by noise), which leaves a gap in the ids."""
@@ -211,23 +306,57 @@ _ANNOTATIONS = {"real": "float", "integer": "int", "boolean": "bool", "string": 
                 "per-dimension vector": "float | Sequence[float]"}
 
 
+def _translate_aliases(est, params: Dict[str, Any], aliases, where: str, stacklevel: int) -> None:
+    """Replaces, in `params`, each accepted alias (an old or scikit-learn name) by the parameter it stands for,
+    with a FutureWarning; both given is a TypeError."""
+    for alias, (name, why) in aliases.items():
+        if alias in params:
+            if name in params:
+                raise TypeError(f"{type(est).__name__}: got both {alias!r} and {name!r}: {why}")
+            warnings.warn(f"{where}{alias}=...): {why} Pass {name}= instead; {alias}= will be removed.",
+                          FutureWarning, stacklevel=stacklevel)
+            params[name] = params.pop(alias)
+
+
+def _alias_property(alias: str, name: str, why: str):
+    def get(self):
+        warnings.warn(f"{type(self).__name__}.{alias}: {why} Read {name} instead; {alias} will be removed.",
+                      FutureWarning, stacklevel=2)
+        return getattr(self, name)
+
+    def put(self, value):
+        warnings.warn(f"{type(self).__name__}.{alias} = ...: {why} Set {name} instead; {alias} will be removed.",
+                      FutureWarning, stacklevel=2)
+        setattr(self, name, value)
+
+    return property(get, put, doc=f"Deprecated alias of {name}: {why}")
+
+
 def _install_init(cls):
     """Gives cls an __init__ whose keyword-only parameters are its method's ParamSpecs (a parameter the CLI
     requires takes its public default from ``cls._public_defaults``), then bounds, random_state,
     randomness and (private methods) accountant; and a numpydoc ``Parameters`` section from the same specs."""
     info = _core.method_info(cls._method)
     public = dict(getattr(cls, "_public_defaults", {}))
+    renamed = dict(getattr(cls, "_renamed", {}))          # engine name -> Python name
+    positional = tuple(getattr(cls, "_positional", ()))   # Python names also taken by position, in order
     params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
     lines = []
-    for p in info["params"]:
+    specs = sorted(info["params"], key=lambda p: (renamed.get(p["name"], p["name"]) not in positional,
+                                                  positional.index(renamed.get(p["name"], p["name"]))
+                                                  if renamed.get(p["name"], p["name"]) in positional else 0))
+    for p in specs:
+        name = renamed.get(p["name"], p["name"])
         annotation = _ANNOTATIONS.get(p["type"], "Any")
         if p["required"]:
             default, source = public.pop(p["name"], (None, None))
-            note = f"\n    Default: {source} (a config for the `dpclust` command must set it)." if source else ""
+            note = (f"\n    Default: {source} (a config for the `dpclust` command must set it"
+                    + (f", as `{p['name']}`" if name != p["name"] else "") + ")." if source else "")
         else:
             default, note = _frozen(p["default"]), ""
-        params.append(inspect.Parameter(p["name"], inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation))
-        lines.append(f"{p['name']} : {p['type']}, default={'required' if default is None and p['required'] else repr(default)}\n"
+        kind = inspect.Parameter.POSITIONAL_OR_KEYWORD if name in positional else inspect.Parameter.KEYWORD_ONLY
+        params.append(inspect.Parameter(name, kind, default=default, annotation=annotation))
+        lines.append(f"{name} : {p['type']}, default={'required' if default is None and p['required'] else repr(default)}\n"
                      f"    {p['description']}; {p['allowed']}.{note}")
     if public:  # a public default for a parameter that is not a required spec: a stale table
         raise RuntimeError(f"{cls.__name__}._public_defaults names {sorted(public)}, not required parameters of {info['name']}")
@@ -257,14 +386,16 @@ def _install_init(cls):
     names = [p.name for p in params[1:]]
     aliases = dict(getattr(cls, "_aliases", {}))
 
-    def __init__(self, **kwargs):
-        for alias, (name, why) in aliases.items():
-            if alias in kwargs:
-                if name in kwargs:
-                    raise TypeError(f"{type(self).__name__}() got both {alias!r} and {name!r}: {why}")
-                warnings.warn(f"{type(self).__name__}({alias}=...): {why} Pass {name}= instead; {alias}= will be removed.",
-                              FutureWarning, stacklevel=2)
-                kwargs[name] = kwargs.pop(alias)
+    def __init__(self, *args, **kwargs):
+        if len(args) > len(positional):
+            raise TypeError(f"{type(self).__name__}() takes {len(positional)} positional argument"
+                            f"{'' if len(positional) == 1 else 's'} ({', '.join(positional) or 'none'}) but {len(args)} "
+                            "were given; pass the others by name")
+        for name, value in zip(positional, args):
+            if name in kwargs:
+                raise TypeError(f"{type(self).__name__}() got multiple values for argument {name!r}")
+            kwargs[name] = value
+        _translate_aliases(self, kwargs, aliases, f"{type(self).__name__}(", stacklevel=3)
         for name in names:
             setattr(self, name, kwargs.pop(name, signature.parameters[name].default))
         if kwargs:
@@ -278,6 +409,9 @@ def _install_init(cls):
     __init__.__doc__ = f"Stores the parameters (scikit-learn's convention); ``fit`` checks them. See ``help({cls.__name__})``."
     cls.__init__ = __init__
     cls._spec_names = tuple(p["name"] for p in info["params"])
+    cls._py_names = {p["name"]: renamed.get(p["name"], p["name"]) for p in info["params"]}
+    for alias, (name, why) in aliases.items():  # est.k reads and writes est.n_clusters, with the same warning
+        setattr(cls, alias, _alias_property(alias, name, why))
     cls._info = info
     privacy = (f"    Privacy: {info['privacy_notion']}; every fit charges ``accountant`` its ledger's epsilon (and delta).\n"
                if info["private"] else "    Privacy: none (not differentially private); every fit warns NotPrivateReleaseWarning.\n")
@@ -310,10 +444,16 @@ class EngineEstimator(_Base):
     """
 
     _method: Optional[str] = None
-    #: Defaults for the parameters a config must set (name -> (value, where it comes from)).
+    #: Defaults for the parameters a config must set (engine name -> (value, where it comes from)).
     _public_defaults: Dict[str, Tuple[Any, str]] = {}
+    #: Python names of engine parameters where scikit-learn's name differs (engine name -> Python name).
+    _renamed: Dict[str, str] = {}
+    #: Python names also taken by position, in order (scikit-learn's KMeans(n_clusters)).
+    _positional: Tuple[str, ...] = ()
     #: Accepted old or scikit-learn names (alias -> (parameter, why)); FutureWarning when used.
     _aliases: Dict[str, Tuple[str, str]] = {}
+    #: Why fit takes no sample_weight (None: it does).
+    _no_sample_weight: Optional[str] = "the engine's method counts every row once"
     #: scikit-learn checks this estimator cannot pass by design (check name -> reason), declared as
     #: scikit-learn's ``_xfail_checks`` tag so that the suite runs them as expected failures.
     _known_limits: Dict[str, str] = {}
@@ -321,12 +461,37 @@ class EngineEstimator(_Base):
     def _more_tags(self) -> Dict[str, Any]:
         return {"_xfail_checks": dict(self._known_limits)}
 
+    def set_params(self, **params) -> "EngineEstimator":
+        """scikit-learn's set_params; an alias (``k`` for ``n_clusters``, ``eps`` for DPDBSCAN's ``alpha``) is
+        accepted with a FutureWarning, so that a GridSearchCV grid or a Pipeline written with it still runs."""
+        _translate_aliases(self, params, self._aliases, f"{type(self).__name__}.set_params(", stacklevel=3)
+        return super().set_params(**params)
+
+    def __getstate__(self) -> Dict[str, Any]:
+        # A pickled estimator (a joblib worker's copy, GridSearchCV(n_jobs=2)) carries what the process that
+        # pickled it had set: the warning switch, and the default accountant it would charge (the worker's
+        # own default is another process's object: charging it would spend outside the user's budget).
+        state = dict(super().__getstate__())
+        state["_dpclust_config"] = get_config()
+        default = BudgetAccountant._user_default() if self._info["private"] else None
+        if default is not None and getattr(self, "accountant", None) is None:
+            state["_default_accountant"] = default
+        else:
+            state.pop("_default_accountant", None)
+        return state
+
     def _validated(self, X, reset: bool) -> np.ndarray:
         """X checked by scikit-learn's check_array (float64, C order, finite, 2-d, not empty, not sparse); reset
-        records n_features_in_, otherwise X must have as many features as the fitted data."""
-        X = self._validate_data(X, reset=reset, dtype=np.float64, order="C", force_all_finite=False)
-        _check_finite(X)
-        return X
+        records n_features_in_, otherwise X must have as many features as the fitted data. Its errors are
+        reworded where scikit-learn's text would quote values of X (_input_error)."""
+        try:
+            X_checked = self._validate_data(X, reset=reset, dtype=np.float64, order="C", force_all_finite=False)
+        except (ValueError, TypeError) as e:
+            error = _input_error(e, X, type(self).__name__, "X")
+        else:
+            _check_finite(X_checked)
+            return X_checked
+        raise error from None  # not chained: the original text may quote the data
 
     def _y_for_engine(self, y, n_samples: int):
         """y as the engine should see it: None (y is ignored, scikit-learn's convention for clusterers)."""
@@ -338,35 +503,85 @@ class EngineEstimator(_Base):
             if not self._info["needs_bounds"]:
                 return None if bounds is None else "data"
             if self._info["private"]:
-                warnings.warn(
-                    f"{type(self).__name__}: no public bounds given, so the domain is the bounding box of the data. It "
-                    "depends on the most extreme records, and the result is not differentially private (see non_private_). "
-                    "Pass bounds=(lower, upper) chosen without looking at the data.", PrivacyLeakWarning, stacklevel=4)
+                _warn_not_private(self, [("data bounds", (
+                    "no public bounds given, so the domain is the bounding box of the data. It depends on the most "
+                    "extreme records, and the result is not differentially private (see non_private_). Pass "
+                    "bounds=(lower, upper) chosen without looking at the data."))], PrivacyLeakWarning, stacklevel=4)
             return "data"
         return bounds
 
-    def _fit(self, X, y=None) -> Dict[str, Any]:
+    def _python_message(self, text: str) -> str:
+        """An engine message in a Python user's words: the Python names of renamed parameters, and fixes that
+        name what Python sets instead of a config key."""
+        cls = type(self).__name__
+        for engine, py in self._py_names.items():
+            if engine != py:
+                text = (text.replace(f"{cls}.{engine}:", f"{cls}.{py}:").replace(f"'{engine}'", f"'{py}'")
+                        .replace(f"fix: {engine} ", f"fix: {py} "))
+                # "k = 5000 (clusters) exceeds ...", "choose k <= 2000": the name before a comparison.
+                text = re.sub(rf"(?<![\w.'`-]){re.escape(engine)}(?= ?(?:=|<=|>=|<|>) )", py, text)
+        for config, python in _CONFIG_TO_PYTHON:
+            text = text.replace(config, python)
+        return text
+
+    def _sample_weight(self, sample_weight, n: int) -> Optional[np.ndarray]:
+        """sample_weight as repeat counts (non-negative integers, one per row), or None when not given; a
+        ValueError naming the entry (never its value) otherwise."""
+        if sample_weight is None:
+            return None
+        if self._no_sample_weight is not None:
+            raise TypeError(f"{type(self).__name__}.fit does not take sample_weight: {self._no_sample_weight}. Fit without "
+                            "it; to weight a record, repeat its row (a record repeated w times costs w times epsilon of "
+                            "its privacy: group privacy).")
+        try:
+            w = np.asarray(sample_weight, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError("sample_weight must be numbers, one per row of X") from None
+        if w.ndim != 1 or w.shape[0] != n:
+            raise ValueError(f"sample_weight.shape == {w.shape}, expected ({n},): one weight per row of X")
+        bad = ~(np.isfinite(w) & (w >= 0) & (w == np.round(w)))
+        if bad.any():
+            raise ValueError(f"sample_weight: entry {int(np.argmax(bad))} (0-based) is not a non-negative integer (the value "
+                             f"is not shown). {type(self).__name__} honours whole-number weights as repeated rows, with "
+                             "epsilon times the largest weight charged (group privacy); round or drop the weights.")
+        if not w.any():
+            raise ValueError("sample_weight: every weight is 0, so there is nothing to fit")
+        return w.astype(np.int64)
+
+    def _fit(self, X, y=None, sample_weight=None) -> Dict[str, Any]:
         X = self._validated(X, reset=True)
+        weights = self._sample_weight(sample_weight, X.shape[0])
+        # Weight w = the row repeated w times: a record of weight w is w records of the expanded data, so the
+        # fit is (w_max * epsilon)-DP for it (group privacy of a pure epsilon-DP mechanism, Dwork & Roth 2014,
+        # Thm 2.2), and that is what the accountant is charged.
+        group = 1 if weights is None else int(weights.max())
+        X_fit = X if weights is None else np.ascontiguousarray(np.repeat(X, weights, axis=0))
         y = self._y_for_engine(y, X.shape[0])
         # None is "not given": the engine then names a required parameter as a config would.
-        params = {name: getattr(self, name) for name in self._spec_names if getattr(self, name) is not None}
+        params = {engine: getattr(self, py) for engine, py in self._py_names.items() if getattr(self, py) is not None}
         mode, seed = _randomness(self.random_state, self.randomness)
-        accountant = self._check_budget(params)
+        accountant = self._check_budget(params, group)
         bounds = self._bounds_argument()
         try:
-            result = _core.fit(self._method, X, y, bounds, params, seed, type(self).__name__, 1.0, mode)
+            result = _core.fit(self._method, X_fit, y, bounds, params, seed, type(self).__name__, 1.0, mode)
         except ValueError as e:
-            if "dataset 'X'" not in str(e):
-                raise  # a parameter outside its spec: the CLI's message as it is
-            # A limit of the data (the engine calls it dataset 'X'): its shape in scikit-learn's words too.
-            raise ValueError(f"{e}\n  data: X with n_samples={X.shape[0]}, n_features={X.shape[1]}") from e
+            message = self._python_message(str(e))
+            if re.match(r"\w+\.\w+: '\w+' must be ", message):
+                raise ValueError(message) from None  # a parameter outside its spec: the CLI's message
+            # Anything the run met (a limit of the data, which the engine calls dataset 'X'; a parameter that does
+            # not suit this data): the data's shape in scikit-learn's words too.
+            raise ValueError(f"{message}\n  data: X with n_samples={X_fit.shape[0]}, n_features={X_fit.shape[1]}") from None
         spent = result["privacy_spent"]
+        epsilon, delta = group * spent.get("epsilon", 0.0), spent.get("delta", 0.0)
+        if group > 1 and delta > 0:
+            raise ValueError(f"{type(self).__name__}: sample_weight above 1 with delta > 0 is not supported (group privacy "
+                             "of an (epsilon, delta) guarantee grows delta too); use weights 0 and 1, or delta = 0")
         if accountant is not None:
             # The ledger's real total (a declared excess included): past the budget, BudgetError before any
             # attribute is set, so the result is discarded unreleased and nothing is spent.
-            accountant.spend(spent["epsilon"], spent.get("delta", 0.0), _composition_notion(spent))
-        self.epsilon_spent_ = spent.get("epsilon", 0.0)
-        self.delta_spent_ = spent.get("delta", 0.0)
+            accountant.spend(epsilon, delta, _composition_notion(spent))
+        self.epsilon_spent_ = epsilon
+        self.delta_spent_ = delta
         self.privacy_notion_ = spent.get("notion", "none")
         self.release_labels_ = result["labels"]
         self.labels_ = _consecutive(self.release_labels_)
@@ -388,32 +603,47 @@ class EngineEstimator(_Base):
 
     def _warn_if_not_private(self) -> None:
         """NotPrivateReleaseWarning naming why this fit is not a private release (the data-derived bounds
-        were warned about already, as PrivacyLeakWarning)."""
+        were warned about already, as PrivacyLeakWarning), once per class and reason (_warn_not_private)."""
         if self.private_release_:
             return
         reasons = []
         if _NOT_PRIVATE_NOTE in self.non_private_ and not any("not differentially private" in n for n in self.non_private_
                                                                if n != _NOT_PRIVATE_NOTE):
-            reasons.append(f"{type(self).__name__} (method {self._method}) is not differentially private")
-        reasons += [n for n in self.non_private_ if n not in (_DATA_BOUNDS_NOTE, _NOT_PRIVATE_NOTE)]
+            reasons.append(("not DP", f"{type(self).__name__} (method {self._method}) is not differentially private"))
+        reasons += [(n, n) for n in self.non_private_ if n not in (_DATA_BOUNDS_NOTE, _NOT_PRIVATE_NOTE)]
         if self.randomness_ == "seeded":
-            reasons.append(f"seeded randomness (seed {self.seed_}: the seed regenerates the noise; random_state=None "
-                           "draws it from the OS CSPRNG)")
+            reasons.append(("seeded", "seeded randomness (random_state given: the seed regenerates the noise; "
+                                      "random_state=None draws it from the OS CSPRNG)"))
         if not reasons and _DATA_BOUNDS_NOTE in self.non_private_:
             return  # PrivacyLeakWarning said it
         if not reasons:
-            reasons.append("the engine's release rule (docs/privacy.md) does not hold")
-        warnings.warn(f"{type(self).__name__}: this fit is not a differentially private release: " + "; ".join(reasons)
-                      + ". See private_release_ and non_private_.", NotPrivateReleaseWarning, stacklevel=4)
+            reasons.append(("rule", "the engine's release rule (docs/privacy.md) does not hold"))
+        _warn_not_private(self, reasons, NotPrivateReleaseWarning, stacklevel=4,
+                          prefix="this fit is not a differentially private release: ",
+                          suffix=". See private_release_ and non_private_.")
 
-    def _check_budget(self, params: Mapping[str, Any]) -> Optional[BudgetAccountant]:
-        """The accountant this fit charges (None for a non-private method, or without accountant and default
-        accountant), after checking that the fit's configured epsilon and delta fit its remaining budget:
-        BudgetError before anything runs otherwise."""
+    def _accountant(self) -> Optional[BudgetAccountant]:
+        """The accountant a fit charges: ``accountant=``, else the default accountant of the process that pickled
+        this estimator (a joblib worker's copy), else this process's default (load_default: the one set, or an
+        unlimited one made on first use). None for a non-private method."""
         if not self._info["private"]:
             return None
-        accountant = BudgetAccountant.load_default(self.accountant)
+        if self.accountant is not None:
+            return BudgetAccountant.load_default(self.accountant)
+        carried = self.__dict__.get("_default_accountant")
+        return carried if carried is not None else BudgetAccountant.load_default()
+
+    def _check_budget(self, params: Mapping[str, Any], group: int = 1) -> Optional[BudgetAccountant]:
+        """The accountant this fit charges (None for a non-private method), after checking that the fit's
+        configured epsilon (times `group`, the largest sample weight) and delta fit its remaining budget:
+        BudgetError before anything runs otherwise. The unlimited default accountant made on first use holds
+        the notion of its first spend; a fit of the other notion is not charged to it (set an accountant)."""
+        accountant = self._accountant()
         if accountant is None:
+            return None
+        notion = _composition_notion({"measure": "local" if self._info["local_privacy"] else "central",
+                                      "relation": self._info["relation"]})
+        if accountant._implicit and accountant.notion not in (None, notion):
             return None
         epsilon = params.get("epsilon")
         for spec in self._info["params"]:  # an epsilon left at its declared default costs that default
@@ -421,30 +651,41 @@ class EngineEstimator(_Base):
                 epsilon = spec["default"]
         delta = params.get("delta") or 0.0
         try:
-            cost = (float(epsilon), float(delta))
+            cost = (float(epsilon) * group, float(delta))
         except (TypeError, ValueError):
             return accountant  # the engine refuses the value with its own message before running
         if math.isfinite(cost[0]) and cost[0] > 0 and 0 <= cost[1] < 1:
-            accountant.check(cost[0], cost[1], _composition_notion(
-                {"measure": "local" if self._info["local_privacy"] else "central", "relation": self._info["relation"]}))
+            accountant.check(cost[0], cost[1], notion)
         return accountant
 
-    def fit(self, X, y=None) -> "EngineEstimator":
+    def _refuse_fit_params(self, fit_params: Mapping[str, Any]) -> None:
+        """fit's keyword arguments other than X and y: sample_weight refused with the reason (_no_sample_weight),
+        anything else a TypeError as Python gives it."""
+        for name, value in fit_params.items():
+            if name == "sample_weight":
+                self._sample_weight(value, -1)
+            else:
+                raise TypeError(f"{type(self).__name__}.fit() got an unexpected keyword argument {name!r}")
+
+    def fit(self, X, y=None, **fit_params) -> "EngineEstimator":
         """One trial of the method on X.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
             The data (read as C-ordered float64; NaN, inf, complex, sparse and empty input raise ValueError
-            or TypeError with scikit-learn's wording).
+            or TypeError with scikit-learn's wording, never quoting values of X).
         y : ignored
             Not used (scikit-learn's convention), except by DRBT with ``class_attribute=True``.
+        **fit_params
+            ``sample_weight`` is refused with the reason (only DPKMeans honours it).
 
         Returns
         -------
         self
             Fitted; its privacy flags say whether the output is a private release.
         """
+        self._refuse_fit_params(fit_params)
         self._fit(X, y)
         return self
 

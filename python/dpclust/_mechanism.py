@@ -14,8 +14,11 @@ The contract (docs/python.md; the C++ side is python/src/python_mechanism.cpp)::
 ``rng``      ``numpy.random.Generator(numpy.random.PCG64(seed))`` where ``seed`` is the trial's seed (the
              ``seed`` its record in the results carries), so a trial is reproducible on its own and
              independent of the thread that runs it. Under ``randomness: secure`` there is no seed and
-             PCG64 is seeded from fresh OS entropy (PCG64 is not a cryptographic generator: noise for a
-             release belongs to the ledger's samplers).
+             PCG64 is seeded from fresh OS entropy. PCG64 is not a cryptographic generator and its draws
+             go through no ledger entry, so a private mechanism that draws from ``rng`` at all is flagged
+             in ``non_private`` (issue 34 item 8: the runner compares the generator's state before and
+             after the call; it cannot tell noise from post-processing, so it flags both): noise for a
+             release belongs to the ledger's samplers, and ``rng`` to non-private work.
 ``ledger``   a :class:`dpclust.Ledger` over the trial's budget. ``ledger.laplace_counts``,
              ``gaussian_counts`` and ``laplace_reals`` add noise and record the entry that justifies it in
              one call (their noise comes from the engine's exact samplers, drawn from the trial's generator:
@@ -40,6 +43,11 @@ import os
 import sys
 
 import numpy as np
+
+#: The non_private note of a private mechanism that drew from ``rng`` (numpy's PCG64): randomness that is not
+#: from a cryptographic source and that no ledger entry accounts for.
+NUMPY_RNG_NOTE = ("randomness drawn from numpy's generator (rng: PCG64, not a cryptographic source, and no ledger "
+                  "entry covers it): only ledger.laplace_counts, gaussian_counts and laplace_reals keep a release private")
 
 _RESULT_KEYS = ("labels", "release", "diagnostics", "evaluation", "labels_are_release", "non_private")
 
@@ -83,7 +91,9 @@ def call(callable_name, config_dir, points, bounds, params, seed, ledger):
     seed, or None under randomness: secure (numpy then seeds PCG64 from fresh OS entropy)."""
     _, fn = _import(callable_name, config_dir)
     rng = np.random.Generator(np.random.PCG64(seed))
+    state = rng.bit_generator.state
     out = fn(points, bounds, params, rng, ledger)
+    drew_from_numpy = rng.bit_generator.state != state
     if isinstance(out, dict):
         unknown = sorted(set(out) - set(_RESULT_KEYS))
         if unknown:
@@ -104,6 +114,9 @@ def call(callable_name, config_dir, points, bounds, params, seed, ledger):
     non_private = result.get("non_private") or []
     if isinstance(non_private, str):
         non_private = [non_private]
+    non_private = list(non_private)
+    if drew_from_numpy and ledger.private:
+        non_private.append(NUMPY_RNG_NOTE)
     return {
         "labels": labels,
         "release": _dict(result.get("release"), "release", callable_name),

@@ -13,7 +13,9 @@ from typing import Any, Dict
 import numpy as np
 
 from . import _core
-from ._estimator import ClusterMixin, EngineEstimator, _install_init
+from ._estimator import ClusterMixin, EngineEstimator, TransformerMixin, _consecutive, _install_init
+
+__all__ = ["DPDBSCAN", "DPKMeans", "WaveCluster", "WCBaseline", "PrivQT", "PrivTHR", "PrivTHREM"]
 
 # Why a check of scikit-learn's cannot pass, per estimator (declared through the _xfail_checks tag; the suite
 # runs each such check and requires it to fail: tests/python/test_sklearn_checks.py). check_clustering wants
@@ -70,8 +72,13 @@ class DPDBSCAN(_SpanPredictor, ClusterMixin, EngineEstimator):
                                                    "0.57 at epsilon = 10)"),
     }
 
-    def fit(self, X, y=None) -> "DPDBSCAN":
-        """One trial of DP-DBSCAN on X (n_samples, n_features); y is ignored. Returns self."""
+    _no_sample_weight = ("DP-DBSCAN's noisy cell counts are calibrated for a record counted once (sensitivity 1), and "
+                         "its span classifier has no weights")
+
+    def fit(self, X, y=None, **fit_params) -> "DPDBSCAN":
+        """One trial of DP-DBSCAN on X (n_samples, n_features); y is ignored; sample_weight is refused (why:
+        ``_no_sample_weight``). Returns self."""
+        self._refuse_fit_params(fit_params)
         self._fit(X, y)
         self._model = _core.SpanModel(self.release_)
         self.spans_ = self.release_["spans"]
@@ -80,19 +87,35 @@ class DPDBSCAN(_SpanPredictor, ClusterMixin, EngineEstimator):
 
 
 @_install_init
-class DPKMeans(ClusterMixin, EngineEstimator):
+class DPKMeans(TransformerMixin, ClusterMixin, EngineEstimator):
     """DP-k-means (DPLloyd, Su et al.; variant ``diffprivlib`` = the DP-DBSCAN paper's baseline).
 
-    After fit: ``cluster_centers_`` (k x d, the release).
+    ``n_clusters`` is scikit-learn's name for the engine's ``k`` (``DPKMeans(3)``, ``DPKMeans(n_clusters=3)``;
+    ``k=`` still works, with a FutureWarning). After fit: ``cluster_centers_`` (n_clusters x d, the release).
+    ``predict``, ``transform`` and ``score`` use the released centres only (post-processing: no privacy
+    cost; ``score`` on the training data is an exact statistic of it, not a private release).
+    ``fit(X, sample_weight=w)`` takes whole-number weights as repeated rows and charges epsilon times the
+    largest weight (group privacy: a record of weight w is w records of the data the mechanism sees).
     """
 
     _method = "dp_kmeans"
+    _renamed = {"k": "n_clusters"}
+    _positional = ("n_clusters",)
     _public_defaults = {"k": (8, "8, scikit-learn's and diffprivlib's KMeans n_clusters")}
+    _aliases = {"k": ("n_clusters", "k is the engine's (and the configs') name for scikit-learn's n_clusters.")}
+    _no_sample_weight = None
 
-    def fit(self, X, y=None) -> "DPKMeans":
-        """One trial of DP-k-means on X (n_samples, n_features); y is ignored. Returns self."""
-        result = self._fit(X, y)
+    def fit(self, X, y=None, sample_weight=None) -> "DPKMeans":
+        """One trial of DP-k-means on X (n_samples, n_features); y is ignored. ``sample_weight``: non-negative
+        whole numbers, one per row (row i counted w_i times; epsilon_spent_ is epsilon times the largest
+        weight). Returns self."""
+        result = self._fit(X, y, sample_weight=sample_weight)
         self.cluster_centers_ = result["centers"]
+        if sample_weight is not None:
+            # The engine labelled the repeated rows; each row of X gets its nearest released centre, as fit
+            # labels its data without weights (post-processing of the release).
+            self.release_labels_ = _core.nearest_centers(self.cluster_centers_, self._validated(X, reset=False))
+            self.labels_ = _consecutive(self.release_labels_)
         return self
 
     def predict(self, X) -> np.ndarray:
@@ -100,6 +123,34 @@ class DPKMeans(ClusterMixin, EngineEstimator):
         (``release_labels_``). Post-processing of the release."""
         self._check_fitted()
         return _core.nearest_centers(self.cluster_centers_, self._validated(X, reset=False))
+
+    def transform(self, X) -> np.ndarray:
+        """Euclidean distance of each point to each released centre, (n_samples, n_clusters), as scikit-learn's
+        ``KMeans.transform``. Post-processing of the release."""
+        self._check_fitted()
+        return _distances(self._validated(X, reset=False), self.cluster_centers_)
+
+    def score(self, X, y=None, sample_weight=None) -> float:
+        """Minus the k-means objective of X at the released centres (the sum of squared distances to the
+        nearest one, weighted by ``sample_weight``), as scikit-learn's ``KMeans.score``: higher is better.
+        On private data it is an exact statistic of that data (like ``evaluation_``), not a private release:
+        model selection on it (GridSearchCV's scoring) is outside the accountant (docs/python-api.md)."""
+        self._check_fitted()
+        X = self._validated(X, reset=False)
+        nearest = _distances(X, self.cluster_centers_).min(axis=1) ** 2
+        if sample_weight is None:
+            return -float(nearest.sum())
+        w = np.asarray(sample_weight, dtype=np.float64)
+        if w.shape != (X.shape[0],):
+            raise ValueError(f"sample_weight.shape == {w.shape}, expected ({X.shape[0]},): one weight per row of X")
+        return -float(np.dot(w, nearest))
+
+
+def _distances(X: np.ndarray, centers: np.ndarray) -> np.ndarray:
+    """Euclidean distances (n, k) by |x|^2 - 2 x.c + |c|^2, clamped at 0 against rounding."""
+    centers = np.asarray(centers, dtype=np.float64)
+    sq = (X * X).sum(axis=1)[:, None] - 2.0 * X @ centers.T + (centers * centers).sum(axis=1)[None, :]
+    return np.sqrt(np.maximum(sq, 0.0))
 
 
 # The WaveCluster family's grid has g^d cells (at most 2^28): with the default g = 50, data of 5 or more
@@ -119,11 +170,14 @@ class _WaveClusterBase(ClusterMixin, EngineEstimator):
     _known_limits = {
         "check_estimators_dtypes": _GRID,
         "check_dtype_object": "runs on 10-dimensional data: " + _GRID,
-        "check_fit2d_1sample": "fits one 10-dimensional point: " + _GRID + " (the error names the grid, not the sample)",
     }
 
-    def fit(self, X, y=None) -> "_WaveClusterBase":
-        """One trial of the method on X (n_samples, n_features); y is ignored. Returns self."""
+    _no_sample_weight = "the WaveCluster family's grid counts a row once (the private ones calibrate their noise to that)"
+
+    def fit(self, X, y=None, **fit_params) -> "_WaveClusterBase":
+        """One trial of the method on X (n_samples, n_features); y is ignored; sample_weight is refused (why:
+        ``_no_sample_weight``). Returns self."""
+        self._refuse_fit_params(fit_params)
         result = self._fit(X, y)
         self.cell_labels_ = result["cell_labels"]
         self.transformed_ = result["transformed"]

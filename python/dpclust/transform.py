@@ -6,21 +6,29 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._estimator import ClusterMixin, EngineEstimator, TransformerMixin, _check_array, _install_init
+from ._estimator import ClusterMixin, EngineEstimator, TransformerMixin, _check_array, _input_error, _install_init
+
+__all__ = ["NDLaplace", "DRBT"]
 
 
 class _Released(TransformerMixin, ClusterMixin, EngineEstimator):
     _released_key = None
 
-    def fit(self, X, y=None) -> "_Released":
-        """One trial of the method on X (n_samples, n_features). Returns self."""
+    _renamed = {"k": "n_clusters"}
+    _aliases = {"k": ("n_clusters", "k is the engine's (and the configs') name for the K-means step's number of "
+                                    "clusters, n_clusters in scikit-learn.")}
+
+    def fit(self, X, y=None, **fit_params) -> "_Released":
+        """One trial of the method on X (n_samples, n_features); sample_weight is refused (why:
+        ``_no_sample_weight``). Returns self."""
+        self._refuse_fit_params(fit_params)
         result = self._fit(X, y)
         self._set_released(result[self._released_key])
         return self
 
-    def fit_transform(self, X, y=None) -> np.ndarray:
+    def fit_transform(self, X, y=None, **fit_params) -> np.ndarray:
         """Fits, and returns the released data (one row per row of X)."""
-        return self.fit(X, y)._released()
+        return self.fit(X, y, **fit_params)._released()
 
     def transform(self, X) -> np.ndarray:
         """Releases X with this estimator's parameters and seed: a new trial on X (seeded: X = the training
@@ -44,6 +52,8 @@ class NDLaplace(_Released):
 
     _method = "nd_laplace"
     _released_key = "released"
+    _no_sample_weight = ("each point is released with its own noise (local privacy): a weight would have to repeat the "
+                         "point's release, not its count")
     _public_defaults = {"epsilon": (1.0, "1.0 per unit distance at radius 1 (the thesis sweeps 0.05 ... 10, Table 5.4)")}
     _known_limits = {
         "check_dtype_object": "runs on 10-dimensional data with bounds from the data: noise of scale 2 (1/epsilon, "
@@ -79,6 +89,7 @@ class DRBT(_Released):
 
     _method = "drbt"
     _released_key = "disguised"
+    _no_sample_weight = "DRBT's z-score and random projection treat every row once"
     _public_defaults = {
         "k_dims": (2, "2 (the paper reduces to 3 ... 74 dimensions per dataset; 2 fits any data of 2 or more features)"),
         "k": (2, "2, the smallest of the paper's K-means k (2 ... 5)"),
@@ -94,7 +105,14 @@ class DRBT(_Released):
             return None
         if y is None:
             raise ValueError("DRBT.class_attribute: class_attribute=True appends the class label as an attribute: pass y")
-        y = _check_array(y, ensure_2d=False, dtype=None)
+        try:
+            y_checked = _check_array(y, ensure_2d=False, dtype=None)
+        except (ValueError, TypeError) as e:
+            error = _input_error(e, y, "DRBT", "y")
+        else:
+            error, y = None, y_checked
+        if error is not None:
+            raise error from None  # not chained: the original text may quote the labels
         if y.ndim != 1 or y.shape[0] != n_samples:
             raise ValueError(f"y must be 1-d with one label per sample ({n_samples}), got shape {y.shape}")
         return y

@@ -52,8 +52,9 @@ def cli(*args, cwd=None):
 
 def fitted(cls, X, **params):
     """A small fit of every estimator (public bounds where they are needed)."""
-    defaults = {dpclust.DPDBSCAN: dict(alpha=0.2, min_pts=7), dpclust.DPKMeans: dict(k=2),
-                dpclust.NDLaplace: dict(epsilon=2.0, k=2, n_init=1, pe_max_pairs=1000), dpclust.DRBT: dict(k_dims=2, k=2)}
+    defaults = {dpclust.DPDBSCAN: dict(alpha=0.2, min_pts=7), dpclust.DPKMeans: dict(n_clusters=2),
+                dpclust.NDLaplace: dict(epsilon=2.0, n_clusters=2, n_init=1, pe_max_pairs=1000),
+                dpclust.DRBT: dict(k_dims=2, n_clusters=2)}
     kw = defaults.get(cls, dict(g=20, p=0.5, epsilon=1.0) if cls is not dpclust.WaveCluster else dict(g=20, p=0.5))
     if cls is not dpclust.DRBT:
         kw["bounds"] = ((-2.5, -2.5), (2.5, 2.5))
@@ -66,7 +67,9 @@ def fitted(cls, X, **params):
 @pytest.mark.parametrize("cls", ESTIMATORS)
 def test_parameters_are_the_methods_paramspecs(cls):
     info = dpclust.method_info(cls._method)
-    names = {p["name"] for p in info["params"]} | {"bounds", "random_state", "randomness"}
+    # The engine's names, except where scikit-learn's differs (k -> n_clusters for the K-means steps).
+    py = {p["name"]: cls._renamed.get(p["name"], p["name"]) for p in info["params"]}
+    names = set(py.values()) | {"bounds", "random_state", "randomness"}
     if info["private"]:
         names.add("accountant")  # dpclust.accountant: charged on every fit of a private estimator
     est = cls()
@@ -74,8 +77,8 @@ def test_parameters_are_the_methods_paramspecs(cls):
     for p in info["params"]:
         # A parameter a config must set has a documented public default here (scikit-learn needs one).
         expected = cls._public_defaults[p["name"]][0] if p["required"] else p["default"]
-        assert est.get_params()[p["name"]] == (tuple(expected) if isinstance(expected, list) else expected)
-        assert p["name"] in cls.__doc__
+        assert est.get_params()[py[p["name"]]] == (tuple(expected) if isinstance(expected, list) else expected)
+        assert py[p["name"]] in cls.__doc__
 
 
 @pytest.mark.parametrize("cls", ESTIMATORS)
@@ -115,12 +118,12 @@ def test_predict_is_the_release_classifier(moons):
 
 
 def test_transformers(moons):
-    nd = dpclust.NDLaplace(epsilon=2.0, k=2, n_init=1, pe_max_pairs=1000, bounds=moons.bounds, random_state=5)
+    nd = dpclust.NDLaplace(epsilon=2.0, n_clusters=2, n_init=1, pe_max_pairs=1000, bounds=moons.bounds, random_state=5)
     Z = nd.fit_transform(moons.X)
     assert Z.shape == moons.X.shape and not np.array_equal(Z, moons.X)
     assert np.array_equal(nd.transform(moons.X), Z)  # the same trial: same seed, same rows
     assert nd.ledger_["measure"] == "local"
-    dr = dpclust.DRBT(k_dims=1, k=2, random_state=5)
+    dr = dpclust.DRBT(k_dims=1, n_clusters=2, random_state=5)
     assert dr.fit_transform(moons.X).shape == (len(moons.X), 1) and "stress" in dr.evaluation_
     assert "method is not differentially private" in dr.non_private_
 
@@ -167,26 +170,26 @@ def test_missing_required_parameter(workdir, moons):
 
 
 def test_shape_checks_and_bad_bounds(moons):
-    with pytest.raises(ValueError, match=r"DPKMeans.k: .*k = 5000 \(clusters\) exceeds the number of points"):
-        dpclust.DPKMeans(k=5000, bounds=moons.bounds).fit(moons.X)  # k > n, the config's check_shape
+    with pytest.raises(ValueError, match=r"DPKMeans.n_clusters: .*n_clusters = 5000 \(clusters\) exceeds the number of points"):
+        dpclust.DPKMeans(n_clusters=5000, bounds=moons.bounds).fit(moons.X)  # k > n, the config's check_shape
     with pytest.raises(ValueError, match="outside"):
-        dpclust.DPKMeans(k=2, bounds=(-0.1, 0.1)).fit(moons.X)  # points outside the public domain
+        dpclust.DPKMeans(n_clusters=2, bounds=(-0.1, 0.1)).fit(moons.X)  # points outside the public domain
 
 
 # --- bounds: public or flagged ---------------------------------------------------------------------
 
 def test_bounds_from_the_data_warn_and_flag(moons):
     with pytest.warns(dpclust.PrivacyLeakWarning):
-        est = dpclust.DPKMeans(k=2, random_state=0).fit(moons.X)
+        est = dpclust.DPKMeans(n_clusters=2, random_state=0).fit(moons.X)
     assert "domain bounds derived from the data (bounds: data)" in est.non_private_
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        est = dpclust.DPKMeans(k=2, bounds=moons.bounds).fit(moons.X)  # public bounds, secure noise: no warning
+        est = dpclust.DPKMeans(n_clusters=2, bounds=moons.bounds).fit(moons.X)  # public bounds, secure noise: no warning
     assert est.private_release_ and est.randomness_ == "secure" and est.seed_ is None and est.non_private_ == []
 
 
-def _not_private_warnings(fit):
-    with warnings.catch_warnings(record=True) as caught:
+def _not_private_warnings(fit, mode="always"):
+    with warnings.catch_warnings(record=True) as caught, dpclust.config_context(warn_not_private=mode):
         warnings.simplefilter("always")
         est = fit()
     return est, [w for w in caught if issubclass(w.category, dpclust.NotPrivateReleaseWarning)]
@@ -194,19 +197,19 @@ def _not_private_warnings(fit):
 
 def test_fits_that_are_not_private_releases_warn(moons):
     # Seeded: reproducible, so not a release (the seed regenerates the noise); one warning, at the caller's line.
-    est, caught = _not_private_warnings(lambda: dpclust.DPKMeans(k=2, bounds=moons.bounds, random_state=4).fit(moons.X))
+    est, caught = _not_private_warnings(lambda: dpclust.DPKMeans(n_clusters=2, bounds=moons.bounds, random_state=4).fit(moons.X))
     assert not est.private_release_ and est.non_private_ == [] and est.randomness_ == "seeded"
     assert len(caught) == 1 and caught[0].category is dpclust.NotPrivateReleaseWarning
-    assert "seeded randomness (seed 4" in str(caught[0].message) and caught[0].filename == __file__
+    assert "seeded randomness (random_state given" in str(caught[0].message) and caught[0].filename == __file__
     # A non-private method: says so once, in the engine's words.
-    est, caught = _not_private_warnings(lambda: dpclust.DRBT(k_dims=2, k=2).fit(moons.X))
+    est, caught = _not_private_warnings(lambda: dpclust.DRBT(k_dims=2, n_clusters=2).fit(moons.X))
     assert est.randomness_ == "secure" and len(caught) == 1
     assert str(caught[0].message).count("not differentially private") == 1, caught[0].message
     est, caught = _not_private_warnings(lambda: dpclust.WaveCluster(g=20, p=0.5, bounds=moons.bounds).fit(moons.X))
     assert len(caught) == 1 and "WaveCluster (method wavecluster) is not differentially private" in str(caught[0].message)
     assert est.epsilon_spent_ == 0 and est.privacy_notion_ == "none"
     # Bounds from the data alone: the PrivacyLeakWarning (a NotPrivateReleaseWarning) and no second warning.
-    est, caught = _not_private_warnings(lambda: dpclust.DPKMeans(k=2).fit(moons.X))
+    est, caught = _not_private_warnings(lambda: dpclust.DPKMeans(n_clusters=2).fit(moons.X))
     assert [w.category for w in caught] == [dpclust.PrivacyLeakWarning] and not est.private_release_
     # A private method with an audited but non-secure sampler: the engine's note is the reason.
     est, caught = _not_private_warnings(lambda: dpclust.DPDBSCAN(alpha=0.2, min_pts=7, sampler="textbook",
@@ -217,7 +220,51 @@ def test_fits_that_are_not_private_releases_warn(moons):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         warnings.simplefilter("ignore", dpclust.NotPrivateReleaseWarning)
-        dpclust.DPKMeans(k=2, random_state=0).fit(moons.X)
+        dpclust.DPKMeans(n_clusters=2, random_state=0).fit(moons.X)
+
+
+def test_not_private_warnings_once_per_class_and_reason_and_switched_off(moons):
+    def seeded_kmeans(seed):
+        return lambda: dpclust.DPKMeans(n_clusters=2, bounds=moons.bounds, random_state=seed).fit(moons.X)
+
+    dpclust.set_config(warn_not_private=True)  # starts afresh: nothing warned yet in this process
+    assert dpclust.get_config() == {"warn_not_private": True} and os.environ["DPCLUST_WARN_NOT_PRIVATE"] == "1"
+    counts = [len(_not_private_warnings(seeded_kmeans(s), mode=None)[1]) for s in range(5)]
+    assert counts == [1, 0, 0, 0, 0]  # the seeded-randomness reason of DPKMeans: said once
+    # Another class, or another reason of the same class, is said once too.
+    assert len(_not_private_warnings(lambda: dpclust.DPDBSCAN(alpha=0.2, min_pts=7, bounds=moons.bounds,
+                                                                random_state=1).fit(moons.X), mode=None)[1]) == 1
+    est, caught = _not_private_warnings(lambda: dpclust.DPKMeans(n_clusters=2, random_state=0).fit(moons.X), mode=None)
+    assert [w.category for w in caught] == [dpclust.PrivacyLeakWarning]  # data bounds: new; seeded: said already
+    assert "seeded randomness" not in str(caught[0].message) and "set_config(warn_not_private=False)" in str(caught[0].message)
+    # 'always' repeats on every fit; False says nothing, and the flags still say why.
+    assert [len(_not_private_warnings(seeded_kmeans(s))[1]) for s in range(3)] == [1, 1, 1]
+    est, caught = _not_private_warnings(seeded_kmeans(9), mode=False)
+    assert caught == [] and est.private_release_ is False and est.randomness_ == "seeded"
+    try:
+        dpclust.set_config(warn_not_private=False)
+        assert os.environ["DPCLUST_WARN_NOT_PRIVATE"] == "0"  # what worker processes started from here read
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            dpclust.DPKMeans(n_clusters=2, random_state=0).fit(moons.X)
+    finally:
+        dpclust.set_config(warn_not_private=True)
+    with pytest.raises(ValueError, match="warn_not_private must be"):
+        dpclust.set_config(warn_not_private="sometimes")
+
+
+def test_the_warning_switch_reaches_other_processes(moons, tmp_path):
+    # A new process reads DPCLUST_WARN_NOT_PRIVATE at import; the warnings go to its stderr.
+    script = ("import dpclust\nX, _ = dpclust.datasets.make_moons(n_samples=200, random_state=1)\n"
+              "for s in range(3):\n    dpclust.DPKMeans(2, bounds=((-2, -2), (3, 2)), random_state=s).fit(X)\n"
+              "print(dpclust.get_config()['warn_not_private'])\n")
+    env = dict(os.environ, PYTHONWARNINGS="default")
+    for value, printed, warned in (("0", "False", 0), ("1", "True", 1), ("always", "always", 3)):
+        env["DPCLUST_WARN_NOT_PRIVATE"] = value
+        out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.strip() == printed
+        assert out.stderr.count("NotPrivateReleaseWarning") == warned, out.stderr
 
 
 # --- identical numbers to the CLI ----------------------------------------------------------------------
@@ -246,7 +293,7 @@ def test_run_and_estimators_give_the_cli_numbers(workdir, moons):
         cells = {(c["series"], c["dataset"]): c for c in json.load(f)["cells"]}
     for series, est in [("dp_dbscan_naive", dpclust.DPDBSCAN(histogram="naive", epsilon=1.0, alpha=0.2, min_pts=7)),
                         ("dp_dbscan_linear", dpclust.DPDBSCAN(histogram="linear", epsilon=1.0, alpha=0.2, min_pts=7)),
-                        ("dp_kmeans", dpclust.DPKMeans(epsilon=1.0, k=2))]:
+                        ("dp_kmeans", dpclust.DPKMeans(epsilon=1.0, n_clusters=2))]:
         trial = cells[(series, "moons")]["trials"][0]
         est.set_params(bounds=moons.bounds, random_state=trial["seed"]).fit(moons.X)
         assert est.release_ == trial["release"] and est.ledger_ == trial["ledger"] and est.diagnostics_ == trial["diagnostics"]
@@ -281,7 +328,9 @@ def test_python_mechanism_runs_like_a_builtin(workdir):
     assert {"cells", "min_count", "ari", "ami", "n_clusters", "diagnostics.dense_cells"} <= set(df.columns)
     # Labels extracted for evaluation are not a privacy condition; a seeded run is not a secure release.
     assert grid.evaluation_only.str.contains("labels are extracted for evaluation only").all()
-    assert (grid.non_private == "").all() and not grid.private_release.any() and (grid.randomness == "seeded").all()
+    assert not grid.private_release.any() and (grid.randomness == "seeded").all()
+    # grid_counts draws its cell numbering from rng (numpy's PCG64): flagged even where the run were secure.
+    assert grid.non_private.str.contains("randomness drawn from numpy's generator").all()
     with open(os.path.join(out, "python_sweep", "results.json")) as f:
         cell = json.load(f)["cells"][0]
     assert cell["trials"][0]["ledger"]["steps"][0]["mechanism"] == "discrete_laplace"
@@ -359,7 +408,7 @@ def test_cli_hands_a_python_config_to_the_package(workdir):
 
 def test_gil_is_released_while_the_engine_runs():
     X, _ = dpclust.datasets.make_blobs(n_samples=200000, centers=5, random_state=1)
-    est = dpclust.DPKMeans(k=8, iterations=100, bounds=(-20, 20), random_state=0)
+    est = dpclust.DPKMeans(n_clusters=8, iterations=100, bounds=(-20, 20), random_state=0)
     stamps, stop = [], threading.Event()
 
     def count():  # another Python thread: a time stamp every 1000 increments
@@ -458,9 +507,16 @@ def test_noise_drawn_through_charge_is_flagged(workdir):
     assert len(own) == 2 and own.seed.isna().all() and (own.randomness == "secure").all()
     assert own.non_private.str.contains("noise drawn outside dpclust's audited samplers").all()
     assert not own.private_release.any()
-    # The provided samplers keep a secure release private (dp_dbscan beside it too).
-    df = dpclust.load_results(_run_dir(_secure(sweep("grid_counts", epsilon=(1.0,), trials=2)), os.path.join(workdir, "g")))
+    # The provided samplers keep a secure release private (dp_dbscan beside it too) ...
+    df = dpclust.load_results(_run_dir(_secure(sweep("one_cluster", epsilon=(1.0,), trials=2)), os.path.join(workdir, "g")))
     assert df.private_release.all() and (df.non_private == "").all()
+    # ... unless the mechanism also draws from numpy's generator (issue 34 item 8): grid_counts renumbers its
+    # cells with rng.permutation, which no ledger entry covers and no cryptographic source drew.
+    df = dpclust.load_results(_run_dir(_secure(sweep("grid_counts", epsilon=(1.0,), trials=2)), os.path.join(workdir, "r")))
+    own = df[df.series == "grid"]
+    assert len(own) == 2 and not own.private_release.any()
+    assert own.non_private.str.contains("randomness drawn from numpy's generator").all()
+    assert df[df.series != "grid"].private_release.all()
 
 
 def _run_dir(config, out):

@@ -24,7 +24,7 @@ def _x_with_private_record(value_x, value_y):
 
 
 @pytest.mark.parametrize("make", [
-    lambda: dpclust.DPKMeans(k=2, bounds=(0, 100), random_state=0),
+    lambda: dpclust.DPKMeans(n_clusters=2, bounds=(0, 100), random_state=0),
     lambda: dpclust.DPDBSCAN(alpha=5.0, min_pts=3, bounds=(0, 100), random_state=0),
 ])
 def test_out_of_bounds_record_is_named_by_index_not_values(make):
@@ -40,7 +40,7 @@ def test_out_of_bounds_record_is_named_by_index_not_values(make):
 def test_non_finite_record_is_named_by_index_and_column():
     X = _x_with_private_record(SECRET, math.inf)
     with pytest.raises(ValueError) as err:
-        dpclust.DPKMeans(k=2, bounds=(0, 100), random_state=0).fit(X)
+        dpclust.DPKMeans(n_clusters=2, bounds=(0, 100), random_state=0).fit(X)
     message = str(err.value)
     assert message.startswith("Input X contains infinity"), message  # scikit-learn's wording, then the engine's
     assert "point 2 (0-based, in file order): coordinate 1 is not finite" in message, message
@@ -53,10 +53,10 @@ def test_dp_kmeans_epsilon_below_the_secure_limit_names_the_limit():
     limit = 5 * (2 + e0) * (1 + 2.0 ** -17) / 2.0 ** 32
     X = np.random.default_rng(1).uniform(1, 7, size=(50, 2))
     with pytest.raises(ValueError) as err:
-        dpclust.DPKMeans(k=2, epsilon=1e-12, bounds=(0, 8), random_state=0).fit(X)
+        dpclust.DPKMeans(n_clusters=2, epsilon=1e-12, bounds=(0, 8), random_state=0).fit(X)
     message = str(err.value)
     assert " is below " in message, message
     printed = float(message.split(" is below ", 1)[1].split(",", 1)[0])
     assert printed == pytest.approx(limit, rel=1e-5), message
     assert printed >= limit
-    dpclust.DPKMeans(k=2, epsilon=limit * (1 + 1e-9), bounds=(0, 8), random_state=0).fit(X)  # just above: runs
+    dpclust.DPKMeans(n_clusters=2, epsilon=limit * (1 + 1e-9), bounds=(0, 8), random_state=0).fit(X)  # just above: runs

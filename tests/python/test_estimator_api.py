@@ -28,7 +28,7 @@ def test_every_parameter_has_a_default_and_fit_runs_with_them(cls, moons):
     assert all(v is not None for k, v in cls().get_params().items()
                if k not in ("bounds", "random_state", "randomness", "accountant"))
     for name, (value, source) in cls._public_defaults.items():
-        assert sig.parameters[name].default == value and len(source) > 10
+        assert sig.parameters[cls._renamed.get(name, name)].default == value and len(source) > 10
     est = cls(bounds=MOONS_BOUNDS if cls is not dpclust.DRBT else None, random_state=0).fit(X)
     assert est.labels_.shape == (len(X),)
 
@@ -73,15 +73,15 @@ def test_drbt_reads_y_only_with_class_attribute(moons):
 ])
 def test_scikit_learn_input_errors(bad, error, message):
     with pytest.raises(error, match=message):
-        dpclust.DPKMeans(k=1, bounds=(-5, 5)).fit(bad)
+        dpclust.DPKMeans(n_clusters=1, bounds=(-5, 5)).fit(bad)
 
 
 def test_sparse_input_and_feature_count(moons):
     sparse = pytest.importorskip("scipy.sparse")
     X, _ = moons
     with pytest.raises(TypeError, match="A sparse matrix was passed, but dense data is required"):
-        dpclust.DPKMeans(k=2, bounds=MOONS_BOUNDS).fit(sparse.csr_matrix(X))
-    est = dpclust.DPKMeans(k=2, bounds=MOONS_BOUNDS).fit(X)
+        dpclust.DPKMeans(n_clusters=2, bounds=MOONS_BOUNDS).fit(sparse.csr_matrix(X))
+    est = dpclust.DPKMeans(n_clusters=2, bounds=MOONS_BOUNDS).fit(X)
     with pytest.raises(ValueError, match="X has 3 features, but DPKMeans is expecting 2 features as input"):
         est.predict(np.zeros((2, 3)))
     with pytest.raises(dpclust.NotFittedError, match="This DPKMeans instance is not fitted yet"):
@@ -107,7 +107,7 @@ def test_labels_are_consecutive_and_release_labels_are_the_releases(moons):
     assert np.array_equal(est.predict(X), est.release_labels_)
     assert dpclust.metrics.ari(est.labels_, est.release_labels_) == 1.0
     # Without a gap both are the same array.
-    km = dpclust.DPKMeans(k=2, bounds=MOONS_BOUNDS, random_state=0).fit(X)
+    km = dpclust.DPKMeans(n_clusters=2, bounds=MOONS_BOUNDS, random_state=0).fit(X)
     assert km.labels_ is km.release_labels_
 
 
@@ -116,7 +116,7 @@ def test_help_shows_parameters_defaults_and_privacy(cls):
     text = pydoc.render_doc(cls, renderer=pydoc.plaintext)
     info = dpclust.method_info(cls._method)
     for p in info["params"]:
-        assert f"{p['name']} : {p['type']}, default=" in text, p["name"]
+        assert f"{cls._renamed.get(p['name'], p['name'])} : {p['type']}, default=" in text, p["name"]
     assert "Privacy: " in text and "random_state : int" in text and "Reference: " in text
     assert ("accountant : dpclust.BudgetAccountant" in text) == info["private"]
     sig = str(inspect.signature(cls))
@@ -134,3 +134,142 @@ def test_every_public_name_is_documented():
             obj = getattr(module, name)
             if callable(obj) and getattr(obj, "__module__", "").startswith("dpclust"):
                 assert (obj.__doc__ or "").strip(), f"{module.__name__}.{name}"
+
+
+# --- issue 36: scikit-learn's names and methods, messages in a Python user's words -------------------------
+
+def test_n_clusters_is_the_kmeans_name_and_k_a_deprecated_alias(moons):
+    X, _ = moons
+    assert dpclust.DPKMeans(3).n_clusters == 3 == dpclust.DPKMeans(n_clusters=3).get_params()["n_clusters"]
+    assert "k" not in dpclust.DPKMeans().get_params() and dpclust.DPKMeans().n_clusters == 8  # KMeans' default
+    assert list(inspect.signature(dpclust.DPKMeans).parameters)[0] == "n_clusters"
+    with pytest.raises(TypeError, match="takes 1 positional argument"):
+        dpclust.DPKMeans(3, 1.0)
+    with pytest.raises(TypeError, match="multiple values for argument 'n_clusters'"):
+        dpclust.DPKMeans(3, n_clusters=4)
+    with pytest.warns(FutureWarning, match="k is the engine's .* name for scikit-learn's n_clusters. Pass n_clusters="):
+        old = dpclust.DPKMeans(k=3)
+    assert old.n_clusters == 3
+    est = dpclust.DPKMeans(2)
+    assert est.set_params(n_clusters=3) is est and est.n_clusters == 3
+    with pytest.warns(FutureWarning, match=r"DPKMeans.set_params\(k=...\)"):
+        est.set_params(k=4)
+    with pytest.warns(FutureWarning):
+        assert est.k == 4
+    with pytest.raises(TypeError, match="got both 'k' and 'n_clusters'"):
+        dpclust.DPKMeans(k=2, n_clusters=3)
+    fitted = dpclust.DPKMeans(3, bounds=MOONS_BOUNDS, random_state=1).fit(X)
+    assert fitted.cluster_centers_.shape == (3, 2) and fitted.params_["k"] == 3  # params_: the engine's names
+    for cls in (dpclust.NDLaplace, dpclust.DRBT):  # their K-means steps take the same name
+        assert "n_clusters" in cls().get_params() and "k" not in cls().get_params()
+
+
+def test_score_and_transform_are_kmeans(moons):
+    X, _ = moons
+    est = dpclust.DPKMeans(3, bounds=MOONS_BOUNDS, random_state=5).fit(X)
+    C = est.cluster_centers_
+    D = est.transform(X)
+    expected = np.sqrt(((X[:, None, :] - C[None, :, :]) ** 2).sum(axis=2))
+    assert D.shape == (len(X), 3) and np.allclose(D, expected, rtol=1e-12, atol=1e-12)
+    assert np.array_equal(D.argmin(axis=1), est.predict(X))
+    inertia = (expected.min(axis=1) ** 2).sum()
+    assert est.score(X) == pytest.approx(-inertia, rel=1e-12) and est.score(X) < 0
+    w = np.arange(len(X)) % 3
+    assert est.score(X, sample_weight=w) == pytest.approx(-(w * expected.min(axis=1) ** 2).sum(), rel=1e-12)
+    assert np.allclose(dpclust.DPKMeans(3, bounds=MOONS_BOUNDS, random_state=5).fit_transform(X), D)
+    sklearn = pytest.importorskip("sklearn")
+    from sklearn.cluster import KMeans
+    km = KMeans(3, n_init=1, random_state=0).fit(X)
+    km.cluster_centers_ = C.copy()  # scikit-learn's KMeans at the released centres says the same numbers
+    assert np.allclose(km.transform(X), D) and km.score(X) == pytest.approx(est.score(X), rel=1e-9)
+
+
+def test_sample_weight_is_repeated_rows_charged_by_group_privacy(moons):
+    X, _ = moons
+    kw = dict(bounds=MOONS_BOUNDS, random_state=7)
+    w = np.ones(len(X), dtype=int)
+    w[:10] = 3
+    w[10:20] = 0
+    acc = dpclust.BudgetAccountant()
+    weighted = dpclust.DPKMeans(2, epsilon=0.5, accountant=acc, **kw).fit(X, sample_weight=w)
+    repeated = dpclust.DPKMeans(2, epsilon=0.5, **kw).fit(np.repeat(X, w, axis=0))
+    assert np.array_equal(weighted.cluster_centers_, repeated.cluster_centers_)
+    assert weighted.epsilon_spent_ == 1.5 and acc.total() == (1.5, 0.0)  # a record of weight 3 is 3 records
+    assert weighted.labels_.shape == (len(X),) and np.array_equal(weighted.release_labels_, weighted.predict(X))
+    ones = dpclust.DPKMeans(2, **kw).fit(X, sample_weight=np.ones(len(X)))
+    assert np.array_equal(ones.cluster_centers_, dpclust.DPKMeans(2, **kw).fit(X).cluster_centers_)
+    assert ones.epsilon_spent_ == 1.0
+    secret = np.ones(len(X))
+    secret[4] = 0.123456
+    with pytest.raises(ValueError) as err:
+        dpclust.DPKMeans(2, **kw).fit(X, sample_weight=secret)
+    assert "entry 4 (0-based) is not a non-negative integer" in str(err.value) and "0.123" not in str(err.value)
+    with pytest.raises(ValueError, match=r"sample_weight.shape == \(3,\), expected \(300,\)"):
+        dpclust.DPKMeans(2, **kw).fit(X, sample_weight=[1, 1, 1])
+    # The other estimators refuse it and say why.
+    for est, why in ((dpclust.DPDBSCAN(**kw), "noisy cell counts are calibrated for a record counted once"),
+                     (dpclust.PrivTHR(**kw), "grid counts a row once"), (dpclust.NDLaplace(**kw), "local privacy"),
+                     (dpclust.DRBT(random_state=1), "treat every row once")):
+        with pytest.raises(TypeError, match=f"does not take sample_weight: .*{why}"):
+            est.fit(X, sample_weight=w)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'weights'"):
+        dpclust.DPDBSCAN(**kw).fit(X, weights=w)
+
+
+SECRET = 987654.321
+
+
+@pytest.mark.parametrize("bad,error,expected", [
+    (np.array([SECRET, 1.0, 2.0]), ValueError, r"Expected 2D array, got 1D array instead \(DPKMeans: X of shape \(3,\)"),
+    (np.float64(SECRET), ValueError, "Expected 2D array, got scalar array instead"),
+    (np.array([[1.0, 2.0], ["987654.321x", 3.0]], dtype=object), ValueError,
+     r"X must hold numbers: point 1 \(0-based\): coordinate 0 is text"),
+    (np.array([[SECRET + 1j, 0.0]]), ValueError, "Complex data not supported: DPKMeans: X of shape"),
+])
+def test_input_errors_never_quote_the_data(bad, error, expected):
+    with pytest.raises(error, match=expected) as err:
+        dpclust.DPKMeans(1, bounds=(-5, 5)).fit(bad)
+    assert "987654" not in str(err.value) and "9.87654" not in str(err.value)
+    assert err.value.__cause__ is None and err.value.__suppress_context__  # the original text is not printed either
+    est = dpclust.DPKMeans(1, bounds=(-5, 5), random_state=0).fit(np.zeros((3, 2)))
+    with pytest.raises(ValueError) as err:
+        est.predict(np.array([SECRET, 1.0]))
+    assert "987654" not in str(err.value)
+
+
+def test_a_text_field_of_a_data_frame_is_named_by_column_not_value():
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"x": [1.0, 2.0, 3.0], "name": ["a", "b", "Alice Smith"]})
+    with pytest.raises(ValueError) as err:
+        dpclust.DPKMeans(1, bounds=(-5, 5)).fit(df)
+    assert "point 0 (0-based): coordinate 1 (column 'name') is text" in str(err.value)
+    assert "Alice" not in str(err.value) and "'a'" not in str(err.value)
+
+
+def test_engine_messages_name_what_python_sets():
+    X = np.random.default_rng(0).uniform(10, 90, size=(40, 2))
+    X[2] = (500.0, 5.0)
+    for est in (dpclust.DPKMeans(2, bounds=(0, 100), random_state=0), dpclust.NDLaplace(bounds=(0, 100), random_state=0)):
+        with pytest.raises(ValueError) as err:
+            est.fit(X)
+        text = str(err.value)
+        assert "clip_to_bounds" not in text and "in the config" not in text, text
+        assert "widen bounds=(lower, upper), or drop the rows outside them before fitting" in text, text
+    with pytest.raises(ValueError) as err:
+        dpclust.DPKMeans(n_clusters=0, bounds=(0, 100)).fit(X)
+    assert str(err.value).startswith("DPKMeans.n_clusters: 'n_clusters' must be an integer >= 1, got 0"), err.value
+    assert "fix: n_clusters is the number of clusters" in str(err.value)
+    with pytest.raises(ValueError) as err:
+        dpclust.DPKMeans(n_clusters=50, bounds=(0, 1000)).fit(X)
+    assert "n_clusters = 50 (clusters) exceeds the number of points" in str(err.value)
+    assert "choose n_clusters <= 40" in str(err.value), err.value
+
+
+def test_the_package_exports_no_typing_names():
+    public = [name for name in dir(dpclust) if not name.startswith("_")]
+    assert not {"Any", "Dict", "List", "Optional", "Tuple", "Union", "annotations"} & set(public), public
+    assert set(dpclust.__all__) <= set(dir(dpclust))
+    assert {"set_config", "get_config", "config_context", "BudgetAccountant", "DPKMeans"} <= set(dpclust.__all__)
+    namespace = {}
+    exec("from dpclust import *", namespace)
+    assert "Any" not in namespace and "DPKMeans" in namespace
