@@ -9,6 +9,7 @@ built there are packaged (the test suite uses this; the folder must have been co
 package as dpclust/bin/dpclust, run by the `dpclust` console command (dpclust/_cli.py). Everything setuptools
 writes goes under build-pip/ too: build/ is the CMake build of docs/building.md.
 """
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -70,6 +71,19 @@ class CMakeBuild(build_ext):
         shutil.copy2(binary, os.path.join(bin_dir, "dpclust"))
 
 
+def check_build_tools():
+    """`pip install --no-build-isolation .` builds with the interpreter's own packages: name the missing one and
+    the interpreter, instead of setuptools' "invalid command 'bdist_wheel'" (a venv made by a pyenv or conda
+    python3 that is first on the PATH does not see Debian's python3-wheel)."""
+    missing = [name for name in ("wheel", "numpy") if importlib.util.find_spec(name) is None]
+    if missing and any(arg.startswith("bdist_wheel") or arg in ("build_ext", "install", "develop") for arg in sys.argv[1:]):
+        sys.exit(f"dpclust: {', '.join(missing)} not importable by {sys.executable}. On Debian make the environment "
+                 "with Debian's interpreter, whose python3-wheel, python3-pybind11 and python3-numpy it then sees: "
+                 "/usr/bin/python3 -m venv --system-site-packages .venv && .venv/bin/pip install --no-build-isolation . "
+                 "(or, with the package index, plain `pip install .`, which builds in an isolated environment)")
+
+
+check_build_tools()
 os.makedirs(WORK, exist_ok=True)
 setup(ext_modules=[CMakeExtension("dpclust._core")], cmdclass={"build_ext": CMakeBuild},
       options={"build": {"build_base": os.path.join(WORK, "setuptools")}, "egg_info": {"egg_base": WORK}})

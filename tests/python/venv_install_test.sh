@@ -4,6 +4,9 @@
 # run against the installed package and its installed binary (not a build tree).
 #
 #   tests/python/venv_install_test.sh [SOURCE_DIR]      the whole `pip install .`: pip drives a CMake build
+#   CLEAN=1 tests/python/venv_install_test.sh [SOURCE_DIR]
+#                                                       the same from a clean, temporary CMake build folder
+#                                                       (CTest: python_pip_build, labels slow;pip_build)
 #   PREBUILT=BUILD_DIR tests/python/venv_install_test.sh [SOURCE_DIR]
 #                                                       (CTest: python_venv_install, label python_install)
 #
@@ -15,7 +18,9 @@
 # PYTHON (default /usr/bin/python3, whose Debian packages numpy, pybind11, setuptools, wheel, scikit-learn,
 # pandas and pytest the environment sees through --system-site-packages); VENV (default: a temporary folder,
 # removed afterwards); CMAKE_CXX_COMPILER_LAUNCHER=ccache is passed on when set. The CMake build is kept in
-# SOURCE_DIR/build-pip/ between runs, so a second run rebuilds only what changed.
+# SOURCE_DIR/build-pip/ between runs, so a second run rebuilds only what changed; with CLEAN=1 it goes to a
+# temporary folder (setup.py's DPCLUST_PIP_BUILD_DIR), removed afterwards, so the whole engine is configured
+# and compiled by pip's CMake step as on a fresh clone.
 set -eu
 src=$(cd "${1:-$(dirname "$0")/../..}" && pwd)
 python=${PYTHON:-/usr/bin/python3}
@@ -25,7 +30,13 @@ if [ -z "$venv" ]; then
   venv=$(mktemp -d "${TMPDIR:-/tmp}/dpclust_venv.XXXXXX")
   cleanup=$venv
 fi
-trap '[ -n "$cleanup" ] && rm -rf "$cleanup"' EXIT
+if [ -n "${CLEAN:-}" ] && [ -z "${PREBUILT:-}" ]; then
+  DPCLUST_PIP_BUILD_DIR=$(mktemp -d "${TMPDIR:-/tmp}/dpclust_pip_build.XXXXXX")
+  export DPCLUST_PIP_BUILD_DIR
+  cleanup="$cleanup $DPCLUST_PIP_BUILD_DIR"
+  echo "venv_install_test: pip drives CMake in the clean folder $DPCLUST_PIP_BUILD_DIR"
+fi
+trap '[ -n "$cleanup" ] && rm -rf $cleanup' EXIT
 
 start=$(date +%s)
 "$python" -m venv --system-site-packages --clear "$venv"
