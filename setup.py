@@ -76,7 +76,8 @@ def check_build_tools():
     the interpreter, instead of setuptools' "invalid command 'bdist_wheel'" (a venv made by a pyenv or conda
     python3 that is first on the PATH does not see Debian's python3-wheel)."""
     missing = [name for name in ("wheel", "numpy") if importlib.util.find_spec(name) is None]
-    if missing and any(arg.startswith("bdist_wheel") or arg in ("build_ext", "install", "develop") for arg in sys.argv[1:]):
+    commands = ("bdist_wheel", "dist_info", "build_ext", "install", "develop", "editable_wheel")  # dist_info needs wheel too
+    if missing and any(arg in commands for arg in sys.argv[1:]):
         sys.exit(f"dpclust: {', '.join(missing)} not importable by {sys.executable}. On Debian make the environment "
                  "with Debian's interpreter, whose python3-wheel, python3-pybind11 and python3-numpy it then sees: "
                  "/usr/bin/python3 -m venv --system-site-packages .venv && .venv/bin/pip install --no-build-isolation . "
