@@ -548,3 +548,22 @@ def test_load_results_reads_the_written_flag(workdir):
     rows = rows.to_dict("records") if hasattr(rows, "to_dict") else rows
     assert rows[0]["private_release"] == True and rows[0]["randomness"] == "secure"  # noqa: E712
     assert rows[0]["seed"] is None or rows[0]["seed"] != rows[0]["seed"]  # None (NaN in a DataFrame)
+
+
+def test_set_config_silences_grid_search_workers(tmp_path):
+    pytest.importorskip("sklearn")
+    # Seeded fits in GridSearchCV(n_jobs=2)'s worker processes: warnings.simplefilter in the parent does not reach
+    # them (they print to the inherited stderr); dpclust.set_config does.
+    script = ("import warnings, dpclust\nfrom sklearn.model_selection import GridSearchCV\n{setup}\n"
+              "X, _ = dpclust.datasets.make_blobs(n_samples=200, centers=3, random_state=4)\n"
+              "est = dpclust.DPKMeans(2, bounds=((-15, -15), (15, 15)), random_state=0)\n"
+              "GridSearchCV(est, {{'n_clusters': [2, 3, 4]}}, cv=3, n_jobs=2).fit(X)\n")
+    counts = {}
+    for name, setup in (("filter", "warnings.simplefilter('ignore', dpclust.NotPrivateReleaseWarning)"),
+                        ("set_config", "dpclust.set_config(warn_not_private=False)")):
+        env = {k: v for k, v in os.environ.items() if k != "DPCLUST_WARN_NOT_PRIVATE"}
+        out = subprocess.run([sys.executable, "-c", script.format(setup=setup)], env=env, capture_output=True, text=True,
+                             timeout=300, cwd=tmp_path)
+        assert out.returncode == 0, out.stderr
+        counts[name] = out.stderr.count("NotPrivateReleaseWarning")
+    assert counts["filter"] >= 1 and counts["set_config"] == 0, counts
