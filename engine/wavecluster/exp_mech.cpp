@@ -105,9 +105,12 @@ ThresholdLattice threshold_lattice(double upper, int bits) {
   if (bits < 1 || bits > 40) throw std::invalid_argument("threshold lattice: lattice_bits must be in [1, 40]");
   int e = 0;
   std::frexp(upper, &e);  // upper = m 2^e, m in [1/2, 1): 2^(e-1) <= upper < 2^e
+  // ceil(log2 upper): e, or e - 1 when upper is itself a power of two (m = 1/2). The documented spacing
+  // 2^(ceil(log2 U) - bits); taking e alone gave twice that at U = 2^k (2^(bits-1) points, not 2^bits).
+  const int ceil_log2 = std::ldexp(1.0, e - 1) == upper ? e - 1 : e;
   ThresholdLattice l;
   l.upper = upper;
-  l.exponent = e - bits;
+  l.exponent = ceil_log2 - bits;
   l.points = static_cast<std::uint64_t>(std::floor(std::ldexp(upper, -l.exponent)));
   if (l.points == 0) throw std::invalid_argument("threshold lattice: no lattice point in the range");
   return l;
@@ -115,7 +118,8 @@ ThresholdLattice threshold_lattice(double upper, int bits) {
 
 EmThreshold em_threshold_lattice(const std::vector<double>& asc, std::size_t k, const privacy::ExponentialMechanism& em,
                                  const ThresholdLattice& lattice, bool public_top, Rng& rng) {
-  if (asc.empty()) throw std::invalid_argument("em_threshold_lattice: no positive values");
+  // No positive value: with a public range the one block is rank 0, every lattice point (Pt_0 = (0, U]).
+  if (asc.empty() && !public_top) throw std::invalid_argument("em_threshold_lattice: no positive values and no public range");
   const std::size_t m = asc.size();
   // Blocks in order of decreasing threshold: [rank 0 when the range is public], rank 1, ..., rank m.
   // Block of rank i = the lattice points j with floor(W_{i+1} / s) < j <= floor(W_i / s) (W_0 = upper,

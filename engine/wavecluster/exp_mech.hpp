@@ -56,7 +56,7 @@ struct EmThreshold {
 struct ThresholdLattice {
   double upper = 0;
   int exponent = 0;            // s = 2^exponent = 2^(ceil(log2 upper) - bits)
-  std::uint64_t points = 0;    // N = floor(upper / s), in [2^(bits-1), 2^bits]
+  std::uint64_t points = 0;    // N = floor(upper / s), in (2^(bits-1), 2^bits] (2^bits exactly when upper = 2^k)
   double spacing() const;
   // floor(min(x, upper) / s) for x >= 0: the number of lattice points in (0, x] (exact: s is a power of two).
   std::uint64_t points_up_to(double x) const;
@@ -65,10 +65,11 @@ struct ThresholdLattice {
 // upper finite and > 0, 1 <= bits <= 40 (std::invalid_argument otherwise).
 ThresholdLattice threshold_lattice(double upper, int bits);
 
-// Alg. 2 lines 12-13 on the lattice. `ascending` non-empty, positive, sorted ascending; values above
-// lattice.upper count as upper. public_top: the range is public and the top partition (W_1, upper] of
-// rank 0 (no value at or above the threshold) joins the choice; otherwise upper is Max itself (the
-// paper) and ranks run from 1. The mechanism's noise scale and budget are in `em`.
+// Alg. 2 lines 12-13 on the lattice. `ascending` positive, sorted ascending (non-empty unless public_top);
+// values above lattice.upper count as upper. public_top: the range is public and the top partition
+// (W_1, upper] of rank 0 (no value at or above the threshold) joins the choice -- with no value at all it
+// is the whole range, so the draw is uniform on the lattice; otherwise upper is Max itself (the paper)
+// and ranks run from 1. The mechanism's noise scale and budget are in `em`.
 EmThreshold em_threshold_lattice(const std::vector<double>& ascending, std::size_t k, const privacy::ExponentialMechanism& em,
                                  const ThresholdLattice& lattice, bool public_top, Rng& rng);
 

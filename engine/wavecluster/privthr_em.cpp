@@ -52,14 +52,21 @@ EmThreshold noisy_threshold_by_em(const std::vector<double>& w, double p, double
     if (lattice) mechanisms.push_back(privacy::ExponentialMechanism::build(ledger, eps_draw, delta_q, step(r), note));
     else privacy::charge(ledger, step(r), eps_draw, "exponential (continuous)", delta_q, "utility", note);
   }
-  if (l.empty()) return {};
+  // No positive value (issue 34 item 8: this returned d' = 0, off the lattice). Continuous form: as before,
+  // no threshold (nothing is selected). Lattice: the exponential mechanism still runs, on the one block
+  // of rank 0 -- with k = 0 every point has quality 0 -- so d' is uniform on the lattice of the range:
+  // the public (0, em_upper], or, since the paper's (0, Max] is empty, the unit range (0, 1] (the
+  // paper's reading is flagged non-private either way: range_from_data).
+  if (l.empty() && !lattice) return {};
+  const bool public_top = settings.em_upper > 0 || l.empty();
   // The threshold lattice: from the public range, or from Max in the paper's reading (flagged).
-  const ThresholdLattice grid = threshold_lattice(settings.em_upper > 0 ? settings.em_upper : l.back(), settings.lattice_bits);
+  const ThresholdLattice grid =
+      threshold_lattice(settings.em_upper > 0 ? settings.em_upper : l.empty() ? 1.0 : l.back(), settings.lattice_bits);
   // Testable noise for the continuous form: the mechanism at eps_draw / noise_scale (0: noiseless).
   const double f = ledger.noise_scale();
   const double eps_run = f == 0 ? std::numeric_limits<double>::infinity() : eps_draw / f;
   auto draw = [&](std::size_t r) {
-    return lattice ? em_threshold_lattice(l, k, mechanisms[r], grid, settings.em_upper > 0, rng)  // lines 12-13: k', d'
+    return lattice ? em_threshold_lattice(l, k, mechanisms[r], grid, public_top, rng)  // lines 12-13: k', d'
                    : em_threshold_continuous(l, k, eps_run, delta_q, rng, settings.em_upper);
   };
   if (repeats == 1) return draw(0);
@@ -94,10 +101,10 @@ WaveClusterOutput privthr_em(const Dataset& data, const WcParams& params, const 
   const EmThreshold t = noisy_threshold_by_em(w, params.p, eps2, dq, settings, rng, ledger, k);
   WaveClusterOutput out;
   set_true_statistics(out, w, params.p);  // evaluation only
-  // line 5: ConnCompLabel(W', d'): significant = noisy values greater than d' (none when W has no
-  // positive value: there was no threshold to choose).
+  // line 5: ConnCompLabel(W', d'): significant = noisy values greater than d' (with the lattice always,
+  // a function of the release; the continuous form has no threshold when W has no positive value).
   std::vector<std::uint8_t> sig(w_noisy.size(), 0);
-  if (out.l > 0) select_above(w_noisy, t.threshold, sig);
+  if (out.l > 0 || options.threshold_output == ThresholdOutput::lattice) select_above(w_noisy, t.threshold, sig);
   out.clustering = connected_components(sig, shape, params.full_connectivity);
   out.transformed = w_noisy;
   out.is_private = true;

@@ -113,7 +113,9 @@ WaveClusterOutput privthr_em(const Dataset& data, const WcParams& params, const 
 
 // NoisyThresholdByEM, lines 10-13, on the true W (lines 8-9): records one ledger entry of eps2 (R > 1
 // repeats: R entries, see above). `k` receives the true k of line 11 (evaluation only). When W has no
-// positive value the threshold is 0 and the rank 0 (nothing to choose from; the budget is still recorded).
+// positive value (the budget is still recorded): threshold_output lattice draws d' uniformly from the
+// lattice of (0, em_upper], or of (0, 1] in the paper's reading (whose (0, Max] is then empty), rank 0;
+// continuous gives threshold 0, rank 0 and selects nothing.
 // With R > 1 lattice draws the mean lies on the grid threshold_grid / R (post-processing of lattice
 // points); `grid` of the result is the lattice's spacing.
 EmThreshold noisy_threshold_by_em(const std::vector<double>& w, double p, double eps2, double delta_q, const EmSettings& settings,

@@ -4,6 +4,7 @@
 // infinite eps they reduce to WaveCluster).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -208,6 +209,40 @@ TEST(PrivThrEm, NoisyThresholdByEmRecordsTheExponentialMechanism) {
   EXPECT_EQ(n.rank, 2u);  // noiseless: the partition (W_3, W_2] = (2, 3]
   EXPECT_GT(n.threshold, 2.0);
   EXPECT_LE(n.threshold, 3.0);
+}
+
+TEST(PrivThrEm, NoPositiveValueStillGivesALatticeThreshold) {
+  // Issue 34 item 8: with no positive W the threshold was 0, off the lattice (and nothing was selected,
+  // a decision on the true W even with a public range). Now the exponential mechanism runs on its one
+  // block of rank 0: d' is uniform on the lattice of (0, em_upper], or of (0, 1] in the paper's reading.
+  const std::vector<double> w = {0, -1, 0, -0.5};
+  for (double upper : {40.0, 0.0}) {
+    SCOPED_TRACE(upper);
+    EmSettings s;
+    s.em_upper = upper;
+    const ThresholdLattice lattice = threshold_lattice(upper > 0 ? upper : 1.0, s.lattice_bits);
+    Rng rng(3);
+    std::vector<double> seen;
+    for (int i = 0; i < 200; ++i) {
+      BudgetLedger l(0.3);
+      std::size_t k = 7;
+      const EmThreshold t = noisy_threshold_by_em(w, 0.5, 0.3, 1.0, s, rng, l, k);
+      ASSERT_EQ(l.entries().size(), 1u);  // the budget is recorded as before
+      EXPECT_EQ(k, 0u);
+      EXPECT_EQ(t.rank, 0u);
+      EXPECT_EQ(t.grid, lattice.spacing());
+      ASSERT_GT(t.threshold, 0.0);
+      ASSERT_LE(t.threshold, lattice.upper);
+      ASSERT_EQ(std::fmod(t.threshold, lattice.spacing()), 0.0) << "a lattice point";
+      seen.push_back(t.threshold);
+    }
+    // Uniform on 2^20-odd points: 200 draws, all different with overwhelming probability, mean near U/2.
+    std::sort(seen.begin(), seen.end());
+    EXPECT_EQ(std::unique(seen.begin(), seen.end()), seen.end());
+    double mean = 0;
+    for (double x : seen) mean += x / 200;
+    EXPECT_NEAR(mean, lattice.upper / 2, 0.15 * lattice.upper);  // sd of the mean: U / sqrt(12 * 200) = 0.02 U
+  }
 }
 
 TEST(Baseline, SpendsItsBudgetInTheSynopsisAndPublishesItsSizes) {

@@ -336,6 +336,26 @@ TEST(ExpMechLattice, ThePublicLatticeIsAPowerOfTwoGrid) {
   EXPECT_THROW(threshold_lattice(1.0, 41), std::invalid_argument);
 }
 
+TEST(ExpMechLattice, APowerOfTwoRangeHasTheDocumentedSpacing) {
+  // threshold_grid = 2^(ceil(log2 U) - lattice_bits) (docs/choices.md, exp_mech.hpp). At U = 2^k,
+  // ceil(log2 U) = k: spacing 2^(k - bits) and 2^bits points (the code took frexp's exponent, k + 1,
+  // and gave twice the spacing and half the points).
+  using dpclust::wavecluster::threshold_lattice;
+  for (int k : {-3, 0, 1, 4, 10}) {
+    for (int bits : {1, 4, 20, 40}) {
+      const double u = std::ldexp(1.0, k);
+      const auto l = threshold_lattice(u, bits);
+      EXPECT_EQ(l.spacing(), std::ldexp(1.0, k - bits)) << "U = 2^" << k << ", bits " << bits;
+      EXPECT_EQ(l.points, std::uint64_t{1} << bits);
+      EXPECT_EQ(l.point(l.points), u);  // the top of the range is a lattice point
+      // Just above 2^k, ceil(log2 U) = k + 1: the spacing doubles and about 2^(bits-1) points remain.
+      const auto above = threshold_lattice(std::nextafter(u, 1e300), bits);
+      EXPECT_EQ(above.spacing(), std::ldexp(1.0, k + 1 - bits));
+      EXPECT_EQ(above.points, std::uint64_t{1} << (bits - 1));
+    }
+  }
+}
+
 TEST(ExpMechLattice, ThresholdsAreLatticePointsWithTheHandComputedLaw) {
   using namespace dpclust::wavecluster;
   // Values 1, 2, 4; k = 1; public range (0, 10] with spacing 1: the blocks hold 6 (rank 0: 5..10),
@@ -361,7 +381,7 @@ TEST(ExpMechLattice, ThresholdsAreLatticePointsWithTheHandComputedLaw) {
   double chi2 = 0;
   for (std::size_t r = 0; r < 4; ++r) chi2 += (seen[r] - n * w[r] / total) * (seen[r] - n * w[r] / total) / (n * w[r] / total);
   EXPECT_LT(chi2, 17.73);  // chi-square(3) 0.9995 quantile
-  // The paper's range (0, Max]: no rank 0, ranks 1..3 on the lattice of Max = 4 (spacing 2^(3 - 4)).
+  // The paper's range (0, Max]: no rank 0, ranks 1..3 on the lattice of Max = 4 (spacing 2^(2 - 4)).
   const auto paper = threshold_lattice(4.0, 4);
   for (int i = 0; i < 200; ++i) {
     const EmThreshold t = em_threshold_lattice(asc, 1, em, paper, false, rng);
