@@ -197,7 +197,8 @@ METRIC_RANGE = {"ari": (-0.5, 1.0), "ami": (None, 1.0), "nmi": (0.0, 1.0), "f_me
                 "overall_f_measure": (0.0, 1.0), "ocm": (0.0, 1.0), "two_ce": (0.0, 1.0), "noise_fraction": (0.0, 1.0),
                 "n_clusters": (0.0, None), "k_true": (0.0, None), "kprime": (0.0, None), "wc_clusters": (0.0, None),
                 "significant_grids": (0.0, None), "kprime_rel_error": (0.0, None), "of": (0.0, 1.0), "stress": (0.0, None),
-                "ari_vs_original": (-0.5, 1.0), "ami_vs_original": (None, 1.0), "centroid_rel_error": (0.0, None)}
+                "ari_vs_original": (-0.5, 1.0), "ami_vs_original": (None, 1.0), "centroid_rel_error": (0.0, None),
+                "dsg_c": (0.0, None)}
 # The report's tables cut their intervals to the same ranges (engine/report/comparison_stats.cpp metric_traits;
 # tests/report/comparison_test.cpp checks the two tables agree).
 

@@ -93,7 +93,12 @@ std::string comparison_section(const Results& results, const ComparisonSectionOp
     const std::string description = doc.is_object() && doc.contains("description") && doc["description"].is_string() ? doc["description"].get<std::string>() : "";
     const std::string counts = std::to_string(tables.size()) + " table" + (tables.size() == 1 ? "" : "s") + ", " + std::to_string(significant) + " of " +
                                std::to_string(tests) + " differences from a column's best significant";
-    const bool folded = opts.folded.count(name) > 0;
+    // Folded: what the paper sections judge, and every experiment of a paper config (figure data included).
+    std::string config_file;
+    if (doc.is_object() && doc.contains("provenance") && doc["provenance"].is_object() && doc["provenance"].contains("config_file") &&
+        doc["provenance"]["config_file"].is_string())
+      config_file = doc["provenance"]["config_file"].get<std::string>();
+    const bool folded = opts.folded.count(name) > 0 || config_file.find("configs/paper/") != std::string::npos;
     body << "\n### " << name << "\n\n";
     if (!description.empty()) body << description << "\n\n";
     if (folded) body << "<details><summary>" << counts << " (judged against the paper above; unfold for the tables)</summary>\n\n";
@@ -131,7 +136,7 @@ std::string comparison_section(const Results& results, const ComparisonSectionOp
         "geo-indistinguishability level per record at distance `radius`) get a table of their own, never the central "
         "epsilon's columns. A cell recorded as skipped shows its reason. Each (dataset, metric) links its figure "
         "(plots/make_figures.py writes them to `comparison/<experiment>/` under the figures directory). Experiments the "
-        "paper sections above judge are folded.\n"
+        "paper sections above judge, and those of `configs/paper/`, are folded.\n"
      << body.str();
   return md.str();
 }

@@ -25,7 +25,7 @@ MetricTraits metric_traits(const std::string& metric) {
       {"of", {Better::higher, 0.0, 1.0}},                  // DRBT Eq. 14
       {"ari_vs_original", {Better::higher, -0.5, 1.0}},    // nD-Laplace thesis Sec. 5.3.2
       {"ami_vs_original", {Better::higher, none, 1.0}},
-      {"dsg_c", {Better::lower, none, none}},              // DP WaveCluster Sec. 6.1 (a dissimilarity)
+      {"dsg_c", {Better::lower, 0.0, none}},               // DP WaveCluster Sec. 6.1 (cell distances per true cell)
       {"ocm", {Better::lower, 0.0, 1.0}},                  // Sec. 6.2 (1 - matched share)
       {"two_ce", {Better::lower, 0.0, 1.0}},               // Sec. 6.2 (share of inconsistent pairs)
       {"kprime_rel_error", {Better::lower, 0.0, none}},    // |k' - k| / k, Sec. 7

@@ -246,6 +246,11 @@ TEST_F(ComparisonFixture, SectionFoldsPaperExperimentsOnly) {
   ASSERT_NE(paper, std::string::npos);
   EXPECT_EQ(md.substr(mine, paper - mine).find("<details>"), std::string::npos);
   EXPECT_NE(md.substr(paper).find("<details>"), std::string::npos);
+  // An experiment of a paper config is folded even when no published value names it (figure data).
+  json fig = results();
+  fig["provenance"] = {{"config_file", "/src/configs/paper/figures_x.yaml"}};
+  const std::string md2 = comparison_section(Results(std::map<std::string, json>{{"figures_x", fig}}), {});
+  EXPECT_NE(md2.find("<details>"), std::string::npos);
   // An experiment without cells gives no section at all.
   EXPECT_EQ(comparison_section(Results(std::map<std::string, json>{{"empty", json{{"cells", json::array()}}}}), {}), "");
 }
