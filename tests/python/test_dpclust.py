@@ -152,13 +152,17 @@ def test_bad_parameter_is_a_value_error_with_the_cli_message(workdir, moons, cls
     params = {**fixed, **bad}
     entry = "{method: " + method + ", params: {" + ", ".join(f"{k}: {v}" for k, v in params.items()) + "}}"
     stderr = cli_message(workdir, entry)
+    python_name = {v: k for k, v in cls._renamed.items()}  # scikit-learn's name where it differs (n_clusters for k)
     with pytest.raises(ValueError) as err:
-        cls(bounds=moons.bounds, random_state=0, **params).fit(moons.X)
+        cls(bounds=moons.bounds, random_state=0, **{cls._renamed.get(k, k): v for k, v in params.items()}).fit(moons.X)
     message = str(err.value)
-    # The CLI says "file:line:col methods[0].params.NAME: <problem>"; the estimator "Class.NAME: <problem>".
+    # The CLI says "file:line:col methods[0].params.NAME: <problem>"; the estimator "Class.NAME: <problem>", with
+    # the Python name of a renamed parameter.
     problem = message.split(": ", 1)[1]
+    for py, engine in python_name.items():
+        problem = problem.replace(py, engine)
     assert problem in stderr, (message, stderr)
-    assert message.startswith(f"{cls.__name__}.{next(iter(bad))}: ")
+    assert message.startswith(f"{cls.__name__}.{cls._renamed.get(next(iter(bad)), next(iter(bad)))}: ")
 
 
 @needs_binary
