@@ -149,12 +149,13 @@ void BM_Phases_Cabs(benchmark::State& state) {
   state.SetLabel(names[phase]);
   CellCounts counts = count_cells(g, d->coords.data(), d->n, true);
   Rng rng(1);
-  NoisyHistogram h = naive_histogram(counts, noise, rng);
+  const CellStreams cells = CellStreams::for_trial(rng, kHistogramNoiseLane);
+  NoisyHistogram h = naive_histogram(counts, noise, cells);
   CoreCells core = find_core_cells(g, nb, h, thr);
   for (auto _ : state) {
     switch (phase) {
       case 0: benchmark::DoNotOptimize(count_cells(g, d->coords.data(), d->n, true).occupied); break;
-      case 1: benchmark::DoNotOptimize(naive_histogram(counts, noise, rng).released); break;
+      case 1: benchmark::DoNotOptimize(naive_histogram(counts, noise, cells).released); break;
       case 2: benchmark::DoNotOptimize(find_core_cells(g, nb, h, thr).codes.size()); break;
       default: benchmark::DoNotOptimize(merge_core_cells(g, nb, core.codes, true).n_spans); break;
     }

@@ -5,6 +5,7 @@
 #include <boost/random/normal_distribution.hpp>
 #include <sys/random.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -45,17 +46,36 @@ std::uint64_t os_random_u64() {
   return x;
 }
 
-void SecureWordSource::refill() {
-  fill_from_os(buf_.data(), sizeof buf_);
-  pos_ = 0;
+namespace {
+std::atomic<std::uint64_t> g_seeded_generators{0};
+}  // namespace
+
+std::uint64_t seeded_generators_built() { return g_seeded_generators.load(std::memory_order_relaxed); }
+
+Rng::Rng(std::uint64_t seed) : engine_(seed), seed_(seed) { g_seeded_generators.fetch_add(1, std::memory_order_relaxed); }
+
+Rng Rng::secure() {
+  // The key is secret and used once, so the nonce may be fixed.
+  return Rng(std::make_unique<ChaChaWordStream>(os_chacha_key(), ChaChaNonce{0, 0, 0}), Randomness::secure);
+}
+
+Rng Rng::over_stream(std::unique_ptr<ChaChaWordStream> stream, Randomness mode) {
+  if (!stream) throw std::logic_error("Rng::over_stream: no stream");
+  return Rng(std::move(stream), mode);
 }
 
 std::uint64_t Rng::seed() const {
-  if (secure_) throw std::logic_error("a secure generator (randomness: secure) has no seed to write or reuse");
+  if (stream_)
+    throw std::logic_error(is_secure() ? "a secure generator (randomness: secure) has no seed to write or reuse"
+                                       : "a cell's ChaCha20 generator has no seed of its own");
   return seed_;
 }
 
-Rng Rng::split(std::uint64_t tag) const { return secure_ ? secure() : Rng(splitmix64(seed_ ^ tag)); }
+Rng Rng::split(std::uint64_t tag) const {
+  if (is_secure()) return secure();
+  if (stream_) throw std::logic_error("Rng::split of a cell's ChaCha20 generator");
+  return Rng(splitmix64(seed_ ^ tag));
+}
 
 std::uint64_t splitmix64(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;

@@ -16,9 +16,13 @@
 //   seeded  the above: reproducible, and therefore NOT a secure release: the seed is published with each
 //           trial and mt19937_64 is not a cryptographic generator, so anyone holding the results file
 //           regenerates the noise and subtracts it (PrivQT's counts come back exactly).
-//   secure  every 64-bit word comes from the operating system's CSPRNG (getrandom(2), buffered): there is
-//           no seed, nothing to write down, and no run can be repeated. The samplers and the Boost
-//           distributions all draw through next_u64() / operator(), so they use it unchanged.
+//   secure  every 64-bit word comes from ChaCha20 (core/chacha20.hpp, OpenSSL) keyed with 256 bits from the
+//           operating system's CSPRNG (getrandom(2)): there is no seed, nothing to write down, and no run can
+//           be repeated. The samplers and the Boost distributions all draw through next_u64() / operator(),
+//           so they use it unchanged. No code path builds a seeded generator during a secure release
+//           (seeded_generators_built() lets a test check it).
+// A third kind of generator reads the ChaCha20 stream addressed by a cell (core/cell_streams.hpp): the noise
+// of DP-DBSCAN's cells, keyed per trial (from the trial's seed when seeded, from the OS when secure).
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -26,6 +30,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/chacha20.hpp"
 #include "core/mt19937_64.hpp"
 
 namespace dpclust {
@@ -47,19 +52,10 @@ Randomness parse_randomness(std::string_view name, const std::string& where);
 // derived from anything written down (a secure trial's evaluation-only generators).
 std::uint64_t os_random_u64();
 
-// Words read from the OS CSPRNG in blocks (one getrandom call per 512 words).
-class SecureWordSource {
- public:
-  std::uint64_t next() {
-    if (pos_ == buf_.size()) refill();
-    return buf_[pos_++];
-  }
-
- private:
-  void refill();
-  std::array<std::uint64_t, 512> buf_{};
-  std::size_t pos_ = buf_.size();
-};
+// How many generators were built from a seed (Rng(seed), and split() of a seeded one) in this process:
+// a test runs a secure release and checks that the count did not move (issue 34: no path of a secure
+// release may build a seeded generator).
+std::uint64_t seeded_generators_built();
 
 class Rng {
  public:
@@ -70,32 +66,37 @@ class Rng {
   static constexpr result_type min() { return engine_type::min(); }
   static constexpr result_type max() { return engine_type::max(); }
 
-  explicit Rng(std::uint64_t seed) : engine_(seed), seed_(seed) {}
-  // A generator drawing from the OS CSPRNG (randomness: secure). It has no seed.
-  static Rng secure() { return Rng(SecureTag{}); }
+  explicit Rng(std::uint64_t seed);
+  // A generator drawing from ChaCha20 keyed from the OS CSPRNG (randomness: secure). It has no seed.
+  static Rng secure();
+  // A generator reading `stream` (a cell's ChaCha20 stream, core/cell_streams.hpp); `mode` is the mode of
+  // the trial whose key it uses. It has no seed of its own.
+  static Rng over_stream(std::unique_ptr<ChaChaWordStream> stream, Randomness mode);
   // A generator for `mode`: Rng(seed) when seeded, Rng::secure() (seed ignored) when secure.
   static Rng make(Randomness mode, std::uint64_t seed) { return mode == Randomness::secure ? secure() : Rng(seed); }
   // An independent generator for a side computation (an evaluation probe): Rng(splitmix64(seed ^ tag))
   // when seeded, a fresh secure generator when secure.
   Rng split(std::uint64_t tag) const;
 
-  bool is_secure() const { return secure_ != nullptr; }
-  Randomness mode() const { return is_secure() ? Randomness::secure : Randomness::seeded; }
+  bool is_secure() const { return mode_ == Randomness::secure; }
+  Randomness mode() const { return mode_; }
+  // The ChaCha20 stream this generator reads (secure and cell generators), or null (seeded MT19937-64).
+  ChaChaWordStream* chacha_stream() { return stream_.get(); }
   // The seed this generator was built from: the trial's seed for the generator a method receives. A
   // method offering another stream (the authors' numpy stream, `rng: numpy`) seeds that stream from it.
   // A secure generator has none: std::logic_error (nothing may write or reuse one).
   std::uint64_t seed() const;
 
   std::uint64_t next_u64() {
-    if (secure_) [[unlikely]]
-      return secure_->next();
+    if (stream_) [[unlikely]]
+      return stream_->next();
     return engine_();
   }
   result_type operator()() { return next_u64(); }
   // Skips n words, as n calls of next_u64() would (a seeded stream continues where it would have).
   void discard(std::uint64_t n) {
-    if (secure_) [[unlikely]] {
-      for (; n > 0; --n) secure_->next();
+    if (stream_) [[unlikely]] {
+      for (; n > 0; --n) stream_->next();
       return;
     }
     engine_.discard(n);
@@ -152,11 +153,11 @@ class Rng {
   Rng& engine() { return *this; }
 
  private:
-  struct SecureTag {};
-  explicit Rng(SecureTag) : engine_(0), seed_(0), secure_(std::make_unique<SecureWordSource>()) {}
+  Rng(std::unique_ptr<ChaChaWordStream> stream, Randomness mode) : engine_(0), seed_(0), mode_(mode), stream_(std::move(stream)) {}
   engine_type engine_;
   std::uint64_t seed_;
-  std::unique_ptr<SecureWordSource> secure_;  // null when seeded
+  Randomness mode_ = Randomness::seeded;
+  std::unique_ptr<ChaChaWordStream> stream_;  // null for a seeded MT19937-64 generator
 };
 
 }  // namespace dpclust

@@ -81,7 +81,9 @@ DpDbscanResult dp_dbscan(const double* coords, std::size_t n, const Bounds& boun
     NumpyRandomState numpy(o.numpy_seed);
     hist = naive_histogram(counts, mech, numpy);
   } else {
-    hist = res.linear ? linear_histogram(counts, mech, res.theta, rng) : naive_histogram(counts, mech, rng);
+    // The cells' noise from streams addressed by cell, keyed per trial (core/cell_streams.hpp).
+    const CellStreams noise = CellStreams::for_trial(rng, kHistogramNoiseLane);
+    hist = res.linear ? linear_histogram(counts, mech, res.theta, noise, rng) : naive_histogram(counts, mech, noise);
   }
   counts = CellCounts{};  // free
   res.released = hist.released;

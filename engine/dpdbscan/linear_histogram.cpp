@@ -12,7 +12,8 @@
 
 namespace dpclust::dpdbscan {
 
-NoisyHistogram linear_histogram(const CellCounts& counts, const privacy::CountMechanism& mechanism, double theta, Rng& rng) {
+NoisyHistogram linear_histogram(const CellCounts& counts, const privacy::CountMechanism& mechanism, double theta, const CellStreams& noise,
+                                Rng& rng) {
   if (!(theta >= 0) || !std::isfinite(theta)) throw std::invalid_argument("linear_histogram: theta must be >= 0");
   // theta = 0: the smallest positive theta (a released 0 is no release; see the header).
   const double t = theta > 0 ? theta : std::numeric_limits<double>::denorm_min();
@@ -24,12 +25,14 @@ NoisyHistogram linear_histogram(const CellCounts& counts, const privacy::CountMe
   h.theta = theta;
   const std::uint64_t X = counts.universe;
 
-  // Lines 4-7: noise on each occupied cell, kept when >= theta.
+  // Lines 4-7: noise on each occupied cell, from the cell's own stream (the noise the naive histogram
+  // gives it), kept when >= theta.
+  CellCursor cursor(noise);
   if (counts.dense) {
     h.dense_values.assign(X, 0.0);
     for (std::uint64_t i = 0; i < X; ++i) {
       if (counts.dense_counts[i] == 0) continue;
-      const double v = mechanism.noisy(rng, static_cast<double>(counts.dense_counts[i]));
+      const double v = mechanism.noisy(cursor.at(i), static_cast<double>(counts.dense_counts[i]));
       if (v >= t) {
         h.dense_values[i] = v;
         ++h.released_occupied;
@@ -37,7 +40,7 @@ NoisyHistogram linear_histogram(const CellCounts& counts, const privacy::CountMe
     }
   } else {
     for (std::size_t k = 0; k < counts.codes.size(); ++k) {
-      const double v = mechanism.noisy(rng, static_cast<double>(counts.counts[k]));
+      const double v = mechanism.noisy(cursor.at(counts.codes[k]), static_cast<double>(counts.counts[k]));
       if (v >= t) {
         h.codes.push_back(counts.codes[k]);
         h.values.push_back(v);

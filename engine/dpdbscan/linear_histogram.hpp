@@ -4,7 +4,8 @@
 //   line 3       H <- {}                                          linear_histogram (dense: |X| zeros;
 //                                                                 sparse: empty lists)
 //   lines 4-7    for (i, x_i) in F: x~_i = x_i + Z, kept when     the loop over the occupied cells
-//                x~_i >= theta                                    (ascending code), mechanism.noisy
+//                x~_i >= theta                                    (ascending code), mechanism.noisy with
+//                                                                 Z from cell i's stream (cell_streams.hpp)
 //   line 8       M = |X - F|, p = Pr[Z >= theta]                  mechanism.tail_probability(theta)
 //   line 9       m ~ Bin(M, p)                                    Rng::binomial (skipped when p = 0)
 //   line 10      m cells of X - F without replacement             uniform codes, redrawn when occupied or
@@ -24,7 +25,14 @@
 // are the same release (both count 0 in every neighbourhood sum), and draw_tail needs theta > 0.
 // Expected O(n) time when theta >= ln(|X|/n)/eps' (Thm 6.1). Storage: see histogram.hpp; dense and
 // sparse consume the random stream identically (noise in ascending code order of the occupied cells,
-// then the same rejection draws).
+// then the same rejection draws). The occupied cells' noise comes from their cell streams (`noise`, the
+// streams the naive histogram uses: cell by cell the same noise); lines 8-13 draw from the trial's `rng`
+// (in secure mode ChaCha20 keyed from the OS, like the cell streams).
+//
+// Line 9's binomial is Boost.Random's (BTRD on doubles with p rounded to a double): m is an approximate
+// Bin(M, p) draw, the one sampler of the histogram that is not exact; the ledger entry says so
+// (dp_dbscan.cpp), and a test bounds its distance from the exact law on small M.
+#include "core/cell_streams.hpp"
 #include "core/rng.hpp"
 #include "dpdbscan/histogram.hpp"
 #include "privacy/mechanism.hpp"
@@ -32,6 +40,7 @@
 namespace dpclust::dpdbscan {
 
 // theta >= 0 and finite (std::invalid_argument otherwise).
-NoisyHistogram linear_histogram(const CellCounts& counts, const privacy::CountMechanism& mechanism, double theta, Rng& rng);
+NoisyHistogram linear_histogram(const CellCounts& counts, const privacy::CountMechanism& mechanism, double theta, const CellStreams& noise,
+                                Rng& rng);
 
 }  // namespace dpclust::dpdbscan

@@ -30,20 +30,17 @@ NoisyHistogram naive_histogram(const CellCounts& counts, const privacy::CountMec
   return h;
 }
 
-NoisyHistogram naive_histogram(const CellCounts& counts, const privacy::CountMechanism& mechanism, Rng& rng) {
+NoisyHistogram naive_histogram(const CellCounts& counts, const privacy::CountMechanism& mechanism, const CellStreams& noise) {
   NoisyHistogram h = dense_histogram(counts);
   const std::uint64_t X = counts.universe;
-  // Thm 2.8: x~_i = x_i + Z_i for all i in X, block by block (see the header).
-  const std::uint64_t blocks = (X + kNoiseBlock - 1) / kNoiseBlock;
-  std::vector<std::uint64_t> seeds(blocks);
-  for (auto& s : seeds) s = rng.next_u64();
-  const std::int64_t nb = static_cast<std::int64_t>(blocks);
-#pragma omp parallel for schedule(dynamic, 1) if (blocks > 1)
-  for (std::int64_t b = 0; b < nb; ++b) {
-    Rng block_rng(seeds[static_cast<std::size_t>(b)]);
-    const std::uint64_t lo = static_cast<std::uint64_t>(b) * kNoiseBlock, hi = std::min(X, lo + kNoiseBlock);
-    for (std::uint64_t i = lo; i < hi; ++i)
-      h.dense_values[i] = mechanism.noisy(block_rng, static_cast<double>(counts.dense_counts[i]));
+  // Thm 2.8: x~_i = x_i + Z_i for all i in X, Z_i from cell i's stream (see the header).
+  const std::uint64_t chunks = (X + kNoiseChunk - 1) / kNoiseChunk;
+  const std::int64_t nc = static_cast<std::int64_t>(chunks);
+#pragma omp parallel for schedule(dynamic, 1) if (chunks > 1)
+  for (std::int64_t b = 0; b < nc; ++b) {
+    CellCursor cursor(noise);
+    const std::uint64_t lo = static_cast<std::uint64_t>(b) * kNoiseChunk, hi = std::min(X, lo + kNoiseChunk);
+    for (std::uint64_t i = lo; i < hi; ++i) h.dense_values[i] = mechanism.noisy(cursor.at(i), static_cast<double>(counts.dense_counts[i]));
   }
   return h;
 }

@@ -11,11 +11,14 @@
 // sequentially -- exactly the authors' `noise_gen.generate(num_grids)` over their row-major cell keys
 // (their key = sum_j coord_j * prod_{i>j} cells_i, our code) -- then x~_i = x_i + Z_i.
 //
-// Secure sampler: every x~_i is an integer. The cells are noised in blocks of kNoiseBlock codes, block b
-// from its own generator seeded by the b-th 64-bit draw of the trial's Rng, so the blocks can be
-// filled in parallel and the histogram does not depend on the thread count.
+// rng: dpclust: Z_i is drawn from the ChaCha20 stream addressed by cell i (core/cell_streams.hpp; keyed
+// per trial, from the OS in secure mode), so x~_i is a function of the key and i alone: the cells are
+// filled in parallel chunks with the same result on any thread count, and the linear-time histogram
+// (linear_histogram.hpp) noises an occupied cell with exactly the noise the naive one gives it. Secure
+// sampler: every x~_i is an integer.
 #include <cstdint>
 
+#include "core/cell_streams.hpp"
 #include "core/numpy_random.hpp"
 #include "core/rng.hpp"
 #include "dpdbscan/histogram.hpp"
@@ -23,9 +26,12 @@
 
 namespace dpclust::dpdbscan {
 
-inline constexpr std::uint64_t kNoiseBlock = std::uint64_t{1} << 16;
+// The lane of the cell streams both histograms draw their cells' noise from (core/cell_streams.hpp).
+inline constexpr std::uint32_t kHistogramNoiseLane = 1;
+// Cells per parallel chunk of the naive histogram (each chunk has its own cursor).
+inline constexpr std::uint64_t kNoiseChunk = std::uint64_t{1} << 16;
 
-NoisyHistogram naive_histogram(const CellCounts& counts, const privacy::CountMechanism& mechanism, Rng& rng);
+NoisyHistogram naive_histogram(const CellCounts& counts, const privacy::CountMechanism& mechanism, const CellStreams& noise);
 NoisyHistogram naive_histogram(const CellCounts& counts, const privacy::CountMechanism& mechanism, NumpyRandomState& numpy);
 
 }  // namespace dpclust::dpdbscan

@@ -22,6 +22,9 @@ namespace {
 
 using privacy::Sampler;
 
+// The cell streams of a trial whose generator is `rng` (one word drawn, as dp_dbscan does).
+CellStreams cell_noise(Rng& rng) { return CellStreams::for_trial(rng, kHistogramNoiseLane); }
+
 privacy::CountMechanism mech(NoiseKind kind, Sampler sampler, double eps, double delta = 0) {
   BudgetLedger ledger(eps, delta);
   return histogram_mechanism(ledger, kind, sampler, eps, delta, false, "histogram", "");
@@ -163,8 +166,8 @@ void compare(NoiseKind kind, Sampler sampler, double eps, double delta) {
   const int trials = 400;
   for (int t = 0; t < trials; ++t) {
     Rng r1(1000 + static_cast<std::uint64_t>(t)), r2(5000 + static_cast<std::uint64_t>(t));
-    pool(c, naive_histogram(c, noise, r1), theta, naive);
-    pool(c, linear_histogram(c, noise, theta, r2), theta, linear);
+    pool(c, naive_histogram(c, noise, cell_noise(r1)), theta, naive);
+    pool(c, linear_histogram(c, noise, theta, cell_noise(r2), r2), theta, linear);
   }
   auto mean = [](const std::vector<double>& v) {
     double s = 0;
@@ -228,7 +231,7 @@ TEST(LinearHistogram, SecureBranchesReleaseTheSameIntegersAboveTheta) {
   for (std::uint64_t code : c.codes) listed[code] = 1;
   for (int t = 0; t < 150; ++t) {
     Rng rng(77 + static_cast<std::uint64_t>(t));
-    const NoisyHistogram h = linear_histogram(c, m, theta, rng);
+    const NoisyHistogram h = linear_histogram(c, m, theta, cell_noise(rng), rng);
     for (std::size_t i = 0; i < h.codes.size(); ++i) (listed[h.codes[i]] ? from_occupied : from_empty).push_back(h.values[i]);
   }
   ASSERT_GT(from_occupied.size(), 3000u);
@@ -271,7 +274,8 @@ TEST(LinearHistogram, SecureValuesAreIntegersAndTheSameInBothStorages) {
     const privacy::CountMechanism noise = mech(NoiseKind::laplace, s, 1.0);
     const double theta = default_theta(NoiseKind::laplace, noise, 1.0, static_cast<double>(g.universe), 3000);
     Rng r1(11), r2(11);
-    const NoisyHistogram hd = linear_histogram(dense, noise, theta, r1), hs = linear_histogram(sparse, noise, theta, r2);
+    const NoisyHistogram hd = linear_histogram(dense, noise, theta, cell_noise(r1), r1),
+                         hs = linear_histogram(sparse, noise, theta, cell_noise(r2), r2);
     EXPECT_EQ(hd.released, hs.released);
     EXPECT_GT(hd.sampled_empty, 0u);
     EXPECT_EQ(all_integers(hs.values), s == Sampler::secure);
@@ -293,7 +297,7 @@ TEST(LinearHistogram, ThetaZeroIsTheSmallestPositiveTheta) {
   for (Sampler s : {Sampler::secure, Sampler::textbook}) {
     const privacy::CountMechanism m = mech(NoiseKind::laplace, s, 1.0);
     Rng rng(2);
-    const NoisyHistogram h = linear_histogram(c, m, 0.0, rng);
+    const NoisyHistogram h = linear_histogram(c, m, 0.0, cell_noise(rng), rng);
     for (double v : h.dense_values) EXPECT_GE(v, 0.0);
     EXPECT_GT(h.sampled_empty, 0u);
   }
@@ -343,7 +347,7 @@ TEST(LinearHistogram, HugeUniverseSparseRunsInOrderN) {
     const privacy::CountMechanism noise = mech(NoiseKind::laplace, s, 1.0);
     Rng rng(5);
     const NoisyHistogram h =
-        linear_histogram(c, noise, default_theta(NoiseKind::laplace, noise, 1.0, static_cast<double>(g.universe), 1000), rng);
+        linear_histogram(c, noise, default_theta(NoiseKind::laplace, noise, 1.0, static_cast<double>(g.universe), 1000), cell_noise(rng), rng);
     EXPECT_LT(h.sampled_empty, 1000u);
     EXPECT_GT(h.sampled_empty, 300u);  // mean 500 (textbook), 532 (secure: Pr[Z >= 35])
     EXPECT_EQ(h.codes.size(), h.released);
