@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/method.hpp"
 
 namespace dpclust::dpdbscan {
 
@@ -112,7 +113,7 @@ Neighbourhood alpha_neighbourhood(std::size_t d, double eta) {
     throw InputError("params.eta",
                      "the alpha-neighbourhood in d = " + std::to_string(d) + " dimensions with eta = " + std::to_string(eta) +
                          " has more than 10^7 cells (kappa; it is at least 3^d)",
-                     "increase eta, or reduce the dimension of the data (DP-DBSCAN's grid needs d <= 14) e.g. with a projection");
+                     kappa_limit_fix(d, eta));
   Neighbourhood nb;
   nb.d = d;
   nb.offsets.reserve(static_cast<std::size_t>(kappa) * d);  // kappa <= 10^7 and 3^d <= 10^7: d <= 14
@@ -136,6 +137,34 @@ Neighbourhood alpha_neighbourhood(std::size_t d, double eta) {
     i = e;
   }
   return nb;
+}
+
+std::string kappa_limit_fix(std::size_t d, double eta) {
+  // The largest d with kappa <= kMaxKappa at this eta (kappa grows with d).
+  std::size_t d_fit = 0;
+  for (std::size_t k = 1; k <= 14 && neighbourhood_size(k, eta, kMaxKappa) <= kMaxKappa; ++k) d_fit = k;
+  const std::string columns = d_fit > 0 ? "select at most " + std::to_string(d_fit) + " columns (columns: [...]) at eta = " + short_number(eta) : "";
+  double three_d = 1;
+  for (std::size_t k = 0; k < d; ++k) three_d *= 3;
+  if (three_d > static_cast<double>(kMaxKappa))
+    return "no eta can help at d = " + std::to_string(d) + ": kappa is at least 3^d = " + short_number(three_d) +
+           " > 10^7 for every eta; " + (columns.empty() ? "select at most 14 columns" : columns) +
+           " (a projection, e.g. drbt's, reduces the dimension too)";
+  // Sums of squared gaps are integers and NB needs sum < 16 d / eta^2, so kappa only changes where that bound
+  // crosses an integer m: eta_m = sqrt(16 d / m). The largest m (smallest eta) whose kappa fits:
+  const double limit = 16.0 * static_cast<double>(d) / (eta * eta);
+  for (double m = std::floor(limit); m >= 1; m -= 1) {
+    const double e = std::sqrt(16.0 * static_cast<double>(d) / m);
+    if (!(e > eta)) continue;
+    if (neighbourhood_size(d, e, kMaxKappa) <= kMaxKappa) {
+      // Rounded up to 3 significant digits (a larger eta only shrinks kappa).
+      const double scale = std::pow(10.0, std::floor(std::log10(e)) - 2);
+      return "eta: " + short_number(std::ceil(e / scale) * scale) + " or more (kappa " +
+             std::to_string(neighbourhood_size(d, e, kMaxKappa)) + " at d = " + std::to_string(d) + ")" +
+             (columns.empty() ? "" : ", or " + columns);
+    }
+  }
+  return columns.empty() ? "reduce the dimension of the data" : columns;
 }
 
 }  // namespace dpclust::dpdbscan

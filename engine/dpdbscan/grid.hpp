@@ -21,6 +21,7 @@
 // neighbourhood sums of a dense histogram are then a few shifted row additions.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/dataset.hpp"
@@ -94,5 +95,9 @@ Neighbourhood alpha_neighbourhood(std::size_t d, double eta);
 std::uint64_t neighbourhood_size(std::size_t d, double eta, std::uint64_t cap);
 // Largest alpha-neighbourhood (kappa offsets) DP-DBSCAN builds.
 inline constexpr std::uint64_t kMaxKappa = 10'000'000;
+// The fix for a neighbourhood over kMaxKappa at dimension d and this eta, naming what works at this d: the
+// smallest eta that brings kappa under the limit and the largest column count that fits at this eta, or,
+// when d >= 15 (kappa >= 3^d > 10^7 for every eta), that no eta does and how many columns fit.
+std::string kappa_limit_fix(std::size_t d, double eta);
 
 }  // namespace dpclust::dpdbscan

@@ -1,6 +1,8 @@
 // Core cells, union-find merge, span classifier; see spans.hpp.
 #include "dpdbscan/spans.hpp"
 
+#include "dpdbscan/neighbourhood_sums.hpp"
+
 #include <algorithm>
 #include <limits>
 #include <numeric>
@@ -89,42 +91,11 @@ CoreCells find_core_cells(const CellGrid& grid, const Neighbourhood& nb, const N
     return core;
   }
 
-  // Sparse: scatter each released value (ascending source code) to the cells of its NB. For a given
-  // target the contributions arrive in ascending source order = lexicographic offset order, the same
-  // additions as the dense rows, so both storages give bit-identical sums.
-  const std::size_t K = nb.kappa();
-  FlatMap<double> sums(hist.codes.size() * std::min<std::size_t>(K, 8));  // grows by doubling
-  std::vector<std::int64_t> idx(d);
-  for (std::size_t i = 0; i < hist.codes.size(); ++i) {
-    grid.decode(hist.codes[i], idx.data());
-    const double v = hist.values[i];
-    for (std::size_t k = 0; k < K; ++k) {
-      const std::int32_t* o = nb.offset(k);
-      std::uint64_t code = 0;
-      bool inside = true;
-      for (std::size_t j = 0; j < d; ++j) {
-        const std::int64_t c = idx[j] - o[j];  // target X with source in NB(X): source = X + o
-        if (c < 0 || c >= static_cast<std::int64_t>(grid.dims[j])) {
-          inside = false;
-          break;
-        }
-        code += static_cast<std::uint64_t>(c) * grid.strides[j];
-      }
-      if (inside) sums[code] += v;
-    }
-  }
-  std::vector<std::pair<std::uint64_t, double>> hits;
-  sums.for_each([&](std::uint64_t code, double s) {
-    if (s >= threshold) hits.emplace_back(code, s);
-  });
-  std::sort(hits.begin(), hits.end());
-  core.codes.reserve(hits.size());
-  for (const auto& [c, s] : hits) {
-    core.codes.push_back(c);
-    core.sums.push_back(s);
-  }
-  core.evaluated = sums.size();
-  return core;
+  // Sparse: every released value scattered to the cells of its NB, in bounded memory
+  // (neighbourhood_sums.hpp); for a given target the contributions arrive in ascending source order =
+  // lexicographic offset order, the same additions as the dense rows, so both storages give bit-identical
+  // sums.
+  return sparse_core_cells(grid, nb, hist, threshold);
 }
 
 SpanSet merge_core_cells(const CellGrid& grid, const Neighbourhood& nb, std::vector<std::uint64_t> core_codes, bool dense) {

@@ -1,0 +1,39 @@
+#pragma once
+// Alg. 1 line 6 (Sec. 5.2, eq. 2) on a sparse released histogram, in bounded memory: the noisy
+// neighbourhood sums S(X) = sum of the released x~_i over X_i in NB(X), for every cell X that some released
+// cell reaches, keeping the cells with S(X) >= threshold.
+//
+// Each released cell s contributes its value to the kappa cells X = s - o (o in NB). Summing all
+// released x kappa pairs in one hash map needs memory for every cell touched -- up to released x kappa
+// cells, 1.3 million per released cell in 8-D -- which is what ran out of memory on 8-column data (issue
+// 33). Here the targets are split by their leading grid coordinates until a group's pairs fit the budget:
+//
+//   group (prefix t_0..t_{L-1}) holds, for each released cell s (ascending), the run of offsets whose first
+//   L coordinates are s_0 - t_0, .., s_{L-1} - t_{L-1} (a contiguous run of the lexicographic offsets);
+//   when its pairs exceed `max_pairs`, it is split by t_L = s_L - o_L (the runs of equal o_L inside the
+//   run, again contiguous), the sub-groups visited in ascending t_L; otherwise its targets are summed in
+//   one hash map, which is then emptied.
+//
+// Memory: the map of one group (<= max_pairs targets), the group lists (O(released) per level) and the
+// run ends of the offsets (d x kappa integers), i.e. O(n + kappa) beyond the points. Work: every (released
+// cell, offset) pair once, as before. Every target receives its contributions in ascending order of the
+// released cell (groups keep that order), the order of the dense row sums, so the sums are bit-identical
+// to the dense storage's and to one unsplit map; the cells come out in ascending code order.
+#include <cstddef>
+#include <cstdint>
+
+#include "dpdbscan/grid.hpp"
+#include "dpdbscan/histogram.hpp"
+#include "dpdbscan/spans.hpp"
+
+namespace dpclust::dpdbscan {
+
+// Pairs summed in one hash map at most (2^21 pairs: a map of at most ~64 MiB).
+inline constexpr std::uint64_t kMaxPairsPerGroup = std::uint64_t{1} << 21;
+
+// The core cells of a sparse (linear-time) histogram: S(X) >= threshold; evaluated = the cells whose sum
+// was formed. max_pairs > 0.
+CoreCells sparse_core_cells(const CellGrid& grid, const Neighbourhood& nb, const NoisyHistogram& hist, double threshold,
+                            std::uint64_t max_pairs = kMaxPairsPerGroup);
+
+}  // namespace dpclust::dpdbscan
