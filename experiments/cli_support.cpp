@@ -83,10 +83,12 @@ RunLimits limits_from(const po::variables_map& vm, int threads) {
 
 
 std::vector<ExperimentConfig> load_run_configs(const std::vector<std::string>& paths, const fs::path& data_root,
-                                               std::optional<std::int64_t> trials, const RunLimits& limits) {
+                                               std::optional<std::int64_t> trials, const RunLimits& limits, bool keep_going) {
   std::vector<ExperimentConfig> cfgs;
+  ProblemList problems;  // every config's problems at once
   for (const auto& c : paths) {
-    cfgs.push_back(load_config(c, data_root, limits.max_cells));
+    const bool loaded = problems.collect([&] { cfgs.push_back(load_config(c, data_root, limits.max_cells)); });
+    if (!loaded) continue;
     ExperimentConfig& cfg = cfgs.back();
     if (trials) {
       const std::int64_t t = *trials;
@@ -100,8 +102,9 @@ std::vector<ExperimentConfig> load_run_configs(const std::vector<std::string>& p
     // The grid counted before expanding, parameters against the datasets' known shapes, memory and work:
     // all before any data is read or any cell runs.
     cfg.max_cells = limits.max_cells;
-    check_run_cost(cfg, limits);
+    problems.collect([&] { check_run_cost(cfg, limits, keep_going); });
   }
+  problems.throw_if_any();
   return cfgs;
 }
 

@@ -15,6 +15,8 @@
 namespace dpclust::cli {
 
 constexpr int kExitInputError = 2;
+// `run --keep-going` finished every cell it could and skipped (and recorded) at least one.
+constexpr int kExitSkippedCells = 3;
 
 // Parses a subcommand's options; prints help and returns false when --help was given.
 bool parse(int argc, char** argv, const std::string& usage, boost::program_options::options_description& opts,
@@ -41,8 +43,9 @@ RunLimits limits_from(const boost::program_options::variables_map& vm, int threa
 
 // Loads and checks every config before anything runs (a typo in the third file costs nothing): the
 // --trials override (refused beyond a config's listed seeds), the grid size, the parameters against the
-// datasets' known shapes, memory and work.
+// datasets' known shapes, memory and work; every problem of every config at once. keep_going: per-cell
+// problems are left to the run, which skips and records those cells.
 std::vector<ExperimentConfig> load_run_configs(const std::vector<std::string>& paths, const std::filesystem::path& data_root,
-                                               std::optional<std::int64_t> trials, const RunLimits& limits);
+                                               std::optional<std::int64_t> trials, const RunLimits& limits, bool keep_going = false);
 
 }  // namespace dpclust::cli

@@ -1,9 +1,11 @@
 #include "config/grid.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <limits>
 #include <set>
 
+#include "core/error.hpp"
 #include "core/rng.hpp"
 #include "catalog/catalog.hpp"
 #include "config/param_checks.hpp"
@@ -169,6 +171,38 @@ std::vector<Cell> expand_grid(const ExperimentConfig& cfg, std::uint64_t max_cel
   // The cell count against this limit (another one than the config's, e.g. the cost model's), from the
   // typed sweeps' lengths before any cell exists.
   count_cells(cfg, max_cells);
+
+  // Every required parameter missing anywhere, in one message per method entry (issue 33: a config missing
+  // alpha and g and p is told all three at once).
+  {
+    ProblemList missing;
+    for (const MethodSpec& ms : cfg.methods) {
+      std::vector<std::string> names, datasets;
+      std::string described;
+      for (const auto& spec : find_method(ms.method)->params) {
+        if (!spec.required()) continue;
+        bool somewhere = false;
+        for (const DatasetSpec& ds : cfg.datasets)
+          if (!source_of(cfg, ds, ms, spec.name)) {
+            somewhere = true;
+            if (std::find(datasets.begin(), datasets.end(), ds.name) == datasets.end()) datasets.push_back(ds.name);
+          }
+        if (!somewhere) continue;
+        names.push_back(spec.name);
+        described += (described.empty() ? "" : "; ") + spec.name + ": " + spec.description;
+      }
+      if (names.empty()) continue;
+      std::string list, on;
+      for (const auto& n : names) list += (list.empty() ? "'" : ", '") + n + "'";
+      for (const auto& d : datasets) on += (on.empty() ? "'" : ", '") + d + "'";
+      missing.add(InputError(ms.where,
+                             "method '" + ms.label + "' needs parameter" + (names.size() > 1 ? "s " : " ") + list + " for dataset" +
+                                 (datasets.size() > 1 ? "s " : " ") + on + " (" + described + ")",
+                             "set " + (names.size() > 1 ? std::string("them") : std::string("it")) +
+                                 " in the method's params (or in a dataset's params, or the experiment's params)"));
+    }
+    missing.throw_if_any();
+  }
 
   std::vector<Cell> cells;
   for (std::size_t di = 0; di < cfg.datasets.size(); ++di) {

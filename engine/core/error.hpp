@@ -3,6 +3,7 @@
 // is (file:line, key path) and how to fix it, because the brief promises a message naming both.
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace dpclust {
 
@@ -16,6 +17,42 @@ class InputError : public std::runtime_error {
 
  private:
   std::string where_, problem_, fix_;
+};
+
+// Several input problems found in one pass (issue 33: a config's problems all at once, not one per run).
+// what() numbers them; problems() gives each for callers that act per problem (run --keep-going).
+class InputErrors : public InputError {
+ public:
+  explicit InputErrors(std::vector<InputError> problems);
+  const std::vector<InputError>& problems() const noexcept { return problems_; }
+
+ private:
+  std::vector<InputError> problems_;
+};
+// Collects InputErrors; throw_if_any() throws nothing (none), the one problem itself (one) or InputErrors.
+class ProblemList {
+ public:
+  void add(const InputError& e);
+  // Runs f; an InputError it throws (InputErrors: each of its problems) is added instead of propagating.
+  template <class F>
+  bool collect(F&& f) {
+    try {
+      f();
+      return true;
+    } catch (const InputErrors& e) {
+      for (const auto& p : e.problems()) add(p);
+    } catch (const InputError& e) {
+      add(e);
+    }
+    return false;
+  }
+  bool empty() const { return problems_.empty(); }
+  std::size_t size() const { return problems_.size(); }
+  const std::vector<InputError>& problems() const { return problems_; }
+  void throw_if_any() const;
+
+ private:
+  std::vector<InputError> problems_;
 };
 
 // Levenshtein distance, for "did you mean ...?" suggestions on misspelt keys and names.

@@ -1,5 +1,7 @@
 #include "run/runner.hpp"
 
+#include "run/preflight.hpp"
+
 #include <omp.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -53,23 +55,16 @@ BudgetLedger trial_ledger(const MethodInfo& info, const ParamSet& params, double
 }
 
 
-void validate_experiment(const ExperimentConfig& cfg, bool load_data) {
-  std::vector<Cell> cells = expand_grid(cfg);
-  for (const auto& d : cfg.datasets) check_dataset_available(d);
-  if (!load_data) {
-    // Without reading any file: the parameters against what the config says of each dataset's shape.
-    std::vector<DataShape> shapes;
-    for (const auto& d : cfg.datasets) shapes.push_back(known_shape(d));
-    for (const auto& c : cells) check_cell_shape(cfg, c, shapes[c.dataset_index]);
-    return;
-  }
-  std::vector<std::optional<Dataset>> data(cfg.datasets.size());
-  for (const auto& c : cells) {
-    auto& slot = data[c.dataset_index];
-    if (!slot) slot = materialize_dataset(cfg.datasets[c.dataset_index]);
-    check_prerequisites(cfg, c, *slot);
-  }
+Validation validate_experiment(const ExperimentConfig& cfg, bool load_data, const RunLimits& limits) {
+  const std::vector<Cell> cells = expand_grid(cfg);
+  std::vector<const Cell*> all;
+  for (const auto& c : cells) all.push_back(&c);
+  Preflight pf = preflight(cfg, all, load_data, limits);
+  pf.problems.throw_if_any();
+  return {pf.cost, pf.notes};
 }
+
+fs::path skipped_cell_path(const fs::path& experiment_dir, const std::string& id) { return experiment_dir / "skipped" / (id + ".json"); }
 
 bool in_shard(const RunOptions& opts, const Cell& cell) {
   if (opts.cell_shard.empty()) return cell.index % opts.shard_count == opts.shard - 1;
@@ -168,13 +163,11 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
   const json planned = build_manifest(cfg, cells);  // what manifest.json must say for this run's cells to be shared
 
   const Pending pending_cells = find_pending(cells, planned, opts, exp_dir, report);
-  const std::vector<const Cell*>& pending = pending_cells.cells;
-  const std::vector<std::string>& pending_fingerprint = pending_cells.fingerprints;
-  const std::vector<FileStamp>& pending_stamp = pending_cells.stamps;
+  const std::vector<const Cell*>& pending_all = pending_cells.cells;
 
   // Nothing to compute and nothing new to record: leave the directory untouched, so that a complete
   // results directory can be read-only (an archive, a shared copy) and a rerun is a no-op.
-  if (pending.empty()) {
+  if (pending_all.empty()) {
     if (auto on_disk = read_manifest(exp_dir); on_disk && same_work(*on_disk, planned)) {
       const bool current = results_current(exp_dir);
       if (current || !assemble_results_json(exp_dir)) {
@@ -188,15 +181,31 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
     }
   }
 
-  // Load each needed dataset once, and check every prerequisite before any trial runs.
-  std::vector<std::optional<Dataset>> data(cfg.datasets.size());
-  std::vector<std::vector<const MetricInfo*>> metrics(pending.size());
-  for (std::size_t i = 0; i < pending.size(); ++i) {
-    const Cell* c = pending[i];
-    auto& slot = data[c->dataset_index];
-    if (!slot) slot = materialize_dataset(cfg.datasets[c->dataset_index]);
-    check_prerequisites(cfg, *c, *slot);
-    metrics[i] = resolve_metrics(cfg, *c, *slot);
+  // Load each needed dataset once, and check every cell -- its parameters against the loaded data, its
+  // metrics' prerequisites, its memory -- before any trial runs (run/preflight.hpp): every problem at once.
+  RunLimits limits;
+  limits.threads = opts.threads;
+  limits.max_memory = opts.max_memory;
+  Preflight pf = preflight(cfg, pending_all, /*load_data=*/true, limits);
+  if (!opts.keep_going) pf.problems.throw_if_any();
+  report.notes = pf.notes;
+  std::vector<std::optional<Dataset>> data = std::move(pf.data);
+  // --keep-going: the blocked cells leave the pending list and are recorded once the session is open.
+  std::vector<const Cell*> pending;
+  std::vector<std::string> pending_fingerprint;
+  std::vector<FileStamp> pending_stamp;
+  std::vector<std::pair<const Cell*, InputError>> blocked;
+  std::vector<std::vector<const MetricInfo*>> metrics;
+  for (std::size_t i = 0; i < pending_all.size(); ++i) {
+    const Cell* c = pending_all[i];
+    if (auto it = pf.blocked.find(c->index); it != pf.blocked.end()) {
+      blocked.emplace_back(c, it->second);
+      continue;
+    }
+    pending.push_back(c);
+    pending_fingerprint.push_back(pending_cells.fingerprints[i]);
+    pending_stamp.push_back(pending_cells.stamps[i]);
+    metrics.push_back(pf.metrics[c->index]);
   }
 
   // What the metrics reuse across the trials and cells on each dataset (core/metric.hpp DatasetCache).
@@ -204,6 +213,25 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
 
   // Only now, with every input checked, does the run touch the output directory (run_session.hpp).
   RunSession session(cfg, opts, exp_dir, planned, pending.size(), started);
+  // A skipped cell: its reason and fix where the report and `status` find them (never data values: the
+  // engine's messages name parameters, files and lines).
+  std::mutex skip_mu;
+  std::atomic<std::size_t> skipped_count{0};
+  auto record_skip = [&](const Cell& c, const std::string& fingerprint, const std::string& phase, const std::string& reason,
+                         const std::string& fix) {
+    const json rec{{"index", c.index},   {"id", c.id},        {"key", c.key},       {"dataset", c.dataset},
+                   {"method", c.method}, {"series", c.method_label}, {"params", c.params.to_json()}, {"fingerprint", fingerprint},
+                   {"phase", phase},     {"reason", reason},  {"fix", fix},         {"when", utc_now_iso8601()}};
+    std::lock_guard<std::mutex> lock(skip_mu);
+    write_file_atomic(skipped_cell_path(exp_dir, c.id), rec.dump(2) + "\n");
+    ++skipped_count;
+  };
+  for (const auto& [c, e] : blocked) {
+    std::size_t i = static_cast<std::size_t>(std::find(pending_all.begin(), pending_all.end(), c) - pending_all.begin());
+    record_skip(*c, pending_cells.fingerprints[i], "before the run", e.where().empty() ? e.problem() : e.where() + ": " + e.problem(), e.fix());
+  }
+  std::unique_ptr<std::atomic<bool>[]> cell_skipped(new std::atomic<bool>[pending.size()]);
+  for (std::size_t i = 0; i < pending.size(); ++i) cell_skipped[i].store(false);
 
   // Threads: --threads, capped by the config's `threads:` (running times comparable to single-threaded code).
   const ScopedThreads scoped_threads(opts.threads, cfg.threads);
@@ -249,15 +277,38 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
   };
   auto run_task = [&](std::size_t ci, std::size_t t) {
     const Cell& cell = *pending[ci];
+    if (cell_skipped[ci].load()) {  // --keep-going: another trial of this cell failed
+      progress.tick();
+      return;
+    }
     try {
       outcomes[ci][t] = run_trial(cfg, cell, *data[cell.dataset_index], metrics[ci], static_cast<std::int64_t>(t), opts.noise_scale,
                                   &dataset_caches[cell.dataset_index]);
       if (remaining[ci].fetch_sub(1) == 1) {  // the last trial of this cell: write it now
         write_cell(exp_dir, build_cell_json(threads, cfg, cell, *data[cell.dataset_index], metrics[ci], outcomes[ci]));
         claims[ci].release();  // after the rename, so a run waiting for the claim finds the cell
+        std::error_code ec;
+        fs::remove(skipped_cell_path(exp_dir, cell.id), ec);  // skipped by an earlier --keep-going run, done now
         outcomes[ci].clear();
         outcomes[ci].shrink_to_fit();
         ++cells_computed;
+      }
+    } catch (const std::logic_error&) {
+      record_error(cell, t);  // a bug, never a property of the input: it stops the run, --keep-going or not
+    } catch (const std::exception& e) {
+      if (!opts.keep_going) {
+        record_error(cell, t);
+      } else if (!cell_skipped[ci].exchange(true)) {
+        const auto* ie = dynamic_cast<const InputError*>(&e);
+        const bool oom = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
+        std::string reason = oom ? "ran out of memory" : ie ? (ie->where().empty() ? ie->problem() : ie->where() + ": " + ie->problem()) : e.what();
+        std::string fix = ie ? ie->fix() : oom ? "lower --threads or the sizes of this cell (max_rows:, eta, grid sizes), or raise --max-memory" : "";
+        try {
+          record_skip(cell, pending_fingerprint[ci], "trial " + std::to_string(t), reason.substr(0, 1000), fix);
+        } catch (...) {
+          record_error(cell, t);
+        }
+        claims[ci].release();
       }
     } catch (...) {
       record_error(cell, t);
@@ -302,6 +353,7 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
 
   const std::size_t from_concurrent = static_cast<std::size_t>(std::count(decision.begin(), decision.end(), Decision::done_elsewhere));
   report.cells_run = cells_computed.load();
+  report.cells_skipped = skipped_count.load();
   report.trials_run = report.cells_run * trials;
   report.cells_from_concurrent_runs = from_concurrent;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
@@ -315,6 +367,7 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
                      {"cells_run", report.cells_run},
                      {"cells_reused", report.cells_reused},
                      {"cells_from_concurrent_runs", from_concurrent},
+                     {"cells_skipped", report.cells_skipped},
                      {"succeeded", !failed.load()}});
   if (first_error) {
     // Which cell failed and why, for `dpclust status`. The message is the engine's own (a parameter

@@ -19,6 +19,7 @@
 
 #include "config/config.hpp"
 #include "config/grid.hpp"
+#include "scaleout/cost_model.hpp"
 #include "store/merge.hpp"          // merge_results, for the callers of this header
 #include "store/results_store.hpp"  // assemble_results, strip_nondeterministic, ...
 
@@ -41,12 +42,20 @@ struct RunOptions {
   // configured; 0 = none; 0.5 = deliberately under-noised, for the privacy audit's own tests). Any
   // other value than 1 flags every private result non-private. Not a CLI option.
   double noise_scale = 1.0;
+  // --keep-going (issue 33): a cell that cannot run -- refused before the run (its dataset does not load, a
+  // parameter does not fit the data, its memory is over the limit) or failing during it -- is recorded in
+  // OUT/<experiment>/skipped/<id>.json with its reason and fix, and every other cell runs. Without it, every
+  // problem found before the run is reported at once and nothing runs.
+  bool keep_going = false;
+  std::uint64_t max_memory = 0;  // --max-memory (0: half the RAM), checked per cell on the loaded data
 };
 
 struct RunReport {
   std::size_t cells_total = 0, cells_in_shard = 0, cells_reused = 0, cells_run = 0, trials_run = 0;
   std::size_t cells_from_concurrent_runs = 0;  // of cells_reused: written by a concurrent run during this one
   std::size_t cells_present = 0;               // valid cells of the whole grid on disk at the end
+  std::size_t cells_skipped = 0;               // --keep-going: cells recorded as skipped by this run
+  std::vector<std::string> notes;              // estimates worth saying before the run (slow trials)
   bool complete = false;    // results.json is there and current (every cell of the grid present)
   bool up_to_date = false;  // nothing to compute or record: the run wrote nothing
   std::filesystem::path experiment_dir, results_file;
@@ -80,8 +89,17 @@ BudgetLedger trial_ledger(const MethodInfo& info, const ParamSet& params, double
 // The expanded grid as printed by --dry-run.
 void print_plan(const ExperimentConfig& cfg, const std::vector<Cell>& cells, const RunOptions& opts, std::ostream& out);
 
-// Full validation without running: schema, grid, datasets available; with load_data also parses the
-// data files and checks labels/bounds against metrics and methods.
-void validate_experiment(const ExperimentConfig& cfg, bool load_data);
+// Full validation without running, every problem at once (InputErrors): schema, grid, datasets available;
+// with load_data (validate's default) also loads the data files and checks every cell against the loaded
+// shape, its metrics' prerequisites and its memory (run/preflight.hpp). Returns the cost on the loaded
+// shapes and the notes (slow trials).
+struct Validation {
+  RunCost cost;
+  std::vector<std::string> notes;
+};
+Validation validate_experiment(const ExperimentConfig& cfg, bool load_data, const RunLimits& limits = {});
+
+// Where --keep-going records a skipped cell.
+std::filesystem::path skipped_cell_path(const std::filesystem::path& experiment_dir, const std::string& id);
 
 }  // namespace dpclust

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <limits>
 #include <optional>
 
@@ -124,6 +125,48 @@ double parse_count(const std::string& text, const std::string& option) {
   return v;
 }
 
+DpDbscanCost dp_dbscan_cost(const ParamSet& p, double n, std::size_t d, const Bounds& bounds) {
+  DpDbscanCost c;
+  const double eta = real_or(p, "eta", 4);
+  c.kappa = static_cast<double>(dpdbscan::neighbourhood_size(d, eta, dpdbscan::kMaxKappa));
+  c.universe = -1;
+  if (!bounds.empty() && bounds.dims() == d) {
+    try {
+      c.universe = static_cast<double>(dpdbscan::make_grid(bounds, real_or(p, "alpha", 1), eta).universe);
+    } catch (const InputError&) {
+      c.universe = -1;  // check_shape reports it
+    }
+  }
+  const std::string hist = p.has("histogram") ? p.string("histogram") : "auto";
+  const std::string storage = p.has("storage") ? p.string("storage") : "auto";
+  const double n_pub = real_or(p, "n_public", 0) > 0 ? real_or(p, "n_public", 0) : n;
+  c.naive = hist == "naive" || (hist == "auto" && c.universe >= 0 && n_pub > c.universe / 2);
+  c.dense = c.universe >= 0 && (c.naive || storage == "dense" ||
+                                (storage == "auto" && c.universe <= std::min(33554432.0, std::max(1048576.0, 32 * n_pub))));
+  const double dd = static_cast<double>(d);
+  // The offsets of NB (d int32 each, the row form) and, once the sums split, their run ends (d uint32 each).
+  const double offsets = 12 * dd * c.kappa;
+  if (c.dense) {
+    // Counts (4), released values (8), the merge and classifier tables (4 + 4), a row of sums: 24 |X|.
+    c.memory = 24 * c.universe + 16 * n + offsets;
+    // Naive: one exact draw (~50 operations) per cell; the row sums: kappa additions per cell.
+    c.work = n * dd + c.kappa * c.universe + (c.naive ? 50 * c.universe : 0);
+    c.released = c.naive ? c.universe : 2 * n;
+  } else {
+    // Linear-time histogram (Alg. 2): about n occupied cells released plus m ~ n empty ones (theta =
+    // ln(|X|/n)/eps' makes E[m] about n); when |X| is small every cell may be released.
+    c.released = c.universe >= 0 ? std::min(2 * n, c.universe) : 2 * n;
+    c.pairs = c.released * c.kappa;
+    // Bounded neighbourhood sums (dpdbscan/neighbourhood_sums.hpp): one group's map (<= 2^21 pairs, 48
+    // bytes a target with the map's growth), the released cells' coordinates and lists, the core cells.
+    const double group = std::min(c.pairs, 2097152.0);
+    c.memory = 56 * n + c.released * (8 * dd + 96) + offsets + 48 * group;
+    // Every (released cell, offset) pair is one hash-map addition (~10 ns, counted as 10 operations).
+    c.work = n * dd + 10 * c.pairs + c.kappa * c.released / 2;
+  }
+  return c;
+}
+
 std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape) {
   if (!shape.n || !shape.d) return std::nullopt;
   const double n = static_cast<double>(*shape.n), d = static_cast<double>(*shape.d);
@@ -153,21 +196,8 @@ std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const 
     if (m == "wc_baseline") s.memory += kDouble * n * d;  // the synthetic points
     if (computes_cv(cfg)) s.work *= 1 + real_or(p, "cv_folds", 10);
   } else if (m == "dp_dbscan") {
-    const double kappa = static_cast<double>(dpdbscan::neighbourhood_size(*shape.d, real_or(p, "eta", 4), dpdbscan::kMaxKappa));
-    double universe = -1;
-    if (!shape.bounds.empty() && shape.bounds.dims() == *shape.d) {
-      try {
-        universe = static_cast<double>(dpdbscan::make_grid(shape.bounds, real_or(p, "alpha", 1), real_or(p, "eta", 4)).universe);
-      } catch (const InputError&) {
-        universe = -1;  // check_shape reports it
-      }
-    }
-    const std::string& hist = p.string("histogram");
-    const bool naive = hist == "naive" || (hist == "auto" && universe >= 0 && n > universe / 2);
-    const bool dense = universe >= 0 && (naive || p.string("storage") == "dense" ||
-                                         (p.string("storage") == "auto" && universe <= std::max(1048576.0, 32 * n)));
-    s.memory = (dense ? 24 * universe : 48 * n) + 8 * kappa * d + 16 * n;
-    s.work = n * d + kappa * (dense ? universe : n) + (naive ? 50 * universe : 0);
+    const DpDbscanCost c = dp_dbscan_cost(p, n, *shape.d, shape.bounds);
+    s = {c.memory, c.work};
   } else if (m == "dp_dbscan_pairwise") {
     s = {n * n / 8 + 48 * n, 2 * n * n * d};
   } else if (m == "nd_laplace") {
@@ -198,12 +228,13 @@ std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const 
   return TrialCost{s.memory, s.work, noise_draws};
 }
 
-RunCost estimate_run_cost(const ExperimentConfig& cfg, const std::vector<Cell>& cells, int threads) {
+RunCost estimate_run_cost(const ExperimentConfig& cfg, const std::vector<Cell>& cells, int threads, const std::vector<DataShape>* given) {
   RunCost r;
   r.cells = cells.size();
   std::vector<DataShape> shapes;
-  for (const auto& ds : cfg.datasets) {
-    shapes.push_back(known_shape(ds));
+  for (std::size_t i = 0; i < cfg.datasets.size(); ++i) {
+    const auto& ds = cfg.datasets[i];
+    shapes.push_back(given && i < given->size() ? (*given)[i] : known_shape(ds));
     const DataShape& s = shapes.back();
     if (s.n && s.d) r.data_memory += 2 * kDouble * static_cast<double>(*s.n) * static_cast<double>(*s.d + 1);
     else r.unknown.push_back(ds.name);
@@ -226,6 +257,124 @@ RunCost estimate_run_cost(const ExperimentConfig& cfg, const std::vector<Cell>& 
   return r;
 }
 
+namespace {
+
+double trial_memory(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape) {
+  const auto t = estimate_trial_cost(cfg, cell, shape);
+  return t ? t->memory : 0;
+}
+
+// The largest value in [lo, hi] for which fits(value) holds (fits monotone decreasing), or 0 when none.
+std::uint64_t largest_fitting(std::uint64_t lo, std::uint64_t hi, const std::function<bool(std::uint64_t)>& fits) {
+  if (hi < lo || !fits(lo)) return 0;
+  while (lo < hi) {
+    const std::uint64_t mid = lo + (hi - lo + 1) / 2;
+    if (fits(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+// A value for a message: two significant digits, rounded up (a larger eta fits better).
+std::string round_up_2(double x) {
+  const double p = std::pow(10.0, std::floor(std::log10(x)) - 1);
+  const double r = std::ceil(x / p - 1e-9) * p;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", r);
+  return buf;
+}
+
+// What brings one trial of `cell` under `budget` bytes (empty when nothing does by one parameter).
+std::vector<std::string> memory_fixes(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape, double budget) {
+  std::vector<std::string> fixes;
+  const double n = static_cast<double>(*shape.n);
+  const std::size_t d = *shape.d;
+  auto with = [&](const char* name, ParamValue v) {
+    Cell c = cell;
+    c.params.set(name, std::move(v));
+    return c;
+  };
+  if (cell.method == "dp_dbscan") {
+    const DpDbscanCost now = dp_dbscan_cost(cell.params, n, d, shape.bounds);
+    if (now.dense) {
+      // The linear-time histogram in sparse storage: O(n) instead of O(|X|).
+      const Cell alt = with("storage", std::string("sparse"));
+      Cell alt2 = alt;
+      alt2.params.set("histogram", std::string("linear"));
+      if (!now.naive && trial_memory(cfg, alt, shape) <= budget) fixes.push_back("storage: sparse");
+      else if (trial_memory(cfg, alt2, shape) <= budget) fixes.push_back("histogram: linear with storage: sparse (Algorithm 2, O(n) cells)");
+    }
+    // A larger eta: a coarser grid and fewer neighbours.
+    for (double eta : {6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 64.0, 128.0}) {
+      if (eta <= real_or(cell.params, "eta", 4)) continue;
+      if (trial_memory(cfg, with("eta", eta), shape) <= budget) {
+        fixes.push_back("eta: " + round_up_2(eta));
+        break;
+      }
+    }
+  }
+  // Fewer points (max_rows, or sample:) for any method.
+  const std::uint64_t rows = largest_fitting(1, *shape.n, [&](std::uint64_t m) {
+    DataShape s = shape;
+    s.n = m;
+    return trial_memory(cfg, cell, s) <= budget;
+  });
+  if (rows > 0 && rows < *shape.n) fixes.push_back("max_rows: " + std::to_string(rows) + " (or sample: " + std::to_string(rows) + ") on this dataset");
+  return fixes;
+}
+
+}  // namespace
+
+std::optional<InputError> cell_cost_problem(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape, double max_memory,
+                                            int parallel, double data_memory) {
+  if (!shape.n || !shape.d) return std::nullopt;
+  const double mem = trial_memory(cfg, cell, shape);
+  const double budget = (max_memory - data_memory) / std::max(1, parallel);
+  if (mem <= budget) return std::nullopt;
+  const std::string where = cfg.methods[cell.method_index].where;
+  std::string problem = "method '" + cell.method_label + "' on dataset '" + cell.dataset + "' (n = " + std::to_string(*shape.n) +
+                        ", d = " + std::to_string(*shape.d) + "): one trial needs about " + format_bytes(mem);
+  if (cell.method == "dp_dbscan") {
+    const DpDbscanCost c = dp_dbscan_cost(cell.params, static_cast<double>(*shape.n), *shape.d, shape.bounds);
+    problem += c.dense ? " (dense storage of |X| = " + format_count(c.universe) + " grid cells)"
+                       : " (kappa = " + format_count(c.kappa) + " neighbour cells per released cell)";
+  }
+  problem += ", over the memory limit of " + format_bytes(max_memory) +
+             (parallel > 1 ? " for " + std::to_string(parallel) + " trials at once" : std::string());
+  std::vector<std::string> fixes = memory_fixes(cfg, cell, shape, budget);
+  if (parallel > 1 && mem <= max_memory - data_memory) fixes.push_back("--threads 1 (one trial at a time)");
+  fixes.push_back("--max-memory SIZE above " + format_bytes(data_memory + std::max(1, parallel) * mem) + " if the machine has it");
+  std::string fix;
+  for (std::size_t i = 0; i < fixes.size(); ++i) fix += (i ? "; or " : "") + fixes[i];
+  return InputError(where, problem, fix);
+}
+
+std::string slow_trial_note(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape, double seconds) {
+  const auto t = estimate_trial_cost(cfg, cell, shape);
+  // About 1e9 basic operations a second on one core.
+  if (!t || t->work / 1e9 <= seconds) return "";
+  std::string note = "method '" + cell.method_label + "' on dataset '" + cell.dataset + "': about " + format_count(t->work / 1e9) +
+                     " s a trial (" + format_count(t->work / 1e9 * static_cast<double>(cfg.trials)) + " s for its " +
+                     std::to_string(cfg.trials) + " trials)";
+  if (cell.method == "dp_dbscan" && shape.n && shape.d) {
+    const double n = static_cast<double>(*shape.n);
+    const DpDbscanCost c = dp_dbscan_cost(cell.params, n, *shape.d, shape.bounds);
+    note += ": kappa = " + format_count(c.kappa) + " neighbour cells in d = " + std::to_string(*shape.d);
+    for (double eta : {6.0, 8.0, 12.0, 16.0, 24.0, 32.0}) {
+      if (eta <= real_or(cell.params, "eta", 4)) continue;
+      Cell alt = cell;
+      alt.params.set("eta", eta);
+      const auto ta = estimate_trial_cost(cfg, alt, shape);
+      if (ta && ta->work / 1e9 <= seconds) {
+        note += "; eta: " + round_up_2(eta) + " (kappa " + format_count(dp_dbscan_cost(alt.params, n, *shape.d, shape.bounds).kappa) +
+                ") brings it under " + format_count(seconds) + " s";
+        break;
+      }
+    }
+  }
+  return note;
+}
+
 std::string describe_cost(const RunCost& c) {
   if (c.data_memory == 0 && c.trial_memory == 0 && !c.unknown.empty()) {
     std::string s = "cost not estimated: the size of";
@@ -243,17 +392,37 @@ std::string describe_cost(const RunCost& c) {
   return s;
 }
 
-RunCost check_run_cost(const ExperimentConfig& cfg, const RunLimits& limits) {
+RunCost check_run_cost(const ExperimentConfig& cfg, const RunLimits& limits, bool cells_may_be_skipped) {
   // 1. The grid, counted before it is expanded.
   count_cells(cfg, limits.max_cells);
   const std::vector<Cell> cells = expand_grid(cfg, limits.max_cells);
-  // 2. Every cell's parameters against what the config says of its dataset's shape.
+  // 2. Every cell's parameters against what the config says of its dataset's shape, and its memory: every
+  //    problem of the config in one pass (issue 33), each said once.
   std::vector<DataShape> shapes;
   for (const auto& ds : cfg.datasets) shapes.push_back(known_shape(ds));
-  for (const auto& c : cells) check_cell_shape(cfg, c, shapes[c.dataset_index]);
-  // 3. Memory and work.
   RunCost cost = estimate_run_cost(cfg, cells, limits.threads);
   const double max_memory = static_cast<double>(limits.max_memory ? limits.max_memory : default_max_memory());
+  ProblemList problems;
+  std::vector<Cell> runnable;
+  for (const auto& c : cells) {
+    if (!problems.collect([&] { check_cell_shape(cfg, c, shapes[c.dataset_index]); })) continue;
+    if (auto p = cell_cost_problem(cfg, c, shapes[c.dataset_index], max_memory, cost.parallel, cost.data_memory)) problems.add(*p);
+    else runnable.push_back(c);
+  }
+  if (cells_may_be_skipped) {
+    // run --keep-going: the cells with a problem will be skipped (and recorded) by the run; the work limit
+    // applies to the others. Their memory is checked per cell, against the same limit, once loaded.
+    cost = estimate_run_cost(cfg, runnable, limits.threads);
+    if (cost.work > limits.max_work)
+      throw InputError(cfg.file.string(),
+                       describe_cost(cost) + ". This exceeds the work limit of " + format_count(limits.max_work) +
+                           " operations (about a day of computing)",
+                       "sweep fewer values, run fewer trials or smaller datasets, lower iteration counts, or raise the limit with "
+                       "--max-work N (e.g. --max-work 1e17)");
+    return cost;
+  }
+  problems.throw_if_any();
+  // 3. The whole run's memory and work.
   if (cost.peak_memory > max_memory)
     throw InputError(cost.largest_where.empty() ? cfg.file.string() : cost.largest_where,
                      describe_cost(cost) + "; the largest trial is " + cost.largest_trial + ". This exceeds the memory limit of " +

@@ -17,21 +17,26 @@
 //   WaveCluster (5)  G = prod_j g_j cells: 4 G x 8 (counts, transform, flags, components) + 16 n;
 //                    work (4 (level + 1) G + n d), times (1 + cv_folds) when OCM/2CE are computed
 //   dp_dbscan        dense storage (naive histogram, or a small grid): 24 |X| bytes over the |X| cells of
-//                    the grid; sparse: ~48 n; plus kappa offsets; work n d + kappa (|X| or n) + 50 |X|
+//                    the grid, work kappa |X| (+ 50 |X| for the naive noise); sparse (linear-time histogram):
+//                    R ~ 2n released cells, ~56 n + R (8 d + 96) bytes plus one group of the bounded
+//                    neighbourhood sums (<= 2^21 pairs), work 10 R kappa (every released cell reaches its
+//                    kappa neighbours: 1.3 million each in 8-D at eta = 4); 12 d kappa bytes of offsets
 //   dp_dbscan_pair.  n^2 / 8 bytes (adjacency bits) + 48 n;             work 2 n^2 d
 //   nd_laplace       two copies of the points + its clustering (as above); work 20 n d + twice the
 //                    clustering (perturbed and original data) + min(n^2, pe_max_pairs) d
 //   drbt             the original and projected matrices, n (d + 1 + k_dims) x 8 + K-means; work
 //                    n d k_dims + twice K-means + min(n^2 / 2, stress_pairs) d
 // Sizes that are not known without reading a file (a file dataset without a declared row count) are
-// left out of the estimate and named in it; `validate --load-data` and `run` still check every
-// parameter against the loaded data before any trial.
+// known once it is loaded: `validate` (which loads the data unless --no-load-data) and `run` estimate every
+// cell again on the loaded shapes (estimate_run_cost with shapes) and refuse, before any cell runs, a trial
+// over the memory limit with the parameter and the value that bring it under (cell_cost_problem).
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/method.hpp"
 #include "config/config.hpp"
 #include "config/grid.hpp"
@@ -74,14 +79,37 @@ struct RunCost {
   std::string largest_where;   // its method entry in the config
   std::vector<std::string> unknown;  // datasets whose size is not known without reading them
 };
-// The estimate for the expanded cells (shapes from known_shape).
-RunCost estimate_run_cost(const ExperimentConfig& cfg, const std::vector<Cell>& cells, int threads);
+// DP-DBSCAN's sizes (the model above) for n points in d dimensions (bounds empty when unknown).
+struct DpDbscanCost {
+  double memory = 0, work = 0;
+  double universe = -1;  // |X|, -1 when the bounds are not known
+  double kappa = 0, released = 0, pairs = 0;
+  bool dense = false, naive = false;
+};
+DpDbscanCost dp_dbscan_cost(const ParamSet& params, double n, std::size_t d, const Bounds& bounds);
+
+// The estimate for the expanded cells: shapes from known_shape, or the given ones (loaded data; one per
+// dataset of the config).
+RunCost estimate_run_cost(const ExperimentConfig& cfg, const std::vector<Cell>& cells, int threads,
+                          const std::vector<DataShape>* shapes = nullptr);
+
+// One cell's trial against the limits: nullopt when it fits; otherwise the problem, naming the parameter
+// and the value that bring it under (DP-DBSCAN: histogram, storage, eta, columns; max_rows for the
+// quadratic methods), or --max-memory. max_memory is the limit for the whole run: `parallel` trials
+// at once plus the data.
+std::optional<InputError> cell_cost_problem(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape, double max_memory,
+                                            int parallel, double data_memory);
+// A note for a cell whose one trial is estimated to take long (over `seconds`), with what shortens it;
+// empty otherwise. Not a problem: the run goes ahead.
+std::string slow_trial_note(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape, double seconds);
 
 // Before any work: refuses (InputError, exit 2) a grid of more than limits.max_cells cells (counted before
 // expanding), a parameter that cannot fit the dataset's known shape (MethodInfo::check_shape: k > n,
 // g of the wrong length, ...), and an estimated peak memory or total work over the limits. Reads no
 // data file. Returns the estimate.
-RunCost check_run_cost(const ExperimentConfig& cfg, const RunLimits& limits);
+// Every per-cell problem is reported at once (InputErrors). cells_may_be_skipped (run --keep-going): cells
+// with a problem are left to the run to skip and record, and only the others' work is checked.
+RunCost check_run_cost(const ExperimentConfig& cfg, const RunLimits& limits, bool cells_may_be_skipped = false);
 
 // One line for --dry-run and validate: "estimated peak memory 1.2 GiB (...), work 3.4e+09 operations".
 std::string describe_cost(const RunCost& cost);
