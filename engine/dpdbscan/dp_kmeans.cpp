@@ -27,10 +27,15 @@ RowMatrix place_initial_centers(const Bounds& bounds, std::size_t k, Rng& rng) {
   const std::size_t d = bounds.dims();
   std::vector<double> range(d);
   for (std::size_t j = 0; j < d; ++j) range[j] = bounds.hi[j] - bounds.lo[j];
-  double margin = *std::min_element(range.begin(), range.end()) / 2.0;
+  // The margin from the non-constant dimensions only: a constant one (range 0) would make it 0 and no
+  // placement would ever be tried. With every range positive this is diffprivlib's min over all.
+  double margin = std::numeric_limits<double>::infinity();
+  for (double r : range)
+    if (r > 0) margin = std::min(margin, r / 2.0);
   RowMatrix centers = RowMatrix::Zero(static_cast<Idx>(k), static_cast<Idx>(d));
-  if (k == 1) {
-    for (std::size_t j = 0; j < d; ++j) centers(0, static_cast<Idx>(j)) = bounds.lo[j] + range[j] / 2.0;
+  if (k == 1 || std::isinf(margin)) {
+    // One centre, or a one-point domain (every dimension constant): the midpoint, the only choice.
+    for (std::size_t j = 0; j < d; ++j) centers.col(static_cast<Idx>(j)).setConstant(bounds.lo[j] + range[j] / 2.0);
     return centers;
   }
   while (margin > 0) {
@@ -38,7 +43,11 @@ RowMatrix place_initial_centers(const Bounds& bounds, std::size_t k, Rng& rng) {
     int retry = 0;
     std::vector<double> cand(d);
     while (retry < 100 && have < k) {
-      for (std::size_t j = 0; j < d; ++j) cand[j] = rng.uniform() * (range[j] - 2.0 * margin) + bounds.lo[j] + margin;
+      // One uniform per dimension, as diffprivlib draws random(dims); a constant dimension keeps lo_j.
+      for (std::size_t j = 0; j < d; ++j) {
+        const double u = rng.uniform();
+        cand[j] = range[j] > 0 ? u * (range[j] - 2.0 * margin) + bounds.lo[j] + margin : bounds.lo[j];
+      }
       double min_d2 = std::numeric_limits<double>::infinity();
       for (std::size_t a = 0; a < have; ++a) {
         double s = 0;
@@ -71,6 +80,12 @@ void run_diffprivlib(const double* coords, std::size_t n, const Bounds& bounds, 
   std::vector<double> sums(k * d);
   std::vector<std::int64_t> counts(k);
   r.noisy_sums = RowMatrix::Zero(static_cast<Idx>(k), static_cast<Idx>(d));
+  // Issue 34 item 5: the entries below record diffprivlib's configured split, but its floating-point
+  // samplers (Mironov 2012) and its sensitivity taken from the noisy count's range give no finite bound the
+  // ledger could state: the accounting counts this trial as unbounded, not at its configured epsilon.
+  ledger.declare_unbounded(
+      "DP-k-means variant diffprivlib: floating-point geometric and bounded-Laplace samplers (Mironov 2012) and a sum "
+      "sensitivity taken from the noisy count's range: no finite epsilon is proven for the release");
   for (std::int64_t it = 0; it < r.iterations; ++it) {
     const std::string t = iteration_suffix(it);
     privacy::charge(ledger, "noisy cluster counts" + t, r.epsilon_count, "two_sided_geometric (diffprivlib, floating point)", 1.0,
@@ -131,15 +146,9 @@ void run_dplloyd(const double* coords, std::size_t n, const Bounds& bounds, cons
   r.noisy_sums = RowMatrix::Zero(static_cast<Idx>(k), static_cast<Idx>(d));
   for (std::int64_t it = 0; it < r.iterations; ++it) {
     const std::string t = iteration_suffix(it);
-    // The true counts and centred sums of the current clusters (records clamped into the domain).
-    std::fill(sums.begin(), sums.end(), 0.0);
-    std::fill(counts.begin(), counts.end(), 0);
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto c = static_cast<std::size_t>(r.labels[i]);
-      ++counts[c];
-      for (std::size_t j = 0; j < d; ++j)
-        sums[c * d + j] += std::clamp(coords[i * d + j], bounds.lo[j], bounds.hi[j]) - mid[j];
-    }
+    // The true counts and centred sums of the current clusters (records clamped into the domain), exact
+    // on the public grid (see the header: a double accumulation's sensitivity exceeds h_j).
+    centred_cluster_sums(coords, n, bounds, r.labels, k, count_bound, sums, counts);
     // Every cluster's count, empty or not.
     const privacy::CountMechanism count_mech =
         privacy::CountMechanism::laplace(ledger, o.sampler, 1.0, r.epsilon_count, "noisy cluster counts" + t,
@@ -154,7 +163,8 @@ void run_dplloyd(const double* coords, std::size_t n, const Bounds& bounds, cons
       }
       std::ostringstream note;
       note << "centred sums sum(clamp(x_j) - c_j) of every cluster; a record moves one of them by at most (hi_j - lo_j)/2; "
-              "clamped to +-N_bound (hi_j - lo_j)/2, N_bound = "
+              "summed exactly as integers on the public grid of spacing "
+           << sum_grid_spacing(half[j], count_bound) << " (Casacuberta et al. CCS 2022); clamped to +-N_bound (hi_j - lo_j)/2, N_bound = "
            << (o.n_public > 0 ? "n_public" : "2^32") << "; disjoint clusters";
       const privacy::RealMechanism sum_mech = privacy::RealMechanism::laplace(
           ledger, o.sampler, half[j], r.epsilon_sum, count_bound * half[j],
@@ -176,6 +186,64 @@ void run_dplloyd(const double* coords, std::size_t n, const Bounds& bounds, cons
 }
 
 }  // namespace
+
+int sum_grid_bits(double count_bound) {
+  if (!(count_bound >= 1 && count_bound <= 0x1p52) || count_bound != std::floor(count_bound))
+    throw InputError("params.n_public", "the count bound of DP-k-means' sums must be an integer in [1, 2^52]",
+                     "set n_public to the public number of points (at most 2^52)");
+  int e = 0;
+  std::frexp(count_bound, &e);  // 2^(e-1) <= N < 2^e
+  const int ceil_log2 = count_bound == std::ldexp(1.0, e - 1) ? e - 1 : e;
+  return 53 - ceil_log2;
+}
+
+double sum_grid_spacing(double half_width, double count_bound) {
+  int e = 0;
+  std::frexp(half_width, &e);  // 2^(e-1) <= h < 2^e
+  const int ceil_log2 = half_width == std::ldexp(1.0, e - 1) ? e - 1 : e;
+  return std::ldexp(1.0, ceil_log2 - sum_grid_bits(count_bound));
+}
+
+void centred_cluster_sums(const double* coords, std::size_t n, const Bounds& bounds, const Labels& labels, std::size_t k,
+                          double count_bound, std::vector<double>& sums, std::vector<std::int64_t>& counts) {
+  __extension__ typedef __int128 I128;  // n records of up to 2^53 units each cannot overflow it (n < 2^74)
+  const std::size_t d = bounds.dims();
+  sums.assign(k * d, 0.0);
+  counts.assign(k, 0);
+  // Per dimension: the grid exponent (g_j = 2^shift_j), the largest unit count of one record (floor(h_j /
+  // g_j) <= 2^K) and of a sum (N_bound times that, <= 2^53: every clamped sum is an exact double).
+  std::vector<int> shift(d, 0);
+  std::vector<std::int64_t> unit(d, 0);
+  std::vector<double> mid(d), limit(d, 0.0);
+  for (std::size_t j = 0; j < d; ++j) {
+    mid[j] = 0.5 * (bounds.lo[j] + bounds.hi[j]);
+    const double half = (bounds.hi[j] - bounds.lo[j]) / 2.0;
+    if (!(half > 0)) continue;  // a constant dimension: its centred sum is 0
+    shift[j] = std::ilogb(sum_grid_spacing(half, count_bound));
+    unit[j] = static_cast<std::int64_t>(std::floor(std::ldexp(half, -shift[j])));  // exact: a power-of-two scaling
+    limit[j] = count_bound * static_cast<double>(unit[j]);                        // <= 2^53, exact
+  }
+  std::vector<I128> acc(k * d, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto c = static_cast<std::size_t>(labels[i]);
+    ++counts[c];
+    for (std::size_t j = 0; j < d; ++j) {
+      if (unit[j] == 0) continue;
+      const double v = std::clamp(coords[i * d + j], bounds.lo[j], bounds.hi[j]) - mid[j];
+      // The record's value in grid units, rounded to nearest and clamped to +-floor(h_j / g_j): |q g_j| <=
+      // h_j whatever the rounding of v (the subtraction above may exceed h_j by an ulp).
+      const auto q = std::clamp<std::int64_t>(std::llround(std::ldexp(v, -shift[j])), -unit[j], unit[j]);
+      acc[c * d + j] += q;
+    }
+  }
+  for (std::size_t c = 0; c < k; ++c)
+    for (std::size_t j = 0; j < d; ++j) {
+      if (unit[j] == 0) continue;
+      const auto lim = static_cast<I128>(limit[j]);
+      const I128 s = std::clamp(acc[c * d + j], -lim, lim);
+      sums[c * d + j] = std::ldexp(static_cast<double>(s), shift[j]);  // |s| <= 2^53: exact, then an exact scaling
+    }
+}
 
 double assign_nearest(const double* x, std::size_t n, std::size_t d, const RowMatrix& c, Labels& labels) {
   const auto k = static_cast<std::size_t>(c.rows());

@@ -44,6 +44,17 @@
 //                   with a true bound the clamp never binds, and a wrong one only biases the sum;
 //                3. the snapping output lies on a grid inside [-B_j, B_j] (post-processing).
 //              textbook: S_j + continuous Laplace(h_j / eps_sum), unclamped (flagged).
+//              The sum itself is exact (Casacuberta, Jayaraman, Zeng, Tschantz & Heller, "Widespread
+//              underestimation of sensitivity in differentially private libraries", CCS 2022: a sum of
+//              clamped values accumulated in doubles rounds at every addition, so one record can move
+//              it by more than h_j, growing with n; centred_cluster_sums below): every centred value is
+//              rounded to the public grid of spacing g_j = 2^(ceil(log2 h_j) - K), K = 53 -
+//              ceil(log2 N_bound) (21 without n_public), clamped to +-floor(h_j / g_j) units (so |q g_j|
+//              <= h_j), and the units are added as integers; the integer sum is clamped to +-N_bound
+//              floor(h_j / g_j) <= 2^53 units (1-Lipschitz, as clamp 2) and scaled by g_j, a power of
+//              two: the double S_j is exactly that sum. One record moves it by at most h_j, with no
+//              rounding slack; n records keep it within n h_j. The grid rounds each record by at most
+//              g_j / 2 <= h_j 2^-K (public, per record: part of the per-record map, like the clamp).
 //   centre     c_j + clamp(S~_j / max(N~, 1), -h_j, h_j): a function of this iteration's noisy values only
 //              (post-processing). N~ < 1 -- a cluster the noisy count calls empty -- divides by 1, so an
 //              empty cluster's centre is c + clamp(S~, -h, h): noise around the midpoint, never an atom.
@@ -53,7 +64,10 @@
 //
 // Both: initial centres are data-independent (uniform in the bounds shrunk by a margin m on every side,
 // each new centre at least 2m from the ones placed, up to 100 failed draws in a row; then m is halved
-// and the placement restarts, m starting at half the smallest side), or given. The labels (evaluation
+// and the placement restarts, m starting at half the smallest side), or given. A constant dimension
+// (lo_j = hi_j: bounds: data on a column with one value) puts every centre at lo_j and is left out of the
+// margin and the distances, so data whose every column is constant (identical points) runs: the domain
+// is one point, every centre is that point (issue 33 item 5: this threw std::logic_error, exit 1). The labels (evaluation
 // only) are those of the nearest final centre. The ledger's noise_scale multiplies every noise scale
 // (0 = plain Lloyd from the same initial centres; tests/dpdbscan/baselines_test.cpp).
 #include <cstddef>
@@ -144,6 +158,16 @@ std::int64_t planned_iterations(const DpKmeansOptions& o, std::size_t d);
 // Throws InputError("params.epsilon", ...) naming the limit and the fix when variant dplloyd with the secure
 // sampler cannot draw its noise at o.epsilon on this domain; a no-op otherwise.
 void check_secure_epsilon(const DpKmeansOptions& o, const Bounds& bounds);
+
+// The exact centred sums of variant dplloyd (see "sums" above). K of the grid for a count bound N (an
+// integer in [1, 2^52]): 53 - ceil(log2 N), so that N 2^K <= 2^53.
+int sum_grid_bits(double count_bound);
+// The grid spacing g_j = 2^(ceil(log2 h) - K) of a dimension of half-width h > 0.
+double sum_grid_spacing(double half_width, double count_bound);
+// counts[c] = the size of cluster c (labels in [0, k)); sums[c d + j] = the sum over its records of
+// clamp(x_j, lo_j, hi_j) - (lo_j + hi_j) / 2 on the grid, exactly (0 for a constant dimension).
+void centred_cluster_sums(const double* coords, std::size_t n, const Bounds& bounds, const Labels& labels, std::size_t k,
+                          double count_bound, std::vector<double>& sums, std::vector<std::int64_t>& counts);
 
 // Throws InputError for unusable parameters. Every release is recorded in `ledger`.
 DpKmeansResult dp_kmeans(const double* coords, std::size_t n, const Bounds& bounds, const DpKmeansOptions& options,

@@ -430,7 +430,8 @@ const MethodInfo& dp_kmeans_method_info() {
                   "Lloyd iterations T, at most 1e6; 0 = diffprivlib's rule int(max(min(eps/eps_m, 7), 2)) on n_public, "
                   "else (dplloyd) 5, (diffprivlib) the rule on the true n (flagged)",
                   0, kKMeansMaxIter),
-        int_param("n_public", 0, "a public number of points for the iteration rule and the sums' clamp bound; 0 = none", 0),
+        int_param("n_public", 0, "a public number of points for the iteration rule and the sums' clamp bound, at most 2^52; 0 = none", 0,
+                  std::int64_t{1} << 52),
         real_vector_param("initial_centers", RealVector{},
                           "public initial centres, row-major k x d {values: [x1, y1, x2, y2, ...]}, inside the bounds; empty = "
                           "the data-independent draw (uniform in the shrunk bounds)"),

@@ -171,6 +171,114 @@ TEST(DpKmeans, SumSensitivityCoversARecordFarFromZero) {
   }
 }
 
+TEST(DpKmeans, IdenticalPointsRunWithEveryCentreAtThePoint) {
+  // Issue 33 item 5: bounds: data on identical points gives lo_j = hi_j in every dimension; the initial
+  // placement found no margin and threw std::logic_error (exit 1). The domain is one point: every centre
+  // is that point, and the run spends its budget on the counts as usual.
+  const std::vector<double> same = [] {
+    std::vector<double> v;
+    for (int i = 0; i < 50; ++i) v.insert(v.end(), {1.0, 2.0});
+    return v;
+  }();
+  const Bounds point{{1.0, 2.0}, {1.0, 2.0}};
+  for (KmeansVariant v : {KmeansVariant::dplloyd, KmeansVariant::diffprivlib}) {
+    SCOPED_TRACE(to_string(v));
+    DpKmeansOptions o;
+    o.k = 2;
+    o.epsilon = 1.0;
+    o.variant = v;
+    BudgetLedger ledger(1.0);
+    Rng rng(4);
+    const DpKmeansResult r = dp_kmeans(same.data(), 50, point, o, rng, ledger);
+    ASSERT_EQ(r.centers.rows(), 2);
+    for (int c = 0; c < 2; ++c) {
+      EXPECT_EQ(r.centers(c, 0), 1.0);
+      EXPECT_EQ(r.centers(c, 1), 2.0);
+    }
+    EXPECT_EQ(r.labels, Labels(50, 0));  // ties go to the lowest index
+    EXPECT_NO_THROW(ledger.verify());
+  }
+  // One constant column (y = 2) among varying ones: centres placed in x, every y at 2.
+  std::vector<double> line;
+  for (int i = 0; i < 60; ++i) line.insert(line.end(), {i < 30 ? 1.0 + 0.01 * i : 8.0 + 0.01 * i, 2.0});
+  const Bounds flat{{0.0, 2.0}, {10.0, 2.0}};
+  DpKmeansOptions o;
+  o.k = 3;
+  o.epsilon = 5.0;
+  BudgetLedger ledger(5.0);
+  Rng rng(9);
+  const DpKmeansResult r = dp_kmeans(line.data(), 60, flat, o, rng, ledger);
+  for (int c = 0; c < 3; ++c) {
+    EXPECT_EQ(r.initial_centers(c, 1), 2.0);
+    EXPECT_EQ(r.centers(c, 1), 2.0);
+    EXPECT_GE(r.initial_centers(c, 0), 0.0);
+    EXPECT_LE(r.initial_centers(c, 0), 10.0);
+  }
+  EXPECT_NE(r.initial_centers(0, 0), r.initial_centers(1, 0));
+}
+
+TEST(DpKmeans, CentredSumsAreExactOnThePublicGrid) {
+  // Casacuberta et al. (CCS 2022): values clamped to [-B, B] and added up in doubles round at every
+  // addition, so adding one record can move the sum by more than B. Here B = 1 (bounds [-1, 1], centred
+  // on 0): D is 2^20 records at eps = 2^-53 + 2^-60, D' is D with one record at 1 placed first. In doubles,
+  // 1 + eps rounds up to 1 + 2^-52 at every step, so sum(D') - sum(D) = 1 + 2^20 (2^-52 - eps) > 1.
+  const Bounds b{{-1.0}, {1.0}};
+  const std::size_t m = std::size_t{1} << 20;
+  const double eps = std::ldexp(1.0, -53) + std::ldexp(1.0, -60);
+  std::vector<double> d(m, eps), d_prime;
+  d_prime.push_back(1.0);
+  d_prime.insert(d_prime.end(), d.begin(), d.end());
+  double naive = 0, naive_prime = 0;  // what the sum in doubles gives
+  for (double x : d) naive += x;
+  for (double x : d_prime) naive_prime += x;
+  ASSERT_GT(naive_prime - naive, 1.0) << "the counterexample must show the defect of a double accumulation";
+  std::vector<double> s, s_prime;
+  std::vector<std::int64_t> c, c_prime;
+  centred_cluster_sums(d.data(), m, b, Labels(m, 0), 1, kCountBound, s, c);
+  centred_cluster_sums(d_prime.data(), m + 1, b, Labels(m + 1, 0), 1, kCountBound, s_prime, c_prime);
+  EXPECT_EQ(c[0], static_cast<std::int64_t>(m));
+  EXPECT_EQ(c_prime[0], static_cast<std::int64_t>(m + 1));
+  EXPECT_LE(std::fabs(s_prime[0] - s[0]), 1.0);  // at most B, no slack: the sums are exact
+  EXPECT_EQ(s_prime[0] - s[0], 1.0);
+  // n records at the edge sum to exactly n B (and never beyond); random records stay within n B, and
+  // each added record moves the sum by at most B.
+  const Bounds wide{{-3.0, 100.0}, {7.0, 100.5}};  // h = 5 and 0.25, centres 2 and 100.25
+  Rng g(5);
+  std::vector<double> p;
+  const std::size_t n = 20000;
+  for (std::size_t i = 0; i < n; ++i) {
+    p.push_back(i % 3 == 0 ? 7.0 : g.uniform(-10.0, 12.0));  // some outside the domain: clamped
+    p.push_back(g.uniform(99.0, 101.0));
+  }
+  std::vector<double> prev;
+  std::vector<std::int64_t> cnt;
+  for (std::size_t upto : {std::size_t{1}, std::size_t{2}, std::size_t{1000}, std::size_t{1001}, n - 1, n}) {
+    std::vector<double> cur;
+    centred_cluster_sums(p.data(), upto, wide, Labels(upto, 0), 1, kCountBound, cur, cnt);
+    EXPECT_LE(std::fabs(cur[0]), static_cast<double>(upto) * 5.0);
+    EXPECT_LE(std::fabs(cur[1]), static_cast<double>(upto) * 0.25);
+    if (!prev.empty() && (upto == 2 || upto == 1001 || upto == n)) {  // one record more than the previous
+      EXPECT_LE(std::fabs(cur[0] - prev[0]), 5.0);
+      EXPECT_LE(std::fabs(cur[1] - prev[1]), 0.25);
+    }
+    prev = cur;
+  }
+  std::vector<double> edge(2 * 1000);
+  for (std::size_t i = 0; i < 1000; ++i) edge[2 * i] = 7.0, edge[2 * i + 1] = 100.5;
+  centred_cluster_sums(edge.data(), 1000, wide, Labels(1000, 0), 1, kCountBound, prev, cnt);
+  EXPECT_EQ(prev[0], 5000.0);
+  EXPECT_EQ(prev[1], 250.0);
+  // The grid: K = 53 - ceil(log2 N_bound), spacing 2^(ceil(log2 h) - K).
+  EXPECT_EQ(sum_grid_bits(kCountBound), 21);
+  EXPECT_EQ(sum_grid_bits(8000), 40);
+  EXPECT_EQ(sum_grid_spacing(5.0, kCountBound), std::ldexp(1.0, 3 - 21));
+  EXPECT_EQ(sum_grid_spacing(4.0, kCountBound), std::ldexp(1.0, 2 - 21));
+  // A count bound caps the sum: 3 records at the edge with N_bound = 2 sum to 2 B.
+  const std::vector<double> three{1.0, 1.0, 1.0};
+  centred_cluster_sums(three.data(), 3, b, Labels(3, 0), 1, 2.0, prev, cnt);
+  EXPECT_EQ(prev[0], 2.0);
+}
+
 TEST(DpKmeans, EmptyClusterCentreIsNoised) {
   // All points near (1, 1); the second initial centre at (9, 9) gets no point: its released centre must
   // be noised (different for different seeds, from the same initial centres), not kept.
@@ -293,8 +401,11 @@ TEST(DpKmeans, ZeroNoiseDplloydIsPlainLloyd) {
       assign();
     }
     EXPECT_EQ(r.labels, lab);
+    // The sums are exact on the public grid (CentredSumsAreExactOnThePublicGrid), each record rounded by
+    // at most half its spacing: the mean moves by no more than that.
+    const double grid = sum_grid_spacing(10.0, kCountBound);
     for (int a = 0; a < 3; ++a)
-      for (int j = 0; j < 2; ++j) EXPECT_NEAR(r.centers(a, j), c(a, j), 1e-9);
+      for (int j = 0; j < 2; ++j) EXPECT_NEAR(r.centers(a, j), c(a, j), grid / 2 + 1e-12);
   }
 }
 
