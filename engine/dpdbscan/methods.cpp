@@ -169,6 +169,15 @@ void check_dp_dbscan_shape(const ParamSet& p, const DataShape& shape) {
                      "use release_histogram: false for this dataset, or a larger alpha / smaller domain");
 }
 
+// Does the true n shape the release? Only through the histogram choice of histogram: auto (Sec. 8.1:
+// Alg. 2 iff n <= |X|/2) and through theta: -1 of the linear histogram (max{0, ln(|X|/n)}/eps, Thm 6.1/
+// 7.1, or the authors' Gamma/kappa when |X| <= 2n). The naive histogram, or the linear one with an
+// explicit theta, never reads n: their results carry no n note (issue 34 item 8). (storage: auto also
+// looks at n, but dense and sparse storage release the same values.)
+bool release_uses_n(const DpDbscanOptions& o) {
+  return o.histogram == HistogramChoice::automatic || (o.histogram == HistogramChoice::linear && o.theta < 0);
+}
+
 class DpDbscanMethod final : public Method {
  public:
   MethodResult run(const Dataset& data, const ParamSet& p, Rng& rng, BudgetLedger& ledger) const override {
@@ -204,7 +213,7 @@ class DpDbscanMethod final : public Method {
     out.labels = SpanClassifier(r.grid, r.spans, r.dense).classify_all(data.coords.data(), data.n);
     out.labels_are_release = false;
     if (r.sampler == privacy::Sampler::textbook) out.non_private_notes.push_back(privacy::kTextbookSamplerNote);
-    if (o.n_public == 0)
+    if (o.n_public == 0 && release_uses_n(o))
       out.non_private_notes.push_back(
           "the number of points n is treated as public for the histogram choice and theta, as the paper does; set n_public "
           "to a public value for a fully private release");
@@ -365,7 +374,7 @@ const MethodInfo& dp_dbscan_method_info() {
     m.summary = "DP-DBSCAN: approximate spans from a DP cell histogram (naive or linear-time), core cells merged by union-find";
     m.reference = "Qiu & Yi, Approximate DBSCAN under Differential Privacy, Alg. 1-2, Sec. 5-7";
     m.releases = "the spans (rectangles of dense cells, Sec. 5); with release_histogram the noisy histogram";
-    m.private_when = "n_public > 0 and rng: dpclust";
+    m.private_when = "n_public > 0, or histogram: naive, or histogram: linear with theta >= 0 (n not used); and rng: dpclust";
     m.differentially_private = true;
     m.needs_bounds = true;
     m.relation = NeighbourRelation::add_remove;
@@ -390,7 +399,8 @@ const MethodInfo& dp_dbscan_method_info() {
         real_param("theta", -1.0, "threshold of Alg. 2 (theta); -1 = by theta_rule"),
         choice_param("theta_rule", "paper", names_of(kThetaRules),
                      "automatic theta: max{0, ln(|X|/n)}/eps (Thm 6.1/7.1), or the authors' code (Gamma/kappa when |X| <= 2n)"),
-        int_param("n_public", 0, "public n for the histogram choice and theta; 0 = the dataset's n (treated as public, as in the paper)", 0),
+        int_param("n_public", 0, "public n for the histogram choice and theta; 0 = the dataset's n (treated as public, as in the paper, "
+                  "and flagged when used: histogram auto, or linear with theta -1)", 0),
         choice_param("core_rule", "minpts_prime", names_of(kCoreRules),
                      "core when S >= MinPts + Gamma (Sec. 7.2, MinPts' = MinPts + tau) or S >= MinPts - Gamma (Alg. 1 literally)"),
         choice_param("storage", "auto", names_of(kStorageChoices),

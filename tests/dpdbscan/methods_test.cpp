@@ -127,6 +127,37 @@ bool has_note(const MethodResult& r, const std::string& what) {
   return false;
 }
 
+TEST(Methods, DpDbscanFlagsTheTrueNOnlyWhenItShapesTheRelease) {
+  // Issue 34 item 8: with n_public 0 every cell carried "n is treated as public", even when n is not read:
+  // the naive histogram, or the linear one with an explicit theta.
+  const Dataset d = two_blobs();
+  const MethodInfo& m = dp_dbscan_method_info();
+  const std::string note = "number of points n is treated as public";
+  struct Case {
+    std::string histogram;
+    double theta;
+    std::int64_t n_public;
+    bool flagged;
+  };
+  for (const Case& c : {Case{"naive", -1.0, 0, false}, Case{"linear", 2.0, 0, false}, Case{"linear", -1.0, 0, true},
+                        Case{"auto", -1.0, 0, true}, Case{"linear", -1.0, 2000, false}, Case{"auto", -1.0, 2000, false}}) {
+    SCOPED_TRACE(c.histogram + " theta " + std::to_string(c.theta) + " n_public " + std::to_string(c.n_public));
+    const ParamSet p = with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{7}}, {"histogram", c.histogram}, {"theta", c.theta},
+                                         {"n_public", c.n_public}});
+    BudgetLedger ledger(1.0);
+    Rng rng(3);
+    const MethodResult r = m.make()->run(d, p, rng, ledger);
+    EXPECT_EQ(has_note(r, note), c.flagged);
+  }
+  // The naive histogram's release is the same for any n it is told: n is really not used.
+  const ParamSet a = with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{7}}, {"histogram", std::string("naive")}});
+  const ParamSet b = with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{7}}, {"histogram", std::string("naive")},
+                                       {"n_public", std::int64_t{5}}});
+  BudgetLedger la(1.0), lb(1.0);
+  Rng ra(8), rb(8);
+  EXPECT_EQ(m.make()->run(d, a, ra, la).release, m.make()->run(d, b, rb, lb).release);
+}
+
 TEST(Methods, DpKmeansAndPairwiseRun) {
   const Dataset d = two_blobs();
   {
