@@ -1,10 +1,12 @@
 #include "catalog/catalog.hpp"
 
+#include <cmath>
 #include <deque>
 #include <mutex>
 #include <stdexcept>
 
 #include "cluster/dbscan/dbscan.hpp"
+#include "core/error.hpp"
 #include "cluster/kmeans/kmeans.hpp"
 #include "data/generators.hpp"
 #include "dpdbscan/register.hpp"
@@ -100,6 +102,35 @@ ParamSpec seed_param() { return int_param("seed", 0, "generator seed (sklearn ra
 ParamSpec shuffle_param() { return bool_param("shuffle", true, "shuffle the points (sklearn default)"); }
 ParamSpec noise_param(double def) { return real_param("noise", def, "sd of Gaussian noise added to each coordinate", 0.0); }
 
+// A box [lo, hi] of a generator: finite ends, lo < hi (or lo <= hi when a point is allowed), and a
+// finite width, since points are drawn as lo + u (hi - lo) (an infinite width gives infinite points).
+void check_box(const ParamSet& p, const char* gen, const char* lo_key, const char* hi_key, bool allow_point) {
+  const double lo = p.real(lo_key), hi = p.real(hi_key);
+  const std::string pair = std::string(lo_key) + " = " + short_number(lo) + ", " + hi_key + " = " + short_number(hi);
+  if (!(allow_point ? lo <= hi : lo < hi))
+    throw InputError(hi_key, std::string(gen) + ": " + lo_key + " must be " + (allow_point ? "at most " : "below ") + hi_key + " (" + pair + ")",
+                     std::string("give ") + lo_key + (allow_point ? " <= " : " < ") + hi_key + ", e.g. " + lo_key + ": 0, " + hi_key + ": 1");
+  if (!std::isfinite(hi - lo))
+    throw InputError(hi_key, std::string(gen) + ": the box " + pair + " is wider than the largest double",
+                     std::string("narrow ") + lo_key + " and " + hi_key + " (their difference must be finite)");
+}
+
+// Blobs: the box of random centres, an explicit centre list of whole rows, one cluster_std or one per centre.
+void check_blobs(const ParamSet& p) {
+  check_box(p, "blobs", "center_box_lo", "center_box_hi", true);
+  const std::size_t d = size_of(p, "n_features");
+  const RealVector flat = as_vector(p.get("center_list"));
+  if (flat.size() % d != 0)
+    throw InputError("center_list", "blobs: center_list has " + std::to_string(flat.size()) + " numbers, not a multiple of n_features = " +
+                                        std::to_string(d),
+                     "give whole centres, row-major: {values: [x1, y1, x2, y2, ...]} with n_features numbers each");
+  const std::size_t k = flat.empty() ? size_of(p, "centers") : flat.size() / d;
+  const std::size_t stds = as_vector(p.get("cluster_std")).size();
+  if (stds != 1 && stds != k)
+    throw InputError("cluster_std", "blobs: cluster_std has " + std::to_string(stds) + " values for " + std::to_string(k) + " centres",
+                     "give one cluster_std for every centre, or one per centre");
+}
+
 }  // namespace
 
 const std::vector<GeneratorInfo>& all_generators() {
@@ -125,15 +156,13 @@ const std::vector<GeneratorInfo>& all_generators() {
         real_param("center_box_lo", -10.0, "centre box lower end"), real_param("center_box_hi", 10.0, "centre box upper end"),
         shuffle_param(), seed_param(), random_stream_param()},
        [](const ParamSet& p) {
+         check_blobs(p);
          BlobsOptions o;
          o.n_samples = size_of(p, "n_samples");
          o.n_centers = size_of(p, "centers");
          o.n_features = size_of(p, "n_features");
          const RealVector flat = as_vector(p.get("center_list"));
          if (!flat.empty()) {
-           if (flat.size() % o.n_features != 0)
-             throw std::invalid_argument("blobs: center_list has " + std::to_string(flat.size()) + " numbers, not a multiple of n_features = " +
-                                         std::to_string(o.n_features));
            for (std::size_t i = 0; i < flat.size(); i += o.n_features)
              o.centers.emplace_back(flat.begin() + static_cast<std::ptrdiff_t>(i), flat.begin() + static_cast<std::ptrdiff_t>(i + o.n_features));
          }
@@ -143,13 +172,15 @@ const std::vector<GeneratorInfo>& all_generators() {
          o.seed = seed_of(p);
          o.stream = random_stream_of(p);
          return make_blobs(o);
-       }},
+       },
+       check_blobs},
       {"gaussian_mixture", "isotropic Gaussian mixture, means uniform in a box, equal weights",
        {n_samples(1000), int_param("components", 5, "number of components, at most 10000 (their means are drawn before any point)", 1, 10'000),
         n_features_param(),
         real_param("sd", 1.0, "sd of every component", 0.0, std::nullopt, true), real_param("box_lo", -10.0, "means box lower end"),
         real_param("box_hi", 10.0, "means box upper end"), shuffle_param(), seed_param()},
        [](const ParamSet& p) {
+         check_box(p, "gaussian_mixture", "box_lo", "box_hi", true);
          // The means come from the same seed (a separate stream), so the whole mixture is one seed.
          Rng rng(splitmix64(seed_of(p) ^ 0x6d69787475726573ULL));
          GaussianMixtureOptions o;
@@ -164,7 +195,8 @@ const std::vector<GeneratorInfo>& all_generators() {
          o.shuffle = p.boolean("shuffle");
          o.seed = seed_of(p);
          return gaussian_mixture(o);
-       }},
+       },
+       [](const ParamSet& p) { check_box(p, "gaussian_mixture", "box_lo", "box_hi", true); }},
       {"spirals", "interleaved Archimedean spiral arms",
        {n_samples(1000), int_param("arms", 2, "number of arms, at most 1e6", 1, 1'000'000), real_param("turns", 1.0, "turns per arm", 0.0, std::nullopt, true),
         noise_param(0.0), shuffle_param(), seed_param()},
@@ -175,12 +207,13 @@ const std::vector<GeneratorInfo>& all_generators() {
        {n_samples(1000), n_features_param(), real_param("low", 0.0, "box lower end"),
         real_param("high", 1.0, "box upper end"), seed_param()},
        [](const ParamSet& p) {
+         check_box(p, "uniform", "low", "high", false);
          Bounds b;
          b.lo.assign(size_of(p, "n_features"), p.real("low"));
          b.hi.assign(size_of(p, "n_features"), p.real("high"));
-         if (!(b.lo[0] < b.hi[0])) throw std::invalid_argument("uniform generator: low must be below high");
          return uniform_noise(size_of(p, "n_samples"), b, seed_of(p));
-       }},
+       },
+       [](const ParamSet& p) { check_box(p, "uniform", "low", "high", false); }},
   };
   return gens;
 }

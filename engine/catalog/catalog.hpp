@@ -30,7 +30,11 @@ struct GeneratorInfo {
   std::string name;
   std::string summary;
   std::vector<ParamSpec> params;
-  std::function<Dataset(const ParamSet&)> make;
+  std::function<Dataset(const ParamSet&)> make;  // calls `check` first
+  // What the single parameters' ranges cannot say (low < high, list lengths that must agree): throws
+  // InputError whose where() is the offending key, with the fix. Run when the config is read
+  // (config/dataset_entry.cpp), so `validate` refuses what `run` would (issue 33 item 5). May be empty.
+  std::function<void(const ParamSet&)> check;
 };
 const std::vector<GeneratorInfo>& all_generators();
 const GeneratorInfo* find_generator(const std::string& name);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "core/error.hpp"
 #include "core/files.hpp"
 #include "catalog/catalog.hpp"
 #include "config/config_reading.hpp"
@@ -49,6 +50,15 @@ ParamSet parse_generator(const Located& at, std::string& type_out) {
     if (at.has(spec.name)) ps.set(spec.name, parse_param_value(at.child(spec.name), spec));
     else if (!spec.required()) ps.set(spec.name, spec.default_value);
     else yaml::fail(at, "generator '" + yaml::clip(type_out) + "' needs '" + spec.name + "'", spec.description);
+  }
+  // Parameters that must agree with each other (uniform's low < high, ...): refused here, with the
+  // offending key's line, so that `validate` catches what generating the points would refuse.
+  if (gen->check) {
+    try {
+      gen->check(ps);
+    } catch (const InputError& e) {
+      yaml::fail(at.has(e.where()) ? at.child(e.where()) : at, e.problem(), e.fix());
+    }
   }
   return ps;
 }

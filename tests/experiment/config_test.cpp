@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "config/config.hpp"
@@ -139,6 +140,35 @@ TEST(Config, UnknownGeneratorParameterIsRejected) {
   std::string msg = error_of(text);
   EXPECT_NE(msg.find("datasets[0].generator.nosie"), std::string::npos) << msg;
   EXPECT_NE(msg.find("did you mean 'noise'"), std::string::npos) << msg;
+}
+
+TEST(Config, GeneratorParametersThatDisagreeAreRefusedWhenTheConfigIsRead) {
+  // Issue 33 item 5: uniform with low >= high passed `validate` and exited 1 in `run`
+  // (std::invalid_argument); the other generators' boxes and list lengths the same way (or silently).
+  // Each is now an InputError at the key's line, with the fix, before anything runs.
+  struct Case {
+    std::string generator, key, says;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"{type: uniform, low: 1, high: 1}", "datasets[0].generator.high", "low must be below high"},
+           {"{type: uniform, low: 2, high: 1}", "datasets[0].generator.high", "low must be below high"},
+           {"{type: uniform, low: -1e308, high: 1e308}", "datasets[0].generator.high", "wider than the largest double"},
+           {"{type: blobs, center_box_lo: 5, center_box_hi: 1}", "datasets[0].generator.center_box_hi", "center_box_lo must be at most"},
+           {"{type: blobs, n_features: 2, center_list: {values: [1, 2, 3]}}", "datasets[0].generator.center_list", "not a multiple"},
+           {"{type: blobs, centers: 3, cluster_std: {values: [1, 2]}}", "datasets[0].generator.cluster_std", "2 values for 3 centres"},
+           {"{type: gaussian_mixture, box_lo: 5, box_hi: 1}", "datasets[0].generator.box_hi", "box_lo must be at most box_hi"}}) {
+    SCOPED_TRACE(c.generator);
+    const std::string msg = error_of("experiment: x\ndatasets: [{name: g, generator: " + c.generator + ", params: {k: 2}}]\nmethods: [kmeans]\n");
+    EXPECT_NE(msg.find("t.yaml:2:"), std::string::npos) << msg;
+    EXPECT_NE(msg.find(c.key), std::string::npos) << msg;
+    EXPECT_NE(msg.find(c.says), std::string::npos) << msg;
+    EXPECT_NE(msg.find("fix:"), std::string::npos) << msg;
+  }
+  // What agrees still passes: a point-sized centre box, whole centres with one sd each.
+  EXPECT_EQ(error_of("experiment: x\ndatasets: [{name: g, generator: {type: blobs, center_box_lo: 3, center_box_hi: 3}, params: {k: 2}}]\n"
+                     "methods: [kmeans]\n"), "");
+  EXPECT_EQ(error_of("experiment: x\ndatasets: [{name: g, generator: {type: blobs, center_list: {values: [0, 0, 5, 5]}, "
+                     "cluster_std: {values: [1, 2]}}, params: {k: 2}}]\nmethods: [kmeans]\n"), "");
 }
 
 TEST(Config, ZipNeedsEqualLengths) {
