@@ -13,6 +13,7 @@
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -20,6 +21,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/rng.hpp"
+#include "config/dataset_factory.hpp"
 #include "config/grid.hpp"
 #include "scaleout/sbatch_script.hpp"
 #include "scaleout/shard_plan.hpp"
@@ -159,6 +161,32 @@ int cmd_submit(int argc, char** argv) {
   const fs::path root = data_root_from(vm);
   const std::optional<std::int64_t> trials = vm.count("trials") ? std::optional<std::int64_t>(vm["trials"].as<std::int64_t>()) : std::nullopt;
   const std::vector<ExperimentConfig> cfgs = load_run_configs(configs, root, trials, limits_from(vm, cpus));
+  // Every dataset of every config must be present before a script is written or sent (the check `run`
+  // makes, config/dataset_factory.hpp): otherwise each task fails on its node after its wait in the
+  // queue. All missing datasets at once, each with its fix (the fetch command of a registered one);
+  // --skip-missing-data lets the tasks skip them instead.
+  if (!vm.count("skip-missing-data")) {
+    std::vector<std::string> missing;
+    std::set<std::string> configs_missing;
+    for (const ExperimentConfig& cfg : cfgs)
+      for (const DatasetSpec& d : cfg.datasets) {
+        try {
+          check_dataset_available(d);
+        } catch (const InputError& e) {
+          missing.push_back(e.where() + ": " + e.problem() + (e.fix().empty() ? "" : "\n      fix: " + e.fix()));
+          configs_missing.insert(cfg.file.string());
+        }
+      }
+    if (!missing.empty()) {
+      std::string list, files;
+      for (const auto& m : missing) list += "\n  - " + m;
+      for (const auto& f : configs_missing) files += " " + f;
+      throw InputError("dpclust submit", std::to_string(missing.size()) + " dataset" + (missing.size() == 1 ? " is" : "s are") +
+                                             " missing, so the array tasks would fail on their nodes; nothing was written or submitted:" + list,
+                       "fetch them (`dpclust data fetch --for" + files + "` gets every registered one), or pass --skip-missing-data to "
+                       "let the tasks skip (and record) the experiments whose data is missing");
+    }
+  }
 
   // Measured running times of an earlier run, when given: the plan follows them (snapshot in OUT/slurm/costs.json).
   ShardCosts measured;
@@ -236,6 +264,15 @@ int cmd_submit(int argc, char** argv) {
   for (const char* f : {"array.sbatch", "merge.sbatch"}) ::chmod((dir / f).c_str(), 0755);
   const std::string array_job = submit_script(sbatch, {}, dir / "array.sbatch");
   const std::string merge_job = submit_script(sbatch, {"--dependency=afterok:" + array_job, "--kill-on-invalid-dep=yes"}, dir / "merge.sbatch");
+  // The plan as `dpclust status` reads it: which shard (array task) computes each cell, so that status
+  // can say how many tasks have started and finished before any of them has written a result.
+  json planned = json::array();
+  for (std::size_t ci = 0; ci < cfgs.size(); ++ci) {
+    const std::vector<Cell> cells = expand_grid(cfgs[ci]);
+    json shard_of = json::object();
+    for (std::size_t i = 0; i < cells.size() && i < plan.shard_of[ci].size(); ++i) shard_of[cells[i].id] = plan.shard_of[ci][i];
+    planned.push_back({{"experiment", cfgs[ci].name}, {"cells", std::move(shard_of)}});
+  }
   json record{{"schema", "dpclust.submit/1"},
               {"scheduler", "slurm"},
               {"array_job", array_job},
@@ -246,7 +283,8 @@ int cmd_submit(int argc, char** argv) {
               {"configs", configs},
               {"workdir", so.workdir},
               {"submitted", utc_now_iso8601()},
-              {"dpclust", so.version}};
+              {"dpclust", so.version},
+              {"plan", std::move(planned)}};
   write_file_atomic(dir / "submit.json", record.dump(2) + "\n");
   std::cout << "\nsubmitted: array job " << array_job << " (" << tasks << " tasks), merge job " << merge_job << " (after every task succeeded)\n"
             << "  logs: " << (dir / "logs").string() << "\n  progress: dpclust status " << so.out << "\n";
@@ -264,8 +302,10 @@ int cmd_status(int argc, char** argv) {
   po::variables_map vm;
   if (!parse(argc, argv, "usage: dpclust status OUT_DIR [--json] [--fail-if-incomplete]", opts, &pos, vm)) return 0;
   if (out.empty()) throw InputError("dpclust status", "no results directory given", "dpclust status results");
-  const std::vector<ExperimentStatus> status = collect_status(out);
-  bool incomplete = false;
+  // A directory `dpclust submit` wrote into: its array's tasks, even before any has written a result.
+  const std::optional<SubmissionStatus> submission = fs::is_directory(out) ? collect_submission(out) : std::nullopt;
+  const std::vector<ExperimentStatus> status = collect_status(out, submission.has_value());
+  bool incomplete = submission && status.empty();
   std::set<std::string> shards_to_rerun;
   std::size_t shard_count = 0;
   for (const auto& s : status) {
@@ -278,9 +318,15 @@ int cmd_status(int argc, char** argv) {
     }
   }
   if (vm.count("json")) {
-    std::cout << status_to_json(status).dump(2) << "\n";
+    json j = status_to_json(status);
+    if (submission) j["submission"] = submission_to_json(*submission);
+    std::cout << j.dump(2) << "\n";
   } else {
-    print_status(out, status, std::cout);
+    if (submission) {
+      print_submission(*submission, std::cout);
+      if (!status.empty()) std::cout << "\n";
+    }
+    if (!status.empty()) print_status(out, status, std::cout);
     // Submitted with `dpclust submit`: the command that reruns exactly the failed or interrupted tasks.
     const fs::path slurm = fs::path(slurm_dir(fs::absolute(out).lexically_normal().string()));
     if (!shards_to_rerun.empty() && fs::exists(slurm / "array.sbatch")) {

@@ -106,7 +106,7 @@ ExperimentStatus status_of(const fs::path& dir) {
 
 }  // namespace
 
-std::vector<ExperimentStatus> collect_status(const fs::path& out) {
+std::vector<ExperimentStatus> collect_status(const fs::path& out, bool allow_none) {
   std::error_code ec;
   if (!fs::is_directory(out, ec))
     throw InputError(out.string(), "not a directory", "pass the --out directory of `dpclust run` (default: results)");
@@ -115,13 +115,118 @@ std::vector<ExperimentStatus> collect_status(const fs::path& out) {
     if (entry.is_directory() && (fs::exists(entry.path() / "manifest.json") || fs::exists(entry.path() / "skipped.json")))
       dirs.push_back(entry.path());
   if (ec) throw InputError(out.string(), "cannot list this directory (" + ec.message() + ")");
-  if (dirs.empty())
+  if (dirs.empty() && !allow_none)
     throw InputError(out.string(), "no experiment output here (no <experiment>/manifest.json)",
                      "pass the --out directory of `dpclust run` (default: results)");
   std::sort(dirs.begin(), dirs.end());
   std::vector<ExperimentStatus> all;
   for (const auto& d : dirs) all.push_back(status_of(d));
   return all;
+}
+
+std::optional<SubmissionStatus> collect_submission(const fs::path& out) {
+  const fs::path slurm = out / "slurm", file = slurm / "submit.json";
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) return std::nullopt;
+  json rec;
+  try {
+    std::ifstream in(file);
+    rec = json::parse(in);
+  } catch (const std::exception&) {
+    throw InputError(file.string(), "not readable JSON", "it is written by `dpclust submit`; submit again, or remove the file");
+  }
+  SubmissionStatus s;
+  s.array_job = str(rec, "array_job");
+  s.merge_job = str(rec, "merge_job");
+  s.submitted = str(rec, "submitted");
+  s.shard_plan = str(rec, "shard_plan");
+  if (const auto t = rec.find("tasks"); t != rec.end() && t->is_number_unsigned()) s.tasks = t->get<std::size_t>();
+  if (s.tasks == 0 || s.tasks > 100000) throw InputError(file.string() + " tasks", "missing or not a task count", "submit again");
+  const std::string of_n = "/" + std::to_string(s.tasks);
+  std::vector<bool> started(s.tasks + 1, false), failed(s.tasks + 1, false);
+  std::vector<std::size_t> cells(s.tasks + 1, 0), done(s.tasks + 1, 0);
+  // Slurm opens a task's log when the task starts: <array job>_<task>.out (a resubmission has its own job id).
+  for (const auto& e : fs::directory_iterator(slurm / "logs", ec)) {
+    const std::string f = e.path().filename().string();
+    const auto us = f.find('_');
+    if (us == std::string::npos || f.size() < 5 || f.compare(f.size() - 4, 4, ".out") != 0) continue;
+    const std::string task = f.substr(us + 1, f.size() - 4 - us - 1);
+    if (task.empty() || task.find_first_not_of("0123456789") != std::string::npos || task.size() > 6) continue;
+    const std::size_t k = std::stoul(task);
+    if (k >= 1 && k <= s.tasks) started[k] = true;
+  }
+  const auto plan = rec.find("plan");
+  s.has_plan = plan != rec.end() && plan->is_array();
+  for (const json& exp : s.has_plan ? *plan : json::array()) {
+    if (!exp.is_object() || !exp.contains("cells") || !exp["cells"].is_object()) continue;
+    const std::string name = str(exp, "experiment");
+    if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..") continue;
+    const fs::path dir = out / name;
+    std::optional<json> manifest;
+    try {
+      manifest = read_manifest(dir);
+    } catch (const InputError&) {
+      manifest.reset();  // a damaged manifest is reported by the experiment's own status
+    }
+    std::map<std::string, std::string> fingerprint;  // cell id -> fingerprint, of the grid on disk
+    if (manifest) {
+      for (const auto& e : (*manifest)["grid"])
+        if (e.is_object() && e.contains("id") && e.contains("fingerprint") && e["id"].is_string() && e["fingerprint"].is_string())
+          fingerprint[e["id"].get<std::string>()] = e["fingerprint"].get<std::string>();
+      // The latest record of each of this submission's shards: a run of it started; failed or interrupted.
+      std::map<std::string, std::string> latest;
+      for (const auto& r : (*manifest)["runs"])
+        if (r.is_object()) latest[str(r, "shard")] = str(r, "state");
+      const bool active = locked_by_someone(ExperimentLocks::active_file(dir));
+      for (std::size_t k = 1; k <= s.tasks; ++k) {
+        const auto it = latest.find(std::to_string(k) + of_n);
+        if (it == latest.end()) continue;
+        started[k] = true;
+        failed[k] = failed[k] || it->second == "failed" || (it->second == "running" && !active);
+      }
+    }
+    for (const auto& [id, shard] : exp["cells"].items()) {
+      if (!shard.is_number_unsigned()) continue;
+      const auto k = shard.get<std::size_t>();
+      if (k < 1 || k > s.tasks) continue;
+      ++cells[k];
+      ++s.cells;
+      const auto f = fingerprint.find(id);
+      if (f != fingerprint.end() && check_cell(dir, id, f->second).state == CellCheck::State::valid) {
+        ++done[k];
+        ++s.cells_done;
+        started[k] = true;
+      }
+    }
+  }
+  for (std::size_t k = 1; k <= s.tasks; ++k) {
+    s.started += started[k];
+    const bool finished = s.has_plan && cells[k] > 0 && done[k] == cells[k];
+    s.finished += finished;
+    s.failed += !finished && failed[k];
+  }
+  return s;
+}
+
+void print_submission(const SubmissionStatus& s, std::ostream& os) {
+  os << "submitted: array job " << s.array_job << " (" << s.tasks << " task" << (s.tasks == 1 ? "" : "s") << ")";
+  if (!s.submitted.empty()) os << " at " << s.submitted;
+  if (!s.merge_job.empty()) os << ", merge job " << s.merge_job << " after every task succeeded";
+  os << "\n  tasks: " << s.started << " of " << s.tasks << " started";
+  if (s.has_plan) {
+    const std::size_t running = s.started - std::min(s.started, s.finished + s.failed);
+    os << ", " << s.finished << " finished, " << running << " running, " << s.failed << " failed; cells of the plan: " << s.cells_done
+       << " of " << s.cells << " on disk";
+  }
+  os << "\n";
+  if (s.started == 0)
+    os << "  no task has started yet (queued: `squeue -j " << s.array_job << "` shows them); results appear here as tasks run\n";
+}
+
+json submission_to_json(const SubmissionStatus& s) {
+  return {{"array_job", s.array_job}, {"merge_job", s.merge_job}, {"submitted", s.submitted}, {"shard_plan", s.shard_plan},
+          {"tasks", s.tasks},         {"started", s.started},     {"finished", s.finished},   {"failed", s.failed},
+          {"cells", s.cells},         {"cells_done", s.cells_done}, {"has_plan", s.has_plan}};
 }
 
 void print_status(const fs::path& out, const std::vector<ExperimentStatus>& status, std::ostream& os) {

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iosfwd>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,9 +35,28 @@ struct ExperimentStatus {
   bool complete() const { return total > 0 && done == total; }
 };
 
+// An array submitted by `dpclust submit` (OUT/slurm/submit.json), and how far its tasks are, before and
+// while they write results (issue 33 item 5: status right after submit said "no experiment output here").
+// A task has started when Slurm opened its log (slurm/logs/<job>_<task>.out), a run of its shard is in
+// a manifest, or one of its cells is on disk; it has finished when every cell the plan gives it is on
+// disk (the plan of submit.json: cell id -> shard), and failed when its latest run failed or was
+// interrupted with cells still missing. Submissions without a plan count started tasks only.
+struct SubmissionStatus {
+  std::string array_job, merge_job, submitted, shard_plan;
+  std::size_t tasks = 0;
+  std::size_t started = 0, finished = 0, failed = 0;
+  std::size_t cells = 0, cells_done = 0;  // of the plan (0 without one)
+  bool has_plan = false;
+};
+// Empty when `out` has no slurm/submit.json; InputError naming the file when it is damaged.
+std::optional<SubmissionStatus> collect_submission(const std::filesystem::path& out);
+void print_submission(const SubmissionStatus& s, std::ostream& os);
+nlohmann::json submission_to_json(const SubmissionStatus& s);
+
 // Every experiment directory directly under `out` (a manifest.json or skipped.json), in name order.
-// InputError when `out` is not a directory or holds none.
-std::vector<ExperimentStatus> collect_status(const std::filesystem::path& out);
+// InputError when `out` is not a directory, or holds none and `allow_none` is false (set it when a
+// submission was found: its tasks have not written anything yet).
+std::vector<ExperimentStatus> collect_status(const std::filesystem::path& out, bool allow_none = false);
 void print_status(const std::filesystem::path& out, const std::vector<ExperimentStatus>& status, std::ostream& os);
 nlohmann::json status_to_json(const std::vector<ExperimentStatus>& status);
 

@@ -393,6 +393,92 @@ TEST(Submit, WritesScriptsAndChainsTheMergeWithAStandInSbatch) {
   EXPECT_TRUE(has(pbs.output, "--shard auto/N")) << pbs.output;
 }
 
+TEST(Submit, RefusesMissingDataListingEveryDatasetBeforeWritingAnything) {
+  // Issue 33 item 5: submit sent array jobs for configs whose data was absent; every task then failed on
+  // its node. Now every missing dataset of every config is listed with its fix, exit 2, nothing written.
+  const fs::path dir = dpclust::testing::temp_dir("submit_missing");
+  const fs::path a = dpclust::testing::write_file(dir / "a.yaml", R"(experiment: has_missing
+seed: 1
+trials: 1
+datasets:
+  - name: present
+    generator: {type: blobs, n_samples: 100, seed: 1}
+    params: {k: 3}
+  - name: gone
+    file: no_such_file.csv
+    params: {k: 3}
+methods:
+  - method: kmeans
+metrics: [n_clusters]
+)");
+  const fs::path b = dpclust::testing::write_file(dir / "b.yaml", R"(experiment: also_missing
+seed: 1
+trials: 1
+datasets:
+  - name: lost
+    file: lost/points.csv
+    params: {k: 2}
+methods:
+  - method: kmeans
+metrics: [n_clusters]
+)");
+  const fs::path fake = dpclust::testing::write_file(dir / "sbatch", "#!/bin/sh\necho called >> '" + (dir / "calls").string() + "'\necho 7\n");
+  fs::permissions(fake, fs::perms::owner_all);
+  for (const std::string extra : {std::string(" --dry-run"), " --sbatch " + fake.string()}) {
+    const auto r = dpclust_cmd("submit " + a.string() + " " + b.string() + " --scheduler slurm --tasks 2 --out " + (dir / "out").string() + extra);
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_TRUE(has(r.output, "2 datasets are missing")) << r.output;
+    EXPECT_TRUE(has(r.output, "dataset 'gone': file not found: " + (dir / "no_such_file.csv").string())) << r.output;
+    EXPECT_TRUE(has(r.output, "dataset 'lost': file not found: " + (dir / "lost" / "points.csv").string())) << r.output;
+    EXPECT_TRUE(has(r.output, "--skip-missing-data")) << r.output;
+    EXPECT_FALSE(has(r.output, "#SBATCH")) << "refused before the plan and the scripts";
+    EXPECT_FALSE(fs::exists(dir / "out"));
+    EXPECT_FALSE(fs::exists(dir / "calls")) << "sbatch must not be called";
+  }
+  // With --skip-missing-data the tasks skip what is missing, as `run` does: the submission goes ahead.
+  const auto skip = dpclust_cmd("submit " + a.string() + " --scheduler slurm --tasks 1 --out " + (dir / "out").string() +
+                                " --skip-missing-data --dry-run");
+  EXPECT_EQ(skip.code, 0) << skip.output;
+  EXPECT_TRUE(has(skip.output, "--skip-missing-data")) << skip.output;
+}
+
+TEST(Status, RightAfterSubmitCountsTheArrayTasks) {
+  // Issue 33 item 5: `status OUT` right after `submit` failed ("no experiment output here"). It now reads
+  // the submission's plan and says how many of its tasks have started and finished.
+  const fs::path dir = dpclust::testing::temp_dir("status_submit");
+  const fs::path cfg = dpclust::testing::write_file(dir / "shards.yaml", kConfig);
+  const fs::path out = dir / "out";
+  const fs::path fake = dpclust::testing::write_file(dir / "sbatch",
+                                                     "#!/bin/sh\necho \"$@\" >> '" + (dir / "calls").string() +
+                                                         "'\nn=$(wc -l < '" + (dir / "calls").string() + "')\necho $((100 + n))\n");
+  fs::permissions(fake, fs::perms::owner_all);
+  ASSERT_EQ(dpclust_cmd("submit " + cfg.string() + " --scheduler slurm --tasks 3 --out " + out.string() + " --sbatch " + fake.string()).code, 0);
+  auto st = dpclust_cmd("status " + out.string());
+  ASSERT_EQ(st.code, 0) << st.output;
+  EXPECT_TRUE(has(st.output, "submitted: array job 101 (3 tasks)")) << st.output;
+  EXPECT_TRUE(has(st.output, "tasks: 0 of 3 started, 0 finished, 0 running, 0 failed; cells of the plan: 0 of 8 on disk")) << st.output;
+  EXPECT_EQ(dpclust_cmd("status " + out.string() + " --fail-if-incomplete").code, 1);
+  // Task 1 has started (Slurm opened its log); task 2 ran its shard of the same plan to the end.
+  dpclust::testing::write_file(out / "slurm" / "logs" / "101_1.out", "");
+  const auto shard = dpclust_cmd("run " + cfg.string() + " --out " + out.string() + " --shard 2/3 --no-progress");
+  ASSERT_EQ(shard.code, 0) << shard.output;
+  st = dpclust_cmd("status " + out.string());
+  ASSERT_EQ(st.code, 0) << st.output;
+  EXPECT_TRUE(has(st.output, "tasks: 2 of 3 started, 1 finished, 1 running, 0 failed")) << st.output;
+  EXPECT_TRUE(has(st.output, "experiment")) << "the experiment's own table follows once it exists";
+  const json j = json::parse(dpclust_cmd("status " + out.string() + " --json").output);
+  EXPECT_EQ(j["submission"]["tasks"], 3);
+  EXPECT_EQ(j["submission"]["started"], 2);
+  EXPECT_EQ(j["submission"]["finished"], 1);
+  const std::size_t in_shard_2 = j["submission"]["cells_done"].get<std::size_t>();
+  EXPECT_GE(in_shard_2, 1u);
+  EXPECT_EQ(j["experiments"][0]["done"], in_shard_2);
+  // The other two shards: every task finished, the plan complete.
+  for (const char* k : {"1/3", "3/3"}) ASSERT_EQ(dpclust_cmd("run " + cfg.string() + " --out " + out.string() + " --shard " + k + " --no-progress").code, 0);
+  st = dpclust_cmd("status " + out.string());
+  EXPECT_TRUE(has(st.output, "tasks: 3 of 3 started, 3 finished, 0 running, 0 failed; cells of the plan: 8 of 8 on disk")) << st.output;
+}
+
 TEST(Status, CountsCellsAndNamesFailedAndInterruptedShards) {
   const fs::path dir = dpclust::testing::temp_dir("status");
   const fs::path cfg = dpclust::testing::write_file(dir / "shards.yaml", kConfig);
