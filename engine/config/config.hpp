@@ -59,6 +59,10 @@ struct DatasetSpec {
   // `missing: drop` (csv/tsv): rows with an empty coordinate value are skipped and counted in the
   // provenance (default `error`: such a row fails the load at its line).
   bool drop_missing = false;
+  // `identifier_columns: keep` (csv/tsv/arff): keep columns that look like record identifiers among the
+  // coordinates when `columns` is not given; default `drop` leaves them out with a warning
+  // (data/identifier_columns.hpp).
+  bool keep_identifier_columns = false;
   // format fimi: `ragged: error | pad | truncate` and `items_per_row: N` (0 = not set); io/fimi.hpp.
   std::string fimi_ragged = "error";
   std::uint64_t fimi_items_per_row = 0;

@@ -28,6 +28,7 @@ const std::vector<std::string> kDatasetKeys = {
     "params", "reference", "description",
     "bounds_from_data", "public_bounds",  // DS1-DS3: the paper's data-derived box, and a public one
     "missing",                            // csv/tsv: `drop` rows with an empty coordinate value
+    "identifier_columns",                 // csv/tsv/arff: `drop` (default) or `keep` record-ID columns
     "ragged", "items_per_row"};           // fimi: transactions of different lengths (docs/choices.md)
 
 namespace {
@@ -95,6 +96,8 @@ DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::
     d.generator_params = parse_generator(at.child("generator"), d.generator);
     if (at.child("generator").has("scale")) d.standard_scale = yaml::as_string(at.child("generator").child("scale")) == "standard";
     if (at.has("missing")) yaml::fail(at.child("missing"), "missing applies to file datasets only", "remove the key");
+    if (at.has("identifier_columns"))
+      yaml::fail(at.child("identifier_columns"), "identifier_columns applies to csv, tsv and arff files only", "remove the key");
     for (const char* key : {"ragged", "items_per_row"})
       if (at.has(key)) yaml::fail(at.child(key), std::string(key) + " applies to fimi files only", "remove the key");
   } else {
@@ -157,6 +160,19 @@ DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::
         yaml::fail(at.child("missing"), "missing: drop applies to csv and tsv files only (format: " + d.format + ")",
                    "remove the key, or clean the file first");
       d.drop_missing = m == "drop";
+    }
+    // Columns that identify records (a row number, wdbc's IDNumber) are left out of the coordinates when
+    // `columns` is not given (config/dataset_factory.cpp, data/identifier_columns.hpp); `keep` turns that off.
+    if (at.has("identifier_columns")) {
+      const std::string m = yaml::as_string(at.child("identifier_columns"));
+      if (m != "drop" && m != "keep")
+        yaml::fail(at.child("identifier_columns"), "identifier_columns must be 'drop' (default: columns named like an ID, or of integers "
+                                                   "increasing in file order, are left out when `columns` is not given) or 'keep'",
+                   "write identifier_columns: keep to cluster on every numeric column, or list the columns in `columns`");
+      if (d.format != "csv" && d.format != "tsv" && d.format != "arff")
+        yaml::fail(at.child("identifier_columns"), "identifier_columns applies to csv, tsv and arff files only (format: " + d.format + ")",
+                   "remove the key");
+      d.keep_identifier_columns = m == "keep";
     }
     // FIMI transactions as attributes (attribute j = the j-th item; DRBT Sec. 6.1, docs/choices.md): what
     // to do with lines of different lengths, and an optional fixed number of attributes.

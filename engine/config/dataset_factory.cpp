@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "data/identifier_columns.hpp"
 #include "data/sklearn_datasets.hpp"
 #include "data/transforms.hpp"
 #include "catalog/catalog.hpp"
@@ -112,6 +113,15 @@ Dataset load_file(const DatasetSpec& spec) {
   return load_csv(spec.resolved, o);
 }
 
+// Issue 33: a record identifier (wdbc's IDNumber, a row number) is no coordinate. Only when the config
+// lets the loader choose the columns (a column listed in `columns` is always kept), only for table
+// formats, and not under `identifier_columns: keep` (data/identifier_columns.hpp).
+void drop_identifiers(const DatasetSpec& spec, Dataset& data) {
+  if (spec.keep_identifier_columns || !spec.columns.empty()) return;
+  if (spec.format != "csv" && spec.format != "tsv" && spec.format != "arff") return;
+  drop_identifier_columns(data, "dataset '" + spec.name + "' (" + spec.file + ")");
+}
+
 std::size_t column_index(const Dataset& data, const std::string& name, const DatasetSpec& spec) {
   auto it = std::find(data.column_names.begin(), data.column_names.end(), name);
   if (it == data.column_names.end())
@@ -204,6 +214,7 @@ Dataset materialize_dataset(const DatasetSpec& spec) {
     data = find_generator(spec.generator)->make(spec.generator_params);
   } else if (file_present(spec)) {
     data = load_file(spec);
+    drop_identifiers(spec, data);
     if (spec.standard_scale) data.non_private_notes.push_back("standard scaling uses the data's mean and standard deviation");
   } else {
     // The registry's built-in stand-in for a file that is not here (Circles, Moons, Blobs).

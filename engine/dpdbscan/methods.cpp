@@ -311,6 +311,7 @@ class PairwiseMethod final : public Method {
     o.min_pts = p.integer("min_pts");
     o.epsilon = p.real("epsilon");
     o.per_entry_sensitivity = kind_of(kPairwiseSensitivity, p, "sensitivity");
+    o.border = border_rule_of(p);
     o.max_n = static_cast<std::size_t>(p.integer("max_n"));
     o.sampler = privacy::sampler_of(p);
     PairwiseResult r = pairwise_noisy_dbscan(data.coords.data(), data.n, data.bounds, o, rng, ledger);
@@ -487,6 +488,7 @@ const MethodInfo& pairwise_method_info() {
                      "Laplace sensitivity: (n-1) D for the whole matrix (eps-DP under replace-one) or D per entry (as the "
                      "baselines state; not eps-DP)"),
         int_param("max_n", 20000, "refuse datasets larger than this (n^2 work and n^2/8 bytes), at most 1e6", 2, 1'000'000),
+        border_param(),
     };
     m.make = [] { return std::make_unique<PairwiseMethod>(); };
     m.check_shape = [](const ParamSet& p, const DataShape& shape) {

@@ -84,7 +84,8 @@ PairwiseResult pairwise_noisy_dbscan(const double* coords, std::size_t n, const 
     r.core_points += static_cast<std::size_t>(core[i]);
   }
   // scikit-learn's expansion: clusters started at unlabelled core points in index order, expanded
-  // breadth-first through core points; a border point joins the first cluster that reaches it.
+  // breadth-first through core points; a border point joins the first cluster that reaches it
+  // (border: noise leaves it noise; the cluster ids are the same either way).
   r.labels.assign(n, kNoise);
   std::vector<std::size_t> queue;
   for (std::size_t s = 0; s < n; ++s) {
@@ -99,7 +100,7 @@ PairwiseResult pairwise_noisy_dbscan(const double* coords, std::size_t n, const 
         while (bits) {
           const std::size_t j = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
           bits &= bits - 1;
-          if (r.labels[j] != kNoise) continue;
+          if (r.labels[j] != kNoise || (!core[j] && o.border == BorderRule::noise)) continue;
           r.labels[j] = id;
           if (core[j]) queue.push_back(j);
         }

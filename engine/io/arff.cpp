@@ -6,9 +6,12 @@
 #include <optional>
 #include <unordered_map>
 
+#include <iostream>
+
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "io/csv.hpp"
+#include "io/label_text.hpp"
 #include "io/line_reader.hpp"
 #include "io/text.hpp"
 
@@ -17,7 +20,21 @@ namespace fs = std::filesystem;
 
 namespace {
 
-enum class AttrKind { numeric, nominal };
+// string and date attributes hold text per record (a sequence name, a timestamp): never a coordinate,
+// skipped unless they are the label (a string label is coded like a CSV text label).
+enum class AttrKind { numeric, nominal, string, date };
+
+const char* kind_name(AttrKind k) {
+  switch (k) {
+    case AttrKind::numeric: return "numeric";
+    case AttrKind::nominal: return "nominal";
+    case AttrKind::string: return "string";
+    case AttrKind::date: return "date";
+  }
+  return "?";
+}
+
+bool is_text(AttrKind k) { return k == AttrKind::string || k == AttrKind::date; }
 
 struct Attribute {
   std::string name;
@@ -77,9 +94,13 @@ Attribute parse_attribute(std::string_view rest, const LineReader& in) {
   }
   const std::string type = text::lower(rest.substr(0, rest.find_first_of(" \t")));
   if (type == "numeric" || type == "real" || type == "integer") return a;
-  if (type == "string" || type == "date" || type == "relational")
-    throw InputError(in.where(), "attribute '" + text::printable(a.name) + "' has type " + type + ": string/date attributes are not supported",
-                     "remove the attribute (and its values) from the file, or convert it to a CSV without it");
+  if (type == "string" || type == "date") {
+    a.kind = type == "string" ? AttrKind::string : AttrKind::date;
+    return a;
+  }
+  if (type == "relational")
+    throw InputError(in.where(), "attribute '" + text::printable(a.name) + "' has type relational: multi-instance ARFF files are not supported",
+                     "flatten the file to one row per point, or convert it to a CSV");
   throw InputError(in.where(), "attribute '" + text::printable(a.name) + "' has unknown type '" + text::printable(rest) + "'",
                    "use numeric, real, integer or a nominal {v1,v2,...} list");
 }
@@ -102,8 +123,10 @@ Header read_header(LineReader& in) {
       h.data_line = in.line_number();
       return h;
     } else {
-      throw InputError(in.where(), "unexpected line in the ARFF header: '" + text::printable(t, 60) + "'",
-                       "header lines are @relation, @attribute or @data; comments start with %");
+      // The line is not shown: in a file whose @data line is missing it is the first data row (issue 34 item 7).
+      throw InputError(in.where(), "unexpected line in the ARFF header: it is not @relation, @attribute, @data or a % comment"
+                                   " (the line is not shown: if the @data line is missing, it is a data row)",
+                       "add the line @data before the first data row; header lines are @relation, @attribute or @data; comments start with %");
     }
   }
   throw InputError(in.where(), "no @data section", "an ARFF file needs @attribute lines followed by @data");
@@ -131,7 +154,8 @@ std::size_t find_attribute(const Header& h, const std::string& name) {
   return h.attrs.size();
 }
 
-std::vector<std::size_t> select_coords(const Header& h, const ArffOptions& o, const fs::path& path) {
+std::vector<std::size_t> select_coords(const Header& h, const ArffOptions& o, const LineReader& in) {
+  const fs::path& path = in.path();
   std::vector<std::size_t> out;
   if (o.columns.empty()) {
     for (std::size_t i = 0; i < h.attrs.size(); ++i)
@@ -139,6 +163,10 @@ std::vector<std::size_t> select_coords(const Header& h, const ArffOptions& o, co
   }
   for (const std::string& name : o.columns) {
     const std::size_t i = find_attribute(h, name);
+    if (i < h.attrs.size() && is_text(h.attrs[i].kind))
+      throw InputError(in.where(h.attrs[i].line), "attribute '" + text::printable(name) + "' has type " + kind_name(h.attrs[i].kind) +
+                                                      ": a string or date attribute cannot be a coordinate",
+                       "remove it from `columns` (numeric attributes: " + text::join(names_of(h, AttrKind::numeric)) + ")");
     if (i == h.attrs.size() || h.attrs[i].kind != AttrKind::numeric)
       unknown_attribute(path, name, names_of(h, AttrKind::numeric), "numeric");
     if (std::find(out.begin(), out.end(), i) != out.end())
@@ -153,13 +181,54 @@ std::optional<std::size_t> select_label(const Header& h, const ArffOptions& o, c
   if (!o.use_label) return std::nullopt;
   if (!o.label.empty()) {
     const std::size_t i = find_attribute(h, o.label);
-    if (i == h.attrs.size() || h.attrs[i].kind != AttrKind::nominal)
-      unknown_attribute(path, o.label, names_of(h, AttrKind::nominal), "nominal");
+    // A string label (a class written as free text) is coded like a CSV text label; a date is no class.
+    if (i == h.attrs.size() || (h.attrs[i].kind != AttrKind::nominal && h.attrs[i].kind != AttrKind::string)) {
+      std::vector<std::string> candidates = names_of(h, AttrKind::nominal);
+      for (const std::string& s : names_of(h, AttrKind::string)) candidates.push_back(s);
+      unknown_attribute(path, o.label, candidates, "nominal or string");
+    }
     return i;
   }
+  // The default label is the last nominal attribute, never a string one: a string attribute is more
+  // often a record's name (yeast's SequenceName) than its class.
   for (std::size_t i = h.attrs.size(); i-- > 0;)
     if (h.attrs[i].kind == AttrKind::nominal) return i;
   return std::nullopt;
+}
+
+// Splits a dense data row into its values as Weka reads them: values are separated by a comma (blanks
+// around it allowed) or by blanks alone ("1.0 2.0 a"); a value in single or double quotes runs to the
+// matching quote (a backslash escapes the next character, as Weka writes a quote inside a value) and
+// the quotes are removed. Two commas with nothing between them give an empty value, as in a comma
+// file, so a missing value is reported for its attribute instead of shifting the row.
+void split_values(std::string_view t, std::vector<std::string_view>& out) {
+  out.clear();
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+  const std::size_t n = t.size();
+  std::size_t i = 0;
+  for (;;) {
+    while (i < n && blank(t[i])) ++i;
+    if (i < n && (t[i] == '\'' || t[i] == '"')) {
+      const char q = t[i];
+      std::size_t j = i + 1;
+      while (j < n && t[j] != q) j += (t[j] == '\\' && j + 1 < n) ? 2 : 1;
+      out.push_back(t.substr(i + 1, std::min(j, n) - i - 1));  // unterminated: the rest, reported as not parsing
+      i = std::min(j + 1, n);
+    } else {
+      const std::size_t a = i;
+      while (i < n && t[i] != ',' && !blank(t[i])) ++i;
+      out.push_back(t.substr(a, i - a));
+    }
+    while (i < n && blank(t[i])) ++i;
+    if (i >= n) return;
+    if (t[i] == ',') {
+      ++i;
+      if (i >= n) {  // "1,2," ends with an empty value, as a comma file does
+        out.emplace_back();
+        return;
+      }
+    }
+  }
 }
 
 // Label of each declared nominal value, by the rule in ArffOptions::label.
@@ -235,10 +304,22 @@ Dataset load_arff(const fs::path& path, const ArffOptions& options) {
   LineReader in(path);
   const Header h = read_header(in);
   if (h.attrs.empty()) throw InputError(in.where(h.data_line), "@data before any @attribute", "declare the attributes first");
-  const std::vector<std::size_t> coords = select_coords(h, options, path);
+  const std::vector<std::size_t> coords = select_coords(h, options, in);
   const std::optional<std::size_t> label = select_label(h, options, path);
-  const Labels table = label ? nominal_labels(h.attrs[*label]) : Labels{};
-  const NominalIndex label_of(label ? h.attrs[*label] : Attribute{}, table);
+  const bool text_label = label && h.attrs[*label].kind == AttrKind::string;
+  const Labels table = label && !text_label ? nominal_labels(h.attrs[*label]) : Labels{};
+  const NominalIndex label_of(label && !text_label ? h.attrs[*label] : Attribute{}, table);
+  LabelText label_text;
+
+  // String and date attributes that are neither a coordinate nor the label: skipped, said once on
+  // stderr and in the provenance, by name and type only (never a value).
+  nlohmann::json skipped = nlohmann::json::array();
+  for (std::size_t i = 0; i < h.attrs.size(); ++i) {
+    if (!is_text(h.attrs[i].kind) || (label && i == *label)) continue;
+    skipped.push_back({{"name", h.attrs[i].name}, {"type", kind_name(h.attrs[i].kind)}});
+    std::cerr << "warning: " << in.where(h.attrs[i].line) << ": attribute '" << text::printable(h.attrs[i].name) << "' has type "
+              << kind_name(h.attrs[i].kind) << ": skipped (not a coordinate; it is listed in the provenance as skipped_attributes)\n";
+  }
 
   Dataset ds;
   ds.name = options.name.empty() ? dataset_stem(path) : options.name;
@@ -252,21 +333,27 @@ Dataset load_arff(const fs::path& path, const ArffOptions& options) {
     if (t.front() == '{')
       throw InputError(in.where(), "sparse ARFF rows ({index value, ...}) are not supported",
                        "convert the file to dense rows (one value per attribute)");
-    text::split_fields(t, ',', "'\"", fields);
+    split_values(t, fields);
     if (fields.size() != h.attrs.size())
       throw InputError(in.where(), "expected " + std::to_string(h.attrs.size()) + " values (one per @attribute), found " +
-                                       std::to_string(fields.size()),
-                       "fix or remove the row");
+                                       std::to_string(fields.size()) + " (values are separated by commas or blanks)",
+                       "fix or remove the row; a value holding a blank or a comma must be quoted");
     for (std::size_t c : coords) {
       double v;
       if (!text::parse_double(fields[c], v) || !std::isfinite(v)) bad_number(in, h.attrs[c], fields[c], ds.n);
       ds.coords.push_back(v);
     }
-    if (label) ds.labels.push_back(label_of(in, h.attrs[*label], fields[*label], ds.n));
+    if (text_label) {
+      if (fields[*label] == "?") bad_label(in, h.attrs[*label], fields[*label], ds.n);
+      ds.labels.push_back(label_text.code(fields[*label], in, h.attrs[*label].name, ds.n));
+    } else if (label) {
+      ds.labels.push_back(label_of(in, h.attrs[*label], fields[*label], ds.n));
+    }
     ++ds.n;
     in.check_values(ds.coords.size() + ds.labels.size());
   }
   if (ds.n == 0) throw InputError(in.where(h.data_line), "no data rows after @data", "check that this is the right file");
+  if (text_label) label_text.finish(ds.labels);
 
   nlohmann::json cols = nlohmann::json::array();
   for (std::size_t c : coords) cols.push_back(h.attrs[c].name);
@@ -275,8 +362,12 @@ Dataset load_arff(const fs::path& path, const ArffOptions& options) {
   ds.provenance["relation"] = h.relation;
   ds.provenance["columns"] = cols;
   ds.provenance["rows"] = ds.n;
+  if (!skipped.empty()) ds.provenance["skipped_attributes"] = skipped;
   if (options.max_rows) ds.provenance["max_rows"] = options.max_rows;
-  if (label) {
+  if (text_label) {
+    ds.provenance["label"] = h.attrs[*label].name;
+    if (!label_text.integer()) ds.provenance["label_map"] = label_text.mapping();
+  } else if (label) {
     ds.provenance["label"] = h.attrs[*label].name;
     nlohmann::json map = nlohmann::json::object();
     for (std::size_t k = 0; k < table.size(); ++k) map[h.attrs[*label].values[k]] = table[k];

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <unordered_map>
 
 #include "core/error.hpp"
@@ -65,24 +66,37 @@ std::size_t as_index(const std::string& ref) {
   return ref.size() <= 18 && text::parse_int(ref, v) ? static_cast<std::size_t>(v) : SIZE_MAX;
 }
 
-bool decide_header(const CsvOptions& o, const std::vector<std::string_view>& first, const LineReader& in) {
+// A record of numbers: every non-empty field parses and at least one does (an empty field is a missing
+// value, no sign of a header).
+bool numeric_row(const std::vector<std::string_view>& fields) {
+  bool any = false;
+  for (std::string_view f : fields) {
+    if (f.empty()) continue;
+    if (!parses(f)) return false;
+    any = true;
+  }
+  return any;
+}
+
+// header: auto. A first row of numbers is data, never names; a first row with no number at all is a
+// header; a mixed first row is a header only when the second row shows it: a field that is text in the
+// first row and a number in the second (a text field in both is a text column of the data, such as a
+// label or a record's name). Guessing "header" for a data row would turn a record into column names,
+// which messages then print (issue 34 item 7), so doubt reads it as data.
+bool decide_header(const CsvOptions& o, const std::vector<std::string_view>& first, const LineReader& in,
+                   const std::function<std::optional<std::vector<std::string>>()>& second_row) {
   if (o.header) return *o.header;
-  if (names_used(o)) {
-    if (std::all_of(first.begin(), first.end(), parses))
-      throw InputError(in.where(), "columns are selected by name but the file has no header row (the first row is numeric)",
-                       "select columns by 0-based index instead, e.g. columns: [\"0\", \"1\"]");
-    return true;
+  if (numeric_row(first)) {
+    if (names_used(o))
+      throw InputError(in.where(), "columns are selected by name but the file has no header row (its first row is numbers)",
+                       "select columns by 0-based index, e.g. columns: [\"0\", \"1\"], or set header: true if the first row holds names");
+    return false;
   }
-  // Only the columns that would be read as numbers decide: a text label column is no sign of a header.
-  std::optional<std::size_t> label;
-  if (!o.label.empty()) label = as_index(o.label);
-  std::vector<std::size_t> selected;
-  for (const std::string& ref : o.columns) selected.push_back(as_index(ref));
-  for (std::size_t i = 0; i < first.size(); ++i) {
-    const bool candidate = o.columns.empty() ? (!label || i != *label)
-                                             : std::find(selected.begin(), selected.end(), i) != selected.end();
-    if (candidate && !parses(first[i])) return true;
-  }
+  if (std::none_of(first.begin(), first.end(), parses)) return true;
+  const std::optional<std::vector<std::string>> next = second_row();
+  if (!next || next->size() != first.size()) return false;
+  for (std::size_t i = 0; i < first.size(); ++i)
+    if (!first[i].empty() && !parses(first[i]) && parses((*next)[i])) return true;
   return false;
 }
 
@@ -102,7 +116,8 @@ std::size_t resolve_column(const std::string& ref, const ColumnPlan& plan, const
   }
   if (!plan.header)
     throw InputError(in.where(), std::string(role) + " '" + text::printable(ref) + "' is a name but the file has no header row",
-                     "select columns by 0-based index, or set header: true if the first row holds names");
+                     "select columns by 0-based index, e.g. columns: [\"0\", \"1\"] (the file has " + std::to_string(plan.names.size()) +
+                         " columns), or set header: true if the first row holds names");
   std::string what = "unknown " + std::string(role) + " '" + text::printable(ref) + "'";
   const std::string guess = ref.size() > 200 ? "" : closest_match(ref, plan.names);
   if (!guess.empty()) what += "; did you mean '" + text::printable(guess) + "'?";
@@ -110,13 +125,14 @@ std::size_t resolve_column(const std::string& ref, const ColumnPlan& plan, const
   throw InputError(in.where(), what, "use one of the available column names or a 0-based index");
 }
 
-ColumnPlan plan_columns(const CsvOptions& o, const std::vector<std::string_view>& first, const LineReader& in) {
+ColumnPlan plan_columns(const CsvOptions& o, const std::vector<std::string_view>& first, const LineReader& in,
+                        const std::function<std::optional<std::vector<std::string>>()>& second_row) {
   if (first.size() > kMaxColumns)
     throw InputError(in.where(), "the first row has " + std::to_string(first.size()) + " fields; at most " +
                                      std::to_string(kMaxColumns) + " columns are supported",
                      "check the delimiter and that this is the right file");
   ColumnPlan plan;
-  plan.header = decide_header(o, first, in);
+  plan.header = decide_header(o, first, in, second_row);
   for (std::size_t i = 0; i < first.size(); ++i)
     plan.names.push_back(plan.header ? std::string(first[i]) : "col" + std::to_string(i));
   if (!o.label.empty()) plan.label = resolve_column(o.label, plan, in, "label column");
@@ -198,7 +214,23 @@ FileRead read_csv_file(const fs::path& path, const CsvOptions& options, std::opt
 
   std::vector<std::string_view> fields;
   text::split_fields(line, delim, "\"", fields);
-  const ColumnPlan plan = plan_columns(options, fields, in);
+  // The row after the first, read by a second reader only when header: auto needs it (a mixed first
+  // row), so the main reader's view of the first row stays valid.
+  const std::size_t first_line = in.line_number();
+  const auto second_row = [&]() -> std::optional<std::vector<std::string>> {
+    LineReader peek(path);
+    std::string_view l;
+    while (peek.line_number() < first_line && peek.next(l)) {
+    }
+    while (peek.next(l)) {
+      if (text::trim(l).empty()) continue;
+      std::vector<std::string_view> f;
+      text::split_fields(l, delim, "\"", f);
+      return std::vector<std::string>(f.begin(), f.end());
+    }
+    return std::nullopt;
+  };
+  const ColumnPlan plan = plan_columns(options, fields, in, second_row);
   if (!plan_io) {
     plan_io = plan;
     ds.d = plan.coords.size();

@@ -14,9 +14,10 @@ namespace dpclust {
 struct CsvOptions {
   // Field separator. '\0' (default) = auto: tab for *.tsv / *.tsv.gz, comma otherwise.
   char delimiter = '\0';
-  // Whether the first row holds column names. Default (nullopt) = auto-detect: it is a header when
-  // one of the coordinate columns it would select does not parse as a number (column names given in
-  // `columns`/`label` imply a header).
+  // Whether the first row holds column names. Default (nullopt) = auto: a first row of numbers (every
+  // non-empty field parses) is data, never names; a first row without any number is a header; a mixed
+  // first row is a header only when a field that is text in it is a number in the second row. Columns
+  // selected by name in a file found to have no header are an error that says so (and shows no value).
   std::optional<bool> header{};
   // Coordinate columns, in output order, by header name or 0-based index ("3"). With a header an
   // exact name match wins; otherwise a string of digits is an index. Default (empty) = every column

@@ -161,3 +161,63 @@ TEST(DatasetFiles, TheFetchRecordsSourceIsInTheDatasetsProvenance) {
   dpclust::testing::write_file(root / ".dpclust" / "records" / "fimi" / "x.dat.json", "{not json");
   EXPECT_TRUE(contains(load().provenance["source"].get<std::string>(), "unreadable")) << load().provenance.dump();
 }
+
+// Issue 33: a record identifier is no coordinate. wdbc's IDNumber (found by its name; its values are not
+// monotone) is left out when the config does not list `columns`, kept when listed or under
+// `identifier_columns: keep`; an unnamed row-number column (integers increasing in file order) likewise.
+TEST(DatasetFiles, IdentifierColumnsDroppedByDefaultKeptWhenListedOrKept) {
+  const fs::path dir = dpclust::testing::temp_dir("idcols");
+  std::string wdbc = "@relation wdbc\n@attribute IDNumber real\n@attribute radius real\n@attribute texture real\n"
+                     "@attribute class {B,M}\n@data\n";
+  const double ids[] = {842302, 842517, 84300903, 84348301, 84358402, 843786, 844359, 84458202, 844981, 84501001, 845636};
+  for (int i = 0; i < 11; ++i)
+    wdbc += std::to_string(static_cast<long long>(ids[i])) + "," + std::to_string(10 + i) + ".5," + std::to_string(20 - i) + ".25," +
+            (i % 2 ? "M" : "B") + "\n";
+  dpclust::testing::write_file(dir / "wdbc.arff", wdbc);
+
+  ::testing::internal::CaptureStderr();
+  const Dataset dflt = materialize_dataset(parse(dir, "    file: wdbc.arff\n").datasets.at(0));
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(dflt.d, 2u);
+  EXPECT_EQ(dflt.column_names, (std::vector<std::string>{"radius", "texture"}));
+  EXPECT_EQ(dflt.coords[0], 10.5);
+  EXPECT_EQ(dflt.coords[1], 20.25);
+  EXPECT_EQ(dflt.provenance["identifier_columns_dropped"], nlohmann::json::parse(R"([{"name": "IDNumber", "reason": "name"}])"));
+  EXPECT_EQ(dflt.provenance["columns"], nlohmann::json::parse(R"(["radius", "texture"])"));
+  EXPECT_TRUE(contains(err, "column 'IDNumber' looks like a record identifier")) << err;
+  EXPECT_FALSE(contains(err, "842302")) << err;
+
+  ::testing::internal::CaptureStderr();
+  const Dataset listed = materialize_dataset(parse(dir, "    file: wdbc.arff\n    columns: [IDNumber, radius]\n").datasets.at(0));
+  const Dataset kept = materialize_dataset(parse(dir, "    file: wdbc.arff\n    identifier_columns: keep\n").datasets.at(0));
+  EXPECT_TRUE(::testing::internal::GetCapturedStderr().empty());
+  EXPECT_EQ(listed.d, 2u);
+  EXPECT_EQ(listed.coords[0], 842302);
+  EXPECT_EQ(kept.d, 3u);
+  EXPECT_EQ(kept.coords[0], 842302);
+  EXPECT_FALSE(listed.provenance.contains("identifier_columns_dropped"));
+  EXPECT_FALSE(kept.provenance.contains("identifier_columns_dropped"));
+
+  // A header-less CSV whose first column counts the rows; the label column is never an identifier.
+  std::string rows;
+  for (int i = 0; i < 12; ++i) rows += std::to_string(i + 1) + "," + std::to_string(i % 3) + ".5," + std::to_string(i % 4) + "," + std::to_string(i) + "\n";
+  dpclust::testing::write_file(dir / "rows.csv", rows);
+  ::testing::internal::CaptureStderr();
+  const Dataset counted = materialize_dataset(parse(dir, "    file: rows.csv\n    label: \"3\"\n").datasets.at(0));
+  ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(counted.d, 2u);
+  EXPECT_EQ(counted.column_names, (std::vector<std::string>{"col1", "col2"}));
+  EXPECT_EQ(counted.provenance["identifier_columns_dropped"][0]["reason"], "increasing integers");
+  EXPECT_EQ(counted.labels[11], 11);
+}
+
+TEST(DatasetFiles, IdentifierColumnsOptionIsValidated) {
+  const fs::path dir = dpclust::testing::temp_dir("idcols");
+  std::string msg = error_of(dir, "    file: x.csv\n    identifier_columns: maybe\n");
+  EXPECT_TRUE(contains(msg, "t.yaml:")) << msg;
+  EXPECT_TRUE(contains(msg, "identifier_columns must be 'drop'")) << msg;
+  msg = error_of(dir, "    file: x.dat\n    format: fimi\n    identifier_columns: keep\n");
+  EXPECT_TRUE(contains(msg, "csv, tsv and arff files only")) << msg;
+  msg = error_of(dir, "    generator: {type: moons, n_samples: 10}\n    identifier_columns: keep\n");
+  EXPECT_TRUE(contains(msg, "csv, tsv and arff files only")) << msg;
+}
