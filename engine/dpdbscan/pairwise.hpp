@@ -2,7 +2,8 @@
 // The label-publishing baseline that Sec. 8.1 dismisses (the methods of its refs [29, 38, 42, 43]):
 // perturb the pairwise distance matrix with Laplace noise, clamp each entry to [0, D] (D = diameter of
 // the public domain), and run DBSCAN (scikit-learn semantics, metric='precomputed') on it; the point
-// labels are the release. The paper reports ARI = AMI = 0 for it on every dataset.
+// labels are the release. `border` says whether border points join a cluster (scikit-learn) or stay
+// noise (the paper's Sec. 2 definition, which its Table 2 uses for exact DBSCAN; cluster/dbscan/dbscan.hpp). The paper reports ARI = AMI = 0 for it on every dataset.
 //
 // Neighbouring relation: replace-one (bounded DP; NeighbourRelation::replace_one in its MethodInfo, so
 // the runner's ledger and every entry carry it). The released object is an n x n matrix: its shape is n,
@@ -25,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cluster/dbscan/dbscan.hpp"
 #include "core/dataset.hpp"
 #include "core/ledger.hpp"
 #include "core/rng.hpp"
@@ -37,6 +39,7 @@ struct PairwiseOptions {
   std::int64_t min_pts = 1;
   double epsilon = 1.0;
   bool per_entry_sensitivity = false;
+  BorderRule border = BorderRule::assign;
   privacy::Sampler sampler = privacy::Sampler::secure;
   std::size_t max_n = 20000;
 };

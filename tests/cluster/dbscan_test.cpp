@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cluster_test_util.hpp"
+#include "core/error.hpp"
 #include "core/rng.hpp"
 #include "test_support.hpp"
 
@@ -195,6 +196,25 @@ TEST(Dbscan, ThreeDimensionalLatticeCubes) {
   }
 }
 
+TEST(Dbscan, BorderNoiseKeepsTheCorePointsOnly) {
+  // The lattice cubes above under the paper's rule (Qiu & Yi, Sec. 2): the centre is each cluster, its six
+  // face centres (border points under scikit-learn's rule) are noise; the cluster ids do not change.
+  std::vector<double> x;
+  std::vector<Label> want;
+  for (int cube = 0; cube < 2; ++cube)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        for (int k = 0; k < 3; ++k) {
+          x.insert(x.end(), {10.0 * cube + i, 10.0 * cube + j, 10.0 * cube + k});
+          want.push_back(i == 1 && j == 1 && k == 1 ? cube : kNoise);
+        }
+  DbscanStats st;
+  EXPECT_EQ(dbscan(x.data(), 54, 3, 1.0, 7, &st, BorderRule::noise), want);
+  EXPECT_EQ(st.core_points, 2u);
+  EXPECT_EQ(st.clusters, 2u);
+  EXPECT_EQ(st.noise_points, 52u);
+}
+
 TEST(Dbscan, EmptyAndInvalidInput) {
   EXPECT_TRUE(dbscan(nullptr, 0, 2, 1.0, 3).empty());
   std::vector<double> x{0, 0, 1, 1};
@@ -294,6 +314,41 @@ TEST(Dbscan, MatchesSklearnTranscriptionOnRandomData) {
   EXPECT_GT(with_clusters, compared / 2);
 }
 
+TEST(Dbscan, BorderNoiseIsAssignWithNonCorePointsAsNoise) {
+  // On every index path: labels under border: noise equal scikit-learn's labels with each non-core point
+  // (fewer than min_pts points within alpha, counted here by brute force) set to noise.
+  std::set<std::string> indexes;
+  std::size_t borders = 0;
+  for (std::size_t d : {1u, 2u, 3u, 5u, 10u}) {
+    for (const Case& c : {Case{Shape::blobs, 0.7, 5}, Case{Shape::lattice, 0.2, 6}, Case{Shape::sparse, 2.5, 8}}) {
+      Rng rng(d * 11 + static_cast<std::uint64_t>(c.min_pts));
+      const std::size_t n = 300;
+      const auto x = make_points(c.shape, n, d, rng);
+      const double alpha = c.alpha * (d >= 5 && c.shape != Shape::lattice ? std::sqrt(double(d) / 2.0) : 1.0);
+      DbscanStats st;
+      const Labels noise = dbscan(x.data(), n, d, alpha, c.min_pts, &st, BorderRule::noise);
+      Labels want = dbscan(x.data(), n, d, alpha, c.min_pts);
+      for (std::size_t i = 0; i < n; ++i) {
+        std::int64_t within = 0;
+        for (std::size_t j = 0; j < n; ++j) {
+          double s = 0;
+          for (std::size_t k = 0; k < d; ++k) s += (x[i * d + k] - x[j * d + k]) * (x[i * d + k] - x[j * d + k]);
+          within += s <= alpha * alpha;
+        }
+        if (within < c.min_pts && want[i] != kNoise) {
+          want[i] = kNoise;
+          ++borders;
+        }
+      }
+      ASSERT_EQ(noise, want) << "d=" << d << " min_pts=" << c.min_pts << " index=" << st.index;
+      expect_canonical(noise, st);
+      indexes.insert(st.index);
+    }
+  }
+  EXPECT_GT(borders, 100u);  // the two rules really differ on these inputs
+  EXPECT_GE(indexes.size(), 3u);
+}
+
 TEST(Dbscan, ResultDoesNotDependOnThreadCount) {
   Rng rng(7);
   const std::size_t n = 60000;
@@ -361,7 +416,7 @@ TEST(DbscanMethod, InfoAndRun) {
   const MethodInfo& info = dbscan_method_info();
   EXPECT_EQ(info.name, "dbscan");
   EXPECT_FALSE(info.differentially_private);
-  ASSERT_EQ(info.params.size(), 2u);
+  ASSERT_EQ(info.params.size(), 3u);
   EXPECT_EQ(info.params[0].name, "alpha");
   EXPECT_TRUE(info.params[0].required());
   EXPECT_NE(info.params[0].check(0.0), "");
@@ -386,6 +441,25 @@ TEST(DbscanMethod, InfoAndRun) {
   EXPECT_EQ(r.diagnostics.at("noise_points"), 1);
   EXPECT_TRUE(r.release.empty());
   EXPECT_TRUE(ledger.entries().empty());
+
+  // border: the scikit-learn default, the paper's noise rule, and an unknown name refused by name.
+  EXPECT_EQ(info.params[2].name, "border");
+  EXPECT_EQ(info.params[2].choices, (std::vector<std::string>{"assign", "noise"}));
+  EXPECT_EQ(std::get<std::string>(info.params[2].default_value), "assign");
+  EXPECT_NE(info.params[2].check(std::string("core_only")), "");
+  ps.set("border", std::string("noise"));
+  const MethodResult rn = info.make()->run(data, ps, rng, ledger);
+  // 10 has only 11 within 1 (2 points with itself < 3): the one border point, now noise.
+  EXPECT_EQ(rn.labels, (Labels{-1, -1, 0, 1, 0, 1, 0, 1}));
+  EXPECT_EQ(rn.diagnostics.at("core_points"), 6);
+  EXPECT_EQ(rn.diagnostics.at("noise_points"), 2);
+  ps.set("border", std::string("core_only"));
+  try {
+    (void)info.make()->run(data, ps, rng, ledger);
+    ADD_FAILURE() << "an unknown border rule was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where(), "params.border");
+  }
 }
 
 }  // namespace

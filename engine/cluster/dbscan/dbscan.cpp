@@ -366,7 +366,7 @@ Index build_index(const double* X, std::size_t n, std::size_t d, double alpha) {
 }
 
 template <int D>
-Labels run(Index& ix, double alpha, std::size_t minp, DbscanStats* stats) {
+Labels run(Index& ix, double alpha, std::size_t minp, BorderRule border, DbscanStats* stats) {
   const std::size_t n = ix.n, d = ix.d, ncells = ix.ncells;
   const double eps2 = alpha * alpha;
   const bool fine = ix.kind == Kind::fine;
@@ -560,8 +560,9 @@ Labels run(Index& ix, double alpha, std::size_t minp, DbscanStats* stats) {
     labels[i] = cid[root];
   }
 
-  // ---- 6. border points -----------------------------------------------------------------------------
-  if (fine) {
+  // ---- 6. border points (BorderRule::noise: the paper's core-only clusters, nothing to do) -----------
+  if (border == BorderRule::noise) {
+  } else if (fine) {
     std::vector<Label> cell_label(ncells, kNoLabel);
     for (std::size_t c = 0; c < ncells; ++c)
       if (ncore[c] > 0) cell_label[c] = cid[uf.find(static_cast<u32>(c))];
@@ -626,7 +627,7 @@ Labels run(Index& ix, double alpha, std::size_t minp, DbscanStats* stats) {
 }  // namespace
 
 Labels dbscan(const double* coords, std::size_t n, std::size_t d, double alpha, std::int64_t min_pts,
-              DbscanStats* stats) {
+              DbscanStats* stats, BorderRule border) {
   if (!(std::isfinite(alpha) && alpha > 0))
     throw std::invalid_argument("dbscan: alpha must be a finite number > 0, got " + std::to_string(alpha));
   if (min_pts < 1) throw std::invalid_argument("dbscan: min_pts must be >= 1, got " + std::to_string(min_pts));
@@ -641,10 +642,10 @@ Labels dbscan(const double* coords, std::size_t n, std::size_t d, double alpha, 
       static_cast<u64>(min_pts) > static_cast<u64>(n) ? n + 1 : static_cast<std::size_t>(min_pts);
   Index ix = build_index(coords, n, d, alpha);
   switch (d) {
-    case 1: return run<1>(ix, alpha, minp, stats);
-    case 2: return run<2>(ix, alpha, minp, stats);
-    case 3: return run<3>(ix, alpha, minp, stats);
-    default: return run<0>(ix, alpha, minp, stats);
+    case 1: return run<1>(ix, alpha, minp, border, stats);
+    case 2: return run<2>(ix, alpha, minp, border, stats);
+    case 3: return run<3>(ix, alpha, minp, border, stats);
+    default: return run<0>(ix, alpha, minp, border, stats);
   }
 }
 

@@ -15,6 +15,15 @@
 //     clusters having a core point within alpha of it;
 //   * everything else is noise (-1).
 //
+// Border rule (BorderRule, the parameter `border`): `assign` gives border points a cluster as above
+// (scikit-learn, Ester et al.); `noise` leaves them noise, so a cluster is its core points only -- the
+// definition of "Approximate DBSCAN under Differential Privacy" (Qiu & Yi), Sec. 2 ("an
+// (alpha, MinPts)-cluster C is a nonempty maximal subset of the core points ... the noise points do
+// not belong to any cluster"), which is also what the authors' evaluation code labels. Cluster ids are
+// the same under both rules (they come from the core points alone). The neighbourhood stays the
+// closed ball of scikit-learn under both (the paper writes dist < alpha; the two differ only on exact
+// ties).
+//
 // The result depends only on the input (never on the thread count or on internal visiting orders).
 // Checked label for label against scikit-learn 1.2 DBSCAN with algorithm kd_tree and ball_tree (what
 // algorithm="auto" picks for up to 15 dimensions), including lattices whose distances equal alpha up to
@@ -40,8 +49,18 @@
 
 #include "core/dataset.hpp"
 #include "core/method.hpp"
+#include "core/params.hpp"
 
 namespace dpclust {
+
+// How a non-core point within alpha of a core point is labelled (see the top of this file).
+enum class BorderRule { assign, noise };
+const char* to_string(BorderRule b);
+// The choice parameter `border` (default assign, scikit-learn's), declared once for every method that
+// runs exact DBSCAN on its output (dbscan, dp_dbscan_pairwise), and its typed value (an unknown name
+// is an InputError naming params.border, never a silent default).
+ParamSpec border_param();
+BorderRule border_rule_of(const ParamSet& params);
 
 struct DbscanStats {
   std::size_t core_points = 0;
@@ -54,12 +73,13 @@ struct DbscanStats {
 // Labels of the n points (row-major n x d coordinates). Throws std::invalid_argument when alpha is not
 // a finite number > 0, min_pts < 1, d == 0 while n > 0, or a coordinate is not finite.
 Labels dbscan(const double* coords, std::size_t n, std::size_t d, double alpha, std::int64_t min_pts,
-              DbscanStats* stats = nullptr);
-inline Labels dbscan(const Dataset& data, double alpha, std::int64_t min_pts, DbscanStats* stats = nullptr) {
-  return dbscan(data.coords.data(), data.n, data.d, alpha, min_pts, stats);
+              DbscanStats* stats = nullptr, BorderRule border = BorderRule::assign);
+inline Labels dbscan(const Dataset& data, double alpha, std::int64_t min_pts, DbscanStats* stats = nullptr,
+                     BorderRule border = BorderRule::assign) {
+  return dbscan(data.coords.data(), data.n, data.d, alpha, min_pts, stats, border);
 }
 
-// The method "dbscan" (non-private): params alpha (> 0), min_pts (>= 1); diagnostics core_points,
+// The method "dbscan" (non-private): params alpha (> 0), min_pts (>= 1), border; diagnostics core_points,
 // clusters, noise_points; empty release.
 const MethodInfo& dbscan_method_info();
 
