@@ -29,6 +29,7 @@
 #include "report/report.hpp"
 #include "dpdbscan/release_classifier.hpp"
 #include "store/span_release.hpp"
+#include "store/release_view.hpp"
 #include "io/csv.hpp"
 #include "io/text.hpp"
 #include "python_handoff.hpp"
@@ -49,6 +50,7 @@ const char* kUsage =
     "  list                 datasets, methods (with parameters and defaults), metrics\n"
     "  score                ARI, AMI, NMI and cluster counts between two label files\n"
     "  merge INPUT...       join the outputs of shard runs\n"
+    "  release RESULTS      write only the release fields of a results.json (no evaluation of the true data)\n"
     "  submit CONFIG...     run a sweep as a batch job array (Slurm) with a merge job after it\n"
     "  status OUT_DIR       cells done / running / failed / pending per experiment, across shards\n"
     "  classify             label new points with a DP-DBSCAN trial's released spans (post-processing)\n"
@@ -361,6 +363,41 @@ int cmd_classify(int argc, char** argv) {
   if (!parse(argc, argv,
              "usage: dpclust classify --experiment E (--cell ID | --dataset D [--series S] [--param name=value ...]) --points FILE\n"
              "                        [--results DIR] [--trial T] [--columns C1,C2] [--out FILE]\n"
+// `release`: the release fields of a results.json and nothing else (store/release_view.hpp): the file to
+// publish, without the exact statistics of the true data a results file carries for evaluation.
+int cmd_release(int argc, char** argv) {
+  po::options_description opts("release options");
+  std::string input, out;
+  opts.add_options()("results", po::value(&input)->required(), "a results.json (or its experiment directory)")(
+      "out,o", po::value(&out), "file to write (default: standard output)");
+  po::positional_options_description pos;
+  pos.add("results", 1);
+  po::variables_map vm;
+  if (!parse(argc, argv,
+             "usage: dpclust release RESULTS.json [--out FILE]\n"
+             "Writes the release and configuration fields of a results file (results.json \"field_roles\"): per trial its\n"
+             "release, ledger and flags, never the metrics, evaluation, diagnostics, timings, data summary or checksums.",
+             opts, &pos, vm))
+    return 0;
+  fs::path file(input);
+  std::error_code ec;
+  if (fs::is_directory(file, ec)) file /= "results.json";
+  if (!fs::is_regular_file(file, ec))
+    throw InputError(file.string(), "no results file here", "give a results.json written by `dpclust run` or `dpclust merge`");
+  nlohmann::json results;
+  try {
+    results = nlohmann::json::parse(read_text_file(file));
+  } catch (const nlohmann::json::exception&) {
+    throw InputError(file.string(), "not JSON", "give a results.json written by `dpclust run` or `dpclust merge`");
+  }
+  if (!results.is_object() || results.value("schema", std::string()) != "dpclust.results/1")
+    throw InputError(file.string(), "not a dpclust results file (schema dpclust.results/1)", "give a results.json written by `dpclust run`");
+  const std::string text = release_only(results).dump(1) + "\n";
+  if (out.empty()) std::cout << text;
+  else write_file_atomic(out, text);
+  return 0;
+}
+
              "Labels each point with the span of the trial's DP-DBSCAN release whose cell contains it (-1: noise). The\n"
              "points must be in the coordinates of the release (the dataset's final coordinates in results.json: after\n"
              "any projection or scaling). Post-processing of the release: no new privacy cost.",
@@ -510,7 +547,7 @@ int main(int argc, char** argv) {
     if (cmd == "report") return cmd_report(argc - 1, argv + 1);
     if (cmd == "audit") return cmd_audit(argc - 1, argv + 1);
     if (cmd == "data") return dpclust::cli::cmd_data(argc - 1, argv + 1);
-    const std::string s = closest_match(cmd, std::vector<std::string>{"run", "validate", "list", "score", "merge", "report", "data", "audit", "submit", "status", "classify"});
+    const std::string s = closest_match(cmd, std::vector<std::string>{"run", "validate", "list", "score", "merge", "release", "report", "data", "audit", "submit", "status", "classify"});
     std::cerr << "error: unknown command '" << cmd << "'" << (s.empty() ? "" : " (did you mean '" + s + "'?)") << "\n\n" << kUsage;
     return kExitInputError;
   } catch (const PythonMethodUnavailable& e) {
@@ -526,3 +563,4 @@ int main(int argc, char** argv) {
     return 1;
   }
 }
+    if (cmd == "release") return cmd_release(argc - 1, argv + 1);

@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "core/error.hpp"
 #include "core/files.hpp"
@@ -206,7 +207,7 @@ void check_dataset_available(const DatasetSpec& spec) {
                                              : "check the path (relative paths are relative to the config file)");
 }
 
-Dataset materialize_dataset(const DatasetSpec& spec) {
+Dataset materialize_dataset(const DatasetSpec& spec, Randomness mode) {
   check_dataset_available(spec);
   Dataset data;
   bool scale = spec.standard_scale;
@@ -256,7 +257,58 @@ Dataset materialize_dataset(const DatasetSpec& spec) {
       check_within_bounds(data, source);
     }
   }
-  if (spec.sample > 0) subsample(data, static_cast<std::size_t>(spec.sample), spec.sample_seed);
+  if (spec.max_rows > 0 && spec.generator.empty() && file_present(spec)) {
+    // Issue 34 item 2: the first max_rows rows. One added record before the cut pushes the last one out, so a
+    // neighbour under add/remove becomes a replaced record here: a release on these rows costs up to 2 epsilon
+    // (run/selection_privacy.cpp flags add/remove cells; the accounting counts them twice).
+    auto& list = data.provenance["transforms"];
+    if (!list.is_array()) list = nlohmann::json::array();
+    list.push_back({{"name", "max_rows"}, {"max_rows", spec.max_rows}, {"add_remove_cost_factor", 2}});
+  }
+  if (spec.sample > 0 && mode == Randomness::secure) {
+    // Poisson sampling with secret randomness at a public rate (transforms.hpp). The rate's denominator:
+    // a count the config or the registry declares (public), else the rows read (public only when |D| is).
+    std::uint64_t den = 0;
+    std::string den_source;
+    if (!spec.generator.empty() && spec.generator_params.has("n_samples")) {
+      den = static_cast<std::uint64_t>(spec.generator_params.integer("n_samples"));
+      den_source = "the generator's n_samples (public)";
+    } else if (spec.declared_rows > 0 && file_present(spec)) {
+      den = spec.declared_rows;
+      den_source = "the registry's declared row count (public)";
+      if (spec.max_rows > 0 && static_cast<std::uint64_t>(spec.max_rows) < den) {
+        den = static_cast<std::uint64_t>(spec.max_rows);
+        den_source = "max_rows (public)";
+      }
+    } else if (spec.max_rows > 0 && file_present(spec)) {
+      den = static_cast<std::uint64_t>(spec.max_rows);
+      den_source = "max_rows (public)";
+    } else {
+      den = data.n;
+      den_source = "the rows read from the data (public only under replace-one neighbours, where |D| is public)";
+    }
+    const auto m = static_cast<std::uint64_t>(spec.sample);
+    if (den > 0 && m < den) {
+      char id[17];
+      std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(os_random_u64()));
+      Rng rng = Rng::secure();
+      poisson_subsample(data, m, den, rng,
+                        {{"name", "subsample"}, {"scheme", "poisson"}, {"randomness", "secure"}, {"rate", static_cast<double>(m) / static_cast<double>(den)},
+                         {"rate_numerator", m}, {"rate_denominator", den}, {"rate_denominator_source", den_source},
+                         {"rate_public", den_source.find("(public)") != std::string::npos},
+                         // Identifies this draw (a random nonce, nothing of the data): cells computed on the same sample
+                         // share it, and the accounting amplifies the epsilon they spent on it together.
+                         {"sample_id", std::string(id)}});
+    }
+  } else if (spec.sample > 0) {
+    const std::size_t before = data.n;
+    subsample(data, static_cast<std::size_t>(spec.sample), spec.sample_seed);
+    if (data.n < before)
+      data.non_private_notes.push_back(
+          "sample: drawn with a fixed public seed by record position (randomness: seeded): the sample is a public function of "
+          "the positions, not a DP subsample (inserting one record changes which records are drawn), and it gives no privacy "
+          "amplification; randomness: secure draws a Poisson sample with secret randomness");
+  }
   if (scale) scale_standard(data);
   if (spec.bounds_mode == "data") {
     data.bounds = bounding_box(data);

@@ -7,13 +7,19 @@
 
 #include "core/dataset.hpp"
 #include "core/method.hpp"
+#include "core/rng.hpp"
 #include "config/config.hpp"
 
 namespace dpclust {
 
 // Fails (InputError) when a file is missing or the data root is needed but not set, with the fix.
 void check_dataset_available(const DatasetSpec& spec);
-Dataset materialize_dataset(const DatasetSpec& spec);
+// `mode` decides how `sample:` draws (issue 34 item 2; docs/privacy.md "Subsampling and max_rows"):
+// seeded = the fixed-seed positional sample (flagged non-private: not a DP subsample); secure = Poisson
+// sampling with secret randomness at the public rate sample / N (N the registry's or the generator's
+// declared row count, else the file's own count, which is public only under replace-one neighbours),
+// recorded with a random sample id so that the accounting amplifies the epsilon spent on each sample.
+Dataset materialize_dataset(const DatasetSpec& spec, Randomness mode = Randomness::seeded);
 // What is known of the dataset's shape without reading any file: a generator's n_samples / n_features
 // (d = 2 for generators without n_features), the registry's declared row count, max_rows and sample
 // (upper bounds), the coordinate columns or the configured bounds (d), the configured bounds when no

@@ -73,6 +73,31 @@ void BudgetLedger::declare_excess(double epsilon, std::string reason) {
   excess_reasons_.push_back(std::move(reason));
 }
 
+void BudgetLedger::charge_excess(std::string step, double epsilon, std::string reason) {
+  declare_excess(epsilon, reason);
+  BudgetEntry e;
+  e.step = std::move(step);
+  e.epsilon = epsilon;
+  e.note = std::move(reason);
+  e.mechanism = "declared excess";
+  e.sensitivity_norm = "none";
+  e.relation = relation_;
+  e.measure = measure_;
+  charge(std::move(e));
+}
+
+void BudgetLedger::declare_unbounded(std::string reason) {
+  if (!private_) throw std::logic_error("BudgetLedger: a non-private ledger cannot be declared unbounded");
+  if (reason.empty()) throw std::logic_error("BudgetLedger: an unbounded ledger needs its reason");
+  unbounded_reasons_.push_back(std::move(reason));
+}
+
+void BudgetLedger::set_local_distance(double distance) {
+  if (measure_ != PrivacyMeasure::local) throw std::logic_error("BudgetLedger: only a local ledger has a distance unit");
+  if (!(distance > 0) || !std::isfinite(distance)) throw std::logic_error("BudgetLedger: the local distance must be positive and finite");
+  local_distance_ = distance;
+}
+
 double BudgetLedger::spent_epsilon() const {
   double s = 0;
   for (const auto& e : entries_) s += e.epsilon;
@@ -113,6 +138,15 @@ nlohmann::json BudgetLedger::to_json() const {
   if (!excess_reasons_.empty()) {
     j["epsilon_excess"] = excess_epsilon_;  // spent = epsilon_total + epsilon_excess: not the configured guarantee
     j["excess_reasons"] = excess_reasons_;
+  }
+  if (!unbounded_reasons_.empty()) {
+    j["unbounded"] = true;  // no finite epsilon bounds this trial, whatever its entries say
+    j["unbounded_reasons"] = unbounded_reasons_;
+  }
+  if (measure_ == PrivacyMeasure::local) {
+    // The level epsilon holds at `distance`; what composes across fits is the rate per unit distance.
+    j["distance"] = local_distance_;
+    j["epsilon_per_unit_distance"] = (epsilon_total_ + excess_epsilon_) / local_distance_;
   }
   nlohmann::json steps = nlohmann::json::array();
   for (const auto& e : entries_) {

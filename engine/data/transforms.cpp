@@ -4,6 +4,7 @@
 #include <limits>
 #include <numbers>
 #include <sstream>
+#include <stdexcept>
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
@@ -93,8 +94,29 @@ void subsample(Dataset& data, std::size_t n, std::uint64_t seed) {
   data.coords.resize(n * data.d);
   data.coords.shrink_to_fit();
   if (data.has_labels()) data.labels.resize(n);
-  record(data, {{"name", "subsample"}, {"n", n}, {"from", from}, {"seed", seed}});
+  record(data, {{"name", "subsample"}, {"n", n}, {"from", from}, {"seed", seed}, {"scheme", "without_replacement"}, {"randomness", "seeded"}});
 }
+
+void poisson_subsample(Dataset& data, std::uint64_t rate_num, std::uint64_t rate_den, Rng& rng, nlohmann::json entry) {
+  if (rate_den == 0 || rate_num > rate_den) throw std::logic_error("poisson_subsample: the rate must be in [0, 1]");
+  std::size_t kept = 0;
+  // One draw per point, whatever is kept: the number of words drawn does not depend on the data.
+  for (std::size_t i = 0; i < data.n; ++i) {
+    if (rng.below(rate_den) >= rate_num) continue;
+    if (kept != i) {
+      std::copy_n(data.point(i), data.d, data.point(kept));
+      if (data.has_labels()) data.labels[kept] = data.labels[i];
+    }
+    ++kept;
+  }
+  data.n = kept;
+  data.coords.resize(kept * data.d);
+  data.coords.shrink_to_fit();
+  if (data.has_labels()) data.labels.resize(kept);
+  record(data, std::move(entry));
+}
+
+double amplified_epsilon(double epsilon, double q) { return std::log1p(q * std::expm1(epsilon)); }
 
 void project_lonlat_to_km(Dataset& data, const LonLatProjection& p) {
   const std::string where = "project_lonlat_to_km";

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/dataset.hpp"
+#include "core/rng.hpp"
 
 namespace dpclust {
 
@@ -18,7 +19,20 @@ void standard_scale(Dataset& data);
 
 // Keeps n points drawn uniformly without replacement, in their original relative order (so the
 // result does not depend on a permutation). Deterministic in `seed`; no-op when n >= data.n.
+// A fixed public seed makes the sample a public function of record positions (issue 34 item 2): not a
+// DP subsample, no amplification; randomness: seeded only (the caller flags it).
 void subsample(Dataset& data, std::size_t n, std::uint64_t seed);
+
+// Poisson sampling (Balle, Barthe & Gaboardi 2018, "Privacy amplification by subsampling"): every point
+// is kept independently with probability q = rate_num / rate_den, exactly (kept iff
+// rng.below(rate_den) < rate_num), in its original order. With a secret generator (Rng::secure()) and a
+// public q, a mechanism that is (eps, delta)-DP on the sample is (ln(1 + q (e^eps - 1)), q delta)-DP on
+// the data (amplified_epsilon below). `entry` is the provenance record to append (the caller says where
+// q comes from); rate_num <= rate_den, rate_den > 0.
+void poisson_subsample(Dataset& data, std::uint64_t rate_num, std::uint64_t rate_den, Rng& rng, nlohmann::json entry);
+
+// ln(1 + q (e^eps - 1)), computed without cancellation for small eps and q (log1p, expm1).
+double amplified_epsilon(double epsilon, double q);
 
 // Equirectangular projection of degrees to kilometres, as in the DP-DBSCAN paper
 // (1 degree of latitude = 111.2 km):

@@ -42,6 +42,13 @@ PairwiseResult pairwise_noisy_dbscan(const double* coords, std::size_t n, const 
       std::string(o.per_entry_sensitivity ? "sensitivity D per entry (NOT eps-DP for the matrix)"
                                           : "sensitivity (n-1) D of the matrix under replace-one (n public)") +
           ", entries clamped to [0, D]");
+  // Issue 34 item 5: with sensitivity D per entry the matrix's noise has scale D / eps, while one replaced
+  // record moves n - 1 entries by up to D each: the matrix is (n - 1) eps-DP. The ledger states that true
+  // cost, (n - 2) eps beyond the configured one, so the accounting does not sum the configured epsilon.
+  if (o.per_entry_sensitivity && n > 2)
+    ledger.charge_excess("sensitivity: entry (true cost of the matrix)", static_cast<double>(n - 2) * o.epsilon,
+                         "sensitivity: entry calibrates each distance to D, but one replaced record changes its n - 1 = " +
+                             std::to_string(n - 1) + " distances by up to D each: the matrix costs (n - 1) epsilon");
 
   // Neighbour bit matrix: noisy distance <= alpha (scikit-learn's radius query is inclusive).
   // Every pair (i < j) gets its own draw, in row-major order, whatever its distance: under noise of scale

@@ -13,6 +13,7 @@
 #include "core/rng.hpp"
 #include "run/aggregate.hpp"
 #include "run/release_flags.hpp"
+#include "run/selection_privacy.hpp"
 #include "run/single_trial.hpp"
 #include "store/results_store.hpp"  // cell_fingerprint
 
@@ -140,6 +141,9 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
   const auto t1 = std::chrono::steady_clock::now();
   MethodResult& res = run.result;
   const BudgetLedger& ledger = run.ledger;
+  // What the dataset's row selection does to this trial's guarantee (max_rows, a secure sample).
+  SelectionPrivacy selection = selection_privacy(data, info, ledger);
+  res.non_private_notes.insert(res.non_private_notes.end(), selection.non_private.begin(), selection.non_private.end());
   json metric_json = json::object();
   std::map<std::string, std::any> metric_cache;
   MetricInput in{data, res, cell.params, info, secure ? os_random_u64() : splitmix64(seed ^ fnv1a64("metrics")), metric_cache,
@@ -157,6 +161,7 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
   rec["metrics"] = std::move(metric_json);
   rec["diagnostics"] = res.diagnostics;
   rec["ledger"] = ledger.to_json();
+  if (!selection.subsampled.is_null()) rec["ledger"]["subsampled"] = std::move(selection.subsampled);
   // Exact statistics of the true data: for the report, not private (docs/results.md: results schema).
   if (!res.evaluation.empty()) rec["evaluation"] = std::move(res.evaluation);
   if (cfg.save_release && !res.release.empty()) rec["release"] = std::move(res.release);

@@ -1,9 +1,14 @@
 #include "store/accounting.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <stdexcept>
-#include <tuple>
+#include <vector>
+
+#include "core/rng.hpp"  // fnv1a64
 
 namespace dpclust {
 using json = nlohmann::json;
@@ -11,42 +16,123 @@ using json = nlohmann::json;
 namespace {
 
 constexpr const char* kMeaning =
-    "Sequential composition (basic: the epsilons add up, and the deltas) of every trial of every cell of this file, per "
-    "dataset: each trial is a separate release computed on the same records, so a reader of the whole file learns about "
-    "one record at most what these totals allow. Central notions of one neighbouring relation are summed into "
-    "(epsilon, delta)-DP (pure entries have delta 0); local guarantees (per record, per unit distance) and other "
-    "relations are listed apart and never added to them; non-private methods spend nothing private and are listed "
-    "apart, since no total bounds what they reveal. The totals count the ledgers only: whether each release is "
-    "private is said by its cell's non_private notes.";
+    "Sequential composition (basic: the epsilons add up, and the deltas) of every trial of every cell of this file, per set "
+    "of records (the files' content, or the generator: one file configured under several names or selections is one set): "
+    "each trial is a separate release computed on the same people, so a reader of the whole file learns about one of them "
+    "at most what these totals allow. Central notions of one neighbouring relation are summed into (epsilon, delta)-DP; "
+    "local guarantees are composed per unit distance; other relations are listed apart. Epsilons spent on one secure "
+    "Poisson sample are summed and then amplified once; max_rows counts add/remove trials twice; ledgers that declare "
+    "their true cost are counted at it, and unbounded ones (or data-derived ranges) make the total unbounded. A total is "
+    "a guarantee (holds: true) only when every trial in it is a secure private release without non_private notes; "
+    "otherwise it says what the total would be, and why it does not hold.";
 constexpr const char* kNonPrivateNote =
     "the method is not differentially private: it spends no privacy budget, and its output carries no guarantee that a "
     "total could bound";
+constexpr const char* kLocalUnits = "eps-geo-indistinguishability (local: per record, eps per unit distance)";
 
 double number_or(const json& obj, const char* key, double fallback) {
+  if (!obj.is_object()) return fallback;
   const auto it = obj.find(key);
   return it != obj.end() && it->is_number() ? it->get<double>() : fallback;
 }
 
 // The notion of an entry in words, as core/method.cpp privacy_notion says it of a method.
 std::string notion_of(const std::string& measure, const std::string& relation) {
-  if (measure == "local") return "eps-geo-indistinguishability (local: per record, eps per unit distance)";
+  if (measure == "local") return kLocalUnits;
   const std::string rel = relation == "replace_one" ? "replace one record" : "add/remove one record";
   return (measure == "approximate" ? "(eps, delta)-DP (" : "eps-DP (") + rel + ")";
 }
 
-// One group of a sum: the spend of the trials of one notion.
-struct Sum {
-  double epsilon = 0, delta = 0;
-  std::uint64_t trials = 0, uncalibrated = 0;
-  std::set<std::uint64_t> cells;  // indexes into the cell list
-  void add(const json& spent, std::uint64_t cell) {
-    epsilon += spent["epsilon"].get<double>();
-    delta += number_or(spent, "delta", 0.0);
-    ++trials;
-    if (!spent.value("calibrated", true)) ++uncalibrated;
-    cells.insert(cell);
-  }
+std::string record_key_hex(std::uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+const json* find_transform(const json& data, const char* name) {
+  if (!data.is_object() || !data.contains("provenance") || !data["provenance"].is_object()) return nullptr;
+  const json& p = data["provenance"];
+  if (!p.contains("transforms") || !p["transforms"].is_array()) return nullptr;
+  for (const auto& t : p["transforms"])
+    if (t.is_object() && t.value("name", std::string()) == name) return &t;
+  return nullptr;
+}
+
+// Why a dataset's ranges come from the data itself (no epsilon can price that), or "" when they do not.
+std::string data_derived_range(const json& data) {
+  if (!data.is_object()) return "";
+  const std::string bounds = data.value("bounds_source", std::string());
+  if (bounds == "data") return "domain bounds derived from the data (bounds: data)";
+  if (bounds == "data (as the paper)") return "domain bounds are the data's exact bounding box (as the paper)";
+  if (data.contains("non_private") && data["non_private"].is_array())
+    for (const auto& n : data["non_private"])
+      if (n.is_string() && n.get<std::string>().find("standard scaling uses") != std::string::npos)
+        return "standard scaling by the data's own mean and standard deviation";
+  return "";
+}
+
+// The central spend of one neighbouring relation within a set of records.
+struct Central {
+  double eps_direct = 0, delta_direct = 0;
+  struct Sample {
+    double eps = 0, delta = 0, q = 1;
+  };
+  std::map<std::string, Sample> samples;  // by sample_id
+  std::uint64_t trials = 0, seeded = 0, flagged = 0, uncalibrated = 0, unbounded = 0, doubled = 0, subsampled = 0;
+  std::set<std::uint64_t> cells;
+  std::set<std::string> unbounded_reasons;
 };
+
+struct Local {
+  double rate = 0;
+  std::map<double, std::pair<double, std::uint64_t>> levels;  // distance -> (sum of levels, trials)
+  std::uint64_t trials = 0, seeded = 0, flagged = 0, uncalibrated = 0, unbounded = 0, distance_unrecorded = 0;
+  std::set<std::uint64_t> cells;
+  std::set<std::string> unbounded_reasons;
+};
+
+struct RecordSet {
+  std::set<std::string> datasets;
+  json records;
+  std::vector<json> selections;
+  std::map<std::string, Central> central;  // by relation
+  Local local;
+  std::set<std::uint64_t> non_private_cells;
+  std::uint64_t non_private_trials = 0;
+  std::set<std::string> non_private_series;
+};
+
+// Why a total is not a guarantee, from its counts (empty when it is one).
+template <class T>
+json reasons_not_held(const T& s) {
+  json r = json::array();
+  if (s.unbounded > 0) r.push_back(std::to_string(s.unbounded) + " trial(s) have no finite bound (unbounded)");
+  if (s.flagged > 0) r.push_back(std::to_string(s.flagged) + " trial(s) belong to cells with non_private notes (see each cell)");
+  if (s.uncalibrated > 0) r.push_back(std::to_string(s.uncalibrated) + " trial(s) ran with scaled noise (uncalibrated)");
+  if (s.seeded > 0)
+    r.push_back(std::to_string(s.seeded) +
+                " trial(s) ran with randomness: seeded (the seed regenerates the noise): no guarantee holds for this file");
+  return r;
+}
+
+// The guarantee fields of a total: "holds" and "guarantee" when every trial is a secure private release;
+// otherwise "holds": false, "not_a_guarantee_because", and (when only the seeded randomness stands in the way)
+// "if_run_secure": what the same cells would guarantee with randomness: secure.
+template <class T>
+void state_guarantee(json& out, const T& s, const std::string& notion) {
+  const json why = reasons_not_held(s);
+  if (why.empty()) {
+    out["holds"] = true;
+    out["guarantee"] = notion;
+    return;
+  }
+  out["holds"] = false;
+  out["guarantee"] = nullptr;
+  out["not_a_guarantee_because"] = why;
+  if (s.unbounded == 0 && s.flagged == 0 && s.uncalibrated == 0)
+    out["if_run_secure"] = notion + " with these totals, if the same cells were run with randomness: secure (it does not hold for "
+                                    "this file)";
+}
 
 }  // namespace
 
@@ -72,10 +158,60 @@ json trial_privacy_spent(const json& ledger) {
       delta += number_or(s, "delta", 0.0);
     }
   }
-  json out{{"private", true}, {"measure", measure}, {"relation", relation}, {"notion", notion_of(measure, relation)}, {"epsilon", epsilon}};
+  json out{{"private", true}, {"measure", measure}, {"relation", relation}, {"notion", notion_of(measure, relation)}};
+  if (measure == "local") {
+    // Issue 34 item 3: the level is reached at distance `distance`; what composes is level / distance.
+    const double distance = number_or(ledger, "distance", 0.0);
+    out["level_epsilon"] = epsilon;
+    out["distance"] = distance > 0 ? distance : 1.0;
+    if (!(distance > 0)) out["distance_recorded"] = false;
+    out["epsilon"] = distance > 0 ? epsilon / distance : epsilon;
+  } else {
+    out["epsilon"] = epsilon;
+  }
   if (delta > 0) out["delta"] = delta;
   if (ledger.contains("epsilon_excess")) out["epsilon_excess"] = ledger["epsilon_excess"];
   if (number_or(ledger, "noise_scale", 1.0) != 1.0) out["calibrated"] = false;
+  if (ledger.value("unbounded", false)) {
+    out["unbounded"] = true;
+    out["unbounded_reasons"] = ledger.value("unbounded_reasons", json::array());
+  }
+  return out;
+}
+
+json record_set_of(const json& data, const std::string& dataset) {
+  std::string identity;
+  json records;
+  const json prov = data.is_object() && data.contains("provenance") && data["provenance"].is_object() ? data["provenance"] : json::object();
+  if (prov.contains("files") && prov["files"].is_array() && !prov["files"].empty()) {
+    // The content, not the path: a copy of a file holds the same people.
+    json files = json::array();
+    for (const auto& f : prov["files"]) {
+      json c{{"bytes", f.value("bytes", json(nullptr))}, {"crc32", f.value("crc32", json(nullptr))}};
+      identity += "file " + c["bytes"].dump() + " " + c["crc32"].dump() + ";";
+      files.push_back(std::move(c));
+    }
+    records["files"] = std::move(files);
+    if (prov.contains("rows")) records["rows_read"] = prov["rows"];
+  } else if (prov.contains("generator")) {
+    identity = "generator " + prov["generator"].dump();
+    records["generator"] = prov["generator"];
+  } else {
+    identity = "dataset " + dataset;  // nothing recorded of its origin: the name is all there is
+    records["dataset"] = dataset;
+  }
+  json selection{{"dataset", dataset}};
+  for (const char* key : {"columns", "label"})
+    if (prov.contains(key)) selection[key] = prov[key];
+  json transforms = json::array();
+  if (prov.contains("transforms") && prov["transforms"].is_array())
+    for (const auto& t : prov["transforms"]) transforms.push_back(t.is_object() ? t.value("name", std::string("?")) : std::string("?"));
+  selection["transforms"] = std::move(transforms);
+  json out{{"key", record_key_hex(fnv1a64(identity))}, {"records", std::move(records)}, {"selection", std::move(selection)}};
+  if (const json* s = find_transform(data, "subsample"); s && s->value("scheme", std::string()) == "poisson")
+    out["subsample"] = {{"scheme", "poisson"}, {"rate", s->value("rate", 1.0)}, {"sample_id", s->value("sample_id", std::string())}};
+  if (const json* m = find_transform(data, "max_rows")) out["max_rows"] = m->value("max_rows", json(nullptr));
+  if (const std::string why = data_derived_range(data); !why.empty()) out["data_derived_range"] = why;
   return out;
 }
 
@@ -89,93 +225,184 @@ json cell_privacy_spent(const json& cell) {
     return json{{"private", false}, {"trials", trials.size()}, {"epsilon", 0.0}, {"note", kNonPrivateNote}};
   // One method, one parameter set: every trial's ledger has the same measure and relation.
   const json& first = spent.front();
-  Sum sum;
+  double epsilon = 0, delta = 0;
+  std::uint64_t uncalibrated = 0, unbounded = 0;
   bool uniform = true;
   for (const auto& s : spent) {
     if (!s["private"].get<bool>() || s["measure"] != first["measure"] || s["relation"] != first["relation"])
       throw std::logic_error("cell_privacy_spent: the trials of cell '" + cell.value("id", std::string("?")) + "' have ledgers of different notions");
     uniform = uniform && s["epsilon"] == first["epsilon"] && s.value("delta", 0.0) == first.value("delta", 0.0);
-    sum.add(s, 0);
+    epsilon += s["epsilon"].get<double>();
+    delta += number_or(s, "delta", 0.0);
+    uncalibrated += !s.value("calibrated", true);
+    unbounded += s.value("unbounded", false);
   }
   json out{{"private", true},         {"measure", first["measure"]}, {"relation", first["relation"]},
-           {"notion", first["notion"]}, {"trials", sum.trials},       {"epsilon", sum.epsilon}};
+           {"notion", first["notion"]}, {"trials", spent.size()},      {"epsilon", epsilon}};
   if (uniform) out["epsilon_per_trial"] = first["epsilon"];
-  if (sum.delta > 0) {
-    out["delta"] = sum.delta;
+  if (first["measure"] == "local" && uniform) {
+    out["level_epsilon_per_trial"] = first["level_epsilon"];
+    out["distance"] = first["distance"];
+  }
+  if (delta > 0) {
+    out["delta"] = delta;
     if (uniform) out["delta_per_trial"] = first["delta"];
   }
   if (first.contains("epsilon_excess")) out["includes_declared_excess"] = true;
-  if (sum.uncalibrated > 0) out["uncalibrated_trials"] = sum.uncalibrated;
+  if (uncalibrated > 0) out["uncalibrated_trials"] = uncalibrated;
+  if (unbounded > 0) {
+    out["unbounded"] = true;
+    out["unbounded_reasons"] = first.value("unbounded_reasons", json::array());
+  }
   return out;
 }
 
 json privacy_accounting(const json& cells) {
-  struct Dataset {
-    std::map<std::tuple<std::string, std::string>, Sum> by_notion;  // (measure, relation)
-    std::map<std::string, Sum> central;                              // by relation
-    Sum local;
-    Sum non_private;
-    std::set<std::string> non_private_series;
-    std::uint64_t uncalibrated = 0;
-  };
-  std::map<std::string, Dataset> datasets;
+  std::map<std::string, RecordSet> sets;
+  json by_dataset = json::object();
   for (std::uint64_t i = 0; i < cells.size(); ++i) {
     const json& cell = cells[i];
-    Dataset& ds = datasets[cell.at("dataset").get<std::string>()];
+    const std::string dataset = cell.at("dataset").get<std::string>();
+    // Cells assembled before record sets existed carry none: keyed by their dataset name.
+    const json rs = cell.contains("record_set") ? cell["record_set"] : record_set_of(json::object(), dataset);
+    const std::string key = rs.at("key").get<std::string>();
+    RecordSet& set = sets[key];
+    by_dataset[dataset] = key;
+    set.datasets.insert(dataset);
+    set.records = rs["records"];
+    if (std::find(set.selections.begin(), set.selections.end(), rs["selection"]) == set.selections.end()) set.selections.push_back(rs["selection"]);
+    const bool seeded = cell.contains("randomness") && cell["randomness"].is_object()
+                            ? cell["randomness"].value("mode", std::string("seeded")) != "secure"
+                            : true;
+    const bool flagged = cell.contains("non_private") && cell["non_private"].is_array() && !cell["non_private"].empty();
+    const bool max_rows = rs.contains("max_rows");
+    const std::string derived = rs.value("data_derived_range", std::string());
     for (const auto& t : cell.at("trials")) {
-      const json spent = trial_privacy_spent(t.contains("ledger") ? t["ledger"] : json::object());
+      const json ledger = t.contains("ledger") ? t["ledger"] : json::object();
+      const json spent = trial_privacy_spent(ledger);
       if (!spent["private"].get<bool>()) {
-        ds.non_private.add(json{{"epsilon", 0.0}}, i);
-        ds.non_private_series.insert(cell.value("series", cell.value("method", std::string("?"))));
+        set.non_private_cells.insert(i);
+        ++set.non_private_trials;
+        set.non_private_series.insert(cell.value("series", cell.value("method", std::string("?"))));
         continue;
       }
-      const std::string measure = spent["measure"], relation = spent["relation"];
-      ds.by_notion[{measure, relation}].add(spent, i);
-      if (measure == "local") ds.local.add(spent, i);
-      else ds.central[relation].add(spent, i);
-      if (!spent.value("calibrated", true)) ++ds.uncalibrated;
+      const bool unbounded = spent.value("unbounded", false) || !derived.empty();
+      std::set<std::string> reasons;
+      if (spent.contains("unbounded_reasons"))
+        for (const auto& r : spent["unbounded_reasons"]) reasons.insert(r.get<std::string>());
+      if (!derived.empty()) reasons.insert(derived);
+      const bool uncalibrated = !spent.value("calibrated", true);
+      if (spent["measure"] == "local") {
+        Local& l = set.local;
+        ++l.trials;
+        l.cells.insert(i);
+        l.seeded += seeded;
+        l.flagged += flagged;
+        l.uncalibrated += uncalibrated;
+        l.unbounded += unbounded;
+        l.unbounded_reasons.insert(reasons.begin(), reasons.end());
+        l.distance_unrecorded += spent.contains("distance_recorded");
+        l.rate += spent["epsilon"].get<double>();
+        auto& level = l.levels[spent["distance"].get<double>()];
+        level.first += spent["level_epsilon"].get<double>();
+        ++level.second;
+        continue;
+      }
+      const std::string relation = spent["relation"];
+      Central& c = set.central[relation];
+      ++c.trials;
+      c.cells.insert(i);
+      c.seeded += seeded;
+      c.flagged += flagged;
+      c.uncalibrated += uncalibrated;
+      c.unbounded += unbounded;
+      c.unbounded_reasons.insert(reasons.begin(), reasons.end());
+      double eps = spent["epsilon"].get<double>(), delta = number_or(spent, "delta", 0.0);
+      if (max_rows && relation == "add_remove") {
+        // One added record can push another out: the rows change by a replacement, group privacy for two.
+        delta = 2 * std::exp(eps) * delta;
+        eps *= 2;
+        ++c.doubled;
+      }
+      const json sub = ledger.contains("subsampled") ? ledger["subsampled"] : json();
+      if (sub.is_object() && sub.value("amplified", false)) {
+        auto& s = c.samples[sub.value("sample_id", std::string())];
+        s.eps += eps;
+        s.delta += delta;
+        s.q = number_or(sub, "rate", 1.0);
+        ++c.subsampled;
+      } else {
+        c.eps_direct += eps;
+        c.delta_direct += delta;
+      }
     }
   }
-  json out_datasets = json::object();
-  for (const auto& [name, ds] : datasets) {
-    json d;
-    std::set<std::uint64_t> private_cells;
-    std::uint64_t private_trials = 0;
-    json notions = json::array();
-    for (const auto& [key, s] : ds.by_notion) {
-      const auto& [measure, relation] = key;
-      json n{{"measure", measure}, {"relation", relation}, {"notion", notion_of(measure, relation)},
-             {"cells", s.cells.size()}, {"trials", s.trials}, {"epsilon", s.epsilon}};
-      if (s.delta > 0) n["delta"] = s.delta;
-      notions.push_back(std::move(n));
-      private_cells.insert(s.cells.begin(), s.cells.end());
-      private_trials += s.trials;
+  json out_sets = json::array();
+  for (const auto& [key, set] : sets) {
+    json d{{"key", key}, {"datasets", std::vector<std::string>(set.datasets.begin(), set.datasets.end())},
+           {"records", set.records}, {"selections", set.selections}};
+    std::uint64_t private_trials = set.local.trials;
+    std::set<std::uint64_t> private_cells(set.local.cells);
+    json central = json::array();
+    for (const auto& [relation, c] : set.central) {
+      private_trials += c.trials;
+      private_cells.insert(c.cells.begin(), c.cells.end());
+      double eps = c.eps_direct, delta = c.delta_direct;
+      json samples = json::array();
+      for (const auto& [id, s] : c.samples) {
+        // Balle, Barthe & Gaboardi 2018: the releases on one sample together are (E, D)-DP on it, so
+        // (ln(1 + q (e^E - 1)), q D)-DP on the data.
+        const double amplified = std::log1p(s.q * std::expm1(s.eps));
+        eps += amplified;
+        delta += s.q * s.delta;
+        samples.push_back({{"sample_id", id}, {"rate", s.q}, {"epsilon_on_sample", s.eps}, {"epsilon_amplified", amplified}});
+      }
+      const bool pure = delta == 0;
+      json e{{"relation", relation}, {"cells", c.cells.size()}, {"trials", c.trials}};
+      if (c.unbounded > 0) {
+        e["epsilon"] = nullptr;
+        e["delta"] = nullptr;
+        e["unbounded"] = true;
+        e["unbounded_reasons"] = std::vector<std::string>(c.unbounded_reasons.begin(), c.unbounded_reasons.end());
+      } else {
+        e["epsilon"] = eps;
+        e["delta"] = delta;
+      }
+      if (!samples.empty()) e["subsamples"] = std::move(samples);
+      if (c.doubled > 0) e["max_rows_doubled_trials"] = c.doubled;
+      state_guarantee(e, c, notion_of(pure ? "pure" : "approximate", relation));
+      central.push_back(std::move(e));
     }
     d["private_cells"] = private_cells.size();
     d["private_trials"] = private_trials;
-    d["notions"] = std::move(notions);
-    // The central guarantee of the whole file on this dataset, per neighbouring relation: pure and
-    // approximate entries compose into (sum eps, sum delta)-DP.
-    json central = json::array();
-    for (const auto& [relation, s] : ds.central) {
-      json c{{"relation", relation}, {"guarantee", notion_of(s.delta > 0 ? "approximate" : "pure", relation)},
-             {"cells", s.cells.size()}, {"trials", s.trials}, {"epsilon", s.epsilon}, {"delta", s.delta}};
-      central.push_back(std::move(c));
-    }
     d["central"] = std::move(central);
-    if (ds.local.trials > 0)
-      d["local"] = {{"guarantee", notion_of("local", "")}, {"cells", ds.local.cells.size()}, {"trials", ds.local.trials},
-                    {"epsilon", ds.local.epsilon}};
-    if (!ds.non_private_series.empty())
-      d["non_private"] = {{"cells", ds.non_private.cells.size()}, {"trials", ds.non_private.trials},
-                          {"series", std::vector<std::string>(ds.non_private_series.begin(), ds.non_private_series.end())},
+    if (set.local.trials > 0) {
+      const Local& l = set.local;
+      json levels = json::array();
+      for (const auto& [distance, v] : l.levels)
+        levels.push_back({{"distance", distance}, {"level_epsilon", v.first}, {"trials", v.second}, {"epsilon_per_unit_distance", v.first / distance}});
+      json e{{"cells", l.cells.size()}, {"trials", l.trials}, {"levels", std::move(levels)}};
+      if (l.unbounded > 0) {
+        e["epsilon_per_unit_distance"] = nullptr;
+        e["unbounded"] = true;
+        e["unbounded_reasons"] = std::vector<std::string>(l.unbounded_reasons.begin(), l.unbounded_reasons.end());
+      } else {
+        e["epsilon_per_unit_distance"] = l.rate;
+      }
+      if (l.distance_unrecorded > 0) e["distance_unrecorded_trials"] = l.distance_unrecorded;
+      state_guarantee(e, l, kLocalUnits);
+      d["local"] = std::move(e);
+    }
+    if (!set.non_private_series.empty())
+      d["non_private"] = {{"cells", set.non_private_cells.size()}, {"trials", set.non_private_trials},
+                          {"series", std::vector<std::string>(set.non_private_series.begin(), set.non_private_series.end())},
                           {"note", kNonPrivateNote}};
-    if (ds.uncalibrated > 0) d["uncalibrated_trials"] = ds.uncalibrated;
-    out_datasets[name] = std::move(d);
+    out_sets.push_back(std::move(d));
   }
   return json{{"meaning", kMeaning},
               {"composition", "basic sequential composition (Dwork & Roth 2014, Thm 3.16; Thm B.1 for delta)"},
-              {"datasets", std::move(out_datasets)}};
+              {"record_sets", std::move(out_sets)},
+              {"datasets", std::move(by_dataset)}};
 }
 
 }  // namespace dpclust

@@ -1,45 +1,66 @@
 #pragma once
-// Privacy accounting across the trials and cells of one results file (issue 22, item 5).
+// Privacy accounting across the trials and cells of one results file (issue 22 item 5; issue 34 items 2-5).
 //
 // A trial's ledger (core/ledger.hpp) states what that one trial spent, and the runner verifies it. A
-// results file holds many trials of many cells computed on the same records of each dataset: every trial
-// is a separate release, so what a reader of the whole file can learn about one record is bounded only by
-// the sequential composition of all of them. Basic composition (Dwork & Roth 2014, Thm 3.16 and B.1): the
-// epsilons add up, and so do the deltas. This file does that sum, per dataset and per privacy notion, from
-// the trial ledgers as stored (the JSON of BudgetLedger::to_json, older files without measure/relation
-// included), so that results.json assembled by a run and by `dpclust merge` of its shards carry the same
-// totals: both assemble it from the same cell files (results_store.cpp, assemble_results_json).
+// results file holds many trials of many cells: every trial is a separate release, so what a reader of the
+// whole file can learn about one record is bounded only by the sequential composition of all of them that
+// read that record. Basic composition (Dwork & Roth 2014, Thm 3.16 and B.1): the epsilons add up, and so do
+// the deltas. This file does that sum from the trial ledgers as stored (the JSON of BudgetLedger::to_json,
+// older files included), so that results.json assembled by a run and by `dpclust merge` of its shards carry
+// the same totals.
+//
+// Per set of records, not per dataset name (issue 34 item 4): the key of a cell's records is the content
+// of the files it read (bytes and CRC-32 of each, not their paths) or its generator and parameters. The same
+// file configured under two names is one set, and any selection of it (columns, max_rows, sample, transforms)
+// reads the same people, so their spends add up; the selections are listed beside the total.
 //
 // What is summed with what:
-//   - central notions of one neighbouring relation: pure eps-DP and (eps, delta)-DP entries compose into
-//     (sum eps, sum delta)-DP (a pure entry is an (eps, 0) entry);
-//   - local guarantees (eps-geo-indistinguishability, per record and per unit distance) add up among
-//     themselves and are never added to central epsilons (the ledger refuses that mix within a trial too);
-//   - different neighbouring relations (add/remove vs replace one) are listed apart, not summed;
-//   - non-private methods spend nothing private: their cells are listed apart, because their outputs carry
-//     no guarantee at all and no total can bound them;
-//   - a trial whose noise was scaled (a test of the audit, ledger noise_scale != 1) is counted at its
-//     recorded epsilon and counted apart as uncalibrated: its recorded epsilon is not its guarantee.
-// zCDP: no mechanism of this build records a zCDP entry (core/ledger.hpp PrivacyMeasure), so none is summed.
+//   - central notions of one neighbouring relation: pure and (eps, delta) entries compose into
+//     (sum eps, sum delta)-DP;
+//   - local guarantees (geo-indistinguishability) are composed per unit distance (issue 34 item 3): a fit at
+//     level epsilon reached at distance r spends epsilon / r per unit distance (ledger "distance"); never added
+//     to central epsilons;
+//   - different neighbouring relations are listed apart, not summed;
+//   - a secure Poisson sample (dataset_factory.cpp, run/selection_privacy.hpp): the epsilons spent on one
+//     sample (its sample_id) are summed first and amplified once, ln(1 + q (e^E - 1)) with delta q D (Balle,
+//     Barthe & Gaboardi 2018); summing per-trial amplified epsilons would understate trials sharing a sample;
+//   - max_rows under add/remove: counted twice (one added record can push another out: group privacy for
+//     two records, (2 eps, 2 e^eps delta));
+//   - ledgers that state their true cost (a declared excess: nD-Laplace resampling_budget: thesis, pairwise
+//     sensitivity: entry, PrivTHR_EM's repeated draws) are counted at it; ledgers declared unbounded
+//     (diffprivlib's DP-k-means, the continuous exponential mechanism) and data with data-derived ranges
+//     (bounds: data, the paper's data boxes, standard scaling by the data's own mean and deviation) make the
+//     total unbounded: no epsilon is stated;
+//   - non-private methods spend nothing private and are listed apart;
+//   - a total is stated as a guarantee ("holds": true) only when every trial in it is a secure private release
+//     without non_private notes. A seeded run's total says what it would be in secure mode, not that it holds.
 #include <nlohmann/json.hpp>
 #include <string>
 
 namespace dpclust {
 
 // What one trial spent, from its stored ledger: {"private": false} for a non-private method; otherwise
-// {"private": true, "measure", "relation", "notion" (in words), "epsilon" (the sum of its steps: the
-// configured total plus any declared excess), "delta" (when > 0), "epsilon_excess" (when declared),
-// "calibrated": false (when the noise was scaled)}. std::logic_error when the ledger is malformed.
+// {"private": true, "measure", "relation", "notion" (in words), "epsilon", "delta" (when > 0),
+// "epsilon_excess" (when declared), "calibrated": false (when the noise was scaled), "unbounded": true (with
+// "unbounded_reasons") when the ledger says no finite epsilon bounds it}. For a local ledger "epsilon" is per
+// unit distance (the level divided by its distance) and "level_epsilon", "distance" are beside it
+// ("distance_recorded": false for ledgers written before the distance was: counted at distance 1).
+// std::logic_error when the ledger is malformed.
 nlohmann::json trial_privacy_spent(const nlohmann::json& ledger);
 
-// A cell's spend over its trials (cells[].privacy_spent in results.json): for a private method
-// {"measure", "relation", "notion", "trials", "epsilon" (sum over trials), "epsilon_per_trial" (when every
-// trial spent the same), "delta"/"delta_per_trial" (when > 0), "uncalibrated_trials" (when any)}; for a
-// non-private one {"private": false, "trials", "epsilon": 0, "note"}.
+// The set of records a dataset summary (results.json "datasets".<name>, a cell's "data") was read from:
+// {"key" (16 hex digits of its identity), "records" (the files' bytes and CRC-32, or the generator), "selection"
+// (columns, label, transforms), "subsample" (a secure Poisson sample's rate and id, when drawn)}.
+nlohmann::json record_set_of(const nlohmann::json& data_summary, const std::string& dataset);
+
+// A cell's spend over its trials (cells[].privacy_spent): for a private method {"measure", "relation",
+// "notion", "trials", "epsilon" (sum over trials), "epsilon_per_trial" (when uniform), "delta"/"delta_per_trial",
+// "uncalibrated_trials", "unbounded"}; for a non-private one {"private": false, "trials", "epsilon": 0, "note"}.
 nlohmann::json cell_privacy_spent(const nlohmann::json& cell);
 
-// The per-dataset totals of a list of cells (results.json's "cells", each with "dataset", "series" and
-// "trials"[].ledger): results.json's "privacy_accounting" (its meaning is written in it under "meaning").
+// The totals of a list of cells (results.json's "cells", each with "dataset", "series", "trials"[].ledger,
+// "non_private", "randomness" and "record_set" (record_set_of its data)): results.json's "privacy_accounting",
+// {"meaning", "composition", "record_sets": [...], "datasets": {name: record set key}}.
 nlohmann::json privacy_accounting(const nlohmann::json& cells);
 
 }  // namespace dpclust

@@ -13,6 +13,7 @@
 #include "core/files.hpp"
 #include "core/rng.hpp"
 #include "store/accounting.hpp"
+#include "store/release_view.hpp"
 #include "catalog/catalog.hpp"
 
 namespace dpclust {
@@ -334,6 +335,9 @@ std::optional<json> assemble_results_json(const fs::path& exp_dir) {
     results["seed_scheme"] = m["seed_scheme"];
   }
   // Sequential composition of every trial of every cell, per dataset (store/accounting.hpp).
+    // The set of records the cell read (store/accounting.hpp): the files' content or the generator, its
+    // selection, and the secure sample it drew (cells computed by other runs may have drawn another).
+    cell["record_set"] = record_set_of(cell["data"], ds);
   results["privacy_accounting"] = privacy_accounting(cells);
   results["provenance"] = {{"config_file", m["config_file"]},
                            {"config_text", m["config_text"]},
@@ -361,6 +365,8 @@ bool results_current(const fs::path& exp_dir) {
   if (!want) return false;
   json have;
   try {
+  // Which fields are the release and which evaluate it on the true data (store/release_view.hpp).
+  results["field_roles"] = field_roles();
     have = json::parse(read_text_file(file));
   } catch (const std::exception&) {
     return false;

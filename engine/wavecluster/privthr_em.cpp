@@ -39,6 +39,9 @@ EmThreshold noisy_threshold_by_em(const std::vector<double>& w, double p, double
   const bool authors = repeats > 1 && settings.budget == EmRepeatsBudget::authors;
   const double eps_draw = repeats == 1 || authors ? eps2 : eps2 / static_cast<double>(repeats);
   if (authors) ledger.declare_excess(static_cast<double>(repeats - 1) * eps2, em_repeats_note(repeats, eps2));
+  // Issue 34 item 5: the continuous form's outcomes are doubles computed from private values, so the set
+  // of possible outputs depends on the data and no finite epsilon bounds it (kContinuousThresholdNote).
+  if (!lattice) ledger.declare_unbounded(kContinuousThresholdNote);
   auto step = [&](std::size_t r) {
     return repeats == 1 ? std::string("threshold by the exponential mechanism (Alg. 2 line 4, lines 7-15)")
                         : "threshold by the exponential mechanism (Alg. 2 line 4, lines 7-15), draw " + std::to_string(r + 1) + " of " +

@@ -4,11 +4,13 @@
 // scaled noise, ledgers written before measure and relation were recorded).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <sstream>
 
 #include "core/files.hpp"
 #include "core/ledger.hpp"
 #include "store/accounting.hpp"
+#include "store/release_view.hpp"
 #include "config/config.hpp"
 #include "run/runner.hpp"
 #include "test_support.hpp"
@@ -78,6 +80,14 @@ json run(const std::string& text, const std::string& name, const fs::path& out, 
   return json::parse(read_text_file(r.results_file));
 }
 
+// The record set a dataset name points to in privacy_accounting (issue 34 item 4: totals per set of records).
+const json& set_of(const json& acct, const std::string& dataset) {
+  const std::string key = acct.at("datasets").at(dataset).get<std::string>();
+  for (const auto& s : acct.at("record_sets"))
+    if (s["key"] == key) return s;
+  throw std::logic_error("no record set for " + dataset);
+}
+
 const json& cell_of(const json& results, const std::string& series, double epsilon = -1) {
   for (const auto& c : results["cells"])
     if (c["series"] == series && (epsilon < 0 || c["params"]["epsilon"].get<double>() == epsilon)) return c;
@@ -107,17 +117,17 @@ TEST(Accounting, TwoCellsOfThreeTrialsSumPerCellAndPerDataset) {
 
   const json& acct = r["privacy_accounting"];
   ASSERT_TRUE(acct.contains("meaning"));
-  ASSERT_EQ(acct["datasets"].size(), 1u);
-  const json& ds = acct["datasets"]["blobs"];
+  ASSERT_EQ(acct["record_sets"].size(), 1u);
+  const json& ds = set_of(acct, "blobs");
+  EXPECT_EQ(ds["datasets"], json::array({"blobs"}));
+  EXPECT_TRUE(ds["records"].contains("generator"));
   EXPECT_EQ(ds["private_cells"], 2);
   EXPECT_EQ(ds["private_trials"], 6);
-  ASSERT_EQ(ds["notions"].size(), 1u);
-  EXPECT_EQ(ds["notions"][0]["measure"], "pure");
-  EXPECT_EQ(ds["notions"][0]["cells"], 2);
-  EXPECT_EQ(ds["notions"][0]["trials"], 6);
-  EXPECT_EQ(ds["notions"][0]["epsilon"].get<double>(), 3.75);
   ASSERT_EQ(ds["central"].size(), 1u);
-  EXPECT_EQ(ds["central"][0]["guarantee"], "eps-DP (add/remove one record)");
+  // A seeded run: the total is what the cells spent, stated as what they would guarantee in secure mode.
+  EXPECT_EQ(ds["central"][0]["holds"], false);
+  EXPECT_TRUE(ds["central"][0]["guarantee"].is_null());
+  EXPECT_NE(ds["central"][0]["if_run_secure"].get<std::string>().find("eps-DP (add/remove one record)"), std::string::npos);
   EXPECT_EQ(ds["central"][0]["epsilon"].get<double>(), 3.75);
   EXPECT_EQ(ds["central"][0]["delta"].get<double>(), 0.0);
   EXPECT_FALSE(ds.contains("local"));
@@ -136,7 +146,7 @@ TEST(Accounting, ShardMergeGivesTheTotalsOfOneRun) {
   const json merged = json::parse(read_text_file(dir / "merged" / "acct" / "results.json"));
   ASSERT_TRUE(merged.contains("privacy_accounting"));
   EXPECT_EQ(merged["privacy_accounting"], whole["privacy_accounting"]);
-  EXPECT_EQ(merged["privacy_accounting"]["datasets"]["blobs"]["central"][0]["epsilon"].get<double>(), 3.75);
+  EXPECT_EQ(set_of(merged["privacy_accounting"], "blobs")["central"][0]["epsilon"].get<double>(), 3.75);
   for (std::size_t i = 0; i < whole["cells"].size(); ++i)
     EXPECT_EQ(merged["cells"][i]["privacy_spent"], whole["cells"][i]["privacy_spent"]) << i;
 }
@@ -146,31 +156,22 @@ TEST(Accounting, NotionsAreSummedApartAndNonPrivateCellsListedApart) {
   const json r = run(kMixed, "acct_mixed", dir);
   ASSERT_FALSE(r.is_null());
   ASSERT_EQ(r["cells"].size(), 8u);
-  const json& datasets = r["privacy_accounting"]["datasets"];
-  ASSERT_EQ(datasets.size(), 2u);
+  const json& acct = r["privacy_accounting"];
+  ASSERT_EQ(acct["record_sets"].size(), 2u);
   // {dataset, per-trial epsilon}: every total is 2 trials x that epsilon, per notion
   for (const auto& [name, eps] : {std::pair{"blobs", 0.5}, std::pair{"moons", 0.25}}) {
     SCOPED_TRACE(name);
-    const json& ds = datasets[name];
+    const json& ds = set_of(acct, name);
     EXPECT_EQ(ds["private_cells"], 3);
     EXPECT_EQ(ds["private_trials"], 6);
-    // notions, ordered by (measure, relation): approximate, local, pure
-    ASSERT_EQ(ds["notions"].size(), 3u) << ds.dump(1);
-    EXPECT_EQ(ds["notions"][0]["measure"], "approximate");
-    EXPECT_EQ(ds["notions"][0]["epsilon"].get<double>(), 2 * eps);
-    EXPECT_DOUBLE_EQ(ds["notions"][0]["delta"].get<double>(), 2e-5);
-    EXPECT_EQ(ds["notions"][1]["measure"], "local");
-    EXPECT_EQ(ds["notions"][1]["epsilon"].get<double>(), 2 * eps);
-    EXPECT_EQ(ds["notions"][2]["measure"], "pure");
-    EXPECT_EQ(ds["notions"][2]["epsilon"].get<double>(), 2 * eps);
     // central: pure and approximate compose into (4 eps, 2e-5)-DP; the local guarantee is not added to it
     ASSERT_EQ(ds["central"].size(), 1u);
-    EXPECT_EQ(ds["central"][0]["guarantee"], "(eps, delta)-DP (add/remove one record)");
+    EXPECT_EQ(ds["central"][0]["holds"], false);  // seeded (and the Gaussian cells carry non_private notes)
     EXPECT_EQ(ds["central"][0]["cells"], 2);
     EXPECT_EQ(ds["central"][0]["trials"], 4);
     EXPECT_EQ(ds["central"][0]["epsilon"].get<double>(), 4 * eps);
     EXPECT_DOUBLE_EQ(ds["central"][0]["delta"].get<double>(), 2e-5);
-    EXPECT_EQ(ds["local"]["epsilon"].get<double>(), 2 * eps);
+    EXPECT_EQ(ds["local"]["epsilon_per_unit_distance"].get<double>(), 2 * eps);  // radius 1
     EXPECT_EQ(ds["local"]["trials"], 2);
     ASSERT_TRUE(ds.contains("non_private"));
     EXPECT_EQ(ds["non_private"]["cells"], 1);
@@ -242,11 +243,288 @@ TEST(Accounting, DifferentRelationsAreListedApart) {
       {{{"dataset", "d"}, {"series", "a"}, {"private", true}, {"trials", json::array({{{"ledger", add.to_json()}}, {{"ledger", add.to_json()}}})}},
        {{"dataset", "d"}, {"series", "r"}, {"private", true}, {"trials", json::array({{{"ledger", replace.to_json()}}})}}});
   const json acct = privacy_accounting(cells);
-  const json& central = acct["datasets"]["d"]["central"];
+  const json& central = set_of(acct, "d")["central"];
   ASSERT_EQ(central.size(), 2u);
   EXPECT_EQ(central[0]["relation"], "add_remove");
   EXPECT_EQ(central[0]["epsilon"].get<double>(), 2.0);
   EXPECT_EQ(central[1]["relation"], "replace_one");
-  EXPECT_EQ(central[1]["guarantee"], "eps-DP (replace one record)");
+  EXPECT_EQ(central[1]["if_run_secure"].get<std::string>().rfind("eps-DP (replace one record)", 0), 0u);
   EXPECT_EQ(central[1]["epsilon"].get<double>(), 0.5);
+}
+
+// Issue 34 item 3: nD-Laplace's epsilon is the level reached at distance `radius`; the accounting composes
+// the rate per unit distance. Epsilon 1 at radius 1 and epsilon 1 at radius 0.25 spend 1/1 + 1/0.25 = 5 per
+// unit distance (summing the levels would say 2).
+TEST(Accounting, NdLaplaceComposedPerUnitDistance) {
+  const std::string text = R"(experiment: acct_radius
+seed: 1
+trials: 1
+datasets:
+  - name: blobs
+    generator: {type: blobs, n_samples: 60, centers: 2, seed: 4}
+    bounds: [[-15, 15], [-15, 15]]
+    params: {k: 2}
+methods:
+  - method: nd_laplace
+    params: {epsilon: 1.0, radius: [1.0, 0.25]}
+metrics: [n_clusters]
+)";
+  const json r = run(text, "acct_radius", dpclust::testing::temp_dir("acct_radius"));
+  ASSERT_FALSE(r.is_null());
+  ASSERT_EQ(r["cells"].size(), 2u);
+  for (const auto& c : r["cells"]) {
+    const double radius = c["params"]["radius"].get<double>();
+    EXPECT_EQ(c["trials"][0]["ledger"]["distance"].get<double>(), radius);
+    EXPECT_EQ(c["privacy_spent"]["epsilon"].get<double>(), 1.0 / radius);  // per unit distance
+    EXPECT_EQ(c["privacy_spent"]["level_epsilon_per_trial"].get<double>(), 1.0);
+  }
+  const json& local = set_of(r["privacy_accounting"], "blobs")["local"];
+  EXPECT_EQ(local["epsilon_per_unit_distance"].get<double>(), 5.0);
+  ASSERT_EQ(local["levels"].size(), 2u);  // by distance: 0.25 then 1
+  EXPECT_EQ(local["levels"][0]["distance"].get<double>(), 0.25);
+  EXPECT_EQ(local["levels"][0]["epsilon_per_unit_distance"].get<double>(), 4.0);
+  EXPECT_EQ(local["levels"][1]["epsilon_per_unit_distance"].get<double>(), 1.0);
+}
+
+// Issue 34 item 4: one file configured under two names is one set of records: dp_kmeans at epsilon 1, two
+// trials on each name, totals 4 for the file (not two totals of 2).
+TEST(Accounting, OneFileUnderTwoNamesIsOneSetOfRecords) {
+  const fs::path dir = dpclust::testing::temp_dir("acct_names");
+  std::string csv = "x,y\n";
+  for (int i = 0; i < 60; ++i) csv += std::to_string(i % 10) + "," + std::to_string((i * 7) % 10) + "\n";
+  dpclust::testing::write_file(dir / "pts.csv", csv);
+  dpclust::testing::write_file(dir / "copy.csv", csv);  // the same people under another path
+  const std::string text = R"(experiment: acct_names
+seed: 1
+trials: 2
+datasets:
+  - {name: a, file: pts.csv, label: none, bounds: [[0, 10], [0, 10]], params: {k: 2}}
+  - {name: b, file: pts.csv, label: none, bounds: [[0, 10], [0, 10]], params: {k: 2}}
+  - {name: c, file: copy.csv, label: none, bounds: [[0, 10]], columns: [x], params: {k: 2}}
+methods:
+  - method: dp_kmeans
+    params: {epsilon: 1.0}
+metrics: [n_clusters]
+)";
+  const ExperimentConfig cfg = parse_config(text, (dir / "acct_names.yaml").string(), dir, "");
+  RunOptions o;
+  o.out_dir = dir / "out";
+  o.threads = 1;
+  o.progress = false;
+  const RunReport rep = run_experiment(cfg, o);
+  ASSERT_TRUE(rep.complete);
+  const json r = json::parse(read_text_file(rep.results_file));
+  const json& acct = r["privacy_accounting"];
+  ASSERT_EQ(acct["record_sets"].size(), 1u) << acct.dump(1);
+  const json& set = acct["record_sets"][0];
+  EXPECT_EQ(set["datasets"], json::array({"a", "b", "c"}));
+  EXPECT_EQ(set["selections"].size(), 3u);  // one per name: all columns (a, b), column x (c)
+  EXPECT_EQ(set["central"][0]["trials"], 6);
+  EXPECT_EQ(set["central"][0]["epsilon"].get<double>(), 6.0);  // 3 names x 2 trials x 1
+  EXPECT_EQ(acct["datasets"]["a"], acct["datasets"]["b"]);
+}
+
+// Issue 34 item 5: a seeded run states no guarantee (only what secure mode would give); a secure one does.
+TEST(Accounting, OnlyASecureRunStatesAGuarantee) {
+  std::string secure = kTwoCells;
+  secure.replace(secure.find("seed: 3\n"), 8, "randomness: secure\n");
+  const json s = run(secure, "acct_secure", dpclust::testing::temp_dir("acct_secure"));
+  ASSERT_FALSE(s.is_null());
+  const json& c = set_of(s["privacy_accounting"], "blobs")["central"][0];
+  EXPECT_EQ(c["holds"], true);
+  EXPECT_EQ(c["guarantee"], "eps-DP (add/remove one record)");
+  EXPECT_EQ(c["epsilon"].get<double>(), 3.75);
+  EXPECT_FALSE(c.contains("if_run_secure"));
+  const json seeded = run(kTwoCells, "acct", dpclust::testing::temp_dir("acct_seeded"));
+  const json& d = set_of(seeded["privacy_accounting"], "blobs")["central"][0];
+  EXPECT_EQ(d["holds"], false);
+  EXPECT_TRUE(d["guarantee"].is_null());
+  ASSERT_EQ(d["not_a_guarantee_because"].size(), 1u);
+  EXPECT_NE(d["not_a_guarantee_because"][0].get<std::string>().find("randomness: seeded"), std::string::npos);
+}
+
+// Issue 34 item 5: ledgers known to understate are counted at their true cost (pairwise sensitivity: entry
+// costs (n - 1) epsilon; nD-Laplace resampling_budget: thesis 2 epsilon) or unbounded (diffprivlib's
+// DP-k-means, data-derived bounds).
+TEST(Accounting, UnderstatedLedgersAtTheirTrueCostOrUnbounded) {
+  const std::string text = R"(experiment: acct_true
+seed: 1
+trials: 1
+datasets:
+  - name: blobs
+    generator: {type: blobs, n_samples: 40, centers: 2, seed: 4}
+    bounds: [[-15, 15], [-15, 15]]
+    params: {k: 2, alpha: 1.0, min_pts: 3}
+  - name: moons
+    generator: {type: moons, n_samples: 40, noise: 0.05, seed: 2}
+    bounds: data
+    params: {k: 2, alpha: 0.3, min_pts: 3}
+methods:
+  - method: dp_dbscan_pairwise
+    params: {epsilon: 1.0, sensitivity: entry}
+  - method: nd_laplace
+    params: {epsilon: 1.0, resampling_budget: thesis, sampler: textbook}
+  - method: dp_kmeans
+    params: {epsilon: 1.0, variant: diffprivlib}
+metrics: [n_clusters]
+)";
+  const json r = run(text, "acct_true", dpclust::testing::temp_dir("acct_true"));
+  ASSERT_FALSE(r.is_null());
+  const json blobs = set_of(r["privacy_accounting"], "blobs");
+  for (const auto& c : r["cells"]) {
+    if (c["dataset"] != "blobs") continue;
+    if (c["series"] == "dp_dbscan_pairwise") EXPECT_EQ(c["privacy_spent"]["epsilon"].get<double>(), 39.0);  // (40 - 1) x 1
+    if (c["series"] == "nd_laplace") EXPECT_EQ(c["privacy_spent"]["epsilon"].get<double>(), 2.0);
+    if (c["series"] == "dp_kmeans") EXPECT_EQ(c["privacy_spent"]["unbounded"], true);
+  }
+  bool replace_seen = false, add_seen = false;
+  for (const auto& c : blobs["central"]) {
+    if (c["relation"] == "replace_one") {
+      replace_seen = true;
+      EXPECT_EQ(c["epsilon"].get<double>(), 39.0);
+    } else {
+      add_seen = true;  // diffprivlib's DP-k-means: no epsilon stated
+      EXPECT_TRUE(c["epsilon"].is_null());
+      EXPECT_EQ(c["unbounded"], true);
+    }
+  }
+  EXPECT_TRUE(replace_seen && add_seen);
+  EXPECT_EQ(blobs["local"]["epsilon_per_unit_distance"].get<double>(), 2.0);
+  // bounds: data: every total on moons is unbounded.
+  const json moons = set_of(r["privacy_accounting"], "moons");
+  for (const auto& c : moons["central"]) EXPECT_TRUE(c["epsilon"].is_null()) << c.dump();
+  EXPECT_TRUE(moons["local"]["epsilon_per_unit_distance"].is_null());
+}
+
+// Issue 34 item 2: a secure sample is Poisson at a public rate; the accounting sums the epsilon spent on
+// one sample and amplifies it once: two trials at 1 on a 10 % sample total ln(1 + 0.1 (e^2 - 1)). A seeded
+// sample is flagged; max_rows counts add/remove trials twice.
+TEST(Accounting, SubsamplingAmplifiedOnceSeededFlaggedMaxRowsDoubled) {
+  const std::string secure = R"(experiment: acct_sample
+randomness: secure
+trials: 2
+datasets:
+  - name: blobs
+    generator: {type: blobs, n_samples: 1000, centers: 2, seed: 4}
+    bounds: [[-15, 15], [-15, 15]]
+    sample: 100
+    params: {k: 2}
+methods:
+  - method: dp_kmeans
+    params: {epsilon: 1.0}
+metrics: [n_clusters]
+)";
+  const json r = run(secure, "acct_sample", dpclust::testing::temp_dir("acct_sample"));
+  ASSERT_FALSE(r.is_null());
+  const json& cell = r["cells"][0];
+  EXPECT_EQ(cell["private_release"], true);
+  const json& sub = cell["trials"][0]["ledger"]["subsampled"];
+  EXPECT_EQ(sub["rate"].get<double>(), 0.1);
+  EXPECT_DOUBLE_EQ(sub["epsilon_amplified"].get<double>(), std::log1p(0.1 * std::expm1(1.0)));
+  const json& c = set_of(r["privacy_accounting"], "blobs")["central"][0];
+  EXPECT_EQ(c["holds"], true);
+  EXPECT_DOUBLE_EQ(c["epsilon"].get<double>(), std::log1p(0.1 * std::expm1(2.0)));  // 0.4940..., not 2 x 0.1586
+  EXPECT_NE(r["datasets"]["blobs"]["provenance"].dump().find("\"scheme\":\"poisson\""), std::string::npos);
+  for (const auto& t : r["datasets"]["blobs"]["provenance"]["transforms"])
+    if (t["name"] == "subsample") EXPECT_FALSE(t.contains("seed"));  // secret randomness: no seed anywhere
+
+  std::string seeded = secure;
+  seeded.replace(seeded.find("randomness: secure\n"), 19, "seed: 2\n");
+  const json s = run(seeded, "acct_sample", dpclust::testing::temp_dir("acct_sample_seeded"));
+  ASSERT_FALSE(s.is_null());
+  bool flagged = false;
+  for (const auto& n : s["cells"][0]["non_private"]) flagged = flagged || n.get<std::string>().find("not a DP subsample") != std::string::npos;
+  EXPECT_TRUE(flagged);
+  EXPECT_EQ(set_of(s["privacy_accounting"], "blobs")["central"][0]["epsilon"].get<double>(), 2.0);  // no amplification
+
+  const fs::path dir = dpclust::testing::temp_dir("acct_max_rows");
+  std::string csv = "x,y\n";
+  for (int i = 0; i < 50; ++i) csv += std::to_string(i % 10) + "," + std::to_string((i * 3) % 10) + "\n";
+  dpclust::testing::write_file(dir / "pts.csv", csv);
+  const std::string capped = R"(experiment: acct_max_rows
+randomness: secure
+trials: 1
+datasets:
+  - {name: p, file: pts.csv, label: none, max_rows: 30, bounds: [[0, 10], [0, 10]], params: {k: 2}}
+methods:
+  - method: dp_kmeans
+    params: {epsilon: 1.0}
+metrics: [n_clusters]
+)";
+  RunOptions o;
+  o.out_dir = dir / "out";
+  o.threads = 1;
+  o.progress = false;
+  const RunReport rep = run_experiment(parse_config(capped, (dir / "c.yaml").string(), dir, ""), o);
+  ASSERT_TRUE(rep.complete);
+  const json m = json::parse(read_text_file(rep.results_file));
+  EXPECT_EQ(m["cells"][0]["private_release"], false);
+  EXPECT_NE(m["cells"][0]["non_private"].dump().find("max_rows: 30"), std::string::npos);
+  const json& mc = set_of(m["privacy_accounting"], "p")["central"][0];
+  EXPECT_EQ(mc["epsilon"].get<double>(), 2.0);
+  EXPECT_EQ(mc["max_rows_doubled_trials"], 1);
+}
+
+// Issue 34 item 5: every results file says which fields are the release and which evaluate it on the true
+// data (field_roles), and `dpclust release` writes the release fields only: no metrics, evaluation,
+// diagnostics, timings, data summary (n, label counts, label map) or file checksums.
+TEST(Accounting, ReleaseOnlyOutputDropsEvaluationOfTheTrueData) {
+  const fs::path dir = dpclust::testing::temp_dir("acct_release");
+  std::string csv = "x,y,label\n";
+  for (int i = 0; i < 40; ++i) csv += std::to_string(i % 10) + "," + std::to_string((i * 3) % 10) + "," + (i % 2 ? "a" : "b") + "\n";
+  dpclust::testing::write_file(dir / "pts.csv", csv);
+  const std::string text = R"(experiment: acct_release
+randomness: secure
+trials: 2
+output: {release: true}
+datasets:
+  - {name: p, file: pts.csv, columns: [x, y], label: label, bounds: [[0, 10], [0, 10]], params: {k: 2}}
+methods:
+  - method: dp_kmeans
+    params: {epsilon: 1.0}
+metrics: [ari, n_clusters]
+)";
+  RunOptions o;
+  o.out_dir = dir / "out";
+  o.threads = 1;
+  o.progress = false;
+  const RunReport rep = run_experiment(parse_config(text, (dir / "c.yaml").string(), dir, ""), o);
+  ASSERT_TRUE(rep.complete);
+  const json full = json::parse(read_text_file(rep.results_file));
+  ASSERT_TRUE(full.contains("field_roles"));
+  const json& roles = full["field_roles"];
+  auto lists = [](const json& list, const std::string& path) {
+    for (const auto& p : list)
+      if (p.get<std::string>() == path) return true;
+    return false;
+  };
+  EXPECT_TRUE(lists(roles["release"], "cells[].trials[].release"));
+  EXPECT_TRUE(lists(roles["evaluation"], "datasets.*.n"));
+  EXPECT_TRUE(lists(roles["evaluation"], "cells[].trials[].evaluation"));
+  EXPECT_TRUE(lists(roles["evaluation"], "cells[].timing"));
+  ASSERT_TRUE(full["datasets"]["p"]["provenance"].contains("label_map"));  // the full file has it ...
+
+  const fs::path out = dir / "release.json";
+  const auto r = dpclust::testing::run_command(std::string(DPCLUST_BINARY_PATH) + " release " + rep.results_file.string() + " --out " + out.string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  const json rel = json::parse(read_text_file(out));
+  EXPECT_EQ(rel["schema"], "dpclust.release/1");
+  EXPECT_EQ(rel, release_only(full));
+  json body = rel;
+  body.erase("field_roles");  // names the evaluation fields, holds none
+  const std::string dump = body.dump();
+  for (const char* absent : {"\"metrics\"", "\"evaluation\"", "\"diagnostics\"", "\"timing\"", "\"aggregates\"", "\"label_map\"",
+                             "\"crc32\"", "\"provenance\"", "\"n\"", "\"record_set\"", "method_seconds"})
+    EXPECT_EQ(dump.find(absent), std::string::npos) << absent;  // ... the release does not
+  EXPECT_EQ(rel["datasets"]["p"], json({{"d", 2}, {"columns", {"x", "y"}}, {"bounds_source", "config"}, {"bounds", {{0, 10}, {0, 10}}}}));
+  ASSERT_EQ(rel["cells"][0]["trials"].size(), 2u);
+  EXPECT_TRUE(rel["cells"][0]["trials"][0].contains("release"));
+  EXPECT_TRUE(rel["cells"][0]["trials"][0].contains("ledger"));
+  EXPECT_FALSE(rel["cells"][0]["trials"][0].contains("labels"));  // DP-k-means' labels are evaluation only
+  EXPECT_EQ(rel["privacy_accounting"]["datasets"]["p"], "set 1");
+  // Not a results file: exit 2 with the reason.
+  dpclust::testing::write_file(dir / "other.json", "{\"schema\": \"x\"}");
+  const auto bad = dpclust::testing::run_command(std::string(DPCLUST_BINARY_PATH) + " release " + (dir / "other.json").string());
+  EXPECT_EQ(bad.code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("not a dpclust results file"), std::string::npos);
 }
