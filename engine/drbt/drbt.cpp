@@ -172,7 +172,7 @@ const MethodInfo& drbt_method_info() {
                      "report Eq. 6's stress^2 (matches the magnitudes of Table 4) or its square root"),
         bool_param("stress_scaled", false, "scale reduced-space distances by sqrt(d/k) (Eq. 8) in the stress"),
         int_param("stress_pairs", 2000000,
-                  "stress over all pairs when n(n-1)/2 <= this, else this many random pairs; at most 1e9", 1, 1'000'000'000),
+                  "stress over all pairs when n(n-1)/2 <= this, else over all pairs among m random rows, m the largest with m(m-1)/2 <= this; at most 1e9", 1, 1'000'000'000),
         choice_param("of_matching", "best", {"best", "hungarian"},
                      "overall F-measure: each original cluster takes its best transformed cluster (Eq. 14) or a "
                      "one-to-one Hungarian matching"),

@@ -69,13 +69,17 @@ Disguised transform(const RowMatrix& data, Projection kind, Normalization norm, 
 // DRBT Eq. 6: stress^2 = sum_{i<j} (dhat_ij - d_ij)^2 / sum_{i<j} d_ij^2, d in the original space, dhat
 // in the reduced one (optionally scaled by sqrt(d/k), Eq. 8). `squared` returns Eq. 6's left-hand side
 // (stress^2; the magnitudes of Table 4 match it), otherwise its square root. Exhaustive over the
-// n(n-1)/2 pairs when they are at most max_pairs, otherwise over max_pairs random distinct pairs
-// (with replacement) drawn from rng.
+// n(n-1)/2 pairs when they are at most max_pairs, otherwise over all pairs among m rows drawn without
+// replacement from rng (m = stress_sample_rows(n, max_pairs), at most max_pairs pairs): every pair of
+// the data is equally likely to be in the sample, and the rows stay in cache (projection.cpp).
 struct StressOptions {
   bool squared = true;
   bool scale = false;
   std::uint64_t max_pairs = 2000000;
 };
 double stress(const RowMatrix& original, const RowMatrix& reduced, const StressOptions& options, Rng& rng);
+// The rows the sampled stress uses: n when n(n-1)/2 <= max_pairs (or max_pairs is 0), else the largest m
+// with m(m-1)/2 <= max_pairs (at least 2).
+std::uint64_t stress_sample_rows(std::uint64_t n, std::uint64_t max_pairs);
 
 }  // namespace dpclust::drbt
