@@ -80,7 +80,9 @@ int cmd_run(int argc, char** argv) {
       "trials", po::value<std::int64_t>(), "override every config's trial count (e.g. a quick smoke run)")(
       "data-root", po::value<std::string>(), "directory of the papers' datasets (default: $DPCLUST_DATA_ROOT, ../shared/datasets if present, else ~/.cache/dpclust/datasets)")(
       "no-progress", "no progress output on stderr")(
-      "skip-missing-data", "skip (instead of failing) a config whose data files are missing; record why in OUT/<experiment>/skipped.json for the report");
+      "skip-missing-data", "skip (instead of failing) a config whose data files are missing; record why in OUT/<experiment>/skipped.json for the report")(
+      "keep-going", "run every cell that can run: a cell that cannot (before or during the run) is recorded with its reason and fix "
+                    "(OUT/<experiment>/skipped/, results.json's skipped_cells, the report); exit status 3 when any was skipped");
   add_limit_options(opts);
   po::positional_options_description pos;
   pos.add("config", -1);
@@ -93,6 +95,7 @@ int cmd_run(int argc, char** argv) {
   ro.threads = threads;
   ro.resume = !vm.count("force");
   ro.progress = !vm.count("no-progress");
+  ro.keep_going = vm.count("keep-going") > 0;
   if (const auto task = resolve_auto_shard(shard, [](const char* v) { return std::getenv(v); }, kMaxShards)) {
     ro.shard = task->shard;
     ro.shard_count = task->count;
@@ -110,11 +113,14 @@ int cmd_run(int argc, char** argv) {
   const ShardBy by = parse_shard_by(shard_by, "--shard-by");
   if (threads < 0) throw InputError("--threads", "must be >= 0");
   const RunLimits limits = limits_from(vm, threads);
+  ro.max_memory = limits.max_memory;
   const fs::path root = data_root_from(vm);
 
+  std::size_t skipped_cells = 0;  // --keep-going
   // Validate every config before running any, so a typo in the third file costs nothing.
   std::vector<ExperimentConfig> cfgs = load_run_configs(
-      configs, root, vm.count("trials") ? std::optional<std::int64_t>(vm["trials"].as<std::int64_t>()) : std::nullopt, limits);
+      configs, root, vm.count("trials") ? std::optional<std::int64_t>(vm["trials"].as<std::int64_t>()) : std::nullopt, limits,
+      ro.keep_going);
   // --skip-missing-data: a dataset that could not be fetched is said where the report will look
   // (OUT/<experiment>/skipped.json). An experiment with none of its data is skipped; one with some runs
   // on the datasets it has (its results cover those; skipped.json lists the others and how to fetch
@@ -177,6 +183,7 @@ int cmd_run(int argc, char** argv) {
       continue;
     }
     RunReport r = run_experiment(cfg, ro);
+    skipped_cells += r.cells_skipped;
     const std::string shard_name = std::to_string(ro.shard) + "/" + std::to_string(ro.shard_count);
     if (r.up_to_date) {
       // Nothing was written: every cell is on disk (and results.json current when the grid is complete).
@@ -189,6 +196,8 @@ int cmd_run(int argc, char** argv) {
       continue;
     }
     std::cout << cfg.name << ": " << r.cells_run << " cells run (" << r.trials_run << " trials), " << r.cells_reused << " reused";
+    if (r.cells_skipped > 0)
+      std::cout << ", " << r.cells_skipped << " skipped (reasons in " << (r.experiment_dir / "skipped").string() << " and the report)";
     if (r.cells_from_concurrent_runs > 0) std::cout << " (" << r.cells_from_concurrent_runs << " computed by a concurrent run)";
     std::cout << ", " << std::fixed << std::setprecision(2) << r.wall_seconds << " s\n";
     if (r.complete) std::cout << "  results: " << r.results_file.string() << "\n";
@@ -199,7 +208,8 @@ int cmd_run(int argc, char** argv) {
       std::cout << "  incomplete: " << r.cells_present << " of " << r.cells_total << " cells on disk in " << r.experiment_dir.string()
                 << "; rerun to finish\n";
   }
-  return 0;
+  // --keep-going: 3 says that the results are complete except for the skipped cells (kExitSkippedCells).
+  return skipped_cells > 0 ? kExitSkippedCells : 0;
 }
 
 int cmd_validate(int argc, char** argv) {
@@ -207,7 +217,8 @@ int cmd_validate(int argc, char** argv) {
   std::vector<std::string> configs;
   opts.add_options()("config", po::value(&configs)->multitoken(), "experiment config files")(
       "data-root", po::value<std::string>(), "directory of the papers' datasets")(
-      "load-data", "also read the data files and check labels and bounds against the metrics and methods")(
+      "no-load-data", "do not read the data files: check only what the config says of each dataset (fast; misses file problems)")(
+      "load-data", "(the default) read the data files and check every cell against the loaded data, its metrics and its memory")(
       "threads,t", po::value<int>()->default_value(0), "worker threads the run will use (0 = all cores): parallel trials multiply the memory estimate");
   add_limit_options(opts);
   po::positional_options_description pos;
@@ -218,13 +229,24 @@ int cmd_validate(int argc, char** argv) {
   const fs::path root = data_root_from(vm);
   if (vm["threads"].as<int>() < 0) throw InputError("--threads", "must be >= 0");
   const RunLimits limits = limits_from(vm, vm["threads"].as<int>());
+  const bool load = !vm.count("no-load-data");
+  // Every problem of every config in one pass (issue 33): the config itself, then each dataset loaded and
+  // each cell checked against it.
+  ProblemList problems;
   for (const auto& c : configs) {
-    ExperimentConfig cfg = load_config(c, root, limits.max_cells);
-    cfg.max_cells = limits.max_cells;
-    const RunCost cost = check_run_cost(cfg, limits);
-    validate_experiment(cfg, vm.count("load-data") > 0);
-    std::cout << c << ": ok (" << cost.cells << " cells x " << cfg.trials << " trials; " << describe_cost(cost) << ")\n";
+    std::optional<ExperimentConfig> cfg;
+    if (!problems.collect([&] { cfg = load_config(c, root, limits.max_cells); })) continue;
+    cfg->max_cells = limits.max_cells;
+    RunCost cost;
+    Validation v;
+    const std::size_t before = problems.size();
+    problems.collect([&] { cost = check_run_cost(*cfg, limits, /*cells_may_be_skipped=*/load); });
+    problems.collect([&] { v = validate_experiment(*cfg, load, limits); });
+    if (problems.size() > before) continue;
+    for (const auto& note : v.notes) std::cout << c << ": note: " << note << "\n";
+    std::cout << c << ": ok (" << cost.cells << " cells x " << cfg->trials << " trials; " << describe_cost(load ? v.cost : cost) << ")\n";
   }
+  problems.throw_if_any();
   return 0;
 }
 
@@ -341,28 +363,6 @@ int cmd_merge(int argc, char** argv) {
   return done.empty() ? 1 : 0;
 }
 
-// `classify`: labels new points with the spans a DP-DBSCAN trial released (Sec. 3: "check which span
-// the given point falls into"). It reads the release only (engine/dpdbscan/release_classifier.hpp), so
-// it is post-processing: no privacy cost, no ledger entry.
-int cmd_classify(int argc, char** argv) {
-  po::options_description opts("classify options");
-  std::string results_dir, experiment, cell, dataset, series, points, out, columns, delimiter;
-  std::vector<std::string> params;
-  std::size_t trial = 0;
-  opts.add_options()("results", po::value(&results_dir)->default_value("results"), "results directory (the --out of `dpclust run`)")(
-      "experiment", po::value(&experiment)->required(), "experiment name (a folder of the results directory)")(
-      "cell", po::value(&cell), "cell id (16 hex digits, from results.json or `run --dry-run`)")(
-      "dataset", po::value(&dataset), "select the cell by dataset ...")("series", po::value(&series), "... and series")(
-      "param", po::value(&params)->multitoken(), "... and parameter values name=value (repeatable)")(
-      "trial", po::value(&trial)->default_value(0), "which trial's release (0-based)")(
-      "points", po::value(&points)->required(), "CSV/TSV (optionally .gz) of points in the release's coordinates")(
-      "columns", po::value(&columns), "coordinate columns of --points, comma-separated names or 0-based indices (default: all)")(
-      "delimiter", po::value(&delimiter), "field separator of --points (default: tab for .tsv, comma otherwise)")(
-      "out,o", po::value(&out), "label file to write (one label a line, -1 = noise; default: standard output)");
-  po::variables_map vm;
-  if (!parse(argc, argv,
-             "usage: dpclust classify --experiment E (--cell ID | --dataset D [--series S] [--param name=value ...]) --points FILE\n"
-             "                        [--results DIR] [--trial T] [--columns C1,C2] [--out FILE]\n"
 // `release`: the release fields of a results.json and nothing else (store/release_view.hpp): the file to
 // publish, without the exact statistics of the true data a results file carries for evaluation.
 int cmd_release(int argc, char** argv) {
@@ -398,6 +398,28 @@ int cmd_release(int argc, char** argv) {
   return 0;
 }
 
+// `classify`: labels new points with the spans a DP-DBSCAN trial released (Sec. 3: "check which span
+// the given point falls into"). It reads the release only (engine/dpdbscan/release_classifier.hpp), so
+// it is post-processing: no privacy cost, no ledger entry.
+int cmd_classify(int argc, char** argv) {
+  po::options_description opts("classify options");
+  std::string results_dir, experiment, cell, dataset, series, points, out, columns, delimiter;
+  std::vector<std::string> params;
+  std::size_t trial = 0;
+  opts.add_options()("results", po::value(&results_dir)->default_value("results"), "results directory (the --out of `dpclust run`)")(
+      "experiment", po::value(&experiment)->required(), "experiment name (a folder of the results directory)")(
+      "cell", po::value(&cell), "cell id (16 hex digits, from results.json or `run --dry-run`)")(
+      "dataset", po::value(&dataset), "select the cell by dataset ...")("series", po::value(&series), "... and series")(
+      "param", po::value(&params)->multitoken(), "... and parameter values name=value (repeatable)")(
+      "trial", po::value(&trial)->default_value(0), "which trial's release (0-based)")(
+      "points", po::value(&points)->required(), "CSV/TSV (optionally .gz) of points in the release's coordinates")(
+      "columns", po::value(&columns), "coordinate columns of --points, comma-separated names or 0-based indices (default: all)")(
+      "delimiter", po::value(&delimiter), "field separator of --points (default: tab for .tsv, comma otherwise)")(
+      "out,o", po::value(&out), "label file to write (one label a line, -1 = noise; default: standard output)");
+  po::variables_map vm;
+  if (!parse(argc, argv,
+             "usage: dpclust classify --experiment E (--cell ID | --dataset D [--series S] [--param name=value ...]) --points FILE\n"
+             "                        [--results DIR] [--trial T] [--columns C1,C2] [--out FILE]\n"
              "Labels each point with the span of the trial's DP-DBSCAN release whose cell contains it (-1: noise). The\n"
              "points must be in the coordinates of the release (the dataset's final coordinates in results.json: after\n"
              "any projection or scaling). Post-processing of the release: no new privacy cost.",
@@ -541,6 +563,7 @@ int main(int argc, char** argv) {
     if (cmd == "list") return cmd_list(argc - 1, argv + 1);
     if (cmd == "score") return cmd_score(argc - 1, argv + 1);
     if (cmd == "merge") return cmd_merge(argc - 1, argv + 1);
+    if (cmd == "release") return cmd_release(argc - 1, argv + 1);
     if (cmd == "submit") return cmd_submit(argc - 1, argv + 1);
     if (cmd == "status") return cmd_status(argc - 1, argv + 1);
     if (cmd == "classify") return cmd_classify(argc - 1, argv + 1);
@@ -563,4 +586,3 @@ int main(int argc, char** argv) {
     return 1;
   }
 }
-    if (cmd == "release") return cmd_release(argc - 1, argv + 1);

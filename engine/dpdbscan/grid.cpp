@@ -104,8 +104,8 @@ Neighbourhood alpha_neighbourhood(std::size_t d, double eta) {
   // (alpha / w)^2 = 16 d / eta^2: exactly d for eta = 4.
   const double limit = 16.0 * static_cast<double>(d) / (eta * eta);
   if (!std::isfinite(limit))
-    throw InputError("params.eta", "eta = " + std::to_string(eta) + " is too small: the alpha-neighbourhood is unbounded",
-                     "increase eta");
+    throw InputError("params.eta", "eta = " + short_number(eta) + " is too small: the alpha-neighbourhood is unbounded",
+                     kappa_limit_fix(d, eta));
   // kappa is counted before any offset is stored: it is at least 3^d (every offset in {-1, 0, 1}^d),
   // so d >= 15 is always refused, whatever eta.
   const std::uint64_t kappa = count_offsets(d, 0, 0, limit, kMaxKappa);
@@ -152,17 +152,21 @@ std::string kappa_limit_fix(std::size_t d, double eta) {
            " (a projection, e.g. drbt's, reduces the dimension too)";
   // Sums of squared gaps are integers and NB needs sum < 16 d / eta^2, so kappa only changes where that bound
   // crosses an integer m: eta_m = sqrt(16 d / m). The largest m (smallest eta) whose kappa fits:
-  const double limit = 16.0 * static_cast<double>(d) / (eta * eta);
-  for (double m = std::floor(limit); m >= 1; m -= 1) {
-    const double e = std::sqrt(16.0 * static_cast<double>(d) / m);
-    if (!(e > eta)) continue;
-    if (neighbourhood_size(d, e, kMaxKappa) <= kMaxKappa) {
-      // Rounded up to 3 significant digits (a larger eta only shrinks kappa).
-      const double scale = std::pow(10.0, std::floor(std::log10(e)) - 2);
-      return "eta: " + short_number(std::ceil(e / scale) * scale) + " or more (kappa " +
-             std::to_string(neighbourhood_size(d, e, kMaxKappa)) + " at d = " + std::to_string(d) + ")" +
-             (columns.empty() ? "" : ", or " + columns);
-    }
+  // kappa grows with m, so a bisection over m in [1, floor(limit)] (m = 1 is {-1, 0, 1}^d, 3^d <= 10^7 here).
+  auto kappa_at = [&](double m) { return neighbourhood_size(d, std::sqrt(16.0 * static_cast<double>(d) / m), kMaxKappa); };
+  // Above m = 1e14 kappa exceeds 10^7 in every d (already 2 sqrt(m) + 1 > 10^7 in 1-D).
+  double lo = 1, hi = std::clamp(std::floor(16.0 * static_cast<double>(d) / (eta * eta)), 1.0, 1e14);
+  while (hi - lo >= 1) {
+    const double mid = std::floor((lo + hi + 1) / 2);
+    if (kappa_at(mid) <= kMaxKappa) lo = mid;
+    else hi = mid - 1;
+  }
+  const double e = std::sqrt(16.0 * static_cast<double>(d) / lo);
+  if (e > eta) {
+    // Rounded up to 3 significant digits (a larger eta only shrinks kappa).
+    const double scale = std::pow(10.0, std::floor(std::log10(e)) - 2);
+    return "eta: " + short_number(std::ceil(e / scale) * scale) + " or more (kappa " + std::to_string(kappa_at(lo)) + " at d = " +
+           std::to_string(d) + ")" + (columns.empty() ? "" : ", or " + columns);
   }
   return columns.empty() ? "reduce the dimension of the data" : columns;
 }

@@ -149,7 +149,7 @@ void check_dp_dbscan_shape(const ParamSet& p, const DataShape& shape) {
     throw InputError("params.eta",
                      "the alpha-neighbourhood in d = " + std::to_string(*shape.d) + " dimensions (dataset '" + shape.dataset +
                          "') with eta = " + short_number(eta) + " has more than 10^7 cells (kappa; it is at least 3^d)",
-                     "increase eta, or reduce the dimension of the data (DP-DBSCAN's grid needs d <= 14) e.g. with a projection");
+                     kappa_limit_fix(*shape.d, eta));
   if (shape.bounds.empty() || (shape.d && shape.bounds.dims() != *shape.d)) return;
   const CellGrid g = make_grid(shape.bounds, p.real("alpha"), eta);  // refuses grids beyond 2^62 cells
   const std::uint64_t n_public = static_cast<std::uint64_t>(p.integer("n_public"));

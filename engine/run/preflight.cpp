@@ -10,6 +10,11 @@
 
 namespace dpclust {
 
+namespace {
+// A trial estimated to take longer than this gets a note before the run (with what would shorten it).
+constexpr double kSlowTrialSeconds = 10;
+}  // namespace
+
 Preflight preflight(const ExperimentConfig& cfg, const std::vector<const Cell*>& cells, bool load_data, const RunLimits& limits) {
   Preflight pf;
   const std::size_t nd = cfg.datasets.size();
@@ -59,7 +64,7 @@ Preflight preflight(const ExperimentConfig& cfg, const std::vector<const Cell*>&
     });
     if (ok) {
       if (auto p = cell_cost_problem(cfg, *c, shapes[di], max_memory, pf.cost.parallel, pf.cost.data_memory)) mine.add(*p);
-      else if (std::string note = slow_trial_note(cfg, *c, shapes[di], 60.0); !note.empty()) pf.notes.push_back(note);
+      else if (std::string note = slow_trial_note(cfg, *c, shapes[di], kSlowTrialSeconds); !note.empty()) pf.notes.push_back(note);
     }
     if (mine.empty()) continue;
     pf.blocked.emplace(c->index, mine.problems().front());

@@ -189,6 +189,8 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
   Preflight pf = preflight(cfg, pending_all, /*load_data=*/true, limits);
   if (!opts.keep_going) pf.problems.throw_if_any();
   report.notes = pf.notes;
+  // Said before the first trial, when it can still be acted on.
+  for (const auto& note : pf.notes) std::cerr << cfg.name << ": note: " << note << "\n";
   std::vector<std::optional<Dataset>> data = std::move(pf.data);
   // --keep-going: the blocked cells leave the pending list and are recorded once the session is open.
   std::vector<const Cell*> pending;

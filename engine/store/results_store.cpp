@@ -300,17 +300,44 @@ std::optional<json> read_manifest(const fs::path& exp_dir) {
   return m;
 }
 
+std::optional<json> read_skipped_cell(const fs::path& exp_dir, const std::string& id, const std::string& fingerprint) {
+  const fs::path file = exp_dir / "skipped" / (id + ".json");
+  std::error_code ec;
+  if (!is_cell_id(id) || !fs::is_regular_file(file, ec) || fs::file_size(file, ec) > (1u << 20)) return std::nullopt;
+  try {
+    json j = json::parse(read_text_file(file));
+    if (!j.is_object() || j.value("fingerprint", std::string()) != fingerprint) return std::nullopt;
+    j.erase("when");  // results.json is the same for every run of the same config
+    j.erase("fingerprint");
+    return j;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
 std::optional<json> assemble_results_json(const fs::path& exp_dir) {
   auto manifest = read_manifest(exp_dir);
   if (!manifest) return std::nullopt;
   json cells = json::array();
+  json skipped = json::array();
   json datasets = json::object();
   std::set<std::string> commits;
   for (const auto& entry : (*manifest)["grid"]) {
     json cell;
-    if (check_cell(exp_dir, entry["id"], entry["fingerprint"], &cell).state != CellCheck::State::valid) return std::nullopt;
+    if (check_cell(exp_dir, entry["id"], entry["fingerprint"], &cell).state != CellCheck::State::valid) {
+      // `run --keep-going` recorded this cell as one that cannot run (its reason and fix): the results are
+      // complete without it and say so; any other missing cell means the grid is not finished.
+      if (auto skip = read_skipped_cell(exp_dir, entry["id"], entry["fingerprint"])) {
+        skipped.push_back(std::move(*skip));
+        continue;
+      }
+      return std::nullopt;
+    }
     const std::string ds = cell["dataset"];
     if (!datasets.contains(ds)) datasets[ds] = cell["data"];
+    // The set of records the cell read (store/accounting.hpp): the files' content or the generator, its
+    // selection, and the secure sample it drew (cells computed by other runs may have drawn another).
+    cell["record_set"] = record_set_of(cell["data"], ds);
     cell.erase("data");
     // The checksum covers timings and hosts: it belongs to the cell file, not to results.json, whose
     // content must be identical for every run of the same config.
@@ -334,11 +361,12 @@ std::optional<json> assemble_results_json(const fs::path& exp_dir) {
     results["base_seed"] = m["base_seed"];
     results["seed_scheme"] = m["seed_scheme"];
   }
+  // Cells recorded by `run --keep-going` as unable to run, in grid order, with reason and fix.
+  if (!skipped.empty()) results["skipped_cells"] = skipped;
   // Sequential composition of every trial of every cell, per dataset (store/accounting.hpp).
-    // The set of records the cell read (store/accounting.hpp): the files' content or the generator, its
-    // selection, and the secure sample it drew (cells computed by other runs may have drawn another).
-    cell["record_set"] = record_set_of(cell["data"], ds);
   results["privacy_accounting"] = privacy_accounting(cells);
+  // Which fields are the release and which evaluate it on the true data (store/release_view.hpp).
+  results["field_roles"] = field_roles();
   results["provenance"] = {{"config_file", m["config_file"]},
                            {"config_text", m["config_text"]},
                            {"config_crc32", m["config_crc32"]},
@@ -365,8 +393,6 @@ bool results_current(const fs::path& exp_dir) {
   if (!want) return false;
   json have;
   try {
-  // Which fields are the release and which evaluate it on the true data (store/release_view.hpp).
-  results["field_roles"] = field_roles();
     have = json::parse(read_text_file(file));
   } catch (const std::exception&) {
     return false;

@@ -75,6 +75,10 @@ std::optional<nlohmann::json> read_manifest(const std::filesystem::path& experim
 // results.json as it would be assembled now from the manifest and the cell files; nullopt when a cell
 // is absent or not valid.
 std::optional<nlohmann::json> assemble_results_json(const std::filesystem::path& experiment_dir);
+// The record `run --keep-going` left for a cell that could not run (OUT/<experiment>/skipped/<id>.json:
+// dataset, method, series, params, phase, reason, fix), when its fingerprint is the grid's; nullopt otherwise.
+std::optional<nlohmann::json> read_skipped_cell(const std::filesystem::path& experiment_dir, const std::string& id,
+                                                const std::string& fingerprint);
 // Writes results.json from manifest + cell files when every cell is present; returns whether it did.
 bool assemble_results(const std::filesystem::path& experiment_dir);
 // results.json exists and equals what assemble_results would write now (apart from when and by whom
