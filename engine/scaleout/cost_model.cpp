@@ -130,9 +130,12 @@ DpDbscanCost dp_dbscan_cost(const ParamSet& p, double n, std::size_t d, const Bo
   const double eta = real_or(p, "eta", 4);
   c.kappa = static_cast<double>(dpdbscan::neighbourhood_size(d, eta, dpdbscan::kMaxKappa));
   c.universe = -1;
+  double slab = -1;  // cells with a given first grid coordinate: |X| / dims[0]
   if (!bounds.empty() && bounds.dims() == d) {
     try {
-      c.universe = static_cast<double>(dpdbscan::make_grid(bounds, real_or(p, "alpha", 1), eta).universe);
+      const dpdbscan::CellGrid g = dpdbscan::make_grid(bounds, real_or(p, "alpha", 1), eta);
+      c.universe = static_cast<double>(g.universe);
+      slab = c.universe / static_cast<double>(g.dims[0]);
     } catch (const InputError&) {
       c.universe = -1;  // check_shape reports it
     }
@@ -157,13 +160,29 @@ DpDbscanCost dp_dbscan_cost(const ParamSet& p, double n, std::size_t d, const Bo
     // ln(|X|/n)/eps' makes E[m] about n); when |X| is small every cell may be released.
     c.released = c.universe >= 0 ? std::min(2 * n, c.universe) : 2 * n;
     c.pairs = c.released * c.kappa;
-    // Bounded neighbourhood sums (dpdbscan/neighbourhood_sums.hpp): one group's map (<= 2^21 pairs, 48
-    // bytes a target with the map's growth), the released cells' coordinates and lists, the core cells.
-    const double group = std::min(c.pairs, 2097152.0);
-    c.memory = 56 * n + c.released * (8 * dd + 96) + offsets + 48 * group;
+    // Bounded neighbourhood sums (dpdbscan/neighbourhood_sums.hpp): one group's map, the released cells'
+    // coordinates and lists, the core cells. A group's targets are distinct cells: at most its pairs
+    // (<= 2^21) and |X|; once the sums surely split (at least min(n, |X|) / 2 cells are released, the
+    // occupied ones or E[m] ~ n/2 empty ones), a group shares its first grid coordinate, so at most
+    // |X| / dims[0] (2^21 counted 5x what clustered 3-D and 4-D data touch, bench/dpdbscan_memory.py).
+    double group = std::min(c.pairs, 2097152.0);
+    if (c.universe >= 0) {
+      group = std::min(group, c.universe);
+      if (std::min(n, c.universe) / 2 * c.kappa > 2097152.0) group = std::min(group, slab);
+    }
+    // The map (flat_map.hpp) of T targets: a power-of-two capacity >= 2T (at least 2^17 slots), 16 bytes
+    // a slot, and the old half alive while it grows: 24 bytes a slot (96 MiB for 2^21 targets).
+    const double slots = std::exp2(std::ceil(std::log2(std::max(131072.0, 2 * group))));
+    c.memory = 56 * n + c.released * (8 * dd + 96) + offsets + 24 * slots;
     // Every (released cell, offset) pair is one hash-map addition (~10 ns, counted as 10 operations).
     c.work = n * dd + 10 * c.pairs + c.kappa * c.released / 2;
   }
+  // The release (methods.cpp, spans_release): every core cell's coordinates and box as JSON values, about
+  // 64 + 96 d bytes a core cell (800 measured in 8-D). The core cells are not known from the shape (up to
+  // every cell a released one reaches); 2n covers every run of bench/dpdbscan_memory.py (at most 1.98 n,
+  // in 8-D with n = 10^4) but overstates dense 8-D data with n = 10^6 (0.15 n) about 6x.
+  const double core = std::min(c.dense ? c.universe : (c.universe >= 0 ? std::min(c.universe, c.pairs) : c.pairs), 2 * n);
+  c.memory += core * (64 + 96 * dd);
   return c;
 }
 
