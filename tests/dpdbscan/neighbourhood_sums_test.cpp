@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/rng.hpp"
@@ -53,15 +54,17 @@ TEST(NeighbourhoodSums, GroupsChangeNothingIn2D) {
   const Neighbourhood nb = alpha_neighbourhood(2, 4.0);
   const NoisyHistogram h = random_release(g, 300, 1);
   const double thr = 6.0;
-  const CoreCells whole = sparse_core_cells(g, nb, h, thr, ~std::uint64_t{0});
+  // One hash map, no box: the reference.
+  const CoreCells whole = sparse_core_cells(g, nb, h, thr, ~std::uint64_t{0}, 0);
   ASSERT_GT(whole.codes.size(), 20u);
   EXPECT_TRUE(std::is_sorted(whole.codes.begin(), whole.codes.end()));
-  for (std::uint64_t budget : {std::uint64_t{1}, std::uint64_t{50}, std::uint64_t{2000}}) {
-    SCOPED_TRACE(budget);
-    const CoreCells split = sparse_core_cells(g, nb, h, thr, budget);
-    expect_same(split, whole);
-    EXPECT_EQ(split.evaluated, whole.evaluated);
-  }
+  for (std::uint64_t budget : {std::uint64_t{1}, std::uint64_t{50}, std::uint64_t{2000}})
+    for (std::uint64_t box : {std::uint64_t{0}, std::uint64_t{5}, std::uint64_t{200}, kMaxBoxCells}) {
+      SCOPED_TRACE(std::to_string(budget) + " pairs, box " + std::to_string(box));
+      const CoreCells split = sparse_core_cells(g, nb, h, thr, budget, box);
+      expect_same(split, whole);
+      EXPECT_EQ(split.evaluated, whole.evaluated);
+    }
   // And the dense rows (find_core_cells on dense storage) give the same cells and sums.
   const CoreCells dense = find_core_cells(g, nb, densify(h), thr);
   expect_same(dense, whole);
@@ -73,13 +76,16 @@ TEST(NeighbourhoodSums, GroupsChangeNothingIn4D) {
   ASSERT_EQ(nb.kappa(), 609u);
   const NoisyHistogram h = random_release(g, 400, 2);
   const double thr = 40.0;
-  const CoreCells whole = sparse_core_cells(g, nb, h, thr, ~std::uint64_t{0});
+  const CoreCells whole = sparse_core_cells(g, nb, h, thr, ~std::uint64_t{0}, 0);
   ASSERT_GT(whole.codes.size(), 10u);
   ASSERT_LT(whole.codes.size(), g.universe);
-  for (std::uint64_t budget : {std::uint64_t{1}, std::uint64_t{700}, std::uint64_t{20000}}) {
-    SCOPED_TRACE(budget);
-    expect_same(sparse_core_cells(g, nb, h, thr, budget), whole);
-  }
+  for (std::uint64_t budget : {std::uint64_t{1}, std::uint64_t{700}, std::uint64_t{20000}})
+    for (std::uint64_t box : {std::uint64_t{0}, std::uint64_t{9}, std::uint64_t{400}, kMaxBoxCells}) {
+      SCOPED_TRACE(std::to_string(budget) + " pairs, box " + std::to_string(box));
+      const CoreCells split = sparse_core_cells(g, nb, h, thr, budget, box);
+      expect_same(split, whole);
+      EXPECT_EQ(split.evaluated, whole.evaluated);
+    }
   expect_same(find_core_cells(g, nb, densify(h), thr), whole);
 }
 
