@@ -289,6 +289,21 @@ class NominalIndex {
     if (it == index_.end()) bad_label(in, a, v, record);
     return it->second;
   }
+  // The label column: a value the header does not declare (clustering-benchmark's cure-t2-4k declares {0,1,2}
+  // and holds 0..6) gets a label of its own after the declared ones, in order of first appearance, instead
+  // of refusing the file; the caller says so (never the value). '?' is still refused.
+  Label label_of(const LineReader& in, const Attribute& a, std::string_view v, std::size_t record) {
+    const auto it = index_.find(v);
+    if (it != index_.end()) return it->second;
+    if (v == "?") bad_label(in, a, v, record);
+    Label next = 0;
+    for (const auto& [value, l] : index_) next = std::max(next, l + 1);
+    index_.emplace(std::string(v), next);
+    undeclared_.emplace_back(std::string(v), next);
+    return next;
+  }
+  // Every undeclared value with its label, in order of first appearance.
+  const std::vector<std::pair<std::string, Label>>& undeclared() const { return undeclared_; }
 
  private:
   struct Hash {
@@ -296,6 +311,7 @@ class NominalIndex {
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   std::unordered_map<std::string, Label, Hash, std::equal_to<>> index_;
+  std::vector<std::pair<std::string, Label>> undeclared_;
 };
 
 }  // namespace
@@ -308,7 +324,7 @@ Dataset load_arff(const fs::path& path, const ArffOptions& options) {
   const std::optional<std::size_t> label = select_label(h, options, path);
   const bool text_label = label && h.attrs[*label].kind == AttrKind::string;
   const Labels table = label && !text_label ? nominal_labels(h.attrs[*label]) : Labels{};
-  const NominalIndex label_of(label && !text_label ? h.attrs[*label] : Attribute{}, table);
+  NominalIndex label_of(label && !text_label ? h.attrs[*label] : Attribute{}, table);
   LabelText label_text;
 
   // String and date attributes that are neither a coordinate nor the label: skipped, said once on
@@ -347,7 +363,7 @@ Dataset load_arff(const fs::path& path, const ArffOptions& options) {
       if (fields[*label] == "?") bad_label(in, h.attrs[*label], fields[*label], ds.n);
       ds.labels.push_back(label_text.code(fields[*label], in, h.attrs[*label].name, ds.n));
     } else if (label) {
-      ds.labels.push_back(label_of(in, h.attrs[*label], fields[*label], ds.n));
+      ds.labels.push_back(label_of.label_of(in, h.attrs[*label], fields[*label], ds.n));
     }
     ++ds.n;
     in.check_values(ds.coords.size() + ds.labels.size());
@@ -371,7 +387,16 @@ Dataset load_arff(const fs::path& path, const ArffOptions& options) {
     ds.provenance["label"] = h.attrs[*label].name;
     nlohmann::json map = nlohmann::json::object();
     for (std::size_t k = 0; k < table.size(); ++k) map[h.attrs[*label].values[k]] = table[k];
+    for (const auto& [value, l] : label_of.undeclared()) map[value] = l;
     ds.provenance["label_map"] = map;
+    if (!label_of.undeclared().empty()) {
+      // Said without the values (a message never prints a record's value); the label map, an evaluation
+      // field of the results, has them.
+      ds.provenance["undeclared_label_values"] = label_of.undeclared().size();
+      std::cerr << "warning: " << path.string() << ": label attribute '" << text::printable(h.attrs[*label].name) << "': "
+                << label_of.undeclared().size() << " value(s) not declared in its @attribute set; each got a label of its own "
+                << "(declare them in the header to silence this)\n";
+    }
   } else {
     ds.provenance["label"] = nullptr;
   }

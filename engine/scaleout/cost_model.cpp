@@ -3,6 +3,7 @@
 #include "scaleout/cost_model.hpp"
 
 #include <omp.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +25,7 @@ namespace dpclust {
 namespace {
 
 constexpr double kDouble = 8;
+constexpr double kProcessMemory = 24.0 * 1024 * 1024;
 
 bool is_wavecluster(const std::string& m) {
   return m == "wavecluster" || m == "wc_baseline" || m == "privqt" || m == "privthr" || m == "privthr_em";
@@ -72,8 +74,14 @@ std::string format_count(double x) {
 
 std::uint64_t default_max_memory() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page <= 0) return std::uint64_t{4} << 30;
-  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 2;
+  std::uint64_t limit = pages <= 0 || page <= 0 ? std::uint64_t{4} << 30 : static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 2;
+  // A process address-space limit (ulimit -v, prlimit --as, a batch system's) is a harder bound than the
+  // RAM: an allocation over it fails. Keep 3/4 of it for the estimate (the rest: libraries, threads'
+  // stacks, the allocator's slack).
+  struct rlimit as {};
+  if (::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+    limit = std::min<std::uint64_t>(limit, static_cast<std::uint64_t>(as.rlim_cur) / 4 * 3);
+  return limit;
 }
 
 std::string format_bytes(double bytes) {
@@ -165,15 +173,17 @@ DpDbscanCost dp_dbscan_cost(const ParamSet& p, double n, std::size_t d, const Bo
     // (<= 2^21) and |X|; once the sums surely split (at least min(n, |X|) / 2 cells are released, the
     // occupied ones or E[m] ~ n/2 empty ones), a group shares its first grid coordinate, so at most
     // |X| / dims[0] (2^21 counted 5x what clustered 3-D and 4-D data touch, bench/dpdbscan_memory.py).
-    double group = std::min(c.pairs, 2097152.0);
+    // Groups hold at most 2^16 pairs (neighbourhood_sums.hpp), or a box of 2^18 cells (9 bytes a cell).
+    double group = std::min(c.pairs, 65536.0);
     if (c.universe >= 0) {
       group = std::min(group, c.universe);
-      if (std::min(n, c.universe) / 2 * c.kappa > 2097152.0) group = std::min(group, slab);
+      if (std::min(n, c.universe) / 2 * c.kappa > 65536.0) group = std::min(group, slab);
     }
+    c.memory += 9 * 262144.0;
     // The map (flat_map.hpp) of T targets: a power-of-two capacity >= 2T (at least 2^17 slots), 16 bytes
     // a slot, and the old half alive while it grows: 24 bytes a slot (96 MiB for 2^21 targets).
     const double slots = std::exp2(std::ceil(std::log2(std::max(131072.0, 2 * group))));
-    c.memory = 56 * n + c.released * (8 * dd + 96) + offsets + 24 * slots;
+    c.memory += 56 * n + c.released * (8 * dd + 96) + offsets + 24 * slots;
     // Every (released cell, offset) pair is one hash-map addition (~10 ns, counted as 10 operations).
     c.work = n * dd + 10 * c.pairs + c.kappa * c.released / 2;
   }
@@ -272,7 +282,8 @@ RunCost estimate_run_cost(const ExperimentConfig& cfg, const std::vector<Cell>& 
   if (cfg.threads > 0) workers = std::min(workers, cfg.threads);  // the config's cap (runner.cpp)
   const double tasks = static_cast<double>(cells.size()) * static_cast<double>(cfg.trials);
   r.parallel = static_cast<int>(std::max(1.0, std::min(static_cast<double>(workers), tasks)));
-  r.peak_memory = r.data_memory + r.parallel * r.trial_memory;
+  // The process itself (binary, libraries, OpenMP's threads): about 18.5 MiB measured (bench/dpdbscan_memory.py).
+  r.peak_memory = kProcessMemory + r.data_memory + r.parallel * r.trial_memory;
   return r;
 }
 
@@ -348,7 +359,7 @@ std::optional<InputError> cell_cost_problem(const ExperimentConfig& cfg, const C
                                             int parallel, double data_memory) {
   if (!shape.n || !shape.d) return std::nullopt;
   const double mem = trial_memory(cfg, cell, shape);
-  const double budget = (max_memory - data_memory) / std::max(1, parallel);
+  const double budget = (max_memory - kProcessMemory - data_memory) / std::max(1, parallel);
   if (mem <= budget) return std::nullopt;
   const std::string where = cfg.methods[cell.method_index].where;
   std::string problem = "method '" + cell.method_label + "' on dataset '" + cell.dataset + "' (n = " + std::to_string(*shape.n) +
