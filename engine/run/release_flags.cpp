@@ -13,7 +13,7 @@ const char* const kSeededNotSecureReason =
     "release (use randomness: secure)";
 
 const char* generator_name(Randomness mode) {
-  return mode == Randomness::secure ? "getrandom (OS CSPRNG)" : "mt19937_64";
+  return mode == Randomness::secure ? "chacha20 keyed by getrandom (OS CSPRNG)" : "mt19937_64";
 }
 
 bool secure_sampler_mechanism(std::string_view mechanism) {

@@ -133,6 +133,20 @@ double parse_count(const std::string& text, const std::string& option) {
   return v;
 }
 
+double resample_draws_per_point(const ParamSet& p, const DataShape& shape) {
+  if (!(p.has("truncation") && p.string("truncation") == "resample") || !shape.d || shape.bounds.empty() || shape.bounds.dims() != *shape.d)
+    return 0;
+  const double halve = p.has("resampling_budget") && p.string("resampling_budget") == "halve" ? 2.0 : 1.0;
+  const double rate = real_or(p, "epsilon", 1) / real_or(p, "radius", 1) / halve;
+  const double mean_radius = static_cast<double>(*shape.d) / std::max(rate, 1e-12);
+  double draws = 1;
+  for (std::size_t j = 0; j < *shape.d && draws < 1e12; ++j) {
+    const double side = shape.bounds.hi[j] - shape.bounds.lo[j];
+    if (side > 0) draws *= 1 + mean_radius / side;
+  }
+  return draws;
+}
+
 DpDbscanCost dp_dbscan_cost(const ParamSet& p, double n, std::size_t d, const Bounds& bounds) {
   DpDbscanCost c;
   const double eta = real_or(p, "eta", 4);
@@ -237,17 +251,8 @@ std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const 
     // radius d / rate against box sides L_j, roughly prod_j (1 + radius / L_j) draws per point (capped
     // by max_retries); at small epsilon in 5-D that dominates everything else. Counted apart from the
     // work: each draw is a full d-dimensional sample (microseconds), not one basic operation.
-    if (p.has("truncation") && p.string("truncation") == "resample" && !shape.bounds.empty() && shape.bounds.dims() == *shape.d) {
-      const double halve = p.has("resampling_budget") && p.string("resampling_budget") == "halve" ? 2.0 : 1.0;
-      const double rate = real_or(p, "epsilon", 1) / real_or(p, "radius", 1) / halve;
-      const double mean_radius = d / std::max(rate, 1e-12);
-      double draws = 1;
-      for (std::size_t j = 0; j < *shape.d && draws < 1e7; ++j) {
-        const double side = shape.bounds.hi[j] - shape.bounds.lo[j];
-        if (side > 0) draws *= 1 + mean_radius / side;
-      }
+    if (const double draws = resample_draws_per_point(p, shape); draws > 0)
       noise_draws = n * std::min(draws, real_or(p, "max_retries", 1e4));
-    }
   } else if (m == "drbt") {
     const double k_dims = real_or(p, "k_dims", 1);
     const Sizes c = kmeans_cost(n, k_dims, real_or(p, "k", 1), real_or(p, "n_init", 1), 300);
@@ -360,8 +365,19 @@ std::optional<InputError> cell_cost_problem(const ExperimentConfig& cfg, const C
   if (!shape.n || !shape.d) return std::nullopt;
   const double mem = trial_memory(cfg, cell, shape);
   const double budget = (max_memory - kProcessMemory - data_memory) / std::max(1, parallel);
-  if (mem <= budget) return std::nullopt;
   const std::string where = cfg.methods[cell.method_index].where;
+  // nD-Laplace's truncation by resampling (thesis Alg. 1) redraws a point until its noise lands in the
+  // domain; when the expected draws are far past max_retries, every trial would fail after minutes of
+  // draws (wdbc's 30 columns at epsilon 1): refused here, before the run.
+  if (cell.method == "nd_laplace") {
+    const double draws = resample_draws_per_point(cell.params, shape), retries = real_or(cell.params, "max_retries", 1e4);
+    if (draws > 10 * retries)
+      return InputError(where, "method '" + cell.method_label + "' on dataset '" + cell.dataset + "' (d = " + std::to_string(*shape.d) +
+                                   "): truncation by resampling needs about " + format_count(draws) +
+                                   " draws per point to land in the domain, over max_retries = " + format_count(retries),
+                        "use truncation: remap, a larger epsilon (or radius), or fewer columns");
+  }
+  if (mem <= budget) return std::nullopt;
   std::string problem = "method '" + cell.method_label + "' on dataset '" + cell.dataset + "' (n = " + std::to_string(*shape.n) +
                         ", d = " + std::to_string(*shape.d) + "): one trial needs about " + format_bytes(mem);
   if (cell.method == "dp_dbscan") {

@@ -87,6 +87,9 @@ struct DpDbscanCost {
   bool dense = false, naive = false;
 };
 DpDbscanCost dp_dbscan_cost(const ParamSet& params, double n, std::size_t d, const Bounds& bounds);
+// nD-Laplace's truncation by resampling: roughly prod_j (1 + d / rate / L_j) draws per point before the noise
+// lands in a box of sides L_j (0 when the cell does not resample or the bounds are unknown).
+double resample_draws_per_point(const ParamSet& params, const DataShape& shape);
 
 // The estimate for the expanded cells: shapes from known_shape, or the given ones (loaded data; one per
 // dataset of the config).
