@@ -5,6 +5,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "config/dataset_factory.hpp"
+#include "config/python_method.hpp"
 #include "io/text.hpp"
 
 namespace dpclust::cli {
@@ -87,8 +88,14 @@ std::vector<ExperimentConfig> load_run_configs(const std::vector<std::string>& p
   std::vector<ExperimentConfig> cfgs;
   ProblemList problems;  // every config's problems at once
   for (const auto& c : paths) {
-    const bool loaded = problems.collect([&] { cfgs.push_back(load_config(c, data_root, limits.max_cells)); });
-    if (!loaded) continue;
+    try {
+      cfgs.push_back(load_config(c, data_root, limits.max_cells));
+    } catch (const PythonMethodUnavailable&) {
+      throw;  // `method: python`: the whole command is handed to the Python package (python_handoff.hpp)
+    } catch (const InputError&) {
+      problems.collect([&] { throw; });  // rethrown inside the handler: collect files it (InputErrors: each problem)
+      continue;
+    }
     ExperimentConfig& cfg = cfgs.back();
     if (trials) {
       const std::int64_t t = *trials;

@@ -235,7 +235,14 @@ int cmd_validate(int argc, char** argv) {
   ProblemList problems;
   for (const auto& c : configs) {
     std::optional<ExperimentConfig> cfg;
-    if (!problems.collect([&] { cfg = load_config(c, root, limits.max_cells); })) continue;
+    try {
+      cfg = load_config(c, root, limits.max_cells);
+    } catch (const PythonMethodUnavailable&) {
+      throw;  // handed to the Python package, as run does
+    } catch (const InputError&) {
+      problems.collect([&] { throw; });  // rethrown inside the handler: collect files it (InputErrors: each problem)
+      continue;
+    }
     cfg->max_cells = limits.max_cells;
     RunCost cost;
     Validation v;

@@ -141,7 +141,9 @@ def _figure(exp, dataset, metric, cells):
             (line,) = ax.plot(xs, ms, marker="o", ms=4, color=colour, label=labels[key])
             ax.fill_between(xs, los, his, color=colour, alpha=0.18, linewidth=0)
             # Bars too: a band has no width at a single epsilon.
-            ax.errorbar(xs, ms, yerr=[[m - lo for m, lo in zip(ms, los)], [hi - m for m, hi in zip(ms, his)]], fmt="none",
+            # Lengths never negative: a mean outside the metric's range has its interval cut at the edge.
+            ax.errorbar(xs, ms, yerr=[[max(0.0, m - lo) for m, lo in zip(ms, los)], [max(0.0, hi - m) for m, hi in zip(ms, his)]],
+                        fmt="none",
                         ecolor=colour, elinewidth=0.8, capsize=2)
             handles[labels[key]] = line
         for key in ref_keys:

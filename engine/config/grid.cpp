@@ -195,9 +195,13 @@ std::vector<Cell> expand_grid(const ExperimentConfig& cfg, std::uint64_t max_cel
       std::string list, on;
       for (const auto& n : names) list += (list.empty() ? "'" : ", '") + n + "'";
       for (const auto& d : datasets) on += (on.empty() ? "'" : ", '") + d + "'";
+      // One parameter: "needs parameter 'alpha' (<what it is>) for dataset 'm'", the words the Python estimators use.
       missing.add(InputError(ms.where,
-                             "method '" + ms.label + "' needs parameter" + (names.size() > 1 ? "s " : " ") + list + " for dataset" +
-                                 (datasets.size() > 1 ? "s " : " ") + on + " (" + described + ")",
+                             names.size() == 1
+                                 ? "method '" + ms.label + "' needs parameter " + list + " (" + described.substr(names[0].size() + 2) +
+                                       ") for dataset" + (datasets.size() > 1 ? "s " : " ") + on
+                                 : "method '" + ms.label + "' needs parameters " + list + " for dataset" + (datasets.size() > 1 ? "s " : " ") +
+                                       on + " (" + described + ")",
                              "set " + (names.size() > 1 ? std::string("them") : std::string("it")) +
                                  " in the method's params (or in a dataset's params, or the experiment's params)"));
     }

@@ -99,9 +99,15 @@ TEST(Config, NegativeSampleSizeIsRejected) {
 }
 
 TEST(Config, MissingRequiredParameterNamesWhereToSetIt) {
+  // Issue 33: every missing parameter of a method entry in one message, with where to set them.
   std::string msg = error_of("experiment: x\ndatasets: [{name: m, generator: {type: moons}}]\nmethods: [dbscan]\n");
-  EXPECT_NE(msg.find("needs parameter 'alpha'"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("datasets[0].params"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("needs parameters 'alpha', 'min_pts' for dataset 'm'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("in a dataset's params"), std::string::npos) << msg;
+  // Several entries missing parameters: all at once, numbered.
+  msg = error_of("experiment: x\ndatasets: [{name: m, generator: {type: moons}}]\nmethods: [dbscan, wavecluster]\n");
+  EXPECT_NE(msg.find("2 problems:"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("'dbscan' needs parameters 'alpha', 'min_pts'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("'wavecluster' needs parameters 'g', 'p'"), std::string::npos) << msg;
 }
 
 TEST(Config, SameParameterAtTwoLevelsIsAnError) {

@@ -203,8 +203,10 @@ TEST(ValidationLimits, FileShapeIsCheckedWithLoadDataAndBeforeAnyTrial) {
   dpclust::testing::write_file(dir / "pts.csv", "x,y,label\n0,0,0\n1,1,1\n2,2,1\n");
   const fs::path cfg = dpclust::testing::write_file(
       dir / "c.yaml", "experiment: f\ndatasets:\n  - {name: pts, file: pts.csv, label: label}\nmethods:\n  - method: kmeans\n    params: {k: 5}\n");
-  Result r = cli("validate " + cfg.string());
+  Result r = cli("validate --no-load-data " + cfg.string());
   EXPECT_EQ(r.code, 0) << r.output;  // n is not known without reading the file
+  r = cli("validate " + cfg.string());  // issue 33: validate reads the data by default
+  EXPECT_EQ(r.code, 2) << r.output;
   r = cli("validate --load-data " + cfg.string());
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_TRUE(has(r.output, "c.yaml:6:") && has(r.output, "methods[0].params.k")) << r.output;
@@ -313,7 +315,9 @@ TEST(ValidationLimits, ParallelTrialsMultiplyTrialMemory) {
   EXPECT_EQ(validate("mem_wc1", text, "--max-memory 3G --threads 1").code, 0);
   Result r = validate("mem_wc4", text, "--max-memory 3G --threads 4");
   EXPECT_EQ(r.code, 2) << r.output;
-  EXPECT_TRUE(has(r.output, "4 parallel trials")) << r.output;
+  // The cell is refused with what brings it under the limit (issue 33): one trial at a time fits.
+  EXPECT_TRUE(has(r.output, "for 4 trials at once")) << r.output;
+  EXPECT_TRUE(has(r.output, "--threads 1")) << r.output;
 }
 
 TEST(ValidationLimits, WorkEstimateIsRefusedOverMaxWork) {
