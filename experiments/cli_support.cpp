@@ -4,7 +4,7 @@
 
 #include "core/error.hpp"
 #include "core/files.hpp"
-#include "config/dataset_factory.hpp"
+#include "loading/dataset_loading.hpp"
 #include "config/python_method.hpp"
 #include "io/text.hpp"
 

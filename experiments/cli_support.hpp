@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "config/config.hpp"
-#include "scaleout/cost_model.hpp"
+#include "loading/cost_model.hpp"
 
 namespace dpclust::cli {
 

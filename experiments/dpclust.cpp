@@ -16,8 +16,8 @@
 #include "catalog/catalog.hpp"
 #include "config/config.hpp"
 #include "config/yaml_reader.hpp"  // yaml::clip for user text in messages
-#include "scaleout/cost_model.hpp"
-#include "config/dataset_factory.hpp"
+#include "loading/cost_model.hpp"
+#include "loading/dataset_loading.hpp"
 #include "config/grid.hpp"
 #include "run/runner.hpp"
 #include "scaleout/array_task.hpp"

@@ -21,7 +21,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/rng.hpp"
-#include "config/dataset_factory.hpp"
+#include "loading/dataset_loading.hpp"
 #include "config/grid.hpp"
 #include "scaleout/sbatch_script.hpp"
 #include "scaleout/shard_plan.hpp"
@@ -162,7 +162,7 @@ int cmd_submit(int argc, char** argv) {
   const std::optional<std::int64_t> trials = vm.count("trials") ? std::optional<std::int64_t>(vm["trials"].as<std::int64_t>()) : std::nullopt;
   const std::vector<ExperimentConfig> cfgs = load_run_configs(configs, root, trials, limits_from(vm, cpus));
   // Every dataset of every config must be present before a script is written or sent (the check `run`
-  // makes, config/dataset_factory.hpp): otherwise each task fails on its node after its wait in the
+  // makes, loading/dataset_loading.hpp): otherwise each task fails on its node after its wait in the
   // queue. All missing datasets at once, each with its fix (the fetch command of a registered one);
   // --skip-missing-data lets the tasks skip them instead.
   if (!vm.count("skip-missing-data")) {

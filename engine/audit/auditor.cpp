@@ -19,7 +19,7 @@
 #include "core/method.hpp"
 #include "core/rng.hpp"
 #include "catalog/catalog.hpp"
-#include "config/dataset_factory.hpp"
+#include "loading/dataset_loading.hpp"
 #include "run/progress.hpp"
 #include "run/runner.hpp"
 

@@ -51,7 +51,7 @@ struct DatasetSpec {
   std::int64_t max_rows = 0;         // 0 = all
   // `file:` / `data_file:` given as a list, or as a glob in the file name (`*`, `?`, `[...]`): several
   // csv/tsv files of one layout concatenated in sorted path order (HAR70+'s per-participant files).
-  // resolved_files holds every entry resolved (patterns not yet expanded; dataset_factory expands them
+  // resolved_files holds every entry resolved (patterns not yet expanded; loading/dataset_loading.cpp expands them
   // when loading) and resolved the first one; both empty when the data root is missing. Empty for a
   // single literal file.
   std::vector<std::filesystem::path> resolved_files;

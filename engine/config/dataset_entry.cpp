@@ -102,7 +102,7 @@ DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::
       if (at.has(key)) yaml::fail(at.child(key), std::string(key) + " applies to fimi files only", "remove the key");
   } else {
     // One file, a list of files, or a glob in the file name: the list and the glob are read as one
-    // dataset, the files concatenated in sorted path order (dataset_factory.cpp).
+    // dataset, the files concatenated in sorted path order (loading/dataset_loading.cpp).
     const Located file_at = at.child(has_file ? "file" : "data_file");
     std::vector<std::string> entries;
     if (file_at.node.IsSequence()) {
@@ -162,7 +162,7 @@ DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::
       d.drop_missing = m == "drop";
     }
     // Columns that identify records (a row number, wdbc's IDNumber) are left out of the coordinates when
-    // `columns` is not given (config/dataset_factory.cpp, data/identifier_columns.hpp); `keep` turns that off.
+    // `columns` is not given (loading/dataset_loading.cpp, data/identifier_columns.hpp); `keep` turns that off.
     if (at.has("identifier_columns")) {
       const std::string m = yaml::as_string(at.child("identifier_columns"));
       if (m != "drop" && m != "keep")

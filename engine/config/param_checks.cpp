@@ -4,7 +4,6 @@
 #include <stdexcept>
 
 #include "core/error.hpp"
-#include "config/dataset_factory.hpp"  // shape_of
 #include "config/param_values.hpp"
 
 namespace dpclust {

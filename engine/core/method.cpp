@@ -48,4 +48,14 @@ nlohmann::json MethodInfo::to_json() const {
   return j;
 }
 
+DataShape shape_of(const Dataset& data) {
+  DataShape s;
+  s.dataset = data.name;
+  s.n = data.n;
+  s.n_exact = true;
+  s.d = data.d;
+  s.bounds = data.bounds;
+  return s;
+}
+
 }  // namespace dpclust

@@ -58,6 +58,9 @@ struct DataShape {
   std::string dataset;             // name, for messages
 };
 
+// The shape of loaded data (exact n and d, final bounds).
+DataShape shape_of(const Dataset& data);
+
 // A number for messages: 6 significant digits ("1e+300", "0.5", "5e-324"), never 300 digits.
 std::string short_number(double x);
 // For check_shape hooks: a count parameter (k clusters, ...) that cannot exceed the number of points.

@@ -22,7 +22,7 @@
 #include "datasources/download.hpp"
 #include "datasources/sha256.hpp"
 #include "config/config.hpp"
-#include "config/dataset_factory.hpp"
+#include "loading/dataset_loading.hpp"
 
 namespace dpclust::datasources {
 namespace fs = std::filesystem;

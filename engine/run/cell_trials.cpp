@@ -7,7 +7,7 @@
 #include <set>
 
 #include "catalog/catalog.hpp"
-#include "config/dataset_factory.hpp"
+#include "loading/dataset_loading.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/rng.hpp"

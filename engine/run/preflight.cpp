@@ -5,7 +5,7 @@
 #include <exception>
 #include <new>
 
-#include "config/dataset_factory.hpp"
+#include "loading/dataset_loading.hpp"
 #include "run/cell_trials.hpp"
 
 namespace dpclust {

@@ -16,7 +16,7 @@
 #include "core/dataset.hpp"
 #include "core/error.hpp"
 #include "core/metric.hpp"
-#include "scaleout/cost_model.hpp"
+#include "loading/cost_model.hpp"
 
 namespace dpclust {
 

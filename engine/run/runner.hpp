@@ -19,7 +19,7 @@
 
 #include "config/config.hpp"
 #include "config/grid.hpp"
-#include "scaleout/cost_model.hpp"
+#include "loading/cost_model.hpp"
 #include "store/merge.hpp"          // merge_results, for the callers of this header
 #include "store/results_store.hpp"  // assemble_results, strip_nondeterministic, ...
 

@@ -1,7 +1,7 @@
 #pragma once
 // What a dataset's row selection does to a trial's guarantee (issue 34 item 2; docs/privacy.md
 // "Subsampling and max_rows"). The dataset is loaded once per run and shared by every trial, so the
-// selection is read from its provenance (config/dataset_factory.cpp records it):
+// selection is read from its provenance (loading/dataset_loading.cpp records it):
 //   max_rows   the first N rows: under add/remove neighbours one added record before the cut pushes the
 //              last one out, so the rows change by a replacement and a release costs up to 2 epsilon. The
 //              cell is flagged, and privacy_accounting counts its add/remove trials twice. Under replace-one

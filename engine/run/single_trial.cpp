@@ -6,7 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
-#include "config/dataset_factory.hpp"
+#include "loading/dataset_loading.hpp"
 #include "config/param_checks.hpp"
 #include "run/release_flags.hpp"
 #include "run/runner.hpp"

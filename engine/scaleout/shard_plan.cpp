@@ -11,8 +11,8 @@
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
-#include "scaleout/cost_model.hpp"
-#include "config/dataset_factory.hpp"
+#include "loading/cost_model.hpp"
+#include "loading/dataset_loading.hpp"
 
 namespace dpclust {
 

@@ -21,7 +21,7 @@
 //     level epsilon reached at distance r spends epsilon / r per unit distance (ledger "distance"); never added
 //     to central epsilons;
 //   - different neighbouring relations are listed apart, not summed;
-//   - a secure Poisson sample (dataset_factory.cpp, run/selection_privacy.hpp): the epsilons spent on one
+//   - a secure Poisson sample (loading/dataset_loading.cpp, run/selection_privacy.hpp): the epsilons spent on one
 //     sample (its sample_id) are summed first and amplified once, ln(1 + q (e^E - 1)) with delta q D (Balle,
 //     Barthe & Gaboardi 2018); summing per-trial amplified epsilons would understate trials sharing a sample;
 //   - max_rows under add/remove: counted twice (one added record can push another out: group privacy for

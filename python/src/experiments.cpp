@@ -9,8 +9,8 @@
 #include "core/files.hpp"
 #include "core/rng.hpp"
 #include "config/config.hpp"
-#include "scaleout/cost_model.hpp"
-#include "config/dataset_factory.hpp"
+#include "loading/cost_model.hpp"
+#include "loading/dataset_loading.hpp"
 #include "run/runner.hpp"
 #include "report/report.hpp"
 

@@ -24,7 +24,7 @@
 #include "privacy/mechanism.hpp"
 #include "core/files.hpp"
 #include "config/config.hpp"
-#include "config/dataset_factory.hpp"
+#include "loading/dataset_loading.hpp"
 #include "config/grid.hpp"
 #include "test_support.hpp"
 

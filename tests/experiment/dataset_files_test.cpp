@@ -4,7 +4,7 @@
 
 #include "core/error.hpp"
 #include "config/config.hpp"
-#include "config/dataset_factory.hpp"
+#include "loading/dataset_loading.hpp"
 #include "test_support.hpp"
 
 using namespace dpclust;

@@ -13,7 +13,7 @@
 #include "core/files.hpp"
 #include "catalog/catalog.hpp"
 #include "config/config.hpp"
-#include "scaleout/cost_model.hpp"
+#include "loading/cost_model.hpp"
 #include "config/grid.hpp"
 #include "run/runner.hpp"
 #include "test_support.hpp"

@@ -1,4 +1,4 @@
-#include "config/dataset_factory.hpp"
+#include "loading/dataset_loading.hpp"
 
 #include <fnmatch.h>
 
@@ -353,16 +353,6 @@ DataShape known_shape(const DatasetSpec& spec) {
   if (spec.clip_to_bounds || spec.drop_missing) s.n_exact = false;  // rows may be dropped
   // The configured bounds are in the file's coordinates; a projection or scaling moves them.
   if (spec.bounds_mode == "config" && !spec.project && !spec.standard_scale) s.bounds = spec.bounds;
-  return s;
-}
-
-DataShape shape_of(const Dataset& data) {
-  DataShape s;
-  s.dataset = data.name;
-  s.n = data.n;
-  s.n_exact = true;
-  s.d = data.d;
-  s.bounds = data.bounds;
   return s;
 }
 

@@ -1,6 +1,6 @@
 // The cost model of cost_model.hpp: sizes from the parameters and the dataset's known shape, never from
 // the data.
-#include "scaleout/cost_model.hpp"
+#include "loading/cost_model.hpp"
 
 #include <omp.h>
 #include <sys/resource.h>
@@ -18,7 +18,7 @@
 #include "core/error.hpp"
 #include "dpdbscan/grid.hpp"
 #include "catalog/catalog.hpp"
-#include "config/dataset_factory.hpp"
+#include "loading/dataset_loading.hpp"
 
 namespace dpclust {
 

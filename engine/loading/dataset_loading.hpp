@@ -1,4 +1,8 @@
 #pragma once
+// engine/loading: the room that reads a dataset (files, generators, their transforms) and estimates what a
+// run on it will cost (cost_model.hpp), before any trial. The config room describes datasets; only this
+// room opens their files at run time.
+//
 // Turns a DatasetSpec into a Dataset: load the file (or generate), then the transforms in the
 // documented order: lon/lat projection, domain check against the public bounds, sub-sampling,
 // standard scaling. Bounds follow every (affine) transform, so they stay valid in the final
@@ -25,8 +29,6 @@ Dataset materialize_dataset(const DatasetSpec& spec, Randomness mode = Randomnes
 // (upper bounds), the coordinate columns or the configured bounds (d), the configured bounds when no
 // transform moves them. Unknown parts stay empty.
 DataShape known_shape(const DatasetSpec& spec);
-// The shape of loaded data (exact n and d, final bounds).
-DataShape shape_of(const Dataset& data);
 // n, d, columns, bounds, bounds_source, label counts, provenance (files, checksums, transforms).
 nlohmann::json dataset_summary(const Dataset& data);
 
