@@ -182,9 +182,10 @@ class GroupedSums {
             box_touched_[static_cast<std::size_t>(t - lo[last])] = 1;
           }
         } else {
-          double* sums = box_sums_.data() + base - static_cast<std::uint64_t>(lo[last]);
-          unsigned char* touched = box_touched_.data() + base - static_cast<std::uint64_t>(lo[last]);
-          for (std::int64_t t = t0; t <= t1; ++t) {
+          // Indices, not a pointer moved before the array (t >= lo[last], so t - lo[last] >= 0).
+          double* sums = box_sums_.data() + base;
+          unsigned char* touched = box_touched_.data() + base;
+          for (std::int64_t t = t0 - lo[last]; t <= t1 - lo[last]; ++t) {
             sums[t] += v;
             touched[t] = 1;
           }
