@@ -438,6 +438,18 @@ std::string describe_cost(const RunCost& c) {
   return s;
 }
 
+namespace {
+// The whole run's estimated work against --max-work.
+void check_work(const ExperimentConfig& cfg, const RunCost& cost, const RunLimits& limits) {
+  if (cost.work <= limits.max_work) return;
+  throw InputError(cfg.file.string(),
+                   describe_cost(cost) + ". This exceeds the work limit of " + format_count(limits.max_work) +
+                       " operations (about a day of computing)",
+                   "sweep fewer values, run fewer trials or smaller datasets, lower iteration counts, or raise the limit with "
+                   "--max-work N (e.g. --max-work 1e17)");
+}
+}  // namespace
+
 RunCost check_run_cost(const ExperimentConfig& cfg, const RunLimits& limits, bool cells_may_be_skipped) {
   // 1. The grid, counted before it is expanded.
   count_cells(cfg, limits.max_cells);
@@ -459,12 +471,7 @@ RunCost check_run_cost(const ExperimentConfig& cfg, const RunLimits& limits, boo
     // run --keep-going: the cells with a problem will be skipped (and recorded) by the run; the work limit
     // applies to the others. Their memory is checked per cell, against the same limit, once loaded.
     cost = estimate_run_cost(cfg, runnable, limits.threads);
-    if (cost.work > limits.max_work)
-      throw InputError(cfg.file.string(),
-                       describe_cost(cost) + ". This exceeds the work limit of " + format_count(limits.max_work) +
-                           " operations (about a day of computing)",
-                       "sweep fewer values, run fewer trials or smaller datasets, lower iteration counts, or raise the limit with "
-                       "--max-work N (e.g. --max-work 1e17)");
+    check_work(cfg, cost, limits);
     return cost;
   }
   problems.throw_if_any();
@@ -475,12 +482,7 @@ RunCost check_run_cost(const ExperimentConfig& cfg, const RunLimits& limits, boo
                          format_bytes(max_memory) + (limits.max_memory ? "" : " (default: half of the physical memory)"),
                      "lower the sizes that dominate (grid sizes g, the number of points via sample:, k, ...), run fewer trials "
                      "at once (--threads 1), or raise the limit with --max-memory SIZE (e.g. --max-memory 64G)");
-  if (cost.work > limits.max_work)
-    throw InputError(cfg.file.string(),
-                     describe_cost(cost) + ". This exceeds the work limit of " + format_count(limits.max_work) +
-                         " operations (about a day of computing)",
-                     "sweep fewer values, run fewer trials or smaller datasets, lower iteration counts, or raise the limit with "
-                     "--max-work N (e.g. --max-work 1e17)");
+  check_work(cfg, cost, limits);
   return cost;
 }
 
