@@ -158,7 +158,8 @@ trap 'rm -f "$validate_err"' EXIT
 # reported and skipped; any other failure stops the job. Results already written stay on disk and a
 # rerun resumes.
 for cfg in "${configs[@]}"; do
-  if ! "$dpclust" validate "$cfg" "${root_args[@]}" >/dev/null 2>"$validate_err"; then
+  # --no-load-data: the run loads each dataset once and checks every cell against it before its first trial.
+  if ! "$dpclust" validate --no-load-data "$cfg" "${root_args[@]}" >/dev/null 2>"$validate_err"; then
     if ! grep -q "file not found" "$validate_err"; then
       cat "$validate_err" >&2; exit 2
     fi
