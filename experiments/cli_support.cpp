@@ -1,5 +1,6 @@
 #include "cli_support.hpp"
 
+#include <climits>
 #include <iostream>
 
 #include "core/error.hpp"
@@ -44,7 +45,20 @@ bool parse(int argc, char** argv, const std::string& usage, po::options_descript
 
 fs::path data_root_from(const po::variables_map& vm) {
   fs::path root = resolve_data_root(vm.count("data-root") ? vm["data-root"].as<std::string>() : "");
-  if (vm.count("data-root") && !fs::is_directory(root))
+  // A path the file system cannot name (a folder name over NAME_MAX, the whole over PATH_MAX) is the user's
+  // input, not an internal error: exit 2 here instead of a filesystem_error wherever it is first used.
+  const std::string where = vm.count("data-root") ? "--data-root" : "the data root (DPCLUST_DATA_ROOT)";
+  for (const auto& part : root)
+    if (part.native().size() > NAME_MAX)
+      throw InputError(where, "a folder name in the data root is " + std::to_string(part.native().size()) +
+                                  " bytes long, over the file-name limit of " + std::to_string(NAME_MAX),
+                       "use a data root whose folder names are shorter");
+  if (root.native().size() >= PATH_MAX)
+    throw InputError(where, "the data root path is " + std::to_string(root.native().size()) + " bytes long, over the limit of " +
+                                std::to_string(PATH_MAX - 1),
+                     "use a shorter data root path");
+  std::error_code ec;
+  if (vm.count("data-root") && !fs::is_directory(root, ec))
     throw InputError("--data-root", "'" + root.string() + "' is not a directory", "point it at the folder holding the papers' datasets");
   return root;
 }

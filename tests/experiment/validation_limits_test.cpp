@@ -309,6 +309,17 @@ TEST(ValidationLimits, MemoryEstimateIsRefusedOverMaxMemory) {
   }
 }
 
+TEST(ValidationLimits, DataRootOverTheFileNameLimitIsAnInputError) {
+  // Issue 35 item 8: a folder name over NAME_MAX ended in an uncaught filesystem_error, exit 1.
+  const fs::path dir = dpclust::testing::temp_dir("long_root");
+  const fs::path cfg = dpclust::testing::write_file(
+      dir / "c.yaml", "experiment: r\ndatasets:\n  - {name: m, generator: {type: moons, n_samples: 50}}\nmethods:\n  - {method: kmeans, params: {k: 2}}\n");
+  const std::string root = "/tmp/" + std::string(300, 'a');
+  Result r = cli("validate " + cfg.string() + " --data-root " + root);
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_TRUE(has(r.output, "--data-root") && has(r.output, "over the file-name limit")) << r.output;
+}
+
 TEST(ValidationLimits, ParallelTrialsMultiplyTrialMemory) {
   // A 2-D WaveCluster grid of 8192^2 = 67M cells: ~2 GiB per trial.
   const std::string text = "experiment: wc\ntrials: 4\n" + kMoons + "methods:\n  - {method: wavecluster, params: {g: 8192, p: 0.5}}\n";
