@@ -130,7 +130,8 @@ def fmt_slope(s):
     return "-" if s is None else f"{s:.2f}"
 
 
-def machine():
+def cpu_model():
+    """The processor's model name (/proc/cpuinfo), else platform's guess; shared with dpdbscan_memory.py."""
     cpu = platform.processor() or ""
     try:
         with open("/proc/cpuinfo") as f:
@@ -140,7 +141,11 @@ def machine():
                     break
     except OSError:
         pass
-    return f"{os.cpu_count()} CPUs, {cpu}".rstrip(", ")
+    return cpu
+
+
+def machine():
+    return f"{os.cpu_count()} CPUs, {cpu_model()}".rstrip(", ")
 
 
 def plot(path, sizes, results, linear):
