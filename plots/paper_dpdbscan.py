@@ -27,7 +27,9 @@ returning the written files. It raises FileNotFoundError when its experiment is 
 
 Published numbers come only from the project's reference/published.yaml ("tables" entries, matched by
 experiment; Table 3's times from the top-level "timings" entries), read with PyYAML (Debian's python3-yaml).
-Error bars: 95% confidence interval of the mean over the trials (plot_results.error).
+Error bars: 95% confidence interval of the mean over the trials (plot_results.error), cut to the metric's range
+(ARI >= -0.5, AMI <= 1: plot_results.errorbar). A figure drawn from generated data (the built-in stand-ins) is
+titled "Stand-in for Figure N" (plot_results.paper_figure_name, from the results' dataset provenance).
 Usage on its own: /usr/bin/python3 plots/paper_dpdbscan.py --results results --out plots/out
 """
 import json
@@ -131,9 +133,9 @@ def published_value(tables, metric, dataset, series):
 
 # --- drawing helpers --------------------------------------------------------------------------------
 
-def _errorbar(ax, xs, ys, es, series, ls="-", label=None, mfc=None):
+def _errorbar(ax, metric, xs, ys, es, series, ls="-", label=None, mfc=None):
     lab, col, mk = STYLE.get(series, (series, None, "o"))
-    ax.errorbar(xs, ys, yerr=es, color=col, marker=mk, ms=3.5, lw=1.2, ls=ls, capsize=2, elinewidth=0.8,
+    plot_results.errorbar(ax, metric, xs, ys, es, color=col, marker=mk, ms=3.5, lw=1.2, ls=ls, capsize=2, elinewidth=0.8,
                 label=label or lab, mfc=mfc or col)
 
 
@@ -313,8 +315,9 @@ def dpdbscan_fig5_moons(results_dir, out_dir):
                         Line2D([], [], ls="", marker="s", color="#2ca02c", label="negative noisy count / sum"),
                         Line2D([], [], ls="", marker="s", color="white", label="(opacity = |value| / max)")],
                loc="lower center", ncol=3, frameon=False, fontsize=8, bbox_to_anchor=(0.5, 0.0))
-    fig.suptitle(f"Figure 5: DP-DBSCAN on {_dname(ds)} (alpha = {dp['params'].get('alpha')}, "
-                 f"MinPts = {dp['params'].get('min_pts')}, eps = {dp['params'].get('epsilon')}) [{name}, trial 0]",
+    fig.suptitle(f"{plot_results.paper_figure_name('Figure 5', data, [ds])}: DP-DBSCAN on {_dname(ds)} "
+                 f"(alpha = {dp['params'].get('alpha')}, MinPts = {dp['params'].get('min_pts')}, "
+                 f"eps = {dp['params'].get('epsilon')}) [{name}, trial 0]",
                  fontsize=10)
     fig.tight_layout(rect=(0, 0.07, 1, 0.95))
     return save(fig, out_dir, "dpdbscan_fig5_moons")
@@ -370,8 +373,9 @@ def dpdbscan_fig7_cluto(results_dir, out_dir):
             _square(axes[r][j], xy)
             axes[r][j].tick_params(labelsize=7)
     eps = dp["params"].get("epsilon")
-    fig.suptitle(f"Figure 7: DBSCAN, DP-DBSCAN spans and DP-k-means (eps = {eps}) [{name}, trial 0; "
-                 "noise grey in row 1, black in row 4; DBSCAN coloured like the DP-DBSCAN cluster it overlaps most]",
+    fig.suptitle(f"{plot_results.paper_figure_name('Figure 7', data, sets)}: DBSCAN, DP-DBSCAN spans and DP-k-means "
+                 f"(eps = {eps}) [{name}, trial 0; noise grey in row 1, black in row 4; "
+                 "DBSCAN coloured like the DP-DBSCAN cluster it overlaps most]",
                  fontsize=10)
     fig.tight_layout(rect=(0, 0, 1, 0.98))
     return save(fig, out_dir, "dpdbscan_fig7_cluto")
@@ -385,7 +389,7 @@ def _metric_lines(ax, data, ds, series_list, x, where=None, log=False):
         for metric, ls, mfc in (("ari", "-", None), ("ami", "--", "white")):
             xs, ys, es = _sweep(data, ds, s, metric, x, where)
             if len(xs):
-                _errorbar(ax, xs, ys, es, s, ls=ls, mfc=mfc, label=f"{STYLE.get(s, (s,))[0]} {metric.upper()}")
+                _errorbar(ax, metric, xs, ys, es, s, ls=ls, mfc=mfc, label=f"{STYLE.get(s, (s,))[0]} {metric.upper()}")
                 xs_all += list(xs)
     if log:
         ax.set_xscale("log")
@@ -435,8 +439,9 @@ def dpdbscan_fig8_alpha_minpts(results_dir, out_dir):
     ax2.set_xlabel(rf"MinPts ($\alpha$ = {a0:g})")
     ax2.set_title(f"(b) {_dname(ds)}, varying MinPts", fontsize=9)
     eps = next((c["params"].get("epsilon") for c in cells if c["series"] == "dp_dbscan"), None)
-    _figure_legend(fig, ax1, rf"Figure 8: accuracy against ($\alpha$, MinPts), DP-DBSCAN $\varepsilon$ = {eps} "
-                   f"[{name}; mean of {data.get('trials', '?')} trials, 95% CI; dotted: Table 1 value]")
+    _figure_legend(fig, ax1, plot_results.paper_figure_name("Figure 8", data, [ds])
+                   + rf": accuracy against ($\alpha$, MinPts), DP-DBSCAN $\varepsilon$ = {eps} "
+                   f"[{name}; mean of {data.get('trials', '?')} trials, {plot_results.CI_NOTE}; dotted: Table 1 value]")
     return save(fig, out_dir, "dpdbscan_fig8_alpha_minpts")
 
 
@@ -452,7 +457,9 @@ def _per_dataset_sweep(results_dir, out_dir, experiment, x, xlabel, series_pref,
             ax.axvline(mark, color="grey", ls=":", lw=1)
         ax.set_xlabel(xlabel)
         ax.set_title(f"({chr(97 + j)}) {_dname(ds)}", fontsize=9)
-    _figure_legend(fig, axes[0][0], f"{title} [{name}; mean of {data.get('trials', '?')} trials, 95% CI]")
+    figure, _, title = title.partition(": ")  # "Figure N: what it shows"
+    _figure_legend(fig, axes[0][0], f"{plot_results.paper_figure_name(figure, data, sets)}: {title} [{name}; mean of "
+                   f"{data.get('trials', '?')} trials, {plot_results.CI_NOTE}]")
     return save(fig, out_dir, stem)
 
 

@@ -377,7 +377,9 @@ def _paper_value_entry(dataset, k):
 
 def _line(ax, xs, ys, es, series, paper=None):
     lab, col, mk = STYLE.get(series, (series, None, "o"))
-    ax.errorbar(xs, ys, yerr=es, color=col, marker=mk, ms=3.5, lw=1.2, capsize=2, elinewidth=0.8, label=f"{lab} ours")
+    # Stress is >= 0 (Eq. 6): the bars are cut there (plot_results.errorbar).
+    plot_results.errorbar(ax, "stress", xs, ys, es, color=col, marker=mk, ms=3.5, lw=1.2, capsize=2, elinewidth=0.8,
+                          label=f"{lab} ours")
     if paper:
         px, py = zip(*paper)
         ax.plot(px, py, ls="--", lw=0.8, color=col, marker=mk, mfc="none", ms=5, label=f"{lab} paper")

@@ -70,14 +70,14 @@ def _utility(results_dir, out_dir, metric, stem, title):
     for series, label, colour, marker in CLUSTER:
         xs, ys, es = _sweep(data, "thesis_blobs50", series, metric)
         if len(xs):
-            ax.errorbar(xs, ys, yerr=es, label=label, color=colour, marker=marker, ms=3.5, lw=1.2, capsize=2,
-                        elinewidth=0.8)
+            plot_results.errorbar(ax, metric, xs, ys, es, label=label, color=colour, marker=marker, ms=3.5, lw=1.2,
+                                  capsize=2, elinewidth=0.8)
     ax.set_xlabel(r"$\varepsilon$ (per data unit)")
     ax.set_ylabel(metric.split("_")[0].upper() + " vs. non-private")
     ax.set_ylim(-0.05, 1.05)
     ax.grid(alpha=0.3)
     ax.legend(frameon=False)
-    ax.set_title(f"{title}\n[ndlaplace_table54, thesis_blobs50; mean of {data.get('trials', '?')} runs, 95% CI]",
+    ax.set_title(f"{title}\n[ndlaplace_table54, thesis_blobs50; mean of {data.get('trials', '?')} runs, {plot_results.CI_NOTE}]",
                  fontsize=9)
     return save(fig, out_dir, stem)
 
@@ -148,8 +148,8 @@ def ndl_privacy(results_dir, out_dir):
         for s, label, colour, marker in series:
             xs, ys, es = _sweep(data, ds, s, metric)
             if len(xs):
-                ax.errorbar(xs, ys, yerr=es, label=label, color=colour, marker=marker, ms=3, lw=1.1, capsize=2,
-                            elinewidth=0.7)
+                plot_results.errorbar(ax, metric, xs, ys, es, label=label, color=colour, marker=marker, ms=3, lw=1.1,
+                                      capsize=2, elinewidth=0.7)
             if dashed:
                 xs, ys, _ = _sweep(data, ds, s, dashed)
                 if len(xs):
@@ -163,7 +163,7 @@ def ndl_privacy(results_dir, out_dir):
     axes.flat[0].legend(frameon=False, fontsize=7)
     axes.flat[2].legend(frameon=False, fontsize=6)
     fig.suptitle(f"nD-Laplace thesis Ch. 4: privacy of the release [ndlaplace_privacy, {ds}; mean of "
-                 f"{data.get('trials', '?')} runs, 95% CI]", fontsize=10)
+                 f"{data.get('trials', '?')} runs, {plot_results.CI_NOTE}]", fontsize=10)
     fig.tight_layout()
     return save(fig, out_dir, "ndl_privacy")
 
@@ -183,8 +183,8 @@ def ndl_rq2_utility(results_dir, out_dir):
             for series, label, colour, marker in CLUSTER:
                 xs, ys, es = _sweep(data, ds, series, metric)
                 if len(xs):
-                    ax.errorbar(xs, ys, yerr=es, label=label, color=colour, marker=marker, ms=3.5, lw=1.2,
-                                capsize=2, elinewidth=0.8)
+                    plot_results.errorbar(ax, metric, xs, ys, es, label=label, color=colour, marker=marker, ms=3.5,
+                                          lw=1.2, capsize=2, elinewidth=0.8)
             ax.set_ylim(-0.05, 1.05)
             ax.set_xlabel(r"$\varepsilon$ (per data unit)")
             ax.set_ylabel(f"{name} vs. non-private")
@@ -192,7 +192,7 @@ def ndl_rq2_utility(results_dir, out_dir):
             ax.grid(alpha=0.3)
     axes[0][0].legend(frameon=False, fontsize=7)
     fig.suptitle(f"RQ2: nD-Laplace on (50, 3) and (50, 5) data [ndlaplace_rq2; mean of {data.get('trials', '?')} "
-                 "runs, 95% CI]", fontsize=10)
+                 f"runs, {plot_results.CI_NOTE}]", fontsize=10)
     fig.tight_layout()
     return save(fig, out_dir, "ndl_rq2_utility")
 

@@ -19,11 +19,18 @@ It raises FileNotFoundError when its experiment is absent (make_figures prints "
   wc_budget_split    PrivTHR's DSG_C against the budget split rho (Sec. 7, "budget allocation"; the
                      paper omits this figure and reports 90% / 10% best).  wavecluster_budget_split
 
-Error bars are the 95% confidence intervals of the mean over the trials (plot_results.error).
+Error bars are the 95% confidence intervals of the mean over the trials (plot_results.error), cut to the
+metric's range (plot_results.metric_range: OCM, 2CE and the F-measure in [0, 1], DSG_C and k' >= 0), as the
+captions say. Panel letters are the paper's: Figure 3 is 3 rows (DSG_C, OCM, 2CE) by 4 columns (DS1, DS2,
+DS3, Gowalla), lettered (a)-(l) row by row, so (e)-(h) is OCM whatever data is present; without Gowalla's
+results its column is an empty panel saying how to get them (as Figure 2 (d)). A figure drawn from generated
+data (the built-in stand-ins; plot_results.generated_datasets reads the results' dataset provenance) is
+titled "Stand-in for Figure N".
 Usage on its own: /usr/bin/python3 plots/paper_wavecluster.py --results results --out plots/out
 """
 import pathlib
 import sys
+import textwrap
 
 import numpy as np
 
@@ -47,6 +54,8 @@ DATASET_NAMES = {"ds1": "DS1", "ds2": "DS2", "ds3": "DS3", "gowalla": "Gowalla"}
 PALETTE = ["#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#17becf", "#8c564b", "#e377c2", "#bcbd22",
            "#7f7f7f", "#393b79", "#637939", "#843c39", "#7b4173", "#3182bd"]
 NOISE_COLOUR = "#d62728"
+# How to get Gowalla's results (Figure 2 (d), Figure 3 (d), (h), (l)), said in their panels when absent.
+GOWALLA_FIX = "`dpclust data fetch gowalla`, then run configs/paper/{config}.yaml"
 
 
 
@@ -86,9 +95,10 @@ def _sweep(data, dataset, series, metric, x="epsilon", where=None):
     return [np.array(v, dtype=float) for v in zip(*rows)] if rows else (np.array([]),) * 3
 
 
-def _errorbar(ax, xs, ys, es, series, **kw):
+def _errorbar(ax, metric, xs, ys, es, series, **kw):
     lab, col, mk = STYLE.get(series, (series, None, "o"))
-    ax.errorbar(xs, ys, yerr=es, label=lab, color=col, marker=mk, ms=3.5, lw=1.2, capsize=2, elinewidth=0.8, **kw)
+    plot_results.errorbar(ax, metric, xs, ys, es, label=lab, color=col, marker=mk, ms=3.5, lw=1.2, capsize=2,
+                          elinewidth=0.8, **kw)
 
 
 def _budget_axis(ax, xs):
@@ -189,12 +199,13 @@ def wc_fig2_clusters(results_dir, out_dir):
     gcell = None
     if gdata is not None:
         gcell = next((c for c in gdata["cells"] if c["series"] == "wavecluster" and "release" in c["trials"][0]), None)
-    suffix = ""
+    suffix, missing = "", None
     if name == "figures_wavecluster" and gcell is None:
-        print("wc_fig2_clusters: no Gowalla panel: wavecluster_fig2_gowalla (with release: true) is not in "
-              f"{results_dir} (`dpclust data fetch gowalla`, then run configs/paper/wavecluster_fig2_gowalla.yaml)")
+        missing = GOWALLA_FIX.format(config="wavecluster_fig2_gowalla")
+        print(f"wc_fig2_clusters: no Gowalla panel: wavecluster_fig2_gowalla (with release: true) is not in "
+              f"{results_dir} ({missing})")
         suffix = "; Gowalla: not run"
-    n_axes = len(panels) + (gcell is not None)
+    n_axes = len(panels) + (gcell is not None or missing is not None)
     fig, axes = plt.subplots(1, n_axes, figsize=(3.4 * n_axes, 3.4), squeeze=False)
     for k, (ax, (ds, xy, lab, cell)) in enumerate(zip(axes.flat, panels)):
         _points_panel(ax, xy, lab, f"({chr(97 + k)}) {_dname(ds)}: {{clusters}} clusters\n{_params_text(data, ds)}, "
@@ -206,11 +217,14 @@ def wc_fig2_clusters(results_dir, out_dir):
                      f"({chr(97 + len(panels))}) {_dname(ds)}: {{clusters}} clusters\n{_params_text(gdata, ds)} "
                      "(significant cells)", info.get("columns") or ["x", "y"])
         suffix = f" + {gname}"
+    elif missing:  # (d) stays Gowalla's, empty, as in Figure 3
+        _absent_panel(axes.flat[len(panels)], f"({chr(97 + len(panels))}) Gowalla", missing)
     fig.legend(handles=[Line2D([], [], ls="", marker="o", ms=4, color=NOISE_COLOUR,
                                label="noise (non-significant cells)"),
                         Line2D([], [], ls="", marker="o", ms=4, color=PALETTE[0], label="clusters (one colour each)")],
                loc="upper center", ncol=2, frameon=False, bbox_to_anchor=(0.5, 1.02))
-    fig.suptitle(f"WaveCluster results (Haar, level 1) [{name}{suffix}]", y=1.09, fontsize=10)
+    fig.suptitle(f"{plot_results.paper_figure_name('Figure 2', data)}: WaveCluster results (Haar, level 1) "
+                 f"[{name}{suffix}]", y=1.09, fontsize=10)
     fig.tight_layout()
     return save(fig, out_dir, "wc_fig2_clusters")
 
@@ -247,7 +261,8 @@ def wc_kdd_fig1_baseline(results_dir, out_dir):
     eps = base["params"].get("epsilon")
     _points_panel(axes[1], xy, np.asarray(base["trials"][i]["labels"]),
                   f"(b) Baseline, $\\varepsilon$ = {eps:g}: {{clusters}} clusters\n{which}", cols)
-    fig.suptitle(f"KDD Figure 1: WaveCluster of Baseline's synthetic data (adaptive grid) [{name}]", fontsize=10)
+    fig.suptitle(f"{plot_results.paper_figure_name('KDD Figure 1', data, [ds])}: WaveCluster of Baseline's synthetic "
+                 f"data (adaptive grid) [{name}]", fontsize=10)
     fig.tight_layout()
     return save(fig, out_dir, "wc_kdd_fig1_baseline")
 
@@ -255,42 +270,70 @@ def wc_kdd_fig1_baseline(results_dir, out_dir):
 # --- Figure 3, k', F-measure ----------------------------------------------------------------------
 
 MEASURES = [("dsg_c", r"DSG$_C$"), ("ocm", "OCM"), ("two_ce", "2CE")]
+# Figure 3's columns, in the paper's order: its panels are lettered row by row over these four, (a)-(d) DSG_C,
+# (e)-(h) OCM, (i)-(l) 2CE, and the report (reference/published.yaml "source") cites them so.
+PAPER_COLUMNS = ["ds1", "ds2", "ds3", "gowalla"]
 
 
-def _measure_grid(data, name, out_dir, measures, stem, title, true_line=None, ylim01=True):
+def _columns(datasets, missing):
+    """[(dataset, letter index within a row)], row stride: the paper's columns and letters when the data are
+    the paper's datasets (with Gowalla's column when its results are `missing`, drawn empty), else the
+    datasets in config order lettered as the paper's columns would be (a stand-in's first dataset is DS1's)."""
+    if set(datasets) <= set(PAPER_COLUMNS):
+        cols = [d for d in PAPER_COLUMNS if d in datasets or (d == "gowalla" and missing)]
+        return [(d, PAPER_COLUMNS.index(d)) for d in cols], len(PAPER_COLUMNS)
+    return [(d, j) for j, d in enumerate(datasets)], max(len(PAPER_COLUMNS), len(datasets))
+
+
+def _absent_panel(ax, title, fix):
+    ax.set_title(title, fontsize=9)
+    text = "Gowalla: data not present\n" + textwrap.fill(f"({fix})", 32, break_long_words=False)
+    ax.text(0.5, 0.5, text, ha="center", va="center", fontsize=7, color="dimgrey", transform=ax.transAxes)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    for side in ax.spines.values():
+        side.set_color("0.8")
+
+
+def _measure_grid(data, name, out_dir, measures, stem, title, true_line=None, ylim01=True, missing=None):
+    """One row per measure, one column per dataset (Figure 3's layout and letters); `missing`: the fix for
+    Gowalla's absent results (its column is then an empty panel saying so)."""
     datasets = _datasets(data)
     series = [s for s in PRIVATE if any(c["series"] == s for c in data["cells"])]
     if not series:
         raise FileNotFoundError(f"experiment {name} has none of the series {', '.join(PRIVATE)}")
-    rows, cols = len(measures), len(datasets)
+    columns, stride = _columns(datasets, missing)
+    rows, cols = len(measures), len(columns)
     fig, axes = plt.subplots(rows, cols, figsize=(3.1 * cols, 2.45 * rows), squeeze=False)
-    letter = 0
     extra = []
     for r, (metric, mlabel) in enumerate(measures):
-        for j, ds in enumerate(datasets):
+        for j, (ds, k) in enumerate(columns):
             ax = axes[r][j]
+            letter = chr(97 + r * stride + k)
+            if ds not in datasets:
+                _absent_panel(ax, f"({letter}) {mlabel} on {_dname(ds)}", missing)
+                continue
             xs_all = []
             for s in series:
                 xs, ys, es = _sweep(data, ds, s, metric)
                 if len(xs):
-                    _errorbar(ax, xs, ys, es, s)
+                    _errorbar(ax, metric, xs, ys, es, s)
                     xs_all += list(xs)
             note = ""
             if true_line:
-                k = _true_value(data, ds, true_line)
-                if k is not None:
-                    ax.axhline(k, color="black", ls="--", lw=1)
-                    note = f" (true k = {k:g})"
+                k_true = _true_value(data, ds, true_line)
+                if k_true is not None:
+                    ax.axhline(k_true, color="black", ls="--", lw=1)
+                    note = f" (true k = {k_true:g})"
                     if not extra:
                         extra = [Line2D([], [], color="black", ls="--", label="true k (WaveCluster)")]
             _budget_axis(ax, xs_all)
             if ylim01:
                 ax.set_ylim(bottom=0)
             ax.set_ylabel(mlabel)
-            ax.set_title(f"({chr(97 + letter)}) {mlabel} on {_dname(ds)}{note}", fontsize=9)
-            letter += 1
+            ax.set_title(f"({letter}) {mlabel} on {_dname(ds)}{note}", fontsize=9)
     _series_legend(fig, series, extra=extra)
-    fig.suptitle(f"{title} [{name}; mean of {data.get('trials', '?')} runs, 95% CI]", y=1.04, fontsize=10)
+    fig.suptitle(f"{title} [{name}; mean of {data.get('trials', '?')} runs, {plot_results.CI_NOTE}]", y=1.04, fontsize=10)
     fig.tight_layout(rect=(0, 0, 1, 0.97))
     return save(fig, out_dir, stem)
 
@@ -306,39 +349,47 @@ def _true_value(data, dataset, metric):
 
 
 def _with_gowalla(results_dir, name, data, stem):
-    """(name, data) with wavecluster_gowalla's cells appended as a fourth dataset column when its results
-    are present (Figure 3 (d), (h), (l)); otherwise the data unchanged, a note printed and the name marked."""
+    """(name, data, missing) with wavecluster_gowalla's cells appended as a fourth dataset column when its results
+    are present (Figure 3 (d), (h), (l)); otherwise the data unchanged, a note printed and `missing` the fix
+    (its panels are drawn empty, so the other panels keep the paper's letters)."""
     if name != "wavecluster_fig3" or any(c["dataset"] == "gowalla" for c in data["cells"]):
-        return name, data
+        return name, data, None
     gname, gdata = _load(results_dir, ["wavecluster_gowalla"], required=False)
     if gdata is None:
-        print(f"{stem}: no Gowalla column: wavecluster_gowalla is not in {results_dir} "
-              "(`dpclust data fetch gowalla`, then run configs/paper/wavecluster_gowalla.yaml)")
-        return f"{name}; Gowalla: not run", data
+        fix = GOWALLA_FIX.format(config="wavecluster_gowalla")
+        print(f"{stem}: no Gowalla column: wavecluster_gowalla is not in {results_dir} ({fix})")
+        return f"{name}; Gowalla: not run", data, fix
     merged = dict(data)
     merged["cells"] = list(data["cells"]) + [c for c in gdata["cells"]]
+    merged["datasets"] = {**(data.get("datasets") or {}), **(gdata.get("datasets") or {})}
     trials = {data.get("trials"), gdata.get("trials")}
     merged["trials"] = "/".join(str(t) for t in sorted(trials, key=str)) if len(trials) > 1 else data.get("trials")
-    return f"{name} + {gname}", merged
+    return f"{name} + {gname}", merged, None
+
+
+def _fig3_data(results_dir, stem):
+    return _with_gowalla(results_dir, *_load(results_dir, ["wavecluster_fig3", "wavecluster_shapes"]), stem)
 
 
 def wc_fig3_measures(results_dir, out_dir):
-    name, data = _with_gowalla(results_dir, *_load(results_dir, ["wavecluster_fig3", "wavecluster_shapes"]), "wc_fig3_measures")
+    name, data, missing = _fig3_data(results_dir, "wc_fig3_measures")
     return _measure_grid(data, name, out_dir, MEASURES, "wc_fig3_measures",
-                         r"Figure 3: DSG$_C$, OCM and 2CE against $\varepsilon$")
+                         plot_results.paper_figure_name("Figure 3", data) + r": DSG$_C$, OCM and 2CE against $\varepsilon$",
+                         missing=missing)
 
 
 def wc_kprime(results_dir, out_dir):
-    name, data = _with_gowalla(results_dir, *_load(results_dir, ["wavecluster_fig3", "wavecluster_shapes"]), "wc_kprime")
+    name, data, missing = _fig3_data(results_dir, "wc_kprime")
     return _measure_grid(data, name, out_dir, [("kprime", "k'")], "wc_kprime",
-                         r"k' against $\varepsilon$ (number of significant values)", true_line="k_true")
+                         plot_results.paper_figure_name("Sec. 7", data)
+                         + r": k' against $\varepsilon$ (number of significant values)", true_line="k_true", missing=missing)
 
 
 def wc_fmeasure(results_dir, out_dir):
-    name, data = _with_gowalla(results_dir, *_load(results_dir, ["wavecluster_fig3", "wavecluster_shapes"]), "wc_fmeasure")
-    files = _measure_grid(data, name, out_dir, [("f_measure", "F-measure")], "wc_fmeasure",
-                          r"F-measure against $\varepsilon$ (true WaveCluster result as ground truth)")
-    return files
+    name, data, missing = _fig3_data(results_dir, "wc_fmeasure")
+    return _measure_grid(data, name, out_dir, [("f_measure", "F-measure")], "wc_fmeasure",
+                         plot_results.paper_figure_name("Sec. 7", data)
+                         + r": F-measure against $\varepsilon$ (true WaveCluster result as ground truth)", missing=missing)
 
 
 # --- Budget split -----------------------------------------------------------------------------------
@@ -361,7 +412,7 @@ def wc_budget_split(results_dir, out_dir):
     cmap = plt.get_cmap("viridis")
     for i, e in enumerate(wanted):
         xs, ys, es = _sweep(data, ds, "privthr", "dsg_c", x="rho", where={"epsilon": e})
-        a1.errorbar(100 * xs, ys, yerr=es, marker="o", ms=3, capsize=2, lw=1.1, elinewidth=0.8,
+        plot_results.errorbar(a1, "dsg_c", 100 * xs, ys, es, marker="o", ms=3, capsize=2, lw=1.1, elinewidth=0.8,
                     color=cmap(i / max(1, len(wanted) - 1)), label=rf"$\varepsilon$ = {e:g}")
     mean_over = np.nanmean(grid, axis=0)
     a1.plot(100 * np.array(rhos), mean_over, color="black", ls="--", lw=1.2, label=r"mean over all $\varepsilon$")
@@ -386,7 +437,8 @@ def wc_budget_split(results_dir, out_dir):
     a2.set_ylabel(r"$\varepsilon$")
     fig.colorbar(im, ax=a2, label=r"mean DSG$_C$")
     a2.set_title(r"(b) mean DSG$_C$ over ($\rho$, $\varepsilon$); $\star$ = best $\rho$ per $\varepsilon$", fontsize=9)
-    fig.suptitle(f"PrivTHR budget allocation [{name}; mean of {data.get('trials', '?')} runs, 95% CI]", fontsize=10)
+    fig.suptitle(f"{plot_results.paper_figure_name('Sec. 7', data, [ds])}: PrivTHR budget allocation [{name}; mean of "
+                 f"{data.get('trials', '?')} runs, {plot_results.CI_NOTE}]", fontsize=10)
     fig.tight_layout()
     return save(fig, out_dir, "wc_budget_split")
 

@@ -3,7 +3,7 @@
 
 Each private method (a row of the report's comparison table: its series and the non-epsilon parameters that
 tell its rows apart) is a line of its mean against epsilon with a band of the 95% interval of the mean (the
-cell's `ci95`, the Student-t interval over its trials, cut to the metric's range: METRIC_RANGE); each
+cell's `ci95`, the Student-t interval over its trials, cut to the metric's range: plot_results.metric_range); each
 non-private method (no epsilon: dbscan, kmeans, wavecluster, ...) is a horizontal reference line with its
 band. Local-DP methods (privacy_spent.measure "local": nD-Laplace, whose epsilon is a geo-indistinguishability
 level at distance `radius`) are drawn in a panel of their own, never on the central epsilon's axis. The
@@ -20,7 +20,7 @@ import re
 import textwrap
 
 import plot_results
-from plot_results import METRIC_RANGE, plt, save
+from plot_results import plt, save
 
 FOOTNOTE = ("Lines: private methods, mean over trials against epsilon; bands: 95% t-interval of the mean, cut to the "
             "metric's range. Dashed horizontal lines: non-private methods (no epsilon), with their band.{local} "
@@ -72,14 +72,9 @@ def _labels(rows):
 def _band(metric, agg):
     mean = agg.get("mean", float("nan")) if agg else float("nan")
     ci = agg.get("ci95") if agg else None
-    lo_r, hi_r = METRIC_RANGE.get(metric, (None, None))
     if not ci or mean is None:
         return mean, mean, mean
-    lo, hi = ci
-    if lo_r is not None:
-        lo = max(lo, lo_r)
-    if hi_r is not None:
-        hi = min(hi, hi_r)
+    lo, hi = plot_results.clip_interval(metric, *ci)
     return mean, lo, hi
 
 
@@ -168,7 +163,7 @@ def _figure(exp, dataset, metric, cells):
             if len(panels) > 1:
                 ax.set_title("central DP", fontsize=9)
         ax.set_ylabel(metric)
-        lo_r, hi_r = METRIC_RANGE.get(metric, (None, None))
+        lo_r, hi_r = plot_results.metric_range(metric)
         y0, y1 = ax.get_ylim()
         pad = 0.03 * (y1 - y0 or 1)
         ax.set_ylim(y0 if lo_r is None else max(y0, lo_r - pad), y1 if hi_r is None else min(y1, hi_r + pad))

@@ -203,13 +203,63 @@ METRIC_RANGE = {"ari": (-0.5, 1.0), "ami": (None, 1.0), "nmi": (0.0, 1.0), "f_me
 # tests/report/comparison_test.cpp checks the two tables agree).
 
 
+# Metrics only the figures draw against a budget (nD-Laplace's privacy panels), with the values they can take:
+# an advantage TPR - FPR lies in [-1, 1], distances are >= 0. Kept apart from METRIC_RANGE, which
+# tests/report/comparison_test.cpp holds equal to the report's metric_traits table (that table has no entry for them).
+FIGURE_RANGE = {"mia_advantage": (-1.0, 1.0), "mia_advantage_best": (-1.0, 1.0), "avg_distance": (0.0, None),
+                "reconstruction_error": (0.0, None), "p_area_radius": (0.0, None)}
+
+
+def metric_range(metric):
+    """(lo, hi) a metric's values lie in (None: unbounded on that side), from METRIC_RANGE or FIGURE_RANGE."""
+    return METRIC_RANGE.get(metric) or FIGURE_RANGE.get(metric, (None, None))
+
+
+def clip_interval(metric, lo, hi):
+    """An interval (lo, hi) of a metric's mean cut to the metric's range (issues 25 and 35: a t-interval over
+    a few trials leaves it, e.g. OCM 0.6 +- 1.2 over 2 trials)."""
+    r_lo, r_hi = metric_range(metric)
+    return (lo if r_lo is None else max(lo, r_lo)), (hi if r_hi is None else min(hi, r_hi))
+
+
 def clipped_yerr(metric, ys, es):
-    """yerr for errorbar / bar: [[below...], [above...]], each half-width es[i] cut at METRIC_RANGE[metric]
-    (a metric not in the table is drawn symmetric, as before)."""
-    lo, hi = METRIC_RANGE.get(metric, (None, None))
+    """yerr for errorbar / bar: [[below...], [above...]], each half-width es[i] cut at metric_range(metric)
+    (a metric with no declared range is drawn symmetric, as before)."""
+    lo, hi = metric_range(metric)
+    ys, es = [float(y) for y in ys], [float(e) for e in es]
     below = [e if lo is None or y != y else max(0.0, min(e, y - lo)) for y, e in zip(ys, es)]
     above = [e if hi is None or y != y else max(0.0, min(e, hi - y)) for y, e in zip(ys, es)]
     return [below, above]
+
+
+def errorbar(ax, metric, xs, ys, es, **kw):
+    """ax.errorbar of a metric's means with their 95% half-widths es, the bars cut to the metric's range: every
+    figure's error bars go through here (or clipped_yerr), so no bar reaches past a value the metric can take."""
+    return ax.errorbar(xs, ys, yerr=clipped_yerr(metric, ys, es), **kw)
+
+
+# What the figures' captions say of their bars.
+CI_NOTE = "95% CI, cut to the metric's range"
+
+
+# --- stand-in data ---------------------------------------------------------------------------------
+
+def generated_datasets(data, datasets=None):
+    """The datasets (of `datasets`, default all) that the run generated itself (results.json
+    datasets[].provenance.generator: configs/builtin/ and any config with a `generator:` entry), in order."""
+    infos = data.get("datasets") or {}
+    names = datasets if datasets is not None else list(infos)
+    return [d for d in names if ((infos.get(d) or {}).get("provenance") or {}).get("generator")]
+
+
+def paper_figure_name(figure, data, datasets=None):
+    """`figure` ("Figure 3") for a paper figure drawn from data files (the paper's datasets), else a stand-in
+    title: a figure drawn from generated data (a built-in experiment, or a user's config with generators)
+    shows the paper's layout, not its numbers. Decided from the results' provenance, not from the
+    experiment's name, so any config is titled by what it read."""
+    if not generated_datasets(data, datasets):
+        return figure
+    return f"Stand-in for {figure} (generated data, not the paper's datasets)"
 
 
 def set_formats(pdf):

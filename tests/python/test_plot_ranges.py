@@ -17,3 +17,23 @@ def test_bars_are_clipped_to_the_metrics_range():
     assert plot_results.clipped_yerr("nmi", [0.05], [0.2]) == [[0.05], [0.2]]
     assert plot_results.clipped_yerr("n_clusters", [1.0], [3.0]) == [[1.0], [3.0]]
     assert plot_results.clipped_yerr("method_seconds", [1.0], [3.0]) == [[3.0], [3.0]]  # no declared range
+
+
+def test_one_range_for_bars_bands_and_figure_only_metrics():
+    # Issue 35 item 7: the comparison bands (plot_comparison) and the paper figures' bars use the same cut.
+    assert plot_results.clip_interval("ocm", -0.6, 1.8) == (0.0, 1.0)
+    assert plot_results.clip_interval("dsg_c", -1.0, 1.6) == (0.0, 1.6)
+    assert plot_results.clip_interval("method_seconds", -1.0, 3.0) == (-1.0, 3.0)
+    # Metrics only the figures draw (nD-Laplace's privacy panels): an advantage in [-1, 1], a distance >= 0.
+    assert plot_results.clipped_yerr("mia_advantage", [0.9], [0.5]) == [[0.5], [pytest.approx(0.1)]]
+    assert plot_results.clipped_yerr("reconstruction_error", [0.2], [0.5]) == [[0.2], [0.5]]
+
+
+def test_no_figure_draws_raw_error_bars():
+    # Every errorbar call in plots/ goes through plot_results.errorbar or clipped_yerr (issue 35 item 7: the
+    # paper figures passed the raw half-widths, so OCM bars reached 1.8).
+    plots = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "plots")
+    for name in sorted(os.listdir(plots)):
+        if name.endswith(".py"):
+            text = open(os.path.join(plots, name)).read()
+            assert "yerr=es" not in text and "yerr=e," not in text, name
