@@ -101,9 +101,9 @@ void curl_global() {
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
-std::string url_part(CURLU* u, CURLUPart part) {
+std::string url_part(CURLU* u, CURLUPart part, unsigned int flags = 0) {
   char* s = nullptr;
-  if (curl_url_get(u, part, &s, 0) != CURLUE_OK || !s) return "";
+  if (curl_url_get(u, part, &s, flags) != CURLUE_OK || !s) return "";
   std::string out(s);
   curl_free(s);
   return out;
@@ -125,7 +125,7 @@ UrlParts parse_url(const std::string& url) {
   }
   curl_url_cleanup(u);
   if (rc != CURLUE_OK || (p.scheme != "http" && p.scheme != "https") || p.host.empty())
-    throw InputError(url, std::string("not an http(s) URL") + (rc != CURLUE_OK ? std::string(" (") + curl_url_strerror(rc) + ")" : ""),
+    throw InputError(url_for_messages(url), std::string("not an http(s) URL") + (rc != CURLUE_OK ? std::string(" (") + curl_url_strerror(rc) + ")" : ""),
                      "give a URL such as http://127.0.0.1:8000 or https://mirror.example.org/dpclust");
   return p;
 }
@@ -137,6 +137,148 @@ std::string mirrored_url(const std::string& upstream_url, const std::string& mir
   std::string base = mirror;
   while (!base.empty() && base.back() == '/') base.pop_back();
   return base + "/" + up.host + up.path;
+}
+
+namespace {
+
+std::string lower_ascii(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The scheme a URL text starts with (RFC 3986: a letter, then letters, digits, '+', '-' or '.', then
+// ':'), lower case; "" when it has none. Read from the text itself so that a refusal can name the scheme
+// of a Location no URL parser accepts ("javascript:...", "data:...").
+std::string scheme_of(const std::string& url) {
+  const std::size_t colon = url.find(':');
+  if (colon == std::string::npos || colon == 0 || !std::isalpha(static_cast<unsigned char>(url[0]))) return "";
+  for (std::size_t i = 1; i < colon; ++i) {
+    const unsigned char c = static_cast<unsigned char>(url[i]);
+    if (!std::isalnum(c) && c != '+' && c != '-' && c != '.') return "";
+  }
+  return lower_ascii(url.substr(0, colon));
+}
+
+// Scheme, host and port (the scheme's default when the URL names none), lower case, of an http(s) URL;
+// `ok` false when libcurl's parser refuses it.
+struct Origin {
+  bool ok = false;
+  std::string scheme, host, port;
+  std::string text() const { return scheme + "://" + host + ":" + port; }
+};
+
+Origin origin_parts(const std::string& url) {
+  curl_global();
+  Origin o;
+  CURLU* u = curl_url();
+  if (curl_url_set(u, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK) {
+    o.scheme = lower_ascii(url_part(u, CURLUPART_SCHEME));
+    o.host = lower_ascii(url_part(u, CURLUPART_HOST));
+    o.port = url_part(u, CURLUPART_PORT, CURLU_DEFAULT_PORT);
+    o.ok = (o.scheme == "http" || o.scheme == "https") && !o.host.empty() && !o.port.empty();
+  }
+  curl_url_cleanup(u);
+  return o;
+}
+
+}  // namespace
+
+std::string url_for_messages(const std::string& url) {
+  curl_global();
+  std::string shown = url;
+  // Credentials: through libcurl's parser when it takes the URL (any scheme), then by hand from
+  // "scheme://" to the last '@' before the path, so that a URL no parser takes does not show its
+  // password either.
+  CURLU* u = curl_url();
+  if (curl_url_set(u, CURLUPART_URL, url.c_str(), CURLU_NON_SUPPORT_SCHEME) == CURLUE_OK) {
+    curl_url_set(u, CURLUPART_USER, nullptr, 0);
+    curl_url_set(u, CURLUPART_PASSWORD, nullptr, 0);
+    curl_url_set(u, CURLUPART_OPTIONS, nullptr, 0);
+    const std::string rebuilt = url_part(u, CURLUPART_URL);
+    if (!rebuilt.empty()) shown = rebuilt;
+  }
+  curl_url_cleanup(u);
+  const std::size_t authority = shown.find("://");
+  if (authority != std::string::npos) {
+    const std::size_t start = authority + 3;
+    const std::size_t end = shown.find_first_of("/?#", start);
+    const std::size_t at = shown.rfind('@', end == std::string::npos ? std::string::npos : end - 1);
+    if (at != std::string::npos && at >= start && (end == std::string::npos || at < end)) shown.erase(start, at + 1 - start);
+  }
+  // A server's text reaches the user's terminal: no escape sequences, and not 100 kB of it.
+  std::string out;
+  for (const char ch : shown) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c == 0x7f) {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", c);
+      out += buf;
+    } else {
+      out += ch;
+    }
+  }
+  constexpr std::size_t kMaxShown = 300;
+  if (out.size() > kMaxShown) out = out.substr(0, kMaxShown) + "...";
+  return out;
+}
+
+RedirectDecision redirect_policy(const std::string& from, const std::string& to, bool pinned) {
+  RedirectDecision d;
+  const std::string shown = "redirect from " + url_for_messages(from) + " to " + url_for_messages(to) + " refused: ";
+  // 1. Only http and https, even for a pinned file: another scheme is another protocol handler
+  // (file: would read this machine's files, ftp:/gopher: speak to other services) and no checksum
+  // makes that a dataset download. Named from the text, so "javascript:" is named too.
+  const std::string scheme = scheme_of(to);
+  if (scheme != "http" && scheme != "https") {
+    d.rule = RedirectDecision::Rule::not_http;
+    d.problem = shown + (scheme.empty() ? std::string("the address names no scheme")
+                                        : "its scheme is '" + scheme + "'") +
+                ", and a download follows only http and https";
+    d.fix = "the server does not serve the file over http(s); use another mirror (--mirror URL), or download the file "
+            "yourself and place it at its data_file path under the data root (`dpclust data verify` checks it)";
+    return d;
+  }
+  const Origin a = origin_parts(from), b = origin_parts(to);
+  if (!a.ok || !b.ok) {
+    d.rule = RedirectDecision::Rule::not_a_url;
+    d.problem = shown + "the address is not a valid http(s) URL";
+    d.fix = "the server sends a broken Location header; use another mirror (--mirror URL)";
+    return d;
+  }
+  // 2. The same origin (scheme, host and port): the server moved a file within itself.
+  if (a.scheme == b.scheme && a.host == b.host && a.port == b.port) {
+    d.rule = RedirectDecision::Rule::same_origin;
+    return d;
+  }
+  // 3. http://H -> https://H on the standard ports: a site that serves everything over https (FIMI's own
+  // server does) answers every plain-http request this way. The same host name, and a connection that
+  // is now authenticated by its certificate, so nothing is lost. Other ports are other services.
+  if (a.scheme == "http" && b.scheme == "https" && a.host == b.host && a.port == "80" && b.port == "443") {
+    d.rule = RedirectDecision::Rule::https_upgrade;
+    return d;
+  }
+  // 4. A pinned file may come from anywhere over http(s): its SHA-256 (or git blob id) is checked after
+  // the transfer, which its size (else the unpinned bound) limits, so another host (a CDN, a moved
+  // archive) or plain http cannot change what is accepted; a wrong file is removed with a checksum
+  // mismatch. The cost: a mirror can make us send one GET to an http(s) address of its choosing.
+  if (pinned) {
+    d.rule = RedirectDecision::Rule::pinned;
+    return d;
+  }
+  // 5. An unpinned file is trusted as its origin serves it (its first fetch's checksum is recorded), so
+  // it must come from that origin: a mirror must not hand it on to an address of its choosing, and
+  // https must not fall back to plain http, where anything on the path could change the bytes.
+  if (a.scheme == "https" && b.scheme == "http") {
+    d.rule = RedirectDecision::Rule::downgrade;
+    d.problem = shown + "it leaves https for plain http, and the registry pins no checksum that would catch bytes changed on the way";
+    d.fix = "use an https mirror that serves the file itself (--mirror URL); if you trust the plain-http server, give it as --mirror";
+    return d;
+  }
+  d.rule = RedirectDecision::Rule::other_origin;
+  d.problem = shown + "a file whose checksum the registry does not pin is only fetched from " + a.text() +
+              " (or from https on the same host)";
+  d.fix = "a mirror must serve the files itself; if you trust the server the redirect names, give it as --mirror";
+  return d;
 }
 
 // --- the transfer ----------------------------------------------------------------------------------
@@ -159,11 +301,6 @@ struct Transfer {
   bool has_content_length = false, chunked = false;
   TransferProgress* progress = nullptr;
 };
-
-std::string lower_ascii(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::size_t on_header(char* data, std::size_t, std::size_t n, void* user) {
   auto* t = static_cast<Transfer*>(user);
@@ -249,14 +386,6 @@ bool transient(CURLcode rc, long http) {
   }
 }
 
-// scheme://host:port, the origin a redirect must stay within.
-std::string origin_of(const std::string& url) {
-  const UrlParts p = parse_url(url);
-  std::string host = p.host;
-  if (host.find(':') == std::string::npos) host += p.scheme == "https" ? ":443" : ":80";
-  return p.scheme + "://" + lower_ascii(host);
-}
-
 long env_long(const char* name, long fallback) {
   const char* v = std::getenv(name);
   if (!v || !*v) return fallback;
@@ -303,15 +432,15 @@ DownloadResult download_file(const DownloadRequest& req, const DownloadOptions& 
   DownloadResult result;
   const fs::path part = fs::path(req.destination.string() + ".part");
   fs::create_directories(req.destination.parent_path());
+  // Messages name the URL without any user:password@ a mirror URL may carry.
   const std::string from = req.url == req.upstream_url || req.upstream_url.empty()
-                               ? req.url
-                               : req.url + " (mirror of " + req.upstream_url + ")";
+                               ? url_for_messages(req.url)
+                               : url_for_messages(req.url) + " (mirror of " + url_for_messages(req.upstream_url) + ")";
   const std::uint64_t limit = req.size ? req.size : opt.max_unpinned_bytes;
   const long deadline_s = opt.deadline_seconds > 0 ? opt.deadline_seconds
                          : req.size                ? 3600 + static_cast<long>(req.size / 50000)
                                                    : 4 * 3600;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(deadline_s);
-  const std::string origin = origin_of(req.url);
 
   // Only a regular file of ours is resumed: anything else at the .part name (a symbolic link planted to
   // make us append outside the data root, a FIFO, a folder) is removed, never followed.
@@ -367,7 +496,7 @@ DownloadResult download_file(const DownloadRequest& req, const DownloadOptions& 
     curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
     curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-    // Redirects are followed below, one by one, so that each can be checked against the origin.
+    // Redirects are followed below, one by one, so that redirect_policy() judges each hop.
     curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(curl, CURLOPT_FAILONERROR, 1L);
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
@@ -416,17 +545,17 @@ DownloadResult download_file(const DownloadRequest& req, const DownloadOptions& 
       curl_easy_getinfo(curl, CURLINFO_REDIRECT_URL, &location);
       const std::string next = location ? location : "";
       if (next.empty()) throw InputError(from, "HTTP " + std::to_string(http) + " without a Location", "use another mirror (--mirror URL)");
+      // The bound holds whatever the policy allows, so a loop (or an endless chain) ends here.
       if (++redirects > opt.max_redirects)
-        throw InputError(from, "more than " + std::to_string(opt.max_redirects) + " redirects (last to " + next + ")",
+        throw InputError(from, "more than " + std::to_string(opt.max_redirects) + " redirects (last to " + url_for_messages(next) + ")",
                          "the server redirects in a loop; use another mirror (--mirror URL)");
-      std::string next_origin;
-      try {
-        next_origin = origin_of(next);
-      } catch (const InputError&) {
+      // libcurl resolves a relative Location against `url`, so `next` is absolute; judged hop by hop.
+      const RedirectDecision decision = redirect_policy(url, next, req.pinned());
+      if (!decision.follow()) {
+        // Nothing was received: leave no empty .part behind (a non-empty one is kept for resuming).
+        if (file_size_or_zero(part) == 0) remove_quietly(part);
+        throw InputError(from, decision.problem, decision.fix);
       }
-      if (next_origin != origin)
-        throw InputError(from, "redirect to " + next + " refused: a download only follows redirects within " + origin,
-                         "a mirror must serve the files itself; use the URL the redirect names as --mirror if you trust it");
       url = next;
       --attempt;  // a redirect is not a failed attempt
       continue;

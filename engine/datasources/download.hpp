@@ -8,10 +8,10 @@
 //
 // A hostile or broken server is expected (issue 23, "a fetcher no mirror can fool"): every transfer is
 // bounded in size (the registry's size, else DownloadOptions::max_unpinned_bytes), in time (a stall
-// timeout and an overall deadline), follows at most a few redirects and only to the same scheme, host
-// and port, refuses a close-delimited body when the size is unknown (a cut connection would look like
-// the end of the file), never follows a symbolic link planted at the `.part` name, and restarts from
-// zero when a server ignores the Range request of a resume.
+// timeout and an overall deadline), follows at most a few redirects and only those redirect_policy()
+// allows (below), refuses a close-delimited body when the size is unknown (a cut connection would look
+// like the end of the file), never follows a symbolic link planted at the `.part` name, and restarts
+// from zero when a server ignores the Range request of a resume.
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -47,6 +47,9 @@ struct DownloadRequest {
   std::string sha256;        // expected digest of the bytes; empty = not pinned (computed and returned)
   std::uint64_t size = 0;    // expected size in bytes; 0 = unknown
   std::string git_blob = {};  // expected git blob id (sha256.hpp); empty = none. Checked as well as sha256.
+  // The registry states a checksum (SourceFile::pinned()): the bytes are verified after the transfer, so
+  // where they came from cannot change what is accepted, and a redirect may lead anywhere http(s).
+  bool pinned() const { return !sha256.empty() || !git_blob.empty(); }
 };
 
 struct DownloadOptions {
@@ -61,7 +64,7 @@ struct DownloadOptions {
   // The bound on a file whose size the registry does not state (an unpinned source): an endless body
   // ends here, and its .part is removed. Pinned files are bounded by their exact size.
   std::uint64_t max_unpinned_bytes = kDefaultMaxUnpinnedBytes;
-  // Redirects followed, each to the same scheme, host and port only.
+  // Redirects followed in one download, whatever redirect_policy() allows (a loop ends here).
   int max_redirects = 5;
   // Further attempts after a transient failure (connection dropped, truncated body, 5xx), each resuming.
   int retries = 3;
@@ -101,6 +104,31 @@ struct UrlParts {
   std::string scheme, host, path;
 };
 UrlParts parse_url(const std::string& url);
+
+// Whether a download follows one redirect from `from` (the URL just asked) to `to` (libcurl's
+// CURLINFO_REDIRECT_URL: a relative Location already resolved against `from`), issue 35 item 8. Each hop
+// of a chain is judged against the hop before it, and download_file() bounds the chain's length.
+struct RedirectDecision {
+  enum class Rule {
+    same_origin,     // followed: same scheme, host and port
+    https_upgrade,   // followed: http://H[:80]/x -> https://H[:443]/y
+    pinned,          // followed: another origin, but the file's checksum is pinned
+    not_http,        // refused: the target's scheme is not http or https (pinned or not)
+    not_a_url,       // refused: the target does not parse as a URL
+    downgrade,       // refused: https -> http for a file without a pinned checksum
+    other_origin,    // refused: another host, port or scheme for a file without a pinned checksum
+  };
+  Rule rule = Rule::not_a_url;
+  // For a refusal: the InputError's problem (names both URLs, and the target's scheme when that is the
+  // reason) and its fix. Credentials written into either URL (user:password@) are left out.
+  std::string problem, fix;
+  bool follow() const { return rule == Rule::same_origin || rule == Rule::https_upgrade || rule == Rule::pinned; }
+};
+RedirectDecision redirect_policy(const std::string& from, const std::string& to, bool pinned);
+
+// A URL as messages show it: without user:password@, control characters escaped (%XX) and cut after
+// 300 characters, since a Location header is whatever a server chose to send.
+std::string url_for_messages(const std::string& url);
 
 // "12.3 MB", "845 kB", "17 B".
 std::string human_bytes(std::uint64_t bytes);

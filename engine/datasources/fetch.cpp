@@ -495,7 +495,8 @@ static FetchOutcome fetch_from_source(const DatasetSource& s, const FetchOptions
                            {"citation", s.citation},
                            {"fetched_at", utc_now_iso8601()},
                            {"dpclust", build_info().version + " (git " + build_info().git_commit + ")"}};
-  if (!opt.mirror.empty()) record["mirror"] = opt.mirror;
+  // Without any user:password@: the record is copied into results.json's provenance, which is shared.
+  if (!opt.mirror.empty()) record["mirror"] = url_for_messages(opt.mirror);
   record.update(provenance);
   fs::create_directories(target.parent_path());
   const bool show = opt.progress;

@@ -133,6 +133,96 @@ TEST(Urls, MirrorLayoutIsHostThenPath) {
   EXPECT_EQ(p.find(".."), std::string::npos) << p;
 }
 
+// ---- redirects (issue 35 item 8): the policy alone, no network ------------------------------------------
+
+using Rule = RedirectDecision::Rule;
+
+TEST(RedirectPolicy, TheSameOriginIsFollowedWithDefaultPortsAndHostCaseNormalised) {
+  EXPECT_EQ(redirect_policy("http://h.org/a", "http://H.ORG:80/b", false).rule, Rule::same_origin);
+  EXPECT_EQ(redirect_policy("https://h.org/a", "https://h.org:443/b?x=1", false).rule, Rule::same_origin);
+  EXPECT_EQ(redirect_policy("http://127.0.0.1:8000/a", "http://127.0.0.1:8000/b", false).rule, Rule::same_origin);
+  EXPECT_TRUE(redirect_policy("http://h.org/a", "http://h.org/b", false).follow());
+  EXPECT_TRUE(redirect_policy("http://h.org/a", "http://h.org/b", false).problem.empty());
+}
+
+TEST(RedirectPolicy, AnUpgradeToHttpsOnTheSameHostIsFollowedUnpinned) {
+  // What a site that serves only https answers to http (FIMI's server: the issue's case).
+  const auto d = redirect_policy("http://fimi.uantwerpen.be/data/kosarak.dat", "https://fimi.uantwerpen.be/data/kosarak.dat", false);
+  EXPECT_EQ(d.rule, Rule::https_upgrade);
+  EXPECT_TRUE(d.follow());
+  EXPECT_EQ(redirect_policy("http://H.org:80/x", "https://h.org:443/y", false).rule, Rule::https_upgrade);
+  // Only the standard ports: http://h:8080 and https://h:8443 are other services on that host.
+  EXPECT_EQ(redirect_policy("http://h.org:8080/x", "https://h.org:8443/x", false).rule, Rule::other_origin);
+  EXPECT_EQ(redirect_policy("http://h.org/x", "https://h.org:8443/x", false).rule, Rule::other_origin);
+}
+
+TEST(RedirectPolicy, AnUpgradeToAnotherHostIsRefusedUnlessPinned) {
+  const auto d = redirect_policy("http://a.org/x", "https://b.org/x", false);
+  EXPECT_EQ(d.rule, Rule::other_origin);
+  EXPECT_FALSE(d.follow());
+  EXPECT_EQ(redirect_policy("http://a.org/x", "https://b.org/x", true).rule, Rule::pinned);
+  EXPECT_TRUE(redirect_policy("http://a.org/x", "https://b.org/x", true).follow());
+  // A subdomain is another host.
+  EXPECT_EQ(redirect_policy("http://a.org/x", "https://www.a.org/x", false).rule, Rule::other_origin);
+}
+
+TEST(RedirectPolicy, ADowngradeToHttpIsRefusedUnlessPinned) {
+  const auto d = redirect_policy("https://h.org/x", "http://h.org/x", false);
+  EXPECT_EQ(d.rule, Rule::downgrade);
+  EXPECT_FALSE(d.follow());
+  EXPECT_NE(d.problem.find("plain http"), std::string::npos) << d.problem;
+  EXPECT_EQ(redirect_policy("https://h.org/x", "http://h.org/x", true).rule, Rule::pinned);
+  EXPECT_EQ(redirect_policy("https://h.org/x", "http://other.org/x", false).rule, Rule::downgrade);
+}
+
+TEST(RedirectPolicy, AnotherPortOnTheSameHostIsAnotherOrigin) {
+  EXPECT_EQ(redirect_policy("http://127.0.0.1:8000/x", "http://127.0.0.1:8001/x", false).rule, Rule::other_origin);
+  EXPECT_EQ(redirect_policy("http://127.0.0.1:8000/x", "http://127.0.0.1:8001/x", true).rule, Rule::pinned);
+  EXPECT_EQ(redirect_policy("https://h.org/x", "https://h.org:8443/x", false).rule, Rule::other_origin);
+}
+
+TEST(RedirectPolicy, NonHttpSchemesAreRefusedEvenPinnedAndNamed) {
+  const std::vector<std::pair<std::string, std::string>> targets = {
+      {"ftp://h.org/x", "ftp"},           {"file:///etc/passwd", "file"},   {"javascript:alert(1)", "javascript"},
+      {"gopher://h.org/", "gopher"},      {"data:text/plain,hi", "data"},   {"FTP://h.org/x", "ftp"},
+      {"mailto:a@b.org", "mailto"},       {"ldap://h.org/", "ldap"}};
+  for (const bool pinned : {false, true}) {
+    for (const auto& [to, scheme] : targets) {
+      const auto d = redirect_policy("http://h.org/x", to, pinned);
+      EXPECT_EQ(d.rule, Rule::not_http) << to;
+      EXPECT_FALSE(d.follow()) << to;
+      EXPECT_NE(d.problem.find("scheme is '" + scheme + "'"), std::string::npos) << d.problem;
+      EXPECT_NE(d.fix.find("--mirror"), std::string::npos) << d.fix;
+    }
+  }
+  // Garbage names no scheme; an http URL libcurl cannot parse is not a URL.
+  const auto g = redirect_policy("http://h.org/x", "%%% not a url", true);
+  EXPECT_EQ(g.rule, Rule::not_http);
+  EXPECT_NE(g.problem.find("names no scheme"), std::string::npos) << g.problem;
+  EXPECT_EQ(redirect_policy("http://h.org/x", "http://[::1/x", true).rule, Rule::not_a_url);
+  EXPECT_EQ(redirect_policy("http://h.org/x", "", true).rule, Rule::not_http);
+}
+
+TEST(RedirectPolicy, RefusalsNameBothUrlsAndTheFixButNoCredentials) {
+  const auto d = redirect_policy("http://alice:s3cret@mirror.org/x", "http://bob:hunter2@evil.org/y", false);
+  EXPECT_EQ(d.rule, Rule::other_origin);
+  EXPECT_NE(d.problem.find("http://mirror.org/x"), std::string::npos) << d.problem;
+  EXPECT_NE(d.problem.find("http://evil.org/y"), std::string::npos) << d.problem;
+  EXPECT_NE(d.problem.find("http://mirror.org:80"), std::string::npos) << d.problem;  // the origin it may use
+  EXPECT_NE(d.fix.find("--mirror"), std::string::npos) << d.fix;
+  for (const char* secret : {"alice", "s3cret", "bob", "hunter2"}) EXPECT_EQ(d.problem.find(secret), std::string::npos) << d.problem;
+  // Other schemes and URLs no parser takes keep their passwords out of messages too.
+  EXPECT_EQ(redirect_policy("http://h.org/x", "ftp://u:pw4ftp@h.org/x", true).problem.find("pw4ftp"), std::string::npos);
+  EXPECT_EQ(url_for_messages("http://u:pw5@[::1/x").find("pw5"), std::string::npos) << url_for_messages("http://u:pw5@[::1/x");
+  EXPECT_EQ(url_for_messages("https://u:p@h.org/a@b"), "https://h.org/a@b");
+  EXPECT_EQ(url_for_messages("https://h.org/a"), "https://h.org/a");
+  // A server's Location reaches the terminal escaped and bounded.
+  const std::string shown = url_for_messages("http://h.org/\x1b[2J" + std::string(5000, 'a'));
+  EXPECT_EQ(shown.find('\x1b'), std::string::npos);
+  EXPECT_NE(shown.find("%1B[2J"), std::string::npos) << shown;
+  EXPECT_EQ(shown.size(), 303u);
+}
+
 // ---- the project's registry ----------------------------------------------------------------------------
 
 TEST(Registry, EveryDatasetNamesItsSource) {
