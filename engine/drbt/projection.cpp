@@ -26,19 +26,32 @@ Normalization parse_normalization(const std::string& name) {
 
 void zscore(RowMatrix& m) {
   const auto n = m.rows();
+  const auto d = m.cols();
   if (n == 0) return;
-  for (Eigen::Index j = 0; j < m.cols(); ++j) {
-    double mean = 0.0;
-    for (Eigen::Index i = 0; i < n; ++i) mean += m(i, j);
-    mean /= static_cast<double>(n);
-    double var = 0.0;
-    for (Eigen::Index i = 0; i < n; ++i) var += (m(i, j) - mean) * (m(i, j) - mean);
-    var /= static_cast<double>(n);
-    const double sd = std::sqrt(var);
+  // Row by row over the row-major matrix (a column at a time strides across every row: on connect,
+  // 67,557 x 43, that was 10% of a DRBT trial). Each column's sums still add its rows in index order,
+  // so every mean, deviation and result is the same double as a column-wise pass gives.
+  std::vector<double> mean(static_cast<std::size_t>(d), 0.0), var(static_cast<std::size_t>(d), 0.0);
+  for (Eigen::Index i = 0; i < n; ++i)
+    for (Eigen::Index j = 0; j < d; ++j) mean[static_cast<std::size_t>(j)] += m(i, j);
+  for (double& x : mean) x /= static_cast<double>(n);
+  for (Eigen::Index i = 0; i < n; ++i)
+    for (Eigen::Index j = 0; j < d; ++j) {
+      const double c = m(i, j) - mean[static_cast<std::size_t>(j)];
+      var[static_cast<std::size_t>(j)] += c * c;
+    }
+  std::vector<double> sd(static_cast<std::size_t>(d));
+  std::vector<char> constant(static_cast<std::size_t>(d));
+  for (std::size_t j = 0; j < sd.size(); ++j) {
+    sd[j] = std::sqrt(var[j] / static_cast<double>(n));
     // A constant column (sd 0 up to rounding) is only centred, as StandardScaler does.
-    const bool constant = !(sd > 1e-12 * std::max(1.0, std::fabs(mean)));
-    for (Eigen::Index i = 0; i < n; ++i) m(i, j) = constant ? m(i, j) - mean : (m(i, j) - mean) / sd;
+    constant[j] = !(sd[j] > 1e-12 * std::max(1.0, std::fabs(mean[j])));
   }
+  for (Eigen::Index i = 0; i < n; ++i)
+    for (Eigen::Index j = 0; j < d; ++j) {
+      const auto u = static_cast<std::size_t>(j);
+      m(i, j) = constant[u] ? m(i, j) - mean[u] : (m(i, j) - mean[u]) / sd[u];
+    }
 }
 
 namespace {
