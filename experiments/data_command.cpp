@@ -267,7 +267,9 @@ int data_fetch(int argc, char** argv) {
   fo.progress = !c.no_progress;
   fo.replace_mismatched = replace;
   fo.log = &std::cout;
-  std::cout << "data root: " << root.string() << (fo.mirror.empty() ? "" : "   mirror: " + fo.mirror) << "\n";
+  // The mirror as messages show it: user:password@ left out (a terminal log or CI output is no place for it).
+  const std::string mirror_shown = fo.mirror.empty() ? "" : url_for_messages(fo.mirror);
+  std::cout << "data root: " << root.string() << (fo.mirror.empty() ? "" : "   mirror: " + mirror_shown) << "\n";
   std::vector<std::pair<std::string, std::string>> failed;
   std::vector<std::string> warnings;
   std::size_t fetched = 0, present = 0;
@@ -303,7 +305,8 @@ int data_fetch(int argc, char** argv) {
   std::string names_failed;
   for (const auto& f : failed) names_failed += " " + f.first;
   std::cerr << "not fetched:" << names_failed << "\n  retry: dpclust data fetch" << names_failed
-            << (fo.mirror.empty() ? "" : " --mirror " + fo.mirror) << "\n";
+            << (fo.mirror.empty() ? "" : " --mirror " + mirror_shown)
+            << (mirror_shown != fo.mirror && !fo.mirror.empty() ? "   (add the mirror's credentials, left out here)" : "") << "\n";
   return kExitInputError;
 }
 
