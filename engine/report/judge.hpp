@@ -11,7 +11,9 @@
 //   differs               else (also when there are too few trials to judge the variance:
 //                         n < max(min_trials_for_variance, 2k), said in the note);
 //   not run               no result covers it.
-// The tolerance verdict alone (holds / differs) stays visible beside it. A value or claim may carry
+// The tolerance verdict alone (holds / differs) stays visible beside it, and a verdict whose two rules
+// disagree says so: "holds (within tolerance; the published value lies outside our k-seed band,
+// percentile 0.0)", or "within seed variance (outside tolerance; ... inside our k-seed band ...)". A value or claim may carry
 // a reason (and a link) that the report prints when it differs or is within seed variance.
 // Claims stated in words are checked where they can be computed: orderings between series,
 // thresholds, and which parameter value is best; orderings and thresholds use the same machinery.
@@ -38,9 +40,17 @@ namespace dpclust::report {
 enum class Verdict { holds, within_seed_variance, differs, not_run };
 const char* to_string(Verdict v);
 
+// Where the tolerance rule and the k-seed band disagree about a value (none: they agree, or there is no band).
+enum class BandDisagreement {
+  none,
+  holds_outside_band,   // within tolerance, but the published value lies outside our k-seed band: verdict holds
+  differs_inside_band,  // outside tolerance, but the published value lies inside the band: within seed variance
+};
+
 struct ValueOutcome {
   Verdict verdict = Verdict::not_run;            // by the paper's protocol (see the top of this file)
   Verdict tolerance_verdict = Verdict::not_run;  // |mean - published| <= tolerance alone
+  BandDisagreement disagreement = BandDisagreement::none;  // the report says so beside the verdict
   std::optional<double> mean;
   std::optional<std::pair<double, double>> ci95;
   std::size_t trials = 0;
@@ -54,10 +64,13 @@ struct ValueOutcome {
 Verdict judge(double published, double tolerance, bool relative, std::optional<double> reproduced);
 
 // The seed-variance rule: given the tolerance verdict and the per-trial values, the verdict by
-// protocol (percentile, band and note filled in `out`). Needs n >= max(min_trials_for_variance, 2k)
-// trials; with fewer it keeps the tolerance verdict and says so in out.note.
+// protocol (percentile, band, note and disagreement filled in `out`). Needs n >= max(min_trials_for_variance,
+// 2k) trials; with fewer it keeps the tolerance verdict and says so in out.note. `printed_half_width`:
+// half a unit of the published value's last printed decimal (0.005 for 0.95), so that a value that holds
+// is said to lie outside the band only when every number printed as it does (a deterministic 0.947
+// is printed 0.95).
 Verdict judge_seed_variance(Verdict tolerance_verdict, double published, const std::vector<double>& trials, const Protocol& p,
-                            const VerdictSettings& s, ValueOutcome& out);
+                            const VerdictSettings& s, ValueOutcome& out, double printed_half_width = 0);
 
 // The fewest trials that allow a variance verdict for a protocol: max(min_trials_for_variance, 2k).
 std::size_t min_trials_for(const Protocol& p, const VerdictSettings& s);

@@ -24,7 +24,13 @@ struct ReportOptions {
 // was written from, so that nothing is judged twice (a k-seed band resamples 100000 subsets).
 struct ReportSummary {
   std::size_t values = 0, holds = 0, within = 0, differs = 0, not_run = 0, claims = 0, authors = 0, authors_exact = 0;
+  std::size_t holds_outside_band = 0;  // of `holds`: within tolerance, the published value outside our k-seed band
 };
+
+// The verdict of a published value as its row shows it: the verdict ("**differs**", "*within seed
+// variance*", "holds", "not run"), with what the tolerance rule and the k-seed band disagree on, e.g.
+// "holds (within tolerance; the published value lies outside our k-seed band, percentile 0.0)".
+std::string value_verdict_text(const ValueOutcome& o);
 
 // The whole report as Markdown; `summary`, when given, receives its verdict counts.
 std::string write_markdown(const Reference& ref, const Results& results, const ReportOptions& opts, ReportSummary* summary = nullptr);

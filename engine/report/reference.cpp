@@ -119,6 +119,43 @@ AuthorsCode parse_authors_code(const YAML::Node& n, const std::string& file, con
   return a;
 }
 
+// A table's `source:` or `setting:`: one string for all its values, or a map from each dataset of the
+// table's values to its own (DRBT Tables 17-20 are one entry over four datasets, one paper table each).
+struct PerDataset {
+  std::string all;
+  std::map<std::string, std::string> by_dataset;
+  bool mapped = false;
+  const std::string& of(const std::string& dataset) const { return mapped ? by_dataset.at(dataset) : all; }
+};
+
+PerDataset per_dataset(const YAML::Node& t, const char* key, const std::set<std::string>& datasets, const std::string& file,
+                       const std::string& what) {
+  PerDataset p;
+  const YAML::Node n = t[key];
+  if (!n) return p;
+  if (n.IsScalar()) {
+    p.all = n.Scalar();
+    return p;
+  }
+  const std::string form = std::string("give '") + key + ": \"...\"' for every value, or '" + key +
+                           ": {dataset: \"...\", ...}' naming every dataset of the table's values";
+  if (!n.IsMap()) throw InputError(at(file, n), what + ": '" + key + "' must be a string or a map from dataset to string", form);
+  p.mapped = true;
+  for (const auto& kv : n) {
+    const std::string d = kv.first.as<std::string>();
+    if (!datasets.count(d)) {
+      const std::string near = closest_match(d, std::vector<std::string>(datasets.begin(), datasets.end()));
+      throw InputError(at(file, kv.first), what + ": " + key + " names dataset '" + d + "', which has no value in the table",
+                       near.empty() ? form : "did you mean '" + near + "'?");
+    }
+    if (!kv.second.IsScalar()) throw InputError(at(file, kv.second), what + ": " + key + " of dataset '" + d + "' must be a string", form);
+    p.by_dataset[d] = kv.second.Scalar();
+  }
+  for (const auto& d : datasets)
+    if (!p.by_dataset.count(d)) throw InputError(at(file, n), what + ": " + key + " has no entry for dataset '" + d + "'", form);
+  return p;
+}
+
 VerdictSettings parse_verdict_settings(const YAML::Node& n, const std::string& file) {
   VerdictSettings s;
   if (!n) return s;
@@ -142,6 +179,14 @@ VerdictSettings parse_verdict_settings(const YAML::Node& n, const std::string& f
 }
 
 }  // namespace
+
+std::string row_setting(const PublishedValue& v) {
+  if (!v.setting.empty()) return v.setting;
+  const std::string& series = v.label.empty() ? v.query.series : v.label;
+  std::string s = v.query.dataset + (series.empty() ? "" : ", " + series) + ", " + v.query.metric;
+  for (const auto& [k, x] : v.query.params) s += ", " + k + "=" + fmt(x, 2);
+  return s;
+}
 
 bool covers(const AuthorsCode& a, const std::string& series) {
   return a.series.empty() || std::find(a.series.begin(), a.series.end(), series) != a.series.end();
@@ -194,8 +239,8 @@ Reference load_reference(const fs::path& file) {
     for (const auto& t : root["tables"]) {
       const std::string tid = str(t, "id");
       const std::string what = "table '" + tid + "'";
-      check_keys(t, {"id", "paper", "source", "setting", "experiment", "params", "where", "tolerance", "tolerance_relative", "values", "protocol",
-                     "reason", "see", "overrides", "authors_code"},
+      check_keys(t, {"id", "paper", "source", "setting", "labels", "experiment", "params", "where", "tolerance", "tolerance_relative", "values",
+                     "protocol", "reason", "see", "overrides", "authors_code"},
                  f, what);
       double tol = 0;
       bool rel = false;
@@ -206,19 +251,34 @@ Reference load_reference(const fs::path& file) {
       if (t["authors_code"]) authors = parse_authors_code(t["authors_code"], f, what);
       std::set<std::string> authors_series_seen;
       const std::size_t first = ref.values.size();
+      const auto published = [](const YAML::Node& x) { return x.IsScalar() && x.Scalar() != "null" && x.Scalar() != "~"; };
+      std::set<std::string> datasets;  // those with a published value
+      for (const auto& m : t["values"])
+        for (const auto& d : m.second)
+          for (const auto& s : d.second)
+            if (published(s.second)) datasets.insert(d.first.as<std::string>());
+      const PerDataset source = per_dataset(t, "source", datasets, f, what), setting = per_dataset(t, "setting", datasets, f, what);
+      // `labels: {series: "RP1, orthonormal"}`: how the setting column names a series (unused ones allowed,
+      // so that one anchored map serves a family of tables).
+      std::map<std::string, std::string> labels;
+      if (t["labels"]) {
+        if (!t["labels"].IsMap()) throw InputError(at(f, t["labels"]), what + ": 'labels' must be a map from series to its name in the report");
+        for (const auto& kv : t["labels"]) labels[kv.first.as<std::string>()] = kv.second.as<std::string>();
+      }
       for (const auto& m : t["values"])
         for (const auto& d : m.second)
           for (const auto& s : d.second) {
-            if (!s.second.IsScalar() || s.second.Scalar() == "null" || s.second.Scalar() == "~") continue;
+            if (!published(s.second)) continue;
             PublishedValue v;
             v.paper = str(t, "paper");
-            v.source = str(t, "source");
             v.query = base;
             v.query.metric = m.first.as<std::string>();
             v.query.dataset = d.first.as<std::string>();
             v.query.series = s.first.as<std::string>();
             v.id = tid + "." + v.query.metric + "." + v.query.dataset + "." + v.query.series;
-            v.setting = str(t, "setting");
+            v.source = source.of(v.query.dataset);
+            v.setting = setting.of(v.query.dataset);
+            if (auto l = labels.find(v.query.series); l != labels.end()) v.label = l->second;
             v.value = s.second.as<double>();
             v.value_text = s.second.Scalar();
             if (authors && covers(*authors, v.query.series)) {
@@ -232,6 +292,25 @@ Reference load_reference(const fs::path& file) {
             v.see = str(t, "see");
             ref.values.push_back(v);
           }
+      // One setting for several values would print rows a reader cannot tell apart (DRBT Tables 12-16:
+      // RP1 and RP2 of one d_r): each row names what varies among the table's values and its setting
+      // does not already say (a per-dataset setting names the dataset). An empty setting is named by
+      // its query in the report (row_setting), which names all of them.
+      {
+        std::set<std::string> ds, ss, ms;
+        for (std::size_t i = first; i < ref.values.size(); ++i) {
+          ds.insert(ref.values[i].query.dataset);
+          ss.insert(ref.values[i].query.series);
+          ms.insert(ref.values[i].query.metric);
+        }
+        for (std::size_t i = first; i < ref.values.size() && ref.values.size() - first > 1; ++i) {
+          PublishedValue& v = ref.values[i];
+          if (v.setting.empty()) continue;
+          if (ds.size() > 1 && !setting.mapped) v.setting = v.query.dataset + ", " + v.setting;
+          if (ss.size() > 1) v.setting += ", " + (v.label.empty() ? v.query.series : v.label);
+          if (ms.size() > 1) v.setting += ", " + v.query.metric;
+        }
+      }
       if (authors)
         for (const auto& sr : authors->series)
           if (!authors_series_seen.count(sr))

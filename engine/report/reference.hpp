@@ -31,7 +31,12 @@ struct AuthorsCode {
 };
 
 struct PublishedValue {
-  std::string id, paper, source, setting;
+  std::string id, paper, source;
+  // The report's setting column: the entry's `setting:` (a table's may be one per dataset); a table entry
+  // that expands into several values appends what tells them apart (see load_reference). Empty: the
+  // report names the query (row_setting).
+  std::string setting;
+  std::string label;            // the series as a reader names it (a table's `labels:`), e.g. "RP1, orthonormal"
   double value = 0;
   std::string value_text;       // the number as written in the reference file ("0.50"): its decimals are the printed precision
   double tolerance = 0;         // absolute
@@ -86,6 +91,10 @@ struct Reference {
 };
 
 Reference load_reference(const std::filesystem::path& file);
+
+// The text of a published value's setting column: its setting, else "dataset, series, metric,
+// param=value, ..." (the series by its label when it has one).
+std::string row_setting(const PublishedValue& v);
 
 // Whether an `authors_code:` entry covers a series (an empty series list covers all).
 bool covers(const AuthorsCode& a, const std::string& series);
