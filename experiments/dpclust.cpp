@@ -544,8 +544,10 @@ int cmd_report(int argc, char** argv) {
   report::ReportSummary sum;  // the report's own verdicts (judging them again would double the time)
   const std::string md = report::write_markdown(ref, results, ropts, &sum);
   write_file_atomic(out, md);
-  std::cout << out << ": " << sum.values << " published values (" << sum.holds << " hold, " << sum.within << " within seed variance, "
-            << sum.differs << " differ, " << sum.not_run << " not run), " << sum.claims << " claims";
+  std::cout << out << ": " << sum.values << " published values (" << sum.holds << " hold";
+  if (sum.holds_outside_band) std::cout << " (" << sum.holds_outside_band << " of them outside our k-seed band)";
+  std::cout << ", " << sum.within << " within seed variance, " << sum.differs << " differ, " << sum.not_run << " not run), "
+            << sum.claims << " claims";
   if (sum.authors) std::cout << ", " << sum.authors << " against the authors' code (" << sum.authors_exact << " exact)";
   std::cout << "\n";
   return 0;
