@@ -2,7 +2,7 @@
 """Regenerate the figures from the JSON results (never reruns an experiment), in parallel, redrawing
 only what changed.
 
-  /usr/bin/python3 plots/make_figures.py --results results --out plots/out [--pdf] [--force] [--jobs N]
+  /usr/bin/python3 plots/make_figures.py --results results --out plots/out [--pdf] [--force] [--jobs N] [--timings [N]]
 
 The figures:
 1. Generic figures for every experiment (plot_results.py: metric against the swept parameter, or bars),
@@ -372,8 +372,20 @@ def run(results_dir, out_dir, pdf=False, force=False, jobs=0, log=sys.stderr):
               "skipped": sum(r["status"] == "skipped" for r in drawn.values()),
               "failed": sum(r["status"] == "error" for r in drawn.values()),
               "files": len({o for r in figures.values() for o in r.get("outputs") or ()}),
-              "workers": workers if groups else 0}
+              "workers": workers if groups else 0,
+              # (seconds, files, job) of each job drawn now, slowest first (--timings)
+              "timings": sorted(((r["seconds"], len(r["outputs"]), r["id"]) for r in drawn.values()), reverse=True)}
     return counts, figures
+
+
+def print_timings(counts, n, out=sys.stdout):
+    """The n slowest jobs drawn by this run (wall seconds in their worker, which shares the cores), with their files."""
+    drawn = counts["timings"]
+    total = sum(s for s, _, _ in drawn)
+    print(f"slowest {min(n, len(drawn))} of {len(drawn)} jobs (sum of job seconds {total:.1f} over "
+          f"{counts['workers'] or 1} workers):", file=out)
+    for seconds, files, job in drawn[:n]:
+        print(f"  {seconds:7.2f} s {files:4d} files  {job}", file=out)
 
 
 def main():
@@ -383,9 +395,13 @@ def main():
     ap.add_argument("--pdf", action="store_true", help="write a PDF next to each PNG")
     ap.add_argument("--force", action="store_true", help="redraw every figure, up to date or not")
     ap.add_argument("--jobs", type=int, default=0, help="worker processes (default: one per core)")
+    ap.add_argument("--timings", type=int, nargs="?", const=10, default=0, metavar="N",
+                    help="print the N slowest jobs drawn (default 10): seconds, files, job")
     args = ap.parse_args()
     t0 = time.perf_counter()
     counts, _ = run(args.results, args.out, pdf=args.pdf, force=args.force, jobs=args.jobs)
+    if args.timings:
+        print_timings(counts, args.timings)
     print(f"{counts['files']} figure files in {args.out}/: {counts['drawn']} jobs drawn, {counts['up_to_date']} up to date, "
           f"{counts['skipped']} skipped, {counts['failed']} failed ({counts['workers']} workers, "
           f"{time.perf_counter() - t0:.1f} s)")

@@ -319,7 +319,7 @@ def dpdbscan_fig5_moons(results_dir, out_dir):
                  f"(alpha = {dp['params'].get('alpha')}, MinPts = {dp['params'].get('min_pts')}, "
                  f"eps = {dp['params'].get('epsilon')}) [{name}, trial 0]",
                  fontsize=10)
-    fig.tight_layout(rect=(0, 0.07, 1, 0.95))
+    plot_results.tight_grid(fig, rect=(0, 0.07, 1, 0.95))
     return save(fig, out_dir, "dpdbscan_fig5_moons")
 
 
@@ -377,7 +377,7 @@ def dpdbscan_fig7_cluto(results_dir, out_dir):
                  f"(eps = {eps}) [{name}, trial 0; noise grey in row 1, black in row 4; "
                  "DBSCAN coloured like the DP-DBSCAN cluster it overlaps most]",
                  fontsize=10)
-    fig.tight_layout(rect=(0, 0, 1, 0.98))
+    plot_results.tight_grid(fig, rect=(0, 0, 1, 0.98))
     return save(fig, out_dir, "dpdbscan_fig7_cluto")
 
 
@@ -408,7 +408,7 @@ def _figure_legend(fig, ax, title, top=0.89):
     handles, labels = ax.get_legend_handles_labels()
     fig.suptitle(title, fontsize=9.5, y=0.995)
     fig.legend(handles, labels, loc="upper center", ncol=4, frameon=False, fontsize=8, bbox_to_anchor=(0.5, 0.93))
-    fig.tight_layout(rect=(0, 0, 1, top))
+    plot_results.tight_grid(fig, rect=(0, 0, 1, top))
 
 
 def _nearest(values, target, default):

@@ -136,7 +136,7 @@ def dpdbscan_fig1_spans(results_dir, out_dir):
             a.tick_params(labelsize=7)
     fig.suptitle(f"Figure 1: span of clusters [{name}, trial 0; clusters: exact DBSCAN, spans: the DP-DBSCAN release]",
                  fontsize=10)
-    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    plot_results.tight_grid(fig, rect=(0, 0, 1, 0.95))
     return save(fig, out_dir, "dpdbscan_fig1_spans")
 
 

@@ -416,7 +416,7 @@ def drbt_fig2_stress(results_dir, out_dir):
     for ax in list(axes.flat)[len(datasets):]:
         ax.axis("off")
     fig.suptitle(f"DRBT Figure 2 / Tables 12-16: error against d_r ({data.get('trials', '?')} trials per point)")
-    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    plot_results.tight_grid(fig, rect=(0, 0, 1, 0.95))
     return save(fig, pathlib.Path(out_dir), "drbt_fig2_stress")
 
 

@@ -334,7 +334,7 @@ def _measure_grid(data, name, out_dir, measures, stem, title, true_line=None, yl
             ax.set_title(f"({letter}) {mlabel} on {_dname(ds)}{note}", fontsize=9)
     _series_legend(fig, series, extra=extra)
     fig.suptitle(f"{title} [{name}; mean of {data.get('trials', '?')} runs, {plot_results.CI_NOTE}]", y=1.04, fontsize=10)
-    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    plot_results.tight_grid(fig, rect=(0, 0, 1, 0.97))
     return save(fig, out_dir, stem)
 
 

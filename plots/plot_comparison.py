@@ -7,8 +7,8 @@ cell's `ci95`, the Student-t interval over its trials, cut to the metric's range
 non-private method (no epsilon: dbscan, kmeans, wavecluster, ...) is a horizontal reference line with its
 band. Local-DP methods (privacy_spent.measure "local": nD-Laplace, whose epsilon is a geo-indistinguishability
 level at distance `radius`) are drawn in a panel of their own, never on the central epsilon's axis. The
-legend and footnote are laid out below the panels and the figure is cropped to what was drawn, so neither
-is cut at the edge.
+legend and footnote are laid out below the panels, the figure grown by their measured height, so neither is
+cut at the edge.
 
 Written to OUT/comparison/<experiment>/<dataset>__<metric>.png, where the report looks for them
 (engine/report/comparison_markdown.cpp; the names' characters other than letters, digits, '.', '-', '_'
@@ -25,6 +25,8 @@ from plot_results import plt, save
 FOOTNOTE = ("Lines: private methods, mean over trials against epsilon; bands: 95% t-interval of the mean, cut to the "
             "metric's range. Dashed horizontal lines: non-private methods (no epsilon), with their band.{local} "
             "Significance of the differences: the report's comparison table (Welch t-test, Holm-corrected).")
+MAX_LEGEND = 40  # legend entries of a comparison figure; the rows beyond are drawn, named in the report's table
+LEGEND_NOTE = " Legend: the first {shown} of {rows} rows (the report's comparison table names them all)."
 LOCAL_NOTE = (" Local-DP methods (epsilon = geo-indistinguishability level at distance radius, each record on its own) "
               "have their own panel: their epsilon is not a central epsilon.")
 
@@ -93,7 +95,7 @@ def plot_comparison(data, out):
                 continue
             stem = figure_path(exp, dataset, metric)
             (pathlib.Path(out) / stem).parent.mkdir(parents=True, exist_ok=True)
-            written += save(fig, out, stem, crop=True)
+            written += save(fig, out, stem, crop=False)  # laid out to its full size by _legend_below
     return written
 
 
@@ -169,17 +171,45 @@ def _figure(exp, dataset, metric, cells):
         ax.set_ylim(y0 if lo_r is None else max(y0, lo_r - pad), y1 if hi_r is None else min(y1, hi_r + pad))
         ax.grid(alpha=0.3)
     fig.suptitle(f"{exp}: {dataset}, {metric}")
-    fig.tight_layout(rect=(0, 0, 1, 0.95))
-    # Legend and footnote below the panels, outside the axes' area; save() crops to include them.
-    width_in = fig.get_size_inches()[0]
-    ncol = max(1, min(len(handles), int(width_in // 2.6)))
-    legend = fig.legend(list(handles.values()), list(handles), loc="upper center", bbox_to_anchor=(0.5, 0.0),
-                        ncol=ncol, fontsize=8, frameon=False)
-    renderer = fig.canvas.get_renderer()
-    box = legend.get_window_extent(renderer).transformed(fig.transFigure.inverted())
-    chars = max(40, int(width_in * 72 / (7 * 0.52)))  # 7-pt text, about 0.52 em a character
-    fig.text(0.01, box.y0 - 0.02, textwrap.fill(FOOTNOTE.format(local=LOCAL_NOTE if local_keys else ""), chars), fontsize=7, ha="left", va="top")
+    _legend_below(fig, handles, FOOTNOTE.format(local=LOCAL_NOTE if local_keys else ""))
     return fig
+
+
+def _legend_below(fig, handles, footnote):
+    """Lays the panels out above the legend and the footnote, growing the figure downwards by their measured
+    height, so that the figure is saved as it is (save(crop=False)): cropping to the drawn area
+    (bbox_inches "tight") drew the whole figure twice, a quarter of a comparison figure's time (issue 35
+    item 7: the 408 comparison figures are two thirds of make_figures.py's files)."""
+    width_in, body_in = fig.get_size_inches()
+    dpi = fig.dpi
+    renderer = fig.canvas.get_renderer()
+    if len(handles) > MAX_LEGEND:
+        # dpdbscan_fig8's 154 rows at one epsilon made a 31-inch legend, 40 % of make_figures.py's slowest job,
+        # whose colours repeat every ten entries anyway: the report's table is where every row is named.
+        footnote += LEGEND_NOTE.format(shown=MAX_LEGEND, rows=len(handles))
+        handles = dict(list(handles.items())[:MAX_LEGEND])
+    ncol = max(1, min(len(handles), int(width_in // 2.6)))
+    while True:  # as many columns as fit the width
+        legend = fig.legend(list(handles.values()), list(handles), loc="upper center", ncol=ncol, fontsize=8,
+                            frameon=False)
+        box = legend.get_window_extent(renderer)
+        if ncol == 1 or box.width <= width_in * dpi * 0.98:
+            break
+        legend.remove()
+        ncol -= 1
+    chars = max(40, int(width_in * 72 / (7 * 0.52)))  # 7-pt text, about 0.52 em a character
+    note = fig.text(0.01, 0.0, textwrap.fill(footnote, chars), fontsize=7, ha="left", va="top")
+    legend_in, note_in = box.height / dpi, note.get_window_extent(renderer).height / dpi
+    gap = 0.08
+    below = legend_in + note_in + 3 * gap
+    total = body_in + below
+    fig.set_size_inches(width_in, total)
+    bottom = below / total
+    plot_results.tight_grid(fig, rect=(0, bottom, 1, 1 - 0.05 * body_in / total))
+    legend.set_bbox_to_anchor((0.5, bottom), transform=fig.transFigure)
+    if fig._suptitle is not None:  # as far below the top as in the figure without legend and footnote
+        fig._suptitle.set_y(1 - (1 - fig._suptitle.get_position()[1]) * body_in / total)
+    note.set_position((0.01, (note_in + gap) / total))
 
 
 def _main():

@@ -108,3 +108,30 @@ def test_generated_data_gets_a_stand_in_title(drawn):
                          "cluto-t4": {"provenance": {"files": [{"path": "/d/cluto-t4-8k.arff"}]}}}}
     assert plot_results.paper_figure_name("Figure 7", data, ["cluto-t4"]) == "Figure 7"
     assert plot_results.paper_figure_name("Figure 7", data).startswith("Stand-in for Figure 7")
+
+
+def test_tight_grid_places_the_panels_as_tight_layout_does():
+    # plot_results.tight_grid measures the axes once where tight_layout(rect=...) measures them twice (issue 35
+    # item 7, figure time): the panels must land where tight_layout puts them.
+    import matplotlib.pyplot as plt
+
+    def figure():
+        fig, axes = plt.subplots(2, 3, figsize=(9, 5), gridspec_kw={"width_ratios": [1, 2, 1]})
+        for k, ax in enumerate(axes.flat):
+            ax.plot([0, 1, 2], [0, 10 ** k, 5])
+            ax.set_title(f"panel {k}\nsecond line" if k % 2 else f"panel {k}")
+            ax.set_ylabel("a long y label" if k == 3 else "y")
+            ax.set_xlabel("x")
+        axes.flat[-1].axis("off")
+        fig.suptitle("a suptitle")
+        return fig
+
+    keys = ("left", "right", "bottom", "top", "wspace", "hspace")
+    for rect in ((0, 0, 1, 1), (0, 0.12, 1, 0.95)):
+        ours, theirs = figure(), figure()
+        plot_results.tight_grid(ours, rect=rect)
+        theirs.tight_layout(rect=rect)
+        for k in keys:
+            assert getattr(ours.subplotpars, k) == pytest.approx(getattr(theirs.subplotpars, k), abs=1e-9), (rect, k)
+        plt.close(ours)
+        plt.close(theirs)
