@@ -178,8 +178,8 @@ def _figure(exp, dataset, metric, cells):
 def _legend_below(fig, handles, footnote):
     """Lays the panels out above the legend and the footnote, growing the figure downwards by their measured
     height, so that the figure is saved as it is (save(crop=False)): cropping to the drawn area
-    (bbox_inches "tight") drew the whole figure twice, a quarter of a comparison figure's time (issue 35
-    item 7: the 408 comparison figures are two thirds of make_figures.py's files)."""
+    (bbox_inches "tight") drew the whole figure twice, a quarter of a comparison figure's time (the 408
+    comparison figures are two thirds of make_figures.py's files in the full run)."""
     width_in, body_in = fig.get_size_inches()
     dpi = fig.dpi
     renderer = fig.canvas.get_renderer()

@@ -216,8 +216,8 @@ def metric_range(metric):
 
 
 def clip_interval(metric, lo, hi):
-    """An interval (lo, hi) of a metric's mean cut to the metric's range (issues 25 and 35: a t-interval over
-    a few trials leaves it, e.g. OCM 0.6 +- 1.2 over 2 trials)."""
+    """An interval (lo, hi) of a metric's mean cut to the metric's range (a t-interval over a few trials
+    leaves it, e.g. OCM 0.6 +- 1.2 over 2 trials)."""
     r_lo, r_hi = metric_range(metric)
     return (lo if r_lo is None else max(lo, r_lo)), (hi if r_hi is None else min(hi, r_hi))
 
@@ -268,7 +268,7 @@ def tight_grid(fig, rect=(0, 0, 1, 1), pad=1.08):
     matplotlib's tight_layout with a rect measures every axes' ticks, labels and title twice: its second pass
     (matplotlib/_tight_layout.py, get_tight_layout_figure) re-measures the same, unmoved axes to place them in
     the rect. The measuring is two fifths of the time of a generic 12-panel figure and a third of a comparison
-    figure's (issue 35 item 7: 620 PNGs in the full run). This is the same computation with one measurement:
+    figure's (620 PNGs in the full run). This is the same computation with one measurement:
     the margins (with the suptitle's height) from the tight boxes, the rect's edges moved in by them, and the
     gaps between panels from the same boxes. Any other figure (axes not from one grid) gets tight_layout."""
     axes = [ax for ax in fig.axes if ax.get_visible()]
