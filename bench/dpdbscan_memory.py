@@ -48,7 +48,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from scaling import cpu_model  # noqa: E402  (the same processor line as the scaling benchmark)
+from scaling import cpu_model, find_dpclust  # noqa: E402  (the same processor line and binary search as the scaling benchmark)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -89,19 +89,6 @@ methods:
 metrics: [n_clusters]
 """
 
-
-def find_dpclust(arg):
-    if arg:
-        return arg
-    if os.environ.get("DPCLUST"):
-        return os.environ["DPCLUST"]
-    p = os.path.join(ROOT, "build", "experiments", "dpclust")
-    if os.access(p, os.X_OK):
-        return p
-    p = shutil.which("dpclust")
-    if p:
-        return p
-    sys.exit("bench/dpdbscan_memory.py: no dpclust binary: build it (cmake --build build --target dpclust) or pass --dpclust PATH")
 
 
 UNITS = {"B": 1, "KiB": 1024, "MiB": 1024 ** 2, "GiB": 1024 ** 3, "TiB": 1024 ** 4}
