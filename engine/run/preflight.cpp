@@ -49,6 +49,12 @@ Preflight preflight(const ExperimentConfig& cfg, const std::vector<const Cell*>&
   for (const Cell* c : cells) {
     const std::size_t di = c->dataset_index;
     if (dataset_problem[di]) {
+      // The data could not be read, but what the config and the registry declare of its shape (a
+      // registered file's row count, a sample size) still shows the cell's own problems: every problem
+      // at once, so a user who fetches the file is not met by the next one.
+      ProblemList declared;
+      declared.collect([&] { check_cell_shape(cfg, *c, shapes[di]); });
+      for (const auto& p : declared.problems()) pf.problems.add(p);
       pf.blocked.emplace(c->index, *dataset_problem[di]);
       continue;
     }

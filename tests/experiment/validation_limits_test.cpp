@@ -185,9 +185,18 @@ TEST(ValidationLimits, ParameterSetAtDatasetLevelIsLocatedThere) {
 }
 
 TEST(ValidationLimits, RegistryRowCountAndSampleBoundN) {
-  // iris declares 150 rows: k = 151 cannot work, whether or not the file is present.
-  Result r = validate("shape_iris", "experiment: s\ndatasets:\n  - name: iris\nmethods:\n  - {method: kmeans, params: {k: 151}}\n");
+  // iris declares 150 rows: k = 151 cannot work, whether or not the file is present. The default data
+  // root may or may not hold it; an empty data root certainly does not, and then both problems are listed.
+  const std::string iris = "experiment: s\ndatasets:\n  - name: iris\nmethods:\n  - {method: kmeans, params: {k: 151}}\n";
+  Result r = validate("shape_iris", iris);
   EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_TRUE(has(r.output, "methods[0].params.k")) << r.output;
+  EXPECT_TRUE(has(r.output, "(150)") || has(r.output, "at most 150")) << r.output;
+  const fs::path empty_root = dpclust::testing::temp_dir("shape_iris_empty_root");
+  r = validate("shape_iris_absent", iris, "--data-root " + empty_root.string());
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_TRUE(has(r.output, "file not found")) << r.output;
+  EXPECT_TRUE(has(r.output, "dpclust data fetch iris")) << r.output;
   EXPECT_TRUE(has(r.output, "methods[0].params.k")) << r.output;
   EXPECT_TRUE(has(r.output, "(150)") || has(r.output, "at most 150")) << r.output;
   // sample: 20 of a generated set: k = 21 is refused.
