@@ -39,6 +39,10 @@ struct MethodResult {
   nlohmann::json evaluation = nlohmann::json::object();
   std::any details;
   std::vector<std::string> non_private_notes;  // reasons this output is not a private release
+  // The k x d centres the method releases (k-means family, EUGkM, LSH clustering, DPM, ...), in the data's
+  // coordinates; empty (0 rows) for a method that releases no centres. The k-means measures (inertia,
+  // normalised cost, distance to k-means++'s centres) read them here, never from the release JSON.
+  RowMatrix centres;
 };
 
 class Method {

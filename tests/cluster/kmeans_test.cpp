@@ -174,6 +174,57 @@ TEST(KMeans, InvalidArguments) {
   EXPECT_THROW(kmeans(x.data(), 3, 1, 2, KMeansOptions{0, 300, 1e-4}, rng), std::invalid_argument);
 }
 
+TEST(KMeans, WeightedOneClusterIsTheWeightedMean) {
+  // 1-D points 0 and 10 with weights 3 and 1: centre (3*0 + 1*10) / 4 = 2.5, inertia 3*2.5^2 + 7.5^2 = 75.
+  const std::vector<double> x = {0.0, 10.0}, w = {3.0, 1.0};
+  Rng rng(1);
+  KMeansResult r = kmeans(x.data(), 2, 1, 1, KMeansOptions{}, rng, w.data());
+  EXPECT_DOUBLE_EQ(r.centers(0, 0), 2.5);
+  EXPECT_DOUBLE_EQ(r.inertia, 75.0);
+}
+
+TEST(KMeans, IntegerWeightsGiveTheCentresOfTheRepeatedPoints) {
+  // Weight m on a point is m copies of it: on three separated blobs, weights 1..4 and the points repeated
+  // that often give the same centres (up to order and rounding) and the same inertia.
+  Blobs b = three_blobs(5);
+  const std::size_t n = b.x.size() / 2;
+  std::vector<double> w(n), repeated;
+  for (std::size_t i = 0; i < n; ++i) {
+    w[i] = static_cast<double>(1 + i % 4);
+    for (std::size_t m = 0; m < 1 + i % 4; ++m) repeated.insert(repeated.end(), {b.x[2 * i], b.x[2 * i + 1]});
+  }
+  Rng r1(3), r2(3);
+  KMeansResult weighted = kmeans(b.x.data(), n, 2, 3, KMeansOptions{}, r1, w.data());
+  KMeansResult copies = kmeans(repeated.data(), repeated.size() / 2, 2, 3, KMeansOptions{}, r2);
+  auto sorted_rows = [](const RowMatrix& c) {
+    std::vector<std::pair<double, double>> v;
+    for (Eigen::Index i = 0; i < c.rows(); ++i) v.emplace_back(c(i, 0), c(i, 1));
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  const auto a = sorted_rows(weighted.centers), c = sorted_rows(copies.centers);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_NEAR(a[i].first, c[i].first, 1e-9);
+    EXPECT_NEAR(a[i].second, c[i].second, 1e-9);
+  }
+  EXPECT_NEAR(weighted.inertia, copies.inertia, 1e-9 * copies.inertia);
+}
+
+TEST(KMeans, ZeroWeightPointsAreNeverSeeds) {
+  // Two points of weight 0 far away from the rest: k-means++ never draws them (probability 0).
+  std::vector<double> x = {0, 0, 1, 0, 0, 1, 100, 100, -100, 100};
+  std::vector<double> w = {1, 1, 1, 0, 0};
+  for (std::uint64_t seed = 0; seed < 50; ++seed) {
+    Rng rng(seed);
+    KMeansResult r = kmeans(x.data(), 5, 2, 2, KMeansOptions{.n_init = 1, .max_iter = 1, .tol = 0}, rng, w.data());
+    for (Eigen::Index c = 0; c < 2; ++c) EXPECT_LT(std::abs(r.centers(c, 0)) + std::abs(r.centers(c, 1)), 60.0) << seed;
+  }
+  Rng rng(0);
+  std::vector<double> zero(5, 0.0), negative = {1, 1, -1, 1, 1};
+  EXPECT_THROW(kmeans(x.data(), 5, 2, 2, KMeansOptions{}, rng, zero.data()), std::invalid_argument);
+  EXPECT_THROW(kmeans(x.data(), 5, 2, 2, KMeansOptions{}, rng, negative.data()), std::invalid_argument);
+}
+
 TEST(KMeansMethod, InfoAndRun) {
   const MethodInfo& info = kmeans_method_info();
   EXPECT_EQ(info.name, "kmeans");

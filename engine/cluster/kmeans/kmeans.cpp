@@ -23,28 +23,40 @@ inline double sqdist(const double* a, const double* b, std::size_t d) {
   return s;
 }
 
-// k-means++ on (already centred) data X; centres written to C (k x d).
-void plusplus(const double* X, std::size_t n, std::size_t d, std::size_t k, Rng& rng, double* C) {
+// The first index whose running sum reaches `value` (numpy searchsorted(side="left")), clipped to n - 1.
+std::size_t search_sorted(const std::vector<double>& cumsum, double value) {
+  const auto it = std::lower_bound(cumsum.begin(), cumsum.end(), value);
+  return std::min<std::size_t>(static_cast<std::size_t>(it - cumsum.begin()), cumsum.size() - 1);
+}
+
+// k-means++ on (already centred) data X; centres written to C (k x d). W: the sample weights or nullptr
+// (scikit-learn's _kmeans_plusplus with sample_weight: the first centre drawn proportional to w, the
+// potential and the draws weighted by w).
+void plusplus(const double* X, std::size_t n, std::size_t d, std::size_t k, Rng& rng, double* C, const double* W) {
   const std::size_t trials = 2 + static_cast<std::size_t>(std::log(static_cast<double>(k)));
   std::vector<double> closest(n), cand(trials * n), cumsum(n), rand(trials);
   std::vector<std::size_t> ids(trials);
 
-  const std::size_t first = static_cast<std::size_t>(rng.below(n));
+  std::size_t first = 0;
+  if (W == nullptr) {
+    first = static_cast<std::size_t>(rng.below(n));
+  } else {
+    double run = 0.0;
+    for (std::size_t i = 0; i < n; ++i) cumsum[i] = run += W[i];
+    first = search_sorted(cumsum, rng.uniform() * run);
+  }
+  const auto w = [W](std::size_t i) { return W == nullptr ? 1.0 : W[i]; };
   std::copy_n(X + first * d, d, C);
   double pot = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
     closest[i] = sqdist(X + i * d, C, d);
-    pot += closest[i];
+    pot += w(i) * closest[i];
   }
   for (std::size_t c = 1; c < k; ++c) {
     double run = 0.0;
-    for (std::size_t i = 0; i < n; ++i) cumsum[i] = run += closest[i];
+    for (std::size_t i = 0; i < n; ++i) cumsum[i] = run += w(i) * closest[i];
     for (std::size_t t = 0; t < trials; ++t) rand[t] = rng.uniform() * pot;
-    for (std::size_t t = 0; t < trials; ++t) {
-      // numpy searchsorted(side="left"): first index with cumsum >= value; clipped to n - 1.
-      const auto it = std::lower_bound(cumsum.begin(), cumsum.end(), rand[t]);
-      ids[t] = std::min<std::size_t>(static_cast<std::size_t>(it - cumsum.begin()), n - 1);
-    }
+    for (std::size_t t = 0; t < trials; ++t) ids[t] = search_sorted(cumsum, rand[t]);
     std::size_t best = 0;
     double best_pot = std::numeric_limits<double>::infinity();
     for (std::size_t t = 0; t < trials; ++t) {
@@ -53,7 +65,7 @@ void plusplus(const double* X, std::size_t n, std::size_t d, std::size_t k, Rng&
       double p = 0.0;
       for (std::size_t i = 0; i < n; ++i) {
         dist[i] = std::min(closest[i], sqdist(X + i * d, y, d));
-        p += dist[i];
+        p += w(i) * dist[i];
       }
       if (p < best_pot) {
         best_pot = p;
@@ -95,9 +107,10 @@ struct Run {
   std::int64_t n_iter = 0;
 };
 
-// One Lloyd run from the centres in `centers` (k x d, centred coordinates).
+// One Lloyd run from the centres in `centers` (k x d, centred coordinates); W: weights or nullptr.
 Run lloyd(const double* X, std::size_t n, std::size_t d, std::size_t k, RowMatrix centers, std::int64_t max_iter,
-          double tol) {
+          double tol, const double* W) {
+  const auto w = [W](std::size_t i) { return W == nullptr ? 1.0 : W[i]; };
   RowMatrix next(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(d));
   Labels labels(n), labels_old(n, kNoise);
   std::vector<double> dist(n), counts(k);
@@ -114,8 +127,12 @@ Run lloyd(const double* X, std::size_t n, std::size_t d, std::size_t k, RowMatri
       const auto l = static_cast<std::size_t>(labels[i]);
       double* s = next.data() + l * d;
       const double* x = X + i * d;
-      for (std::size_t j = 0; j < d; ++j) s[j] += x[j];
-      counts[l] += 1.0;
+      if (W == nullptr) {
+        for (std::size_t j = 0; j < d; ++j) s[j] += x[j];
+      } else {
+        for (std::size_t j = 0; j < d; ++j) s[j] += x[j] * W[i];
+      }
+      counts[l] += w(i);
     }
     empty.clear();
     for (std::size_t c = 0; c < k; ++c)
@@ -131,12 +148,14 @@ Run lloyd(const double* X, std::size_t n, std::size_t d, std::size_t k, RowMatri
         const std::size_t far = order[e], to = empty[e];
         const auto from = static_cast<std::size_t>(labels[far]);
         const double* x = X + far * d;
+        const double wf = w(far);
         for (std::size_t j = 0; j < d; ++j) {
-          next(static_cast<Eigen::Index>(from), static_cast<Eigen::Index>(j)) -= x[j];
-          next(static_cast<Eigen::Index>(to), static_cast<Eigen::Index>(j)) = x[j];
+          const double v = W == nullptr ? x[j] : x[j] * wf;
+          next(static_cast<Eigen::Index>(from), static_cast<Eigen::Index>(j)) -= v;
+          next(static_cast<Eigen::Index>(to), static_cast<Eigen::Index>(j)) = v;
         }
-        counts[from] -= 1.0;
-        counts[to] = 1.0;
+        counts[from] -= wf;
+        counts[to] = wf;
       }
     }
     for (std::size_t c = 0; c < k; ++c)
@@ -156,7 +175,7 @@ Run lloyd(const double* X, std::size_t n, std::size_t d, std::size_t k, RowMatri
   if (!strict) assign(X, n, d, centers.data(), k, labels.data(), dist.data());
   double inertia = 0.0;
   for (std::size_t i = 0; i < n; ++i)
-    inertia += sqdist(X + i * d, centers.data() + static_cast<std::size_t>(labels[i]) * d, d);
+    inertia += w(i) * sqdist(X + i * d, centers.data() + static_cast<std::size_t>(labels[i]) * d, d);
   r.labels = std::move(labels);
   r.centers = std::move(centers);
   r.inertia = inertia;
@@ -175,32 +194,53 @@ void check(std::size_t n, std::size_t d, std::size_t k) {
 RowMatrix kmeans_plusplus(const double* coords, std::size_t n, std::size_t d, std::size_t k, Rng& rng) {
   check(n, d, k);
   RowMatrix C(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(d));
-  plusplus(coords, n, d, k, rng, C.data());
+  plusplus(coords, n, d, k, rng, C.data(), nullptr);
   return C;
 }
 
 KMeansResult kmeans(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options,
-                    Rng& rng) {
+                    Rng& rng, const double* weights) {
   check(n, d, k);
   if (options.n_init < 1) throw std::invalid_argument("kmeans: n_init must be >= 1");
   if (options.max_iter < 1) throw std::invalid_argument("kmeans: max_iter must be >= 1");
   if (!(options.tol >= 0)) throw std::invalid_argument("kmeans: tol must be >= 0");
   for (std::size_t i = 0; i < n * d; ++i)
     if (!std::isfinite(coords[i])) throw std::invalid_argument("kmeans: a coordinate is not a finite number");
+  if (weights != nullptr) {
+    double total = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!(weights[i] >= 0.0) || !std::isfinite(weights[i]))
+        throw std::invalid_argument("kmeans: a sample weight is negative or not a finite number");
+      total += weights[i];
+    }
+    if (!(total > 0.0)) throw std::invalid_argument("kmeans: every sample weight is 0");
+  }
 
   const auto ni = static_cast<Eigen::Index>(n), di = static_cast<Eigen::Index>(d);
   Eigen::Map<const RowMatrix> Xm(coords, ni, di);
-  const Eigen::RowVectorXd mean = Xm.colwise().mean();
+  Eigen::RowVectorXd mean;
+  if (weights == nullptr) {
+    mean = Xm.colwise().mean();
+  } else {  // sklearn: np.average(X, axis=0, weights=sample_weight)
+    Eigen::Map<const Eigen::VectorXd> Wm(weights, ni);
+    mean = (Wm.transpose() * Xm) / Wm.sum();
+  }
   const RowMatrix X = Xm.rowwise() - mean;
-  // sklearn: tol * np.mean(np.var(X, axis=0)), population variances.
-  const double tol = options.tol * (X.colwise().squaredNorm() / static_cast<double>(n)).mean();
+  // sklearn: tol * np.mean(np.var(X, axis=0)), population variances, unweighted even with sample weights.
+  double tol = 0.0;
+  if (weights == nullptr) {
+    tol = options.tol * (X.colwise().squaredNorm() / static_cast<double>(n)).mean();
+  } else {
+    const Eigen::RowVectorXd unweighted_mean = Xm.colwise().mean();
+    tol = options.tol * ((Xm.rowwise() - unweighted_mean).colwise().squaredNorm() / static_cast<double>(n)).mean();
+  }
 
   Run best;
   bool have = false;
   for (std::int64_t r = 0; r < options.n_init; ++r) {
     RowMatrix C(static_cast<Eigen::Index>(k), di);
-    plusplus(X.data(), n, d, k, rng, C.data());
-    Run run = lloyd(X.data(), n, d, k, std::move(C), options.max_iter, tol);
+    plusplus(X.data(), n, d, k, rng, C.data(), weights);
+    Run run = lloyd(X.data(), n, d, k, std::move(C), options.max_iter, tol, weights);
     if (!have || run.inertia < best.inertia) {
       best = std::move(run);
       have = true;

@@ -50,8 +50,15 @@ struct KMeansResult {
 RowMatrix kmeans_plusplus(const double* coords, std::size_t n, std::size_t d, std::size_t k, Rng& rng);
 
 // Throws std::invalid_argument unless 1 <= k <= n, d >= 1, n_init >= 1, max_iter >= 1, tol >= 0.
+//
+// `weights` (n non-negative finite numbers, or nullptr for 1 each) makes it scikit-learn's
+// KMeans.fit(sample_weight=w): the centring and the variance of tol are weighted, k-means++ draws with
+// probability proportional to w_i times the closest squared distance (the first centre proportional to
+// w_i), centres are weighted means, inertia is the weighted sum. It is what clusters a synopsis: the
+// cell centres of a noisy histogram (EUGkM), the leaf averages of a private coreset (LSH clustering).
+// Points of weight 0 are kept (they never become centres unless every weight is 0, which is refused).
 KMeansResult kmeans(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options,
-                    Rng& rng);
+                    Rng& rng, const double* weights = nullptr);
 inline KMeansResult kmeans(const Dataset& data, std::size_t k, const KMeansOptions& options, Rng& rng) {
   return kmeans(data.coords.data(), data.n, data.d, k, options, rng);
 }

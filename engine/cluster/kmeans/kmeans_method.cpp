@@ -32,6 +32,7 @@ class KMeansMethod final : public Method {
       centers.push_back(std::move(row));
     }
     r.release = {{"centers", std::move(centers)}};
+    r.centres = km.centers;
     r.diagnostics = {{"inertia", km.inertia}, {"iterations", km.n_iter}};
     return r;
   }
