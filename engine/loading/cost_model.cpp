@@ -253,6 +253,15 @@ std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const 
     // work: each draw is a full d-dimensional sample (microseconds), not one basic operation.
     if (const double draws = resample_draws_per_point(p, shape); draws > 0)
       noise_draws = n * std::min(draws, real_or(p, "max_retries", 1e4));
+  } else if (m == "dpm") {
+    // engine/dpm: the clamped copy (n d doubles), the gaps of the interval-size percentile (pooled: d (n - 1)
+    // doubles, sorted, plus the exponential mechanism's weights: 16 bytes and 8 + 8 per interval), the index
+    // order (4 n); work: d sorts of n, then L levels of one pass per dimension plus one partition.
+    const double levels = real_or(p, "levels", 7);
+    const bool pooled = !p.has("gap_statistic") || p.string("gap_statistic") == "pooled";
+    const double gaps = pooled ? n * d : n;
+    s.memory = kDouble * n * d + 40 * gaps + 4 * n + 16 * n;
+    s.work = d * n * std::log2(std::max(n, 2.0)) + 4 * gaps + levels * n * (d + 2) + n * d * std::exp2(std::min(levels, 16.0));
   } else if (m == "drbt") {
     const double k_dims = real_or(p, "k_dims", 1);
     const Sizes c = kmeans_cost(n, k_dims, real_or(p, "k", 1), real_or(p, "n_init", 1), 300);

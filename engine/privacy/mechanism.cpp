@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "privacy/gaussian_calibration.hpp"
 #include "privacy/samplers.hpp"
 
 namespace dpclust::privacy {
@@ -109,6 +110,27 @@ CountMechanism CountMechanism::gaussian(BudgetLedger& ledger, Sampler sampler, d
   m.prepare_exact_parameter();
   ledger.charge(typed_entry(ledger, std::move(step), epsilon, delta, sampler == Sampler::secure ? "discrete_gaussian" : "gaussian (textbook)", l2, "l2",
                              PrivacyMeasure::approximate, std::move(note)));
+  return m;
+}
+
+CountMechanism CountMechanism::gaussian_tight(BudgetLedger& ledger, Sampler sampler, double l2, double epsilon, double delta,
+                                              std::string step, std::string note) {
+  check_budget(epsilon, l2, step);
+  if (!(delta > 0 && delta < 1)) throw std::invalid_argument("privacy: the Gaussian mechanism of '" + step + "' needs delta in (0, 1)");
+  CountMechanism m;
+  m.kind_ = CountNoise::gaussian;
+  m.sampler_ = sampler;
+  m.epsilon_ = epsilon;
+  m.delta_ = delta;
+  m.sensitivity_ = l2;
+  m.scale_ = sampler == Sampler::secure ? zcdp_gaussian_sigma(epsilon, delta, l2) : analytic_gaussian_sigma(epsilon, delta, l2);
+  m.factor_ = ledger.noise_scale();
+  m.prepare_exact_parameter();
+  std::string calibration = sampler == Sampler::secure
+                                ? "sigma from rho-zCDP (CKS20 Thm 14, Cor 13)"
+                                : "sigma by Balle & Wang's analytic calibration (Thm 8)";
+  ledger.charge(typed_entry(ledger, std::move(step), epsilon, delta, sampler == Sampler::secure ? "discrete_gaussian" : "gaussian (textbook)",
+                            l2, "l2", PrivacyMeasure::approximate, note.empty() ? calibration : note + "; " + calibration));
   return m;
 }
 

@@ -49,6 +49,13 @@ class CountMechanism {
   // eps < 1); discrete Gaussian with that sigma^2, or textbook continuous Gaussian.
   static CountMechanism gaussian(BudgetLedger& ledger, Sampler sampler, double l2_sensitivity, double epsilon, double delta,
                                  std::string step, std::string note = "");
+  // (eps, delta)-DP at any eps > 0, L2 sensitivity (privacy/gaussian_calibration.hpp): textbook = the
+  // continuous Gaussian with Balle & Wang's analytic sigma (diffprivlib's GaussianAnalytic); secure = the
+  // discrete Gaussian with the sigma of its rho-zCDP guarantee converted to (eps, delta) (Canonne, Kamath &
+  // Steinke 2020, Thm 14 and Cor 13). One entry covers one release of a vector (every coordinate gets
+  // this noise) of the given L2 sensitivity, or disjoint such vectors.
+  static CountMechanism gaussian_tight(BudgetLedger& ledger, Sampler sampler, double l2_sensitivity, double epsilon, double delta,
+                                       std::string step, std::string note = "");
 
   CountNoise kind() const { return kind_; }
   Sampler sampler() const { return sampler_; }

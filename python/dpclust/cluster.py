@@ -15,7 +15,7 @@ import numpy as np
 from . import _core
 from ._estimator import ClusterMixin, EngineEstimator, TransformerMixin, _consecutive, _install_init
 
-__all__ = ["DPDBSCAN", "DPKMeans", "WaveCluster", "WCBaseline", "PrivQT", "PrivTHR", "PrivTHREM"]
+__all__ = ["DPDBSCAN", "DPKMeans", "DPM", "WaveCluster", "WCBaseline", "PrivQT", "PrivTHR", "PrivTHREM"]
 
 # Why a check of scikit-learn's cannot pass, per estimator (declared through the _xfail_checks tag; the suite
 # runs each such check and requires it to fail: tests/python/test_sklearn_checks.py). check_clustering wants
@@ -144,6 +144,31 @@ class DPKMeans(TransformerMixin, ClusterMixin, EngineEstimator):
         if w.shape != (X.shape[0],):
             raise ValueError(f"sample_weight.shape == {w.shape}, expected ({X.shape[0]},): one weight per row of X")
         return -float(np.dot(w, nearest))
+
+
+@_install_init
+class DPM(ClusterMixin, EngineEstimator):
+    """DPM (Liebenow et al., CCS 2024): recursive private separators, no number of clusters.
+
+    ``bounds`` (the public box) is required as for every private method. After fit: ``cluster_centers_``
+    (one row per leaf, at most 2^levels; the release), ``n_clusters_``; ``labels_`` are the nearest released
+    centres (evaluation only). ``predict`` labels new points by the nearest released centre (post-processing:
+    no privacy cost). (epsilon, delta)-DP: ``delta`` defaults to the paper's 1e-5.
+    """
+
+    _method = "dpm"
+
+    def fit(self, X, y=None) -> "DPM":
+        """One run of DPM on X (n_samples, n_features); y is ignored. Returns self."""
+        result = self._fit(X, y)
+        self.cluster_centers_ = result["centers"]
+        self.n_clusters_ = int(self.cluster_centers_.shape[0])
+        return self
+
+    def predict(self, X) -> np.ndarray:
+        """Nearest released centre of each point (ties: the lowest index). Post-processing of the release."""
+        self._check_fitted()
+        return _core.nearest_centers(self.cluster_centers_, self._validated(X, reset=False))
 
 
 def _distances(X: np.ndarray, centers: np.ndarray) -> np.ndarray:
