@@ -169,8 +169,9 @@ class EUGkM(_CentresEstimator):
     The grid has m = floor((N eps / 10)^(2 / (2 + d))) cells per dimension over ``bounds``; every cell's count
     gets discrete Laplace noise, and the cell centres, weighted by the noisy counts (negatives as 0), are
     clustered by scikit-learn's weighted k-means. N is a noisy count with ``n_fraction`` of epsilon unless
-    ``n_source='public'`` (``n_public``). After fit: ``cluster_centers_`` (the release) and the grid in
-    ``diagnostics_`` (``cells_per_dim``, ``cells``, ``positive_cells``).
+    ``n_source='public'`` (``n_public``). After fit: ``cluster_centers_`` (the release), the grid in
+    ``diagnostics_`` (``cells_per_dim``, ``cells``, ``positive_cells``) and ``n_iter_`` (the Lloyd iterations
+    of the k-means on the synopsis).
     """
 
     _method = "eugkm"
@@ -178,7 +179,9 @@ class EUGkM(_CentresEstimator):
     def fit(self, X, y=None, sample_weight=None) -> "EUGkM":
         """One trial of EUGkM on X (n_samples, n_features); y is ignored; ``sample_weight`` as DPKMeans.
         Returns self."""
-        return super().fit(X, y, sample_weight=sample_weight)
+        super().fit(X, y, sample_weight=sample_weight)
+        self.n_iter_ = int(self.diagnostics_.get("kmeans_iterations", 0))
+        return self
 
 
 @_install_init
@@ -187,7 +190,8 @@ class HybridKMeans(_CentresEstimator):
     budget, or either step alone when the other cannot help (``diagnostics_['plan']``).
 
     After fit: ``cluster_centers_`` (the release), ``eugkm_centers_`` (EUGkM's centres, DPLloyd's public
-    starting point; None when EUGkM did not run).
+    starting point; None when EUGkM did not run), ``n_iter_`` (DPLloyd's iterations when it ran, else those of
+    EUGkM's k-means on the synopsis).
     """
 
     _method = "hybrid_kmeans"
@@ -198,6 +202,8 @@ class HybridKMeans(_CentresEstimator):
         super().fit(X, y, sample_weight=sample_weight)
         eugkm = self.release_.get("eugkm_centers")
         self.eugkm_centers_ = None if eugkm is None else np.asarray(eugkm, dtype=np.float64)
+        dplloyd = int(self.diagnostics_.get("dplloyd_iterations", 0))
+        self.n_iter_ = dplloyd if dplloyd > 0 else int(self.diagnostics_.get("kmeans_iterations", 0))
         return self
 
 
