@@ -65,8 +65,13 @@ Sizes nd_cluster_cost(const ParamSet& p, double n, double d) {
 Sizes eugkm_cost(const DataShape& shape, const ParamSet& p, bool hybrid, double n, double d) {
   const eugkm::EugkmOptions o = eugkm::eugkm_options(p);
   eugkm::HybridOptions h;
-  if (hybrid) h = eugkm::hybrid_options(p);
-  const std::optional<eugkm::GridSize> g = eugkm::planned_grid(o, eugkm::planned_histogram_epsilon(o, hybrid ? &h : nullptr), shape);
+  double epsilon_histogram = eugkm::planned_histogram_epsilon(o);
+  if (hybrid) {
+    // The hybrid's plan at the known size: EUGkM's share, or all of it when DPLloyd cannot follow.
+    h = eugkm::hybrid_options(p);
+    epsilon_histogram = eugkm::plan_hybrid(h, n, epsilon_histogram, static_cast<std::size_t>(d), static_cast<std::size_t>(d)).epsilon_eugkm;
+  }
+  const std::optional<eugkm::GridSize> g = eugkm::planned_grid(o, epsilon_histogram > 0 ? epsilon_histogram : o.epsilon, shape);
   const double cells = g ? std::min(static_cast<double>(g->cells), static_cast<double>(o.max_cells)) : static_cast<double>(o.max_cells);
   const double positive = std::min(cells, cells / 2 + n);
   const Sizes km = kmeans_cost(positive, d, static_cast<double>(o.k), static_cast<double>(o.kmeans.n_init),
