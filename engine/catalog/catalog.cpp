@@ -12,6 +12,7 @@
 #include "dpdbscan/register.hpp"
 #include "dpm/register.hpp"
 #include "drbt/register.hpp"
+#include "eugkm/register.hpp"
 #include "metrics/clustering_metrics.hpp"
 #include "ndlaplace/register.hpp"
 #include "wavecluster/register.hpp"
@@ -26,6 +27,7 @@ const std::vector<MethodInfo>& all_methods() {
     for (auto& m : ndlaplace_methods()) all.push_back(std::move(m));
     for (auto& m : drbt_methods()) all.push_back(std::move(m));
     for (auto& m : dpm_methods()) all.push_back(std::move(m));
+    for (auto& m : eugkm_methods()) all.push_back(std::move(m));
     return all;
   }();
   return methods;
@@ -78,6 +80,7 @@ const std::vector<MetricInfo>& all_metrics() {
     for (auto& m : ndlaplace_metrics()) all.push_back(std::move(m));
     for (auto& m : drbt_metrics()) all.push_back(std::move(m));
     for (auto& m : dpm_metrics()) all.push_back(std::move(m));
+    for (auto& m : eugkm_metrics()) all.push_back(std::move(m));
     return all;
   }();
   return metrics;

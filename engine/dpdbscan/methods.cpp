@@ -51,6 +51,8 @@ const Named<CoreRule> kCoreRules[] = {{"minpts_prime", CoreRule::minpts_prime}, 
 const Named<bool> kNeighbouring[] = {{"unbounded", false}, {"bounded", true}};
 const Named<bool> kThetaRules[] = {{"paper", false}, {"authors_code", true}};
 const Named<KmeansVariant> kVariants[] = {{"dplloyd", KmeansVariant::dplloyd}, {"diffprivlib", KmeansVariant::diffprivlib}};
+const Named<DiffprivlibSplit> kDiffprivlibSplits[] = {{"as_run", DiffprivlibSplit::as_run},
+                                                      {"as_documented", DiffprivlibSplit::as_documented}};
 const Named<bool> kPairwiseSensitivity[] = {{"matrix", false}, {"entry", true}};
 
 // At least 1e-6: below, the noise scales (1/eps, and eps/T per DP-k-means iteration) leave every count and
@@ -263,6 +265,7 @@ class DpKmeansMethod final : public Method {
     o.iterations = p.integer("iterations");
     o.n_public = static_cast<std::uint64_t>(p.integer("n_public"));
     o.sampler = privacy::sampler_of(p);
+    o.diffprivlib_split = kind_of(kDiffprivlibSplits, p, "diffprivlib_split");
     const RealVector init = as_vector(p.get("initial_centers"));
     if (!init.empty()) {
       // Public, data-independent centres given in the config (row-major k x d): checked here, where d is known.
@@ -290,11 +293,16 @@ class DpKmeansMethod final : public Method {
       centers.push_back(std::move(row));
     }
     out.release = {{"centers", std::move(centers)}};
+    out.centres = r.centers;
     out.diagnostics = {{"variant", to_string(o.variant)},
                        {"iterations", r.iterations},
                        {"iteration_rule", to_string(r.iteration_rule)},
                        {"epsilon_count_per_iteration", r.epsilon_count},
                        {"epsilon_sum_per_iteration_and_dim", r.epsilon_sum}};
+    if (o.variant == KmeansVariant::diffprivlib) {
+      out.diagnostics["diffprivlib_split"] = to_string(o.diffprivlib_split);
+      out.diagnostics["epsilon_unspent"] = r.epsilon_unspent;  // < 0: spent beyond epsilon (declared excess)
+    }
     std::size_t empty = 0;
     for (std::int64_t s : r.cluster_sizes) empty += s == 0;
     out.evaluation = {{"inertia", r.inertia}, {"empty_clusters", empty}};
@@ -437,6 +445,11 @@ const MethodInfo& dp_kmeans_method_info() {
                      "dplloyd: DPLloyd made eps-DP (centred sums with sensitivity half the width, every cluster noised, T "
                      "never from the true n); diffprivlib: IBM diffprivlib's KMeans bit for bit, the paper's baseline, with "
                      "its own floating-point samplers whatever `sampler` says and its privacy gaps flagged"),
+        choice_param("diffprivlib_split", "as_run", names_of(kDiffprivlibSplits),
+                     "variant diffprivlib's budget split per iteration, norm = eps / (T (d + e0)), e0 = cbrt(4 d 0.225^2): "
+                     "as_run = what diffprivlib 0.6.6 draws (its _split_epsilon's values unpacked the other way round: "
+                     "count at norm, each sum at e0 norm; the ledger records the difference to eps as unspent or excess); "
+                     "as_documented = its docstring's split (count e0 norm, each sum norm; dpclust's numbers before the fix)"),
         int_param("iterations", 0,
                   "Lloyd iterations T, at most 1e6; 0 = diffprivlib's rule int(max(min(eps/eps_m, 7), 2)) on n_public, "
                   "else (dplloyd) 5, (diffprivlib) the rule on the true n (flagged)",

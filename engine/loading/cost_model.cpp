@@ -18,6 +18,7 @@
 #include "core/error.hpp"
 #include "dpdbscan/grid.hpp"
 #include "catalog/catalog.hpp"
+#include "eugkm/methods.hpp"
 #include "loading/dataset_loading.hpp"
 
 namespace dpclust {
@@ -55,6 +56,32 @@ Sizes nd_cluster_cost(const ParamSet& p, double n, double d) {
   if (algo == "affinity") return affinity_cost(n, real_or(p, "ap_max_iter", 200));
   if (algo == "dbscan") return dbscan_cost(n, d);
   return kmeans_cost(n, d, real_or(p, "k", 4), real_or(p, "n_init", 10), 300);
+}
+
+// EUGkM (eugkm/eugkm.hpp): the m^d-cell histogram (true and noisy counts, 16 bytes a cell) and the weighted
+// k-means of its positive cells (about half the empty cells draw positive noise, plus the occupied ones), whose
+// centres hold d + 1 doubles; the noise is one exact draw a cell (about 40 basic operations). The hybrid adds
+// DPLloyd's iterations on the data (at most 7 by its rule).
+Sizes eugkm_cost(const DataShape& shape, const ParamSet& p, bool hybrid, double n, double d) {
+  const eugkm::EugkmOptions o = eugkm::eugkm_options(p);
+  eugkm::HybridOptions h;
+  double epsilon_histogram = eugkm::planned_histogram_epsilon(o);
+  if (hybrid) {
+    // The hybrid's plan at the known size: EUGkM's share, or all of it when DPLloyd cannot follow.
+    h = eugkm::hybrid_options(p);
+    epsilon_histogram = eugkm::plan_hybrid(h, n, epsilon_histogram, static_cast<std::size_t>(d), static_cast<std::size_t>(d)).epsilon_eugkm;
+  }
+  const std::optional<eugkm::GridSize> g = eugkm::planned_grid(o, epsilon_histogram > 0 ? epsilon_histogram : o.epsilon, shape);
+  const double cells = g ? std::min(static_cast<double>(g->cells), static_cast<double>(o.max_cells)) : static_cast<double>(o.max_cells);
+  const double positive = std::min(cells, cells / 2 + n);
+  const Sizes km = kmeans_cost(positive, d, static_cast<double>(o.k), static_cast<double>(o.kmeans.n_init),
+                               static_cast<double>(o.kmeans.max_iter));
+  Sizes s{16 * cells + kDouble * positive * (d + 1) + km.memory + 16 * n, 40 * cells + n * d + km.work};
+  if (hybrid) {
+    const double t = h.iterations > 0 ? static_cast<double>(h.iterations) : static_cast<double>(eugkm::kMaxHybridIterations);
+    s.work += kmeans_cost(n, d, static_cast<double>(o.k), 1, t).work;
+  }
+  return s;
 }
 
 bool computes_cv(const ExperimentConfig& cfg) {
@@ -224,6 +251,8 @@ std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const 
   } else if (m == "dp_kmeans") {
     const double t = real_or(p, "iterations", 0) > 0 ? real_or(p, "iterations", 0) : 7;
     s = kmeans_cost(n, d, real_or(p, "k", 1), 1, t);
+  } else if (m == "eugkm" || m == "hybrid_kmeans") {
+    s = eugkm_cost(shape, p, m == "hybrid_kmeans", n, d);
   } else if (m == "affinity_propagation") {
     s = affinity_cost(n, real_or(p, "max_iter", 200));
   } else if (is_wavecluster(m)) {
