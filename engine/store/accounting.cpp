@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "core/rng.hpp"  // fnv1a64
+#include "store/record_sets.hpp"
 
 namespace dpclust {
 using json = nlohmann::json;
@@ -44,34 +44,6 @@ std::string notion_of(const std::string& measure, const std::string& relation) {
   if (measure == "local") return kLocalUnits;
   const std::string rel = relation == "replace_one" ? "replace one record" : "add/remove one record";
   return (measure == "approximate" ? "(eps, delta)-DP (" : "eps-DP (") + rel + ")";
-}
-
-std::string record_key_hex(std::uint64_t v) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
-const json* find_transform(const json& data, const char* name) {
-  if (!data.is_object() || !data.contains("provenance") || !data["provenance"].is_object()) return nullptr;
-  const json& p = data["provenance"];
-  if (!p.contains("transforms") || !p["transforms"].is_array()) return nullptr;
-  for (const auto& t : p["transforms"])
-    if (t.is_object() && t.value("name", std::string()) == name) return &t;
-  return nullptr;
-}
-
-// Why a dataset's ranges come from the data itself (no epsilon can price that), or "" when they do not.
-std::string data_derived_range(const json& data) {
-  if (!data.is_object()) return "";
-  const std::string bounds = data.value("bounds_source", std::string());
-  if (bounds == "data") return "domain bounds derived from the data (bounds: data)";
-  if (bounds == "data (as the paper)") return "domain bounds are the data's exact bounding box (as the paper)";
-  if (data.contains("non_private") && data["non_private"].is_array())
-    for (const auto& n : data["non_private"])
-      if (n.is_string() && n.get<std::string>().find("standard scaling uses") != std::string::npos)
-        return "standard scaling by the data's own mean and standard deviation";
-  return "";
 }
 
 // The central spend of one neighbouring relation within a set of records.
@@ -194,50 +166,6 @@ json trial_privacy_spent_on(const json& ledger, const json& data_summary) {
   return out;
 }
 
-json record_set_of(const json& data, const std::string& dataset) {
-  std::string identity;
-  json records;
-  const json prov = data.is_object() && data.contains("provenance") && data["provenance"].is_object() ? data["provenance"] : json::object();
-  json file_keys = json::array();
-  if (prov.contains("files") && prov["files"].is_array() && !prov["files"].empty()) {
-    // The content, not the path: a copy of a file holds the same people. Each file has its own key, so that
-    // sets sharing a file are merged by privacy_accounting (a file read alone and inside a list of files).
-    json files = json::array();
-    for (const auto& f : prov["files"]) {
-      json c{{"bytes", f.value("bytes", json(nullptr))}, {"crc32", f.value("crc32", json(nullptr))}};
-      const std::string one = "file " + c["bytes"].dump() + " " + c["crc32"].dump() + ";";
-      identity += one;
-      c["key"] = record_key_hex(fnv1a64(one));
-      file_keys.push_back(c["key"]);
-      files.push_back(std::move(c));
-    }
-    records["files"] = std::move(files);
-    if (prov.contains("rows")) records["rows_read"] = prov["rows"];
-  } else if (prov.contains("generator")) {
-    identity = "generator " + prov["generator"].dump();
-    records["generator"] = prov["generator"];
-  } else {
-    identity = "dataset " + dataset;  // nothing recorded of its origin: the name is all there is
-    records["dataset"] = dataset;
-  }
-  json selection{{"dataset", dataset}};
-  for (const char* key : {"columns", "label"})
-    if (prov.contains(key)) selection[key] = prov[key];
-  json transforms = json::array();
-  if (prov.contains("transforms") && prov["transforms"].is_array())
-    for (const auto& t : prov["transforms"]) transforms.push_back(t.is_object() ? t.value("name", std::string("?")) : std::string("?"));
-  selection["transforms"] = std::move(transforms);
-  if (!file_keys.empty()) selection["files"] = file_keys;
-  json out{{"key", record_key_hex(fnv1a64(identity))}, {"records", std::move(records)}, {"selection", std::move(selection)}};
-  // What the set is made of, for merging: its files' keys, or its own key (a generator, a name).
-  out["members"] = file_keys.empty() ? json::array({out["key"]}) : file_keys;
-  if (const json* s = find_transform(data, "subsample"); s && s->value("scheme", std::string()) == "poisson")
-    out["subsample"] = {{"scheme", "poisson"}, {"rate", s->value("rate", 1.0)}, {"sample_id", s->value("sample_id", std::string())}};
-  if (const json* m = find_transform(data, "max_rows")) out["max_rows"] = m->value("max_rows", json(nullptr));
-  if (const std::string why = data_derived_range(data); !why.empty()) out["data_derived_range"] = why;
-  return out;
-}
-
 json cell_privacy_spent(const json& cell) {
   const json& trials = cell.at("trials");
   std::vector<json> spent;
@@ -287,22 +215,6 @@ json cell_privacy_spent(const json& cell) {
 
 namespace {
 
-// Union-find over the cells: cells whose record sets share a member (a file, a generator) are one set.
-struct Sets {
-  std::vector<std::size_t> parent;
-  explicit Sets(std::size_t n) : parent(n) {
-    for (std::size_t i = 0; i < n; ++i) parent[i] = i;
-  }
-  std::size_t find(std::size_t i) {
-    while (parent[i] != i) i = parent[i] = parent[parent[i]];
-    return i;
-  }
-  void join(std::size_t a, std::size_t b) {
-    a = find(a), b = find(b);
-    if (a != b) parent[std::max(a, b)] = std::min(a, b);
-  }
-};
-
 std::string cell_name(const json& cell, std::uint64_t i) {
   return cell.is_object() && cell.contains("id") && cell["id"].is_string() ? cell["id"].get<std::string>() : "cell " + std::to_string(i);
 }
@@ -329,38 +241,19 @@ std::string scoped(const std::string& notion, bool alone) {
 }  // namespace
 
 json privacy_accounting(const json& cells) {
-  // 1. Which cells read the same records: a cell's record set names its members (each file's key, or the
-  // generator's); cells sharing a member are one set (a file read alone and within a list of files).
+  // 1. Which cells read the same records (record_sets.hpp): cells sharing a file (or a generator) are one set.
   std::vector<json> rs(cells.size());
-  Sets sets_of(cells.size());
-  std::map<std::string, std::size_t> first_reader;
-  for (std::uint64_t i = 0; i < cells.size(); ++i) {
-    const json& cell = cells[i];
-    const std::string dataset = cell.at("dataset").get<std::string>();
+  for (std::uint64_t i = 0; i < cells.size(); ++i)
     // Cells assembled before record sets existed carry none: keyed by their dataset name.
-    rs[i] = cell.contains("record_set") ? cell["record_set"] : record_set_of(json::object(), dataset);
-    const json members = rs[i].contains("members") ? rs[i]["members"] : json::array({rs[i].at("key")});
-    for (const auto& m : members) {
-      const auto [it, fresh] = first_reader.emplace(m.get<std::string>(), i);
-      if (!fresh) sets_of.join(i, it->second);
-    }
-  }
-  std::map<std::size_t, std::set<std::string>> members_of;  // root -> its members
-  for (const auto& [member, i] : first_reader) members_of[sets_of.find(i)].insert(member);
-  std::map<std::size_t, std::string> key_of;  // root -> the set's key
-  for (const auto& [root, members] : members_of) {
-    // One member: its own key (a single file's set keeps the key it always had); several: a key of them all.
-    std::string joined;
-    for (const auto& m : members) joined += m + ";";
-    key_of[root] = members.size() == 1 ? *members.begin() : record_key_hex(fnv1a64("set " + joined));
-  }
+    rs[i] = cells[i].contains("record_set") ? cells[i]["record_set"] : record_set_of(json::object(), cells[i].at("dataset").get<std::string>());
+  const std::vector<std::string> set_key = merged_record_set_keys(rs);
 
   std::map<std::string, RecordSet> sets;
   json by_dataset = json::object();
   for (std::uint64_t i = 0; i < cells.size(); ++i) {
     const json& cell = cells[i];
     const std::string dataset = cell.at("dataset").get<std::string>();
-    const std::string key = key_of.at(sets_of.find(i));
+    const std::string& key = set_key[i];
     RecordSet& set = sets[key];
     by_dataset[dataset] = key;
     set.datasets.insert(dataset);

@@ -9,11 +9,12 @@
 // older files included), so that results.json assembled by a run and by `dpclust merge` of its shards carry
 // the same totals.
 //
-// Per set of records, not per dataset name: each file a cell read is keyed by its content (bytes and CRC-32,
-// not its path), a generated dataset by its generator and parameters. The same file configured under two
-// names is one set, and any selection of it (columns, max_rows, sample, transforms) reads the same people, so
-// their spends add up; the selections are listed beside the total. Datasets that share a file are one set
-// too (a file read alone and within a list of files: its records are spent by both), merged transitively.
+// Per set of records, not per dataset name (record_sets.hpp): each file a cell read is keyed by its content
+// (bytes and CRC-32, not its path), a generated dataset by its generator and parameters. The same file
+// configured under two names is one set, and any selection of it (columns, max_rows, sample, transforms)
+// reads the same people, so their spends add up; the selections are listed beside the total. Datasets that
+// share a file are one set too (a file read alone and within a list of files: its records are spent by
+// both), merged transitively.
 //
 // What is summed with what:
 //   - central notions of one neighbouring relation: pure and (eps, delta) entries compose into
@@ -43,6 +44,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "store/record_sets.hpp"  // record_set_of: what a cell read
+
 namespace dpclust {
 
 // What one trial spent, from its stored ledger: {"private": false} for a non-private method; otherwise
@@ -57,12 +60,6 @@ nlohmann::json trial_privacy_spent(const nlohmann::json& ledger);
 // "unbounded", with the reason, when the dataset's ranges come from the data (record_set_of's
 // data_derived_range). What one Python fit spent.
 nlohmann::json trial_privacy_spent_on(const nlohmann::json& ledger, const nlohmann::json& data_summary);
-
-// The set of records a dataset summary (results.json "datasets".<name>, a cell's "data") was read from:
-// {"key" (16 hex digits of its identity), "records" (the files' bytes, CRC-32 and key each, or the generator),
-// "selection" (columns, label, transforms, the files' keys), "members" (the keys privacy_accounting merges
-// sets by: each file's, or the set's own), "subsample" (a secure Poisson sample's rate and id, when drawn)}.
-nlohmann::json record_set_of(const nlohmann::json& data_summary, const std::string& dataset);
 
 // A cell's spend over its trials (cells[].privacy_spent): for a private method {"measure", "relation",
 // "notion", "trials", "epsilon" (sum over trials), "epsilon_per_trial" (when uniform), "delta"/"delta_per_trial",
