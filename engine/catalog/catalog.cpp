@@ -11,6 +11,7 @@
 #include "data/generators.hpp"
 #include "dpdbscan/register.hpp"
 #include "drbt/register.hpp"
+#include "lsh_clustering/register.hpp"
 #include "metrics/clustering_metrics.hpp"
 #include "ndlaplace/register.hpp"
 #include "wavecluster/register.hpp"
@@ -24,6 +25,7 @@ const std::vector<MethodInfo>& all_methods() {
     for (auto& m : dpdbscan_methods()) all.push_back(std::move(m));
     for (auto& m : ndlaplace_methods()) all.push_back(std::move(m));
     for (auto& m : drbt_methods()) all.push_back(std::move(m));
+    for (auto& m : lsh_clustering_methods()) all.push_back(std::move(m));
     return all;
   }();
   return methods;
@@ -75,6 +77,7 @@ const std::vector<MetricInfo>& all_metrics() {
     for (auto& m : dpdbscan_metrics()) all.push_back(std::move(m));
     for (auto& m : ndlaplace_metrics()) all.push_back(std::move(m));
     for (auto& m : drbt_metrics()) all.push_back(std::move(m));
+    for (auto& m : lsh_clustering_metrics()) all.push_back(std::move(m));
     return all;
   }();
   return metrics;

@@ -15,7 +15,7 @@ import numpy as np
 from . import _core
 from ._estimator import ClusterMixin, EngineEstimator, TransformerMixin, _consecutive, _install_init
 
-__all__ = ["DPDBSCAN", "DPKMeans", "WaveCluster", "WCBaseline", "PrivQT", "PrivTHR", "PrivTHREM"]
+__all__ = ["DPDBSCAN", "DPKMeans", "LSHClustering", "WaveCluster", "WCBaseline", "PrivQT", "PrivTHR", "PrivTHREM"]
 
 # Why a check of scikit-learn's cannot pass, per estimator (declared through the _xfail_checks tag; the suite
 # runs each such check and requires it to fail: tests/python/test_sklearn_checks.py). check_clustering wants
@@ -86,8 +86,39 @@ class DPDBSCAN(_SpanPredictor, ClusterMixin, EngineEstimator):
         return self
 
 
+class _CentreModel:
+    """predict, transform and score from the released centres ``cluster_centers_`` (post-processing)."""
+
+    def predict(self, X) -> np.ndarray:
+        """Nearest released centre of each point (ties: the lowest index), as fit labels its data
+        (``release_labels_``). Post-processing of the release."""
+        self._check_fitted()
+        return _core.nearest_centers(self.cluster_centers_, self._validated(X, reset=False))
+
+    def transform(self, X) -> np.ndarray:
+        """Euclidean distance of each point to each released centre, (n_samples, n_centres), as scikit-learn's
+        ``KMeans.transform``. Post-processing of the release."""
+        self._check_fitted()
+        return _distances(self._validated(X, reset=False), self.cluster_centers_)
+
+    def score(self, X, y=None, sample_weight=None) -> float:
+        """Minus the k-means objective of X at the released centres (the sum of squared distances to the
+        nearest one, weighted by ``sample_weight``), as scikit-learn's ``KMeans.score``: higher is better.
+        On private data it is an exact statistic of that data (like ``evaluation_``), not a private release:
+        model selection on it (GridSearchCV's scoring) is outside the accountant (docs/python-api.md)."""
+        self._check_fitted()
+        X = self._validated(X, reset=False)
+        nearest = _distances(X, self.cluster_centers_).min(axis=1) ** 2
+        if sample_weight is None:
+            return -float(nearest.sum())
+        w = np.asarray(sample_weight, dtype=np.float64)
+        if w.shape != (X.shape[0],):
+            raise ValueError(f"sample_weight.shape == {w.shape}, expected ({X.shape[0]},): one weight per row of X")
+        return -float(np.dot(w, nearest))
+
+
 @_install_init
-class DPKMeans(TransformerMixin, ClusterMixin, EngineEstimator):
+class DPKMeans(_CentreModel, TransformerMixin, ClusterMixin, EngineEstimator):
     """DP-k-means (DPLloyd, Su et al.; variant ``diffprivlib`` = the DP-DBSCAN paper's baseline).
 
     ``n_clusters`` is scikit-learn's name for the engine's ``k`` (``DPKMeans(3)``, ``DPKMeans(n_clusters=3)``;
@@ -118,32 +149,35 @@ class DPKMeans(TransformerMixin, ClusterMixin, EngineEstimator):
             self.labels_ = _consecutive(self.release_labels_)
         return self
 
-    def predict(self, X) -> np.ndarray:
-        """Nearest released centre of each point (ties: the lowest index), as fit labels its data
-        (``release_labels_``). Post-processing of the release."""
-        self._check_fitted()
-        return _core.nearest_centers(self.cluster_centers_, self._validated(X, reset=False))
 
-    def transform(self, X) -> np.ndarray:
-        """Euclidean distance of each point to each released centre, (n_samples, n_clusters), as scikit-learn's
-        ``KMeans.transform``. Post-processing of the release."""
-        self._check_fitted()
-        return _distances(self._validated(X, reset=False), self.cluster_centers_)
+@_install_init
+class LSHClustering(_CentreModel, TransformerMixin, ClusterMixin, EngineEstimator):
+    """Google's DP clustering (Chang & Kamath 2021; google/differential-privacy, learning/clustering): an LSH
+    prefix tree grown on private counts, a private coreset of leaf averages and counts, weighted k-means on
+    the coreset; (epsilon, delta)-DP with one accountant calibrating all its noise (docs/methods.md).
 
-    def score(self, X, y=None, sample_weight=None) -> float:
-        """Minus the k-means objective of X at the released centres (the sum of squared distances to the
-        nearest one, weighted by ``sample_weight``), as scikit-learn's ``KMeans.score``: higher is better.
-        On private data it is an exact statistic of that data (like ``evaluation_``), not a private release:
-        model selection on it (GridSearchCV's scoring) is outside the accountant (docs/python-api.md)."""
-        self._check_fitted()
-        X = self._validated(X, reset=False)
-        nearest = _distances(X, self.cluster_centers_).min(axis=1) ** 2
-        if sample_weight is None:
-            return -float(nearest.sum())
-        w = np.asarray(sample_weight, dtype=np.float64)
-        if w.shape != (X.shape[0],):
-            raise ValueError(f"sample_weight.shape == {w.shape}, expected ({X.shape[0]},): one weight per row of X")
-        return -float(np.dot(w, nearest))
+    ``n_clusters`` is scikit-learn's name for the engine's ``k``. The ball the points are clipped to is
+    centred on the midpoint of ``bounds`` with the radius that holds them (``radius`` > 0 sets it; ``centre``
+    ='origin' for data centred on 0). After fit: ``cluster_centers_`` (at most n_clusters rows: fewer when
+    the coreset has fewer points; the release); with ``release_coreset=True`` the coreset is in
+    ``release_["coreset"]``. ``predict``, ``transform`` and ``score`` use the released centres only.
+    """
+
+    _method = "lsh_clustering"
+    _renamed = {"k": "n_clusters"}
+    _positional = ("n_clusters",)
+    _public_defaults = {"k": (8, "8, scikit-learn's KMeans n_clusters")}
+    _aliases = {"k": ("n_clusters", "k is the engine's (and the configs') name for scikit-learn's n_clusters.")}
+    _no_sample_weight = ("the tree's counts and the leaves' sums are calibrated for a record counted once (sensitivity 1 "
+                         "and the radius)")
+
+    def fit(self, X, y=None, **fit_params) -> "LSHClustering":
+        """One trial of LSH clustering on X (n_samples, n_features); y is ignored; sample_weight is refused (why:
+        ``_no_sample_weight``). Returns self."""
+        self._refuse_fit_params(fit_params)
+        result = self._fit(X, y)
+        self.cluster_centers_ = result["centers"]
+        return self
 
 
 def _distances(X: np.ndarray, centers: np.ndarray) -> np.ndarray:

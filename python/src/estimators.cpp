@@ -104,6 +104,8 @@ void add_details(MethodResult& r, std::size_t d, py::dict& out) {
   } else if (auto* dr = std::any_cast<drbt::DrbtResult>(&r.details)) {
     out["disguised"] = to_numpy(std::move(dr->disguised));
   }
+  // Any other method that releases centres (MethodResult::centres: LSH clustering, ...).
+  if (!out.contains("centers") && r.centres.rows() > 0) out["centers"] = to_numpy(RowMatrix(r.centres));
 }
 
 // randomness: "seeded" (Rng(seed), reproducible, not a secure release) or "secure" (the OS CSPRNG; seed
