@@ -74,10 +74,10 @@ Calibration check_options(const LshClusteringOptions& o, std::size_t d) {
   if (!(o.delta > 0 && o.delta < 1)) throw InputError("params.delta", "delta must be in (0, 1): the sums' Gaussian noise needs delta > 0");
   if (o.max_depth < 0 || o.max_depth > 63) throw InputError("params.max_depth", "max_depth must be in [0, 63]");
   if (o.accountant == Accountant::pld && o.sampler == privacy::Sampler::secure)
-    throw InputError("params.accountant",
-                     "accountant: pld is the exact privacy loss distribution of the continuous Gaussian (the textbook "
+    throw InputError("params.accounting",
+                     "accounting: pld is the exact privacy loss distribution of the continuous Gaussian (the textbook "
                      "sampler); the secure sampler's multivariate discrete Gaussian is certified by its Renyi divergences",
-                     "use accountant: auto or rdp with sampler: secure, or sampler: textbook (flagged non-private) with pld");
+                     "use accounting: auto or rdp with sampler: secure, or sampler: textbook (flagged non-private) with pld");
   if (o.min_points_in_branching_node > 0 && o.min_points_in_node == 0)
     throw InputError("params.min_points_in_branching_node", "min_points_in_branching_node needs min_points_in_node (0 = both automatic)",
                      "set min_points_in_node too, or leave both 0");

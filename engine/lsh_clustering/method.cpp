@@ -65,7 +65,7 @@ class LshClusteringMethod final : public Method {
       out.release["coreset"] = {{"points", matrix_json(r.coreset.points)},
                                 {"weights", r.coreset.weights},
                                 {"coordinates", "centred: add the centre of the diagnostics (centre: bounds or origin)"}};
-    out.diagnostics = {{"accountant", to_string(r.calibration.accountant)},
+    out.diagnostics = {{"accounting", to_string(r.calibration.accountant)},
                        {"alpha", r.calibration.alpha},
                        {"noise_multiplier", r.calibration.noise_multiplier},
                        {"count_scale", r.count_scale},
@@ -114,7 +114,7 @@ LshClusteringOptions options_of(const ParamSet& p) {
   o.multipliers.gaussian = p.real("gaussian_multiplier");
   o.multipliers.dlaplace = p.real("dlaplace_multiplier");
   o.sampler = privacy::sampler_of(p);
-  switch (value_of(kAccountants, p, "accountant")) {
+  switch (value_of(kAccountants, p, "accounting")) {
     case AccountantChoice::automatic: o.accountant = o.sampler == privacy::Sampler::secure ? Accountant::rdp : Accountant::pld; break;
     case AccountantChoice::pld: o.accountant = Accountant::pld; break;
     case AccountantChoice::rdp: o.accountant = Accountant::rdp; break;
@@ -167,7 +167,7 @@ const MethodInfo& lsh_clustering_method_info() {
         real_param("dlaplace_multiplier", 20.0,
                    "PrivacyCalculatorMultiplier.dlaplace_param_multiplier: the counts' discrete Laplace scale = this times alpha",
                    0.0, std::nullopt, true),
-        choice_param("accountant", "auto", names_of(kAccountants),
+        choice_param("accounting", "auto", names_of(kAccountants),
                      "the accountant calibrating alpha: pld = exact privacy loss distribution of the continuous Gaussian "
                      "(textbook sampler; as tight as the reference's dp_accounting PLD), rdp = Renyi DP (the secure "
                      "sampler's discrete Gaussian); auto = rdp when secure, pld when textbook"),

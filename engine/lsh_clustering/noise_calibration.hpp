@@ -14,7 +14,7 @@
 // and alpha the smallest value whose composition is (eps, delta)-DP (mechanism_calibration.
 // calibrate_dp_mechanism: bisection on alpha).
 //
-// Accountants (the choice of lsh_clustering's `accountant`):
+// Accountants (lsh_clustering's parameter `accounting`):
 //   pld  the exact privacy-loss distribution of the composition, with the continuous Gaussian (the
 //        reference's noise; the textbook sampler). Each discrete Laplace count's privacy loss is +a with
 //        probability 1 / (1 + e^-a) and -a otherwise (the pair Y, Y + 1 dominates every neighbouring pair,

@@ -261,7 +261,7 @@ TEST(LshClustering, BadInputGivesInputError) {
   EXPECT_EQ(where_of(run(o, Bounds{})), "params.radius");  // radius 0 without bounds
   o = options(2, 1.0);
   o.accountant = Accountant::pld;  // the secure sampler's discrete Gaussian has no exact PLD here
-  EXPECT_EQ(where_of(run(o, data.bounds)), "params.accountant");
+  EXPECT_EQ(where_of(run(o, data.bounds)), "params.accounting");
   o = options(2, 1.0);
   o.min_points_in_node = 10;
   o.min_points_in_branching_node = 5;
@@ -326,7 +326,7 @@ TEST(LshClusteringMethod, RegisteredAndRunsFromParameters) {
   EXPECT_THROW(m.check_shape(p, shape), InputError);
   shape.n = 3000;
   EXPECT_NO_THROW(m.check_shape(p, shape));
-  const ParamSet pld = with_defaults(m, {{"k", std::int64_t{4}}, {"accountant", std::string("pld")}});
+  const ParamSet pld = with_defaults(m, {{"k", std::int64_t{4}}, {"accounting", std::string("pld")}});
   EXPECT_THROW(m.check_shape(pld, shape), InputError);
   const ParamSet textbook = with_defaults(m, {{"k", std::int64_t{4}}, {"sampler", std::string("textbook")}});
   EXPECT_EQ(options_of(textbook).accountant, Accountant::pld);
