@@ -20,30 +20,43 @@ using Idx = Eigen::Index;
 constexpr std::size_t kMaxSecurePoints = std::size_t{1} << 31;  // integer sums of |z_j| <= 2^30 + 1 fit in int64
 
 // Nearest centre of every point (ties: the lowest index) and the sum of the squared distances, summed in
-// point order whatever the threads.
+// point order whatever the threads. Each distance is the sum over j in order of (x_j - c_j)^2 (no
+// ||x||^2 - 2 x.c + ||c||^2 cancellation); the centres are read transposed (d x k) so that the loop over the
+// centres is contiguous.
 double nearest_centres(const double* x, std::size_t n, std::size_t d, const RowMatrix& c, Labels& labels) {
   const auto k = static_cast<std::size_t>(c.rows());
+  std::vector<double> ct(d * k);
+  for (std::size_t a = 0; a < k; ++a)
+    for (std::size_t j = 0; j < d; ++j) ct[j * k + a] = c(static_cast<Idx>(a), static_cast<Idx>(j));
   labels.assign(n, 0);
   std::vector<double> best(n, 0.0);
   // Threads only where the work pays for waking them (a busy machine makes an idle team costly).
-#pragma omp parallel for schedule(static) if (n * k * d >= (std::size_t{1} << 20))
-  for (std::int64_t ii = 0; ii < static_cast<std::int64_t>(n); ++ii) {
-    const auto i = static_cast<std::size_t>(ii);
-    double b = std::numeric_limits<double>::infinity();
-    Label arg = 0;
-    for (std::size_t a = 0; a < k; ++a) {
-      double s = 0;
+#pragma omp parallel if (n * k * d >= (std::size_t{1} << 20))
+  {
+    std::vector<double> dist(k);
+#pragma omp for schedule(static)
+    for (std::int64_t ii = 0; ii < static_cast<std::int64_t>(n); ++ii) {
+      const auto i = static_cast<std::size_t>(ii);
+      const double* xi = x + i * d;
+      std::fill(dist.begin(), dist.end(), 0.0);
       for (std::size_t j = 0; j < d; ++j) {
-        const double t = x[i * d + j] - c(static_cast<Idx>(a), static_cast<Idx>(j));
-        s += t * t;
+        const double xj = xi[j];
+        const double* cj = ct.data() + j * k;
+        for (std::size_t a = 0; a < k; ++a) {
+          const double t = xj - cj[a];
+          dist[a] += t * t;
+        }
       }
-      if (s < b) {
-        b = s;
-        arg = static_cast<Label>(a);
-      }
+      double b = dist[0];
+      Label arg = 0;
+      for (std::size_t a = 1; a < k; ++a)
+        if (dist[a] < b) {
+          b = dist[a];
+          arg = static_cast<Label>(a);
+        }
+      labels[i] = arg;
+      best[i] = b;
     }
-    labels[i] = arg;
-    best[i] = b;
   }
   double inertia = 0;
   for (double b : best) inertia += b;

@@ -29,32 +29,46 @@ LshTree build_lsh_tree(const double* points, std::size_t n, std::size_t d, const
   root.private_count = std::max<std::int64_t>(1, root_private_count);
   tree.levels.push_back({root});
 
-  std::vector<std::size_t> scratch;    // the '1' points of the node being split
-  std::vector<unsigned char> bit;      // hash character of each point of that node
+  // Every point's whole hash, bit l = the character at prefix length l ('1' when <x, v_l> < 0), in one
+  // sequential pass: the same dot products group_by_next_hash computes level by level, for every point
+  // instead of those of branching nodes only (the hash of a point does not depend on the tree).
+  // The vectors are read transposed (d x max_depth) so that the inner loop runs over the levels; each dot
+  // product is still summed over j in order, so the bits do not depend on the layout.
+  const std::size_t depth = static_cast<std::size_t>(params.max_depth);
+  std::vector<double> vt(d * depth);
+  for (std::size_t l = 0; l < depth; ++l)
+    for (std::size_t j = 0; j < d; ++j) vt[j * depth + l] = projections(static_cast<Eigen::Index>(l), static_cast<Eigen::Index>(j));
+  std::vector<std::uint64_t> hash(n, 0);
+  std::vector<double> dot(depth);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double* x = points + i * d;
+    std::fill(dot.begin(), dot.end(), 0.0);
+    for (std::size_t j = 0; j < d; ++j) {
+      const double xj = x[j];
+      const double* v = vt.data() + j * depth;
+      for (std::size_t l = 0; l < depth; ++l) dot[l] += xj * v[l];
+    }
+    std::uint64_t h = 0;
+    for (std::size_t l = 0; l < depth; ++l) h |= static_cast<std::uint64_t>(dot[l] < 0) << l;
+    hash[i] = h;
+  }
+
+  std::vector<std::size_t> scratch;  // the '1' points of the node being split
   for (int level = 0; level < params.max_depth; ++level) {
     std::vector<LshNode>& nodes = tree.levels[static_cast<std::size_t>(level)];
     std::vector<LshNode> next;
-    const double* v = projections.row(level).data();
+    const std::uint64_t mask = std::uint64_t{1} << level;
     for (LshNode& node : nodes) {
       if (node.private_count < params.min_points_in_branching_node) continue;  // filter_branching_nodes
       // group_by_next_hash: '0' for <x, v_l> >= 0, '1' otherwise; a stable partition keeps index order.
-      const std::size_t size = node.size();
-      bit.resize(size);
       scratch.clear();
-      std::size_t zeros = 0;
-      for (std::size_t t = 0; t < size; ++t) {
-        const double* x = points + tree.order[node.begin + t] * d;
-        double dot = 0;
-        for (std::size_t j = 0; j < d; ++j) dot += x[j] * v[j];
-        bit[t] = dot >= 0 ? 0 : 1;
-        zeros += bit[t] == 0;
-      }
       std::size_t write = node.begin;
-      for (std::size_t t = 0; t < size; ++t) {
-        const std::size_t i = tree.order[node.begin + t];
-        if (bit[t] == 0) tree.order[write++] = i;
+      for (std::size_t t = node.begin; t < node.end; ++t) {
+        const std::size_t i = tree.order[t];
+        if ((hash[i] & mask) == 0) tree.order[write++] = i;
         else scratch.push_back(i);
       }
+      const std::size_t zeros = write - node.begin;
       std::copy(scratch.begin(), scratch.end(), tree.order.begin() + static_cast<std::ptrdiff_t>(write));
       // children(): both children get a private count; get_next_level keeps those with enough points.
       for (int c = 0; c < 2; ++c) {

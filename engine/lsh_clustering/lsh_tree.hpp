@@ -21,8 +21,9 @@
 // add/remove; the tree's shape is a function of the noisy counts and the public projections only. Points
 // of a child that did not join the tree are in no leaf (they reach the coreset through no sum).
 //
-// Cost: one dot product per point and level it reaches, a stable partition of the node's range (O(n) a
-// level, no allocation per point): O(n d max_depth) time, O(n) memory besides the data.
+// Cost: every point's max_depth dot products in one sequential pass (its whole hash as bits), then a stable
+// partition of each branching node's range on one bit (O(n) a level, no allocation per point): O(n d
+// max_depth) time, O(n) memory besides the data.
 #include <cstddef>
 #include <cstdint>
 #include <vector>

@@ -51,9 +51,16 @@ SumGrid sum_grid(double radius, std::size_t d, double noise_multiplier) {
 
 void grid_point(const double* x, std::size_t d, const SumGrid& grid, std::int64_t* z) {
   const auto bound = static_cast<I128>(grid.norm2_bound);
+  const double unit = std::ldexp(1.0, -grid.exponent);  // 1 / gamma, a power of two: the products are exact
+  // Rounding to the nearest integer (ties to even) by adding and subtracting 1.5 * 2^52, exact for |q| < 2^51
+  // (here |q| <= 2^30 (1 + 2^-30)) under the default rounding mode: branch-free, no library call.
+  constexpr double kRound = 6755399441055744.0;  // 1.5 * 2^52
   double shrink = 1.0;
   for (;;) {
-    for (std::size_t j = 0; j < d; ++j) z[j] = std::llround(std::ldexp(x[j] * shrink, -grid.exponent));
+    for (std::size_t j = 0; j < d; ++j) {
+      const double q = x[j] * shrink * unit;
+      z[j] = static_cast<std::int64_t>((q + kRound) - kRound);
+    }
     if (norm2_of(z, d) <= bound) return;
     shrink *= 1.0 - 0x1p-20;  // never reached for a point of norm <= r (the margin of sum_grid)
   }

@@ -12,7 +12,7 @@
 //   textbook  the reference's: double sums of the clipped points + N(0, sigma^2) per coordinate,
 //             sigma = noise_multiplier * r (Box-Muller on doubles; not floating-point safe, flagged).
 //   secure    on a public grid of spacing gamma = 2^e (sum_grid below): each clipped point is rounded to
-//             z = round(x / gamma) in Z^d (an exact power-of-two scaling, then rounding to nearest), the
+//             z = round(x / gamma) in Z^d (an exact power-of-two scaling, then to the nearest integer, ties to even), the
 //             integer sums are exact (int64), and the discrete Gaussian N_Z(0, sigma_u^2) is added to each
 //             coordinate (CKS20 Alg. 3), sigma_u = noise_multiplier * Delta_u. The release gamma (S + Y)
 //             lies on the grid. The l2 sensitivity after rounding, in grid units: ||z|| <= ||x|| / gamma +

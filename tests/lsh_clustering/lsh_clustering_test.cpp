@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "cluster/kmeans/kmeans.hpp"
 #include "core/error.hpp"
 #include "lsh_clustering/method.hpp"
 #include "lsh_clustering/register.hpp"
@@ -44,11 +43,6 @@ LshClusteringOptions options(std::size_t k, double epsilon) {
   o.k = k;
   o.epsilon = epsilon;
   return o;
-}
-
-double kmeans_inertia(const Dataset& data, std::size_t k) {
-  Rng rng(99);
-  return kmeans(data, k, KMeansOptions{5, 300, 1e-4}, rng).inertia;
 }
 
 TEST(LshClustering, LedgerIsOneJointAccountWithItsTwoSteps) {
