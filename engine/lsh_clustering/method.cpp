@@ -169,7 +169,7 @@ const MethodInfo& lsh_clustering_method_info() {
                    0.0, std::nullopt, true),
         choice_param("accounting", "auto", names_of(kAccountants),
                      "the accountant calibrating alpha: pld = exact privacy loss distribution of the continuous Gaussian "
-                     "(textbook sampler; as tight as the reference's dp_accounting PLD), rdp = Renyi DP (the secure "
+                     "(textbook sampler; at least as tight as the reference's dp_accounting PLD), rdp = Renyi DP (the secure "
                      "sampler's discrete Gaussian); auto = rdp when secure, pld when textbook"),
         int_param("n_init", 10,
                   "k-means++ restarts on the coreset (scikit-learn < 1.4's KMeans default, as the reference ran), at most 1e4", 1,

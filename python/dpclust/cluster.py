@@ -160,7 +160,8 @@ class LSHClustering(_CentreModel, TransformerMixin, ClusterMixin, EngineEstimato
     centred on the midpoint of ``bounds`` with the radius that holds them (``radius`` > 0 sets it; ``centre``
     ='origin' for data centred on 0). After fit: ``cluster_centers_`` (at most n_clusters rows: fewer when
     the coreset has fewer points; the release); with ``release_coreset=True`` the coreset is in
-    ``release_["coreset"]``. ``predict``, ``transform`` and ``score`` use the released centres only.
+    ``release_["coreset"]``; ``n_iter_`` (Lloyd iterations on the coreset). ``predict``, ``transform`` and ``score``
+    use the released centres only.
     """
 
     _method = "lsh_clustering"
@@ -177,6 +178,8 @@ class LSHClustering(_CentreModel, TransformerMixin, ClusterMixin, EngineEstimato
         self._refuse_fit_params(fit_params)
         result = self._fit(X, y)
         self.cluster_centers_ = result["centers"]
+        # Lloyd iterations of the retained k-means run on the coreset (scikit-learn's KMeans.n_iter_).
+        self.n_iter_ = int(self.diagnostics_["kmeans_iterations"])
         return self
 
 
