@@ -25,7 +25,9 @@
 // sklearn KMeans(n_clusters=min(k, leaves),              kmeans (cluster/kmeans) with sample_weight = the leaf
 //   init="k-means++").fit(sample_weight=weights)         counts, n_init 10 (scikit-learn < 1.4's default, which
 //                                                        the reference relied on; Debian 12 has 1.2.1), 300
-//                                                        iterations, tol 1e-4
+//                                                        iterations, tol 1e-4; k-means++ seeded with the weights
+//                                                        as scikit-learn >= 1.3 seeds (1.2.1 seeded unweighted:
+//                                                        bench/reference_lsh_clustering.py shows the difference)
 // ClusteringResult (labels, loss: "nonprivate")          labels = nearest released centre, inertia on the true
 //                                                        points: evaluation only
 // The released centres are the k-means centres of the coreset shifted back by the centre: no private

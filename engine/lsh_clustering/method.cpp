@@ -61,10 +61,12 @@ class LshClusteringMethod final : public Method {
     out.non_private_notes = r.non_private_notes;
     out.centres = r.centres;
     out.release = {{"centers", matrix_json(r.centres)}};
-    if (p.boolean("release_coreset"))
-      out.release["coreset"] = {{"points", matrix_json(r.coreset.points)},
-                                {"weights", r.coreset.weights},
-                                {"coordinates", "centred: add the centre of the diagnostics (centre: bounds or origin)"}};
+    if (p.boolean("release_coreset")) {
+      RowMatrix points = r.coreset.points;  // in the data's coordinates, as the centres
+      for (Eigen::Index c = 0; c < points.rows(); ++c)
+        for (Eigen::Index j = 0; j < points.cols(); ++j) points(c, j) += r.centre[static_cast<std::size_t>(j)];
+      out.release["coreset"] = {{"points", matrix_json(points)}, {"weights", r.coreset.weights}};
+    }
     out.diagnostics = {{"accounting", to_string(r.calibration.accountant)},
                        {"alpha", r.calibration.alpha},
                        {"noise_multiplier", r.calibration.noise_multiplier},
