@@ -13,6 +13,7 @@
 #include "dpm/register.hpp"
 #include "drbt/register.hpp"
 #include "eugkm/register.hpp"
+#include "lsh_clustering/register.hpp"
 #include "metrics/clustering_metrics.hpp"
 #include "ndlaplace/register.hpp"
 #include "wavecluster/register.hpp"
@@ -28,6 +29,7 @@ const std::vector<MethodInfo>& all_methods() {
     for (auto& m : drbt_methods()) all.push_back(std::move(m));
     for (auto& m : dpm_methods()) all.push_back(std::move(m));
     for (auto& m : eugkm_methods()) all.push_back(std::move(m));
+    for (auto& m : lsh_clustering_methods()) all.push_back(std::move(m));
     return all;
   }();
   return methods;
@@ -81,6 +83,7 @@ const std::vector<MetricInfo>& all_metrics() {
     for (auto& m : drbt_metrics()) all.push_back(std::move(m));
     for (auto& m : dpm_metrics()) all.push_back(std::move(m));
     for (auto& m : eugkm_metrics()) all.push_back(std::move(m));
+    for (auto& m : lsh_clustering_metrics()) all.push_back(std::move(m));
     return all;
   }();
   return metrics;

@@ -117,6 +117,18 @@ void BudgetLedger::verify() const {
     if (!entries_.empty()) throw std::logic_error("BudgetLedger: non-private ledger has entries");
     return;
   }
+  for (const auto& e : entries_) {
+    if (e.joint_total && e.joint.empty()) throw std::logic_error("BudgetLedger: the joint account '" + e.step + "' has no name");
+    if (e.joint.empty() || e.joint_total) continue;
+    if (e.epsilon != 0 || e.delta != 0)
+      throw std::logic_error("BudgetLedger: '" + e.step + "' is a step of the joint account '" + e.joint +
+                             "', which records its cost; the step itself must record 0");
+    std::size_t accounts = 0;
+    for (const auto& a : entries_) accounts += a.joint_total && a.joint == e.joint;
+    if (accounts != 1)
+      throw std::logic_error("BudgetLedger: '" + e.step + "' names the joint account '" + e.joint + "', recorded " +
+                             std::to_string(accounts) + " times (needs exactly once)");
+  }
   const double eps_expected = epsilon_total_ + excess_epsilon_;
   if (!close(spent_epsilon(), eps_expected) || !close(spent_delta(), delta_total_))
     throw std::logic_error("BudgetLedger: spent (eps=" + std::to_string(spent_epsilon()) + ", delta=" +
@@ -158,6 +170,8 @@ nlohmann::json BudgetLedger::to_json() const {
       s["sensitivity_norm"] = e.sensitivity_norm;
     }
     if (e.measure != measure_) s["measure"] = to_string(e.measure);
+    if (!e.joint.empty()) s["joint"] = e.joint;
+    if (e.joint_total) s["joint_total"] = true;
     if (!e.note.empty()) s["note"] = e.note;
     steps.push_back(std::move(s));
   }

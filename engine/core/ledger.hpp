@@ -36,6 +36,16 @@ struct BudgetEntry {
   std::string sensitivity_norm;            // "l1", "l2", "utility" (exponential mechanism), "metric" (local)
   NeighbourRelation relation = NeighbourRelation::add_remove;
   PrivacyMeasure measure = PrivacyMeasure::pure;
+  // Joint accounts. Sequential composition (the entries' epsilons and deltas add up) is loose for steps
+  // whose noise one accountant calibrates together, e.g. a Gaussian release composed with discrete Laplace
+  // counts by a privacy-loss-distribution or Renyi accountant (Google's DP clustering, lsh_clustering): no
+  // split of the certified (eps, delta) into per-step parts is a guarantee of each step alone. Such steps
+  // name their account here and record epsilon = delta = 0 (their mechanism and sensitivity stay typed);
+  // one entry of the same name with `joint_total` set records what the accountant certifies for all of
+  // them together (its accountant in `mechanism`), so the entries still add up to the ledger's total.
+  // Empty: a step composed sequentially. verify() checks that every joint step has its account.
+  std::string joint;
+  bool joint_total = false;
 };
 
 class BudgetLedger {
@@ -103,7 +113,8 @@ class BudgetLedger {
   double local_distance() const { return local_distance_; }
 
   // Throws std::logic_error unless the entries add up to the totals (relative tolerance 1e-9), the
-  // epsilon total raised by any declared excess.
+  // epsilon total raised by any declared excess, and unless every step of a joint account spends 0 and
+  // its account (one joint_total entry of that name) is in the ledger.
   void verify() const;
   nlohmann::json to_json() const;
 

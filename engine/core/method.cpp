@@ -27,9 +27,13 @@ std::string privacy_notion(const MethodInfo& info) {
   if (!info.differentially_private) return "none";
   if (info.local_privacy) return "eps-geo-indistinguishability (local: per record, eps per unit distance)";
   const std::string relation = info.relation == NeighbourRelation::replace_one ? "replace one record" : "add/remove one record";
-  bool has_delta = false;
-  for (const auto& p : info.params) has_delta = has_delta || p.name == "delta";
-  return has_delta ? "eps-DP, or (eps, delta)-DP with Gaussian noise (" + relation + ")" : "eps-DP (" + relation + ")";
+  const ParamSpec* delta = nullptr;
+  for (const auto& p : info.params)
+    if (p.name == "delta") delta = &p;
+  if (!delta) return "eps-DP (" + relation + ")";
+  // A delta declared strictly positive (lsh_clustering's Gaussian sums): never pure.
+  if (delta->min && *delta->min == 0 && delta->min_open) return "(eps, delta)-DP (" + relation + ")";
+  return "eps-DP, or (eps, delta)-DP with Gaussian noise (" + relation + ")";
 }
 
 nlohmann::json MethodInfo::to_json() const {

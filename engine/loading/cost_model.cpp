@@ -253,6 +253,19 @@ std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const 
     s = kmeans_cost(n, d, real_or(p, "k", 1), 1, t);
   } else if (m == "eugkm" || m == "hybrid_kmeans") {
     s = eugkm_cost(shape, p, m == "hybrid_kmeans", n, d);
+  } else if (m == "lsh_clustering") {
+    // The centred, clipped copy of the data, the tree's index order and partition buffers; one projection per
+    // point and level, the leaf sums, weighted k-means on the coreset, the labels (lsh_clustering.hpp). The
+    // leaves: at most 2^max_depth, about 2 n / m with m the automatic min_points_in_node, min(10 sqrt(d)
+    // sigma/Delta, n / 2k), sigma/Delta taken as the classic Gaussian's sqrt(2 ln(1.25/delta)) / eps.
+    const double k = real_or(p, "k", 1), depth = real_or(p, "max_depth", 20);
+    const double eps = std::max(real_or(p, "epsilon", 1), 1e-12), delta = std::clamp(real_or(p, "delta", 1e-6), 1e-300, 0.5);
+    double per_leaf = real_or(p, "min_points_in_node", 0);
+    if (per_leaf <= 0) per_leaf = std::max(1.0, std::min(10 * std::sqrt(d) * std::sqrt(2 * std::log(1.25 / delta)) / eps, n / (2 * k)));
+    const double leaves = std::max(1.0, std::min({std::exp2(depth), 2 * n / per_leaf, n}));
+    const Sizes c = kmeans_cost(leaves, d, std::min(k, leaves), real_or(p, "n_init", 10), real_or(p, "max_iter", 300));
+    s.memory = kDouble * n * (d + 4) + 2 * kDouble * leaves * d + c.memory;
+    s.work = n * d * (depth + 2) + c.work + n * k * d;
   } else if (m == "affinity_propagation") {
     s = affinity_cost(n, real_or(p, "max_iter", 200));
   } else if (is_wavecluster(m)) {

@@ -26,8 +26,9 @@ bool secure_sampler_mechanism(std::string_view mechanism) {
 }
 
 bool ledger_uses_secure_samplers(const BudgetLedger& ledger) {
+  // A joint account's own entry draws nothing (its steps, each checked here, draw the noise).
   return std::all_of(ledger.entries().begin(), ledger.entries().end(),
-                     [](const BudgetEntry& e) { return secure_sampler_mechanism(e.mechanism); });
+                     [](const BudgetEntry& e) { return e.joint_total || secure_sampler_mechanism(e.mechanism); });
 }
 
 bool is_private_release(bool differentially_private, Randomness mode, const BudgetLedger& ledger, const std::vector<std::string>& notes) {

@@ -33,7 +33,8 @@ const char* generator_name(Randomness mode);
 // (textbook samplers on doubles, diffprivlib's floating-point samplers, the continuous exponential
 // mechanism, "unspecified" entries, a Python mechanism's own noise) is not floating-point safe.
 bool secure_sampler_mechanism(std::string_view mechanism);
-// True when every entry of the ledger is a secure sampler (an empty ledger: true).
+// True when every entry of the ledger is a secure sampler (an empty ledger: true); a joint account's own
+// entry (BudgetEntry::joint_total) draws no noise and is skipped, its steps are checked.
 bool ledger_uses_secure_samplers(const BudgetLedger& ledger);
 
 // The rule above. `notes`: every non_private note that applies to the result.

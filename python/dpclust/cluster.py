@@ -15,8 +15,8 @@ import numpy as np
 from . import _core
 from ._estimator import ClusterMixin, EngineEstimator, TransformerMixin, _consecutive, _install_init
 
-__all__ = ["DPDBSCAN", "DPKMeans", "DPM", "EUGkM", "HybridKMeans", "WaveCluster", "WCBaseline", "PrivQT", "PrivTHR",
-           "PrivTHREM"]
+__all__ = ["DPDBSCAN", "DPKMeans", "DPM", "EUGkM", "HybridKMeans", "LSHClustering", "WaveCluster", "WCBaseline", "PrivQT",
+           "PrivTHR", "PrivTHREM"]
 
 # Why a check of scikit-learn's cannot pass, per estimator (declared through the _xfail_checks tag; the suite
 # runs each such check and requires it to fail: tests/python/test_sklearn_checks.py). check_clustering wants
@@ -227,6 +227,36 @@ class HybridKMeans(_CentresEstimator):
         self.eugkm_centers_ = None if eugkm is None else np.asarray(eugkm, dtype=np.float64)
         dplloyd = int(self.diagnostics_.get("dplloyd_iterations", 0))
         self.n_iter_ = dplloyd if dplloyd > 0 else int(self.diagnostics_.get("kmeans_iterations", 0))
+        return self
+
+
+@_install_init
+class LSHClustering(_CentresEstimator):
+    """Google's DP clustering (Chang & Kamath 2021; google/differential-privacy, learning/clustering): an LSH
+    prefix tree grown on private counts, a private coreset of leaf averages and counts, weighted k-means on
+    the coreset; (epsilon, delta)-DP with one accountant calibrating all its noise (docs/methods.md).
+
+    ``n_clusters`` is scikit-learn's name for the engine's ``k``. The ball the points are clipped to is
+    centred on the midpoint of ``bounds`` with the radius that holds them (``radius`` > 0 sets it; ``centre``
+    ='origin' for data centred on 0). After fit: ``cluster_centers_`` (at most n_clusters rows: fewer when
+    the coreset has fewer points; the release); with ``release_coreset=True`` the coreset is in
+    ``release_["coreset"]``; ``n_iter_`` (Lloyd iterations on the coreset). ``predict``, ``transform`` and ``score``
+    use the released centres only.
+    """
+
+    _method = "lsh_clustering"
+    _public_defaults = {"k": (8, "8, scikit-learn's KMeans n_clusters")}
+    _no_sample_weight = ("the tree's counts and the leaves' sums are calibrated for a record counted once (sensitivity 1 "
+                         "and the radius)")
+
+    def fit(self, X, y=None, **fit_params) -> "LSHClustering":
+        """One trial of LSH clustering on X (n_samples, n_features); y is ignored; sample_weight is refused (why:
+        ``_no_sample_weight``). Returns self."""
+        self._refuse_fit_params(fit_params)
+        result = self._fit(X, y)
+        self.cluster_centers_ = result["centers"]
+        # Lloyd iterations of the retained k-means run on the coreset (scikit-learn's KMeans.n_iter_).
+        self.n_iter_ = int(self.diagnostics_["kmeans_iterations"])
         return self
 
 

@@ -107,8 +107,8 @@ void add_details(MethodResult& r, std::size_t d, py::dict& out) {
   } else if (r.centres.rows() > 0) {
     out["centers"] = to_numpy(RowMatrix(r.centres));  // any method that releases centres (EUGkM, the hybrid, ...)
   }
-  // Any other method that releases centres (MethodResult::centres: DPM, ...).
-  if (r.centres.rows() > 0 && !out.contains("centers")) out["centers"] = to_numpy(RowMatrix(r.centres));
+  // Any other method that releases centres (MethodResult::centres: DPM, EUGkM, LSH clustering, ...).
+  if (!out.contains("centers") && r.centres.rows() > 0) out["centers"] = to_numpy(RowMatrix(r.centres));
 }
 
 // randomness: "seeded" (Rng(seed), reproducible, not a secure release) or "secure" (the OS CSPRNG; seed

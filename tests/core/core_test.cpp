@@ -130,6 +130,47 @@ TEST(Ledger, PartsMustSumToTotal) {
   EXPECT_EQ(l.to_json()["steps"].size(), 2u);
 }
 
+TEST(Ledger, JointAccountsAddUpThroughTheirAccountEntry) {
+  // Steps calibrated together (core/ledger.hpp, "Joint accounts"): each records 0 and names its account;
+  // the account entry records the total.
+  auto step = [](const char* name, const char* joint) {
+    BudgetEntry e;
+    e.step = name;
+    e.mechanism = "discrete_laplace";
+    e.joint = joint;
+    return e;
+  };
+  BudgetLedger l(1.0, 1e-6);
+  l.charge(step("counts", "acct"));
+  l.charge(step("sums", "acct"));
+  EXPECT_THROW(l.verify(), std::logic_error);  // no account entry yet (and nothing spent)
+  BudgetEntry account;
+  account.step = "acct";
+  account.epsilon = 1.0;
+  account.delta = 1e-6;
+  account.measure = PrivacyMeasure::approximate;
+  account.joint = "acct";
+  account.joint_total = true;
+  l.charge(account);
+  EXPECT_NO_THROW(l.verify());
+  const auto j = l.to_json();
+  EXPECT_EQ(j["steps"][0]["joint"], "acct");
+  EXPECT_FALSE(j["steps"][0].contains("joint_total"));
+  EXPECT_EQ(j["steps"][2]["joint_total"], true);
+  // A step of the account that spends something of its own, or an account recorded twice, is refused.
+  BudgetLedger twice(2.0, 2e-6);
+  twice.charge(step("counts", "acct"));
+  twice.charge(account);
+  twice.charge(account);
+  EXPECT_THROW(twice.verify(), std::logic_error);
+  BudgetLedger spends(1.5, 1e-6);
+  BudgetEntry bad = step("counts", "acct");
+  bad.epsilon = 0.5;
+  spends.charge(bad);
+  spends.charge(account);
+  EXPECT_THROW(spends.verify(), std::logic_error);
+}
+
 TEST(Ledger, OverspendingIsCaught) {
   BudgetLedger l(0.5);
   l.spend("a", 0.5);

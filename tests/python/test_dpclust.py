@@ -28,7 +28,7 @@ needs_binary = pytest.mark.skipif(not os.path.isfile(BINARY), reason="DPCLUST_BI
 needs_pandas = pytest.mark.skipif(importlib.util.find_spec("pandas") is None, reason="pandas not installed (python3-pandas)")
 needs_sklearn = pytest.mark.skipif(importlib.util.find_spec("sklearn") is None, reason="scikit-learn not installed (python3-sklearn)")
 
-ESTIMATORS = [dpclust.DPDBSCAN, dpclust.DPKMeans, dpclust.WaveCluster, dpclust.WCBaseline, dpclust.PrivQT, dpclust.PrivTHR,
+ESTIMATORS = [dpclust.DPDBSCAN, dpclust.DPKMeans, dpclust.LSHClustering, dpclust.WaveCluster, dpclust.WCBaseline, dpclust.PrivQT, dpclust.PrivTHR,
               dpclust.PrivTHREM, dpclust.NDLaplace, dpclust.DRBT]
 
 
@@ -53,6 +53,7 @@ def cli(*args, cwd=None):
 def fitted(cls, X, **params):
     """A small fit of every estimator (public bounds where they are needed)."""
     defaults = {dpclust.DPDBSCAN: dict(alpha=0.2, min_pts=7), dpclust.DPKMeans: dict(n_clusters=2),
+                dpclust.LSHClustering: dict(n_clusters=2),
                 dpclust.NDLaplace: dict(epsilon=2.0, n_clusters=2, n_init=1, pe_max_pairs=1000),
                 dpclust.DRBT: dict(k_dims=2, n_clusters=2)}
     kw = defaults.get(cls, dict(g=20, p=0.5, epsilon=1.0) if cls is not dpclust.WaveCluster else dict(g=20, p=0.5))
@@ -96,6 +97,26 @@ def test_clone_and_params_round_trip(cls, moons):
     again = clone(est).fit(moons.X)
     assert np.array_equal(again.labels_, est.labels_) and again.ledger_ == est.ledger_ and again.seed_ == 3
     assert est.labels_.shape == (len(moons.X),) and est.n_features_in_ == 2
+
+
+def test_lsh_clustering_releases_centres_under_one_joint_account(moons):
+    est = fitted(dpclust.LSHClustering, moons.X, n_clusters=4, release_coreset=True)
+    centres = est.cluster_centers_
+    assert centres.shape[1] == 2 and 1 <= centres.shape[0] <= 4
+    assert np.array_equal(est.predict(moons.X), est.release_labels_)  # nearest released centre (evaluation only)
+    assert est.transform(moons.X).shape == (len(moons.X), centres.shape[0])
+    steps = est.ledger_["steps"]
+    account = [s for s in steps if s.get("joint_total")]
+    assert len(account) == 1 and account[0]["epsilon"] == 1.0 and account[0]["delta"] == 1e-6
+    assert sorted(s["mechanism"] for s in steps if not s.get("joint_total")) == ["discrete_gaussian", "discrete_laplace"]
+    assert sum(s["epsilon"] for s in steps) == est.epsilon_spent_ == 1.0 and est.delta_spent_ == 1e-6
+    assert est.privacy_notion_.startswith("(eps, delta)-DP")
+    assert len(est.release_["coreset"]["weights"]) == est.diagnostics_["leaves"]
+    assert est.diagnostics_["accounting"] == "rdp" and "inertia" in est.evaluation_
+    with pytest.raises(TypeError, match="sample_weight"):
+        dpclust.LSHClustering(2, bounds=((-2.5, -2.5), (2.5, 2.5))).fit(moons.X, sample_weight=np.ones(len(moons.X)))
+    with pytest.raises(ValueError, match="accounting: pld"):  # the exact PLD certifies the continuous Gaussian only
+        dpclust.LSHClustering(2, accounting="pld", bounds=((-2.5, -2.5), (2.5, 2.5)), random_state=0).fit(moons.X)
 
 
 def test_unknown_parameter_names():

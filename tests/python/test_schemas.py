@@ -91,6 +91,28 @@ def test_results_follow_the_results_schema(outputs):
 
 
 @needs_binary
+def test_a_joint_account_follows_the_results_schema(tmp_path):
+    """lsh_clustering's ledger: a joint account (joint_total), its steps (joint, epsilon 0) and a pure step in an
+    approximate ledger (the step's own measure); under secure randomness the release is private."""
+    config = tmp_path / "lsh.yaml"
+    config.write_text("experiment: lsh_schema\nrandomness: secure\ntrials: 2\n"
+                      "datasets:\n  - name: blobs\n    generator: {type: blobs, n_samples: 3000, centers: 4, n_features: 3, seed: 1}\n"
+                      "    bounds: [[-15, 15], [-15, 15], [-15, 15]]\n"
+                      "methods:\n  - method: lsh_clustering\n    params: {k: 4, epsilon: 1.0}\n")
+    r = subprocess.run([BINARY, "run", str(config), "--out", str(tmp_path / "out"), "--no-progress"], capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr
+    with open(tmp_path / "out" / "lsh_schema" / "results.json") as f:
+        doc = json.load(f)
+    assert errors(validator("results.schema.json"), doc) == []
+    cell = doc["cells"][0]
+    assert cell["private_release"] and all(t["private_release"] for t in cell["trials"])
+    steps = cell["trials"][0]["ledger"]["steps"]
+    assert [s.get("joint_total", False) for s in steps] == [True, False, False]
+    assert steps[1]["measure"] == "pure" and steps[1]["epsilon"] == 0 and steps[1]["joint"] == steps[0]["joint"]
+
+
+@needs_binary
 def test_audits_follow_the_audit_schema(outputs):
     v = validator("audit.schema.json")
     audits = {e: doc for (e, kind), doc in outputs.items() if kind == "audit.json"}
