@@ -137,6 +137,7 @@ CountMechanism CountMechanism::gaussian(BudgetLedger& ledger, Sampler sampler, d
   m.delta_ = delta;
   m.sensitivity_ = l2;
   m.scale_ = std::sqrt(2.0 * std::log(1.25 / delta)) * l2 / epsilon;
+  m.classic_gaussian_ = true;
   m.factor_ = ledger.noise_scale();
   m.prepare_exact_parameter();
   ledger.charge(typed_entry(ledger, std::move(step), epsilon, delta, sampler == Sampler::secure ? "discrete_gaussian" : "gaussian (textbook)", l2, "l2",
@@ -179,7 +180,17 @@ void CountMechanism::prepare_exact_parameter() {
       const double s = laplace_scale_at_least(sensitivity_, epsilon_);
       exact_ = rational_at_least(factor_ == 1 ? s : std::nextafter(s * factor_, inf));
     } else {
-      const double s2 = gaussian_sigma2_at_least(sensitivity_, epsilon_, delta_);
+      // The classic calibration is bounded from its inputs; an accountant's sigma (gaussian_tight) is the
+      // calibrated value itself, squared rounding up.
+      double s2 = 0;
+      if (classic_gaussian_) {
+        s2 = gaussian_sigma2_at_least(sensitivity_, epsilon_, delta_);
+      } else {
+        detail::Mpfr sq(53);
+        mpfr_set_d(sq.v, scale_, MPFR_RNDN);
+        mpfr_sqr(sq.v, sq.v, MPFR_RNDU);
+        s2 = mpfr_get_d(sq.v, MPFR_RNDU);
+      }
       exact_ = rational_at_least(factor_ == 1 ? s2 : std::nextafter(s2 * factor_ * factor_, inf));
     }
     exact_ready_ = true;

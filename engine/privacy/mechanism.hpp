@@ -95,6 +95,9 @@ class CountMechanism {
   Sampler sampler_ = Sampler::secure;
   double epsilon_ = 0, delta_ = 0, sensitivity_ = 0, scale_ = 0;
   double factor_ = 1;  // the ledger's noise_scale at construction
+  // True for the classic Gaussian (sigma^2 = 2 ln(1.25 / delta) l2^2 / eps^2, bounded exactly from its
+  // inputs); false for a sigma an accountant calibrated (gaussian_tight), whose square is rounded up.
+  bool classic_gaussian_ = false;
   // The exact sampler's parameter (discrete Laplace scale, or discrete Gaussian sigma^2) as a rational,
   // rounded up: computed once, when the mechanism is built (secure sampler, noise on), never by a draw.
   // A mechanism is shared read-only by the OpenMP threads of a histogram; the lazy cache it replaces

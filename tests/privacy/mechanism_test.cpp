@@ -235,3 +235,22 @@ TEST(CountMechanism, ExactParameterIsNeverBelowTheCalibratedScale) {
     mpfr_clears(x, e, lhs, static_cast<mpfr_ptr>(nullptr));
   }
 }
+
+namespace dpclust::privacy {
+namespace {
+
+// An accountant-calibrated Gaussian (gaussian_tight: the zCDP sigma in secure mode) draws with the square of
+// its own sigma, not with the classic formula's (which is smaller whenever eps > 1 or delta is tiny).
+TEST(CountMechanismGaussianTight, ExactParameterIsTheSquareOfItsOwnSigma) {
+  for (double eps : {0.6, 1.0, 2.0}) {
+    BudgetLedger ledger(eps, 1e-6);
+    const CountMechanism m = CountMechanism::gaussian_tight(ledger, Sampler::secure, 3.0, eps, 1e-6, "g");
+    const Rational s2 = m.exact_parameter();
+    const double drawn = static_cast<double>(s2.num) / static_cast<double>(s2.den);
+    EXPECT_GE(drawn, m.scale() * m.scale() * (1 - 1e-15)) << eps;
+    EXPECT_LE(drawn, m.scale() * m.scale() * (1 + 1e-12)) << eps;
+  }
+}
+
+}  // namespace
+}  // namespace dpclust::privacy
