@@ -4,24 +4,21 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "cluster/kmeans/hamerly.hpp"
+#include "cluster/kmeans/squared_distance.hpp"
 
 namespace dpclust {
 namespace {
 
 constexpr std::size_t kParallelWork = std::size_t{1} << 18;  // n * k below this: no OpenMP
 
-inline double sqdist(const double* a, const double* b, std::size_t d) {
-  double s = 0.0;
-  for (std::size_t j = 0; j < d; ++j) {
-    const double t = a[j] - b[j];
-    s += t * t;
-  }
-  return s;
-}
+inline double sqdist(const double* a, const double* b, std::size_t d) { return kmeans_detail::squared_distance(a, b, d); }
 
 // The first index whose running sum reaches `value` (numpy searchsorted(side="left")), clipped to n - 1.
 std::size_t search_sorted(const std::vector<double>& cumsum, double value) {
@@ -29,13 +26,40 @@ std::size_t search_sorted(const std::vector<double>& cumsum, double value) {
   return std::min<std::size_t>(static_cast<std::size_t>(it - cumsum.begin()), cumsum.size() - 1);
 }
 
+// The largest distance of a point from the origin: S of the pruning margins (hamerly.hpp). Every centre
+// k-means places is a data point or a (weighted) mean of data points, so no distance exceeds 2 S.
+double radius_of(const double* X, std::size_t n, std::size_t d) {
+  double r2 = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    double s = 0.0;
+    for (std::size_t j = 0; j < d; ++j) s += X[i * d + j] * X[i * d + j];
+    r2 = std::max(r2, s);
+  }
+  return std::sqrt(r2);
+}
+
 // k-means++ on (already centred) data X; centres written to C (k x d). W: the sample weights or nullptr
 // (scikit-learn's _kmeans_plusplus with sample_weight: the first centre drawn proportional to w, the
 // potential and the draws weighted by w).
-void plusplus(const double* X, std::size_t n, std::size_t d, std::size_t k, Rng& rng, double* C, const double* W) {
+//
+// prune (KMeansOptions::triangle_pruning): a candidate y cannot lower a point's closest squared distance
+// when ||y - a|| > 2 ||x - a||, a the point's nearest centre so far (then ||x - y|| >= ||y - a|| - ||x - a||
+// > ||x - a||); such a point keeps its distance without computing ||x - y||. The test carries the margin of
+// hamerly.hpp (factor 1 + 1e-9 and 1e-9 S), larger than any rounding of the distances, so the computed
+// distance would not have been smaller: the candidates' potentials, the draws and the centres are the same
+// doubles as without pruning.
+void plusplus(const double* X, std::size_t n, std::size_t d, std::size_t k, Rng& rng, double* C, const double* W,
+              bool prune = false, double scale = 0.0) {
   const std::size_t trials = 2 + static_cast<std::size_t>(std::log(static_cast<double>(k)));
   std::vector<double> closest(n), cand(trials * n), cumsum(n), rand(trials);
   std::vector<std::size_t> ids(trials);
+  // Pruning state: each point's nearest centre so far and the square root of its closest distance; the
+  // distances from the candidate to the centres placed.
+  std::vector<std::size_t> nearest(prune ? n : 0);
+  std::vector<double> root(prune ? n : 0), to_centre(prune ? k : 0);
+  constexpr double kRelative = 1e-9;
+  const double margin = kRelative * scale;
+  const auto np = static_cast<std::ptrdiff_t>(n);
 
   std::size_t first = 0;
   if (W == nullptr) {
@@ -52,6 +76,8 @@ void plusplus(const double* X, std::size_t n, std::size_t d, std::size_t k, Rng&
     closest[i] = sqdist(X + i * d, C, d);
     pot += w(i) * closest[i];
   }
+  if (prune)
+    for (std::size_t i = 0; i < n; ++i) root[i] = std::sqrt(closest[i]);
   for (std::size_t c = 1; c < k; ++c) {
     double run = 0.0;
     for (std::size_t i = 0; i < n; ++i) cumsum[i] = run += w(i) * closest[i];
@@ -63,9 +89,20 @@ void plusplus(const double* X, std::size_t n, std::size_t d, std::size_t k, Rng&
       const double* y = X + ids[t] * d;
       double* dist = &cand[t * n];
       double p = 0.0;
-      for (std::size_t i = 0; i < n; ++i) {
-        dist[i] = std::min(closest[i], sqdist(X + i * d, y, d));
-        p += w(i) * dist[i];
+      if (prune) {
+        for (std::size_t a = 0; a < c; ++a) to_centre[a] = std::sqrt(sqdist(C + a * d, y, d));
+#pragma omp parallel for schedule(static) if (n * d >= kParallelWork)
+        for (std::ptrdiff_t si = 0; si < np; ++si) {
+          const auto i = static_cast<std::size_t>(si);
+          dist[i] = to_centre[nearest[i]] > 2.0 * root[i] * (1.0 + kRelative) + margin ? closest[i]
+                                                                                        : std::min(closest[i], sqdist(X + i * d, y, d));
+        }
+        for (std::size_t i = 0; i < n; ++i) p += w(i) * dist[i];  // in index order, as without pruning
+      } else {
+        for (std::size_t i = 0; i < n; ++i) {
+          dist[i] = std::min(closest[i], sqdist(X + i * d, y, d));
+          p += w(i) * dist[i];
+        }
       }
       if (p < best_pot) {
         best_pot = p;
@@ -73,6 +110,12 @@ void plusplus(const double* X, std::size_t n, std::size_t d, std::size_t k, Rng&
       }
     }
     pot = best_pot;
+    if (prune)
+      for (std::size_t i = 0; i < n; ++i)
+        if (cand[best * n + i] < closest[i]) {
+          nearest[i] = c;
+          root[i] = std::sqrt(cand[best * n + i]);
+        }
     std::copy_n(&cand[best * n], n, closest.begin());
     std::copy_n(X + ids[best] * d, d, C + c * d);
   }
@@ -108,8 +151,10 @@ struct Run {
 };
 
 // One Lloyd run from the centres in `centers` (k x d, centred coordinates); W: weights or nullptr.
+// prune: the assignment step through Hamerly's bounds (hamerly.hpp), same labels; the squared distances
+// the empty-cluster relocation reads are then computed when a cluster is empty, by the same function.
 Run lloyd(const double* X, std::size_t n, std::size_t d, std::size_t k, RowMatrix centers, std::int64_t max_iter,
-          double tol, const double* W) {
+          double tol, const double* W, bool prune = false, double scale = 0.0) {
   const auto w = [W](std::size_t i) { return W == nullptr ? 1.0 : W[i]; };
   RowMatrix next(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(d));
   Labels labels(n), labels_old(n, kNoise);
@@ -117,9 +162,17 @@ Run lloyd(const double* X, std::size_t n, std::size_t d, std::size_t k, RowMatri
   std::vector<std::size_t> order;
   std::vector<std::size_t> empty;
   bool strict = false;
+  std::unique_ptr<HamerlyAssignment> bounds;
+  if (prune) bounds = std::make_unique<HamerlyAssignment>(X, n, d, k, scale);
+  const auto assign_step = [&] {
+    if (bounds)
+      bounds->assign(centers.data(), labels.data());
+    else
+      assign(X, n, d, centers.data(), k, labels.data(), dist.data());
+  };
   std::int64_t it = 0;
   for (; it < max_iter; ++it) {
-    assign(X, n, d, centers.data(), k, labels.data(), dist.data());
+    assign_step();
     // New centres: sums, then empty-cluster relocation, then means.
     next.setZero();
     std::fill(counts.begin(), counts.end(), 0.0);
@@ -138,6 +191,8 @@ Run lloyd(const double* X, std::size_t n, std::size_t d, std::size_t k, RowMatri
     for (std::size_t c = 0; c < k; ++c)
       if (counts[c] == 0.0) empty.push_back(c);
     if (!empty.empty()) {
+      if (bounds)
+        for (std::size_t i = 0; i < n; ++i) dist[i] = sqdist(X + i * d, centers.data() + static_cast<std::size_t>(labels[i]) * d, d);
       order.resize(n);
       std::iota(order.begin(), order.end(), std::size_t{0});
       const auto m = static_cast<std::ptrdiff_t>(std::min(empty.size(), n));
@@ -172,7 +227,7 @@ Run lloyd(const double* X, std::size_t n, std::size_t d, std::size_t k, RowMatri
   }
   Run r;
   r.n_iter = std::min(it + 1, max_iter);
-  if (!strict) assign(X, n, d, centers.data(), k, labels.data(), dist.data());
+  if (!strict) assign_step();
   double inertia = 0.0;
   for (std::size_t i = 0; i < n; ++i)
     inertia += w(i) * sqdist(X + i * d, centers.data() + static_cast<std::size_t>(labels[i]) * d, d);
@@ -235,12 +290,13 @@ KMeansResult kmeans(const double* coords, std::size_t n, std::size_t d, std::siz
     tol = options.tol * ((Xm.rowwise() - unweighted_mean).colwise().squaredNorm() / static_cast<double>(n)).mean();
   }
 
+  const double scale = options.triangle_pruning ? radius_of(X.data(), n, d) : 0.0;
   Run best;
   bool have = false;
   for (std::int64_t r = 0; r < options.n_init; ++r) {
     RowMatrix C(static_cast<Eigen::Index>(k), di);
-    plusplus(X.data(), n, d, k, rng, C.data(), weights);
-    Run run = lloyd(X.data(), n, d, k, std::move(C), options.max_iter, tol, weights);
+    plusplus(X.data(), n, d, k, rng, C.data(), weights, options.triangle_pruning, scale);
+    Run run = lloyd(X.data(), n, d, k, std::move(C), options.max_iter, tol, weights, options.triangle_pruning, scale);
     if (!have || run.inertia < best.inertia) {
       best = std::move(run);
       have = true;

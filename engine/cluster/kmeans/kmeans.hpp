@@ -37,6 +37,14 @@ struct KMeansOptions {
   std::int64_t n_init = 1;
   std::int64_t max_iter = 300;
   double tol = 1e-4;
+  // Skip the distances the triangle inequality proves cannot change the result: k-means++ leaves a point
+  // alone when the candidate is more than twice as far from the point's nearest centre as the point is,
+  // and Lloyd's assignment step keeps Hamerly's bounds (hamerly.hpp). Both test with a margin above every
+  // rounding error, so the result -- labels, centres, inertia, iterations, the generator's state -- is the
+  // same, double for double, as without (tests/cluster/kmeans_pruning_test.cpp); only the work differs
+  // (on well-separated clusters most distances are skipped). Used by the k-means reference run of the
+  // measures (metrics/kmeans_reference.hpp); the `kmeans` method keeps the exhaustive search.
+  bool triangle_pruning = false;
 };
 
 struct KMeansResult {
