@@ -12,6 +12,7 @@
 #include "dpdbscan/register.hpp"
 #include "drbt/register.hpp"
 #include "metrics/clustering_metrics.hpp"
+#include "metrics/kmeans_measures.hpp"
 #include "ndlaplace/register.hpp"
 #include "wavecluster/register.hpp"
 
@@ -71,6 +72,7 @@ const std::vector<MetricInfo>& all_metrics() {
   static const std::vector<MetricInfo> metrics = [] {
     std::vector<MetricInfo> all;
     for (const auto& m : clustering_metrics()) all.push_back(m);
+    for (const auto& m : kmeans_measures()) all.push_back(m);
     for (auto& m : wavecluster_metrics()) all.push_back(std::move(m));
     for (auto& m : dpdbscan_metrics()) all.push_back(std::move(m));
     for (auto& m : ndlaplace_metrics()) all.push_back(std::move(m));

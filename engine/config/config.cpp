@@ -227,11 +227,13 @@ static ExperimentConfig parse_config_checked(const std::string& text, const std:
   for (const auto& name : cfg.metrics) {
     const MetricInfo* m = find_metric(name);
     bool applies = false;
-    for (const auto& method : cfg.methods) applies = applies || m->applies_to(method.method);
+    for (const auto& method : cfg.methods) applies = applies || m->applies_to(*find_method(method.method));
     if (!applies) {
       std::string list;
-      for (const auto& x : m->methods) list += (list.empty() ? "" : ", ") + x;
-      yaml::fail(root.child("metrics"), "metric '" + name + "' applies to none of the listed methods", "it is computed for: " + list);
+      for (const auto& x : all_methods())
+        if (m->applies_to(x)) list += (list.empty() ? "" : ", ") + x.name;
+      yaml::fail(root.child("metrics"), "metric '" + name + "' applies to none of the listed methods",
+                 std::string(m->needs_centres ? "it reads the centres a method releases and " : "") + "it is computed for: " + list);
     }
   }
 
