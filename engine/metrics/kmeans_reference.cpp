@@ -34,10 +34,10 @@ KMeansReference kmeans_reference(const double* X, std::size_t n, std::size_t d, 
   KMeansReference ref;
   ref.k = k;
   ref.seed = seed;
-  // Restarts in sequence, each parallel inside (assignment steps): one centred copy of the data at a time.
-  for (std::int64_t r = 0; r < restarts; ++r) {
-    Rng rng(splitmix64(seed + static_cast<std::uint64_t>(r)));
-    KMeansResult run = kmeans(X, n, d, k, options, rng);
+  // Restarts in sequence on one centred copy of the data, each parallel inside (its assignment steps).
+  std::vector<Rng> rngs;
+  for (std::int64_t r = 0; r < restarts; ++r) rngs.emplace_back(splitmix64(seed + static_cast<std::uint64_t>(r)));
+  for (KMeansResult& run : kmeans_runs(X, n, d, k, options, rngs)) {
     if (ref.costs.empty() || run.inertia < ref.costs[ref.best]) ref.best = ref.costs.size();
     ref.costs.push_back(run.inertia);
     ref.centres.push_back(std::move(run.centers));

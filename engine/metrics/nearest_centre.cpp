@@ -7,12 +7,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "metrics/distance_blocks.hpp"
+#include "cluster/kmeans/nearest_search.hpp"
 
 namespace dpclust {
 namespace {
 
-constexpr std::size_t kBlock = 256;  // points per block: a block's k inner products stay in cache
+constexpr std::size_t kNearestBlock = 256;  // points per block: a block's k inner products stay in cache
 
 double squared_difference(const double* a, const double* b, std::size_t d) {
   double s = 0.0;
@@ -31,40 +31,18 @@ NearestCentres nearest_centres(const double* X, std::size_t n, std::size_t d, co
   if (static_cast<std::size_t>(centres.cols()) != d)
     throw std::invalid_argument("nearest_centres: the centres have " + std::to_string(centres.cols()) + " coordinates, the points " +
                                 std::to_string(d));
-  // The centres transposed (d x k) and their squared norms.
-  std::vector<double> ct(d * k), norm(k, 0.0);
-  for (std::size_t c = 0; c < k; ++c)
-    for (std::size_t j = 0; j < d; ++j) {
-      const double v = centres(static_cast<Eigen::Index>(c), static_cast<Eigen::Index>(j));
-      ct[j * k + c] = v;
-      norm[c] += v * v;
-    }
+  const NearestSearch search(centres.data(), k, d);
   NearestCentres out;
   out.labels.resize(n);
   out.distance.resize(n);
-  const auto blocks = static_cast<std::ptrdiff_t>((n + kBlock - 1) / kBlock);
+  const auto blocks = static_cast<std::ptrdiff_t>((n + kNearestBlock - 1) / kNearestBlock);
 #pragma omp parallel if (n * k * d >= (std::size_t{1} << 22))
   {
-    std::vector<double> dots(kBlock * k);
+    std::vector<double> scratch;
 #pragma omp for schedule(static)
     for (std::ptrdiff_t b = 0; b < blocks; ++b) {
-      const std::size_t first = static_cast<std::size_t>(b) * kBlock, rows = std::min(kBlock, n - first);
-      cross_products(X + first * d, rows, d, ct.data(), k, k, dots.data(), k);
-      for (std::size_t r = 0; r < rows; ++r) {
-        const double* dot = dots.data() + r * k;
-        double best = std::numeric_limits<double>::infinity();
-        std::size_t arg = 0;
-        for (std::size_t c = 0; c < k; ++c) {  // ||x - c||^2 - ||x||^2 = ||c||^2 - 2 x.c; first minimum wins
-          const double v = norm[c] - 2.0 * dot[c];
-          if (v < best) {
-            best = v;
-            arg = c;
-          }
-        }
-        const std::size_t i = first + r;
-        out.labels[i] = static_cast<Label>(arg);
-        out.distance[i] = squared_difference(X + i * d, centres.data() + arg * d, d);
-      }
+      const std::size_t first = static_cast<std::size_t>(b) * kNearestBlock, rows = std::min(kNearestBlock, n - first);
+      search.search(X + first * d, rows, out.labels.data() + first, out.distance.data() + first, nullptr, scratch);
     }
   }
   for (double v : out.distance) out.cost += v;

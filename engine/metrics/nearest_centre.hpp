@@ -6,13 +6,13 @@
 // (google/differential-privacy, learning/clustering/clustering_algorithm.py ClusteringResult: "sum of
 // squared distances of the data to their closest center"). Not the cost of the method's own labels.
 //
-// Speed: the candidate centre of every point comes from ||c||^2 - 2 x.c (blocked inner products,
-// distance_blocks.hpp), n k d multiply-adds in a vectorised kernel; its squared distance is then computed
-// directly, sum_j (x_j - c_j)^2, so the cost carries no ||x||^2 - 2 x.c + ||c||^2 cancellation. Only which
-// centre is nearest can differ from an exact search, and only between centres whose distances agree to
-// about 1e-13 relative (a change of the cost below that). Ties go to the lowest centre index (numpy's
-// argmin). Points are processed in blocks with OpenMP, each point on its own, and the cost is summed in
-// point order afterwards: the same doubles on any thread count.
+// The search is k-means' exhaustive one -- every squared distance sum_j (x_j - c_j)^2, the first centre of
+// the smallest (numpy's argmin) -- computed through an exact filter (cluster/kmeans/nearest_search.hpp):
+// blocked inner products bound every distance, and only the centres that can be the nearest get their
+// distance computed directly, so the labels and the cost are the exhaustive search's, without its n k d
+// scalar work and without the cancellation of ||x||^2 - 2 x.c + ||c||^2 in the cost. Points are processed
+// in blocks with OpenMP, each point on its own, and the cost is summed in point order afterwards: the same
+// doubles on any thread count.
 #include <cstddef>
 #include <vector>
 

@@ -12,11 +12,13 @@
 // file counts it as missing). DPM's artifact returns -1 in that case instead (metrics.py silh_score).
 //
 // Distances as scikit-learn computes them: sqrt(max(0, ||x||^2 + ||y||^2 - 2 x.y)) (euclidean_distances),
-// with the distance of a point to itself set to 0. The pairs are formed once each (the upper triangle), in
-// blocks whose inner products are computed in parallel (distance_blocks.hpp) and whose distances are then
-// added to the per-cluster sums serially in a fixed order, so the score is the same double on any thread
-// count. Work: m^2 d / 2 multiply-adds for m points; memory m x (number of labels) sums (when that exceeds
-// kSilhouetteSymmetricCells, every pair is formed twice, row block by row block, in m x block memory).
+// with the distance of a point to itself set to 0. The points are grouped by label first (so that every
+// cluster is a contiguous run), the pairs formed once each (the upper triangle) in blocks whose inner
+// products are computed in parallel (core/cross_products.hpp), and the distances added to the per-cluster sums
+// serially, run by run, in a fixed order: the score is the same double on any thread count (and agrees with
+// scikit-learn's, which sums in another order, to about 1e-15). Work: m^2 d / 2 multiply-adds for m points;
+// memory m x (number of labels) sums (when that exceeds kSilhouetteSymmetricCells, every pair is formed
+// twice, row block by row block, in block x labels memory).
 //
 // Sampling: exact silhouette is O(n^2 d). silhouette_sample() draws the sample scikit-learn's
 // silhouette_score(X, labels, sample_size=m, random_state=seed) draws, numpy.random.RandomState(seed)

@@ -4,11 +4,15 @@
 // points and ties, empty clusters, weights, k = 1 and k = n, high dimension, non-convergence).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "cluster/kmeans/hamerly.hpp"
 #include "cluster/kmeans/kmeans.hpp"
+#include "cluster/kmeans/nearest_search.hpp"
+#include "cluster/kmeans/plusplus_candidates.hpp"
 #include "core/rng.hpp"
 
 namespace dpclust {
@@ -125,6 +129,105 @@ TEST(HamerlyAssignment, LabelsOfTheExhaustiveSearchWithFewerDistances) {
   }
   // 12 exhaustive searches would compute 12 n k distances; the bounds skip most after the first.
   EXPECT_LT(bounds.distances_computed(), 4 * n * k);
+}
+
+// The filtered search against the exhaustive one: same labels and squared distances, double for double, and a
+// lower bound at most the exact second distance; on lattice points (exact ties, which must go to the lower
+// index), far from the origin (where ||x||^2 - 2 x.c + ||c||^2 cancels), and in 50 dimensions.
+TEST(NearestSearch, TheExhaustiveSearchsResults) {
+  struct Case {
+    std::size_t n, d, k;
+    double offset;
+    bool lattice;
+  };
+  for (const Case& cs : {Case{500, 2, 7, 0.0, true}, Case{500, 3, 9, 1e6, true}, Case{400, 50, 12, 0.0, false},
+                         Case{300, 5, 1, 0.0, false}, Case{700, 4, 33, 1e3, false}}) {
+    Rng rng(cs.n + cs.d);
+    std::vector<double> x(cs.n * cs.d), c(cs.k * cs.d);
+    for (double& v : x) v = cs.offset + (cs.lattice ? static_cast<double>(rng.below(5)) : rng.normal());
+    for (double& v : c) v = cs.offset + (cs.lattice ? static_cast<double>(rng.below(5)) : rng.normal());
+    const NearestSearch search(c.data(), cs.k, cs.d);
+    Labels labels(cs.n);
+    std::vector<double> best(cs.n), second(cs.n), scratch;
+    search.search(x.data(), cs.n, labels.data(), best.data(), second.data(), scratch);
+    for (std::size_t i = 0; i < cs.n; ++i) {
+      double want = 0, want_second = std::numeric_limits<double>::infinity();
+      Label arg = 0;
+      for (std::size_t j = 0; j < cs.k; ++j) {
+        double s = 0;
+        for (std::size_t t = 0; t < cs.d; ++t) s += (x[i * cs.d + t] - c[j * cs.d + t]) * (x[i * cs.d + t] - c[j * cs.d + t]);
+        if (j == 0 || s < want) {
+          if (j > 0) want_second = std::min(want_second, want);
+          want = s;
+          arg = static_cast<Label>(j);
+        } else {
+          want_second = std::min(want_second, s);
+        }
+      }
+      ASSERT_EQ(labels[i], arg) << "d " << cs.d << " point " << i;
+      ASSERT_EQ(best[i], want);
+      ASSERT_LE(second[i], want_second);
+    }
+  }
+}
+
+// The candidates' distances of k-means++ with the skips: min(closest, squared distance) for every point and
+// candidate, double for double, including candidates that are themselves points and duplicated points.
+TEST(PlusPlusCandidates, TheMinimaOfThePlainLoop) {
+  const std::size_t n = 1500, d = 6;
+  std::vector<double> x = gaussian_clusters(n, d, 5, 15.0, 21);
+  std::copy_n(x.data(), 10 * d, x.data() + 100 * d);  // ten duplicated points
+  double scale = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    double s = 0;
+    for (std::size_t j = 0; j < d; ++j) s += x[i * d + j] * x[i * d + j];
+    scale = std::max(scale, std::sqrt(s));
+  }
+  auto sq = [&](std::size_t a, const double* y) {
+    double s = 0;
+    for (std::size_t j = 0; j < d; ++j) s += (x[a * d + j] - y[j]) * (x[a * d + j] - y[j]);
+    return s;
+  };
+  PlusPlusCandidates pruned(x.data(), n, d, scale);
+  std::vector<double> centres(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(d));  // point 0 first
+  std::vector<double> closest(n);
+  for (std::size_t i = 0; i < n; ++i) closest[i] = sq(i, centres.data());
+  pruned.start(0, closest);
+  Rng rng(8);
+  for (std::size_t placed = 1; placed < 12; ++placed) {
+    std::vector<std::size_t> ids = {static_cast<std::size_t>(rng.below(n)), static_cast<std::size_t>(rng.below(n)), 100, 3, 0};
+    std::vector<double> dist(ids.size() * n);
+    pruned.evaluate(centres.data(), placed, ids, closest, dist.data());
+    for (std::size_t t = 0; t < ids.size(); ++t)
+      for (std::size_t i = 0; i < n; ++i)
+        ASSERT_EQ(dist[t * n + i], std::min(closest[i], sq(i, x.data() + ids[t] * d))) << "round " << placed << " candidate " << t;
+    const std::size_t best = placed % ids.size();
+    pruned.accept(placed, dist.data() + best * n, closest);
+    std::copy_n(dist.data() + best * n, n, closest.begin());
+    centres.insert(centres.end(), x.begin() + static_cast<std::ptrdiff_t>(ids[best] * d),
+                   x.begin() + static_cast<std::ptrdiff_t>(ids[best] * d + d));
+  }
+}
+
+TEST(KMeansRuns, EachRunIsKMeansWithOneInit) {
+  const std::vector<double> x = gaussian_clusters(600, 3, 5, 6.0, 2);
+  std::vector<Rng> rngs;
+  for (std::uint64_t s = 0; s < 3; ++s) rngs.emplace_back(s + 40);
+  for (bool prune : {false, true}) {
+    KMeansOptions opt;
+    opt.triangle_pruning = prune;
+    std::vector<Rng> copies;
+    for (std::uint64_t s = 0; s < 3; ++s) copies.emplace_back(s + 40);
+    const std::vector<KMeansResult> runs = kmeans_runs(x.data(), 600, 3, 5, opt, copies);
+    ASSERT_EQ(runs.size(), 3u);
+    for (std::uint64_t s = 0; s < 3; ++s) {
+      Rng rng(s + 40);
+      const KMeansResult one = kmeans(x.data(), 600, 3, 5, opt, rng);
+      EXPECT_EQ(runs[s].labels, one.labels);
+      EXPECT_TRUE(runs[s].centers == one.centers);
+      EXPECT_EQ(runs[s].inertia, one.inertia);
+    }
+  }
 }
 
 }  // namespace

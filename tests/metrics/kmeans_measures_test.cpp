@@ -92,6 +92,37 @@ TEST(NearestCentres, CostIsExactFarFromTheOrigin) {
   EXPECT_EQ(nc.cost, std::ldexp(1.0, -19));
 }
 
+TEST(NearestCentres, TheExhaustiveSearchDoubleForDouble) {
+  // Integer points and centres (many exact ties) and Gaussian ones: labels, distances and cost equal the plain
+  // loop's (first smallest squared distance; the cost summed in point order).
+  for (bool lattice : {true, false}) {
+    Rng rng(lattice ? 1 : 2);
+    const std::size_t n = 3000, d = 12, k = 20;
+    std::vector<double> x(n * d);
+    RowMatrix c(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(d));
+    for (double& v : x) v = lattice ? static_cast<double>(rng.below(3)) : rng.normal();
+    for (Eigen::Index i = 0; i < c.size(); ++i) c.data()[i] = lattice ? static_cast<double>(rng.below(3)) : rng.normal();
+    const NearestCentres nc = nearest_centres(x.data(), n, d, c);
+    double cost = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      double best = 0;
+      Label arg = 0;
+      for (std::size_t j = 0; j < k; ++j) {
+        double s = 0;
+        for (std::size_t t = 0; t < d; ++t) s += (x[i * d + t] - c.data()[j * d + t]) * (x[i * d + t] - c.data()[j * d + t]);
+        if (j == 0 || s < best) {
+          best = s;
+          arg = static_cast<Label>(j);
+        }
+      }
+      ASSERT_EQ(nc.labels[i], arg) << i;
+      ASSERT_EQ(nc.distance[i], best) << i;
+      cost += best;
+    }
+    EXPECT_EQ(nc.cost, cost);
+  }
+}
+
 TEST(MeanNearestDistance, DpmDefinition) {
   // From {(0,0), (3,5)} to {(0,1), (7,8)}: nearest 1 and sqrt(9 + 16) = 5 -> mean 3. Not symmetric: from
   // {(0,1), (7,8)} the distances are 1 and 5 as well, but from {(0,1)} alone it is 1.

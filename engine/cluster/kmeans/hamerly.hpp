@@ -15,8 +15,10 @@
 // kKMeansMaxIter = 1e6 updates add up to 4.4e-10 S < 1e-9 S; the computed squared distances, sums of d
 // non-negative terms, err by at most ~(d + 2) eps relatively. A skipped point's centre is then strictly
 // the nearest, by more than the exhaustive search's rounding, so that search would have chosen it too;
-// every point that is not skipped is searched exactly as the exhaustive search does. The distance
-// computations are independent per point: the labels do not depend on the thread count.
+// every point that is not skipped gets the exhaustive search's label (nearest_search.hpp: the same search,
+// with an exact filter). The points are handled in blocks, each point on its own: the labels do not depend
+// on the thread count. Its lower bound is then the filter's bound on the second nearest centre (at most the
+// exact second distance: a valid, possibly looser, bound).
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -35,12 +37,11 @@ class HamerlyAssignment {
   // moved since the previous call.
   void assign(const double* centres, Label* labels);
 
-  // Squared distances computed so far (a measure of the work saved: the exhaustive search computes n k per call).
+  // Distances computed or bounded so far: k per searched point, 1 per tightened bound (the exhaustive search
+  // computes n k per call). The searches themselves compute most of theirs as bounds (nearest_search.hpp).
   std::uint64_t distances_computed() const { return distances_; }
 
  private:
-  // Every distance of point i: its nearest centre (exhaustive rule), u and l.
-  std::uint64_t search(std::size_t i, const double* centres, Label* labels);
 
   const double* X_;
   std::size_t n_, d_, k_;

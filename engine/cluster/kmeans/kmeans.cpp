@@ -11,12 +11,14 @@
 #include <vector>
 
 #include "cluster/kmeans/hamerly.hpp"
+#include "cluster/kmeans/plusplus_candidates.hpp"
 #include "cluster/kmeans/squared_distance.hpp"
 
 namespace dpclust {
 namespace {
 
 constexpr std::size_t kParallelWork = std::size_t{1} << 18;  // n * k below this: no OpenMP
+constexpr std::size_t kPrunedSeedingMinDim = 16;             // measured: bench/bench_measures.cpp BM_KMeansRestart
 
 inline double sqdist(const double* a, const double* b, std::size_t d) { return kmeans_detail::squared_distance(a, b, d); }
 
@@ -42,24 +44,17 @@ double radius_of(const double* X, std::size_t n, std::size_t d) {
 // (scikit-learn's _kmeans_plusplus with sample_weight: the first centre drawn proportional to w, the
 // potential and the draws weighted by w).
 //
-// prune (KMeansOptions::triangle_pruning): a candidate y cannot lower a point's closest squared distance
-// when ||y - a|| > 2 ||x - a||, a the point's nearest centre so far (then ||x - y|| >= ||y - a|| - ||x - a||
-// > ||x - a||); such a point keeps its distance without computing ||x - y||. The test carries the margin of
-// hamerly.hpp (factor 1 + 1e-9 and 1e-9 S), larger than any rounding of the distances, so the computed
-// distance would not have been smaller: the candidates' potentials, the draws and the centres are the same
-// doubles as without pruning.
+// prune (KMeansOptions::triangle_pruning): the candidates' distances through PlusPlusCandidates (exact
+// skips, plusplus_candidates.hpp): the candidates' potentials, the draws and the centres are the same
+// doubles as without.
 void plusplus(const double* X, std::size_t n, std::size_t d, std::size_t k, Rng& rng, double* C, const double* W,
               bool prune = false, double scale = 0.0) {
   const std::size_t trials = 2 + static_cast<std::size_t>(std::log(static_cast<double>(k)));
   std::vector<double> closest(n), cand(trials * n), cumsum(n), rand(trials);
   std::vector<std::size_t> ids(trials);
-  // Pruning state: each point's nearest centre so far and the square root of its closest distance; the
-  // distances from the candidate to the centres placed.
-  std::vector<std::size_t> nearest(prune ? n : 0);
-  std::vector<double> root(prune ? n : 0), to_centre(prune ? k : 0);
-  constexpr double kRelative = 1e-9;
-  const double margin = kRelative * scale;
-  const auto np = static_cast<std::ptrdiff_t>(n);
+  // Below kPrunedSeedingMinDim coordinates a squared distance costs less than the skips' own tests.
+  std::unique_ptr<PlusPlusCandidates> pruned;
+  if (prune && d >= kPrunedSeedingMinDim) pruned = std::make_unique<PlusPlusCandidates>(X, n, d, scale);
 
   std::size_t first = 0;
   if (W == nullptr) {
@@ -76,8 +71,7 @@ void plusplus(const double* X, std::size_t n, std::size_t d, std::size_t k, Rng&
     closest[i] = sqdist(X + i * d, C, d);
     pot += w(i) * closest[i];
   }
-  if (prune)
-    for (std::size_t i = 0; i < n; ++i) root[i] = std::sqrt(closest[i]);
+  if (pruned) pruned->start(first, closest);
   for (std::size_t c = 1; c < k; ++c) {
     double run = 0.0;
     for (std::size_t i = 0; i < n; ++i) cumsum[i] = run += w(i) * closest[i];
@@ -85,19 +79,13 @@ void plusplus(const double* X, std::size_t n, std::size_t d, std::size_t k, Rng&
     for (std::size_t t = 0; t < trials; ++t) ids[t] = search_sorted(cumsum, rand[t]);
     std::size_t best = 0;
     double best_pot = std::numeric_limits<double>::infinity();
+    if (pruned) pruned->evaluate(C, c, ids, closest, cand.data());
     for (std::size_t t = 0; t < trials; ++t) {
       const double* y = X + ids[t] * d;
       double* dist = &cand[t * n];
       double p = 0.0;
-      if (prune) {
-        for (std::size_t a = 0; a < c; ++a) to_centre[a] = std::sqrt(sqdist(C + a * d, y, d));
-#pragma omp parallel for schedule(static) if (n * d >= kParallelWork)
-        for (std::ptrdiff_t si = 0; si < np; ++si) {
-          const auto i = static_cast<std::size_t>(si);
-          dist[i] = to_centre[nearest[i]] > 2.0 * root[i] * (1.0 + kRelative) + margin ? closest[i]
-                                                                                        : std::min(closest[i], sqdist(X + i * d, y, d));
-        }
-        for (std::size_t i = 0; i < n; ++i) p += w(i) * dist[i];  // in index order, as without pruning
+      if (pruned) {
+        for (std::size_t i = 0; i < n; ++i) p += w(i) * dist[i];  // in index order, as below
       } else {
         for (std::size_t i = 0; i < n; ++i) {
           dist[i] = std::min(closest[i], sqdist(X + i * d, y, d));
@@ -110,12 +98,7 @@ void plusplus(const double* X, std::size_t n, std::size_t d, std::size_t k, Rng&
       }
     }
     pot = best_pot;
-    if (prune)
-      for (std::size_t i = 0; i < n; ++i)
-        if (cand[best * n + i] < closest[i]) {
-          nearest[i] = c;
-          root[i] = std::sqrt(cand[best * n + i]);
-        }
+    if (pruned) pruned->accept(c, &cand[best * n], closest);
     std::copy_n(&cand[best * n], n, closest.begin());
     std::copy_n(X + ids[best] * d, d, C + c * d);
   }
@@ -253,8 +236,17 @@ RowMatrix kmeans_plusplus(const double* coords, std::size_t n, std::size_t d, st
   return C;
 }
 
-KMeansResult kmeans(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options,
-                    Rng& rng, const double* weights) {
+namespace {
+
+// What every run on the same data shares: the checked, centred data, the scaled tolerance, S.
+struct Prepared {
+  RowMatrix X;
+  Eigen::RowVectorXd mean;
+  double tol = 0;
+  double scale = 0;
+};
+
+Prepared prepare(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options, const double* weights) {
   check(n, d, k);
   if (options.n_init < 1) throw std::invalid_argument("kmeans: n_init must be >= 1");
   if (options.max_iter < 1) throw std::invalid_argument("kmeans: max_iter must be >= 1");
@@ -271,43 +263,66 @@ KMeansResult kmeans(const double* coords, std::size_t n, std::size_t d, std::siz
     if (!(total > 0.0)) throw std::invalid_argument("kmeans: every sample weight is 0");
   }
 
+  Prepared p;
   const auto ni = static_cast<Eigen::Index>(n), di = static_cast<Eigen::Index>(d);
   Eigen::Map<const RowMatrix> Xm(coords, ni, di);
-  Eigen::RowVectorXd mean;
   if (weights == nullptr) {
-    mean = Xm.colwise().mean();
+    p.mean = Xm.colwise().mean();
   } else {  // sklearn: np.average(X, axis=0, weights=sample_weight)
     Eigen::Map<const Eigen::VectorXd> Wm(weights, ni);
-    mean = (Wm.transpose() * Xm) / Wm.sum();
+    p.mean = (Wm.transpose() * Xm) / Wm.sum();
   }
-  const RowMatrix X = Xm.rowwise() - mean;
+  p.X = Xm.rowwise() - p.mean;
   // sklearn: tol * np.mean(np.var(X, axis=0)), population variances, unweighted even with sample weights.
-  double tol = 0.0;
   if (weights == nullptr) {
-    tol = options.tol * (X.colwise().squaredNorm() / static_cast<double>(n)).mean();
+    p.tol = options.tol * (p.X.colwise().squaredNorm() / static_cast<double>(n)).mean();
   } else {
     const Eigen::RowVectorXd unweighted_mean = Xm.colwise().mean();
-    tol = options.tol * ((Xm.rowwise() - unweighted_mean).colwise().squaredNorm() / static_cast<double>(n)).mean();
+    p.tol = options.tol * ((Xm.rowwise() - unweighted_mean).colwise().squaredNorm() / static_cast<double>(n)).mean();
   }
+  p.scale = options.triangle_pruning ? radius_of(p.X.data(), n, d) : 0.0;
+  return p;
+}
 
-  const double scale = options.triangle_pruning ? radius_of(X.data(), n, d) : 0.0;
+// One k-means++ seeding and its Lloyd run.
+Run one_run(const Prepared& p, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options, Rng& rng, const double* weights) {
+  RowMatrix C(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(d));
+  plusplus(p.X.data(), n, d, k, rng, C.data(), weights, options.triangle_pruning, p.scale);
+  return lloyd(p.X.data(), n, d, k, std::move(C), options.max_iter, p.tol, weights, options.triangle_pruning, p.scale);
+}
+
+KMeansResult result_of(Run run, const Prepared& p) {
+  KMeansResult res;
+  res.labels = std::move(run.labels);
+  res.centers = run.centers.rowwise() + p.mean;
+  res.inertia = run.inertia;
+  res.n_iter = run.n_iter;
+  return res;
+}
+
+}  // namespace
+
+KMeansResult kmeans(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options,
+                    Rng& rng, const double* weights) {
+  const Prepared p = prepare(coords, n, d, k, options, weights);
   Run best;
   bool have = false;
   for (std::int64_t r = 0; r < options.n_init; ++r) {
-    RowMatrix C(static_cast<Eigen::Index>(k), di);
-    plusplus(X.data(), n, d, k, rng, C.data(), weights, options.triangle_pruning, scale);
-    Run run = lloyd(X.data(), n, d, k, std::move(C), options.max_iter, tol, weights, options.triangle_pruning, scale);
+    Run run = one_run(p, n, d, k, options, rng, weights);
     if (!have || run.inertia < best.inertia) {
       best = std::move(run);
       have = true;
     }
   }
-  KMeansResult res;
-  res.labels = std::move(best.labels);
-  res.centers = best.centers.rowwise() + mean;
-  res.inertia = best.inertia;
-  res.n_iter = best.n_iter;
-  return res;
+  return result_of(std::move(best), p);
+}
+
+std::vector<KMeansResult> kmeans_runs(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options,
+                                      std::vector<Rng>& rngs, const double* weights) {
+  const Prepared p = prepare(coords, n, d, k, options, weights);
+  std::vector<KMeansResult> out;
+  for (Rng& rng : rngs) out.push_back(result_of(one_run(p, n, d, k, options, rng, weights), p));
+  return out;
 }
 
 }  // namespace dpclust

@@ -21,6 +21,7 @@
 // assignment step may use OpenMP, per point, so results depend only on the data and the seed.
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "core/dataset.hpp"
 #include "core/method.hpp"
@@ -70,6 +71,11 @@ KMeansResult kmeans(const double* coords, std::size_t n, std::size_t d, std::siz
 inline KMeansResult kmeans(const Dataset& data, std::size_t k, const KMeansOptions& options, Rng& rng) {
   return kmeans(data.coords.data(), data.n, data.d, k, options, rng);
 }
+// Independent runs on the same data, centred once: run r is kmeans() with n_init = 1 drawing from rngs[r]
+// (the same result as that call; options.n_init is not used). For restarts whose every result is wanted
+// (the k-means measures' reference, metrics/kmeans_reference.hpp).
+std::vector<KMeansResult> kmeans_runs(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options,
+                                      std::vector<Rng>& rngs, const double* weights = nullptr);
 
 // The method "kmeans" (non-private): params k, n_init, max_iter, tol; release = centres;
 // diagnostics inertia, iterations.
