@@ -80,7 +80,9 @@ std::string config_keys_markdown() {
     } else {
       for (const auto& name : m.methods) to += (to.empty() ? "" : ", ") + name;
     }
-    out << "| `" << m.name << "` | " << (m.needs_truth ? "yes" : "no") << " | " << (to.empty() ? "every method" : cell(to)) << " | "
+    if (to.empty()) to = "every method";
+    if (!m.by_default) to += " (computed only when named in `metrics:`)";
+    out << "| `" << m.name << "` | " << (m.needs_truth ? "yes" : "no") << " | " << cell(to) << " | "
         << cell(m.summary) << " |\n";
   }
   return out.str();

@@ -232,8 +232,10 @@ static ExperimentConfig parse_config_checked(const std::string& text, const std:
       std::string list;
       for (const auto& x : all_methods())
         if (m->applies_to(x)) list += (list.empty() ? "" : ", ") + x.name;
-      yaml::fail(root.child("metrics"), "metric '" + name + "' applies to none of the listed methods",
-                 std::string(m->needs_centres ? "it reads the centres a method releases and " : "") + "it is computed for: " + list);
+      if (m->needs_centres)
+        yaml::fail(root.child("metrics"), "metric '" + name + "' reads the centres a method releases, and none of the listed methods releases centres",
+                   "add a method that does (" + list + ") or drop '" + name + "' from metrics");
+      yaml::fail(root.child("metrics"), "metric '" + name + "' applies to none of the listed methods", "it is computed for: " + list);
     }
   }
 

@@ -85,6 +85,10 @@ struct MetricInfo {
   std::vector<std::string> methods = {};
   // Reads MethodResult::centres: applies only to methods that declare MethodInfo::releases_centres.
   bool needs_centres = false;
+  // Computed when the config lists no metrics (`metrics:` omitted). False for the measures that cost more
+  // than the trial itself may (the k-means measures: a non-private k-means reference, O(m^2 d) silhouette):
+  // they are computed only when named.
+  bool by_default = true;
 
   // By name alone (the `methods` list).
   bool applies_to(const std::string& method) const {

@@ -96,6 +96,7 @@ MetricInfo centre_measure(std::string name, std::string summary, std::function<d
   m.summary = std::move(summary);
   m.needs_truth = false;
   m.needs_centres = true;
+  m.by_default = false;
   m.compute = [f = std::move(f)](const MetricInput& in) { return has_centres(in) ? f(in) : kUndefined; };
   return m;
 }
@@ -105,6 +106,7 @@ MetricInfo label_measure(std::string name, std::string summary, bool needs_truth
   m.name = std::move(name);
   m.summary = std::move(summary);
   m.needs_truth = needs_truth;
+  m.by_default = false;
   m.compute = std::move(f);
   return m;
 }

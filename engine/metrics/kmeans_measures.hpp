@@ -22,9 +22,11 @@
 //                           (clustering_accuracy.hpp).
 //   purity                  majority-class agreement: DPM's artifact's and Google's demo's "accuracy".
 //
-// The first four apply to methods that release centres (MethodInfo::releases_centres, MetricInfo::
-// needs_centres); a trial that released no centres (Affinity Propagation that did not converge) gives NaN,
-// which a results file counts as missing. The last three apply to every method.
+// None is computed by default (MetricInfo::by_default): a config names the ones it wants, since the
+// reference run and the silhouette cost more than many trials. The first four apply to methods that release
+// centres (MethodInfo::releases_centres, MetricInfo::needs_centres); a trial that released no centres
+// (Affinity Propagation that did not converge) gives NaN, which a results file counts as missing. The last
+// three apply to every method.
 //
 // Measure labels: for a method that released centres, the nearest released centre of every point (DPM's
 // artifact labels every method's output so, metrics.py get_labels); otherwise the method's own labels.
