@@ -9,6 +9,8 @@
 
 #include "catalog/catalog.hpp"
 #include "config/config.hpp"
+#include "config/param_checks.hpp"
+#include "data/generators.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "run/runner.hpp"
@@ -132,6 +134,44 @@ TEST(KMeansMeasuresRun, EveryMethodThatDeclaresCentresReleasesThem) {
     const json& v = c["trials"][0]["metrics"]["inertia"];
     ASSERT_TRUE(v.is_number()) << c["series"] << " released no centres";
     EXPECT_GT(v.get<double>(), 0.0) << c["series"];
+  }
+}
+
+// The centres the measures read are the ones the release publishes: kmeans' and dp_kmeans' "centers" (both
+// variants) and Affinity Propagation's exemplars, in the data's coordinates.
+TEST(KMeansMeasuresRun, CentresAreTheReleasedOnes) {
+  BlobsOptions o;
+  o.n_samples = 300;
+  o.n_features = 2;
+  o.n_centers = 3;
+  o.seed = 1;
+  Dataset data = make_blobs(o);
+  data.bounds = Bounds{{-20, -20}, {20, 20}};
+  data.bounds_source = BoundsSource::config;
+  struct Case {
+    const char* method;
+    std::map<std::string, ParamValue> given;
+  };
+  const std::vector<Case> cases = {{"kmeans", {{"k", std::int64_t{3}}}},
+                                   {"dp_kmeans", {{"k", std::int64_t{3}}, {"epsilon", 1.0}}},
+                                   {"dp_kmeans", {{"k", std::int64_t{3}}, {"epsilon", 1.0}, {"variant", std::string("diffprivlib")}}},
+                                   {"affinity_propagation", {{"damping", 0.9}}}};
+  for (const Case& c : cases) {
+    const MethodInfo& info = *find_method(c.method);
+    ASSERT_TRUE(info.releases_centres) << c.method;
+    const ParamSet params = complete_params(info.params, c.method, c.given, c.method);
+    Rng rng(2);
+    BudgetLedger ledger = info.differentially_private ? BudgetLedger(1.0) : BudgetLedger();
+    const MethodResult r = info.make()->run(data, params, rng, ledger);
+    ASSERT_GT(r.centres.rows(), 0) << c.method;
+    ASSERT_EQ(r.centres.cols(), 2) << c.method;
+    for (Eigen::Index k = 0; k < r.centres.rows(); ++k)
+      for (Eigen::Index j = 0; j < 2; ++j) {
+        const double released = info.name == "affinity_propagation"
+                                    ? data.coords[r.release["exemplars"][static_cast<std::size_t>(k)].get<std::size_t>() * 2 + static_cast<std::size_t>(j)]
+                                    : r.release["centers"][static_cast<std::size_t>(k)][static_cast<std::size_t>(j)].get<double>();
+        EXPECT_EQ(r.centres(k, j), released) << c.method << " centre " << k;
+      }
   }
 }
 
