@@ -9,8 +9,10 @@
 
 #include "catalog/catalog.hpp"
 #include "config/config.hpp"
+#include "config/grid.hpp"
 #include "config/param_checks.hpp"
 #include "data/generators.hpp"
+#include "loading/cost_model.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "run/runner.hpp"
@@ -173,6 +175,25 @@ TEST(KMeansMeasuresRun, CentresAreTheReleasedOnes) {
         EXPECT_EQ(r.centres(k, j), released) << c.method << " centre " << k;
       }
   }
+}
+
+// The cost model counts the named measures: the silhouette's m^2 d / 2 on its sample, the reference's restarts.
+TEST(KMeansMeasuresRun, TheCostModelCountsTheNamedMeasures) {
+  const std::string head = "experiment: x\ntrials: 4\n" + kDataset + "methods:\n  - {method: kmeans, params: {k: 4}}\n";
+  auto cost = [&](const std::string& metrics) {
+    const ExperimentConfig cfg = parse_config(head + metrics, "t.yaml", fs::temp_directory_path(), "");
+    DataShape shape;
+    shape.n = 100'000;
+    shape.d = 100;
+    return *estimate_trial_cost(cfg, expand_grid(cfg)[0], shape);
+  };
+  const TrialCost plain = cost("metrics: [ari]\n"), sil = cost("metrics: [ari, silhouette]\n"),
+                  ref = cost("metrics: [ari, normalized_kmeans_cost]\n"), unnamed = cost("");
+  EXPECT_EQ(unnamed.work, plain.work);  // not computed by default
+  EXPECT_GE(sil.work - plain.work, 1e4 * 1e4 * 100 / 2);
+  EXPECT_GT(sil.memory, plain.memory);
+  // 10 restarts of up to 300 iterations of n k d, over the 4 trials of the cell.
+  EXPECT_GE(ref.work - plain.work, 10.0 * 300 * 1e5 * 4 * 100 / 4);
 }
 
 }  // namespace kmeans_measures_run
