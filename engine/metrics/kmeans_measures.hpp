@@ -38,7 +38,8 @@
 //
 // What is computed once: the reference run once per dataset and k, the coordinates' fingerprint and the
 // silhouette sample once per dataset (the run's DatasetCache; seeds derived from the fingerprint, so any
-// trial computes the same values); the nearest-centre assignment once per trial (MetricInput::cache).
+// trial computes the same values, under `randomness: secure` too: they evaluate, they release nothing); the
+// nearest-centre assignment once per trial (MetricInput::cache).
 #include <cstddef>
 #include <vector>
 
