@@ -512,9 +512,21 @@ int cmd_audit(int argc, char** argv) {
     const audit::AuditReport rep = audit::run_audit(cfg, ao);
     std::cout << cfg.name << ": " << rep.cells.size() << " private cells audited in " << short_number(rep.wall_seconds) << " s, "
               << rep.violations << " violation" << (rep.violations == 1 ? "" : "s") << "\n";
-    for (const auto& cell : rep.cells)
+    for (const auto& cell : rep.cells) {
       std::cout << "  " << cell.series << " on " << cell.dataset << ": eps " << short_number(cell.epsilon) << ", eps_lower "
-                << short_number(cell.eps_lower) << " -> " << (cell.violation ? "VIOLATION" : "consistent") << "\n";
+                << short_number(cell.eps_lower) << " -> " << (cell.violation ? "VIOLATION" : "consistent");
+      // What results.json's privacy accounting counts for the same cell (per trial).
+      const auto& acct = cell.accounting;
+      if (acct.value("unbounded", false)) {
+        std::cout << "; accounting: unbounded, no epsilon claimed";
+        for (const auto& r : acct.value("unbounded_reasons", nlohmann::json::array())) std::cout << " (" << r.get<std::string>() << ")";
+      } else if (acct.contains("epsilon") && acct["epsilon"].is_number()) {
+        std::cout << "; accounting: eps " << short_number(acct["epsilon"].get<double>()) << (cell.measure == "local" ? " per unit distance" : "")
+                  << (acct.value("includes_declared_excess", false) ? " (declared excess included)" : "") << " -> "
+                  << acct.value("verdict", std::string("?"));
+      }
+      std::cout << "\n";
+    }
     std::cout << "  results: " << rep.file.string() << "\n";
     violations += rep.violations;
   }

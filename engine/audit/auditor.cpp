@@ -22,6 +22,7 @@
 #include "loading/dataset_loading.hpp"
 #include "run/progress.hpp"
 #include "run/runner.hpp"
+#include "store/accounting.hpp"
 
 namespace dpclust::audit {
 namespace {
@@ -80,6 +81,19 @@ void run_sides(const MethodInfo& info, const Dataset* sides[2], const ParamSet& 
   if (error) std::rethrow_exception(error);
 }
 
+// What the accounting of `dpclust run` counts for one trial of this cell: one run's ledger on D, read as
+// results.json reads every trial's (trial_privacy_spent_on: a declared excess included, unbounded when the
+// ledger or the dataset's data-derived ranges say so). Seeded apart from the audit's runs.
+json accounted_spend(const MethodInfo& info, const Dataset& data, const ParamSet& params, const Cell& cell, const AuditConfig& a,
+                     double noise_scale) {
+  const std::unique_ptr<Method> method = info.make();
+  Rng rng(run_seed(a.seed, cell, "accounting", "D", "ledger", 0));
+  BudgetLedger ledger = trial_ledger(info, params, noise_scale);
+  method->run(data, params, rng, ledger);
+  ledger.verify();
+  return trial_privacy_spent_on(ledger.to_json(), dataset_summary(data));
+}
+
 }  // namespace
 
 CellResult audit_cell(const ExperimentConfig& cfg, const Cell& cell, const Dataset& data, const AuditOptions& opts) {
@@ -102,6 +116,11 @@ CellResult audit_cell(const ExperimentConfig& cfg, const Cell& cell, const Datas
   out.runs = a.runs;
   out.confidence = a.confidence;
   out.non_private = data.non_private_notes;
+  const json spent = accounted_spend(info, data, cell.params, cell, a, opts.noise_scale);
+  const bool unbounded = spent.value("unbounded", false);
+  out.accounting = {{"epsilon", unbounded ? json(nullptr) : spent.at("epsilon")}, {"unbounded", unbounded}};
+  if (unbounded) out.accounting["unbounded_reasons"] = spent.value("unbounded_reasons", json::array());
+  if (spent.contains("epsilon_excess")) out.accounting["includes_declared_excess"] = true;
 
   // The pairs: the config's, else every built-in pair of the method's relation.
   std::vector<PairSpec> specs;
@@ -125,6 +144,8 @@ CellResult audit_cell(const ExperimentConfig& cfg, const Cell& cell, const Datas
     // d(x, x') the claim is rate * d.
     const double rate = out.epsilon / (cell.params.has("radius") ? cell.params.real("radius") : 1.0);
     pr.eps_claimed = info.local_privacy ? rate * pair.local_distance : out.epsilon;
+    const double accounted_rate = unbounded ? std::numeric_limits<double>::quiet_NaN() : spent.at("epsilon").get<double>();
+    pr.eps_accounted = info.local_privacy ? accounted_rate * pair.local_distance : accounted_rate;
 
     // 1. Pilot: the releases fix the schema; all features of the pilot runs are screened. The pilot
     // matrix is capped at 2^25 values (256 MiB): fewer pilot runs when the release is very large.
@@ -200,11 +221,13 @@ CellResult audit_cell(const ExperimentConfig& cfg, const Cell& cell, const Datas
       pr.event.feature = pr.column.feature;  // schema index, for the record
     }
     pr.violation = pr.eps_lower > pr.eps_claimed * (1 + 1e-12);
+    out.accounting_violation = out.accounting_violation || (!unbounded && pr.eps_lower > pr.eps_accounted * (1 + 1e-12));
     pr.seconds = seconds_since(tp);
     out.eps_lower = std::max(out.eps_lower, pr.eps_lower);
     out.violation = out.violation || pr.violation;
     out.pairs.push_back(std::move(pr));
   }
+  out.accounting["verdict"] = unbounded ? "no finite bound claimed" : out.accounting_violation ? "violation" : "consistent";
   out.pilot_runs = a.pilot_runs;
   out.seconds = seconds_since(t0);
   return out;
@@ -230,6 +253,7 @@ json to_json(const CellResult& c) {
     pairs.push_back({{"pair", p.name},
                      {"description", p.description},
                      {"eps_claimed", p.eps_claimed},
+                     {"eps_accounted", std::isnan(p.eps_accounted) ? json(nullptr) : json(p.eps_accounted)},
                      {"delta", p.delta},
                      {"eps_lower", p.eps_lower},
                      {"eps_estimate", std::isfinite(p.eps_estimate) ? json(p.eps_estimate) : json("inf")},
@@ -255,6 +279,7 @@ json to_json(const CellResult& c) {
           {"eps_lower", c.eps_lower},
           {"verdict", c.violation ? "violation" : "consistent"},
           {"non_private", c.non_private},
+          {"accounting", c.accounting},
           {"pairs", std::move(pairs)},
           {"seconds", c.seconds}};
 }

@@ -51,6 +51,7 @@ struct PairResult {
   Event event;
   EventCounts counts;       // second half
   bool violation = false;
+  double eps_accounted = 0;  // what the accounting counts for this pair (eps, or rate * distance); NaN: unbounded
   std::size_t features_seen = 0, features_tested = 0;
   double seconds = 0;
 };
@@ -66,6 +67,11 @@ struct CellResult {
   double eps_lower = 0;  // max over pairs
   bool violation = false;
   std::vector<std::string> non_private;  // the conditions `dpclust run` would flag for this cell
+  // What results.json's accounting counts for one trial of this cell (store/accounting.hpp trial_privacy_spent_on
+  // of a run's ledger on this dataset): its epsilon (per unit distance for a local guarantee; a declared excess
+  // included), or unbounded with the reasons; and the verdict of eps_lower against it.
+  nlohmann::json accounting;
+  bool accounting_violation = false;
   double seconds = 0;
 };
 

@@ -10,7 +10,9 @@
 #include "cluster/kmeans/kmeans.hpp"
 #include "data/generators.hpp"
 #include "dpdbscan/register.hpp"
+#include "dpm/register.hpp"
 #include "drbt/register.hpp"
+#include "eugkm/register.hpp"
 #include "metrics/clustering_metrics.hpp"
 #include "metrics/kmeans_measures.hpp"
 #include "ndlaplace/register.hpp"
@@ -25,6 +27,8 @@ const std::vector<MethodInfo>& all_methods() {
     for (auto& m : dpdbscan_methods()) all.push_back(std::move(m));
     for (auto& m : ndlaplace_methods()) all.push_back(std::move(m));
     for (auto& m : drbt_methods()) all.push_back(std::move(m));
+    for (auto& m : dpm_methods()) all.push_back(std::move(m));
+    for (auto& m : eugkm_methods()) all.push_back(std::move(m));
     return all;
   }();
   return methods;
@@ -77,6 +81,8 @@ const std::vector<MetricInfo>& all_metrics() {
     for (auto& m : dpdbscan_metrics()) all.push_back(std::move(m));
     for (auto& m : ndlaplace_metrics()) all.push_back(std::move(m));
     for (auto& m : drbt_metrics()) all.push_back(std::move(m));
+    for (auto& m : dpm_metrics()) all.push_back(std::move(m));
+    for (auto& m : eugkm_metrics()) all.push_back(std::move(m));
     return all;
   }();
   return metrics;

@@ -61,10 +61,13 @@ DpDbscanResult dp_dbscan(const double* coords, std::size_t n, const Bounds& boun
        << (o.bounded_dp ? "sensitivity of a changed point (bounded DP; an upper bound under add/remove)"
                         : "sensitivity of an added/removed point (unbounded DP)")
        << "; the cells are disjoint counts (parallel composition)";
-  // Alg. 2 line 9 draws m ~ Bin(M, p) with Boost's binomial on doubles: the one draw of the histogram that is
-  // not exact (issue 34 item 8), said in the entry rather than claimed exact.
-  if (res.linear) note << "; the number of released empty cells m ~ Bin(M, p) (Alg. 2 line 9) is drawn with a floating-point "
-                          "binomial sampler (Boost BTRD, p rounded to a double): approximate, not an exact sampler";
+  // Alg. 2 line 9's m ~ Bin(M, p): exact with the secure sampler (privacy/exact_binomial.hpp), Boost's binomial
+  // on doubles with the textbook one (whose entry is not a secure mechanism anyway). The entry says which.
+  if (res.linear)
+    note << "; the number of released empty cells m ~ Bin(M, p) (Alg. 2 line 9) is drawn "
+         << (effective_sampler(o.noise, o.sampler) == privacy::Sampler::secure
+                 ? "exactly (geometric skips and an exact thinning with p bounded by MPFR from the noise's rational parameter)"
+                 : "with a floating-point binomial sampler (Boost BTRD, p rounded to a double), as the textbook sampler");
   res.histogram_note = note.str();
   const privacy::CountMechanism mech =
       histogram_mechanism(ledger, o.noise, o.sampler, o.epsilon, o.delta, o.bounded_dp, "noisy cell histogram (Alg. 1 line 5)",

@@ -88,6 +88,8 @@ void run_diffprivlib(const double* coords, std::size_t n, const Bounds& bounds, 
       "sensitivity taken from the noisy count's range: no finite epsilon is proven for the release");
   for (std::int64_t it = 0; it < r.iterations; ++it) {
     const std::string t = iteration_suffix(it);
+    // The epsilons the draws below use (diffprivlib_split, dp_kmeans.hpp): as_run records diffprivlib's real
+    // ones, its count at the share its docstring gives each sum and each sum at the count's.
     privacy::charge(ledger, "noisy cluster counts" + t, r.epsilon_count, "two_sided_geometric (diffprivlib, floating point)", 1.0,
                     "l1", "folded into [0.5, inf); disjoint clusters (parallel composition); empty clusters are skipped");
     for (std::size_t j = 0; j < d; ++j)
@@ -270,6 +272,8 @@ double assign_nearest(const double* x, std::size_t n, std::size_t d, const RowMa
 
 const char* to_string(KmeansVariant v) { return v == KmeansVariant::dplloyd ? "dplloyd" : "diffprivlib"; }
 
+const char* to_string(DiffprivlibSplit s) { return s == DiffprivlibSplit::as_run ? "as_run" : "as_documented"; }
+
 const char* to_string(IterationRule r) {
   switch (r) {
     case IterationRule::fixed: return "iterations";
@@ -280,10 +284,25 @@ const char* to_string(IterationRule r) {
   return "?";
 }
 
+double dplloyd_min_epsilon(std::size_t k, double n, std::size_t d) {
+  const double kd = static_cast<double>(k), dd = static_cast<double>(d);
+  return std::sqrt(500.0 * kd * kd * kd / (n * n) * std::pow(dd + std::cbrt(4.0 * dd * kRho * kRho), 3.0));
+}
+
 std::int64_t diffprivlib_iterations(double epsilon, std::size_t k, std::size_t n, std::size_t d) {
-  const double kd = static_cast<double>(k), nd = static_cast<double>(n), dd = static_cast<double>(d);
-  const double eps_m = std::sqrt(500.0 * kd * kd * kd / (nd * nd) * std::pow(dd + std::cbrt(4.0 * dd * kRho * kRho), 3.0));
+  const double eps_m = dplloyd_min_epsilon(k, static_cast<double>(n), d);
   return static_cast<std::int64_t>(std::max(std::min(epsilon / eps_m, 7.0), 2.0));
+}
+
+void diffprivlib_budget_split_as_run(double epsilon, std::int64_t iterations, std::size_t d, std::size_t informative,
+                                     double& epsilon_sum, double& epsilon_count) {
+  // diffprivlib 0.6.6 models/k_means.py: _split_epsilon returns (epsilon_i * normaliser, epsilon_0 * normaliser)
+  // with epsilon_i = 1 and epsilon_0 = cbrt(4 d rho^2), and _update_centers reads them as (epsilon_0, epsilon_i):
+  // the count's mechanism gets the first value, every dimension's sum the second.
+  double documented_sum = 0, documented_count = 0;
+  kmeans_budget_split(epsilon, iterations, d, informative, documented_sum, documented_count);
+  epsilon_count = documented_sum;
+  epsilon_sum = documented_count;
 }
 
 void kmeans_budget_split(double epsilon, std::int64_t iterations, std::size_t d, std::size_t informative,
@@ -412,7 +431,10 @@ DpKmeansResult dp_kmeans(const double* coords, std::size_t n, const Bounds& boun
       worst_ratio = std::max(worst_ratio, std::max(std::fabs(bounds.lo[j]), std::fabs(bounds.hi[j])) / width);
     }
   }
-  kmeans_budget_split(o.epsilon, r.iterations, d, informative, r.epsilon_sum, r.epsilon_count);
+  if (diffprivlib && o.diffprivlib_split == DiffprivlibSplit::as_run)
+    diffprivlib_budget_split_as_run(o.epsilon, r.iterations, d, informative, r.epsilon_sum, r.epsilon_count);
+  else
+    kmeans_budget_split(o.epsilon, r.iterations, d, informative, r.epsilon_sum, r.epsilon_count);
   if (!diffprivlib) check_secure_epsilon(o, bounds);
 
   if (o.initial_centers.size() > 0) {
@@ -427,6 +449,31 @@ DpKmeansResult dp_kmeans(const double* coords, std::size_t n, const Bounds& boun
   r.inertia = assign_nearest(coords, n, d, r.centers, r.labels);
   if (diffprivlib) run_diffprivlib(coords, n, bounds, r, rng, ledger);
   else run_dplloyd(coords, n, bounds, o, r, rng, ledger);
+  if (diffprivlib && o.diffprivlib_split == DiffprivlibSplit::as_run) {
+    // What diffprivlib's split spends in all, against the configured epsilon: the ledger states the real
+    // entries above, and here the difference, so that its entries still add up (ledger.hpp).
+    const double spent = static_cast<double>(r.iterations) * (r.epsilon_count + static_cast<double>(informative) * r.epsilon_sum);
+    r.epsilon_unspent = o.epsilon - spent;
+    std::ostringstream why;
+    why.precision(4);
+    why << "diffprivlib's KMeans draws its counts at eps / (T (d + e0)) and each sum at e0 eps / (T (d + e0)) (_split_epsilon's "
+           "two values unpacked the other way round), e0 = cbrt(4 d 0.225^2) = "
+        << std::cbrt(4.0 * static_cast<double>(d) * kRho * kRho) << ", d = " << d << ": " << spent / o.epsilon
+        << " x the configured epsilon in all";
+    if (std::fabs(r.epsilon_unspent) <= 1e-12 * o.epsilon) {
+      r.epsilon_unspent = 0;
+    } else if (r.epsilon_unspent > 0) {
+      BudgetEntry e;
+      e.step = "budget left unspent by diffprivlib's split (no noise drawn)";
+      e.epsilon = r.epsilon_unspent;
+      e.mechanism = "unspent";
+      e.note = why.str();
+      e.relation = ledger.relation();
+      ledger.charge(std::move(e));
+    } else {
+      ledger.declare_excess(-r.epsilon_unspent, why.str());
+    }
+  }
 
   if (diffprivlib) {
     if (worst_ratio > 1) {

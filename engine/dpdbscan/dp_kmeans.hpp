@@ -6,11 +6,23 @@
 // Table 3) IS IBM diffprivlib's models.KMeans, reproduced bit for bit (same draws, same order):
 //   T = int(max(min(eps / eps_m, 7), 2)), eps_m = sqrt(500 k^3 / n^2 (d + cbrt(4 d rho^2))^3), rho = 0.225
 //       (diffprivlib's rule from Su et al.'s analysis), n the data's TRUE size unless n_public is given;
-//   per iteration eps / T, split cbrt(4 d rho^2) : 1 : ... : 1 between the counts and the d sums;
+//   per iteration eps / T, split cbrt(4 d rho^2) : 1 : ... : 1 between the counts and the d sums, as
+//       documented (Su et al.; diffprivlib's _split_epsilon docstring) -- but see "as diffprivlib runs it";
 //   count~ = count + two-sided geometric (eps_count, sensitivity 1), folded into [0.5, inf) (a value
 //       v < 0.5 is reflected to 1 - v);
 //   sum~_j = bounded-domain Laplace (Holohan et al. 2018) of sum_j on [count~ lo_j, count~ hi_j],
 //       eps_sum, sensitivity hi_j - lo_j; centre = sum~ / count~; an empty cluster keeps its centre.
+//   The split as diffprivlib runs it (diffprivlib_split: as_run, the default): diffprivlib's
+//       KMeans._split_epsilon returns (epsilon_i * normaliser, epsilon_0 * normaliser), the share of each
+//       dimension's sum first, but _update_centers unpacks it as `epsilon_0, epsilon_i = ...` (diffprivlib
+//       0.2.0 to 0.6.6, diffprivlib/models/k_means.py), so the COUNT is drawn at the sums' share and every
+//       SUM at the count's: per iteration, with norm = eps / (T (d + e0)),
+//         count  eps_count = norm,   each of the d sums  eps_sum = e0 norm,
+//       together norm (1 + d e0) = eps / T * (1 + d e0) / (d + e0): less than eps / T when d < 5 (e0 < 1;
+//       d = 2: 0.905 eps in all), more when d >= 5 (d = 16: 1.412 eps). The ledger records these and the
+//       difference: an "unspent" entry, or a declared excess (ledger.hpp). diffprivlib_split:
+//       as_documented draws at the split its docstring states (eps_count = e0 norm, eps_sum = norm;
+//       what dpclust drew before, for comparison).
 // Its samplers (diffprivlib_samplers.hpp) draw on doubles. Three privacy gaps, each flagged in
 // non_private_notes when it applies (the variant stays runnable for the reproduction):
 //   (a) the sum sensitivity: adding or removing a record x changes its cluster's sum_j by x_j, up to
@@ -83,10 +95,14 @@
 namespace dpclust::dpdbscan {
 
 enum class KmeansVariant { dplloyd, diffprivlib };
+// Variant diffprivlib's budget split (see the header): as diffprivlib 0.6.6 draws it (its return values
+// unpacked the other way round) or as it documents it.
+enum class DiffprivlibSplit { as_run, as_documented };
 // How T was chosen: `iterations`, the rule on n_public, the fixed default, or the rule on the true n.
 enum class IterationRule { fixed, n_public, fixed_default, true_n };
 const char* to_string(KmeansVariant v);
 const char* to_string(IterationRule r);
+const char* to_string(DiffprivlibSplit s);
 
 inline constexpr std::int64_t kDefaultIterations = 5;
 inline constexpr double kCountBound = 4294967296.0;  // 2^32
@@ -98,6 +114,7 @@ struct DpKmeansOptions {
   std::int64_t iterations = 0;  // > 0 fixes T
   std::uint64_t n_public = 0;   // > 0: T by the rule on this public n, and N_bound of the sums (dplloyd)
   privacy::Sampler sampler = privacy::Sampler::secure;  // dplloyd; diffprivlib always uses its own samplers
+  DiffprivlibSplit diffprivlib_split = DiffprivlibSplit::as_run;  // diffprivlib only
   RowMatrix initial_centers;    // k x d, inside the bounds; empty = the data-independent draw
 };
 
@@ -107,8 +124,11 @@ struct DpKmeansResult {
   Labels labels;              // nearest final centre (evaluation only)
   std::int64_t iterations = 0;
   IterationRule iteration_rule = IterationRule::fixed;
-  double epsilon_count = 0;  // per iteration
-  double epsilon_sum = 0;    // per iteration and (non-constant) dimension
+  double epsilon_count = 0;  // per iteration, as drawn
+  double epsilon_sum = 0;    // per iteration and (non-constant) dimension, as drawn
+  // diffprivlib as_run: eps - T (eps_count + d' eps_sum), the budget its split leaves unspent (> 0, d' < 5)
+  // or overspends (< 0, d' >= 5); 0 otherwise.
+  double epsilon_unspent = 0;
   std::vector<double> sum_sensitivity;  // per dimension, as calibrated (0 for a constant dimension)
   std::vector<double> noisy_counts;     // the last iteration's released counts (k)
   RowMatrix noisy_sums;                 // the last iteration's released sums (k x d; dplloyd: centred)
@@ -118,6 +138,10 @@ struct DpKmeansResult {
   std::vector<std::int64_t> cluster_sizes;  // the last iteration's true counts
 };
 
+// eps_m = sqrt(500 k^3 / n^2 (d + cbrt(4 d rho^2))^3), rho = 0.225: the budget below which, by Su et al.'s
+// error analysis of DPLloyd (as diffprivlib applies it), one iteration's noise outweighs what it improves;
+// the iteration rule divides eps by it. n may be any positive real (a noisy count).
+double dplloyd_min_epsilon(std::size_t k, double n, std::size_t d);
 std::int64_t diffprivlib_iterations(double epsilon, std::size_t k, std::size_t n, std::size_t d);
 
 // Nearest centre of every point (ties: the lowest index), the labels a run gives its points; returns the
@@ -149,6 +173,10 @@ struct EpsilonLimits {
 // The budget split of dp_kmeans: per iteration and non-constant dimension (eps_sum) and for the counts.
 void kmeans_budget_split(double epsilon, std::int64_t iterations, std::size_t d, std::size_t informative,
                          double& epsilon_sum, double& epsilon_count);
+// diffprivlib's split as it runs (variant diffprivlib, as_run): the two shares of kmeans_budget_split
+// exchanged, eps_count = eps / (T (d' + e0)), eps_sum = e0 eps / (T (d' + e0)).
+void diffprivlib_budget_split_as_run(double epsilon, std::int64_t iterations, std::size_t d, std::size_t informative,
+                                     double& epsilon_sum, double& epsilon_count);
 // True when the secure samplers accept every noise scale of variant dplloyd at this epsilon.
 bool secure_scales_supported(double epsilon, std::int64_t iterations, const Bounds& bounds, std::uint64_t n_public);
 EpsilonLimits secure_epsilon_limits(std::int64_t iterations, const Bounds& bounds, std::uint64_t n_public);

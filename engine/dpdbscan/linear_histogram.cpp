@@ -52,8 +52,8 @@ NoisyHistogram linear_histogram(const CellCounts& counts, const privacy::CountMe
   // Line 8: M empty cells, each independently above theta with probability p.
   const std::uint64_t M = X - counts.occupied;
   h.p = mechanism.tail_probability(t);
-  // Line 9.
-  const std::uint64_t m = M == 0 || h.p <= 0 ? 0 : rng.binomial(M, h.p);
+  // Line 9: exact with the secure sampler (geometric skips and an exact thinning, privacy/exact_binomial.hpp).
+  const std::uint64_t m = mechanism.count_at_least(rng, M, t);
   h.sampled_empty = m;
 
   // Lines 10-13: a simple random sample of m empty cells, each with a value from the tail above theta.

@@ -7,7 +7,7 @@
 //                x~_i >= theta                                    (ascending code), mechanism.noisy with
 //                                                                 Z from cell i's stream (cell_streams.hpp)
 //   line 8       M = |X - F|, p = Pr[Z >= theta]                  mechanism.tail_probability(theta)
-//   line 9       m ~ Bin(M, p)                                    Rng::binomial (skipped when p = 0)
+//   line 9       m ~ Bin(M, p)                                    mechanism.count_at_least(M, theta)
 //   line 10      m cells of X - F without replacement             uniform codes, redrawn when occupied or
 //                                                                 already drawn: a simple random sample
 //   lines 11-13  x^_j ~ Z | Z >= theta                            mechanism.draw_tail(theta)
@@ -29,9 +29,12 @@
 // streams the naive histogram uses: cell by cell the same noise); lines 8-13 draw from the trial's `rng`
 // (in secure mode ChaCha20 keyed from the OS, like the cell streams).
 //
-// Line 9's binomial is Boost.Random's (BTRD on doubles with p rounded to a double): m is an approximate
-// Bin(M, p) draw, the one sampler of the histogram that is not exact; the ledger entry says so
-// (dp_dbscan.cpp), and a test bounds its distance from the exact law on small M.
+// Line 9's binomial is exact with the secure sampler: the M empty cells are scanned by geometric skips to
+// candidates (each a candidate with probability c >= p) and a candidate counts with probability p / c,
+// decided by comparing a uniform with MPFR bounds of p / c computed from the noise's rational parameter
+// (privacy/exact_binomial.hpp): m ~ Bin(M, p) exactly, in expected time linear in m (M may be 2^64). No
+// floating-point number decides m, and Pr[Z >= theta] is the one the cells' own draws have. With the
+// textbook sampler it is Boost.Random's binomial on doubles (BTRD), like the rest of that sampler.
 #include "core/cell_streams.hpp"
 #include "core/rng.hpp"
 #include "dpdbscan/histogram.hpp"

@@ -51,6 +51,8 @@ const Named<CoreRule> kCoreRules[] = {{"minpts_prime", CoreRule::minpts_prime}, 
 const Named<bool> kNeighbouring[] = {{"unbounded", false}, {"bounded", true}};
 const Named<bool> kThetaRules[] = {{"paper", false}, {"authors_code", true}};
 const Named<KmeansVariant> kVariants[] = {{"dplloyd", KmeansVariant::dplloyd}, {"diffprivlib", KmeansVariant::diffprivlib}};
+const Named<DiffprivlibSplit> kDiffprivlibSplits[] = {{"as_run", DiffprivlibSplit::as_run},
+                                                      {"as_documented", DiffprivlibSplit::as_documented}};
 const Named<bool> kPairwiseSensitivity[] = {{"matrix", false}, {"entry", true}};
 
 // At least 1e-6: below, the noise scales (1/eps, and eps/T per DP-k-means iteration) leave every count and
@@ -213,10 +215,15 @@ class DpDbscanMethod final : public Method {
     out.labels = SpanClassifier(r.grid, r.spans, r.dense).classify_all(data.coords.data(), data.n);
     out.labels_are_release = false;
     if (r.sampler == privacy::Sampler::textbook) out.non_private_notes.push_back(privacy::kTextbookSamplerNote);
-    if (o.n_public == 0 && release_uses_n(o))
-      out.non_private_notes.push_back(
+    if (o.n_public == 0 && release_uses_n(o)) {
+      const char* const note =
           "the number of points n is treated as public for the histogram choice and theta, as the paper does; set n_public "
-          "to a public value for a fully private release");
+          "to a public value for a fully private release";
+      out.non_private_notes.push_back(note);
+      // The release moves with the true n (theta, the histogram kind): one added record can change it with
+      // certainty, so no finite epsilon bounds it (the audit measures 7.6 at a claimed 1: configs/audit/dp_dbscan.yaml).
+      ledger.declare_unbounded(note);
+    }
     out.release = spans_release(r);
     if (release_histogram) out.release["histogram"] = histogram_release(o, r);
     // Public: functions of the release and the parameters (and of n, flagged above unless n_public).
@@ -263,6 +270,7 @@ class DpKmeansMethod final : public Method {
     o.iterations = p.integer("iterations");
     o.n_public = static_cast<std::uint64_t>(p.integer("n_public"));
     o.sampler = privacy::sampler_of(p);
+    o.diffprivlib_split = kind_of(kDiffprivlibSplits, p, "diffprivlib_split");
     const RealVector init = as_vector(p.get("initial_centers"));
     if (!init.empty()) {
       // Public, data-independent centres given in the config (row-major k x d): checked here, where d is known.
@@ -296,6 +304,10 @@ class DpKmeansMethod final : public Method {
                        {"iteration_rule", to_string(r.iteration_rule)},
                        {"epsilon_count_per_iteration", r.epsilon_count},
                        {"epsilon_sum_per_iteration_and_dim", r.epsilon_sum}};
+    if (o.variant == KmeansVariant::diffprivlib) {
+      out.diagnostics["diffprivlib_split"] = to_string(o.diffprivlib_split);
+      out.diagnostics["epsilon_unspent"] = r.epsilon_unspent;  // < 0: spent beyond epsilon (declared excess)
+    }
     std::size_t empty = 0;
     for (std::int64_t s : r.cluster_sizes) empty += s == 0;
     out.evaluation = {{"inertia", r.inertia}, {"empty_clusters", empty}};
@@ -439,6 +451,11 @@ const MethodInfo& dp_kmeans_method_info() {
                      "dplloyd: DPLloyd made eps-DP (centred sums with sensitivity half the width, every cluster noised, T "
                      "never from the true n); diffprivlib: IBM diffprivlib's KMeans bit for bit, the paper's baseline, with "
                      "its own floating-point samplers whatever `sampler` says and its privacy gaps flagged"),
+        choice_param("diffprivlib_split", "as_run", names_of(kDiffprivlibSplits),
+                     "variant diffprivlib's budget split per iteration, norm = eps / (T (d + e0)), e0 = cbrt(4 d 0.225^2): "
+                     "as_run = what diffprivlib 0.6.6 draws (its _split_epsilon's values unpacked the other way round: "
+                     "count at norm, each sum at e0 norm; the ledger records the difference to eps as unspent or excess); "
+                     "as_documented = its docstring's split (count e0 norm, each sum norm; dpclust's numbers before the fix)"),
         int_param("iterations", 0,
                   "Lloyd iterations T, at most 1e6; 0 = diffprivlib's rule int(max(min(eps/eps_m, 7), 2)) on n_public, "
                   "else (dplloyd) 5, (diffprivlib) the rule on the true n (flagged)",

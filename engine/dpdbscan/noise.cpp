@@ -46,10 +46,9 @@ void check_numpy_stream(NoiseKind kind, privacy::Sampler sampler, bool linear) {
 
 bool gaussian_scale_supported(double epsilon, double delta, bool bounded_dp) {
   if (!(epsilon > 0) || !std::isfinite(epsilon) || !(delta > 0 && delta < 1)) return false;
-  // The same arithmetic as privacy::CountMechanism::gaussian and exact_parameter (mechanism.cpp): sigma^2 is
-  // rounded up to the next double and then to a rational, which is exact below 2^40.
-  const double s = std::sqrt(2.0 * std::log(1.25 / delta)) * l2_sensitivity(bounded_dp) / epsilon;
-  return std::nextafter(s * s, std::numeric_limits<double>::infinity()) <= 0x1p40;
+  // The sigma^2 privacy::CountMechanism gives its sampler (gaussian_sigma2_at_least, then a rational that is
+  // exact below 2^40).
+  return privacy::gaussian_sigma2_at_least(l2_sensitivity(bounded_dp), epsilon, delta) <= 0x1p40;
 }
 
 void check_secure_epsilon(NoiseKind kind, privacy::Sampler sampler, double epsilon, double delta, bool bounded_dp) {

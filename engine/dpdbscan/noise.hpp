@@ -58,7 +58,7 @@ void check_numpy_stream(NoiseKind kind, privacy::Sampler sampler, bool linear);
 //   gaussian (secure)    sigma^2 = 2 ln(1.25/delta) Delta_2^2 / eps^2 <= 2^40, i.e.
 //                        eps >= sqrt(2 ln(1.25/delta)) Delta_2 / 2^20 (5.05e-6 at delta = 1e-6, Delta_2 = 1;
 //                        above the declared 1e-6, so the check binds). Exactly: the mechanism passes
-//                        nextafter(s * s) to the sampler, s computed as below, and needs it <= 2^40.
+//                        privacy::gaussian_sigma2_at_least (sigma^2 rounded up) and needs it <= 2^40.
 // dp_kmeans's limits are in dp_kmeans.hpp; the pairwise baseline picks its snapping bound between 4/eps
 // and 2^45/eps, inside Mironov's conditions for every eps >= 1e-6 (pairwise.cpp), so it needs no check.
 bool gaussian_scale_supported(double epsilon, double delta, bool bounded_dp);

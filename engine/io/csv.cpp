@@ -42,6 +42,7 @@ std::string describe_delimiter(char d) { return d == '\t' ? "tab" : std::string(
 // so the row loop only indexes.
 struct ColumnPlan {
   bool header = false;
+  bool names_guessed = false;      // header: auto took the first row for names: they may be a record's text
   std::vector<std::string> names;  // header names, or "col<i>" without a header
   std::vector<std::size_t> coords;
   std::optional<std::size_t> label;
@@ -100,6 +101,12 @@ bool decide_header(const CsvOptions& o, const std::vector<std::string_view>& fir
   return false;
 }
 
+// A column as a message names it: its header name, or, when header: auto guessed the names (a first row
+// that may be a record), its 0-based index only. Auto-detected names are data until confirmed.
+std::string shown_column(const ColumnPlan& plan, std::size_t idx) {
+  return plan.names_guessed ? "#" + std::to_string(idx) + " (0-based; header: auto, names not shown)" : "'" + text::printable(plan.names[idx]) + "'";
+}
+
 std::size_t resolve_column(const std::string& ref, const ColumnPlan& plan, const LineReader& in, const char* role) {
   if (plan.header) {
     auto it = std::find(plan.names.begin(), plan.names.end(), ref);
@@ -119,6 +126,11 @@ std::size_t resolve_column(const std::string& ref, const ColumnPlan& plan, const
                      "select columns by 0-based index, e.g. columns: [\"0\", \"1\"] (the file has " + std::to_string(plan.names.size()) +
                          " columns), or set header: true if the first row holds names");
   std::string what = "unknown " + std::string(role) + " '" + text::printable(ref) + "'";
+  if (plan.names_guessed)
+    throw InputError(in.where(), what + ": header: auto took the first row, of " + std::to_string(plan.names.size()) +
+                                     " fields, for column names; they are not shown, since a guessed header may be a record",
+                     "set header: true if the first row holds names (they are then listed), or select columns by 0-based index "
+                     "(0.." + std::to_string(plan.names.size() - 1) + ")");
   const std::string guess = ref.size() > 200 ? "" : closest_match(ref, plan.names);
   if (!guess.empty()) what += "; did you mean '" + text::printable(guess) + "'?";
   what += " Available columns: " + text::join(plan.names);
@@ -133,6 +145,7 @@ ColumnPlan plan_columns(const CsvOptions& o, const std::vector<std::string_view>
                      "check the delimiter and that this is the right file");
   ColumnPlan plan;
   plan.header = decide_header(o, first, in, second_row);
+  plan.names_guessed = plan.header && !o.header;
   for (std::size_t i = 0; i < first.size(); ++i)
     plan.names.push_back(plan.header ? std::string(first[i]) : "col" + std::to_string(i));
   if (!o.label.empty()) plan.label = resolve_column(o.label, plan, in, "label column");
@@ -143,10 +156,10 @@ ColumnPlan plan_columns(const CsvOptions& o, const std::vector<std::string_view>
     for (const std::string& ref : o.columns) {
       std::size_t idx = resolve_column(ref, plan, in, "column");
       if (std::find(plan.coords.begin(), plan.coords.end(), idx) != plan.coords.end())
-        throw InputError(in.where(), "column '" + text::printable(plan.names[idx]) + "' is selected twice",
+        throw InputError(in.where(), "column " + shown_column(plan, idx) + " is selected twice",
                          "list each coordinate column once");
       if (plan.label && idx == *plan.label)
-        throw InputError(in.where(), "column '" + text::printable(plan.names[idx]) + "' is selected both as a coordinate and as the label",
+        throw InputError(in.where(), "column " + shown_column(plan, idx) + " is selected both as a coordinate and as the label",
                          "remove it from `columns` or choose another label column");
       plan.coords.push_back(idx);
     }
@@ -236,7 +249,8 @@ FileRead read_csv_file(const fs::path& path, const CsvOptions& options, std::opt
     ds.d = plan.coords.size();
     for (std::size_t c : plan.coords) ds.column_names.push_back(plan.names[c]);
   } else if (!same_plan(*plan_io, plan)) {
-    throw InputError(in.where(), "this file's columns differ from the first file's (" + text::join(plan_io->names) + ")",
+    throw InputError(in.where(), "this file's columns differ from the first file's (" +
+                                     (plan_io->names_guessed ? std::to_string(plan_io->names.size()) + " columns" : text::join(plan_io->names)) + ")",
                      "list only files of the same layout (same header, same number of columns) in one dataset");
   }
   const std::size_t ncols = plan.names.size();

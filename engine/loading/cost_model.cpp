@@ -18,6 +18,7 @@
 #include "core/error.hpp"
 #include "dpdbscan/grid.hpp"
 #include "catalog/catalog.hpp"
+#include "eugkm/methods.hpp"
 #include "loading/dataset_loading.hpp"
 #include "metrics/kmeans_measures.hpp"
 #include "metrics/kmeans_reference.hpp"
@@ -88,6 +89,32 @@ Sizes measures_cost(const ExperimentConfig& cfg, const Cell& cell, double n, dou
     const double m = std::min(n, static_cast<double>(kSilhouetteSampleSize));
     s.memory += kDouble * m * (2 * d + 2 + k + 128);
     s.work += m * m * d / 2;
+  }
+  return s;
+}
+
+// EUGkM (eugkm/eugkm.hpp): the m^d-cell histogram (true and noisy counts, 16 bytes a cell) and the weighted
+// k-means of its positive cells (about half the empty cells draw positive noise, plus the occupied ones), whose
+// centres hold d + 1 doubles; the noise is one exact draw a cell (about 40 basic operations). The hybrid adds
+// DPLloyd's iterations on the data (at most 7 by its rule).
+Sizes eugkm_cost(const DataShape& shape, const ParamSet& p, bool hybrid, double n, double d) {
+  const eugkm::EugkmOptions o = eugkm::eugkm_options(p);
+  eugkm::HybridOptions h;
+  double epsilon_histogram = eugkm::planned_histogram_epsilon(o);
+  if (hybrid) {
+    // The hybrid's plan at the known size: EUGkM's share, or all of it when DPLloyd cannot follow.
+    h = eugkm::hybrid_options(p);
+    epsilon_histogram = eugkm::plan_hybrid(h, n, epsilon_histogram, static_cast<std::size_t>(d), static_cast<std::size_t>(d)).epsilon_eugkm;
+  }
+  const std::optional<eugkm::GridSize> g = eugkm::planned_grid(o, epsilon_histogram > 0 ? epsilon_histogram : o.epsilon, shape);
+  const double cells = g ? std::min(static_cast<double>(g->cells), static_cast<double>(o.max_cells)) : static_cast<double>(o.max_cells);
+  const double positive = std::min(cells, cells / 2 + n);
+  const Sizes km = kmeans_cost(positive, d, static_cast<double>(o.k), static_cast<double>(o.kmeans.n_init),
+                               static_cast<double>(o.kmeans.max_iter));
+  Sizes s{16 * cells + kDouble * positive * (d + 1) + km.memory + 16 * n, 40 * cells + n * d + km.work};
+  if (hybrid) {
+    const double t = h.iterations > 0 ? static_cast<double>(h.iterations) : static_cast<double>(eugkm::kMaxHybridIterations);
+    s.work += kmeans_cost(n, d, static_cast<double>(o.k), 1, t).work;
   }
   return s;
 }
@@ -259,6 +286,8 @@ std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const 
   } else if (m == "dp_kmeans") {
     const double t = real_or(p, "iterations", 0) > 0 ? real_or(p, "iterations", 0) : 7;
     s = kmeans_cost(n, d, real_or(p, "k", 1), 1, t);
+  } else if (m == "eugkm" || m == "hybrid_kmeans") {
+    s = eugkm_cost(shape, p, m == "hybrid_kmeans", n, d);
   } else if (m == "affinity_propagation") {
     s = affinity_cost(n, real_or(p, "max_iter", 200));
   } else if (is_wavecluster(m)) {
@@ -288,6 +317,15 @@ std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const 
     // work: each draw is a full d-dimensional sample (microseconds), not one basic operation.
     if (const double draws = resample_draws_per_point(p, shape); draws > 0)
       noise_draws = n * std::min(draws, real_or(p, "max_retries", 1e4));
+  } else if (m == "dpm") {
+    // engine/dpm: the clamped copy (n d doubles), the gaps of the interval-size percentile (pooled: d (n - 1)
+    // doubles, sorted, plus the exponential mechanism's weights: 16 bytes and 8 + 8 per interval), the index
+    // order (4 n); work: d sorts of n, then L levels of one pass per dimension plus one partition.
+    const double levels = real_or(p, "levels", 7);
+    const bool pooled = !p.has("gap_statistic") || p.string("gap_statistic") == "pooled";
+    const double gaps = pooled ? n * d : n;
+    s.memory = kDouble * n * d + 40 * gaps + 4 * n + 16 * n;
+    s.work = d * n * std::log2(std::max(n, 2.0)) + 4 * gaps + levels * n * (d + 2) + n * d * std::exp2(std::min(levels, 16.0));
   } else if (m == "drbt") {
     const double k_dims = real_or(p, "k_dims", 1);
     const Sizes c = kmeans_cost(n, k_dims, real_or(p, "k", 1), real_or(p, "n_init", 1), 300);

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "privacy/mechanism.hpp"
+#include "privacy/mpfr_scoped.hpp"
 
 namespace dpclust::privacy {
 
@@ -41,22 +42,6 @@ uint128 below128(Rng& rng, uint128 n) {
 }
 
 namespace {
-
-// RAII for MPFR numbers and a GMP integer.
-struct Mpfr {
-  mpfr_t v;
-  explicit Mpfr(mpfr_prec_t prec) { mpfr_init2(v, prec); }
-  ~Mpfr() { mpfr_clear(v); }
-  Mpfr(const Mpfr&) = delete;
-  Mpfr& operator=(const Mpfr&) = delete;
-};
-struct Mpz {
-  mpz_t v;
-  Mpz() { mpz_init(v); }
-  ~Mpz() { mpz_clear(v); }
-  Mpz(const Mpz&) = delete;
-  Mpz& operator=(const Mpz&) = delete;
-};
 
 void set_u128(mpfr_t out, uint128 q) {  // exact: out has >= 128 bits
   mpfr_set_ui(out, static_cast<unsigned long>(q >> 64), MPFR_RNDN);

@@ -6,6 +6,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "privacy/exact_binomial.hpp"
+#include "privacy/gaussian_calibration.hpp"
+#include "privacy/mpfr_scoped.hpp"
 #include "privacy/samplers.hpp"
 
 namespace dpclust::privacy {
@@ -77,6 +80,35 @@ BudgetEntry typed_entry(const BudgetLedger& ledger, std::string step, double eps
 
 }  // namespace
 
+double laplace_scale_at_least(double l1, double epsilon) {
+  if (!(l1 > 0 && epsilon > 0) || !std::isfinite(l1) || !std::isfinite(epsilon))
+    throw std::invalid_argument("privacy: a Laplace scale needs a finite sensitivity and epsilon > 0");
+  const double s = l1 / epsilon;
+  if (!std::isfinite(s)) throw std::invalid_argument("privacy: the Laplace scale l1 / epsilon overflows");
+  // s eps >= l1 decided exactly: the product of two doubles has at most 106 significant bits.
+  detail::Mpfr prod(128);
+  mpfr_set_d(prod.v, s, MPFR_RNDN);
+  mpfr_mul_d(prod.v, prod.v, epsilon, MPFR_RNDN);
+  return mpfr_cmp_d(prod.v, l1) >= 0 ? s : std::nextafter(s, std::numeric_limits<double>::infinity());
+}
+
+double gaussian_sigma2_at_least(double l2, double epsilon, double delta) {
+  if (!(l2 > 0 && epsilon > 0 && delta > 0 && delta < 1) || !std::isfinite(l2) || !std::isfinite(epsilon))
+    throw std::invalid_argument("privacy: a Gaussian sigma needs a finite sensitivity, epsilon > 0 and delta in (0, 1)");
+  // 2 ln(1.25 / delta) l2^2 / eps^2, every step rounded up (the logarithm's argument too; eps^2 down).
+  detail::Mpfr x(53), e2(53);
+  mpfr_set_d(x.v, 1.25, MPFR_RNDN);
+  mpfr_div_d(x.v, x.v, delta, MPFR_RNDU);
+  mpfr_log(x.v, x.v, MPFR_RNDU);
+  mpfr_mul_2ui(x.v, x.v, 1, MPFR_RNDU);
+  mpfr_mul_d(x.v, x.v, l2, MPFR_RNDU);
+  mpfr_mul_d(x.v, x.v, l2, MPFR_RNDU);
+  mpfr_set_d(e2.v, epsilon, MPFR_RNDN);
+  mpfr_sqr(e2.v, e2.v, MPFR_RNDD);
+  mpfr_div(x.v, x.v, e2.v, MPFR_RNDU);
+  return mpfr_get_d(x.v, MPFR_RNDU);
+}
+
 CountMechanism CountMechanism::laplace(BudgetLedger& ledger, Sampler sampler, double l1, double epsilon, std::string step,
                                        std::string note) {
   check_budget(epsilon, l1, step);
@@ -112,15 +144,44 @@ CountMechanism CountMechanism::gaussian(BudgetLedger& ledger, Sampler sampler, d
   return m;
 }
 
+CountMechanism CountMechanism::gaussian_tight(BudgetLedger& ledger, Sampler sampler, double l2, double epsilon, double delta,
+                                              std::string step, std::string note) {
+  check_budget(epsilon, l2, step);
+  if (!(delta > 0 && delta < 1)) throw std::invalid_argument("privacy: the Gaussian mechanism of '" + step + "' needs delta in (0, 1)");
+  CountMechanism m;
+  m.kind_ = CountNoise::gaussian;
+  m.sampler_ = sampler;
+  m.epsilon_ = epsilon;
+  m.delta_ = delta;
+  m.sensitivity_ = l2;
+  m.scale_ = sampler == Sampler::secure ? zcdp_gaussian_sigma(epsilon, delta, l2) : analytic_gaussian_sigma(epsilon, delta, l2);
+  m.factor_ = ledger.noise_scale();
+  m.prepare_exact_parameter();
+  std::string calibration = sampler == Sampler::secure
+                                ? "sigma from rho-zCDP (CKS20 Thm 14, Cor 13)"
+                                : "sigma by Balle & Wang's analytic calibration (Thm 8)";
+  ledger.charge(typed_entry(ledger, std::move(step), epsilon, delta, sampler == Sampler::secure ? "discrete_gaussian" : "gaussian (textbook)",
+                            l2, "l2", PrivacyMeasure::approximate, note.empty() ? calibration : note + "; " + calibration));
+  return m;
+}
+
 // The exact sampler's parameter (discrete Laplace scale, or discrete Gaussian sigma^2) as a rational,
 // rounded up, never down; computed once per mechanism, at construction, not per draw (a histogram draws
 // millions, from several threads at once).
+// The scale (or sigma^2) is bounded exactly from l1 and eps (laplace_scale_at_least): the quotient rounded to
+// nearest, which this used before, lies below l1 / eps for about one eps in four (eps = 0.68048: by 7.5e-17).
+// An uncalibrated test mechanism (noise scale f != 1) multiplies it by f (f^2), rounded up.
 void CountMechanism::prepare_exact_parameter() {
   if (sampler_ != Sampler::secure || factor_ == 0) return;  // no exact draw will ask for it
-  const double s = scale_ * factor_;
+  const double inf = std::numeric_limits<double>::infinity();
   try {
-    exact_ = kind_ == CountNoise::laplace ? rational_at_least(s)
-                                          : rational_at_least(std::nextafter(s * s, std::numeric_limits<double>::infinity()));
+    if (kind_ == CountNoise::laplace) {
+      const double s = laplace_scale_at_least(sensitivity_, epsilon_);
+      exact_ = rational_at_least(factor_ == 1 ? s : std::nextafter(s * factor_, inf));
+    } else {
+      const double s2 = gaussian_sigma2_at_least(sensitivity_, epsilon_, delta_);
+      exact_ = rational_at_least(factor_ == 1 ? s2 : std::nextafter(s2 * factor_ * factor_, inf));
+    }
     exact_ready_ = true;
   } catch (const std::invalid_argument& e) {
     // A scale beyond the exact samplers' range: building the mechanism (and its ledger entry) still
@@ -157,6 +218,17 @@ double CountMechanism::tail_probability(double theta) const {
   const auto k = static_cast<std::int64_t>(std::ceil(theta));
   if (kind_ == CountNoise::laplace) return discrete_laplace_tail_probability(s, k);
   return discrete_gaussian_tail_probability(s * s, k);
+}
+
+std::uint64_t CountMechanism::count_at_least(Rng& rng, std::uint64_t trials, double theta) const {
+  if (!(theta > 0) || !(theta < 0x1p62)) throw std::invalid_argument("privacy: count_at_least needs 0 < theta < 2^62");
+  if (trials == 0 || factor_ == 0) return 0;  // no noise: every draw is 0 < theta
+  if (sampler_ == Sampler::textbook) {
+    const double p = tail_probability(theta);
+    return p <= 0 ? 0 : rng.binomial(trials, p);
+  }
+  return binomial_tail_count(rng, trials, kind_ == CountNoise::laplace ? ExactNoise::discrete_laplace : ExactNoise::discrete_gaussian,
+                             exact_parameter(), static_cast<std::int64_t>(std::ceil(theta)));
 }
 
 double CountMechanism::draw_tail(Rng& rng, double theta) const {

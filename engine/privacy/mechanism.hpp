@@ -49,6 +49,13 @@ class CountMechanism {
   // eps < 1); discrete Gaussian with that sigma^2, or textbook continuous Gaussian.
   static CountMechanism gaussian(BudgetLedger& ledger, Sampler sampler, double l2_sensitivity, double epsilon, double delta,
                                  std::string step, std::string note = "");
+  // (eps, delta)-DP at any eps > 0, L2 sensitivity (privacy/gaussian_calibration.hpp): textbook = the
+  // continuous Gaussian with Balle & Wang's analytic sigma (diffprivlib's GaussianAnalytic); secure = the
+  // discrete Gaussian with the sigma of its rho-zCDP guarantee converted to (eps, delta) (Canonne, Kamath &
+  // Steinke 2020, Thm 14 and Cor 13). One entry covers one release of a vector (every coordinate gets
+  // this noise) of the given L2 sensitivity, or disjoint such vectors.
+  static CountMechanism gaussian_tight(BudgetLedger& ledger, Sampler sampler, double l2_sensitivity, double epsilon, double delta,
+                                       std::string step, std::string note = "");
 
   CountNoise kind() const { return kind_; }
   Sampler sampler() const { return sampler_; }
@@ -67,11 +74,20 @@ class CountMechanism {
   double noisy(NumpyRandomState& numpy, double count) const { return count + noise(numpy); }
   // Pr[Z >= theta], theta >= 0 (for the secure sampler the integer tail Pr[Z >= ceil(theta)]).
   double tail_probability(double theta) const;
+  // How many of `trials` independent draws of Z are >= theta (theta > 0): m ~ Bin(trials, Pr[Z >= theta])
+  // (Algorithm 2 of DP-DBSCAN, line 9). secure: exactly, from the same rational parameter the draws use
+  // (exact_binomial.hpp: geometric skips and an exact thinning, expected work linear in the count);
+  // textbook: Boost's binomial on doubles (Rng::binomial), like the papers' other floating-point samplers.
+  std::uint64_t count_at_least(Rng& rng, std::uint64_t trials, double theta) const;
   // Z conditioned on Z >= theta, theta > 0 (Algorithm 2 of DP-DBSCAN); integer-valued when secure.
   double draw_tail(Rng& rng, double theta) const;
   // The smallest theta with Pr[Z >= theta] <= p (0 < p <= 1/2).
   double upper_quantile(double p) const;
   std::string describe() const;
+  // The exact sampler's parameter (discrete Laplace scale, or discrete Gaussian sigma^2) as the rational it
+  // draws with: >= the calibrated value (laplace_scale_at_least / gaussian_sigma2_at_least, times the noise
+  // scale). std::invalid_argument when the mechanism has none (textbook sampler, no noise, out of range).
+  Rational exact_parameter() const;
 
  private:
   CountMechanism() = default;
@@ -84,11 +100,18 @@ class CountMechanism {
   // A mechanism is shared read-only by the OpenMP threads of a histogram; the lazy cache it replaces
   // (mutable fields written by the first draw) was a data race (issue 34 item 8). Drawing writes nothing.
   void prepare_exact_parameter();
-  Rational exact_parameter() const;
   Rational exact_{1, 1};
   bool exact_ready_ = false;
   std::string exact_error_;  // why the parameter has no exact form (thrown by the first secure draw, as before)
 };
+
+// The noise parameters the exact samplers are given, never below the calibrated value: the quotient and
+// logarithm are rounded up exactly (MPFR, directed rounding), not to nearest. laplace_scale_at_least is the
+// smallest double >= l1 / eps (the rounded quotient itself when it is not below, about 3 cases in 4);
+// gaussian_sigma2_at_least a double >= 2 ln(1.25 / delta) l2^2 / eps^2. The samplers' rationals are built
+// from these (rational_at_least rounds up again), so they are >= the exact values.
+double laplace_scale_at_least(double l1, double epsilon);
+double gaussian_sigma2_at_least(double l2, double epsilon, double delta);
 
 // A real value with a public range [-bound, bound] (a clamped sum, a coordinate): eps-DP in L1
 // sensitivity. secure = snapping mechanism (the output lies on a grid and inside the range); textbook =

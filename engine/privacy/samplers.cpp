@@ -292,6 +292,13 @@ std::int64_t discrete_gaussian_tail(Rng& rng, Rational sigma2, std::int64_t k) {
   }
 }
 
+std::uint64_t geometric_failures(Rng& rng, std::uint64_t t) {
+  if (t == 0) throw std::invalid_argument("geometric_failures: t must be at least 1");
+  // geometric_floor(t, 1) is X with Pr[X = x] ∝ exp(-x/t) on {0, 1, ...}: exactly this law.
+  const u128 g = geometric_floor(rng, t, 1);
+  return g > std::numeric_limits<std::uint64_t>::max() ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(g);
+}
+
 double discrete_laplace_tail_probability(double scale, std::int64_t k) {
   if (!std::isfinite(scale) || !(scale > 0))
     throw std::invalid_argument("discrete_laplace_tail_probability: scale = " + str(scale) +

@@ -65,6 +65,13 @@ std::int64_t discrete_gaussian(Rng& rng, Rational sigma2);
 // rejection from discrete_laplace (acceptance >= Pr[Z >= 0] > 1/2).
 std::int64_t discrete_laplace_tail(Rng& rng, Rational scale, std::int64_t k);
 
+// The number of failures before the first success of independent trials that each succeed with
+// probability 1 - exp(-1/t): Pr[G = g] = (1 - e^(-1/t)) e^(-g/t), g >= 0 (the geometric variable of Alg. 2
+// with scale t, exactly). t >= 1 (std::invalid_argument otherwise), any size up to 2^64 - 1; a value beyond
+// 2^64 - 1 is returned as 2^64 - 1. Expected cost <= 1.6 rounds, whatever t. The exact binomial's skips
+// (exact_binomial.hpp).
+std::uint64_t geometric_failures(Rng& rng, std::uint64_t t);
+
 // Pr[Z >= k] for the discrete Laplace with scale s: q^k / (1 + q) for k >= 0, q = exp(-1/s), and
 // 1 - q^(1-k) / (1 + q) for k < 0 (double; for planning, not sampling). s finite > 0.
 double discrete_laplace_tail_probability(double scale, std::int64_t k);

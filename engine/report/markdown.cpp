@@ -29,10 +29,12 @@ std::string audit_section(const Results& results) {
         "epsilon: the event is chosen on half of the runs, Clopper-Pearson bounds on the other half give eps_lower = "
         "ln((p_lo - delta) / p_hi) at the stated confidence (Bonferroni over a cell's pairs). *consistent*: eps_lower <= "
         "the claimed epsilon (for a local guarantee, eps per unit distance times d(x, x')); *violation*: the mechanism "
-        "spends more than it claims, shown by the event. A consistent verdict is evidence, not a proof.\n\n"
+        "spends more than it claims, shown by the event. A consistent verdict is evidence, not a proof. *accounted eps*: "
+        "what results.json's privacy accounting counts for one trial of the same cell (a declared excess included; "
+        "*unbounded* when no finite epsilon is claimed, as for the variants flagged for data-dependent choices).\n\n"
      << cells << " cells audited, " << violations << " violation" << (violations == 1 ? "" : "s") << ".\n\n"
-     << "| experiment | series | dataset | parameters | pair | claimed eps | eps_lower | estimate | verdict | event | runs/side | non-private conditions |\n"
-     << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+     << "| experiment | series | dataset | parameters | pair | claimed eps | accounted eps | eps_lower | estimate | verdict | event | runs/side | non-private conditions |\n"
+     << "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   auto num = [](const json& v) {
     if (v.is_string()) return v.get<std::string>();
     std::ostringstream o;
@@ -63,8 +65,13 @@ std::string audit_section(const Results& results) {
           event += " (more often on " + ev.value("numerator", std::string("?")) + ")";
         }
         const bool violation = p.value("verdict", "") == "violation";
+        // Audits written before the accounting was recorded have none: "-".
+        const std::string accounted = c.contains("accounting") && c["accounting"].value("unbounded", false) ? "unbounded"
+                                      : p.contains("eps_accounted") && p["eps_accounted"].is_number() ? num(p["eps_accounted"])
+                                                                                                       : "-";
         md << "| " << name << " | " << c.value("series", "") << " | " << c.value("dataset", "") << " | " << params << " | "
-           << p.value("pair", "") << " | " << num(p["eps_claimed"]) << " | " << num(p["eps_lower"]) << " | " << num(p["eps_estimate"])
+           << p.value("pair", "") << " | " << num(p["eps_claimed"]) << " | " << accounted << " | " << num(p["eps_lower"]) << " | "
+           << num(p["eps_estimate"])
            << " | " << (violation ? "**violation**" : "consistent") << " | `" << event << "` | " << c.value("runs_per_side", 0) << " | "
            << (flags.empty() ? "-" : flags) << " |\n";
       }

@@ -35,7 +35,14 @@ SelectionPrivacy selection_privacy(const Dataset& data, const MethodInfo& info, 
   const json* s = find_transform(data, "subsample");
   if (!s || s->value("scheme", std::string()) != "poisson" || s->value("randomness", std::string()) != "secure") return out;
   const double q = s->value("rate", 1.0);
-  json rec{{"scheme", "poisson"}, {"rate", q}, {"sample_id", s->value("sample_id", std::string())}, {"relation", to_string(ledger.relation())}};
+  // The rate m / N is released with the ledger. When N is the data's own row count it gives the true n back
+  // (rate 0.15 of sample 300: n = 2000), which only replace-one neighbours hold public: then it is null.
+  const bool rate_public = s->value("rate_public", false) || (!add_remove && !local);
+  json rec{{"scheme", "poisson"}, {"rate", rate_public ? json(q) : json(nullptr)}, {"sample_id", s->value("sample_id", std::string())},
+           {"relation", to_string(ledger.relation())}};
+  if (!rate_public)
+    rec["rate_withheld"] = "the rate's denominator is the data's own row count, which this guarantee does not make public: "
+                           "the rate would reveal the true n";
   const double eps = ledger.total_epsilon() + ledger.excess_epsilon();
   rec["epsilon_on_sample"] = eps;
   if (local) {
@@ -44,7 +51,7 @@ SelectionPrivacy selection_privacy(const Dataset& data, const MethodInfo& info, 
   } else if (ledger.unbounded()) {
     rec["amplified"] = false;
     rec["why"] = "the ledger is unbounded: there is no epsilon to amplify";
-  } else if (add_remove && !s->value("rate_public", false)) {
+  } else if (!rate_public) {
     rec["amplified"] = false;
     rec["why"] = "the rate's denominator is the data's own row count, not public under add/remove neighbours";
     out.non_private.push_back(

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "core/rng.hpp"  // fnv1a64
+#include "store/record_sets.hpp"
 
 namespace dpclust {
 using json = nlohmann::json;
@@ -17,14 +17,17 @@ namespace {
 
 constexpr const char* kMeaning =
     "Sequential composition (basic: the epsilons add up, and the deltas) of every trial of every cell of this file, per set "
-    "of records (the files' content, or the generator: one file configured under several names or selections is one set): "
+    "of records (each file's content, or the generator: one file configured under several names or selections is one set, "
+    "and datasets that share a file are one set): "
     "each trial is a separate release computed on the same people, so a reader of the whole file learns about one of them "
     "at most what these totals allow. Central notions of one neighbouring relation are summed into (epsilon, delta)-DP; "
     "local guarantees are composed per unit distance; other relations are listed apart. Epsilons spent on one secure "
     "Poisson sample are summed and then amplified once; max_rows counts add/remove trials twice; ledgers that declare "
     "their true cost are counted at it, and unbounded ones (or data-derived ranges) make the total unbounded. A total is "
     "a guarantee (holds: true) only when every trial in it is a secure private release without non_private notes; "
-    "otherwise it says what the total would be, and why it does not hold.";
+    "otherwise it says what the total would be, and why it does not hold. Each notion's guarantee covers the cells listed "
+    "in its `covers`; whole_file states one guarantee for every release of the set only when a single notion produced "
+    "them all, and otherwise none, with the reasons.";
 constexpr const char* kNonPrivateNote =
     "the method is not differentially private: it spends no privacy budget, and its output carries no guarantee that a "
     "total could bound";
@@ -41,34 +44,6 @@ std::string notion_of(const std::string& measure, const std::string& relation) {
   if (measure == "local") return kLocalUnits;
   const std::string rel = relation == "replace_one" ? "replace one record" : "add/remove one record";
   return (measure == "approximate" ? "(eps, delta)-DP (" : "eps-DP (") + rel + ")";
-}
-
-std::string record_key_hex(std::uint64_t v) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
-const json* find_transform(const json& data, const char* name) {
-  if (!data.is_object() || !data.contains("provenance") || !data["provenance"].is_object()) return nullptr;
-  const json& p = data["provenance"];
-  if (!p.contains("transforms") || !p["transforms"].is_array()) return nullptr;
-  for (const auto& t : p["transforms"])
-    if (t.is_object() && t.value("name", std::string()) == name) return &t;
-  return nullptr;
-}
-
-// Why a dataset's ranges come from the data itself (no epsilon can price that), or "" when they do not.
-std::string data_derived_range(const json& data) {
-  if (!data.is_object()) return "";
-  const std::string bounds = data.value("bounds_source", std::string());
-  if (bounds == "data") return "domain bounds derived from the data (bounds: data)";
-  if (bounds == "data (as the paper)") return "domain bounds are the data's exact bounding box (as the paper)";
-  if (data.contains("non_private") && data["non_private"].is_array())
-    for (const auto& n : data["non_private"])
-      if (n.is_string() && n.get<std::string>().find("standard scaling uses") != std::string::npos)
-        return "standard scaling by the data's own mean and standard deviation";
-  return "";
 }
 
 // The central spend of one neighbouring relation within a set of records.
@@ -179,39 +154,15 @@ json trial_privacy_spent(const json& ledger) {
   return out;
 }
 
-json record_set_of(const json& data, const std::string& dataset) {
-  std::string identity;
-  json records;
-  const json prov = data.is_object() && data.contains("provenance") && data["provenance"].is_object() ? data["provenance"] : json::object();
-  if (prov.contains("files") && prov["files"].is_array() && !prov["files"].empty()) {
-    // The content, not the path: a copy of a file holds the same people.
-    json files = json::array();
-    for (const auto& f : prov["files"]) {
-      json c{{"bytes", f.value("bytes", json(nullptr))}, {"crc32", f.value("crc32", json(nullptr))}};
-      identity += "file " + c["bytes"].dump() + " " + c["crc32"].dump() + ";";
-      files.push_back(std::move(c));
-    }
-    records["files"] = std::move(files);
-    if (prov.contains("rows")) records["rows_read"] = prov["rows"];
-  } else if (prov.contains("generator")) {
-    identity = "generator " + prov["generator"].dump();
-    records["generator"] = prov["generator"];
-  } else {
-    identity = "dataset " + dataset;  // nothing recorded of its origin: the name is all there is
-    records["dataset"] = dataset;
+json trial_privacy_spent_on(const json& ledger, const json& data_summary) {
+  json out = trial_privacy_spent(ledger);
+  if (!out.value("private", false)) return out;
+  if (const std::string why = data_derived_range(data_summary); !why.empty()) {
+    json reasons = out.value("unbounded_reasons", json::array());
+    reasons.push_back(why);
+    out["unbounded"] = true;
+    out["unbounded_reasons"] = std::move(reasons);
   }
-  json selection{{"dataset", dataset}};
-  for (const char* key : {"columns", "label"})
-    if (prov.contains(key)) selection[key] = prov[key];
-  json transforms = json::array();
-  if (prov.contains("transforms") && prov["transforms"].is_array())
-    for (const auto& t : prov["transforms"]) transforms.push_back(t.is_object() ? t.value("name", std::string("?")) : std::string("?"));
-  selection["transforms"] = std::move(transforms);
-  json out{{"key", record_key_hex(fnv1a64(identity))}, {"records", std::move(records)}, {"selection", std::move(selection)}};
-  if (const json* s = find_transform(data, "subsample"); s && s->value("scheme", std::string()) == "poisson")
-    out["subsample"] = {{"scheme", "poisson"}, {"rate", s->value("rate", 1.0)}, {"sample_id", s->value("sample_id", std::string())}};
-  if (const json* m = find_transform(data, "max_rows")) out["max_rows"] = m->value("max_rows", json(nullptr));
-  if (const std::string why = data_derived_range(data); !why.empty()) out["data_derived_range"] = why;
   return out;
 }
 
@@ -250,33 +201,80 @@ json cell_privacy_spent(const json& cell) {
   }
   if (first.contains("epsilon_excess")) out["includes_declared_excess"] = true;
   if (uncalibrated > 0) out["uncalibrated_trials"] = uncalibrated;
-  if (unbounded > 0) {
+  // Ranges derived from the data (record_set_of): no epsilon prices them, whatever the ledger says.
+  const std::string derived =
+      cell.contains("record_set") && cell["record_set"].is_object() ? cell["record_set"].value("data_derived_range", std::string()) : "";
+  if (unbounded > 0 || !derived.empty()) {
     out["unbounded"] = true;
-    out["unbounded_reasons"] = first.value("unbounded_reasons", json::array());
+    json reasons = unbounded > 0 ? first.value("unbounded_reasons", json::array()) : json::array();
+    if (!derived.empty()) reasons.push_back(derived);
+    out["unbounded_reasons"] = std::move(reasons);
   }
   return out;
 }
 
+namespace {
+
+std::string cell_name(const json& cell, std::uint64_t i) {
+  return cell.is_object() && cell.contains("id") && cell["id"].is_string() ? cell["id"].get<std::string>() : "cell " + std::to_string(i);
+}
+
+// The cells a total covers, named as results.json names them.
+json covers(const json& cells, const std::set<std::uint64_t>& which) {
+  json ids = json::array();
+  std::set<std::string> series;
+  for (std::uint64_t i : which) {
+    ids.push_back(cell_name(cells[i], i));
+    series.insert(cells[i].value("series", cells[i].value("method", std::string("?"))));
+  }
+  return {{"cells", std::move(ids)}, {"series", std::vector<std::string>(series.begin(), series.end())}};
+}
+
+// One notion's guarantee, scoped: alone in its set it speaks for every release of the set; beside other
+// notions (or non-private outputs) only for the cells it covers.
+std::string scoped(const std::string& notion, bool alone) {
+  return alone ? notion
+               : notion + ", for the releases of the cells in `covers` only (the file holds other releases of these records: "
+                          "see whole_file)";
+}
+
+}  // namespace
+
 json privacy_accounting(const json& cells) {
+  // 1. Which cells read the same records (record_sets.hpp): cells sharing a file (or a generator) are one set.
+  std::vector<json> rs(cells.size());
+  for (std::uint64_t i = 0; i < cells.size(); ++i)
+    // Cells assembled before record sets existed carry none: keyed by their dataset name.
+    rs[i] = cells[i].contains("record_set") ? cells[i]["record_set"] : record_set_of(json::object(), cells[i].at("dataset").get<std::string>());
+  const std::vector<std::string> set_key = merged_record_set_keys(rs);
+
   std::map<std::string, RecordSet> sets;
   json by_dataset = json::object();
   for (std::uint64_t i = 0; i < cells.size(); ++i) {
     const json& cell = cells[i];
     const std::string dataset = cell.at("dataset").get<std::string>();
-    // Cells assembled before record sets existed carry none: keyed by their dataset name.
-    const json rs = cell.contains("record_set") ? cell["record_set"] : record_set_of(json::object(), dataset);
-    const std::string key = rs.at("key").get<std::string>();
+    const std::string& key = set_key[i];
     RecordSet& set = sets[key];
     by_dataset[dataset] = key;
     set.datasets.insert(dataset);
-    set.records = rs["records"];
-    if (std::find(set.selections.begin(), set.selections.end(), rs["selection"]) == set.selections.end()) set.selections.push_back(rs["selection"]);
+    // The set's records: the union of its cells' files (or the generator), and the rows each dataset read.
+    const json& rec = rs[i]["records"];
+    if (rec.contains("files")) {
+      if (!set.records.contains("files")) set.records["files"] = json::array();
+      for (const auto& f : rec["files"])
+        if (std::find(set.records["files"].begin(), set.records["files"].end(), f) == set.records["files"].end()) set.records["files"].push_back(f);
+      if (rec.contains("rows_read")) set.records["rows_read"][dataset] = rec["rows_read"];
+    } else {
+      for (auto it = rec.begin(); it != rec.end(); ++it) set.records[it.key()] = it.value();
+    }
+    if (std::find(set.selections.begin(), set.selections.end(), rs[i]["selection"]) == set.selections.end())
+      set.selections.push_back(rs[i]["selection"]);
     const bool seeded = cell.contains("randomness") && cell["randomness"].is_object()
                             ? cell["randomness"].value("mode", std::string("seeded")) != "secure"
                             : true;
     const bool flagged = cell.contains("non_private") && cell["non_private"].is_array() && !cell["non_private"].empty();
-    const bool max_rows = rs.contains("max_rows");
-    const std::string derived = rs.value("data_derived_range", std::string());
+    const bool max_rows = rs[i].contains("max_rows");
+    const std::string derived = rs[i].value("data_derived_range", std::string());
     for (const auto& t : cell.at("trials")) {
       const json ledger = t.contains("ledger") ? t["ledger"] : json::object();
       const json spent = trial_privacy_spent(ledger);
@@ -326,10 +324,10 @@ json privacy_accounting(const json& cells) {
       }
       const json sub = ledger.contains("subsampled") ? ledger["subsampled"] : json();
       if (sub.is_object() && sub.value("amplified", false)) {
-        auto& s = c.samples[sub.value("sample_id", std::string())];
-        s.eps += eps;
-        s.delta += delta;
-        s.q = number_or(sub, "rate", 1.0);
+        auto& smp = c.samples[sub.value("sample_id", std::string())];
+        smp.eps += eps;
+        smp.delta += delta;
+        smp.q = number_or(sub, "rate", 1.0);
         ++c.subsampled;
       } else {
         c.eps_direct += eps;
@@ -341,24 +339,31 @@ json privacy_accounting(const json& cells) {
   for (const auto& [key, set] : sets) {
     json d{{"key", key}, {"datasets", std::vector<std::string>(set.datasets.begin(), set.datasets.end())},
            {"records", set.records}, {"selections", set.selections}};
+    // 2. One guarantee per notion, for the cells it covers: a notion alone in its set (no other relation,
+    // no local releases, no non-private outputs) speaks for the whole file; otherwise each speaks for its
+    // cells only, and whole_file says why no single guarantee bounds what the file reveals.
+    const std::size_t notions = set.central.size() + (set.local.trials > 0 ? 1 : 0);
+    const bool alone = notions == 1 && set.non_private_series.empty();
     std::uint64_t private_trials = set.local.trials;
     std::set<std::uint64_t> private_cells(set.local.cells);
     json central = json::array();
+    json whole_reasons = json::array();
+    json only = nullptr;  // the one total when the notion is alone
     for (const auto& [relation, c] : set.central) {
       private_trials += c.trials;
       private_cells.insert(c.cells.begin(), c.cells.end());
       double eps = c.eps_direct, delta = c.delta_direct;
       json samples = json::array();
-      for (const auto& [id, s] : c.samples) {
+      for (const auto& [id, smp] : c.samples) {
         // Balle, Barthe & Gaboardi 2018: the releases on one sample together are (E, D)-DP on it, so
         // (ln(1 + q (e^E - 1)), q D)-DP on the data.
-        const double amplified = std::log1p(s.q * std::expm1(s.eps));
+        const double amplified = std::log1p(smp.q * std::expm1(smp.eps));
         eps += amplified;
-        delta += s.q * s.delta;
-        samples.push_back({{"sample_id", id}, {"rate", s.q}, {"epsilon_on_sample", s.eps}, {"epsilon_amplified", amplified}});
+        delta += smp.q * smp.delta;
+        samples.push_back({{"sample_id", id}, {"rate", smp.q}, {"epsilon_on_sample", smp.eps}, {"epsilon_amplified", amplified}});
       }
       const bool pure = delta == 0;
-      json e{{"relation", relation}, {"cells", c.cells.size()}, {"trials", c.trials}};
+      json e{{"relation", relation}, {"cells", c.cells.size()}, {"trials", c.trials}, {"covers", covers(cells, c.cells)}};
       if (c.unbounded > 0) {
         e["epsilon"] = nullptr;
         e["delta"] = nullptr;
@@ -370,18 +375,18 @@ json privacy_accounting(const json& cells) {
       }
       if (!samples.empty()) e["subsamples"] = std::move(samples);
       if (c.doubled > 0) e["max_rows_doubled_trials"] = c.doubled;
-      state_guarantee(e, c, notion_of(pure ? "pure" : "approximate", relation));
+      state_guarantee(e, c, scoped(notion_of(pure ? "pure" : "approximate", relation), alone));
+      if (alone) only = e;
       central.push_back(std::move(e));
     }
     d["private_cells"] = private_cells.size();
     d["private_trials"] = private_trials;
-    d["central"] = std::move(central);
     if (set.local.trials > 0) {
       const Local& l = set.local;
       json levels = json::array();
       for (const auto& [distance, v] : l.levels)
         levels.push_back({{"distance", distance}, {"level_epsilon", v.first}, {"trials", v.second}, {"epsilon_per_unit_distance", v.first / distance}});
-      json e{{"cells", l.cells.size()}, {"trials", l.trials}, {"levels", std::move(levels)}};
+      json e{{"cells", l.cells.size()}, {"trials", l.trials}, {"levels", std::move(levels)}, {"covers", covers(cells, l.cells)}};
       if (l.unbounded > 0) {
         e["epsilon_per_unit_distance"] = nullptr;
         e["unbounded"] = true;
@@ -390,13 +395,55 @@ json privacy_accounting(const json& cells) {
         e["epsilon_per_unit_distance"] = l.rate;
       }
       if (l.distance_unrecorded > 0) e["distance_unrecorded_trials"] = l.distance_unrecorded;
-      state_guarantee(e, l, kLocalUnits);
+      state_guarantee(e, l, scoped(kLocalUnits, alone));
+      if (alone) only = e;
       d["local"] = std::move(e);
     }
     if (!set.non_private_series.empty())
       d["non_private"] = {{"cells", set.non_private_cells.size()}, {"trials", set.non_private_trials},
                           {"series", std::vector<std::string>(set.non_private_series.begin(), set.non_private_series.end())},
                           {"note", kNonPrivateNote}};
+    // Why the notions present do not add up to one guarantee for the file.
+    if (!alone) {
+      const bool add_remove = set.central.count("add_remove") > 0;
+      if (!set.non_private_series.empty())
+        whole_reasons.push_back(std::to_string(set.non_private_cells.size()) +
+                                " cell(s) of non-private methods release functions of these records without noise: no guarantee "
+                                "bounds what the file reveals of them");
+      if (set.local.trials > 0 && !set.central.empty())
+        whole_reasons.push_back(
+            "the file holds " + std::to_string(set.local.cells.size()) +
+            " local (geo-indistinguishability) release(s) of these records: every record perturbed and published, which reveals "
+            "the exact number of records" + std::string(add_remove ? ", protected by the add/remove guarantee" : "") +
+            "; local and central guarantees do not compose into one");
+      if (add_remove && set.central.count("replace_one") > 0)
+        whole_reasons.push_back("the file holds replace-one releases of these records, which treat the number of records as "
+                                "public and reveal it, protected by the add/remove guarantee; the relations do not compose "
+                                "into one");
+      else if (set.central.size() > 1)
+        whole_reasons.push_back("the file holds releases under different neighbouring relations, which do not compose into one");
+    }
+    json whole{{"notions", notions}};
+    if (alone && only.is_object() && only.value("holds", false)) {
+      whole["holds"] = true;
+      whole["guarantee"] = only["guarantee"];
+      if (only.contains("epsilon")) {
+        whole["epsilon"] = only["epsilon"];
+        whole["delta"] = only["delta"];
+      }
+      if (only.contains("epsilon_per_unit_distance")) whole["epsilon_per_unit_distance"] = only["epsilon_per_unit_distance"];
+    } else {
+      whole["holds"] = false;
+      whole["guarantee"] = nullptr;
+      if (alone && only.is_object()) {
+        whole["not_a_guarantee_because"] = json::array({"the one total does not hold (see its not_a_guarantee_because)"});
+        if (only.contains("if_run_secure")) whole["if_run_secure"] = only["if_run_secure"];
+      } else {
+        whole["not_a_guarantee_because"] = std::move(whole_reasons);
+      }
+    }
+    d["central"] = std::move(central);
+    d["whole_file"] = std::move(whole);
     out_sets.push_back(std::move(d));
   }
   return json{{"meaning", kMeaning},

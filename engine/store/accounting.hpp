@@ -9,10 +9,12 @@
 // older files included), so that results.json assembled by a run and by `dpclust merge` of its shards carry
 // the same totals.
 //
-// Per set of records, not per dataset name (issue 34 item 4): the key of a cell's records is the content
-// of the files it read (bytes and CRC-32 of each, not their paths) or its generator and parameters. The same
-// file configured under two names is one set, and any selection of it (columns, max_rows, sample, transforms)
-// reads the same people, so their spends add up; the selections are listed beside the total.
+// Per set of records, not per dataset name (record_sets.hpp): each file a cell read is keyed by its content
+// (bytes and CRC-32, not its path), a generated dataset by its generator and parameters. The same file
+// configured under two names is one set, and any selection of it (columns, max_rows, sample, transforms)
+// reads the same people, so their spends add up; the selections are listed beside the total. Datasets that
+// share a file are one set too (a file read alone and within a list of files: its records are spent by
+// both), merged transitively.
 //
 // What is summed with what:
 //   - central notions of one neighbouring relation: pure and (eps, delta) entries compose into
@@ -33,9 +35,16 @@
 //     total unbounded: no epsilon is stated;
 //   - non-private methods spend nothing private and are listed apart;
 //   - a total is stated as a guarantee ("holds": true) only when every trial in it is a secure private release
-//     without non_private notes. A seeded run's total says what it would be in secure mode, not that it holds.
+//     without non_private notes. A seeded run's total says what it would be in secure mode, not that it holds;
+//   - one guarantee per notion, for the cells it covers ("covers"): a file whose releases of one set come from
+//     several notions (add/remove and replace-one, central and local) or also from non-private methods has no
+//     guarantee as a whole ("whole_file": holds false, with the reasons: a local release publishes every
+//     perturbed record, and replace-one cells treat n as public, so both reveal the n an add/remove guarantee
+//     protects); only a set whose releases all come from one notion states one for the file.
 #include <nlohmann/json.hpp>
 #include <string>
+
+#include "store/record_sets.hpp"  // record_set_of: what a cell read
 
 namespace dpclust {
 
@@ -47,20 +56,22 @@ namespace dpclust {
 // ("distance_recorded": false for ledgers written before the distance was: counted at distance 1).
 // std::logic_error when the ledger is malformed.
 nlohmann::json trial_privacy_spent(const nlohmann::json& ledger);
-
-// The set of records a dataset summary (results.json "datasets".<name>, a cell's "data") was read from:
-// {"key" (16 hex digits of its identity), "records" (the files' bytes and CRC-32, or the generator), "selection"
-// (columns, label, transforms), "subsample" (a secure Poisson sample's rate and id, when drawn)}.
-nlohmann::json record_set_of(const nlohmann::json& data_summary, const std::string& dataset);
+// The same, for a trial on the dataset `data_summary` (loading/dataset_loading.hpp dataset_summary): also
+// "unbounded", with the reason, when the dataset's ranges come from the data (record_set_of's
+// data_derived_range). What one Python fit spent.
+nlohmann::json trial_privacy_spent_on(const nlohmann::json& ledger, const nlohmann::json& data_summary);
 
 // A cell's spend over its trials (cells[].privacy_spent): for a private method {"measure", "relation",
 // "notion", "trials", "epsilon" (sum over trials), "epsilon_per_trial" (when uniform), "delta"/"delta_per_trial",
-// "uncalibrated_trials", "unbounded"}; for a non-private one {"private": false, "trials", "epsilon": 0, "note"}.
+// "uncalibrated_trials", "unbounded" (a ledger says so, or the cell's record_set has a data_derived_range)};
+// for a non-private one {"private": false, "trials", "epsilon": 0, "note"}.
 nlohmann::json cell_privacy_spent(const nlohmann::json& cell);
 
 // The totals of a list of cells (results.json's "cells", each with "dataset", "series", "trials"[].ledger,
 // "non_private", "randomness" and "record_set" (record_set_of its data)): results.json's "privacy_accounting",
-// {"meaning", "composition", "record_sets": [...], "datasets": {name: record set key}}.
+// {"meaning", "composition", "record_sets": [...], "datasets": {name: record set key}}; each record set has
+// its totals per notion ("central" per relation, "local"), each with "covers" (the cells, the series), and
+// "whole_file" (one guarantee for every release of the set, or none with "not_a_guarantee_because").
 nlohmann::json privacy_accounting(const nlohmann::json& cells);
 
 }  // namespace dpclust

@@ -15,13 +15,13 @@ json field_roles() {
       {"release",
        {"cells[].trials[].release", "cells[].trials[].labels (only when the cell's evaluation_only does not list the labels)",
         "cells[].trials[].ledger", "cells[].privacy_spent", "cells[].private_release", "cells[].trials[].private_release",
-        "cells[].non_private", "cells[].evaluation_only", "cells[].randomness", "privacy_accounting (without record_sets[].records)"}},
+        "cells[].non_private", "cells[].evaluation_only", "cells[].randomness", "privacy_accounting (without record_sets[].records and the file keys of record_sets[].selections[].files)"}},
       {"evaluation",
        {"datasets.*.n", "datasets.*.labels", "datasets.*.bounds (when bounds_source is data)", "datasets.*.provenance",
         "datasets.*.points", "datasets.*.true_labels", "cells[].record_set", "cells[].trials[].metrics", "cells[].trials[].evaluation",
         "cells[].trials[].diagnostics", "cells[].trials[].labels (when evaluation_only lists them)", "cells[].trials[].timing",
         "cells[].aggregates", "cells[].diagnostics_aggregates", "cells[].evaluation_aggregates", "cells[].timing",
-        "privacy_accounting.record_sets[].records"}},
+        "privacy_accounting.record_sets[].records", "privacy_accounting.record_sets[].selections[].files"}},
       {"configuration",
        // The seeds are named in words: a secure run's file must not mention a seed field at all.
        {"schema", "experiment", "description", "trials", "randomness", "reproducible", "the run's base seed, its scheme and each trial's seed (seeded runs only)",
@@ -78,16 +78,25 @@ json release_only(const json& results) {
   out["cells"] = std::move(cells);
   if (results.contains("privacy_accounting")) {
     json acct = results["privacy_accounting"];
-    // The files' sizes and checksums are functions of every record: replaced by the set's number.
+    // The files' sizes and checksums are functions of every record: replaced by the set's number, and each
+    // file's key in the selections by the file's number.
     if (acct.contains("record_sets")) {
-      json keys = json::object();
+      json keys = json::object(), files = json::object();
       std::size_t i = 0;
       for (auto& s : acct["record_sets"]) {
         const std::string label = "set " + std::to_string(++i);
         keys[s.value("key", std::string())] = label;
         s["key"] = label;
         s.erase("records");
-        for (auto& sel : s["selections"]) sel.erase("transforms");
+        for (auto& sel : s["selections"]) {
+          sel.erase("transforms");
+          if (!sel.contains("files")) continue;
+          for (auto& f : sel["files"]) {
+            const std::string k = f.is_string() ? f.get<std::string>() : f.dump();
+            if (!files.contains(k)) files[k] = "file " + std::to_string(files.size() + 1);
+            f = files[k];
+          }
+        }
       }
       if (acct.contains("datasets"))
         for (auto& v : acct["datasets"]) v = keys.value(v.get<std::string>(), std::string("?"));

@@ -29,13 +29,10 @@ MethodResult WcMechanism::run(const Dataset& data, const ParamSet& params, Rng& 
   r.evaluation = out.evaluation();
   if (out.is_private && privacy::sampler_of(params) == privacy::Sampler::textbook)
     r.non_private_notes.push_back(privacy::kTextbookSamplerNote);
-  if (out.range_from_data)
-    r.non_private_notes.push_back(
-        "PrivTHR_EM's threshold range (0, Max] uses the largest true transformed value (Alg. 2 line 10, as the paper defines "
-        "it); set em_upper to a public bound for a fully private release");
+  if (out.range_from_data) r.non_private_notes.push_back(kDataRangeNote);
   for (const std::string& note : out.non_private_notes) r.non_private_notes.push_back(note);
   if (out.release_extra.contains("synopsis") && out.release_extra["synopsis"].value("true_n_used", false))
-    r.non_private_notes.push_back("Baseline used the true number of records for its grid sizes (n_share = 0)");
+    r.non_private_notes.push_back(kTrueNNote);
   r.details = std::move(out);
   return r;
 }

@@ -74,6 +74,8 @@ struct ChoiceNames<ThresholdOutput> {
 };
 // The non_private note of threshold_output: continuous.
 extern const char* const kContinuousThresholdNote;
+// The non_private note of the paper's threshold range (0, Max] (em_upper <= 0).
+extern const char* const kDataRangeNote;
 
 // How R > 1 threshold draws share the threshold budget eps2 (see above).
 enum class EmRepeatsBudget { split, authors };

@@ -13,6 +13,8 @@
 
 namespace dpclust::wavecluster {
 
+const char* const kTrueNNote = "Baseline used the true number of records for its grid sizes (n_share = 0)";
+
 namespace {
 
 // (x)^(1/d), the d-dimensional form of Qardaji et al.'s sqrt.
@@ -122,7 +124,11 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
     n_noisy = mech.noisy(rng, n_noisy);
   } else {
     res.used_true_n = true;
+    // The grid sizes are functions of the true n: one added record can change them with certainty.
+    ledger.declare_unbounded(kTrueNNote);
   }
+  // What the synopsis publishes of N: the noisy count, or nothing when it is the true one.
+  const nlohmann::json released_n = res.used_true_n ? nlohmann::json(nullptr) : nlohmann::json(n_noisy);
   const double n_pos = std::max(0.0, n_noisy);
 
   // Row-major cell of a point in a grid of m cells per dimension (the quantizer's arithmetic:
@@ -167,7 +173,7 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
       unravel_m(c, m, a.data());
       placer.place(a.data(), s.data(), static_cast<double>(m), 1.0, np, rng);
     }
-    res.info = {{"type", "uniform"}, {"noisy_n", n_noisy}, {"m", m}, {"cells", cells}, {"synthetic_points", synthetic}};
+    res.info = {{"type", "uniform"}, {"noisy_n", released_n}, {"m", m}, {"cells", cells}, {"synthetic_points", synthetic}};
     return res;
   }
   if (opt.type != "adaptive") throw std::invalid_argument("unknown synopsis type '" + opt.type + "'");
@@ -240,7 +246,7 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
     m2_min = std::min(m2_min, m2[c]);
     m2_max = std::max(m2_max, m2[c]);
   }
-  res.info = {{"type", "adaptive"}, {"noisy_n", n_noisy},      {"m1", m1},
+  res.info = {{"type", "adaptive"}, {"noisy_n", released_n},   {"m1", m1},
               {"m2_min", m2_min},   {"m2_max", m2_max},         {"leaves", offset[cells1]},
               {"synthetic_points", synthetic}};
   return res;

@@ -20,7 +20,8 @@
 // N: both grid sizes need the number of records, which is private. We spend n_share * eps on a noisy
 // count N' = n + Lap(1 / (n_share eps)) (ledger step "noisy N") and give the grids the rest,
 // eps_grid = eps - n_share eps, which is also the eps inside the size formulas. n_share = 0 uses the
-// true n instead; the release is then flagged non-private.
+// true n instead; the release is then flagged non-private (kTrueNNote), the ledger declared unbounded (the
+// grid sizes move with n deterministically) and the synopsis' noisy_n is null (it would be the true n).
 //
 // Every noisy count is a privacy::CountMechanism (discrete Laplace by default, the papers' continuous
 // Laplace with `sampler: textbook`); Baseline (baseline.hpp) is this file's only user.
@@ -50,6 +51,9 @@ struct ChoiceNames<AgVariant> {
   static constexpr std::array<std::pair<AgVariant, std::string_view>, 2> names{
       {{AgVariant::paper, "paper"}, {AgVariant::flat_origin, "flat_origin"}}};
 };
+
+// The non_private note (and the ledger's unbounded reason) of n_share = 0.
+extern const char* const kTrueNNote;
 
 struct SynopsisOptions {
   std::string type = "adaptive";  // "adaptive" (AG) or "uniform" (UG)

@@ -437,9 +437,12 @@ class EngineEstimator(_Base):
     (every parameter, defaults filled in), ``seed_`` (the trial seed used; None when secure), ``bounds_``
     (the domain used), ``n_features_in_``, ``fit_seconds_`` (the method's running time),
     ``epsilon_spent_`` and ``delta_spent_`` (what the fit's ledger spent: the configured budget plus any
-    declared excess; 0 for a non-private method), ``privacy_notion_`` (the guarantee that epsilon is of, in
-    words; "none" for a non-private method). A private estimator charges that spend to its ``accountant``
-    (dpclust.accountant). ``y`` is ignored (scikit-learn's convention) except where a method reads the
+    declared excess; 0 for a non-private method; ``inf`` for an unbounded fit, one no finite epsilon bounds:
+    diffprivlib's DP-k-means variant, bounds taken from the data, PrivTHR_EM's continuous threshold or its
+    data-derived range, WCBaseline with ``n_share=0``), ``privacy_notion_`` (the guarantee that epsilon is of,
+    in words; "none" for a non-private method). A private estimator charges that spend to its ``accountant``
+    (dpclust.accountant); an unbounded fit is refused (BudgetError, nothing released or spent) unless the
+    accountant's budget is infinite, which then records ``inf``. ``y`` is ignored (scikit-learn's convention) except where a method reads the
     labels (DRBT's ``class_attribute``).
     """
 
@@ -573,6 +576,16 @@ class EngineEstimator(_Base):
             raise ValueError(f"{message}\n  data: X with n_samples={X_fit.shape[0]}, n_features={X_fit.shape[1]}") from None
         spent = result["privacy_spent"]
         epsilon, delta = group * spent.get("epsilon", 0.0), spent.get("delta", 0.0)
+        # No finite epsilon bounds an unbounded fit (its ledger or its data-derived domain says why): it costs
+        # inf, which only an infinite budget can record; a finite one refuses it before anything is released.
+        if spent.get("unbounded"):
+            epsilon = math.inf
+            if accountant is not None and not math.isinf(accountant.epsilon):
+                reasons = "; ".join(spent.get("unbounded_reasons", [])) or "the ledger is unbounded"
+                raise BudgetError(f"{type(self).__name__}: this fit has no finite privacy bound ({reasons}), so it cannot be "
+                                  f"charged to a budget of epsilon={accountant.epsilon:g}. Nothing was released or spent. "
+                                  "Use a bounded configuration (public bounds=, the exact variants), or an accountant "
+                                  "with an infinite budget (BudgetAccountant()) to record it as inf.")
         if group > 1 and delta > 0:
             raise ValueError(f"{type(self).__name__}: sample_weight above 1 with delta > 0 is not supported (group privacy "
                              "of an (epsilon, delta) guarantee grows delta too); use weights 0 and 1, or delta = 0")

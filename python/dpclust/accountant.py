@@ -22,7 +22,8 @@ Kairouz, Oh & Viswanath (2017, Thm 3.5): the total epsilon is the smallest of th
 One budget is one budget, however the accountant travels. ``copy.copy``, ``copy.deepcopy`` and so
 scikit-learn's ``clone`` return the accountant itself. Pickling (``pickle``, joblib, ``GridSearchCV(n_jobs=2)``
 sending an estimator to a worker process) moves the accountant's state into a shared ledger file
-(``<tmp>/dpclust-budget-<uid>/<id>.json``, mode 0600) that the original and every unpickled copy on this
+(``<tmp>/dpclust-budget-<uid>/<id>.json``, mode 0600, in a folder of mode 0700 that must belong to the user: one
+made by another user first, or a link by that name, is refused) that the original and every unpickled copy on this
 machine read and update under an exclusive file lock (``fcntl.flock``): a check and its spend are one locked
 step, so workers together can never pass the budget. The file is removed when the original accountant is
 garbage-collected or its process exits; a copy whose ledger file is gone (unpickled later, or on another
@@ -43,6 +44,7 @@ import json
 import math
 import numbers
 import os
+import stat
 import tempfile
 import threading
 import uuid
@@ -115,8 +117,29 @@ def _compose(spends: List[Tuple[float, float]], slack: float) -> Budget:
 
 
 def _ledger_dir() -> str:
-    path = os.path.join(tempfile.gettempdir(), f"dpclust-budget-{os.getuid() if hasattr(os, 'getuid') else 'user'}")
-    os.makedirs(path, mode=0o700, exist_ok=True)
+    """This user's private folder for shared ledgers: ``<tmp>/dpclust-budget-<uid>``, mode 0700, owned by the user.
+
+    The temporary directory is shared by every local user, and the folder's name is predictable: another user
+    could create it first (or a symbolic link by that name) and then read, replace or delete the ledgers in it,
+    resetting a budget. So a folder that exists is used only when it is a real folder (not a link) owned by
+    this user, and is then made private (0700) if it was not; anything else is refused with the reason.
+    """
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    path = os.path.join(tempfile.gettempdir(), f"dpclust-budget-{uid if uid is not None else 'user'}")
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    st = os.lstat(path)
+    if not stat.S_ISDIR(st.st_mode):
+        raise BudgetError(f"the shared ledger folder {path} exists but is not a folder (a symbolic link or a file): refusing "
+                          "to keep a budget there. Remove it, or set TMPDIR to a folder only you can write.")
+    if uid is not None and st.st_uid != uid:
+        raise BudgetError(f"the shared ledger folder {path} belongs to another user (uid {st.st_uid}), who could read, replace "
+                          "or delete the budgets in it: refusing to keep a budget there. Remove it, or set TMPDIR to a folder "
+                          "only you can write.")
+    if stat.S_IMODE(st.st_mode) != 0o700:
+        os.chmod(path, 0o700)
     return path
 
 

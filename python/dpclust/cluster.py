@@ -15,7 +15,8 @@ import numpy as np
 from . import _core
 from ._estimator import ClusterMixin, EngineEstimator, TransformerMixin, _consecutive, _install_init
 
-__all__ = ["DPDBSCAN", "DPKMeans", "WaveCluster", "WCBaseline", "PrivQT", "PrivTHR", "PrivTHREM"]
+__all__ = ["DPDBSCAN", "DPKMeans", "DPM", "EUGkM", "HybridKMeans", "WaveCluster", "WCBaseline", "PrivQT", "PrivTHR",
+           "PrivTHREM"]
 
 # Why a check of scikit-learn's cannot pass, per estimator (declared through the _xfail_checks tag; the suite
 # runs each such check and requires it to fail: tests/python/test_sklearn_checks.py). check_clustering wants
@@ -86,27 +87,22 @@ class DPDBSCAN(_SpanPredictor, ClusterMixin, EngineEstimator):
         return self
 
 
-@_install_init
-class DPKMeans(TransformerMixin, ClusterMixin, EngineEstimator):
-    """DP-k-means (DPLloyd, Su et al.; variant ``diffprivlib`` = the DP-DBSCAN paper's baseline).
-
-    ``n_clusters`` is scikit-learn's name for the engine's ``k`` (``DPKMeans(3)``, ``DPKMeans(n_clusters=3)``;
-    ``k=`` still works, with a FutureWarning). After fit: ``cluster_centers_`` (n_clusters x d, the release).
-    ``predict``, ``transform`` and ``score`` use the released centres only (post-processing: no privacy
-    cost; ``score`` on the training data is an exact statistic of it, not a private release).
-    ``fit(X, sample_weight=w)`` takes whole-number weights as repeated rows and charges epsilon times the
-    largest weight (group privacy: a record of weight w is w records of the data the mechanism sees).
+class _CentresEstimator(TransformerMixin, ClusterMixin, EngineEstimator):
+    """An estimator whose release is k centres (``cluster_centers_``, n_clusters x d): ``predict``,
+    ``transform`` and ``score`` use them only (post-processing: no privacy cost; ``score`` on the training
+    data is an exact statistic of it, not a private release). ``n_clusters`` is scikit-learn's name for the
+    engine's ``k``. ``fit(X, sample_weight=w)`` takes whole-number weights as repeated rows and charges epsilon
+    times the largest weight (group privacy: a record of weight w is w records of the data the mechanism sees).
     """
 
-    _method = "dp_kmeans"
     _renamed = {"k": "n_clusters"}
     _positional = ("n_clusters",)
     _public_defaults = {"k": (8, "8, scikit-learn's and diffprivlib's KMeans n_clusters")}
     _aliases = {"k": ("n_clusters", "k is the engine's (and the configs') name for scikit-learn's n_clusters.")}
     _no_sample_weight = None
 
-    def fit(self, X, y=None, sample_weight=None) -> "DPKMeans":
-        """One trial of DP-k-means on X (n_samples, n_features); y is ignored. ``sample_weight``: non-negative
+    def fit(self, X, y=None, sample_weight=None):
+        """One trial of the method on X (n_samples, n_features); y is ignored. ``sample_weight``: non-negative
         whole numbers, one per row (row i counted w_i times; epsilon_spent_ is epsilon times the largest
         weight). Returns self."""
         result = self._fit(X, y, sample_weight=sample_weight)
@@ -144,6 +140,94 @@ class DPKMeans(TransformerMixin, ClusterMixin, EngineEstimator):
         if w.shape != (X.shape[0],):
             raise ValueError(f"sample_weight.shape == {w.shape}, expected ({X.shape[0]},): one weight per row of X")
         return -float(np.dot(w, nearest))
+
+
+@_install_init
+class DPM(ClusterMixin, EngineEstimator):
+    """DPM (Liebenow et al., CCS 2024): recursive private separators, no number of clusters.
+
+    ``bounds`` (the public box) is required as for every private method. After fit: ``cluster_centers_``
+    (one row per leaf, at most 2^levels; the release), ``n_clusters_``; ``labels_`` are the nearest released
+    centres (evaluation only). ``predict`` labels new points by the nearest released centre (post-processing:
+    no privacy cost). (epsilon, delta)-DP: ``delta`` defaults to the paper's 1e-5.
+    """
+
+    _method = "dpm"
+
+    def fit(self, X, y=None) -> "DPM":
+        """One run of DPM on X (n_samples, n_features); y is ignored. Returns self."""
+        result = self._fit(X, y)
+        self.cluster_centers_ = result["centers"]
+        self.n_clusters_ = int(self.cluster_centers_.shape[0])
+        return self
+
+    def predict(self, X) -> np.ndarray:
+        """Nearest released centre of each point (ties: the lowest index). Post-processing of the release."""
+        self._check_fitted()
+        return _core.nearest_centers(self.cluster_centers_, self._validated(X, reset=False))
+class DPKMeans(_CentresEstimator):
+    """DP-k-means (DPLloyd, Su et al.; variant ``diffprivlib`` = the DP-DBSCAN paper's baseline).
+
+    ``n_clusters`` is scikit-learn's name for the engine's ``k`` (``DPKMeans(3)``, ``DPKMeans(n_clusters=3)``;
+    ``k=`` still works, with a FutureWarning). After fit: ``cluster_centers_`` (n_clusters x d, the release).
+    ``predict``, ``transform`` and ``score`` use the released centres only (post-processing: no privacy
+    cost; ``score`` on the training data is an exact statistic of it, not a private release).
+    ``fit(X, sample_weight=w)`` takes whole-number weights as repeated rows and charges epsilon times the
+    largest weight (group privacy: a record of weight w is w records of the data the mechanism sees).
+    """
+
+    _method = "dp_kmeans"
+
+    def fit(self, X, y=None, sample_weight=None) -> "DPKMeans":
+        """One trial of DP-k-means on X (n_samples, n_features); y is ignored. ``sample_weight``: non-negative
+        whole numbers, one per row (row i counted w_i times; epsilon_spent_ is epsilon times the largest
+        weight). Returns self."""
+        return super().fit(X, y, sample_weight=sample_weight)
+
+
+@_install_init
+class EUGkM(_CentresEstimator):
+    """EUGkM (Su, Cao, Li, Bertino, Lin & Jin, VLDB Journal 2017): k-means on a noisy uniform grid histogram.
+
+    The grid has m = floor((N eps / 10)^(2 / (2 + d))) cells per dimension over ``bounds``; every cell's count
+    gets discrete Laplace noise, and the cell centres, weighted by the noisy counts (negatives as 0), are
+    clustered by scikit-learn's weighted k-means. N is a noisy count with ``n_fraction`` of epsilon unless
+    ``n_source='public'`` (``n_public``). After fit: ``cluster_centers_`` (the release), the grid in
+    ``diagnostics_`` (``cells_per_dim``, ``cells``, ``positive_cells``) and ``n_iter_`` (the Lloyd iterations
+    of the k-means on the synopsis).
+    """
+
+    _method = "eugkm"
+
+    def fit(self, X, y=None, sample_weight=None) -> "EUGkM":
+        """One trial of EUGkM on X (n_samples, n_features); y is ignored; ``sample_weight`` as DPKMeans.
+        Returns self."""
+        super().fit(X, y, sample_weight=sample_weight)
+        self.n_iter_ = int(self.diagnostics_.get("kmeans_iterations", 0))
+        return self
+
+
+@_install_init
+class HybridKMeans(_CentresEstimator):
+    """The hybrid of Su et al. (VLDB Journal 2017): EUGkM's centres improved by DPLloyd with the rest of the
+    budget, or either step alone when the other cannot help (``diagnostics_['plan']``).
+
+    After fit: ``cluster_centers_`` (the release), ``eugkm_centers_`` (EUGkM's centres, DPLloyd's public
+    starting point; None when EUGkM did not run), ``n_iter_`` (DPLloyd's iterations when it ran, else those of
+    EUGkM's k-means on the synopsis).
+    """
+
+    _method = "hybrid_kmeans"
+
+    def fit(self, X, y=None, sample_weight=None) -> "HybridKMeans":
+        """One trial of the hybrid on X (n_samples, n_features); y is ignored; ``sample_weight`` as DPKMeans.
+        Returns self."""
+        super().fit(X, y, sample_weight=sample_weight)
+        eugkm = self.release_.get("eugkm_centers")
+        self.eugkm_centers_ = None if eugkm is None else np.asarray(eugkm, dtype=np.float64)
+        dplloyd = int(self.diagnostics_.get("dplloyd_iterations", 0))
+        self.n_iter_ = dplloyd if dplloyd > 0 else int(self.diagnostics_.get("kmeans_iterations", 0))
+        return self
 
 
 def _distances(X: np.ndarray, centers: np.ndarray) -> np.ndarray:

@@ -11,6 +11,7 @@
 #include "dpdbscan/dp_kmeans.hpp"
 #include "dpdbscan/release_classifier.hpp"
 #include "drbt/drbt.hpp"
+#include "loading/dataset_loading.hpp"
 #include "store/accounting.hpp"
 #include "catalog/catalog.hpp"
 #include "run/release_flags.hpp"
@@ -103,7 +104,11 @@ void add_details(MethodResult& r, std::size_t d, py::dict& out) {
     out["released"] = to_numpy(std::move(nd->released), {n, static_cast<py::ssize_t>(d)});
   } else if (auto* dr = std::any_cast<drbt::DrbtResult>(&r.details)) {
     out["disguised"] = to_numpy(std::move(dr->disguised));
+  } else if (r.centres.rows() > 0) {
+    out["centers"] = to_numpy(RowMatrix(r.centres));  // any method that releases centres (EUGkM, the hybrid, ...)
   }
+  // Any other method that releases centres (MethodResult::centres: DPM, ...).
+  if (r.centres.rows() > 0 && !out.contains("centers")) out["centers"] = to_numpy(RowMatrix(r.centres));
 }
 
 // randomness: "seeded" (Rng(seed), reproducible, not a secure release) or "secure" (the OS CSPRNG; seed
@@ -134,9 +139,10 @@ py::dict fit(const std::string& method, py::handle X, py::handle y, py::handle b
   out["diagnostics"] = to_python(r.diagnostics);
   out["evaluation"] = to_python(r.evaluation);
   out["ledger"] = to_python(run.ledger.to_json());
-  // What the trial spent, read from its ledger as results.json reads every trial's (store/accounting.hpp):
-  // the estimators' epsilon_spent_ and the accountant's charge.
-  out["privacy_spent"] = to_python(trial_privacy_spent(run.ledger.to_json()));
+  // What the trial spent, read from its ledger as results.json reads every trial's (store/accounting.hpp),
+  // unbounded when the ledger says so or the domain came from the data: the estimators' epsilon_spent_ and
+  // the accountant's charge.
+  out["privacy_spent"] = to_python(trial_privacy_spent_on(run.ledger.to_json(), dataset_summary(data)));
   out["non_private"] = py::cast(notes);
   out["evaluation_only"] = py::cast(run.evaluation_only);
   out["private_release"] = private_release;

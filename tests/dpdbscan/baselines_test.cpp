@@ -77,10 +77,20 @@ TEST(DpKmeans, LedgerAddsUpAndLargeBudgetFindsBlobs) {
       o.sampler = s;
       const DpKmeansResult r = dp_kmeans(p.data(), 3000, b, o, rng, ledger);
       EXPECT_NO_THROW(ledger.verify());
-      // Per iteration: one entry for the k counts, one per dimension for the k sums.
-      EXPECT_EQ(static_cast<std::int64_t>(ledger.entries().size()), 3 * r.iterations);
-      EXPECT_NEAR(static_cast<double>(r.iterations) * (r.epsilon_count + 2 * r.epsilon_sum), 20.0, 1e-12);
-      EXPECT_NEAR(r.epsilon_count / r.epsilon_sum, std::cbrt(4 * 2 * 0.225 * 0.225), 1e-12);
+      const double e0 = std::cbrt(4 * 2 * 0.225 * 0.225);
+      if (v == KmeansVariant::dplloyd) {
+        // Per iteration: one entry for the k counts, one per dimension for the k sums.
+        EXPECT_EQ(static_cast<std::int64_t>(ledger.entries().size()), 3 * r.iterations);
+        EXPECT_NEAR(static_cast<double>(r.iterations) * (r.epsilon_count + 2 * r.epsilon_sum), 20.0, 1e-12);
+        EXPECT_NEAR(r.epsilon_count / r.epsilon_sum, e0, 1e-12);
+      } else {
+        // diffprivlib as it runs: the shares exchanged, 0.905 of epsilon drawn in d = 2, the rest unspent.
+        EXPECT_EQ(static_cast<std::int64_t>(ledger.entries().size()), 3 * r.iterations + 1);
+        EXPECT_NEAR(r.epsilon_sum / r.epsilon_count, e0, 1e-12);
+        EXPECT_NEAR(static_cast<double>(r.iterations) * (r.epsilon_count + 2 * r.epsilon_sum), 20.0 * 0.90505499048067, 1e-9);
+        EXPECT_NEAR(r.epsilon_unspent, 20.0 * (1 - 0.90505499048067), 1e-9);
+        EXPECT_EQ(ledger.entries().back().mechanism, "unspent");
+      }
       EXPECT_GT(adjusted_rand_score(truth, r.labels), 0.95);
       // Deterministic in the seed.
       Rng again(7);
@@ -102,6 +112,7 @@ TEST(DpKmeans, DiffprivlibVariantIsTheOldCodeBitForBit) {
   o.k = 3;
   o.epsilon = 1.0;
   o.variant = KmeansVariant::diffprivlib;
+  o.diffprivlib_split = DiffprivlibSplit::as_documented;  // the split the old code drew with
   const DpKmeansResult r = dp_kmeans(p.data(), 900, Bounds{{-10, -10}, {10, 10}}, o, rng, ledger);
   EXPECT_EQ(r.iterations, 2);
   const double old[3][2] = {{0.072255091813303834, 4.1716578652355505},
@@ -110,6 +121,80 @@ TEST(DpKmeans, DiffprivlibVariantIsTheOldCodeBitForBit) {
   for (int c = 0; c < 3; ++c)
     for (int j = 0; j < 2; ++j) EXPECT_EQ(r.centers(c, j), old[c][j]) << c << " " << j;
   EXPECT_EQ(r.inertia, 16125.983846496045);
+}
+
+// diffprivlib 0.6.6 (models/k_means.py): _split_epsilon returns (epsilon_i * normaliser, epsilon_0 * normaliser)
+// and _update_centers unpacks `epsilon_0, epsilon_i = ...`: the count's GeometricFolded gets the sums' share
+// and every LaplaceBoundedDomain the count's. By hand for eps = 1, T = 2, d = 2: e0 = cbrt(4 * 2 * 0.225^2) =
+// cbrt(0.405) = 0.7398636, norm = 1 / (2 (2 + e0)) = 0.1824908; the count draws at 0.1824908, each sum at
+// e0 norm = 0.1350183; per iteration 0.4525275, in all 0.9050550; 0.0949450 is left unspent.
+TEST(DpKmeans, DiffprivlibSplitAsItRunsByHand) {
+  Labels truth;
+  const std::vector<double> p = blobs(900, truth, 3);
+  const Bounds box{{-10, -10}, {10, 10}};
+  DpKmeansOptions o;
+  o.k = 1;  // one cluster: its initial centre is the midpoint (no draw), every point is in it
+  o.epsilon = 1.0;
+  o.iterations = 2;
+  o.variant = KmeansVariant::diffprivlib;
+  BudgetLedger ledger(1.0);
+  Rng rng(7);
+  const DpKmeansResult r = dp_kmeans(p.data(), 900, box, o, rng, ledger);
+  EXPECT_NEAR(r.epsilon_count, 0.1824908349198884, 1e-15);
+  EXPECT_NEAR(r.epsilon_sum, 0.13501833016022322, 1e-15);
+  EXPECT_NEAR(r.epsilon_unspent, 0.09494500951933027, 1e-14);
+  ASSERT_EQ(ledger.entries().size(), 7u);  // 2 x (count, sum x, sum y) + unspent
+  EXPECT_NEAR(ledger.entries()[0].epsilon, 0.1824908349198884, 1e-15);
+  EXPECT_NEAR(ledger.entries()[1].epsilon, 0.13501833016022322, 1e-15);
+  EXPECT_EQ(ledger.entries()[6].mechanism, "unspent");
+  EXPECT_NO_THROW(ledger.verify());
+  // The draws, replayed from the same generator with those epsilons (as computed: the literals above are
+  // their decimal roundings): diffprivlib's order (the count, then each dimension's sum), bit for bit.
+  Rng replay(7);
+  double sum[2] = {0, 0};
+  for (std::size_t i = 0; i < 900; ++i) sum[0] += p[2 * i], sum[1] += p[2 * i + 1];
+  double centre[2] = {0, 0};
+  for (int it = 0; it < 2; ++it) {
+    double nc = static_cast<double>(900 + two_sided_geometric(replay, r.epsilon_count));
+    while (nc < 0.5) nc = 1.0 - nc;
+    for (int j = 0; j < 2; ++j) {
+      const double b = bounded_laplace_scale(r.epsilon_sum, 20.0, nc * 20.0);
+      centre[j] = bounded_laplace(replay, sum[j], nc * -10.0, nc * 10.0, b) / nc;
+    }
+  }
+  EXPECT_EQ(r.centers(0, 0), centre[0]);
+  EXPECT_EQ(r.centers(0, 1), centre[1]);
+  // The documented split draws otherwise: the count at e0 norm.
+  o.diffprivlib_split = DiffprivlibSplit::as_documented;
+  BudgetLedger documented(1.0);
+  Rng again(7);
+  const DpKmeansResult d = dp_kmeans(p.data(), 900, box, o, again, documented);
+  EXPECT_NEAR(d.epsilon_count, 0.13501833016022322, 1e-15);
+  EXPECT_NEAR(d.epsilon_sum, 0.1824908349198884, 1e-15);
+  EXPECT_EQ(d.epsilon_unspent, 0.0);
+  EXPECT_EQ(documented.entries().size(), 6u);
+  EXPECT_NE(d.centers, r.centers);
+}
+
+TEST(DpKmeans, DiffprivlibSplitOverspendsFromFiveDimensionsOn) {
+  // d = 16 (UCI Letter's columns): e0 = cbrt(3.24) = 1.4797, and diffprivlib draws 1 + 16 e0 shares of
+  // norm = eps / (T (16 + e0)) per iteration: 1.41167 eps in all, the excess declared in the ledger.
+  std::vector<double> p;
+  Rng g(2);
+  for (int i = 0; i < 200 * 16; ++i) p.push_back(g.uniform());
+  const Bounds cube{std::vector<double>(16, 0.0), std::vector<double>(16, 1.0)};
+  DpKmeansOptions o;
+  o.k = 2;
+  o.epsilon = 1.0;
+  o.iterations = 2;
+  o.variant = KmeansVariant::diffprivlib;
+  BudgetLedger ledger(1.0);
+  Rng rng(1);
+  const DpKmeansResult r = dp_kmeans(p.data(), 200, cube, o, rng, ledger);
+  EXPECT_NEAR(r.epsilon_unspent, -0.4116716793277173, 1e-12);
+  EXPECT_NEAR(ledger.excess_epsilon(), 0.4116716793277173, 1e-12);
+  EXPECT_EQ(ledger.entries().size(), 2u * 17);
+  EXPECT_NO_THROW(ledger.verify());
 }
 
 // The sensitivity of the coordinate sums (defect: diffprivlib calibrates them to hi - lo although a record

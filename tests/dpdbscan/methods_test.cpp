@@ -118,6 +118,29 @@ TEST(Methods, GaussianSpendsDeltaAndOtherNoisesRefuseIt) {
   }
 }
 
+// Alg. 2 line 9's m ~ Bin(M, p) is drawn exactly with the secure sampler (privacy/exact_binomial.hpp); the
+// histogram's ledger entry, which the secure allow-list accepts, said "approximate" while it was drawn by a
+// floating-point binomial. The entry says how m is drawn: exactly (secure, geometric) or on doubles (textbook).
+TEST(Methods, LinearHistogramEntrySaysTheBinomialIsExactWhenSecure) {
+  const Dataset d = two_blobs();
+  const MethodInfo& m = dp_dbscan_method_info();
+  for (const std::string noise : {"laplace", "geometric"})
+    for (const std::string sampler : {"secure", "textbook"}) {
+      SCOPED_TRACE(noise + " " + sampler);
+      const ParamSet p = with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{7}}, {"histogram", std::string("linear")},
+                                           {"noise", noise}, {"sampler", sampler}, {"n_public", std::int64_t{2000}}});
+      BudgetLedger ledger(1.0);
+      Rng rng(6);
+      m.make()->run(d, p, rng, ledger);
+      ASSERT_EQ(ledger.entries().size(), 1u);
+      const std::string& note = ledger.entries()[0].note;
+      const bool exact = sampler == "secure" || noise == "geometric";
+      EXPECT_EQ(ledger.entries()[0].mechanism, exact ? "discrete_laplace" : "laplace (textbook)");
+      EXPECT_EQ(note.find("approximate"), std::string::npos) << note;
+      EXPECT_EQ(note.find("is drawn exactly") != std::string::npos, exact) << note;
+    }
+}
+
 // The trial's ledger as the runner builds it: the method's declared relation.
 BudgetLedger ledger_for(const MethodInfo& m, double eps, double delta = 0) { return BudgetLedger(eps, delta, m.relation); }
 
@@ -148,6 +171,9 @@ TEST(Methods, DpDbscanFlagsTheTrueNOnlyWhenItShapesTheRelease) {
     Rng rng(3);
     const MethodResult r = m.make()->run(d, p, rng, ledger);
     EXPECT_EQ(has_note(r, note), c.flagged);
+    // A release that moves with the true n has no finite epsilon: the ledger says so (the accounting then
+    // states none for it).
+    EXPECT_EQ(ledger.unbounded(), c.flagged);
   }
   // The naive histogram's release is the same for any n it is told: n is really not used.
   const ParamSet a = with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{7}}, {"histogram", std::string("naive")}});

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <sstream>
 
 #include "core/files.hpp"
@@ -58,7 +59,7 @@ datasets:
 methods:
   - method: dp_kmeans
   - method: dp_dbscan
-    params: {noise: gaussian, delta: 1.0e-5}
+    params: {noise: gaussian, delta: 1.0e-5, n_public: 200}
   - method: nd_laplace
   - method: kmeans
 metrics: [n_clusters]
@@ -166,7 +167,7 @@ TEST(Accounting, NotionsAreSummedApartAndNonPrivateCellsListedApart) {
     EXPECT_EQ(ds["private_trials"], 6);
     // central: pure and approximate compose into (4 eps, 2e-5)-DP; the local guarantee is not added to it
     ASSERT_EQ(ds["central"].size(), 1u);
-    EXPECT_EQ(ds["central"][0]["holds"], false);  // seeded (and the Gaussian cells carry non_private notes)
+    EXPECT_EQ(ds["central"][0]["holds"], false);  // seeded
     EXPECT_EQ(ds["central"][0]["cells"], 2);
     EXPECT_EQ(ds["central"][0]["trials"], 4);
     EXPECT_EQ(ds["central"][0]["epsilon"].get<double>(), 4 * eps);
@@ -527,4 +528,224 @@ metrics: [ari, n_clusters]
   const auto bad = dpclust::testing::run_command(std::string(DPCLUST_BINARY_PATH) + " release " + (dir / "other.json").string());
   EXPECT_EQ(bad.code, 2) << bad.output;
   EXPECT_NE(bad.output.find("not a dpclust results file"), std::string::npos);
+}
+
+namespace {
+
+// A results file of `text` run in `dir` (files beside the config), secure or seeded as the text says.
+json run_in(const fs::path& dir, const std::string& text, const std::string& name) {
+  const ExperimentConfig cfg = parse_config(text, (dir / (name + ".yaml")).string(), dir, "");
+  RunOptions o;
+  o.out_dir = dir / "out";
+  o.threads = 1;
+  o.progress = false;
+  const RunReport rep = run_experiment(cfg, o);
+  if (!rep.complete) return nullptr;
+  return json::parse(read_text_file(rep.results_file));
+}
+
+void write_points(const fs::path& path, int n, int salt) {
+  std::string csv = "x,y\n";
+  for (int i = 0; i < n; ++i) csv += std::to_string((i * salt) % 10) + "," + std::to_string((i * 7 + salt) % 10) + "\n";
+  dpclust::testing::write_file(path, csv);
+}
+
+}  // namespace
+
+// A dataset of one file and a dataset of that file and another (`one: small.csv`, `both: [small.csv,
+// part2.csv]`), epsilon 1 each: small.csv's records are spent by both, 2 in all. They were two sets of
+// "eps 1, holds"; each file is now keyed by its content and sets sharing a file are merged.
+TEST(Accounting, DatasetsSharingAFileAreOneSetOfRecords) {
+  const fs::path dir = dpclust::testing::temp_dir("acct_shared_file");
+  write_points(dir / "small.csv", 40, 3);
+  write_points(dir / "part2.csv", 40, 7);
+  write_points(dir / "other.csv", 40, 9);
+  const json r = run_in(dir, R"(experiment: acct_shared
+randomness: secure
+trials: 1
+datasets:
+  - {name: one, file: small.csv, label: none, bounds: [[0, 10], [0, 10]], params: {k: 2}}
+  - {name: both, file: [small.csv, part2.csv], label: none, bounds: [[0, 10], [0, 10]], params: {k: 2}}
+  - {name: apart, file: other.csv, label: none, bounds: [[0, 10], [0, 10]], params: {k: 2}}
+methods:
+  - method: dp_kmeans
+    params: {epsilon: 1.0}
+metrics: [n_clusters]
+)", "acct_shared");
+  ASSERT_FALSE(r.is_null());
+  const json& acct = r["privacy_accounting"];
+  ASSERT_EQ(acct["record_sets"].size(), 2u) << acct.dump(1);
+  EXPECT_EQ(acct["datasets"]["one"], acct["datasets"]["both"]);
+  EXPECT_NE(acct["datasets"]["one"], acct["datasets"]["apart"]);
+  const json& shared = set_of(acct, "one");
+  EXPECT_EQ(shared["datasets"], json::array({"both", "one"}));
+  EXPECT_EQ(shared["records"]["files"].size(), 2u);  // small.csv once, part2.csv
+  EXPECT_EQ(shared["central"][0]["epsilon"].get<double>(), 2.0);
+  EXPECT_EQ(shared["central"][0]["holds"], true);
+  EXPECT_EQ(shared["whole_file"]["epsilon"].get<double>(), 2.0);
+  // Each selection names the files it read by key; both name small.csv's.
+  std::string small_key;
+  for (const auto& sel : shared["selections"])
+    if (sel["dataset"] == "one") small_key = sel["files"][0];
+  for (const auto& sel : shared["selections"])
+    if (sel["dataset"] == "both") {
+      ASSERT_EQ(sel["files"].size(), 2u);
+      EXPECT_TRUE(sel["files"][0] == small_key || sel["files"][1] == small_key) << sel.dump();
+    }
+  EXPECT_EQ(set_of(acct, "apart")["central"][0]["epsilon"].get<double>(), 1.0);
+  // The release numbers the files instead of naming their checksums.
+  const json rel = release_only(r);
+  for (const auto& s : rel["privacy_accounting"]["record_sets"])
+    for (const auto& sel : s["selections"])
+      for (const auto& f : sel.value("files", json::array())) EXPECT_EQ(f.get<std::string>().rfind("file ", 0), 0u) << f;
+}
+
+// One notion's guarantee is not claimed over a file that also holds another notion's releases. A secure
+// run of dp_kmeans (add/remove), nd_laplace (local: every record perturbed, so n is published) and the
+// pairwise baseline (replace-one: n treated as public) on one file: each notion's total holds for the cells
+// it covers, and the file as a whole has no guarantee, with the reasons. A file read by one notion only
+// states one for the whole file; non-private cells beside it take it away.
+TEST(Accounting, OneGuaranteePerNotionForTheCellsItCoversNoneForTheMix) {
+  const fs::path dir = dpclust::testing::temp_dir("acct_notions");
+  write_points(dir / "pts.csv", 60, 3);
+  const json r = run_in(dir, R"(experiment: acct_notions
+randomness: secure
+trials: 1
+datasets:
+  - {name: pts, file: pts.csv, label: none, bounds: [[0, 10], [0, 10]], params: {k: 2, alpha: 1.0, min_pts: 4}}
+methods:
+  - method: dp_kmeans
+    params: {epsilon: 1.0}
+  - method: nd_laplace
+    params: {epsilon: 1.0}
+  - method: dp_dbscan_pairwise
+    params: {epsilon: 1.0}
+metrics: [n_clusters]
+)", "acct_notions");
+  ASSERT_FALSE(r.is_null());
+  const json& set = set_of(r["privacy_accounting"], "pts");
+  ASSERT_EQ(set["central"].size(), 2u);
+  for (const auto& c : set["central"]) {
+    EXPECT_EQ(c["holds"], true);
+    EXPECT_EQ(c["covers"]["series"], json::array({c["relation"] == "add_remove" ? "dp_kmeans" : "dp_dbscan_pairwise"}));
+    EXPECT_NE(c["guarantee"].get<std::string>().find("for the releases of the cells in `covers` only"), std::string::npos) << c["guarantee"];
+  }
+  EXPECT_EQ(set["local"]["covers"]["series"], json::array({"nd_laplace"}));
+  const json& whole = set["whole_file"];
+  EXPECT_EQ(whole["holds"], false);
+  EXPECT_TRUE(whole["guarantee"].is_null());
+  EXPECT_EQ(whole["notions"], 3);
+  const std::string why = whole["not_a_guarantee_because"].dump();
+  EXPECT_NE(why.find("local (geo-indistinguishability)"), std::string::npos) << why;
+  EXPECT_NE(why.find("replace-one"), std::string::npos) << why;
+
+  // One notion alone: the whole file's guarantee; with a non-private cell beside it: none.
+  const json alone = run_in(dir, R"(experiment: acct_alone
+randomness: secure
+trials: 2
+datasets:
+  - {name: pts, file: pts.csv, label: none, bounds: [[0, 10], [0, 10]], params: {k: 2}}
+methods:
+  - method: dp_kmeans
+    params: {epsilon: 0.5}
+metrics: [n_clusters]
+)", "acct_alone");
+  const json& w = set_of(alone["privacy_accounting"], "pts")["whole_file"];
+  EXPECT_EQ(w["holds"], true);
+  EXPECT_EQ(w["guarantee"], "eps-DP (add/remove one record)");
+  EXPECT_EQ(w["epsilon"].get<double>(), 1.0);
+  const json mixed = run_in(dir, R"(experiment: acct_with_exact
+randomness: secure
+trials: 1
+params: {n_init: 1}
+datasets:
+  - {name: pts, file: pts.csv, label: none, bounds: [[0, 10], [0, 10]], params: {k: 2}}
+methods:
+  - method: dp_kmeans
+    params: {epsilon: 0.5}
+  - method: kmeans
+metrics: [n_clusters]
+)", "acct_with_exact");
+  const json& m = set_of(mixed["privacy_accounting"], "pts");
+  EXPECT_EQ(m["central"][0]["holds"], true);
+  EXPECT_EQ(m["whole_file"]["holds"], false);
+  EXPECT_NE(m["whole_file"]["not_a_guarantee_because"].dump().find("non-private methods"), std::string::npos);
+}
+
+// PrivTHR_EM's paper range (0, Max] and Baseline's n_share: 0 use a value of the true data that one record
+// moves with certainty (the audit measures 5.76 for the first at a claimed 1): their ledgers are unbounded,
+// and so are their cells and their set's total. A public em_upper and a noisy n stay bounded.
+TEST(Accounting, DataDependentChoicesOfTheWaveClusterFamilyAreUnbounded) {
+  const std::string text = R"(experiment: acct_wc
+randomness: secure
+trials: 1
+datasets:
+  - name: blobs
+    generator: {type: blobs, n_samples: 200, centers: 3, cluster_std: 0.6, center_box_lo: 1, center_box_hi: 9, seed: 6}
+    bounds: [[0, 10], [0, 10]]
+    params: {g: 8, p: 0.5}
+methods:
+  - method: privthr_em
+    params: {epsilon: 1.0, em_upper: [0.0, 40.0]}
+  - method: wc_baseline
+    params: {epsilon: 1.0, n_share: [0.0, 0.05]}
+metrics: [n_clusters]
+)";
+  const json r = run(text, "acct_wc", dpclust::testing::temp_dir("acct_wc"));
+  ASSERT_FALSE(r.is_null());
+  for (const auto& c : r["cells"]) {
+    const double knob = c["series"] == "privthr_em" ? c["params"]["em_upper"].get<double>() : c["params"]["n_share"].get<double>();
+    SCOPED_TRACE(c["series"].get<std::string>() + " " + std::to_string(knob));
+    const bool data_dependent = knob == 0;
+    EXPECT_EQ(c["trials"][0]["ledger"].value("unbounded", false), data_dependent);
+    EXPECT_EQ(c["privacy_spent"].value("unbounded", false), data_dependent);
+    EXPECT_EQ(c["private_release"], !data_dependent);
+  }
+  const json& central = set_of(r["privacy_accounting"], "blobs")["central"][0];
+  EXPECT_TRUE(central["epsilon"].is_null());
+  EXPECT_EQ(central["unbounded"], true);
+  const std::string reasons = central["unbounded_reasons"].dump();
+  EXPECT_NE(reasons.find("(0, Max]"), std::string::npos);
+  EXPECT_NE(reasons.find("n_share = 0"), std::string::npos);
+}
+
+// `dpclust release` never carries the true n of a flagged cell: a secure Poisson sample's rate whose
+// denominator is the rows read (300 of 2000 = 0.15 gives n = 2000) is null, and so is Baseline's noisy_n
+// when n_share: 0 made it the true count.
+TEST(Accounting, ReleaseWritesNullWhereAValueIsTheTrueN) {
+  const fs::path dir = dpclust::testing::temp_dir("acct_true_n");
+  write_points(dir / "pts.csv", 777, 3);
+  const json r = run_in(dir, R"(experiment: acct_true_n
+randomness: secure
+trials: 1
+datasets:
+  - {name: pts, file: pts.csv, label: none, sample: 300, bounds: [[0, 10], [0, 10]], params: {k: 2, g: 8, p: 0.5}}
+methods:
+  - method: dp_kmeans
+    params: {epsilon: 1.0}
+  - method: wc_baseline
+    params: {epsilon: 1.0, n_share: 0.0}
+metrics: [n_clusters]
+)", "acct_true_n");
+  ASSERT_FALSE(r.is_null());
+  const json rel = release_only(r);
+  for (const auto& c : rel["cells"]) {
+    const json& t = c["trials"][0];
+    EXPECT_TRUE(t["ledger"]["subsampled"]["rate"].is_null()) << t["ledger"].dump();
+    EXPECT_TRUE(t["ledger"]["subsampled"].contains("rate_withheld"));
+    if (c["series"] == "wc_baseline") {
+      EXPECT_TRUE(t["release"]["synopsis"]["noisy_n"].is_null()) << t["release"]["synopsis"].dump();
+      EXPECT_EQ(t["release"]["synopsis"]["true_n_used"], true);
+    }
+  }
+  // No number of the release is n = 777 or the rate 300 / 777.
+  std::function<void(const json&)> no_true_n = [&](const json& v) {
+    if (v.is_number()) {
+      EXPECT_NE(v.get<double>(), 777.0);
+      EXPECT_NE(v.get<double>(), 300.0 / 777.0);
+    }
+    if (v.is_structured())
+      for (const auto& x : v) no_true_n(x);
+  };
+  no_true_n(rel);
 }

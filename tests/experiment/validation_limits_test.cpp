@@ -318,6 +318,17 @@ TEST(ValidationLimits, MemoryEstimateIsRefusedOverMaxMemory) {
   }
 }
 
+TEST(ValidationLimits, EugkmGridMemoryIsEstimated) {
+  // EUGkM's histogram: 16384^2 = 2^28 cells (16 bytes each, plus the synopsis' positive cells): over 4 GiB.
+  const std::string text = "experiment: eg\n" + kMoons +
+                           "methods:\n  - {method: eugkm, params: {k: 2, grid_size: 16384, max_grid_cells: 268435456}}\n";
+  Result r = validate("mem_eugkm", text, "--max-memory 1G --threads 1");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_TRUE(has(r.output, "method 'eugkm' on dataset")) << r.output;
+  EXPECT_TRUE(has(r.output, "memory limit of 1.0 GiB")) << r.output;
+  EXPECT_EQ(validate("mem_eugkm_ok", text, "--max-memory 64G --threads 1").code, 0);
+}
+
 TEST(ValidationLimits, DataRootOverTheFileNameLimitIsAnInputError) {
   // Issue 35 item 8: a folder name over NAME_MAX ended in an uncaught filesystem_error, exit 1.
   const fs::path dir = dpclust::testing::temp_dir("long_root");

@@ -4,6 +4,7 @@
 #include "privacy/mechanism.hpp"
 
 #include <gtest/gtest.h>
+#include <mpfr.h>
 
 #include <cmath>
 #include <cstring>
@@ -177,4 +178,60 @@ TEST(Sampler, OneParameterDeclaredOnce) {
   EXPECT_EQ(sampler_of(ps), Sampler::secure);
   ps.set("sampler", std::string("textbook"));
   EXPECT_EQ(sampler_of(ps), Sampler::textbook);
+}
+
+// The exact samplers' parameters are never below the calibrated value. The discrete Laplace scale was the
+// quotient l1 / eps rounded to nearest (below l1 / eps for one eps in two), then rounded up to a rational,
+// which still left it below for about one eps in four (eps = 0.009: by 5.2e-15); now checked exactly (MPFR
+// products of the rational's parts with the doubles): num >= den * l1 / eps, and the Gaussian's
+// sigma^2 >= 2 ln(1.25 / delta) l2^2 / eps^2.
+TEST(CountMechanism, ExactParameterIsNeverBelowTheCalibratedScale) {
+  auto scale_at_least_exact = [](Rational r, double l1, double eps) {  // num * eps >= den * l1, exactly
+    mpfr_t a, b;
+    mpfr_inits2(256, a, b, static_cast<mpfr_ptr>(nullptr));
+    mpfr_set_ui(a, r.num, MPFR_RNDN);
+    mpfr_mul_d(a, a, eps, MPFR_RNDN);
+    mpfr_set_ui(b, r.den, MPFR_RNDN);
+    mpfr_mul_d(b, b, l1, MPFR_RNDN);
+    const bool ok = mpfr_cmp(a, b) >= 0;
+    mpfr_clears(a, b, static_cast<mpfr_ptr>(nullptr));
+    return ok;
+  };
+  BudgetLedger ledger(1e9);
+  const auto m = CountMechanism::laplace(ledger, Sampler::secure, 1.0, 0.009, "counts");
+  EXPECT_TRUE(scale_at_least_exact(m.exact_parameter(), 1.0, 0.009));
+  EXPECT_FALSE(scale_at_least_exact(rational_at_least(1.0 / 0.009), 1.0, 0.009));  // the rounded quotient's
+  Rng rng(3);
+  int below = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const double eps = 1e-3 + 10 * rng.uniform();
+    for (double l1 : {1.0, 2.0, 3.0}) {
+      below += !scale_at_least_exact(rational_at_least(l1 / eps), l1, eps);
+      EXPECT_TRUE(scale_at_least_exact(CountMechanism::laplace(ledger, Sampler::secure, l1, eps, "c").exact_parameter(), l1, eps))
+          << "l1 " << l1 << " eps " << eps;
+    }
+  }
+  EXPECT_GT(below, 1000);  // the case is common: the test exercises it
+  // sigma^2 against a 256-bit value of 2 ln(1.25 / delta) l2^2 / eps^2 rounded down.
+  for (int i = 0; i < 2000; ++i) {
+    const double eps = 0.01 + 0.98 * rng.uniform(), delta = std::pow(10.0, -2 - 8 * rng.uniform());
+    const double l2 = i % 2 ? 1.0 : std::sqrt(2.0);
+    BudgetLedger approx(eps, delta);
+    const Rational s2 = CountMechanism::gaussian(approx, Sampler::secure, l2, eps, delta, "g").exact_parameter();
+    mpfr_t x, e, lhs;
+    mpfr_inits2(256, x, e, lhs, static_cast<mpfr_ptr>(nullptr));
+    mpfr_set_d(x, 1.25, MPFR_RNDN);
+    mpfr_div_d(x, x, delta, MPFR_RNDD);
+    mpfr_log(x, x, MPFR_RNDD);
+    mpfr_mul_ui(x, x, 2, MPFR_RNDD);
+    mpfr_mul_d(x, x, l2, MPFR_RNDD);
+    mpfr_mul_d(x, x, l2, MPFR_RNDD);
+    mpfr_set_d(e, eps, MPFR_RNDN);
+    mpfr_sqr(e, e, MPFR_RNDU);
+    mpfr_div(x, x, e, MPFR_RNDD);  // a lower bound of the exact sigma^2
+    mpfr_set_ui(lhs, s2.num, MPFR_RNDN);
+    mpfr_div_ui(lhs, lhs, s2.den, MPFR_RNDN);  // exact: den is a power of two
+    EXPECT_GE(mpfr_cmp(lhs, x), 0) << "eps " << eps << " delta " << delta;
+    mpfr_clears(x, e, lhs, static_cast<mpfr_ptr>(nullptr));
+  }
 }

@@ -73,7 +73,8 @@ def test_epsilon_spent_is_the_configured_epsilon(X):
 def test_an_accountant_shared_by_two_estimators(X):
     acc = BudgetAccountant(epsilon=3.0)
     a = kmeans(acc, epsilon=1.0)
-    b = dpclust.DPDBSCAN(alpha=1.0, min_pts=5, epsilon=1.5, bounds=BOUNDS, random_state=1, accountant=acc)
+    # n_public: with the true n shaping theta the fit would be unbounded (refused by a finite budget, below)
+    b = dpclust.DPDBSCAN(alpha=1.0, min_pts=5, epsilon=1.5, bounds=BOUNDS, n_public=300, random_state=1, accountant=acc)
     a.fit(X)
     b.fit(X)
     assert acc.spent_budget == [(1.0, 0.0), (1.5, 0.0)] and acc.spent == 2.5
@@ -107,7 +108,7 @@ def test_the_default_accountant_is_charged_without_accountant(X):
 
 def test_delta_is_charged_and_bounded(X):
     acc = BudgetAccountant(epsilon=10, delta=1.5e-5)
-    est = dpclust.DPDBSCAN(alpha=1.0, min_pts=5, epsilon=0.5, noise="gaussian", delta=1e-5, bounds=BOUNDS, random_state=1,
+    est = dpclust.DPDBSCAN(alpha=1.0, min_pts=5, epsilon=0.5, noise="gaussian", delta=1e-5, bounds=BOUNDS, n_public=300, random_state=1,
                            accountant=acc).fit(X)
     assert est.epsilon_spent_ == 0.5 and est.delta_spent_ == 1e-5
     assert est.privacy_notion_ == "(eps, delta)-DP (add/remove one record)"
@@ -396,3 +397,86 @@ def test_grid_search_with_two_workers_spends_one_budget(X):
         with pytest.warns(FitFailedWarning):
             _grid(None, refit=False).fit(X)
     assert default.total() == (0.8, 0.0) and len(default) == 2
+
+
+# --- unbounded fits (issue 42 item 4) ----------------------------------------------------------------------
+# A fit no finite epsilon bounds -- diffprivlib's DP-k-means variant (its ledger says unbounded), bounds taken
+# from the data (bounds=None), PrivTHR_EM's continuous threshold or its data range (em_upper=0), WCBaseline with
+# n_share=0 -- was charged its configured epsilon (1.0, 1.0, 0.5 against a budget of 3, and later fits allowed).
+# It is refused by a finite budget (nothing released or spent) and costs inf on an infinite one.
+
+UNBOUNDED_FITS = [
+    ("diffprivlib", lambda acc: dpclust.DPKMeans(n_clusters=3, epsilon=1.0, bounds=BOUNDS, variant="diffprivlib", random_state=1,
+                                                 accountant=acc)),
+    ("bounds=None", lambda acc: dpclust.DPKMeans(n_clusters=3, epsilon=1.0, bounds=None, random_state=1, accountant=acc)),
+    ("continuous threshold", lambda acc: dpclust.PrivTHREM(epsilon=0.5, em_upper=40.0, threshold_output="continuous", bounds=BOUNDS,
+                                                           random_state=1, accountant=acc)),
+    ("em_upper=0", lambda acc: dpclust.PrivTHREM(epsilon=0.5, em_upper=0.0, bounds=BOUNDS, random_state=1, accountant=acc)),
+    ("n_share=0", lambda acc: dpclust.WCBaseline(epsilon=0.5, n_share=0.0, bounds=BOUNDS, random_state=1, accountant=acc)),
+    ("true n shapes theta", lambda acc: dpclust.DPDBSCAN(alpha=1.0, min_pts=5, epsilon=1.0, bounds=BOUNDS, random_state=1,
+                                                         accountant=acc)),
+]
+
+
+@pytest.mark.parametrize("name,make", UNBOUNDED_FITS, ids=[n for n, _ in UNBOUNDED_FITS])
+def test_an_unbounded_fit_is_refused_by_a_finite_budget(X, name, make):
+    acc = BudgetAccountant(epsilon=3.0)
+    est = make(acc)
+    # warn_not_private=False: the once-per-process warnings (bounds=None's PrivacyLeakWarning) stay unspent
+    # for the tests that ask for them.
+    with pytest.raises(BudgetError, match="no finite privacy bound"), dpclust.config_context(warn_not_private=False):
+        est.fit(X)
+    assert acc.spent == 0.0 and len(acc) == 0                       # nothing spent ...
+    assert not hasattr(est, "labels_") and not hasattr(est, "epsilon_spent_")  # ... nor released
+    kmeans(acc, epsilon=3.0).fit(X)                                 # the whole budget is still there
+
+
+@pytest.mark.parametrize("name,make", UNBOUNDED_FITS, ids=[n for n, _ in UNBOUNDED_FITS])
+def test_an_unbounded_fit_costs_inf_on_an_infinite_budget(X, name, make):
+    acc = BudgetAccountant()
+    with dpclust.config_context(warn_not_private=False):
+        est = make(acc).fit(X)
+    assert est.epsilon_spent_ == math.inf
+    assert acc.spent == math.inf and acc.spent_budget[0][0] == math.inf
+    assert est.private_release_ is False
+    kmeans(acc).fit(X)                                              # an infinite budget takes more
+    assert acc.spent == math.inf
+
+
+def test_a_bounded_fit_on_public_bounds_still_costs_its_epsilon(X):
+    acc = BudgetAccountant(epsilon=3.0)
+    est = dpclust.PrivTHREM(epsilon=0.5, em_upper=40.0, bounds=BOUNDS, random_state=1, accountant=acc).fit(X)
+    assert est.epsilon_spent_ == 0.5 and acc.spent == 0.5
+
+
+# --- the shared ledger folder belongs to its user (issue 42 item 8) ----------------------------------------
+
+def test_a_ledger_folder_made_by_another_user_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(dpclust.accountant.tempfile, "gettempdir", lambda: str(tmp_path))
+    real_uid = os.getuid()
+    # Another user made <tmp>/dpclust-budget-<uid> first (here: the folder exists, owned by uid real_uid,
+    # and this process claims to be real_uid + 1, whose folder name it is).
+    other = tmp_path / f"dpclust-budget-{real_uid + 1}"
+    other.mkdir(mode=0o777)
+    monkeypatch.setattr(dpclust.accountant.os, "getuid", lambda: real_uid + 1)
+    acc = BudgetAccountant(epsilon=1.0)
+    with pytest.raises(BudgetError, match="belongs to another user"):
+        pickle.dumps(acc)
+    assert acc._path is None  # the budget stayed in memory
+    # A symbolic link by that name is refused too.
+    monkeypatch.setattr(dpclust.accountant.os, "getuid", lambda: real_uid + 2)
+    (tmp_path / f"dpclust-budget-{real_uid + 2}").symlink_to(tmp_path)
+    with pytest.raises(BudgetError, match="not a folder"):
+        pickle.dumps(BudgetAccountant(epsilon=1.0))
+
+
+def test_the_users_own_ledger_folder_is_made_private(tmp_path, monkeypatch):
+    monkeypatch.setattr(dpclust.accountant.tempfile, "gettempdir", lambda: str(tmp_path))
+    mine = tmp_path / f"dpclust-budget-{os.getuid()}"
+    mine.mkdir(mode=0o755)
+    os.chmod(mine, 0o755)
+    acc = BudgetAccountant(epsilon=1.0)
+    pickle.loads(pickle.dumps(acc)).spend(0.5)
+    assert acc.spent == 0.5
+    assert oct(os.stat(mine).st_mode & 0o777) == "0o700"
+    assert os.path.dirname(acc._path) == str(mine)

@@ -571,3 +571,23 @@ def test_set_config_silences_grid_search_workers(tmp_path):
         assert out.returncode == 0, out.stderr
         counts[name] = out.stderr.count("NotPrivateReleaseWarning")
     assert counts["filter"] >= 1 and counts["set_config"] == 0, counts
+
+
+@needs_sklearn
+def test_dpm_estimator_releases_centres_and_spends_epsilon_delta():
+    """DPM (no k): one centre per leaf of its split tree, (eps, delta) spent, seeded fits repeat, predict labels
+    by the nearest released centre."""
+    from sklearn.datasets import make_blobs
+    X, _ = make_blobs(20000, 3, centers=8, center_box=(-50, 50), random_state=1)
+    X = np.clip(X, -60, 60)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", dpclust.NotPrivateReleaseWarning)
+        a = dpclust.DPM(epsilon=1.0, delta=1e-6, bounds=(-60, 60), random_state=3).fit(X)
+        b = dpclust.DPM(epsilon=1.0, delta=1e-6, bounds=(-60, 60), random_state=3).fit(X)
+    assert a.cluster_centers_.shape[1] == 3
+    assert 1 <= a.n_clusters_ <= 2 ** 7
+    assert (a.epsilon_spent_, a.delta_spent_) == (1.0, 1e-6)
+    assert np.array_equal(a.cluster_centers_, b.cluster_centers_)
+    assert np.array_equal(a.predict(X), a.release_labels_)
+    with pytest.raises(ValueError, match="delta"):
+        dpclust.DPM(epsilon=1.0, delta=0.0, bounds=(-60, 60), random_state=3).fit(X)

@@ -10,7 +10,7 @@ import pytest
 
 import dpclust
 
-ESTIMATORS = [dpclust.DPDBSCAN, dpclust.DPKMeans, dpclust.WaveCluster, dpclust.WCBaseline, dpclust.PrivQT, dpclust.PrivTHR,
+ESTIMATORS = [dpclust.DPDBSCAN, dpclust.DPKMeans, dpclust.EUGkM, dpclust.HybridKMeans, dpclust.WaveCluster, dpclust.WCBaseline, dpclust.PrivQT, dpclust.PrivTHR,
               dpclust.PrivTHREM, dpclust.NDLaplace, dpclust.DRBT]
 MOONS_BOUNDS = ((-1.5, -1.0), (2.5, 1.5))
 
@@ -273,3 +273,22 @@ def test_the_package_exports_no_typing_names():
     namespace = {}
     exec("from dpclust import *", namespace)
     assert "Any" not in namespace and "DPKMeans" in namespace
+
+
+def test_eugkm_and_hybrid_release_centres_and_spend_epsilon():
+    X, y = dpclust.datasets.make_blobs(n_samples=3000, centers=3, random_state=1)
+    bounds = (-15, 15)
+    eug = dpclust.EUGkM(3, epsilon=2.0, bounds=bounds, random_state=0).fit(X)
+    assert eug.cluster_centers_.shape == (3, 2) and eug.epsilon_spent_ == 2.0
+    # N~ eps_H / 10 = 3000 * 1.9 / 10 -> m = floor(sqrt(570)) = 23, give or take the noisy N.
+    assert eug.diagnostics_["cells_per_dim"] in (23, 24) and eug.n_iter_ >= 1
+    assert np.array_equal(eug.predict(X), eug.release_labels_)
+    assert sum(e["epsilon"] for e in eug.ledger_["steps"]) == pytest.approx(2.0) and len(eug.ledger_["steps"]) == 2
+    hyb = dpclust.HybridKMeans(3, epsilon=2.0, bounds=bounds, random_state=0).fit(X)
+    assert hyb.diagnostics_["plan"] == "eugkm+dplloyd" and hyb.eugkm_centers_.shape == (3, 2)
+    assert hyb.n_iter_ == hyb.diagnostics_["dplloyd_iterations"] >= 1
+    # Both find the three blobs: each true centre has a released centre within 1.
+    for est in (eug, hyb):
+        for label in range(3):
+            centre = X[y == label].mean(axis=0)
+            assert np.min(np.linalg.norm(est.cluster_centers_ - centre, axis=1)) < 1.0

@@ -39,8 +39,24 @@ def outputs():
         lines = [l for l in text.splitlines() if not l.startswith("seed:")]
         f.write("\n".join(l.replace("experiment: builtin_dpdbscan_shapes", "experiment: secure_shapes") for l in lines)
                 + "\nrandomness: secure\n")
+    # Two datasets sharing a file (one record set), three notions on it (no whole-file guarantee), a secure
+    # Poisson sample whose rate is withheld (its denominator is the rows read) and an unbounded Baseline.
+    with open(os.path.join(d, "pts.csv"), "w") as f:
+        f.write("x,y\n" + "".join(f"{(i * 3) % 10},{(i * 7) % 10}\n" for i in range(120)))
+    with open(os.path.join(d, "more.csv"), "w") as f:
+        f.write("x,y\n" + "".join(f"{(i * 9) % 10},{(i * 1) % 10}\n" for i in range(60)))
+    mix = os.path.join(d, "mix.yaml")
+    with open(mix, "w") as f:
+        f.write("experiment: accounting_mix\nrandomness: secure\ntrials: 1\ndatasets:\n"
+                "  - {name: pts, file: pts.csv, label: none, sample: 80, bounds: [[0, 10], [0, 10]],"
+                " params: {k: 2, alpha: 1.0, min_pts: 4, g: 8, p: 0.5}}\n"
+                "  - {name: both, file: [pts.csv, more.csv], label: none, bounds: [[0, 10], [0, 10]],"
+                " params: {k: 2, alpha: 1.0, min_pts: 4, g: 8, p: 0.5}}\n"
+                "methods:\n  - method: dp_kmeans\n    params: {epsilon: 1.0}\n  - method: nd_laplace\n    params: {epsilon: 1.0}\n"
+                "  - method: dp_dbscan_pairwise\n    params: {epsilon: 1.0}\n  - method: wc_baseline\n    params: {epsilon: 1.0, n_share: 0.0}\n"
+                "metrics: [n_clusters]\n")
     runs = [[os.path.join(ROOT, "configs", "builtin", c) for c in ("dpdbscan_shapes.yaml", "shapes.yaml", "ndlaplace_blobs.yaml")]
-            + [secure], ]
+            + [secure, mix], ]
     for configs in runs:
         r = subprocess.run([BINARY, "run", *configs, "--out", out, "--trials", "2", "--no-progress"],
                            capture_output=True, text=True, timeout=600)
@@ -64,9 +80,12 @@ def outputs():
 def test_results_follow_the_results_schema(outputs):
     v = validator("results.schema.json")
     results = {e: doc for (e, kind), doc in outputs.items() if kind == "results.json"}
-    assert set(results) == {"builtin_dpdbscan_shapes", "builtin_shapes", "ndlaplace_blobs", "secure_shapes"}
+    assert set(results) == {"builtin_dpdbscan_shapes", "builtin_shapes", "ndlaplace_blobs", "secure_shapes", "accounting_mix"}
     for e, doc in results.items():
         assert errors(v, doc) == [], e
+    mix = results["accounting_mix"]["privacy_accounting"]
+    assert len(mix["record_sets"]) == 1 and mix["record_sets"][0]["whole_file"]["holds"] is False
+    assert any(t["ledger"].get("subsampled", {}).get("rate", 0) is None for c in results["accounting_mix"]["cells"] for t in c["trials"])
     assert results["secure_shapes"]["randomness"] == "secure" and "base_seed" not in results["secure_shapes"]
     assert any(c["private_release"] for c in results["secure_shapes"]["cells"])  # DP cells under secure randomness
 
@@ -78,6 +97,12 @@ def test_audits_follow_the_audit_schema(outputs):
     assert set(audits) == {"audit_privthr_em_continuous", "audit_dp_dbscan_pairwise"}
     for e, doc in audits.items():
         assert errors(v, doc) == [], e
+    # The accounting beside the claim: the continuous threshold is unbounded, the entry-wise pairwise matrix
+    # counted at its declared excess.
+    continuous = audits["audit_privthr_em_continuous"]["cells"]
+    assert any(c["accounting"]["unbounded"] and c["accounting"]["verdict"] == "no finite bound claimed" for c in continuous)
+    pairwise = audits["audit_dp_dbscan_pairwise"]["cells"]
+    assert any(c["accounting"].get("includes_declared_excess") for c in pairwise)
     assert audits["audit_privthr_em_continuous"]["violations"] == 1
 
 

@@ -46,12 +46,36 @@ TEST(AuditSection, RowsShowClaimBoundVerdictAndEvent) {
   const std::string md = dpclust::report::audit_section(results);
   EXPECT_NE(md.find("## Privacy audit"), std::string::npos);
   EXPECT_NE(md.find("1 cells audited, 1 violation."), std::string::npos) << md;
-  EXPECT_NE(md.find("| audit_x | dp_dbscan | blobs300 | epsilon=1.0, histogram=naive | add_empty_cell | 1 | 0.951 | 0.996 | consistent | "
+  EXPECT_NE(md.find("| audit_x | dp_dbscan | blobs300 | epsilon=1.0, histogram=naive | add_empty_cell | 1 | - | 0.951 | 0.996 | consistent | "
                     "`release.histogram.noisy_counts[437] <= 0 (more often on D)` | 20000 | noise scaled by 0.5 |"),
             std::string::npos)
       << md;
-  EXPECT_NE(md.find("| remove_one | 1 | 1.87 | inf | **violation** |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| remove_one | 1 | - | 1.87 | inf | **violation** |"), std::string::npos) << md;
   EXPECT_EQ(md.find("alpha="), std::string::npos);  // only the parameters that tell cells apart
+}
+
+// The accounting beside the claim: a cell whose accounting states no finite epsilon (PrivTHR_EM's data range)
+// reads "unbounded"; a bounded one its per-pair epsilon (here a declared excess: 39).
+TEST(AuditSection, AccountedEpsilonBesideTheClaim) {
+  json doc = audit_doc();
+  json& cell = doc["cells"][0];
+  cell["accounting"] = {{"epsilon", nullptr}, {"unbounded", true}, {"unbounded_reasons", {"PrivTHR_EM's threshold range (0, Max]"}},
+                        {"verdict", "no finite bound claimed"}};
+  for (auto& p : cell["pairs"]) p["eps_accounted"] = nullptr;
+  json bounded = doc["cells"][0];
+  bounded["series"] = "dp_dbscan_pairwise";
+  bounded["accounting"] = {{"epsilon", 39.0}, {"unbounded", false}, {"verdict", "consistent"}};
+  for (auto& p : bounded["pairs"]) p["eps_accounted"] = 39.0;
+  doc["cells"].push_back(bounded);
+  Results results(std::map<std::string, json>{});
+  results.add_audit("audit_x", doc);
+  const std::string md = dpclust::report::audit_section(results);
+  EXPECT_NE(md.find("| audit_x | dp_dbscan | blobs300 | epsilon=1.0, histogram=naive | add_empty_cell | 1 | unbounded | 0.951 |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| audit_x | dp_dbscan_pairwise | blobs300 | epsilon=1.0, histogram=naive | remove_one | 1 | 39 | 1.87 |"),
+            std::string::npos)
+      << md;
 }
 
 TEST(AuditSection, AbsentWithoutAuditsAndReadFromTheResultsDirectory) {
