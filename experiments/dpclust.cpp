@@ -277,7 +277,7 @@ int cmd_list(int argc, char** argv) {
   j["methods"] = nlohmann::json::array();
   for (const auto& m : all_methods()) j["methods"].push_back(m.to_json());
   j["metrics"] = nlohmann::json::array();
-  for (const auto& m : all_metrics()) j["metrics"].push_back({{"name", m.name}, {"summary", m.summary}, {"needs_truth", m.needs_truth}});
+  for (const auto& m : all_metrics()) j["metrics"].push_back({{"name", m.name}, {"summary", m.summary}, {"needs_truth", m.needs_truth}, {"needs_centres", m.needs_centres}, {"by_default", m.by_default}});
   j["generators"] = nlohmann::json::array();
   for (const auto& g : all_generators()) {
     nlohmann::json ps = nlohmann::json::array();
@@ -324,7 +324,11 @@ int cmd_list(int argc, char** argv) {
                 << p.description << "; " << p.allowed() << "\n";
   }
   std::cout << "\nmetrics:\n";
-  for (const auto& m : all_metrics()) std::cout << "  " << std::left << std::setw(16) << m.name << m.summary << "\n";
+  std::size_t metric_width = 16;
+  for (const auto& m : all_metrics()) metric_width = std::max(metric_width, m.name.size() + 2);
+  for (const auto& m : all_metrics())
+    std::cout << "  " << std::left << std::setw(static_cast<int>(metric_width)) << m.name << m.summary
+              << (m.needs_centres ? "  [methods that release centres]" : "") << (m.by_default ? "" : "  [only when named]") << "\n";
   return 0;
 }
 

@@ -15,6 +15,7 @@
 #include "eugkm/register.hpp"
 #include "lsh_clustering/register.hpp"
 #include "metrics/clustering_metrics.hpp"
+#include "metrics/kmeans_measures.hpp"
 #include "ndlaplace/register.hpp"
 #include "wavecluster/register.hpp"
 
@@ -77,6 +78,7 @@ const std::vector<MetricInfo>& all_metrics() {
   static const std::vector<MetricInfo> metrics = [] {
     std::vector<MetricInfo> all;
     for (const auto& m : clustering_metrics()) all.push_back(m);
+    for (const auto& m : kmeans_measures()) all.push_back(m);
     for (auto& m : wavecluster_metrics()) all.push_back(std::move(m));
     for (auto& m : dpdbscan_metrics()) all.push_back(std::move(m));
     for (auto& m : ndlaplace_metrics()) all.push_back(std::move(m));

@@ -73,8 +73,16 @@ std::string config_keys_markdown() {
   out << "## Metrics (`metrics: [...]`)\n\n| metric | needs ground truth | applies to | meaning |\n|---|---|---|---|\n";
   for (const MetricInfo& m : all_metrics()) {
     std::string to;
-    for (const auto& name : m.methods) to += (to.empty() ? "" : ", ") + name;
-    out << "| `" << m.name << "` | " << (m.needs_truth ? "yes" : "no") << " | " << (to.empty() ? "every method" : cell(to)) << " | "
+    if (m.needs_centres) {
+      for (const MethodInfo& x : all_methods())
+        if (m.applies_to(x)) to += (to.empty() ? "" : ", ") + x.name;
+      to = "methods that release centres: " + to;
+    } else {
+      for (const auto& name : m.methods) to += (to.empty() ? "" : ", ") + name;
+    }
+    if (to.empty()) to = "every method";
+    if (!m.by_default) to += " (computed only when named in `metrics:`)";
+    out << "| `" << m.name << "` | " << (m.needs_truth ? "yes" : "no") << " | " << cell(to) << " | "
         << cell(m.summary) << " |\n";
   }
   return out.str();

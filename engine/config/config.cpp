@@ -227,10 +227,14 @@ static ExperimentConfig parse_config_checked(const std::string& text, const std:
   for (const auto& name : cfg.metrics) {
     const MetricInfo* m = find_metric(name);
     bool applies = false;
-    for (const auto& method : cfg.methods) applies = applies || m->applies_to(method.method);
+    for (const auto& method : cfg.methods) applies = applies || m->applies_to(*find_method(method.method));
     if (!applies) {
       std::string list;
-      for (const auto& x : m->methods) list += (list.empty() ? "" : ", ") + x;
+      for (const auto& x : all_methods())
+        if (m->applies_to(x)) list += (list.empty() ? "" : ", ") + x.name;
+      if (m->needs_centres)
+        yaml::fail(root.child("metrics"), "metric '" + name + "' reads the centres a method releases, and none of the listed methods releases centres",
+                   "add a method that does (" + list + ") or drop '" + name + "' from metrics");
       yaml::fail(root.child("metrics"), "metric '" + name + "' applies to none of the listed methods", "it is computed for: " + list);
     }
   }

@@ -47,6 +47,7 @@ nlohmann::json MethodInfo::to_json() const {
                    {"privacy_notion", privacy_notion(*this)},
                    {"releases", releases},
                    {"private_when", private_when},
+                   {"releases_centres", releases_centres},
                    {"params", ps}};
   if (!definition.is_null()) j["definition"] = definition;
   return j;

@@ -86,6 +86,10 @@ struct MethodInfo {
   // non_private note). docs/privacy.md's method table is generated from these (catalog/catalog_docs.hpp).
   std::string releases;
   std::string private_when;
+  // The method fills MethodResult::centres (k x d centres in the data's coordinates) in every trial that
+  // releases centres: the k-means measures (inertia, normalized_kmeans_cost, centre_distance, ...) apply
+  // to it (MetricInfo::needs_centres).
+  bool releases_centres = false;
   std::vector<ParamSpec> params;
   std::function<std::unique_ptr<Method>()> make;
   // Optional: checks of the (already range-checked) parameters against each other and against what is

@@ -83,12 +83,23 @@ struct MetricInfo {
   // The methods it applies to (e.g. DSG_C only to the WaveCluster family); empty = every method.
   // A cell computes the listed (or, by default, all) metrics that apply to its method.
   std::vector<std::string> methods = {};
+  // Reads MethodResult::centres: applies only to methods that declare MethodInfo::releases_centres.
+  bool needs_centres = false;
+  // Computed when the config lists no metrics (`metrics:` omitted). False for the measures that cost more
+  // than the trial itself may (the k-means measures: a non-private k-means reference, O(m^2 d) silhouette):
+  // they are computed only when named.
+  bool by_default = true;
 
+  // By name alone (the `methods` list).
   bool applies_to(const std::string& method) const {
     if (methods.empty()) return true;
     for (const auto& m : methods)
       if (m == method) return true;
     return false;
+  }
+  // By name and by what the method releases.
+  bool applies_to(const MethodInfo& method) const {
+    return applies_to(method.name) && (!needs_centres || method.releases_centres);
   }
 };
 

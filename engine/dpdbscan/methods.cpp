@@ -298,7 +298,7 @@ class DpKmeansMethod final : public Method {
       centers.push_back(std::move(row));
     }
     out.release = {{"centers", std::move(centers)}};
-    out.centres = r.centers;
+    out.centres = r.centers;  // in the data's coordinates (both variants): what the k-means measures read
     out.diagnostics = {{"variant", to_string(o.variant)},
                        {"iterations", r.iterations},
                        {"iteration_rule", to_string(r.iteration_rule)},
@@ -434,6 +434,7 @@ const MethodInfo& dp_kmeans_method_info() {
   static const MethodInfo info = [] {
     MethodInfo m;
     m.name = "dp_kmeans";
+    m.releases_centres = true;
     m.summary = "DP-k-means (DPLloyd): noisy counts and sums of every cluster per iteration within public bounds; "
                 "variant diffprivlib = the paper's baseline (IBM diffprivlib), flagged";
     m.reference = "Su et al. CODASPY 2016; diffprivlib models.KMeans (Holohan et al. 2019); DP-DBSCAN paper Table 2";

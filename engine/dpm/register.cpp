@@ -108,6 +108,7 @@ const MethodInfo& dpm_method_info() {
   static const MethodInfo info = [] {
     MethodInfo m;
     m.name = "dpm";
+    m.releases_centres = true;  // the noisy leaf averages, in the data's coordinates
     m.summary = "DPM: recursive axis-aligned splits at low-density separators (exponential mechanism), no k; noisy leaf means as centres";
     m.reference = "Liebenow et al., DPM: Clustering Sensitive Data through Separation, CCS 2024 (arXiv 2307.02969); "
                   "UzL-PrivSec/dp-mondrian-clustering dpm.py";

@@ -235,6 +235,7 @@ const MethodInfo& eugkm_method_info() {
   static const MethodInfo info = [] {
     MethodInfo m = base_info();
     m.name = "eugkm";
+    m.releases_centres = true;
     m.summary = "EUGkM: k-means on a noisy uniform grid histogram (m = floor((N eps / 10)^(2/(2+d))) cells per dimension), "
                 "weighted by the noisy counts";
     m.reference = "Su, Cao, Li, Bertino, Lin & Jin, VLDB Journal 2017 (arXiv 1504.05998); grid rule from Qardaji, Yang & Li, "
@@ -258,6 +259,7 @@ const MethodInfo& hybrid_kmeans_method_info() {
   static const MethodInfo info = [] {
     MethodInfo m = base_info();
     m.name = "hybrid_kmeans";
+    m.releases_centres = true;
     m.summary = "EUGkM's centres improved by DPLloyd (dp_kmeans, variant dplloyd) with the rest of the budget; either step "
                 "alone when the other cannot help";
     m.reference = "Su, Cao, Li, Bertino, Lin & Jin, VLDB Journal 2017 (arXiv 1504.05998), the hybrid approach";

@@ -20,6 +20,8 @@
 #include "catalog/catalog.hpp"
 #include "eugkm/methods.hpp"
 #include "loading/dataset_loading.hpp"
+#include "metrics/kmeans_measures.hpp"
+#include "metrics/kmeans_reference.hpp"
 
 namespace dpclust {
 
@@ -56,6 +58,39 @@ Sizes nd_cluster_cost(const ParamSet& p, double n, double d) {
   if (algo == "affinity") return affinity_cost(n, real_or(p, "ap_max_iter", 200));
   if (algo == "dbscan") return dbscan_cost(n, d);
   return kmeans_cost(n, d, real_or(p, "k", 4), real_or(p, "n_init", 10), 300);
+}
+
+bool names_metric(const ExperimentConfig& cfg, const char* metric) {
+  return std::find(cfg.metrics.begin(), cfg.metrics.end(), metric) != cfg.metrics.end();
+}
+
+// The k-means measures a trial computes (metrics/kmeans_measures.hpp; only when named): the nearest released
+// centres (n k d), the silhouette on at most kSilhouetteSampleSize points (m^2 d / 2, m x (d + k) memory), the
+// non-private reference (10 k-means runs, once per dataset and k: its work spread over the cell's trials).
+// k: the method's `k`, else 64 (the number of true classes is not known before the data are read).
+Sizes measures_cost(const ExperimentConfig& cfg, const Cell& cell, double n, double d) {
+  Sizes s{0, 0};
+  if (cfg.metrics.empty()) return s;  // not computed by default
+  const MethodInfo* info = find_method(cell.method);
+  const double k = real_or(cell.params, "k", 64);
+  const bool centres = info != nullptr && info->releases_centres;
+  if (centres && (names_metric(cfg, "inertia") || names_metric(cfg, "inertia_per_point") || names_metric(cfg, "normalized_kmeans_cost") ||
+                  names_metric(cfg, "centre_distance") || names_metric(cfg, "silhouette") || names_metric(cfg, "accuracy") ||
+                  names_metric(cfg, "purity"))) {
+    s.memory += 12 * n + kDouble * 3 * k * d;
+    s.work += n * k * d;
+  }
+  if (centres && (names_metric(cfg, "normalized_kmeans_cost") || names_metric(cfg, "centre_distance"))) {
+    const Sizes ref = kmeans_cost(n, d, k, static_cast<double>(kReferenceRestarts), 300);
+    s.memory = std::max(s.memory, kDouble * n * d + 6 * kDouble * n + ref.memory);  // the centred copy, bounds
+    s.work += ref.work / static_cast<double>(std::max<std::int64_t>(cfg.trials, 1));
+  }
+  if (names_metric(cfg, "silhouette")) {
+    const double m = std::min(n, static_cast<double>(kSilhouetteSampleSize));
+    s.memory += kDouble * m * (2 * d + 2 + k + 128);
+    s.work += m * m * d / 2;
+  }
+  return s;
 }
 
 // EUGkM (eugkm/eugkm.hpp): the m^d-cell histogram (true and noisy counts, 16 bytes a cell) and the weighted
@@ -310,7 +345,8 @@ std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const 
     s.memory = kDouble * n * (d + 1 + k_dims) + c.memory;
     s.work = n * d * k_dims + 2 * c.work + std::min(n * n / 2, real_or(p, "stress_pairs", 2e6)) * d;
   }
-  return TrialCost{s.memory, s.work, noise_draws};
+  const Sizes measures = measures_cost(cfg, cell, n, d);
+  return TrialCost{s.memory + measures.memory, s.work + measures.work, noise_draws};
 }
 
 RunCost estimate_run_cost(const ExperimentConfig& cfg, const std::vector<Cell>& cells, int threads, const std::vector<DataShape>* given) {

@@ -20,19 +20,20 @@
 namespace dpclust {
 using json = nlohmann::json;
 
-// The metrics a cell computes: the configured ones (or all) that apply to its method, checked against
-// the dataset (labels needed?).
+// The metrics a cell computes: the configured ones (or all computed by default) that apply to its method,
+// checked against the dataset (labels needed?).
 std::vector<const MetricInfo*> resolve_metrics(const ExperimentConfig& cfg, const Cell& cell, const Dataset& data) {
   const DatasetSpec& spec = cfg.datasets[cell.dataset_index];
+  const MethodInfo& method = *find_method(cell.method);
   std::vector<const MetricInfo*> out;
   if (cfg.metrics.empty()) {
     for (const auto& m : all_metrics())
-      if (m.applies_to(cell.method) && (!m.needs_truth || data.has_labels())) out.push_back(&m);
+      if (m.by_default && m.applies_to(method) && (!m.needs_truth || data.has_labels())) out.push_back(&m);
     return out;
   }
   for (const auto& name : cfg.metrics) {
     const MetricInfo* m = find_metric(name);
-    if (!m->applies_to(cell.method)) continue;
+    if (!m->applies_to(method)) continue;
     if (m->needs_truth && !data.has_labels())
       throw InputError(spec.where, "metric '" + name + "' needs ground-truth labels, but dataset '" + spec.name + "' has none",
                        "name the label column (label: <column>) or drop the metric");

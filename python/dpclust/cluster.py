@@ -165,6 +165,9 @@ class DPM(ClusterMixin, EngineEstimator):
         """Nearest released centre of each point (ties: the lowest index). Post-processing of the release."""
         self._check_fitted()
         return _core.nearest_centers(self.cluster_centers_, self._validated(X, reset=False))
+
+
+@_install_init
 class DPKMeans(_CentresEstimator):
     """DP-k-means (DPLloyd, Su et al.; variant ``diffprivlib`` = the DP-DBSCAN paper's baseline).
 

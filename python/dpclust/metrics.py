@@ -10,7 +10,25 @@ metrics in a results file (engine/metrics, engine/wavecluster/measures, engine/d
                            authors' code and may return None (their one-cluster-each special case).
 ``dsg_c``                  DP WaveCluster Sec. 6.1 on two grids of cell labels (``cell_labels_`` of the
                            WaveCluster estimators; -1 = not significant).
-"""
-from ._core import ami, ari, dsg_c, f_measure, nmi, ocm, overall_f_measure, two_ce
 
-__all__ = ["ari", "ami", "nmi", "f_measure", "overall_f_measure", "ocm", "two_ce", "dsg_c"]
+The k-means measures of the private-clustering literature (engine/metrics/kmeans_measures.hpp; the same code
+as a results file's ``inertia``, ``normalized_kmeans_cost``, ... for the same points, centres and k):
+
+``inertia(X, centres)``    sum over the points of the squared distance to the nearest centre (DPM's artifact,
+                           Google's clustering loss); ``inertia_per_point`` divides by n (Google's
+                           "normalized k-means objective").
+``normalized_kmeans_cost(X, centres, k=None)``  inertia / the cost of non-private k-means++ with k centres
+                           (default: as many as given), best of 10 restarts seeded from the data.
+``centre_distance(X, centres, k=None, bounds=None)``  DPM's normalised k-means distance: mean distance of the
+                           centres to the nearest centre of each reference restart, / the diagonal of
+                           ``bounds`` ((lower, upper)) or of the data's bounding box.
+``silhouette(X, labels)``  scikit-learn's silhouette_score (noise -1 is one more label); above 10,000 points on
+                           the sample the runner uses; NaN where scikit-learn raises.
+``accuracy``, ``purity``   (labels_true, labels_pred): Hungarian-matched clustering accuracy; majority-class
+                           purity (DPM's and Google's "accuracy"). Predicted noise (-1) counts as wrong.
+"""
+from ._core import (accuracy, ami, ari, centre_distance, dsg_c, f_measure, inertia, inertia_per_point, nmi,
+                    normalized_kmeans_cost, ocm, overall_f_measure, purity, silhouette, two_ce)
+
+__all__ = ["ari", "ami", "nmi", "f_measure", "overall_f_measure", "ocm", "two_ce", "dsg_c", "inertia",
+           "inertia_per_point", "normalized_kmeans_cost", "centre_distance", "silhouette", "accuracy", "purity"]

@@ -1,13 +1,17 @@
 // The engine's metrics as functions of label arrays (scikit-learn's metrics.cluster style: scoring apart
 // from estimating). The same code the runner calls, so a score computed in Python equals the one in a
 // results file.
+#include <any>
+#include <cmath>
 #include <map>
 
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "core/error.hpp"
 #include "drbt/fmeasure.hpp"
+#include "metrics/clustering_accuracy.hpp"
 #include "metrics/clustering_scores.hpp"
+#include "metrics/kmeans_measures.hpp"
 #include "wavecluster/measures.hpp"
 
 namespace dpclust::python {
@@ -48,6 +52,62 @@ wavecluster::Clustering clustering_of(py::handle cells, const char* what) {
   }
   c.n_clusters = ids.size();
   return c;
+}
+
+// The k-means measures through the same MetricInfo the runner calls (kmeans_measures.hpp), on a trial made
+// of X (and y), the centres and/or the labels: so a value computed here equals the one in a results file
+// for the same data, centres and k. No DatasetCache: the reference run is recomputed per call (its seed comes
+// from the data, so the value is the same).
+struct MeasureCall {
+  Dataset data;
+  MethodResult result;
+  ParamSet params;
+  MethodInfo method;
+};
+
+MeasureCall measure_call(py::handle X, py::handle y) {
+  MeasureCall c;
+  c.data = dataset_from(X, y, "X");
+  for (double v : c.data.coords)
+    if (!std::isfinite(v)) throw InputError("X", "X holds a value that is not a finite number");
+  c.method.name = "python";
+  c.method.releases_centres = true;
+  return c;
+}
+
+void set_centres(MeasureCall& c, py::handle centres) {
+  auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(centres);
+  if (!a || a.ndim() != 2) throw InputError("centres", "centres must be a 2-d array (n_centres, n_features)");
+  if (static_cast<std::size_t>(a.shape(1)) != c.data.d)
+    throw InputError("centres", "centres have " + std::to_string(a.shape(1)) + " features, X has " + std::to_string(c.data.d));
+  if (a.shape(0) == 0) throw InputError("centres", "no centres");
+  c.result.centres = Eigen::Map<const RowMatrix>(a.data(), a.shape(0), a.shape(1));
+  for (Eigen::Index i = 0; i < c.result.centres.size(); ++i)
+    if (!std::isfinite(c.result.centres.data()[i])) throw InputError("centres", "a centre holds a value that is not a finite number");
+  c.result.labels.assign(c.data.n, 0);
+}
+
+double measure(MeasureCall& c, const char* name) {
+  for (const MetricInfo& m : kmeans_measures())
+    if (m.name == name) {
+      std::map<std::string, std::any> cache;
+      const MetricInput in{c.data, c.result, c.params, c.method, 0, cache, nullptr};
+      return m.compute(in);
+    }
+  throw std::logic_error(std::string("no measure ") + name);
+}
+
+double centre_measure(py::handle X, py::handle centres, py::handle k, py::handle bounds, const char* name) {
+  MeasureCall c = measure_call(X, py::none());
+  set_centres(c, centres);
+  // The reference's k: the given one, else the number of centres (no true labels here).
+  if (!k.is_none()) {
+    const auto kk = k.cast<std::int64_t>();
+    if (kk < 1) throw InputError("k", "k must be at least 1");
+    c.params.set("k", kk);
+  }
+  if (!bounds.is_none()) c.data.bounds = bounds_from(bounds, c.data.d, "bounds");
+  return measure(c, name);
 }
 
 }  // namespace
@@ -95,6 +155,37 @@ void bind_metrics(py::module_& m) {
         return wavecluster::dsg_c(a, b);
       },
       py::arg("cells_true"), py::arg("cells_private"));
+  m.def(
+      "inertia", [](py::handle X, py::handle centres) { return centre_measure(X, centres, py::none(), py::none(), "inertia"); },
+      py::arg("X"), py::arg("centres"));
+  m.def(
+      "inertia_per_point", [](py::handle X, py::handle centres) { return centre_measure(X, centres, py::none(), py::none(), "inertia_per_point"); },
+      py::arg("X"), py::arg("centres"));
+  m.def(
+      "normalized_kmeans_cost",
+      [](py::handle X, py::handle centres, py::handle k) { return centre_measure(X, centres, k, py::none(), "normalized_kmeans_cost"); },
+      py::arg("X"), py::arg("centres"), py::arg("k") = py::none());
+  m.def(
+      "centre_distance",
+      [](py::handle X, py::handle centres, py::handle k, py::handle bounds) { return centre_measure(X, centres, k, bounds, "centre_distance"); },
+      py::arg("X"), py::arg("centres"), py::arg("k") = py::none(), py::arg("bounds") = py::none());
+  m.def(
+      "silhouette",
+      [](py::handle X, py::handle labels) {
+        MeasureCall c = measure_call(X, py::none());
+        c.method.releases_centres = false;
+        c.result.labels = labels_from(labels, "labels");
+        if (c.result.labels.size() != c.data.n)
+          throw InputError("labels", "has " + std::to_string(c.result.labels.size()) + " labels for " + std::to_string(c.data.n) + " points");
+        return measure(c, "silhouette");
+      },
+      py::arg("X"), py::arg("labels"));
+  m.def(
+      "accuracy", [](py::handle t, py::handle p) { auto [a, b] = pair_of(t, p, "labels_true", "labels_pred"); return clustering_accuracy(a, b); },
+      py::arg("labels_true"), py::arg("labels_pred"));
+  m.def(
+      "purity", [](py::handle t, py::handle p) { auto [a, b] = pair_of(t, p, "labels_true", "labels_pred"); return purity(a, b); },
+      py::arg("labels_true"), py::arg("labels_pred"));
 }
 
 }  // namespace dpclust::python

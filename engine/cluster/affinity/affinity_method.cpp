@@ -21,6 +21,12 @@ class AffinityMethod final : public Method {
     r.labels = std::move(ap.labels);
     r.labels_are_release = false;
     r.release = {{"exemplars", ap.exemplars}};
+    // The exemplars are data points: the centres in the data's coordinates (scikit-learn's cluster_centers_);
+    // none when the run did not converge.
+    r.centres.resize(static_cast<Eigen::Index>(ap.exemplars.size()), static_cast<Eigen::Index>(data.d));
+    for (std::size_t c = 0; c < ap.exemplars.size(); ++c)
+      for (std::size_t j = 0; j < data.d; ++j)
+        r.centres(static_cast<Eigen::Index>(c), static_cast<Eigen::Index>(j)) = data.coords[ap.exemplars[c] * data.d + j];
     r.diagnostics = {{"clusters", ap.exemplars.size()},
                      {"iterations", ap.n_iter},
                      {"converged", ap.converged ? 1 : 0},
@@ -35,6 +41,7 @@ const MethodInfo& affinity_propagation_method_info() {
   static const MethodInfo info = [] {
     MethodInfo m;
     m.name = "affinity_propagation";
+    m.releases_centres = true;
     m.summary = "Affinity Propagation (non-private baseline; scikit-learn semantics, s(i,k) = -||x_i - x_k||^2)";
     m.reference = "Frey & Dueck, Science 2007; scikit-learn affinity_propagation; nD-Laplace thesis Sec. 2.2.1";
     m.differentially_private = false;

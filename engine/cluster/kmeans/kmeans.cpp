@@ -4,24 +4,23 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "cluster/kmeans/hamerly.hpp"
+#include "cluster/kmeans/plusplus_candidates.hpp"
+#include "cluster/kmeans/squared_distance.hpp"
+
 namespace dpclust {
 namespace {
 
 constexpr std::size_t kParallelWork = std::size_t{1} << 18;  // n * k below this: no OpenMP
+constexpr std::size_t kPrunedSeedingMinDim = 16;             // measured: bench/bench_measures.cpp BM_KMeansRestart
 
-inline double sqdist(const double* a, const double* b, std::size_t d) {
-  double s = 0.0;
-  for (std::size_t j = 0; j < d; ++j) {
-    const double t = a[j] - b[j];
-    s += t * t;
-  }
-  return s;
-}
+inline double sqdist(const double* a, const double* b, std::size_t d) { return kmeans_detail::squared_distance(a, b, d); }
 
 // The first index whose running sum reaches `value` (numpy searchsorted(side="left")), clipped to n - 1.
 std::size_t search_sorted(const std::vector<double>& cumsum, double value) {
@@ -29,13 +28,33 @@ std::size_t search_sorted(const std::vector<double>& cumsum, double value) {
   return std::min<std::size_t>(static_cast<std::size_t>(it - cumsum.begin()), cumsum.size() - 1);
 }
 
+// The largest distance of a point from the origin: S of the pruning margins (hamerly.hpp). Every centre
+// k-means places is a data point or a (weighted) mean of data points, so no distance exceeds 2 S.
+double radius_of(const double* X, std::size_t n, std::size_t d) {
+  double r2 = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    double s = 0.0;
+    for (std::size_t j = 0; j < d; ++j) s += X[i * d + j] * X[i * d + j];
+    r2 = std::max(r2, s);
+  }
+  return std::sqrt(r2);
+}
+
 // k-means++ on (already centred) data X; centres written to C (k x d). W: the sample weights or nullptr
 // (scikit-learn's _kmeans_plusplus with sample_weight: the first centre drawn proportional to w, the
 // potential and the draws weighted by w).
-void plusplus(const double* X, std::size_t n, std::size_t d, std::size_t k, Rng& rng, double* C, const double* W) {
+//
+// prune (KMeansOptions::triangle_pruning): the candidates' distances through PlusPlusCandidates (exact
+// skips, plusplus_candidates.hpp): the candidates' potentials, the draws and the centres are the same
+// doubles as without.
+void plusplus(const double* X, std::size_t n, std::size_t d, std::size_t k, Rng& rng, double* C, const double* W,
+              bool prune = false, double scale = 0.0) {
   const std::size_t trials = 2 + static_cast<std::size_t>(std::log(static_cast<double>(k)));
   std::vector<double> closest(n), cand(trials * n), cumsum(n), rand(trials);
   std::vector<std::size_t> ids(trials);
+  // Below kPrunedSeedingMinDim coordinates a squared distance costs less than the skips' own tests.
+  std::unique_ptr<PlusPlusCandidates> pruned;
+  if (prune && d >= kPrunedSeedingMinDim) pruned = std::make_unique<PlusPlusCandidates>(X, n, d, scale);
 
   std::size_t first = 0;
   if (W == nullptr) {
@@ -52,6 +71,7 @@ void plusplus(const double* X, std::size_t n, std::size_t d, std::size_t k, Rng&
     closest[i] = sqdist(X + i * d, C, d);
     pot += w(i) * closest[i];
   }
+  if (pruned) pruned->start(first, closest);
   for (std::size_t c = 1; c < k; ++c) {
     double run = 0.0;
     for (std::size_t i = 0; i < n; ++i) cumsum[i] = run += w(i) * closest[i];
@@ -59,13 +79,18 @@ void plusplus(const double* X, std::size_t n, std::size_t d, std::size_t k, Rng&
     for (std::size_t t = 0; t < trials; ++t) ids[t] = search_sorted(cumsum, rand[t]);
     std::size_t best = 0;
     double best_pot = std::numeric_limits<double>::infinity();
+    if (pruned) pruned->evaluate(C, c, ids, closest, cand.data());
     for (std::size_t t = 0; t < trials; ++t) {
       const double* y = X + ids[t] * d;
       double* dist = &cand[t * n];
       double p = 0.0;
-      for (std::size_t i = 0; i < n; ++i) {
-        dist[i] = std::min(closest[i], sqdist(X + i * d, y, d));
-        p += w(i) * dist[i];
+      if (pruned) {
+        for (std::size_t i = 0; i < n; ++i) p += w(i) * dist[i];  // in index order, as below
+      } else {
+        for (std::size_t i = 0; i < n; ++i) {
+          dist[i] = std::min(closest[i], sqdist(X + i * d, y, d));
+          p += w(i) * dist[i];
+        }
       }
       if (p < best_pot) {
         best_pot = p;
@@ -73,6 +98,7 @@ void plusplus(const double* X, std::size_t n, std::size_t d, std::size_t k, Rng&
       }
     }
     pot = best_pot;
+    if (pruned) pruned->accept(c, &cand[best * n], closest);
     std::copy_n(&cand[best * n], n, closest.begin());
     std::copy_n(X + ids[best] * d, d, C + c * d);
   }
@@ -108,8 +134,10 @@ struct Run {
 };
 
 // One Lloyd run from the centres in `centers` (k x d, centred coordinates); W: weights or nullptr.
+// prune: the assignment step through Hamerly's bounds (hamerly.hpp), same labels; the squared distances
+// the empty-cluster relocation reads are then computed when a cluster is empty, by the same function.
 Run lloyd(const double* X, std::size_t n, std::size_t d, std::size_t k, RowMatrix centers, std::int64_t max_iter,
-          double tol, const double* W) {
+          double tol, const double* W, bool prune = false, double scale = 0.0) {
   const auto w = [W](std::size_t i) { return W == nullptr ? 1.0 : W[i]; };
   RowMatrix next(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(d));
   Labels labels(n), labels_old(n, kNoise);
@@ -117,9 +145,17 @@ Run lloyd(const double* X, std::size_t n, std::size_t d, std::size_t k, RowMatri
   std::vector<std::size_t> order;
   std::vector<std::size_t> empty;
   bool strict = false;
+  std::unique_ptr<HamerlyAssignment> bounds;
+  if (prune) bounds = std::make_unique<HamerlyAssignment>(X, n, d, k, scale);
+  const auto assign_step = [&] {
+    if (bounds)
+      bounds->assign(centers.data(), labels.data());
+    else
+      assign(X, n, d, centers.data(), k, labels.data(), dist.data());
+  };
   std::int64_t it = 0;
   for (; it < max_iter; ++it) {
-    assign(X, n, d, centers.data(), k, labels.data(), dist.data());
+    assign_step();
     // New centres: sums, then empty-cluster relocation, then means.
     next.setZero();
     std::fill(counts.begin(), counts.end(), 0.0);
@@ -138,6 +174,8 @@ Run lloyd(const double* X, std::size_t n, std::size_t d, std::size_t k, RowMatri
     for (std::size_t c = 0; c < k; ++c)
       if (counts[c] == 0.0) empty.push_back(c);
     if (!empty.empty()) {
+      if (bounds)
+        for (std::size_t i = 0; i < n; ++i) dist[i] = sqdist(X + i * d, centers.data() + static_cast<std::size_t>(labels[i]) * d, d);
       order.resize(n);
       std::iota(order.begin(), order.end(), std::size_t{0});
       const auto m = static_cast<std::ptrdiff_t>(std::min(empty.size(), n));
@@ -172,7 +210,7 @@ Run lloyd(const double* X, std::size_t n, std::size_t d, std::size_t k, RowMatri
   }
   Run r;
   r.n_iter = std::min(it + 1, max_iter);
-  if (!strict) assign(X, n, d, centers.data(), k, labels.data(), dist.data());
+  if (!strict) assign_step();
   double inertia = 0.0;
   for (std::size_t i = 0; i < n; ++i)
     inertia += w(i) * sqdist(X + i * d, centers.data() + static_cast<std::size_t>(labels[i]) * d, d);
@@ -198,8 +236,17 @@ RowMatrix kmeans_plusplus(const double* coords, std::size_t n, std::size_t d, st
   return C;
 }
 
-KMeansResult kmeans(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options,
-                    Rng& rng, const double* weights) {
+namespace {
+
+// What every run on the same data shares: the checked, centred data, the scaled tolerance, S.
+struct Prepared {
+  RowMatrix X;
+  Eigen::RowVectorXd mean;
+  double tol = 0;
+  double scale = 0;
+};
+
+Prepared prepare(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options, const double* weights) {
   check(n, d, k);
   if (options.n_init < 1) throw std::invalid_argument("kmeans: n_init must be >= 1");
   if (options.max_iter < 1) throw std::invalid_argument("kmeans: max_iter must be >= 1");
@@ -216,42 +263,66 @@ KMeansResult kmeans(const double* coords, std::size_t n, std::size_t d, std::siz
     if (!(total > 0.0)) throw std::invalid_argument("kmeans: every sample weight is 0");
   }
 
+  Prepared p;
   const auto ni = static_cast<Eigen::Index>(n), di = static_cast<Eigen::Index>(d);
   Eigen::Map<const RowMatrix> Xm(coords, ni, di);
-  Eigen::RowVectorXd mean;
   if (weights == nullptr) {
-    mean = Xm.colwise().mean();
+    p.mean = Xm.colwise().mean();
   } else {  // sklearn: np.average(X, axis=0, weights=sample_weight)
     Eigen::Map<const Eigen::VectorXd> Wm(weights, ni);
-    mean = (Wm.transpose() * Xm) / Wm.sum();
+    p.mean = (Wm.transpose() * Xm) / Wm.sum();
   }
-  const RowMatrix X = Xm.rowwise() - mean;
+  p.X = Xm.rowwise() - p.mean;
   // sklearn: tol * np.mean(np.var(X, axis=0)), population variances, unweighted even with sample weights.
-  double tol = 0.0;
   if (weights == nullptr) {
-    tol = options.tol * (X.colwise().squaredNorm() / static_cast<double>(n)).mean();
+    p.tol = options.tol * (p.X.colwise().squaredNorm() / static_cast<double>(n)).mean();
   } else {
     const Eigen::RowVectorXd unweighted_mean = Xm.colwise().mean();
-    tol = options.tol * ((Xm.rowwise() - unweighted_mean).colwise().squaredNorm() / static_cast<double>(n)).mean();
+    p.tol = options.tol * ((Xm.rowwise() - unweighted_mean).colwise().squaredNorm() / static_cast<double>(n)).mean();
   }
+  p.scale = options.triangle_pruning ? radius_of(p.X.data(), n, d) : 0.0;
+  return p;
+}
 
+// One k-means++ seeding and its Lloyd run.
+Run one_run(const Prepared& p, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options, Rng& rng, const double* weights) {
+  RowMatrix C(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(d));
+  plusplus(p.X.data(), n, d, k, rng, C.data(), weights, options.triangle_pruning, p.scale);
+  return lloyd(p.X.data(), n, d, k, std::move(C), options.max_iter, p.tol, weights, options.triangle_pruning, p.scale);
+}
+
+KMeansResult result_of(Run run, const Prepared& p) {
+  KMeansResult res;
+  res.labels = std::move(run.labels);
+  res.centers = run.centers.rowwise() + p.mean;
+  res.inertia = run.inertia;
+  res.n_iter = run.n_iter;
+  return res;
+}
+
+}  // namespace
+
+KMeansResult kmeans(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options,
+                    Rng& rng, const double* weights) {
+  const Prepared p = prepare(coords, n, d, k, options, weights);
   Run best;
   bool have = false;
   for (std::int64_t r = 0; r < options.n_init; ++r) {
-    RowMatrix C(static_cast<Eigen::Index>(k), di);
-    plusplus(X.data(), n, d, k, rng, C.data(), weights);
-    Run run = lloyd(X.data(), n, d, k, std::move(C), options.max_iter, tol, weights);
+    Run run = one_run(p, n, d, k, options, rng, weights);
     if (!have || run.inertia < best.inertia) {
       best = std::move(run);
       have = true;
     }
   }
-  KMeansResult res;
-  res.labels = std::move(best.labels);
-  res.centers = best.centers.rowwise() + mean;
-  res.inertia = best.inertia;
-  res.n_iter = best.n_iter;
-  return res;
+  return result_of(std::move(best), p);
+}
+
+std::vector<KMeansResult> kmeans_runs(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options,
+                                      std::vector<Rng>& rngs, const double* weights) {
+  const Prepared p = prepare(coords, n, d, k, options, weights);
+  std::vector<KMeansResult> out;
+  for (Rng& rng : rngs) out.push_back(result_of(one_run(p, n, d, k, options, rng, weights), p));
+  return out;
 }
 
 }  // namespace dpclust

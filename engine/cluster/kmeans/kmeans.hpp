@@ -21,6 +21,7 @@
 // assignment step may use OpenMP, per point, so results depend only on the data and the seed.
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "core/dataset.hpp"
 #include "core/method.hpp"
@@ -37,6 +38,14 @@ struct KMeansOptions {
   std::int64_t n_init = 1;
   std::int64_t max_iter = 300;
   double tol = 1e-4;
+  // Skip the distances the triangle inequality proves cannot change the result: k-means++ leaves a point
+  // alone when the candidate is more than twice as far from the point's nearest centre as the point is,
+  // and Lloyd's assignment step keeps Hamerly's bounds (hamerly.hpp). Both test with a margin above every
+  // rounding error, so the result -- labels, centres, inertia, iterations, the generator's state -- is the
+  // same, double for double, as without (tests/cluster/kmeans_pruning_test.cpp); only the work differs
+  // (on well-separated clusters most distances are skipped). Used by the k-means reference run of the
+  // measures (metrics/kmeans_reference.hpp); the `kmeans` method keeps the exhaustive search.
+  bool triangle_pruning = false;
 };
 
 struct KMeansResult {
@@ -62,6 +71,11 @@ KMeansResult kmeans(const double* coords, std::size_t n, std::size_t d, std::siz
 inline KMeansResult kmeans(const Dataset& data, std::size_t k, const KMeansOptions& options, Rng& rng) {
   return kmeans(data.coords.data(), data.n, data.d, k, options, rng);
 }
+// Independent runs on the same data, centred once: run r is kmeans() with n_init = 1 drawing from rngs[r]
+// (the same result as that call; options.n_init is not used). For restarts whose every result is wanted
+// (the k-means measures' reference, metrics/kmeans_reference.hpp).
+std::vector<KMeansResult> kmeans_runs(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options,
+                                      std::vector<Rng>& rngs, const double* weights = nullptr);
 
 // The method "kmeans" (non-private): params k, n_init, max_iter, tol; release = centres;
 // diagnostics inertia, iterations.

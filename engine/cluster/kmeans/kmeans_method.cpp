@@ -44,6 +44,7 @@ const MethodInfo& kmeans_method_info() {
   static const MethodInfo info = [] {
     MethodInfo m;
     m.name = "kmeans";
+    m.releases_centres = true;
     m.summary = "k-means (Lloyd iterations, k-means++ seeding; non-private baseline, scikit-learn semantics)";
     m.reference = "Lloyd 1982; Arthur & Vassilvitskii SODA 2007 (k-means++); scikit-learn KMeans(algorithm='lloyd')";
     m.differentially_private = false;
