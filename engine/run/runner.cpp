@@ -232,6 +232,22 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
     std::size_t i = static_cast<std::size_t>(std::find(pending_all.begin(), pending_all.end(), c) - pending_all.begin());
     record_skip(*c, pending_cells.fingerprints[i], "before the run", e.where().empty() ? e.problem() : e.where() + ": " + e.problem(), e.fix());
   }
+  // Said on stderr as well, each reason once with the number of cells it blocks, so that a run that skips
+  // (or cannot start) a cell never does so silently.
+  if (!blocked.empty()) {
+    std::vector<std::pair<std::string, std::size_t>> reasons;  // the message, cells; in order of first appearance
+    for (const auto& [c, e] : blocked) {
+      const std::string text = std::string(e.what());
+      auto it = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == text; });
+      if (it == reasons.end()) reasons.emplace_back(text, 1);
+      else ++it->second;
+    }
+    if (pending.empty())
+      std::cerr << cfg.name << ": no cell can run: all " << blocked.size() << " pending cell" << (blocked.size() == 1 ? " is" : "s are")
+                << " skipped before the run:\n";
+    for (const auto& [text, count] : reasons)
+      std::cerr << cfg.name << ": skipped " << count << " cell" << (count == 1 ? "" : "s") << " before the run: " << text << "\n";
+  }
   std::unique_ptr<std::atomic<bool>[]> cell_skipped(new std::atomic<bool>[pending.size()]);
   for (std::size_t i = 0; i < pending.size(); ++i) cell_skipped[i].store(false);
 
@@ -305,6 +321,11 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
         const bool oom = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
         std::string reason = oom ? "ran out of memory" : ie ? (ie->where().empty() ? ie->problem() : ie->where() + ": " + ie->problem()) : e.what();
         std::string fix = ie ? ie->fix() : oom ? "lower --threads or the sizes of this cell (max_rows:, eta, grid sizes), or raise --max-memory" : "";
+        {
+          std::lock_guard<std::mutex> lock(skip_mu);
+          std::cerr << cfg.name << ": skipped cell " << cell.index << " (" << cell.method_label << " on " << cell.dataset << ", trial " << t
+                    << "): " << reason.substr(0, 1000) << (fix.empty() ? "" : "\n  fix: " + fix) << "\n";
+        }
         try {
           record_skip(cell, pending_fingerprint[ci], "trial " + std::to_string(t), reason.substr(0, 1000), fix);
         } catch (...) {
