@@ -114,6 +114,7 @@ int cmd_run(int argc, char** argv) {
   if (threads < 0) throw InputError("--threads", "must be >= 0");
   const RunLimits limits = limits_from(vm, threads);
   ro.max_memory = limits.max_memory;
+  ro.max_trial_seconds = limits.max_trial_seconds;
   const fs::path root = data_root_from(vm);
 
   std::size_t skipped_cells = 0;  // --keep-going

@@ -186,6 +186,7 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
   RunLimits limits;
   limits.threads = opts.threads;
   limits.max_memory = opts.max_memory;
+  limits.max_trial_seconds = opts.max_trial_seconds;
   Preflight pf = preflight(cfg, pending_all, /*load_data=*/true, limits);
   if (!opts.keep_going) pf.problems.throw_if_any();
   report.notes = pf.notes;
@@ -266,6 +267,17 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
   std::string error_context;
   const Cell* error_cell = nullptr;
   Progress progress(cfg.name, n_tasks, opts.progress);
+  // What the watchdog says of a long trial: the cell, and the cost model's estimate of one trial.
+  std::vector<std::string> task_names(pending.size());
+  for (std::size_t ci = 0; ci < pending.size(); ++ci) {
+    const Cell& c = *pending[ci];
+    std::string name = "cell " + std::to_string(c.index) + " (" + c.method_label + " on " + c.dataset;
+    if (const auto t = estimate_trial_cost(cfg, c, shape_of(*data[c.dataset_index]))) {
+      const double secs = t->work / 1e9 + t->noise_draws * kSecondsPerNoiseDraw;
+      if (secs >= 1) name += ", estimated " + std::to_string(static_cast<long long>(secs)) + " s a trial";
+    }
+    task_names[ci] = name + ")";
+  }
   auto record_error = [&](const Cell& cell, std::size_t t) {  // call inside a catch block
     std::lock_guard<std::mutex> lock(error_mu);
     if (!first_error) {
@@ -299,6 +311,7 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
       progress.tick();
       return;
     }
+    progress.started(task_names[ci] + ", trial " + std::to_string(t));
     try {
       outcomes[ci][t] = run_trial(cfg, cell, *data[cell.dataset_index], metrics[ci], static_cast<std::int64_t>(t), opts.noise_scale,
                                   &dataset_caches[cell.dataset_index]);
