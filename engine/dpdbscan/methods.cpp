@@ -3,6 +3,7 @@
 #include "dpdbscan/methods.hpp"
 
 #include <limits>
+#include <sstream>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -217,6 +218,19 @@ class DpDbscanMethod final : public Method {
       out.non_private_notes.push_back(
           "the number of points n is treated as public for the histogram choice and theta, as the paper does; set n_public "
           "to a public value for a fully private release");
+    // Nothing can be found by construction when the core threshold exceeds every neighbourhood's count:
+    // a cell is core only by noise then (issue: a threshold of 1.2e6 for 1,000 points released 0 spans in
+    // every trial, ARI exactly 0, without a word). n: n_public, or the dataset's n (public as the paper treats it).
+    const std::uint64_t n_bound = o.n_public ? o.n_public : data.n;
+    if (r.threshold > static_cast<double>(n_bound)) {
+      std::ostringstream note;
+      note << "dp_dbscan finds nothing by construction here: the core threshold MinPts + Gamma = " << r.threshold << " exceeds n = " << n_bound
+           << " (Gamma = " << r.gamma << " from kappa = " << r.kappa << " neighbour cells"
+           << (r.linear ? " and theta = " + std::to_string(r.theta) + " per cell" : std::string()) << "), so no cell is core but by noise; "
+           << "raise epsilon, lower eta (fewer neighbour cells), lower beta or min_pts"
+           << (r.linear ? ", or use histogram: naive (no kappa theta term)" : "");
+      out.notes.push_back(note.str());
+    }
     out.release = spans_release(r);
     if (release_histogram) out.release["histogram"] = histogram_release(o, r);
     // Public: functions of the release and the parameters (and of n, flagged above unless n_public).

@@ -219,6 +219,7 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
   // A skipped cell: its reason and fix where the report and `status` find them (never data values: the
   // engine's messages name parameters, files and lines).
   std::mutex skip_mu;
+  std::set<std::string> said_notes;  // MethodResult::notes already said on stderr (under skip_mu)
   std::atomic<std::size_t> skipped_count{0};
   auto record_skip = [&](const Cell& c, const std::string& fingerprint, const std::string& phase, const std::string& reason,
                          const std::string& fix) {
@@ -316,7 +317,13 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
       outcomes[ci][t] = run_trial(cfg, cell, *data[cell.dataset_index], metrics[ci], static_cast<std::int64_t>(t), opts.noise_scale,
                                   &dataset_caches[cell.dataset_index]);
       if (remaining[ci].fetch_sub(1) == 1) {  // the last trial of this cell: write it now
-        write_cell(exp_dir, build_cell_json(threads, cfg, cell, *data[cell.dataset_index], metrics[ci], outcomes[ci]));
+        const json cell_json = build_cell_json(threads, cfg, cell, *data[cell.dataset_index], metrics[ci], outcomes[ci]);
+        if (const auto it = cell_json.find("notes"); it != cell_json.end()) {
+          std::lock_guard<std::mutex> lock(skip_mu);
+          for (const auto& note : *it)
+            if (said_notes.insert(note.get<std::string>()).second) std::cerr << cfg.name << ": note: " << note.get<std::string>() << "\n";
+        }
+        write_cell(exp_dir, cell_json);
         claims[ci].release();  // after the rename, so a run waiting for the claim finds the cell
         std::error_code ec;
         fs::remove(skipped_cell_path(exp_dir, cell.id), ec);  // skipped by an earlier --keep-going run, done now
