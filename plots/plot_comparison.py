@@ -93,8 +93,8 @@ def plot_comparison(data, out):
     skipped = {}  # dataset -> the skipped rows' names, each once
     for s in data.get("skipped_cells", []) or []:
         name = s.get("series") or s.get("method") or "?"
-        params = {k: v for k, v in (s.get("params") or {}).items() if k != "epsilon"}
-        label = name + (" (" + ", ".join(f"{k}={v}" for k, v in sorted(params.items())) + ")" if params else "")
+        eps = (s.get("params") or {}).get("epsilon")  # the row's other parameters are in the report's table
+        label = name + (f" at epsilon {eps:g}" if _is_number(eps) else "")
         names = skipped.setdefault(s.get("dataset"), [])
         if label not in names:
             names.append(label)

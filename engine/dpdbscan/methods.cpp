@@ -227,7 +227,7 @@ class DpDbscanMethod final : public Method {
       note << "dp_dbscan finds nothing by construction here: the core threshold MinPts + Gamma = " << r.threshold << " exceeds n = " << n_bound
            << " (Gamma = " << r.gamma << " from kappa = " << r.kappa << " neighbour cells"
            << (r.linear ? " and theta = " + std::to_string(r.theta) + " per cell" : std::string()) << "), so no cell is core but by noise; "
-           << "raise epsilon, lower eta (fewer neighbour cells), lower beta or min_pts"
+           << "raise epsilon, raise eta (wider cells: fewer neighbour cells), raise beta (a looser bound Gamma) or lower min_pts"
            << (r.linear ? ", or use histogram: naive (no kappa theta term)" : "");
       out.notes.push_back(note.str());
     }

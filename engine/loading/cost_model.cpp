@@ -445,7 +445,7 @@ std::optional<InputError> nd_laplace_sampler_problem(const ExperimentConfig& cfg
     }));
     std::string fix = "truncation: remap; or raise epsilon or lower radius (" + rate_text + ")";
     if (fit > 0) fix += "; or fewer columns: at most " + std::to_string(fit) + " fit (list them in `columns`)";
-    return InputError(where, head + "truncation by resampling needs about " + format_count(draws) +
+    return InputError(where, head + "truncation by resampling needs " + (draws >= 1e12 ? std::string("more than 1e+12") : "about " + format_count(draws)) +
                                  " draws per point to land in the domain (the noise's mean length d / rate = " + round_up_2(static_cast<double>(d) / rate) +
                                  " against the domain's sides), over max_retries = " + format_count(retries),
                       fix);
