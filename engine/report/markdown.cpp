@@ -191,7 +191,7 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
   const auto pct = [](double c) { return fmt(100 * c, 0) + "%"; };
   // A results directory of one's own sweeps holds no experiment of the papers: every published value and
   // claim is "not run". Its report opens with the comparison of its methods, and says the papers in a line.
-  const bool own_sweeps = vcount[Verdict::not_run] == static_cast<int>(ref.values.size()) &&
+  const bool own_sweeps = !results.experiments().empty() && vcount[Verdict::not_run] == static_cast<int>(ref.values.size()) &&
                           ccount[Verdict::not_run] == static_cast<int>(ref.claims.size());
   md << "# dpclust " << (own_sweeps ? "report" : "reproduction report") << "\n\n";
   std::ostringstream paper;

@@ -12,6 +12,7 @@
 #include "report/comparison.hpp"
 #include "report/comparison_markdown.hpp"
 #include "report/comparison_stats.hpp"
+#include "report/report.hpp"
 #include "report/results_index.hpp"
 
 using namespace dpclust::report;
@@ -257,6 +258,25 @@ TEST_F(ComparisonFixture, NonPrivateSettingsAreMarked) {
   EXPECT_NE(md.find("- ‡1: the number of points n is treated as public"), std::string::npos) << md;
   EXPECT_NE(md.find("| dp_dbscan (n_public=1000) |"), std::string::npos) << md;
   EXPECT_NE(md.find("| kmeans *(reference)* |"), std::string::npos) << md;  // the reference rows are not marked
+}
+
+// A results directory of one's own sweeps (no experiment of the papers) opens with the comparison; the
+// papers' published values are one line after it, not hundreds of "not run" rows before it.
+TEST_F(ComparisonFixture, OwnSweepReportOpensWithTheComparison) {
+  const Reference ref = load_reference(fs::path(DPCLUST_TEST_SOURCE_DIR) / "reference" / "published.yaml");
+  ASSERT_GT(ref.values.size(), 10u);
+  ReportSummary sum;
+  json doc = results();
+  doc["provenance"] = {{"config_file", "mine.yaml"}, {"config_crc32", "00000000"}, {"runs", json::array()}};
+  doc["trials"] = 3;
+  const std::string md = write_markdown(ref, Results(std::map<std::string, json>{{"mine", doc}}), {}, &sum);
+  EXPECT_EQ(md.rfind("# dpclust report\n", 0), 0u) << md.substr(0, 200);
+  const std::size_t comparison = md.find("## Comparison of methods"), papers = md.find("## The papers' published values");
+  ASSERT_NE(comparison, std::string::npos);
+  ASSERT_NE(papers, std::string::npos);
+  EXPECT_LT(comparison, papers);
+  EXPECT_EQ(md.find("| published values |"), std::string::npos);
+  EXPECT_EQ(sum.not_run, ref.values.size());
 }
 
 TEST_F(ComparisonFixture, SectionFoldsPaperExperimentsOnly) {
