@@ -295,7 +295,8 @@ def test_per_column_bounds_as_in_a_config(moons):
     per_column = [[float(lo[j]), float(hi[j])] for j in range(2)]
     a = dpclust.DPKMeans(3, bounds=per_column, random_state=4).fit(X)
     b = dpclust.DPKMeans(3, bounds=(lo.tolist(), hi.tolist()), random_state=4).fit(X)
-    assert np.array_equal(a.cluster_centers_, b.cluster_centers_) and a.bounds_ == b.bounds_
+    assert np.array_equal(a.cluster_centers_, b.cluster_centers_)
+    assert np.array_equal(np.asarray(a.bounds_, dtype=float), np.asarray(b.bounds_, dtype=float))
     X3 = np.column_stack([X, X[:, 0]])
     c = dpclust.DPKMeans(2, bounds=per_column + [per_column[0]], random_state=1).fit(X3)
     assert c.cluster_centers_.shape == (2, 3)
