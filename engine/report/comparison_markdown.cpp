@@ -114,7 +114,26 @@ std::string comparison_section(const Results& results, const ComparisonSectionOp
   const fs::path base = opts.report_path.empty() ? fs::current_path() : fs::absolute(opts.report_path).parent_path();
   for (const auto& [name, doc] : results.experiments()) {
     const std::vector<ComparisonTable> tables = compare_methods(name, doc, opts.stats);
-    if (tables.empty()) continue;
+    if (tables.empty()) {
+      // No cell ran (run --keep-going skipped them all): the reasons, each once with the rows it stopped.
+      const std::vector<SkippedCell> skipped = skipped_cells(doc);
+      if (skipped.empty()) continue;
+      ++experiments;
+      std::vector<std::pair<std::string, std::vector<std::string>>> reasons;
+      for (const auto& c : skipped) {
+        const std::string why = c.reason + (c.fix.empty() ? "" : " (fix: " + c.fix + ")");
+        auto it = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == why; });
+        if (it == reasons.end()) it = reasons.insert(reasons.end(), {why, {}});
+        if (std::find(it->second.begin(), it->second.end(), c.series) == it->second.end()) it->second.push_back(c.series);
+      }
+      body << "\n### " << name << "\n\nNo cell ran: all " << skipped.size() << " were skipped.\n\n";
+      for (const auto& [why, series] : reasons) {
+        std::string rows;
+        for (const auto& x : series) rows += (rows.empty() ? "" : ", ") + x;
+        body << "- " << comparison_md_detail::escape_cell(why) << " (" << rows << ")\n";
+      }
+      continue;
+    }
     ++experiments;
     std::size_t tests = 0, significant = 0;
     for (const auto& t : tables) tests += t.tests, significant += t.significant;

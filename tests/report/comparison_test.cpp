@@ -279,6 +279,18 @@ TEST_F(ComparisonFixture, OwnSweepReportOpensWithTheComparison) {
   EXPECT_EQ(sum.not_run, ref.values.size());
 }
 
+// An experiment whose every cell was skipped still says why in the comparison section, each reason once.
+TEST_F(ComparisonFixture, ExperimentWithNoCellRunSaysWhy) {
+  json doc{{"cells", json::array()}, {"skipped_cells", json::array()}};
+  for (const char* series : {"kmeans", "dbscan"})
+    doc["skipped_cells"].push_back({{"dataset", "labor"}, {"series", series}, {"params", json::object()},
+                                    {"reason", "56 of 57 rows have a missing value"}, {"fix", "set `missing: drop`"}});
+  const std::string md = comparison_section(Results(std::map<std::string, json>{{"labor_sweep", doc}}), {});
+  EXPECT_NE(md.find("### labor_sweep"), std::string::npos) << md;
+  EXPECT_NE(md.find("No cell ran: all 2 were skipped."), std::string::npos) << md;
+  EXPECT_NE(md.find("- 56 of 57 rows have a missing value (fix: set `missing: drop`) (kmeans, dbscan)"), std::string::npos) << md;
+}
+
 TEST_F(ComparisonFixture, SectionFoldsPaperExperimentsOnly) {
   Results res(std::map<std::string, json>{{"mine", results()}, {"paper_exp", results()}});
   ComparisonSectionOptions opts;
