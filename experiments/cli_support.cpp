@@ -84,7 +84,9 @@ void add_limit_options(po::options_description& opts) {
                      "refuse configs whose grid has more cells than this (default 1000000; counted before expanding)")(
       "max-memory", po::value<std::string>(),
       "refuse configs whose estimated peak memory exceeds SIZE (bytes, or with K/M/G/T; default: half of the physical memory)")(
-      "max-work", po::value<std::string>(), "refuse configs whose estimated work exceeds N basic operations (default 1e15)");
+      "max-work", po::value<std::string>(), "refuse configs whose estimated work exceeds N basic operations (default 1e15)")(
+      "max-trial-seconds", po::value<std::string>(),
+      "refuse a cell whose rejection sampler (nD-Laplace's noise) is estimated to take more than N seconds a trial (default 3600)");
 }
 
 RunLimits limits_from(const po::variables_map& vm, int threads) {
@@ -92,6 +94,7 @@ RunLimits limits_from(const po::variables_map& vm, int threads) {
   if (vm.count("max-cells")) l.max_cells = static_cast<std::uint64_t>(parse_count(vm["max-cells"].as<std::string>(), "--max-cells"));
   if (vm.count("max-memory")) l.max_memory = parse_size(vm["max-memory"].as<std::string>(), "--max-memory");
   if (vm.count("max-work")) l.max_work = parse_count(vm["max-work"].as<std::string>(), "--max-work");
+  if (vm.count("max-trial-seconds")) l.max_trial_seconds = parse_count(vm["max-trial-seconds"].as<std::string>(), "--max-trial-seconds");
   l.threads = threads;
   return l;
 }

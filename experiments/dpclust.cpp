@@ -114,6 +114,7 @@ int cmd_run(int argc, char** argv) {
   if (threads < 0) throw InputError("--threads", "must be >= 0");
   const RunLimits limits = limits_from(vm, threads);
   ro.max_memory = limits.max_memory;
+  ro.max_trial_seconds = limits.max_trial_seconds;
   const fs::path root = data_root_from(vm);
 
   std::size_t skipped_cells = 0;  // --keep-going
@@ -560,6 +561,12 @@ int cmd_report(int argc, char** argv) {
   report::ReportSummary sum;  // the report's own verdicts (judging them again would double the time)
   const std::string md = report::write_markdown(ref, results, ropts, &sum);
   write_file_atomic(out, md);
+  if (sum.not_run == sum.values && sum.values > 0 && sum.holds == 0) {
+    // A directory of one's own sweeps: no paper experiment in it (the report opens with the comparison).
+    std::cout << out << ": the comparison of " << results.experiments().size() << " experiment" << (results.experiments().size() == 1 ? "" : "s")
+              << " (no experiment of the papers in these results: their published values are not judged here)\n";
+    return 0;
+  }
   std::cout << out << ": " << sum.values << " published values (" << sum.holds << " hold";
   if (sum.holds_outside_band) std::cout << " (" << sum.holds_outside_band << " of them outside our k-seed band)";
   std::cout << ", " << sum.within << " within seed variance, " << sum.differs << " differ, " << sum.not_run << " not run), "

@@ -301,12 +301,13 @@ def run(results_dir, out_dir, pdf=False, force=False, jobs=0, log=sys.stderr):
     inputs = Inputs(results_dir, known)
     all_jobs = list_jobs(results_dir)
     todo, kept = [], {}
+    skipped_jobs = {}  # message -> job ids: said once per message at the end (16 paper figures of a sweep of one's own)
     for job in all_jobs:
         record = records.get(job[0])
         if not force and up_to_date(record, code_hash(job[1]), formats, inputs, out_dir):
             kept[job[0]] = record
             if record["status"] == "skipped":
-                print(f"skipped {job[0]}: {record['message']}", file=log)
+                skipped_jobs.setdefault(record["message"], []).append(job[0])
         else:
             todo.append(job)
 
@@ -355,9 +356,17 @@ def run(results_dir, out_dir, pdf=False, force=False, jobs=0, log=sys.stderr):
         figures[job[0]] = rec
         claimed.update(r["outputs"])
         if r["status"] == "skipped":
-            print(f"skipped {job[0]}: {r['message']}", file=log)
+            skipped_jobs.setdefault(r["message"], []).append(job[0])
         elif r["status"] == "error":
             print(f"FAILED {job[0]}:\n{r['message']}", file=log)
+    # A paper figure whose experiment is absent says so in its own words; those are one reason, said once.
+    grouped = {}
+    for message, ids in skipped_jobs.items():
+        key = "their experiments are not in these results" if re.match(r"^experiment .+ not in results$", message) else message
+        grouped.setdefault(key, []).extend(ids)
+    for message, ids in grouped.items():
+        names = ", ".join(ids[:6]) + (f" and {len(ids) - 6} more" if len(ids) > 6 else "")
+        print(f"skipped {names}: {message}" if len(ids) == 1 else f"skipped {len(ids)} figures ({names}): {message}", file=log)
     # Files a job wrote last time and no job wrote now (an older PDF, a metric gone, an experiment removed)
     # would be stale. A job that failed keeps its old files (and is retried next time).
     for job_id, old in records.items():

@@ -27,6 +27,9 @@ FOOTNOTE = ("Lines: private methods, mean over trials against epsilon; bands: 95
             "Significance of the differences: the report's comparison table (Welch t-test, Holm-corrected).")
 MAX_LEGEND = 40  # legend entries of a comparison figure; the rows beyond are drawn, named in the report's table
 LEGEND_NOTE = " Legend: the first {shown} of {rows} rows (the report's comparison table names them all)."
+NOT_PRIVATE_NOTE = (" ‡: not a private release (a private method in a non-private setting, e.g. n treated as public, a "
+                    "range from the true data, the textbook sampler; the report's table says why).")
+SKIPPED_NOTE = " Not drawn (skipped; the report's table says why): {names}."
 LOCAL_NOTE = (" Local-DP methods (epsilon = geo-indistinguishability level at distance radius, each record on its own) "
               "have their own panel: their epsilon is not a central epsilon.")
 
@@ -87,10 +90,18 @@ def plot_comparison(data, out):
     by_dataset = {}
     for cell in data.get("cells", []):
         by_dataset.setdefault(cell.get("dataset"), []).append(cell)
+    skipped = {}  # dataset -> the skipped rows' names, each once
+    for s in data.get("skipped_cells", []) or []:
+        name = s.get("series") or s.get("method") or "?"
+        eps = (s.get("params") or {}).get("epsilon")  # the row's other parameters are in the report's table
+        label = name + (f" at epsilon {eps:g}" if _is_number(eps) else "")
+        names = skipped.setdefault(s.get("dataset"), [])
+        if label not in names:
+            names.append(label)
     for dataset, cells in by_dataset.items():
         metrics = sorted({m for c in cells for m in (c.get("aggregates") or {})})
         for metric in metrics:
-            fig = _figure(exp, dataset, metric, cells)
+            fig = _figure(exp, dataset, metric, cells, skipped.get(dataset, []))
             if fig is None:
                 continue
             stem = figure_path(exp, dataset, metric)
@@ -99,8 +110,9 @@ def plot_comparison(data, out):
     return written
 
 
-def _figure(exp, dataset, metric, cells):
+def _figure(exp, dataset, metric, cells, skipped=()):
     rows = {}  # key -> (series, params)
+    not_private = set()  # keys of private rows with a non-private note (the report's ‡)
     points = {}  # key -> [(eps, agg)]
     refs = {}  # key -> agg
     local_keys = set()
@@ -111,6 +123,8 @@ def _figure(exp, dataset, metric, cells):
         series, params, eps, reference, local = classify(c)
         key = (series, json.dumps(params, sort_keys=True))
         rows[key] = (series, params)
+        if not reference and c.get("non_private"):
+            not_private.add(key)
         if reference or eps is None:
             refs[key] = agg
         else:
@@ -119,7 +133,7 @@ def _figure(exp, dataset, metric, cells):
                 local_keys.add(key)
     if not points:
         return None  # no epsilon axis: the report's table alone
-    labels = _labels(rows)
+    labels = {k: v + (" ‡" if k in not_private else "") for k, v in _labels(rows).items()}
     panels = [("central", [k for k in points if k not in local_keys]), ("local", [k for k in points if k in local_keys])]
     panels = [(kind, keys) for kind, keys in panels if keys]
     fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 3.6), squeeze=False)
@@ -171,7 +185,13 @@ def _figure(exp, dataset, metric, cells):
         ax.set_ylim(y0 if lo_r is None else max(y0, lo_r - pad), y1 if hi_r is None else min(y1, hi_r + pad))
         ax.grid(alpha=0.3)
     fig.suptitle(f"{exp}: {dataset}, {metric}")
-    _legend_below(fig, handles, FOOTNOTE.format(local=LOCAL_NOTE if local_keys else ""))
+    footnote = FOOTNOTE.format(local=LOCAL_NOTE if local_keys else "")
+    if not_private:
+        footnote += NOT_PRIVATE_NOTE
+    if skipped:
+        shown = list(skipped[:12]) + ([f"and {len(skipped) - 12} more"] if len(skipped) > 12 else [])
+        footnote += SKIPPED_NOTE.format(names=", ".join(shown))
+    _legend_below(fig, handles, footnote)
     return fig
 
 

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "io/arff.hpp"
 #include "core/dataset.hpp"
 #include "core/error.hpp"  // InputError: what reading a config throws
 #include "core/params.hpp"
@@ -56,9 +57,11 @@ struct DatasetSpec {
   // single literal file.
   std::vector<std::filesystem::path> resolved_files;
   bool multi_file = false;
-  // `missing: drop` (csv/tsv): rows with an empty coordinate value are skipped and counted in the
-  // provenance (default `error`: such a row fails the load at its line).
+  // `missing: drop` (csv/tsv/arff): rows with a missing value ('?', 'NA', empty) in a selected column are
+  // left out and counted in the provenance (default `refuse`: the load stops, counting them; io/missing_values.hpp).
   bool drop_missing = false;
+  // `nominal: skip | codes | onehot` (arff): the nominal attributes that are not the label (io/arff.hpp).
+  NominalEncoding nominal = NominalEncoding::skip;
   // `identifier_columns: keep` (csv/tsv/arff): keep columns that look like record identifiers among the
   // coordinates when `columns` is not given; default `drop` leaves them out with a warning
   // (data/identifier_columns.hpp).

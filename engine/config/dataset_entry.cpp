@@ -27,7 +27,8 @@ const std::vector<std::string> kDatasetKeys = {
     "generator", "fallback", "project", "bounds", "clip_to_bounds", "scale", "sample", "sample_seed",
     "params", "reference", "description",
     "bounds_from_data", "public_bounds",  // DS1-DS3: the paper's data-derived box, and a public one
-    "missing",                            // csv/tsv: `drop` rows with an empty coordinate value
+    "missing",                            // csv/tsv/arff: `refuse` (default) or `drop` rows with a missing value
+    "nominal",                            // arff: `skip` (default), `codes` or `onehot` nominal attributes
     "identifier_columns",                 // csv/tsv/arff: `drop` (default) or `keep` record-ID columns
     "ragged", "items_per_row"};           // fimi: transactions of different lengths (docs/choices.md)
 
@@ -96,6 +97,7 @@ DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::
     d.generator_params = parse_generator(at.child("generator"), d.generator);
     if (at.child("generator").has("scale")) d.standard_scale = yaml::as_string(at.child("generator").child("scale")) == "standard";
     if (at.has("missing")) yaml::fail(at.child("missing"), "missing applies to file datasets only", "remove the key");
+    if (at.has("nominal")) yaml::fail(at.child("nominal"), "nominal applies to arff files only", "remove the key");
     if (at.has("identifier_columns"))
       yaml::fail(at.child("identifier_columns"), "identifier_columns applies to csv, tsv and arff files only", "remove the key");
     for (const char* key : {"ragged", "items_per_row"})
@@ -151,15 +153,31 @@ DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::
     if (d.multi_file && d.format != "csv" && d.format != "tsv")
       yaml::fail(file_at, "a list or glob of files is supported for csv and tsv files only (format: " + d.format + ")",
                  "give one file, or convert the files to csv");
+    // Missing values ('?', 'NA', empty) the same in every table format (io/missing_values.hpp): refuse (the
+    // default; `error` is its former name) counts the rows and columns and stops, drop leaves the rows out.
     if (at.has("missing")) {
       const std::string m = yaml::as_string(at.child("missing"));
-      if (m != "error" && m != "drop")
-        yaml::fail(at.child("missing"), "missing must be 'error' (default: a row with an empty coordinate fails the load) or 'drop'",
-                   "write missing: drop to skip and count rows with an empty coordinate value");
-      if (m == "drop" && d.format != "csv" && d.format != "tsv")
-        yaml::fail(at.child("missing"), "missing: drop applies to csv and tsv files only (format: " + d.format + ")",
+      if (m != "refuse" && m != "error" && m != "drop")
+        yaml::fail(at.child("missing"), "missing must be 'refuse' (default: rows with a missing value stop the load, counted, with their columns) or 'drop'",
+                   "write missing: drop to leave out (and count) the rows with a missing value ('?', 'NA' or empty) in a selected column");
+      if (m == "drop" && d.format != "csv" && d.format != "tsv" && d.format != "arff")
+        yaml::fail(at.child("missing"), "missing: drop applies to csv, tsv and arff files only (format: " + d.format + ")",
                    "remove the key, or clean the file first");
       d.drop_missing = m == "drop";
+    }
+    // Nominal ARFF attributes other than the label (io/arff.hpp NominalEncoding).
+    if (at.has("nominal")) {
+      const std::string m = yaml::as_string(at.child("nominal"));
+      if (d.format != "arff")
+        yaml::fail(at.child("nominal"), "nominal applies to arff files only (format: " + d.format + ")",
+                   "remove the key; a csv text column is left out of `columns` or encoded before loading");
+      if (m == "skip") d.nominal = NominalEncoding::skip;
+      else if (m == "codes") d.nominal = NominalEncoding::codes;
+      else if (m == "onehot") d.nominal = NominalEncoding::onehot;
+      else
+        yaml::fail(at.child("nominal"), "nominal must be 'skip' (default: left out with a warning unless listed in `columns`), 'codes' or 'onehot'",
+                   "codes: one coordinate per nominal attribute (its value when the values are numbers, else its position 0, 1, ...); "
+                   "onehot: one 0/1 coordinate per declared value");
     }
     // Columns that identify records (a row number, wdbc's IDNumber) are left out of the coordinates when
     // `columns` is not given (loading/dataset_loading.cpp, data/identifier_columns.hpp); `keep` turns that off.

@@ -39,6 +39,9 @@ struct MethodResult {
   nlohmann::json evaluation = nlohmann::json::object();
   std::any details;
   std::vector<std::string> non_private_notes;  // reasons this output is not a private release
+  // Public remarks on this output a user should read, e.g. why it found nothing by construction (public:
+  // functions of the parameters and the public sizes); recorded once per cell and said on stderr.
+  std::vector<std::string> notes;
   // The k x d centres the method releases (k-means family, EUGkM, LSH clustering, DPM, ...), in the data's
   // coordinates; empty (0 rows) for a method that releases no centres. The k-means measures (inertia,
   // normalised cost, distance to k-means++'s centres) read them here, never from the release JSON.

@@ -3,6 +3,7 @@
 #include "dpdbscan/methods.hpp"
 
 #include <limits>
+#include <sstream>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -223,6 +224,19 @@ class DpDbscanMethod final : public Method {
       // The release moves with the true n (theta, the histogram kind): one added record can change it with
       // certainty, so no finite epsilon bounds it (the audit measures 7.6 at a claimed 1: configs/audit/dp_dbscan.yaml).
       ledger.declare_unbounded(note);
+    }
+    // Nothing can be found by construction when the core threshold exceeds every neighbourhood's count:
+    // a cell is core only by noise then (a threshold of 1.2e6 for 1,000 points released 0 spans in every
+    // trial, ARI exactly 0, without a word). n: n_public, or the dataset's n (public as the paper treats it).
+    const std::uint64_t n_bound = o.n_public ? o.n_public : data.n;
+    if (r.threshold > static_cast<double>(n_bound)) {
+      std::ostringstream note;
+      note << "dp_dbscan finds nothing by construction here: the core threshold MinPts + Gamma = " << r.threshold << " exceeds n = " << n_bound
+           << " (Gamma = " << r.gamma << " from kappa = " << r.kappa << " neighbour cells"
+           << (r.linear ? " and theta = " + std::to_string(r.theta) + " per cell" : std::string()) << "), so no cell is core but by noise; "
+           << "raise epsilon, raise eta (wider cells: fewer neighbour cells), raise beta (a looser bound Gamma) or lower min_pts"
+           << (r.linear ? ", or use histogram: naive (no kappa theta term)" : "");
+      out.notes.push_back(note.str());
     }
     out.release = spans_release(r);
     if (release_histogram) out.release["histogram"] = histogram_release(o, r);

@@ -13,6 +13,7 @@
 #include "io/csv.hpp"
 #include "io/label_text.hpp"
 #include "io/line_reader.hpp"
+#include "io/missing_values.hpp"
 #include "io/text.hpp"
 
 namespace dpclust {
@@ -139,12 +140,23 @@ std::vector<std::string> names_of(const Header& h, AttrKind kind) {
   return out;
 }
 
+// Every attribute by kind, for "Available: ..." in messages.
+std::string describe_attributes(const Header& h) {
+  std::string out;
+  for (AttrKind k : {AttrKind::numeric, AttrKind::nominal, AttrKind::string, AttrKind::date}) {
+    const std::vector<std::string> names = names_of(h, k);
+    if (names.empty()) continue;
+    out += (out.empty() ? "" : "; ") + std::string(kind_name(k)) + ": " + text::join(names);
+  }
+  return out;
+}
+
 [[noreturn]] void unknown_attribute(const fs::path& path, const std::string& name, const std::vector<std::string>& candidates,
-                                    const char* kind) {
+                                    const char* kind, const std::string& available) {
   std::string what = "unknown " + std::string(kind) + " attribute '" + text::printable(name) + "'";
   const std::string guess = name.size() > 200 ? "" : closest_match(name, candidates);
   if (!guess.empty()) what += "; did you mean '" + text::printable(guess) + "'?";
-  what += " Available: " + text::join(candidates);
+  what += " Available: " + available;
   throw InputError(path.string(), what, "use one of the available attribute names");
 }
 
@@ -154,28 +166,32 @@ std::size_t find_attribute(const Header& h, const std::string& name) {
   return h.attrs.size();
 }
 
-std::vector<std::size_t> select_coords(const Header& h, const ArffOptions& o, const LineReader& in) {
-  const fs::path& path = in.path();
-  std::vector<std::size_t> out;
-  if (o.columns.empty()) {
-    for (std::size_t i = 0; i < h.attrs.size(); ++i)
-      if (h.attrs[i].kind == AttrKind::numeric) out.push_back(i);
+// Every declared value of a nominal attribute parses as a finite number ({0,1,2,3}, {1.5,2.5}).
+bool numeric_values(const Attribute& a) {
+  if (a.values.empty()) return false;
+  for (const std::string& v : a.values) {
+    double x;
+    if (!text::parse_double(v, x) || !std::isfinite(x)) return false;
   }
-  for (const std::string& name : o.columns) {
-    const std::size_t i = find_attribute(h, name);
-    if (i < h.attrs.size() && is_text(h.attrs[i].kind))
-      throw InputError(in.where(h.attrs[i].line), "attribute '" + text::printable(name) + "' has type " + kind_name(h.attrs[i].kind) +
-                                                      ": a string or date attribute cannot be a coordinate",
-                       "remove it from `columns` (numeric attributes: " + text::join(names_of(h, AttrKind::numeric)) + ")");
-    if (i == h.attrs.size() || h.attrs[i].kind != AttrKind::numeric)
-      unknown_attribute(path, name, names_of(h, AttrKind::numeric), "numeric");
-    if (std::find(out.begin(), out.end(), i) != out.end())
-      throw InputError(path.string(), "attribute '" + text::printable(name) + "' is selected twice", "list each column once");
-    out.push_back(i);
-  }
-  if (out.empty()) throw InputError(path.string(), "no numeric attributes", "the points need numeric/real attributes");
-  return out;
+  return true;
 }
+
+// ... and at least one of them has a fraction: the steps of a discretised reading, not class numbers.
+bool fractional_values(const Attribute& a) {
+  if (!numeric_values(a)) return false;
+  for (const std::string& v : a.values) {
+    std::int64_t x;
+    if (!text::parse_int(v, x)) return true;
+  }
+  return false;
+}
+
+// How one attribute becomes coordinates.
+enum class Encoding : unsigned char { number, code, onehot };
+struct Coordinate {
+  std::size_t attr;
+  Encoding how;
+};
 
 std::optional<std::size_t> select_label(const Header& h, const ArffOptions& o, const fs::path& path) {
   if (!o.use_label) return std::nullopt;
@@ -185,15 +201,81 @@ std::optional<std::size_t> select_label(const Header& h, const ArffOptions& o, c
     if (i == h.attrs.size() || (h.attrs[i].kind != AttrKind::nominal && h.attrs[i].kind != AttrKind::string)) {
       std::vector<std::string> candidates = names_of(h, AttrKind::nominal);
       for (const std::string& s : names_of(h, AttrKind::string)) candidates.push_back(s);
-      unknown_attribute(path, o.label, candidates, "nominal or string");
+      if (i < h.attrs.size())
+        throw InputError(path.string(), "label attribute '" + text::printable(o.label) + "' has type " + kind_name(h.attrs[i].kind) +
+                                            ": a label must be nominal (or string); Available: " + describe_attributes(h),
+                         "name a nominal attribute as the label, or write label: none");
+      unknown_attribute(path, o.label, candidates, "nominal or string", describe_attributes(h));
     }
     return i;
   }
-  // The default label is the last nominal attribute, never a string one: a string attribute is more
-  // often a record's name (yeast's SequenceName) than its class.
-  for (std::size_t i = h.attrs.size(); i-- > 0;)
-    if (h.attrs[i].kind == AttrKind::nominal) return i;
+  // The file's convention, and only when it is unambiguous: Weka's class is the last attribute, and it is
+  // nominal. A numeric attribute is never a label unless named, and neither is a nominal one whose values
+  // are numbers with fractions (a reading cut into steps), nor a nominal attribute in another position.
+  if (h.attrs.empty()) return std::nullopt;
+  const Attribute& last = h.attrs.back();
+  if (last.kind == AttrKind::nominal && !fractional_values(last)) return h.attrs.size() - 1;
+  const std::vector<std::string> nominal = names_of(h, AttrKind::nominal);
+  if (last.kind == AttrKind::nominal)
+    std::cerr << "warning: " << path.string() << ": no label: the last attribute '" << text::printable(last.name)
+              << "' is nominal but its values are numbers with fractions (a discretised reading, not a class); `label: "
+              << text::printable(last.name) << "` makes it the ground truth\n";
+  else if (!nominal.empty())
+    std::cerr << "warning: " << path.string() << ": no label: the last attribute '" << text::printable(last.name) << "' is "
+              << kind_name(last.kind) << " (a label is taken by default only from a last attribute that is nominal); `label: NAME` names one ("
+              << "nominal attributes: " << text::join(nominal, 10) << ")\n";
   return std::nullopt;
+}
+
+std::vector<Coordinate> select_coords(const Header& h, const ArffOptions& o, std::optional<std::size_t> label, const LineReader& in) {
+  const fs::path& path = in.path();
+  auto nominal_how = [&](const Attribute& a) {
+    if (o.nominal == NominalEncoding::onehot) return Encoding::onehot;
+    return numeric_values(a) ? Encoding::number : Encoding::code;
+  };
+  std::vector<Coordinate> out;
+  if (o.columns.empty()) {
+    for (std::size_t i = 0; i < h.attrs.size(); ++i) {
+      if (h.attrs[i].kind == AttrKind::numeric) out.push_back({i, Encoding::number});
+      else if (h.attrs[i].kind == AttrKind::nominal && o.nominal != NominalEncoding::skip && !(label && i == *label))
+        out.push_back({i, nominal_how(h.attrs[i])});
+    }
+  }
+  for (const std::string& name : o.columns) {
+    const std::size_t i = find_attribute(h, name);
+    if (i == h.attrs.size()) {
+      std::vector<std::string> candidates = names_of(h, AttrKind::numeric);
+      for (const std::string& s : names_of(h, AttrKind::nominal)) candidates.push_back(s);
+      unknown_attribute(path, name, candidates, "numeric or nominal", describe_attributes(h));
+    }
+    const Attribute& a = h.attrs[i];
+    if (is_text(a.kind))
+      throw InputError(in.where(a.line), "attribute '" + text::printable(name) + "' has type " + kind_name(a.kind) +
+                                             ": a string or date attribute cannot be a coordinate",
+                       "remove it from `columns` (numeric attributes: " + text::join(names_of(h, AttrKind::numeric)) + ")");
+    if (label && i == *label)
+      throw InputError(path.string(), "attribute '" + text::printable(name) + "' is selected both as a coordinate and as the label",
+                       "remove it from `columns`, or name another label (label: NAME, or label: none)");
+    Encoding how = Encoding::number;
+    if (a.kind == AttrKind::nominal) {
+      how = nominal_how(a);
+      if (how == Encoding::code && o.nominal == NominalEncoding::skip)
+        throw InputError(in.where(a.line), "attribute '" + text::printable(name) + "' is nominal and its declared values {" + text::join(a.values, 12) +
+                                               "} are not all numbers, so they are no coordinate as they stand",
+                         "set `nominal: codes` (each value its 0-based position in the declaration) or `nominal: onehot` (one 0/1 "
+                         "coordinate per value) on the dataset, or remove it from `columns`");
+    }
+    if (std::find_if(out.begin(), out.end(), [&](const Coordinate& c) { return c.attr == i; }) != out.end())
+      throw InputError(path.string(), "attribute '" + text::printable(name) + "' is selected twice", "list each column once");
+    out.push_back({i, how});
+  }
+  if (out.empty())
+    throw InputError(path.string(), "no coordinates: the file has no numeric attribute" +
+                                        std::string(names_of(h, AttrKind::nominal).empty() ? "" : " (and its nominal attributes are left out)") +
+                                        "; attributes: " + describe_attributes(h),
+                     names_of(h, AttrKind::nominal).empty() ? "the points need numeric/real attributes"
+                                                            : "set `nominal: codes` or `nominal: onehot` on the dataset to use the nominal attributes");
+  return out;
 }
 
 // Splits a dense data row into its values as Weka reads them: values are separated by a comma (blanks
@@ -259,8 +341,6 @@ Labels nominal_labels(const Attribute& a) {
 [[noreturn, gnu::cold, gnu::noinline]] void bad_number(const LineReader& in, const Attribute& a, std::string_view v,
                                                        std::size_t record) {
   const std::string at = text::record_label(record) + ", attribute '" + text::printable(a.name) + "': ";
-  if (v == "?")
-    throw InputError(in.where(), at + "missing values ('?') are not supported", "remove or impute the row");
   double x;
   if (text::parse_double(v, x))
     throw InputError(in.where(), at + "the value is NaN or infinite: NaN/inf not allowed; remove or impute the row",
@@ -320,29 +400,59 @@ Dataset load_arff(const fs::path& path, const ArffOptions& options) {
   LineReader in(path);
   const Header h = read_header(in);
   if (h.attrs.empty()) throw InputError(in.where(h.data_line), "@data before any @attribute", "declare the attributes first");
-  const std::vector<std::size_t> coords = select_coords(h, options, in);
   const std::optional<std::size_t> label = select_label(h, options, path);
+  const std::vector<Coordinate> coords = select_coords(h, options, label, in);
   const bool text_label = label && h.attrs[*label].kind == AttrKind::string;
   const Labels table = label && !text_label ? nominal_labels(h.attrs[*label]) : Labels{};
   NominalIndex label_of(label && !text_label ? h.attrs[*label] : Attribute{}, table);
   LabelText label_text;
+  // Nominal coordinates by code or one-hot: each declared value's position.
+  std::vector<std::optional<NominalIndex>> positions(coords.size());
+  for (std::size_t c = 0; c < coords.size(); ++c) {
+    if (coords[c].how == Encoding::number) continue;
+    const Attribute& a = h.attrs[coords[c].attr];
+    Labels pos(a.values.size());
+    for (std::size_t k = 0; k < pos.size(); ++k) pos[k] = static_cast<Label>(k);
+    positions[c].emplace(a, pos);
+  }
 
-  // String and date attributes that are neither a coordinate nor the label: skipped, said once on
-  // stderr and in the provenance, by name and type only (never a value).
+  // Every attribute that is neither a coordinate nor the label: left out, said once on stderr and in the
+  // provenance, by name and type only (never a value).
   nlohmann::json skipped = nlohmann::json::array();
+  std::vector<std::string> skipped_nominal;
   for (std::size_t i = 0; i < h.attrs.size(); ++i) {
-    if (!is_text(h.attrs[i].kind) || (label && i == *label)) continue;
+    if ((label && i == *label) || h.attrs[i].kind == AttrKind::numeric ||
+        std::any_of(coords.begin(), coords.end(), [&](const Coordinate& c) { return c.attr == i; }))
+      continue;
     skipped.push_back({{"name", h.attrs[i].name}, {"type", kind_name(h.attrs[i].kind)}});
+    if (h.attrs[i].kind == AttrKind::nominal) {
+      skipped_nominal.push_back(h.attrs[i].name);
+      continue;
+    }
     std::cerr << "warning: " << in.where(h.attrs[i].line) << ": attribute '" << text::printable(h.attrs[i].name) << "' has type "
               << kind_name(h.attrs[i].kind) << ": skipped (not a coordinate; it is listed in the provenance as skipped_attributes)\n";
   }
+  if (!skipped_nominal.empty())
+    std::cerr << "warning: " << path.string() << ": " << skipped_nominal.size() << " of " << h.attrs.size() << " attributes are nominal and left out "
+              << "(neither coordinates nor the label): " << text::join(skipped_nominal)
+              << "; list those whose values are numbers in `columns`, or set `nominal: codes` or `nominal: onehot` on the dataset to "
+                 "use them (they are listed in the provenance as skipped_attributes)\n";
 
   Dataset ds;
   ds.name = options.name.empty() ? dataset_stem(path) : options.name;
-  ds.d = coords.size();
-  for (std::size_t c : coords) ds.column_names.push_back(h.attrs[c].name);
+  for (std::size_t c = 0; c < coords.size(); ++c) {
+    const Attribute& a = h.attrs[coords[c].attr];
+    if (coords[c].how == Encoding::onehot)
+      for (const std::string& v : a.values) ds.column_names.push_back(a.name + "=" + v);
+    else
+      ds.column_names.push_back(a.name);
+  }
+  ds.d = ds.column_names.size();
+  MissingValues missing(options.missing);
+  std::vector<double> row(ds.d);
   std::vector<std::string_view> fields;
   std::string_view line;
+  std::size_t rows_read = 0;
   while ((options.max_rows == 0 || ds.n < options.max_rows) && in.next(line)) {
     const std::string_view t = text::trim(line);
     if (is_comment_or_blank(t)) continue;
@@ -354,30 +464,62 @@ Dataset load_arff(const fs::path& path, const ArffOptions& options) {
       throw InputError(in.where(), "expected " + std::to_string(h.attrs.size()) + " values (one per @attribute), found " +
                                        std::to_string(fields.size()) + " (values are separated by commas or blanks)",
                        "fix or remove the row; a value holding a blank or a comma must be quoted");
-    for (std::size_t c : coords) {
-      double v;
-      if (!text::parse_double(fields[c], v) || !std::isfinite(v)) bad_number(in, h.attrs[c], fields[c], ds.n);
-      ds.coords.push_back(v);
+    ++rows_read;
+    std::size_t out = 0;
+    for (std::size_t c = 0; c < coords.size(); ++c) {
+      const Attribute& a = h.attrs[coords[c].attr];
+      const std::string_view v = fields[coords[c].attr];
+      const std::size_t width = coords[c].how == Encoding::onehot ? a.values.size() : 1;
+      if (is_missing_value(v)) {
+        missing.note(a.name, in.where());
+        out += width;
+        continue;
+      }
+      if (coords[c].how == Encoding::number) {
+        double x;
+        if (!text::parse_double(v, x) || !std::isfinite(x)) bad_number(in, a, v, ds.n);
+        row[out++] = x;
+      } else {
+        const Label k = (*positions[c])(in, a, v, ds.n);
+        if (coords[c].how == Encoding::code) {
+          row[out++] = static_cast<double>(k);
+        } else {
+          for (std::size_t j = 0; j < width; ++j) row[out + j] = j == static_cast<std::size_t>(k) ? 1.0 : 0.0;
+          out += width;
+        }
+      }
     }
-    if (text_label) {
-      if (fields[*label] == "?") bad_label(in, h.attrs[*label], fields[*label], ds.n);
-      ds.labels.push_back(label_text.code(fields[*label], in, h.attrs[*label].name, ds.n));
-    } else if (label) {
-      ds.labels.push_back(label_of.label_of(in, h.attrs[*label], fields[*label], ds.n));
-    }
+    if (label && is_missing_value(fields[*label])) missing.note(h.attrs[*label].name, in.where());
+    if (missing.end_row()) continue;
+    ds.coords.insert(ds.coords.end(), row.begin(), row.end());
+    if (text_label) ds.labels.push_back(label_text.code(fields[*label], in, h.attrs[*label].name, ds.n));
+    else if (label) ds.labels.push_back(label_of.label_of(in, h.attrs[*label], fields[*label], ds.n));
     ++ds.n;
     in.check_values(ds.coords.size() + ds.labels.size());
   }
-  if (ds.n == 0) throw InputError(in.where(h.data_line), "no data rows after @data", "check that this is the right file");
+  missing.finish(path.string(), rows_read);
+  if (ds.n == 0)
+    throw InputError(in.where(h.data_line),
+                     missing.rows() ? "no data rows with every selected value present (" + std::to_string(missing.rows()) + " dropped by missing: drop)"
+                                    : std::string("no data rows after @data"),
+                     missing.rows() ? "leave the columns with missing values out of `columns`" : "check that this is the right file");
   if (text_label) label_text.finish(ds.labels);
 
   nlohmann::json cols = nlohmann::json::array();
-  for (std::size_t c : coords) cols.push_back(h.attrs[c].name);
+  for (const std::string& c : ds.column_names) cols.push_back(c);
   ds.provenance["files"] = nlohmann::json::array({file_fingerprint(path)});
   ds.provenance["format"] = "arff";
   ds.provenance["relation"] = h.relation;
   ds.provenance["columns"] = cols;
   ds.provenance["rows"] = ds.n;
+  if (std::any_of(coords.begin(), coords.end(), [&](const Coordinate& c) { return h.attrs[c.attr].kind == AttrKind::nominal; })) {
+    nlohmann::json nominal = nlohmann::json::object();
+    for (const Coordinate& c : coords)
+      if (h.attrs[c.attr].kind == AttrKind::nominal)
+        nominal[h.attrs[c.attr].name] = c.how == Encoding::number ? "number" : c.how == Encoding::code ? "code" : "onehot";
+    ds.provenance["nominal_coordinates"] = nominal;
+  }
+  if (options.missing == MissingPolicy::drop) ds.provenance["missing"] = missing.provenance();
   if (!skipped.empty()) ds.provenance["skipped_attributes"] = skipped;
   if (options.max_rows) ds.provenance["max_rows"] = options.max_rows;
   if (text_label) {

@@ -1,22 +1,41 @@
 #pragma once
 // ARFF (Weka) point files: the format of the clustering benchmark suites (cluto-t*, R15, the
 // WaveCluster sets). Dense data only; values separated by commas or blanks, as Weka reads them.
-// string and date attributes are skipped (a warning on stderr and provenance["skipped_attributes"],
-// by name and type) unless a string attribute is the label; naming one in `columns` is an error.
+// Every attribute is accounted for: numeric ones are coordinates; nominal ones are the label (named,
+// or the last attribute by the file's convention), coordinates (listed in `columns` when their values
+// are numbers, or under `nominal: codes | onehot`) or left out with a warning naming them; string and
+// date attributes are left out likewise unless a string attribute is the label (naming one in
+// `columns` is an error). Every attribute left out is in provenance["skipped_attributes"] by name and
+// type, never a value. Missing values ('?') follow io/missing_values.hpp.
 #include <cstddef>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "core/dataset.hpp"
+#include "io/missing_values.hpp"
 
 namespace dpclust {
 
+// What becomes of the nominal attributes that are not the label (`nominal:` in a config):
+//   skip    (default) left out with a warning naming them, unless listed in `columns`, where a nominal
+//           attribute whose declared values are all numbers is a coordinate of those numbers;
+//   codes   every one is a coordinate: its value when every declared value is a number, else the
+//           value's 0-based position in the declaration;
+//   onehot  every one gives one 0/1 coordinate per declared value, named "attribute=value".
+enum class NominalEncoding { skip, codes, onehot };
+
 struct ArffOptions {
-  // Numeric attributes to use as coordinates, in output order, by name. Default (empty) = every
-  // numeric/real/integer attribute in declaration order. A string or date attribute here is an error.
+  // Attributes to use as coordinates, in output order, by name. Default (empty) = every numeric/real/
+  // integer attribute in declaration order (and every nominal one but the label under codes / onehot).
+  // A string or date attribute here is an error; a nominal one needs numbers as values, or codes / onehot.
   std::vector<std::string> columns{};
-  // The nominal attribute holding the ground truth. Default (empty) = the last nominal attribute.
+  NominalEncoding nominal = NominalEncoding::skip;
+  // Rows with a missing value ('?') in a selected attribute: refused (counted first) or dropped.
+  MissingPolicy missing = MissingPolicy::refuse;
+  // The nominal attribute holding the ground truth. Default (empty) = the last attribute when it is
+  // nominal and its declared values are not all numbers with a fraction (a discretised reading is no
+  // class); never a numeric attribute, and never another nominal attribute than the last.
   // Value "noise" -> -1; other values -> their integer value when every declared value other than
   // "noise" is an integer, else their position among the non-noise values (0, 1, ...). A string
   // attribute may be named too: its values are coded as a CSV text label is (io/label_text.hpp).
@@ -29,8 +48,9 @@ struct ArffOptions {
   std::string name{};
 };
 
-// provenance: files = [fingerprint], format "arff", relation, columns, label, label_map, and
-// skipped_attributes = [{name, type}] when string/date attributes were left out.
+// provenance: files = [fingerprint], format "arff", relation, columns, label, label_map, nominal
+// (the encoding, when a nominal attribute is a coordinate), missing (when rows were dropped), and
+// skipped_attributes = [{name, type}] when attributes were left out.
 Dataset load_arff(const std::filesystem::path& path, const ArffOptions& options = {});
 
 }  // namespace dpclust

@@ -10,6 +10,7 @@
 #include "core/files.hpp"
 #include "io/label_text.hpp"
 #include "io/line_reader.hpp"
+#include "io/missing_values.hpp"
 #include "io/text.hpp"
 
 namespace dpclust {
@@ -186,9 +187,6 @@ ColumnPlan plan_columns(const CsvOptions& o, const std::vector<std::string_view>
 [[noreturn, gnu::cold, gnu::noinline]] void bad_value(const LineReader& in, const std::string& column,
                                                       std::string_view value, std::size_t record) {
   const std::string at = text::record_label(record) + ", column '" + text::printable(column) + "': ";
-  if (text::trim(value).empty())
-    throw InputError(in.where(), at + "empty value (missing values are not supported)",
-                     "remove or impute the row, or set `missing: drop` on the dataset to skip (and count) rows with a missing coordinate");
   double v;
   if (text::parse_double(value, v))  // it parsed, so it was NaN or infinite
     throw InputError(in.where(), at + "the value is NaN or infinite: NaN/inf not allowed; remove or impute the row",
@@ -206,7 +204,7 @@ std::size_t reserve_rows(const LineReader& in, std::size_t line_bytes, std::size
 // What one file contributes to the dataset being assembled.
 struct FileRead {
   std::size_t rows = 0;     // rows kept
-  std::size_t dropped = 0;  // rows skipped for a missing coordinate (drop_missing)
+  std::size_t dropped = 0;  // rows left out for a missing value (counted by MissingValues)
 };
 
 bool same_plan(const ColumnPlan& a, const ColumnPlan& b) {
@@ -216,7 +214,7 @@ bool same_plan(const ColumnPlan& a, const ColumnPlan& b) {
 // Reads one file into ds (coordinates appended) and labels. The first file decides the column plan
 // (*plan empty); every later file must come to the same plan.
 FileRead read_csv_file(const fs::path& path, const CsvOptions& options, std::optional<ColumnPlan>& plan_io, Dataset& ds,
-                       LabelText& labels, std::size_t rows_before) {
+                       LabelText& labels, MissingValues& missing, std::size_t rows_before) {
   const char delim = resolve_delimiter(path, options.delimiter);
   LineReader in(path);
   std::string_view line;
@@ -266,8 +264,10 @@ FileRead read_csv_file(const fs::path& path, const CsvOptions& options, std::opt
     }
     have_row = false;
     if (fields.size() != ncols) bad_count(in, ncols, fields.size(), plan.header, delim);
-    if (options.drop_missing &&
-        std::any_of(plan.coords.begin(), plan.coords.end(), [&](std::size_t c) { return text::trim(fields[c]).empty(); })) {
+    for (std::size_t c : plan.coords)
+      if (is_missing_value(fields[c])) missing.note(plan.names[c], in.where());
+    if (plan.label && is_missing_value(fields[*plan.label])) missing.note(plan.names[*plan.label], in.where());
+    if (missing.end_row()) {
       ++got_rows.dropped;
       continue;
     }
@@ -287,7 +287,9 @@ FileRead read_csv_file(const fs::path& path, const CsvOptions& options, std::opt
     ++got_rows.rows;
     in.check_values(ds.coords.size() + ds.labels.size());
   }
-  if (got_rows.rows == 0 && !(options.max_rows && rows_before >= options.max_rows)) {
+  // Under missing: refuse, rows left out for a missing value are reported (with their count) once every file is read.
+  const bool refused_later = missing.policy() == MissingPolicy::refuse && got_rows.dropped > 0;
+  if (got_rows.rows == 0 && !refused_later && !(options.max_rows && rows_before >= options.max_rows)) {
     const std::string what = got_rows.dropped ? "no data rows with every coordinate present (" +
                                                     std::to_string(got_rows.dropped) + " rows dropped by missing: drop)"
                                               : "no data rows" + std::string(plan.header ? " after the header" : "");
@@ -305,15 +307,18 @@ Dataset load_csv_files(const std::vector<fs::path>& paths, const CsvOptions& opt
   LabelText labels;
   std::optional<ColumnPlan> plan;
   std::size_t rows = 0, dropped = 0;
+  MissingValues missing(options.missing);
   nlohmann::json files = nlohmann::json::array(), per_file = nlohmann::json::array();
   for (const fs::path& path : paths) {
     if (options.max_rows && rows >= options.max_rows) break;  // later files are not read (nor listed)
-    const FileRead r = read_csv_file(path, options, plan, ds, labels, rows);
+    const FileRead r = read_csv_file(path, options, plan, ds, labels, missing, rows);
     rows += r.rows;
     dropped += r.dropped;
     files.push_back(file_fingerprint(path));
     per_file.push_back(r.rows);
   }
+  missing.finish(paths.size() == 1 ? paths.front().string() : paths.front().string() + " (and " + std::to_string(paths.size() - 1) + " more files)",
+                 rows + dropped);
   ds.n = rows;
   if (ds.coords.capacity() > ds.coords.size() + ds.coords.size() / 4) ds.coords.shrink_to_fit();
   labels.finish(ds.labels);
@@ -332,7 +337,7 @@ Dataset load_csv_files(const std::vector<fs::path>& paths, const CsvOptions& opt
   if (paths.size() > 1) ds.provenance["rows_per_file"] = per_file;
   // An exact count of the input rows, kept with the other loading counts (clipped_to_bounds); the
   // mechanisms never read it.
-  if (options.drop_missing) ds.provenance["missing"] = {{"policy", "drop"}, {"rows_dropped", dropped}};
+  if (options.missing == MissingPolicy::drop) ds.provenance["missing"] = missing.provenance();
   if (options.max_rows) ds.provenance["max_rows"] = options.max_rows;
   return ds;
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/dataset.hpp"
+#include "io/missing_values.hpp"
 
 namespace dpclust {
 
@@ -32,12 +33,13 @@ struct CsvOptions {
   std::size_t max_rows = 0;
   // Dataset name; empty (default) = the file name without extensions (".csv.gz" -> stem).
   std::string name{};
-  // Rows whose selected coordinate columns hold an empty value (nothing, or only blanks, between two
-  // delimiters: the NYC crash export leaves LATITUDE/LONGITUDE empty in ~300k rows). false (default):
-  // such a row is an error at its line. true (`missing: drop`): the row is skipped and counted in
-  // provenance["missing"] = {"policy": "drop", "rows_dropped": N}. Unparseable text, NaN and inf are
-  // still errors: only an absent value is "missing". max_rows counts kept rows.
-  bool drop_missing = false;
+  // Rows whose selected columns (coordinates or label) hold a missing value: empty (or blanks), "?" or
+  // "NA" (io/missing_values.hpp; the NYC crash export leaves LATITUDE/LONGITUDE empty in ~300k rows).
+  // refuse (default): the whole file is read and the load stops with the count of such rows and their
+  // columns; drop (`missing: drop`): each is skipped and counted in provenance["missing"] =
+  // {"policy": "drop", "rows_dropped": N, "columns": [...]}. Unparseable text, NaN and inf are still
+  // errors at their line. max_rows counts kept rows.
+  MissingPolicy missing = MissingPolicy::refuse;
 };
 
 // Loads the selected columns as coordinates. provenance: files = [fingerprint], format ("csv" or

@@ -17,6 +17,7 @@
 
 #include "core/error.hpp"
 #include "dpdbscan/grid.hpp"
+#include "ndlaplace/grid_laplace.hpp"
 #include "catalog/catalog.hpp"
 #include "eugkm/methods.hpp"
 #include "loading/dataset_loading.hpp"
@@ -195,11 +196,38 @@ double parse_count(const std::string& text, const std::string& option) {
   return v;
 }
 
+double nd_laplace_draw_rate(const ParamSet& p) {
+  const bool secure = p.has("sampler") && p.string("sampler") == "secure";
+  const bool resample = p.has("truncation") && p.string("truncation") == "resample";
+  const bool thesis = resample && p.has("resampling_budget") && p.string("resampling_budget") == "thesis";
+  const double rate = real_or(p, "epsilon", 1) / real_or(p, "radius", 1);
+  // NdLaplaceMechanism::create: halved when the normaliser depends on x (resampling, or the grid), unless
+  // the thesis's reading is asked for.
+  return (resample || secure) && !thesis ? rate / 2 : rate;
+}
+
+double nd_laplace_sampler_seconds(const ParamSet& p, const DataShape& shape) {
+  if (!shape.n || !shape.d || *shape.d == 0) return 0;
+  const std::size_t d = *shape.d;
+  const double points = static_cast<double>(*shape.n) + 2 * real_or(p, "privacy_probe_draws", 0);
+  double draws = resample_draws_per_point(p, shape);
+  if (draws <= 0) draws = 1;
+  draws = std::min(draws, real_or(p, "max_retries", 1e4));
+  if (!(p.has("sampler") && p.string("sampler") == "secure")) return points * draws * kSecondsPerNoiseDraw;
+  const double rate = nd_laplace_draw_rate(p);
+  double step = real_or(p, "grid_step", 0);
+  if (!(step > 0)) {
+    const Bounds& b = shape.bounds;
+    step = ndlaplace::auto_grid_step(std::max(rate, 1e-300), b.dims() == d ? b.lo : std::vector<double>{}, b.dims() == d ? b.hi : std::vector<double>{});
+  }
+  const double proposals = ndlaplace::expected_proposals(d, rate, step);
+  return points * draws * proposals * static_cast<double>(d) * kSecondsPerCoordinateProposal;
+}
+
 double resample_draws_per_point(const ParamSet& p, const DataShape& shape) {
   if (!(p.has("truncation") && p.string("truncation") == "resample") || !shape.d || shape.bounds.empty() || shape.bounds.dims() != *shape.d)
     return 0;
-  const double halve = p.has("resampling_budget") && p.string("resampling_budget") == "halve" ? 2.0 : 1.0;
-  const double rate = real_or(p, "epsilon", 1) / real_or(p, "radius", 1) / halve;
+  const double rate = nd_laplace_draw_rate(p);
   const double mean_radius = static_cast<double>(*shape.d) / std::max(rate, 1e-12);
   double draws = 1;
   for (std::size_t j = 0; j < *shape.d && draws < 1e12; ++j) {
@@ -312,7 +340,21 @@ std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const 
       cells = std::pow(real_or(p, "g", 2), d);
     }
     const double level = real_or(p, "level", 1);
-    s = {4 * kDouble * cells + 16 * n, 4 * (level + 1) * cells + n * d};
+    // Five arrays over the G cells (counts, transform, significance, components, the synopsis or noisy
+    // copy), measured at 22 columns and g = 2 (4.2 million cells): 172 MB against 5 x 8 G = 168 MB.
+    s = {5 * kDouble * cells + 16 * n, 4 * (level + 1) * cells + n * d};
+    if (computes_cv(cfg)) {
+      // OCM/2CE: C4.5 over the cells of the average subband (ceil(g / 2^level) per dimension): their
+      // lattice coordinates and per-attribute orders (12 d bytes a cell), two nodes a cell at most.
+      double sub = 1;
+      const double shrink = std::pow(2.0, level);
+      if (std::holds_alternative<RealVector>(g)) {
+        for (double x : std::get<RealVector>(g)) sub *= std::ceil(x / shrink);
+      } else {
+        sub = std::pow(std::ceil(real_or(p, "g", 2) / shrink), d);
+      }
+      s.memory += sub * (12 * d + 2 * 48);
+    }
     if (m == "wc_baseline") s.memory += kDouble * n * d;  // the synthetic points
     if (computes_cv(cfg)) s.work *= 1 + real_or(p, "cv_folds", 10);
   } else if (m == "dp_dbscan") {
@@ -328,8 +370,10 @@ std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const 
     // radius d / rate against box sides L_j, roughly prod_j (1 + radius / L_j) draws per point (capped
     // by max_retries); at small epsilon in 5-D that dominates everything else. Counted apart from the
     // work: each draw is a full d-dimensional sample (microseconds), not one basic operation.
-    if (const double draws = resample_draws_per_point(p, shape); draws > 0)
-      noise_draws = n * std::min(draws, real_or(p, "max_retries", 1e4));
+    // Each report is drawn by a rejection sampler: counted in noise draws (d-dimensional samples, 0.95 us
+    // each for the textbook sampler); the secure grid sampler's proposals grow like (2 d / (pi e))^(d/2)
+    // (grid_laplace.hpp expected_proposals), each of d coordinates.
+    noise_draws = nd_laplace_sampler_seconds(p, shape) / kSecondsPerNoiseDraw;
   } else if (m == "dpm") {
     // engine/dpm: the clamped copy (n d doubles), the gaps of the interval-size percentile (pooled: d (n - 1)
     // doubles, sorted, plus the exponential mechanism's weights: 16 bytes and 8 + 8 per interval), the index
@@ -445,25 +489,97 @@ std::vector<std::string> memory_fixes(const ExperimentConfig& cfg, const Cell& c
   return fixes;
 }
 
+
+// The same shape with only its first `d` columns (and their bounds).
+DataShape first_columns(const DataShape& shape, std::size_t d) {
+  DataShape s = shape;
+  s.d = d;
+  if (shape.bounds.dims() >= d) {
+    s.bounds.lo.assign(shape.bounds.lo.begin(), shape.bounds.lo.begin() + static_cast<std::ptrdiff_t>(d));
+    s.bounds.hi.assign(shape.bounds.hi.begin(), shape.bounds.hi.begin() + static_cast<std::ptrdiff_t>(d));
+  }
+  return s;
+}
+
+std::string format_seconds(double s) {
+  char buf[64];
+  if (s < 1) return "under 1 s";
+  if (s < 120) std::snprintf(buf, sizeof buf, "%.0f s", s);
+  else if (s < 7200) std::snprintf(buf, sizeof buf, "%.0f min", s / 60);
+  else if (s < 172800) std::snprintf(buf, sizeof buf, "%.0f h", s / 3600);
+  else if (s < 3.2e9) std::snprintf(buf, sizeof buf, "%.2g days", s / 86400);
+  else std::snprintf(buf, sizeof buf, "%.2g years", s / 3.15e7);
+  return buf;
+}
+
+// nD-Laplace's two rejection samplers against their limits, with fixes that apply at this shape.
+std::optional<InputError> nd_laplace_sampler_problem(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape,
+                                                     double max_trial_seconds) {
+  const std::string where = cfg.methods[cell.method_index].where;
+  const std::size_t d = *shape.d;
+  const ParamSet& p = cell.params;
+  const double rate = nd_laplace_draw_rate(p), full_rate = real_or(p, "epsilon", 1) / real_or(p, "radius", 1);
+  const std::string rate_text = "the noise is drawn at rate " + round_up_2(rate) + " per data unit (epsilon / radius = " + round_up_2(full_rate) +
+                                (rate < full_rate ? ", halved: the truncated or grid noise's normaliser depends on the point, mechanism.hpp)" : ")");
+  const std::string head = "method '" + cell.method_label + "' on dataset '" + cell.dataset + "' (n = " + std::to_string(*shape.n) +
+                           ", d = " + std::to_string(d) + "): ";
+  // Truncation by resampling (thesis Alg. 1) redraws a point until its noise lands in the domain; when the
+  // expected draws are far past max_retries, every trial would fail after minutes of draws.
+  const double draws = resample_draws_per_point(p, shape), retries = real_or(p, "max_retries", 1e4);
+  if (draws > 10 * retries) {
+    const std::size_t fit = static_cast<std::size_t>(largest_fitting(1, d, [&](std::uint64_t m) {
+      return resample_draws_per_point(p, first_columns(shape, m)) <= 10 * retries;
+    }));
+    std::string fix = "truncation: remap; or raise epsilon or lower radius (" + rate_text + ")";
+    if (fit > 0) fix += "; or fewer columns: at most " + std::to_string(fit) + " fit (list them in `columns`)";
+    return InputError(where, head + "truncation by resampling needs " + (draws >= 1e12 ? std::string("more than 1e+12") : "about " + format_count(draws)) +
+                                 " draws per point to land in the domain (the noise's mean length d / rate = " + round_up_2(static_cast<double>(d) / rate) +
+                                 " against the domain's sides), over max_retries = " + format_count(retries),
+                      fix);
+  }
+  const double seconds = nd_laplace_sampler_seconds(p, shape);
+  if (seconds <= max_trial_seconds) return std::nullopt;
+  const bool secure = p.has("sampler") && p.string("sampler") == "secure";
+  std::string problem = head + "drawing the reports takes about " + format_seconds(seconds) + " a trial, over the limit of " +
+                        format_seconds(max_trial_seconds) + " (--max-trial-seconds)";
+  if (secure) {
+    double step = real_or(p, "grid_step", 0);
+    if (!(step > 0))
+      step = ndlaplace::auto_grid_step(std::max(rate, 1e-300), shape.bounds.dims() == d ? shape.bounds.lo : std::vector<double>{},
+                                       shape.bounds.dims() == d ? shape.bounds.hi : std::vector<double>{});
+    problem += ": the secure sampler's exact rejection step needs about " + format_count(ndlaplace::expected_proposals(d, rate, step)) +
+               " proposals a point in " + std::to_string(d) + " dimensions (its envelope accepts a share that falls like (2 d / (pi e))^(-d/2))";
+  }
+  std::vector<std::string> fixes;
+  const std::size_t fit = static_cast<std::size_t>(
+      largest_fitting(1, d, [&](std::uint64_t m) { return nd_laplace_sampler_seconds(p, first_columns(shape, m)) <= max_trial_seconds; }));
+  if (fit > 0) fixes.push_back("fewer columns: at most " + std::to_string(fit) + " fit (list them in `columns`, or project the data)");
+  if (secure) {
+    Cell textbook = cell;
+    textbook.params.set("sampler", std::string("textbook"));
+    const double t = nd_laplace_sampler_seconds(textbook.params, shape);
+    if (t <= max_trial_seconds)
+      fixes.push_back("sampler: textbook (about " + format_seconds(t) + " a trial; floating-point noise: the results are flagged as not a private release)");
+  }
+  const double per_point = seconds / static_cast<double>(*shape.n);
+  const auto rows = static_cast<std::uint64_t>(max_trial_seconds / per_point);
+  if (rows >= 1 && rows < *shape.n) fixes.push_back("max_rows: " + std::to_string(rows) + " (or sample: " + std::to_string(rows) + ")");
+  fixes.push_back("--max-trial-seconds " + format_count(std::ceil(seconds)) + " if you can wait " + format_seconds(seconds) + " a trial");
+  std::string fix;
+  for (std::size_t i = 0; i < fixes.size(); ++i) fix += (i ? "; or " : "") + fixes[i];
+  return InputError(where, problem, fix);
+}
+
 }  // namespace
 
 std::optional<InputError> cell_cost_problem(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape, double max_memory,
-                                            int parallel, double data_memory) {
+                                            int parallel, double data_memory, double max_trial_seconds) {
   if (!shape.n || !shape.d) return std::nullopt;
   const double mem = trial_memory(cfg, cell, shape);
   const double budget = (max_memory - kProcessMemory - data_memory) / std::max(1, parallel);
   const std::string where = cfg.methods[cell.method_index].where;
-  // nD-Laplace's truncation by resampling (thesis Alg. 1) redraws a point until its noise lands in the
-  // domain; when the expected draws are far past max_retries, every trial would fail after minutes of
-  // draws (wdbc's 30 columns at epsilon 1): refused here, before the run.
-  if (cell.method == "nd_laplace") {
-    const double draws = resample_draws_per_point(cell.params, shape), retries = real_or(cell.params, "max_retries", 1e4);
-    if (draws > 10 * retries)
-      return InputError(where, "method '" + cell.method_label + "' on dataset '" + cell.dataset + "' (d = " + std::to_string(*shape.d) +
-                                   "): truncation by resampling needs about " + format_count(draws) +
-                                   " draws per point to land in the domain, over max_retries = " + format_count(retries),
-                        "use truncation: remap, a larger epsilon (or radius), or fewer columns");
-  }
+  if (cell.method == "nd_laplace")
+    if (auto p = nd_laplace_sampler_problem(cfg, cell, shape, max_trial_seconds)) return p;
   if (mem <= budget) return std::nullopt;
   std::string problem = "method '" + cell.method_label + "' on dataset '" + cell.dataset + "' (n = " + std::to_string(*shape.n) +
                         ", d = " + std::to_string(*shape.d) + "): one trial needs about " + format_bytes(mem);
@@ -484,10 +600,11 @@ std::optional<InputError> cell_cost_problem(const ExperimentConfig& cfg, const C
 
 std::string slow_trial_note(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape, double seconds) {
   const auto t = estimate_trial_cost(cfg, cell, shape);
-  // About 1e9 basic operations a second on one core.
-  if (!t || t->work / 1e9 <= seconds) return "";
-  std::string note = "method '" + cell.method_label + "' on dataset '" + cell.dataset + "': about " + format_count(t->work / 1e9) +
-                     " s a trial (" + format_count(t->work / 1e9 * static_cast<double>(cfg.trials)) + " s for its " +
+  // About 1e9 basic operations a second on one core, plus a rejection sampler's draws.
+  const double trial_seconds = t ? t->work / 1e9 + t->noise_draws * kSecondsPerNoiseDraw : 0;
+  if (!t || trial_seconds <= seconds) return "";
+  std::string note = "method '" + cell.method_label + "' on dataset '" + cell.dataset + "': about " + format_count(trial_seconds) +
+                     " s a trial (" + format_count(trial_seconds * static_cast<double>(cfg.trials)) + " s for its " +
                      std::to_string(cfg.trials) + " trials)";
   if (cell.method == "dp_dbscan" && shape.n && shape.d) {
     const double n = static_cast<double>(*shape.n);
@@ -551,7 +668,8 @@ RunCost check_run_cost(const ExperimentConfig& cfg, const RunLimits& limits, boo
   std::vector<Cell> runnable;
   for (const auto& c : cells) {
     if (!problems.collect([&] { check_cell_shape(cfg, c, shapes[c.dataset_index]); })) continue;
-    if (auto p = cell_cost_problem(cfg, c, shapes[c.dataset_index], max_memory, cost.parallel, cost.data_memory)) problems.add(*p);
+    if (auto p = cell_cost_problem(cfg, c, shapes[c.dataset_index], max_memory, cost.parallel, cost.data_memory, limits.max_trial_seconds))
+      problems.add(*p);
     else runnable.push_back(c);
   }
   if (cells_may_be_skipped) {

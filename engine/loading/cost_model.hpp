@@ -48,6 +48,7 @@ struct RunLimits {
   std::uint64_t max_memory = 0;                // --max-memory: bytes of estimated peak memory; 0 = default_max_memory()
   double max_work = 1e15;                      // --max-work: estimated basic operations of the whole run
   int threads = 0;                             // --threads: trials run in parallel (0 = OpenMP's default)
+  double max_trial_seconds = 3600;             // --max-trial-seconds: a rejection sampler's estimated time in one trial
 };
 
 // Half of the physical memory (sysconf(_SC_PHYS_PAGES) x page size); 4 GiB when it cannot be read.
@@ -63,7 +64,7 @@ std::string format_bytes(double bytes);
 struct TrialCost {
   double memory = 0;  // bytes of the method's structures (the dataset itself not included)
   double work = 0;    // basic operations of one trial, metrics included
-  double noise_draws = 0;  // d-dimensional noise samples of a rejection sampler (nD-Laplace resampling)
+  double noise_draws = 0;  // d-dimensional noise samples of a rejection sampler, in units of kSecondsPerNoiseDraw
 };
 // The model above for one cell, on a dataset of this shape; nullopt when n or d is unknown.
 std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape);
@@ -90,6 +91,15 @@ DpDbscanCost dp_dbscan_cost(const ParamSet& params, double n, std::size_t d, con
 // nD-Laplace's truncation by resampling: roughly prod_j (1 + d / rate / L_j) draws per point before the noise
 // lands in a box of sides L_j (0 when the cell does not resample or the bounds are unknown).
 double resample_draws_per_point(const ParamSet& params, const DataShape& shape);
+// The rate per unit distance nD-Laplace draws its noise at: epsilon / radius, halved when the normaliser
+// depends on x (truncation resample, or the secure grid sampler) unless resampling_budget: thesis.
+double nd_laplace_draw_rate(const ParamSet& params);
+// Seconds one trial of nd_laplace spends drawing its reports (measured: kSecondsPerNoiseDraw per textbook
+// d-dimensional draw, kSecondsPerCoordinateProposal per coordinate of a secure grid proposal), including
+// the resampling draws and the secure sampler's expected proposals; 0 when n or d is unknown.
+inline constexpr double kSecondsPerNoiseDraw = 9.5e-7;
+inline constexpr double kSecondsPerCoordinateProposal = 2.5e-7;
+double nd_laplace_sampler_seconds(const ParamSet& params, const DataShape& shape);
 
 // The estimate for the expanded cells: shapes from known_shape, or the given ones (loaded data; one per
 // dataset of the config).
@@ -100,8 +110,10 @@ RunCost estimate_run_cost(const ExperimentConfig& cfg, const std::vector<Cell>& 
 // and the value that bring it under (DP-DBSCAN: histogram, storage, eta, columns; max_rows for the
 // quadratic methods), or --max-memory. max_memory is the limit for the whole run: `parallel` trials
 // at once plus the data.
+// nd_laplace: its rejection samplers' estimated time against max_trial_seconds (and resampling against
+// max_retries), with fixes at this shape: fewer columns (the most that fit), sampler: textbook, max_rows.
 std::optional<InputError> cell_cost_problem(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape, double max_memory,
-                                            int parallel, double data_memory);
+                                            int parallel, double data_memory, double max_trial_seconds = 3600);
 // A note for a cell whose one trial is estimated to take long (over `seconds`), with what shortens it;
 // empty otherwise. Not a problem: the run goes ahead.
 std::string slow_trial_note(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape, double seconds);

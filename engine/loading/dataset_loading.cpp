@@ -86,6 +86,8 @@ Dataset load_file(const DatasetSpec& spec) {
     o.use_label = !spec.no_label;
     o.max_rows = max_rows;
     o.name = spec.name;
+    o.nominal = spec.nominal;
+    o.missing = spec.drop_missing ? MissingPolicy::drop : MissingPolicy::refuse;
     return load_arff(spec.resolved, o);
   }
   if (spec.format == "gowalla") {
@@ -109,9 +111,26 @@ Dataset load_file(const DatasetSpec& spec) {
   o.label = spec.label;
   o.max_rows = max_rows;
   o.name = spec.name;
-  o.drop_missing = spec.drop_missing;
+  o.missing = spec.drop_missing ? MissingPolicy::drop : MissingPolicy::refuse;
   if (spec.multi_file) return load_csv_files(expand_files(spec), o);
   return load_csv(spec.resolved, o);
+}
+
+// A label with more distinct values than a tenth of the rows is more likely a reading or a record's
+// name than a class: ARI/AMI against it say little. Said once, with counts and the label's name only.
+void warn_label_like_a_reading(const DatasetSpec& spec, const Dataset& data) {
+  if (!data.has_labels() || data.n < 20) return;
+  std::vector<Label> distinct(data.labels);
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  const std::size_t classes = distinct.size() - std::count(distinct.begin(), distinct.end(), kNoise);
+  if (classes * 10 <= data.n) return;
+  const auto label = data.provenance.find("label");
+  const std::string name = label != data.provenance.end() && label->is_string() ? label->get<std::string>() : std::string("?");
+  std::fprintf(stderr,
+               "warning: dataset '%s' (%s): the label '%s' has %zu distinct values over %zu rows (more than a tenth): is it a class? "
+               "ARI/AMI against it say little; name the class with `label: NAME`, or write `label: none`\n",
+               spec.name.c_str(), spec.file.c_str(), name.c_str(), classes, data.n);
 }
 
 // Issue 33: a record identifier (wdbc's IDNumber, a row number) is no coordinate. Only when the config
@@ -216,6 +235,7 @@ Dataset materialize_dataset(const DatasetSpec& spec, Randomness mode) {
   } else if (file_present(spec)) {
     data = load_file(spec);
     drop_identifiers(spec, data);
+    warn_label_like_a_reading(spec, data);
     if (spec.standard_scale) data.non_private_notes.push_back("standard scaling uses the data's mean and standard deviation");
   } else {
     // The registry's built-in stand-in for a file that is not here (Circles, Moons, Blobs).

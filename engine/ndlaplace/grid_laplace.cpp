@@ -161,6 +161,25 @@ bool bernoulli_exp_minus_distance(Rng& rng, double eps, const double* a, const d
   return K % 2 == 1;
 }
 
+double expected_proposals(std::size_t d, double eps, double step) {
+  if (d == 0 || !(eps > 0) || !(step > 0)) return 1;
+  const double dd = static_cast<double>(d);
+  const double need = (1.0 + 1e-9) * std::sqrt(dd) / (eps * step);
+  const double t = std::max(1.0, std::ceil(need));
+  const double tu_e = t * step * eps;  // >= sqrt(d)
+  // log of Z_target / Z_envelope, in units where e = 1.
+  const double log_accept = std::log(2.0) + 0.5 * dd * std::log(M_PI) + std::lgamma(dd) - std::lgamma(0.5 * dd) - dd * std::log(2.0 * tu_e);
+  const double log_offset = dd / (4.0 * t);
+  return std::exp(std::min(700.0, std::max(0.0, -log_accept + log_offset)));
+}
+
+std::size_t largest_dimension_within(double max_proposals) {
+  std::size_t d = 1;
+  // The auto step: u = 0.01 / e, so t u e = ceil(100 sqrt(d)) / 100 (e cancels).
+  while (d < 100000 && expected_proposals(d + 1, 1.0, 0.01) <= max_proposals) ++d;
+  return d;
+}
+
 double finest_grid_step(double max_abs) { return std::ldexp(std::max(max_abs, 1.0), -40); }
 
 double auto_grid_step(double eps, const std::vector<double>& lo, const std::vector<double>& hi) {

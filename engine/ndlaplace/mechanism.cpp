@@ -142,8 +142,10 @@ std::vector<double> perturb(const double* coords, std::size_t n, std::size_t d, 
       // thesis Alg. 1: outside the domain -> draw new noise for the same x (the recursion, as a loop).
       if (draws >= static_cast<std::uint64_t>(o.max_retries)) {
         std::ostringstream fix;
-        fix << "the noise scale 1/eps = " << 1.0 / o.eps
-            << " is large against the domain: raise epsilon, raise max_retries, or use truncation: remap";
+        fix << "the noise is drawn at rate " << o.eps << " per data unit"
+            << (o.rate_origin.empty() ? std::string() : " (" + o.rate_origin + ")") << ", a mean noise length of d / rate = "
+            << static_cast<double>(d) / o.eps
+            << " against the domain: raise epsilon or lower radius (rate = epsilon / radius), raise max_retries, or use truncation: remap";
         throw InputError("params.max_retries",
                          "truncation by resampling (thesis Alg. 1) did not bring point " + std::to_string(i) +
                              " (0-based row) into the domain within " + std::to_string(o.max_retries) + " draws",
@@ -204,6 +206,14 @@ NdLaplaceMechanism NdLaplaceMechanism::create(BudgetLedger& ledger, const NdLapl
   m.options_.max_retries = s.max_retries;
   // The ledger's testable-noise factor divides the rate (0: no noise at all, handled in perturb()).
   m.options_.eps = m.noise_scale_ > 0 ? m.draw_rate_ / m.noise_scale_ : m.draw_rate_;
+  {
+    std::ostringstream origin;
+    origin << "epsilon / radius = " << s.epsilon << " / " << s.radius;
+    if (m.draw_rate_ < rate)
+      origin << ", halved because " << (secure ? "the grid's" : "the truncated noise's")
+             << " normaliser depends on the point (resampling_budget: halve; mechanism.hpp)";
+    m.options_.rate_origin = origin.str();
+  }
   if (secure) {
     if (!(s.grid_step >= 0) || !std::isfinite(s.grid_step)) throw std::invalid_argument("nD-Laplace: grid_step must be finite and >= 0");
     const bool have_bounds = bounds.dims() == d;

@@ -91,6 +91,8 @@ struct PerturbOptions {
   Truncation truncation = Truncation::resample;
   std::int64_t max_retries = 10000;  // noise draws allowed per point under resample
   double grid_step = 0;              // secure only: the grid step u; 0 = auto_grid_step (grid_laplace.hpp)
+  // For messages: how `eps` came from the configured epsilon and radius (NdLaplaceMechanism::create).
+  std::string rate_origin{};
 };
 
 // Exact statistics of the true points: for `evaluation` only, never published.

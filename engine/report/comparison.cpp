@@ -195,6 +195,9 @@ std::vector<ComparisonTable> compare_methods(const std::string& experiment, cons
               cc.values = trial_values(*e->cell, metric);
               cc.trials = e->cell->contains("trials") && (*e->cell)["trials"].is_array() ? (*e->cell)["trials"].size() : cc.values.size();
               cc.sample = summarize(cc.values, t.traits);
+              if (!e->reference && e->cell->contains("non_private") && (*e->cell)["non_private"].is_array())
+                for (const auto& note : (*e->cell)["non_private"])
+                  if (note.is_string()) cc.not_private.push_back(note.get<std::string>());
             } else {
               cc.skipped = e->skipped;
             }

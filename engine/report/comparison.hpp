@@ -50,6 +50,9 @@ struct ComparisonCell {
   std::optional<double> p_holm;       // the test's p, Holm-adjusted within the table
   bool significant = false;           // p_holm < alpha
   std::optional<std::string> skipped;  // "reason (fix)" of a cell recorded as skipped
+  // A private method's cell that is not a private release: its results.json `non_private` notes (n treated
+  // as public, a range from the true maximum, the textbook sampler, bounds from the data, ...).
+  std::vector<std::string> not_private;
 };
 
 struct ComparisonRow {

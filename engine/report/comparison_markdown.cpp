@@ -1,6 +1,7 @@
 // The comparison section as Markdown; see comparison_markdown.hpp.
 #include "report/comparison_markdown.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -30,9 +31,21 @@ std::string short_number(double x) {
 
 std::string p_text(double p) { return p < 0.001 ? "p < 0.001" : "p = " + fmt(p, 3); }
 
-std::string cell_markdown(const std::string& metric, const std::optional<ComparisonCell>& c, bool ranked) {
+// The notes under a table: each skip reason and each reason a cell is not a private release, said once and
+// referred to from the cells ("skipped (S1)", "‡1").
+struct TableNotes {
+  std::vector<std::string> skipped, not_private;
+  static std::size_t index_of(std::vector<std::string>& list, const std::string& text) {
+    const auto it = std::find(list.begin(), list.end(), text);
+    if (it != list.end()) return static_cast<std::size_t>(it - list.begin()) + 1;
+    list.push_back(text);
+    return list.size();
+  }
+};
+
+std::string cell_markdown(const std::string& metric, const std::optional<ComparisonCell>& c, bool ranked, TableNotes& notes) {
   if (!c) return "";
-  if (c->skipped) return "skipped: " + escape_cell(*c->skipped);
+  if (c->skipped) return "skipped (S" + std::to_string(TableNotes::index_of(notes.skipped, *c->skipped)) + ")";
   if (c->sample.n == 0) return "- (no value in " + std::to_string(c->trials) + " trials)";
   std::string mean = fmt_value(metric, c->sample.mean);
   if (c->best) mean = "**" + mean + "**";
@@ -41,6 +54,11 @@ std::string cell_markdown(const std::string& metric, const std::optional<Compari
                   " (" + (c->sample.n == c->trials ? std::to_string(c->sample.n) : std::to_string(c->sample.n) + " of " + std::to_string(c->trials)) + ")";
   if (c->p_holm) s += ", " + p_text(*c->p_holm) + (c->significant ? " †" : "");
   else if (ranked && !c->best) s += ", not tested (n < 2)";
+  if (!c->not_private.empty()) {
+    std::string why;
+    for (const auto& n : c->not_private) why += (why.empty() ? "" : "; ") + n;
+    s += " ‡" + std::to_string(TableNotes::index_of(notes.not_private, why));
+  }
   return s;
 }
 
@@ -68,10 +86,20 @@ std::string comparison_table_markdown(const ComparisonTable& t) {
   md << "\n|---|";
   for (std::size_t i = 0; i < t.columns.size(); ++i) md << "---|";
   md << "\n";
+  TableNotes notes;
   for (const auto& r : t.rows) {
-    md << "| " << escape_cell(r.label) << (r.reference ? " *(reference)*" : "") << " |";
-    for (const auto& c : r.cells) md << " " << cell_markdown(t.metric, c, t.traits.better != Better::none) << " |";
+    const bool any_not_private = std::any_of(r.cells.begin(), r.cells.end(), [](const auto& c) { return c && !c->not_private.empty(); });
+    md << "| " << escape_cell(r.label) << (r.reference ? " *(reference)*" : "") << (any_not_private ? " ‡" : "") << " |";
+    for (const auto& c : r.cells) md << " " << cell_markdown(t.metric, c, t.traits.better != Better::none, notes) << " |";
     md << "\n";
+  }
+  if (!notes.not_private.empty()) {
+    md << "\n‡ not a private release (a private method run in a non-private setting; results.json `non_private`):\n";
+    for (std::size_t i = 0; i < notes.not_private.size(); ++i) md << "- ‡" << i + 1 << ": " << escape_cell(notes.not_private[i]) << "\n";
+  }
+  if (!notes.skipped.empty()) {
+    md << "\nSkipped cells (they have no value, and no figure draws them):\n";
+    for (std::size_t i = 0; i < notes.skipped.size(); ++i) md << "- S" << i + 1 << ": " << escape_cell(notes.skipped[i]) << "\n";
   }
   if (t.traits.better == Better::none)
     md << "\nNot ranked: `" << t.metric << "` has no better direction (a count or a diagnostic).\n";
@@ -86,7 +114,26 @@ std::string comparison_section(const Results& results, const ComparisonSectionOp
   const fs::path base = opts.report_path.empty() ? fs::current_path() : fs::absolute(opts.report_path).parent_path();
   for (const auto& [name, doc] : results.experiments()) {
     const std::vector<ComparisonTable> tables = compare_methods(name, doc, opts.stats);
-    if (tables.empty()) continue;
+    if (tables.empty()) {
+      // No cell ran (run --keep-going skipped them all): the reasons, each once with the rows it stopped.
+      const std::vector<SkippedCell> skipped = skipped_cells(doc);
+      if (skipped.empty()) continue;
+      ++experiments;
+      std::vector<std::pair<std::string, std::vector<std::string>>> reasons;
+      for (const auto& c : skipped) {
+        const std::string why = c.reason + (c.fix.empty() ? "" : " (fix: " + c.fix + ")");
+        auto it = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == why; });
+        if (it == reasons.end()) it = reasons.insert(reasons.end(), {why, {}});
+        if (std::find(it->second.begin(), it->second.end(), c.series) == it->second.end()) it->second.push_back(c.series);
+      }
+      body << "\n### " << name << "\n\nNo cell ran: all " << skipped.size() << " were skipped.\n\n";
+      for (const auto& [why, series] : reasons) {
+        std::string rows;
+        for (const auto& x : series) rows += (rows.empty() ? "" : ", ") + x;
+        body << "- " << comparison_md_detail::escape_cell(why) << " (" << rows << ")\n";
+      }
+      continue;
+    }
     ++experiments;
     std::size_t tests = 0, significant = 0;
     for (const auto& t : tables) tests += t.tests, significant += t.significant;
@@ -134,7 +181,10 @@ std::string comparison_section(const Results& results, const ComparisonSectionOp
         "difference significant at that level. Non-private methods have no epsilon: they are reference rows, in a "
         "column of their own in every table of their dataset. Local-DP methods (nD-Laplace, whose epsilon is a "
         "geo-indistinguishability level per record at distance `radius`) get a table of their own, never the central "
-        "epsilon's columns. A cell recorded as skipped shows its reason. Each (dataset, metric) links its figure "
+        "epsilon's columns. A cell recorded as skipped shows a reference (S1, ...) to its reason under the table. "
+        "**‡** marks a private method's cell that is not a private release, a setting that is not private (n treated as "
+        "public, a range taken from the true data, the textbook floating-point sampler, bounds from the data): it is "
+        "ranked with the others but its privacy is not the column's epsilon; the notes under the table say why. Each (dataset, metric) links its figure "
         "(plots/make_figures.py writes them to `comparison/<experiment>/` under the figures directory). Experiments the "
         "paper sections above judge, and those of `configs/paper/`, are folded.\n"
      << body.str();

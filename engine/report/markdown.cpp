@@ -196,11 +196,16 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
     summary->holds_outside_band = static_cast<std::size_t>(holds_outside_band);
   }
   const auto pct = [](double c) { return fmt(100 * c, 0) + "%"; };
+  // A results directory of one's own sweeps holds no experiment of the papers: every published value and
+  // claim is "not run". Its report opens with the comparison of its methods, and says the papers in a line.
+  const bool own_sweeps = !results.experiments().empty() && vcount[Verdict::not_run] == static_cast<int>(ref.values.size()) &&
+                          ccount[Verdict::not_run] == static_cast<int>(ref.claims.size());
+  md << "# dpclust " << (own_sweeps ? "report" : "reproduction report") << "\n\n";
+  std::ostringstream paper;
 
-  md << "# dpclust reproduction report\n\n"
-     << "Generated " << utc_now_iso8601() << " by dpclust " << build_info().version << " (git " << build_info().git_commit.substr(0, 12)
-     << ") from " << results.experiments().size() << " experiment results.\n\n"
-     << "| | holds | within seed variance | differs | not run | tolerance alone: holds / differs | holds, outside the k-seed band |\n"
+  md << "Generated " << utc_now_iso8601() << " by dpclust " << build_info().version << " (git " << build_info().git_commit.substr(0, 12)
+     << ") from " << results.experiments().size() << " experiment results.\n\n";
+  paper << "| | holds | within seed variance | differs | not run | tolerance alone: holds / differs | holds, outside the k-seed band |\n"
         "|---|---|---|---|---|---|---|\n"
      << "| published values | " << vcount[Verdict::holds] << " | " << vcount[Verdict::within_seed_variance] << " | " << vcount[Verdict::differs]
      << " | " << vcount[Verdict::not_run] << " | " << vtol[Verdict::holds] << " / " << vtol[Verdict::differs] << " | " << holds_outside_band
@@ -230,14 +235,14 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
   for (const auto& c : ref.claims)
     if (!is_timing_metric(c.query.metric) && std::find(papers.begin(), papers.end(), c.paper) == papers.end()) papers.push_back(c.paper);
   for (const auto& p : papers) {
-    md << "\n## " << (ref.papers.count(p) ? ref.papers.at(p) : p) << "\n\n";
+    paper << "\n## " << (ref.papers.count(p) ? ref.papers.at(p) : p) << "\n\n";
     std::string reasons;
     bool header = false;
     for (std::size_t i = 0; i < ref.values.size(); ++i) {
       const auto& v = ref.values[i];
       if (v.paper != p) continue;
       if (!header) {
-        md << "| source | setting | protocol | published | reproduced | 95% CI | trials | ± | tolerance | k-seed band | percentile | verdict |\n"
+        paper << "| source | setting | protocol | published | reproduced | 95% CI | trials | ± | tolerance | k-seed band | percentile | verdict |\n"
               "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
         header = true;
       }
@@ -247,7 +252,7 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
       const bool protocol_note = !v.protocol.note.empty();
       if (explain) reasons += reason_line(v.id, v.reason, v.see, o.verdict);
       if (protocol_note) reasons += "- `" + v.id + "` (protocol " + describe(v.protocol) + "): " + v.protocol.note + "\n";
-      md << "| " << v.source << " | " << cell_text(setting) << " | " << describe(v.protocol) << " | " << fmt(v.value) << " | " << (o.mean ? fmt(*o.mean) : "-")
+      paper << "| " << v.source << " | " << cell_text(setting) << " | " << describe(v.protocol) << " | " << fmt(v.value) << " | " << (o.mean ? fmt(*o.mean) : "-")
          << " | " << interval(o.ci95) << " | " << (o.trials ? std::to_string(o.trials) : "-")
          << " | " << (v.relative ? fmt(100 * v.tolerance, 0) + "%" : fmt(v.tolerance, 2)) << " | " << to_string(o.tolerance_verdict) << " | "
          << interval(o.band) << " | " << (o.percentile ? fmt(*o.percentile, 1) : "-")
@@ -258,12 +263,12 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
       const auto& c = ref.claims[i];
       if (c.paper != p || is_timing_metric(c.query.metric)) continue;
       if (!header) {
-        md << "\n" << kClaimsHeader;
+        paper << "\n" << kClaimsHeader;
         header = true;
       }
-      claim_row(md, c, cout_[i], reasons);
+      claim_row(paper, c, cout_[i], reasons);
     }
-    if (!reasons.empty()) md << "\nReasons and notes:\n\n" << reasons;
+    if (!reasons.empty()) paper << "\nReasons and notes:\n\n" << reasons;
   }
 
   // Published values with an `authors_code` experiment: the paper's protocol on the authors' own seeds.
@@ -287,7 +292,7 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
                                                                                         : std::string("judged by tolerance: ") + to_string(o.tolerance.verdict);
         tally[key]++;
       }
-      md << "\n## The authors' own seeds\n\n"
+      paper << "\n## The authors' own seeds\n\n"
             "Published values whose `authors_code:` (`reference/published.yaml`) names an experiment run with the authors' own "
             "random stream and seeds: the paper's protocol recomputed on the trials whose record carries `\"seed\"` 0..K-1 (the "
             "mean of all K for a mean over K seeds, seed 0 for a single run; all K must be present), rounded to the published "
@@ -297,7 +302,7 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
             "above, with its verdict.\n\n";
       std::string counts;
       for (const auto& [k, n] : tally) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + k;
-      md << idx.size() << " values: " << counts << ".\n\n"
+      paper << idx.size() << " values: " << counts << ".\n\n"
          << "| paper | source | dataset | series | metric | published | protocol | ours (default config) | verdict | authors' run | reproduction "
             "| per seed | match |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
       std::string notes;
@@ -324,38 +329,38 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
           per_seed += (i ? ", " : "") + std::to_string(o.per_seed[i].first) + ": " + fmt_value(v.query.metric, o.per_seed[i].second);
         if (o.per_seed.size() > 10) per_seed += ", ... (" + std::to_string(o.per_seed.size()) + " seeds)";
         const std::string match = show_status(o, a);
-        md << "| " << v.paper << " | " << v.source << " | " << v.query.dataset << " | " << v.query.series << " | " << cell_text(metric) << " | "
+        paper << "| " << v.paper << " | " << v.source << " | " << v.query.dataset << " | " << v.query.series << " | " << cell_text(metric) << " | "
            << (v.value_text.empty() ? fmt(v.value) : v.value_text) << " | " << describe(v.protocol) << " | " << (ours.mean ? fmt_value(v.query.metric, *ours.mean) : "-")
            << " | " << value_verdict_text(ours) << " | " << cell_text(a.label) << " (`" << a.experiment << "`) | " << repro << " | "
            << (per_seed.empty() ? "-" : per_seed) << " | " << cell_text(match) << " |\n";
         if (!a.note.empty() && noted.insert(a.experiment + "\n" + a.note).second) notes += "- `" + a.experiment + "`: " + a.note + "\n";
       }
-      if (!notes.empty()) md << "\nNotes:\n\n" << notes;
+      if (!notes.empty()) paper << "\nNotes:\n\n" << notes;
     }
   }
 
   // Running times: a comparison, not a verdict (other hardware, other language).
   if (!ref.timings.empty()) {
-    md << "\n## Running times\n\n";
+    paper << "\n## Running times\n\n";
     std::set<std::string> machines, experiments;
     for (const auto& t : ref.timings) {
       if (!t.machine.empty()) machines.insert(t.source + " of " + (ref.papers.count(t.paper) ? ref.papers.at(t.paper) : t.paper) + ": " + t.machine);
       experiments.insert(t.query.experiment);
     }
-    for (const auto& m : machines) md << "Published: " << m << ".\n";
-    md << "\nOurs: the median over the trials of each cell's recorded `timing` field (`method_seconds`: the method "
+    for (const auto& m : machines) paper << "Published: " << m << ".\n";
+    paper << "\nOurs: the median over the trials of each cell's recorded `timing` field (`method_seconds`: the method "
           "alone, as the runner measured it), C++ "
        << build_info().build_type << " build. Threads of the runs, from each experiment's provenance:";
     for (const auto& e : experiments) {
       auto it = results.experiments().find(e);
-      md << " " << e << ": " << (it == results.experiments().end() ? std::string("not in the results") : threads_of(it->second)) << ";";
+      paper << " " << e << ": " << (it == results.experiments().end() ? std::string("not in the results") : threads_of(it->second)) << ";";
     }
-    md << " with more than one thread, trials of different cells run at the same time and share the machine, so time "
+    paper << " with more than one thread, trials of different cells run at the same time and share the machine, so time "
           "with `--threads 1`. The ratio is ours / the paper's.\n\n| source | dataset | method | series | ours (median) | trials | paper | ours / paper |\n"
           "|---|---|---|---|---|---|---|---|\n";
     for (const auto& t : ref.timings) {
       const TimingOutcome o = evaluate(t, results);
-      md << "| " << t.source << " | " << t.query.dataset << " | " << t.column << " | " << t.query.series << " | "
+      paper << "| " << t.source << " | " << t.query.dataset << " | " << t.column << " | " << t.query.series << " | "
          << (o.median_seconds ? fmt_time(*o.median_seconds) : "- (" + o.note + ")") << " | " << (o.trials ? std::to_string(o.trials) : "-") << " | "
          << (t.seconds ? fmt_time(*t.seconds) : t.note.empty() ? std::string("-") : cell_text(t.note)) << " | "
          << (o.median_seconds && t.seconds ? fmt(*o.median_seconds / *t.seconds, 3) : std::string("-")) << " |\n";
@@ -366,13 +371,13 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
       const auto& c = ref.claims[i];
       if (!is_timing_metric(c.query.metric)) continue;
       if (!header) {
-        md << "\nClaims about running time (checked on our times; the ordering, not the absolute time, is what carries over):\n\n"
+        paper << "\nClaims about running time (checked on our times; the ordering, not the absolute time, is what carries over):\n\n"
            << kClaimsHeader;
         header = true;
       }
-      claim_row(md, c, cout_[i], reasons);
+      claim_row(paper, c, cout_[i], reasons);
     }
-    if (!reasons.empty()) md << "\nReasons and notes:\n\n" << reasons;
+    if (!reasons.empty()) paper << "\nReasons and notes:\n\n" << reasons;
   }
 
   // Issue 33: the methods of every experiment against epsilon (comparison_markdown.hpp); the experiments
@@ -385,7 +390,13 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
     }
     for (const auto& c : ref.claims) copts.folded.insert(c.query.experiment);
     for (const auto& t : ref.timings) copts.folded.insert(t.query.experiment);
-    md << comparison_section(results, copts);
+    if (own_sweeps) {
+      md << comparison_section(results, copts) << "\n## The papers' published values\n\n"
+         << "None of these results is an experiment of the papers: their " << ref.values.size() << " published values and "
+         << ref.claims.size() << " claims are not run here (`dpclust report` on the results of `configs/paper/` judges them).\n";
+    } else {
+      md << paper.str() << comparison_section(results, copts);
+    }
   }
 
   if (!opts.figures_dir.empty() && fs::is_directory(opts.figures_dir)) {

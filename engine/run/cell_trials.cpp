@@ -72,6 +72,9 @@ json build_cell_json(int threads, const ExperimentConfig& cfg, const Cell& cell,
   for (const auto& t : trials) notes.insert(t.non_private.begin(), t.non_private.end());
   if (!info.differentially_private) notes.insert("method is not differentially private");
   j["non_private"] = json(std::vector<std::string>(notes.begin(), notes.end()));
+  std::set<std::string> remarks;
+  for (const auto& t : trials) remarks.insert(t.notes.begin(), t.notes.end());
+  if (!remarks.empty()) j["notes"] = json(std::vector<std::string>(remarks.begin(), remarks.end()));
   // release_flags.hpp: a private release when every trial is one and no note applies to the cell.
   std::set<std::string> evaluation_only;
   bool every_trial_private = !trials.empty();
@@ -171,6 +174,7 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
   out.record = std::move(rec);
   out.private_release = out.record["private_release"].get<bool>();
   out.non_private = std::move(res.non_private_notes);
+  out.notes = std::move(res.notes);
   out.evaluation_only = std::move(run.evaluation_only);
   return out;
 }

@@ -29,6 +29,7 @@ struct TrialOutcome {
   double method_seconds = 0;
   std::vector<std::string> non_private;
   std::vector<std::string> evaluation_only;
+  std::vector<std::string> notes;  // MethodResult::notes
   bool private_release = false;
 };
 

@@ -69,7 +69,7 @@ Preflight preflight(const ExperimentConfig& cfg, const std::vector<const Cell*>&
       }
     });
     if (ok) {
-      if (auto p = cell_cost_problem(cfg, *c, shapes[di], max_memory, pf.cost.parallel, pf.cost.data_memory)) mine.add(*p);
+      if (auto p = cell_cost_problem(cfg, *c, shapes[di], max_memory, pf.cost.parallel, pf.cost.data_memory, limits.max_trial_seconds)) mine.add(*p);
       else if (std::string note = slow_trial_note(cfg, *c, shapes[di], kSlowTrialSeconds); !note.empty()) pf.notes.push_back(note);
     }
     if (mine.empty()) continue;

@@ -186,6 +186,7 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
   RunLimits limits;
   limits.threads = opts.threads;
   limits.max_memory = opts.max_memory;
+  limits.max_trial_seconds = opts.max_trial_seconds;
   Preflight pf = preflight(cfg, pending_all, /*load_data=*/true, limits);
   if (!opts.keep_going) pf.problems.throw_if_any();
   report.notes = pf.notes;
@@ -218,6 +219,7 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
   // A skipped cell: its reason and fix where the report and `status` find them (never data values: the
   // engine's messages name parameters, files and lines).
   std::mutex skip_mu;
+  std::set<std::string> said_notes;  // MethodResult::notes already said on stderr (under skip_mu)
   std::atomic<std::size_t> skipped_count{0};
   auto record_skip = [&](const Cell& c, const std::string& fingerprint, const std::string& phase, const std::string& reason,
                          const std::string& fix) {
@@ -231,6 +233,22 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
   for (const auto& [c, e] : blocked) {
     std::size_t i = static_cast<std::size_t>(std::find(pending_all.begin(), pending_all.end(), c) - pending_all.begin());
     record_skip(*c, pending_cells.fingerprints[i], "before the run", e.where().empty() ? e.problem() : e.where() + ": " + e.problem(), e.fix());
+  }
+  // Said on stderr as well, each reason once with the number of cells it blocks, so that a run that skips
+  // (or cannot start) a cell never does so silently.
+  if (!blocked.empty()) {
+    std::vector<std::pair<std::string, std::size_t>> reasons;  // the message, cells; in order of first appearance
+    for (const auto& [c, e] : blocked) {
+      const std::string text = std::string(e.what());
+      auto it = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == text; });
+      if (it == reasons.end()) reasons.emplace_back(text, 1);
+      else ++it->second;
+    }
+    if (pending.empty())
+      std::cerr << cfg.name << ": no cell can run: all " << blocked.size() << " pending cell" << (blocked.size() == 1 ? " is" : "s are")
+                << " skipped before the run:\n";
+    for (const auto& [text, count] : reasons)
+      std::cerr << cfg.name << ": skipped " << count << " cell" << (count == 1 ? "" : "s") << " before the run: " << text << "\n";
   }
   std::unique_ptr<std::atomic<bool>[]> cell_skipped(new std::atomic<bool>[pending.size()]);
   for (std::size_t i = 0; i < pending.size(); ++i) cell_skipped[i].store(false);
@@ -250,6 +268,17 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
   std::string error_context;
   const Cell* error_cell = nullptr;
   Progress progress(cfg.name, n_tasks, opts.progress);
+  // What the watchdog says of a long trial: the cell, and the cost model's estimate of one trial.
+  std::vector<std::string> task_names(pending.size());
+  for (std::size_t ci = 0; ci < pending.size(); ++ci) {
+    const Cell& c = *pending[ci];
+    std::string name = "cell " + std::to_string(c.index) + " (" + c.method_label + " on " + c.dataset;
+    if (const auto t = estimate_trial_cost(cfg, c, shape_of(*data[c.dataset_index]))) {
+      const double secs = t->work / 1e9 + t->noise_draws * kSecondsPerNoiseDraw;
+      if (secs >= 1) name += ", estimated " + std::to_string(static_cast<long long>(secs)) + " s a trial";
+    }
+    task_names[ci] = name + ")";
+  }
   auto record_error = [&](const Cell& cell, std::size_t t) {  // call inside a catch block
     std::lock_guard<std::mutex> lock(error_mu);
     if (!first_error) {
@@ -283,11 +312,18 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
       progress.tick();
       return;
     }
+    progress.started(task_names[ci] + ", trial " + std::to_string(t));
     try {
       outcomes[ci][t] = run_trial(cfg, cell, *data[cell.dataset_index], metrics[ci], static_cast<std::int64_t>(t), opts.noise_scale,
                                   &dataset_caches[cell.dataset_index]);
       if (remaining[ci].fetch_sub(1) == 1) {  // the last trial of this cell: write it now
-        write_cell(exp_dir, build_cell_json(threads, cfg, cell, *data[cell.dataset_index], metrics[ci], outcomes[ci]));
+        const json cell_json = build_cell_json(threads, cfg, cell, *data[cell.dataset_index], metrics[ci], outcomes[ci]);
+        if (const auto it = cell_json.find("notes"); it != cell_json.end()) {
+          std::lock_guard<std::mutex> lock(skip_mu);
+          for (const auto& note : *it)
+            if (said_notes.insert(note.get<std::string>()).second) std::cerr << cfg.name << ": note: " << note.get<std::string>() << "\n";
+        }
+        write_cell(exp_dir, cell_json);
         claims[ci].release();  // after the rename, so a run waiting for the claim finds the cell
         std::error_code ec;
         fs::remove(skipped_cell_path(exp_dir, cell.id), ec);  // skipped by an earlier --keep-going run, done now
@@ -305,6 +341,11 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
         const bool oom = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
         std::string reason = oom ? "ran out of memory" : ie ? (ie->where().empty() ? ie->problem() : ie->where() + ": " + ie->problem()) : e.what();
         std::string fix = ie ? ie->fix() : oom ? "lower --threads or the sizes of this cell (max_rows:, eta, grid sizes), or raise --max-memory" : "";
+        {
+          std::lock_guard<std::mutex> lock(skip_mu);
+          std::cerr << cfg.name << ": skipped cell " << cell.index << " (" << cell.method_label << " on " << cell.dataset << ", trial " << t
+                    << "): " << reason.substr(0, 1000) << (fix.empty() ? "" : "\n  fix: " + fix) << "\n";
+        }
         try {
           record_skip(cell, pending_fingerprint[ci], "trial " + std::to_string(t), reason.substr(0, 1000), fix);
         } catch (...) {

@@ -48,6 +48,7 @@ struct RunOptions {
   // problem found before the run is reported at once and nothing runs.
   bool keep_going = false;
   std::uint64_t max_memory = 0;  // --max-memory (0: half the RAM), checked per cell on the loaded data
+  double max_trial_seconds = 3600;  // --max-trial-seconds: a rejection sampler's estimated time in one trial
 };
 
 struct RunReport {

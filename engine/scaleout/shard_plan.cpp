@@ -53,8 +53,6 @@ constexpr MethodSpeed kMethodSpeeds[] = {
     {"privqt", 3.979e-08, 1.0},          {"privthr", 4.687e-11, 1.5},              {"privthr_em", 4.064e-11, 1.5},
     {"wavecluster", 2.801e-11, 1.5},     {"wc_baseline", 1.872e-07, 0.931},
 };
-// Seconds per d-dimensional noise draw of a rejection sampler (TrialCost::noise_draws).
-constexpr double kSecondsPerNoiseDraw = 9.5e-7;
 
 const MethodSpeed& speed_of(const std::string& key) {
   for (const auto& s : kMethodSpeeds)

@@ -203,10 +203,9 @@ struct C45Builder {
     return reset_split_point_scan(att, t);
   }
 
-  std::int32_t new_node(std::size_t lo, std::size_t hi) {
+  std::int32_t new_node(std::size_t lo, std::size_t hi, const std::vector<double>& dist) {
     C45Tree::Node nd;
-    nd.dist = range_distribution(lo, hi);
-    nd.majority = max_index(nd.dist);
+    C45Tree::set_distribution(nd, dist);
     nd.empty = lo == hi;
     nodes.push_back(std::move(nd));
     std::vector<std::uint32_t> idx;
@@ -220,8 +219,8 @@ struct C45Builder {
 
   // ClassifierTree.buildTree with C45ModelSelection.selectModel, on the node's range [lo, hi).
   std::int32_t build(std::size_t lo, std::size_t hi) {
-    const std::int32_t id = new_node(lo, hi);
-    const std::vector<double> dist = nodes[static_cast<std::size_t>(id)].dist;
+    const std::vector<double> dist = range_distribution(lo, hi);
+    const std::int32_t id = new_node(lo, hi, dist);
     const double tot = static_cast<double>(hi - lo);
     if (sm(tot, 2.0 * static_cast<double>(opt.min_leaf)) || eq(tot, dist[static_cast<std::size_t>(max_index(dist))])) return id;
     const std::size_t a = pre.a;
@@ -281,27 +280,27 @@ struct C45Builder {
   }
 
   double training_errors(std::int32_t id) {
-    if (leaf(id)) return num_incorrect(at(id).dist);
+    if (leaf(id)) return at(id).count - at(id).correct;
     return training_errors(at(id).left) + training_errors(at(id).right);
   }
   // ClassifierTree.collapse
   void collapse(std::int32_t id) {
     if (leaf(id)) return;
-    if (training_errors(id) >= num_incorrect(at(id).dist) - 1e-3) make_leaf(id);
+    if (training_errors(id) >= at(id).count - at(id).correct - 1e-3) make_leaf(id);
     else {
       collapse(at(id).left);
       collapse(at(id).right);
     }
   }
 
-  double errors_for_distribution(const std::vector<double>& d) const {
-    const double t = total(d);
+  double errors_for_distribution(const std::vector<double>& d) const { return errors_for_counts(total(d), num_incorrect(d)); }
+  double errors_for_node(std::int32_t id) { return errors_for_counts(at(id).count, at(id).count - at(id).correct); }
+  double errors_for_counts(double t, double e) const {
     if (eq(t, 0)) return 0;
-    const double e = num_incorrect(d);
     return e + add_errs(t, e, opt.confidence);
   }
   double estimated_errors(std::int32_t id) {
-    if (leaf(id)) return errors_for_distribution(at(id).dist);
+    if (leaf(id)) return errors_for_node(id);
     return estimated_errors(at(id).left) + estimated_errors(at(id).right);
   }
   void split_by(std::int32_t id, const std::vector<std::uint32_t>& data, std::vector<std::uint32_t>& l, std::vector<std::uint32_t>& r) {
@@ -315,8 +314,7 @@ struct C45Builder {
     return estimated_errors_for_branch(at(id).left, l) + estimated_errors_for_branch(at(id).right, r);
   }
   void new_distribution(std::int32_t id, const std::vector<std::uint32_t>& data) {
-    at(id).dist = distribution(data);
-    at(id).majority = max_index(at(id).dist);
+    C45Tree::set_distribution(at(id), distribution(data));
     train[static_cast<std::size_t>(id)] = data;
     if (!leaf(id)) {
       std::vector<std::uint32_t> l, r;
@@ -332,11 +330,11 @@ struct C45Builder {
     if (leaf(id)) return;
     prune(at(id).left);
     prune(at(id).right);
-    const double n_left = total(at(at(id).left).dist), n_right = total(at(at(id).right).dist);
+    const double n_left = at(at(id).left).count, n_right = at(at(id).right).count;
     const std::int32_t largest = gr(n_right, n_left) ? at(id).right : at(id).left;  // maxBag: first maximum
     const double err_largest = opt.subtree_raising ? estimated_errors_for_branch(largest, train[static_cast<std::size_t>(id)])
                                                    : std::numeric_limits<double>::max();
-    const double err_leaf = errors_for_distribution(at(id).dist);
+    const double err_leaf = errors_for_node(id);
     const double err_tree = estimated_errors(id);
     if (sm_or_eq(err_leaf, err_tree + 0.1) && sm_or_eq(err_leaf, err_largest + 0.1)) {
       make_leaf(id);
@@ -353,6 +351,12 @@ struct C45Builder {
     }
   }
 };
+
+void C45Tree::set_distribution(Node& node, const std::vector<double>& per_class) {
+  node.majority = max_index(per_class);
+  node.count = total(per_class);
+  node.correct = per_class.empty() ? 0.0 : per_class[static_cast<std::size_t>(node.majority)];
+}
 
 C45Presort C45Presort::of(std::vector<double> x, std::size_t n, std::size_t a) {
   if (x.size() != n * a) throw std::invalid_argument("C45Presort: input sizes do not match");
@@ -462,7 +466,7 @@ std::string C45Tree::to_text(const std::vector<std::string>& att, const std::vec
       os << att[static_cast<std::size_t>(nd.attribute)] << (side == 0 ? " <= " : " > ") << nd.threshold;
       const Node& ch = nodes_[static_cast<std::size_t>(side == 0 ? nd.left : nd.right)];
       if (ch.attribute < 0) {
-        const double t = total(ch.dist), wrong = t - ch.dist[static_cast<std::size_t>(ch.majority)];
+        const double t = ch.count, wrong = t - ch.correct;
         os << ": " << cls[static_cast<std::size_t>(ch.majority)] << " (" << std::fixed << std::setprecision(1) << t;
         if (wrong > 0) os << "/" << wrong;
         os << ")\n" << std::defaultfloat << std::setprecision(6);
@@ -472,7 +476,7 @@ std::string C45Tree::to_text(const std::vector<std::string>& att, const std::vec
       }
     }
   };
-  if (nodes_[0].attribute < 0) os << ": " << cls[static_cast<std::size_t>(nodes_[0].majority)] << " (" << total(nodes_[0].dist) << ")\n";
+  if (nodes_[0].attribute < 0) os << ": " << cls[static_cast<std::size_t>(nodes_[0].majority)] << " (" << nodes_[0].count << ")\n";
   else rec(0, 0);
   return os.str();
 }

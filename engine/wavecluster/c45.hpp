@@ -69,12 +69,19 @@ class C45Tree {
     std::int32_t attribute = -1;  // -1: leaf
     double threshold = 0;
     std::int32_t left = -1, right = -1;  // children (x <= threshold goes left)
-    std::vector<double> dist;            // class counts of the training instances at the node
+    // The class counts of the node's training instances, kept as what collapsing, pruning and printing
+    // read of them: their total and the count of the majority class (the first maximum). A tree of a
+    // private release can have thousands of classes over millions of cells; one count per class and node
+    // once took 4 GB at 16 dimensions. Unit-weight counts: sums of whole numbers, exact in any order.
+    double count = 0;
+    double correct = 0;
     std::int32_t majority = 0;
     bool empty = false;
   };
   // The nodes in preorder (node 0 is the root), e.g. to compare two trees split for split.
   const std::vector<Node>& nodes() const { return nodes_; }
+  // Sets a node's count, correct and majority from its class counts (Distribution.maxClass: first maximum).
+  static void set_distribution(Node& node, const std::vector<double>& per_class);
 
  private:
   std::vector<Node> nodes_;

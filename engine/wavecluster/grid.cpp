@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "wavecluster/grid.hpp"
 
 #include <cmath>
@@ -30,18 +31,27 @@ GridShape GridShape::coarsened(int level) const {
 std::size_t checked_cell_count(const std::vector<std::size_t>& g) {
   std::size_t cells = 1;
   bool over = false;
-  std::string shape;
+  std::size_t fitting_columns = 0;  // the most leading dimensions whose grid fits
   for (std::size_t n : g) {
-    shape += (shape.empty() ? "" : " x ") + std::to_string(n);
     over = over || __builtin_mul_overflow(cells, n, &cells) || cells > kMaxGridCells;
+    if (!over) ++fitting_columns;
   }
-  if (over)
-    throw InputError("params.g",
-                     "the WaveCluster grid " + shape + " (" + std::to_string(g.size()) + " dimensions) has more than " +
-                         std::to_string(kMaxGridCells) + " (2^28) cells",
-                     "lower g (the cells per dimension multiply: g^d) or reduce the dimension of the data, e.g. with "
-                     "a projection or by selecting columns");
-  return cells;
+  if (!over) return cells;
+  // The shape said compactly: "2^262", or the first entries and the count (never one entry per column).
+  std::string shape;
+  if (std::all_of(g.begin(), g.end(), [&](std::size_t n) { return n == g.front(); })) {
+    shape = std::to_string(g.front()) + "^" + std::to_string(g.size());
+  } else {
+    for (std::size_t j = 0; j < g.size() && j < 6; ++j) shape += (j ? " x " : "") + std::to_string(g[j]);
+    if (g.size() > 6) shape += " x ...";
+  }
+  const bool at_minimum = std::all_of(g.begin(), g.end(), [](std::size_t n) { return n <= 2; });
+  const std::string fewer = "fewer columns: at most " + std::to_string(fitting_columns) + " fit at these g (list them in `columns`, or project the data)";
+  throw InputError("params.g",
+                   "the WaveCluster grid " + shape + " (" + std::to_string(g.size()) + " dimensions) has more than " +
+                       std::to_string(kMaxGridCells) + " (2^28) cells",
+                   at_minimum ? "g is already at its minimum of 2 in every dimension: " + fewer
+                              : "lower g (the cells per dimension multiply: g^d), or " + fewer);
 }
 
 Quantizer::Quantizer(std::vector<std::size_t> g, const Bounds& bounds) {

@@ -120,6 +120,18 @@ void check_grid_shape(const ParamSet& p, const DataShape& shape) {
   std::vector<std::size_t> dims;
   for (double x : p.per_dim("g", d)) dims.push_back(static_cast<std::size_t>(x));
   checked_cell_count(dims);  // InputError("params.g", ...) beyond 2^28 cells
+  // Baseline's adaptive synopsis has at least 10 cells per dimension at its first level (Qardaji et al.'s
+  // m1 = max(10, ...)): 10^d cells, over the synopsis cap past 7 dimensions whatever epsilon is.
+  if (p.has("synopsis") && p.string("synopsis") == "adaptive") {
+    std::size_t fit = 0;
+    for (std::size_t cells = 1; fit < d && cells * 10 <= kSynopsisMaxCells; cells *= 10) ++fit;
+    if (fit < d)
+      throw InputError("params.synopsis",
+                       "the adaptive synopsis (Qardaji et al.'s grid, at least 10 cells per dimension) has at least 10^" + std::to_string(d) +
+                           " cells in " + std::to_string(d) + " dimensions, over its cap of " + std::to_string(kSynopsisMaxCells) + " cells",
+                       "synopsis: uniform (its cells per dimension shrink with d), or fewer columns: at most " + std::to_string(fit) +
+                           " fit (list them in `columns`, or project the data)");
+  }
 }
 
 MethodInfo info(std::string name, std::string summary, std::string reference, bool priv, std::vector<ParamSpec> extra) {

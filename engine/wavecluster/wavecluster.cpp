@@ -80,55 +80,153 @@ void select_above(const std::vector<double>& w, double threshold, std::vector<st
   for (std::size_t i = 0; i < w.size(); ++i) significant[i] = w[i] > threshold ? 1 : 0;
 }
 
+namespace {
+
+// The number of neighbour offsets of a cell: 3^d - 1 (full) or 2 d (face); saturates at 2^62.
+double neighbour_offsets(std::size_t d, bool full) {
+  return full ? std::pow(3.0, static_cast<double>(d)) - 1.0 : 2.0 * static_cast<double>(d);
+}
+
+// Labels each connected component with the same ids, assigned in index order of its first cell, by
+// either strategy below; the two give identical results and differ only in cost.
+struct ComponentLabeler {
+  const std::vector<std::uint8_t>& significant;
+  const GridShape& shape;
+  bool full;
+  Clustering& c;
+
+  // Strategy 1: every cell's neighbour offsets in {-1, 0, 1}^d (full) or the 2 d unit vectors (face), one
+  // flat list of d ints each. 3^d of them: fine in the papers' 2-D and 3-D grids, hopeless past ~12-D.
+  void by_offsets() {
+    const std::size_t d = shape.dims.size(), n = shape.size();
+    std::vector<int> offsets;  // count x d
+    {
+      std::vector<int> o(d, -1);
+      while (true) {
+        int nonzero = 0;
+        for (int v : o) nonzero += v != 0;
+        if (nonzero > 0 && (full || nonzero == 1)) offsets.insert(offsets.end(), o.begin(), o.end());
+        std::size_t j = 0;
+        while (j < d && o[j] == 1) o[j++] = -1;
+        if (j == d) break;
+        ++o[j];
+      }
+    }
+    const std::size_t count = d ? offsets.size() / d : 0;
+    const std::vector<std::size_t> strides = shape.strides();
+    std::vector<std::size_t> stack, coord(d);
+    std::int32_t next_id = 0;
+    for (std::size_t s = 0; s < n; ++s) {
+      if (!significant[s] || c.cell_cluster[s] >= 0) continue;
+      ++c.n_significant;
+      c.cell_cluster[s] = next_id;
+      stack.assign(1, s);
+      while (!stack.empty()) {
+        const std::size_t cell = stack.back();
+        stack.pop_back();
+        unravel(cell, shape, coord.data());
+        for (std::size_t k = 0; k < count; ++k) {
+          const int* o = offsets.data() + k * d;
+          std::size_t idx = 0;
+          bool inside = true;
+          for (std::size_t j = 0; j < d && inside; ++j) {
+            const auto v = static_cast<std::ptrdiff_t>(coord[j]) + o[j];
+            if (v < 0 || v >= static_cast<std::ptrdiff_t>(shape.dims[j])) inside = false;
+            else idx += static_cast<std::size_t>(v) * strides[j];
+          }
+          if (!inside || !significant[idx] || c.cell_cluster[idx] >= 0) continue;
+          c.cell_cluster[idx] = next_id;
+          ++c.n_significant;
+          stack.push_back(idx);
+        }
+      }
+      ++next_id;
+    }
+    c.n_clusters = static_cast<std::size_t>(next_id);
+  }
+
+  // Strategy 2: the significant cells compared pairwise (adjacent: every coordinate within 1 (full), or
+  // one coordinate off by 1 (face)). S^2 d / 2 work and S d coordinates of memory for S significant cells:
+  // what a grid of many dimensions needs, where S is small against 3^d.
+  void by_pairs(const std::vector<std::size_t>& cells) {
+    const std::size_t d = shape.dims.size(), s_count = cells.size();
+    std::vector<std::uint32_t> coords(s_count * d);
+    std::vector<std::size_t> coord(d);
+    for (std::size_t i = 0; i < s_count; ++i) {
+      unravel(cells[i], shape, coord.data());
+      for (std::size_t j = 0; j < d; ++j) coords[i * d + j] = static_cast<std::uint32_t>(coord[j]);
+    }
+    auto adjacent = [&](std::size_t a, std::size_t b) {
+      std::size_t off = 0;
+      for (std::size_t j = 0; j < d; ++j) {
+        const std::uint32_t x = coords[a * d + j], y = coords[b * d + j];
+        const std::uint32_t diff = x > y ? x - y : y - x;
+        if (diff > 1) return false;
+        off += diff;
+        if (!full && off > 1) return false;
+      }
+      return off > 0;
+    };
+    std::vector<std::size_t> unassigned;  // positions in `cells` not yet in a component, any order
+    unassigned.reserve(s_count);
+    for (std::size_t i = s_count; i-- > 0;) unassigned.push_back(i);
+    std::vector<std::uint8_t> done(s_count, 0);
+    std::vector<std::size_t> stack;
+    std::int32_t next_id = 0;
+    for (std::size_t seed = 0; seed < s_count; ++seed) {  // seeds in index order, as strategy 1
+      if (done[seed]) continue;
+      done[seed] = 1;
+      c.cell_cluster[cells[seed]] = next_id;
+      ++c.n_significant;
+      stack.assign(1, seed);
+      while (!stack.empty()) {
+        const std::size_t a = stack.back();
+        stack.pop_back();
+        std::size_t keep = 0;
+        for (std::size_t k = 0; k < unassigned.size(); ++k) {
+          const std::size_t b = unassigned[k];
+          if (done[b]) continue;  // dropped from the list as it is walked
+          if (adjacent(a, b)) {
+            done[b] = 1;
+            c.cell_cluster[cells[b]] = next_id;
+            ++c.n_significant;
+            stack.push_back(b);
+            continue;
+          }
+          unassigned[keep++] = b;
+        }
+        unassigned.resize(keep);
+      }
+      ++next_id;
+    }
+    c.n_clusters = static_cast<std::size_t>(next_id);
+  }
+};
+
+}  // namespace
+
+double connected_components_memory(std::size_t d, bool full, double significant_cells) {
+  const double offsets = neighbour_offsets(d, full);
+  const double by_offsets = offsets * static_cast<double>(d) * 4;
+  const double by_pairs = significant_cells * (static_cast<double>(d) * 4 + 3 * 8 + 1);
+  return significant_cells > 0 && offsets * significant_cells <= significant_cells * significant_cells / 2 ? by_offsets : by_pairs;
+}
+
 Clustering connected_components(const std::vector<std::uint8_t>& significant, const GridShape& shape, bool full) {
   const std::size_t d = shape.dims.size(), n = shape.size();
   if (significant.size() != n) throw std::invalid_argument("connected_components: mask size does not match the shape");
-  // Neighbour offsets in {-1, 0, 1}^d minus the origin (full) or the 2d unit vectors (face).
-  std::vector<std::vector<int>> offsets;
-  {
-    std::vector<int> o(d, -1);
-    while (true) {
-      int nonzero = 0;
-      for (int v : o) nonzero += v != 0;
-      if (nonzero > 0 && (full || nonzero == 1)) offsets.push_back(o);
-      std::size_t j = 0;
-      while (j < d && o[j] == 1) o[j++] = -1;
-      if (j == d) break;
-      ++o[j];
-    }
-  }
-  const std::vector<std::size_t> strides = shape.strides();
   Clustering c;
   c.shape = shape;
   c.cell_cluster.assign(n, -1);
-  std::vector<std::size_t> stack, coord(d), nb(d);
-  std::int32_t next_id = 0;
-  for (std::size_t s = 0; s < n; ++s) {
-    if (!significant[s] || c.cell_cluster[s] >= 0) continue;
-    ++c.n_significant;
-    c.cell_cluster[s] = next_id;
-    stack.assign(1, s);
-    while (!stack.empty()) {
-      const std::size_t cell = stack.back();
-      stack.pop_back();
-      unravel(cell, shape, coord.data());
-      for (const auto& o : offsets) {
-        std::size_t idx = 0;
-        bool inside = true;
-        for (std::size_t j = 0; j < d && inside; ++j) {
-          const auto v = static_cast<std::ptrdiff_t>(coord[j]) + o[j];
-          if (v < 0 || v >= static_cast<std::ptrdiff_t>(shape.dims[j])) inside = false;
-          else idx += static_cast<std::size_t>(v) * strides[j];
-        }
-        if (!inside || !significant[idx] || c.cell_cluster[idx] >= 0) continue;
-        c.cell_cluster[idx] = next_id;
-        ++c.n_significant;
-        stack.push_back(idx);
-      }
-    }
-    ++next_id;
-  }
-  c.n_clusters = static_cast<std::size_t>(next_id);
+  std::vector<std::size_t> cells;
+  for (std::size_t s = 0; s < n; ++s)
+    if (significant[s]) cells.push_back(s);
+  ComponentLabeler labeler{significant, shape, full, c};
+  // The cheaper of the two (identical results): 3^d - 1 neighbours per significant cell, or half the pairs.
+  const double per_cell = neighbour_offsets(d, full), s_count = static_cast<double>(cells.size());
+  if (cells.empty()) return c;  // nothing to label (and no 3^d offsets to list for it)
+  if (per_cell * s_count <= s_count * s_count / 2) labeler.by_offsets();
+  else labeler.by_pairs(cells);
   return c;
 }
 

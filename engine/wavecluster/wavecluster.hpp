@@ -69,7 +69,13 @@ struct Clustering {
   std::size_t n_significant = 0;
   std::size_t n_clusters = 0;
 };
+// Two cells are adjacent when they share a face (face) or every coordinate differs by at most 1 (full:
+// 3^d - 1 neighbours). Components are numbered in index order of their first cell. The work is the
+// smaller of S (3^d - 1) and S^2 / 2 neighbour tests for S significant cells, so that a grid of 22
+// dimensions (4 million cells at g = 2) does not list its 3^22 neighbour offsets.
 Clustering connected_components(const std::vector<std::uint8_t>& significant, const GridShape& shape, bool full_connectivity);
+// The bytes connected_components needs besides the mask and the labels, for S significant cells.
+double connected_components_memory(std::size_t d, bool full_connectivity, double significant_cells);
 
 // What one WaveCluster run (private or not) produced, typed. It is the family's result: the methods
 // put it in MethodResult::details and the metrics read it there (std::any_cast), never a number by a

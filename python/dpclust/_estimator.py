@@ -28,7 +28,8 @@ from .accountant import BudgetAccountant, BudgetError
 
 #: What ``random_state`` accepts: None (secure randomness), an int seed, or a numpy Generator/RandomState.
 RandomState = Union[None, int, np.random.Generator, np.random.RandomState]
-#: What ``bounds`` accepts: ``(lower, upper)`` (each a number or one value per feature), ``'data'`` or None.
+#: What ``bounds`` accepts: ``(lower, upper)`` (each a number or one value per feature), a config's per-column
+#: list ``[[lo, hi], ...]`` (one pair per feature), ``'data'`` or None.
 Bounds = Union[None, str, Tuple[Any, Any]]
 
 try:  # scikit-learn's bases and validation when present (pipelines, clone, repr, check_array's messages)
@@ -318,6 +319,21 @@ def _translate_aliases(est, params: Dict[str, Any], aliases, where: str, stackle
             params[name] = params.pop(alias)
 
 
+def _translate_synonyms(est, params: Dict[str, Any], synonyms) -> None:
+    """Replaces each scikit-learn name that means exactly what an engine parameter means (``min_samples`` for
+    ``min_pts``) by that parameter, silently: not deprecated, the same thing under its familiar name."""
+    for synonym, (name, why) in synonyms.items():
+        if synonym in params:
+            if name in params:
+                raise TypeError(f"{type(est).__name__}: got both {synonym!r} and {name!r}: {why}")
+            params[name] = params.pop(synonym)
+
+
+def _synonym_property(synonym: str, name: str, why: str):
+    return property(lambda self: getattr(self, name), lambda self, value: setattr(self, name, value),
+                    doc=f"scikit-learn's name for {name}: {why}")
+
+
 def _alias_property(alias: str, name: str, why: str):
     def get(self):
         warnings.warn(f"{type(self).__name__}.{alias}: {why} Read {name} instead; {alias} will be removed.",
@@ -366,7 +382,7 @@ def _install_init(cls):
     if info["private"]:  # a non-private method spends nothing private: no accountant to charge
         params.append(inspect.Parameter("accountant", inspect.Parameter.KEYWORD_ONLY, default=None,
                                         annotation="BudgetAccountant | None"))
-    lines.append("bounds : (lower, upper) or 'data' or None, default=None\n"
+    lines.append("bounds : (lower, upper), [[lo, hi], ...] per feature, 'data' or None, default=None\n"
                  "    the public domain, each side a number or one value per feature"
                  + ("; None or 'data' takes it from the data (PrivacyLeakWarning, non_private_)" if info["private"]
                     else "; None or 'data' takes it from the data") + ".")
@@ -385,6 +401,7 @@ def _install_init(cls):
     signature = inspect.Signature(params)
     names = [p.name for p in params[1:]]
     aliases = dict(getattr(cls, "_aliases", {}))
+    synonyms = dict(getattr(cls, "_synonyms", {}))
 
     def __init__(self, *args, **kwargs):
         if len(args) > len(positional):
@@ -396,6 +413,7 @@ def _install_init(cls):
                 raise TypeError(f"{type(self).__name__}() got multiple values for argument {name!r}")
             kwargs[name] = value
         _translate_aliases(self, kwargs, aliases, f"{type(self).__name__}(", stacklevel=3)
+        _translate_synonyms(self, kwargs, synonyms)
         for name in names:
             setattr(self, name, kwargs.pop(name, signature.parameters[name].default))
         if kwargs:
@@ -412,6 +430,8 @@ def _install_init(cls):
     cls._py_names = {p["name"]: renamed.get(p["name"], p["name"]) for p in info["params"]}
     for alias, (name, why) in aliases.items():  # est.k reads and writes est.n_clusters, with the same warning
         setattr(cls, alias, _alias_property(alias, name, why))
+    for synonym, (name, why) in synonyms.items():  # est.min_samples reads and writes est.min_pts
+        setattr(cls, synonym, _synonym_property(synonym, name, why))
     cls._info = info
     privacy = (f"    Privacy: {info['privacy_notion']}; every fit charges ``accountant`` its ledger's epsilon (and delta).\n"
                if info["private"] else "    Privacy: none (not differentially private); every fit warns NotPrivateReleaseWarning.\n")
@@ -455,6 +475,8 @@ class EngineEstimator(_Base):
     _positional: Tuple[str, ...] = ()
     #: Accepted old or scikit-learn names (alias -> (parameter, why)); FutureWarning when used.
     _aliases: Dict[str, Tuple[str, str]] = {}
+    #: scikit-learn names that mean exactly an engine parameter (synonym -> (parameter, meaning)); no warning.
+    _synonyms: Dict[str, Tuple[str, str]] = {}
     #: Why fit takes no sample_weight (None: it does).
     _no_sample_weight: Optional[str] = "the engine's method counts every row once"
     #: scikit-learn checks this estimator cannot pass by design (check name -> reason), declared as
@@ -468,6 +490,7 @@ class EngineEstimator(_Base):
         """scikit-learn's set_params; an alias (``k`` for ``n_clusters``, ``eps`` for DPDBSCAN's ``alpha``) is
         accepted with a FutureWarning, so that a GridSearchCV grid or a Pipeline written with it still runs."""
         _translate_aliases(self, params, self._aliases, f"{type(self).__name__}.set_params(", stacklevel=3)
+        _translate_synonyms(self, params, self._synonyms)
         return super().set_params(**params)
 
     def __getstate__(self) -> Dict[str, Any]:
@@ -511,6 +534,22 @@ class EngineEstimator(_Base):
                     "extreme records, and the result is not differentially private (see non_private_). Pass "
                     "bounds=(lower, upper) chosen without looking at the data."))], PrivacyLeakWarning, stacklevel=4)
             return "data"
+        return bounds
+
+    @staticmethod
+    def _per_column_bounds(bounds, n_features: int):
+        """A config's per-column bounds ``[[lo, hi], ...]`` (one pair per feature, as in YAML) as the engine's
+        ``(lower, upper)``; anything else unchanged. A tuple is always ``(lower, upper)``; a list (or a
+        (n_features, 2) array) of n_features pairs with lo < hi in each is read per column, also for two
+        features, where it would otherwise be ambiguous."""
+        if bounds is None or isinstance(bounds, (str, tuple)):
+            return bounds
+        try:
+            arr = np.asarray(bounds, dtype=np.float64)
+        except (TypeError, ValueError):
+            return bounds
+        if arr.ndim == 2 and arr.shape == (n_features, 2) and np.all(np.isfinite(arr)) and np.all(arr[:, 0] < arr[:, 1]):
+            return (arr[:, 0].tolist(), arr[:, 1].tolist())
         return bounds
 
     def _python_message(self, text: str) -> str:
@@ -564,7 +603,7 @@ class EngineEstimator(_Base):
         params = {engine: getattr(self, py) for engine, py in self._py_names.items() if getattr(self, py) is not None}
         mode, seed = _randomness(self.random_state, self.randomness)
         accountant = self._check_budget(params, group)
-        bounds = self._bounds_argument()
+        bounds = self._per_column_bounds(self._bounds_argument(), X.shape[1])
         try:
             result = _core.fit(self._method, X_fit, y, bounds, params, seed, type(self).__name__, 1.0, mode)
         except ValueError as e:

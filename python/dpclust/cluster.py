@@ -50,7 +50,9 @@ class DPDBSCAN(_SpanPredictor, ClusterMixin, EngineEstimator):
     """DP-DBSCAN (Qiu & Yi, Approximate DBSCAN under Differential Privacy, Alg. 1-2).
 
     The DBSCAN radius is ``alpha`` (Qiu & Yi's name; scikit-learn's DBSCAN calls it ``eps``, accepted here
-    as a deprecated alias of ``alpha``) and ``min_pts`` is MinPts; ``epsilon`` is the privacy budget.
+    as a deprecated alias of ``alpha``: the radius in data units, never the privacy budget) and ``min_pts`` is
+    MinPts (``min_samples``, scikit-learn's name for the same count, is accepted too); ``epsilon`` is the
+    privacy budget.
 
     After fit: ``spans_`` (the released spans: their cells, cell boxes and bounding boxes),
     ``n_spans_``, and the attributes of every estimator (``labels_`` from the span classifier, for
@@ -65,6 +67,8 @@ class DPDBSCAN(_SpanPredictor, ClusterMixin, EngineEstimator):
     }
     _aliases = {"eps": ("alpha", "eps is scikit-learn's name for the DBSCAN radius, which DP-DBSCAN calls alpha "
                                  "(epsilon is the privacy budget).")}
+    _synonyms = {"min_samples": ("min_pts", "scikit-learn's DBSCAN min_samples, the points (the point itself included) "
+                                            "a neighbourhood needs for a core point; MinPts in Qiu & Yi")}
     _known_limits = {
         "check_dtype_object": "runs on 10-dimensional data: the alpha-neighbourhood of a cell has more than 10^7 cells "
                               "(at least 3^d; DP-DBSCAN's grid needs d <= 14, and with eta = 4 fewer)",

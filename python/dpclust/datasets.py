@@ -2,13 +2,43 @@
 them: the same parameters, checks and numbers (``scale='standard'`` as ``scale: standard``)."""
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple
+import os
+from typing import Any, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from . import _core
 
-__all__ = ["generate", "make_moons", "make_circles", "make_blobs"]
+__all__ = ["generate", "make_moons", "make_circles", "make_blobs", "read_file", "FileData"]
+
+
+class FileData(NamedTuple):
+    """A data file as the CLI reads it: X (n_samples, n_features), y (labels or None), the column names."""
+    X: np.ndarray
+    y: Optional[np.ndarray]
+    columns: List[str]
+
+
+def read_file(path: Union[str, os.PathLike], *, format: Optional[str] = None, columns: Optional[Sequence[str]] = None,
+              label: Optional[str] = None, nominal: Optional[str] = None, missing: Optional[str] = None,
+              header: Optional[str] = None, delimiter: Optional[str] = None, max_rows: Optional[int] = None,
+              identifier_columns: Optional[str] = None) -> FileData:
+    """Reads a CSV, TSV (plain or gzip), ARFF, FIMI or Gowalla file exactly as a config's dataset entry with
+    these keys does (docs/config.md, docs/datasets.md): the same columns, label rule, ``nominal: skip | codes |
+    onehot`` (ARFF), ``missing: refuse | drop``, identifier columns and warnings. ``label='none'`` reads no
+    labels; without ``label`` a CSV has none and an ARFF file's label is its last attribute when nominal.
+    Returns ``FileData(X, y, columns)``."""
+    entry: dict = {"name": "data", "file": os.path.abspath(os.fspath(path))}
+    for key, value in (("format", format), ("label", label), ("nominal", nominal), ("missing", missing), ("header", header),
+                       ("delimiter", delimiter), ("max_rows", max_rows), ("identifier_columns", identifier_columns)):
+        if value is not None:
+            entry[key] = value
+    if columns is not None:
+        entry["columns"] = [str(c) for c in columns]
+    from .experiment import _source
+    config = {"experiment": "read_file", "datasets": [entry], "methods": [_core.methods()[0]]}
+    data = _core.load_dataset(_source(config, None), "data")
+    return FileData(data["X"], data["y"], list(data["columns"]))
 
 
 def generate(type: str, scale: Optional[str] = None, **params: Any) -> Tuple[np.ndarray, Optional[np.ndarray]]:

@@ -59,6 +59,23 @@ TEST(Methods, RegisteredWithSharedParameterNames) {
   }
 }
 
+// A core threshold above n finds nothing by construction: the result says so (and why), instead of a
+// silent 0 spans; at the configured parameters of the paper it says nothing.
+TEST(Methods, DpDbscanSaysWhenItCannotFindAnything) {
+  const Dataset d = two_blobs();
+  const MethodInfo& m = dp_dbscan_method_info();
+  BudgetLedger ledger(1.0);
+  Rng rng(3);
+  const MethodResult none = m.make()->run(d, with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{5000}}}), rng, ledger);
+  ASSERT_EQ(none.notes.size(), 1u);
+  EXPECT_NE(none.notes[0].find("finds nothing by construction"), std::string::npos) << none.notes[0];
+  EXPECT_NE(none.notes[0].find("exceeds n = 2000"), std::string::npos) << none.notes[0];
+  EXPECT_EQ(none.diagnostics["spans"], 0);
+  BudgetLedger l2(1.0);
+  const MethodResult some = m.make()->run(d, with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{7}}}), rng, l2);
+  EXPECT_TRUE(some.notes.empty());
+}
+
 TEST(Methods, DpDbscanRunLedgerReleaseAndDeterminism) {
   const Dataset d = two_blobs();
   const MethodInfo& m = dp_dbscan_method_info();

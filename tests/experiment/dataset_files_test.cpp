@@ -103,9 +103,13 @@ TEST(DatasetFiles, MissingOptionIsValidated) {
   const fs::path dir = dpclust::testing::temp_dir("crash");
   std::string msg = error_of(dir, "    file: x.csv\n    missing: skip\n");
   EXPECT_TRUE(contains(msg, "t.yaml:")) << msg;
-  EXPECT_TRUE(contains(msg, "missing must be 'error'")) << msg;
-  msg = error_of(dir, "    file: x.arff\n    missing: drop\n");
-  EXPECT_TRUE(contains(msg, "csv and tsv files only")) << msg;
+  EXPECT_TRUE(contains(msg, "missing must be 'refuse'")) << msg;
+  msg = error_of(dir, "    file: x.dat\n    format: fimi\n    missing: drop\n");
+  EXPECT_TRUE(contains(msg, "csv, tsv and arff files only")) << msg;
+  msg = error_of(dir, "    file: x.csv\n    nominal: codes\n");
+  EXPECT_TRUE(contains(msg, "arff files only")) << msg;
+  msg = error_of(dir, "    file: x.arff\n    nominal: ordinal\n");
+  EXPECT_TRUE(contains(msg, "nominal must be 'skip'")) << msg;
   msg = error_of(dir, "    generator: {type: moons, n_samples: 10}\n    missing: drop\n");
   EXPECT_TRUE(contains(msg, "file datasets only")) << msg;
 }

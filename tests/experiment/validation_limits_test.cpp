@@ -341,8 +341,9 @@ TEST(ValidationLimits, DataRootOverTheFileNameLimitIsAnInputError) {
 }
 
 TEST(ValidationLimits, ParallelTrialsMultiplyTrialMemory) {
-  // A 2-D WaveCluster grid of 8192^2 = 67M cells: ~2 GiB per trial.
-  const std::string text = "experiment: wc\ntrials: 4\n" + kMoons + "methods:\n  - {method: wavecluster, params: {g: 8192, p: 0.5}}\n";
+  // A 2-D WaveCluster grid of 6000^2 = 36M cells: ~2.5 GiB per trial (five arrays over the grid, and C4.5 over
+  // the 3000^2 cells of the average subband for OCM/2CE).
+  const std::string text = "experiment: wc\ntrials: 4\n" + kMoons + "methods:\n  - {method: wavecluster, params: {g: 6000, p: 0.5}}\n";
   EXPECT_EQ(validate("mem_wc1", text, "--max-memory 3G --threads 1").code, 0);
   Result r = validate("mem_wc4", text, "--max-memory 3G --threads 4");
   EXPECT_EQ(r.code, 2) << r.output;

@@ -106,11 +106,11 @@ TEST(ArffErrors, MissingValue) {
   auto dir = temp_dir("arff");
   std::string msg = input_error([&] { load_arff(write_file(dir / "miss.arff", std::string(kCluto) + "?,1,1\n")); });
   EXPECT_TRUE(contains(msg, "miss.arff:13")) << msg;
-  EXPECT_TRUE(contains(msg, "missing values")) << msg;
-  EXPECT_TRUE(contains(msg, "not supported")) << msg;
+  EXPECT_TRUE(contains(msg, "1 of 4 rows have a missing value")) << msg;
+  EXPECT_TRUE(contains(msg, "missing: drop")) << msg;
   msg = input_error([&] { load_arff(write_file(dir / "miss2.arff", std::string(kCluto) + "1,1,?\n")); });
   EXPECT_TRUE(contains(msg, "miss2.arff:13")) << msg;
-  EXPECT_TRUE(contains(msg, "missing values")) << msg;
+  EXPECT_TRUE(contains(msg, "(rows per column: CLASS: 1)")) << msg;
 }
 
 TEST(ArffErrors, UndeclaredLabelValueGetsALabelOfItsOwn) {

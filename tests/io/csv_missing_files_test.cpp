@@ -31,7 +31,8 @@ TEST(CsvMissing, DefaultIsAnErrorAtTheLineNamingTheOption) {
   o.columns = {"LONGITUDE", "LATITUDE"};
   const std::string msg = input_error([&] { load_csv(p, o); });
   EXPECT_TRUE(contains(msg, "crash.csv:3")) << msg;
-  EXPECT_TRUE(contains(msg, "empty value")) << msg;
+  EXPECT_TRUE(contains(msg, "3 of 5 rows have a missing value")) << msg;
+  EXPECT_TRUE(contains(msg, "(rows per column: LONGITUDE: 2, LATITUDE: 2)")) << msg;
   EXPECT_TRUE(contains(msg, "missing: drop")) << msg;
 }
 
@@ -39,7 +40,7 @@ TEST(CsvMissing, DropSkipsRowsWithAnEmptyCoordinateAndCountsThem) {
   auto p = write_file(temp_dir("miss") / "crash.csv", kCrash);
   CsvOptions o;
   o.columns = {"LONGITUDE", "LATITUDE"};
-  o.drop_missing = true;
+  o.missing = MissingPolicy::drop;
   Dataset ds = load_csv(p, o);
   ASSERT_EQ(ds.n, 2u);
   EXPECT_EQ(ds.coords, (std::vector<double>{-73.8665, 40.667202, -73.91, 40.83}));
@@ -51,7 +52,7 @@ TEST(CsvMissing, DropSkipsRowsWithAnEmptyCoordinateAndCountsThem) {
 
 TEST(CsvMissing, DropKeepsRejectingTextNanAndInf) {
   CsvOptions o;
-  o.drop_missing = true;
+  o.missing = MissingPolicy::drop;
   auto dir = temp_dir("miss");
   EXPECT_TRUE(contains(input_error([&] { load_csv(write_file(dir / "a.csv", "x,y\n1,2\n3,abc\n"), o); }), "a.csv:3")) ;
   EXPECT_TRUE(contains(input_error([&] { load_csv(write_file(dir / "b.csv", "x,y\n1,nan\n"), o); }), "NaN/inf"));
@@ -61,7 +62,7 @@ TEST(CsvMissing, MaxRowsCountsKeptRows) {
   auto p = write_file(temp_dir("miss") / "crash.csv", kCrash);
   CsvOptions o;
   o.columns = {"LONGITUDE", "LATITUDE"};
-  o.drop_missing = true;
+  o.missing = MissingPolicy::drop;
   o.max_rows = 2;
   Dataset ds = load_csv(p, o);
   EXPECT_EQ(ds.n, 2u);
@@ -71,7 +72,7 @@ TEST(CsvMissing, MaxRowsCountsKeptRows) {
 TEST(CsvMissing, AllRowsMissingIsAnError) {
   auto p = write_file(temp_dir("miss") / "e.csv", "x,y\n,1\n2,\n");
   CsvOptions o;
-  o.drop_missing = true;
+  o.missing = MissingPolicy::drop;
   const std::string msg = input_error([&] { load_csv(p, o); });
   EXPECT_TRUE(contains(msg, "2 rows dropped")) << msg;
 }
@@ -123,7 +124,7 @@ TEST(CsvFiles, MissingRowsCountedOverAllFiles) {
   auto a = write_file(dir / "a.csv", "x,y\n1,2\n,4\n");
   auto b = write_file(dir / "b.csv", "x,y\n5,\n7,8\n");
   CsvOptions o;
-  o.drop_missing = true;
+  o.missing = MissingPolicy::drop;
   Dataset ds = load_csv_files({a, b}, o);
   EXPECT_EQ(ds.coords, (std::vector<double>{1, 2, 7, 8}));
   EXPECT_EQ(ds.provenance["missing"]["rows_dropped"], 2);

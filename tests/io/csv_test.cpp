@@ -181,7 +181,7 @@ TEST(CsvErrors, EmptyValue) {
   auto p = write_file(temp_dir("csv") / "gap.csv", "x,y\n1,\n");
   std::string msg = input_error([&] { load_csv(p); });
   EXPECT_TRUE(contains(msg, "gap.csv:2")) << msg;
-  EXPECT_TRUE(contains(msg, "empty value")) << msg;
+  EXPECT_TRUE(contains(msg, "1 of 1 rows have a missing value")) << msg;
 }
 
 TEST(CsvErrors, UnknownColumnSuggestsClosestAndListsAvailable) {

@@ -49,7 +49,8 @@ TEST(ErrorPrivacy, CsvEmptyLabelNamesRecord) {
   o.label = "label";
   const std::string msg = input_error([&] { load_csv(p, o); });
   EXPECT_TRUE(contains(msg, "c.csv:3")) << msg;
-  EXPECT_TRUE(contains(msg, "record 1 (0-based): label column 'label' is empty")) << msg;
+  EXPECT_TRUE(contains(msg, "1 of 2 rows have a missing value")) << msg;
+  EXPECT_TRUE(contains(msg, "(rows per column: label: 1)")) << msg;
   expect_no_value(msg, {"123456"});
 }
 

@@ -74,8 +74,10 @@ TEST(ArffText, StringLabelIsCodedLikeATextLabel) {
   EXPECT_EQ(ds.labels, (Labels{0, 1, 2}));
   EXPECT_EQ(ds.provenance["label"], "SequenceName");
   EXPECT_EQ(ds.provenance["label_map"]["ADT 2 YEAST"], 1);
-  EXPECT_FALSE(ds.provenance.contains("skipped_attributes"));
-  EXPECT_TRUE(err.empty()) << err;
+  // The nominal class, neither the label (SequenceName is) nor a coordinate, is left out and said.
+  ASSERT_EQ(ds.provenance["skipped_attributes"].size(), 1u);
+  EXPECT_EQ(ds.provenance["skipped_attributes"][0]["type"], "nominal");
+  EXPECT_TRUE(has_text(err, "1 of 4 attributes are nominal and left out")) << err;
 }
 
 TEST(ArffText, WhitespaceSeparatedRowsEqualTheCommaVersion) {
@@ -90,10 +92,10 @@ TEST(ArffText, WhitespaceSeparatedRowsEqualTheCommaVersion) {
   EXPECT_EQ(blanks.labels, commas.labels);
   EXPECT_EQ(mixed.coords, commas.coords);
   EXPECT_EQ(mixed.labels, commas.labels);
-  // Two commas still mean an empty value for its attribute (not a shifted row).
+  // Two commas still mean an empty value for its attribute (not a shifted row): a missing value of y.
   const std::string msg = input_error([&] { load_arff(write_file(dir / "gap.arff", header + "1,,a\n")); });
   EXPECT_TRUE(has_text(msg, "gap.arff:6")) << msg;
-  EXPECT_TRUE(has_text(msg, "attribute 'y': the value is not a number")) << msg;
+  EXPECT_TRUE(has_text(msg, "(rows per column: y: 1)")) << msg;
 }
 
 TEST(ArffText, MissingDataLineShowsNoRowValue) {
@@ -115,7 +117,7 @@ TEST(CsvHeaderAuto, FirstRowOfNumbersIsData) {
   // A missing value in the first record is no sign of a header either: the record is data (and here
   // dropped as missing), not the names of the columns.
   CsvOptions drop;
-  drop.drop_missing = true;
+  drop.missing = MissingPolicy::drop;
   const Dataset gap = load_csv(write_file(dir / "gap.csv", "1.5,,7\n3.5,4.5,8\n5.5,6.5,9\n"), drop);
   EXPECT_EQ(gap.provenance["header"], false);
   EXPECT_EQ(gap.provenance["missing"]["rows_dropped"], 1);

@@ -169,5 +169,36 @@ TEST(GridLaplace, OutputsAreGridPointsWhateverTheInput) {
   EXPECT_THROW(GridLaplaceSampler(2, 1.0, {0.0, 0.0}, 1e-20), std::invalid_argument);
 }
 
+// The cost model's expected proposals per draw against the sampler's own count (fixed seed): the L1
+// envelope of the L2 target accepts pi/4 at d = 2 and falls like (pi e / (2 d))^(d/2), which is why
+// 60 columns never finished (10^7 proposals a point) while 22 took a second.
+TEST(GridLaplace, ExpectedProposalsMatchTheSamplersCount) {
+  const double eps = 0.8;
+  for (std::size_t d : {1u, 2u, 5u, 8u}) {
+    const double u = auto_grid_step(eps, {}, {});
+    GridLaplaceSampler s(d, eps, std::vector<double>(d, 0.0), u);
+    Rng rng(11 + d);
+    std::vector<double> x(d, 0.37), z(d);
+    std::uint64_t proposals = 0;
+    const std::size_t draws = 4000;
+    for (std::size_t i = 0; i < draws; ++i) s.draw(x.data(), rng, z.data(), &proposals);
+    const double mean = static_cast<double>(proposals) / static_cast<double>(draws);
+    const double expected = expected_proposals(d, eps, u);
+    // Geometric number of proposals: sd of the mean sqrt(expected (expected - 1) / draws); 5 sd.
+    const double sd = std::sqrt(expected * (expected - 1) / static_cast<double>(draws));
+    EXPECT_NEAR(mean, expected, 5 * sd + 0.02 * expected) << "d = " << d;
+  }
+  EXPECT_NEAR(expected_proposals(2, 1.0, 0.01), 4 / M_PI, 0.02);
+  EXPECT_GT(expected_proposals(60, 1.0, 0.01), 5e6);
+  EXPECT_LT(expected_proposals(60, 1.0, 0.01), 5e7);
+  EXPECT_GT(expected_proposals(262, 1.0, 0.01), 1e30);
+  // The largest dimension within a budget of proposals is monotone and consistent with the estimate.
+  const std::size_t d = largest_dimension_within(1e4);
+  EXPECT_LE(expected_proposals(d, 1.0, 0.01), 1e4);
+  EXPECT_GT(expected_proposals(d + 1, 1.0, 0.01), 1e4);
+  EXPECT_GE(d, 25u);
+  EXPECT_LE(d, 40u);
+}
+
 }  // namespace
 }  // namespace dpclust::ndlaplace

@@ -292,3 +292,41 @@ def test_eugkm_and_hybrid_release_centres_and_spend_epsilon():
         for label in range(3):
             centre = X[y == label].mean(axis=0)
             assert np.min(np.linalg.norm(est.cluster_centers_ - centre, axis=1)) < 1.0
+def test_dpdbscan_takes_scikit_learns_min_samples_without_a_warning(moons):
+    import warnings as _w
+    with _w.catch_warnings():
+        _w.simplefilter("error")
+        est = dpclust.DPDBSCAN(min_samples=7, alpha=0.2)
+    assert est.min_pts == 7 and est.min_samples == 7 and "min_samples" not in est.get_params()
+    est.set_params(min_samples=9)
+    assert est.min_pts == 9
+    with pytest.raises(TypeError, match="got both 'min_samples' and 'min_pts'"):
+        dpclust.DPDBSCAN(min_samples=7, min_pts=8)
+
+
+def test_per_column_bounds_as_in_a_config(moons):
+    X, _ = moons
+    lower, upper = MOONS_BOUNDS
+    lo = np.broadcast_to(np.asarray(lower, dtype=float), (2,))
+    hi = np.broadcast_to(np.asarray(upper, dtype=float), (2,))
+    per_column = [[float(lo[j]), float(hi[j])] for j in range(2)]
+    a = dpclust.DPKMeans(3, bounds=per_column, random_state=4).fit(X)
+    b = dpclust.DPKMeans(3, bounds=(lo.tolist(), hi.tolist()), random_state=4).fit(X)
+    assert np.array_equal(a.cluster_centers_, b.cluster_centers_)
+    assert np.array_equal(np.asarray(a.bounds_, dtype=float), np.asarray(b.bounds_, dtype=float))
+    X3 = np.column_stack([X, X[:, 0]])
+    c = dpclust.DPKMeans(2, bounds=per_column + [per_column[0]], random_state=1).fit(X3)
+    assert c.cluster_centers_.shape == (2, 3)
+
+
+def test_read_file_reads_arff_with_nominal_attributes_and_missing_values(tmp_path):
+    path = tmp_path / "clinical.arff"
+    path.write_text("@relation c\n@attribute score {0,1,2,3}\n@attribute sex {m,f}\n@attribute age numeric\n"
+                    "@attribute class {a,b}\n@data\n2,m,55,a\n3,f,?,b\n1,f,26,b\n")
+    with pytest.raises(ValueError, match="1 of 3 rows have a missing value"):
+        dpclust.datasets.read_file(path)
+    data = dpclust.datasets.read_file(path, missing="drop", nominal="onehot")
+    assert data.columns == ["score=0", "score=1", "score=2", "score=3", "sex=m", "sex=f", "age"]
+    assert data.X.shape == (2, 7) and list(data.y) == [0, 1]
+    codes = dpclust.datasets.read_file(path, missing="drop", columns=["age", "score"])
+    assert codes.X.tolist() == [[55.0, 2.0], [26.0, 1.0]]

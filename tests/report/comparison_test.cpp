@@ -12,6 +12,7 @@
 #include "report/comparison.hpp"
 #include "report/comparison_markdown.hpp"
 #include "report/comparison_stats.hpp"
+#include "report/report.hpp"
 #include "report/results_index.hpp"
 
 using namespace dpclust::report;
@@ -225,12 +226,69 @@ TEST_F(ComparisonFixture, Markdown) {
   EXPECT_NE(md.find("| method | ε = 0.5 | ε = 2 | non-private (no ε) |"), std::string::npos) << md;
   // dp_b at 0.5: mean 0.55, t_{0.975,2} = 4.302652729749464 * 0.05 / sqrt(3) = 0.124207...
   EXPECT_NE(md.find("| dp_b | **0.550** [0.426, 0.674] (3) |"), std::string::npos) << md;
-  EXPECT_NE(md.find("skipped: needs 3^13 cells (fix: select at most 12 columns)"), std::string::npos) << md;
+  // The skip reason once under the table, the cell referring to it.
+  EXPECT_NE(md.find("skipped (S1)"), std::string::npos) << md;
+  EXPECT_NE(md.find("- S1: needs 3^13 cells (fix: select at most 12 columns)"), std::string::npos) << md;
+  EXPECT_EQ(md.find("skipped: needs"), std::string::npos) << md;
   EXPECT_NE(md.find("| kmeans *(reference)* |  |  | **0.900** [0.900, 0.900] (3) |"), std::string::npos) << md;
   EXPECT_NE(md.find("3 tests against the column's best"), std::string::npos) << md;
   const std::string local = comparison_table_markdown(tables[1]);
   EXPECT_NE(local.find("local ε = 2"), std::string::npos) << local;
   EXPECT_NE(local.find("r = 0.5"), std::string::npos) << local;
+}
+
+// A private method in a non-private setting (n treated as public, the textbook sampler) is marked ‡ in its
+// row and cells, with the reason once under the table; a private release is not marked.
+TEST_F(ComparisonFixture, NonPrivateSettingsAreMarked) {
+  json r{{"cells", json::array()}};
+  json flagged = make_cell("ds", "dp_dbscan", 1.0, "ari", {0.5, 0.6}, true, "pure", {{"n_public", 0}});
+  flagged["non_private"] = json::array({"the number of points n is treated as public"});
+  r["cells"].push_back(flagged);
+  json clean = make_cell("ds", "dp_dbscan", 1.0, "ari", {0.4, 0.5}, true, "pure", {{"n_public", 1000}});
+  clean["non_private"] = json::array();
+  r["cells"].push_back(clean);
+  r["cells"].push_back(make_cell("ds", "kmeans", std::nullopt, "ari", {0.9, 0.9}, false));
+  const auto t = compare_methods("e", r);
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(row(t[0], "dp_dbscan (n_public=0)").cells[0]->not_private.size(), 1u);
+  EXPECT_TRUE(row(t[0], "dp_dbscan (n_public=1000)").cells[0]->not_private.empty());
+  const std::string md = comparison_table_markdown(t[0]);
+  EXPECT_NE(md.find("| dp_dbscan (n_public=0) ‡ |"), std::string::npos) << md;
+  EXPECT_NE(md.find("‡1"), std::string::npos) << md;
+  EXPECT_NE(md.find("- ‡1: the number of points n is treated as public"), std::string::npos) << md;
+  EXPECT_NE(md.find("| dp_dbscan (n_public=1000) |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| kmeans *(reference)* |"), std::string::npos) << md;  // the reference rows are not marked
+}
+
+// A results directory of one's own sweeps (no experiment of the papers) opens with the comparison; the
+// papers' published values are one line after it, not hundreds of "not run" rows before it.
+TEST_F(ComparisonFixture, OwnSweepReportOpensWithTheComparison) {
+  const Reference ref = load_reference(fs::path(DPCLUST_TEST_SOURCE_DIR) / "reference" / "published.yaml");
+  ASSERT_GT(ref.values.size(), 10u);
+  ReportSummary sum;
+  json doc = results();
+  doc["provenance"] = {{"config_file", "mine.yaml"}, {"config_crc32", "00000000"}, {"runs", json::array()}};
+  doc["trials"] = 3;
+  const std::string md = write_markdown(ref, Results(std::map<std::string, json>{{"mine", doc}}), {}, &sum);
+  EXPECT_EQ(md.rfind("# dpclust report\n", 0), 0u) << md.substr(0, 200);
+  const std::size_t comparison = md.find("## Comparison of methods"), papers = md.find("## The papers' published values");
+  ASSERT_NE(comparison, std::string::npos);
+  ASSERT_NE(papers, std::string::npos);
+  EXPECT_LT(comparison, papers);
+  EXPECT_EQ(md.find("| published values |"), std::string::npos);
+  EXPECT_EQ(sum.not_run, ref.values.size());
+}
+
+// An experiment whose every cell was skipped still says why in the comparison section, each reason once.
+TEST_F(ComparisonFixture, ExperimentWithNoCellRunSaysWhy) {
+  json doc{{"cells", json::array()}, {"skipped_cells", json::array()}};
+  for (const char* series : {"kmeans", "dbscan"})
+    doc["skipped_cells"].push_back({{"dataset", "labor"}, {"series", series}, {"params", json::object()},
+                                    {"reason", "56 of 57 rows have a missing value"}, {"fix", "set `missing: drop`"}});
+  const std::string md = comparison_section(Results(std::map<std::string, json>{{"labor_sweep", doc}}), {});
+  EXPECT_NE(md.find("### labor_sweep"), std::string::npos) << md;
+  EXPECT_NE(md.find("No cell ran: all 2 were skipped."), std::string::npos) << md;
+  EXPECT_NE(md.find("- 56 of 57 rows have a missing value (fix: set `missing: drop`) (kmeans, dbscan)"), std::string::npos) << md;
 }
 
 TEST_F(ComparisonFixture, SectionFoldsPaperExperimentsOnly) {

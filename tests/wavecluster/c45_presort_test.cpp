@@ -29,7 +29,8 @@ void expect_same_tree(const std::vector<C45Tree::Node>& ref, const C45Tree& t, c
     EXPECT_EQ(std::memcmp(&got[i].threshold, &ref[i].threshold, sizeof(double)), 0) << what << " node " << i;
     EXPECT_EQ(got[i].left, ref[i].left) << what << " node " << i;
     EXPECT_EQ(got[i].right, ref[i].right) << what << " node " << i;
-    EXPECT_EQ(got[i].dist, ref[i].dist) << what << " node " << i;
+    EXPECT_EQ(got[i].count, ref[i].count) << what << " node " << i;
+    EXPECT_EQ(got[i].correct, ref[i].correct) << what << " node " << i;
     EXPECT_EQ(got[i].majority, ref[i].majority) << what << " node " << i;
     EXPECT_EQ(got[i].empty, ref[i].empty) << what << " node " << i;
   }

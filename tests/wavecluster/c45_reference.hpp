@@ -89,6 +89,8 @@ struct RefBuilder {
   C45Options opt;
   std::vector<C45Tree::Node>& nodes;
   std::vector<std::vector<std::uint32_t>> train;  // per node, its training instances (for pruning)
+  std::vector<std::vector<double>> nd_dist;       // per node, its class counts (the tree keeps count and correct)
+  std::vector<double>& dist_of(std::int32_t id) { return nd_dist[static_cast<std::size_t>(id)]; }
 
   double val(std::uint32_t i, std::size_t att) const { return x[i * a + att]; }
 
@@ -170,8 +172,8 @@ struct RefBuilder {
 
   std::int32_t new_node(const std::vector<std::uint32_t>& idx) {
     C45Tree::Node nd;
-    nd.dist = distribution(idx);
-    nd.majority = max_index(nd.dist);
+    nd_dist.push_back(distribution(idx));
+    C45Tree::set_distribution(nd, nd_dist.back());
     nd.empty = idx.empty();
     nodes.push_back(std::move(nd));
     train.push_back(opt.prune ? idx : std::vector<std::uint32_t>{});
@@ -181,7 +183,7 @@ struct RefBuilder {
   // ClassifierTree.buildTree with C45ModelSelection.selectModel.
   std::int32_t build(const std::vector<std::uint32_t>& idx) {
     const std::int32_t id = new_node(idx);
-    const std::vector<double> dist = nodes[static_cast<std::size_t>(id)].dist;
+    const std::vector<double> dist = nd_dist[static_cast<std::size_t>(id)];
     const double tot = static_cast<double>(idx.size());
     if (sm(tot, 2.0 * static_cast<double>(opt.min_leaf)) || eq(tot, dist[static_cast<std::size_t>(max_index(dist))])) return id;
     std::vector<Split> splits(a);
@@ -227,13 +229,13 @@ struct RefBuilder {
   }
 
   double training_errors(std::int32_t id) {
-    if (leaf(id)) return num_incorrect(at(id).dist);
+    if (leaf(id)) return num_incorrect(dist_of(id));
     return training_errors(at(id).left) + training_errors(at(id).right);
   }
   // ClassifierTree.collapse
   void collapse(std::int32_t id) {
     if (leaf(id)) return;
-    if (training_errors(id) >= num_incorrect(at(id).dist) - 1e-3) make_leaf(id);
+    if (training_errors(id) >= num_incorrect(dist_of(id)) - 1e-3) make_leaf(id);
     else {
       collapse(at(id).left);
       collapse(at(id).right);
@@ -247,7 +249,7 @@ struct RefBuilder {
     return e + add_errs(t, e, opt.confidence);
   }
   double estimated_errors(std::int32_t id) {
-    if (leaf(id)) return errors_for_distribution(at(id).dist);
+    if (leaf(id)) return errors_for_distribution(dist_of(id));
     return estimated_errors(at(id).left) + estimated_errors(at(id).right);
   }
   void split_by(std::int32_t id, const std::vector<std::uint32_t>& data, std::vector<std::uint32_t>& l, std::vector<std::uint32_t>& r) {
@@ -261,8 +263,8 @@ struct RefBuilder {
     return estimated_errors_for_branch(at(id).left, l) + estimated_errors_for_branch(at(id).right, r);
   }
   void new_distribution(std::int32_t id, const std::vector<std::uint32_t>& data) {
-    at(id).dist = distribution(data);
-    at(id).majority = max_index(at(id).dist);
+    dist_of(id) = distribution(data);
+    C45Tree::set_distribution(at(id), dist_of(id));
     train[static_cast<std::size_t>(id)] = data;
     if (!leaf(id)) {
       std::vector<std::uint32_t> l, r;
@@ -278,11 +280,11 @@ struct RefBuilder {
     if (leaf(id)) return;
     prune(at(id).left);
     prune(at(id).right);
-    const double n_left = total(at(at(id).left).dist), n_right = total(at(at(id).right).dist);
+    const double n_left = total(dist_of(at(id).left)), n_right = total(dist_of(at(id).right));
     const std::int32_t largest = gr(n_right, n_left) ? at(id).right : at(id).left;  // maxBag: first maximum
     const double err_largest = opt.subtree_raising ? estimated_errors_for_branch(largest, train[static_cast<std::size_t>(id)])
                                                    : std::numeric_limits<double>::max();
-    const double err_leaf = errors_for_distribution(at(id).dist);
+    const double err_leaf = errors_for_distribution(dist_of(id));
     const double err_tree = estimated_errors(id);
     if (sm_or_eq(err_leaf, err_tree + 0.1) && sm_or_eq(err_leaf, err_largest + 0.1)) {
       make_leaf(id);

@@ -222,6 +222,76 @@ TEST(WaveCluster, ConnectivityFullVersusFace) {
   EXPECT_EQ(connected_components(s3, GridShape{{2, 2, 2}}, false).n_clusters, 2u);
 }
 
+// The components against a reference written here (all pairs, union by flooding), on masks where
+// connected_components lists neighbour offsets (dense, few dimensions) and where it compares pairs
+// (sparse, many dimensions): the same ids either way.
+TEST(WaveCluster, ConnectedComponentsEqualAReferenceInEveryDimension) {
+  Rng rng(21);
+  for (std::size_t d : {1u, 2u, 3u, 5u, 8u, 11u}) {
+    for (double density : {0.02, 0.3}) {
+      for (bool full : {true, false}) {
+        std::vector<std::size_t> dims(d, d <= 3 ? 5 : 2);
+        GridShape sh{dims};
+        std::vector<std::uint8_t> sig(sh.size());
+        for (auto& v : sig) v = rng.uniform(0, 1) < density ? 1 : 0;
+        // Reference: cells in index order, each unlabelled one floods its component over all pairs.
+        std::vector<std::int32_t> ref(sig.size(), -1);
+        std::vector<std::size_t> a(d), b(d);
+        std::int32_t next = 0;
+        for (std::size_t s = 0; s < sig.size(); ++s) {
+          if (!sig[s] || ref[s] >= 0) continue;
+          std::vector<std::size_t> todo{s};
+          ref[s] = next;
+          while (!todo.empty()) {
+            const std::size_t x = todo.back();
+            todo.pop_back();
+            unravel(x, sh, a.data());
+            for (std::size_t y = 0; y < sig.size(); ++y) {
+              if (!sig[y] || ref[y] >= 0) continue;
+              unravel(y, sh, b.data());
+              std::size_t off = 0, far = 0;
+              for (std::size_t j = 0; j < d; ++j) {
+                const std::size_t diff = a[j] > b[j] ? a[j] - b[j] : b[j] - a[j];
+                off += diff;
+                far += diff > 1;
+              }
+              if (far == 0 && (full || off == 1)) {
+                ref[y] = next;
+                todo.push_back(y);
+              }
+            }
+          }
+          ++next;
+        }
+        const Clustering c = connected_components(sig, sh, full);
+        EXPECT_EQ(c.cell_cluster, ref) << "d = " << d << ", density " << density << ", full " << full;
+        EXPECT_EQ(c.n_clusters, static_cast<std::size_t>(next));
+      }
+    }
+  }
+}
+
+// 22 dimensions at g = 2 (4 million cells): full connectivity has 3^22 - 1 = 3.1e10 neighbour offsets,
+// which the labelling once listed (4 GB and more); a few significant cells are compared pairwise.
+TEST(WaveCluster, ConnectedComponentsIn22DimensionsDoNotListTheOffsets) {
+  GridShape sh{std::vector<std::size_t>(22, 2)};
+  std::vector<std::uint8_t> sig(sh.size(), 0);
+  sig[0] = 1;                    // (0, ..., 0)
+  sig[sh.size() - 1] = 1;        // (1, ..., 1): corner-adjacent to the first
+  sig[1] = 1;                    // adjacent to the first by a face
+  const Clustering full = connected_components(sig, sh, true);
+  EXPECT_EQ(full.n_clusters, 1u);
+  EXPECT_EQ(full.n_significant, 3u);
+  const Clustering face = connected_components(sig, sh, false);
+  EXPECT_EQ(face.n_clusters, 2u);
+  EXPECT_LT(connected_components_memory(22, true, 3), 1024.0);
+  // No significant cell at all (a private release that found nothing): nothing listed either.
+  const Clustering none = connected_components(std::vector<std::uint8_t>(sh.size(), 0), sh, true);
+  EXPECT_EQ(none.n_clusters, 0u);
+  EXPECT_EQ(connected_components_memory(22, true, 0), 0.0);
+  EXPECT_GT(connected_components_memory(12, true, 1e6), 1e6);  // 3^12 offsets of 12 ints
+}
+
 TEST(WaveCluster, ReleaseRoundTrip) {
   const std::vector<std::uint8_t> sig = {1, 1, 0, 0, 0, 1};
   Clustering c = connected_components(sig, GridShape{{2, 3}}, false);
