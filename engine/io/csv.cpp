@@ -200,9 +200,10 @@ ColumnPlan plan_columns(const CsvOptions& o, const std::vector<std::string_view>
 // A bad value is named by its line (in.where()), its record index and its column, never shown: the
 // text of a private record's field is data even when it is not a number (issue 22 item 7; see
 // record_label in text.hpp).
+// `column` as shown_column gives it: 'name', or #index when header: auto guessed the names.
 [[noreturn, gnu::cold, gnu::noinline]] void bad_value(const LineReader& in, const std::string& column,
                                                       std::string_view value, std::size_t record) {
-  const std::string at = text::record_label(record) + ", column '" + text::printable(column) + "': ";
+  const std::string at = text::record_label(record) + ", column " + column + ": ";
   double v;
   if (text::parse_double(value, v))  // it parsed, so it was NaN or infinite
     throw InputError(in.where(), at + "the value is NaN or infinite: NaN/inf not allowed; remove or impute the row",
@@ -295,7 +296,7 @@ FileRead read_csv_file(const fs::path& path, const CsvOptions& options, std::opt
     for (std::size_t c : plan.coords) {
       double v;
       if (!text::parse_double(fields[c], v) || !std::isfinite(v))
-        bad_value(in, kept_column_name(plan, c), fields[c], rows_before + got_rows.rows);
+        bad_value(in, shown_column(plan, c), fields[c], rows_before + got_rows.rows);
       ds.coords.push_back(v);
     }
     if (plan.label)

@@ -154,7 +154,7 @@ TEST(CsvErrors, BadNumberNamesFileLineRecordAndColumnNotText) {
   EXPECT_FALSE(contains(msg, "abc")) << msg;  // a field's text is the record's data
   EXPECT_TRUE(contains(msg, "fix:")) << msg;
   msg = input_error([&] { load_csv(p); });
-  EXPECT_TRUE(contains(msg, "record 2 (0-based), column '#1': the value is not a number")) << msg;
+  EXPECT_TRUE(contains(msg, "record 2 (0-based), column #1 (0-based; header: auto, names not shown): the value is not a number")) << msg;
 }
 
 TEST(CsvErrors, WrongColumnCount) {

@@ -58,7 +58,7 @@ TEST(CsvHeaderAutoNames, ABadValueNamesAGuessedColumnByItsIndexAndAConfirmedOneB
   const auto dir = testing::temp_dir("header_auto_names");
   const auto p = testing::write_file(dir / "people.csv", "SECRETJOHN,SECRETJANE\n1.5,2.5\n4.5,oops\n");
   const std::string msg = testing::input_error([&] { load_csv(p, CsvOptions{}); });
-  EXPECT_TRUE(mentions(msg, "column '#1'")) << msg;
+  EXPECT_TRUE(mentions(msg, "column #1 (0-based; header: auto, names not shown)")) << msg;
   EXPECT_FALSE(mentions(msg, "SECRET")) << msg;
   // Typed in the config, the name is the user's: shown.
   CsvOptions named;
