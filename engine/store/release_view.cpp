@@ -69,7 +69,8 @@ json release_only(const json& results) {
       copy_keys(it.value(), d, {"d", "bounds_source"});
       if (it.value().contains("columns")) d["columns"] = released_column_names(it.value());
       // Configured bounds are public; a box derived from the data is not.
-      if (it.value().value("bounds_source", std::string()) == "config") d["bounds"] = it.value()["bounds"];
+      if (it.value().value("bounds_source", std::string()) == "config" && it.value().contains("bounds"))
+        d["bounds"] = it.value()["bounds"];
       datasets[it.key()] = std::move(d);
     }
   out["datasets"] = std::move(datasets);
