@@ -167,7 +167,6 @@ SyntheticCounts flat_origin_counts(const Dataset& data, const Quantizer& q, doub
   res.counts.assign(q.shape().size(), 0.0);
   std::uint64_t synthetic = 0;
   std::vector<std::size_t> s(d);
-  std::vector<double> x(d);
   auto place = [&](const std::vector<double>& box_lo, const std::vector<double>& box_w, std::uint64_t n_points) {
     if (n_points > kSynopsisMaxSyntheticPoints - synthetic)
       throw InputError("wc_baseline.epsilon",
@@ -176,7 +175,7 @@ SyntheticCounts flat_origin_counts(const Dataset& data, const Quantizer& q, doub
                        "raise epsilon (less noise per cell)");
     synthetic += n_points;
     place_uniform_points(
-        q, res.counts, n_points, rng, [&](std::size_t j, double draw) { return box_lo[j] + draw * box_w[j]; }, x);
+        q, res.counts, n_points, rng, [&](std::size_t j, double draw) { return box_lo[j] + draw * box_w[j]; });
   };
   std::vector<double> box_lo(d), box_w(d);
   for (std::size_t c = 0; c < cells1; ++c) {

@@ -67,20 +67,22 @@ std::uint64_t leaf_points(double v, std::uint64_t& total) {
   return np;
 }
 
+// std::floor(t), without the library call for the values every point gives (0 <= t < 2^52, where the
+// conversion to an integer truncates exactly and truncation is the floor).
+double floor_of(double t) { return t >= 0 && t < 0x1p52 ? static_cast<double>(static_cast<std::int64_t>(t)) : std::floor(t); }
+
 // Quantizes `count` uniform points of the box [lo_j + (a_j + s_j / m2) w_j, ...), given in units of
 // first-level cells (a = first-level cell coords, s = sub-cell coords) into the g-grid counts.
 struct Placer {
   const Quantizer& q;
   std::vector<double>& out;
-  std::vector<double> scratch;
   void place(const std::size_t* a, const std::size_t* s, double m1, double m2, std::uint64_t count, Rng& rng) {
     place_uniform_points(
         q, out, count, rng,
         [&](std::size_t j, double u) {
           const double frac = (static_cast<double>(a[j]) + (static_cast<double>(s[j]) + u) / m2) / m1;
           return q.lo(j) + frac * (q.hi(j) - q.lo(j));
-        },
-        scratch);
+        });
   }
 };
 
@@ -131,7 +133,7 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
     for (std::size_t j = 0; j < d; ++j) {
       const double t = (p[j] - q.lo(j)) / (q.hi(j) - q.lo(j)) * m;
       // Clamped before the cast: a point far outside the domain would overflow size_t.
-      a[j] = !(t > 0) ? 0 : t >= static_cast<double>(mi) ? mi - 1 : static_cast<std::size_t>(t);
+      a[j] = !(t > 0) ? 0 : t >= static_cast<double>(mi) ? mi - 1 : static_cast<std::size_t>(static_cast<std::int64_t>(t));
     }
   };
   auto ravel = [&](const std::size_t* a, std::size_t m) {
@@ -146,7 +148,7 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
     }
   };
   std::vector<std::size_t> a(d), s(d);
-  Placer placer{q, res.counts, {}};
+  Placer placer{q, res.counts};
 
   if (opt.type == "uniform") {
     // UG: m = ceil(sqrt(N eps / c)).
@@ -207,8 +209,8 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
     std::size_t sub = 0;
     for (std::size_t j = 0; j < d; ++j) {
       const double t = (p[j] - q.lo(j)) / (q.hi(j) - q.lo(j)) * static_cast<double>(m1);
-      const double f = std::min(std::max(t - std::floor(t), 0.0), 1.0);
-      std::size_t sj = static_cast<std::size_t>(f * static_cast<double>(mm));
+      const double f = std::min(std::max(t - floor_of(t), 0.0), 1.0);
+      std::size_t sj = static_cast<std::size_t>(static_cast<std::int64_t>(f * static_cast<double>(mm)));  // 0 <= f mm <= mm
       if (t >= static_cast<double>(m1)) sj = mm - 1;  // x = hi: last sub-cell of the last cell
       if (sj >= mm) sj = mm - 1;
       sub = sub * mm + sj;
