@@ -83,6 +83,9 @@ struct MetricInfo {
   // The methods it applies to (e.g. DSG_C only to the WaveCluster family); empty = every method.
   // A cell computes the listed (or, by default, all) metrics that apply to its method.
   std::vector<std::string> methods = {};
+  // Reads the method's labels (MethodResult::labels). False for a metric of other outputs only (DRBT's stress):
+  // a trial whose metrics all say false, and that saves no labels, lets the method skip label-only work.
+  bool reads_labels = true;
 
   bool applies_to(const std::string& method) const {
     if (methods.empty()) return true;
