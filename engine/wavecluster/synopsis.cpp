@@ -180,8 +180,16 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
   const std::size_t cells1 = cells_of(m1, d, "m1");
   std::vector<double> v(cells1, 0.0);
   std::vector<std::uint32_t> cell1(data.n);
+  // Each point's t = (x - lo) / (hi - lo) * m1 per dimension, kept for level 2 (the same doubles it would
+  // compute again).
+  std::vector<double> t1(data.n * d);
   for (std::size_t i = 0; i < data.n; ++i) {
-    level_cells(data.point(i), static_cast<double>(m1), m1, a.data());
+    const double* p = data.point(i);
+    for (std::size_t j = 0; j < d; ++j) {
+      const double t = (p[j] - q.lo(j)) / (q.hi(j) - q.lo(j)) * static_cast<double>(m1);  // level_cells' t
+      t1[i * d + j] = t;
+      a[j] = !(t > 0) ? 0 : t >= static_cast<double>(m1) ? m1 - 1 : static_cast<std::size_t>(static_cast<std::int64_t>(t));
+    }
     cell1[i] = static_cast<std::uint32_t>(ravel(a.data(), m1));
     v[cell1[i]] += 1.0;
   }
@@ -205,10 +213,9 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
   for (std::size_t i = 0; i < data.n; ++i) {
     const std::size_t c = cell1[i];
     const std::size_t mm = m2[c];
-    const double* p = data.point(i);
     std::size_t sub = 0;
     for (std::size_t j = 0; j < d; ++j) {
-      const double t = (p[j] - q.lo(j)) / (q.hi(j) - q.lo(j)) * static_cast<double>(m1);
+      const double t = t1[i * d + j];
       const double f = std::min(std::max(t - floor_of(t), 0.0), 1.0);
       std::size_t sj = static_cast<std::size_t>(static_cast<std::int64_t>(f * static_cast<double>(mm)));  // 0 <= f mm <= mm
       if (t >= static_cast<double>(m1)) sj = mm - 1;  // x = hi: last sub-cell of the last cell
