@@ -221,7 +221,9 @@ std::vector<MetricInfo> drbt_metric_list() {
          return r->stress;
        },
        {kMethod},
-       false},  // reads the stress only: a trial scoring nothing else skips the K-means step
+       /*needs_centres=*/false,
+       /*by_default=*/true,
+       /*reads_labels=*/false},  // the stress only: a trial scoring nothing else skips the K-means step
       {"of",
        "DRBT Eq. 14: overall F-measure of the K-means clusters of the disguised data against K-means (same k) on the "
        "original data",
