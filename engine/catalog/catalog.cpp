@@ -8,6 +8,7 @@
 #include "cluster/dbscan/dbscan.hpp"
 #include "core/error.hpp"
 #include "cluster/kmeans/kmeans.hpp"
+#include "cluster/uniform_centres/uniform_centres.hpp"
 #include "data/generators.hpp"
 #include "dpdbscan/register.hpp"
 #include "dpm/register.hpp"
@@ -23,7 +24,7 @@ namespace dpclust {
 
 const std::vector<MethodInfo>& all_methods() {
   static const std::vector<MethodInfo> methods = [] {
-    std::vector<MethodInfo> all = {dbscan_method_info(), kmeans_method_info()};
+    std::vector<MethodInfo> all = {dbscan_method_info(), kmeans_method_info(), uniform_centres_method_info()};
     for (auto& m : wavecluster_methods()) all.push_back(std::move(m));
     for (auto& m : dpdbscan_methods()) all.push_back(std::move(m));
     for (auto& m : ndlaplace_methods()) all.push_back(std::move(m));
