@@ -31,6 +31,14 @@ MetricTraits metric_traits(const std::string& metric) {
       {"kprime_rel_error", {Better::lower, 0.0, none}},    // |k' - k| / k, Sec. 7
       {"stress", {Better::lower, 0.0, none}},              // DRBT Eq. 6
       {"centroid_rel_error", {Better::lower, 0.0, none}},  // thesis Sec. 2.2.2
+      // The k-means measures (metrics/kmeans_measures.hpp): costs and distances lower, agreements higher.
+      {"inertia", {Better::lower, 0.0, none}},
+      {"inertia_per_point", {Better::lower, 0.0, none}},
+      {"normalized_kmeans_cost", {Better::lower, 0.0, none}},
+      {"centre_distance", {Better::lower, 0.0, none}},
+      {"silhouette", {Better::higher, -1.0, 1.0}},
+      {"accuracy", {Better::higher, 0.0, 1.0}},
+      {"purity", {Better::higher, 0.0, 1.0}},
       // Counts and shares with no better direction: tabled, not ranked.
       {"noise_fraction", {Better::none, 0.0, 1.0}},
       {"n_clusters", {Better::none, 0.0, none}},
