@@ -71,6 +71,27 @@ Sample summarize(const std::vector<double>& v, const MetricTraits& range) {
   return s;
 }
 
+double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return std::nan("");
+  std::sort(v.begin(), v.end());
+  const double h = (static_cast<double>(v.size()) - 1) * std::clamp(q, 0.0, 1.0);
+  const auto lo = static_cast<std::size_t>(std::floor(h));
+  const std::size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (h - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+
+std::optional<Spread> spread(const std::vector<double>& v) {
+  if (v.empty()) return std::nullopt;
+  return Spread{quantile(v, 0.5), quantile(v, 0.1), quantile(v, 0.9)};
+}
+
+bool no_better_than(double value, double reference, Better better) {
+  if (std::isnan(value)) return true;
+  if (better == Better::higher) return !(value > reference);
+  if (better == Better::lower) return !(value < reference);
+  return false;
+}
+
 std::optional<WelchTest> welch_test(const std::vector<double>& a, const std::vector<double>& b) {
   if (a.size() < 2 || b.size() < 2) return std::nullopt;
   const Sample sa = summarize(a), sb = summarize(b);
