@@ -7,7 +7,7 @@ only what changed.
 The figures:
 1. Generic figures for every experiment (plot_results.py: metric against the swept parameter, or bars),
    one job per experiment.
-2. The papers' figures and tables (plots/paper_*.py): each module has FIGURES, a list of functions
+2. The papers' figures and tables (plots/paper_*.py) and the benchmark's (plots/benchmark_*.py): each module has FIGURES, a list of functions
    f(results_dir, out_dir) -> list of written files, one job each; a function whose experiment is
    absent returns [] and says so, or raises FileNotFoundError (reported as skipped).
 
@@ -70,7 +70,8 @@ def list_jobs(results_dir):
     """[(job id, module, name)]: the generic figures of every experiment, then every paper figure."""
     jobs = [(f"plot_results:{p.parent.name}", "plot_results", p.parent.name)
             for p in sorted(pathlib.Path(results_dir).glob("*/results.json"))]
-    for module_file in sorted(HERE.glob("paper_*.py")):
+    # The papers' figures, then the benchmark's (benchmark_figures.py: win regions, time against n and d).
+    for module_file in sorted(HERE.glob("paper_*.py")) + sorted(HERE.glob("benchmark_*.py")):
         for name in _figure_names(module_file):
             jobs.append((f"{module_file.stem}.{name}", module_file.stem, name))
     return jobs
