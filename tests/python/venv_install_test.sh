@@ -6,16 +6,12 @@
 #   tests/python/venv_install_test.sh [SOURCE_DIR]      the whole `pip install .`: pip drives a CMake build
 #   CLEAN=1 tests/python/venv_install_test.sh [SOURCE_DIR]
 #                                                       the same from a clean, temporary CMake build folder
-#   PIP_BUILD_DIR=DIR CMAKE_CXX_COMPILER_LAUNCHER=ccache tests/python/venv_install_test.sh [SOURCE_DIR]
+#                                                       (CTest: python_pip_build, label pip_build, with NO_SUITE)
+#   PIP_BUILD_DIR=DIR tests/python/venv_install_test.sh [SOURCE_DIR]
 #                                                       the same in DIR, emptied before and removed after
-#                                                       (CTest: python_install when the suite's build uses
-#                                                       ccache; DIR = BUILD-pip, beside BUILD, so that the
-#                                                       objects come from BUILD's cache entries)
 #   PREBUILT=BUILD_DIR tests/python/venv_install_test.sh [SOURCE_DIR]
-#                                                       (CTest: python_install without ccache)
+#                                                       (CTest: python_install)
 #   NO_SUITE=1 ...                                      install and import checks only, not tests/python
-#                                                       (CTest: python_pip_build without ccache, beside
-#                                                       python_install, which runs the suite)
 #
 # With PREBUILT, pip packages the module and binary that build already made (setup.py's
 # DPCLUST_PIP_PREBUILT_DIR) instead of compiling the engine a second time in pip: the test then checks the
