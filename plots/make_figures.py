@@ -8,7 +8,8 @@ only what changed.
 The figures:
 1. Generic figures for every experiment (plot_results.py: metric against the swept parameter, or bars; one
    figure per experiment and metric), one job per experiment.
-2. The papers' figures and tables (plots/paper_*.py): each module has FIGURES, a list of functions
+2. The papers' figures and tables (plots/paper_*.py) and the benchmark's (plots/benchmark_*.py: win regions,
+   time against n and d): each module has FIGURES, a list of functions
    f(results_dir, out_dir) -> list of written files, one job each; a function whose experiment is
    absent returns [] and says so, or raises FileNotFoundError (reported as skipped).
 3. On request (--comparison): the report's method comparison figures (plot_comparison.py, one per experiment,
@@ -73,12 +74,13 @@ def _figure_names(module_file):
 
 def list_jobs(results_dir):
     """[(job id, module, name)]: the generic figures of every experiment, its comparison figures, then every
-    paper figure."""
+    paper figure and the benchmark's."""
     jobs = []
     for p in sorted(pathlib.Path(results_dir).glob("*/results.json")):
         jobs.append((f"plot_results:{p.parent.name}", "plot_results", p.parent.name))
         jobs.append((f"plot_comparison:{p.parent.name}", "plot_comparison", p.parent.name))
-    for module_file in sorted(HERE.glob("paper_*.py")):
+    # The papers' figures, then the benchmark's (benchmark_figures.py: win regions, time against n and d).
+    for module_file in sorted(HERE.glob("paper_*.py")) + sorted(HERE.glob("benchmark_*.py")):
         for name in _figure_names(module_file):
             jobs.append((f"{module_file.stem}.{name}", module_file.stem, name))
     return jobs

@@ -26,6 +26,8 @@ from plot_results import plt, save
 FOOTNOTE = ("Lines: private methods, mean over trials against epsilon; bands: 95% t-interval of the mean, cut to the "
             "metric's range. Dashed horizontal lines: non-private methods (no epsilon), with their band.{local} "
             "Significance of the differences: the report's comparison table (Welch t-test, Holm-corrected).")
+BASELINE_NOTE = (" Dotted: the trivial baseline (k centres uniform in the public domain, 0-DP; docs/benchmark.md), "
+                 "which a private method must beat to be worth its budget.")
 MAX_LEGEND = 40  # legend entries of a comparison figure; the rows beyond are drawn, named in the report's table
 LEGEND_NOTE = " Legend: the first {shown} of {rows} rows (the report's comparison table names them all)."
 NOT_PRIVATE_NOTE = (" ‡: not a private release (a private method in a non-private setting, e.g. n treated as public, a "
@@ -117,6 +119,7 @@ def _figure(exp, dataset, metric, cells, skipped=()):
     points = {}  # key -> [(eps, agg)]
     refs = {}  # key -> agg
     local_keys = set()
+    baseline_keys = set()  # the trivial baseline (role trivial_baseline): a reference line, but 0-DP, not non-private
     for c in cells:
         agg = (c.get("aggregates") or {}).get(metric)
         if agg is None:
@@ -128,6 +131,8 @@ def _figure(exp, dataset, metric, cells, skipped=()):
             not_private.add(key)
         if reference or eps is None:
             refs[key] = agg
+            if c.get("role") == "trivial_baseline" or (not c.get("role") and c.get("method") == "uniform_centres"):
+                baseline_keys.add(key)
         else:
             points.setdefault(key, []).append((eps, agg))
             if local:
@@ -161,10 +166,12 @@ def _figure(exp, dataset, metric, cells, skipped=()):
         for key in ref_keys:
             m, lo, hi = _band(metric, refs[key])
             colour = colour_of[key]
-            line = ax.axhline(m, color=colour, linestyle="--", linewidth=1.2, label=f"{labels[key]} (non-private)")
+            what = "trivial baseline, 0-DP" if key in baseline_keys else "non-private"
+            line = ax.axhline(m, color=colour, linestyle=":" if key in baseline_keys else "--", linewidth=1.2,
+                              label=f"{labels[key]} ({what})")
             if hi > lo:
                 ax.axhspan(lo, hi, color=colour, alpha=0.10, linewidth=0)
-            handles[f"{labels[key]} (non-private)"] = line
+            handles[f"{labels[key]} ({what})"] = line
         if len(xs_all) > 1 and xs_all[0] > 0 and xs_all[-1] / xs_all[0] >= 8:
             ax.set_xscale("log")
         ax.set_xticks(xs_all)
@@ -187,6 +194,8 @@ def _figure(exp, dataset, metric, cells, skipped=()):
         ax.grid(alpha=0.3)
     fig.suptitle(f"{exp}: {dataset}, {metric}")
     footnote = FOOTNOTE.format(local=LOCAL_NOTE if local_keys else "")
+    if baseline_keys:
+        footnote += BASELINE_NOTE
     if not_private:
         footnote += NOT_PRIVATE_NOTE
     if skipped:

@@ -8,6 +8,7 @@
 #include "cluster/dbscan/dbscan.hpp"
 #include "core/error.hpp"
 #include "cluster/kmeans/kmeans.hpp"
+#include "cluster/uniform_centres/uniform_centres.hpp"
 #include "data/generators.hpp"
 #include "dpdbscan/register.hpp"
 #include "dpm/register.hpp"
@@ -23,7 +24,7 @@ namespace dpclust {
 
 const std::vector<MethodInfo>& all_methods() {
   static const std::vector<MethodInfo> methods = [] {
-    std::vector<MethodInfo> all = {dbscan_method_info(), kmeans_method_info()};
+    std::vector<MethodInfo> all = {dbscan_method_info(), kmeans_method_info(), uniform_centres_method_info()};
     for (auto& m : wavecluster_methods()) all.push_back(std::move(m));
     for (auto& m : dpdbscan_methods()) all.push_back(std::move(m));
     for (auto& m : ndlaplace_methods()) all.push_back(std::move(m));
@@ -189,7 +190,12 @@ const std::vector<GeneratorInfo>& all_generators() {
        {n_samples(1000), int_param("components", 5, "number of components, at most 10000 (their means are drawn before any point)", 1, 10'000),
         n_features_param(),
         real_param("sd", 1.0, "sd of every component", 0.0, std::nullopt, true), real_param("box_lo", -10.0, "means box lower end"),
-        real_param("box_hi", 10.0, "means box upper end"), shuffle_param(), seed_param()},
+        real_param("box_hi", 10.0, "means box upper end"),
+        real_param("imbalance", 1.0,
+                   "ratio of the largest to the smallest component's weight, at most 1e6: weights proportional to imbalance^(-c/(k-1)) "
+                   "for components c = 0..k-1 (1 = equal weights)",
+                   1.0, 1e6),
+        shuffle_param(), seed_param()},
        [](const ParamSet& p) {
          check_box(p, "gaussian_mixture", "box_lo", "box_hi", true);
          // The means come from the same seed (a separate stream), so the whole mixture is one seed.
@@ -203,6 +209,9 @@ const std::vector<GeneratorInfo>& all_generators() {
            o.means.push_back(mean);
          }
          o.sd = {p.real("sd")};
+         // Imbalanced components (benchmark shapes): a geometric progression of weights from 1 down to 1/imbalance.
+         if (const double ratio = p.real("imbalance"); ratio != 1.0 && k > 1)
+           for (std::size_t c = 0; c < k; ++c) o.weights.push_back(std::pow(ratio, -static_cast<double>(c) / static_cast<double>(k - 1)));
          o.shuffle = p.boolean("shuffle");
          o.seed = seed_of(p);
          return gaussian_mixture(o);

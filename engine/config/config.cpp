@@ -24,7 +24,8 @@ std::uint64_t trial_seed(const ExperimentConfig& cfg, std::string_view cell_key,
 }
 
 const std::vector<std::string> kTopKeys = {"experiment", "description", "seed", "seeds", "randomness", "trials", "threads",
-                                            "datasets", "methods", "metrics", "params", "output", "audit"};
+                                            "datasets", "methods", "metrics", "params", "output", "audit",
+                                            "baselines"};
 const std::vector<std::string> kMethodKeys = {"method", "as", "params", "zip"};
 const std::vector<std::string> kOutputKeys = {"release", "points", "labels"};
 
@@ -212,6 +213,13 @@ static ExperimentConfig parse_config_checked(const std::string& text, const std:
     raw.methods.push_back(std::move(method_raw));
   }
 
+  // Trivial baseline and non-private counterparts (docs/benchmark.md), before the metrics are checked against
+  // the methods and before anything is typed: they are methods like the listed ones from here on.
+  if (root.has("baselines")) {
+    cfg.baselines = yaml::as_bool(root.child("baselines"));
+    if (cfg.baselines) add_baselines(cfg, raw, root.child("baselines"));
+  }
+
   // Metrics.
   if (root.has("metrics")) {
     auto mt = root.child("metrics");
@@ -248,6 +256,16 @@ static ExperimentConfig parse_config_checked(const std::string& text, const std:
       raw.experiment.emplace(key, ps.child(key));
     }
   }
+  // A dataset's tuned_on_data names parameters of the listed methods (a misspelt one would label nothing).
+  for (std::size_t i = 0; i < cfg.datasets.size(); ++i)
+    for (const auto& [param, how] : cfg.datasets[i].tuned_on_data) {
+      bool declared = false;
+      for (const auto& ms : cfg.methods)
+        for (const auto& p : find_method(ms.method)->params) declared = declared || p.name == param;
+      if (!declared)
+        yaml::fail(ds.item(i).child("tuned_on_data"), "tuned_on_data names '" + yaml::clip(param) + "', a parameter none of the listed methods declares",
+                   "name the parameters chosen by looking at the data (alpha, min_pts, k, g, ...) as the methods call them");
+    }
   // Parse once: every parameter typed against its ParamSpec here, after the cell count; the YAML nodes
   // end with this function.
   type_params(cfg, raw, max_cells);

@@ -85,12 +85,19 @@ struct DatasetSpec {
   // exact extremes, that `bounds: public` selects instead (then nothing is flagged).
   bool bounds_from_data = false;
   Bounds public_bounds;
+  bool bounds_from_public_key = false;  // `bounds: public` chose public_bounds (side information: "the registry's public_bounds")
   bool clip_to_bounds = false;       // drop out-of-domain points instead of failing
   bool standard_scale = false;
   std::int64_t sample = 0;           // 0 = all points
   std::uint64_t sample_seed = 0;
   ParamSources params;               // method parameter values for this dataset (e.g. Table 1's alpha, MinPts)
   std::string reference;             // where the dataset comes from (informational)
+  // Benchmarks (docs/benchmark.md). `family:` groups datasets that differ only in size, dimension or domain
+  // (the report's win regions over (n, eps) and (d, eps) are per family); empty: the generator's type or the name.
+  std::string family;
+  // `tuned_on_data: {alpha: "k-distance plot of the data", ...}`: parameters of this dataset chosen by looking at
+  // the private data; every cell that uses them is labelled oracle-tuned (core/side_information.hpp).
+  std::vector<std::pair<std::string, std::string>> tuned_on_data;
   // Rows of the registry's data file as its `source:` declares them (0 = not declared, or the config
   // names another file): the shape validation and the cost model know n without reading the file.
   std::uint64_t declared_rows = 0;
@@ -154,6 +161,9 @@ struct ExperimentConfig {
   bool save_release = true;          // keep each trial's released object (centroids, spans) in the JSON
   bool save_points = false;          // store each dataset's points (and true labels) in results.json, for figures
   bool save_labels = false;          // store each trial's point labels, for figures
+  // `baselines: true` (docs/benchmark.md): the trivial baseline (uniform_centres) and each listed private
+  // method's non-private counterpart are added to the methods (config.cpp add_baselines), unless listed.
+  bool baselines = false;
   std::filesystem::path data_root;   // resolved data root (may be empty)
   // The grid expansion refuses more cells than this (`--max-cells`; counted before anything is expanded).
   std::uint64_t max_cells = kDefaultMaxCells;

@@ -27,6 +27,14 @@ std::string join(const std::vector<std::string>& v);
 DatasetSpec resolve_dataset(const yaml::Located& at, const std::filesystem::path& base_dir, const std::filesystem::path& data_root,
                             RawParams& raw_params);
 
+// A YAML node as JSON (scalars as strings): a dataset's definition, and the canonical form of a parameter's value.
+nlohmann::json node_to_json(const YAML::Node& n);
+
+// `baselines: true` (baselines.cpp, docs/benchmark.md): appends to cfg.methods (and raw.methods) the trivial
+// baseline uniform_centres and the non-private counterpart of every listed private method, unless a method
+// of that name is listed; `at` is the `baselines` key, for messages.
+void add_baselines(ExperimentConfig& cfg, RawParamLevels& raw, const yaml::Located& at);
+
 // `audit:` (docs/privacy.md "Privacy audit"). Pair names are checked against the method's relation by the audit.
 AuditConfig parse_audit(const yaml::Located& at);
 

@@ -30,7 +30,8 @@ const std::vector<std::string> kDatasetKeys = {
     "missing",                            // csv/tsv/arff: `refuse` (default) or `drop` rows with a missing value
     "nominal",                            // arff: `skip` (default), `codes` or `onehot` nominal attributes
     "identifier_columns",                 // csv/tsv/arff: `drop` (default) or `keep` record-ID columns
-    "ragged", "items_per_row"};           // fimi: transactions of different lengths (docs/choices.md)
+    "ragged", "items_per_row",            // fimi: transactions of different lengths (docs/choices.md)
+    "family", "tuned_on_data"};           // benchmarks: the dataset's family; parameters chosen on the data (docs/benchmark.md)
 
 namespace {
 
@@ -65,6 +66,9 @@ ParamSet parse_generator(const Located& at, std::string& type_out) {
   return ps;
 }
 
+}  // namespace
+
+// config_reading.hpp.
 nlohmann::json node_to_json(const YAML::Node& n) {
   if (!n) return nullptr;
   if (n.IsScalar()) return n.Scalar();
@@ -80,6 +84,8 @@ nlohmann::json node_to_json(const YAML::Node& n) {
   }
   return nullptr;
 }
+
+namespace {
 
 // Reads one dataset entry (already merged with its registry entry, if any).
 DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::path& base_dir,
@@ -295,6 +301,7 @@ DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::
     d.bounds = d.public_bounds;
     d.bounds_mode = "config";
     d.bounds_from_data = false;  // the public box is not the data's
+    d.bounds_from_public_key = true;
   }
   // --- end bounds_from_data / public_bounds ---
   if (at.has("clip_to_bounds")) d.clip_to_bounds = yaml::as_bool(at.child("clip_to_bounds"));
@@ -317,6 +324,22 @@ DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::
     }
   }
   if (at.has("reference")) d.reference = yaml::as_string(at.child("reference"));
+  if (at.has("family")) {
+    d.family = yaml::as_string(at.child("family"));
+    if (d.family.empty()) yaml::fail(at.child("family"), "family is empty", "name the dataset family, e.g. family: blobs");
+  }
+  if (at.has("tuned_on_data")) {
+    // Which of this dataset's parameters were chosen by looking at the data, and how: said, never guessed.
+    auto t = at.child("tuned_on_data");
+    yaml::expect_map(t);
+    for (auto it = t.node.begin(); it != t.node.end(); ++it) {
+      const std::string key = it->first.as<std::string>();
+      const std::string how = yaml::as_string(t.child(key));
+      if (how.empty()) yaml::fail(t.child(key), "say how '" + key + "' was chosen on the data", "e.g. alpha: \"the k-distance plot of the data\"");
+      d.tuned_on_data.emplace_back(key, how);
+    }
+    if (d.tuned_on_data.empty()) yaml::fail(t, "tuned_on_data is empty", "name the parameters chosen on the data, e.g. {alpha: \"k-distance plot\"}");
+  }
   nlohmann::json def = node_to_json(at.node);
   def.erase("params");  // parameters are part of the cell key, not of the data
   def.erase("reference");

@@ -33,6 +33,14 @@ BudgetLedger::BudgetLedger(double epsilon_total, double delta_total, NeighbourRe
   if (measure == PrivacyMeasure::pure && delta_total > 0) throw std::logic_error("BudgetLedger: a pure-DP ledger has delta 0");
 }
 
+BudgetLedger BudgetLedger::data_independent(NeighbourRelation relation) {
+  BudgetLedger l;
+  l.private_ = true;
+  l.relation_ = relation;
+  l.measure_ = PrivacyMeasure::pure;
+  return l;  // epsilon_total_ 0: verify() then requires every entry to spend 0
+}
+
 void BudgetLedger::charge(BudgetEntry e) {
   if (!private_) throw std::logic_error("BudgetLedger: a non-private method tried to spend budget on '" + e.step + "'");
   if (!(e.epsilon >= 0) || !(e.delta >= 0) || !std::isfinite(e.epsilon))

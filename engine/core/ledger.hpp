@@ -57,6 +57,9 @@ class BudgetLedger {
   explicit BudgetLedger(double epsilon_total, double delta_total = 0.0,
                         NeighbourRelation relation = NeighbourRelation::add_remove);
   BudgetLedger(double epsilon_total, double delta_total, NeighbourRelation relation, PrivacyMeasure measure);
+  // The ledger of a private method whose output does not depend on the data at all (the trivial baseline
+  // uniform_centres): 0-DP, a private ledger of total 0 that may record only entries of epsilon 0.
+  static BudgetLedger data_independent(NeighbourRelation relation = NeighbourRelation::add_remove);
 
   // Records a typed entry; throws std::logic_error when it cannot be composed with this ledger
   // (another relation, another kind of measure, delta in a pure ledger, negative values).

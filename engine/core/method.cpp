@@ -25,6 +25,7 @@ void check_at_most_points(const ParamSet& params, const DataShape& shape, const 
 
 std::string privacy_notion(const MethodInfo& info) {
   if (!info.differentially_private) return "none";
+  if (info.trivial_baseline) return "0-DP (the output does not depend on the data)";
   if (info.local_privacy) return "eps-geo-indistinguishability (local: per record, eps per unit distance)";
   const std::string relation = info.relation == NeighbourRelation::replace_one ? "replace one record" : "add/remove one record";
   const ParamSpec* delta = nullptr;
@@ -49,6 +50,8 @@ nlohmann::json MethodInfo::to_json() const {
                    {"private_when", private_when},
                    {"releases_centres", releases_centres},
                    {"params", ps}};
+  if (!non_private_counterpart.empty()) j["non_private_counterpart"] = non_private_counterpart;
+  if (trivial_baseline) j["trivial_baseline"] = true;
   if (!definition.is_null()) j["definition"] = definition;
   return j;
 }

@@ -103,6 +103,18 @@ struct MethodInfo {
   // releases centres: the k-means measures (inertia, normalized_kmeans_cost, centre_distance, ...) apply
   // to it (MetricInfo::needs_centres).
   bool releases_centres = false;
+  // Benchmarks (docs/benchmark.md). The non-private method whose output this private method approximates, the
+  // ceiling of a comparison (kmeans for the k-means family, dbscan for DP-DBSCAN, wavecluster for the
+  // WaveCluster family); empty when there is none. `baselines: true` in a config adds it, and the report tests
+  // each private method against it.
+  std::string non_private_counterpart;
+  // A trivial baseline (uniform_centres): its output does not depend on the data, so it is 0-DP (a private
+  // ledger of total 0, BudgetLedger::data_independent) and takes no epsilon. The report flags a private
+  // method that does not beat it.
+  bool trivial_baseline = false;
+  // Inputs the method takes without a parameter naming them (side information, core/side_information.hpp):
+  // e.g. DPM's noisy count of n. The parameters' own inputs are declared on their ParamSpec (`side`).
+  std::vector<FixedSideInput> side_inputs;
   std::vector<ParamSpec> params;
   std::function<std::unique_ptr<Method>()> make;
   // Optional: checks of the (already range-checked) parameters against each other and against what is

@@ -160,6 +160,16 @@ ParamSpec choice_param(std::string name, std::string def, std::vector<std::strin
   return s;
 }
 
+ParamSpec gives(ParamSpec spec, std::string input, std::vector<SideValue> values) {
+  spec.side = SideInput{std::move(input), std::move(values), false};
+  return spec;
+}
+
+ParamSpec selects(ParamSpec spec, std::string input, std::vector<SideValue> values) {
+  spec.side = SideInput{std::move(input), std::move(values), true};
+  return spec;
+}
+
 nlohmann::json to_json(const ParamValue& v) {
   return std::visit(
       [](const auto& x) -> nlohmann::json {

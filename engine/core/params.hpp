@@ -10,6 +10,8 @@
 #include <variant>
 #include <vector>
 
+#include "core/side_information.hpp"
+
 namespace dpclust {
 
 // A per-dimension vector (e.g. grid sizes g = (40, 50)); written in YAML as {per_dim: [40, 50]}.
@@ -28,6 +30,9 @@ struct ParamSpec {
   bool min_open = false, max_open = false;  // open interval ends, e.g. epsilon in (0, inf)
   std::vector<std::string> choices;         // allowed strings (type string)
   bool whole = false;                       // real / real_vector: whole numbers only (e.g. grid sizes g)
+  // The input about the data this parameter gives the method (k, n, bounds, radius, ...) and what its special
+  // values mean: each cell's side-information record is derived from it (core/side_information.hpp).
+  SideInput side;
 
   bool required() const { return std::holds_alternative<std::monostate>(default_value); }
   // "" when v is acceptable, otherwise what is wrong with it.
@@ -50,6 +55,11 @@ ParamSpec real_vector_param(std::string name, RealVector def, std::string descri
 // A real_vector parameter's value as a vector (a single number is a vector of one).
 RealVector as_vector(const ParamValue& v);
 ParamSpec choice_param(std::string name, std::string def, std::vector<std::string> choices, std::string description);
+// Declares a parameter's side information (ParamSpec::side): `gives` for a parameter whose value is the input
+// (k, delta, n_public; `values` its special values, e.g. {"0", InputSource::none, "no public n"}), `selects` for
+// one that chooses where the input comes from (n_source, centre).
+ParamSpec gives(ParamSpec spec, std::string input, std::vector<SideValue> values = {});
+ParamSpec selects(ParamSpec spec, std::string input, std::vector<SideValue> values);
 
 nlohmann::json to_json(const ParamValue& v);
 std::string to_display(const ParamValue& v);

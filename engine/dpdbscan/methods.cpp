@@ -412,13 +412,15 @@ const MethodInfo& dp_dbscan_method_info() {
         epsilon_param(),
         privacy::sampler_param(),
         rng_param(),
-        real_param("delta", 0.0, "delta of (eps, delta)-DP; gaussian noise only", 0.0, 1.0, false, true),
-        real_param("alpha", std::nullopt, "DBSCAN radius (alpha)", 0.0, std::nullopt, true),
-        int_param("min_pts", std::nullopt, "MinPts; a cell is core when its noisy neighbourhood sum >= MinPts + Gamma", 1),
+        gives(real_param("delta", 0.0, "delta of (eps, delta)-DP; gaussian noise only", 0.0, 1.0, false, true), "delta",
+              {{"0", InputSource::none, "pure eps-DP (no delta)"}}),
+        gives(real_param("alpha", std::nullopt, "DBSCAN radius (alpha)", 0.0, std::nullopt, true), "alpha"),
+        gives(int_param("min_pts", std::nullopt, "MinPts; a cell is core when its noisy neighbourhood sum >= MinPts + Gamma", 1), "min_pts"),
         real_param("eta", 4.0, "cell width w = eta * alpha / (4 sqrt d) (eta; 4 gives w = alpha / sqrt d)", 0.0, std::nullopt, true),
         real_param("beta", 0.5, "failure probability of the error bound Gamma (beta)", 0.0, 1.0, true, true),
-        choice_param("histogram", "auto", names_of(kHistogramChoices),
-                     "DP histogram: naive Laplace over all |X| cells, linear-time Alg. 2, or auto (linear when n <= |X|/2)"),
+        selects(choice_param("histogram", "auto", names_of(kHistogramChoices),
+                             "DP histogram: naive Laplace over all |X| cells, linear-time Alg. 2, or auto (linear when n <= |X|/2)"),
+                "n", {{"naive", InputSource::none, "the naive histogram does not use n"}}),
         choice_param("noise", "laplace", noises,
                      "histogram noise: laplace (discrete Laplace when sampler is secure), geometric (the two-sided geometric = "
                      "discrete Laplace, always exact), gaussian (discrete Gaussian when secure; needs delta, eps < 1)"),
@@ -427,8 +429,9 @@ const MethodInfo& dp_dbscan_method_info() {
         real_param("theta", -1.0, "threshold of Alg. 2 (theta); -1 = by theta_rule"),
         choice_param("theta_rule", "paper", names_of(kThetaRules),
                      "automatic theta: max{0, ln(|X|/n)}/eps (Thm 6.1/7.1), or the authors' code (Gamma/kappa when |X| <= 2n)"),
-        int_param("n_public", 0, "public n for the histogram choice and theta; 0 = the dataset's n (treated as public, as in the paper, "
-                  "and flagged when used: histogram auto, or linear with theta -1)", 0),
+        gives(int_param("n_public", 0, "public n for the histogram choice and theta; 0 = the dataset's n (treated as public, as in the paper, "
+                        "and flagged when used: histogram auto, or linear with theta -1)", 0),
+              "n", {{"0", InputSource::data, "the dataset's true n, treated as public as in the paper (used by histogram: auto, or linear with theta -1)"}}),
         choice_param("core_rule", "minpts_prime", names_of(kCoreRules),
                      "core when S >= MinPts + Gamma (Sec. 7.2, MinPts' = MinPts + tau) or S >= MinPts - Gamma (Alg. 1 literally)"),
         choice_param("storage", "auto", names_of(kStorageChoices),
@@ -437,6 +440,7 @@ const MethodInfo& dp_dbscan_method_info() {
                    "also put the noisy cell counts and the noisy neighbourhood sums S(X) of every cell in the release "
                    "(figures; grids of at most 2^20 cells in dense storage; no extra privacy cost)"),
     };
+    m.non_private_counterpart = "dbscan";
     m.make = [] { return std::make_unique<DpDbscanMethod>(); };
     m.check_shape = check_dp_dbscan_shape;
     return m;
@@ -460,7 +464,7 @@ const MethodInfo& dp_kmeans_method_info() {
     m.params = {
         kmeans_epsilon_param(),
         privacy::sampler_param(),
-        int_param("k", std::nullopt, "number of clusters (k)", 1),
+        gives(int_param("k", std::nullopt, "number of clusters (k)", 1), "k"),
         choice_param("variant", "dplloyd", names_of(kVariants),
                      "dplloyd: DPLloyd made eps-DP (centred sums with sensitivity half the width, every cluster noised, T "
                      "never from the true n); diffprivlib: IBM diffprivlib's KMeans bit for bit, the paper's baseline, with "
@@ -470,16 +474,20 @@ const MethodInfo& dp_kmeans_method_info() {
                      "as_run = what diffprivlib 0.6.6 draws (its _split_epsilon's values unpacked the other way round: "
                      "count at norm, each sum at e0 norm; the ledger records the difference to eps as unspent or excess); "
                      "as_documented = its docstring's split (count e0 norm, each sum norm; dpclust's numbers before the fix)"),
-        int_param("iterations", 0,
-                  "Lloyd iterations T, at most 1e6; 0 = diffprivlib's rule int(max(min(eps/eps_m, 7), 2)) on n_public, "
-                  "else (dplloyd) 5, (diffprivlib) the rule on the true n (flagged)",
-                  0, kKMeansMaxIter),
-        int_param("n_public", 0, "a public number of points for the iteration rule and the sums' clamp bound, at most 2^52; 0 = none", 0,
-                  std::int64_t{1} << 52),
+        gives(int_param("iterations", 0,
+                        "Lloyd iterations T, at most 1e6; 0 = diffprivlib's rule int(max(min(eps/eps_m, 7), 2)) on n_public, "
+                        "else (dplloyd) 5, (diffprivlib) the rule on the true n (flagged)",
+                        0, kKMeansMaxIter),
+              "iterations",
+              {{"0", InputSource::rule, "diffprivlib's rule int(max(min(eps/eps_m, 7), 2)) on n_public, else 5 (variant diffprivlib: on the true n, flagged)"}}),
+        gives(int_param("n_public", 0, "a public number of points for the iteration rule and the sums' clamp bound, at most 2^52; 0 = none", 0,
+                        std::int64_t{1} << 52),
+              "n", {{"0", InputSource::none, "no public n: the iteration rule and the sums' clamp do without it"}}),
         real_vector_param("initial_centers", RealVector{},
                           "public initial centres, row-major k x d {values: [x1, y1, x2, y2, ...]}, inside the bounds; empty = "
                           "the data-independent draw (uniform in the shrunk bounds)"),
     };
+    m.non_private_counterpart = "kmeans";
     m.make = [] { return std::make_unique<DpKmeansMethod>(); };
     m.check_shape = [](const ParamSet& p, const DataShape& shape) {
       check_at_most_points(p, shape, "k", "clusters");
@@ -515,14 +523,17 @@ const MethodInfo& pairwise_method_info() {
     m.params = {
         epsilon_param(),
         privacy::sampler_param(),
-        real_param("alpha", std::nullopt, "DBSCAN radius (alpha)", 0.0, std::nullopt, true),
-        int_param("min_pts", std::nullopt, "MinPts, counting the point itself", 1),
+        gives(real_param("alpha", std::nullopt, "DBSCAN radius (alpha)", 0.0, std::nullopt, true), "alpha"),
+        gives(int_param("min_pts", std::nullopt, "MinPts, counting the point itself", 1), "min_pts"),
         choice_param("sensitivity", "matrix", names_of(kPairwiseSensitivity),
                      "Laplace sensitivity: (n-1) D for the whole matrix (eps-DP under replace-one) or D per entry (as the "
                      "baselines state; not eps-DP)"),
         int_param("max_n", 20000, "refuse datasets larger than this (n^2 work and n^2/8 bytes), at most 1e6", 2, 1'000'000),
         border_param(),
     };
+    m.non_private_counterpart = "dbscan";
+    // Replace-one neighbours make n public by definition (pairwise.hpp).
+    m.side_inputs = {{"n", InputSource::public_value, "public under replace-one neighbours (the matrix's sensitivity uses it)"}};
     m.make = [] { return std::make_unique<PairwiseMethod>(); };
     m.check_shape = [](const ParamSet& p, const DataShape& shape) {
       const auto max_n = static_cast<std::uint64_t>(p.integer("max_n"));

@@ -119,10 +119,10 @@ const MethodInfo& dpm_method_info() {
     m.relation = NeighbourRelation::add_remove;
     m.params = {
         real_param("epsilon", 1.0, "privacy budget (epsilon), at least 1e-9", 1e-9),
-        real_param("delta", 1e-5,
+        gives(real_param("delta", 1e-5,
                    "delta of (eps, delta)-DP (the paper's 1e-5; the artifact's script 1/(n sqrt n)): 0.8 delta for the centres' "
                    "Gaussian, 0.2 delta for the counts' lower bound",
-                   0.0, 1.0, true, true),
+                   0.0, 1.0, true, true), "delta"),
         privacy::sampler_param(),
         int_param("levels", 7, "split levels L (at most 2^L leaves)", 1, 16),
         real_param("share_interval", 0.04, "budget share of the interval-size estimation (shares are normalised to sum to 1)", 0.0,
@@ -144,6 +144,10 @@ const MethodInfo& dpm_method_info() {
                      "emptiness counts: reference = the reference's histogram of m bins over [lo, hi] (not aligned with the "
                      "candidates unless w divides hi - lo); aligned = each candidate's own interval of width w"),
     };
+    m.non_private_counterpart = "kmeans";
+    // DPM takes no k and no n: it estimates the size and the interval width privately (dpm.hpp).
+    m.side_inputs = {{"n", InputSource::private_estimate, "a noisy root count N (the split threshold N / 2^L)"},
+                     {"k", InputSource::none, "DPM chooses its number of leaves itself (at most 2^levels)"}};
     m.make = [] { return std::make_unique<DpmMethod>(); };
     m.check_shape = [](const ParamSet& p, const DataShape& shape) {
       const DpmOptions o = options_of(p);

@@ -165,7 +165,7 @@ const MethodInfo& drbt_method_info() {
         int_param("k_dims", std::nullopt, "target dimension d_r of the disguised data (the paper's k in Table 4)", 1),
         int_param("parties", 1, "parties holding disjoint groups of attributes (vertical partitioning, Sec. 4.3); 1 = centralised",
                   1),
-        int_param("k", std::nullopt, "number of K-means clusters (the paper varies 2..5)", 1),
+        gives(int_param("k", std::nullopt, "number of K-means clusters (the paper varies 2..5)", 1), "k"),
         bool_param("zscore", true, "z-score normalisation of every attribute first (Sec. 6.2 step 1, Eq. 3)"),
         choice_param("normalization", "unit", {"unit", "orthonormal", "none"},
                      "columns of the random matrix: unit length (Sec. 2.4; Table 5 shows RP2 normalised too), "

@@ -50,17 +50,23 @@ std::vector<ParamSpec> eugkm_params() {
                  "noisy grid histogram (the rest)",
                  1e-6),
       privacy::sampler_param(),
-      int_param("k", std::nullopt, "number of clusters (k)", 1),
-      choice_param("n_source", "noisy", names_of(kSizeSources),
-                   "where the grid rule's number of points N comes from: noisy = a Laplace count with n_fraction of epsilon; "
-                   "public = n_public; data = the true n (the paper's analysis takes N as given; flagged non-private)"),
+      gives(int_param("k", std::nullopt, "number of clusters (k)", 1), "k"),
+      selects(choice_param("n_source", "noisy", names_of(kSizeSources),
+                           "where the grid rule's number of points N comes from: noisy = a Laplace count with n_fraction of epsilon; "
+                           "public = n_public; data = the true n (the paper's analysis takes N as given; flagged non-private)"),
+              "n",
+              {{"noisy", InputSource::private_estimate, "a Laplace count with n_fraction of epsilon"},
+               {"public", InputSource::public_value, "n_public (n_source: public)"},
+               {"data", InputSource::data, "the true n (n_source: data, flagged)"}}),
       real_param("n_fraction", kDefaultSizeFraction, "share of epsilon for the noisy N (n_source: noisy), in (0, 1)", 0.0, 1.0, true, true),
-      int_param("n_public", 0, "a public number of points: N of the grid rule when n_source is public (at most 2^52)", 0,
-                std::int64_t{1} << 52),
+      gives(int_param("n_public", 0, "a public number of points: N of the grid rule when n_source is public (at most 2^52)", 0,
+                      std::int64_t{1} << 52),
+            "n", {{"0", InputSource::none, "no public n"}}),
       real_param("grid_constant", kGridConstant,
                  "theta of the grid rule m = floor((N eps / theta)^(2 / (2 + d))): 10, UG's c (Qardaji et al. 2013)", 0.0,
                  std::nullopt, true),
-      int_param("grid_size", 0, "cells per dimension m instead of the grid rule; 0 = the rule", 0, kMaxGridSize),
+      gives(int_param("grid_size", 0, "cells per dimension m instead of the grid rule; 0 = the rule", 0, kMaxGridSize), "grid",
+            {{"0", InputSource::rule, "m = floor((N eps / 10)^(2/(2+d))) on the N above"}}),
       int_param("max_grid_cells", static_cast<std::int64_t>(kDefaultMaxCells),
                 "largest grid (m^d cells, about 16 bytes each) before any work; a noisy N above the planned one caps m to it, "
                 "at most 2^28",
@@ -184,6 +190,7 @@ MethodInfo base_info() {
   m.differentially_private = true;
   m.needs_bounds = true;
   m.relation = NeighbourRelation::add_remove;
+  m.non_private_counterpart = "kmeans";
   return m;
 }
 
@@ -268,10 +275,11 @@ const MethodInfo& hybrid_kmeans_method_info() {
     m.params = eugkm_params();
     m.params.push_back(real_param("eugkm_fraction", kDefaultEugkmFraction,
                                   "EUGkM's share of the budget left after N, in (0, 1); DPLloyd gets the rest", 0.0, 1.0, true, true));
-    m.params.push_back(int_param("iterations", 0,
-                                 "DPLloyd iterations T after EUGkM, at most 1e6; 0 = floor(eps_D / eps_m), at most 7 (eps_m: "
-                                 "sqrt(500 k^3 / N^2 (d + cbrt(4 d 0.225^2))^3))",
-                                 0, kKMeansMaxIter));
+    m.params.push_back(gives(int_param("iterations", 0,
+                                       "DPLloyd iterations T after EUGkM, at most 1e6; 0 = floor(eps_D / eps_m), at most 7 (eps_m: "
+                                       "sqrt(500 k^3 / N^2 (d + cbrt(4 d 0.225^2))^3))",
+                                       0, kKMeansMaxIter),
+                             "iterations", {{"0", InputSource::rule, "floor(eps_D / eps_m), at most 7, on the N above"}}));
     m.params.push_back(choice_param("fallback", "auto", names_of(kFallbacks),
                                     "auto: EUGkM alone when T = 0, DPLloyd alone when EUGkM's grid at its share has fewer "
                                     "than 2 cells per dimension; none: always both steps (T >= 1)"));

@@ -309,6 +309,10 @@ std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const 
   double noise_draws = 0;
   if (m == "dbscan") {
     s = dbscan_cost(n, d);
+  } else if (m == "uniform_centres") {
+    // k centres drawn from the bounds, then every point's nearest centre (cluster/uniform_centres).
+    const double k = real_or(p, "k", 1);
+    s = {16 * n + kDouble * k * d, n * k * d};
   } else if (m == "kmeans") {
     s = kmeans_cost(n, d, real_or(p, "k", 1), real_or(p, "n_init", 1), real_or(p, "max_iter", 300));
   } else if (m == "dp_kmeans") {

@@ -145,19 +145,25 @@ const MethodInfo& lsh_clustering_method_info() {
     m.relation = NeighbourRelation::add_remove;
     m.params = {
         real_param("epsilon", 1.0, "privacy budget (epsilon) of the whole release, in [1e-6, 1e6]", 1e-6, 1e6),
-        real_param("delta", 1e-6, "delta of (eps, delta)-DP (the reference's default 1e-6)", 0.0, 1.0, true, true),
+        gives(real_param("delta", 1e-6, "delta of (eps, delta)-DP (the reference's default 1e-6)", 0.0, 1.0, true, true), "delta"),
         privacy::sampler_param(),
-        int_param("k", std::nullopt, "number of clusters (k); fewer centres when the coreset has fewer than k points", 1),
-        real_param("radius", 0.0,
-                   "public radius r of the ball (around `centre`) every point is clipped to; 0 = the smallest such ball "
-                   "holding the public bounds",
-                   0.0),
-        bool_param("radius_from_data", false,
-                   "take r as the largest norm of the centred data, as the reference README's benchmarks did (not private: "
-                   "flagged)"),
-        choice_param("centre", "bounds", names_of(kCentres),
-                     "the origin of the ball and of the SimHash hyperplanes: the midpoint of the public bounds, the origin "
-                     "(data already centred), or the true mean (not private: flagged)"),
+        gives(int_param("k", std::nullopt, "number of clusters (k); fewer centres when the coreset has fewer than k points", 1), "k"),
+        gives(real_param("radius", 0.0,
+                         "public radius r of the ball (around `centre`) every point is clipped to; 0 = the smallest such ball "
+                         "holding the public bounds",
+                         0.0),
+              "radius", {{"0", InputSource::rule, "the smallest ball around the centre holding the public bounds"}}),
+        selects(bool_param("radius_from_data", false,
+                           "take r as the largest norm of the centred data, as the reference README's benchmarks did (not private: "
+                           "flagged)"),
+                "radius", {{"true", InputSource::data, "the largest norm of the centred data (radius_from_data, flagged)"}}),
+        selects(choice_param("centre", "bounds", names_of(kCentres),
+                             "the origin of the ball and of the SimHash hyperplanes: the midpoint of the public bounds, the origin "
+                             "(data already centred), or the true mean (not private: flagged)"),
+                "centre",
+                {{"bounds", InputSource::rule, "the midpoint of the public bounds"},
+                 {"origin", InputSource::public_value, "the origin (the data taken as centred)"},
+                 {"mean", InputSource::data, "the true mean of the data (flagged)"}}),
         int_param("max_depth", kDefaultMaxDepth,
                   "levels of the LSH prefix tree below the root (the reference's 20); every level's counts are charged", 0, 63),
         int_param("min_points_in_node", 0,
@@ -181,6 +187,8 @@ const MethodInfo& lsh_clustering_method_info() {
         real_param("tol", 1e-4, "k-means tolerance on the coreset (scikit-learn tol)", 0.0),
         bool_param("release_coreset", false, "also put the private coreset (leaf averages and counts) in the release"),
     };
+    m.non_private_counterpart = "kmeans";
+    m.side_inputs = {{"n", InputSource::private_estimate, "the root's noisy count n~ (the automatic node thresholds)"}};
     m.make = [] { return std::make_unique<LshClusteringMethod>(); };
     m.check_shape = [](const ParamSet& p, const DataShape& shape) {
       check_at_most_points(p, shape, "k", "clusters");

@@ -322,7 +322,7 @@ const MethodInfo& nd_laplace_method_info() {
                   1'000'000),
         choice_param("cluster", "kmeans", {"kmeans", "affinity", "dbscan"},
                      "clustering algorithm run on the perturbed data (and on the original data by *_vs_original)"),
-        int_param("k", 4, "number of clusters for K-Means (thesis dataset 1 has 4 centres)", 1),
+        gives(int_param("k", 4, "number of clusters for K-Means (thesis dataset 1 has 4 centres)", 1), "k"),
         int_param("n_init", 10, "K-Means restarts (scikit-learn 1.0's default n_init = 10, which the thesis used), at most 1e4",
                   1, kKMeansMaxInit),
         real_param("damping", 0.5, "Affinity Propagation damping (thesis Table 5.2: 0.5)", 0.5, 1.0, false, true),

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "report/results_index.hpp"
@@ -44,7 +45,8 @@ std::string param_text(const json& params, const std::vector<std::string>& names
 }
 
 struct Entry {  // one results cell (or skipped cell) placed in a table
-  std::string series;
+  std::string series, method;
+  bool baseline = false;  // the trivial baseline (role trivial_baseline; uniform_centres in older results)
   json params;  // without epsilon
   std::optional<double> epsilon;
   bool reference = false, local = false;
@@ -55,6 +57,199 @@ struct Entry {  // one results cell (or skipped cell) placed in a table
 bool same_column(const std::optional<double>& a, const std::optional<double>& b) {
   if (!a || !b) return !a && !b;
   return std::fabs(*a - *b) <= 1e-12 * std::max(1.0, std::fabs(*b));
+}
+
+// The trials of a cell that failed: no value of the metric, no cluster found (n_clusters 0 when recorded), or,
+// with a baseline mean, a value no better than it in the metric's direction.
+std::size_t count_failures(const json& cell, const std::string& metric, Better better, std::optional<double> baseline_mean) {
+  const char* part = trial_part(cell, metric);
+  if (!part || !cell.contains("trials") || !cell["trials"].is_array()) return 0;
+  std::size_t failed = 0;
+  for (const auto& t : cell["trials"]) {
+    const json* v = t.contains(part) && t[part].is_object() && t[part].contains(metric) ? &t[part][metric] : nullptr;
+    bool fail = !v || !v->is_number();
+    if (!fail && t.contains("metrics") && t["metrics"].is_object() && t["metrics"].contains("n_clusters") && t["metrics"]["n_clusters"].is_number())
+      fail = t["metrics"]["n_clusters"].get<double>() == 0;
+    if (!fail && baseline_mean) fail = no_better_than(v->get<double>(), *baseline_mean, better);
+    failed += fail;
+  }
+  return failed;
+}
+
+// What a row was told of one input, as the comparison tells rows apart: "given 3" (a public value), "taken from
+// the data: how" (flagged), or "not given" -- estimated privately (charged), set by a rule from the other
+// public inputs, or not used -- which adds no information about the data beyond the public inputs. `detail`
+// says which of the three "not given" kinds it is.
+std::string side_class(const json* record, std::string* detail) {
+  const std::string source = record ? text_of(*record, "source") : "";
+  if (source == "public") {
+    const json& v = record->contains("value") ? (*record)["value"] : json(nullptr);
+    return "given" + (v.is_null() ? std::string(" (") + text_of(*record, "how") + ")" : " " + (v.is_string() ? v.get<std::string>() : v.dump()));
+  }
+  if (source == "data") return "taken from the data: " + text_of(*record, "how");
+  *detail = source == "private" ? "estimated privately" : source == "rule" ? "a rule on the public inputs" : "not used";
+  return "not given";
+}
+
+// The side-information differences between the comparable rows (private rows and the trivial baseline): per
+// input, the distinct descriptions and their rows. A row outside the input's largest group is marked; when two
+// or more groups are the largest (no majority to compare with), every row of the input is marked.
+void compare_side_information(ComparisonTable& t) {
+  std::vector<ComparisonRow*> rows;
+  for (auto& r : t.rows) {
+    if (r.role == RowRole::reference) continue;
+    if (!r.side_information.is_array()) {
+      t.side_not_recorded.push_back(r.label);
+      continue;
+    }
+    rows.push_back(&r);
+  }
+  std::set<std::string> inputs;
+  for (const ComparisonRow* r : rows)
+    for (const auto& rec : r->side_information) inputs.insert(text_of(rec, "input"));
+  for (const auto& input : inputs) {
+    ComparisonTable::SideDifference diff;
+    diff.input = input;
+    std::vector<std::vector<std::pair<std::string, std::string>>> kinds_of;  // per group: (kind of "not given", row)
+    for (ComparisonRow* r : rows) {
+      const json* rec = nullptr;
+      for (const auto& x : r->side_information)
+        if (text_of(x, "input") == input) rec = &x;
+      std::string detail;
+      const std::string d = side_class(rec, &detail);
+      auto g = std::find_if(diff.groups.begin(), diff.groups.end(), [&](const auto& x) { return x.description == d; });
+      if (g == diff.groups.end()) {
+        g = diff.groups.insert(diff.groups.end(), {d, {}, false});
+        kinds_of.emplace_back();
+      }
+      g->rows.push_back(r->label);
+      if (!detail.empty()) kinds_of[static_cast<std::size_t>(g - diff.groups.begin())].emplace_back(detail, r->label);
+    }
+    if (diff.groups.size() < 2) continue;
+    std::size_t largest = 0, tied = 0;
+    for (std::size_t i = 0; i < diff.groups.size(); ++i) {
+      if (diff.groups[i].rows.size() > diff.groups[largest].rows.size()) largest = i, tied = 0;
+      else if (i != largest && diff.groups[i].rows.size() == diff.groups[largest].rows.size()) ++tied;
+    }
+    for (std::size_t i = 0; i < diff.groups.size(); ++i)
+      if (i != largest || tied > 0)
+        for (ComparisonRow* r : rows)
+          if (std::find(diff.groups[i].rows.begin(), diff.groups[i].rows.end(), r->label) != diff.groups[i].rows.end()) {
+            r->side_differs = true;
+            diff.marked.push_back(r->label);
+          }
+    // A "not given" group says which kind each of its rows is: "not given (estimated privately: dpm; not used: dp_kmeans)".
+    for (std::size_t i = 0; i < diff.groups.size(); ++i) {
+      if (kinds_of[i].empty()) continue;
+      std::vector<std::pair<std::string, std::string>> kinds;  // kind -> its rows
+      for (const auto& [kind, row] : kinds_of[i]) {
+        auto k = std::find_if(kinds.begin(), kinds.end(), [&](const auto& x) { return x.first == kind; });
+        if (k == kinds.end()) kinds.push_back({kind, row});
+        else k->second += ", " + row;
+      }
+      std::string text;
+      for (const auto& [kind, names] : kinds) text += (text.empty() ? "" : "; ") + kind + ": " + names;
+      diff.groups[i].description += " (" + text + ")";
+      diff.groups[i].rows_in_description = true;
+    }
+    t.side_differences.push_back(std::move(diff));
+  }
+}
+
+// Is `reference` the counterpart run on the same public inputs as the private row: the parameters the private
+// row's side information names as given (k = 3, alpha, min_pts, g, p) equal where the reference has them?
+// Without a record (older results): k, alpha, min_pts, g and p.
+bool compatible(const ComparisonRow& row, const json& reference) {
+  std::vector<std::string> keys;
+  if (row.side_information.is_array()) {
+    for (const auto& rec : row.side_information)
+      if (text_of(rec, "source") == "public" && rec.contains("params") && rec["params"].is_array())
+        for (const auto& p : rec["params"])
+          if (p.is_string()) keys.push_back(p.get<std::string>());
+  } else {
+    keys = {"k", "alpha", "min_pts", "g", "p"};
+  }
+  for (const auto& k : keys)
+    if (row.params.contains(k) && reference.contains(k) && row.params[k] != reference[k]) return false;
+  return true;
+}
+
+// The benchmark's part of a table: spread and failures of every cell, the tests against the trivial baseline
+// and against each private row's non-private counterpart (two Holm families of their own), the side
+// information compared between rows.
+void annotate_benchmark(ComparisonTable& t, const std::vector<std::vector<const json*>>& cells_of, const std::string& metric, double alpha) {
+  const bool ranked = t.traits.better != Better::none;
+  const std::size_t none_col = t.columns.empty() || t.columns.back() ? t.columns.size() : t.columns.size() - 1;
+  const ComparisonCell* base = nullptr;
+  for (std::size_t i = 0; i < t.rows.size() && !base; ++i)
+    if (t.rows[i].role == RowRole::trivial_baseline && none_col < t.columns.size() && t.rows[i].cells[none_col] &&
+        !t.rows[i].cells[none_col]->skipped && t.rows[i].cells[none_col]->sample.n > 0) {
+      t.baseline_row = i;
+      base = &*t.rows[i].cells[none_col];
+    }
+  const std::optional<double> base_mean = base && ranked ? std::optional<double>(base->sample.mean) : std::nullopt;
+  std::vector<ComparisonCell*> base_tested, part_tested;
+  std::vector<double> base_p, part_p;
+  for (std::size_t ri = 0; ri < t.rows.size(); ++ri) {
+    ComparisonRow& r = t.rows[ri];
+    // The counterpart's row: the declared method, parameters agreeing on the keys both have.
+    const ComparisonCell* part = nullptr;
+    if (r.role == RowRole::private_method && !r.counterpart.empty() && none_col < t.columns.size())
+      for (const auto& o : t.rows)
+        if (o.role == RowRole::reference && o.method == r.counterpart && compatible(r, o.params) && o.cells[none_col] &&
+            !o.cells[none_col]->skipped && o.cells[none_col]->sample.n > 0) {
+          part = &*o.cells[none_col];
+          r.counterpart_label = o.label;
+          break;
+        }
+    for (std::size_t col = 0; col < r.cells.size(); ++col) {
+      auto& c = r.cells[col];
+      if (!c || c->skipped) continue;
+      c->spread = spread(c->values);
+      if (ranked && cells_of[ri][col] && ri != t.baseline_row) {
+        c->failures = count_failures(*cells_of[ri][col], metric, t.traits.better, r.role == RowRole::private_method ? base_mean : std::nullopt);
+        c->failure_against_baseline = base_mean && r.role == RowRole::private_method;
+      }
+      if (!ranked || r.role != RowRole::private_method || c->sample.n == 0) continue;
+      if (base) {
+        c->baseline_tested = true;
+        ++t.baseline_compared;
+        c->vs_baseline = welch_test(c->values, base->values);
+        if (c->vs_baseline) {
+          base_tested.push_back(&*c);
+          base_p.push_back(c->vs_baseline->p);
+        }
+      }
+      if (part) {
+        c->counterpart_gap = c->sample.mean - part->sample.mean;
+        c->vs_counterpart = welch_test(c->values, part->values);
+        if (c->vs_counterpart) {
+          part_tested.push_back(&*c);
+          part_p.push_back(c->vs_counterpart->p);
+        }
+      }
+    }
+  }
+  const std::vector<double> base_adj = holm_adjust(base_p), part_adj = holm_adjust(part_p);
+  for (std::size_t i = 0; i < base_tested.size(); ++i) base_tested[i]->baseline_p_holm = base_adj[i];
+  for (std::size_t i = 0; i < part_tested.size(); ++i) {
+    part_tested[i]->counterpart_p_holm = part_adj[i];
+    part_tested[i]->counterpart_significant = part_adj[i] < alpha;
+    t.counterpart_significant += part_tested[i]->counterpart_significant;
+  }
+  t.baseline_tests = base_tested.size();
+  t.counterpart_tests = part_tested.size();
+  if (base)
+    for (auto& r : t.rows) {
+      if (r.role != RowRole::private_method) continue;
+      for (auto& c : r.cells) {
+        if (!c || !c->baseline_tested) continue;
+        const bool better = t.traits.better == Better::higher ? c->sample.mean > base->sample.mean : c->sample.mean < base->sample.mean;
+        c->beats_baseline = better && c->baseline_p_holm && *c->baseline_p_holm < alpha;
+        t.below_baseline += !c->beats_baseline;
+      }
+    }
+  compare_side_information(t);
 }
 
 }  // namespace comparison_detail
@@ -107,15 +302,18 @@ std::vector<ComparisonTable> compare_methods(const std::string& experiment, cons
     if ((c.contains("skipped") && c["skipped"].is_object()) || text_of(c, "status") == "skipped") continue;  // below
     Entry e;
     e.series = text_of(c, "series");
-    if (e.series.empty()) e.series = text_of(c, "method");
+    e.method = text_of(c, "method");
+    if (e.series.empty()) e.series = e.method;
+    const std::string role = text_of(c, "role");
+    e.baseline = role == "trivial_baseline" || (role.empty() && e.method == "uniform_centres");
     const std::string ds = text_of(c, "dataset");
     const json params = c.value("params", json::object());
     e.epsilon = epsilon_of(params);
     e.params = without_epsilon(params);
     // Results written before `private` existed: a cell with an epsilon is taken as private.
     const bool priv = c.contains("private") && c["private"].is_boolean() ? c["private"].get<bool>() : e.epsilon.has_value();
-    if (!priv) e.epsilon.reset();  // a non-private method's epsilon, if any, is not a privacy level
-    e.reference = !priv;
+    if (!priv || e.baseline) e.epsilon.reset();  // a non-private method's epsilon, if any, is not a privacy level
+    e.reference = !priv || e.baseline;  // the baseline (0-DP, no epsilon) sits in the no-epsilon column
     e.local = priv && c.contains("privacy_spent") && c["privacy_spent"].is_object() && text_of(c["privacy_spent"], "measure") == "local";
     if (e.local) local_series[e.series] = true;
     e.cell = &c;
@@ -174,6 +372,7 @@ std::vector<ComparisonTable> compare_methods(const std::string& experiment, cons
         for (double x : eps) t.columns.emplace_back(x);
         if (none_column) t.columns.emplace_back(std::nullopt);
         // Rows: one per (series, parameters without epsilon); private rows first, references last.
+        std::vector<std::vector<const json*>> cells_of;  // the results cell behind each row's cell
         for (bool ref : {false, true}) {
           for (const Entry* e : in) {
             if (e->reference != ref) continue;
@@ -181,15 +380,27 @@ std::vector<ComparisonTable> compare_methods(const std::string& experiment, cons
             if (row == t.rows.end()) {
               ComparisonRow r;
               r.series = e->series;
+              r.method = e->method;
               r.reference = e->reference;
+              r.role = e->baseline ? RowRole::trivial_baseline : e->reference ? RowRole::reference : RowRole::private_method;
               r.params = e->params;
               r.cells.resize(t.columns.size());
               t.rows.push_back(std::move(r));
+              cells_of.emplace_back(t.columns.size(), nullptr);
               row = t.rows.end() - 1;
+            }
+            if (e->cell) {
+              if (row->counterpart.empty()) row->counterpart = text_of(*e->cell, "counterpart");
+              if (row->side_information.is_null() && e->cell->contains("side_information")) row->side_information = (*e->cell)["side_information"];
+              if (row->oracle.empty() && e->cell->contains("tuning") && (*e->cell)["tuning"].is_object() &&
+                  (*e->cell)["tuning"].value("oracle", false) && (*e->cell)["tuning"].contains("reasons"))
+                for (const auto& why : (*e->cell)["tuning"]["reasons"])
+                  if (why.is_string()) row->oracle.push_back(why.get<std::string>());
             }
             const std::size_t col = static_cast<std::size_t>(
                 std::find_if(t.columns.begin(), t.columns.end(), [&](const std::optional<double>& c) { return same_column(c, e->epsilon); }) - t.columns.begin());
             if (row->cells[col] && !e->cell) continue;  // a cell that ran wins over a skipped record of it
+            if (e->cell) cells_of[static_cast<std::size_t>(row - t.rows.begin())][col] = e->cell;
             ComparisonCell cc;
             if (e->cell) {
               cc.values = trial_values(*e->cell, metric);
@@ -258,6 +469,7 @@ std::vector<ComparisonTable> compare_methods(const std::string& experiment, cons
           }
           t.tests = tested.size();
         }
+        annotate_benchmark(t, cells_of, metric, opts.alpha);
         tables.push_back(std::move(t));
       }
     }

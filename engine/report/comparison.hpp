@@ -13,7 +13,13 @@
 //  - central and local DP do not share columns: a cell whose privacy_spent.measure is "local"
 //    (nD-Laplace: epsilon is the geo-indistinguishability level reached at distance `radius`, for each
 //    record on its own) goes to a table of its own, with the same reference rows;
-//  - cells recorded as skipped (skipped_cells() below) appear as "skipped: reason".
+//  - cells recorded as skipped (skipped_cells() below) appear as "skipped: reason";
+//  - benchmarks (docs/benchmark.md): the trivial baseline (a cell whose role is trivial_baseline:
+//    uniform_centres, 0-DP) is a row of the no-epsilon column like the references; every private cell is
+//    tested against it (Welch, Holm over the table's baseline tests) and against its declared non-private
+//    counterpart's row (Holm over those tests); each cell has its median, 10th and 90th percentiles and its
+//    failure rate; the rows' side-information records are compared (differences marked), and oracle-tuned rows
+//    (tuning.oracle) say why.
 #include <cstddef>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -53,11 +59,38 @@ struct ComparisonCell {
   // A private method's cell that is not a private release: its results.json `non_private` notes (n treated
   // as public, a range from the true maximum, the textbook sampler, bounds from the data, ...).
   std::vector<std::string> not_private;
+  // Spread and failures (docs/benchmark.md): the median and 10th/90th percentiles of the trial values; the
+  // trials that failed -- no value, no cluster found (metric n_clusters 0), or no better than the trivial
+  // baseline's mean in the metric's direction (when the table has a baseline) -- out of `trials`.
+  std::optional<Spread> spread;
+  std::size_t failures = 0;
+  bool failure_against_baseline = false;  // the failures count trials no better than the baseline
+  // Against the trivial baseline (private cells of a table that has one): the test, its Holm-adjusted p over
+  // the table's baseline tests, and whether the cell beats it (better mean, p_holm < alpha).
+  std::optional<WelchTest> vs_baseline;
+  std::optional<double> baseline_p_holm;
+  bool baseline_tested = false;  // compared with the baseline (a test, or n < 2 on one side)
+  bool beats_baseline = false;
+  // Against the row's non-private counterpart (its declared counterpart's row in the table): mean difference
+  // (this minus the counterpart), the test and its Holm-adjusted p over the table's counterpart tests.
+  std::optional<double> counterpart_gap;
+  std::optional<WelchTest> vs_counterpart;
+  std::optional<double> counterpart_p_holm;
+  bool counterpart_significant = false;
 };
+
+enum class RowRole { private_method, reference, trivial_baseline };
 
 struct ComparisonRow {
   std::string series, label;
-  bool reference = false;  // a non-private method (no epsilon)
+  std::string method;      // the registered method of the row's cells
+  bool reference = false;  // a non-private method (no epsilon), or the trivial baseline
+  RowRole role = RowRole::private_method;
+  std::string counterpart;             // the cells' declared non-private counterpart (a method name)
+  std::string counterpart_label;       // the row it is tested against; empty when the table has none
+  nlohmann::json side_information;     // the first cell's record (null when not recorded: older results)
+  std::vector<std::string> oracle;     // tuning.reasons of an oracle-tuned row (empty: chosen on public information)
+  bool side_differs = false;           // given other side information than most comparable rows (see the table's differences)
   nlohmann::json params;   // the row's parameters without epsilon
   std::vector<std::optional<ComparisonCell>> cells;  // one per column
 };
@@ -71,6 +104,23 @@ struct ComparisonTable {
   std::size_t tests = 0;                       // tests in the Holm family (the table)
   std::size_t significant = 0;
   std::vector<double> radii;                   // local tables: the `radius` values of the local rows
+  // Benchmarks: the trivial baseline's row (index into rows), the tests against it and against the
+  // counterparts, and the side information that differs between the private rows and the baseline.
+  std::optional<std::size_t> baseline_row;
+  std::size_t baseline_tests = 0, below_baseline = 0, baseline_compared = 0;
+  std::size_t counterpart_tests = 0, counterpart_significant = 0;
+  struct SideGroup {
+    std::string description;  // "given 5", "taken from the data: ...", "not given (estimated privately: dpm; not used: dp_kmeans)"
+    std::vector<std::string> rows;    // the rows' labels
+    bool rows_in_description = false;  // a "not given" group names its rows by kind in its description
+  };
+  struct SideDifference {
+    std::string input;
+    std::vector<SideGroup> groups;     // one per distinct description, in row order
+    std::vector<std::string> marked;   // the rows marked for this input (outside its largest group)
+  };
+  std::vector<SideDifference> side_differences;
+  std::vector<std::string> side_not_recorded;  // comparable rows whose cells carry no side-information record
 };
 
 struct ComparisonOptions {

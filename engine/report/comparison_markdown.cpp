@@ -54,10 +54,26 @@ std::string cell_markdown(const std::string& metric, const std::optional<Compari
                   " (" + (c->sample.n == c->trials ? std::to_string(c->sample.n) : std::to_string(c->sample.n) + " of " + std::to_string(c->trials)) + ")";
   if (c->p_holm) s += ", " + p_text(*c->p_holm) + (c->significant ? " †" : "");
   else if (ranked && !c->best) s += ", not tested (n < 2)";
+  if (c->baseline_tested && !c->beats_baseline) s += " ▼";
   if (!c->not_private.empty()) {
     std::string why;
     for (const auto& n : c->not_private) why += (why.empty() ? "" : "; ") + n;
     s += " ‡" + std::to_string(TableNotes::index_of(notes.not_private, why));
+  }
+  return s;
+}
+
+// The spread table's cell: median [10th, 90th percentile], the failures, the gap to the counterpart.
+std::string spread_markdown(const std::string& metric, const std::optional<ComparisonCell>& c, const std::string& counterpart) {
+  if (!c || c->skipped || !c->spread) return "";
+  std::string s = fmt_value(metric, c->spread->median) + " [" + fmt_value(metric, c->spread->p10) + ", " + fmt_value(metric, c->spread->p90) + "]";
+  if (c->trials > 0) {
+    const double rate = 100.0 * static_cast<double>(c->failures) / static_cast<double>(c->trials);
+    s += ", fail " + fmt(rate, 0) + "%";
+  }
+  if (c->counterpart_gap) {
+    s += ", Δ " + counterpart + " " + (*c->counterpart_gap >= 0 ? "+" : "") + fmt_value(metric, *c->counterpart_gap);
+    if (c->counterpart_p_holm) s += " (" + p_text(*c->counterpart_p_holm) + (c->counterpart_significant ? " †" : "") + ")";
   }
   return s;
 }
@@ -89,7 +105,9 @@ std::string comparison_table_markdown(const ComparisonTable& t) {
   TableNotes notes;
   for (const auto& r : t.rows) {
     const bool any_not_private = std::any_of(r.cells.begin(), r.cells.end(), [](const auto& c) { return c && !c->not_private.empty(); });
-    md << "| " << escape_cell(r.label) << (r.reference ? " *(reference)*" : "") << (any_not_private ? " ‡" : "") << " |";
+    const char* role = r.role == RowRole::trivial_baseline ? " *(trivial baseline, 0-DP)*" : r.reference ? " *(reference)*" : "";
+    md << "| " << escape_cell(r.label) << role << (any_not_private ? " ‡" : "") << (r.oracle.empty() ? "" : " °")
+       << (r.side_differs ? " ◇" : "") << " |";
     for (const auto& c : r.cells) md << " " << cell_markdown(t.metric, c, t.traits.better != Better::none, notes) << " |";
     md << "\n";
   }
@@ -97,6 +115,43 @@ std::string comparison_table_markdown(const ComparisonTable& t) {
     md << "\n‡ not a private release (a private method run in a non-private setting; results.json `non_private`):\n";
     for (std::size_t i = 0; i < notes.not_private.size(); ++i) md << "- ‡" << i + 1 << ": " << escape_cell(notes.not_private[i]) << "\n";
   }
+  // Oracle-tuned rows: what was taken from the private data (results.json `tuning`).
+  bool any_oracle = false;
+  for (const auto& r : t.rows) any_oracle = any_oracle || !r.oracle.empty();
+  if (any_oracle) {
+    md << "\n° oracle-tuned (an input or parameter taken from the private data; no private search was run, docs/benchmark.md):\n";
+    for (const auto& r : t.rows) {
+      if (r.oracle.empty()) continue;
+      std::string why;
+      for (const auto& x : r.oracle) why += (why.empty() ? "" : "; ") + x;
+      md << "- " << escape_cell(r.label) << ": " << escape_cell(why) << "\n";
+    }
+  }
+  // Side information: what differs between the private rows and the trivial baseline (results.json `side_information`).
+  if (!t.side_differences.empty()) {
+    md << "\n◇ given different side information (◇ rows are outside the largest group of an input below, or every row of an input without one largest group):\n";
+    for (const auto& d : t.side_differences) {
+      md << "- " << d.input << ":";
+      for (std::size_t g = 0; g < d.groups.size(); ++g) {
+        std::string rows;
+        if (!d.groups[g].rows_in_description)
+          for (const auto& l : d.groups[g].rows) rows += (rows.empty() ? "" : ", ") + l;
+        md << (g ? ";" : "") << " " << escape_cell(d.groups[g].description) << (rows.empty() ? "" : " (" + escape_cell(rows) + ")");
+      }
+      md << "\n";
+    }
+  } else if (t.side_not_recorded.empty() && std::count_if(t.rows.begin(), t.rows.end(), [](const ComparisonRow& r) { return r.role != RowRole::reference; }) > 1) {
+    md << "\nSide information: the same for every private row" << (t.baseline_row ? " and the trivial baseline" : "") << ".\n";
+  }
+  if (!t.side_not_recorded.empty() && !t.side_differences.empty()) {
+    std::string rows;
+    for (const auto& l : t.side_not_recorded) rows += (rows.empty() ? "" : ", ") + l;
+    md << "- not recorded (results without side information): " << escape_cell(rows) << "\n";
+  }
+  if (t.baseline_row && t.baseline_compared > 0)
+    md << "\n▼ not significantly better than the trivial baseline (" << escape_cell(t.rows[*t.baseline_row].label)
+       << ": " << t.baseline_compared - t.below_baseline << " of " << t.baseline_compared
+       << " private cells beat it; Welch's test against it, Holm-adjusted over the " << t.baseline_tests << " tests of this table, p < 0.05).\n";
   if (!notes.skipped.empty()) {
     md << "\nSkipped cells (they have no value, and no figure draws them):\n";
     for (std::size_t i = 0; i < notes.skipped.size(); ++i) md << "- S" << i + 1 << ": " << escape_cell(notes.skipped[i]) << "\n";
@@ -105,6 +160,25 @@ std::string comparison_table_markdown(const ComparisonTable& t) {
     md << "\nNot ranked: `" << t.metric << "` has no better direction (a count or a diagnostic).\n";
   else
     md << "\n" << t.tests << " test" << (t.tests == 1 ? "" : "s") << " against the column's best, " << t.significant << " significant (†).\n";
+  // Spread, failures and the gap to each private row's non-private counterpart.
+  bool any_spread = false;
+  for (const auto& r : t.rows)
+    for (const auto& c : r.cells) any_spread = any_spread || (c && c->spread);
+  if (any_spread && t.traits.better != Better::none) {
+    md << "\nSpread: median [10th, 90th percentile] of the trials; fail = trials with no value, no cluster found"
+       << (t.baseline_row ? ", or (private rows) no better than the trivial baseline's mean" : "") << ";"
+       << " Δ = mean minus the non-private counterpart's (Welch, Holm over the table's " << t.counterpart_tests << " counterpart tests, "
+       << t.counterpart_significant << " significant †).\n\n| method |";
+    for (const auto& c : t.columns) md << " " << (c ? std::string(local ? "local ε = " : "ε = ") + short_number(*c) : std::string("non-private (no ε)")) << " |";
+    md << "\n|---|";
+    for (std::size_t i = 0; i < t.columns.size(); ++i) md << "---|";
+    md << "\n";
+    for (const auto& r : t.rows) {
+      md << "| " << escape_cell(r.label) << " |";
+      for (const auto& c : r.cells) md << " " << escape_cell(spread_markdown(t.metric, c, r.counterpart_label)) << " |";
+      md << "\n";
+    }
+  }
   return md.str();
 }
 
@@ -186,7 +260,12 @@ std::string comparison_section(const Results& results, const ComparisonSectionOp
         "public, a range taken from the true data, the textbook floating-point sampler, bounds from the data): it is "
         "ranked with the others but its privacy is not the column's epsilon; the notes under the table say why. Each (dataset, metric) links its figure "
         "(plots/make_figures.py writes them to `comparison/<experiment>/` under the figures directory). Experiments the "
-        "paper sections above judge, and those of `configs/paper/`, are folded.\n"
+        "paper sections above judge, and those of `configs/paper/`, are folded. "
+        "Benchmarks (docs/benchmark.md): the trivial baseline (uniform_centres, k centres drawn from the public domain, 0-DP) "
+        "is a row of the no-ε column; **▼** marks a private cell not significantly better than it (Welch, Holm over the "
+        "table's baseline tests); **°** marks an oracle-tuned row (an input taken from the private data); **◇** a row given "
+        "other side information than most (what differs is listed under the table); under each ranked table, the spread "
+        "(median, 10th and 90th percentiles), the failure rate and the gap to the row's non-private counterpart.\n"
      << body.str();
   return md.str();
 }

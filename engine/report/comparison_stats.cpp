@@ -31,6 +31,14 @@ MetricTraits metric_traits(const std::string& metric) {
       {"kprime_rel_error", {Better::lower, 0.0, none}},    // |k' - k| / k, Sec. 7
       {"stress", {Better::lower, 0.0, none}},              // DRBT Eq. 6
       {"centroid_rel_error", {Better::lower, 0.0, none}},  // thesis Sec. 2.2.2
+      // The k-means measures (metrics/kmeans_measures.hpp): costs and distances lower, agreements higher.
+      {"inertia", {Better::lower, 0.0, none}},
+      {"inertia_per_point", {Better::lower, 0.0, none}},
+      {"normalized_kmeans_cost", {Better::lower, 0.0, none}},
+      {"centre_distance", {Better::lower, 0.0, none}},
+      {"silhouette", {Better::higher, -1.0, 1.0}},
+      {"accuracy", {Better::higher, 0.0, 1.0}},
+      {"purity", {Better::higher, 0.0, 1.0}},
       // Counts and shares with no better direction: tabled, not ranked.
       {"noise_fraction", {Better::none, 0.0, 1.0}},
       {"n_clusters", {Better::none, 0.0, none}},
@@ -61,6 +69,27 @@ Sample summarize(const std::vector<double>& v, const MetricTraits& range) {
   if (range.hi) hi = std::min(hi, *range.hi);
   s.ci95 = std::make_pair(lo, hi);
   return s;
+}
+
+double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return std::nan("");
+  std::sort(v.begin(), v.end());
+  const double h = (static_cast<double>(v.size()) - 1) * std::clamp(q, 0.0, 1.0);
+  const auto lo = static_cast<std::size_t>(std::floor(h));
+  const std::size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (h - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+
+std::optional<Spread> spread(const std::vector<double>& v) {
+  if (v.empty()) return std::nullopt;
+  return Spread{quantile(v, 0.5), quantile(v, 0.1), quantile(v, 0.9)};
+}
+
+bool no_better_than(double value, double reference, Better better) {
+  if (std::isnan(value)) return true;
+  if (better == Better::higher) return !(value > reference);
+  if (better == Better::lower) return !(value < reference);
+  return false;
 }
 
 std::optional<WelchTest> welch_test(const std::vector<double>& a, const std::vector<double>& b) {

@@ -41,6 +41,19 @@ struct Sample {
 };
 Sample summarize(const std::vector<double>& values, const MetricTraits& range = {});
 
+// The q-quantile by linear interpolation between order statistics: with the values sorted x_0 <= ... <=
+// x_{n-1} and h = (n - 1) q, x_floor(h) + (h - floor(h)) (x_floor(h)+1 - x_floor(h)) -- numpy.percentile's
+// default ("linear", type 7 of Hyndman & Fan 1996). NaN for no values.
+double quantile(std::vector<double> values, double q);
+// A cell's spread beside its mean and interval (docs/benchmark.md): the median and the 10th and 90th percentiles.
+struct Spread {
+  double median = 0, p10 = 0, p90 = 0;
+};
+std::optional<Spread> spread(const std::vector<double>& values);
+// Is `value` no better than `reference` in the metric's direction (equal counts as no better; NaN, a trial
+// without a value, is no better)? False for a metric without a direction.
+bool no_better_than(double value, double reference, Better better);
+
 // Welch's t-test of equal means: t = (mean_a - mean_b) / sqrt(s_a^2/n_a + s_b^2/n_b), degrees of freedom
 // by Welch-Satterthwaite, two-sided p = 2 P(T_df > |t|). nullopt when either sample has fewer than two
 // values. Two samples without spread: p = 1 when their means are equal, else 0 (the difference is exact).

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/files.hpp"
+#include "report/win_regions_markdown.hpp"
 #include "report/comparison_markdown.hpp"
 #include "report/format.hpp"
 
@@ -391,11 +392,11 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
     for (const auto& c : ref.claims) copts.folded.insert(c.query.experiment);
     for (const auto& t : ref.timings) copts.folded.insert(t.query.experiment);
     if (own_sweeps) {
-      md << comparison_section(results, copts) << "\n## The papers' published values\n\n"
+      md << comparison_section(results, copts) << win_regions_section(results, copts) << "\n## The papers' published values\n\n"
          << "None of these results is an experiment of the papers: their " << ref.values.size() << " published values and "
          << ref.claims.size() << " claims are not run here (`dpclust report` on the results of `configs/paper/` judges them).\n";
     } else {
-      md << paper.str() << comparison_section(results, copts);
+      md << paper.str() << comparison_section(results, copts) << win_regions_section(results, copts);
     }
   }
 

@@ -14,6 +14,7 @@
 #include "run/aggregate.hpp"
 #include "run/release_flags.hpp"
 #include "run/selection_privacy.hpp"
+#include "run/side_inputs.hpp"
 #include "run/single_trial.hpp"
 #include "store/results_store.hpp"  // cell_fingerprint
 
@@ -85,7 +86,10 @@ json build_cell_json(int threads, const ExperimentConfig& cfg, const Cell& cell,
   j["private_release"] = info.differentially_private && notes.empty() && every_trial_private;
   j["evaluation_only"] = json(std::vector<std::string>(evaluation_only.begin(), evaluation_only.end()));
   j["randomness"] = randomness_record(cfg.randomness);
+  // What the method was told about the data, and whether the cell's parameters were chosen on it (run/side_inputs.hpp).
+  record_side_information(j, cfg, cell, data);
   j["data"] = dataset_summary(data);
+  j["data"]["family"] = dataset_family(cfg.datasets[cell.dataset_index]);
   if (cfg.save_points) {
     // The input points (row-major) and true labels, so figures can be drawn from the JSON alone.
     j["data"]["points"] = data.coords;

@@ -47,6 +47,7 @@ ScopedThreads::~ScopedThreads() { omp_set_num_threads(before_); }
 
 BudgetLedger trial_ledger(const MethodInfo& info, const ParamSet& params, double noise_scale) {
   if (!info.differentially_private) return BudgetLedger();
+  if (info.trivial_baseline) return BudgetLedger::data_independent(info.relation);  // 0-DP: no epsilon to configure
   const double delta = params.has("delta") ? params.real("delta") : 0.0;
   BudgetLedger ledger = info.local_privacy ? BudgetLedger(params.real("epsilon"), delta, info.relation, PrivacyMeasure::local)
                                            : BudgetLedger(params.real("epsilon"), delta, info.relation);

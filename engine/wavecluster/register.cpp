@@ -37,10 +37,11 @@ std::vector<ParamSpec> wavecluster_params() {
   g.max = 1e7;
   g.whole = true;
   return {
-      g,
-      real_param("p", std::nullopt,
-                 "density threshold p: share of the positive transformed values that are not significant, k = ceil((1-p)|L|)",
-                 0.0, 1.0, false, true),
+      gives(g, "grid"),
+      gives(real_param("p", std::nullopt,
+                       "density threshold p: share of the positive transformed values that are not significant, k = ceil((1-p)|L|)",
+                       0.0, 1.0, false, true),
+            "density_threshold"),
       choice_spec("wavelet", Wavelet::haar,
                   "wavelet of the transform (the paper's experiments: haar; bior2.2 = CDF 5/3 as in the authors' code; db2 = "
                   "Daubechies 4-tap, named in the arXiv text)"),
@@ -288,13 +289,15 @@ std::vector<MethodInfo> wavecluster_methods() {
                        "grids N eps / c cells wide",
                        1e-3, 1e6),
             real_param("ag_alpha", 0.5, "adaptive grid: share of the grid budget for the first level (alpha)", 0.0, 1.0, true, true),
-            real_param("n_share", 0.05,
-                       "share of epsilon spent on the noisy record count N for the grid sizes (0: true N, flagged non-private)",
-                       0.0, 1.0, false, true),
-            choice_spec("ag_variant", AgVariant::paper,
-                        "adaptive grid: paper = Qardaji et al. as the paper describes it; flat_origin = the authors' "
-                        "flat_origin.py (m1 = 10, a cell split only when its noisy count >= 4 c2, leaf counts truncated, "
-                        "no noisy N: n_share unused, grid over the data's box: flagged non-private)")}),
+            selects(real_param("n_share", 0.05,
+                               "share of epsilon spent on the noisy record count N for the grid sizes (0: true N, flagged non-private)",
+                               0.0, 1.0, false, true),
+                    "n", {{"0", InputSource::data, "the true N (n_share: 0, flagged)"}}),
+            selects(choice_spec("ag_variant", AgVariant::paper,
+                                "adaptive grid: paper = Qardaji et al. as the paper describes it; flat_origin = the authors' "
+                                "flat_origin.py (m1 = 10, a cell split only when its noisy count >= 4 c2, leaf counts truncated, "
+                                "no noisy N: n_share unused, grid over the data's box: flagged non-private)"),
+                    "bounds", {{"flat_origin", InputSource::data, "the grid over the data's own bounding box (ag_variant: flat_origin, flagged)"}})}),
       info("privqt", "PrivQT: Laplace noise on every cell of the count matrix, then WaveCluster",
            ref + ", arXiv Alg. PrivQT (Sec. 4.2)", true, {release_counts_param()}),
       info("privthr", "PrivTHR: PrivQT counts plus a noisy |Z| to drop |Z|'/2 noisy positive values before k'",
@@ -305,10 +308,11 @@ std::vector<MethodInfo> wavecluster_methods() {
            ref + ", Algorithm 2 (Sec. 4.4)", true,
            {real_param("rho", 0.7, "budget split rho: eps1 = rho eps on the counts, eps2 = (1-rho) eps on the threshold", 0.0, 1.0,
                        true, true),
-            real_param("em_upper", 0.0,
-                       "public upper end of the threshold range (0, em_upper]; 0 = the largest true value, as the paper "
-                       "defines it (data-dependent: the result is flagged non-private)",
-                       0.0),
+            gives(real_param("em_upper", 0.0,
+                             "public upper end of the threshold range (0, em_upper]; 0 = the largest true value, as the paper "
+                             "defines it (data-dependent: the result is flagged non-private)",
+                             0.0),
+                  "threshold_range", {{"0", InputSource::data, "the largest true transformed value (em_upper: 0, flagged)"}}),
             int_param("em_repeats", 1,
                       "threshold draws averaged: 1 = the paper's single draw (Alg. 2 line 12); the authors' code "
                       "(ExponentialMech.noisyPercentileValue) averages 10",
@@ -326,7 +330,12 @@ std::vector<MethodInfo> wavecluster_methods() {
                       1, 40),
             release_counts_param()}),
   };
-  for (MethodInfo& m : methods) describe_release(m);
+  for (MethodInfo& m : methods) {
+    describe_release(m);
+    if (m.differentially_private) m.non_private_counterpart = "wavecluster";
+    if (m.name == "wc_baseline")  // a noisy N with n_share of epsilon, unless n_share is 0 (the selector above)
+      m.side_inputs = {{"n", InputSource::private_estimate, "a noisy record count N with n_share of epsilon (the grid sizes)"}};
+  }
   return methods;
 }
 

@@ -65,8 +65,8 @@ const MethodInfo& dbscan_method_info() {
     m.private_when = "never";
     m.needs_bounds = false;
     m.params = {
-        real_param("alpha", std::nullopt, "neighbourhood radius (alpha; sklearn eps)", 0.0, std::nullopt, true),
-        int_param("min_pts", std::nullopt, "MinPts, counting the point itself", 1),
+        gives(real_param("alpha", std::nullopt, "neighbourhood radius (alpha; sklearn eps)", 0.0, std::nullopt, true), "alpha"),
+        gives(int_param("min_pts", std::nullopt, "MinPts, counting the point itself", 1), "min_pts"),
         border_param(),
     };
     m.make = [] { return std::make_unique<DbscanMethod>(); };

@@ -52,7 +52,7 @@ const MethodInfo& kmeans_method_info() {
     m.private_when = "never";
     m.needs_bounds = false;
     m.params = {
-        int_param("k", std::nullopt, "number of clusters (k)", 1),
+        gives(int_param("k", std::nullopt, "number of clusters (k)", 1), "k"),
         int_param("n_init", 1,
                   "number of k-means++ restarts, the lowest inertia kept (sklearn >= 1.4 n_init='auto' = 1 run for "
                   "k-means++); at most 1e4",

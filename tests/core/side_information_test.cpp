@@ -1,0 +1,117 @@
+// A cell's side-information record and tuning derived from the declarations (core/side_information.hpp): a
+// value parameter gives its input publicly, a special value says the input is not given, a selector says it
+// is estimated privately or taken from the data, a method's fixed inputs and the dataset's bounds, scaling and
+// tuned_on_data parameters are recorded, and a cell with any input taken from the data is oracle-tuned.
+#include <gtest/gtest.h>
+
+#include "core/method.hpp"
+#include "core/params.hpp"
+#include "core/side_information.hpp"
+
+using namespace dpclust;
+using json = nlohmann::json;
+
+namespace side_information_test {  // named: the core tests are a unity build
+
+// A method declared like EUGkM (k, n_public with 0 = no n, n_source choosing a noisy count) and like
+// lsh_clustering (radius, radius_from_data), with bounds and a fixed input.
+MethodInfo declared_method() {
+  MethodInfo m;
+  m.name = "declared";
+  m.needs_bounds = true;
+  m.side_inputs = {{"iterations", InputSource::rule, "floor(eps / eps_m) from epsilon, n and d"}};
+  m.params = {
+      real_param("epsilon", 1.0, "budget"),
+      gives(int_param("k", std::nullopt, "number of clusters", 1), "k"),
+      gives(int_param("n_public", 0, "a public n; 0 = none", 0), "n", {{"0", InputSource::none, "no public n"}}),
+      selects(choice_param("n_source", "public", {"public", "noisy"}, "where N comes from"), "n",
+              {{"noisy", InputSource::private_estimate, "a Laplace count of the points (charged)"},
+               {"public", InputSource::public_value, "n given as n_public"}}),
+      gives(real_param("radius", 1.0, "radius of the data"), "radius"),
+      selects(bool_param("radius_from_data", false, "take the radius from the data"), "radius",
+              {{"true", InputSource::data, "the largest norm of the data (flagged)"}}),
+  };
+  return m;
+}
+
+ParamSet params(std::int64_t k, std::int64_t n_public, const std::string& n_source, bool radius_from_data) {
+  ParamSet p;
+  p.set("epsilon", 1.0);
+  p.set("k", k);
+  p.set("n_public", n_public);
+  p.set("n_source", n_source);
+  p.set("radius", 1.0);
+  p.set("radius_from_data", radius_from_data);
+  return p;
+}
+
+DatasetSideInputs public_box() {
+  DatasetSideInputs d;
+  d.bounds = InputSource::public_value;
+  d.bounds_how = "a box given in the config";
+  return d;
+}
+
+}  // namespace side_information_test
+
+using namespace side_information_test;
+
+TEST(SideInformation, PublicInputsFromTheirParameters) {
+  const json j = side_information_json(side_information(declared_method(), params(5, 10000, "public", false), public_box()));
+  // Sorted by input: bounds, iterations, k, n, radius.
+  const json want = json::parse(R"([
+    {"input": "bounds", "source": "public", "how": "a box given in the config"},
+    {"input": "iterations", "source": "rule", "how": "floor(eps / eps_m) from epsilon, n and d"},
+    {"input": "k", "source": "public", "value": 5, "how": "given in the config", "params": ["k"]},
+    {"input": "n", "source": "public", "value": 10000, "how": "n given as n_public", "params": ["n_public"]},
+    {"input": "radius", "source": "public", "value": 1.0, "how": "the parameter's default", "params": ["radius"]}])");
+  EXPECT_EQ(j, want) << j.dump(1);
+  const json t = tuning_record(side_information(declared_method(), params(5, 10000, "public", false), public_box()));
+  EXPECT_FALSE(t["oracle"].get<bool>());
+  EXPECT_EQ(t["search"], "none");
+  EXPECT_FALSE(t.contains("reasons"));
+}
+
+TEST(SideInformation, SpecialValuesAndSelectors) {
+  // n_public 0: no n (the special value, not "public 0"); n_source noisy: a private estimate, whatever n_public says.
+  const auto none = side_information(declared_method(), params(5, 0, "public", false), public_box());
+  EXPECT_EQ(none[3].input, "n");
+  EXPECT_EQ(none[3].source, InputSource::none);
+  EXPECT_EQ(none[3].how, "no public n");
+  EXPECT_TRUE(none[3].value.is_null());
+  const auto noisy = side_information(declared_method(), params(5, 10000, "noisy", false), public_box());
+  EXPECT_EQ(noisy[3].source, InputSource::private_estimate);
+  EXPECT_EQ(noisy[3].params, std::vector<std::string>{"n_source"});
+  EXPECT_FALSE(tuning_record(noisy)["oracle"].get<bool>());  // charged in the ledger: not an oracle
+}
+
+TEST(SideInformation, InputsTakenFromTheDataMakeTheCellOracleTuned) {
+  DatasetSideInputs d;
+  d.bounds = InputSource::data;
+  d.bounds_how = "the data's bounding box (bounds: data, flagged)";
+  d.scaled_on_data = true;
+  d.tuned_on_data = {{"k", "elbow plot"}};
+  const auto r = side_information(declared_method(), params(4, 10000, "public", true), d);
+  ASSERT_EQ(r.size(), 6u);  // bounds, iterations, k, n, radius, scaling
+  EXPECT_EQ(r[0].source, InputSource::data);
+  EXPECT_EQ(r[2].input, "k");
+  EXPECT_EQ(r[2].source, InputSource::data);
+  EXPECT_EQ(r[2].how, "tuned on the data: elbow plot");
+  EXPECT_EQ(r[2].value, json(4));
+  EXPECT_EQ(r[4].input, "radius");
+  EXPECT_EQ(r[4].source, InputSource::data);
+  EXPECT_EQ(r[4].params, std::vector<std::string>{"radius_from_data"});
+  EXPECT_EQ(r[5].input, "scaling");
+  const json t = tuning_record(r);
+  EXPECT_TRUE(t["oracle"].get<bool>());
+  EXPECT_EQ(t["reasons"], json::parse(R"j(["bounds: the data's bounding box (bounds: data, flagged)",
+    "k: tuned on the data: elbow plot", "radius: the largest norm of the data (flagged)",
+    "scaling: the data standardised with their own mean and standard deviation (scale: standard)"])j"));
+}
+
+TEST(SideInformation, AMethodWithoutBoundsHasNoBoundsRecord) {
+  MethodInfo m = declared_method();
+  m.needs_bounds = false;
+  const auto r = side_information(m, params(5, 10000, "public", false), public_box());
+  EXPECT_EQ(r.front().input, "iterations");
+}
