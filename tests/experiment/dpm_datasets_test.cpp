@@ -20,7 +20,7 @@ namespace {
 
 Dataset load(const std::string& dataset_lines, const std::string& root = "/nonexistent-data-root") {
   const fs::path dir = dpclust::testing::temp_dir("dpm_data");
-  const std::string text = "experiment: dpm_data\ndatasets:\n" + dataset_lines + "methods:\n  - method: kmeans\n";
+  const std::string text = "experiment: dpm_data\ndatasets:\n" + dataset_lines + "methods:\n  - method: kmeans\n    params: {k: 2}\n";
   const ExperimentConfig cfg = parse_config(text, (dir / "t.yaml").string(), dir, root);
   Dataset ds = materialize_dataset(cfg.datasets.at(0));
   fs::remove_all(dir);
