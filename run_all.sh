@@ -6,9 +6,11 @@
 #                          cannot be fetched is listed with the command that fetches it), run every
 #                          experiment on built-in data (configs/builtin/) and the paper reproductions
 #                          whose data is present (configs/paper/); then the figures and the report.
-#   ./run_all.sh --test    install, build, and run the whole GoogleTest suite through CTest; then run it
-#                          again built with AddressSanitizer + UBSan (build-sanitize/, compiled in the
-#                          background from the start; --no-sanitize skips this second pass).
+#   ./run_all.sh --test    install, build, and run the whole suite through CTest (GoogleTest, the Python
+#                          suite once against the package `pip install .` builds, the figure scripts); then
+#                          the engine's GoogleTest programs again built with AddressSanitizer + UBSan
+#                          (build-sanitize/, compiled in the background from the start; --no-sanitize skips
+#                          this second pass). Ends with each phase's time and the slowest tests.
 #   ./run_all.sh --quick   a smoke run in under a minute: built-in data only, 2 trials per cell,
 #                          results in results-quick/.
 #
@@ -17,10 +19,12 @@
 #          default $DPCLUST_MIRROR), --no-fetch (use only the data already there),
 #          --out DIR (default results/), --threads N, --build-dir DIR (default build/),
 #          --no-paper (built-in data only), --force (recompute instead of resuming; also redraws
-#          every figure), --pdf (a PDF next to each PNG figure), --no-sanitize (--test: skip the
-#          sanitizer pass).
+#          every figure), --pdf (a PDF next to each PNG figure), --comparison-figures (also the report's
+#          method comparison figures, one per experiment, dataset and metric), --no-sanitize (--test: skip
+#          the sanitizer pass).
 set -euo pipefail
 cd "$(dirname "$0")"
+run_start=$(date +%s)
 
 mode=run
 quick=0
@@ -30,6 +34,7 @@ threads=0
 paper=1
 force=""
 pdf=""
+comparison=""
 fetch=1
 sanitize=1
 mirror="${DPCLUST_MIRROR:-}"
@@ -48,7 +53,8 @@ while [ $# -gt 0 ]; do
     --no-sanitize) sanitize=0 ;;
     --force) force="--force" ;;
     --pdf) pdf="--pdf" ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    --comparison-figures) comparison="--comparison" ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "run_all.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -61,7 +67,8 @@ packages=(g++ make cmake git pkg-config libyaml-cpp-dev nlohmann-json3-dev libbo
           python3 python3-matplotlib python3-numpy python3-yaml
           slurm-wlm munge
           python3-dev pybind11-dev python3-pybind11 python3-pytest python3-pandas python3-sklearn python3-jsonschema
-          python3-venv python3-pip python3-setuptools python3-wheel python3-scipy)
+          python3-venv python3-pip python3-setuptools python3-wheel python3-scipy
+          ccache)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -79,9 +86,16 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
+packages_done=$(date +%s)
+
 # --- 2. Build -------------------------------------------------------------------------------------
 jobs=$(nproc 2>/dev/null || echo 2)
 sbuild="${build}-sanitize"
+# The Release build compiles through ccache (a Debian package above): a rebuild after a checkout or a branch
+# switch takes seconds instead of minutes. The sanitizer build, whose flags no other build shares, compiles
+# without it.
+launcher=()
+command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 if [ "$mode" = test ] && [ "$sanitize" = 1 ]; then
   # --test: the AddressSanitizer + UBSan build (3a) compiles in the background from the start, next to the
   # Release build and then the Release tests: the two builds and the tests leave cores idle on their own
@@ -92,24 +106,36 @@ if [ "$mode" = test ] && [ "$sanitize" = 1 ]; then
   cmake -S . -B "$sbuild" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
         -DDPCLUST_SANITIZE=ON -DDPCLUST_BUILD_BENCH=OFF -DDPCLUST_BUILD_PYTHON=OFF -DDPCLUST_TEST_CODE_FLAGS=-O0 >/dev/null
   sanitize_log=$(mktemp "${TMPDIR:-/tmp}/dpclust_sanitize_build.XXXXXX")
-  cmake --build "$sbuild" -j "$jobs" --target dpclust_tests >"$sanitize_log" 2>&1 &
+  sanitize_start=$(date +%s)
+  # Its end time goes to the log's last line (the phase table below).
+  (rc=0; cmake --build "$sbuild" -j "$jobs" --target dpclust_tests || rc=$?; echo "sanitizer build end $(date +%s)"; exit $rc) \
+    >"$sanitize_log" 2>&1 &
   sanitize_pid=$!
   trap 'kill "$sanitize_pid" 2>/dev/null || true; rm -f "$sanitize_log"' EXIT
 fi
 echo "== building ($build, Release)"
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" >/dev/null
+# With ccache, files compiled with the precompiled headers are cached only with this sloppiness (CMakeLists.txt
+# hands it to the compiler launcher too).
+export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}"
 cmake --build "$build" -j "$jobs" 2>&1 | grep -E "error:|warning:|Linking CXX executable" || true
 [ -x "$build/experiments/dpclust" ] || { echo "build failed; rerun: cmake --build $build" >&2; exit 1; }
+build_done=$(date +%s)
 
 # --- 3a. Tests ------------------------------------------------------------------------------------
 if [ "$mode" = test ]; then
   [ -n "$data_root" ] && export DPCLUST_DATA_ROOT="$data_root"
-  # With ccache as the compiler launcher, files compiled with the precompiled headers are cached only with
-  # this sloppiness (CMakeLists.txt also hands it to a ccache launcher).
-  export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}"
   echo "== tests (ctest); data root: ${DPCLUST_DATA_ROOT:-auto (../shared/datasets if present, else ~/.cache/dpclust/datasets)}"
   status=0
-  (cd "$build" && ctest --output-on-failure -j "$jobs" --timeout 900) || status=1
+  release_log=$(mktemp "${TMPDIR:-/tmp}/dpclust_ctest.XXXXXX")
+  sanitize_ctest_log=$(mktemp "${TMPDIR:-/tmp}/dpclust_ctest_sanitize.XXXXXX")
+  trap 'kill "${sanitize_pid:-}" 2>/dev/null || true; rm -f "${sanitize_log:-}" "$release_log" "$sanitize_ctest_log"' EXIT
+  # pip's whole build (label pip_build, a second Release build of the engine) is left to `ctest -L pip_build`:
+  # the suite checks pip's CMake step without compiling (tests/python/test_pip_cmake.py) and installs the
+  # package from this build (python_install).
+  (cd "$build" && ctest --output-on-failure -j "$jobs" --timeout 900 -LE pip_build) 2>&1 | tee "$release_log" || status=1
+  grep -q "tests passed, 0 tests failed out of" "$release_log" || status=1
+  release_tests_done=$(date +%s)
   # The suite a second time under AddressSanitizer + UndefinedBehaviorSanitizer (built in the background
   # since step 2): a memory error or undefined behaviour anywhere the tests reach fails CI. Three labels are
   # left out (tests/CMakeLists.txt says why for each): slow_data (DBSCAN on the papers' real data; small
@@ -124,10 +150,33 @@ if [ "$mode" = test ]; then
       echo "the sanitizer build failed (errors above); rerun: cmake --build $sbuild --target dpclust_tests" >&2
       exit 1
     fi
-    echo "== tests under the sanitizers (ctest -LE 'slow_data|local_slurm|plots' in $sbuild)"
+    sanitize_built=$(sed -n 's/^sanitizer build end //p' "$sanitize_log" | tail -1)
+    sanitize_waited=$(date +%s)
+    echo "== tests under the sanitizers (ctest -LE 'slow_data|local_slurm|plots|no_engine_code' in $sbuild)"
     (cd "$sbuild" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-       ctest --output-on-failure -j "$jobs" --timeout 1800 -LE 'slow_data|local_slurm|plots') || status=1
+       ctest --output-on-failure -j "$jobs" --timeout 1800 -LE 'slow_data|local_slurm|plots|no_engine_code') 2>&1 |
+      tee "$sanitize_ctest_log" || status=1
+    grep -q "tests passed, 0 tests failed out of" "$sanitize_ctest_log" || status=1
   fi
+  # Where the time went: each phase, and the slowest tests of each pass (ctest's own times).
+  end=$(date +%s)
+  echo
+  echo "== phase times (wall seconds; the sanitizer build runs beside the Release build and tests)"
+  printf '  %-44s %6d\n' "Debian packages" $((packages_done - run_start))
+  printf '  %-44s %6d\n' "Release build ($build)" $((build_done - packages_done))
+  printf '  %-44s %6d\n' "Release tests (ctest)" $((release_tests_done - build_done))
+  if [ "$sanitize" = 1 ]; then
+    printf '  %-44s %6d\n' "sanitizer build ($sbuild, in the background)" $((${sanitize_built:-$sanitize_waited} - sanitize_start))
+    printf '  %-44s %6d\n' "waiting for it after the Release tests" $((sanitize_waited - release_tests_done))
+    printf '  %-44s %6d\n' "sanitizer tests (ctest)" $((end - sanitize_waited))
+  fi
+  printf '  %-44s %6d\n' "total" $((end - run_start))
+  for log in "$release_log" "$sanitize_ctest_log"; do
+    [ -s "$log" ] || continue
+    echo "  slowest tests of the $([ "$log" = "$release_log" ] && echo Release || echo sanitizer) pass:"
+    grep -E "Test +#[0-9]+: " "$log" | sed -E 's/.*Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec.*/\2 \1/' | sort -rn | head -8 |
+      awk '{printf "    %8.1f s  %s\n", $1, $2}'
+  done
   exit $status
 fi
 
@@ -175,12 +224,13 @@ done
 
 # --- 4. Figures (from the JSON results only) ------------------------------------------------------
 # In parallel worker processes; only the figures whose results (or plotting code) changed since the last
-# run are redrawn (plots/out/.figures-manifest.json). PNG, and PDF with --pdf.
+# run are redrawn (plots/out/.figures-manifest.json). PNG, and PDF with --pdf. One figure per experiment and
+# metric, and the papers' figures; the report's comparison figures (one per dataset too) with --comparison-figures.
 echo "== figures"
 figures=plots/out
 [ "$quick" = 1 ] && figures=plots/out-quick
 # A figure that fails is listed with its traceback; the others, and the report, are still written.
-/usr/bin/python3 plots/make_figures.py --results "$out" --out "$figures" ${pdf} ${force} ||
+/usr/bin/python3 plots/make_figures.py --results "$out" --out "$figures" ${pdf} ${force} ${comparison} ||
   echo "-- some figures failed (listed above); the report links the ones that were drawn" >&2
 
 # --- 5. The reproduction report (published numbers vs the results) ----------------------------------

@@ -28,6 +28,25 @@ class CMakeExtension(Extension):
         super().__init__(name, sources=[])
 
 
+def cmake_commands(cmake, build_dir, python=sys.executable):
+    """The two commands pip's build runs: configure (the module and binary only, against `python`) and build.
+    tests/python/test_pip_cmake.py runs the first and the second as a dry run (make -n), which checks the
+    invocation without compiling the engine a second time."""
+    args = [f"-DPython3_EXECUTABLE={python}", "-DCMAKE_BUILD_TYPE=Release", "-DDPCLUST_BUILD_PYTHON=ON",
+            "-DDPCLUST_BUILD_TESTS=OFF", "-DDPCLUST_BUILD_BENCH=OFF", "-DDPCLUST_HANDOFF_PYTHONPATH="]
+    try:  # pybind11 of this interpreter (Debian's python3-pybind11 or the build environment's)
+        import pybind11
+        args.append(f"-Dpybind11_DIR={pybind11.get_cmake_dir()}")
+    except ImportError:
+        pass  # CMake's own search (Debian: pybind11-dev)
+    launcher = os.environ.get("CMAKE_CXX_COMPILER_LAUNCHER")
+    if launcher:
+        args.append(f"-DCMAKE_CXX_COMPILER_LAUNCHER={launcher}")
+    jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 1)
+    return [[cmake, "-S", ROOT, "-B", build_dir, *args],
+            [cmake, "--build", build_dir, "--target", "dpclust_python_core", "dpclust", "-j", jobs]]
+
+
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
         prebuilt = os.environ.get("DPCLUST_PIP_PREBUILT_DIR")
@@ -40,19 +59,8 @@ class CMakeBuild(build_ext):
             sys.exit("dpclust: cmake (>= 3.20) is needed to build the package (Debian: apt-get install cmake)")
         tag = sysconfig.get_config_var("EXT_SUFFIX").split(".")[1]  # e.g. cpython-311-x86_64-linux-gnu
         build_dir = os.environ.get("DPCLUST_PIP_BUILD_DIR") or os.path.join(WORK, tag)
-        args = [f"-DPython3_EXECUTABLE={sys.executable}", "-DCMAKE_BUILD_TYPE=Release", "-DDPCLUST_BUILD_PYTHON=ON",
-                "-DDPCLUST_BUILD_TESTS=OFF", "-DDPCLUST_BUILD_BENCH=OFF", "-DDPCLUST_HANDOFF_PYTHONPATH="]
-        try:  # pybind11 of this interpreter (Debian's python3-pybind11 or the build environment's)
-            import pybind11
-            args.append(f"-Dpybind11_DIR={pybind11.get_cmake_dir()}")
-        except ImportError:
-            pass  # CMake's own search (Debian: pybind11-dev)
-        launcher = os.environ.get("CMAKE_CXX_COMPILER_LAUNCHER")
-        if launcher:
-            args.append(f"-DCMAKE_CXX_COMPILER_LAUNCHER={launcher}")
-        jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 1)
-        subprocess.run([cmake, "-S", ROOT, "-B", build_dir, *args], check=True)
-        subprocess.run([cmake, "--build", build_dir, "--target", "dpclust_python_core", "dpclust", "-j", jobs], check=True)
+        for command in cmake_commands(cmake, build_dir):
+            subprocess.run(command, check=True)
         self.copy_built(ext, build_dir)
 
     def copy_built(self, ext, build_dir):
@@ -84,7 +92,10 @@ def check_build_tools():
                  "(or, with the package index, plain `pip install .`, which builds in an isolated environment)")
 
 
-check_build_tools()
-os.makedirs(WORK, exist_ok=True)
-setup(ext_modules=[CMakeExtension("dpclust._core")], cmdclass={"build_ext": CMakeBuild},
-      options={"build": {"build_base": os.path.join(WORK, "setuptools")}, "egg_info": {"egg_base": WORK}})
+# Run by pip (setuptools executes this file as __main__); imported by tests/python/test_pip_cmake.py for
+# cmake_commands alone.
+if __name__ == "__main__":
+    check_build_tools()
+    os.makedirs(WORK, exist_ok=True)
+    setup(ext_modules=[CMakeExtension("dpclust._core")], cmdclass={"build_ext": CMakeBuild},
+          options={"build": {"build_base": os.path.join(WORK, "setuptools")}, "egg_info": {"egg_base": WORK}})

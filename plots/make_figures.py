@@ -2,14 +2,19 @@
 """Regenerate the figures from the JSON results (never reruns an experiment), in parallel, redrawing
 only what changed.
 
-  /usr/bin/python3 plots/make_figures.py --results results --out plots/out [--pdf] [--force] [--jobs N] [--timings [N]]
+  /usr/bin/python3 plots/make_figures.py --results results --out plots/out [--pdf] [--force] [--comparison]
+                                         [--jobs N] [--timings [N]]
 
 The figures:
-1. Generic figures for every experiment (plot_results.py: metric against the swept parameter, or bars),
-   one job per experiment.
+1. Generic figures for every experiment (plot_results.py: metric against the swept parameter, or bars; one
+   figure per experiment and metric), one job per experiment.
 2. The papers' figures and tables (plots/paper_*.py): each module has FIGURES, a list of functions
    f(results_dir, out_dir) -> list of written files, one job each; a function whose experiment is
    absent returns [] and says so, or raises FileNotFoundError (reported as skipped).
+3. On request (--comparison): the report's method comparison figures (plot_comparison.py, one per experiment,
+   dataset and metric: two thirds of all the files, each showing what the experiment's generic figure of that
+   metric shows, one dataset at a time), one job per experiment. Without --comparison, those already drawn
+   stay while they are up to date (the report links them) and are removed once their results change.
 
 Jobs run in worker processes (--jobs, default: one per core); a worker parses a results.json once for
 all the jobs it draws from it (jobs that read the same large file go to the same worker). Figures are
@@ -67,9 +72,12 @@ def _figure_names(module_file):
 
 
 def list_jobs(results_dir):
-    """[(job id, module, name)]: the generic figures of every experiment, then every paper figure."""
-    jobs = [(f"plot_results:{p.parent.name}", "plot_results", p.parent.name)
-            for p in sorted(pathlib.Path(results_dir).glob("*/results.json"))]
+    """[(job id, module, name)]: the generic figures of every experiment, its comparison figures, then every
+    paper figure."""
+    jobs = []
+    for p in sorted(pathlib.Path(results_dir).glob("*/results.json")):
+        jobs.append((f"plot_results:{p.parent.name}", "plot_results", p.parent.name))
+        jobs.append((f"plot_comparison:{p.parent.name}", "plot_comparison", p.parent.name))
     for module_file in sorted(HERE.glob("paper_*.py")):
         for name in _figure_names(module_file):
             jobs.append((f"{module_file.stem}.{name}", module_file.stem, name))
@@ -137,6 +145,10 @@ def draw(job, results_dir, out_dir, formats):
         if module == "plot_results":
             _, data = plot_results.load_first(results_dir, [name])
             files = plot_results.plot_experiment(data, out_dir)
+        elif module == "plot_comparison":
+            import plot_comparison
+            _, data = plot_results.load_first(results_dir, [name])
+            files = plot_comparison.plot_comparison(data, out_dir)
         else:
             files = getattr(importlib.import_module(module), name)(results_dir, out_dir) or []
     except FileNotFoundError as e:
@@ -260,7 +272,7 @@ def plan_groups(jobs, records, results_dir):
     size = {}
     for job_id, module, name in jobs:
         reads = list((records.get(job_id) or {}).get("inputs") or ())
-        if module == "plot_results":
+        if module in ("plot_results", "plot_comparison"):
             reads.append(f"{name}/results.json")
         total = 0
         for rel in reads:
@@ -292,15 +304,21 @@ def _workers(requested):
         return max(1, os.cpu_count() or 1)
 
 
-def run(results_dir, out_dir, pdf=False, force=False, jobs=0, log=sys.stderr):
-    """Draws what is out of date; returns (counts by outcome, {job id: record})."""
+def on_request(job):
+    """Jobs drawn only with --comparison."""
+    return job[1] == "plot_comparison"
+
+
+def run(results_dir, out_dir, pdf=False, force=False, jobs=0, log=sys.stderr, comparison=False):
+    """Draws what is out of date (the comparison figures only when `comparison`); returns (counts by outcome,
+    {job id: record})."""
     results_dir, out_dir = pathlib.Path(results_dir), pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     formats = ("png", "pdf") if pdf else ("png",)
     records, known = read_manifest(out_dir, results_dir)
     inputs = Inputs(results_dir, known)
     all_jobs = list_jobs(results_dir)
-    todo, kept = [], {}
+    todo, kept, dropped = [], {}, set()
     skipped_jobs = {}  # message -> job ids: said once per message at the end (16 paper figures of a sweep of one's own)
     for job in all_jobs:
         record = records.get(job[0])
@@ -308,6 +326,8 @@ def run(results_dir, out_dir, pdf=False, force=False, jobs=0, log=sys.stderr):
             kept[job[0]] = record
             if record["status"] == "skipped":
                 skipped_jobs.setdefault(record["message"], []).append(job[0])
+        elif on_request(job) and not comparison:
+            dropped.add(job[0])  # not requested and not up to date: its old files go (below), nothing is drawn
         else:
             todo.append(job)
 
@@ -370,7 +390,8 @@ def run(results_dir, out_dir, pdf=False, force=False, jobs=0, log=sys.stderr):
     # Files a job wrote last time and no job wrote now (an older PDF, a metric gone, an experiment removed)
     # would be stale. A job that failed keeps its old files (and is retried next time).
     for job_id, old in records.items():
-        if (job_id in drawn and drawn[job_id]["status"] != "error") or job_id not in {j[0] for j in all_jobs}:
+        if ((job_id in drawn and drawn[job_id]["status"] != "error") or job_id in dropped
+                or job_id not in {j[0] for j in all_jobs}):
             for o in old.get("outputs") or ():
                 if o not in claimed:
                     (out_dir / o).unlink(missing_ok=True)
@@ -403,12 +424,14 @@ def main():
     ap.add_argument("--out", default="plots/out")
     ap.add_argument("--pdf", action="store_true", help="write a PDF next to each PNG")
     ap.add_argument("--force", action="store_true", help="redraw every figure, up to date or not")
+    ap.add_argument("--comparison", action="store_true",
+                    help="also draw the report's method comparison figures (one per experiment, dataset and metric)")
     ap.add_argument("--jobs", type=int, default=0, help="worker processes (default: one per core)")
     ap.add_argument("--timings", type=int, nargs="?", const=10, default=0, metavar="N",
                     help="print the N slowest jobs drawn (default 10): seconds, files, job")
     args = ap.parse_args()
     t0 = time.perf_counter()
-    counts, _ = run(args.results, args.out, pdf=args.pdf, force=args.force, jobs=args.jobs)
+    counts, _ = run(args.results, args.out, pdf=args.pdf, force=args.force, jobs=args.jobs, comparison=args.comparison)
     if args.timings:
         print_timings(counts, args.timings)
     print(f"{counts['files']} figure files in {args.out}/: {counts['drawn']} jobs drawn, {counts['up_to_date']} up to date, "

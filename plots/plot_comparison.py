@@ -12,7 +12,8 @@ cut at the edge.
 
 Written to OUT/comparison/<experiment>/<dataset>__<metric>.png, where the report looks for them
 (engine/report/comparison_markdown.cpp; the names' characters other than letters, digits, '.', '-', '_'
-become '_' on both sides). Called by plot_results.plot_experiment, i.e. make_figures.py's generic job.
+become '_' on both sides). Drawn by make_figures.py --comparison (a job per experiment), on request: each shows
+what the experiment's generic figure of the metric shows, one dataset at a time.
 """
 import json
 import pathlib

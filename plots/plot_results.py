@@ -349,9 +349,7 @@ def plot_experiment(data, out):
         lines = any(x for d in plans.values() for x, _ in d.values())
         fig = _line_panels(by_dataset, plans, metric, exp) if lines else _bars(by_dataset, plans, metric, exp)
         written += save(fig, out, f"{exp}_{metric}", crop=not lines)  # the bars' note lies below the axes
-    # The report's comparison figures, one per (dataset, metric) (issue 33): drawn by the same job.
-    import plot_comparison
-    written += plot_comparison.plot_comparison(data, out)
+    # The report's comparison figures (plot_comparison.py) are make_figures.py's jobs of their own, on request.
     return written
 
 

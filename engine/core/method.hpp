@@ -52,6 +52,16 @@ class Method {
  public:
   virtual ~Method() = default;
   virtual MethodResult run(const Dataset& data, const ParamSet& params, Rng& rng, BudgetLedger& ledger) const = 0;
+  // Whether the caller reads the labels (a metric, the saved labels): set before run(), true unless a trial of
+  // `dpclust run` computes no metric that reads them (MetricInfo::reads_labels) and saves none. A method may
+  // then skip a step that only makes labels (DRBT's K-means in the stress tables), provided every other
+  // number is the one it gives with the step (the generator skips the step's words); its labels are then
+  // all kNoise.
+  void set_labels_needed(bool needed) { labels_needed_ = needed; }
+  bool labels_needed() const { return labels_needed_; }
+
+ private:
+  bool labels_needed_ = true;
 };
 
 // What is known about a dataset's shape before (or without) reading it: from a generator's parameters,

@@ -89,6 +89,9 @@ struct MetricInfo {
   // than the trial itself may (the k-means measures: a non-private k-means reference, O(m^2 d) silhouette):
   // they are computed only when named.
   bool by_default = true;
+  // Reads the method's labels (MethodResult::labels). False for a metric of other outputs only (DRBT's stress):
+  // a trial whose metrics all say false, and that saves no labels, lets the method skip label-only work.
+  bool reads_labels = true;
 
   // By name alone (the `methods` list).
   bool applies_to(const std::string& method) const {

@@ -20,6 +20,16 @@ void Mt19937_64::refill() {
   }
   const std::uint64_t y = (x[n - 1] & kUpper) | (x[0] & kLower);
   x[n - 1] = x[m - 1] ^ (y >> 1) ^ ((0 - (y & 1)) & kMatrixA);
+  // Tempering (u, d, s, b, t, c, l of [rand.predef]) of the whole block.
+  std::uint64_t* out = tempered_.data();
+  for (std::size_t k = 0; k < n; ++k) {
+    std::uint64_t z = x[k];
+    z ^= (z >> 29) & 0x5555555555555555ULL;
+    z ^= (z << 17) & 0x71d67fffeda60000ULL;
+    z ^= (z << 37) & 0xfff7eee000000000ULL;
+    z ^= z >> 43;
+    out[k] = z;
+  }
   next_ = 0;
 }
 

@@ -22,16 +22,22 @@ constexpr std::size_t kReleaseLimit = 10000;
 
 // K-means as Sec. 6.2 step 4 uses it: one run per trial (its random seeding is why the paper repeats
 // every experiment 10 times), here k-means++ seeding with n_init restarts (default 1).
-Labels kmeans_labels(const RowMatrix& m, const ParamSet& params, Rng& rng) {
+// skip = true: the labels are not needed (Method::labels_needed: DRBT's stress tables score only the stress);
+// the generator moves past the words K-means would have read (kmeans_skip_draws), so the stress's row sample
+// that follows is the one of a run with the clustering, and the labels are all kNoise.
+Labels kmeans_labels(const RowMatrix& m, const ParamSet& params, Rng& rng, bool skip = false) {
   const std::int64_t k = params.integer("k");
   if (static_cast<std::uint64_t>(k) > static_cast<std::uint64_t>(m.rows()))
     throw InputError("params.k", "k = " + std::to_string(k) + " exceeds the number of points (" + std::to_string(m.rows()) + ")",
                      "choose k <= " + std::to_string(m.rows()));
   KMeansOptions opt;
   opt.n_init = params.integer("n_init");
-  return kmeans(m.data(), static_cast<std::size_t>(m.rows()), static_cast<std::size_t>(m.cols()),
-                static_cast<std::size_t>(k), opt, rng)
-      .labels;
+  const auto n = static_cast<std::size_t>(m.rows());
+  if (skip) {
+    kmeans_skip_draws(m.data(), n, static_cast<std::size_t>(m.cols()), static_cast<std::size_t>(k), opt, rng);
+    return Labels(n, kNoise);
+  }
+  return kmeans(m.data(), n, static_cast<std::size_t>(m.cols()), static_cast<std::size_t>(k), opt, rng).labels;
 }
 
 class DrbtMethod final : public Method {
@@ -53,8 +59,8 @@ class DrbtMethod final : public Method {
     // Sec. 4.2 step 2 / Sec. 4.3 steps 1-2: project (per party) and join.
     Disguised D = transform(X, parse_projection(params.string("projection")), parse_normalization(params.string("normalization")),
                             parties, k_dims, rng);
-    // Sec. 6.2 step 4: K-means on the disguised data.
-    Labels labels = kmeans_labels(D.data, params, rng);
+    // Sec. 6.2 step 4: K-means on the disguised data (skipped, its words too, when nothing reads the labels).
+    Labels labels = kmeans_labels(D.data, params, rng, !labels_needed());
     // Sec. 4.2 step 3: the data owner's check of the distortion (Eq. 6).
     StressOptions so;
     so.squared = params.string("stress_form") == "squared";
@@ -64,7 +70,7 @@ class DrbtMethod final : public Method {
 
     MethodResult r;
     r.labels = std::move(labels);
-    r.labels_are_release = true;  // the central party shares the clustering of the disguised data (Sec. 4.3 step 3)
+    r.labels_are_release = labels_needed();  // the central party shares the clustering of the disguised data (Sec. 4.3 step 3)
     nlohmann::json plan = nlohmann::json::array();
     for (const Party& p : D.parties) plan.push_back({{"first_attribute", p.first}, {"attributes", p.cols}, {"dims", p.dims}});
     r.release = {{"projection", params.string("projection")}, {"d_original", d}, {"d_reduced", k_dims}, {"parties", plan}};
@@ -214,7 +220,10 @@ std::vector<MetricInfo> drbt_metric_list() {
          if (!r) throw std::logic_error("the stress metric needs the DrbtResult of a drbt run in MethodResult::details");
          return r->stress;
        },
-       {kMethod}},
+       {kMethod},
+       /*needs_centres=*/false,
+       /*by_default=*/true,
+       /*reads_labels=*/false},  // the stress only: a trial scoring nothing else skips the K-means step
       {"of",
        "DRBT Eq. 14: overall F-measure of the K-means clusters of the disguised data against K-means (same k) on the "
        "original data",

@@ -45,6 +45,9 @@ struct ColumnPlan {
   bool header = false;
   bool names_guessed = false;      // header: auto took the first row for names: they may be a record's text
   std::vector<std::string> names;  // header names, or "col<i>" without a header
+  // Guessed names the config typed (columns: [x, y], label: cls) are confirmed: the user knows them. The
+  // others stay data: never in a message, the dataset's column names or its provenance.
+  std::vector<bool> confirmed;
   std::vector<std::size_t> coords;
   std::optional<std::size_t> label;
 };
@@ -104,14 +107,26 @@ bool decide_header(const CsvOptions& o, const std::vector<std::string_view>& fir
 
 // A column as a message names it: its header name, or, when header: auto guessed the names (a first row
 // that may be a record), its 0-based index only. Auto-detected names are data until confirmed.
+bool name_shown(const ColumnPlan& plan, std::size_t idx) { return !plan.names_guessed || plan.confirmed[idx]; }
+
 std::string shown_column(const ColumnPlan& plan, std::size_t idx) {
-  return plan.names_guessed ? "#" + std::to_string(idx) + " (0-based; header: auto, names not shown)" : "'" + text::printable(plan.names[idx]) + "'";
+  return name_shown(plan, idx) ? "'" + text::printable(plan.names[idx]) + "'" : "#" + std::to_string(idx) + " (0-based; header: auto, names not shown)";
 }
 
-std::size_t resolve_column(const std::string& ref, const ColumnPlan& plan, const LineReader& in, const char* role) {
+// A column's name in a message (a bad value, the missing-value counts): its header name, or "#<index>" when
+// header: auto guessed it and the config did not confirm it.
+std::string kept_column_name(const ColumnPlan& plan, std::size_t idx) {
+  return name_shown(plan, idx) ? plan.names[idx] : "#" + std::to_string(idx);
+}
+
+std::size_t resolve_column(const std::string& ref, ColumnPlan& plan, const LineReader& in, const char* role) {
   if (plan.header) {
     auto it = std::find(plan.names.begin(), plan.names.end(), ref);
-    if (it != plan.names.end()) return static_cast<std::size_t>(it - plan.names.begin());
+    if (it != plan.names.end()) {
+      const auto idx = static_cast<std::size_t>(it - plan.names.begin());
+      plan.confirmed[idx] = true;
+      return idx;
+    }
   }
   if (text::is_digits(ref)) {
     const std::size_t idx = as_index(ref);
@@ -149,6 +164,7 @@ ColumnPlan plan_columns(const CsvOptions& o, const std::vector<std::string_view>
   plan.names_guessed = plan.header && !o.header;
   for (std::size_t i = 0; i < first.size(); ++i)
     plan.names.push_back(plan.header ? std::string(first[i]) : "col" + std::to_string(i));
+  plan.confirmed.assign(plan.names.size(), false);
   if (!o.label.empty()) plan.label = resolve_column(o.label, plan, in, "label column");
   if (o.columns.empty()) {
     for (std::size_t i = 0; i < first.size(); ++i)
@@ -184,9 +200,10 @@ ColumnPlan plan_columns(const CsvOptions& o, const std::vector<std::string_view>
 // A bad value is named by its line (in.where()), its record index and its column, never shown: the
 // text of a private record's field is data even when it is not a number (issue 22 item 7; see
 // record_label in text.hpp).
+// `column` as shown_column gives it: 'name', or #index when header: auto guessed the names.
 [[noreturn, gnu::cold, gnu::noinline]] void bad_value(const LineReader& in, const std::string& column,
                                                       std::string_view value, std::size_t record) {
-  const std::string at = text::record_label(record) + ", column '" + text::printable(column) + "': ";
+  const std::string at = text::record_label(record) + ", column " + column + ": ";
   double v;
   if (text::parse_double(value, v))  // it parsed, so it was NaN or infinite
     throw InputError(in.where(), at + "the value is NaN or infinite: NaN/inf not allowed; remove or impute the row",
@@ -265,8 +282,8 @@ FileRead read_csv_file(const fs::path& path, const CsvOptions& options, std::opt
     have_row = false;
     if (fields.size() != ncols) bad_count(in, ncols, fields.size(), plan.header, delim);
     for (std::size_t c : plan.coords)
-      if (is_missing_value(fields[c])) missing.note(plan.names[c], in.where());
-    if (plan.label && is_missing_value(fields[*plan.label])) missing.note(plan.names[*plan.label], in.where());
+      if (is_missing_value(fields[c])) missing.note(kept_column_name(plan, c), in.where());
+    if (plan.label && is_missing_value(fields[*plan.label])) missing.note(kept_column_name(plan, *plan.label), in.where());
     if (missing.end_row()) {
       ++got_rows.dropped;
       continue;
@@ -279,11 +296,11 @@ FileRead read_csv_file(const fs::path& path, const CsvOptions& options, std::opt
     for (std::size_t c : plan.coords) {
       double v;
       if (!text::parse_double(fields[c], v) || !std::isfinite(v))
-        bad_value(in, plan.names[c], fields[c], rows_before + got_rows.rows);
+        bad_value(in, shown_column(plan, c), fields[c], rows_before + got_rows.rows);
       ds.coords.push_back(v);
     }
     if (plan.label)
-      ds.labels.push_back(labels.code(fields[*plan.label], in, plan.names[*plan.label], rows_before + got_rows.rows));
+      ds.labels.push_back(labels.code(fields[*plan.label], in, kept_column_name(plan, *plan.label), rows_before + got_rows.rows));
     ++got_rows.rows;
     in.check_values(ds.coords.size() + ds.labels.size());
   }
@@ -325,13 +342,20 @@ Dataset load_csv_files(const std::vector<fs::path>& paths, const CsvOptions& opt
 
   const char delim = resolve_delimiter(paths.front(), options.delimiter);
   nlohmann::json cols = nlohmann::json::array();
-  for (std::size_t c : plan->coords) cols.push_back({{"name", plan->names[c]}, {"index", c}});
+  // Guessed, unconfirmed names (header: auto) stay in the results for the report's tables and figures, which
+  // are not a release; `dpclust release` writes "#<index>" in their place (name_confirmed: false).
+  for (std::size_t c : plan->coords) {
+    nlohmann::json col = {{"name", plan->names[c]}, {"index", c}};
+    if (plan->names_guessed) col["name_confirmed"] = static_cast<bool>(plan->confirmed[c]);
+    cols.push_back(std::move(col));
+  }
   ds.provenance["files"] = files;
   ds.provenance["format"] = delim == '\t' ? "tsv" : "csv";
   ds.provenance["delimiter"] = std::string(1, delim);
   ds.provenance["header"] = plan->header;
   ds.provenance["columns"] = cols;
   ds.provenance["label"] = plan->label ? nlohmann::json(plan->names[*plan->label]) : nlohmann::json(nullptr);
+  if (plan->names_guessed) ds.provenance["header_guessed"] = true;
   if (plan->label && !labels.integer()) ds.provenance["label_map"] = labels.mapping();
   ds.provenance["rows"] = rows;
   if (paths.size() > 1) ds.provenance["rows_per_file"] = per_file;

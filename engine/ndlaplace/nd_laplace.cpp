@@ -3,6 +3,7 @@
 
 #include <any>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <memory>
 #include <string>
@@ -205,15 +206,42 @@ struct Reference {
   Labels labels;
   bool converged = true;  // false when Affinity Propagation did not converge (every label -1)
 };
+Reference reference_of(const MetricInput& in) {
+  Rng rng(in.seed);
+  EvalClustering ref = cluster_for_evaluation(in.data.coords, in.data.n, in.data.d, in.params, rng);
+  Reference r;
+  r.converged = ref.converged;
+  r.labels = std::move(ref.labels);
+  return r;
+}
+// Affinity Propagation and DBSCAN draw no random number: on the original data their clustering is the same in
+// every trial and every cell with the same clustering parameters, so the run computes it once per dataset
+// (DatasetCache) instead of once per trial (K-Means seeds from the trial's metric seed: per trial).
+std::string exact_text(double x) {  // every bit of x: "%a"
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%a", x);
+  return buf;
+}
+std::string shared_reference_key(const ParamSet& p) {
+  const std::string& algo = p.string("cluster");
+  std::string key = "nd_laplace.reference|" + algo + "|scale_after=" + (p.boolean("scale_after") ? "1" : "0");
+  if (algo == "affinity")
+    return key + "|damping=" + exact_text(p.real("damping")) + "|preference=" + p.string("preference") +
+           "|max_iter=" + std::to_string(p.integer("ap_max_iter"));
+  if (algo == "dbscan")
+    return key + "|alpha=" + exact_text(p.real("alpha")) + "|min_pts=" + std::to_string(p.integer("min_pts"));
+  return "";
+}
 const Reference& reference(const MetricInput& in) {
   auto it = in.cache.find(kReferenceKey);
   if (it == in.cache.end()) {
-    Rng rng(in.seed);
-    EvalClustering ref = cluster_for_evaluation(in.data.coords, in.data.n, in.data.d, in.params, rng);
-    Reference r;
-    r.converged = ref.converged;
-    r.labels = std::move(ref.labels);
-    it = in.cache.emplace(kReferenceKey, std::move(r)).first;
+    const std::string key = in.dataset_cache ? shared_reference_key(in.params) : "";
+    if (key.empty()) {
+      it = in.cache.emplace(kReferenceKey, reference_of(in)).first;
+    } else {
+      const auto shared = in.dataset_cache->get<Reference>(key, [&] { return reference_of(in); });
+      it = in.cache.emplace(kReferenceKey, *shared).first;
+    }
   }
   return std::any_cast<const Reference&>(it->second);
 }

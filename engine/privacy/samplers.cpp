@@ -73,20 +73,22 @@ U256 twice(const U256& a) {  // a < 2^255
 // bits) with p = num/den = 0.p1p2... (long division) bit by bit; U < p iff at the first differing bit
 // u = 0 and p = 1. Each bit differs with probability 1/2, so 2 bits are read on average (one 64-bit word
 // except with probability 2^-64); the loop ends with probability 1 for every p.
-// The same comparison in 64-bit words for den < 2^63 (then 2 num < 2^64): every call of the discrete
-// Laplace sampler with a scale numerator below 2^63, i.e. all of this project's noisy counts. It reads the
-// same random words and returns the same bits as the 256-bit loop below (test
-// Samplers.BernoulliRatioNarrowPathEqualsTheWideOne); only the arithmetic is narrower.
+// The same comparison a whole 64-bit word at a time for den < 2^63: every call of the discrete Laplace
+// sampler with a scale numerator below 2^63, i.e. all of this project's noisy counts. With W the next
+// word and P = floor(num 2^64 / den) the next 64 bits of p (the long division's next 64 quotient bits),
+// the first differing bit is a 1 of P iff W < P, i.e. (W + 1) den <= num 2^64, and a 1 of W iff W > P,
+// i.e. W den > num 2^64; when W = P the next word decides against the remainder num 2^64 - W den (< den),
+// which is where the bit loop stands after those 64 bits. So it reads the same words and returns the same
+// bits as the 256-bit loop below (test Samplers.BernoulliRatioNarrowPathEqualsTheWideOne), with two
+// 64 x 64 -> 128-bit products per word instead of a shift, a compare and an unpredictable branch per bit.
 bool bernoulli_ratio_narrow(Rng& rng, std::uint64_t num, std::uint64_t den) {
   for (;;) {
     const std::uint64_t word = rng.next_u64();
-    for (int i = 63; i >= 0; --i) {
-      num <<= 1;
-      const bool p_bit = num >= den;
-      if (p_bit) num -= den;
-      const bool u_bit = ((word >> i) & 1) != 0;
-      if (u_bit != p_bit) return p_bit;
-    }
+    const u128 scaled = static_cast<u128>(num) << 64;         // num 2^64 < 2^127
+    const u128 word_den = static_cast<u128>(word) * den;      // W den < 2^127
+    if (word_den + den <= scaled) return true;                // W < P
+    if (word_den > scaled) return false;                      // W > P
+    num = static_cast<std::uint64_t>(scaled - word_den);      // W = P: the remainder, < den
   }
 }
 
@@ -133,16 +135,34 @@ bool bernoulli_exp_wide(Rng& rng, U256 num, const U256& den) {
   return bernoulli_exp_unit(rng, num, den);
 }
 
+// The two Bernoulli draws of Alg. 2 on 64-bit integers, for t < 2^63 (every noisy count): the same words read
+// and the same outcomes as bernoulli_exp_unit(U256(num), U256(den)) and bernoulli_exp_unit(1, 1), without
+// the 256-bit wrappers (tests: SamplersDiscreteLaplace.SameDrawsAsTheBitByBitTranscription).
+// Bernoulli(exp(-num/den)) for 0 <= num < den < 2^63. num = 0: Bernoulli(0) fails at K = 1 before any word.
+bool bernoulli_exp_unit_narrow(Rng& rng, std::uint64_t num, std::uint64_t den) {
+  if (num == 0) return true;
+  std::uint64_t k = 1;
+  while ((k == 1 || rng.below(k) == 0) && bernoulli_ratio_narrow(rng, num, den)) ++k;
+  return (k & 1) != 0;
+}
+// Bernoulli(exp(-1)): Bernoulli(1 / K) alone, as Bernoulli(num/den = 1) is true without reading a word.
+bool bernoulli_exp_minus_one(Rng& rng) {
+  std::uint64_t k = 2;
+  while (rng.below(k) == 0) ++k;
+  return (k & 1) != 0;
+}
+
 // CKS20 Alg. 2, lines 2-7 (before the sign): X = U + t V with U uniform on {0..t-1} kept with probability
 // exp(-U/t) and V geometric with Pr[V = v] ∝ exp(-v), so Pr[X = x] ∝ exp(-x/t); returns floor(X / s),
 // which is geometric on {0, 1, ...} with ratio exp(-s/t). The U step is accepted with probability
 // (1 - 1/e) / (t (1 - e^{-1/t})) >= 1 - 1/e, so <= 1.6 rounds are expected. t >= 1, s >= 1.
 u128 geometric_floor(Rng& rng, std::uint64_t t, u128 s) {
+  const bool narrow = (t >> 63) == 0;
   for (;;) {
-    const std::uint64_t u = rng.below(t);
-    if (!bernoulli_exp_wide(rng, U256(u), U256(t))) continue;
+    const std::uint64_t u = rng.below(t);  // u < t: bernoulli_exp_wide(u / t) is bernoulli_exp_unit(u / t)
+    if (!(narrow ? bernoulli_exp_unit_narrow(rng, u, t) : bernoulli_exp_unit(rng, U256(u), U256(t)))) continue;
     std::uint64_t v = 0;
-    while (bernoulli_exp_unit(rng, U256(1), U256(1))) ++v;
+    while (bernoulli_exp_minus_one(rng)) ++v;
     const u128 x = u + static_cast<u128>(t) * v;  // v < 2^64 so no overflow
     // s is a power of two for every scale rational_at_least makes (all noisy counts): a shift, the same
     // quotient as the 128-bit division (a library call).

@@ -141,7 +141,10 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
   const std::uint64_t seed = secure ? 0 : trial_seed(cfg, cell.key, trial);
   // The trial itself (generator, ledger built and verified, label count, non-private notes) is the one
   // the Python estimators run too (single_trial.hpp), so both give the same numbers.
-  TrialRun run = run_single_trial(info, data, cell.params, cfg.randomness, seed, noise_scale);
+  // Labels no metric reads and none saved: the method may skip work that only makes them (Method::labels_needed).
+  bool labels_needed = cfg.save_labels;
+  for (const MetricInfo* m : metrics) labels_needed = labels_needed || m->reads_labels;
+  TrialRun run = run_single_trial(info, data, cell.params, cfg.randomness, seed, noise_scale, labels_needed);
   const auto t1 = std::chrono::steady_clock::now();
   MethodResult& res = run.result;
   const BudgetLedger& ledger = run.ledger;

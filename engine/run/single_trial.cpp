@@ -24,11 +24,12 @@ bool trial_private_release(const MethodInfo& info, const TrialRun& run, const st
 }
 
 TrialRun run_single_trial(const MethodInfo& info, const Dataset& data, const ParamSet& params, Randomness mode, std::uint64_t seed,
-                          double noise_scale) {
+                          double noise_scale, bool labels_needed) {
   check_randomness(mode, params, "params");
   Rng rng = Rng::make(mode, seed);
   TrialRun out{MethodResult{}, trial_ledger(info, params, noise_scale), 0.0, mode, {}};
   const auto method = info.make();
+  method->set_labels_needed(labels_needed);
   const auto t0 = std::chrono::steady_clock::now();
   out.result = method->run(data, params, rng, out.ledger);
   out.method_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

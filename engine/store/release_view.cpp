@@ -44,6 +44,19 @@ void copy_keys(const json& from, json& to, std::initializer_list<const char*> ke
     if (from.contains(k)) to[k] = from[k];
 }
 
+// The dataset's column names as a release may carry them: a name header: auto guessed from the first row
+// and the config never typed (provenance.columns[j].name_confirmed == false) may be a record's text, so it is
+// replaced by "#<file column index>".
+json released_column_names(const json& dataset) {
+  json names = dataset.value("columns", json::array());
+  const json prov = dataset.value("provenance", json::object()).value("columns", json::array());
+  if (!names.is_array() || !prov.is_array() || prov.size() != names.size()) return names;
+  for (std::size_t j = 0; j < names.size(); ++j)
+    if (prov[j].is_object() && !prov[j].value("name_confirmed", true))
+      names[j] = "#" + std::to_string(prov[j].value("index", j));
+  return names;
+}
+
 }  // namespace
 
 json release_only(const json& results) {
@@ -53,9 +66,11 @@ json release_only(const json& results) {
   if (results.contains("datasets"))
     for (auto it = results["datasets"].begin(); it != results["datasets"].end(); ++it) {
       json d;
-      copy_keys(it.value(), d, {"d", "columns", "bounds_source"});
+      copy_keys(it.value(), d, {"d", "bounds_source"});
+      if (it.value().contains("columns")) d["columns"] = released_column_names(it.value());
       // Configured bounds are public; a box derived from the data is not.
-      if (it.value().value("bounds_source", std::string()) == "config") d["bounds"] = it.value()["bounds"];
+      if (it.value().value("bounds_source", std::string()) == "config" && it.value().contains("bounds"))
+        d["bounds"] = it.value()["bounds"];
       datasets[it.key()] = std::move(d);
     }
   out["datasets"] = std::move(datasets);

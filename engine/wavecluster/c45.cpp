@@ -69,6 +69,14 @@ double add_errs(double n, double e, double cf) {
   return (r * n) - e;
 }
 
+// ln_func(c) for c = 0 .. at least n, per thread, grown on demand: a cross-validation builds thousands of trees
+// on grids of the same size, and each would otherwise take n + 1 logarithms before its first split.
+const std::vector<double>& xlogx_table(std::size_t n) {
+  thread_local std::vector<double> table;
+  for (std::size_t c = table.size(); c <= n; ++c) table.push_back(ln_func(static_cast<double>(c)));
+  return table;
+}
+
 }  // namespace
 
 struct C45Builder {
@@ -89,7 +97,7 @@ struct C45Builder {
   // ln_func(c) for the whole counts c = 0..n: the bags hold counts of unit-weight instances, so the
   // entropy of a candidate cut reads them here instead of taking 2 (classes + 1) logarithms -- the same
   // doubles as ln_func, summed in EntropyBasedSplitCrit.newEnt's order.
-  std::vector<double> xlogx;
+  const std::vector<double>& xlogx;  // at least n + 1 entries (xlogx_table)
 
   double val(std::uint32_t i, std::size_t att) const { return pre.value(i, att); }
 
@@ -111,18 +119,22 @@ struct C45Builder {
   };
 
   double ln_count(double c) const { return xlogx[static_cast<std::size_t>(c)]; }
-  // EntropyBasedSplitCrit.newEnt of the two bags (sizes t0, t1), in bits.
-  double new_ent_of_counts(double t0, double t1) const {
+  // EntropyBasedSplitCrit.newEnt of the two bags (sizes t0, t1), in bits. Weka sums ln_func over every class
+  // of bag 0, then of bag 1; a class absent from the node is 0 in both bags and adds ln_func(0) = +0.0, which
+  // leaves the (never negative) sum unchanged, so the sum runs over the node's classes only (`present`,
+  // ascending): the same additions in the same order, the same double.
+  double new_ent_of_counts(double t0, double t1, const std::vector<std::uint32_t>& present) const {
     double s = 0;
-    for (double c : bag0) s += ln_count(c);
-    for (double c : bag1) s += ln_count(c);
+    for (std::uint32_t c : present) s += ln_count(bag0[c]);
+    for (std::uint32_t c : present) s += ln_count(bag1[c]);
     s -= ln_count(t0) + ln_count(t1);
     return -s / kLog2;
   }
 
   // C45Split.handleNumericAttribute on the instances of the node [lo, hi), read in their sorted order
   // ord[att][lo, hi); `dist` is their class distribution.
-  Split numeric_split(std::size_t lo, std::size_t hi, std::size_t att, const std::vector<double>& dist) {
+  Split numeric_split(std::size_t lo, std::size_t hi, std::size_t att, const std::vector<double>& dist,
+                      const std::vector<std::uint32_t>& present) {
     Split s;
     const std::uint32_t* sorted = ord[att].data() + lo;
     const std::size_t m = hi - lo;
@@ -148,7 +160,7 @@ struct C45Builder {
         t1 -= static_cast<double>(next - last);
         if (gr_or_eq(t0, min_split) && gr_or_eq(t1, min_split)) {
           // InfoGainSplitCrit.splitCritValue(bags, total, oldEnt)
-          const double num = default_ent - new_ent_of_counts(t0, t1);
+          const double num = default_ent - new_ent_of_counts(t0, t1, present);
           const double gain = eq(num, 0) ? 0.0 : num / tot;
           if (gr(gain, best)) {
             best = gain;
@@ -223,12 +235,15 @@ struct C45Builder {
     const std::int32_t id = new_node(lo, hi, dist);
     const double tot = static_cast<double>(hi - lo);
     if (sm(tot, 2.0 * static_cast<double>(opt.min_leaf)) || eq(tot, dist[static_cast<std::size_t>(max_index(dist))])) return id;
+    std::vector<std::uint32_t> present;  // the classes of the node's instances, ascending
+    for (std::size_t c = 0; c < nc; ++c)
+      if (dist[c] > 0) present.push_back(static_cast<std::uint32_t>(c));
     const std::size_t a = pre.a;
     std::vector<Split> splits(a);
     double avg_gain = 0;
     std::size_t valid = 0;
     for (std::size_t att = 0; att < a; ++att) {
-      splits[att] = numeric_split(lo, hi, att, dist);
+      splits[att] = numeric_split(lo, hi, att, dist, present);
       if (splits[att].valid) {
         avg_gain += splits[att].info_gain;
         ++valid;
@@ -279,14 +294,19 @@ struct C45Builder {
     at(id).left = at(id).right = -1;
   }
 
-  double training_errors(std::int32_t id) {
-    if (leaf(id)) return at(id).count - at(id).correct;
-    return training_errors(at(id).left) + training_errors(at(id).right);
+  // training_errors (ClassifierTree.getTrainingErrors: a leaf's misclassified instances, an inner node's the sum
+  // of its children's) of every node of the built tree, children before parents: the same sums as the
+  // recursion, once per node instead of once per ancestor.
+  std::vector<double> subtree_errors;
+  double fill_training_errors(std::int32_t id) {
+    const double e = leaf(id) ? at(id).count - at(id).correct : fill_training_errors(at(id).left) + fill_training_errors(at(id).right);
+    return subtree_errors[static_cast<std::size_t>(id)] = e;
   }
-  // ClassifierTree.collapse
+  // ClassifierTree.collapse, after fill_training_errors(0): collapsing a node changes no subtree below it, so
+  // the filled errors hold for every node it visits.
   void collapse(std::int32_t id) {
     if (leaf(id)) return;
-    if (training_errors(id) >= at(id).count - at(id).correct - 1e-3) make_leaf(id);
+    if (subtree_errors[static_cast<std::size_t>(id)] >= at(id).count - at(id).correct - 1e-3) make_leaf(id);
     else {
       collapse(at(id).left);
       collapse(at(id).right);
@@ -415,10 +435,13 @@ C45Tree C45Tree::fit(const C45Presort& data, const std::vector<std::int32_t>& y,
     if (o.size() != data.n) throw std::invalid_argument("C45Tree::fit: the presort's orders do not cover the instances");
   C45Tree tree;
   C45Builder b{data, y, num_classes, opt, tree.nodes_, {}, data.order, std::vector<std::uint8_t>(data.n),
-               std::vector<std::uint32_t>(data.n), {}, {}, std::vector<double>(data.n + 1)};
-  for (std::size_t c = 0; c <= data.n; ++c) b.xlogx[c] = ln_func(static_cast<double>(c));
+               std::vector<std::uint32_t>(data.n), {}, {}, xlogx_table(data.n), {}};
   b.build(0, data.n);
-  if (opt.collapse) b.collapse(0);
+  if (opt.collapse) {
+    b.subtree_errors.assign(tree.nodes_.size(), 0.0);
+    b.fill_training_errors(0);
+    b.collapse(0);
+  }
   if (opt.prune) b.prune(0);
   // Drop the nodes no longer reachable (collapsed or raised subtrees) to keep the tree compact.
   std::vector<Node> kept;  // preorder copy of the reachable nodes

@@ -69,20 +69,22 @@ std::uint64_t leaf_points(double v, std::uint64_t& total) {
   return np;
 }
 
+// std::floor(t), without the library call for the values every point gives (0 <= t < 2^52, where the
+// conversion to an integer truncates exactly and truncation is the floor).
+double floor_of(double t) { return t >= 0 && t < 0x1p52 ? static_cast<double>(static_cast<std::int64_t>(t)) : std::floor(t); }
+
 // Quantizes `count` uniform points of the box [lo_j + (a_j + s_j / m2) w_j, ...), given in units of
 // first-level cells (a = first-level cell coords, s = sub-cell coords) into the g-grid counts.
 struct Placer {
   const Quantizer& q;
   std::vector<double>& out;
-  std::vector<double> scratch;
   void place(const std::size_t* a, const std::size_t* s, double m1, double m2, std::uint64_t count, Rng& rng) {
     place_uniform_points(
         q, out, count, rng,
         [&](std::size_t j, double u) {
           const double frac = (static_cast<double>(a[j]) + (static_cast<double>(s[j]) + u) / m2) / m1;
           return q.lo(j) + frac * (q.hi(j) - q.lo(j));
-        },
-        scratch);
+        });
   }
 };
 
@@ -137,7 +139,7 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
     for (std::size_t j = 0; j < d; ++j) {
       const double t = (p[j] - q.lo(j)) / (q.hi(j) - q.lo(j)) * m;
       // Clamped before the cast: a point far outside the domain would overflow size_t.
-      a[j] = !(t > 0) ? 0 : t >= static_cast<double>(mi) ? mi - 1 : static_cast<std::size_t>(t);
+      a[j] = !(t > 0) ? 0 : t >= static_cast<double>(mi) ? mi - 1 : static_cast<std::size_t>(static_cast<std::int64_t>(t));
     }
   };
   auto ravel = [&](const std::size_t* a, std::size_t m) {
@@ -152,7 +154,7 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
     }
   };
   std::vector<std::size_t> a(d), s(d);
-  Placer placer{q, res.counts, {}};
+  Placer placer{q, res.counts};
 
   if (opt.type == "uniform") {
     // UG: m = ceil(sqrt(N eps / c)).
@@ -184,8 +186,16 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
   const std::size_t cells1 = cells_of(m1, d, "m1");
   std::vector<double> v(cells1, 0.0);
   std::vector<std::uint32_t> cell1(data.n);
+  // Each point's t = (x - lo) / (hi - lo) * m1 per dimension, kept for level 2 (the same doubles it would
+  // compute again).
+  std::vector<double> t1(data.n * d);
   for (std::size_t i = 0; i < data.n; ++i) {
-    level_cells(data.point(i), static_cast<double>(m1), m1, a.data());
+    const double* p = data.point(i);
+    for (std::size_t j = 0; j < d; ++j) {
+      const double t = (p[j] - q.lo(j)) / (q.hi(j) - q.lo(j)) * static_cast<double>(m1);  // level_cells' t
+      t1[i * d + j] = t;
+      a[j] = !(t > 0) ? 0 : t >= static_cast<double>(m1) ? m1 - 1 : static_cast<std::size_t>(static_cast<std::int64_t>(t));
+    }
     cell1[i] = static_cast<std::uint32_t>(ravel(a.data(), m1));
     v[cell1[i]] += 1.0;
   }
@@ -209,12 +219,11 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
   for (std::size_t i = 0; i < data.n; ++i) {
     const std::size_t c = cell1[i];
     const std::size_t mm = m2[c];
-    const double* p = data.point(i);
     std::size_t sub = 0;
     for (std::size_t j = 0; j < d; ++j) {
-      const double t = (p[j] - q.lo(j)) / (q.hi(j) - q.lo(j)) * static_cast<double>(m1);
-      const double f = std::min(std::max(t - std::floor(t), 0.0), 1.0);
-      std::size_t sj = static_cast<std::size_t>(f * static_cast<double>(mm));
+      const double t = t1[i * d + j];
+      const double f = std::min(std::max(t - floor_of(t), 0.0), 1.0);
+      std::size_t sj = static_cast<std::size_t>(static_cast<std::int64_t>(f * static_cast<double>(mm)));  // 0 <= f mm <= mm
       if (t >= static_cast<double>(m1)) sj = mm - 1;  // x = hi: last sub-cell of the last cell
       if (sj >= mm) sj = mm - 1;
       sub = sub * mm + sj;

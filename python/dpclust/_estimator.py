@@ -16,7 +16,9 @@ from __future__ import annotations
 import difflib
 import inspect
 import math
+import os
 import re
+import sys
 import warnings
 from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
@@ -150,10 +152,24 @@ def _forget_warnings() -> None:
     _warned.clear()
 
 
-def _warn_not_private(est, reasons, category, stacklevel, prefix="", suffix=""):
+def _stacklevel_outside_package() -> int:
+    """The warnings.warn stacklevel of the first caller outside the dpclust package, counted from the function
+    that calls warnings.warn (the caller of this one): a fit reached through a subclass's fit, a mixin or
+    super() adds frames, so a fixed stacklevel would point into the package instead of at the user's line."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    frame = sys._getframe(1)  # the function about to call warnings.warn: stacklevel 1
+    level = 1
+    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == package:
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+def _warn_not_private(est, reasons, category, stacklevel=None, prefix="", suffix=""):
     """Warns `category` about `reasons` ((key, text) pairs) of estimator `est`, as the warn_not_private setting
     says: never, always, or each (class, key) once per process. The setting an estimator was pickled under
-    (a joblib worker's copy) counts too: False there silences, 'always' repeats."""
+    (a joblib worker's copy) counts too: False there silences, 'always' repeats. The warning points at the
+    first line outside the package (stacklevel, when given, is ignored: kept for callers' signatures)."""
     mode = get_config()["warn_not_private"]
     carried = est.__dict__.get("_dpclust_config", {}).get("warn_not_private", mode)
     if mode is False or carried is False:
@@ -163,7 +179,7 @@ def _warn_not_private(est, reasons, category, stacklevel, prefix="", suffix=""):
         _warned.update((type(est).__name__, key) for key, _ in reasons)
     if reasons:
         warnings.warn(f"{type(est).__name__}: {prefix}" + "; ".join(text for _, text in reasons) + f"{suffix} {_SILENCE}",
-                      category, stacklevel=stacklevel + 1)
+                      category, stacklevel=_stacklevel_outside_package())
 
 
 def _frozen(value):

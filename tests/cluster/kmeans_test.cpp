@@ -64,6 +64,28 @@ TEST(KMeans, RecoversWellSeparatedBlobs) {
   }
 }
 
+// kmeans_skip_draws leaves the generator where kmeans leaves it: k-means++'s draws depend on n, k and n_init
+// only (with and without sample weights), for k from 1 to 12 (2 + floor(ln k) candidates: 2, 3 and 4).
+TEST(KMeans, SkipDrawsLeavesTheGeneratorWhereKMeansDoes) {
+  const Blobs b = three_blobs(17);
+  std::vector<double> w(300);
+  Rng wr(4);
+  for (double& x : w) x = wr.uniform() + 0.1;
+  for (std::size_t k : {1u, 2u, 3u, 7u, 8u, 12u})
+    for (std::int64_t n_init : {1, 3})
+      for (const double* weights : {static_cast<const double*>(nullptr), static_cast<const double*>(w.data())}) {
+        KMeansOptions opt;
+        opt.n_init = n_init;
+        Rng a(100 + k), b2(100 + k);
+        (void)kmeans(b.x.data(), 300, 2, k, opt, a, weights);
+        kmeans_skip_draws(b.x.data(), 300, 2, k, opt, b2, weights);
+        EXPECT_EQ(a.next_u64(), b2.next_u64()) << "k " << k << " n_init " << n_init << (weights ? " weighted" : "");
+      }
+  KMeansOptions opt;
+  Rng r(1);
+  EXPECT_THROW(kmeans_skip_draws(b.x.data(), 300, 2, 301, opt, r), std::invalid_argument);
+}
+
 TEST(KMeans, InertiaOfATinyCase) {
   // {(0,0), (2,0)} -> centre (1,0), cost 1 + 1; {(10,0), (10,4)} -> centre (10,2), cost 4 + 4.
   const std::vector<double> x{0, 0, 10, 0, 2, 0, 10, 4};

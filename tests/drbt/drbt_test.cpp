@@ -325,6 +325,39 @@ TEST(DrbtMethod, RunsAsANonPrivateMethod) {
                InputError);
 }
 
+// A trial that reads no labels (the stress tables) skips the K-means step: the same stress, the same disguised
+// data and the generator in the same place as with the step; the labels are then all noise.
+TEST(DrbtMethod, SkippedKMeansGivesTheSameStress) {
+  const MethodInfo& info = drbt_method_info();
+  EXPECT_FALSE(metric("stress").reads_labels);
+  EXPECT_TRUE(metric("of").reads_labels);
+  BlobsOptions bo;
+  bo.n_samples = 3000;
+  bo.n_features = 9;
+  bo.n_centers = 4;
+  bo.seed = 2;
+  const Dataset ds = make_blobs(bo);
+  for (std::int64_t n_init : {1, 2})
+    for (const char* projection : {"rp1", "rp2"}) {
+      // stress_pairs below n(n-1)/2: the row sample that the skipped words would shift.
+      const ParamSet p = params_for(info, {{"k_dims", std::int64_t{5}}, {"k", std::int64_t{3}}, {"n_init", n_init},
+                                           {"projection", std::string(projection)}, {"stress_pairs", std::int64_t{20000}}});
+      BudgetLedger l1, l2;
+      Rng with(9), without(9);
+      const auto m1 = info.make();
+      const auto m2 = info.make();
+      m2->set_labels_needed(false);
+      const MethodResult a = m1->run(ds, p, with, l1), b = m2->run(ds, p, without, l2);
+      std::map<std::string, std::any> c1, c2;
+      const MetricInput in_a{ds, a, p, info, 3, c1}, in_b{ds, b, p, info, 3, c2};
+      EXPECT_EQ(metric("stress").compute(in_a), metric("stress").compute(in_b)) << projection << " n_init " << n_init;
+      EXPECT_EQ(a.release, b.release);
+      EXPECT_EQ(with.next_u64(), without.next_u64());
+      EXPECT_EQ(b.labels, Labels(ds.n, kNoise));
+      EXPECT_NE(a.labels, b.labels);
+    }
+}
+
 // The stress compares the disguised data with the original: an exact statistic of the original data,
 // so it is evaluation, and the metric reads it from the typed DrbtResult, not from a string key.
 TEST(DrbtMethod, StressIsATypedEvaluationResult) {

@@ -749,3 +749,14 @@ metrics: [n_clusters]
   };
   no_true_n(rel);
 }
+
+// A column name header: auto guessed from the first row and the config never typed may be a record's text:
+// the release writes its file index instead (results.json keeps it for the report's own tables).
+TEST(Release, GuessedColumnNamesAreWithheld) {
+  const json results = json::parse(R"({"datasets": {"p": {"d": 2, "columns": ["SECRETJOHN", "y"], "bounds_source": "config",
+      "provenance": {"header_guessed": true, "columns": [{"name": "SECRETJOHN", "index": 0, "name_confirmed": false},
+                                                         {"name": "y", "index": 3, "name_confirmed": true}]}}}})");
+  const json rel = release_only(results);
+  EXPECT_EQ(rel["datasets"]["p"]["columns"], json({"#0", "y"}));
+  EXPECT_EQ(rel.dump().find("SECRET"), std::string::npos);
+}

@@ -29,7 +29,9 @@ void expect_no_value(const std::string& msg, std::initializer_list<const char*> 
 
 TEST(ErrorPrivacy, CsvNotANumber) {
   const auto p = write_file(temp_dir("privacy") / "a.csv", "x,y\n1,2\n3,123456.789secret\n");
-  const std::string msg = input_error([&] { load_csv(p); });
+  CsvOptions named;
+  named.header = true;
+  const std::string msg = input_error([&] { load_csv(p, named); });
   EXPECT_TRUE(contains(msg, "a.csv:3")) << msg;
   EXPECT_TRUE(contains(msg, "record 1 (0-based), column 'y': the value is not a number")) << msg;
   expect_no_value(msg, {"123456", "secret"});
@@ -37,7 +39,9 @@ TEST(ErrorPrivacy, CsvNotANumber) {
 
 TEST(ErrorPrivacy, CsvNotFinite) {
   const auto p = write_file(temp_dir("privacy") / "b.csv", "x,y\n1,2\n123456.789,inf\n");
-  const std::string msg = input_error([&] { load_csv(p); });
+  CsvOptions named;
+  named.header = true;
+  const std::string msg = input_error([&] { load_csv(p, named); });
   EXPECT_TRUE(contains(msg, "b.csv:3")) << msg;
   EXPECT_TRUE(contains(msg, "record 1 (0-based), column 'y': the value is NaN or infinite")) << msg;
   expect_no_value(msg, {"123456", "'inf'"});

@@ -54,5 +54,26 @@ TEST(CsvHeaderAutoNames, SecondFileOfAnotherLayoutIsToldWithoutTheFirstFilesGues
   EXPECT_FALSE(mentions(msg, "SECRET")) << msg;
 }
 
+TEST(CsvHeaderAutoNames, ABadValueNamesAGuessedColumnByItsIndexAndAConfirmedOneByName) {
+  const auto dir = testing::temp_dir("header_auto_names");
+  const auto p = testing::write_file(dir / "people.csv", "SECRETJOHN,SECRETJANE\n1.5,2.5\n4.5,oops\n");
+  const std::string msg = testing::input_error([&] { load_csv(p, CsvOptions{}); });
+  EXPECT_TRUE(mentions(msg, "column #1 (0-based; header: auto, names not shown)")) << msg;
+  EXPECT_FALSE(mentions(msg, "SECRET")) << msg;
+  // Typed in the config, the name is the user's: shown.
+  CsvOptions named;
+  named.columns = {"SECRETJOHN", "SECRETJANE"};
+  const std::string msg2 = testing::input_error([&] { load_csv(p, named); });
+  EXPECT_TRUE(mentions(msg2, "column 'SECRETJANE'")) << msg2;
+  // The provenance says which names were guessed and never confirmed (dpclust release withholds those).
+  const auto q = testing::write_file(dir / "ok.csv", "SECRETJOHN,SECRETJANE\n1.5,2.5\n4.5,5.5\n");
+  CsvOptions one;
+  one.columns = {"SECRETJOHN", "1"};
+  const Dataset ds = load_csv(q, one);
+  EXPECT_EQ(ds.provenance["header_guessed"], true);
+  EXPECT_EQ(ds.provenance["columns"][0]["name_confirmed"], true);
+  EXPECT_EQ(ds.provenance["columns"][1]["name_confirmed"], false);
+}
+
 }  // namespace
 }  // namespace dpclust

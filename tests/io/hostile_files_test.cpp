@@ -279,7 +279,9 @@ TEST(HostileFiles, EveryLoaderChecksTheEncoding) {
 TEST(HostileFiles, MessagesEscapeControlCharacters) {
   const auto dir = temp_dir("hostile");
   const auto p = write_file(dir / "esc.csv", "x,y\n1,\x1b[2J\x07\n");
-  const std::string msg = input_error([&] { load_csv(p); });
+  CsvOptions named;
+  named.header = true;
+  const std::string msg = input_error([&] { load_csv(p, named); });
   EXPECT_TRUE(contains(msg, "column 'y': the value is not a number")) << msg;
   EXPECT_FALSE(contains(msg, "2J")) << msg;
   expect_clean_message(msg);

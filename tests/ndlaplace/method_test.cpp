@@ -136,6 +136,30 @@ TEST(NdLaplaceMethod, TinyNoiseReproducesTheOriginalClustering) {
   }
 }
 
+// The original-data clustering of Affinity Propagation and DBSCAN (no random numbers) is computed once per
+// dataset and parameters when the run's DatasetCache is given; K-Means (seeded per trial) stays per trial. Every
+// metric value is the one without the cache, across trials with different metric seeds.
+TEST(NdLaplaceMethod, SharedOriginalClusteringGivesTheSameScores) {
+  const MethodInfo& info = nd_laplace_method_info();
+  const Dataset ds = thesis_blobs();
+  for (const char* algo : {"kmeans", "affinity", "dbscan"}) {
+    DatasetCache shared;
+    for (std::uint64_t trial = 0; trial < 3; ++trial) {
+      const ParamSet p = params_for(info, {{"epsilon", 2.0}, {"cluster", std::string(algo)}, {"alpha", 0.3}});
+      BudgetLedger ledger = local_ledger(2.0);
+      Rng rng(30 + trial);
+      const MethodResult r = info.make()->run(ds, p, rng, ledger);
+      std::map<std::string, std::any> c1, c2;
+      const MetricInput alone{ds, r, p, info, 100 + trial, c1}, with{ds, r, p, info, 100 + trial, c2, &shared};
+      for (const char* m : {"ari_vs_original", "ami_vs_original"}) {
+        const double a = metric(m).compute(alone), b = metric(m).compute(with);
+        EXPECT_TRUE(a == b || (std::isnan(a) && std::isnan(b))) << algo << " " << m << " trial " << trial;
+      }
+    }
+    EXPECT_EQ(shared.size(), std::string(algo) == "kmeans" ? 0u : 1u) << algo;
+  }
+}
+
 // An Affinity Propagation run that does not converge labels everything -1; ARI against another such
 // run would be a meaningless 1.0, so the metric is NaN (left out of the averages).
 TEST(NdLaplaceMethod, UnconvergedAffinityGivesNaN) {

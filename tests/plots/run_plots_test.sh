@@ -20,9 +20,9 @@ fail=0
 ok() { pass=$((pass + 1)); echo "ok   $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; }
 
-"$PY" "$ROOT/plots/make_figures.py" --results "$ROOT/tests/fixtures/results" --out "$OUT" --pdf >"$TMP/log" 2>&1
+"$PY" "$ROOT/plots/make_figures.py" --results "$ROOT/tests/fixtures/results" --out "$OUT" --pdf --comparison >"$TMP/log" 2>&1
 rc=$?
-if [ "$rc" -eq 0 ]; then ok "make_figures.py --pdf exit code 0"; else bad "make_figures.py --pdf exit code $rc"; sed 's/^/    /' "$TMP/log"; fi
+if [ "$rc" -eq 0 ]; then ok "make_figures.py --pdf --comparison exit code 0"; else bad "make_figures.py --pdf --comparison exit code $rc"; sed 's/^/    /' "$TMP/log"; fi
 if grep -q "^skipped paper_" "$TMP/log"; then
   bad "no paper figure skipped"; grep "^skipped paper_" "$TMP/log" | sed 's/^/    /'
 else
@@ -64,9 +64,16 @@ assert pc.figure_path("e x", "d/s", "ari") == "comparison/e_x/d_s__ari"
 PYEOF
 then ok "comparison figures: local DP apart, file names"; else bad "comparison figures: local DP apart, file names"; sed 's/^/    /' "$TMP/cmp"; fi
 
-# A second run finds every figure up to date (OUT/.figures-manifest.json) and draws nothing.
+# A second run finds every figure up to date (OUT/.figures-manifest.json) and draws nothing; without
+# --comparison it keeps the comparison figures that are up to date.
 "$PY" "$ROOT/plots/make_figures.py" --results "$ROOT/tests/fixtures/results" --out "$OUT" >"$TMP/log2" 2>&1
 if grep -q " 0 jobs drawn, .* 0 failed" "$TMP/log2"; then ok "second run draws nothing"; else bad "second run draws nothing"; sed 's/^/    /' "$TMP/log2"; fi
+if [ -s "$OUT/comparison/dpdbscan_table2/moons__ari.png" ]; then ok "a run without --comparison keeps the comparison figures"; else bad "a run without --comparison keeps the comparison figures"; fi
+
+# Without --comparison on a fresh output folder: the generic and paper figures, no comparison figure.
+"$PY" "$ROOT/plots/make_figures.py" --results "$ROOT/tests/fixtures/results" --out "$TMP/plain" >"$TMP/log3" 2>&1
+if [ -s "$TMP/plain/wc_fig3_measures.png" ] && [ ! -e "$TMP/plain/comparison" ]; then ok "comparison figures only on request"
+else bad "comparison figures only on request"; ls "$TMP/plain" | sed 's/^/    /'; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -57,6 +57,28 @@ def stamps(out):
     return {p.name: p.stat().st_mtime_ns for p in out.iterdir() if not p.name.startswith(".")}
 
 
+def default_jobs(results):
+    """The jobs of a run without --comparison."""
+    return [j for j in make_figures.list_jobs(results) if not make_figures.on_request(j)]
+
+
+def test_comparison_figures_on_request(dirs):
+    results, out = dirs
+    run(results, out, jobs=1)
+    assert not (out / "comparison").exists()  # not drawn unless asked for
+    counts, _ = run(results, out, jobs=1, comparison=True)
+    assert counts["drawn"] == 2 and counts["failed"] == 0  # one comparison job per experiment
+    figure = out / "comparison" / "exp_one" / "ds__ari.png"
+    assert figure.is_file()
+    counts, figures = run(results, out, jobs=1)  # up to date: kept without --comparison
+    assert counts["drawn"] == 0 and figure.is_file() and "plot_comparison:exp_one" in figures
+    write(results, "exp_one", experiment("exp_one", 0.9))
+    counts, figures = run(results, out, jobs=1)  # out of date and not asked for: removed, not redrawn
+    assert counts["drawn"] == 1  # exp_one's generic figure
+    assert not figure.exists() and "plot_comparison:exp_one" not in figures
+    assert (out / "comparison" / "exp_two" / "ds__ari.png").is_file()
+
+
 def test_second_run_redraws_nothing(dirs):
     results, out = dirs
     counts, _ = run(results, out, jobs=1)
@@ -66,7 +88,7 @@ def test_second_run_redraws_nothing(dirs):
     before = stamps(out)
     counts, _ = run(results, out, jobs=1)
     assert counts["drawn"] == 0 and counts["skipped"] == 0 and counts["failed"] == 0
-    assert counts["up_to_date"] == len(make_figures.list_jobs(results))
+    assert counts["up_to_date"] == len(default_jobs(results))
     assert stamps(out) == before
 
 
@@ -112,7 +134,7 @@ def test_new_experiment_and_removed_experiment(dirs):
 def test_force_and_code_change_redraw(dirs):
     results, out = dirs
     run(results, out, jobs=1)
-    n_jobs = len(make_figures.list_jobs(results))
+    n_jobs = len(default_jobs(results))
     counts, _ = run(results, out, jobs=1, force=True)
     assert counts["drawn"] + counts["skipped"] == n_jobs and counts["up_to_date"] == 0
     make_figures._CODE["plot_results"] = "another version of plot_results.py"

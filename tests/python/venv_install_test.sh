@@ -6,14 +6,16 @@
 #   tests/python/venv_install_test.sh [SOURCE_DIR]      the whole `pip install .`: pip drives a CMake build
 #   CLEAN=1 tests/python/venv_install_test.sh [SOURCE_DIR]
 #                                                       the same from a clean, temporary CMake build folder
-#                                                       (CTest: python_pip_build, labels slow;pip_build)
+#                                                       (CTest: python_pip_build, label pip_build, with NO_SUITE)
+#   PIP_BUILD_DIR=DIR tests/python/venv_install_test.sh [SOURCE_DIR]
+#                                                       the same in DIR, emptied before and removed after
 #   PREBUILT=BUILD_DIR tests/python/venv_install_test.sh [SOURCE_DIR]
-#                                                       (CTest: python_venv_install, label python_install)
+#                                                       (CTest: python_install)
+#   NO_SUITE=1 ...                                      install and import checks only, not tests/python
 #
-# With PREBUILT (what CTest does, BUILD_DIR = the suite's own build), pip packages the module and binary that
-# build already made (setup.py's DPCLUST_PIP_PREBUILT_DIR) instead of compiling the engine a second time in
-# pip: the test then checks the packaging, the install and the installed package, in about a minute instead of
-# a whole extra Release build. The CMake-inside-pip path is checked by running the script without PREBUILT.
+# With PREBUILT, pip packages the module and binary that build already made (setup.py's
+# DPCLUST_PIP_PREBUILT_DIR) instead of compiling the engine a second time in pip: the test then checks the
+# packaging, the install and the installed package, but not pip's CMake step.
 #
 # PYTHON (default /usr/bin/python3, whose Debian packages numpy, pybind11, setuptools, wheel, scikit-learn,
 # pandas and pytest the environment sees through --system-site-packages); VENV (default: a temporary folder,
@@ -30,7 +32,14 @@ if [ -z "$venv" ]; then
   venv=$(mktemp -d "${TMPDIR:-/tmp}/dpclust_venv.XXXXXX")
   cleanup=$venv
 fi
-if [ -n "${CLEAN:-}" ] && [ -z "${PREBUILT:-}" ]; then
+if [ -n "${PIP_BUILD_DIR:-}" ] && [ -z "${PREBUILT:-}" ]; then
+  rm -rf "$PIP_BUILD_DIR"
+  mkdir -p "$PIP_BUILD_DIR"
+  DPCLUST_PIP_BUILD_DIR=$(cd "$PIP_BUILD_DIR" && pwd)
+  export DPCLUST_PIP_BUILD_DIR
+  cleanup="$cleanup $DPCLUST_PIP_BUILD_DIR"
+  echo "venv_install_test: pip drives CMake in the clean folder $DPCLUST_PIP_BUILD_DIR${CMAKE_CXX_COMPILER_LAUNCHER:+ (compiler launcher $CMAKE_CXX_COMPILER_LAUNCHER)}"
+elif [ -n "${CLEAN:-}" ] && [ -z "${PREBUILT:-}" ]; then
   DPCLUST_PIP_BUILD_DIR=$(mktemp -d "${TMPDIR:-/tmp}/dpclust_pip_build.XXXXXX")
   export DPCLUST_PIP_BUILD_DIR
   cleanup="$cleanup $DPCLUST_PIP_BUILD_DIR"
@@ -66,6 +75,10 @@ PY
 # The package version is the CMake project's.
 grep -q "project(dpclust VERSION $("$venv/bin/python" -c 'import dpclust; print(dpclust.__version__)')" "$src/CMakeLists.txt"
 
+if [ -n "${NO_SUITE:-}" ]; then
+  echo "venv_install_test: install $((installed - start)) s, total $(($(date +%s) - start)) s (NO_SUITE: tests/python not run)"
+  exit 0
+fi
 binary=$("$venv/bin/python" -c 'import dpclust._cli as c; print(c.binary())')
 env -u PYTHONPATH DPCLUST_BINARY="$binary" PYTHONDONTWRITEBYTECODE=1 \
   "$venv/bin/python" -m pytest -q -p no:cacheprovider "$src/tests/python"

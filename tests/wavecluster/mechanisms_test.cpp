@@ -218,7 +218,7 @@ TEST(Synopsis, UniformPointsShortcutEqualsPointByPoint) {
     const std::uint64_t seed = 1000 + static_cast<std::uint64_t>(trial);
     Rng fast(seed), slow(seed);
     std::vector<double> fast_counts(35, 0.0), slow_counts(35, 0.0), scratch;
-    place_uniform_points(q, fast_counts, count, fast, coord, scratch);
+    place_uniform_points(q, fast_counts, count, fast, coord);
     place_uniform_points_one_by_one(q, slow_counts, count, slow, coord, scratch);
     ASSERT_EQ(fast_counts, slow_counts) << "box " << trial;
     ASSERT_EQ(fast.next_u64(), slow.next_u64()) << "box " << trial << ": the generators part ways";
@@ -227,6 +227,40 @@ TEST(Synopsis, UniformPointsShortcutEqualsPointByPoint) {
     shortcut_boxes += count > 0 && filled == 1 ? 1 : 0;
   }
   EXPECT_GT(shortcut_boxes, 100u);  // both paths ran: many boxes fall into one cell, the others spread
+}
+
+// The straddling boxes' path of place_uniform_points (each point's cell from its draw's position among the
+// bracketed steps of the cell along each dimension) against the definition, point by point: boxes over 1 to
+// 12 cells per dimension on a 300 x 200 grid (more than 8 steps take the definition's loop), rising and
+// falling coordinates, and coordinates far from affine in u (u^8: the steps' estimates miss, the brackets
+// widen until draws fall inside them and are quantized one by one), with up to 3,000 points a box.
+TEST(Synopsis, UniformPointsStepsEqualPointByPoint) {
+  Bounds b;
+  b.lo = {-5.0, 0.0};
+  b.hi = {5.0, 1.0};
+  const Quantizer q({300, 200}, b);
+  Rng boxes(78);
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<double> lo(2), w(2);
+    for (std::size_t j = 0; j < 2; ++j) {
+      const double span = b.hi[j] - b.lo[j], cell = span / static_cast<double>(q.shape().dims[j]);
+      lo[j] = b.lo[j] - 0.1 * span + 1.2 * span * boxes.uniform();
+      w[j] = cell * (0.2 + 12.0 * boxes.uniform()) * (boxes.below(4) == 0 ? -1.0 : 1.0);
+    }
+    const bool curved = trial % 3 == 0;
+    auto coord = [&](std::size_t j, double u) {
+      const double v = curved ? u * u * u * u * u * u * u * u : u;
+      return lo[j] + v * w[j];
+    };
+    const std::uint64_t count = boxes.below(3000);
+    const std::uint64_t seed = 5000 + static_cast<std::uint64_t>(trial);
+    Rng fast(seed), slow(seed);
+    std::vector<double> fast_counts(q.shape().size(), 0.0), slow_counts(q.shape().size(), 0.0), scratch;
+    place_uniform_points(q, fast_counts, count, fast, coord);
+    place_uniform_points_one_by_one(q, slow_counts, count, slow, coord, scratch);
+    ASSERT_EQ(fast_counts, slow_counts) << "box " << trial;
+    ASSERT_EQ(fast.next_u64(), slow.next_u64()) << "box " << trial << ": the generators part ways";
+  }
 }
 
 // --- exponential mechanism -----------------------------------------------------------------------

@@ -109,59 +109,70 @@ void check_options(const AffinityOptions& o) {
 
 }  // namespace
 
+namespace {
+
+// Each row is cut at its special columns (I, where Y2 replaces Y, and the diagonal i, where Rp keeps R and
+// -A_new is not clipped) so that the loops between them have one branch-free, vectorised body; the special
+// entries get the same operations one at a time.
+template <class Range, class Single>
+void cut(std::size_t p, std::size_t q, std::size_t n, Range&& range, Single&& single) {
+  if (p > q) std::swap(p, q);
+  range(0, p);
+  single(p);
+  if (q != p) {
+    range(p + 1, q);
+    single(q);
+  }
+  range(q + 1, n);
+}
+
+// Row i of the responsibilities (Frey & Dueck eq. 1): r(i,k) = s(i,k) - max_{k' != k} (a(i,k') + s(i,k')),
+// damped, and its terms of the column sums of Rp (Rp = max(R, 0) off the diagonal, R on it): added row after
+// row, the order of sklearn's np.sum(tmp, axis=0) on a C-ordered array (same bits).
+void responsibility_row(const double* S, std::size_t n, std::size_t i, double damp, double undamp, const double* A, double* R,
+                        double* colsum) {
+  const double* s = &S[i * n];
+  const double* a = &A[i * n];
+  double* r = &R[i * n];
+  const RowMax m = row_max_and_second(a, s, n);
+  const double Y = m.first, Y2 = m.second;
+  cut(
+      m.index, i, n,
+      [&](std::size_t lo, std::size_t hi) {
+        for (std::size_t k = lo; k < hi; ++k) {
+          r[k] = r[k] * damp + (s[k] - Y) * undamp;
+          colsum[k] += positive_part(r[k]);
+        }
+      },
+      [&](std::size_t k) {
+        r[k] = r[k] * damp + (s[k] - (k == m.index ? Y2 : Y)) * undamp;
+        colsum[k] += k == i ? r[k] : positive_part(r[k]);
+      });
+}
+
+// Row i of the availabilities (eq. 2-3): a(i,k) = min(0, r(k,k) + sum_{i' not in {i,k}} max(0, r(i',k))),
+// a(k,k) = sum_{i' != k} max(0, r(i',k)); as sklearn: -A_new = Rp - colsum, clipped at 0 off the diagonal,
+// then damped.
+void availability_row(std::size_t n, std::size_t i, double damp, double undamp, const double* R, const double* colsum, double* A) {
+  const double* r = &R[i * n];
+  double* a = &A[i * n];
+  cut(
+      i, i, n,
+      [&](std::size_t lo, std::size_t hi) {
+        for (std::size_t k = lo; k < hi; ++k) a[k] = a[k] * damp - positive_part(positive_part(r[k]) - colsum[k]) * undamp;
+      },
+      [&](std::size_t k) { a[k] = a[k] * damp - (r[k] - colsum[k]) * undamp; });
+}
+
+}  // namespace
+
 namespace detail {
 
 void affinity_iteration(const double* S, std::size_t n, double damping, double* A, double* R, double* colsum) {
   const double damp = damping, undamp = 1.0 - damping;
-  // Each row is cut at its special columns (I, where Y2 replaces Y, and the diagonal i, where Rp keeps R
-  // and -A_new is not clipped) so that the loops between them have one branch-free, vectorised body; the
-  // special entries get the same operations one at a time.
-  auto cut = [](std::size_t p, std::size_t q, std::size_t n_, auto&& range, auto&& single) {
-    if (p > q) std::swap(p, q);
-    range(0, p);
-    single(p);
-    if (q != p) {
-      range(p + 1, q);
-      single(q);
-    }
-    range(q + 1, n_);
-  };
-  // Responsibilities (Frey & Dueck eq. 1): r(i,k) = s(i,k) - max_{k' != k} (a(i,k') + s(i,k')),
-  // damped, and in the same pass the column sums of Rp (Rp = max(R, 0) off the diagonal, R on it),
-  // added row after row: the order of sklearn's np.sum(tmp, axis=0) on a C-ordered array (same bits).
   std::fill(colsum, colsum + n, 0.0);
-  for (std::size_t i = 0; i < n; ++i) {
-    const double* s = &S[i * n];
-    const double* a = &A[i * n];
-    double* r = &R[i * n];
-    const RowMax m = row_max_and_second(a, s, n);
-    const double Y = m.first, Y2 = m.second;
-    cut(
-        m.index, i, n,
-        [&](std::size_t lo, std::size_t hi) {
-          for (std::size_t k = lo; k < hi; ++k) {
-            r[k] = r[k] * damp + (s[k] - Y) * undamp;
-            colsum[k] += positive_part(r[k]);
-          }
-        },
-        [&](std::size_t k) {
-          r[k] = r[k] * damp + (s[k] - (k == m.index ? Y2 : Y)) * undamp;
-          colsum[k] += k == i ? r[k] : positive_part(r[k]);
-        });
-  }
-  // Availabilities (eq. 2-3): a(i,k) = min(0, r(k,k) + sum_{i' not in {i,k}} max(0, r(i',k))),
-  // a(k,k) = sum_{i' != k} max(0, r(i',k)); as sklearn: -A_new = Rp - colsum, clipped at 0 off the
-  // diagonal, then damped.
-  for (std::size_t i = 0; i < n; ++i) {
-    const double* r = &R[i * n];
-    double* a = &A[i * n];
-    cut(
-        i, i, n,
-        [&](std::size_t lo, std::size_t hi) {
-          for (std::size_t k = lo; k < hi; ++k) a[k] = a[k] * damp - positive_part(positive_part(r[k]) - colsum[k]) * undamp;
-        },
-        [&](std::size_t k) { a[k] = a[k] * damp - (r[k] - colsum[k]) * undamp; });
-  }
+  for (std::size_t i = 0; i < n; ++i) responsibility_row(S, n, i, damp, undamp, A, R, colsum);
+  for (std::size_t i = 0; i < n; ++i) availability_row(n, i, damp, undamp, R, colsum, A);
 }
 
 }  // namespace detail
@@ -220,21 +231,35 @@ AffinityResult affinity_propagation(std::vector<double> S, std::size_t n, const 
     throw InputError("affinity_propagation.convergence_iter",
                      "n * convergence_iter overflows the size of the convergence history",
                      "lower convergence_iter (sklearn's default is 15)");
-  // Row-major n x n messages: each iteration is two passes over contiguous rows (R from S and A, then
-  // A from R); the only column-wise quantity, the column sums of Rp, is accumulated row by row into a
-  // vector. No n x n temporary (sklearn's tmp) and no allocation inside the loop.
-  std::vector<double> A(n * n, 0.0), R(n * n, 0.0), colsum(n);
+  // Row-major n x n messages; the only column-wise quantity, the column sums of Rp, is accumulated row by
+  // row into a vector. No n x n temporary (sklearn's tmp) and no allocation inside the loop. Iteration t's
+  // availabilities need all of its responsibilities (through the column sums), but row i of iteration t + 1's
+  // responsibilities needs only row i of A, R and S: so one pass over the rows updates row i's availabilities
+  // (iteration t) and at once its next responsibilities (iteration t + 1), while the row is in cache: three
+  // matrices read and two written per iteration instead of five and two, the same operations on the same
+  // values in the same order (detail::affinity_iteration is the two-pass form the tests compare with sklearn).
+  // The responsibilities one iteration ahead are not needed after the last (or the converged) iteration: only
+  // E and S are read after the loop.
+  const double damp = options.damping, undamp = 1.0 - options.damping;
+  std::vector<double> A(n * n, 0.0), R(n * n, 0.0), colsum(n, 0.0), colsum_next(n);
+  for (std::size_t i = 0; i < n; ++i) responsibility_row(S.data(), n, i, damp, undamp, A.data(), R.data(), colsum.data());
   std::vector<unsigned char> hist(hist_size, 0);  // e[:, it % convergence_iter]
   std::vector<unsigned char> E(n, 0);
   bool never_converged = true;
   std::int64_t it = 0;
   for (; it < options.max_iter; ++it) {
-    detail::affinity_iteration(S.data(), n, options.damping, A.data(), R.data(), colsum.data());
+    const bool ahead = it + 1 < options.max_iter;
+    std::fill(colsum_next.begin(), colsum_next.end(), 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+      availability_row(n, i, damp, undamp, R.data(), colsum.data(), A.data());
+      E[i] = (A[i * n + i] + R[i * n + i]) > 0 ? 1 : 0;  // this iteration's, before row i's R moves ahead
+      if (ahead) responsibility_row(S.data(), n, i, damp, undamp, A.data(), R.data(), colsum_next.data());
+    }
+    colsum.swap(colsum_next);
     // Convergence: the exemplar set unchanged over the last convergence_iter iterations.
     std::size_t K = 0;
     const std::size_t slot = static_cast<std::size_t>(it) % conv;
     for (std::size_t k = 0; k < n; ++k) {
-      E[k] = (A[k * n + k] + R[k * n + k]) > 0 ? 1 : 0;
       hist[k * conv + slot] = E[k];
       K += E[k];
     }

@@ -246,7 +246,8 @@ struct Prepared {
   double scale = 0;
 };
 
-Prepared prepare(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options, const double* weights) {
+void check_inputs(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options,
+                  const double* weights) {
   check(n, d, k);
   if (options.n_init < 1) throw std::invalid_argument("kmeans: n_init must be >= 1");
   if (options.max_iter < 1) throw std::invalid_argument("kmeans: max_iter must be >= 1");
@@ -262,7 +263,10 @@ Prepared prepare(const double* coords, std::size_t n, std::size_t d, std::size_t
     }
     if (!(total > 0.0)) throw std::invalid_argument("kmeans: every sample weight is 0");
   }
+}
 
+Prepared prepare(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options, const double* weights) {
+  check_inputs(coords, n, d, k, options, weights);
   Prepared p;
   const auto ni = static_cast<Eigen::Index>(n), di = static_cast<Eigen::Index>(d);
   Eigen::Map<const RowMatrix> Xm(coords, ni, di);
@@ -301,6 +305,19 @@ KMeansResult result_of(Run run, const Prepared& p) {
 }
 
 }  // namespace
+
+void kmeans_skip_draws(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options,
+                       Rng& rng, const double* weights) {
+  check_inputs(coords, n, d, k, options, weights);
+  // plusplus: the first centre (below(n), or one uniform with weights), then `trials` uniforms per further
+  // centre; lloyd draws nothing.
+  const std::size_t trials = 2 + static_cast<std::size_t>(std::log(static_cast<double>(k)));
+  for (std::int64_t r = 0; r < options.n_init; ++r) {
+    if (weights == nullptr) (void)rng.below(n);
+    else (void)rng.uniform();
+    rng.discard(static_cast<std::uint64_t>((k - 1) * trials));
+  }
+}
 
 KMeansResult kmeans(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options,
                     Rng& rng, const double* weights) {

@@ -68,6 +68,12 @@ RowMatrix kmeans_plusplus(const double* coords, std::size_t n, std::size_t d, st
 // Points of weight 0 are kept (they never become centres unless every weight is 0, which is refused).
 KMeansResult kmeans(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options,
                     Rng& rng, const double* weights = nullptr);
+// Advances `rng` exactly as kmeans(coords, n, d, k, options, rng, weights) does, without clustering (for a
+// caller that needs the generator's later words but not the clusters): k-means++ reads, for each of the n_init
+// runs, rng.below(n) (with weights: one uniform) for the first centre and 2 + floor(ln k) uniforms for each
+// further one, whatever the points, and Lloyd's iterations read nothing. The same checks and exceptions.
+void kmeans_skip_draws(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options,
+                       Rng& rng, const double* weights = nullptr);
 inline KMeansResult kmeans(const Dataset& data, std::size_t k, const KMeansOptions& options, Rng& rng) {
   return kmeans(data.coords.data(), data.n, data.d, k, options, rng);
 }
