@@ -561,8 +561,8 @@ int cmd_report(int argc, char** argv) {
   report::ReportSummary sum;  // the report's own verdicts (judging them again would double the time)
   const std::string md = report::write_markdown(ref, results, ropts, &sum);
   write_file_atomic(out, md);
-  if (sum.not_run == sum.values && sum.values > 0 && sum.holds == 0) {
-    // A directory of one's own sweeps: no paper experiment in it (the report opens with the comparison).
+  if (sum.not_run == sum.values && sum.values > 0 && sum.claims_not_run == sum.claims) {
+    // A directory of one's own sweeps: no paper experiment in it (the report opens with the comparison; markdown.cpp's rule).
     std::cout << out << ": the comparison of " << results.experiments().size() << " experiment" << (results.experiments().size() == 1 ? "" : "s")
               << " (no experiment of the papers in these results: their published values are not judged here)\n";
     return 0;
@@ -570,7 +570,7 @@ int cmd_report(int argc, char** argv) {
   std::cout << out << ": " << sum.values << " published values (" << sum.holds << " hold";
   if (sum.holds_outside_band) std::cout << " (" << sum.holds_outside_band << " of them outside our k-seed band)";
   std::cout << ", " << sum.within << " within seed variance, " << sum.differs << " differ, " << sum.not_run << " not run), "
-            << sum.claims << " claims";
+            << sum.claims << " claims (" << sum.claims - sum.claims_not_run << " judged)";
   if (sum.authors) std::cout << ", " << sum.authors << " against the authors' code (" << sum.authors_exact << " exact)";
   std::cout << "\n";
   return 0;

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "data/transforms.hpp"  // OutOfBounds
 #include "io/arff.hpp"
 #include "core/dataset.hpp"
 #include "core/error.hpp"  // InputError: what reading a config throws
@@ -86,10 +87,18 @@ struct DatasetSpec {
   bool bounds_from_data = false;
   Bounds public_bounds;
   bool bounds_from_public_key = false;  // `bounds: public` chose public_bounds (side information: "the registry's public_bounds")
-  bool clip_to_bounds = false;       // drop out-of-domain points instead of failing
+  // What happens to a point with a coordinate outside the configured bounds: refuse (the default: the load
+  // stops, naming the point), drop (`clip_to_bounds: true | drop`: the row is left out) or clamp
+  // (`clip_to_bounds: clamp`: each such coordinate is set to the nearest end of its interval, a public
+  // map applied to every record alone, so a release on the result keeps its guarantee).
+  OutOfBounds clip_to_bounds = OutOfBounds::refuse;
   bool standard_scale = false;
   std::int64_t sample = 0;           // 0 = all points
   std::uint64_t sample_seed = 0;
+  // DPM's artifact's resample (data/transforms.hpp resample_per_class): N rows of every class with replacement
+  // from numpy's default_rng(resample_seed), then permuted; 0 = none. Flagged (a record may appear many times).
+  std::int64_t resample_per_class = 0;
+  std::uint64_t resample_seed = 0;
   ParamSources params;               // method parameter values for this dataset (e.g. Table 1's alpha, MinPts)
   std::string reference;             // where the dataset comes from (informational)
   // Benchmarks (docs/benchmark.md). `family:` groups datasets that differ only in size, dimension or domain

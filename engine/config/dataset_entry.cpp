@@ -31,7 +31,8 @@ const std::vector<std::string> kDatasetKeys = {
     "nominal",                            // arff: `skip` (default), `codes` or `onehot` nominal attributes
     "identifier_columns",                 // csv/tsv/arff: `drop` (default) or `keep` record-ID columns
     "ragged", "items_per_row",            // fimi: transactions of different lengths (docs/choices.md)
-    "family", "tuned_on_data"};           // benchmarks: the dataset's family; parameters chosen on the data (docs/benchmark.md)
+    "family", "tuned_on_data",            // benchmarks: the dataset's family; parameters chosen on the data (docs/benchmark.md)
+    "resample_per_class", "resample_seed"};  // DPM's artifact's class-balanced resample (data/transforms.hpp)
 
 namespace {
 
@@ -304,7 +305,17 @@ DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::
     d.bounds_from_public_key = true;
   }
   // --- end bounds_from_data / public_bounds ---
-  if (at.has("clip_to_bounds")) d.clip_to_bounds = yaml::as_bool(at.child("clip_to_bounds"));
+  if (at.has("clip_to_bounds")) {
+    // false | true (= drop) | drop | clamp (data/transforms.hpp, OutOfBounds).
+    const auto c = at.child("clip_to_bounds");
+    const std::string v = yaml::as_string(c);
+    if (v == "false" || v == "False" || v == "no") d.clip_to_bounds = OutOfBounds::refuse;
+    else if (v == "true" || v == "True" || v == "yes" || v == "drop") d.clip_to_bounds = OutOfBounds::drop;
+    else if (v == "clamp") d.clip_to_bounds = OutOfBounds::clamp;
+    else
+      yaml::fail(c, "clip_to_bounds must be false, true (= drop), drop or clamp",
+                 "false refuses points outside the bounds, drop leaves them out, clamp moves each coordinate to the nearest bound");
+  }
   if (at.has("scale")) {
     std::string s = yaml::as_string(at.child("scale"));
     if (s != "standard" && s != "none") yaml::fail(at.child("scale"), "scale must be 'standard' or 'none'");
@@ -315,6 +326,15 @@ DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::
     if (d.sample < 1) yaml::fail(at.child("sample"), "sample must be a positive number of points");
   }
   if (at.has("sample_seed")) d.sample_seed = yaml::as_uint(at.child("sample_seed"));
+  if (at.has("resample_per_class")) {
+    d.resample_per_class = yaml::as_int(at.child("resample_per_class"));
+    if (d.resample_per_class < 1 || d.resample_per_class > (std::int64_t{1} << 32))
+      yaml::fail(at.child("resample_per_class"), "resample_per_class must be a number of rows per class in [1, 2^32]");
+  }
+  if (at.has("resample_seed")) {
+    if (!at.has("resample_per_class")) yaml::fail(at.child("resample_seed"), "resample_seed without resample_per_class", "add resample_per_class: N");
+    d.resample_seed = yaml::as_uint(at.child("resample_seed"));
+  }
   if (at.has("params")) {
     auto ps = at.child("params");
     yaml::expect_map(ps);

@@ -1,12 +1,15 @@
 #include "data/transforms.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numbers>
 #include <sstream>
 #include <stdexcept>
 
 #include "core/error.hpp"
+#include "core/numpy_generator.hpp"
 #include "core/rng.hpp"
 
 namespace dpclust {
@@ -168,8 +171,103 @@ void check_within_bounds(const Dataset& data, const std::string& source) {
     throw InputError(source, "point " + std::to_string(i) + " (0-based, in file order): " + describe_column(data, j) +
                                  " is outside the public bounds " + format_interval(data.bounds.lo[j], data.bounds.hi[j]) +
                                  " (the value is not shown: error messages never print a record's values)",
-                     "widen the bounds (`bounds` in the config, bounds= in Python), or drop the points outside them (clip_to_bounds: true)");
+                     "widen the bounds (`bounds` in the config, bounds= in Python), or drop or clamp the points outside them (clip_to_bounds: drop | clamp)");
   }
+}
+
+void resample_per_class(Dataset& data, std::size_t per_class, std::uint64_t seed) {
+  if (!data.has_labels())
+    throw InputError("resample_per_class", "dataset '" + data.name + "' has no labels to resample by",
+                     "name the label column (label: ...), or leave resample_per_class out");
+  if (per_class == 0) throw InputError("resample_per_class", "resample_per_class must be at least 1");
+  // The classes, in the order the artifact walks them.
+  std::vector<Label> classes(data.labels.begin(), data.labels.end());
+  std::sort(classes.begin(), classes.end());
+  classes.erase(std::unique(classes.begin(), classes.end()), classes.end());
+  const auto map = data.provenance.find("label_map");
+  if (map != data.provenance.end() && map->is_object()) {
+    std::map<Label, std::string> text;
+    for (const auto& [t, v] : map->items()) text[v.get<Label>()] = t;
+    std::stable_sort(classes.begin(), classes.end(), [&](Label a, Label b) {
+      const auto ta = text.find(a), tb = text.find(b);
+      if (ta == text.end() || tb == text.end()) return ta != text.end() && tb == text.end();
+      return ta->second < tb->second;
+    });
+  }
+  NumpyGenerator gen(seed);
+  const std::size_t total = per_class * classes.size();
+  std::vector<double> coords(total * data.d);
+  Labels labels(total);
+  std::vector<std::size_t> rows;
+  for (std::size_t c = 0; c < classes.size(); ++c) {
+    rows.clear();
+    for (std::size_t i = 0; i < data.n; ++i)
+      if (data.labels[i] == classes[c]) rows.push_back(i);
+    for (std::size_t r = 0; r < per_class; ++r) {
+      const auto pick = rows[static_cast<std::size_t>(gen.integers(0, static_cast<std::int64_t>(rows.size())))];
+      std::copy_n(data.point(pick), data.d, coords.data() + (c * per_class + r) * data.d);
+      labels[c * per_class + r] = classes[c];
+    }
+  }
+  const std::vector<std::int64_t> perm = gen.permutation(total);
+  data.coords.assign(total * data.d, 0.0);
+  data.labels.assign(total, 0);
+  for (std::size_t i = 0; i < total; ++i) {
+    const auto src = static_cast<std::size_t>(perm[i]);
+    std::copy_n(coords.data() + src * data.d, data.d, data.point(i));
+    data.labels[i] = labels[src];
+  }
+  data.n = total;
+  data.non_private_notes.push_back(kResamplePerClassNote);
+  auto& list = data.provenance["transforms"];
+  if (!list.is_array()) list = nlohmann::json::array();
+  list.push_back({{"name", "resample_per_class"}, {"per_class", per_class}, {"seed", seed}, {"classes", classes.size()},
+                  {"stream", "numpy default_rng (PCG64): integers per class, then permutation"}});
+}
+
+const char* to_string(OutOfBounds o) {
+  switch (o) {
+    case OutOfBounds::refuse: return "refuse";
+    case OutOfBounds::drop: return "drop";
+    case OutOfBounds::clamp: return "clamp";
+  }
+  return "?";
+}
+
+std::size_t drop_outside_bounds(Dataset& data) {
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < data.n; ++i) {
+    if (!data.bounds.contains(data.point(i))) continue;
+    if (kept != i) {
+      std::copy_n(data.point(i), data.d, data.point(kept));
+      if (data.has_labels()) data.labels[kept] = data.labels[i];
+    }
+    ++kept;
+  }
+  const std::size_t dropped = data.n - kept;
+  data.n = kept;
+  data.coords.resize(kept * data.d);
+  if (data.has_labels()) data.labels.resize(kept);
+  return dropped;
+}
+
+std::size_t clamp_to_bounds(Dataset& data) {
+  std::size_t moved = 0;
+  for (std::size_t i = 0; i < data.n; ++i) {
+    double* p = data.point(i);
+    bool any = false;
+    for (std::size_t j = 0; j < data.d; ++j) {
+      if (p[j] < data.bounds.lo[j]) {
+        p[j] = data.bounds.lo[j];
+        any = true;
+      } else if (p[j] > data.bounds.hi[j]) {
+        p[j] = data.bounds.hi[j];
+        any = true;
+      }
+    }
+    moved += any;
+  }
+  return moved;
 }
 
 void validate_points(const Dataset& data, const std::string& source) {

@@ -23,6 +23,19 @@ void standard_scale(Dataset& data);
 // DP subsample, no amplification; randomness: seeded only (the caller flags it).
 void subsample(Dataset& data, std::size_t n, std::uint64_t seed);
 
+// DPM's artifact's class-balanced resample (UzL-PrivSec/clustering-evaluation, datasets.py uciLetters): from
+// numpy's default_rng(seed) (core/numpy_generator.hpp), for every class in turn, `per_class` rows of that class
+// drawn with replacement (Generator.integers(0, rows of the class, per_class), the class's rows in file order),
+// then the whole resample permuted (Generator.permutation). Classes in ascending order of their label text when
+// the labels were text (provenance label_map: A, B, ..., Z as the artifact's ascii_uppercase mapping), else of
+// their value. Needs labels. A record may be drawn many times (and one record more changes every draw of its
+// class), so a release on the resample is not private for the file's records: the note says so.
+void resample_per_class(Dataset& data, std::size_t per_class, std::uint64_t seed);
+inline constexpr const char* kResamplePerClassNote =
+    "resample_per_class: rows drawn with replacement by class (DPM's artifact, datasets.py uciLetters): a record may "
+    "appear many times and one added record changes its class's draws, so a release is private for the resampled rows "
+    "as records, not for the file's";
+
 // Poisson sampling (Balle, Barthe & Gaboardi 2018, "Privacy amplification by subsampling"): every point
 // is kept independently with probability q = rate_num / rate_den, exactly (kept iff
 // rng.below(rate_den) < rate_num), in its original order. With a secret generator (Rng::secure()) and a
@@ -56,5 +69,21 @@ void project_lonlat_to_km(Dataset& data, std::size_t lon_col, std::size_t lat_co
 void validate_points(const Dataset& data, const std::string& source);
 // Just the bounds part of validate_points (no-op without bounds).
 void check_within_bounds(const Dataset& data, const std::string& source);
+
+// A dataset's `clip_to_bounds`: what happens to a point with a coordinate outside the public bounds.
+//   refuse  (false, the default) the load stops, naming the point (check_within_bounds);
+//   drop    (true | drop) the row is left out (drop_outside_bounds);
+//   clamp   each such coordinate is set to the nearest end of its interval (clamp_to_bounds). A per-record map
+//           fixed by the public bounds alone: neighbouring datasets stay neighbours, so a private release on the
+//           clamped data keeps its guarantee (DPM's artifact keeps make_blobs' points outside its box (-100, 100),
+//           which its mechanisms' sensitivities assume: clamping runs its setting with the guarantee it states).
+enum class OutOfBounds { refuse, drop, clamp };
+const char* to_string(OutOfBounds o);
+
+// Keeps only the points inside the bounds, in their original order; returns how many were left out.
+std::size_t drop_outside_bounds(Dataset& data);
+// Clamps every coordinate into its interval; returns how many points had a coordinate moved. NaN stays NaN
+// (validate_points refuses it first).
+std::size_t clamp_to_bounds(Dataset& data);
 
 }  // namespace dpclust

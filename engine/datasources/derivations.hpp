@@ -106,4 +106,11 @@ DerivationReport derive_har70(const std::vector<std::filesystem::path>& particip
 // row count against the one it declares. details: numbers_reprinted (measurements whose text changed).
 DerivationReport derive_sklearn_iris(const std::filesystem::path& sklearn_iris_csv, const std::filesystem::path& out_csv);
 
+// ---- Several CSV files of one layout (UCI Gas Turbine Emissions: DPM's and Google's evaluations) ------
+// The files in the given order (the registry's `members:` order), each starting with the same header line
+// (surrounding blanks and a CR ignored; a different header is an error naming the file and line): the header
+// once, then every non-blank data line of each file with its original text (without a trailing CR).
+// details: files, rows_per_file [{file, rows}].
+DerivationReport derive_concat_csv(const std::vector<std::filesystem::path>& csvs, const std::filesystem::path& out_csv);
+
 }  // namespace dpclust::datasources

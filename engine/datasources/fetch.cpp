@@ -265,6 +265,7 @@ DerivationReport run_derivation(const DatasetSource& s, const std::vector<fs::pa
   if (s.derivation == "har70") return derive_har70(inputs, out);
   if (s.derivation == "sklearn_iris") return derive_sklearn_iris(single(), out);
   if (s.derivation == "gunzip") return derive_gunzip(s, single(), out);
+  if (s.derivation == "concat_csv") return derive_concat_csv(inputs, out);
   throw InputError(s.where, "unknown derivation '" + s.derivation + "'");
 }
 

@@ -76,7 +76,7 @@ std::uint64_t DatasetSource::download_bytes() const {
 
 const std::vector<std::string>& derivation_names() {
   static const std::vector<std::string> names = {"cabs_positions", "cabs_pickups_dropoffs", "nyc_crash", "har70",
-                                                 "sklearn_iris", "gunzip"};
+                                                 "sklearn_iris", "gunzip", "concat_csv"};
   return names;
 }
 

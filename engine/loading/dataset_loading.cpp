@@ -150,24 +150,6 @@ std::size_t column_index(const Dataset& data, const std::string& name, const Dat
   return static_cast<std::size_t>(it - data.column_names.begin());
 }
 
-// Keeps only the points inside the bounds (clip_to_bounds: true), in their original order.
-std::size_t drop_outside(Dataset& data) {
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < data.n; ++i) {
-    if (!data.bounds.contains(data.point(i))) continue;
-    if (kept != i) {
-      std::copy_n(data.point(i), data.d, data.point(kept));
-      if (data.has_labels()) data.labels[kept] = data.labels[i];
-    }
-    ++kept;
-  }
-  const std::size_t dropped = data.n - kept;
-  data.n = kept;
-  data.coords.resize(kept * data.d);
-  if (data.has_labels()) data.labels.resize(kept);
-  return dropped;
-}
-
 // Points drawn from numpy's stream (`stream: numpy`) are scaled as sklearn's StandardScaler does, bit for
 // bit, so that generated Circles / Moons / Blobs equal the published files.
 void scale_standard(Dataset& data) {
@@ -270,11 +252,10 @@ Dataset materialize_dataset(const DatasetSpec& spec, Randomness mode) {
                          spec.project->ref_lat_deg, spec.project->origin_lon, spec.project->origin_lat);
   }
   if (!data.bounds.empty()) {
-    if (spec.clip_to_bounds) {
-      const std::size_t dropped = drop_outside(data);
-      data.provenance["clipped_to_bounds"] = dropped;
-    } else {
-      check_within_bounds(data, source);
+    switch (spec.clip_to_bounds) {
+      case OutOfBounds::drop: data.provenance["clipped_to_bounds"] = drop_outside_bounds(data); break;
+      case OutOfBounds::clamp: data.provenance["clamped_to_bounds"] = clamp_to_bounds(data); break;
+      case OutOfBounds::refuse: check_within_bounds(data, source); break;
     }
   }
   if (spec.max_rows > 0 && spec.generator.empty() && file_present(spec)) {
@@ -284,6 +265,12 @@ Dataset materialize_dataset(const DatasetSpec& spec, Randomness mode) {
     auto& list = data.provenance["transforms"];
     if (!list.is_array()) list = nlohmann::json::array();
     list.push_back({{"name", "max_rows"}, {"max_rows", spec.max_rows}, {"add_remove_cost_factor", 2}});
+  }
+  if (spec.resample_per_class > 0) {
+    if (!data.has_labels())
+      throw InputError(spec.where, "resample_per_class resamples by class, but dataset '" + spec.name + "' has no labels",
+                       "name the label column (label: ...), or leave resample_per_class out");
+    resample_per_class(data, static_cast<std::size_t>(spec.resample_per_class), spec.resample_seed);
   }
   if (spec.sample > 0 && mode == Randomness::secure) {
     // Poisson sampling with secret randomness at a public rate (transforms.hpp). The rate's denominator:
@@ -370,7 +357,11 @@ DataShape known_shape(const DatasetSpec& spec) {
     if (!s.n) s.n_exact = false;  // at most `sample` points
     s.n = static_cast<std::uint64_t>(spec.sample);
   }
-  if (spec.clip_to_bounds || spec.drop_missing) s.n_exact = false;  // rows may be dropped
+  if (spec.clip_to_bounds == OutOfBounds::drop || spec.drop_missing) s.n_exact = false;  // rows may be dropped
+  if (spec.resample_per_class > 0) {  // per_class rows times the classes, which only the data know
+    s.n.reset();
+    s.n_exact = false;
+  }
   // The configured bounds are in the file's coordinates; a projection or scaling moves them.
   if (spec.bounds_mode == "config" && !spec.project && !spec.standard_scale) s.bounds = spec.bounds;
   return s;

@@ -86,6 +86,19 @@ struct ClaimOutcome {
 };
 ClaimOutcome evaluate(const Claim& c, const Results& results, const VerdictSettings& s = {});
 
+// The reduction of an inertia-like gap (DPM's abstract: "reduces the inertia gap to KMeans++ by up to 50%
+// against LSH-splits"): 1 - (mean(series) - mean(baseline)) / (mean(against) - mean(baseline)), 1 when the
+// series matches the baseline, 0 when it matches `against`; NaN when against's mean equals the baseline's.
+// `interval`: the central `coverage` interval of the same quantity over bootstrap resamples (each series'
+// trials drawn with replacement, independently, `resamples` times from the seeded stream of `rs`); absent
+// when a series has fewer than 2 trials.
+struct GapReduction {
+  double value = 0;
+  std::optional<std::pair<double, double>> interval;
+};
+GapReduction gap_reduction(const std::vector<double>& series, const std::vector<double>& baseline, const std::vector<double>& against,
+                           const ResampleSettings& rs = {}, double coverage = 0.95);
+
 // Our running time of one published timing: the median over trials of the trial's timing field.
 struct TimingOutcome {
   std::optional<double> median_seconds;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iomanip>
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -27,7 +28,50 @@ std::string too_few(const Claim& c, const VerdictSettings& s) {
   return "too few trials for a variance verdict (n < " + std::to_string(min_trials_for(c.protocol, s)) + ")";
 }
 
+// A draw in [0, n) from 64 random bits (multiply-shift: the same on every platform).
+__extension__ typedef unsigned __int128 uint128;  // GCC/Clang 128-bit integer (__extension__: no -Wpedantic note)
+std::size_t draw_index(std::mt19937_64& rng, std::size_t n) {
+  return static_cast<std::size_t>((static_cast<uint128>(rng()) * n) >> 64);
+}
+
+double resampled_mean(const std::vector<double>& v, std::mt19937_64& rng) {
+  double sum = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) sum += v[draw_index(rng, v.size())];
+  return sum / static_cast<double>(v.size());
+}
+
+double mean(const std::vector<double>& v) {
+  double sum = 0;
+  for (double x : v) sum += x;
+  return v.empty() ? std::nan("") : sum / static_cast<double>(v.size());
+}
+
+double reduction(double series, double baseline, double against) {
+  const double gap = against - baseline;
+  return gap == 0 ? std::nan("") : 1.0 - (series - baseline) / gap;
+}
+
 }  // namespace
+
+GapReduction gap_reduction(const std::vector<double>& series, const std::vector<double>& baseline, const std::vector<double>& against,
+                           const ResampleSettings& rs, double coverage) {
+  GapReduction out;
+  out.value = reduction(mean(series), mean(baseline), mean(against));
+  if (series.size() < 2 || baseline.size() < 2 || against.size() < 2 || rs.resamples == 0) return out;
+  std::mt19937_64 rng(rs.seed);
+  SeedDistribution d;
+  d.exact = false;
+  d.values.reserve(rs.resamples);
+  for (std::size_t r = 0; r < rs.resamples; ++r) {
+    const double s = resampled_mean(series, rng), b = resampled_mean(baseline, rng), a = resampled_mean(against, rng);
+    const double g = reduction(s, b, a);
+    if (std::isfinite(g)) d.values.push_back(g);
+  }
+  if (d.values.empty()) return out;
+  std::sort(d.values.begin(), d.values.end());
+  out.interval = central_interval(d, coverage);
+  return out;
+}
 
 // Claims use the seed-variance machinery where they compare a mean against a bound:
 //   threshold  a cell whose mean violates the bound is "within seed variance" when the bound lies
@@ -37,6 +81,9 @@ std::string too_few(const Claim& c, const VerdictSettings& s) {
 //              0 lies inside the central 95% of the difference of the two k-seed statistics (winner
 //              minus loser, independent k-subsets of each series' trials), else it differs;
 //   best_at    compares averages over cells, judged on the means alone.
+//   gap_reduction  the largest reduction over the groups (the claim says "up to"): holds within
+//              expected_tolerance of the claimed value; "within seed variance" when the claimed value
+//              lies inside that group's bootstrap interval; else it differs.
 // The claim holds when every cell or group satisfies it on the means; it is within seed variance when
 // every violation is; it differs when one violation is outside its band (or cannot be judged for too
 // few trials).
@@ -105,6 +152,40 @@ ClaimOutcome evaluate(const Claim& c, const Results& results, const VerdictSetti
         violations.push_back((*cell)["dataset"].get<std::string>() + " " + (*cell)["series"].get<std::string>() + at_params + ": " + fmt_value(c.query.metric, m) + " (" +
                              why + ")");
       }
+    }
+  } else if (c.kind == ClaimKind::gap_reduction) {
+    // Per group: the series, its baseline and the method it is compared against.
+    Query q = c.query;
+    q.series.clear();
+    std::map<std::string, std::map<std::string, const json*>> groups;
+    for (const json* cell : results.cells(q)) groups[group_key(*cell, c.group_by)][(*cell)["series"].get<std::string>()] = cell;
+    std::string best_group;
+    GapReduction best;
+    std::string per_group;
+    for (const auto& [g, cells] : groups) {
+      if (!cells.count(c.query.series) || !cells.count(c.baseline) || !cells.count(c.against)) continue;
+      const auto values = [&](const std::string& sr) { return trial_values(*cells.at(sr), c.query.metric); };
+      const GapReduction r = gap_reduction(values(c.query.series), values(c.baseline), values(c.against), s.resample, s.coverage);
+      if (!std::isfinite(r.value)) continue;
+      ++out.checked;
+      per_group += (per_group.empty() ? "" : "; ") + g + ": " + fmt(100 * r.value, 1) + "%";
+      if (r.interval) per_group += " [" + fmt(100 * r.interval->first, 1) + "%, " + fmt(100 * r.interval->second, 1) + "%]";
+      if (best_group.empty() || r.value > best.value) {
+        best_group = g;
+        best = r;
+      }
+    }
+    if (out.checked > 0) {
+      const bool ok = std::fabs(best.value - c.expected) <= c.expected_tolerance + 1e-12;
+      const bool inside = best.interval && c.expected >= best.interval->first - 1e-12 && c.expected <= best.interval->second + 1e-12;
+      out.satisfied = ok ? out.checked : 0;
+      out.within = !ok && inside ? out.checked : 0;
+      out.detail = "largest " + c.query.series + " reduction of the " + c.query.metric + " gap between " + c.baseline + " and " + c.against +
+                   ": " + fmt(100 * best.value, 1) + "% (" + best_group + "; claimed " + fmt(100 * c.expected, 0) + "% +- " +
+                   fmt(100 * c.expected_tolerance, 0) + "%" + (best.interval ? std::string(inside ? ", inside" : ", outside") + " our bootstrap " + fmt(100 * s.coverage, 0) +
+                                                                             "% interval"
+                                                                       : std::string(", no interval: fewer than 2 trials")) +
+                   "); per group: " + per_group;
     }
   } else {  // best_at: the metric averaged over the other parameters, for each value of `over`
     std::map<double, std::pair<double, std::size_t>> by_value;  // value -> (sum of means, cells)

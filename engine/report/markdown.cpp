@@ -194,6 +194,7 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
     summary->differs = static_cast<std::size_t>(vcount[Verdict::differs]);
     summary->not_run = static_cast<std::size_t>(vcount[Verdict::not_run]);
     summary->claims = ref.claims.size();
+    summary->claims_not_run = static_cast<std::size_t>(ccount[Verdict::not_run]);
     summary->holds_outside_band = static_cast<std::size_t>(holds_outside_band);
   }
   const auto pct = [](double c) { return fmt(100 * c, 0) + "%"; };

@@ -24,6 +24,7 @@ struct ReportOptions {
 // was written from, so that nothing is judged twice (a k-seed band resamples 100000 subsets).
 struct ReportSummary {
   std::size_t values = 0, holds = 0, within = 0, differs = 0, not_run = 0, claims = 0, authors = 0, authors_exact = 0;
+  std::size_t claims_not_run = 0;      // claims no result covers
   std::size_t holds_outside_band = 0;  // of `holds`: within tolerance, the published value outside our k-seed band
 };
 

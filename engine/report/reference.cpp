@@ -345,7 +345,8 @@ Reference load_reference(const fs::path& file) {
       if (kind == "ordering") c.kind = ClaimKind::ordering;
       else if (kind == "threshold") c.kind = ClaimKind::threshold;
       else if (kind == "best_at") c.kind = ClaimKind::best_at;
-      else throw InputError(at(f, n["kind"]), "unknown claim kind '" + kind + "'", "one of: ordering, threshold, best_at");
+      else if (kind == "gap_reduction") c.kind = ClaimKind::gap_reduction;
+      else throw InputError(at(f, n["kind"]), "unknown claim kind '" + kind + "'", "one of: ordering, threshold, best_at, gap_reduction");
       c.query = parse_query(n, f);
       c.lower_is_better = str(n, "better", "lower") == "lower";
       if (n["winners"]) c.winners = n["winners"].as<std::vector<std::string>>();
@@ -358,6 +359,14 @@ Reference load_reference(const fs::path& file) {
       c.over = str(n, "over");
       if (n["expected"]) c.expected = n["expected"].as<double>();
       if (n["expected_tolerance"]) c.expected_tolerance = n["expected_tolerance"].as<double>();
+      c.baseline = str(n, "baseline");
+      c.against = str(n, "against");
+      if (c.kind == ClaimKind::gap_reduction) {
+        if (c.query.series.empty() || c.baseline.empty() || c.against.empty() || c.query.metric.empty())
+          throw InputError(at(f, n), what + ": a gap_reduction claim needs series, baseline, against and metric",
+                           "e.g. {series: dpm, baseline: kmeans, against: lsh_splits, metric: inertia}");
+        if (c.group_by.empty()) c.group_by = {"dataset"};
+      }
       c.protocol = parse_protocol(n["protocol"], n, f, what);
       c.reason = str(n, "reason");
       c.see = str(n, "see");

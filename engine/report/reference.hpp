@@ -47,7 +47,7 @@ struct PublishedValue {
   std::optional<AuthorsCode> authors_code;
 };
 
-enum class ClaimKind { ordering, threshold, best_at };
+enum class ClaimKind { ordering, threshold, best_at, gap_reduction };
 
 struct Claim {
   std::string id, paper, source, text;
@@ -60,7 +60,12 @@ struct Claim {
   double bound = 0;                           // threshold value
   std::string over;                           // best_at: the parameter whose best value is claimed (the metric
                                               // is averaged over the cells sharing each value)
-  double expected = 0, expected_tolerance = 0;  // best_at: claimed best value (+- tolerance)
+  double expected = 0, expected_tolerance = 0;  // best_at: claimed best value (+- tolerance); gap_reduction: the
+                                                // claimed largest reduction (+- tolerance)
+  // gap_reduction: how much of the gap between `against` and `baseline` the claim's series (query.series)
+  // closes, 1 - (m_series - m_baseline) / (m_against - m_baseline) on the means of the metric, per group
+  // (group_by, default dataset); "up to `expected`" is judged on the largest group (judge_claims.cpp).
+  std::string baseline, against;
   Protocol protocol;                            // how the paper's numbers behind the claim were obtained
   std::string reason, see;
 };

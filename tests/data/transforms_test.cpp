@@ -134,10 +134,45 @@ TEST(Validate, OutOfDomain) {
     // Point 4 = (4, -4): coordinate 1 is the one outside; the public interval is shown, the value not.
     EXPECT_TRUE(contains(msg, "point 4 (0-based, in file order): coordinate 1 is outside the public bounds [-3, 0]")) << msg;
     EXPECT_FALSE(contains(msg, "-4")) << msg;
-    EXPECT_TRUE(contains(msg, "clip_to_bounds: true")) << msg;
+    EXPECT_TRUE(contains(msg, "clip_to_bounds: drop | clamp")) << msg;
   }
   ds.bounds = Bounds{{0, -4}, {4, 0}};
   EXPECT_NO_THROW(validate_points(ds, "cfg.yaml"));
+}
+
+TEST(OutOfBounds, DropKeepsTheInsideRowsInOrderAndClampMovesCoordinatesToTheNearestBound) {
+  Dataset dropped = indexed(5);  // (i, -i), label i % 3
+  dropped.bounds = Bounds{{0.5, -3}, {10, 0}};
+  EXPECT_EQ(drop_outside_bounds(dropped), 2u);  // point 0 (x < 0.5) and point 4 (y < -3)
+  EXPECT_EQ(dropped.coords, (std::vector<double>{1, -1, 2, -2, 3, -3}));
+  EXPECT_EQ(dropped.labels, (Labels{1, 2, 0}));
+  Dataset clamped = indexed(5);
+  clamped.bounds = Bounds{{0.5, -3}, {10, 0}};
+  EXPECT_EQ(clamp_to_bounds(clamped), 2u);
+  EXPECT_EQ(clamped.coords, (std::vector<double>{0.5, 0, 1, -1, 2, -2, 3, -3, 4, -3}));
+  EXPECT_EQ(clamped.labels, (Labels{0, 1, 2, 0, 1}));
+  EXPECT_EQ(clamp_to_bounds(clamped), 0u);  // idempotent
+}
+
+TEST(ResamplePerClass, AsTheDpmArtifactDrawsItWithDefaultRng42) {
+  // Seven 1-D points with text labels B A B C A B C (codes by first appearance: B 0, A 1, C 2). The artifact walks the
+  // classes A, B, C; numpy: g = default_rng(42); per class xi[g.integers(0, len(xi), size=3)]; then g.permutation(9):
+  // x = [13, 16, 14, 12, 11, 14, 13, 12, 15], labels C C A B A A C B B.
+  Dataset ds;
+  ds.n = 7;
+  ds.d = 1;
+  ds.coords = {10, 11, 12, 13, 14, 15, 16};
+  ds.labels = {0, 1, 0, 2, 1, 0, 2};
+  ds.provenance["label_map"] = {{"B", 0}, {"A", 1}, {"C", 2}};
+  resample_per_class(ds, 3, 42);
+  EXPECT_EQ(ds.n, 9u);
+  EXPECT_EQ(ds.coords, (std::vector<double>{13, 16, 14, 12, 11, 14, 13, 12, 15}));
+  EXPECT_EQ(ds.labels, (Labels{2, 2, 1, 0, 1, 1, 2, 0, 0}));
+  EXPECT_EQ(ds.provenance["transforms"][0]["name"], "resample_per_class");
+  ASSERT_EQ(ds.non_private_notes.size(), 1u);
+  Dataset unlabelled = indexed(4);
+  unlabelled.labels.clear();
+  EXPECT_THROW(resample_per_class(unlabelled, 3, 42), InputError);
 }
 
 // Issue 22 item 7: no message may carry a record's values. Distinctive values (123456.789, 98765.4321)

@@ -346,6 +346,28 @@ TEST(DeriveHar70, BackSensorAndLabelOfTheGivenFilesInOrder) {
   fs::remove_all(dir);
 }
 
+// ---- Several CSV files of one layout (UCI Gas Turbine Emissions) -------------------------------------
+TEST(DeriveConcatCsv, OneHeaderThenEveryFilesRowsInTheGivenOrder) {
+  const fs::path dir = temp_dir("concat");
+  const std::string header = "AT,AP,AH,AFDP,GTEP,TIT,TAT,TDP,CO,NOX\n";
+  const fs::path y2011 = write_file(dir / "gt_2011.csv", header + "4.5878,1018.7,83.675,3.5758,23.979,1086.2,549.83,11.898,0.32663,81.952\n");
+  const fs::path y2012 = write_file(dir / "gt_2012.csv", "AT,AP,AH,AFDP,GTEP,TIT,TAT,TDP,CO,NOX\r\n1,2,3,4,5,6,7,8,9,10\r\n\r\n11,12,13,14,15,16,17,18,19,20\r\n");
+  const DerivationReport r = derive_concat_csv({y2012, y2011}, dir / "gas.csv.part");
+  EXPECT_EQ(read_text(dir / "gas.csv.part"), header +
+                                                 "1,2,3,4,5,6,7,8,9,10\n11,12,13,14,15,16,17,18,19,20\n"
+                                                 "4.5878,1018.7,83.675,3.5758,23.979,1086.2,549.83,11.898,0.32663,81.952\n");
+  EXPECT_EQ(r.rows_read, 3u);
+  EXPECT_EQ(r.rows_written, 3u);
+  EXPECT_EQ(r.details["rows_per_file"], nlohmann::json::parse(R"([{"file":"gt_2012.csv","rows":2},{"file":"gt_2011.csv","rows":1}])"));
+  // A file of another layout (or without a header) is refused, naming it, never printing its first line.
+  const std::string msg =
+      input_error([&] { derive_concat_csv({y2011, write_file(dir / "gt_2013.csv", "1.5,2,3\n")}, dir / "o"); });
+  EXPECT_TRUE(contains(msg, "gt_2013.csv:1")) << msg;
+  EXPECT_FALSE(contains(msg, "1.5")) << msg;
+  EXPECT_TRUE(contains(input_error([&] { derive_concat_csv({}, dir / "o"); }), "no input files"));
+  fs::remove_all(dir);
+}
+
 // ---- Iris -------------------------------------------------------------------------------------------
 TEST(DeriveIris, HeaderReplacedAndNumbersInShortestForm) {
   const fs::path dir = temp_dir("iris");

@@ -250,9 +250,10 @@ TEST(Registry, EveryDatasetNamesItsSource) {
     }
   }
   // Pinned: the generated Circles, Moons, Blobs; Cluto t4/t5/t7/t8; Cabs and Cabs-tiny; DS1-DS3; R15,
-  // Aggregation; Iris; the FIMI chess, mushroom and connect (by public copies, issue 23). Unpinned:
-  // Gowalla, Crash, HAR70+, and pumsb and accidents (their copies pinned by git blob ids only).
-  EXPECT_EQ(pinned, 18u);
+  // Aggregation; Iris; the FIMI chess, mushroom and connect (by public copies, issue 23); UCI Letter (a public copy in
+  // UCI's row order). Unpinned: Gowalla, Crash, HAR70+, pumsb and accidents (their copies pinned by git blob ids
+  // only) and UCI Gas Turbine Emissions (no copy could be had).
+  EXPECT_EQ(pinned, 19u);
   for (const char* fimi : {"chess", "mushroom", "connect", "pumsb", "accidents"}) {
     const auto* s = select_sources(sources, {fimi}).at(0);
     ASSERT_EQ(s->all_sources().size(), 2u) << fimi;
@@ -261,7 +262,11 @@ TEST(Registry, EveryDatasetNamesItsSource) {
   }
   EXPECT_EQ(select_sources(sources, {"chess"}).at(0)->inputs[0].git_blob, "caa58ae911310ddc68433c9ccf9599084de2b686");
   EXPECT_EQ(select_sources(sources, {"accidents"}).at(0)->alternatives[0].inputs[0].git_blob, "3411322ed5f75b05a04a2e7f66f320bd8b358302");
-  EXPECT_EQ(sources.size(), 23u);
+  EXPECT_EQ(sources.size(), 25u);
+  const auto gas = select_sources(sources, {"uci_gas_emissions"}).at(0);
+  EXPECT_EQ(gas->derivation, "concat_csv");
+  EXPECT_EQ(gas->members.size(), 5u);
+  EXPECT_EQ(select_sources(sources, {"letter"}).at(0)->sha256, "ccaa0721f3c049c7a2f6617525d1ec46204279dfb67031a49bbfd057bdd12ba6");
   const auto cabs = select_sources(sources, {"cabs"}).at(0);
   EXPECT_EQ(cabs->kind, SourceKind::derived);
   EXPECT_EQ(cabs->inputs.size(), 536u);

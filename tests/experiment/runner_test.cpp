@@ -246,6 +246,27 @@ TEST(Runner, ClipToBoundsDropsOutOfDomainPointsInsteadOfFailing) {
   EXPECT_EQ(j["datasets"]["p"]["provenance"]["clipped_to_bounds"], 1);
 }
 
+TEST(Runner, ClipToBoundsClampMovesOutOfDomainCoordinatesToTheBounds) {
+  fs::path dir = dpclust::testing::temp_dir("clamp");
+  dpclust::testing::write_file(dir / "p.csv", "x,y\n0.1,0.1\n0.2,-0.5\n5.0,0.3\n0.3,0.9\n");
+  const std::string head = "experiment: clamp\ndatasets:\n  - {name: p, file: " + (dir / "p.csv").string() + ", bounds: [[0, 1], [0, 1]]";
+  const std::string tail = ", params: {k: 1}}\nmethods: [kmeans]\nmetrics: [n_clusters]\noutput: {points: true}\n";
+  RunOptions o;
+  o.out_dir = dir / "out";
+  o.progress = false;
+  RunReport r = run_experiment(parse_config(head + ", clip_to_bounds: clamp" + tail, "c.yaml", dir, ""), o);
+  json j = json::parse(read_text_file(r.results_file));
+  EXPECT_EQ(j["datasets"]["p"]["n"], 4);  // nothing dropped
+  EXPECT_EQ(j["datasets"]["p"]["provenance"]["clamped_to_bounds"], 2);
+  const json& pts = j["datasets"]["p"]["points"];
+  ASSERT_EQ(pts.size(), 8u);
+  EXPECT_EQ(pts[3].get<double>(), 0.0);  // -0.5 -> 0
+  EXPECT_EQ(pts[4].get<double>(), 1.0);  // 5.0 -> 1
+  EXPECT_EQ(pts[5].get<double>(), 0.3);
+  // Any other word is refused at its line.
+  EXPECT_THROW(parse_config(head + ", clip_to_bounds: squash" + tail, "c.yaml", dir, ""), InputError);
+}
+
 TEST(Runner, AnotherConfigWithTheSameExperimentNameIsRefused) {
   fs::path dir = dpclust::testing::temp_dir("samename");
   RunOptions o;

@@ -1,6 +1,7 @@
 // The report's verdict logic on fixture numbers: holds / within seed variance / differs / not run for
 // values, the three kinds of computed claims, the protocol schema, reasons and running times.
 #include <gtest/gtest.h>
+#include <cmath>
 
 #include "core/error.hpp"
 #include "report/report.hpp"
@@ -180,6 +181,55 @@ TEST(Claims, ThresholdAndBestAt) {
   EXPECT_EQ(evaluate(b, fixture()).verdict, Verdict::differs);
   b.query.experiment = "none";
   EXPECT_EQ(evaluate(b, fixture()).verdict, Verdict::not_run);
+}
+
+// DPM's abstract: "reduces the inertia gap to KMeans++ by up to 50% against LSH-splits". Hand-computed: on ds1 the
+// means are dpm 4, kmeans 1, lsh 7: 1 - (4 - 1) / (7 - 1) = 0.5; a bootstrap mean of dpm's two trials (3, 5) is 3, 4 or
+// 5 (probabilities 1/4, 1/2, 1/4) and the others are constant, so the reductions are 2/3, 1/2, 1/3 and the central
+// 95% interval is [1/3, 2/3]. On ds2: 1 - (2.5 - 1) / (3 - 1) = 0.25, constant.
+TEST(Claims, GapReductionIsTheLargestGroupsWithItsBootstrapInterval) {
+  const GapReduction r = gap_reduction({3, 5}, {1, 1}, {7, 7});
+  EXPECT_DOUBLE_EQ(r.value, 0.5);
+  ASSERT_TRUE(r.interval);
+  EXPECT_NEAR(r.interval->first, 1.0 / 3, 1e-12);
+  EXPECT_NEAR(r.interval->second, 2.0 / 3, 1e-12);
+  EXPECT_DOUBLE_EQ(gap_reduction({7, 7}, {1, 1}, {7, 7}).value, 0.0);   // no better than LSH-splits
+  EXPECT_DOUBLE_EQ(gap_reduction({1, 1}, {1, 1}, {7, 7}).value, 1.0);   // as good as k-means++
+  EXPECT_TRUE(std::isnan(gap_reduction({2, 2}, {1, 1}, {1, 1}).value));  // no gap to close
+  EXPECT_FALSE(gap_reduction({4}, {1}, {7}).interval);                  // one trial: no interval
+
+  json exp{{"experiment", "gx"}, {"trials", 2}, {"cells", json::array()}, {"provenance", json::object()}};
+  exp["cells"].push_back(trial_cell("ds1", "dpm", 1.0, "inertia", {3, 5}));
+  exp["cells"].push_back(trial_cell("ds1", "kmeans", 1.0, "inertia", {1, 1}));
+  exp["cells"].push_back(trial_cell("ds1", "lsh_splits", 1.0, "inertia", {7, 7}));
+  exp["cells"].push_back(trial_cell("ds2", "dpm", 1.0, "inertia", {2.5, 2.5}));
+  exp["cells"].push_back(trial_cell("ds2", "kmeans", 1.0, "inertia", {1, 1}));
+  exp["cells"].push_back(trial_cell("ds2", "lsh_splits", 1.0, "inertia", {3, 3}));
+  exp["cells"].push_back(trial_cell("ds3", "dpm", 1.0, "inertia", {2, 2}));  // no baseline: not checked
+  const Results results(std::map<std::string, json>{{"gx", exp}});
+  Claim c;
+  c.kind = ClaimKind::gap_reduction;
+  c.query.experiment = "gx";
+  c.query.series = "dpm";
+  c.query.metric = "inertia";
+  c.baseline = "kmeans";
+  c.against = "lsh_splits";
+  c.group_by = {"dataset"};
+  c.expected = 0.5;
+  c.expected_tolerance = 0.05;
+  ClaimOutcome o = evaluate(c, results);
+  EXPECT_EQ(o.checked, 2u);
+  EXPECT_EQ(o.verdict, Verdict::holds);
+  EXPECT_NE(o.detail.find("50.0% (ds1"), std::string::npos) << o.detail;
+  EXPECT_NE(o.detail.find("ds2: 25.0%"), std::string::npos) << o.detail;
+  c.expected = 0.62;  // outside the tolerance, inside [1/3, 2/3]
+  o = evaluate(c, results);
+  EXPECT_EQ(o.verdict, Verdict::within_seed_variance);
+  EXPECT_EQ(o.tolerance_verdict, Verdict::differs);
+  c.expected = 0.9;
+  EXPECT_EQ(evaluate(c, results).verdict, Verdict::differs);
+  c.against = "none";
+  EXPECT_EQ(evaluate(c, results).verdict, Verdict::not_run);
 }
 
 TEST(Reference, TablesExpandToValuesAndMarkdownShowsVerdicts) {
