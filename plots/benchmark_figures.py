@@ -248,6 +248,11 @@ def _win_figure(exp, fam, metric, axis, eps, rows):
     return fig
 
 
+# make_figures.py lists a job that raises FileNotFoundError as skipped with this message (said once for both).
+NOTHING_TO_DRAW = ("no sweep over n, d or epsilon with several methods in these results (configs/benchmark/, "
+                   "docs/benchmark.md); nothing drawn")
+
+
 def _stem(exp, *parts):
     return "benchmark/" + plot_comparison.name_part(exp) + "/" + "__".join(plot_comparison.name_part(p) for p in parts)
 
@@ -261,6 +266,8 @@ def win_region_figures(results_dir, out_dir):
             stem = _stem(exp, "wins", fam, metric, axis)
             (pathlib.Path(out_dir) / stem).parent.mkdir(parents=True, exist_ok=True)
             written += save(fig, out_dir, stem)
+    if not written:
+        raise FileNotFoundError(NOTHING_TO_DRAW)
     return written
 
 
@@ -331,6 +338,8 @@ def time_scaling_figures(results_dir, out_dir):
                 stem = _stem(exp, "time", fam, axis)
                 (pathlib.Path(out_dir) / stem).parent.mkdir(parents=True, exist_ok=True)
                 written += save(fig, out_dir, stem)
+    if not written:
+        raise FileNotFoundError(NOTHING_TO_DRAW)
     return written
 
 

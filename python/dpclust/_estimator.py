@@ -244,7 +244,8 @@ def _check_finite(X: np.ndarray) -> None:
 
 # Config phrasing in the engine's fixes -> what a Python user sets instead.
 _CONFIG_TO_PYTHON = (
-    ("widen the bounds (`bounds` in the config, bounds= in Python), or drop the points outside them (clip_to_bounds: true)",
+    ("widen the bounds (`bounds` in the config, bounds= in Python), or drop or clamp the points outside them "
+     "(clip_to_bounds: drop | clamp)",
      "widen bounds=(lower, upper), or drop the rows outside them before fitting "
      "(X[((X >= lower) & (X <= upper)).all(axis=1)])"),
     ("widen the dataset's bounds or drop out-of-domain points (clip_to_bounds: true)",
