@@ -248,6 +248,28 @@ def _win_figure(exp, fam, metric, axis, eps, rows):
     return fig
 
 
+def benchmark_results(results_dir):
+    """The results of the benchmark sweeps: an experiment whose config is under configs/benchmark/ or names a
+    dataset `family:` (docs/benchmark.md), judged from its small manifest.json before the results are parsed
+    (the main job's results are about 900 MB of JSON, most of it per-trial labels no benchmark figure reads).
+    Results without a manifest are read as before."""
+    plot_results.track(pathlib.Path(results_dir) / "*" / "results.json")
+    for path in sorted(pathlib.Path(results_dir).glob("*/results.json")):
+        manifest = path.parent / "manifest.json"
+        if manifest.is_file():
+            plot_results.track(manifest)
+            try:
+                m = json.loads(manifest.read_text())
+            except ValueError:
+                m = {}
+            config_file = str(m.get("config_file") or "")
+            if not (config_file.startswith("configs/benchmark/") or "/configs/benchmark/" in config_file
+                    or "family:" in str(m.get("config_text") or "")):
+                continue
+        plot_results.track(path)
+        yield json.loads(path.read_text())
+
+
 # make_figures.py lists a job that raises FileNotFoundError as skipped with this message (said once for both).
 NOTHING_TO_DRAW = ("no sweep over n, d or epsilon with several methods in these results (configs/benchmark/, "
                    "docs/benchmark.md); nothing drawn")
@@ -259,7 +281,7 @@ def _stem(exp, *parts):
 
 def win_region_figures(results_dir, out_dir):
     written = []
-    for data in plot_results.load(results_dir):
+    for data in benchmark_results(results_dir):
         exp = data["experiment"]
         for fam, metric, axis, eps, rows in win_tables(data):
             fig = _win_figure(exp, fam, metric, axis, eps, rows)
@@ -309,7 +331,7 @@ def slope(points):
 
 def time_scaling_figures(results_dir, out_dir):
     written = []
-    for data in plot_results.load(results_dir):
+    for data in benchmark_results(results_dir):
         exp = data["experiment"]
         for fam, datasets in families(data).items():
             for axis in ("n", "d"):
