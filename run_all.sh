@@ -6,11 +6,12 @@
 #                          cannot be fetched is listed with the command that fetches it), run every
 #                          experiment on built-in data (configs/builtin/) and the paper reproductions
 #                          whose data is present (configs/paper/); then the figures and the report.
-#   ./run_all.sh --test    install, build, and run the whole suite through CTest (GoogleTest, the Python
-#                          suite once against the package `pip install .` builds, the figure scripts); then
-#                          the engine's GoogleTest programs again built with AddressSanitizer + UBSan
-#                          (build-sanitize/, compiled in the background from the start; --no-sanitize skips
-#                          this second pass). Ends with each phase's time and the slowest tests.
+#   ./run_all.sh --test    install, build, and run the whole suite through CTest, each test once: the engine's
+#                          GoogleTest programs built with AddressSanitizer + UBSan (build-sanitize/, compiled
+#                          in the background from the start); the Python suite against the package
+#                          `pip install .` makes from the Release build, the figure scripts and the
+#                          slow_data tests in the Release build (build/). --no-sanitize runs every test in
+#                          the Release build instead. Ends with each phase's time and the slowest tests.
 #   ./run_all.sh --quick   a smoke run in under a minute: built-in data only, 2 trials per cell,
 #                          results in results-quick/.
 #
@@ -118,7 +119,12 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" >/dev/null
 # With ccache, files compiled with the precompiled headers are cached only with this sloppiness (CMakeLists.txt
 # hands it to the compiler launcher too).
 export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}"
-cmake --build "$build" -j "$jobs" 2>&1 | grep -E "error:|warning:|Linking CXX executable" || true
+# --test with the sanitizer pass: the engine's GoogleTest programs run once, in that pass (3a); the Release build
+# makes what the rest of the suite runs (dpclust_release_checks: the binary, the Python module the installed-package
+# test packages, and test_cluster for the slow_data tests, left out of the sanitizer pass). Everything otherwise.
+release_target=()
+[ "$mode" = test ] && [ "$sanitize" = 1 ] && release_target=(--target dpclust_release_checks)
+cmake --build "$build" -j "$jobs" "${release_target[@]}" 2>&1 | grep -E "error:|warning:|Linking CXX executable" || true
 [ -x "$build/experiments/dpclust" ] || { echo "build failed; rerun: cmake --build $build" >&2; exit 1; }
 build_done=$(date +%s)
 
@@ -132,15 +138,20 @@ if [ "$mode" = test ]; then
   trap 'kill "${sanitize_pid:-}" 2>/dev/null || true; rm -f "${sanitize_log:-}" "$release_log" "$sanitize_ctest_log"' EXIT
   # pip's whole build (label pip_build, a second Release build of the engine) is left to `ctest -L pip_build`:
   # the suite checks pip's CMake step without compiling (tests/python/test_pip_cmake.py) and installs the
-  # package from this build (python_install).
-  (cd "$build" && ctest --output-on-failure -j "$jobs" --timeout 900 -LE pip_build) 2>&1 | tee "$release_log" || status=1
+  # package from this build (python_install). With the sanitizer pass the Release pass runs what that pass
+  # cannot: the Python suite against the installed package, the figure scripts, the benchmark smoke test, the
+  # layering check and the slow_data tests; each test of the suite runs once.
+  release_labels=()
+  [ "$sanitize" = 1 ] && release_labels=(-L 'python_install|plots|bench|no_engine_code|slow_data')
+  (cd "$build" && ctest --output-on-failure -j "$jobs" --timeout 900 -LE pip_build "${release_labels[@]}") 2>&1 |
+    tee "$release_log" || status=1
   grep -q "tests passed, 0 tests failed out of" "$release_log" || status=1
   release_tests_done=$(date +%s)
-  # The suite a second time under AddressSanitizer + UndefinedBehaviorSanitizer (built in the background
-  # since step 2): a memory error or undefined behaviour anywhere the tests reach fails CI. Three labels are
-  # left out (tests/CMakeLists.txt says why for each): slow_data (DBSCAN on the papers' real data; small
-  # inputs still run), local_slurm (a local Slurm cluster's daemons; the sharding code runs in other tests)
-  # and plots (Python only). --no-sanitize skips this pass.
+  # The engine's GoogleTest programs under AddressSanitizer + UndefinedBehaviorSanitizer (built in the
+  # background since step 2): a failing assertion, a memory error or undefined behaviour anywhere the tests
+  # reach fails CI. Left to the Release pass (tests/CMakeLists.txt says why for each): slow_data (DBSCAN on the
+  # papers' real data; small inputs still run here), plots (Python only) and no_engine_code (a CMake script).
+  # --no-sanitize runs every GoogleTest program in the Release pass instead.
   if [ "$sanitize" = 1 ]; then
     echo "== waiting for the sanitizer build ($sbuild)"
     sanitize_rc=0
@@ -152,9 +163,9 @@ if [ "$mode" = test ]; then
     fi
     sanitize_built=$(sed -n 's/^sanitizer build end //p' "$sanitize_log" | tail -1)
     sanitize_waited=$(date +%s)
-    echo "== tests under the sanitizers (ctest -LE 'slow_data|local_slurm|plots|no_engine_code' in $sbuild)"
+    echo "== tests under the sanitizers (ctest -LE 'slow_data|plots|no_engine_code' in $sbuild)"
     (cd "$sbuild" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-       ctest --output-on-failure -j "$jobs" --timeout 1800 -LE 'slow_data|local_slurm|plots|no_engine_code') 2>&1 |
+       ctest --output-on-failure -j "$jobs" --timeout 1800 -LE 'slow_data|plots|no_engine_code') 2>&1 |
       tee "$sanitize_ctest_log" || status=1
     grep -q "tests passed, 0 tests failed out of" "$sanitize_ctest_log" || status=1
   fi
