@@ -107,13 +107,29 @@ if [ "$mode" = test ] && [ "$sanitize" = 1 ]; then
   cmake -S . -B "$sbuild" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
         -DDPCLUST_SANITIZE=ON -DDPCLUST_BUILD_BENCH=OFF -DDPCLUST_BUILD_PYTHON=OFF -DDPCLUST_TEST_CODE_FLAGS=-O0 >/dev/null
   sanitize_log=$(mktemp "${TMPDIR:-/tmp}/dpclust_sanitize_build.XXXXXX")
+  sanitize_ctest_log=$(mktemp "${TMPDIR:-/tmp}/dpclust_ctest_sanitize.XXXXXX")
   sanitize_start=$(date +%s)
-  # Its end time goes to the log's last line (the phase table below).
-  (rc=0; cmake --build "$sbuild" -j "$jobs" --target dpclust_tests || rc=$?; echo "sanitizer build end $(date +%s)"; exit $rc) \
-    >"$sanitize_log" 2>&1 &
+  [ -n "$data_root" ] && export DPCLUST_DATA_ROOT="$data_root"
+  # The sanitizer build and then its tests are the longest chain of --test: they run in the background from
+  # the start, at normal priority, while the Release build and its tests fill the cores they leave idle (at
+  # nice 10; linking, the tests waiting on servers and on the local Slurm scheduler). The engine's GoogleTest
+  # programs under AddressSanitizer + UndefinedBehaviorSanitizer: a failing assertion, a memory error or
+  # undefined behaviour anywhere the tests reach fails CI. Left to the Release pass (tests/CMakeLists.txt says
+  # why for each): slow_data (DBSCAN on the papers' real data; small inputs still run here), plots (Python
+  # only) and no_engine_code (a CMake script). ctest -j twice the cores: the Slurm tests and the time-bounded
+  # fuzz tests mostly wait. --no-sanitize runs every GoogleTest program in the Release pass instead.
+  (rc=0; cmake --build "$sbuild" -j "$jobs" --target dpclust_tests || rc=$?
+   echo "sanitizer build end $(date +%s) rc $rc"
+   [ "$rc" -eq 0 ] || exit "$rc"
+   cd "$sbuild" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+     ctest --output-on-failure -j "$((jobs * 2))" --timeout 1800 -LE 'slow_data|plots|no_engine_code' >"$sanitize_ctest_log" 2>&1
+   echo "sanitizer tests end $(date +%s)") >"$sanitize_log" 2>&1 &
   sanitize_pid=$!
-  trap 'kill "$sanitize_pid" 2>/dev/null || true; rm -f "$sanitize_log"' EXIT
+  trap 'kill "$sanitize_pid" 2>/dev/null || true; rm -f "$sanitize_log" "$sanitize_ctest_log"' EXIT
 fi
+# The Release side of --test yields to the sanitizer chain above.
+release_nice=()
+[ "$mode" = test ] && [ "$sanitize" = 1 ] && release_nice=(nice -n 10)
 echo "== building ($build, Release)"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" >/dev/null
 # With ccache, files compiled with the precompiled headers are cached only with this sloppiness (CMakeLists.txt
@@ -124,7 +140,7 @@ export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_f
 # test packages, and test_cluster for the slow_data tests, left out of the sanitizer pass). Everything otherwise.
 release_target=()
 [ "$mode" = test ] && [ "$sanitize" = 1 ] && release_target=(--target dpclust_release_checks)
-cmake --build "$build" -j "$jobs" "${release_target[@]}" 2>&1 | grep -E "error:|warning:|Linking CXX executable" || true
+"${release_nice[@]}" cmake --build "$build" -j "$jobs" "${release_target[@]}" 2>&1 | grep -E "error:|warning:|Linking CXX executable" || true
 [ -x "$build/experiments/dpclust" ] || { echo "build failed; rerun: cmake --build $build" >&2; exit 1; }
 build_done=$(date +%s)
 
@@ -134,8 +150,7 @@ if [ "$mode" = test ]; then
   echo "== tests (ctest); data root: ${DPCLUST_DATA_ROOT:-auto (../shared/datasets if present, else ~/.cache/dpclust/datasets)}"
   status=0
   release_log=$(mktemp "${TMPDIR:-/tmp}/dpclust_ctest.XXXXXX")
-  sanitize_ctest_log=$(mktemp "${TMPDIR:-/tmp}/dpclust_ctest_sanitize.XXXXXX")
-  trap 'kill "${sanitize_pid:-}" 2>/dev/null || true; rm -f "${sanitize_log:-}" "$release_log" "$sanitize_ctest_log"' EXIT
+  trap 'kill "${sanitize_pid:-}" 2>/dev/null || true; rm -f "${sanitize_log:-}" "$release_log" "${sanitize_ctest_log:-}"' EXIT
   # pip's whole build (label pip_build, a second Release build of the engine) is left to `ctest -L pip_build`:
   # the suite checks pip's CMake step without compiling (tests/python/test_pip_cmake.py) and installs the
   # package from this build (python_install). With the sanitizer pass the Release pass runs what that pass
@@ -143,46 +158,37 @@ if [ "$mode" = test ]; then
   # layering check and the slow_data tests; each test of the suite runs once.
   release_labels=()
   [ "$sanitize" = 1 ] && release_labels=(-L 'python_install|plots|bench|no_engine_code|slow_data')
-  (cd "$build" && ctest --output-on-failure -j "$jobs" --timeout 900 -LE pip_build "${release_labels[@]}") 2>&1 |
+  (cd "$build" && "${release_nice[@]}" ctest --output-on-failure -j "$jobs" --timeout 900 -LE pip_build "${release_labels[@]}") 2>&1 |
     tee "$release_log" || status=1
   grep -q "tests passed, 0 tests failed out of" "$release_log" || status=1
   release_tests_done=$(date +%s)
-  # The engine's GoogleTest programs under AddressSanitizer + UndefinedBehaviorSanitizer (built in the
-  # background since step 2): a failing assertion, a memory error or undefined behaviour anywhere the tests
-  # reach fails CI. Left to the Release pass (tests/CMakeLists.txt says why for each): slow_data (DBSCAN on the
-  # papers' real data; small inputs still run here), plots (Python only) and no_engine_code (a CMake script).
-  # --no-sanitize runs every GoogleTest program in the Release pass instead.
   if [ "$sanitize" = 1 ]; then
-    echo "== waiting for the sanitizer build ($sbuild)"
-    sanitize_rc=0
-    wait "$sanitize_pid" || sanitize_rc=$?
-    grep -E "error:|warning:|Linking CXX executable" "$sanitize_log" || true
-    if [ "$sanitize_rc" -ne 0 ]; then
+    echo "== waiting for the sanitizer build and tests ($sbuild, ctest -LE 'slow_data|plots|no_engine_code')"
+    wait "$sanitize_pid" || true
+    grep -E "error:|warning:" "$sanitize_log" || true
+    sanitize_built=$(sed -n 's/^sanitizer build end \([0-9]*\).*/\1/p' "$sanitize_log" | tail -1)
+    if [ -z "$sanitize_built" ] || grep -q "^sanitizer build end [0-9]* rc [1-9]" "$sanitize_log"; then
       echo "the sanitizer build failed (errors above); rerun: cmake --build $sbuild --target dpclust_tests" >&2
       exit 1
     fi
-    sanitize_built=$(sed -n 's/^sanitizer build end //p' "$sanitize_log" | tail -1)
-    sanitize_waited=$(date +%s)
-    echo "== tests under the sanitizers (ctest -LE 'slow_data|plots|no_engine_code' in $sbuild)"
-    (cd "$sbuild" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-       ctest --output-on-failure -j "$jobs" --timeout 1800 -LE 'slow_data|plots|no_engine_code') 2>&1 |
-      tee "$sanitize_ctest_log" || status=1
+    cat "$sanitize_ctest_log"
     grep -q "tests passed, 0 tests failed out of" "$sanitize_ctest_log" || status=1
   fi
   # Where the time went: each phase, and the slowest tests of each pass (ctest's own times).
   end=$(date +%s)
   echo
-  echo "== phase times (wall seconds; the sanitizer build runs beside the Release build and tests)"
+  echo "== phase times (wall seconds; the sanitizer build and tests run beside the Release build and tests)"
   printf '  %-44s %6d\n' "Debian packages" $((packages_done - run_start))
   printf '  %-44s %6d\n' "Release build ($build)" $((build_done - packages_done))
   printf '  %-44s %6d\n' "Release tests (ctest)" $((release_tests_done - build_done))
   if [ "$sanitize" = 1 ]; then
-    printf '  %-44s %6d\n' "sanitizer build ($sbuild, in the background)" $((${sanitize_built:-$sanitize_waited} - sanitize_start))
-    printf '  %-44s %6d\n' "waiting for it after the Release tests" $((sanitize_waited - release_tests_done))
-    printf '  %-44s %6d\n' "sanitizer tests (ctest)" $((end - sanitize_waited))
+    printf '  %-44s %6d\n' "sanitizer build ($sbuild, in the background)" $((sanitize_built - sanitize_start))
+    sanitize_tested=$(sed -n 's/^sanitizer tests end //p' "$sanitize_log" | tail -1)
+    printf '  %-44s %6d\n' "sanitizer tests (ctest, in the background)" $((${sanitize_tested:-$end} - sanitize_built))
+    printf '  %-44s %6d\n' "waiting for them after the Release tests" $((end - release_tests_done))
   fi
   printf '  %-44s %6d\n' "total" $((end - run_start))
-  for log in "$release_log" "$sanitize_ctest_log"; do
+  for log in "$release_log" "${sanitize_ctest_log:-}"; do
     [ -s "$log" ] || continue
     echo "  slowest tests of the $([ "$log" = "$release_log" ] && echo Release || echo sanitizer) pass:"
     grep -E "Test +#[0-9]+: " "$log" | sed -E 's/.*Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec.*/\2 \1/' | sort -rn | head -8 |
