@@ -21,8 +21,8 @@
 #          --out DIR (default results/), --threads N, --build-dir DIR (default build/),
 #          --no-paper (built-in data only), --force (recompute instead of resuming; also redraws
 #          every figure), --pdf (a PDF next to each PNG figure), --comparison-figures (also the report's
-#          method comparison figures, one per experiment, dataset and metric), --no-sanitize (--test: skip
-#          the sanitizer pass).
+#          method comparison figures, one per experiment, dataset and metric), --no-sanitize (--test: no
+#          sanitizer build; every test runs in the Release build).
 set -euo pipefail
 cd "$(dirname "$0")"
 run_start=$(date +%s)
@@ -55,7 +55,7 @@ while [ $# -gt 0 ]; do
     --force) force="--force" ;;
     --pdf) pdf="--pdf" ;;
     --comparison-figures) comparison="--comparison" ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo/{/^#/p}' "$0"; exit 0 ;;  # the comment block above
     *) echo "run_all.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
