@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/named_choice.hpp"
 #include "dpdbscan/dp_kmeans.hpp"
 #include "cluster/kmeans/kmeans.hpp"
 #include "dpdbscan/pairwise.hpp"
@@ -21,28 +22,6 @@ namespace {
 
 using nlohmann::json;
 
-// A choice parameter declared once: its names (the ParamSpec's choices) and its values come from one
-// table of {name, kind}, and reading an unknown name is an error, never a silent default.
-template <class E>
-struct Named {
-  const char* name;
-  E kind;
-};
-
-template <class T, std::size_t N>
-std::vector<std::string> names_of(const T (&table)[N]) {
-  std::vector<std::string> v;
-  for (const T& t : table) v.emplace_back(t.name);
-  return v;
-}
-
-template <class T, std::size_t N>
-auto kind_of(const T (&table)[N], const ParamSet& p, const std::string& param) -> decltype(table[0].kind) {
-  const std::string s = p.string(param);
-  for (const T& t : table)
-    if (s == t.name) return t.kind;
-  throw InputError("params." + param, "unknown " + param + " '" + s + "'");
-}
 
 const Named<HistogramChoice> kHistogramChoices[] = {
     {"auto", HistogramChoice::automatic}, {"naive", HistogramChoice::naive}, {"linear", HistogramChoice::linear}};

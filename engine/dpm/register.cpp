@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "core/named_choice.hpp"
 #include "dpm/dpm.hpp"
 #include "privacy/mechanism.hpp"
 
@@ -15,37 +16,8 @@ namespace {
 
 using json = nlohmann::json;
 
-template <class E>
-struct Named {
-  const char* name;
-  E kind;
-};
 const Named<GapStatistic> kGapStatistics[] = {{"pooled", GapStatistic::pooled}, {"rank_mean", GapStatistic::rank_mean}};
 const Named<HistogramBins> kHistogramBins[] = {{"reference", HistogramBins::reference}, {"aligned", HistogramBins::aligned}};
-
-template <class T, std::size_t N>
-std::vector<std::string> names_of(const T (&table)[N]) {
-  std::vector<std::string> v;
-  for (const T& t : table) v.emplace_back(t.name);
-  return v;
-}
-template <class T, std::size_t N>
-auto kind_of(const T (&table)[N], const ParamSet& p, const std::string& param) -> decltype(table[0].kind) {
-  const std::string& s = p.string(param);
-  for (const T& t : table)
-    if (s == t.name) return t.kind;
-  throw InputError("params." + param, "unknown " + param + " '" + s + "'");
-}
-
-json centres_json(const RowMatrix& c) {
-  json rows = json::array();
-  for (Eigen::Index i = 0; i < c.rows(); ++i) {
-    json row = json::array();
-    for (Eigen::Index j = 0; j < c.cols(); ++j) row.push_back(c(i, j));
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
 
 class DpmMethod final : public Method {
  public:
@@ -60,7 +32,7 @@ class DpmMethod final : public Method {
     for (const std::string& gap : r.privacy_gaps) out.non_private_notes.push_back(gap);
     json splits = json::array();
     for (const Split& s : r.splits) splits.push_back({{"level", s.level}, {"path", s.path}, {"dimension", s.dimension}, {"position", s.position}});
-    out.release = {{"centers", centres_json(r.centres)},
+    out.release = {{"centers", rows_json(r.centres)},
                    {"root_noisy_count", r.root_noisy_count},
                    {"gap_percentile", r.interval.gap_percentile},
                    {"interval_size", r.interval.interval},

@@ -8,31 +8,12 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/named_choice.hpp"
 
 namespace dpclust::eugkm {
 namespace {
 
 using nlohmann::json;
-
-// A choice declared once: its names (the ParamSpec's choices) and its values from one table.
-template <class E>
-struct Named {
-  const char* name;
-  E kind;
-};
-template <class E, std::size_t N>
-std::vector<std::string> names_of(const Named<E> (&table)[N]) {
-  std::vector<std::string> v;
-  for (const auto& t : table) v.emplace_back(t.name);
-  return v;
-}
-template <class E, std::size_t N>
-E kind_of(const Named<E> (&table)[N], const ParamSet& p, const std::string& param) {
-  const std::string& s = p.string(param);
-  for (const auto& t : table)
-    if (s == t.name) return t.kind;
-  throw InputError("params." + param, "unknown " + param + " '" + s + "'");
-}
 
 const Named<SizeSource> kSizeSources[] = {{"noisy", SizeSource::noisy}, {"public", SizeSource::public_n}, {"data", SizeSource::data}};
 const Named<HybridFallback> kFallbacks[] = {{"auto", HybridFallback::automatic}, {"none", HybridFallback::none}};
@@ -107,16 +88,6 @@ void check_grid(const EugkmOptions& o, double epsilon_histogram, const DataShape
                    fix);
 }
 
-json centres_json(const RowMatrix& c) {
-  json rows = json::array();
-  for (Eigen::Index i = 0; i < c.rows(); ++i) {
-    json row = json::array();
-    for (Eigen::Index j = 0; j < c.cols(); ++j) row.push_back(c(i, j));
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
-
 // The diagnostics of EUGkM's synopsis: public (the parameters, N~, and functions of the noisy histogram).
 json grid_diagnostics(const EugkmResult& e) {
   return {{"cells_per_dim", e.grid.cells_per_dim},
@@ -146,7 +117,7 @@ class EugkmMethod final : public Method {
     out.labels = r.labels;
     out.labels_are_release = false;
     common_notes(o, out);
-    out.release = {{"centers", centres_json(r.centers)}};
+    out.release = {{"centers", rows_json(r.centers)}};
     if (o.n_source == SizeSource::noisy) out.release["n_estimate"] = r.size.value;
     out.centres = r.centers;
     out.diagnostics = grid_diagnostics(r);
@@ -166,9 +137,9 @@ class HybridMethod final : public Method {
     out.labels = r.labels;
     out.labels_are_release = false;
     common_notes(o.eugkm, out);
-    out.release = {{"centers", centres_json(r.centers)}};
+    out.release = {{"centers", rows_json(r.centers)}};
     if (o.eugkm.n_source == SizeSource::noisy) out.release["n_estimate"] = r.size.value;
-    if (r.eugkm) out.release["eugkm_centers"] = centres_json(r.eugkm->centers);  // DPLloyd's public starting point
+    if (r.eugkm) out.release["eugkm_centers"] = rows_json(r.eugkm->centers);  // DPLloyd's public starting point
     out.centres = r.centers;
     out.diagnostics = r.eugkm ? grid_diagnostics(*r.eugkm) : json::object();
     out.diagnostics["n_source"] = to_string(o.eugkm.n_source);

@@ -7,6 +7,7 @@
 
 #include "cluster/kmeans/kmeans.hpp"
 #include "core/error.hpp"
+#include "core/named_choice.hpp"
 #include "privacy/mechanism.hpp"
 
 namespace dpclust::lsh {
@@ -14,41 +15,10 @@ namespace {
 
 using nlohmann::json;
 
-// A choice declared once: its names (the ParamSpec's choices) and values come from one table.
-template <class E>
-struct Named {
-  const char* name;
-  E value;
-};
 enum class AccountantChoice { automatic, pld, rdp };
 const Named<Centre> kCentres[] = {{"bounds", Centre::bounds}, {"origin", Centre::origin}, {"data", Centre::data}};
 const Named<AccountantChoice> kAccountants[] = {
     {"auto", AccountantChoice::automatic}, {"pld", AccountantChoice::pld}, {"rdp", AccountantChoice::rdp}};
-
-template <class T, std::size_t N>
-std::vector<std::string> names_of(const T (&table)[N]) {
-  std::vector<std::string> v;
-  for (const T& t : table) v.emplace_back(t.name);
-  return v;
-}
-
-template <class T, std::size_t N>
-auto value_of(const T (&table)[N], const ParamSet& p, const std::string& param) -> decltype(table[0].value) {
-  const std::string s = p.string(param);
-  for (const T& t : table)
-    if (s == t.name) return t.value;
-  throw InputError("params." + param, "unknown " + param + " '" + s + "'");
-}
-
-json matrix_json(const RowMatrix& m) {
-  json rows = json::array();
-  for (Eigen::Index r = 0; r < m.rows(); ++r) {
-    json row = json::array();
-    for (Eigen::Index c = 0; c < m.cols(); ++c) row.push_back(m(r, c));
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
 
 class LshClusteringMethod final : public Method {
  public:
@@ -60,12 +30,12 @@ class LshClusteringMethod final : public Method {
     out.labels_are_release = false;
     out.non_private_notes = r.non_private_notes;
     out.centres = r.centres;
-    out.release = {{"centers", matrix_json(r.centres)}};
+    out.release = {{"centers", rows_json(r.centres)}};
     if (p.boolean("release_coreset")) {
       RowMatrix points = r.coreset.points;  // in the data's coordinates, as the centres
       for (Eigen::Index c = 0; c < points.rows(); ++c)
         for (Eigen::Index j = 0; j < points.cols(); ++j) points(c, j) += r.centre[static_cast<std::size_t>(j)];
-      out.release["coreset"] = {{"points", matrix_json(points)}, {"weights", r.coreset.weights}};
+      out.release["coreset"] = {{"points", rows_json(points)}, {"weights", r.coreset.weights}};
     }
     out.diagnostics = {{"accounting", to_string(r.calibration.accountant)},
                        {"alpha", r.calibration.alpha},
@@ -109,14 +79,14 @@ LshClusteringOptions options_of(const ParamSet& p) {
   o.delta = p.real("delta");
   o.radius = p.real("radius");
   o.radius_from_data = p.boolean("radius_from_data");
-  o.centre = value_of(kCentres, p, "centre");
+  o.centre = kind_of(kCentres, p, "centre");
   o.max_depth = static_cast<int>(p.integer("max_depth"));
   o.min_points_in_node = p.integer("min_points_in_node");
   o.min_points_in_branching_node = p.integer("min_points_in_branching_node");
   o.multipliers.gaussian = p.real("gaussian_multiplier");
   o.multipliers.dlaplace = p.real("dlaplace_multiplier");
   o.sampler = privacy::sampler_of(p);
-  switch (value_of(kAccountants, p, "accounting")) {
+  switch (kind_of(kAccountants, p, "accounting")) {
     case AccountantChoice::automatic: o.accountant = o.sampler == privacy::Sampler::secure ? Accountant::rdp : Accountant::pld; break;
     case AccountantChoice::pld: o.accountant = Accountant::pld; break;
     case AccountantChoice::rdp: o.accountant = Accountant::rdp; break;
