@@ -178,6 +178,9 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
   if (cfg.save_release && !res.release.empty()) rec["release"] = std::move(res.release);
   if (cfg.save_labels) rec["labels"] = res.labels;
   rec["timing"] = {{"method_seconds", out.method_seconds}, {"metrics_seconds", std::chrono::duration<double>(t2 - t1).count()}};
+  // The part of metrics_seconds that re-ran the mechanism (cross-validation folds), when a metric did.
+  if (const auto rerun = metric_cache.find(kMechanismRerunSecondsKey); rerun != metric_cache.end())
+    rec["timing"]["mechanism_rerun_seconds"] = std::any_cast<double>(rerun->second);
   out.record = std::move(rec);
   out.private_release = out.record["private_release"].get<bool>();
   out.non_private = std::move(res.non_private_notes);

@@ -1,6 +1,7 @@
 #include "wavecluster/measures.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <numeric>
 #include <optional>
 #include <stdexcept>
@@ -333,8 +334,10 @@ CvResult cross_validate(const Dataset& data, const WcParams& wp, const ParamSet&
     const std::vector<std::int32_t>& ct = opt.fold_rule == CvFolds::weka ? fixed->weka_truth[f] : ct_local;
     Rng fold_rng(splitmix64(seed ^ splitmix64(0x5743u + f)));
     BudgetLedger ledger = is_private ? BudgetLedger(params.real("epsilon")) : BudgetLedger();
+    const auto started = std::chrono::steady_clock::now();
     const WaveClusterOutput priv = mechanism.run_wc(train, wp, params, fold_rng, ledger, &m_train);
     ledger.verify();
+    res.mechanism_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     // Then classification of the held-out points by the cell of each point.
     const std::vector<std::int32_t> cp = priv.clustering.shape == fixed->subband
                                              ? cell_classifier(priv, opt.tree, opt.c0, fixed->lattice)

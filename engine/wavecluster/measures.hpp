@@ -108,6 +108,7 @@ struct CvResult {
   double ocm = 0, two_ce = 0;  // means over the folds
   std::size_t folds = 0;       // folds with a held-out point (2CE's mean)
   std::size_t ocm_folds = 0;   // folds in OCM's mean (ocm_authors skips its one-cluster-each special case)
+  double mechanism_seconds = 0;  // wall seconds of the folds' mechanism runs (steady clock), not a result
 };
 
 // What cross_validate reuses from trial to trial on one dataset: everything that depends on the points,

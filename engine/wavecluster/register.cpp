@@ -228,6 +228,8 @@ const CvResult& cv_result(const MetricInput& in) {
     const auto fixed = reused<CvFixed>(in, "wavecluster.cv_fixed|" + wc_key(wp) + "|" + cv_key(opt),
                                        [&] { return CvFixed::of(in.data, wp, opt); });
     CvResult r = cross_validate(in.data, wp, in.params, *mech, in.method.differentially_private, in.seed, opt, fixed.get());
+    // The folds' mechanism runs are mechanism work done for the evaluation: reported apart (cell_trials.cpp).
+    in.cache[kMechanismRerunSecondsKey] = r.mechanism_seconds;
     it = in.cache.emplace("wavecluster.cv", r).first;
   }
   return std::any_cast<const CvResult&>(it->second);

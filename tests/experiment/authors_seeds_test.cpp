@@ -186,3 +186,21 @@ TEST(AuthorsSeeds, ConfigThreadsCapsTheRunAndIsRestoredAfterwards) {
   EXPECT_EQ(manifest.at("runs").back().at("threads"), 1);
   EXPECT_EQ(omp_get_max_threads(), before);
 }
+
+// The cross-validated OCM and 2CE run the mechanism on every fold's training part; those runs are timed
+// apart (timing.mechanism_rerun_seconds, a part of metrics_seconds), and only where a metric re-ran it.
+TEST(TrialTiming, MechanismRerunsOfTheCrossValidationAreAPartOfTheMetricsTime) {
+  const fs::path dir = dpclust::testing::temp_dir("rerun_timing");
+  const std::string head =
+      "trials: 2\ndatasets: [{name: moons, params: {g: 16, p: 0.3}}]\nmethods: [{method: privthr, params: {epsilon: 1.0}}]\n";
+  const json cv = run(parse("experiment: with_cv\n" + head + "metrics: [ocm, two_ce]\n"), dir, 1);
+  for (const json& t : cv.at("cells").at(0).at("trials")) {
+    const json& timing = t.at("timing");
+    ASSERT_TRUE(timing.contains("mechanism_rerun_seconds")) << timing.dump();
+    const double rerun = timing.at("mechanism_rerun_seconds").get<double>();
+    EXPECT_GT(rerun, 0.0);
+    EXPECT_LE(rerun, timing.at("metrics_seconds").get<double>());
+  }
+  const json plain = run(parse("experiment: without_cv\n" + head + "metrics: [dsg_c]\n"), dir, 1);
+  for (const json& t : plain.at("cells").at(0).at("trials")) EXPECT_FALSE(t.at("timing").contains("mechanism_rerun_seconds"));
+}
