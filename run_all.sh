@@ -219,7 +219,20 @@ if [ "$paper" = 1 ]; then
 fi
 # validate's messages, removed however the job ends (also when interrupted).
 validate_err=$(mktemp "${TMPDIR:-/tmp}/dpclust_validate.XXXXXX")
-trap 'rm -f "$validate_err"' EXIT
+figures=plots/out
+[ "$quick" = 1 ] && figures=plots/out-quick
+mkdir -p "$figures"
+# Each experiment's generic figures are drawn as soon as its results are written, by one process at nice 19
+# beside the experiments (make_figures.py --follow): it takes the core the experiments leave idle (loading
+# data, single-threaded configs such as Table 3's timings) and gives it back to them at once. The queue
+# lists the experiments finished so far; END stops it. The papers' figures (several experiments each) are
+# drawn after the experiments.
+figure_queue="$figures/.follow-queue"
+: > "$figure_queue"
+nice -n 19 /usr/bin/python3 plots/make_figures.py --results "$out" --out "$figures" --follow "$figure_queue" ${pdf} ${force} \
+  > "$figures/.follow-log" 2>&1 &
+follow_pid=$!
+trap 'rm -f "$validate_err"; kill "$follow_pid" 2>/dev/null || true' EXIT
 # Configs whose data files are absent (e.g. Gowalla, Crash, HAR70+ when they could not be fetched) are
 # reported and skipped; any other failure stops the job. Results already written stay on disk and a
 # rerun resumes.
@@ -237,18 +250,23 @@ for cfg in "${configs[@]}"; do
   [ "$quick" = 1 ] && trial_args=(--trials 2)
   # --skip-missing-data records why a config did not run (OUT/<experiment>/skipped.json), for the report.
   "$dpclust" run "$cfg" --out "$out" --threads "$threads" --skip-missing-data ${force} "${trial_args[@]}" "${root_args[@]}"
+  sed -n "s/^experiment:[[:space:]]*[\"']\{0,1\}\([A-Za-z0-9_.-]*\).*/\1/p" "$cfg" | head -1 >> "$figure_queue"
 done
+echo END >> "$figure_queue"
 
 # --- 4. Figures (from the JSON results only) ------------------------------------------------------
 # In parallel worker processes; only the figures whose results (or plotting code) changed since the last
 # run are redrawn (plots/out/.figures-manifest.json). PNG, and PDF with --pdf. One figure per experiment and
 # metric, and the papers' figures; the report's comparison figures (one per dataset too) with --comparison-figures.
 echo "== figures"
-figures=plots/out
-[ "$quick" = 1 ] && figures=plots/out-quick
+figures_start=$(date +%s)
+wait "$follow_pid" || true
+cat "$figures/.follow-log"
 # A figure that fails is listed with its traceback; the others, and the report, are still written.
-/usr/bin/python3 plots/make_figures.py --results "$out" --out "$figures" ${pdf} ${force} ${comparison} ||
+/usr/bin/python3 plots/make_figures.py --results "$out" --out "$figures" ${pdf} ${force} ${comparison} \
+  --keep-drawn "$(grep -vx END "$figure_queue" | paste -sd, -)" ||
   echo "-- some figures failed (listed above); the report links the ones that were drawn" >&2
+echo "figures: $(( $(date +%s) - figures_start )) s after the experiments"
 
 # --- 5. The reproduction report (published numbers vs the results) ----------------------------------
 "$dpclust" report "$out" --figures "$figures"

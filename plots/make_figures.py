@@ -17,6 +17,12 @@ The figures:
    metric shows, one dataset at a time), one job per experiment. Without --comparison, those already drawn
    stay while they are up to date (the report links them) and are removed once their results change.
 
+Beside the experiments (run_all.sh): `--follow QUEUE` draws each experiment's generic figures as soon as its
+name is appended to the file QUEUE, in one process (matplotlib imported once), until a line END; run_all.sh
+runs it at nice 19, so it takes the cores the experiments leave idle (data loading, single-threaded
+configs). The run after the experiments then draws the papers' figures and what is left, with
+--keep-drawn naming the experiments already drawn (kept when up to date, even with --force).
+
 Jobs run in worker processes (--jobs, default: one per core); a worker parses a results.json once for
 all the jobs it draws from it (jobs that read the same large file go to the same worker). Figures are
 PNG at a fixed DPI (matplotlib's Agg backend); --pdf adds a PDF of each. A job that fails is reported
@@ -311,9 +317,12 @@ def on_request(job):
     return job[1] == "plot_comparison"
 
 
-def run(results_dir, out_dir, pdf=False, force=False, jobs=0, log=sys.stderr, comparison=False):
+def run(results_dir, out_dir, pdf=False, force=False, jobs=0, log=sys.stderr, comparison=False, only=None, keep_drawn=()):
     """Draws what is out of date (the comparison figures only when `comparison`); returns (counts by outcome,
-    {job id: record})."""
+    {job id: record}). `only`: a set of experiment names; then only their generic figures are looked at and
+    every other job's record stays as it is. `keep_drawn`: experiments whose generic figures were drawn from
+    their current results already (by a --follow process beside the experiments): kept when up to date, even
+    with `force`."""
     results_dir, out_dir = pathlib.Path(results_dir), pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     formats = ("png", "pdf") if pdf else ("png",)
@@ -322,9 +331,15 @@ def run(results_dir, out_dir, pdf=False, force=False, jobs=0, log=sys.stderr, co
     all_jobs = list_jobs(results_dir)
     todo, kept, dropped = [], {}, set()
     skipped_jobs = {}  # message -> job ids: said once per message at the end (16 paper figures of a sweep of one's own)
+    keep_drawn = {f"plot_results:{name}" for name in keep_drawn}
     for job in all_jobs:
         record = records.get(job[0])
-        if not force and up_to_date(record, code_hash(job[1]), formats, inputs, out_dir):
+        if only is not None and not (job[1] == "plot_results" and job[2] in only):
+            if record:
+                kept[job[0]] = record  # not looked at: stays as it is
+            continue
+        forced = force and job[0] not in keep_drawn
+        if not forced and up_to_date(record, code_hash(job[1]), formats, inputs, out_dir):
             kept[job[0]] = record
             if record["status"] == "skipped":
                 skipped_jobs.setdefault(record["message"], []).append(job[0])
@@ -397,7 +412,8 @@ def run(results_dir, out_dir, pdf=False, force=False, jobs=0, log=sys.stderr, co
             for o in old.get("outputs") or ():
                 if o not in claimed:
                     (out_dir / o).unlink(missing_ok=True)
-    files = {rel: v for rel, v in inputs.files.items()}
+    # The digests of the files not looked at this time are kept for the next run (a --follow pass looks at few).
+    files = {**(known if only is not None else {}), **inputs.files}
     write_manifest(out_dir, results_dir, {k: v for k, v in figures.items() if v["status"] != "error"}, files)
     counts = {"drawn": sum(r["status"] == "ok" for r in drawn.values()),
               "up_to_date": len(kept),
@@ -420,6 +436,34 @@ def print_timings(counts, n, out=sys.stdout):
         print(f"  {seconds:7.2f} s {files:4d} files  {job}", file=out)
 
 
+def follow(queue, results_dir, out_dir, pdf=False, force=False, log=sys.stderr):
+    """Draws the generic figures of each experiment named in the file `queue` as its name is appended (one
+    per line; run_all.sh appends each experiment once its results are written), in this process, until a
+    line END. The papers' figures, which read several experiments, are left to the run after the
+    experiments. Returns (jobs drawn, jobs failed, seconds spent drawing)."""
+    queue = pathlib.Path(queue)
+    done, drawn, failed, busy = 0, 0, 0, 0.0
+    while True:
+        try:
+            lines = queue.read_text().splitlines()
+        except OSError:
+            lines = []
+        new = [ln.strip() for ln in lines[done:] if ln.strip()]
+        if not new:
+            time.sleep(0.5)
+            continue
+        done = len(lines)
+        names = [n for n in new if n != "END"]
+        if names:
+            t0 = time.perf_counter()
+            counts, _ = run(results_dir, out_dir, pdf=pdf, force=force, jobs=1, log=log, only=set(names))
+            busy += time.perf_counter() - t0
+            drawn += counts["drawn"]
+            failed += counts["failed"]
+        if "END" in new:
+            return drawn, failed, busy
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--results", default="results")
@@ -431,9 +475,21 @@ def main():
     ap.add_argument("--jobs", type=int, default=0, help="worker processes (default: one per core)")
     ap.add_argument("--timings", type=int, nargs="?", const=10, default=0, metavar="N",
                     help="print the N slowest jobs drawn (default 10): seconds, files, job")
+    ap.add_argument("--follow", metavar="QUEUE",
+                    help="draw the generic figures of each experiment named in the file QUEUE as lines are appended, "
+                         "until a line END (run_all.sh: beside the experiments, at low priority)")
+    ap.add_argument("--keep-drawn", default="", metavar="EXP,...",
+                    help="experiments whose generic figures a --follow process drew from their current results: "
+                         "kept when up to date, even with --force")
     args = ap.parse_args()
     t0 = time.perf_counter()
-    counts, _ = run(args.results, args.out, pdf=args.pdf, force=args.force, jobs=args.jobs, comparison=args.comparison)
+    if args.follow:
+        drawn, failed, busy = follow(args.follow, args.results, args.out, pdf=args.pdf, force=args.force)
+        print(f"drawn beside the experiments: {drawn} jobs, {failed} failed, {busy:.1f} s of drawing")
+        return 1 if failed else 0
+    keep = [n for n in args.keep_drawn.split(",") if n]
+    counts, _ = run(args.results, args.out, pdf=args.pdf, force=args.force, jobs=args.jobs, comparison=args.comparison,
+                    keep_drawn=keep)
     if args.timings:
         print_timings(counts, args.timings)
     print(f"{counts['files']} figure files in {args.out}/: {counts['drawn']} jobs drawn, {counts['up_to_date']} up to date, "

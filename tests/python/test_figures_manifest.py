@@ -217,3 +217,45 @@ def test_load_first_tracks_what_it_probed(tmp_path):
     # The parsed file is shared by later calls (one parse per worker), and not tracked outside a job.
     assert plot_results.load_first(results, ["second"])[1] is data
     assert plot_results.end_tracking() == []
+
+
+def test_only_some_experiments_leaves_every_other_record_alone(dirs):
+    results, out = dirs
+    _, before = run(results, out, jobs=1)
+    t0 = stamps(out)
+    write(results, "exp_one", experiment("exp_one", 0.8))
+    write(results, "exp_two", experiment("exp_two", 0.4))
+    counts, after = run(results, out, jobs=1, only={"exp_two"})
+    t1 = stamps(out)
+    assert counts["drawn"] == 1
+    assert sorted(f for f in t1 if t1[f] != t0.get(f)) == ["exp_two_ari.png"]
+    assert after == before | {"plot_results:exp_two": after["plot_results:exp_two"]}  # every other record as it was
+    counts, _ = run(results, out, jobs=1)  # the full run then redraws exp_one only
+    assert counts["drawn"] == 1
+
+
+def test_keep_drawn_is_not_forced_again(dirs):
+    results, out = dirs
+    run(results, out, jobs=1)
+    write(results, "exp_one", experiment("exp_one", 0.7))
+    write(results, "exp_two", experiment("exp_two", 0.3))
+    run(results, out, jobs=1, only={"exp_one"}, force=True)
+    t0 = stamps(out)
+    run(results, out, jobs=1, force=True, keep_drawn=["exp_one"])
+    t1 = stamps(out)
+    assert t1["exp_one_ari.png"] == t0["exp_one_ari.png"] and t1["exp_two_ari.png"] != t0["exp_two_ari.png"]
+    # Out of date again (new results): kept only while up to date.
+    write(results, "exp_one", experiment("exp_one", 0.6))
+    run(results, out, jobs=1, force=True, keep_drawn=["exp_one"])
+    assert stamps(out)["exp_one_ari.png"] != t1["exp_one_ari.png"]
+
+
+def test_follow_draws_each_experiment_as_it_is_queued(dirs, tmp_path):
+    results, out = dirs
+    queue = tmp_path / "queue"
+    queue.write_text("exp_two\nno_such_experiment\nEND\n")
+    drawn, failed, _ = make_figures.follow(queue, results, out, log=open(os.devnull, "w"))
+    assert (drawn, failed) == (1, 0)
+    assert (out / "exp_two_ari.png").is_file() and not (out / "exp_one_ari.png").exists()
+    manifest = json.loads((out / make_figures.MANIFEST).read_text())["figures"]
+    assert "plot_results:exp_two" in manifest and "plot_results:exp_one" not in manifest
