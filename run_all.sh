@@ -225,8 +225,8 @@ mkdir -p "$figures"
 # Each experiment's generic figures are drawn as soon as its results are written, by one process at nice 19
 # beside the experiments (make_figures.py --follow): it takes the core the experiments leave idle (loading
 # data, single-threaded configs such as Table 3's timings) and gives it back to them at once. The queue
-# lists the experiments finished so far; END stops it. The papers' figures (several experiments each) are
-# drawn after the experiments.
+# lists the experiments finished so far; END stops it at once (what it did not reach is drawn after the
+# experiments with both cores, as are the papers' figures, which read several experiments each).
 figure_queue="$figures/.follow-queue"
 : > "$figure_queue"
 nice -n 19 /usr/bin/python3 plots/make_figures.py --results "$out" --out "$figures" --follow "$figure_queue" ${pdf} ${force} \
@@ -236,6 +236,13 @@ trap 'rm -f "$validate_err"; kill "$follow_pid" 2>/dev/null || true' EXIT
 # Configs whose data files are absent (e.g. Gowalla, Crash, HAR70+ when they could not be fetched) are
 # reported and skipped; any other failure stops the job. Results already written stay on disk and a
 # rerun resumes.
+# The single-threaded configs (`threads: 1`: Table 3's running times) last: the figures of the experiments
+# before them are drawn on the core they leave idle.
+single=() multi=()
+for cfg in "${configs[@]}"; do
+  if grep -qE '^threads:[[:space:]]*1([[:space:]]|#|$)' "$cfg"; then single+=("$cfg"); else multi+=("$cfg"); fi
+done
+configs=("${multi[@]}" "${single[@]}")
 for cfg in "${configs[@]}"; do
   # --no-load-data: the run loads each dataset once and checks every cell against it before its first trial.
   if ! "$dpclust" validate --no-load-data "$cfg" "${root_args[@]}" >/dev/null 2>"$validate_err"; then
@@ -264,7 +271,7 @@ wait "$follow_pid" || true
 cat "$figures/.follow-log"
 # A figure that fails is listed with its traceback; the others, and the report, are still written.
 /usr/bin/python3 plots/make_figures.py --results "$out" --out "$figures" ${pdf} ${force} ${comparison} \
-  --keep-drawn "$(grep -vx END "$figure_queue" | paste -sd, -)" ||
+  --keep-drawn "$(paste -sd, - < "$figure_queue.done" 2>/dev/null)" ||
   echo "-- some figures failed (listed above); the report links the ones that were drawn" >&2
 echo "figures: $(( $(date +%s) - figures_start )) s after the experiments"
 

@@ -438,30 +438,36 @@ def print_timings(counts, n, out=sys.stdout):
 
 def follow(queue, results_dir, out_dir, pdf=False, force=False, log=sys.stderr):
     """Draws the generic figures of each experiment named in the file `queue` as its name is appended (one
-    per line; run_all.sh appends each experiment once its results are written), in this process, until a
-    line END. The papers' figures, which read several experiments, are left to the run after the
-    experiments. Returns (jobs drawn, jobs failed, seconds spent drawing)."""
+    per line; run_all.sh appends each experiment once its results are written), in this process, one
+    experiment at a time, until a line END: then it stops at once, and the run after the experiments draws
+    what it did not reach, with all the cores. Each experiment it finished is appended to `queue`.done
+    (that run's --keep-drawn). The papers' figures, which read several experiments, are left to that run.
+    Returns (jobs drawn, jobs failed, seconds spent drawing)."""
     queue = pathlib.Path(queue)
-    done, drawn, failed, busy = 0, 0, 0, 0.0
+    done_file = queue.with_name(queue.name + ".done")
+    done_file.write_text("")
+    seen, drawn, failed, busy = 0, 0, 0, 0.0
     while True:
         try:
-            lines = queue.read_text().splitlines()
+            lines = [ln.strip() for ln in queue.read_text().splitlines()]
         except OSError:
             lines = []
-        new = [ln.strip() for ln in lines[done:] if ln.strip()]
-        if not new:
+        if "END" in lines:
+            return drawn, failed, busy
+        if seen >= len(lines):
             time.sleep(0.5)
             continue
-        done = len(lines)
-        names = [n for n in new if n != "END"]
-        if names:
-            t0 = time.perf_counter()
-            counts, _ = run(results_dir, out_dir, pdf=pdf, force=force, jobs=1, log=log, only=set(names))
-            busy += time.perf_counter() - t0
-            drawn += counts["drawn"]
-            failed += counts["failed"]
-        if "END" in new:
-            return drawn, failed, busy
+        name = lines[seen]
+        seen += 1
+        if not name:
+            continue
+        t0 = time.perf_counter()
+        counts, _ = run(results_dir, out_dir, pdf=pdf, force=force, jobs=1, log=log, only={name})
+        busy += time.perf_counter() - t0
+        drawn += counts["drawn"]
+        failed += counts["failed"]
+        with open(done_file, "a") as f:
+            f.write(name + "\n")
 
 
 def main():

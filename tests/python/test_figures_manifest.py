@@ -250,12 +250,28 @@ def test_keep_drawn_is_not_forced_again(dirs):
     assert stamps(out)["exp_one_ari.png"] != t1["exp_one_ari.png"]
 
 
-def test_follow_draws_each_experiment_as_it_is_queued(dirs, tmp_path):
+def test_follow_draws_each_experiment_as_it_is_queued_and_stops_at_end(dirs, tmp_path):
+    import threading
+    import time
     results, out = dirs
     queue = tmp_path / "queue"
-    queue.write_text("exp_two\nno_such_experiment\nEND\n")
-    drawn, failed, _ = make_figures.follow(queue, results, out, log=open(os.devnull, "w"))
+    queue.write_text("")
+    result = {}
+    follower = threading.Thread(target=lambda: result.update(
+        r=make_figures.follow(queue, results, out, log=open(os.devnull, "w"))))
+    follower.start()
+    queue.write_text("exp_two\nno_such_experiment\n")
+    done = tmp_path / "queue.done"
+    for _ in range(200):  # until both are done (10 s at most)
+        if done.is_file() and done.read_text().split() == ["exp_two", "no_such_experiment"]:
+            break
+        time.sleep(0.05)
+    queue.write_text("exp_two\nno_such_experiment\nexp_one\nEND\n")  # END stops it before exp_one
+    follower.join(timeout=30)
+    assert not follower.is_alive()
+    drawn, failed, _ = result["r"]
     assert (drawn, failed) == (1, 0)
+    assert done.read_text().split() == ["exp_two", "no_such_experiment"]
     assert (out / "exp_two_ari.png").is_file() and not (out / "exp_one_ari.png").exists()
     manifest = json.loads((out / make_figures.MANIFEST).read_text())["figures"]
     assert "plot_results:exp_two" in manifest and "plot_results:exp_one" not in manifest
