@@ -44,7 +44,8 @@ struct KMeansOptions {
   // rounding error, so the result -- labels, centres, inertia, iterations, the generator's state -- is the
   // same, double for double, as without (tests/cluster/kmeans_pruning_test.cpp); only the work differs
   // (on well-separated clusters most distances are skipped). Used by the k-means reference run of the
-  // measures (metrics/kmeans_reference.hpp); the `kmeans` method keeps the exhaustive search.
+  // measures (metrics/kmeans_reference.hpp) and DRBT's K-means; the `kmeans` method keeps the exhaustive
+  // search.
   bool triangle_pruning = false;
 };
 
