@@ -271,7 +271,7 @@ wait "$follow_pid" || true
 cat "$figures/.follow-log"
 # A figure that fails is listed with its traceback; the others, and the report, are still written.
 /usr/bin/python3 plots/make_figures.py --results "$out" --out "$figures" ${pdf} ${force} ${comparison} \
-  --keep-drawn "$(paste -sd, - < "$figure_queue.done" 2>/dev/null)" ||
+  --keep-drawn "$figure_queue.done" ||
   echo "-- some figures failed (listed above); the report links the ones that were drawn" >&2
 echo "figures: $(( $(date +%s) - figures_start )) s after the experiments"
 

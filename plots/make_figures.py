@@ -319,10 +319,9 @@ def on_request(job):
 
 def run(results_dir, out_dir, pdf=False, force=False, jobs=0, log=sys.stderr, comparison=False, only=None, keep_drawn=()):
     """Draws what is out of date (the comparison figures only when `comparison`); returns (counts by outcome,
-    {job id: record}). `only`: a set of experiment names; then only their generic figures are looked at and
-    every other job's record stays as it is. `keep_drawn`: experiments whose generic figures were drawn from
-    their current results already (by a --follow process beside the experiments): kept when up to date, even
-    with `force`."""
+    {job id: record}). `only`: a set of job ids; then only those are looked at and every other job's record
+    stays as it is. `keep_drawn`: job ids drawn from their current inputs already (by a --follow process
+    beside the experiments): kept when up to date, even with `force`."""
     results_dir, out_dir = pathlib.Path(results_dir), pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     formats = ("png", "pdf") if pdf else ("png",)
@@ -331,10 +330,10 @@ def run(results_dir, out_dir, pdf=False, force=False, jobs=0, log=sys.stderr, co
     all_jobs = list_jobs(results_dir)
     todo, kept, dropped = [], {}, set()
     skipped_jobs = {}  # message -> job ids: said once per message at the end (16 paper figures of a sweep of one's own)
-    keep_drawn = {f"plot_results:{name}" for name in keep_drawn}
+    keep_drawn = set(keep_drawn)
     for job in all_jobs:
         record = records.get(job[0])
-        if only is not None and not (job[1] == "plot_results" and job[2] in only):
+        if only is not None and job[0] not in only:
             if record:
                 kept[job[0]] = record  # not looked at: stays as it is
             continue
@@ -436,17 +435,36 @@ def print_timings(counts, n, out=sys.stdout):
         print(f"  {seconds:7.2f} s {files:4d} files  {job}", file=out)
 
 
+def ready_paper_jobs(out_dir, results_dir, finished):
+    """The papers' (and benchmark's) figure jobs whose last drawing read only the results of experiments in
+    `finished` (their recorded inputs, manifest paths relative to the results folder: the experiment is the
+    first part). A job never drawn, or one that read a glob or a file outside the results, is not ready: it
+    is drawn after the experiments. Ready is a guess about what is worth drawing early, not about what is up
+    to date: the run after the experiments redraws any job whose inputs changed since."""
+    records, _ = read_manifest(out_dir, results_dir)
+    ready = set()
+    for job_id, record in records.items():
+        if job_id.startswith(("plot_results:", "plot_comparison:")) or record.get("status") != "ok":
+            continue
+        paths = list((record.get("inputs") or {}).keys())
+        if paths and all(not os.path.isabs(p) and "*" not in p and "?" not in p and p.split("/")[0] in finished
+                         for p in paths):
+            ready.add(job_id)
+    return ready
+
+
 def follow(queue, results_dir, out_dir, pdf=False, force=False, log=sys.stderr):
-    """Draws the generic figures of each experiment named in the file `queue` as its name is appended (one
-    per line; run_all.sh appends each experiment once its results are written), in this process, one
-    experiment at a time, until a line END: then it stops at once, and the run after the experiments draws
-    what it did not reach, with all the cores. Each experiment it finished is appended to `queue`.done
-    (that run's --keep-drawn). The papers' figures, which read several experiments, are left to that run.
-    Returns (jobs drawn, jobs failed, seconds spent drawing)."""
+    """Draws the figures of each experiment named in the file `queue` as its name is appended (one per line;
+    run_all.sh appends each experiment once its results are written), in this process, one experiment at a
+    time, until a line END: then it stops at once, and the run after the experiments draws what it did not
+    reach, with all the cores. For each experiment: its generic figures, and the papers' figures that read
+    only experiments finished by then (ready_paper_jobs). Each job it drew is appended to `queue`.done (that
+    run's --keep-drawn). Returns (jobs drawn, jobs failed, seconds spent drawing)."""
     queue = pathlib.Path(queue)
     done_file = queue.with_name(queue.name + ".done")
     done_file.write_text("")
     seen, drawn, failed, busy = 0, 0, 0, 0.0
+    finished, handled = set(), set()
     while True:
         try:
             lines = [ln.strip() for ln in queue.read_text().splitlines()]
@@ -461,13 +479,16 @@ def follow(queue, results_dir, out_dir, pdf=False, force=False, log=sys.stderr):
         seen += 1
         if not name:
             continue
+        finished.add(name)
         t0 = time.perf_counter()
-        counts, _ = run(results_dir, out_dir, pdf=pdf, force=force, jobs=1, log=log, only={name})
+        ids = ({f"plot_results:{name}"} | ready_paper_jobs(out_dir, results_dir, finished)) - handled
+        counts, figures = run(results_dir, out_dir, pdf=pdf, force=force, jobs=1, log=log, only=ids)
         busy += time.perf_counter() - t0
         drawn += counts["drawn"]
         failed += counts["failed"]
+        handled |= ids
         with open(done_file, "a") as f:
-            f.write(name + "\n")
+            f.writelines(job_id + "\n" for job_id in sorted(ids) if job_id in figures)
 
 
 def main():
@@ -484,16 +505,21 @@ def main():
     ap.add_argument("--follow", metavar="QUEUE",
                     help="draw the generic figures of each experiment named in the file QUEUE as lines are appended, "
                          "until a line END (run_all.sh: beside the experiments, at low priority)")
-    ap.add_argument("--keep-drawn", default="", metavar="EXP,...",
-                    help="experiments whose generic figures a --follow process drew from their current results: "
-                         "kept when up to date, even with --force")
+    ap.add_argument("--keep-drawn", default="", metavar="FILE",
+                    help="a file of job ids (one per line) a --follow process drew from their current inputs: kept "
+                         "when up to date, even with --force")
     args = ap.parse_args()
     t0 = time.perf_counter()
     if args.follow:
         drawn, failed, busy = follow(args.follow, args.results, args.out, pdf=args.pdf, force=args.force)
         print(f"drawn beside the experiments: {drawn} jobs, {failed} failed, {busy:.1f} s of drawing")
         return 1 if failed else 0
-    keep = [n for n in args.keep_drawn.split(",") if n]
+    keep = []
+    if args.keep_drawn:
+        try:
+            keep = pathlib.Path(args.keep_drawn).read_text().split()
+        except OSError:
+            pass
     counts, _ = run(args.results, args.out, pdf=args.pdf, force=args.force, jobs=args.jobs, comparison=args.comparison,
                     keep_drawn=keep)
     if args.timings:

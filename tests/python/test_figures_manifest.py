@@ -225,7 +225,7 @@ def test_only_some_experiments_leaves_every_other_record_alone(dirs):
     t0 = stamps(out)
     write(results, "exp_one", experiment("exp_one", 0.8))
     write(results, "exp_two", experiment("exp_two", 0.4))
-    counts, after = run(results, out, jobs=1, only={"exp_two"})
+    counts, after = run(results, out, jobs=1, only={"plot_results:exp_two"})
     t1 = stamps(out)
     assert counts["drawn"] == 1
     assert sorted(f for f in t1 if t1[f] != t0.get(f)) == ["exp_two_ari.png"]
@@ -239,14 +239,14 @@ def test_keep_drawn_is_not_forced_again(dirs):
     run(results, out, jobs=1)
     write(results, "exp_one", experiment("exp_one", 0.7))
     write(results, "exp_two", experiment("exp_two", 0.3))
-    run(results, out, jobs=1, only={"exp_one"}, force=True)
+    run(results, out, jobs=1, only={"plot_results:exp_one"}, force=True)
     t0 = stamps(out)
-    run(results, out, jobs=1, force=True, keep_drawn=["exp_one"])
+    run(results, out, jobs=1, force=True, keep_drawn=["plot_results:exp_one"])
     t1 = stamps(out)
     assert t1["exp_one_ari.png"] == t0["exp_one_ari.png"] and t1["exp_two_ari.png"] != t0["exp_two_ari.png"]
     # Out of date again (new results): kept only while up to date.
     write(results, "exp_one", experiment("exp_one", 0.6))
-    run(results, out, jobs=1, force=True, keep_drawn=["exp_one"])
+    run(results, out, jobs=1, force=True, keep_drawn=["plot_results:exp_one"])
     assert stamps(out)["exp_one_ari.png"] != t1["exp_one_ari.png"]
 
 
@@ -263,7 +263,7 @@ def test_follow_draws_each_experiment_as_it_is_queued_and_stops_at_end(dirs, tmp
     queue.write_text("exp_two\nno_such_experiment\n")
     done = tmp_path / "queue.done"
     for _ in range(200):  # until both are done (10 s at most)
-        if done.is_file() and done.read_text().split() == ["exp_two", "no_such_experiment"]:
+        if done.is_file() and done.read_text().split() == ["plot_results:exp_two"]:
             break
         time.sleep(0.05)
     queue.write_text("exp_two\nno_such_experiment\nexp_one\nEND\n")  # END stops it before exp_one
@@ -271,7 +271,22 @@ def test_follow_draws_each_experiment_as_it_is_queued_and_stops_at_end(dirs, tmp
     assert not follower.is_alive()
     drawn, failed, _ = result["r"]
     assert (drawn, failed) == (1, 0)
-    assert done.read_text().split() == ["exp_two", "no_such_experiment"]
+    assert done.read_text().split() == ["plot_results:exp_two"]  # what it drew
     assert (out / "exp_two_ari.png").is_file() and not (out / "exp_one_ari.png").exists()
     manifest = json.loads((out / make_figures.MANIFEST).read_text())["figures"]
     assert "plot_results:exp_two" in manifest and "plot_results:exp_one" not in manifest
+
+
+def test_a_paper_figure_is_ready_when_every_experiment_it_read_is_finished(tmp_path):
+    results, out = tmp_path / "results", tmp_path / "out"
+    results.mkdir()
+    out.mkdir()
+    make_figures.write_manifest(out, results, {
+        "paper_x.two": {"status": "ok", "inputs": {"a/results.json": "d1", "b/results.json": "absent"}},
+        "paper_x.glob": {"status": "ok", "inputs": {"a/results.json": "d1", "*/audit.json": "glob:0"}},
+        "paper_x.skipped": {"status": "skipped", "inputs": {"a/results.json": "absent"}},
+        "paper_x.outside": {"status": "ok", "inputs": {"/elsewhere/results.json": "d2"}},
+        "plot_results:a": {"status": "ok", "inputs": {"a/results.json": "d1"}},
+    }, {})
+    assert make_figures.ready_paper_jobs(out, results, {"a"}) == set()
+    assert make_figures.ready_paper_jobs(out, results, {"a", "b"}) == {"paper_x.two"}
