@@ -18,10 +18,11 @@ The figures:
    stay while they are up to date (the report links them) and are removed once their results change.
 
 Beside the experiments (run_all.sh): `--follow QUEUE` draws each experiment's generic figures as soon as its
-name is appended to the file QUEUE, in one process (matplotlib imported once), until a line END; run_all.sh
-runs it at nice 19, so it takes the cores the experiments leave idle (data loading, single-threaded
-configs). The run after the experiments then draws the papers' figures and what is left, with
---keep-drawn naming the experiments already drawn (kept when up to date, even with --force).
+name is appended to the file QUEUE, and each paper figure once every experiment its last drawing read is
+finished, in one process (matplotlib imported once), until a line END; run_all.sh runs it at nice 19, so it
+takes the cores the experiments leave idle (data loading, single-threaded configs). The run after the
+experiments draws what is left, with --keep-drawn QUEUE.done, the jobs already drawn (kept when up to
+date, even with --force).
 
 Jobs run in worker processes (--jobs, default: one per core); a worker parses a results.json once for
 all the jobs it draws from it (jobs that read the same large file go to the same worker). Figures are
