@@ -169,7 +169,13 @@ struct C45Builder {
     for (std::size_t next = 1; next < m; ++next) {
       const double v = val(sorted[next], att);
       if (prev_v + 1e-5 < v) {
-        for (std::size_t i = last; i < next; ++i) ++bag0[static_cast<std::size_t>(cls[sorted[i]])];  // shift [last, next) to bag 0
+        for (std::size_t i = last; i < next;) {  // shift [last, next) to bag 0, by runs of one class
+          const std::int32_t c = cls[sorted[i]];
+          const std::size_t start = i;
+          for (++i; i < next && cls[sorted[i]] == c; ++i) {
+          }
+          bag0[static_cast<std::size_t>(c)] += static_cast<std::uint32_t>(i - start);
+        }
         t0 = next;
         // gr_or_eq(t0, min_split) && gr_or_eq(t1, min_split), on the whole-number bag sizes as doubles
         if (gr_or_eq(static_cast<double>(t0), min_split) && gr_or_eq(static_cast<double>(m - t0), min_split)) {
@@ -235,10 +241,18 @@ struct C45Builder {
   // ClassifierTree.buildTree with C45ModelSelection.selectModel, on the node's range [lo, hi).
   std::int32_t build(std::size_t lo, std::size_t hi) {
     // The node's class counts (Distribution) and classes, ascending.
+    // Counted by runs of one class (mostly long: the grid's noise class C0), so that the count is not
+    // stored and loaded again for every instance.
     present.clear();
-    for (std::size_t k = lo; k < hi; ++k) {
-      const auto c = static_cast<std::size_t>(y[ord[0][k]]);
-      if (class_count[c]++ == 0) present.push_back(static_cast<std::uint32_t>(c));
+    const std::uint32_t* o0 = ord[0].data();
+    for (std::size_t k = lo; k < hi;) {
+      const std::int32_t c = y[o0[k]];
+      const std::size_t start = k;
+      for (++k; k < hi && y[o0[k]] == c; ++k) {
+      }
+      std::uint32_t& count = class_count[static_cast<std::size_t>(c)];
+      if (count == 0) present.push_back(static_cast<std::uint32_t>(c));
+      count += static_cast<std::uint32_t>(k - start);
     }
     std::sort(present.begin(), present.end());
     // set_distribution: Distribution.maxClass is the first maximum (0 for an empty node), the count is
@@ -305,22 +319,34 @@ struct C45Builder {
     if (best < 0) return id;
     const auto batt = static_cast<std::size_t>(best);
     const double t = reset_split_point(batt, best_threshold);
+    // The side of every instance, read in the split attribute's order: there the left ones normally are a
+    // prefix already (x <= t is monotone in x), and that range needs no partition.
     std::size_t n_left = 0;
-    for (std::size_t k = lo; k < hi; ++k) {
-      const std::uint32_t i = ord[0][k];
-      const bool left = val(i, batt) <= t;
-      goes_left[i] = left;
-      n_left += left;
+    bool left_is_prefix = true;
+    {
+      const std::uint32_t* ob = ord[batt].data();
+      for (std::size_t k = lo; k < hi; ++k) {
+        const std::uint32_t i = ob[k];
+        const bool left = val(i, batt) <= t;
+        goes_left[i] = left;
+        left_is_prefix &= !left || n_left == k - lo;
+        n_left += left;
+      }
     }
     for (std::size_t att = 0; att < pre.a; ++att) {  // stable partition of every attribute's range
+      if (att == batt && left_is_prefix) continue;
       std::uint32_t* r = ord[att].data();
+      std::uint32_t* right = right_part.data();
       std::size_t l = lo, rn = 0;
-      for (std::size_t k = lo; k < hi; ++k) {
+      for (std::size_t k = lo; k < hi; ++k) {  // without a branch: each side's write is kept or overwritten
         const std::uint32_t i = r[k];
-        if (goes_left[i]) r[l++] = i;
-        else right_part[rn++] = i;
+        const std::size_t left = goes_left[i];
+        r[l] = i;  // l <= k: a slot already read
+        right[rn] = i;
+        l += left;
+        rn += 1 - left;
       }
-      std::copy(right_part.begin(), right_part.begin() + static_cast<std::ptrdiff_t>(rn), r + l);
+      std::copy(right, right + rn, r + l);
     }
     const std::int32_t l = build(lo, lo + n_left);
     const std::int32_t r = build(lo + n_left, hi);
