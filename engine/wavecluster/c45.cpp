@@ -83,6 +83,8 @@ struct C45Scratch {
   std::vector<std::uint32_t> class_count;        // per class, the current node's count; all 0 between nodes
   std::vector<std::uint32_t> bag0;               // per class, the left bag of a candidate cut; all 0 between scans
   std::vector<std::uint32_t> present;            // the current node's classes, ascending
+  std::vector<std::uint32_t> best_left;          // per attribute and present class, bag 0 of its best cut
+  std::vector<std::uint32_t> child_counts;       // stack of (class, count) lists of nodes still to build
   std::vector<std::uint32_t> lo, hi;             // per node, its range of the orders (see C45Builder::build)
   std::vector<double> subtree_errors;
 };
@@ -112,6 +114,12 @@ struct C45Builder {
   std::vector<std::uint32_t>& class_count;
   std::vector<std::uint32_t>& bag0;  // bag 1 of a cut is class_count - bag0
   std::vector<std::uint32_t>& present;
+  // best_left[att * present.size() + j]: bag 0's count of class present[j] at attribute att's best cut,
+  // i.e. the left child's class counts if that cut is chosen.
+  std::vector<std::uint32_t>& best_left;
+  // The class counts of the nodes whose parent handed them down: (class, count) pairs, ascending classes,
+  // nonzero counts, pushed by the parent before it builds its children and dropped after.
+  std::vector<std::uint32_t>& child_counts;
   std::vector<std::uint32_t>& node_lo;  // per node id, its range [node_lo, node_hi) of ord (before collapsing)
   std::vector<std::uint32_t>& node_hi;
   // ln_func(c) for the whole counts c = 0..n: the bags hold counts of unit-weight instances, so the
@@ -131,6 +139,7 @@ struct C45Builder {
   struct Split {
     bool valid = false;
     double info_gain = 0, gain_ratio = 0, threshold = 0;
+    std::size_t left = 0;  // instances of bag 0 (the left side before the threshold is reset)
   };
 
   // EntropyBasedSplitCrit.newEnt of the two bags (sizes t0, t1), in bits. Weka sums ln_func over every class
@@ -186,6 +195,8 @@ struct C45Builder {
             best = gain;
             best_next = next;
             found = true;
+            std::uint32_t* keep = best_left.data() + att * present.size();
+            for (std::size_t j = 0; j < present.size(); ++j) keep[j] = bag0[present[j]];
           }
           ++candidates;
         }
@@ -209,6 +220,7 @@ struct C45Builder {
     s.info_gain = gain;
     s.gain_ratio = eq(se, 0) ? 0.0 : gain / (se / tot);
     s.threshold = t;
+    s.left = split_index + 1;
     return s;
   }
 
@@ -238,23 +250,34 @@ struct C45Builder {
     return reset_split_point_scan(att, t);
   }
 
-  // ClassifierTree.buildTree with C45ModelSelection.selectModel, on the node's range [lo, hi).
-  std::int32_t build(std::size_t lo, std::size_t hi) {
+  // ClassifierTree.buildTree with C45ModelSelection.selectModel, on the node's range [lo, hi). `counts`:
+  // where the node's (class, count) list starts in child_counts and how many pairs it has, or {0, npos}
+  // when the node counts its instances itself.
+  static constexpr std::size_t kCountHere = static_cast<std::size_t>(-1);
+  std::int32_t build(std::size_t lo, std::size_t hi, std::size_t counts_at = 0, std::size_t counts_len = kCountHere) {
     // The node's class counts (Distribution) and classes, ascending.
-    // Counted by runs of one class (mostly long: the grid's noise class C0), so that the count is not
-    // stored and loaded again for every instance.
     present.clear();
-    const std::uint32_t* o0 = ord[0].data();
-    for (std::size_t k = lo; k < hi;) {
-      const std::int32_t c = y[o0[k]];
-      const std::size_t start = k;
-      for (++k; k < hi && y[o0[k]] == c; ++k) {
+    if (counts_len != kCountHere) {
+      for (std::size_t j = 0; j < counts_len; ++j) {
+        const std::uint32_t c = child_counts[counts_at + 2 * j];
+        present.push_back(c);
+        class_count[c] = child_counts[counts_at + 2 * j + 1];
       }
-      std::uint32_t& count = class_count[static_cast<std::size_t>(c)];
-      if (count == 0) present.push_back(static_cast<std::uint32_t>(c));
-      count += static_cast<std::uint32_t>(k - start);
+    } else {
+      // Counted by runs of one class (mostly long: the grid's noise class C0), so that the count is not
+      // stored and loaded again for every instance.
+      const std::uint32_t* o0 = ord[0].data();
+      for (std::size_t k = lo; k < hi;) {
+        const std::int32_t c = y[o0[k]];
+        const std::size_t start = k;
+        for (++k; k < hi && y[o0[k]] == c; ++k) {
+        }
+        std::uint32_t& count = class_count[static_cast<std::size_t>(c)];
+        if (count == 0) present.push_back(static_cast<std::uint32_t>(c));
+        count += static_cast<std::uint32_t>(k - start);
+      }
+      std::sort(present.begin(), present.end());
     }
-    std::sort(present.begin(), present.end());
     // set_distribution: Distribution.maxClass is the first maximum (0 for an empty node), the count is
     // the total, correct the majority's count.
     std::int32_t majority = 0;
@@ -283,6 +306,7 @@ struct C45Builder {
     // No split of a node with fewer than 2 minNumObj instances or of a pure one (eq(tot, correct)).
     std::int32_t best = -1;
     double best_threshold = 0;
+    std::size_t best_cut_left = 0;
     if (!sm(tot, 2.0 * static_cast<double>(opt.min_leaf)) && majority_count != m) {
       const std::size_t a = pre.a;
       // C45ModelSelection.selectModel: the best gain ratio among the attributes whose gain is at least the
@@ -312,11 +336,16 @@ struct C45Builder {
             best = static_cast<std::int32_t>(att);
           }
         if (best >= 0 && eq(best_ratio, 0)) best = -1;
-        if (best >= 0) best_threshold = splits[best].threshold;
+        if (best >= 0) {
+          best_threshold = splits[best].threshold;
+          best_cut_left = splits[best].left;
+        }
       }
     }
-    for (std::uint32_t c : present) class_count[c] = 0;  // the children count again
-    if (best < 0) return id;
+    if (best < 0) {
+      for (std::uint32_t c : present) class_count[c] = 0;
+      return id;
+    }
     const auto batt = static_cast<std::size_t>(best);
     const double t = reset_split_point(batt, best_threshold);
     // The side of every instance, read in the split attribute's order: there the left ones normally are a
@@ -348,8 +377,34 @@ struct C45Builder {
       }
       std::copy(right, right + rn, r + l);
     }
-    const std::int32_t l = build(lo, lo + n_left);
-    const std::int32_t r = build(lo + n_left, hi);
+    // When the reset threshold sends exactly bag 0 of the chosen cut left (the left instances are the first
+    // best_cut_left of the split attribute's order: always but for values within Weka's tolerances), the
+    // children's class counts are that bag's and the rest: handed down instead of counted again.
+    const std::size_t mark = child_counts.size();
+    std::size_t left_at = 0, left_len = kCountHere, right_at = 0, right_len = kCountHere;
+    if (left_is_prefix && n_left == best_cut_left) {
+      const std::uint32_t* kept = best_left.data() + batt * present.size();
+      left_at = child_counts.size();
+      left_len = 0;
+      for (std::size_t j = 0; j < present.size(); ++j)
+        if (kept[j] > 0) {
+          child_counts.push_back(present[j]);
+          child_counts.push_back(kept[j]);
+          ++left_len;
+        }
+      right_at = child_counts.size();
+      right_len = 0;
+      for (std::size_t j = 0; j < present.size(); ++j)
+        if (class_count[present[j]] > kept[j]) {
+          child_counts.push_back(present[j]);
+          child_counts.push_back(class_count[present[j]] - kept[j]);
+          ++right_len;
+        }
+    }
+    for (std::uint32_t c : present) class_count[c] = 0;  // the children set their own
+    const std::int32_t l = build(lo, lo + n_left, left_at, left_len);
+    const std::int32_t r = build(lo + n_left, hi, right_at, right_len);
+    child_counts.resize(mark);
     C45Tree::Node& node = nodes[static_cast<std::size_t>(id)];
     node.attribute = best;
     node.threshold = t;
@@ -523,10 +578,12 @@ C45Tree C45Tree::fit_impl(const C45Presort& data, const std::vector<std::int32_t
   sc.class_count.assign(num_classes, 0);
   sc.bag0.assign(num_classes, 0);
   sc.present.clear();
+  sc.best_left.assign(data.a * num_classes, 0);
+  sc.child_counts.clear();
   sc.lo.clear();
   sc.hi.clear();
   C45Builder b{data,        y,         num_classes, opt,   tree.nodes_, {},    sc.ord,
-               sc.goes_left, sc.right_part, sc.class_count, sc.bag0, sc.present, sc.lo, sc.hi,
+               sc.goes_left, sc.right_part, sc.class_count, sc.bag0, sc.present, sc.best_left, sc.child_counts, sc.lo, sc.hi,
                xlogx_table(data.n), sc.subtree_errors};
   b.build(0, data.n);
   if (opt.collapse) {
