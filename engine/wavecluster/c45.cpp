@@ -92,6 +92,13 @@ C45Scratch& scratch() {
   thread_local C45Scratch s;
   return s;
 }
+// Trees on more instances than this give their buffers back when done, so that a thread does not keep
+// a large grid's orders (4 bytes per instance and attribute) for the rest of the run; the evaluation's
+// lattices (a few thousand cells) stay well below it.
+constexpr std::size_t kKeepScratchUpTo = std::size_t{1} << 16;
+void release_if_large(C45Scratch& s, std::size_t n) {
+  if (n > kKeepScratchUpTo) s = C45Scratch{};
+}
 
 }  // namespace
 
@@ -631,6 +638,7 @@ C45Tree C45Tree::fit_impl(const C45Presort& data, const std::vector<std::int32_t
   tree.nodes_ = std::move(kept);
   if (training_classes && opt.prune)  // raised subtrees re-route instances: predict each one
     for (std::size_t i = 0; i < data.n; ++i) (*training_classes)[i] = tree.predict(&data.x[i * data.a]);
+  release_if_large(sc, data.n);
   return tree;
 }
 
