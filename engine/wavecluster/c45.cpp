@@ -36,13 +36,8 @@ std::int32_t max_index(const std::vector<double>& v) {  // first maximum (Distri
 double total(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
 double num_incorrect(const std::vector<double>& v) { return total(v) - v[static_cast<std::size_t>(max_index(v))]; }
 
-// Entropy-based criteria of EntropyBasedSplitCrit, in bits, for a two-bag distribution (newEnt: the
-// builder's new_ent_of_counts).
-double old_ent(const std::vector<double>& per_class, double tot) {
-  double s = 0;
-  for (double c : per_class) s += ln_func(c);
-  return (ln_func(tot) - s) / kLog2;
-}
+// EntropyBasedSplitCrit.splitEnt of a two-bag distribution, in bits (oldEnt and newEnt: the builder's
+// numeric_split and new_ent_of_counts).
 double split_ent(double t0, double t1) { return (ln_func(t0 + t1) - ln_func(t0) - ln_func(t1)) / kLog2; }
 
 // Stats.addErrs: upper confidence limit of the error count (C4.5's pessimistic estimate).
@@ -77,6 +72,34 @@ const std::vector<double>& xlogx_table(std::size_t n) {
   return table;
 }
 
+
+// The builder's buffers, kept per thread from tree to tree: a cross-validation fits thousands of trees on
+// grids of the same size, and each would otherwise allocate its sorted orders, its flags and a class count
+// array per node. A fit does not start another one on its thread, so one set per thread suffices.
+struct C45Scratch {
+  std::vector<std::vector<std::uint32_t>> ord;   // see C45Builder::ord
+  std::vector<std::uint8_t> goes_left;           // per instance: the current split sends it left
+  std::vector<std::uint32_t> right_part;         // the right side of a partition, before it is copied back
+  std::vector<std::uint32_t> class_count;        // per class, the current node's count; all 0 between nodes
+  std::vector<std::uint32_t> bag0;               // per class, the left bag of a candidate cut; all 0 between scans
+  std::vector<std::uint32_t> present;            // the current node's classes, ascending
+  std::vector<std::uint32_t> best_left;          // per attribute and present class, bag 0 of its best cut
+  std::vector<std::uint32_t> child_counts;       // stack of (class, count) lists of nodes still to build
+  std::vector<std::uint32_t> lo, hi;             // per node, its range of the orders (see C45Builder::build)
+  std::vector<double> subtree_errors;
+};
+C45Scratch& scratch() {
+  thread_local C45Scratch s;
+  return s;
+}
+// Trees on more instances than this give their buffers back when done, so that a thread does not keep
+// a large grid's orders (4 bytes per instance and attribute) for the rest of the run; the evaluation's
+// lattices (a few thousand cells) stay well below it.
+constexpr std::size_t kKeepScratchUpTo = std::size_t{1} << 16;
+void release_if_large(C45Scratch& s, std::size_t n) {
+  if (n > kKeepScratchUpTo) s = C45Scratch{};
+}
+
 }  // namespace
 
 struct C45Builder {
@@ -89,11 +112,23 @@ struct C45Builder {
   // Per attribute, the instances of every node sorted by (value, index) -- the order J48's stable sort of
   // the node's instances gives -- in one contiguous range [lo, hi), the same range in every attribute. A
   // split partitions the range stably: the left child gets [lo, lo + left), the right one the rest, each
-  // again sorted. Scratch buffers are sized once per tree: no allocation per instance while building.
-  std::vector<std::vector<std::uint32_t>> ord;
-  std::vector<std::uint8_t> goes_left;
-  std::vector<std::uint32_t> right_part;
-  std::vector<double> bag0, bag1;
+  // again sorted. Scratch buffers are sized once per thread: no allocation per instance or node while building.
+  std::vector<std::vector<std::uint32_t>>& ord;
+  std::vector<std::uint8_t>& goes_left;
+  std::vector<std::uint32_t>& right_part;
+  // Class counts of unit-weight instances are whole numbers: Weka's double counts hold them exactly, so
+  // counting in integers gives the same numbers, and each count indexes the ln_func table directly.
+  std::vector<std::uint32_t>& class_count;
+  std::vector<std::uint32_t>& bag0;  // bag 1 of a cut is class_count - bag0
+  std::vector<std::uint32_t>& present;
+  // best_left[att * present.size() + j]: bag 0's count of class present[j] at attribute att's best cut,
+  // i.e. the left child's class counts if that cut is chosen.
+  std::vector<std::uint32_t>& best_left;
+  // The class counts of the nodes whose parent handed them down: (class, count) pairs, ascending classes,
+  // nonzero counts, pushed by the parent before it builds its children and dropped after.
+  std::vector<std::uint32_t>& child_counts;
+  std::vector<std::uint32_t>& node_lo;  // per node id, its range [node_lo, node_hi) of ord (before collapsing)
+  std::vector<std::uint32_t>& node_hi;
   // ln_func(c) for the whole counts c = 0..n: the bags hold counts of unit-weight instances, so the
   // entropy of a candidate cut reads them here instead of taking 2 (classes + 1) logarithms -- the same
   // doubles as ln_func, summed in EntropyBasedSplitCrit.newEnt's order.
@@ -107,34 +142,28 @@ struct C45Builder {
     for (auto i : idx) d[static_cast<std::size_t>(y[i])] += 1;
     return d;
   }
-  std::vector<double> range_distribution(std::size_t lo, std::size_t hi) const {
-    std::vector<double> d(nc, 0.0);
-    for (std::size_t k = lo; k < hi; ++k) d[static_cast<std::size_t>(y[ord[0][k]])] += 1;
-    return d;
-  }
 
   struct Split {
     bool valid = false;
     double info_gain = 0, gain_ratio = 0, threshold = 0;
+    std::size_t left = 0;  // instances of bag 0 (the left side before the threshold is reset)
   };
 
-  double ln_count(double c) const { return xlogx[static_cast<std::size_t>(c)]; }
   // EntropyBasedSplitCrit.newEnt of the two bags (sizes t0, t1), in bits. Weka sums ln_func over every class
   // of bag 0, then of bag 1; a class absent from the node is 0 in both bags and adds ln_func(0) = +0.0, which
   // leaves the (never negative) sum unchanged, so the sum runs over the node's classes only (`present`,
   // ascending): the same additions in the same order, the same double.
-  double new_ent_of_counts(double t0, double t1, const std::vector<std::uint32_t>& present) const {
+  double new_ent_of_counts(std::size_t t0, std::size_t t1) const {
     double s = 0;
-    for (std::uint32_t c : present) s += ln_count(bag0[c]);
-    for (std::uint32_t c : present) s += ln_count(bag1[c]);
-    s -= ln_count(t0) + ln_count(t1);
+    for (std::uint32_t c : present) s += xlogx[bag0[c]];
+    for (std::uint32_t c : present) s += xlogx[class_count[c] - bag0[c]];
+    s -= xlogx[t0] + xlogx[t1];
     return -s / kLog2;
   }
 
   // C45Split.handleNumericAttribute on the instances of the node [lo, hi), read in their sorted order
-  // ord[att][lo, hi); `dist` is their class distribution.
-  Split numeric_split(std::size_t lo, std::size_t hi, std::size_t att, const std::vector<double>& dist,
-                      const std::vector<std::uint32_t>& present) {
+  // ord[att][lo, hi); their class counts are in class_count (classes `present`).
+  Split numeric_split(std::size_t lo, std::size_t hi, std::size_t att) {
     Split s;
     const std::uint32_t* sorted = ord[att].data() + lo;
     const std::size_t m = hi - lo;
@@ -143,39 +172,51 @@ struct C45Builder {
     if (sm_or_eq(min_split, static_cast<double>(opt.min_leaf))) min_split = static_cast<double>(opt.min_leaf);
     else if (gr(min_split, 25)) min_split = 25;
     if (sm(tot, 2 * min_split)) return s;
-    bag0.assign(nc, 0.0);
-    bag1 = dist;  // whole-number counts: the same doubles in any order of counting
-    const double default_ent = old_ent(bag1, tot);
-    double t0 = 0, t1 = tot, best = 0;
-    std::size_t last = 0, split_index = 0, candidates = 0;
+    // EntropyBasedSplitCrit.oldEnt of the node's distribution: ln_func over every class, absent ones adding +0.0.
+    double class_sum = 0;
+    for (std::uint32_t c : present) class_sum += xlogx[class_count[c]];
+    const double default_ent = (xlogx[m] - class_sum) / kLog2;
+    std::size_t t0 = 0, best_next = 0, candidates = 0;
+    double best = 0;
+    std::size_t last = 0;
     bool found = false;
+    const std::int32_t* cls = y.data();
+    double prev_v = val(sorted[0], att);
     for (std::size_t next = 1; next < m; ++next) {
-      if (val(sorted[next - 1], att) + 1e-5 < val(sorted[next], att)) {
-        for (std::size_t i = last; i < next; ++i) {  // shift [last, next) to bag 0
-          const auto c = static_cast<std::size_t>(y[sorted[i]]);
-          bag0[c] += 1;
-          bag1[c] -= 1;
+      const double v = val(sorted[next], att);
+      if (prev_v + 1e-5 < v) {
+        for (std::size_t i = last; i < next;) {  // shift [last, next) to bag 0, by runs of one class
+          const std::int32_t c = cls[sorted[i]];
+          const std::size_t start = i;
+          for (++i; i < next && cls[sorted[i]] == c; ++i) {
+          }
+          bag0[static_cast<std::size_t>(c)] += static_cast<std::uint32_t>(i - start);
         }
-        t0 += static_cast<double>(next - last);
-        t1 -= static_cast<double>(next - last);
-        if (gr_or_eq(t0, min_split) && gr_or_eq(t1, min_split)) {
+        t0 = next;
+        // gr_or_eq(t0, min_split) && gr_or_eq(t1, min_split), on the whole-number bag sizes as doubles
+        if (gr_or_eq(static_cast<double>(t0), min_split) && gr_or_eq(static_cast<double>(m - t0), min_split)) {
           // InfoGainSplitCrit.splitCritValue(bags, total, oldEnt)
-          const double num = default_ent - new_ent_of_counts(t0, t1, present);
+          const double num = default_ent - new_ent_of_counts(t0, m - t0);
           const double gain = eq(num, 0) ? 0.0 : num / tot;
           if (gr(gain, best)) {
             best = gain;
-            split_index = next - 1;
+            best_next = next;
             found = true;
+            std::uint32_t* keep = best_left.data() + att * present.size();
+            for (std::size_t j = 0; j < present.size(); ++j) keep[j] = bag0[present[j]];
           }
           ++candidates;
         }
         last = next;
       }
+      prev_v = v;
     }
+    for (std::uint32_t c : present) bag0[c] = 0;
     if (candidates == 0) return s;
     double gain = best;
     if (opt.mdl_correction) gain -= std::log2(static_cast<double>(candidates)) / tot;
     if (sm_or_eq(gain, 0) || !found) return s;
+    const std::size_t split_index = best_next - 1;
     const double lo_v = val(sorted[split_index], att), hi_v = val(sorted[split_index + 1], att);
     double t = (lo_v + hi_v) / 2;
     if (t == hi_v) t = lo_v;
@@ -186,6 +227,7 @@ struct C45Builder {
     s.info_gain = gain;
     s.gain_ratio = eq(se, 0) ? 0.0 : gain / (se / tot);
     s.threshold = t;
+    s.left = split_index + 1;
     return s;
   }
 
@@ -215,75 +257,166 @@ struct C45Builder {
     return reset_split_point_scan(att, t);
   }
 
-  std::int32_t new_node(std::size_t lo, std::size_t hi, const std::vector<double>& dist) {
+  // ClassifierTree.buildTree with C45ModelSelection.selectModel, on the node's range [lo, hi). `counts`:
+  // where the node's (class, count) list starts in child_counts and how many pairs it has, or {0, npos}
+  // when the node counts its instances itself.
+  static constexpr std::size_t kCountHere = static_cast<std::size_t>(-1);
+  std::int32_t build(std::size_t lo, std::size_t hi, std::size_t counts_at = 0, std::size_t counts_len = kCountHere) {
+    // The node's class counts (Distribution) and classes, ascending.
+    present.clear();
+    if (counts_len != kCountHere) {
+      for (std::size_t j = 0; j < counts_len; ++j) {
+        const std::uint32_t c = child_counts[counts_at + 2 * j];
+        present.push_back(c);
+        class_count[c] = child_counts[counts_at + 2 * j + 1];
+      }
+    } else {
+      // Counted by runs of one class (mostly long: the grid's noise class C0), so that the count is not
+      // stored and loaded again for every instance.
+      const std::uint32_t* o0 = ord[0].data();
+      for (std::size_t k = lo; k < hi;) {
+        const std::int32_t c = y[o0[k]];
+        const std::size_t start = k;
+        for (++k; k < hi && y[o0[k]] == c; ++k) {
+        }
+        std::uint32_t& count = class_count[static_cast<std::size_t>(c)];
+        if (count == 0) present.push_back(static_cast<std::uint32_t>(c));
+        count += static_cast<std::uint32_t>(k - start);
+      }
+      std::sort(present.begin(), present.end());
+    }
+    // set_distribution: Distribution.maxClass is the first maximum (0 for an empty node), the count is
+    // the total, correct the majority's count.
+    std::int32_t majority = 0;
+    std::uint32_t majority_count = 0;
+    for (std::uint32_t c : present)
+      if (class_count[c] > majority_count) {
+        majority_count = class_count[c];
+        majority = static_cast<std::int32_t>(c);
+      }
     C45Tree::Node nd;
-    C45Tree::set_distribution(nd, dist);
+    nd.majority = majority;
+    nd.count = static_cast<double>(hi - lo);
+    nd.correct = static_cast<double>(majority_count);
     nd.empty = lo == hi;
-    nodes.push_back(std::move(nd));
-    std::vector<std::uint32_t> idx;
+    nodes.push_back(nd);
+    const auto id = static_cast<std::int32_t>(nodes.size() - 1);
+    node_lo.push_back(static_cast<std::uint32_t>(lo));
+    node_hi.push_back(static_cast<std::uint32_t>(hi));
     if (opt.prune) {  // the node's instances in index order, as J48 keeps them
-      idx.assign(ord[0].begin() + static_cast<std::ptrdiff_t>(lo), ord[0].begin() + static_cast<std::ptrdiff_t>(hi));
+      std::vector<std::uint32_t> idx(ord[0].begin() + static_cast<std::ptrdiff_t>(lo), ord[0].begin() + static_cast<std::ptrdiff_t>(hi));
       std::sort(idx.begin(), idx.end());
+      train.push_back(std::move(idx));
     }
-    train.push_back(std::move(idx));
-    return static_cast<std::int32_t>(nodes.size() - 1);
-  }
-
-  // ClassifierTree.buildTree with C45ModelSelection.selectModel, on the node's range [lo, hi).
-  std::int32_t build(std::size_t lo, std::size_t hi) {
-    const std::vector<double> dist = range_distribution(lo, hi);
-    const std::int32_t id = new_node(lo, hi, dist);
-    const double tot = static_cast<double>(hi - lo);
-    if (sm(tot, 2.0 * static_cast<double>(opt.min_leaf)) || eq(tot, dist[static_cast<std::size_t>(max_index(dist))])) return id;
-    std::vector<std::uint32_t> present;  // the classes of the node's instances, ascending
-    for (std::size_t c = 0; c < nc; ++c)
-      if (dist[c] > 0) present.push_back(static_cast<std::uint32_t>(c));
-    const std::size_t a = pre.a;
-    std::vector<Split> splits(a);
-    double avg_gain = 0;
-    std::size_t valid = 0;
-    for (std::size_t att = 0; att < a; ++att) {
-      splits[att] = numeric_split(lo, hi, att, dist, present);
-      if (splits[att].valid) {
-        avg_gain += splits[att].info_gain;
-        ++valid;
-      }
-    }
-    if (valid == 0) return id;
-    avg_gain /= static_cast<double>(valid);
-    double best_ratio = 0;
+    const std::size_t m = hi - lo;
+    const double tot = static_cast<double>(m);
+    // No split of a node with fewer than 2 minNumObj instances or of a pure one (eq(tot, correct)).
     std::int32_t best = -1;
-    for (std::size_t att = 0; att < a; ++att)
-      if (splits[att].valid && splits[att].info_gain >= avg_gain - 1e-3 && gr(splits[att].gain_ratio, best_ratio)) {
-        best_ratio = splits[att].gain_ratio;
-        best = static_cast<std::int32_t>(att);
+    double best_threshold = 0;
+    std::size_t best_cut_left = 0;
+    if (!sm(tot, 2.0 * static_cast<double>(opt.min_leaf)) && majority_count != m) {
+      const std::size_t a = pre.a;
+      // C45ModelSelection.selectModel: the best gain ratio among the attributes whose gain is at least the
+      // average gain - 1e-3 (the attributes' order: the same sums and the same first maximum as Weka's).
+      Split splits_small[4];
+      std::vector<Split> splits_large;
+      Split* splits = splits_small;
+      if (a > 4) {
+        splits_large.resize(a);
+        splits = splits_large.data();
       }
-    if (best < 0 || eq(best_ratio, 0)) return id;
+      double avg_gain = 0;
+      std::size_t valid = 0;
+      for (std::size_t att = 0; att < a; ++att) {
+        splits[att] = numeric_split(lo, hi, att);
+        if (splits[att].valid) {
+          avg_gain += splits[att].info_gain;
+          ++valid;
+        }
+      }
+      if (valid > 0) {
+        avg_gain /= static_cast<double>(valid);
+        double best_ratio = 0;
+        for (std::size_t att = 0; att < a; ++att)
+          if (splits[att].valid && splits[att].info_gain >= avg_gain - 1e-3 && gr(splits[att].gain_ratio, best_ratio)) {
+            best_ratio = splits[att].gain_ratio;
+            best = static_cast<std::int32_t>(att);
+          }
+        if (best >= 0 && eq(best_ratio, 0)) best = -1;
+        if (best >= 0) {
+          best_threshold = splits[best].threshold;
+          best_cut_left = splits[best].left;
+        }
+      }
+    }
+    if (best < 0) {
+      for (std::uint32_t c : present) class_count[c] = 0;
+      return id;
+    }
     const auto batt = static_cast<std::size_t>(best);
-    const double t = reset_split_point(batt, splits[batt].threshold);
+    const double t = reset_split_point(batt, best_threshold);
+    // The side of every instance, read in the split attribute's order: there the left ones normally are a
+    // prefix already (x <= t is monotone in x), and that range needs no partition.
     std::size_t n_left = 0;
-    for (std::size_t k = lo; k < hi; ++k) {
-      const std::uint32_t i = ord[0][k];
-      goes_left[i] = val(i, batt) <= t;
-      n_left += goes_left[i];
-    }
-    for (std::size_t att = 0; att < a; ++att) {  // stable partition of every attribute's range
-      std::uint32_t* r = ord[att].data();
-      std::size_t l = lo, rn = 0;
+    bool left_is_prefix = true;
+    {
+      const std::uint32_t* ob = ord[batt].data();
       for (std::size_t k = lo; k < hi; ++k) {
-        const std::uint32_t i = r[k];
-        if (goes_left[i]) r[l++] = i;
-        else right_part[rn++] = i;
+        const std::uint32_t i = ob[k];
+        const bool left = val(i, batt) <= t;
+        goes_left[i] = left;
+        left_is_prefix &= !left || n_left == k - lo;
+        n_left += left;
       }
-      std::copy(right_part.begin(), right_part.begin() + static_cast<std::ptrdiff_t>(rn), r + l);
     }
-    const std::int32_t l = build(lo, lo + n_left);
-    const std::int32_t r = build(lo + n_left, hi);
-    C45Tree::Node& nd = nodes[static_cast<std::size_t>(id)];
-    nd.attribute = best;
-    nd.threshold = t;
-    nd.left = l;
-    nd.right = r;
+    for (std::size_t att = 0; att < pre.a; ++att) {  // stable partition of every attribute's range
+      if (att == batt && left_is_prefix) continue;
+      std::uint32_t* r = ord[att].data();
+      std::uint32_t* right = right_part.data();
+      std::size_t l = lo, rn = 0;
+      for (std::size_t k = lo; k < hi; ++k) {  // without a branch: each side's write is kept or overwritten
+        const std::uint32_t i = r[k];
+        const std::size_t left = goes_left[i];
+        r[l] = i;  // l <= k: a slot already read
+        right[rn] = i;
+        l += left;
+        rn += 1 - left;
+      }
+      std::copy(right, right + rn, r + l);
+    }
+    // When the reset threshold sends exactly bag 0 of the chosen cut left (the left instances are the first
+    // best_cut_left of the split attribute's order: always but for values within Weka's tolerances), the
+    // children's class counts are that bag's and the rest: handed down instead of counted again.
+    const std::size_t mark = child_counts.size();
+    std::size_t left_at = 0, left_len = kCountHere, right_at = 0, right_len = kCountHere;
+    if (left_is_prefix && n_left == best_cut_left) {
+      const std::uint32_t* kept = best_left.data() + batt * present.size();
+      left_at = child_counts.size();
+      left_len = 0;
+      for (std::size_t j = 0; j < present.size(); ++j)
+        if (kept[j] > 0) {
+          child_counts.push_back(present[j]);
+          child_counts.push_back(kept[j]);
+          ++left_len;
+        }
+      right_at = child_counts.size();
+      right_len = 0;
+      for (std::size_t j = 0; j < present.size(); ++j)
+        if (class_count[present[j]] > kept[j]) {
+          child_counts.push_back(present[j]);
+          child_counts.push_back(class_count[present[j]] - kept[j]);
+          ++right_len;
+        }
+    }
+    for (std::uint32_t c : present) class_count[c] = 0;  // the children set their own
+    const std::int32_t l = build(lo, lo + n_left, left_at, left_len);
+    const std::int32_t r = build(lo + n_left, hi, right_at, right_len);
+    child_counts.resize(mark);
+    C45Tree::Node& node = nodes[static_cast<std::size_t>(id)];
+    node.attribute = best;
+    node.threshold = t;
+    node.left = l;
+    node.right = r;
     return id;
   }
 
@@ -297,7 +430,7 @@ struct C45Builder {
   // training_errors (ClassifierTree.getTrainingErrors: a leaf's misclassified instances, an inner node's the sum
   // of its children's) of every node of the built tree, children before parents: the same sums as the
   // recursion, once per node instead of once per ancestor.
-  std::vector<double> subtree_errors;
+  std::vector<double>& subtree_errors;
   double fill_training_errors(std::int32_t id) {
     const double e = leaf(id) ? at(id).count - at(id).correct : fill_training_errors(at(id).left) + fill_training_errors(at(id).right);
     return subtree_errors[static_cast<std::size_t>(id)] = e;
@@ -429,13 +562,36 @@ C45Tree C45Tree::fit(const std::vector<double>& x, std::size_t n, std::size_t a,
 }
 
 C45Tree C45Tree::fit(const C45Presort& data, const std::vector<std::int32_t>& y, std::size_t num_classes, const C45Options& opt) {
+  return fit_impl(data, y, num_classes, opt, nullptr);
+}
+
+C45Tree C45Tree::fit(const C45Presort& data, const std::vector<std::int32_t>& y, std::size_t num_classes, const C45Options& opt,
+                     std::vector<std::int32_t>& training_classes) {
+  return fit_impl(data, y, num_classes, opt, &training_classes);
+}
+
+C45Tree C45Tree::fit_impl(const C45Presort& data, const std::vector<std::int32_t>& y, std::size_t num_classes,
+                          const C45Options& opt, std::vector<std::int32_t>* training_classes) {
   check_fit_input(data.x.size(), data.n, data.a, y, num_classes);
   if (data.order.size() != data.a) throw std::invalid_argument("C45Tree::fit: the presort has no order per attribute");
   for (const auto& o : data.order)
     if (o.size() != data.n) throw std::invalid_argument("C45Tree::fit: the presort's orders do not cover the instances");
   C45Tree tree;
-  C45Builder b{data, y, num_classes, opt, tree.nodes_, {}, data.order, std::vector<std::uint8_t>(data.n),
-               std::vector<std::uint32_t>(data.n), {}, {}, xlogx_table(data.n), {}};
+  C45Scratch& sc = scratch();
+  sc.ord.resize(data.a);
+  for (std::size_t att = 0; att < data.a; ++att) sc.ord[att].assign(data.order[att].begin(), data.order[att].end());
+  sc.goes_left.resize(data.n);
+  sc.right_part.resize(data.n);
+  sc.class_count.assign(num_classes, 0);
+  sc.bag0.assign(num_classes, 0);
+  sc.present.clear();
+  sc.best_left.assign(data.a * num_classes, 0);
+  sc.child_counts.clear();
+  sc.lo.clear();
+  sc.hi.clear();
+  C45Builder b{data,        y,         num_classes, opt,   tree.nodes_, {},    sc.ord,
+               sc.goes_left, sc.right_part, sc.class_count, sc.bag0, sc.present, sc.best_left, sc.child_counts, sc.lo, sc.hi,
+               xlogx_table(data.n), sc.subtree_errors};
   b.build(0, data.n);
   if (opt.collapse) {
     b.subtree_errors.assign(tree.nodes_.size(), 0.0);
@@ -443,8 +599,30 @@ C45Tree C45Tree::fit(const C45Presort& data, const std::vector<std::int32_t>& y,
     b.collapse(0);
   }
   if (opt.prune) b.prune(0);
+  if (training_classes) {
+    training_classes->assign(data.n, 0);
+    if (!opt.prune) {
+      // Without pruning every node still holds the instances it was built on in its range of the orders
+      // (collapsing only turns inner nodes into leaves), and predict() routes a training instance by the
+      // same comparisons that partitioned it, so it ends in the (non-empty) leaf that holds it: each leaf's
+      // class for the instances of its range, no walk per instance.
+      std::vector<std::int32_t> stack{0};
+      while (!stack.empty()) {
+        const auto id = static_cast<std::size_t>(stack.back());
+        stack.pop_back();
+        const Node& nd = tree.nodes_[id];
+        if (nd.attribute >= 0) {
+          stack.push_back(nd.right);
+          stack.push_back(nd.left);
+          continue;
+        }
+        for (std::uint32_t k = sc.lo[id]; k < sc.hi[id]; ++k) (*training_classes)[sc.ord[0][k]] = nd.majority;
+      }
+    }
+  }
   // Drop the nodes no longer reachable (collapsed or raised subtrees) to keep the tree compact.
   std::vector<Node> kept;  // preorder copy of the reachable nodes
+  kept.reserve(tree.nodes_.size());
   std::function<std::int32_t(std::int32_t)> copy = [&](std::int32_t id) -> std::int32_t {
     const auto nid = static_cast<std::int32_t>(kept.size());
     kept.push_back(tree.nodes_[static_cast<std::size_t>(id)]);
@@ -458,6 +636,9 @@ C45Tree C45Tree::fit(const C45Presort& data, const std::vector<std::int32_t>& y,
   };
   copy(0);
   tree.nodes_ = std::move(kept);
+  if (training_classes && opt.prune)  // raised subtrees re-route instances: predict each one
+    for (std::size_t i = 0; i < data.n; ++i) (*training_classes)[i] = tree.predict(&data.x[i * data.a]);
+  release_if_large(sc, data.n);
   return tree;
 }
 

@@ -197,9 +197,18 @@ std::vector<std::int32_t> cell_classifier(const WaveClusterOutput& result, const
     }
     y.push_back(cl + 1);
   }
-  const C45Tree tree = c0 == C0Grids::positive ? C45Tree::fit(lattice.subset(keep), y, c.n_clusters + 1, opt)
-                                               : C45Tree::fit(lattice, y, c.n_clusters + 1, opt);
-  for (std::size_t i = 0; i < cells; ++i) table[i] = tree.predict(&lattice.x[i * d]);  // a cell's coordinates
+  // A training cell's class is the tree's prediction for it, given by the fit without walking the tree
+  // (C45Tree::fit's training_classes); only the cells left out of the training data (c0 = positive) walk it.
+  const std::size_t classes = c.n_clusters + 1;
+  if (c0 == C0Grids::all) {
+    C45Tree::fit(lattice, y, classes, opt, table);
+    return table;
+  }
+  std::vector<std::int32_t> trained;
+  const C45Tree tree = C45Tree::fit(lattice.subset(keep), y, classes, opt, trained);
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < cells; ++i)
+    table[i] = keep[i] ? trained[k++] : tree.predict(&lattice.x[i * d]);  // a cell's coordinates
   return table;
 }
 

@@ -3,8 +3,11 @@
 // the same split for split -- attribute, threshold (bit for bit), children, class counts, majority, empty
 // flags -- on random data with many ties, on values within Weka's 1e-6 tolerance of each other (the
 // threshold reset's fallback), on iris, and on the cell grids of WaveCluster results of the paper's data.
+// Also: the training instances' classes a fit returns (C45Tree::fit with training_classes) are predict()
+// of each, and cell_classifier's tables built from them equal the reference's on random clusterings.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -13,8 +16,10 @@
 #include "core/rng.hpp"
 #include "test_support.hpp"
 #include "wavecluster/c45.hpp"
+#include "wavecluster/grid.hpp"
 #include "wavecluster/measures.hpp"
 #include "wavecluster/methods.hpp"
+#include "wavecluster/wavecluster.hpp"
 #include "wc_test_util.hpp"
 
 namespace dpclust::wavecluster {
@@ -119,6 +124,83 @@ TEST(C45Presort, SubsetEqualsSortingTheSubset) {
   EXPECT_EQ(sub.n, direct.n);
   EXPECT_EQ(sub.x, direct.x);
   EXPECT_EQ(sub.order, direct.order);
+}
+
+TEST(C45Presort, TrainingClassesArePredictOfEveryInstance) {
+  // fit(..., training_classes) reads each training instance's class off the leaves' ranges of the sorted
+  // orders (unpruned) instead of walking the tree: it must be predict() of every instance, and the tree the
+  // one fit() returns.
+  Rng rng(99);
+  int compared = 0;
+  for (std::size_t n : {1u, 5u, 60u, 400u})
+    for (std::size_t a : {1u, 2u, 3u})
+      for (std::size_t nc : {2u, 4u, 9u})
+        for (int rep = 0; rep < 3; ++rep) {
+          std::vector<double> x(n * a);
+          std::vector<std::int32_t> y(n);
+          for (std::size_t i = 0; i < n; ++i) {
+            for (std::size_t j = 0; j < a; ++j) x[i * a + j] = static_cast<double>(rng.below(rep == 0 ? 5 : 20));
+            y[i] = rng.below(3) == 0 ? static_cast<std::int32_t>(rng.below(nc))
+                                     : static_cast<std::int32_t>(static_cast<std::size_t>(x[i * a] / 4) % nc);
+          }
+          const C45Presort pre = C45Presort::of(x, n, a);
+          for (const C45Options& opt : option_sets()) {
+            const std::string what = "n=" + std::to_string(n) + " a=" + std::to_string(a) + " nc=" + std::to_string(nc) +
+                                     " rep=" + std::to_string(rep) + " prune=" + std::to_string(opt.prune);
+            std::vector<std::int32_t> trained{7, 7};  // overwritten
+            const C45Tree tree = C45Tree::fit(pre, y, nc, opt, trained);
+            expect_same_tree(C45Tree::fit(pre, y, nc, opt).nodes(), tree, what);
+            ASSERT_EQ(trained.size(), n) << what;
+            for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(trained[i], tree.predict(&x[i * a])) << what << " instance " << i;
+            ++compared;
+          }
+        }
+  EXPECT_EQ(compared, 4 * 3 * 3 * 3 * 5);
+}
+
+TEST(C45Presort, CellTablesOfRandomClusteringsEqualTheReference) {
+  // cell_classifier takes the training cells' classes from the fit (every cell with c0 = all, the kept ones
+  // with c0 = positive) and walks the tree only for the others: the table must be the reference builder's
+  // predictions on every cell, for clusterings of blobs and scattered cells on grids of 2 and 3 dimensions.
+  int compared = 0;
+  for (const std::vector<std::size_t>& dims : std::vector<std::vector<std::size_t>>{{24, 24}, {17, 31}, {40, 9}, {6, 7, 5}})
+    for (std::uint64_t seed : {1u, 2u, 3u, 4u}) {
+      Rng rng(seed);
+      WaveClusterOutput r;
+      r.clustering.shape.dims = dims;
+      const GridShape& shape = r.clustering.shape;
+      const std::size_t cells = shape.size(), d = dims.size();
+      std::vector<std::uint8_t> significant(cells, 0);
+      std::vector<std::size_t> coord(d);
+      const std::size_t blobs = 1 + rng.below(5);
+      for (std::size_t b = 0; b < blobs; ++b) {  // axis-aligned boxes of significant cells
+        std::vector<std::size_t> lo(d), hi(d);
+        for (std::size_t j = 0; j < d; ++j) {
+          lo[j] = rng.below(dims[j]);
+          hi[j] = std::min(dims[j], lo[j] + 1 + rng.below(dims[j] / 3 + 1));
+        }
+        for (std::size_t i = 0; i < cells; ++i) {
+          unravel(i, shape, coord.data());
+          bool in = true;
+          for (std::size_t j = 0; j < d; ++j) in = in && coord[j] >= lo[j] && coord[j] < hi[j];
+          if (in) significant[i] = 1;
+        }
+      }
+      for (std::size_t i = 0; i < cells; ++i)
+        if (rng.below(25) == 0) significant[i] = 1;  // scattered cells: small clusters, deep trees
+      r.clustering = connected_components(significant, shape, true);
+      r.transformed.resize(cells);
+      for (std::size_t i = 0; i < cells; ++i) r.transformed[i] = significant[i] ? 1.0 : (rng.below(3) == 0 ? 0.5 : -0.25);
+      ASSERT_GT(r.clustering.n_clusters, 0u);
+      const C45Presort lattice = lattice_presort(shape);
+      for (C0Grids c0 : {C0Grids::all, C0Grids::positive})
+        for (const C45Options& opt : option_sets()) {
+          const auto ref = reference::reference_cell_table(r, opt, c0);
+          EXPECT_EQ(cell_classifier(r, opt, c0, lattice), ref) << "seed " << seed << " d=" << d;
+          ++compared;
+        }
+    }
+  EXPECT_EQ(compared, 4 * 4 * 2 * 5);
 }
 
 TEST(C45Presort, IrisGivesTheReferenceTrees) {
