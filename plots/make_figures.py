@@ -460,7 +460,7 @@ def follow(queue, results_dir, out_dir, pdf=False, force=False, log=sys.stderr):
     time, until a line END: then it stops at once, and the run after the experiments draws what it did not
     reach, with all the cores. For each experiment: its generic figures, and the papers' figures that read
     only experiments finished by then (ready_paper_jobs). Each job it drew is appended to `queue`.done (that
-    run's --keep-drawn). Returns (jobs drawn, jobs failed, seconds spent drawing)."""
+    run's --keep-drawn). Returns (jobs drawn, jobs failed, CPU seconds spent drawing)."""
     queue = pathlib.Path(queue)
     done_file = queue.with_name(queue.name + ".done")
     done_file.write_text("")
@@ -481,10 +481,10 @@ def follow(queue, results_dir, out_dir, pdf=False, force=False, log=sys.stderr):
         if not name:
             continue
         finished.add(name)
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         ids = ({f"plot_results:{name}"} | ready_paper_jobs(out_dir, results_dir, finished)) - handled
         counts, figures = run(results_dir, out_dir, pdf=pdf, force=force, jobs=1, log=log, only=ids)
-        busy += time.perf_counter() - t0
+        busy += time.process_time() - t0
         drawn += counts["drawn"]
         failed += counts["failed"]
         handled |= ids
@@ -513,7 +513,7 @@ def main():
     t0 = time.perf_counter()
     if args.follow:
         drawn, failed, busy = follow(args.follow, args.results, args.out, pdf=args.pdf, force=args.force)
-        print(f"drawn beside the experiments: {drawn} jobs, {failed} failed, {busy:.1f} s of drawing")
+        print(f"drawn beside the experiments: {drawn} jobs, {failed} failed, {busy:.1f} CPU seconds at nice 19")
         return 1 if failed else 0
     keep = []
     if args.keep_drawn:
