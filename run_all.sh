@@ -5,7 +5,9 @@
 #                          papers' datasets the paper configs read (`dpclust data fetch --for`; what
 #                          cannot be fetched is listed with the command that fetches it), run every
 #                          experiment on built-in data (configs/builtin/) and the paper reproductions
-#                          whose data is present (configs/paper/); then the figures and the report.
+#                          whose data is present (configs/paper/); then the figures (each experiment's
+#                          drawn beside the experiments at nice 19 as soon as its results are written)
+#                          and the report.
 #   ./run_all.sh --test    install, build, and run the whole suite through CTest, each test once: the engine's
 #                          GoogleTest programs built with AddressSanitizer + UBSan (build-sanitize/, compiled
 #                          in the background from the start); the Python suite against the package
