@@ -307,8 +307,11 @@ int cmd_list(int argc, char** argv) {
   }
   std::cout << "data root: " << (root.empty() ? "(none: set --data-root or DPCLUST_DATA_ROOT)" : root.string()) << "\n\n";
   std::cout << "registered datasets (datasets/registry.yaml):\n";
+  std::size_t name_width = 16;  // the longest name and two spaces, so that a long name never runs into its file
+  for (const auto& d : j["registered_datasets"]) name_width = std::max(name_width, d["name"].get<std::string>().size() + 2);
   for (const auto& d : j["registered_datasets"])
-    std::cout << "  " << std::left << std::setw(16) << d["name"].get<std::string>() << d.value("file", "") << "  [" << d["status"].get<std::string>() << "]\n";
+    std::cout << "  " << std::left << std::setw(static_cast<int>(name_width)) << d["name"].get<std::string>() << d.value("file", "")
+              << "  [" << d["status"].get<std::string>() << "]\n";
   std::cout << "\ngenerators (datasets: - name: x\n              generator: {type: <name>, ...}):\n";
   for (const auto& g : all_generators()) {
     std::cout << "  " << std::left << std::setw(18) << g.name << g.summary << "\n";

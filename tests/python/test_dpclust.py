@@ -612,3 +612,19 @@ def test_dpm_estimator_releases_centres_and_spends_epsilon_delta():
     assert np.array_equal(a.predict(X), a.release_labels_)
     with pytest.raises(ValueError, match="delta"):
         dpclust.DPM(epsilon=1.0, delta=0.0, bounds=(-60, 60), random_state=3).fit(X)
+
+
+@needs_binary
+def test_list_keeps_every_dataset_name_apart_from_its_file():
+    """`dpclust list`: the registered datasets' column is as wide as the longest name (uci_gas_emissions ran into
+    its file name when the column was fixed at 16)."""
+    out = cli("list", "--json")
+    assert out.returncode == 0, out.stderr
+    rows = json.loads(out.stdout)["registered_datasets"]
+    text = cli("list").stdout.splitlines()
+    start = text.index(next(ln for ln in text if ln.startswith("registered datasets")))
+    for row, line in zip(rows, text[start + 1:]):
+        name, file = row["name"], row.get("file", "")
+        assert line.startswith("  " + name + "  "), line
+        if file:
+            assert line.split()[1] == file, line
