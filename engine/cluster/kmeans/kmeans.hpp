@@ -44,8 +44,9 @@ struct KMeansOptions {
   // rounding error, so the result -- labels, centres, inertia, iterations, the generator's state -- is the
   // same, double for double, as without (tests/cluster/kmeans_pruning_test.cpp); only the work differs
   // (on well-separated clusters most distances are skipped). Used by the k-means reference run of the
-  // measures (metrics/kmeans_reference.hpp) and DRBT's K-means; the `kmeans` method keeps the exhaustive
-  // search.
+  // measures (metrics/kmeans_reference.hpp), DRBT's K-means and the k-means of EUGkM's and LSH clustering's
+  // synopses (EUGkM on synth_10d at eps 0.5, a million grid cells: 29.4 -> 10.7 s a fit, the same values);
+  // the `kmeans` method keeps the exhaustive search.
   bool triangle_pruning = false;
 };
 
