@@ -43,7 +43,9 @@ import subprocess
 import sys
 import tempfile
 import time
-import types
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import reference_common as rc  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -87,37 +89,10 @@ def kmeanspp_cost(x, restarts, seed):
     return best
 
 
-def fast_histogram_standin():
-    """histogram1d with fast_histogram 0.12's semantics, in numpy: bin floor((v - lo) * bins / (hi - lo)),
-    the top edge in the last bin, values outside [lo, hi] (and NaN) dropped."""
-    import numpy as np
-
-    def histogram1d(x, bins, range, weights=None):
-        lo, hi = float(range[0]), float(range[1])
-        v = np.asarray(x, dtype=float).ravel()
-        keep = (v >= lo) & (v <= hi)
-        v = v[keep]
-        idx = np.floor((v - lo) * (bins / (hi - lo))).astype(np.int64)
-        idx = np.clip(idx, 0, bins - 1)
-        w = None if weights is None else np.asarray(weights, dtype=float).ravel()[keep]
-        return np.bincount(idx, weights=w, minlength=bins)[:bins].astype(float)
-
-    mod = types.ModuleType("fast_histogram")
-    mod.histogram1d = histogram1d
-    mod.__version__ = "0.12-standin"
-    return mod
-
-
 def load_reference(path, diffprivlib):
     if diffprivlib:
         sys.path.insert(0, diffprivlib)
-    try:
-        import fast_histogram  # noqa: F401
-        version = tuple(int(p) for p in fast_histogram.__version__.split(".")[:2])
-        if version < (0, 12):
-            raise ImportError
-    except Exception:
-        sys.modules["fast_histogram"] = fast_histogram_standin()
+    rc.ensure_fast_histogram()  # fast_histogram >= 0.12, or its numpy stand-in
     sys.path.insert(0, path)
     return importlib.import_module("dpm").DPM
 
