@@ -42,7 +42,7 @@ import numpy as np
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import plot_results  # noqa: E402  (also sets the matplotlib backend and the shared style)
-from plot_results import error, save  # noqa: E402
+from plot_results import datasets_in_order, error, save  # noqa: E402
 
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.colors import ListedColormap, to_rgba  # noqa: E402
@@ -79,13 +79,6 @@ _load = plot_results.load_first
 def _dname(name):
     return DATASET_NAMES.get(name, name)
 
-
-def _datasets(data):
-    seen = []
-    for c in data["cells"]:
-        if c["dataset"] not in seen:
-            seen.append(c["dataset"])
-    return seen
 
 
 def _cell(data, dataset, series=None, method=None):
@@ -266,7 +259,7 @@ def _voronoi(ax, centers, extent, res=400):
 
 def dpdbscan_fig5_moons(results_dir, out_dir):
     name, data = _load(results_dir, ["figures_dpdbscan", "builtin_figures_dpdbscan"])
-    ds = "moons" if "moons" in data["datasets"] else _datasets(data)[0]
+    ds = "moons" if "moons" in data["datasets"] else datasets_in_order(data)[0]
     xy, _ = _points(data, name, ds)
     dp = _cell(data, ds, method="dp_dbscan")
     db = _cell(data, ds, method="dbscan")
@@ -327,7 +320,7 @@ def dpdbscan_fig5_moons(results_dir, out_dir):
 
 def dpdbscan_fig7_cluto(results_dir, out_dir):
     name, data = _load(results_dir, ["figures_dpdbscan", "builtin_figures_dpdbscan"])
-    cand = [d for d in _datasets(data) if "points" in data["datasets"][d] and _cell(data, d, method="dp_kmeans")
+    cand = [d for d in datasets_in_order(data) if "points" in data["datasets"][d] and _cell(data, d, method="dp_kmeans")
             and _cell(data, d, method="dp_dbscan") and _cell(data, d, method="dbscan")]
     cluto = [d for d in cand if d.startswith("cluto")]
     sets = cluto or [d for d in cand if "sample" not in d]
@@ -422,7 +415,7 @@ def _nearest(values, target, default):
 
 def dpdbscan_fig8_alpha_minpts(results_dir, out_dir):
     name, data = _load(results_dir, ["dpdbscan_fig8"])
-    ds = _datasets(data)[0]
+    ds = datasets_in_order(data)[0]
     cells = [c for c in data["cells"] if c["dataset"] == ds]
     alphas = sorted({c["params"]["alpha"] for c in cells if "alpha" in c["params"]})
     minpts = sorted({c["params"]["min_pts"] for c in cells if "min_pts" in c["params"]})
@@ -447,7 +440,7 @@ def dpdbscan_fig8_alpha_minpts(results_dir, out_dir):
 
 def _per_dataset_sweep(results_dir, out_dir, experiment, x, xlabel, series_pref, stem, title, mark=None, log=False):
     name, data = _load(results_dir, [experiment])
-    sets = _datasets(data)
+    sets = datasets_in_order(data)
     fig, axes = plt.subplots(1, len(sets), figsize=(4.2 * len(sets), 3.7), squeeze=False)
     for j, ds in enumerate(sets):
         ax = axes[0][j]
@@ -563,7 +556,7 @@ def dpdbscan_table2(results_dir, out_dir):
         lines += [f"## {metric.upper()}", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         for src_name, src in sources:
             tables = published_tables(src_name)
-            for ds in _datasets(src):
+            for ds in datasets_in_order(src):
                 row = [_dname(ds)]
                 for s in series:
                     c = _cell(src, ds, series=s)

@@ -24,7 +24,7 @@ import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import plot_results  # noqa: E402  (also sets the matplotlib backend and the shared style)
-from plot_results import error, save  # noqa: E402
+from plot_results import datasets_in_order, error, save  # noqa: E402
 
 import matplotlib.pyplot as plt  # noqa: E402
 
@@ -63,13 +63,6 @@ def _cell(data, dataset, series):
     return None
 
 
-def _datasets(data):
-    seen = []
-    for c in data["cells"]:
-        if c["dataset"] not in seen:
-            seen.append(c["dataset"])
-    return seen
-
 
 def gap_reduction(data, dataset):
     """DPM's reduction of the inertia gap to KMeans++ against LSH-splits, on the means (as the report computes it)."""
@@ -86,7 +79,7 @@ def gap_reduction(data, dataset):
 
 def dpm_fig1_kopt(results_dir, out_dir):
     present = _present(results_dir, "dpm_fig1_kopt")
-    rows = [(name, data, ds) for name, data in present for ds in _datasets(data)]
+    rows = [(name, data, ds) for name, data in present for ds in datasets_in_order(data)]
     if not rows:
         return []
     fig, axes = plt.subplots(len(rows), len(MEASURES), figsize=(3.0 * len(MEASURES), 2.6 * len(rows)), squeeze=False)
@@ -136,7 +129,7 @@ def dpm_table2(results_dir, out_dir):
         "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, data in present:
-        for dataset in _datasets(data):
+        for dataset in datasets_in_order(data):
             for series, label, _ in SERIES:
                 c = _cell(data, dataset, series)
                 if c is None:

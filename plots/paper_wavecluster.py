@@ -36,7 +36,7 @@ import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import plot_results  # noqa: E402  (also sets the matplotlib backend and the shared style)
-from plot_results import error, save  # noqa: E402
+from plot_results import datasets_in_order, error, save  # noqa: E402
 
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
@@ -69,14 +69,6 @@ def _dname(name):
 def _label(series):
     return STYLE.get(series, (series, None, "o"))[0]
 
-
-def _datasets(data):
-    """Datasets in the order of the config (the order of the cells)."""
-    seen = []
-    for c in data["cells"]:
-        if c["dataset"] not in seen:
-            seen.append(c["dataset"])
-    return seen
 
 
 def _sweep(data, dataset, series, metric, x="epsilon", where=None):
@@ -183,7 +175,7 @@ def _cells_panel(ax, release, bounds, title, columns):
 def wc_fig2_clusters(results_dir, out_dir):
     name, data = _load(results_dir, ["figures_wavecluster", "builtin_figures_wavecluster"])
     panels = []
-    for ds in _datasets(data):
+    for ds in datasets_in_order(data):
         info = data["datasets"][ds]
         if "points" not in info:
             raise FileNotFoundError(f"experiment {name} has no points (set output: {{points: true}})")
@@ -243,7 +235,7 @@ def _baseline_example(cell, true_clusters):
 
 def wc_kdd_fig1_baseline(results_dir, out_dir):
     name, data = _load(results_dir, ["wavecluster_kdd_fig1"])
-    ds = _datasets(data)[0]
+    ds = datasets_in_order(data)[0]
     info = data["datasets"][ds]
     if "points" not in info:
         raise FileNotFoundError(f"experiment {name} has no points (set output: {{points: true}})")
@@ -298,7 +290,7 @@ def _absent_panel(ax, title, fix):
 def _measure_grid(data, name, out_dir, measures, stem, title, true_line=None, ylim01=True, missing=None):
     """One row per measure, one column per dataset (Figure 3's layout and letters); `missing`: the fix for
     Gowalla's absent results (its column is then an empty panel saying so)."""
-    datasets = _datasets(data)
+    datasets = datasets_in_order(data)
     series = [s for s in PRIVATE if any(c["series"] == s for c in data["cells"])]
     if not series:
         raise FileNotFoundError(f"experiment {name} has none of the series {', '.join(PRIVATE)}")

@@ -246,6 +246,11 @@ CI_NOTE = "95% CI, cut to the metric's range"
 
 # --- stand-in data ---------------------------------------------------------------------------------
 
+def datasets_in_order(data):
+    """The datasets of a results file in the order of the config (the order of its cells)."""
+    return list(dict.fromkeys(c["dataset"] for c in data["cells"]))
+
+
 def generated_datasets(data, datasets=None):
     """The datasets (of `datasets`, default all) that the run generated itself (results.json
     datasets[].provenance.generator: configs/builtin/ and any config with a `generator:` entry), in order."""
