@@ -43,6 +43,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import reference_common as rc  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 BOX = 110.0
@@ -85,11 +88,7 @@ def baseline_cost(X, k):
 
 
 def load_reference(path):
-    for sub in ("learning", os.path.join("python", "dp_accounting")):
-        p = os.path.join(path, sub)
-        if not os.path.isdir(p):
-            sys.exit(f"reference_lsh_clustering.py: {p} is missing: --reference must be a google/differential-privacy checkout")
-        sys.path.insert(0, p)
+    rc.add_google_clustering(path)  # --reference: a google/differential-privacy checkout
     import warnings
     warnings.filterwarnings("ignore")  # scikit-learn 1.2's FutureWarning about n_init
     from clustering import clustering_algorithm, clustering_params, default_clustering_params, privacy_calculator
