@@ -59,7 +59,7 @@ class DatasetCache {
 
 // The key of MetricInput::cache under which a metric that re-runs the method (the cross-validated OCM and
 // 2CE of DP WaveCluster: the paper clusters each fold's training part with the mechanism, then classifies)
-// adds the seconds those mechanism runs took, a double. The trial record reports them as
+// records the seconds those mechanism runs took, a double. The trial record reports them as
 // timing.mechanism_rerun_seconds, a part of metrics_seconds: mechanism work done for the evaluation, so that
 // the evaluation's own cost (classifiers, matching, scores) can be told from the mechanism's.
 inline constexpr const char* kMechanismRerunSecondsKey = "timing.mechanism_rerun_seconds";
