@@ -74,7 +74,7 @@ packages=(g++ make cmake git pkg-config libyaml-cpp-dev nlohmann-json3-dev libbo
           ccache)
 missing=()
 for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ]; then
@@ -193,8 +193,8 @@ if [ "$mode" = test ]; then
   for log in "$release_log" "${sanitize_ctest_log:-}"; do
     [ -s "$log" ] || continue
     echo "  slowest tests of the $([ "$log" = "$release_log" ] && echo Release || echo sanitizer) pass:"
-    grep -E "Test +#[0-9]+: " "$log" | sed -E 's/.*Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec.*/\2 \1/' | sort -rn | head -8 |
-      awk '{printf "    %8.1f s  %s\n", $1, $2}'
+    grep -E "Test +#[0-9]+: " "$log" | sed -E 's/.*Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec.*/\2 \1/' | sort -rn |
+      awk 'NR <= 8 {printf "    %8.1f s  %s\n", $1, $2}'
   done
   exit $status
 fi
@@ -259,7 +259,7 @@ for cfg in "${configs[@]}"; do
   [ "$quick" = 1 ] && trial_args=(--trials 2)
   # --skip-missing-data records why a config did not run (OUT/<experiment>/skipped.json), for the report.
   "$dpclust" run "$cfg" --out "$out" --threads "$threads" --skip-missing-data ${force} "${trial_args[@]}" "${root_args[@]}"
-  sed -n "s/^experiment:[[:space:]]*[\"']\{0,1\}\([A-Za-z0-9_.-]*\).*/\1/p" "$cfg" | head -1 >> "$figure_queue"
+  sed -n "s/^experiment:[[:space:]]*[\"']\{0,1\}\([A-Za-z0-9_.-]*\).*/\1/p" "$cfg" | awk 'NR == 1' >> "$figure_queue"
 done
 echo END >> "$figure_queue"
 
