@@ -151,14 +151,16 @@ const std::vector<GeneratorInfo>& all_generators() {
        {n_samples(100), noise_param(0.0), shuffle_param(), seed_param(), random_stream_param()},
        [](const ParamSet& p) {
          return make_moons(MoonsOptions{size_of(p, "n_samples"), p.real("noise"), p.boolean("shuffle"), seed_of(p), random_stream_of(p)});
-       }},
+       },
+       {}},  // no parameter check beyond the declared ranges
       {"circles", "a circle inside a circle (scikit-learn make_circles)",
        {n_samples(100), noise_param(0.0), real_param("factor", 0.8, "inner/outer radius ratio", 0.0, 1.0, false, true),
         shuffle_param(), seed_param(), random_stream_param()},
        [](const ParamSet& p) {
          return make_circles(CirclesOptions{size_of(p, "n_samples"), p.real("noise"), p.real("factor"), p.boolean("shuffle"), seed_of(p),
                                             random_stream_of(p)});
-       }},
+       },
+       {}},  // no parameter check beyond the declared ranges
       {"blobs", "isotropic Gaussian blobs (scikit-learn make_blobs)",
        {n_samples(100), int_param("centers", 3, "number of blobs, centres uniform in the centre box; at most 1e6 (one centre per point at most makes sense)",
                   1, 1'000'000),
@@ -222,7 +224,8 @@ const std::vector<GeneratorInfo>& all_generators() {
         noise_param(0.0), shuffle_param(), seed_param()},
        [](const ParamSet& p) {
          return spirals(SpiralsOptions{size_of(p, "n_samples"), size_of(p, "arms"), p.real("noise"), p.real("turns"), p.boolean("shuffle"), seed_of(p)});
-       }},
+       },
+       {}},  // no parameter check beyond the declared ranges
       {"uniform", "uniform noise in a box, labelled -1",
        {n_samples(1000), n_features_param(), real_param("low", 0.0, "box lower end"),
         real_param("high", 1.0, "box upper end"), seed_param()},

@@ -260,8 +260,8 @@ static ExperimentConfig parse_config_checked(const std::string& text, const std:
   for (std::size_t i = 0; i < cfg.datasets.size(); ++i)
     for (const auto& [param, how] : cfg.datasets[i].tuned_on_data) {
       bool declared = false;
-      for (const auto& ms : cfg.methods)
-        for (const auto& p : find_method(ms.method)->params) declared = declared || p.name == param;
+      for (const auto& method_spec : cfg.methods)
+        for (const auto& p : find_method(method_spec.method)->params) declared = declared || p.name == param;
       if (!declared)
         yaml::fail(ds.item(i).child("tuned_on_data"), "tuned_on_data names '" + yaml::clip(param) + "', a parameter none of the listed methods declares",
                    "name the parameters chosen by looking at the data (alpha, min_pts, k, g, ...) as the methods call them");

@@ -62,8 +62,13 @@ std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
 }
 
 std::string with_commas(std::uint64_t x) {
-  std::string s = std::to_string(x);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
+  const std::string digits = std::to_string(x);
+  std::string s;
+  s.reserve(digits.size() + digits.size() / 3);
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) s.push_back(',');  // a comma before each group of three from the right
+    s.push_back(digits[i]);
+  }
   return s;
 }
 

@@ -135,11 +135,12 @@ void check_dp_dbscan_shape(const ParamSet& p, const DataShape& shape) {
   if (shape.bounds.empty() || (shape.d && shape.bounds.dims() != *shape.d)) return;
   const CellGrid g = make_grid(shape.bounds, p.real("alpha"), eta);  // refuses grids beyond 2^62 cells
   const std::uint64_t n_public = static_cast<std::uint64_t>(p.integer("n_public"));
-  const std::optional<std::uint64_t> n_pub = n_public ? std::optional<std::uint64_t>(n_public)
-                                                      : shape.n_exact ? shape.n : std::nullopt;
+  // The count the automatic choice compares with |X| / 2: public (n_public) or exact from the data's shape.
+  const bool n_known = n_public != 0 || (shape.n_exact && shape.n.has_value());
+  const std::uint64_t n_pub = n_public != 0 ? n_public : shape.n.value_or(0);
   const bool naive = histogram == HistogramChoice::naive ||
-                     (histogram == HistogramChoice::automatic && n_pub && static_cast<double>(std::max<std::uint64_t>(1, *n_pub)) >
-                                                                              static_cast<double>(g.universe) / 2);
+                     (histogram == HistogramChoice::automatic && n_known &&
+                      static_cast<double>(std::max<std::uint64_t>(1, n_pub)) > static_cast<double>(g.universe) / 2);
   if ((naive || storage == StorageChoice::dense) && g.universe > kDenseMax)
     throw InputError(naive ? "params.histogram" : "params.storage",
                      "dense storage of the grid's |X| = " + std::to_string(g.universe) + " cells exceeds the limit of 2^26 cells",

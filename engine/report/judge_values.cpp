@@ -79,7 +79,7 @@ ValueOutcome evaluate(const PublishedValue& v, const Results& results, const Ver
       if (sk->second.contains("fix")) out.note += "; fix: " + sk->second["fix"].get<std::string>();
     } else if (results.experiments().count(v.query.experiment)) {
       out.note = "no matching cell";
-    } else if (auto sk = results.skipped().find(v.query.experiment); sk != results.skipped().end()) {
+    } else if (sk != results.skipped().end()) {
       out.note = "skipped: " + sk->second.value("reason", std::string("data missing"));
       if (sk->second.contains("fix")) out.note += "; fix: " + sk->second["fix"].get<std::string>();
     } else {

@@ -135,13 +135,13 @@ TEST(HamerlyAssignment, LabelsOfTheExhaustiveSearchWithFewerDistances) {
 // lower bound at most the exact second distance; on lattice points (exact ties, which must go to the lower
 // index), far from the origin (where ||x||^2 - 2 x.c + ||c||^2 cancels), and in 50 dimensions.
 TEST(NearestSearch, TheExhaustiveSearchsResults) {
-  struct Case {
+  struct SearchCase {
     std::size_t n, d, k;
     double offset;
     bool lattice;
   };
-  for (const Case& cs : {Case{500, 2, 7, 0.0, true}, Case{500, 3, 9, 1e6, true}, Case{400, 50, 12, 0.0, false},
-                         Case{300, 5, 1, 0.0, false}, Case{700, 4, 33, 1e3, false}}) {
+  for (const SearchCase& cs : {SearchCase{500, 2, 7, 0.0, true}, SearchCase{500, 3, 9, 1e6, true}, SearchCase{400, 50, 12, 0.0, false},
+                         SearchCase{300, 5, 1, 0.0, false}, SearchCase{700, 4, 33, 1e3, false}}) {
     Rng rng(cs.n + cs.d);
     std::vector<double> x(cs.n * cs.d), c(cs.k * cs.d);
     for (double& v : x) v = cs.offset + (cs.lattice ? static_cast<double>(rng.below(5)) : rng.normal());

@@ -78,9 +78,10 @@ TEST(DpmRun, LedgerAddsUpToEpsilonAndDelta) {
     EXPECT_GE(r.centres.rows(), 1);
     EXPECT_LE(r.centres.rows(), 128);
     for (const BudgetEntry& e : ledger.entries()) {
-      if (s == privacy::Sampler::secure)
+      if (s == privacy::Sampler::secure) {
         EXPECT_TRUE(e.mechanism == "discrete_laplace" || e.mechanism == "exponential_exact" || e.mechanism == "discrete_gaussian")
             << e.mechanism;
+      }
     }
     EXPECT_EQ(ledger.unbounded(), s == privacy::Sampler::textbook);
   }

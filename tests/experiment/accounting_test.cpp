@@ -374,9 +374,15 @@ metrics: [n_clusters]
   const json blobs = set_of(r["privacy_accounting"], "blobs");
   for (const auto& c : r["cells"]) {
     if (c["dataset"] != "blobs") continue;
-    if (c["series"] == "dp_dbscan_pairwise") EXPECT_EQ(c["privacy_spent"]["epsilon"].get<double>(), 39.0);  // (40 - 1) x 1
-    if (c["series"] == "nd_laplace") EXPECT_EQ(c["privacy_spent"]["epsilon"].get<double>(), 2.0);
-    if (c["series"] == "dp_kmeans") EXPECT_EQ(c["privacy_spent"]["unbounded"], true);
+    if (c["series"] == "dp_dbscan_pairwise") {
+      EXPECT_EQ(c["privacy_spent"]["epsilon"].get<double>(), 39.0);  // (40 - 1) x 1
+    }
+    if (c["series"] == "nd_laplace") {
+      EXPECT_EQ(c["privacy_spent"]["epsilon"].get<double>(), 2.0);
+    }
+    if (c["series"] == "dp_kmeans") {
+      EXPECT_EQ(c["privacy_spent"]["unbounded"], true);
+    }
   }
   bool replace_seen = false, add_seen = false;
   for (const auto& c : blobs["central"]) {
@@ -427,7 +433,9 @@ metrics: [n_clusters]
   EXPECT_DOUBLE_EQ(c["epsilon"].get<double>(), std::log1p(0.1 * std::expm1(2.0)));  // 0.4940..., not 2 x 0.1586
   EXPECT_NE(r["datasets"]["blobs"]["provenance"].dump().find("\"scheme\":\"poisson\""), std::string::npos);
   for (const auto& t : r["datasets"]["blobs"]["provenance"]["transforms"])
-    if (t["name"] == "subsample") EXPECT_FALSE(t.contains("seed"));  // secret randomness: no seed anywhere
+    if (t["name"] == "subsample") {
+      EXPECT_FALSE(t.contains("seed"));  // secret randomness: no seed anywhere
+    }
 
   std::string seeded = secure;
   seeded.replace(seeded.find("randomness: secure\n"), 19, "seed: 2\n");

@@ -47,7 +47,7 @@ TEST(MethodTable, DocsHoldTheGeneratedTable) {
 
 // docs/config-keys.md is generated; adding or changing a method's parameter without regenerating it fails here.
 TEST(ConfigKeysDoc, DocsHoldTheGeneratedReference) {
-  const std::string doc = read_file(std::string(DPCLUST_TEST_SOURCE_DIR) + "/docs/config-keys.md");
+  const std::string doc = read_file(DPCLUST_TEST_SOURCE_DIR "/docs/config-keys.md");
   EXPECT_EQ(doc, config_keys_markdown()) << "docs/config-keys.md is out of date: run `dpclust list --config-keys > docs/config-keys.md`";
 }
 

@@ -424,7 +424,7 @@ metrics: [n_clusters]
 )");
   const fs::path fake = dpclust::testing::write_file(dir / "sbatch", "#!/bin/sh\necho called >> '" + (dir / "calls").string() + "'\necho 7\n");
   fs::permissions(fake, fs::perms::owner_all);
-  for (const std::string extra : {std::string(" --dry-run"), " --sbatch " + fake.string()}) {
+  for (const std::string& extra : {std::string(" --dry-run"), " --sbatch " + fake.string()}) {
     const auto r = dpclust_cmd("submit " + a.string() + " " + b.string() + " --scheduler slurm --tasks 2 --out " + (dir / "out").string() + extra);
     EXPECT_EQ(r.code, 2) << r.output;
     EXPECT_TRUE(has(r.output, "2 datasets are missing")) << r.output;

@@ -35,7 +35,8 @@ void expect_count_band(std::uint64_t observed, std::uint64_t n, double p, const 
 }
 
 double binomial_pmf(std::uint64_t n, std::uint64_t j, double p) {
-  return std::exp(std::lgamma(n + 1.0) - std::lgamma(j + 1.0) - std::lgamma(n - j + 1.0) + j * std::log(p) + (n - j) * std::log1p(-p));
+  const auto nd = static_cast<double>(n), jd = static_cast<double>(j);  // exact: the tests' n are far below 2^53
+  return std::exp(std::lgamma(nd + 1.0) - std::lgamma(jd + 1.0) - std::lgamma(nd - jd + 1.0) + jd * std::log(p) + (nd - jd) * std::log1p(-p));
 }
 
 // Draws `runs` counts of Bin(M, Pr[Z >= k]) and checks every value's frequency against the pmf.
@@ -96,7 +97,9 @@ TEST(ExactBinomial, CandidateRateIsNeverBelowPAndCloseAboveIt) {
     ASSERT_GE(t, 1u);
     const double c = -std::expm1(-1.0 / static_cast<double>(t));
     EXPECT_GE(c, p) << "p " << p;
-    if (t < (std::uint64_t{1} << 62)) EXPECT_LE(c, 1.3 * p) << "p " << p;  // M c <= 1.3 M p (+ 4 at the cap)
+    if (t < (std::uint64_t{1} << 62)) {
+      EXPECT_LE(c, 1.3 * p) << "p " << p;  // M c <= 1.3 M p (+ 4 at the cap)
+    }
   }
   EXPECT_EQ(detail::candidate_t(0.7), 0u);  // p > 1/2: every trial is a candidate
 }

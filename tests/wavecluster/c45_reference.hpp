@@ -309,7 +309,7 @@ inline std::vector<C45Tree::Node> reference_fit(const std::vector<double>& x, st
   for (auto c : y)
     if (c < 0 || static_cast<std::size_t>(c) >= num_classes) throw std::invalid_argument("C45Tree::fit: class index out of range");
   std::vector<C45Tree::Node> tree_nodes;
-  RefBuilder b{x, n, a, y, num_classes, opt, tree_nodes, {}};
+  RefBuilder b{x, n, a, y, num_classes, opt, tree_nodes, {}, {}};
   std::vector<std::uint32_t> all(n);
   std::iota(all.begin(), all.end(), 0u);
   b.build(all);
