@@ -19,7 +19,9 @@ namespace {
 std::string numbered(const std::vector<InputError>& ps) {
   std::string msg = std::to_string(ps.size()) + " problems:";
   for (std::size_t i = 0; i < ps.size(); ++i) {
-    msg += "\n" + std::to_string(i + 1) + ". ";
+    msg += '\n';
+    msg += std::to_string(i + 1);
+    msg += ". ";
     // Continuation lines (the fix) indented under the number.
     for (char c : std::string_view(ps[i].what())) {
       msg.push_back(c);
