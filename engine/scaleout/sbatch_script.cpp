@@ -33,10 +33,16 @@ void check_name(const std::string& value, const std::string& option) {
 // The job-array script's shell command: every argument quoted.
 std::string run_command(const SbatchOptions& o) {
   std::string cmd = shell_quote(o.dpclust) + " run";
-  for (const auto& c : o.configs) cmd += " " + shell_quote(c);
+  for (const auto& c : o.configs) {
+    cmd += ' ';
+    cmd += shell_quote(c);
+  }
   cmd += " --out " + shell_quote(o.out) + " --shard auto --shard-by " + o.shard_by + " --threads \"${SLURM_CPUS_PER_TASK:-" +
          std::to_string(o.cpus_per_task) + "}\" --no-progress";
-  for (const auto& a : o.run_args) cmd += " " + shell_quote(a);
+  for (const auto& a : o.run_args) {
+    cmd += ' ';
+    cmd += shell_quote(a);
+  }
   return cmd;
 }
 
