@@ -24,7 +24,11 @@ Privacy flags on every fitted estimator: ``private_release_``, ``epsilon_spent_`
 (bounds from the data: its subclass ``PrivacyLeakWarning``), once per estimator class and reason;
 ``set_config(warn_not_private=False)`` or ``DPCLUST_WARN_NOT_PRIVATE=0`` silences it, worker processes included.
 """
-from . import _core, datasets, metrics
+from . import _core, _safe_calls
+
+_safe_calls.install(_core)  # before any module binds a function of _core: no error prints an argument's value
+
+from . import datasets, metrics  # noqa: E402
 from ._config import config_context, get_config, set_config
 from ._core import Ledger
 from ._estimator import NotFittedError, NotPrivateReleaseWarning, PrivacyLeakWarning
