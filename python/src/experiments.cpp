@@ -76,18 +76,31 @@ py::dict run(const ConfigSource& src, const std::string& out, int threads, std::
   return d;
 }
 
+// `dpclust validate` (experiments/dpclust.cpp cmd_validate), the same steps: the config, then with load_data
+// (the default, as the command's) every dataset read and every cell checked against it; every problem at once
+// (InputErrors: a ValueError numbering them).
 py::dict validate(const ConfigSource& src, bool load_data, int threads) {
+  if (threads < 0) throw InputError("threads", "must be >= 0");
   ExperimentConfig cfg = config_from(src);
   RunLimits limits;
   limits.threads = threads;
   cfg.max_cells = limits.max_cells;
-  const RunCost cost = check_run_cost(cfg, limits);
-  validate_experiment(cfg, load_data);
+  ProblemList problems;
+  RunCost cost;
+  Validation v;
+  problems.collect([&] { cost = check_run_cost(cfg, limits, /*cells_may_be_skipped=*/load_data); });
+  {
+    py::gil_scoped_release free_gil;  // reading the data files
+    problems.collect([&] { v = validate_experiment(cfg, load_data, limits); });
+  }
+  problems.throw_if_any();
   py::dict d;
   d["experiment"] = cfg.name;
   d["cells"] = cost.cells;
   d["trials"] = cfg.trials;
-  d["cost"] = describe_cost(cost);
+  d["cost"] = describe_cost(load_data ? v.cost : cost);
+  d["notes"] = py::cast(v.notes);
+  d["data_loaded"] = load_data;
   return d;
 }
 
@@ -189,7 +202,8 @@ void bind_experiments(py::module_& m) {
            py::arg("label") = "", py::arg("base_dir") = "", py::arg("data_root") = "");
   m.def("run", &run, py::arg("config"), py::arg("out"), py::arg("threads") = 0, py::arg("trials") = 0, py::arg("force") = false,
         py::arg("progress") = false, py::arg("noise_scale") = 1.0, "`dpclust run` on one config.");
-  m.def("validate", &validate, py::arg("config"), py::arg("load_data") = false, py::arg("threads") = 0, "`dpclust validate` on one config.");
+  m.def("validate", &validate, py::arg("config"), py::arg("load_data") = true, py::arg("threads") = 0,
+        "`dpclust validate` on one config (with load_data, the default, the data files read and every cell checked against them).");
   m.def("audit", &audit, py::arg("config"), py::arg("out"), py::arg("threads") = 0, py::arg("runs") = 0, py::arg("pilot_runs") = 0,
         py::arg("progress") = false, py::arg("noise_scale") = 1.0, "`dpclust audit` on one config.");
   m.def("report", &report, py::arg("results_dir"), py::arg("published") = "", py::arg("figures") = "", py::arg("out") = "",
