@@ -590,8 +590,8 @@ class EngineEstimator(_Base):
             return None
         if self._no_sample_weight is not None:
             raise TypeError(f"{type(self).__name__}.fit does not take sample_weight: {self._no_sample_weight}. Fit without "
-                            "it; to weight a record, repeat its row (a record repeated w times costs w times epsilon of "
-                            "its privacy: group privacy).")
+                            "it; to weight a record, repeat its row (a record repeated w times is w records of the data the "
+                            "method sees: their privacy is the group privacy of w records).")
         try:
             w = np.asarray(sample_weight, dtype=np.float64)
         except (TypeError, ValueError):
