@@ -233,7 +233,7 @@ def _composition_notion(spent: Mapping[str, Any]) -> str:
 
 def _check_finite(X: np.ndarray) -> None:
     """scikit-learn's ValueError for NaN or inf ("Input X contains NaN"), naming the first such value by row and
-    column as the engine does, never by its neighbours' values (issue 22: an error text is not a release)."""
+    column as the engine does, never by its neighbours' values (an error text is not a release)."""
     finite = np.isfinite(X)
     if finite.all():
         return
@@ -279,7 +279,7 @@ def _first_text_cell(X):
 
 
 def _input_error(error: Exception, X, owner: str, what: str) -> Exception:
-    """scikit-learn's check_array error in words that never quote the data (issue 34 item 7: an error text is
+    """scikit-learn's check_array error in words that never quote the data (an error text is
     not a release): its shape and kind, the position of a bad entry, and the fix."""
     text = str(error)
     shape = getattr(X, "shape", None)
