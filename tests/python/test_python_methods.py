@@ -149,6 +149,25 @@ def test_the_researchers_example_runs_and_its_draws_are_public(tmp_path):
         assert n and n[0]["source"] == "none" and n[0]["params"] == ["n_public"]
 
 
+def test_the_researchers_digits_sweep_runs_from_a_fresh_folder(tmp_path, monkeypatch):
+    # docs/researcher.md, step by step, with 2 trials instead of 10.
+    import shutil
+    for name in ("private_lloyd.py", "digits_sweep.yaml", "export_digits.py"):
+        shutil.copy(os.path.join(SOURCE, "python", "examples", name), tmp_path)
+    monkeypatch.chdir(tmp_path)
+    r = subprocess.run([sys.executable, "export_digits.py"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "1797 rows, 64 pixel columns" in r.stdout, r.stderr
+    assert dpclust.validate("digits_sweep.yaml")["cells"] == 21
+    dpclust.run("digits_sweep.yaml", out="results", trials=2)
+    markdown = dpclust.report("results")["markdown"]
+    cost = markdown.split("digits · normalized_kmeans_cost", 1)[1].split("\n####", 1)[0]
+    for row in ("private_lloyd", "lsh_clustering", "dpm", "dp_kmeans", "dp_kmeans_diffprivlib", "uniform_centres"):
+        assert f"| {row} " in cost, row
+    assert "- k: given 10 (private_lloyd, lsh_clustering, dp_kmeans, dp_kmeans_diffprivlib, uniform_centres)" in cost
+    lloyd = [c for c in _cells("results", "digits_sweep") if c["series"] == "private_lloyd"]
+    assert len(lloyd) == 4 and all(c["non_private"] == [] for c in lloyd)
+
+
 # --- validate -----------------------------------------------------------------------------------------------
 
 def _outside_bounds(tmp_path):
