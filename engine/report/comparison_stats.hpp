@@ -33,11 +33,16 @@ struct MetricTraits {
 MetricTraits metric_traits(const std::string& metric);
 
 // The trials of one cell: n values (NaN left out by the caller), their mean, sample standard deviation
-// and the Student-t 95% interval of the mean (none for n < 2), cut to the metric's range.
+// and the Student-t 95% interval of the mean (none for n < 2), cut to the metric's range; their median and its
+// distribution-free interval (median_interval below). The comparison ranks by the median: one wild trial (a
+// centre released far outside the domain) moves the mean without bound but the median not at all.
 struct Sample {
   std::size_t n = 0;
   double mean = 0, sd = 0;
   std::optional<std::pair<double, double>> ci95;
+  double median = 0;
+  std::pair<double, double> median_ci{0, 0};
+  double median_coverage = 0;  // the interval's exact coverage (>= 0.95 from n = 6 on)
 };
 Sample summarize(const std::vector<double>& values, const MetricTraits& range = {});
 
@@ -53,6 +58,31 @@ std::optional<Spread> spread(const std::vector<double>& values);
 // Is `value` no better than `reference` in the metric's direction (equal counts as no better; NaN, a trial
 // without a value, is no better)? False for a metric without a direction.
 bool no_better_than(double value, double reference, Better better);
+
+// The distribution-free confidence interval of a median (order statistics; e.g. Hollander, Wolfe & Chicken,
+// Nonparametric Statistical Methods, 3rd ed., Sec. 3.6): with the values sorted x_(1) <= ... <= x_(n) and
+// B ~ Binomial(n, 1/2), [x_(k), x_(n+1-k)] covers the population median with probability 1 - 2 P(B <= k - 1)
+// for any continuous distribution. k is the largest with 2 P(B <= k - 1) <= 0.05 (n = 10: [x_(2), x_(9)],
+// coverage 97.9%); for n <= 5 no k reaches 95% and the interval is [min, max] (coverage 1 - 2^(1-n)).
+struct MedianInterval {
+  double lo = 0, hi = 0, coverage = 0;
+};
+std::optional<MedianInterval> median_interval(std::vector<double> values);
+
+// The Wilcoxon-Mann-Whitney rank-sum test of two independent samples a and b, the test that goes with ranking
+// by the median: U = #{(i, j): a_i > b_j} + #{ties} / 2. `alternative`: two_sided, less (a tends to be smaller
+// than b), greater. p is exact (the null distribution of U by the recurrence of Mann & Whitney 1947) when there
+// are no ties and n_a + n_b <= 40; otherwise the normal approximation with the tie-corrected variance
+// n_a n_b / 12 ((N + 1) - sum(t^3 - t) / (N (N - 1))) and a continuity correction of 1/2 (scipy.stats.
+// mannwhitneyu's method="exact" / "asymptotic"). nullopt when either sample is empty; p = 1 when every value
+// of both is the same.
+enum class Alternative { two_sided, less, greater };
+struct RankSumTest {
+  double u = 0, p = 1;
+  bool exact = false;
+};
+std::optional<RankSumTest> rank_sum_test(const std::vector<double>& a, const std::vector<double>& b,
+                                         Alternative alternative = Alternative::two_sided);
 
 // Welch's t-test of equal means: t = (mean_a - mean_b) / sqrt(s_a^2/n_a + s_b^2/n_b), degrees of freedom
 // by Welch-Satterthwaite, two-sided p = 2 P(T_df > |t|). nullopt when either sample has fewer than two
