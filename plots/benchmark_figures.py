@@ -27,6 +27,7 @@ sys.path.insert(0, str(HERE))
 import plot_results  # noqa: E402  (sets the backend and the shared style)
 from plot_results import plt, save  # noqa: E402
 import plot_comparison  # noqa: E402
+import method_colours  # noqa: E402
 
 ALPHA = 0.05
 # The metrics' better direction, as engine/report/comparison_stats.cpp metric_traits states it
@@ -209,8 +210,8 @@ def _size_text(n):
 
 
 def _colours(labels):
-    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"] + ["#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
-    return {lab: cycle[i % len(cycle)] for i, lab in enumerate(sorted(labels))}
+    # One colour per method in every figure (method_colours.py).
+    return method_colours.colour_map(labels)
 
 
 def _win_figure(exp, fam, metric, axis, eps, rows):
