@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "report/comparison_export.hpp"
 #include "report/format.hpp"
 
 namespace dpclust::report {
@@ -270,6 +271,12 @@ std::string comparison_section(const Results& results, const ComparisonSectionOp
       body << comparison_table_markdown(t);
       // After the last table of a (dataset, metric): its figure, central and local panels together.
       const bool last = i + 1 == tables.size() || tables[i + 1].dataset != t.dataset || tables[i + 1].metric != t.metric;
+      if (last && !opts.tables_dir.empty()) {
+        const auto link = [&](const char* ext) {
+          return fs::relative(fs::absolute(opts.tables_dir / comparison_table_file(name, t.dataset, t.metric, ext)), base).generic_string();
+        };
+        body << "\nTables for a paper: [CSV](" << link("csv") << "), [LaTeX](" << link("tex") << ") (booktabs).\n";
+      }
       if (last && !opts.figures_dir.empty()) {
         const fs::path png = opts.figures_dir / "comparison" / figure_name_part(name) / (figure_name_part(t.dataset) + "__" + figure_name_part(t.metric) + ".png");
         std::error_code ec;

@@ -406,7 +406,7 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
   // Issue 33: the methods of every experiment against epsilon (comparison_markdown.hpp); the experiments
   // the paper sections judge are folded.
   {
-    ComparisonSectionOptions copts{opts.figures_dir, opts.report_path, {}, {}};
+    ComparisonSectionOptions copts{opts.figures_dir, opts.report_path, {}, {}, opts.tables_dir};
     for (const auto& v : ref.values) {
       copts.folded.insert(v.query.experiment);
       if (v.authors_code) copts.folded.insert(v.authors_code->experiment);
