@@ -556,7 +556,7 @@ int cmd_report(int argc, char** argv) {
              "usage: dpclust report RESULTS_DIR [--published FILE] [--figures DIR] [--out FILE] [--min-trials-for-variance N]", opts,
              &pos, vm))
     return 0;
-  report::ReportOptions ropts{figures, out, std::nullopt};
+  report::ReportOptions ropts{figures, out, std::nullopt, {}};
   if (vm.count("min-trials-for-variance")) ropts.min_trials_for_variance = report::parse_min_trials_for_variance(min_trials);
   if (out.empty()) out = (fs::path(results_dir) / "REPORT.md").string();
   ropts.report_path = out;

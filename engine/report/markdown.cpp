@@ -247,6 +247,8 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
       if (ref.claims[i].paper == p && !is_timing_metric(ref.claims[i].query.metric)) ++claims, covered += cout_[i].verdict != Verdict::not_run;
     if (covered == 0) absent.push_back((ref.papers.count(p) ? ref.papers.at(p) : p) + " (" + std::to_string(values) + " values, " + std::to_string(claims) + " claims)");
   }
+  // No paper covered at all (a report without results): every section is kept, the reference listed in full.
+  if (absent.size() == papers.size()) absent.clear();
   for (const auto& p : papers) {
     const std::string title = ref.papers.count(p) ? ref.papers.at(p) : p;
     if (std::any_of(absent.begin(), absent.end(), [&](const std::string& a) { return a.rfind(title + " (", 0) == 0; })) continue;

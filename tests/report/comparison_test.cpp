@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "report/comparison.hpp"
+#include "report/comparison_export.hpp"
 #include "report/comparison_markdown.hpp"
 #include "report/comparison_stats.hpp"
 #include "report/report.hpp"
