@@ -67,8 +67,9 @@ methods:
   EXPECT_EQ(deltas.at("m").begin()->second, std::set<std::string>{"lsh_clustering"});
   for (const Cell& cell : expand_grid(cfg)) {
     if (cell.method != "dp_dbscan") continue;
-    for (const SideInputRecord& r : side_information(*find_method("dp_dbscan"), cell.params, DatasetSideInputs{}))
+    for (const SideInputRecord& r : side_information(*find_method("dp_dbscan"), cell.params, DatasetSideInputs{})) {
       if (r.input == "delta") EXPECT_EQ(r.source, InputSource::none) << r.how;
+    }
   }
 }
 
