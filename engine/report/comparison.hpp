@@ -20,7 +20,7 @@
 //  - cells recorded as skipped (skipped_cells() below) appear as "skipped: reason";
 //  - benchmarks (docs/benchmark.md): the trivial baseline (a cell whose role is trivial_baseline:
 //    uniform_centres, 0-DP) is a row of the no-epsilon column like the references; every private cell is
-//    tested against it (Welch, Holm over the table's baseline tests) and against its declared non-private
+//    tested against it (the rank-sum test, Holm over the table's baseline tests) and against its declared non-private
 //    counterpart's row (Holm over those tests); each cell has its mean's interval, 10th and 90th percentiles and
 //    its failure rate; the rows' side-information records are compared (differences marked, and a delta that
 //    differs between the (eps, delta) rows flagged), and oracle-tuned rows (tuning.oracle) say why;

@@ -137,10 +137,14 @@ std::string comparison_latex(const std::vector<const ComparisonTable*>& tables) 
         tex << (c->best ? "\\textbf{" + m + "}" : m);
         if (c->sample.n >= 2)
           tex << " {\\scriptsize [" << fmt_value(t->metric, c->sample.median_ci.first) << ", " << fmt_value(t->metric, c->sample.median_ci.second) << "]}";
-        if (!c->ranked) tex << "$^{\\mathrm{nr}}$";
-        else if (c->significant) tex << "$^{\\dagger}$";
-        if (c->baseline_tested && !c->beats_baseline) tex << "$^{\\mathrm{b}}$";
-        if (!c->not_private.empty()) tex << "$^{\\ddagger}$";
+        // The cell's marks in one superscript ("$^{\dagger}$$^{b}$" would open display math).
+        std::string marks;
+        const auto mark = [&](const char* m) { marks += (marks.empty() ? "" : ",") + std::string(m); };
+        if (!c->ranked) mark("\\mathrm{nr}");
+        else if (c->significant) mark("\\dagger");
+        if (c->baseline_tested && !c->beats_baseline) mark("\\mathrm{b}");
+        if (!c->not_private.empty()) mark("\\ddagger");
+        if (!marks.empty()) tex << "$^{" << marks << "}$";
       }
       tex << " \\\\\n";
     }

@@ -195,26 +195,6 @@ bool no_better_than(double value, double reference, Better better) {
   return false;
 }
 
-std::optional<WelchTest> welch_test(const std::vector<double>& a, const std::vector<double>& b) {
-  if (a.size() < 2 || b.size() < 2) return std::nullopt;
-  const Sample sa = summarize(a), sb = summarize(b);
-  const double na = static_cast<double>(a.size()), nb = static_cast<double>(b.size());
-  const double va = sa.sd * sa.sd / na, vb = sb.sd * sb.sd / nb;
-  WelchTest w;
-  const double diff = sa.mean - sb.mean;
-  if (va + vb == 0) {  // both constant: the means are the whole story
-    w.t = diff == 0 ? 0 : std::copysign(INFINITY, diff);
-    w.df = na + nb - 2;
-    w.p = diff == 0 ? 1 : 0;
-    return w;
-  }
-  w.t = diff / std::sqrt(va + vb);
-  w.df = (va + vb) * (va + vb) / (va * va / (na - 1) + vb * vb / (nb - 1));
-  const boost::math::students_t dist(w.df);
-  w.p = std::min(1.0, 2 * boost::math::cdf(boost::math::complement(dist, std::fabs(w.t))));
-  return w;
-}
-
 std::vector<double> holm_adjust(const std::vector<double>& p) {
   const std::size_t m = p.size();
   std::vector<std::size_t> order(m);

@@ -10,7 +10,10 @@
 #include "catalog/catalog.hpp"
 #include "config/config.hpp"
 #include "config/grid.hpp"
+#include "core/files.hpp"
 #include "core/side_information.hpp"
+#include "run/runner.hpp"
+#include "test_support.hpp"
 
 namespace dpclust {
 namespace {
@@ -65,10 +68,24 @@ methods:
   const auto deltas = deltas_by_dataset(cfg);
   ASSERT_EQ(deltas.at("m").size(), 1u);
   EXPECT_EQ(deltas.at("m").begin()->second, std::set<std::string>{"lsh_clustering"});
+  // And it runs: the ledger of a dp_dbscan trial expects no delta (run/runner.cpp trial_ledger), lsh_clustering's the dataset's.
+  RunOptions o;
+  o.out_dir = dpclust::testing::temp_dir("bench_delta_run");
+  o.threads = 1;
+  o.progress = false;
+  const RunReport r = run_experiment(cfg, o);
+  ASSERT_TRUE(r.complete);
+  const nlohmann::json results = nlohmann::json::parse(read_text_file(r.results_file));
+  for (const auto& c : results["cells"]) {
+    const double delta = c["trials"][0]["ledger"].value("delta_total", 0.0);
+    EXPECT_EQ(delta, c["method"] == "lsh_clustering" ? 1e-6 : 0.0) << c["method"] << " " << c["trials"][0]["ledger"].dump();
+  }
   for (const Cell& cell : expand_grid(cfg)) {
     if (cell.method != "dp_dbscan") continue;
-    for (const SideInputRecord& r : side_information(*find_method("dp_dbscan"), cell.params, DatasetSideInputs{})) {
-      if (r.input == "delta") EXPECT_EQ(r.source, InputSource::none) << r.how;
+    for (const SideInputRecord& rec : side_information(*find_method("dp_dbscan"), cell.params, DatasetSideInputs{})) {
+      if (rec.input == "delta") {
+        EXPECT_EQ(rec.source, InputSource::none) << rec.how;
+      }
     }
   }
 }

@@ -45,31 +45,6 @@ const ComparisonRow& row(const ComparisonTable& t, const std::string& label) {
 
 }  // namespace
 
-// scipy.stats.ttest_ind(a, b, equal_var=False) (scipy 1.10.1), run once to get these constants.
-TEST(ComparisonStats, WelchMatchesScipy) {
-  const auto w = welch_test({0.61, 0.64, 0.58, 0.66, 0.63}, {0.52, 0.49, 0.57, 0.55, 0.50});
-  ASSERT_TRUE(w.has_value());
-  EXPECT_NEAR(w->t, 4.8281134630050335, 1e-12);
-  EXPECT_NEAR(w->p, 0.0013429094437397238, 1e-12);
-
-  // Unequal sizes and spreads: the Welch-Satterthwaite degrees of freedom are not an integer.
-  const auto u = welch_test({1, 2, 3}, {2, 4, 6, 8, 10, 12});
-  ASSERT_TRUE(u.has_value());
-  EXPECT_NEAR(u->t, -3.0618621784789726, 1e-12);
-  EXPECT_NEAR(u->df, 6.2135922330097095, 1e-12);
-  EXPECT_NEAR(u->p, 0.02121018868057505, 1e-12);
-}
-
-TEST(ComparisonStats, WelchEdgeCases) {
-  EXPECT_FALSE(welch_test({1.0}, {1.0, 2.0}).has_value());  // a single trial has no spread to test with
-  const auto same = welch_test({0.5, 0.5, 0.5}, {0.5, 0.5});
-  ASSERT_TRUE(same.has_value());
-  EXPECT_EQ(same->p, 1.0);
-  const auto exact = welch_test({0.9, 0.9, 0.9}, {0.5, 0.5});  // two constant samples that differ
-  ASSERT_TRUE(exact.has_value());
-  EXPECT_EQ(exact->p, 0.0);
-}
-
 TEST(ComparisonStats, IntervalIsStudentTAndCutToTheRange) {
   // mean 3, sd sqrt(2.5), t_{0.975, 4} = 2.7764451051977987 (scipy.stats.t.ppf): half-width 1.9632432...
   const Sample s = summarize({1, 2, 3, 4, 5});
@@ -478,6 +453,7 @@ TEST_F(ComparisonFixture, TablesAsCsvAndLatex) {
   for (const char* part : {"\\toprule", "\\midrule", "\\bottomrule", "\\textbf{0.550}", "nd\\_laplace", "\\label{tab:mine:ds:ari}",
                            "$\\varepsilon = 0.5$", "local $\\varepsilon = 2$"})
     EXPECT_NE(tex.find(part), std::string::npos) << part << "\n" << tex;
+  EXPECT_EQ(tex.find("$$"), std::string::npos) << tex;  // a cell's marks in one superscript, never display math
   const auto dir = std::filesystem::temp_directory_path() / "dpclust_tables_test";
   std::filesystem::remove_all(dir);
   const Results res(std::map<std::string, json>{{"mine", results()}});
@@ -500,4 +476,19 @@ TEST(ReportPapers, PapersWithoutResultsAreOneLine) {
   EXPECT_NE(line.find("DRBT"), std::string::npos) << line;
   EXPECT_EQ(md.find("\n## " + ref.papers.at("dpm") + "\n"), std::string::npos);  // no section of its own
   EXPECT_NE(md.find("\n## " + ref.papers.at("dpdbscan") + "\n"), std::string::npos);  // the paper with results keeps its
+}
+
+// A LaTeX cell with several marks puts them in one superscript: "$^{\dagger}$$^{\ddagger}$" would open display math.
+TEST_F(ComparisonFixture, LatexMarksShareOneSuperscript) {
+  json r{{"experiment", "e"}, {"cells", json::array()}};
+  std::vector<double> high, low;
+  for (int i = 0; i < 10; ++i) high.push_back(0.9 + 0.001 * i), low.push_back(0.1 + 0.001 * i);
+  r["cells"].push_back(make_cell("ds", "good", 1.0, "ari", high));
+  json flagged = make_cell("ds", "textbook", 1.0, "ari", low);
+  flagged["non_private"] = json::array({"the textbook sampler"});
+  r["cells"].push_back(flagged);
+  const auto t = compare_methods("e", r);
+  const std::string tex = comparison_latex({&t[0]});
+  EXPECT_NE(tex.find("$^{\\dagger,\\ddagger}$"), std::string::npos) << tex;
+  EXPECT_EQ(tex.find("$$"), std::string::npos) << tex;
 }

@@ -79,14 +79,14 @@ const MethodInfo& kmeans_method_info() {
                   "k-means++); at most 1e4",
                   1, kKMeansMaxInit),
         int_param("max_iter", 300, "maximum Lloyd iterations per run, at most 1e6", 1, kKMeansMaxIter),
+        real_param("tol", 1e-4, "convergence tolerance on the total squared centre shift, relative to the mean "
+                                "per-dimension variance of the data (sklearn tol)",
+                   0.0),
         choice_param("seeding", "trial", names_of(kSeedings),
                      "where the k-means++ restarts draw from: trial (n_init restarts from the trial's generator) or "
                      "reference (the k-means measures' reference: 10 restarts seeded from the data and k, max_iter 300, "
                      "tol 1e-4, the normaliser of normalized_kmeans_cost; n_init, max_iter and tol must keep their "
                      "defaults); `baselines: true` sets reference"),
-        real_param("tol", 1e-4, "convergence tolerance on the total squared centre shift, relative to the mean "
-                                "per-dimension variance of the data (sklearn tol)",
-                   0.0),
     };
     m.as_ceiling = {{"seeding", "reference"}};
     m.make = [] { return std::make_unique<KMeansMethod>(); };
