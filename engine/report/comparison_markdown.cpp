@@ -185,8 +185,10 @@ std::string comparison_table_markdown(const ComparisonTable& t) {
       const std::size_t shown = std::min<std::size_t>(r.declines.size(), 4);
       for (std::size_t i = 0; i < shown; ++i) {
         const auto& d = r.declines[i];
-        pairs += (i ? "; " : "") + std::string("ε = ") + short_number(*t.columns[d.to]) + " worse than ε = " + short_number(*t.columns[d.from]) +
-                 " (" + p_text(d.p_holm) + ")";
+        // The medians beside the test: a significant decline may be a large one or a hair's breadth (0.996 to 0.995).
+        pairs += (i ? "; " : "") + std::string("ε = ") + short_number(*t.columns[d.to]) + " (median " +
+                 fmt_value(t.metric, r.cells[d.to]->sample.median) + ") worse than ε = " + short_number(*t.columns[d.from]) + " (" +
+                 fmt_value(t.metric, r.cells[d.from]->sample.median) + "), " + p_text(d.p_holm);
       }
       if (r.declines.size() > shown) pairs += "; and " + std::to_string(r.declines.size() - shown) + " more pairs";
       md << "- " << escape_cell(r.label) << ": " << pairs << "\n";
