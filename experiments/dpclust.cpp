@@ -26,6 +26,7 @@
 #include "submit_command.hpp"
 #include "io/label_file.hpp"
 #include "metrics/clustering_scores.hpp"
+#include "report/comparison_export.hpp"
 #include "report/report.hpp"
 #include "dpdbscan/release_classifier.hpp"
 #include "store/span_release.hpp"
@@ -555,15 +556,21 @@ int cmd_report(int argc, char** argv) {
              "usage: dpclust report RESULTS_DIR [--published FILE] [--figures DIR] [--out FILE] [--min-trials-for-variance N]", opts,
              &pos, vm))
     return 0;
-  report::ReportOptions ropts{figures, out, std::nullopt};
+  report::ReportOptions ropts{figures, out, std::nullopt, {}};
   if (vm.count("min-trials-for-variance")) ropts.min_trials_for_variance = report::parse_min_trials_for_variance(min_trials);
   if (out.empty()) out = (fs::path(results_dir) / "REPORT.md").string();
   ropts.report_path = out;
+  ropts.tables_dir = fs::path(out).parent_path() / "tables";
   const report::Reference ref = report::load_reference(published);
   const report::Results results(results_dir);
   report::ReportSummary sum;  // the report's own verdicts (judging them again would double the time)
   const std::string md = report::write_markdown(ref, results, ropts, &sum);
   write_file_atomic(out, md);
+  // The comparison's tables for a paper (CSV and LaTeX), beside the report, from the results alone.
+  const std::vector<fs::path> tables = report::write_comparison_tables(results, ropts.tables_dir);
+  if (!tables.empty())
+    std::cout << ropts.tables_dir.string() << ": " << tables.size() / 2 << " comparison table" << (tables.size() == 2 ? "" : "s")
+              << " as CSV and LaTeX (booktabs)\n";
   if (sum.not_run == sum.values && sum.values > 0 && sum.claims_not_run == sum.claims) {
     // A directory of one's own sweeps: no paper experiment in it (the report opens with the comparison; markdown.cpp's rule).
     std::cout << out << ": the comparison of " << results.experiments().size() << " experiment" << (results.experiments().size() == 1 ? "" : "s")

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/dataset.hpp"
@@ -103,11 +104,18 @@ struct MethodInfo {
   // releases centres: the k-means measures (inertia, normalized_kmeans_cost, centre_distance, ...) apply
   // to it (MetricInfo::needs_centres).
   bool releases_centres = false;
+  // Its labels are each point's nearest released centre (the k-means family): when a centre is moved into the
+  // public domain (core/centres_domain.hpp) the labels are recomputed from the moved centres.
+  bool labels_are_nearest_centre = false;
   // Benchmarks (docs/benchmark.md). The non-private method whose output this private method approximates, the
   // ceiling of a comparison (kmeans for the k-means family, dbscan for DP-DBSCAN, wavecluster for the
   // WaveCluster family); empty when there is none. `baselines: true` in a config adds it, and the report tests
   // each private method against it.
   std::string non_private_counterpart;
+  // The parameters this non-private method runs with when `baselines: true` adds it as a counterpart, the ceiling
+  // of a comparison (name -> value as a config writes it): kmeans runs the k-means measures' own reference
+  // (`seeding: reference`), so that its normalised cost is the normaliser's.
+  std::vector<std::pair<std::string, std::string>> as_ceiling;
   // A trivial baseline (uniform_centres): its output does not depend on the data, so it is 0-DP (a private
   // ledger of total 0, BudgetLedger::data_independent) and takes no epsilon. The report flags a private
   // method that does not beat it.

@@ -216,6 +216,7 @@ const MethodInfo& eugkm_method_info() {
     MethodInfo m = base_info();
     m.name = "eugkm";
     m.releases_centres = true;
+    m.labels_are_nearest_centre = true;
     m.summary = "EUGkM: k-means on a noisy uniform grid histogram (m = floor((N eps / 10)^(2/(2+d))) cells per dimension), "
                 "weighted by the noisy counts";
     m.reference = "Su, Cao, Li, Bertino, Lin & Jin, VLDB Journal 2017 (arXiv 1504.05998); grid rule from Qardaji, Yang & Li, "
@@ -240,6 +241,7 @@ const MethodInfo& hybrid_kmeans_method_info() {
     MethodInfo m = base_info();
     m.name = "hybrid_kmeans";
     m.releases_centres = true;
+    m.labels_are_nearest_centre = true;
     m.summary = "EUGkM's centres improved by DPLloyd (dp_kmeans, variant dplloyd) with the rest of the budget; either step "
                 "alone when the other cannot help";
     m.reference = "Su, Cao, Li, Bertino, Lin & Jin, VLDB Journal 2017 (arXiv 1504.05998), the hybrid approach";

@@ -22,7 +22,7 @@
 #include "eugkm/methods.hpp"
 #include "loading/dataset_loading.hpp"
 #include "metrics/kmeans_measures.hpp"
-#include "metrics/kmeans_reference.hpp"
+#include "cluster/kmeans/kmeans_reference.hpp"
 
 namespace dpclust {
 

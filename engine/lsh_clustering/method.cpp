@@ -104,6 +104,7 @@ const MethodInfo& lsh_clustering_method_info() {
     MethodInfo m;
     m.name = "lsh_clustering";
     m.releases_centres = true;  // the centres of the weighted k-means on the private coreset
+    m.labels_are_nearest_centre = true;
     m.summary = "Google's DP clustering: an LSH prefix tree grown on private counts, a private coreset of leaf averages and "
                 "counts, weighted k-means on the coreset; (eps, delta)-DP with one accountant for all its noise";
     m.reference = "Chang & Kamath 2021 (Google, learning/clustering of google/differential-privacy); Chang, Ghazi, Kumar & "

@@ -159,8 +159,6 @@ TEST(ValidationLimits, ShapeErrorsAreCaughtWithoutLoadingData) {
       {"g_10d", blobs10, "{method: wavecluster, params: {g: 10, p: 0.5}}", "g", "(2^28) cells"},
       {"gauss_nodelta", kMoons, "{method: dp_dbscan, params: {alpha: 0.3, min_pts: 5, noise: gaussian, epsilon: 0.5}}", "delta",
        "noise: gaussian needs delta in (0, 1)"},
-      {"delta_laplace", kMoons, "{method: dp_dbscan, params: {alpha: 0.3, min_pts: 5, delta: 0.001}}", "delta",
-       "delta > 0 is only used by gaussian noise"},
       {"dpdbscan_40d", blobs40, "{method: dp_dbscan, params: {alpha: 0.3, min_pts: 5}}", "eta", "more than 10^7 cells (kappa"},
       {"planar_1d", uniform1, "{method: nd_laplace, params: {epsilon: 1, sampler: textbook, continuous_sampler: planar}}",
        "continuous_sampler", "2-dimensional data only"},
