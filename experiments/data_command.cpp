@@ -8,9 +8,12 @@
 
 #include "cli_support.hpp"
 #include "core/error.hpp"
-#include "datasources/download.hpp"
+#include "datasources/data_root.hpp"
+#include "datasources/dataset_state.hpp"
 #include "datasources/fetch.hpp"
 #include "datasources/sources.hpp"
+#include "datasources/urls.hpp"
+#include "io/byte_size.hpp"
 
 namespace dpclust::cli {
 namespace po = boost::program_options;
@@ -53,7 +56,7 @@ std::string describe_source(const DatasetSource& s) {
         const std::string& u = s.inputs[0].url;
         o << s.inputs.size() << " files under " << u.substr(0, u.find_last_of('/') + 1);
       }
-      if (const auto b = s.download_bytes()) o << " (" << human_bytes(b) << ")";
+      if (const auto b = s.download_bytes()) o << " (" << format_bytes(b) << ")";
       break;
     }
   }
@@ -136,7 +139,7 @@ void print_table(const std::vector<DatasetState>& states, const fs::path& root, 
       << "source\n";
   for (const auto& st : states) {
     const DatasetSource& s = *st.source;
-    std::string size = st.bytes_on_disk ? human_bytes(st.bytes_on_disk) : "-";
+    std::string size = st.bytes_on_disk ? format_bytes(st.bytes_on_disk) : "-";
     std::string status = to_string(st.status);
     if (st.status == DataStatus::recorded) status = "ok (recorded)";
     if (st.status == DataStatus::unverified) status = "present (unpinned)";
@@ -280,7 +283,7 @@ int data_fetch(int argc, char** argv) {
         ++fetched;
         std::ostringstream line;
         line << std::fixed << std::setprecision(1) << "  " << s->name << ": ok, " << s->data_file << " (sha256 " << o.sha256.substr(0, 12)
-             << "..., " << human_bytes(o.bytes_downloaded) << " downloaded, " << o.seconds << " s)";
+             << "..., " << format_bytes(o.bytes_downloaded) << " downloaded, " << o.seconds << " s)";
         if (o.record.contains("source") && o.record["source"].value("of", 1) > 1)
           line << " from source " << o.record["source"].value("index", 0) << " of " << o.record["source"].value("of", 0) << " ("
                << o.record["source"].value("origin", std::string()) << ")";
