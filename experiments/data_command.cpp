@@ -168,20 +168,6 @@ void add_common(po::options_description& opts, Common& c) {
       "no-progress", po::bool_switch(&c.no_progress), "no progress bar on stderr");
 }
 
-bool parse(int argc, char** argv, const std::string& usage, po::options_description& opts, po::positional_options_description& pos,
-           po::variables_map& vm) {
-  opts.add_options()("help,h", "show this help");
-  po::command_line_parser parser(argc, argv);
-  parser.options(opts).positional(pos);
-  po::store(run_parser(parser, opts), vm);
-  if (vm.count("help")) {
-    std::cout << usage << "\n" << opts << "\n";
-    return false;
-  }
-  po::notify(vm);
-  return true;
-}
-
 int data_list(int argc, char** argv) {
   po::options_description opts("data list options");
   Common c;
@@ -189,7 +175,7 @@ int data_list(int argc, char** argv) {
   opts.add_options()("json", "machine-readable output");
   po::positional_options_description pos;
   po::variables_map vm;
-  if (!parse(argc, argv, "usage: dpclust data list [--data-root DIR] [--json]", opts, pos, vm)) return 0;
+  if (!parse(argc, argv, "usage: dpclust data list [--data-root DIR] [--json]", opts, &pos, vm)) return 0;
   const fs::path root = default_data_root(c.data_root);
   const auto sources = load_sources();
   std::vector<DatasetState> states;
@@ -233,7 +219,7 @@ int data_fetch(int argc, char** argv) {
   po::positional_options_description pos;
   pos.add("name", -1);
   po::variables_map vm;
-  if (!parse(argc, argv, "usage: dpclust data fetch (NAME... | --all | --for CONFIG...) [--mirror URL] [--data-root DIR]", opts, pos, vm)) return 0;
+  if (!parse(argc, argv, "usage: dpclust data fetch (NAME... | --all | --for CONFIG...) [--mirror URL] [--data-root DIR]", opts, &pos, vm)) return 0;
   keep_going = !vm.count("stop-on-error");
   if (int(!names.empty()) + int(all) + int(!configs.empty()) != 1)
     throw InputError("dpclust data fetch", "name the datasets, or give --all, or --for CONFIG (exactly one of these)",
@@ -323,7 +309,7 @@ int data_verify(int argc, char** argv) {
   po::positional_options_description pos;
   pos.add("name", -1);
   po::variables_map vm;
-  if (!parse(argc, argv, "usage: dpclust data verify [NAME...] [--data-root DIR]", opts, pos, vm)) return 0;
+  if (!parse(argc, argv, "usage: dpclust data verify [NAME...] [--data-root DIR]", opts, &pos, vm)) return 0;
   const fs::path root = default_data_root(c.data_root);
   const auto sources = load_sources();
   const auto selected = select_sources(sources, names);
