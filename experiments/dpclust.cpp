@@ -61,6 +61,98 @@ const char* kUsage =
     "\n"
     "`dpclust <command> --help` describes each command's options.\n";
 
+// --shard: K/N, or auto (auto/N) to take K (and N) from a job array's variables, said on stdout.
+void set_shard(const std::string& shard, RunOptions& ro) {
+  if (const auto task = resolve_auto_shard(shard, [](const char* v) { return std::getenv(v); }, kMaxShards)) {
+    ro.shard = task->shard;
+    ro.shard_count = task->count;
+    ro.shard_source = task->source;
+    std::cout << "shard " << task->shard << "/" << task->count << " from " << task->scheduler << " (" << task->source << ")\n";
+    return;
+  }
+  unsigned k = 0, n = 0;
+  if (!parse_shard(shard, k, n))
+    throw InputError("--shard", "expected K/N with 1 <= K <= N <= " + std::to_string(kMaxShards) + " (digits only), auto or auto/N, got '" +
+                                    yaml::clip(shard, 40) + "'",
+                     "e.g. --shard 2/4, or --shard auto in a job-array script");
+  ro.shard = k;
+  ro.shard_count = n;
+}
+
+// --skip-missing-data: a dataset that could not be fetched is said where the report will look
+// (OUT/<experiment>/skipped.json). An experiment with none of its data is skipped; one with some runs
+// on the datasets it has (its results cover those; skipped.json lists the others and how to fetch
+// them), so that one missing file does not hide the reproductions of the others. Returns the configs
+// that run, each with the datasets it has.
+std::vector<ExperimentConfig> without_missing_data(std::vector<ExperimentConfig> cfgs, const fs::path& out) {
+  std::vector<ExperimentConfig> runnable;
+  for (ExperimentConfig& cfg : cfgs) {
+    std::vector<std::string> missing;
+    std::string reason, fix;
+    std::vector<DatasetSpec> present;
+    for (const auto& d : cfg.datasets) {
+      try {
+        check_dataset_available(d);
+        present.push_back(d);
+      } catch (const InputError& e) {
+        missing.push_back(d.name);
+        if (!reason.empty()) reason += "; ";
+        reason += e.problem();
+        if (fix.empty()) fix = e.fix();
+      }
+    }
+    const fs::path skipped = out / cfg.name / "skipped.json";
+    if (missing.empty()) {
+      std::error_code ec;
+      fs::remove(skipped, ec);
+      runnable.push_back(std::move(cfg));
+      continue;
+    }
+    const bool partial = !present.empty();
+    write_file_atomic(skipped, nlohmann::json{{"experiment", cfg.name}, {"config", cfg.file}, {"partial", partial},
+                                              {"datasets", missing}, {"reason", reason}, {"fix", fix}, {"when", utc_now_iso8601()}}
+                                   .dump(2) + "\n");
+    if (!partial) {
+      std::cout << cfg.name << ": skipped (" << reason << ")\n";
+      continue;
+    }
+    std::string names;
+    for (const auto& m : missing) names += (names.empty() ? "" : ", ") + m;
+    std::cout << cfg.name << ": running without dataset(s) " << names << " (missing; see " << skipped.string() << ")\n";
+    cfg.datasets = std::move(present);
+    runnable.push_back(std::move(cfg));
+  }
+  return runnable;
+}
+
+// One experiment's run on stdout: the cells run, reused and skipped, and where its results are, or what
+// is left to do.
+void print_run_report(const ExperimentConfig& cfg, const RunReport& r, const RunOptions& ro) {
+  const std::string shard_name = std::to_string(ro.shard) + "/" + std::to_string(ro.shard_count);
+  if (r.up_to_date) {
+    // Nothing was written: every cell is on disk (and results.json current when the grid is complete).
+    if (r.complete)
+      std::cout << cfg.name << ": nothing to do, results up to date (" << r.cells_total << " cells on disk)\n  results: "
+                << r.results_file.string() << "\n";
+    else
+      std::cout << cfg.name << ": nothing to do for shard " << shard_name << " (" << r.cells_in_shard << " cells on disk; "
+                << r.cells_present << " of " << r.cells_total << " in the grid)\n  join shards with `dpclust merge`\n";
+    return;
+  }
+  std::cout << cfg.name << ": " << r.cells_run << " cells run (" << r.trials_run << " trials), " << r.cells_reused << " reused";
+  if (r.cells_skipped > 0)
+    std::cout << ", " << r.cells_skipped << " skipped (reasons in " << (r.experiment_dir / "skipped").string() << " and the report)";
+  if (r.cells_from_concurrent_runs > 0) std::cout << " (" << r.cells_from_concurrent_runs << " computed by a concurrent run)";
+  std::cout << ", " << std::fixed << std::setprecision(2) << r.wall_seconds << " s\n";
+  if (r.complete) std::cout << "  results: " << r.results_file.string() << "\n";
+  else if (ro.shard_count > 1)
+    std::cout << "  shard " << shard_name << " done: cells in " << (r.experiment_dir / "cells").string() << " (" << r.cells_present << " of "
+              << r.cells_total << " in the grid); join shards with `dpclust merge`\n";
+  else
+    std::cout << "  incomplete: " << r.cells_present << " of " << r.cells_total << " cells on disk in " << r.experiment_dir.string()
+              << "; rerun to finish\n";
+}
+
 int cmd_run(int argc, char** argv) {
   po::options_description opts("run options");
   std::vector<std::string> configs;
@@ -96,20 +188,7 @@ int cmd_run(int argc, char** argv) {
   ro.resume = !vm.count("force");
   ro.progress = !vm.count("no-progress");
   ro.keep_going = vm.count("keep-going") > 0;
-  if (const auto task = resolve_auto_shard(shard, [](const char* v) { return std::getenv(v); }, kMaxShards)) {
-    ro.shard = task->shard;
-    ro.shard_count = task->count;
-    ro.shard_source = task->source;
-    std::cout << "shard " << task->shard << "/" << task->count << " from " << task->scheduler << " (" << task->source << ")\n";
-  } else {
-    unsigned k = 0, n = 0;
-    if (!parse_shard(shard, k, n))
-      throw InputError("--shard", "expected K/N with 1 <= K <= N <= " + std::to_string(kMaxShards) + " (digits only), auto or auto/N, got '" +
-                                      yaml::clip(shard, 40) + "'",
-                       "e.g. --shard 2/4, or --shard auto in a job-array script");
-    ro.shard = k;
-    ro.shard_count = n;
-  }
+  set_shard(shard, ro);
   const ShardBy by = parse_shard_by(shard_by, "--shard-by");
   if (threads < 0) throw InputError("--threads", "must be >= 0");
   const RunLimits limits = limits_from(vm, threads);
@@ -122,50 +201,7 @@ int cmd_run(int argc, char** argv) {
   std::vector<ExperimentConfig> cfgs = load_run_configs(
       configs, root, vm.count("trials") ? std::optional<std::int64_t>(vm["trials"].as<std::int64_t>()) : std::nullopt, limits,
       ro.keep_going);
-  // --skip-missing-data: a dataset that could not be fetched is said where the report will look
-  // (OUT/<experiment>/skipped.json). An experiment with none of its data is skipped; one with some runs
-  // on the datasets it has (its results cover those; skipped.json lists the others and how to fetch
-  // them), so that one missing file does not hide the reproductions of the others.
-  if (vm.count("skip-missing-data") && !vm.count("dry-run")) {
-    std::vector<ExperimentConfig> runnable;
-    for (ExperimentConfig& cfg : cfgs) {
-      std::vector<std::string> missing;
-      std::string reason, fix;
-      std::vector<DatasetSpec> present;
-      for (const auto& d : cfg.datasets) {
-        try {
-          check_dataset_available(d);
-          present.push_back(d);
-        } catch (const InputError& e) {
-          missing.push_back(d.name);
-          if (!reason.empty()) reason += "; ";
-          reason += e.problem();
-          if (fix.empty()) fix = e.fix();
-        }
-      }
-      const fs::path skipped = fs::path(out) / cfg.name / "skipped.json";
-      if (missing.empty()) {
-        std::error_code ec;
-        fs::remove(skipped, ec);
-        runnable.push_back(std::move(cfg));
-        continue;
-      }
-      const bool partial = !present.empty();
-      write_file_atomic(skipped, nlohmann::json{{"experiment", cfg.name}, {"config", cfg.file}, {"partial", partial},
-                                                {"datasets", missing}, {"reason", reason}, {"fix", fix}, {"when", utc_now_iso8601()}}
-                                     .dump(2) + "\n");
-      if (!partial) {
-        std::cout << cfg.name << ": skipped (" << reason << ")\n";
-        continue;
-      }
-      std::string names;
-      for (const auto& m : missing) names += (names.empty() ? "" : ", ") + m;
-      std::cout << cfg.name << ": running without dataset(s) " << names << " (missing; see " << skipped.string() << ")\n";
-      cfg.datasets = std::move(present);
-      runnable.push_back(std::move(cfg));
-    }
-    cfgs = std::move(runnable);
-  }
+  if (vm.count("skip-missing-data") && !vm.count("dry-run")) cfgs = without_missing_data(std::move(cfgs), out);
   // The shard plan over every config of this invocation together (shard_plan.hpp): each task of an array
   // computes it from the same arguments and gets the same plan.
   ShardPlan plan;
@@ -183,31 +219,9 @@ int cmd_run(int argc, char** argv) {
       print_plan(cfg, expand_grid(cfg), ro, std::cout);
       continue;
     }
-    RunReport r = run_experiment(cfg, ro);
+    const RunReport r = run_experiment(cfg, ro);
     skipped_cells += r.cells_skipped;
-    const std::string shard_name = std::to_string(ro.shard) + "/" + std::to_string(ro.shard_count);
-    if (r.up_to_date) {
-      // Nothing was written: every cell is on disk (and results.json current when the grid is complete).
-      if (r.complete)
-        std::cout << cfg.name << ": nothing to do, results up to date (" << r.cells_total << " cells on disk)\n  results: "
-                  << r.results_file.string() << "\n";
-      else
-        std::cout << cfg.name << ": nothing to do for shard " << shard_name << " (" << r.cells_in_shard << " cells on disk; "
-                  << r.cells_present << " of " << r.cells_total << " in the grid)\n  join shards with `dpclust merge`\n";
-      continue;
-    }
-    std::cout << cfg.name << ": " << r.cells_run << " cells run (" << r.trials_run << " trials), " << r.cells_reused << " reused";
-    if (r.cells_skipped > 0)
-      std::cout << ", " << r.cells_skipped << " skipped (reasons in " << (r.experiment_dir / "skipped").string() << " and the report)";
-    if (r.cells_from_concurrent_runs > 0) std::cout << " (" << r.cells_from_concurrent_runs << " computed by a concurrent run)";
-    std::cout << ", " << std::fixed << std::setprecision(2) << r.wall_seconds << " s\n";
-    if (r.complete) std::cout << "  results: " << r.results_file.string() << "\n";
-    else if (ro.shard_count > 1)
-      std::cout << "  shard " << shard_name << " done: cells in " << (r.experiment_dir / "cells").string() << " (" << r.cells_present << " of "
-                << r.cells_total << " in the grid); join shards with `dpclust merge`\n";
-    else
-      std::cout << "  incomplete: " << r.cells_present << " of " << r.cells_total << " cells on disk in " << r.experiment_dir.string()
-                << "; rerun to finish\n";
+    print_run_report(cfg, r, ro);
   }
   // --keep-going: 3 says that the results are complete except for the skipped cells (kExitSkippedCells).
   return skipped_cells > 0 ? kExitSkippedCells : 0;
