@@ -201,7 +201,8 @@ void run_main(const PairContext& c, const Pilot& p, const std::vector<FeatureRef
     m.features = selected.size();
     m.values.assign(a.runs * selected.size(), std::numeric_limits<double>::quiet_NaN());
   }
-  Progress progress(c.cfg.name + " audit " + c.cell.method_label + "/" + c.cell.dataset + " " + c.pair.name, 2 * a.runs, c.opts.progress);
+  Progress progress(c.cfg.name + " audit " + c.cell.method_label + "/" + c.cell.dataset + " " + c.pair.name, 2 * a.runs,
+                    c.opts.progress);
   const FeatureSchema::Plan plan = p.schema.plan(selected);
   run_sides(c.info, c.sides, c.cell.params, c.cell, a, c.pair.name, "main", a.runs, c.opts.noise_scale, &progress,
             [&](int side, std::uint64_t r, MethodResult& res) {
@@ -221,7 +222,9 @@ void run_main(const PairContext& c, const Pilot& p, const std::vector<FeatureRef
   pr.eps_lower = epsilon_lower_bound(k_num, n_num, k_den, n_den, delta, pair_confidence).eps_lower;
   const double p_num = static_cast<double>(k_num) / static_cast<double>(n_num);
   const double p_den = static_cast<double>(k_den) / static_cast<double>(n_den);
-  pr.eps_estimate = p_num <= delta ? 0.0 : p_den > 0 ? std::max(0.0, std::log((p_num - delta) / p_den)) : std::numeric_limits<double>::infinity();
+  pr.eps_estimate = p_num <= delta ? 0.0
+                    : p_den > 0   ? std::max(0.0, std::log((p_num - delta) / p_den))
+                                  : std::numeric_limits<double>::infinity();
   pr.event = e;
   pr.column = selected[e.feature];
   pr.feature = p.schema.name(pr.column);
