@@ -20,6 +20,7 @@
 #include "ndlaplace/grid_laplace.hpp"
 #include "catalog/catalog.hpp"
 #include "eugkm/methods.hpp"
+#include "io/byte_size.hpp"
 #include "loading/dataset_loading.hpp"
 #include "metrics/kmeans_measures.hpp"
 #include "cluster/kmeans/kmeans_reference.hpp"
@@ -145,44 +146,6 @@ std::uint64_t default_max_memory() {
   if (::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
     limit = std::min<std::uint64_t>(limit, static_cast<std::uint64_t>(as.rlim_cur) / 4 * 3);
   return limit;
-}
-
-std::string format_bytes(double bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-  int u = 0;
-  while (bytes >= 1024 && u < 6) {
-    bytes /= 1024;
-    ++u;
-  }
-  char buf[64];
-  if (u == 6 && bytes >= 1024) return "more than 1024 EiB";
-  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
-  return buf;
-}
-
-std::uint64_t parse_size(const std::string& text, const std::string& option) {
-  const std::string fix = "write bytes with an optional K, M, G or T suffix (powers of 1024), e.g. " + option + " 8G";
-  std::size_t i = 0;
-  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
-  const std::string number = text.substr(0, i);
-  std::string suffix = text.substr(i);
-  for (auto& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  if (number.empty() || number.size() > 30 || std::count(number.begin(), number.end(), '.') > 1 || number == ".")
-    throw InputError(option, "expected a size, got '" + text.substr(0, 40) + "'", fix);
-  double scale = 1;
-  const std::string unit = suffix.empty() ? "" : suffix.substr(0, 1);
-  const std::string rest = suffix.empty() ? "" : suffix.substr(1);
-  if (unit == "K") scale = 1024.0;
-  else if (unit == "M") scale = 1024.0 * 1024;
-  else if (unit == "G") scale = 1024.0 * 1024 * 1024;
-  else if (unit == "T") scale = 1024.0 * 1024 * 1024 * 1024;
-  else if (unit == "B" && rest.empty()) scale = 1;
-  else if (!unit.empty()) throw InputError(option, "unknown size suffix in '" + text.substr(0, 40) + "'", fix);
-  if (unit != "B" && !(rest.empty() || rest == "B" || rest == "IB"))
-    throw InputError(option, "unknown size suffix in '" + text.substr(0, 40) + "'", fix);
-  const double bytes = std::strtod(number.c_str(), nullptr) * scale;
-  if (!(bytes >= 1) || bytes > 1.8e19) throw InputError(option, "the size must be between 1 byte and 16 EiB, got '" + text.substr(0, 40) + "'", fix);
-  return static_cast<std::uint64_t>(bytes);
 }
 
 double parse_count(const std::string& text, const std::string& option) {

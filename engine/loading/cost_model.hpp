@@ -38,6 +38,7 @@
 
 #include "core/error.hpp"
 #include "core/method.hpp"
+#include "io/byte_size.hpp"  // sizes as --max-memory takes them and messages show them
 #include "config/config.hpp"
 #include "config/grid.hpp"
 
@@ -53,13 +54,8 @@ struct RunLimits {
 
 // Half of the physical memory (sysconf(_SC_PHYS_PAGES) x page size); 4 GiB when it cannot be read.
 std::uint64_t default_max_memory();
-// "512M", "8G", "1.5T", "1048576" (bytes; K, M, G, T are powers of 1024, an optional trailing B or iB);
-// InputError naming `option` otherwise.
-std::uint64_t parse_size(const std::string& text, const std::string& option);
 // A positive count: digits, or a number in scientific notation with an integral value ("1e6").
 double parse_count(const std::string& text, const std::string& option);
-// "1.5 GiB", "512 MiB", "800 B".
-std::string format_bytes(double bytes);
 
 struct TrialCost {
   double memory = 0;  // bytes of the method's structures (the dataset itself not included)

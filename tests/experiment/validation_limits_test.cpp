@@ -304,7 +304,7 @@ TEST(ValidationLimits, MemoryEstimateIsRefusedOverMaxMemory) {
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_TRUE(has(r.output, "methods[0]")) << r.output;
   EXPECT_TRUE(has(r.output, "method 'affinity_propagation' on dataset 'm'")) << r.output;
-  EXPECT_TRUE(has(r.output, "memory limit of 1.0 GiB")) << r.output;
+  EXPECT_TRUE(has(r.output, "memory limit of 1 GiB")) << r.output;
   EXPECT_TRUE(has(r.output, "--max-memory")) << r.output;
   r = validate("mem_ap_ok", text, "--max-memory 64G --threads 1");
   EXPECT_EQ(r.code, 0) << r.output;
@@ -323,7 +323,7 @@ TEST(ValidationLimits, EugkmGridMemoryIsEstimated) {
   Result r = validate("mem_eugkm", text, "--max-memory 1G --threads 1");
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_TRUE(has(r.output, "method 'eugkm' on dataset")) << r.output;
-  EXPECT_TRUE(has(r.output, "memory limit of 1.0 GiB")) << r.output;
+  EXPECT_TRUE(has(r.output, "memory limit of 1 GiB")) << r.output;
   EXPECT_EQ(validate("mem_eugkm_ok", text, "--max-memory 64G --threads 1").code, 0);
 }
 
