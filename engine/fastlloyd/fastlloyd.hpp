@@ -21,8 +21,8 @@
 //   farther than max_dist joins no cluster          radius test on the exact squared distance
 // UnmaskedClient.step: sums "shifted to the       the offsets x - c rounded to the public grid and summed as integers
 //   origin" (x - c), counts                         (offset_grid.hpp); without a radius the points themselves
-// Server.dp_setup / randomize_masked              plan_iterations (fastlloyd.cpp): every mechanism built before the
-//                                                   first draw from the ledger and the split (noise_schedule.hpp):
+// Server.dp_setup / randomize_masked              plan_iterations, build_mechanisms (fastlloyd.cpp): every mechanism
+//                                                   built before the first draw, from the split (noise_schedule.hpp):
 //                                                   Laplace -> privacy::CountMechanism::laplace (discrete Laplace or
 //                                                   textbook); Gaussian -> privacy::GaussianBudget (discrete Gaussian
 //                                                   through zCDP, or the analytic Gaussian's GDP composition)

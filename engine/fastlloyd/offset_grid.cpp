@@ -16,7 +16,7 @@ __extension__ typedef unsigned __int128 uint128;
 constexpr int kUnitsBits = 29;            // m / g < 2^30: sums of 2^32 records fit in int64
 constexpr int kLaplaceScaleBits = 38;     // b / g <= 2^38 (the exact sampler takes up to 2^40)
 constexpr int kGaussianSigmaBits = 18;    // sigma m / (D g) <= 2^18; sigma / g <= 2^19 checked (sigma^2 <= 2^40)
-constexpr double kMaxRoundingShare = 1.0 / 16;
+constexpr double kMaxRoundingShare = 0.25;
 
 int floor_log2(double x) { return std::ilogb(x); }
 int ceil_log2(double x) {
@@ -62,7 +62,9 @@ OffsetGrid gaussian_grid(double m, std::size_t d, double sigma_per_sensitivity) 
   g.sensitivity = std::sqrt(static_cast<double>(g.norm2_cap)) * (1 + 0x1p-50);
   g.rounding_share = g.sensitivity / units - 1;
   const double sigma_units = sigma_per_sensitivity * g.sensitivity;
-  if (g.rounding_share > kMaxRoundingShare || sigma_units > 0x1p19)
+  // A bound below one unit could floor the cap to 0 (every record left out, a sensitivity of 0): refused with the
+  // coarse grids whose rounding adds more than a quarter.
+  if (units < 1 || g.rounding_share > kMaxRoundingShare || sigma_units > 0x1p19)
     refuse("the sums' Gaussian sigma is " + short_number(sigma_per_sensitivity) +
            " times their sensitivity: the exact sampler's grid would raise the sensitivity by " + short_number(100 * g.rounding_share) +
            "% (sigma " + short_number(sigma_units) + " grid units)");

@@ -18,7 +18,7 @@
 // int64) whose noise scale in units stays within the exact samplers' limits (discrete Laplace scale b / g <=
 // 2^38 < 2^40; discrete Gaussian sigma / g <= 2^19, sigma^2 < 2^40). The rounding raises the sensitivity by the
 // share `rounding_share` (Laplace about g / m <= 2^-30; Gaussian sqrt(d) / (2R): 2^-28 on synth_10d's defaults,
-// more at tiny epsilon); a grid whose rounding would add more than 1/16 is refused (InputError on epsilon).
+// more at tiny epsilon); a grid whose rounding would add more than a quarter is refused (InputError on epsilon).
 #include <cstddef>
 #include <cstdint>
 
@@ -39,7 +39,7 @@ struct OffsetGrid {
 
 // Laplace: per-coordinate bound m, noise scale per unit of L1 sensitivity 1 / eps_sum (b = d m / eps_sum).
 // Gaussian: L2 bound m, sigma per unit of L2 sensitivity. Throw InputError("params.epsilon", ...) when no grid
-// keeps the rounding share within 1/16 and the noise within the samplers' limits.
+// keeps the rounding share within a quarter and the noise within the samplers' limits.
 OffsetGrid laplace_grid(double coordinate_bound, std::size_t d, double scale_per_sensitivity);
 OffsetGrid gaussian_grid(double l2_bound, std::size_t d, double sigma_per_sensitivity);
 
