@@ -18,23 +18,6 @@
 
 namespace dpclust::fastlloyd {
 
-const char* to_string(Post p) {
-  switch (p) {
-    case Post::fold: return "fold";
-    case Post::truncate: return "truncate";
-    case Post::none: return "none";
-  }
-  return "?";
-}
-const char* to_string(Variant v) { return v == Variant::fastlloyd ? "fastlloyd" : "authors"; }
-const char* to_string(SizeSource s) {
-  switch (s) {
-    case SizeSource::noisy: return "noisy";
-    case SizeSource::public_n: return "public";
-    case SizeSource::data: return "data";
-  }
-  return "?";
-}
 const char* to_string(IterationSource s) {
   switch (s) {
     case IterationSource::fixed: return "fixed";
@@ -462,7 +445,12 @@ FastLloydResult fastlloyd(const double* coords, std::size_t n, std::size_t d, co
     r.trajectory.push_back(centres);
   }
   r.centres = to_data_units(centres, bounds);
-  r.inertia = nearest_labels(coords, n, d, r.centres, r.labels);
+  if (o.labels) {
+    r.inertia = nearest_labels(coords, n, d, r.centres, r.labels);
+  } else {
+    r.labels.assign(n, kNoise);
+    r.inertia = std::numeric_limits<double>::quiet_NaN();
+  }
   return r;
 }
 

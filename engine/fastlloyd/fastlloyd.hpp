@@ -59,14 +59,17 @@
 namespace dpclust::fastlloyd {
 
 enum class Post { fold, truncate, none };
+inline constexpr Named<Post> kPosts[] = {{"fold", Post::fold}, {"truncate", Post::truncate}, {"none", Post::none}};
 enum class Variant { fastlloyd, authors };
+inline constexpr Named<Variant> kVariants[] = {{"fastlloyd", Variant::fastlloyd}, {"authors", Variant::authors}};
 // Where N of the iteration rule comes from.
 enum class SizeSource { noisy, public_n, data };
+inline constexpr Named<SizeSource> kSizeSources[] = {{"noisy", SizeSource::noisy}, {"public", SizeSource::public_n}, {"data", SizeSource::data}};
+inline const char* to_string(Post p) { return name_in(kPosts, p); }
+inline const char* to_string(Variant v) { return name_in(kVariants, v); }
+inline const char* to_string(SizeSource s) { return name_in(kSizeSources, s); }
 // How T was chosen.
 enum class IterationSource { fixed, noisy_n, public_n, true_n };
-const char* to_string(Post p);
-const char* to_string(Variant v);
-const char* to_string(SizeSource s);
 const char* to_string(IterationSource s);
 
 inline constexpr double kDefaultSizeFraction = 0.05;  // of epsilon, for the noisy N (as EUGkM's)
@@ -88,6 +91,9 @@ struct FastLloydOptions {
   Variant variant = Variant::fastlloyd;
   privacy::Sampler sampler = privacy::Sampler::secure;
   RowMatrix initial_centres;  // k x d inside the bounds (public); empty = the data-independent draw
+  // The evaluation's labels and inertia (a pass over the data after the release); false when nobody reads them
+  // (Method::labels_needed): the labels are then all kNoise and the inertia NaN. The release is the same.
+  bool labels = true;
 };
 
 // One iteration, as planned before the data are read: public.

@@ -14,13 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-const Named<Noise> kNoises[] = {{"gaussian", Noise::gaussian}, {"laplace", Noise::laplace}};
-const Named<RadiusRule> kRadiusRules[] = {
-    {"diagonal_then_frac", RadiusRule::diagonal_then_frac}, {"frac_stay", RadiusRule::frac_stay}, {"none", RadiusRule::none}};
-const Named<Post> kPosts[] = {{"fold", Post::fold}, {"truncate", Post::truncate}, {"none", Post::none}};
-const Named<SizeSource> kSizeSources[] = {{"noisy", SizeSource::noisy}, {"public", SizeSource::public_n}, {"data", SizeSource::data}};
-const Named<Variant> kVariants[] = {{"fastlloyd", Variant::fastlloyd}, {"authors", Variant::authors}};
-
 json plan_json(const FastLloydResult& r, Noise noise) {
   json steps = json::array();
   for (const IterationPlan& p : r.plan) {
@@ -45,7 +38,8 @@ json plan_json(const FastLloydResult& r, Noise noise) {
 class FastLloydMethod final : public Method {
  public:
   MethodResult run(const Dataset& data, const ParamSet& p, Rng& rng, BudgetLedger& ledger) const override {
-    const FastLloydOptions o = options_of(p);
+    FastLloydOptions o = options_of(p);
+    o.labels = labels_needed();
     FastLloydResult r = fastlloyd(data.coords.data(), data.n, data.d, data.bounds, o, rng, ledger);
     MethodResult out;
     out.labels = r.labels;
@@ -65,9 +59,8 @@ class FastLloydMethod final : public Method {
                        {"initial_centers", rows_json(r.initial_centres)},
                        {"plan", plan_json(r, o.noise)}};
     if (o.noise == Noise::gaussian) out.diagnostics["unit_sigma"] = r.unit_sigma;
-    out.evaluation = {{"inertia", r.inertia},
-                      {"unassigned_per_iteration", r.unassigned},
-                      {"clamped_points", r.clamped_points}};
+    out.evaluation = {{"unassigned_per_iteration", r.unassigned}, {"clamped_points", r.clamped_points}};
+    if (o.labels) out.evaluation["inertia"] = r.inertia;
     out.details = std::move(r);
     return out;
   }
@@ -106,6 +99,8 @@ FastLloydOptions options_of(const ParamSet& p) {
 
 const MethodInfo& fastlloyd_method_info() {
   static const MethodInfo info = [] {
+    // The parameters' defaults are the options' (fastlloyd.hpp), declared there once.
+    const FastLloydOptions defaults;
     MethodInfo m;
     m.name = "fastlloyd";
     m.releases_centres = true;
@@ -120,18 +115,18 @@ const MethodInfo& fastlloyd_method_info() {
     m.relation = NeighbourRelation::add_remove;
     m.params = {
         real_param("epsilon", 1.0, "privacy budget (epsilon), at least 1e-6", 1e-6),
-        gives(real_param("delta", 1e-6,
+        gives(real_param("delta", defaults.delta,
                          "delta of (eps, delta)-DP for noise: gaussian (the authors: 1 / (n ln n) of the true n; give it on a "
                          "public n to match them); 0 with noise: laplace",
                          0.0, 1.0, false, true),
               "delta", {{"0", InputSource::none, "pure eps-DP (noise: laplace)"}}),
         privacy::sampler_param(),
         gives(int_param("k", std::nullopt, "number of clusters (k)", 1), "k"),
-        choice_param("noise", "gaussian", names_of(kNoises),
+        choice_param("noise", to_string(defaults.noise), names_of(kNoises),
                      "gaussian: one analytic Gaussian budget split over the iterations' sums and counts (the authors' "
                      "FastLloyd; discrete Gaussian through zCDP when sampler is secure); laplace: eps / T per iteration split "
                      "d : cbrt(4 d rho^2) between the sums and the counts (Su et al.'s split, the authors' SuLloyd)"),
-        choice_param("radius_rule", "diagonal_then_frac", names_of(kRadiusRules),
+        choice_param("radius_rule", to_string(defaults.radius_rule), names_of(kRadiusRules),
                      "the clusters' radius r_i in [-1, 1]^d (the authors' max_dist method): diagonal_then_frac = sqrt(d) in "
                      "iteration 1, then 2 sqrt(d) frac, frac = radius_alpha / (2 k^(1/d)); frac_stay = 2 sqrt(d) frac always; "
                      "none = no radius and absolute sums (the authors' SuLloyd / GLloyd baselines)"),
@@ -141,16 +136,16 @@ const MethodInfo& fastlloyd_method_info() {
                    "Su et al.'s rho (0.225): the Laplace split d : cbrt(4 d rho^2), the Gaussian split without a radius and "
                    "the iteration rule",
                    0.0, std::nullopt, true),
-        choice_param("post", "fold", names_of(kPosts),
+        choice_param("post", to_string(defaults.post), names_of(kPosts),
                      "each centre coordinate after an update: fold = reflected into the domain (the authors' default), "
                      "truncate = clipped to it, none"),
-        bool_param("clip_moves", true, "with a radius, a centre moves at most r_i per iteration (the authors' clip_distance)"),
+        bool_param("clip_moves", defaults.clip_moves, "with a radius, a centre moves at most r_i per iteration (the authors' clip_distance)"),
         gives(int_param("iterations", 0,
                         "Lloyd iterations T, at most 1000; 0 = the authors' rule int(max(min(t, 7), 2)) (calculate_iters) on the "
                         "N of n_source",
                         0, kMaxIterationsParam),
               "iterations", {{"0", InputSource::rule, "the authors' calculate_iters on the N of n_source"}}),
-        selects(choice_param("n_source", "noisy", names_of(kSizeSources),
+        selects(choice_param("n_source", to_string(defaults.n_source), names_of(kSizeSources),
                              "N of the iteration rule (iterations: 0): noisy = a Laplace count with n_fraction of epsilon; "
                              "public = n_public; data = the true n (the authors'; flagged non-private)"),
                 "n",
@@ -165,7 +160,7 @@ const MethodInfo& fastlloyd_method_info() {
         real_vector_param("initial_centers", RealVector{},
                           "public initial centres, row-major k x d {values: [x1, y1, x2, y2, ...]}, inside the bounds; empty = "
                           "the authors' data-independent draw (init_centroids)"),
-        choice_param("variant", "fastlloyd", names_of(kVariants),
+        choice_param("variant", to_string(defaults.variant), names_of(kVariants),
                      "fastlloyd: every use of randomness its own stream, exact noise; authors: the authors' noise as their "
                      "server.py draws it (iteration i's sums and counts from seed x i, truncated toward zero; an empty "
                      "cluster counted 1; division by N~ + 1e-9), sampler: textbook only, flagged non-private"),

@@ -7,17 +7,6 @@
 
 namespace dpclust::fastlloyd {
 
-const char* to_string(Noise n) { return n == Noise::gaussian ? "gaussian" : "laplace"; }
-
-const char* to_string(RadiusRule r) {
-  switch (r) {
-    case RadiusRule::diagonal_then_frac: return "diagonal_then_frac";
-    case RadiusRule::frac_stay: return "frac_stay";
-    case RadiusRule::none: return "none";
-  }
-  return "?";
-}
-
 double domain_diagonal(std::size_t d) { return 2.0 * std::sqrt(static_cast<double>(d)); }
 
 double radius_fraction(double alpha, std::size_t k, std::size_t d) {

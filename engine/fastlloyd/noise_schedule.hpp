@@ -32,12 +32,26 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/named_choice.hpp"
+
 namespace dpclust::fastlloyd {
 
+// The name of a choice in its table (the parameter's declaration), for messages and diagnostics.
+template <class E, std::size_t N>
+const char* name_in(const Named<E> (&table)[N], E kind) {
+  for (const auto& t : table)
+    if (t.kind == kind) return t.name;
+  return "?";
+}
+
+// Each choice once: the enum and the table of its parameter's names (method.cpp declares the parameters from them).
 enum class Noise { gaussian, laplace };
+inline constexpr Named<Noise> kNoises[] = {{"gaussian", Noise::gaussian}, {"laplace", Noise::laplace}};
 enum class RadiusRule { diagonal_then_frac, frac_stay, none };
-const char* to_string(Noise n);
-const char* to_string(RadiusRule r);
+inline constexpr Named<RadiusRule> kRadiusRules[] = {
+    {"diagonal_then_frac", RadiusRule::diagonal_then_frac}, {"frac_stay", RadiusRule::frac_stay}, {"none", RadiusRule::none}};
+inline const char* to_string(Noise n) { return name_in(kNoises, n); }
+inline const char* to_string(RadiusRule r) { return name_in(kRadiusRules, r); }
 
 inline constexpr std::int64_t kMinIterations = 2;  // params.py MIN_ITERATIONS
 inline constexpr std::int64_t kMaxIterations = 7;  // params.py MAX_ITERATIONS

@@ -278,6 +278,25 @@ TEST(FastLloydRun, SeededRunsRepeatAndThreadCountsDoNotMatter) {
   omp_set_num_threads(before);
 }
 
+TEST(FastLloydRun, LabelsAreEvaluationOnly) {
+  // Without the labels (nobody reads them) the release is the same, the labels are all noise and the inertia NaN.
+  const auto x = blobs({{-3, -3}, {3, 3}}, 500, 1.0, 8);
+  FastLloydOptions o;
+  auto run = [&](bool labels) {
+    FastLloydOptions oo = o;
+    oo.labels = labels;
+    BudgetLedger ledger = ledger_for(oo);
+    Rng rng(12);
+    return fastlloyd(x.data(), 1000, 2, cube(2, -6, 6), oo, rng, ledger);
+  };
+  const FastLloydResult with = run(true), without = run(false);
+  EXPECT_EQ((with.centres - without.centres).cwiseAbs().maxCoeff(), 0.0);
+  EXPECT_EQ(with.noisy_counts, without.noisy_counts);
+  EXPECT_EQ(without.labels, Labels(1000, kNoise));
+  EXPECT_TRUE(std::isnan(without.inertia));
+  EXPECT_GT(with.inertia, 0.0);
+}
+
 TEST(FastLloydRun, StreamsAreIndependentButTheAuthorsVariantSharesThem) {
   // Every point at one place, no radius, T = 2: the released counts are 400 + noise in the cluster holding the
   // points and noise alone elsewhere. The authors' server.py seeds iteration i's sums and counts with seed x i:
