@@ -123,30 +123,31 @@ const MethodInfo& fastlloyd_method_info() {
         privacy::sampler_param(),
         gives(int_param("k", std::nullopt, "number of clusters (k)", 1), "k"),
         choice_param("noise", to_string(defaults.noise), names_of(kNoises),
-                     "gaussian: one analytic Gaussian budget split over the iterations' sums and counts (the authors' "
-                     "FastLloyd; discrete Gaussian through zCDP when sampler is secure); laplace: eps / T per iteration split "
+                     "noise of the sums and counts: gaussian = one analytic Gaussian budget split over all the iterations (the authors' "
+                     "FastLloyd; discrete Gaussian through zCDP when sampler is secure); laplace = eps / T per iteration split "
                      "d : cbrt(4 d rho^2) between the sums and the counts (Su et al.'s split, the authors' SuLloyd)"),
         choice_param("radius_rule", to_string(defaults.radius_rule), names_of(kRadiusRules),
-                     "the clusters' radius r_i in [-1, 1]^d (the authors' max_dist method): diagonal_then_frac = sqrt(d) in "
+                     "radius r_i of the clusters in [-1, 1]^d (the authors' max_dist method): diagonal_then_frac = sqrt(d) in "
                      "iteration 1, then 2 sqrt(d) frac, frac = radius_alpha / (2 k^(1/d)); frac_stay = 2 sqrt(d) frac always; "
                      "none = no radius and absolute sums (the authors' SuLloyd / GLloyd baselines)"),
         real_param("radius_alpha", kDefaultAlpha, "alpha of the radius rule's frac = alpha / (2 k^(1/d)) (the authors' --alpha, 0.8)",
                    0.0, std::nullopt, true),
         real_param("split_rho", kDefaultRho,
-                   "Su et al.'s rho (0.225): the Laplace split d : cbrt(4 d rho^2), the Gaussian split without a radius and "
+                   "rho of Su et al. (0.225): in the Laplace split d : cbrt(4 d rho^2), the Gaussian split without a radius and "
                    "the iteration rule",
                    0.0, std::nullopt, true),
         choice_param("post", to_string(defaults.post), names_of(kPosts),
-                     "each centre coordinate after an update: fold = reflected into the domain (the authors' default), "
+                     "post-processing of every centre coordinate after an update: fold = reflected into the domain (the authors' default), "
                      "truncate = clipped to it, none"),
-        bool_param("clip_moves", defaults.clip_moves, "with a radius, a centre moves at most r_i per iteration (the authors' clip_distance)"),
+        bool_param("clip_moves", defaults.clip_moves,
+                   "whether a centre moves at most r_i per iteration when there is a radius (the authors' clip_distance)"),
         gives(int_param("iterations", 0,
                         "Lloyd iterations T, at most 1000; 0 = the authors' rule int(max(min(t, 7), 2)) (calculate_iters) on the "
                         "N of n_source",
                         0, kMaxIterationsParam),
               "iterations", {{"0", InputSource::rule, "the authors' calculate_iters on the N of n_source"}}),
         selects(choice_param("n_source", to_string(defaults.n_source), names_of(kSizeSources),
-                             "N of the iteration rule (iterations: 0): noisy = a Laplace count with n_fraction of epsilon; "
+                             "source of N, the iteration rule's number of points (iterations: 0): noisy = a Laplace count with n_fraction of epsilon; "
                              "public = n_public; data = the true n (the authors'; flagged non-private)"),
                 "n",
                 {{"noisy", InputSource::private_estimate, "a Laplace count with n_fraction of epsilon"},
@@ -154,14 +155,14 @@ const MethodInfo& fastlloyd_method_info() {
                  {"data", InputSource::data, "the true n (n_source: data, flagged)"}}),
         real_param("n_fraction", kDefaultSizeFraction, "share of epsilon for the noisy N (n_source: noisy, iterations: 0), in (0, 1)",
                    0.0, 1.0, true, true),
-        gives(int_param("n_public", 0, "a public number of points: N of the iteration rule when n_source is public (at most 2^52)", 0,
+        gives(int_param("n_public", 0, "public number of points: N of the iteration rule when n_source is public (at most 2^52)", 0,
                         std::int64_t{1} << 52),
               "n", {{"0", InputSource::none, "no public n"}}),
         real_vector_param("initial_centers", RealVector{},
                           "public initial centres, row-major k x d {values: [x1, y1, x2, y2, ...]}, inside the bounds; empty = "
                           "the authors' data-independent draw (init_centroids)"),
         choice_param("variant", to_string(defaults.variant), names_of(kVariants),
-                     "fastlloyd: every use of randomness its own stream, exact noise; authors: the authors' noise as their "
+                     "implementation: fastlloyd = every use of randomness its own stream, exact noise; authors = the authors' noise as their "
                      "server.py draws it (iteration i's sums and counts from seed x i, truncated toward zero; an empty "
                      "cluster counted 1; division by N~ + 1e-9), sampler: textbook only, flagged non-private"),
     };

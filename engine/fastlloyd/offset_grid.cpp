@@ -35,7 +35,8 @@ std::int64_t round_units(double y) {
 }
 
 [[noreturn]] void refuse(const std::string& why) {
-  throw InputError("params.epsilon", why, "raise epsilon, or lower the iterations (iterations: 2)");
+  throw InputError("params.epsilon", why,
+                   "raise epsilon, or lower the iterations (iterations: 2), or use sampler: textbook (not a private release)");
 }
 
 }  // namespace
