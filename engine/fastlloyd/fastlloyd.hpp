@@ -30,7 +30,7 @@
 //   clipped to max_dist, then fold (or truncate)    clipped to r (`clip_moves`), then `post`
 // local_proto's loop of T iterations              fastlloyd()
 //
-// Where this code departs from the authors' (each a `variant: authors` reading where it matters; docs/methods.md):
+// Where this code departs from the authors' (each a `variant: authors` reading where it matters; docs/choices.md):
 //   - public bounds, never the data's min and max; delta a public parameter (the authors: 1 / (n ln n) of the
 //     true n); N of the iteration rule from `n_source` (the authors: the true n);
 //   - every use of randomness has its own stream (core/cell_streams.hpp: the initial centres, the noisy N, and
