@@ -203,7 +203,7 @@ class DpDbscanMethod final : public Method {
       out.non_private_notes.push_back(note);
       // The release moves with the true n (theta, the histogram kind): one added record can change it with
       // certainty, so no finite epsilon bounds it (the audit measures 7.6 at a claimed 1: configs/audit/dp_dbscan.yaml).
-      ledger.declare_unbounded(note);
+      ledger.declare_data_derived(note);
     }
     // Nothing can be found by construction when the core threshold exceeds every neighbourhood's count:
     // a cell is core only by noise then (a threshold of 1.2e6 for 1,000 points released 0 spans in every
@@ -305,6 +305,13 @@ class DpKmeansMethod final : public Method {
     std::size_t empty = 0;
     for (std::int64_t s : r.cluster_sizes) empty += s == 0;
     out.evaluation = {{"inertia", r.inertia}, {"empty_clusters", empty}};
+    // T from the true n (diffprivlib's rule without n_public): T and the budgets split by it are functions of
+    // n, not public numbers; they move to the evaluation (the rule's name stays).
+    if (r.iteration_rule == IterationRule::true_n)
+      for (const char* key : {"iterations", "epsilon_count_per_iteration", "epsilon_sum_per_iteration_and_dim", "epsilon_unspent"}) {
+        out.evaluation[key] = out.diagnostics[key];
+        out.diagnostics.erase(key);
+      }
     out.details = std::move(r);
     return out;
   }

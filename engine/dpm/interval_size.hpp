@@ -21,7 +21,8 @@
 //   rank_mean  the reference's: the mean over the dimensions of the i-th gap of each dimension, i = 1..n-1,
 //              charged with sensitivity 2 as the reference does. For d > 1 that is not its sensitivity: one
 //              point shifts the ranks of every dimension at a different place, so which gaps are averaged
-//              together changes for up to n - 1 values. Flagged non-private for d > 1 (dpm.cpp).
+//              together changes for up to n - 1 values. Flagged non-private for d > 1, and the ledger
+//              declared unbounded: no finite epsilon is stated for it (dpm.cpp).
 // On synth_10d both give p / g(n) above 29.5, i.e. the largest codebook entry (w = 14.75).
 //
 // Step 3 without Monte Carlo: the reference fills its codebook by simulating 30 x N~ normal samples per

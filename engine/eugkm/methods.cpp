@@ -21,9 +21,6 @@ const Named<HybridFallback> kFallbacks[] = {{"auto", HybridFallback::automatic},
 constexpr std::int64_t kMaxGridSize = std::int64_t{1} << 31;
 constexpr std::int64_t kMaxCellsParam = std::int64_t{1} << 28;
 
-const char* const kTrueSizeNote =
-    "the grid size uses the true number of points n (n_source: data), which add/remove DP does not make public";
-
 std::vector<ParamSpec> eugkm_params() {
   return {
       real_param("epsilon", 1.0,
@@ -108,6 +105,16 @@ void common_notes(const EugkmOptions& o, MethodResult& out) {
   if (o.n_source == SizeSource::data) out.non_private_notes.push_back(kTrueSizeNote);
 }
 
+// With n_source: data the grid (m, the cells, the rule's value) and everything computed on it or from N (the
+// hybrid's plan, split and T) are functions of the true n, not public numbers: they move to the evaluation,
+// and the diagnostics keep the parameter alone.
+void keep_public_diagnostics(const EugkmOptions& o, MethodResult& out) {
+  if (o.n_source != SizeSource::data) return;
+  for (auto it = out.diagnostics.begin(); it != out.diagnostics.end(); ++it)
+    if (it.key() != "n_source") out.evaluation[it.key()] = it.value();
+  out.diagnostics = {{"n_source", to_string(o.n_source)}};
+}
+
 class EugkmMethod final : public Method {
  public:
   MethodResult run(const Dataset& data, const ParamSet& p, Rng& rng, BudgetLedger& ledger) const override {
@@ -123,6 +130,7 @@ class EugkmMethod final : public Method {
     out.diagnostics = grid_diagnostics(r);
     out.diagnostics["n_source"] = to_string(o.n_source);
     out.evaluation = {{"inertia", r.inertia}, {"occupied_cells", r.occupied_cells}};
+    keep_public_diagnostics(o, out);
     out.details = std::move(r);
     return out;
   }
@@ -151,6 +159,7 @@ class HybridMethod final : public Method {
     out.diagnostics["dplloyd_iterations"] = r.iterations;
     out.evaluation = {{"inertia", r.inertia}};
     if (r.eugkm) out.evaluation["eugkm_inertia"] = r.eugkm_inertia;
+    keep_public_diagnostics(o.eugkm, out);
     out.details = std::move(r);
     return out;
   }

@@ -109,6 +109,21 @@ TEST(SideInformation, InputsTakenFromTheDataMakeTheCellOracleTuned) {
     "scaling: the data standardised with their own mean and standard deviation (scale: standard)"])j"));
 }
 
+// A special value the parameter cannot take would never match a cell's value, and the input would be recorded
+// as public: lsh_clustering declared its `centre: data` as "mean", so a centre taken from the data was recorded
+// as public information. Such a declaration is refused when it is made.
+TEST(SideInformation, ASpecialValueTheParameterCannotTakeIsRefused) {
+  EXPECT_THROW(selects(choice_param("centre", "bounds", {"bounds", "origin", "data"}, "the centre"), "centre",
+                       {{"mean", InputSource::data, "the true mean"}}),
+               std::logic_error);
+  EXPECT_NO_THROW(selects(choice_param("centre", "bounds", {"bounds", "origin", "data"}, "the centre"), "centre",
+                          {{"data", InputSource::data, "the true mean"}}));
+  EXPECT_THROW(selects(bool_param("radius_from_data", false, "r from the data"), "radius", {{"yes", InputSource::data, "x"}}),
+               std::logic_error);
+  EXPECT_THROW(gives(int_param("n_public", 0, "a public n", 0), "n", {{"none", InputSource::none, "x"}}), std::logic_error);
+  EXPECT_NO_THROW(gives(int_param("n_public", 0, "a public n", 0), "n", {{"0", InputSource::none, "no public n"}}));
+}
+
 TEST(SideInformation, AMethodWithoutBoundsHasNoBoundsRecord) {
   MethodInfo m = declared_method();
   m.needs_bounds = false;

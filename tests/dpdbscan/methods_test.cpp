@@ -212,8 +212,18 @@ TEST(Methods, DpKmeansAndPairwiseRun) {
       const MethodResult r = m.make()->run(d, p, rng, ledger);
       EXPECT_NO_THROW(ledger.verify());
       EXPECT_EQ(r.release["centers"].size(), 2u);
-      // dplloyd: the fixed default (never the true n); diffprivlib: its rule on the true n = 2000.
-      EXPECT_EQ(r.diagnostics["iterations"], variant == "dplloyd" ? 5 : 6);
+      // dplloyd: the fixed default (never the true n); diffprivlib: its rule on the true n = 2000, a function
+      // of n: in the evaluation, and the ledger data-derived (a release withholds its sensitivities and notes).
+      if (variant == "dplloyd") {
+        EXPECT_EQ(r.diagnostics["iterations"], 5);
+        EXPECT_FALSE(ledger.data_derived());
+      } else {
+        EXPECT_EQ(r.evaluation["iterations"], 6);
+        for (const char* key : {"iterations", "epsilon_count_per_iteration", "epsilon_sum_per_iteration_and_dim", "epsilon_unspent"})
+          EXPECT_FALSE(r.diagnostics.contains(key)) << key;
+        EXPECT_EQ(r.diagnostics["iteration_rule"], "rule on the true n");
+        EXPECT_TRUE(ledger.data_derived());
+      }
     }
   }
   {

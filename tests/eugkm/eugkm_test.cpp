@@ -137,6 +137,10 @@ TEST(Eugkm, LedgerAddsUpToEpsilon) {
       EXPECT_NEAR(e[0].epsilon, 0.7, 1e-15);
       EXPECT_EQ(r.size.value, 1500.0);
     }
+    // The true n (n_source: data) moves the grid with certainty at a threshold of n: no finite epsilon bounds
+    // the trial, and the ledger's note (the grid size) carries n. A noisy or public N is bounded.
+    EXPECT_EQ(ledger.unbounded(), source == SizeSource::data);
+    EXPECT_EQ(ledger.data_derived(), source == SizeSource::data);
     EXPECT_EQ(e.back().mechanism, "discrete_laplace");
     EXPECT_EQ(e.back().sensitivity, 1.0);
     EXPECT_EQ(r.centers.rows(), 3);
@@ -417,6 +421,11 @@ TEST(EugkmMethod, ResultCarriesCentresReleaseAndNotes) {
     EXPECT_EQ(r.non_private_notes.empty(), source == "noisy") << source;
     EXPECT_TRUE(r.evaluation.contains("inertia"));
     EXPECT_NO_THROW(ledger.verify());
+    EXPECT_EQ(ledger.unbounded(), source == "data");
+    // The grid is a function of the true n with n_source: data: out of the public diagnostics.
+    EXPECT_EQ(r.diagnostics.contains("cells_per_dim"), source == "noisy") << r.diagnostics.dump();
+    EXPECT_EQ(r.evaluation.contains("cells_per_dim"), source == "data");
+    EXPECT_EQ(r.diagnostics["n_source"], source);
   }
 }
 
