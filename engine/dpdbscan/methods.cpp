@@ -207,11 +207,13 @@ class DpDbscanMethod final : public Method {
     }
     // Nothing can be found by construction when the core threshold exceeds every neighbourhood's count:
     // a cell is core only by noise then (a threshold of 1.2e6 for 1,000 points released 0 spans in every
-    // trial, ARI exactly 0, without a word). n: n_public, or the dataset's n (public as the paper treats it).
+    // trial, ARI exactly 0, without a word). n: n_public, or the dataset's n, whose value the note (a message
+    // about the run, evaluation only) then does not show.
     const std::uint64_t n_bound = o.n_public ? o.n_public : data.n;
     if (r.threshold > static_cast<double>(n_bound)) {
       std::ostringstream note;
-      note << "dp_dbscan finds nothing by construction here: the core threshold MinPts + Gamma = " << r.threshold << " exceeds n = " << n_bound
+      note << "dp_dbscan finds nothing by construction here: the core threshold MinPts + Gamma = " << r.threshold << " exceeds "
+           << (o.n_public ? "n_public = " + std::to_string(o.n_public) : std::string("the number of points n"))
            << " (Gamma = " << r.gamma << " from kappa = " << r.kappa << " neighbour cells"
            << (r.linear ? " and theta = " + std::to_string(r.theta) + " per cell" : std::string()) << "), so no cell is core but by noise; "
            << "raise epsilon, raise eta (wider cells: fewer neighbour cells), raise beta (a looser bound Gamma) or lower min_pts"

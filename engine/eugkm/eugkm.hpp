@@ -43,8 +43,10 @@
 //
 // Budget: eps = eps_N + eps_H (eps_N = 0 for n_source public or data). The ledger's noise_scale multiplies
 // every noise scale; at 0 the histogram is the true one and the centres the exact weighted k-means of it.
-// Memory: m^d counts (8 bytes) and noisy counts (8 bytes) plus (d + 1) doubles per positive cell: the grid
-// is refused above max_grid_cells before any work (check_shape), and a noisy N that would exceed it caps m.
+// Memory: m^d counts (8 bytes) and noisy counts (8 bytes) plus (d + 1) doubles per positive cell: a grid
+// known from public inputs (grid_size, or the rule at n_public) is refused above max_grid_cells before any
+// work (check_shape); a grid from N~ or the true n is capped at it in the run (m = the largest that fits,
+// diagnostic grid_capped): the number of points of the data never refuses a run.
 #include <cstddef>
 #include <cstdint>
 #include <string>

@@ -69,7 +69,14 @@ TEST(Methods, DpDbscanSaysWhenItCannotFindAnything) {
   const MethodResult none = m.make()->run(d, with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{5000}}}), rng, ledger);
   ASSERT_EQ(none.notes.size(), 1u);
   EXPECT_NE(none.notes[0].find("finds nothing by construction"), std::string::npos) << none.notes[0];
-  EXPECT_NE(none.notes[0].find("exceeds n = 2000"), std::string::npos) << none.notes[0];
+  // Without n_public the true n (2000) is not printed: the note names it in words.
+  EXPECT_NE(none.notes[0].find("exceeds the number of points n"), std::string::npos) << none.notes[0];
+  EXPECT_EQ(none.notes[0].find("2000"), std::string::npos) << none.notes[0];
+  BudgetLedger l1(1.0);
+  const MethodResult declared =
+      m.make()->run(d, with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{5000}}, {"n_public", std::int64_t{2100}}}), rng, l1);
+  ASSERT_EQ(declared.notes.size(), 1u);
+  EXPECT_NE(declared.notes[0].find("exceeds n_public = 2100"), std::string::npos) << declared.notes[0];
   EXPECT_EQ(none.diagnostics["spans"], 0);
   BudgetLedger l2(1.0);
   const MethodResult some = m.make()->run(d, with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{7}}}), rng, l2);

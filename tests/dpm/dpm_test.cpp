@@ -277,10 +277,16 @@ TEST(DpmCatalog, DeclaredParametersAndShapeCheck) {
   EXPECT_TRUE(info.needs_bounds);
   ParamSet p;
   for (const ParamSpec& s : info.params) p.set(s.name, s.default_value);
-  EXPECT_NO_THROW(info.check_shape(p, DataShape{100000, true, 10, cube(10, -100, 100), "synth_10d"}));
+  DataShape synth;
+  synth.n = 100000;
+  synth.n_exact = true;
+  synth.d = 10;
+  synth.bounds = cube(10, -100, 100);
+  synth.dataset = "synth_10d";
+  EXPECT_NO_THROW(info.check_shape(p, synth));
   p.set("delta", 0.0);
   try {
-    info.check_shape(p, DataShape{100000, true, 10, cube(10, -100, 100), "synth_10d"});
+    info.check_shape(p, synth);
     FAIL() << "delta 0 accepted";
   } catch (const InputError& e) {
     EXPECT_EQ(e.where(), "params.delta");
