@@ -84,6 +84,15 @@ std::vector<double> rank_mean_gaps(const double* coords, std::size_t n, std::siz
 double private_quantile(std::vector<double>& values, double quantile, double upper, double rank_sensitivity, double epsilon,
                         privacy::Sampler sampler, Rng& rng, BudgetLedger& ledger, const std::string& step);
 
+// The secure percentile's blocks (above): block i holds the lattice points j upper 2^-40, j = 0..2^40, in
+// the interval i between the sorted values (its first point `first`, `count` points), at distance
+// ceil(K |i - quantile k|) from the target rank. Every lattice point is in exactly one block, whatever the
+// data: an interval of more than 2^40 points (only when every value is 0) is two blocks at one distance.
+struct LatticeBlocks {
+  std::vector<std::uint64_t> count, distance, first;
+};
+LatticeBlocks quantile_lattice_blocks(const std::vector<double>& sorted, double quantile, double upper);
+
 struct IntervalSizeEstimate {
   GapStatistic statistic = GapStatistic::pooled;
   double rank_sensitivity = 0;     // 2d (pooled) or 2 (rank_mean, the reference's claim)
