@@ -583,11 +583,16 @@ InputError private_memory_problem(const ExperimentConfig& cfg, const Cell& cell,
       "): one trial is estimated to need more than the memory limit of " + format_bytes(max_memory) +
       (parallel > 1 ? " allows for " + std::to_string(parallel) + " trials at once" : std::string(" allows")) +
       " (the estimate counts the points read, which are private to this method: no number computed from them is shown)";
+  // The parameters that size the method's largest structures besides the points (the model above).
   std::vector<std::string> fixes;
   if (cell.method == "dp_dbscan") {
     if (!(cell.params.has("storage") && cell.params.string("storage") == "sparse"))
       fixes.push_back("histogram: linear with storage: sparse (Algorithm 2: memory in the number of points, not in |X|)");
     fixes.push_back("a larger eta (a coarser grid, fewer neighbour cells)");
+  } else if (cell.method == "eugkm" || cell.method == "hybrid_kmeans") {
+    fixes.push_back("a smaller grid_size or max_grid_cells (16 bytes a grid cell)");
+  } else if (is_wavecluster(cell.method)) {
+    fixes.push_back("a smaller g (about 40 bytes a grid cell)");
   }
   fixes.push_back("fewer points (max_rows: N or sample: N on this dataset)");
   if (parallel > 1) fixes.push_back("--threads 1 (one trial at a time)");
