@@ -88,174 +88,213 @@ nlohmann::json node_to_json(const YAML::Node& n) {
 
 namespace {
 
-// Reads one dataset entry (already merged with its registry entry, if any).
-DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::path& base_dir,
-                                 const fs::path& data_root, RawParams& raw_params) {
-  yaml::check_keys(at, kDatasetKeys);
-  DatasetSpec d;
-  d.name = name;
-  d.where = at.where();
-  const bool has_file = at.has("file"), has_data_file = at.has("data_file"), has_gen = at.has("generator");
-  if (int(has_file) + int(has_data_file) + int(has_gen) != 1)
-    yaml::fail(at, "dataset '" + name + "' needs exactly one of 'file', 'data_file' or 'generator'",
-               "file: path relative to the config; data_file: path under the data root; generator: {type: moons, ...}; "
-               "or use: <registered name>");
-  if (has_gen) {
-    d.generator_params = parse_generator(at.child("generator"), d.generator);
-    if (at.child("generator").has("scale")) d.standard_scale = yaml::as_string(at.child("generator").child("scale")) == "standard";
-    if (at.has("missing")) yaml::fail(at.child("missing"), "missing applies to file datasets only", "remove the key");
-    if (at.has("nominal")) yaml::fail(at.child("nominal"), "nominal applies to arff files only", "remove the key");
-    if (at.has("identifier_columns"))
-      yaml::fail(at.child("identifier_columns"), "identifier_columns applies to csv, tsv and arff files only", "remove the key");
-    for (const char* key : {"ragged", "items_per_row"})
-      if (at.has(key)) yaml::fail(at.child(key), std::string(key) + " applies to fimi files only", "remove the key");
+// A generated dataset: the generator, and refusals of the keys that apply to files only.
+void parse_generated(const Located& at, DatasetSpec& d) {
+  d.generator_params = parse_generator(at.child("generator"), d.generator);
+  if (at.child("generator").has("scale")) d.standard_scale = yaml::as_string(at.child("generator").child("scale")) == "standard";
+  if (at.has("missing")) yaml::fail(at.child("missing"), "missing applies to file datasets only", "remove the key");
+  if (at.has("nominal")) yaml::fail(at.child("nominal"), "nominal applies to arff files only", "remove the key");
+  if (at.has("identifier_columns"))
+    yaml::fail(at.child("identifier_columns"), "identifier_columns applies to csv, tsv and arff files only", "remove the key");
+  for (const char* key : {"ragged", "items_per_row"})
+    if (at.has(key)) yaml::fail(at.child(key), std::string(key) + " applies to fimi files only", "remove the key");
+}
+
+// `file` or `data_file`: one file, a list of files, or a glob in the file name; the list and the glob are read
+// as one dataset, the files concatenated in sorted path order (loading/dataset_loading.cpp). Returns the
+// entries as written; fills the resolved paths.
+std::vector<std::string> parse_file_paths(const Located& file_at, bool under_data_root, const fs::path& base_dir,
+                                          const fs::path& data_root, DatasetSpec& d) {
+  std::vector<std::string> entries;
+  if (file_at.node.IsSequence()) {
+    entries = yaml::as_string_list(file_at);
+    if (entries.empty()) yaml::fail(file_at, "empty list of files", "list at least one file, or give one file name");
+    d.multi_file = true;
   } else {
-    // One file, a list of files, or a glob in the file name: the list and the glob are read as one
-    // dataset, the files concatenated in sorted path order (loading/dataset_loading.cpp).
-    const Located file_at = at.child(has_file ? "file" : "data_file");
-    std::vector<std::string> entries;
-    if (file_at.node.IsSequence()) {
-      entries = yaml::as_string_list(file_at);
-      if (entries.empty()) yaml::fail(file_at, "empty list of files", "list at least one file, or give one file name");
-      d.multi_file = true;
-    } else {
-      entries.push_back(yaml::as_string(file_at));
-      d.multi_file = entries[0].find_first_of("*?[") != std::string::npos;
-    }
-    for (const std::string& e : entries) {
-      if (e.empty()) yaml::fail(file_at, "empty file name", "give the path of the file");
-      if (fs::path(e).parent_path().string().find_first_of("*?[") != std::string::npos)
-        yaml::fail(file_at, "'" + yaml::clip(e) + "': a glob may only appear in the file name, not in a folder",
-                   "write the folder literally, e.g. har70plus/participants/*.csv");
-    }
-    d.file = entries.size() == 1 ? entries[0] : entries[0] + " (and " + std::to_string(entries.size() - 1) + " more)";
-    d.file_under_data_root = has_data_file;
-    for (const std::string& e : entries) {
-      fs::path r;
-      if (has_data_file) {
-        if (!data_root.empty()) r = fs::absolute(data_root / e).lexically_normal();
-      } else {
-        fs::path p(e);
-        r = fs::absolute(p.is_absolute() ? p : base_dir / p).lexically_normal();
-      }
-      if (r.empty()) continue;
-      if (d.resolved.empty()) d.resolved = r;
-      if (d.multi_file) d.resolved_files.push_back(r);
-    }
-    // Format from the key or the file name.
-    if (at.has("format")) {
-      d.format = yaml::as_string(at.child("format"));
-      if (d.format != "csv" && d.format != "tsv" && d.format != "arff" && d.format != "gowalla" &&
-          d.format != "fimi")
-        yaml::fail(at.child("format"), "unknown format '" + yaml::clip(d.format) + "'", "one of: csv, tsv, arff, gowalla, fimi");
-    } else {
-      std::string f = entries[0];
-      if (f.size() > 3 && f.substr(f.size() - 3) == ".gz") f = f.substr(0, f.size() - 3);
-      auto ends = [&](const std::string& s) { return f.size() >= s.size() && f.substr(f.size() - s.size()) == s; };
-      if (ends(".arff")) d.format = "arff";
-      else if (ends(".tsv")) d.format = "tsv";
-      else if (ends(".csv")) d.format = "csv";
-      else yaml::fail(at, "cannot tell the format of '" + yaml::clip(d.file) + "' from its name", "add format: csv | tsv | arff | gowalla | fimi");
-    }
-    if (d.multi_file && d.format != "csv" && d.format != "tsv")
-      yaml::fail(file_at, "a list or glob of files is supported for csv and tsv files only (format: " + d.format + ")",
-                 "give one file, or convert the files to csv");
-    // Missing values ('?', 'NA', empty) the same in every table format (io/missing_values.hpp): refuse (the
-    // default; `error` is its former name) counts the rows and columns and stops, drop leaves the rows out.
-    if (at.has("missing")) {
-      const std::string m = yaml::as_string(at.child("missing"));
-      if (m != "refuse" && m != "error" && m != "drop")
-        yaml::fail(at.child("missing"), "missing must be 'refuse' (default: rows with a missing value stop the load, counted, with their columns) or 'drop'",
-                   "write missing: drop to leave out (and count) the rows with a missing value ('?', 'NA' or empty) in a selected column");
-      if (m == "drop" && d.format != "csv" && d.format != "tsv" && d.format != "arff")
-        yaml::fail(at.child("missing"), "missing: drop applies to csv, tsv and arff files only (format: " + d.format + ")",
-                   "remove the key, or clean the file first");
-      d.drop_missing = m == "drop";
-    }
-    // Nominal ARFF attributes other than the label (io/arff.hpp NominalEncoding).
-    if (at.has("nominal")) {
-      const std::string m = yaml::as_string(at.child("nominal"));
-      if (d.format != "arff")
-        yaml::fail(at.child("nominal"), "nominal applies to arff files only (format: " + d.format + ")",
-                   "remove the key; a csv text column is left out of `columns` or encoded before loading");
-      if (m == "skip") d.nominal = NominalEncoding::skip;
-      else if (m == "codes") d.nominal = NominalEncoding::codes;
-      else if (m == "onehot") d.nominal = NominalEncoding::onehot;
-      else
-        yaml::fail(at.child("nominal"), "nominal must be 'skip' (default: left out with a warning unless listed in `columns`), 'codes' or 'onehot'",
-                   "codes: one coordinate per nominal attribute (its value when the values are numbers, else its position 0, 1, ...); "
-                   "onehot: one 0/1 coordinate per declared value");
-    }
-    // Columns that identify records (a row number, wdbc's IDNumber) are left out of the coordinates when
-    // `columns` is not given (loading/dataset_loading.cpp, data/identifier_columns.hpp); `keep` turns that off.
-    if (at.has("identifier_columns")) {
-      const std::string m = yaml::as_string(at.child("identifier_columns"));
-      if (m != "drop" && m != "keep")
-        yaml::fail(at.child("identifier_columns"), "identifier_columns must be 'drop' (default: columns named like an ID, or of integers "
-                                                   "increasing in file order, are left out when `columns` is not given) or 'keep'",
-                   "write identifier_columns: keep to cluster on every numeric column, or list the columns in `columns`");
-      if (d.format != "csv" && d.format != "tsv" && d.format != "arff")
-        yaml::fail(at.child("identifier_columns"), "identifier_columns applies to csv, tsv and arff files only (format: " + d.format + ")",
-                   "remove the key");
-      d.keep_identifier_columns = m == "keep";
-    }
-    // FIMI transactions as attributes (attribute j = the j-th item; DRBT Sec. 6.1, docs/choices.md): what
-    // to do with lines of different lengths, and an optional fixed number of attributes.
-    for (const char* key : {"ragged", "items_per_row"})
-      if (at.has(key) && d.format != "fimi")
-        yaml::fail(at.child(key), std::string(key) + " applies to fimi files only (format: " + d.format + ")", "remove the key");
-    if (at.has("ragged")) {
-      d.fimi_ragged = yaml::as_string(at.child("ragged"));
-      if (d.fimi_ragged != "error" && d.fimi_ragged != "pad" && d.fimi_ragged != "truncate")
-        yaml::fail(at.child("ragged"), "ragged must be 'error' (default), 'pad' or 'truncate'",
-                   "pad: d = the longest line, short lines padded with item 0; truncate: d = the shortest line");
-    }
-    if (at.has("items_per_row")) {
-      const std::int64_t n = yaml::as_int(at.child("items_per_row"));
-      if (n < 1 || n > 100000) yaml::fail(at.child("items_per_row"), "items_per_row must be between 1 and 100000");
-      if (d.fimi_ragged == "truncate")
-        yaml::fail(at.child("items_per_row"), "items_per_row already keeps the first N items of longer lines; ragged: truncate cannot be combined with it",
-                   "use ragged: pad (short lines padded with item 0) or ragged: error (short lines refused)");
-      d.fimi_items_per_row = static_cast<std::uint64_t>(n);
-    }
-    if (at.has("columns")) d.columns = yaml::as_string_list(at.child("columns"));
-    if (at.has("label")) {
-      d.label = yaml::as_string(at.child("label"));
-      if (d.label == "none") { d.no_label = true; d.label.clear(); }
-    }
-    if (at.has("delimiter")) {
-      d.delimiter = yaml::as_string(at.child("delimiter"));
-      if (d.delimiter == "\\t" || d.delimiter == "tab") d.delimiter = "\t";
-      if (d.delimiter.size() != 1) yaml::fail(at.child("delimiter"), "the delimiter must be one character", "e.g. ',' or tab");
-    }
-    if (at.has("header")) {
-      d.header = yaml::as_string(at.child("header"));
-      if (d.header != "auto" && d.header != "true" && d.header != "false")
-        yaml::fail(at.child("header"), "header must be auto, true or false");
-    }
-    if (at.has("max_rows")) {
-      d.max_rows = yaml::as_int(at.child("max_rows"));
-      if (d.max_rows < 1) yaml::fail(at.child("max_rows"), "max_rows must be >= 1");
-    }
-    if (at.has("fallback")) {
-      d.fallback_available = true;
-      d.fallback_params = parse_generator(at.child("fallback"), d.fallback_generator);
-      if (at.child("fallback").has("scale")) d.fallback_scale = yaml::as_string(at.child("fallback").child("scale")) == "standard";
-    }
+    entries.push_back(yaml::as_string(file_at));
+    d.multi_file = entries[0].find_first_of("*?[") != std::string::npos;
   }
-  if (at.has("project")) {
-    auto p = at.child("project");
-    yaml::check_keys(p, {"lon", "lat", "ref_lat", "origin_lon", "origin_lat"});
-    ProjectionSpec proj;
-    if (p.has("lon")) proj.lon_column = yaml::as_string(p.child("lon"));
-    if (p.has("lat")) proj.lat_column = yaml::as_string(p.child("lat"));
-    if (!p.has("ref_lat")) yaml::fail(p, "projection needs ref_lat (degrees)", "e.g. ref_lat: 37.8 for San Francisco");
-    proj.ref_lat_deg = yaml::as_double(p.child("ref_lat"));
-    if (std::fabs(proj.ref_lat_deg) >= 90) yaml::fail(p.child("ref_lat"), "ref_lat must be in (-90, 90)");
-    if (p.has("origin_lon")) proj.origin_lon = yaml::as_double(p.child("origin_lon"));
-    if (p.has("origin_lat")) proj.origin_lat = yaml::as_double(p.child("origin_lat"));
-    d.project = proj;
+  for (const std::string& e : entries) {
+    if (e.empty()) yaml::fail(file_at, "empty file name", "give the path of the file");
+    if (fs::path(e).parent_path().string().find_first_of("*?[") != std::string::npos)
+      yaml::fail(file_at, "'" + yaml::clip(e) + "': a glob may only appear in the file name, not in a folder",
+                 "write the folder literally, e.g. har70plus/participants/*.csv");
   }
+  d.file = entries.size() == 1 ? entries[0] : entries[0] + " (and " + std::to_string(entries.size() - 1) + " more)";
+  d.file_under_data_root = under_data_root;
+  for (const std::string& e : entries) {
+    fs::path r;
+    if (under_data_root) {
+      if (!data_root.empty()) r = fs::absolute(data_root / e).lexically_normal();
+    } else {
+      fs::path p(e);
+      r = fs::absolute(p.is_absolute() ? p : base_dir / p).lexically_normal();
+    }
+    if (r.empty()) continue;
+    if (d.resolved.empty()) d.resolved = r;
+    if (d.multi_file) d.resolved_files.push_back(r);
+  }
+  return entries;
+}
+
+// `format`, or the format told by the first file's name.
+void parse_format(const Located& at, const Located& file_at, const std::string& first_file, DatasetSpec& d) {
+  if (at.has("format")) {
+    d.format = yaml::as_string(at.child("format"));
+    if (d.format != "csv" && d.format != "tsv" && d.format != "arff" && d.format != "gowalla" &&
+        d.format != "fimi")
+      yaml::fail(at.child("format"), "unknown format '" + yaml::clip(d.format) + "'", "one of: csv, tsv, arff, gowalla, fimi");
+  } else {
+    std::string f = first_file;
+    if (f.size() > 3 && f.substr(f.size() - 3) == ".gz") f = f.substr(0, f.size() - 3);
+    auto ends = [&](const std::string& s) { return f.size() >= s.size() && f.substr(f.size() - s.size()) == s; };
+    if (ends(".arff")) d.format = "arff";
+    else if (ends(".tsv")) d.format = "tsv";
+    else if (ends(".csv")) d.format = "csv";
+    else yaml::fail(at, "cannot tell the format of '" + yaml::clip(d.file) + "' from its name", "add format: csv | tsv | arff | gowalla | fimi");
+  }
+  if (d.multi_file && d.format != "csv" && d.format != "tsv")
+    yaml::fail(file_at, "a list or glob of files is supported for csv and tsv files only (format: " + d.format + ")",
+               "give one file, or convert the files to csv");
+}
+
+// What the table formats do with missing values, nominal attributes and record-ID columns.
+void parse_table_cleaning(const Located& at, DatasetSpec& d) {
+  // Missing values ('?', 'NA', empty) the same in every table format (io/missing_values.hpp): refuse (the
+  // default; `error` is its former name) counts the rows and columns and stops, drop leaves the rows out.
+  if (at.has("missing")) {
+    const std::string m = yaml::as_string(at.child("missing"));
+    if (m != "refuse" && m != "error" && m != "drop")
+      yaml::fail(at.child("missing"), "missing must be 'refuse' (default: rows with a missing value stop the load, counted, with their columns) or 'drop'",
+                 "write missing: drop to leave out (and count) the rows with a missing value ('?', 'NA' or empty) in a selected column");
+    if (m == "drop" && d.format != "csv" && d.format != "tsv" && d.format != "arff")
+      yaml::fail(at.child("missing"), "missing: drop applies to csv, tsv and arff files only (format: " + d.format + ")",
+                 "remove the key, or clean the file first");
+    d.drop_missing = m == "drop";
+  }
+  // Nominal ARFF attributes other than the label (io/arff.hpp NominalEncoding).
+  if (at.has("nominal")) {
+    const std::string m = yaml::as_string(at.child("nominal"));
+    if (d.format != "arff")
+      yaml::fail(at.child("nominal"), "nominal applies to arff files only (format: " + d.format + ")",
+                 "remove the key; a csv text column is left out of `columns` or encoded before loading");
+    if (m == "skip") d.nominal = NominalEncoding::skip;
+    else if (m == "codes") d.nominal = NominalEncoding::codes;
+    else if (m == "onehot") d.nominal = NominalEncoding::onehot;
+    else
+      yaml::fail(at.child("nominal"), "nominal must be 'skip' (default: left out with a warning unless listed in `columns`), 'codes' or 'onehot'",
+                 "codes: one coordinate per nominal attribute (its value when the values are numbers, else its position 0, 1, ...); "
+                 "onehot: one 0/1 coordinate per declared value");
+  }
+  // Columns that identify records (a row number, wdbc's IDNumber) are left out of the coordinates when
+  // `columns` is not given (loading/dataset_loading.cpp, data/identifier_columns.hpp); `keep` turns that off.
+  if (at.has("identifier_columns")) {
+    const std::string m = yaml::as_string(at.child("identifier_columns"));
+    if (m != "drop" && m != "keep")
+      yaml::fail(at.child("identifier_columns"), "identifier_columns must be 'drop' (default: columns named like an ID, or of integers "
+                                                 "increasing in file order, are left out when `columns` is not given) or 'keep'",
+                 "write identifier_columns: keep to cluster on every numeric column, or list the columns in `columns`");
+    if (d.format != "csv" && d.format != "tsv" && d.format != "arff")
+      yaml::fail(at.child("identifier_columns"), "identifier_columns applies to csv, tsv and arff files only (format: " + d.format + ")",
+                 "remove the key");
+    d.keep_identifier_columns = m == "keep";
+  }
+}
+
+// FIMI transactions as attributes (attribute j = the j-th item; DRBT Sec. 6.1, docs/choices.md): what to do
+// with lines of different lengths, and an optional fixed number of attributes.
+void parse_fimi_keys(const Located& at, DatasetSpec& d) {
+  for (const char* key : {"ragged", "items_per_row"})
+    if (at.has(key) && d.format != "fimi")
+      yaml::fail(at.child(key), std::string(key) + " applies to fimi files only (format: " + d.format + ")", "remove the key");
+  if (at.has("ragged")) {
+    d.fimi_ragged = yaml::as_string(at.child("ragged"));
+    if (d.fimi_ragged != "error" && d.fimi_ragged != "pad" && d.fimi_ragged != "truncate")
+      yaml::fail(at.child("ragged"), "ragged must be 'error' (default), 'pad' or 'truncate'",
+                 "pad: d = the longest line, short lines padded with item 0; truncate: d = the shortest line");
+  }
+  if (at.has("items_per_row")) {
+    const std::int64_t n = yaml::as_int(at.child("items_per_row"));
+    if (n < 1 || n > 100000) yaml::fail(at.child("items_per_row"), "items_per_row must be between 1 and 100000");
+    if (d.fimi_ragged == "truncate")
+      yaml::fail(at.child("items_per_row"), "items_per_row already keeps the first N items of longer lines; ragged: truncate cannot be combined with it",
+                 "use ragged: pad (short lines padded with item 0) or ragged: error (short lines refused)");
+    d.fimi_items_per_row = static_cast<std::uint64_t>(n);
+  }
+}
+
+// Which columns are read and how: columns, label, delimiter, header, max_rows; and the generator that stands
+// in when the file is missing (fallback).
+void parse_columns_and_rows(const Located& at, DatasetSpec& d) {
+  if (at.has("columns")) d.columns = yaml::as_string_list(at.child("columns"));
+  if (at.has("label")) {
+    d.label = yaml::as_string(at.child("label"));
+    if (d.label == "none") { d.no_label = true; d.label.clear(); }
+  }
+  if (at.has("delimiter")) {
+    d.delimiter = yaml::as_string(at.child("delimiter"));
+    if (d.delimiter == "\\t" || d.delimiter == "tab") d.delimiter = "\t";
+    if (d.delimiter.size() != 1) yaml::fail(at.child("delimiter"), "the delimiter must be one character", "e.g. ',' or tab");
+  }
+  if (at.has("header")) {
+    d.header = yaml::as_string(at.child("header"));
+    if (d.header != "auto" && d.header != "true" && d.header != "false")
+      yaml::fail(at.child("header"), "header must be auto, true or false");
+  }
+  if (at.has("max_rows")) {
+    d.max_rows = yaml::as_int(at.child("max_rows"));
+    if (d.max_rows < 1) yaml::fail(at.child("max_rows"), "max_rows must be >= 1");
+  }
+  if (at.has("fallback")) {
+    d.fallback_available = true;
+    d.fallback_params = parse_generator(at.child("fallback"), d.fallback_generator);
+    if (at.child("fallback").has("scale")) d.fallback_scale = yaml::as_string(at.child("fallback").child("scale")) == "standard";
+  }
+}
+
+// A file dataset: its paths, format, table options and columns.
+void parse_file_source(const Located& at, bool under_data_root, const fs::path& base_dir, const fs::path& data_root, DatasetSpec& d) {
+  const Located file_at = at.child(under_data_root ? "data_file" : "file");
+  const std::vector<std::string> entries = parse_file_paths(file_at, under_data_root, base_dir, data_root, d);
+  parse_format(at, file_at, entries[0], d);
+  parse_table_cleaning(at, d);
+  parse_fimi_keys(at, d);
+  parse_columns_and_rows(at, d);
+}
+
+// `project`: longitude/latitude columns projected to kilometres around ref_lat.
+void parse_projection(const Located& at, DatasetSpec& d) {
+  auto p = at.child("project");
+  yaml::check_keys(p, {"lon", "lat", "ref_lat", "origin_lon", "origin_lat"});
+  ProjectionSpec proj;
+  if (p.has("lon")) proj.lon_column = yaml::as_string(p.child("lon"));
+  if (p.has("lat")) proj.lat_column = yaml::as_string(p.child("lat"));
+  if (!p.has("ref_lat")) yaml::fail(p, "projection needs ref_lat (degrees)", "e.g. ref_lat: 37.8 for San Francisco");
+  proj.ref_lat_deg = yaml::as_double(p.child("ref_lat"));
+  if (std::fabs(proj.ref_lat_deg) >= 90) yaml::fail(p.child("ref_lat"), "ref_lat must be in (-90, 90)");
+  if (p.has("origin_lon")) proj.origin_lon = yaml::as_double(p.child("origin_lon"));
+  if (p.has("origin_lat")) proj.origin_lat = yaml::as_double(p.child("origin_lat"));
+  d.project = proj;
+}
+
+// A box written [[lo, hi], ...], one pair per dimension, lo < hi (`bounds` as a list, `public_bounds`).
+Bounds parse_box(const Located& b, const std::string& key) {
+  yaml::expect_sequence(b);
+  if (b.node.size() == 0) yaml::fail(b, "empty " + key, "give [lo, hi] for every dimension");
+  Bounds box;
+  for (std::size_t j = 0; j < b.node.size(); ++j) {
+    auto pair = b.item(j);
+    if (!pair.node.IsSequence() || pair.node.size() != 2) yaml::fail(pair, "each bound is a pair [lo, hi]");
+    double lo = yaml::as_double(pair.item(0)), hi = yaml::as_double(pair.item(1));
+    if (!(lo < hi)) yaml::fail(pair, "bound has lo >= hi", "write [lo, hi] with lo < hi");
+    box.lo.push_back(lo);
+    box.hi.push_back(hi);
+  }
+  return box;
+}
+
+// The public domain: `bounds` (data | none | public | a box), `bounds_from_data` and `public_bounds`.
+void parse_bounds(const Located& at, const std::string& name, DatasetSpec& d) {
   if (at.has("bounds")) {
     auto b = at.child("bounds");
     if (b.node.IsScalar()) {
@@ -264,37 +303,15 @@ DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::
         yaml::fail(b, "bounds must be 'data', 'none', 'public' (the dataset's public_bounds) or a list [[lo, hi], ...] per dimension");
       d.bounds_mode = mode;
     } else {
-      yaml::expect_sequence(b);
-      if (b.node.size() == 0) yaml::fail(b, "empty bounds", "give [lo, hi] for every dimension");
-      for (std::size_t j = 0; j < b.node.size(); ++j) {
-        auto pair = b.item(j);
-        if (!pair.node.IsSequence() || pair.node.size() != 2) yaml::fail(pair, "each bound is a pair [lo, hi]");
-        double lo = yaml::as_double(pair.item(0)), hi = yaml::as_double(pair.item(1));
-        if (!(lo < hi)) yaml::fail(pair, "bound has lo >= hi", "write [lo, hi] with lo < hi");
-        d.bounds.lo.push_back(lo);
-        d.bounds.hi.push_back(hi);
-      }
+      d.bounds = parse_box(b, "bounds");
       d.bounds_mode = "config";
     }
   }
-  // --- bounds_from_data / public_bounds (DS1-DS3: registry.yaml) ---
   // bounds_from_data: true declares the configured box to be the data's exact bounding box (flagged
   // non-private in every result, BoundsSource::data_as_paper); `bounds: public` selects public_bounds,
-  // a box chosen without the exact extremes, instead (not flagged).
+  // a box chosen without the exact extremes, instead (not flagged). DS1-DS3 of registry.yaml use both.
   if (at.has("bounds_from_data")) d.bounds_from_data = yaml::as_bool(at.child("bounds_from_data"));
-  if (at.has("public_bounds")) {
-    auto b = at.child("public_bounds");
-    yaml::expect_sequence(b);
-    if (b.node.size() == 0) yaml::fail(b, "empty public_bounds", "give [lo, hi] for every dimension");
-    for (std::size_t j = 0; j < b.node.size(); ++j) {
-      auto pair = b.item(j);
-      if (!pair.node.IsSequence() || pair.node.size() != 2) yaml::fail(pair, "each bound is a pair [lo, hi]");
-      double lo = yaml::as_double(pair.item(0)), hi = yaml::as_double(pair.item(1));
-      if (!(lo < hi)) yaml::fail(pair, "bound has lo >= hi", "write [lo, hi] with lo < hi");
-      d.public_bounds.lo.push_back(lo);
-      d.public_bounds.hi.push_back(hi);
-    }
-  }
+  if (at.has("public_bounds")) d.public_bounds = parse_box(at.child("public_bounds"), "public_bounds");
   if (d.bounds_mode == "public") {
     if (d.public_bounds.empty())
       yaml::fail(at.child("bounds"), "bounds: public, but dataset '" + name + "' has no public_bounds",
@@ -304,7 +321,10 @@ DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::
     d.bounds_from_data = false;  // the public box is not the data's
     d.bounds_from_public_key = true;
   }
-  // --- end bounds_from_data / public_bounds ---
+}
+
+// What is done to the points once read: clip_to_bounds, scale, sample, resample_per_class.
+void parse_transforms(const Located& at, DatasetSpec& d) {
   if (at.has("clip_to_bounds")) {
     // false | true (= drop) | drop | clamp (data/transforms.hpp, OutOfBounds).
     const auto c = at.child("clip_to_bounds");
@@ -335,6 +355,11 @@ DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::
     if (!at.has("resample_per_class")) yaml::fail(at.child("resample_seed"), "resample_seed without resample_per_class", "add resample_per_class: N");
     d.resample_seed = yaml::as_uint(at.child("resample_seed"));
   }
+}
+
+// The dataset's method parameters (kept raw: typed once the methods are known), its reference, and what a
+// benchmark says of it (family, tuned_on_data).
+void parse_params_and_description(const Located& at, DatasetSpec& d, RawParams& raw_params) {
   if (at.has("params")) {
     auto ps = at.child("params");
     yaml::expect_map(ps);
@@ -360,6 +385,26 @@ DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::
     }
     if (d.tuned_on_data.empty()) yaml::fail(t, "tuned_on_data is empty", "name the parameters chosen on the data, e.g. {alpha: \"k-distance plot\"}");
   }
+}
+
+// Reads one dataset entry (already merged with its registry entry, if any), key group by key group.
+DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::path& base_dir,
+                          const fs::path& data_root, RawParams& raw_params) {
+  yaml::check_keys(at, kDatasetKeys);
+  DatasetSpec d;
+  d.name = name;
+  d.where = at.where();
+  const bool has_file = at.has("file"), has_data_file = at.has("data_file"), has_gen = at.has("generator");
+  if (int(has_file) + int(has_data_file) + int(has_gen) != 1)
+    yaml::fail(at, "dataset '" + name + "' needs exactly one of 'file', 'data_file' or 'generator'",
+               "file: path relative to the config; data_file: path under the data root; generator: {type: moons, ...}; "
+               "or use: <registered name>");
+  if (has_gen) parse_generated(at, d);
+  else parse_file_source(at, has_data_file, base_dir, data_root, d);
+  if (at.has("project")) parse_projection(at, d);
+  parse_bounds(at, name, d);
+  parse_transforms(at, d);
+  parse_params_and_description(at, d, raw_params);
   nlohmann::json def = node_to_json(at.node);
   def.erase("params");  // parameters are part of the cell key, not of the data
   def.erase("reference");
