@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""scikit-learn anchors for bench/bench_cluster.cpp (issue 24).
+"""scikit-learn anchors for bench/bench_cluster.cpp.
 
 Times scikit-learn's DBSCAN, KMeans and AffinityPropagation on the data the C++ benchmarks use --
 make_blobs(n, centers=3, n_features=2, random_state=0), which dpclust draws with numpy's stream

@@ -1,4 +1,4 @@
-// Clustering benchmarks (issue 24): one benchmark per algorithm at a few n, on the same generated data as
+// Clustering benchmarks: one benchmark per algorithm at a few n, on the same generated data as
 // the scikit-learn anchors (bench/anchors_sklearn.py): make_blobs(n, centers = 3, n_features = 2,
 // cluster_std = 1, random_state = 0) drawn with numpy's stream (generator option stream: numpy), so the
 // points are sklearn's own.

@@ -1,4 +1,4 @@
-// Evaluation-metric benchmarks (issue 24): one per metric the experiments compute, at a few n, on
+// Evaluation-metric benchmarks: one per metric the experiments compute, at a few n, on
 // synthetic data (no files needed).
 //   build/bench/bench_metrics [--benchmark_filter=...]
 // WaveCluster's measures (DP WaveCluster Sec. 6-7): DSG_C, the C4.5 cell classifier behind OCM/2CE (with

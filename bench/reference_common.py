@@ -130,8 +130,9 @@ def measures(x, y, centres, diagonal, refs, silhouette_seed=0):
 # --- reference implementations: import paths and stand-ins -----------------------------------------------------------
 
 def fast_histogram_standin():
-    """histogram1d with fast_histogram 0.12's semantics, in numpy (DPM asks for >= 0.12; Debian 12 has 0.11): bin
-    floor((v - lo) * bins / (hi - lo)), the top edge in the last bin, values outside [lo, hi] (and NaN) dropped."""
+    """histogram1d with fast_histogram 0.12's semantics, in numpy (DPM asks for >= 0.12, newer than the 0.11 of the
+    supported platform, Debian 12): bin floor((v - lo) * bins / (hi - lo)), the top edge in the last bin, values outside
+    [lo, hi] (and NaN) dropped."""
     import numpy as np
 
     def histogram1d(x, bins, range, weights=None):

@@ -14,7 +14,7 @@ The reference runs only when the reader has it; nothing of it is in this reposit
     --reference DIR   (or $DPCLUST_DPM_REFERENCE) a checkout of UzL-PrivSec/dp-mondrian-clustering (dpm.py)
     --diffprivlib DIR (or $DPCLUST_DIFFPRIVLIB) a directory holding the package `diffprivlib` (0.6.x), if it
                       is not installed
-DPM asks for fast_histogram >= 0.12; where it is missing or older (Debian 12 has 0.11), the reference gets a
+DPM asks for fast_histogram >= 0.12; where it is missing or older (0.11 on the supported platform, Debian 12), the reference gets a
 stand-in histogram1d with 0.12's semantics (a value equal to the top edge counts in the last bin, values
 outside [lo, hi] are dropped), so that its results do not depend on which fast_histogram is installed.
 The reference draws from numpy's global RandomState (its Monte-Carlo codebook and diffprivlib's

@@ -25,7 +25,7 @@ original row order (--letters; default DATA_ROOT/uci/letter-recognition.data, `d
 resampled by the artifact's own datasets.uciLetters (720 a class, numpy default_rng(42), then permuted) from the
 (x, y) pickle its init.py would write, which this script writes itself; uci_gas_emissions from the UCI zip's
 gt_2011..gt_2015.csv (--gas DIR; not fetched here). fast_histogram >= 0.12 (DPM asks for it) or a stand-in with its
-semantics (Debian 12 has 0.11).
+semantics (0.11 on the supported platform, Debian 12).
 
 With --dpclust-results the script prints, per dataset and algorithm, the reference's and dpclust's mean (sd) of every
 measure, a Kolmogorov-Smirnov test of the two inertia samples, the median seconds per fit and their ratio, and DPM's

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How each algorithm's trial time grows with n (issue 24, "Benchmarks, not timed tests").
+"""How each algorithm's trial time grows with n (a benchmark, not a timed test).
 
 DP-DBSCAN with the linear-time histogram (Qiu & Yi, Alg. 2; `histogram: linear` as in configs/paper) and
 DP WaveCluster (PrivTHR, Chen, Yu & Chirkova Alg. 1, plus the non-private WaveCluster it perturbs) promise

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole paper sweep as one benchmark (issue 24, "Benchmarks, not timed tests"): the three stages of
+# The whole paper sweep as one benchmark (a benchmark, not a timed test): the three stages of
 # ./run_all.sh's main job after the build and the data fetch, each timed with /usr/bin/time -v:
 #
 #   1. run      dpclust run configs/builtin/*.yaml configs/paper/*.yaml --out OUT --threads N

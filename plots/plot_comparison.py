@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The method comparison figures of `dpclust report` (issue 33): one figure per (experiment, dataset, metric).
+"""The method comparison figures of `dpclust report`: one figure per (experiment, dataset, metric).
 
 Each private method (a row of the report's comparison table: its series and the non-epsilon parameters that
 tell its rows apart) is a line of its mean against epsilon with a band of the 95% interval of the mean (the

@@ -194,7 +194,7 @@ def error(agg):
 
 # The values a metric can take (None: unbounded on that side). ARI >= -0.5 (scikit-learn's adjusted_rand_score
 # documentation), AMI <= 1; NMI, the F-measures, OCM, 2CE and shares lie in [0, 1]; counts are >= 0. A
-# confidence interval of a mean is drawn inside it (issue 25: a t-interval over a few trials gave ARI bars up to 2.1).
+# confidence interval of a mean is drawn inside it (a t-interval over a few trials gives ARI bars up to 2.1).
 METRIC_RANGE = {"ari": (-0.5, 1.0), "ami": (None, 1.0), "nmi": (0.0, 1.0), "f_measure": (0.0, 1.0),
                 "overall_f_measure": (0.0, 1.0), "ocm": (0.0, 1.0), "two_ce": (0.0, 1.0), "noise_fraction": (0.0, 1.0),
                 "n_clusters": (0.0, None), "k_true": (0.0, None), "kprime": (0.0, None), "wc_clusters": (0.0, None),

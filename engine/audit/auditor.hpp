@@ -1,5 +1,5 @@
 #pragma once
-// `dpclust audit CONFIG` (issue 10): an empirical lower bound on the epsilon of every private method
+// `dpclust audit CONFIG`: an empirical lower bound on the epsilon of every private method
 // cell of an experiment, next to the epsilon it claims (docs/privacy.md "Privacy audit").
 //
 // Per cell and neighbouring pair (D, D') (neighbours.hpp):

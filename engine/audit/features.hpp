@@ -9,7 +9,7 @@
 // coordinate, k', a threshold) without a hand-written extractor per method. A leaf absent from a run
 // (an array that is shorter this time) is NaN.
 //
-// Representations (issue 22 item 8): a released double carries more than its value. A mechanism that
+// Representations: a released double carries more than its value. A mechanism that
 // computes its output from private numbers in floating point (hi - u (hi - lo), Mironov 2012) or writes a
 // private bit into it can leak through the output's binary representation, invisible to any threshold
 // or atom event on the value itself. Each feature is therefore also seen through a few representations

@@ -239,7 +239,7 @@ NeighbourPair make_pair(const Dataset& d, const PairSpec& spec, NeighbourRelatio
   // The description goes into audit.json and the report: it names the added record by the rule that
   // placed it, with coordinates only for the domain corner (the public bounds). The empty cell and the
   // cluster boundary are placed from the data, so their coordinates would tell about its records
-  // (issue 22: a record is named by its index, never by its values).
+  // (a record is named by its index, never by its values).
   const std::string placed = what == "domain_corner" ? describe_point(p.record) + " (the public domain's upper corner)"
                              : what == "empty_cell"  ? "a point in the coarse cell farthest from the data"
                                                      : "a point midway between the two closest true clusters";

@@ -1,5 +1,5 @@
 #pragma once
-// Neighbouring datasets for the privacy audit (`dpclust audit`, issue 10): from one dataset D, the D'
+// Neighbouring datasets for the privacy audit (`dpclust audit`): from one dataset D, the D'
 // that differs from it in one record under the mechanism's declared relation, chosen to stress the
 // mechanism (DP auditing practice: Jagielski et al. 2020, Nasr et al. 2023 pick the "canary" record
 // where the mechanism is weakest).

@@ -33,7 +33,7 @@ struct GeneratorInfo {
   std::function<Dataset(const ParamSet&)> make;  // calls `check` first
   // What the single parameters' ranges cannot say (low < high, list lengths that must agree): throws
   // InputError whose where() is the offending key, with the fix. Run when the config is read
-  // (config/dataset_entry.cpp), so `validate` refuses what `run` would (issue 33 item 5). May be empty.
+  // (config/dataset_entry.cpp), so `validate` refuses what `run` would. May be empty.
   std::function<void(const ParamSet&)> check;
 };
 const std::vector<GeneratorInfo>& all_generators();

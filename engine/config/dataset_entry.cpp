@@ -460,7 +460,7 @@ DatasetSpec resolve_dataset(const Located& at, const fs::path& base_dir, const f
   // `source:` says where the file comes from (`dpclust data`); it does not change the data, so it is not
   // part of the dataset's definition (nor of any cell's fingerprint).
   merged.remove("source");
-  merged.remove("sources");  // the same, as a list tried in order (issue 23)
+  merged.remove("sources");  // the same, as a list tried in order
   for (auto it = at.node.begin(); it != at.node.end(); ++it) {
     const std::string key = it->first.as<std::string>();
     if (key != "name" && key != "use") merged[key] = it->second;

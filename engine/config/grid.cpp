@@ -177,8 +177,8 @@ std::vector<Cell> expand_grid(const ExperimentConfig& cfg, std::uint64_t max_cel
   // typed sweeps' lengths before any cell exists.
   count_cells(cfg, max_cells);
 
-  // Every required parameter missing anywhere, in one message per method entry (issue 33: a config missing
-  // alpha and g and p is told all three at once).
+  // Every required parameter missing anywhere, in one message per method entry (a config missing alpha and g
+  // and p is told all three at once).
   {
     ProblemList missing;
     for (const MethodSpec& ms : cfg.methods) {

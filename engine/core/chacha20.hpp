@@ -1,6 +1,6 @@
 #pragma once
 // ChaCha20 keystream blocks (RFC 8439) from OpenSSL's libcrypto, as 64-bit words: the one cryptographic
-// generator of the engine (issues 33 and 34).
+// generator of the engine.
 //
 // Why ChaCha20: it is a counter-based generator. Block b of the stream with key K and nonce N is a
 // function of (K, N, b) alone, so

@@ -19,7 +19,7 @@ class InputError : public std::runtime_error {
   std::string where_, problem_, fix_;
 };
 
-// Several input problems found in one pass (issue 33: a config's problems all at once, not one per run).
+// Several input problems found in one pass (a config's problems all at once, not one per run).
 // what() numbers them; problems() gives each for callers that act per problem (run --keep-going).
 class InputErrors : public InputError {
  public:

@@ -91,7 +91,7 @@ class NumpyRandomState {
 //   numpy    numpy's legacy RandomState (this file). A generator draws scikit-learn's exact points; a method
 //            (`rng: numpy`) draws its noise from RandomState(trial seed) in the same order as the paper's own
 //            code (each method's header says which order), so that with the paper's seeds (`seeds: [0, 1,
-//            2]` in the config) a run reproduces the authors' per-seed numbers exactly (issue 16).
+//            2]` in the config) a run reproduces the authors' per-seed numbers exactly.
 enum class RandomStream { dpclust, numpy };
 struct RandomStreamName {
   const char* name;

@@ -12,7 +12,7 @@
 // order in which trials run. A config may instead list the seeds (`seeds: [0, 1, 2]`, a paper's own
 // seeds): trial t then uses seeds[t] itself, in every cell.
 //
-// Two randomness modes (issue 22; docs/results.md "Seeds and randomness"):
+// Two randomness modes (docs/results.md "Seeds and randomness"):
 //   seeded  the above: reproducible, and therefore NOT a secure release: the seed is published with each
 //           trial and mt19937_64 is not a cryptographic generator, so anyone holding the results file
 //           regenerates the noise and subtracts it (PrivQT's counts come back exactly).
@@ -53,7 +53,7 @@ Randomness parse_randomness(std::string_view name, const std::string& where);
 std::uint64_t os_random_u64();
 
 // How many generators were built from a seed (Rng(seed), and split() of a seeded one) in this process:
-// a test runs a secure release and checks that the count did not move (issue 34: no path of a secure
+// a test runs a secure release and checks that the count did not move (no path of a secure
 // release may build a seeded generator).
 std::uint64_t seeded_generators_built();
 

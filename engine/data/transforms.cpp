@@ -31,7 +31,7 @@ bool is_constant(double var, double mean, std::size_t n) {
 }
 
 // Error messages name a record by its index and a column by its number and name, never by a value
-// (issue 22 item 7): the message reaches the CLI, the audit and Python's ValueError, and a coordinate
+// (docs/privacy.md): the message reaches the CLI, the audit and Python's ValueError, and a coordinate
 // of a private record printed there is released without noise. The bounds are public (configured).
 std::string describe_column(const Dataset& data, std::size_t j) {
   std::string s = "coordinate " + std::to_string(j);

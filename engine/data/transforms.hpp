@@ -19,7 +19,7 @@ void standard_scale(Dataset& data);
 
 // Keeps n points drawn uniformly without replacement, in their original relative order (so the
 // result does not depend on a permutation). Deterministic in `seed`; no-op when n >= data.n.
-// A fixed public seed makes the sample a public function of record positions (issue 34 item 2): not a
+// A fixed public seed makes the sample a public function of record positions: not a
 // DP subsample, no amplification; randomness: seeded only (the caller flags it).
 void subsample(Dataset& data, std::size_t n, std::uint64_t seed);
 

@@ -41,7 +41,7 @@ struct TraceLine {
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
-// Names the line and the field, never the field's text (issue 22 item 7: a record's values stay out of
+// Names the line and the field, never the field's text (a record's values stay out of
 // error messages).
 [[noreturn, gnu::cold, gnu::noinline]] void bad_line(const LineReader& in, const std::string& what) {
   throw InputError(in.where(), what,

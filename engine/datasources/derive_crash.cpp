@@ -121,7 +121,7 @@ std::size_t find_column(const std::vector<std::string>& names, std::string_view 
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void bad_coordinate(const CsvRecords& rec, const char* name, std::string_view v) {
-  (void)v;  // never shown: a record's values stay out of error messages (issue 22 item 7)
+  (void)v;  // never shown: a record's values stay out of error messages
   throw InputError(rec.where(), std::string(name) + " is not a finite number",
                    "the file is corrupt or not the NYC crash export; re-download it");
 }

@@ -43,7 +43,7 @@ bool is_sha256_hex(std::string_view text);
 
 // Git's blob id of some bytes: SHA-1 of "blob <size>\0" followed by the bytes, in lower-case hex; what
 // `git hash-object FILE` prints and what a repository's history pins a file by. It lets a copy of a
-// dataset that is known only by its blob id in some public repository be verified (issue 23). SHA-1 is
+// dataset that is known only by its blob id in some public repository be verified. SHA-1 is
 // not collision-resistant against a chosen-prefix attacker; the registry pins a SHA-256 as well whenever
 // one is known, and a git blob id alone only where nothing stronger exists.
 std::string git_blob_hex(std::string_view bytes);

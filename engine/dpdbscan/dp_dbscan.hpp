@@ -66,7 +66,7 @@ struct DpDbscanOptions {
   bool theta_authors_code = false;
   std::uint64_t n_public = 0;  // 0 = the data's n
   bool keep_histogram = false;  // return the released histogram (figures); otherwise it is freed
-  // rng: numpy (issue 16): the naive histogram's noise from numpy's RandomState(numpy_seed), one draw per
+  // rng: numpy (the authors' stream): the naive histogram's noise from numpy's RandomState(numpy_seed), one draw per
   // cell in code order, as the authors' code draws it (naive histogram, textbook sampler, laplace or
   // gaussian noise; checked). Everything else is the same algorithm.
   RandomStream stream = RandomStream::dpclust;

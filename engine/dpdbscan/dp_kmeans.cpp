@@ -84,7 +84,7 @@ void run_diffprivlib(const double* coords, std::size_t n, const Bounds& bounds, 
   std::vector<double> sums(k * d);
   std::vector<std::int64_t> counts(k);
   r.noisy_sums = RowMatrix::Zero(static_cast<Idx>(k), static_cast<Idx>(d));
-  // Issue 34 item 5: the entries below record diffprivlib's configured split, but its floating-point
+  // The entries below record diffprivlib's configured split, but its floating-point
   // samplers (Mironov 2012) and its sensitivity taken from the noisy count's range give no finite bound the
   // ledger could state: the accounting counts this trial as unbounded, not at its configured epsilon.
   ledger.declare_unbounded(

@@ -79,7 +79,7 @@
 // and the placement restarts, m starting at half the smallest side), or given. A constant dimension
 // (lo_j = hi_j: bounds: data on a column with one value) puts every centre at lo_j and is left out of the
 // margin and the distances, so data whose every column is constant (identical points) runs: the domain
-// is one point, every centre is that point (issue 33 item 5: this threw std::logic_error, exit 1). The labels (evaluation
+// is one point, every centre is that point (never an internal error). The labels (evaluation
 // only) are those of the nearest final centre. The ledger's noise_scale multiplies every noise scale
 // (0 = plain Lloyd from the same initial centres; tests/dpdbscan/baselines_test.cpp).
 #include <cstddef>
@@ -148,7 +148,7 @@ std::int64_t diffprivlib_iterations(double epsilon, std::size_t k, std::size_t n
 // inertia. Post-processing of released centres: the Python DPKMeans.predict labels new points with it.
 double assign_nearest(const double* x, std::size_t n, std::size_t d, const RowMatrix& centers, Labels& labels);
 
-// The secure samplers' limits, checked before any noise is drawn (issue 22 item 6). Variant dplloyd with
+// The secure samplers' limits, checked before any noise is drawn. Variant dplloyd with
 // the secure sampler draws, per iteration, discrete Laplace counts of scale 1 / eps_count
 // (engine/privacy/samplers.hpp: scale <= 2^40) and snapping-Laplace sums (Mironov's Theorem 1 needs
 // lambda < B < 2^46 lambda, and a grid Lambda <= B). With the budget split of dp_kmeans
@@ -162,7 +162,7 @@ double assign_nearest(const double* x, std::size_t n, std::size_t d, const RowMa
 //           power of two)                        <=>  eps >= T (d' + e0) (1 + 2^-49 B) / 2^floor(log2 B)
 //           and B < 2^46 lambda                  <=>  eps <  T (d' + e0) 2^46 (1 + 2^-49 B) / B   (an upper limit)
 // The sums bind: for d = 2, T = 5 and N = 2^32 (no n_public), B = 2^32 and the smallest epsilon is
-// 13.70 (1 + 2^-17) / 2^32 = 3.19e-9 (the "about 3e-9" of issue 22), the counts allow 1.7e-11; the largest
+// 13.70 (1 + 2^-17) / 2^32 = 3.19e-9, the counts allow 1.7e-11; the largest
 // is 13.70 * 2^14 = 2.2e5. The closed forms ignore the samplers' upward roundings (a few ulps), so the
 // check below applies the samplers' own conditions (secure_scales_supported) and finds the exact limits
 // by bisection over the doubles. The textbook sampler and the diffprivlib variant have no such limit.

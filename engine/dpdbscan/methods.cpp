@@ -156,7 +156,7 @@ void check_dp_dbscan_shape(const ParamSet& p, const DataShape& shape) {
 // Does the true n shape the release? Only through the histogram choice of histogram: auto (Sec. 8.1:
 // Alg. 2 iff n <= |X|/2) and through theta: -1 of the linear histogram (max{0, ln(|X|/n)}/eps, Thm 6.1/
 // 7.1, or the authors' Gamma/kappa when |X| <= 2n). The naive histogram, or the linear one with an
-// explicit theta, never reads n: their results carry no n note (issue 34 item 8). (storage: auto also
+// explicit theta, never reads n: their results carry no n note. (storage: auto also
 // looks at n, but dense and sparse storage release the same values.)
 bool release_uses_n(const DpDbscanOptions& o) {
   return o.histogram == HistogramChoice::automatic || (o.histogram == HistogramChoice::linear && o.theta < 0);

@@ -7,7 +7,7 @@
 //                      Laplace, gaussian), one ledger entry for all |X| disjoint counts, recorded by
 //                      whoever built the mechanism (dp_dbscan.cpp)
 //
-// rng: numpy (the authors' stream, issue 16): one RandomState draw per cell in code order, 0 .. |X|-1,
+// rng: numpy (the authors' stream): one RandomState draw per cell in code order, 0 .. |X|-1,
 // sequentially -- exactly the authors' `noise_gen.generate(num_grids)` over their row-major cell keys
 // (their key = sum_j coord_j * prod_{i>j} cells_i, our code) -- then x~_i = x_i + Z_i.
 //

@@ -50,7 +50,7 @@ privacy::Sampler effective_sampler(NoiseKind kind, privacy::Sampler requested);
 // sampler is secure, or the histogram is the linear-time one (`linear`: the histogram in use).
 void check_numpy_stream(NoiseKind kind, privacy::Sampler sampler, bool linear);
 
-// The secure samplers' parameter limits in terms of epsilon (issue 22 item 6), checked before any noise
+// The secure samplers' parameter limits in terms of epsilon, checked before any noise
 // is drawn so that a config the samplers cannot serve is refused by `validate` (exit 2), not at run time.
 // Limits found in engine/privacy/samplers.hpp: discrete Laplace scale <= 2^40, discrete Gaussian
 // sigma^2 <= 2^40, the snapping mechanism's lambda < B < 2^46 lambda and grid Lambda <= B.

@@ -42,7 +42,7 @@ PairwiseResult pairwise_noisy_dbscan(const double* coords, std::size_t n, const 
       std::string(o.per_entry_sensitivity ? "sensitivity D per entry (NOT eps-DP for the matrix)"
                                           : "sensitivity (n-1) D of the matrix under replace-one (n public)") +
           ", entries clamped to [0, D]");
-  // Issue 34 item 5: with sensitivity D per entry the matrix's noise has scale D / eps, while one replaced
+  // With sensitivity D per entry the matrix's noise has scale D / eps, while one replaced
   // record moves n - 1 entries by up to D each: the matrix is (n - 1) eps-DP. The ledger states that true
   // cost, (n - 2) eps beyond the configured one, so the accounting does not sum the configured epsilon.
   if (o.per_entry_sensitivity && n > 2)

@@ -207,7 +207,7 @@ double stress(const RowMatrix& X, const RowMatrix& Y, const StressOptions& o, Rn
     // in tests/drbt, so about 0.2% at the default m = 2000 if it scales as 1/m). The m rows are
     // copied next to each other (in index order) and stay in cache while all their pairs are visited:
     // independent random pairs spread over a large table (connect: 67,557 rows of 43 doubles) spent
-    // nearly all their time in cache misses (issue 35: 467 s of the main job's DRBT reruns).
+    // nearly all their time in cache misses (467 s of a whole paper sweep's DRBT runs).
     const std::uint64_t m = stress_sample_rows(n, o.max_pairs);
     std::vector<std::uint64_t> idx(n);
     for (std::uint64_t i = 0; i < n; ++i) idx[i] = i;

@@ -87,7 +87,7 @@ bool numeric_row(const std::vector<std::string_view>& fields) {
 // header; a mixed first row is a header only when the second row shows it: a field that is text in the
 // first row and a number in the second (a text field in both is a text column of the data, such as a
 // label or a record's name). Guessing "header" for a data row would turn a record into column names,
-// which messages then print (issue 34 item 7), so doubt reads it as data.
+// which messages then print, so doubt reads it as data.
 bool decide_header(const CsvOptions& o, const std::vector<std::string_view>& first, const LineReader& in,
                    const std::function<std::optional<std::vector<std::string>>()>& second_row) {
   if (o.header) return *o.header;
@@ -198,7 +198,7 @@ ColumnPlan plan_columns(const CsvOptions& o, const std::vector<std::string_view>
 }
 
 // A bad value is named by its line (in.where()), its record index and its column, never shown: the
-// text of a private record's field is data even when it is not a number (issue 22 item 7; see
+// text of a private record's field is data even when it is not a number (see
 // record_label in text.hpp).
 // `column` as shown_column gives it: 'name', or #index when header: auto guessed the names.
 [[noreturn, gnu::cold, gnu::noinline]] void bad_value(const LineReader& in, const std::string& column,

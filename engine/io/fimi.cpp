@@ -29,7 +29,7 @@ constexpr std::uint64_t kMaxExactId = std::uint64_t{1} << 53;
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
-// Named by line, transaction index and position, never by the token (issue 22 item 7; text.hpp): an
+// Named by line, transaction index and position, never by the token (text.hpp): an
 // item id of a private transaction is data whether or not it parses.
 [[noreturn, gnu::cold, gnu::noinline]] void bad_token(const LineReader& in, std::size_t pos, std::size_t record) {
   throw InputError(in.where(), text::record_label(record) + ", item " + std::to_string(pos + 1) +

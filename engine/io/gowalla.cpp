@@ -14,7 +14,7 @@ namespace {
 
 constexpr std::size_t kFields = 5;  // user, time, lat, lon, location_id
 
-// Named by line, record index and field, never by its text (issue 22 item 7; text.hpp).
+// Named by line, record index and field, never by its text (text.hpp).
 [[noreturn, gnu::cold, gnu::noinline]] void bad_coordinate(const LineReader& in, const char* name, std::string_view v,
                                                            double limit, std::size_t record) {
   double x;

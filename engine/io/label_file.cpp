@@ -25,7 +25,7 @@ Labels read_label_file(const std::filesystem::path& path) {
       throw InputError(in.where(first_blank), "blank line before more labels",
                        "remove the blank line: a label file has exactly one label per point, in point order");
     std::int64_t v = 0;
-    // The label of a record is data: named by line and record index, never shown (issue 22 item 7).
+    // The label of a record is data: named by line and record index, never shown.
     if (!text::parse_int(t, v))
       throw InputError(in.where(), text::record_label(labels.size()) + ": expected one integer label; the line is not one" +
                                        text::kValueNotShown,

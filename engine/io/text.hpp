@@ -47,7 +47,7 @@ std::string describe_byte(unsigned char c);
 // message never echoes raw binary or terminal escape sequences from a file.
 std::string printable(std::string_view s, std::size_t max = 80);
 
-// Error messages about a data record (issue 22 item 7). A record is named by its 0-based index in
+// Error messages about a data record. A record is named by its 0-based index in
 // file order ("record 12 (0-based)", beside the file:line of the reader), its column by name, and the
 // problem in general terms ("not a number", "outside [-90, 90]"); its values are never shown -- not
 // even the raw text of a field that fails to parse, which is as much the record's content as a number.

@@ -665,7 +665,7 @@ RunCost check_run_cost(const ExperimentConfig& cfg, const RunLimits& limits, boo
   count_cells(cfg, limits.max_cells);
   const std::vector<Cell> cells = expand_grid(cfg, limits.max_cells);
   // 2. Every cell's parameters against what the config says of its dataset's shape, and its memory: every
-  //    problem of the config in one pass (issue 33), each said once.
+  //    problem of the config in one pass, each said once.
   std::vector<DataShape> shapes;
   for (const auto& ds : cfg.datasets) shapes.push_back(known_shape(ds));
   RunCost cost = estimate_run_cost(cfg, cells, limits.threads);

@@ -133,7 +133,7 @@ void warn_label_like_a_reading(const DatasetSpec& spec, const Dataset& data) {
                spec.name.c_str(), spec.file.c_str(), name.c_str(), classes, data.n);
 }
 
-// Issue 33: a record identifier (wdbc's IDNumber, a row number) is no coordinate. Only when the config
+// A record identifier (wdbc's IDNumber, a row number) is no coordinate. Only when the config
 // lets the loader choose the columns (a column listed in `columns` is always kept), only for table
 // formats, and not under `identifier_columns: keep` (data/identifier_columns.hpp).
 void drop_identifiers(const DatasetSpec& spec, Dataset& data) {
@@ -159,7 +159,7 @@ void scale_standard(Dataset& data) {
   else standard_scale(data);
 }
 
-// Issue 23: which source gave a registered data file (the official one or a pinned copy), from the record
+// Which source gave a registered data file (the official one or a pinned copy), from the record
 // `dpclust data fetch` left beside it; results then say where their data came from. A file placed by
 // hand has no record, and a record that cannot be read is reported as such (never an error: the data
 // file itself is what the results are computed from, and its own checksum is in `files`).
@@ -259,7 +259,7 @@ Dataset materialize_dataset(const DatasetSpec& spec, Randomness mode) {
     }
   }
   if (spec.max_rows > 0 && spec.generator.empty() && file_present(spec)) {
-    // Issue 34 item 2: the first max_rows rows. One added record before the cut pushes the last one out, so a
+    // The first max_rows rows. One added record before the cut pushes the last one out, so a
     // neighbour under add/remove becomes a replaced record here: a release on these rows costs up to 2 epsilon
     // (run/selection_privacy.cpp flags add/remove cells; the accounting counts them twice).
     auto& list = data.provenance["transforms"];

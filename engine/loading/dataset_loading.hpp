@@ -18,7 +18,7 @@ namespace dpclust {
 
 // Fails (InputError) when a file is missing or the data root is needed but not set, with the fix.
 void check_dataset_available(const DatasetSpec& spec);
-// `mode` decides how `sample:` draws (issue 34 item 2; docs/privacy.md "Subsampling and max_rows"):
+// `mode` decides how `sample:` draws (docs/privacy.md "Subsampling and max_rows"):
 // seeded = the fixed-seed positional sample (flagged non-private: not a DP subsample); secure = Poisson
 // sampling with secret randomness at the public rate sample / N (N the registry's or the generator's
 // declared row count, else the file's own count, which is public only under replace-one neighbours),

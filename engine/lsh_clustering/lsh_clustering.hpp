@@ -24,7 +24,7 @@
 //   central_privacy_utils.get_private_average            (sum + Gaussian) / private count, clipped to r
 // sklearn KMeans(n_clusters=min(k, leaves),              kmeans (cluster/kmeans) with sample_weight = the leaf
 //   init="k-means++").fit(sample_weight=weights)         counts, n_init 10 (scikit-learn < 1.4's default, which
-//                                                        the reference relied on; Debian 12 has 1.2.1), 300
+//                                                        the reference relied on), 300
 //                                                        iterations, tol 1e-4; k-means++ seeded with the weights
 //                                                        as scikit-learn >= 1.3 seeds (1.2.1 seeded unweighted:
 //                                                        bench/reference_lsh_clustering.py shows the difference)

@@ -253,9 +253,9 @@ NdLaplaceMechanism NdLaplaceMechanism::create(BudgetLedger& ledger, const NdLapl
                                                : "Reports are released as drawn (truncation: none).");
   }
   privacy::charge(ledger, std::move(step), s.epsilon, m.mechanism_, 1.0, "metric", note.str());
-  // Issue 34 item 3: the level is reached at distance `radius`; the accounting composes epsilon / radius.
+  // The level is reached at distance `radius`; the accounting composes epsilon / radius.
   ledger.set_local_distance(s.radius);
-  // Issue 34 item 5: the thesis's reading draws at the full rate, so the release is 2 epsilon at distance
+  // The thesis's reading draws at the full rate, so the release is 2 epsilon at distance
   // radius: the ledger states that true cost (the configured epsilon again, as a declared excess).
   if (m.thesis_)
     ledger.charge_excess("resampling_budget: thesis (true cost of truncation by resampling)", s.epsilon,

@@ -101,7 +101,7 @@ class CountMechanism {
   // The exact sampler's parameter (discrete Laplace scale, or discrete Gaussian sigma^2) as a rational,
   // rounded up: computed once, when the mechanism is built (secure sampler, noise on), never by a draw.
   // A mechanism is shared read-only by the OpenMP threads of a histogram; the lazy cache it replaces
-  // (mutable fields written by the first draw) was a data race (issue 34 item 8). Drawing writes nothing.
+  // (mutable fields written by the first draw) would be a data race. Drawing writes nothing.
   void prepare_exact_parameter();
   Rational exact_{1, 1};
   bool exact_ready_ = false;

@@ -1,5 +1,5 @@
 #pragma once
-// The report's "Comparison of methods" section (issue 33): the tables of comparison.hpp as Markdown,
+// The report's "Comparison of methods" section: the tables of comparison.hpp as Markdown,
 // for every experiment of a results directory, with a link to each (dataset, metric)'s figure.
 #include <filesystem>
 #include <set>

@@ -66,7 +66,7 @@ Sample summarize(const std::vector<double>& v, const MetricTraits& range) {
   for (double x : v) ss += (x - s.mean) * (x - s.mean);
   s.sd = std::sqrt(ss / static_cast<double>(v.size() - 1));
   // The same interval as the runner's aggregates (run/aggregate.cpp), then cut to the metric's range:
-  // a t-interval over a few trials can leave it (ARI up to 2.1 with 3 trials, issue 25).
+  // a t-interval over a few trials can leave it (ARI up to 2.1 with 3 trials).
   const boost::math::students_t t(static_cast<double>(v.size() - 1));
   const double half = boost::math::quantile(boost::math::complement(t, 0.025)) * s.sd / std::sqrt(static_cast<double>(v.size()));
   double lo = s.mean - half, hi = s.mean + half;

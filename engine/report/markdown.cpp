@@ -60,7 +60,7 @@ std::string audit_section(const Results& results) {
           event = ev["description"].get<std::string>();
           if (ev.contains("family")) event += " [" + ev["family"].get<std::string>() + "]";
           event += " (more often on " + ev.value("numerator", std::string("?")) + ")";
-        } else if (ev.contains("kind")) {  // audits written before issue 22
+        } else if (ev.contains("kind")) {  // audit files of the older form: an event kind and its threshold
           event += " " + ev["kind"].get<std::string>();
           if (ev.contains("threshold")) event += " " + num(ev["threshold"]);
           event += " (more often on " + ev.value("numerator", std::string("?")) + ")";
@@ -405,8 +405,8 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
     if (!reasons.empty()) paper << "\nReasons and notes:\n\n" << reasons;
   }
 
-  // Issue 33: the methods of every experiment against epsilon (comparison_markdown.hpp); the experiments
-  // the paper sections judge are folded.
+  // The methods of every experiment against epsilon (comparison_markdown.hpp), with the experiments the paper
+  // sections judge folded.
   {
     ComparisonSectionOptions copts{opts.figures_dir, opts.report_path, {}, {}, opts.tables_dir};
     for (const auto& v : ref.values) {

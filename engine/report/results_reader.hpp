@@ -3,7 +3,7 @@
 //
 // A results.json keeps each trial's release, labels and ledger next to its numbers; for the Cabs runs
 // that is 25 MB a cell and 124 MB a file, and a DOM of the whole results directory took 765 MB and 8 s
-// (issue 24). The report reads, of a trial, only its `trial` index, its `seed` and the numbers of its
+// The report reads, of a trial, only its `trial` index, its `seed` and the numbers of its
 // `metrics`, `diagnostics`, `evaluation` and `timing` (results_index.hpp: trial_values, and the
 // authors'-code judge). So the file is streamed through a fixed buffer: the top level and every cell
 // field are parsed by nlohmann::json as they are written; each trial keeps `trial`, `seed` and the

@@ -1,5 +1,5 @@
 #pragma once
-// Everything a run checks before its first trial, for every cell at once (issue 33): each dataset found
+// Everything a run checks before its first trial, for every cell at once: each dataset found
 // and loaded (string attributes, bad rows, out-of-domain points), each cell's parameters against the
 // loaded shape (the method's check_shape, its metrics' prerequisites), and each cell's estimated memory
 // against the limit, with the parameter and value that bring it under. `validate` prints every problem

@@ -1,5 +1,5 @@
 #pragma once
-// When is a result a private release? (issue 22, "Flags that tell the truth"; docs/results.md "Seeds and
+// When is a result a private release? (docs/results.md "Seeds and
 // randomness".) One rule, used by `dpclust run` (per trial and per cell) and by the Python estimators:
 //
 //   private_release = the method is differentially private

@@ -42,7 +42,7 @@ struct RunOptions {
   // configured; 0 = none; 0.5 = deliberately under-noised, for the privacy audit's own tests). Any
   // other value than 1 flags every private result non-private. Not a CLI option.
   double noise_scale = 1.0;
-  // --keep-going (issue 33): a cell that cannot run -- refused before the run (its dataset does not load, a
+  // --keep-going: a cell that cannot run -- refused before the run (its dataset does not load, a
   // parameter does not fit the data, its memory is over the limit) or failing during it -- is recorded in
   // OUT/<experiment>/skipped/<id>.json with its reason and fix, and every other cell runs. Without it, every
   // problem found before the run is reported at once and nothing runs.

@@ -1,5 +1,5 @@
 #pragma once
-// What a dataset's row selection does to a trial's guarantee (issue 34 item 2; docs/privacy.md
+// What a dataset's row selection does to a trial's guarantee (docs/privacy.md
 // "Subsampling and max_rows"). The dataset is loaded once per run and shared by every trial, so the
 // selection is read from its provenance (loading/dataset_loading.cpp records it):
 //   max_rows   the first N rows: under add/remove neighbours one added record before the cut pushes the

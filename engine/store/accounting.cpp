@@ -135,7 +135,7 @@ json trial_privacy_spent(const json& ledger) {
   }
   json out{{"private", true}, {"measure", measure}, {"relation", relation}, {"notion", notion_of(measure, relation)}};
   if (measure == "local") {
-    // Issue 34 item 3: the level is reached at distance `distance`; what composes is level / distance.
+    // The level is reached at distance `distance`; what composes is level / distance.
     const double distance = number_or(ledger, "distance", 0.0);
     out["level_epsilon"] = epsilon;
     out["distance"] = distance > 0 ? distance : 1.0;

@@ -1,5 +1,5 @@
 #pragma once
-// Privacy accounting across the trials and cells of one results file (issue 22 item 5; issue 34 items 2-5).
+// Privacy accounting across the trials and cells of one results file (docs/privacy.md, "Accounting").
 //
 // A trial's ledger (core/ledger.hpp) states what that one trial spent, and the runner verifies it. A
 // results file holds many trials of many cells: every trial is a separate release, so what a reader of the
@@ -19,7 +19,7 @@
 // What is summed with what:
 //   - central notions of one neighbouring relation: pure and (eps, delta) entries compose into
 //     (sum eps, sum delta)-DP;
-//   - local guarantees (geo-indistinguishability) are composed per unit distance (issue 34 item 3): a fit at
+//   - local guarantees (geo-indistinguishability) are composed per unit distance: a fit at
 //     level epsilon reached at distance r spends epsilon / r per unit distance (ledger "distance"); never added
 //     to central epsilons;
 //   - different neighbouring relations are listed apart, not summed;

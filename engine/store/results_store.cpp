@@ -148,7 +148,7 @@ std::string cell_shape_problem(const json& c) {
     if (!note.is_string()) return "'non_private' holds " + type_name(note) + ", expected strings";
   for (auto it = c["aggregates"].begin(); it != c["aggregates"].end(); ++it)
     if (!it->is_object()) return "'aggregates." + it.key() + "' is " + type_name(*it) + ", expected an object";
-  // Release flags (issue 22): private_release and evaluation_only per cell and trial; a secure cell's
+  // Release flags (run/release_flags.hpp): private_release and evaluation_only per cell and trial; a secure cell's
   // trials have no seed.
   if (auto p = key_problem(c, "", "private_release", Kind::boolean); !p.empty()) return p;
   if (auto p = key_problem(c, "", "evaluation_only", Kind::array); !p.empty()) return p;

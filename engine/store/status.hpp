@@ -36,7 +36,7 @@ struct ExperimentStatus {
 };
 
 // An array submitted by `dpclust submit` (OUT/slurm/submit.json), and how far its tasks are, before and
-// while they write results (issue 33 item 5: status right after submit said "no experiment output here").
+// while they write results (status right after submit reads the plan, not "no experiment output here").
 // A task has started when Slurm opened its log (slurm/logs/<job>_<task>.out), a run of its shard is in
 // a manifest, or one of its cells is on disk; it has finished when every cell the plan gives it is on
 // disk (the plan of submit.json: cell id -> shard), and failed when its latest run failed or was

@@ -43,7 +43,7 @@ EmThreshold noisy_threshold_by_em(const std::vector<double>& w, double p, double
   const bool authors = repeats > 1 && settings.budget == EmRepeatsBudget::authors;
   const double eps_draw = repeats == 1 || authors ? eps2 : eps2 / static_cast<double>(repeats);
   if (authors) ledger.declare_excess(static_cast<double>(repeats - 1) * eps2, em_repeats_note(repeats, eps2));
-  // Issue 34 item 5: the continuous form's outcomes are doubles computed from private values, so the set
+  // The continuous form's outcomes are doubles computed from private values, so the set
   // of possible outputs depends on the data and no finite epsilon bounds it (kContinuousThresholdNote).
   if (!lattice) ledger.declare_unbounded(kContinuousThresholdNote);
   // The paper's range (0, Max]: one record can raise Max, and thresholds above the old Max then occur only on
@@ -62,7 +62,7 @@ EmThreshold noisy_threshold_by_em(const std::vector<double>& w, double p, double
     if (lattice) mechanisms.push_back(privacy::ExponentialMechanism::build(ledger, eps_draw, delta_q, step(r), note));
     else privacy::charge(ledger, step(r), eps_draw, "exponential (continuous)", delta_q, "utility", note);
   }
-  // No positive value (issue 34 item 8: this returned d' = 0, off the lattice). Continuous form: as before,
+  // No positive value: d' is still a point of the lattice (never 0, which is off it). Continuous form:
   // no threshold (nothing is selected). Lattice: the exponential mechanism still runs, on the one block
   // of rank 0 -- with k = 0 every point has quality 0 -- so d' is uniform on the lattice of the range:
   // the public (0, em_upper], or, since the paper's (0, Max] is empty, the unit range (0, 1] (the

@@ -1,4 +1,4 @@
-"""dpclust's settings a user controls (issue 36): ``set_config``, ``get_config``, ``config_context``.
+"""dpclust's settings a user controls: ``set_config``, ``get_config``, ``config_context``.
 
 ``warn_not_private``: whether a fit that is not a differentially private release warns
 ``NotPrivateReleaseWarning`` (and its subclass ``PrivacyLeakWarning``):

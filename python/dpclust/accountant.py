@@ -1,4 +1,4 @@
-"""A privacy budget accountant for repeated fits on the same data (issue 22 item 5, issue 36).
+"""A privacy budget accountant for repeated fits on the same data (diffprivlib's BudgetAccountant, docs/python-api.md).
 
 Every fit of a private estimator is a separate release computed on the same records, so what all of them
 reveal together is bounded by their sequential composition. ``BudgetAccountant`` keeps that total against a

@@ -175,7 +175,7 @@ Labels labels_from(py::handle array, const std::string& what) {
   const std::int64_t* p = a64.data();
   for (std::size_t i = 0; i < out.size(); ++i) {
     if (p[i] < std::numeric_limits<Label>::min() || p[i] > std::numeric_limits<Label>::max())
-      // The label of a record is data: its index is named, its value never (issue 22 item 7).
+      // The label of a record is data: its index is named, its value never.
       throw InputError(what, "the label at index " + std::to_string(i) + " (0-based) does not fit in 32 bits (the value is not shown: "
                              "error messages never print a record's values)");
     out[i] = static_cast<Label>(p[i]);

@@ -1,4 +1,4 @@
-// The privacy audit (issue 10): its statistics on hand-checked values, its pairs, and its teeth -- it
+// The privacy audit: its statistics on hand-checked values, its pairs, and its teeth -- it
 // reports a violation for deliberately broken mechanisms (noise halved, no noise) and is consistent for
 // the correct ones at the configured epsilon.
 //
@@ -305,7 +305,7 @@ TEST(AuditRun, WritesAuditJsonWithProvenanceAndIsThreadIndependent) {
   EXPECT_THROW(run_audit(plain, o), InputError);
 }
 
-// --- Bit channels (issue 22 item 8): the audit sees the output's representation --------------------------
+// --- Bit channels: the audit sees the output's representation --------------------------
 //
 // `audit_fixture`: one noisy count of the records, n + Z with Z calibrated to epsilon (its ledger entry is
 // right), released as release.value, and one deliberately broken channel (`leak`):
@@ -490,8 +490,8 @@ TEST(AuditBitChannels, ContinuousPrivThrEmIsAViolationTheLatticeOneIsNot) {
 }
 
 // The shipped pairwise-baseline audit (configs/audit/dp_dbscan_pairwise.yaml) has teeth: the entry-wise
-// sensitivity the baselines state is a violation, the whole-matrix one is not. Until issue 22 its
-// parameters made every point core in every run, so the release was constant and nothing was tested.
+// sensitivity the baselines state is a violation, the whole-matrix one is not. Its parameters must not make
+// every point core in every run: the release would be constant and nothing would be tested.
 TEST(AuditTeeth, PairwiseEntrySensitivityIsAViolationTheMatrixOneIsNot) {
   std::string cfg = read_text_file(fs::path(DPCLUST_TEST_SOURCE_DIR) / "configs" / "audit" / "dp_dbscan_pairwise.yaml");
   for (const char* sensitivity : {"matrix", "entry"}) {

@@ -57,7 +57,7 @@ void reference_iteration(const std::vector<double>& S, std::size_t n, double dam
 }
 
 // A straightforward transcription of sklearn's _affinity_propagation (n x n tmp, one numpy statement
-// per loop, the order of operations of sklearn and of dpclust before issue 24): the reference the
+// per loop, the order of operations of sklearn): the reference the
 // fused row-wise loops of affinity_propagation.cpp must reproduce bit for bit (labels, exemplars,
 // iterations, preference).
 AffinityResult reference_affinity(std::vector<double> S, std::size_t n, const AffinityOptions& o) {

@@ -291,7 +291,7 @@ TEST(Rng, UniformOpenNeverReachesOneOrZero) {
   EXPECT_TRUE(std::isfinite(std::log(1.0 - Rng::open_unit(~0ULL))));
 }
 
-// Issue 22, randomness: secure. Two secure generators share nothing (64 words equal by chance: 2^-4096),
+// randomness: secure. Two secure generators share nothing (64 words equal by chance: 2^-4096),
 // have no seed to write down, and every draw (the samplers' words, Boost's distributions) goes through
 // the CSPRNG.
 TEST(Rng, SecureGeneratorsGiveDifferentStreamsAndHaveNoSeed) {

@@ -1,4 +1,4 @@
-// Issue 33: columns that identify records are left out of the coordinates (data/identifier_columns.hpp).
+// Columns that identify records are left out of the coordinates (data/identifier_columns.hpp).
 #include "data/identifier_columns.hpp"
 
 #include <gtest/gtest.h>

@@ -175,7 +175,7 @@ TEST(ResamplePerClass, AsTheDpmArtifactDrawsItWithDefaultRng42) {
   EXPECT_THROW(resample_per_class(unlabelled, 3, 42), InputError);
 }
 
-// Issue 22 item 7: no message may carry a record's values. Distinctive values (123456.789, 98765.4321)
+// No message may carry a record's values. Distinctive values (123456.789, 98765.4321)
 // would appear verbatim (or as 123456.789 with precision 10) if a message printed the record.
 Dataset private_record(double x, double y) {
   Dataset ds;

@@ -158,7 +158,7 @@ TEST(DeriveCabs, MalformedLinesNameFileAndLine) {
     std::string msg = input_error([&] { derive_cabs_positions({f}, dir / "o.csv.gz"); });
     EXPECT_TRUE(contains(msg, "new_x.txt:2")) << msg;
     EXPECT_TRUE(contains(msg, what)) << msg;
-    // The bad field's text is not shown (issue 22 item 7): the line's fields never appear.
+    // The bad field's text is not shown: the line's fields never appear.
     for (const char* field : {"'2'", "37.7x", "'nan'", "5.5"}) EXPECT_FALSE(contains(msg, field)) << msg;
     msg = input_error([&] { derive_cabs_pickups_dropoffs({f}, dir / "o.csv"); });
     EXPECT_TRUE(contains(msg, "new_x.txt:2")) << msg;
@@ -288,7 +288,7 @@ TEST(DeriveCrash, ErrorsNameTheRecordsFirstLine) {
   std::string msg = input_error([&] { derive_nyc_crash(write_file(dir / "a.csv", header + multi + "1/2/2020,4O.5,-74,x\n"), dir / "o"); });
   EXPECT_TRUE(contains(msg, "a.csv:4")) << msg;
   EXPECT_TRUE(contains(msg, "LATITUDE is not a finite number")) << msg;
-  EXPECT_FALSE(contains(msg, "4O.5")) << msg;  // a record's values stay out of messages (issue 22 item 7)
+  EXPECT_FALSE(contains(msg, "4O.5")) << msg;  // a record's values stay out of messages
   msg = input_error([&] { derive_nyc_crash(write_file(dir / "b.csv", header + multi + "1/2/2020,40.5,-74\n"), dir / "o"); });
   EXPECT_TRUE(contains(msg, "b.csv:4")) << msg;
   EXPECT_TRUE(contains(msg, "expected 4 fields")) << msg;
@@ -332,7 +332,7 @@ TEST(DeriveHar70, BackSensorAndLabelOfTheGivenFilesInOrder) {
   std::string msg = input_error([&] { derive_har70({write_file(dir / "503.csv", header + "t,1,2,3,4,5,6,walking\n")}, dir / "o"); });
   EXPECT_TRUE(contains(msg, "503.csv:2")) << msg;
   EXPECT_TRUE(contains(msg, "the label is not an integer")) << msg;
-  EXPECT_FALSE(contains(msg, "walking")) << msg;  // never a record's value (issue 22 item 7)
+  EXPECT_FALSE(contains(msg, "walking")) << msg;  // never a record's value
   msg = input_error([&] { derive_har70({write_file(dir / "504.csv", header + "t,1,x,3,4,5,6,1\n")}, dir / "o"); });
   EXPECT_TRUE(contains(msg, "504.csv:2")) << msg;
   EXPECT_TRUE(contains(msg, "back_y is not a finite number")) << msg;
@@ -394,7 +394,7 @@ TEST(DeriveIris, HeaderReplacedAndNumbersInShortestForm) {
   msg = input_error([&] { derive_sklearn_iris(write_file(dir / "c.csv", "1,4,a,b,c\n5.1,3.5,1.4,0.2,3\n"), dir / "o"); });
   EXPECT_TRUE(contains(msg, "c.csv:2")) << msg;
   EXPECT_TRUE(contains(msg, "the label is not a class index 0..2")) << msg;
-  EXPECT_FALSE(contains(msg, "'3'")) << msg;  // never a record's value (issue 22 item 7)
+  EXPECT_FALSE(contains(msg, "'3'")) << msg;  // never a record's value
   msg = input_error([&] { derive_sklearn_iris(write_file(dir / "d.csv", "1,3,a,b,c\n5.1,3.5,1.4,0\n"), dir / "o"); });
   EXPECT_TRUE(contains(msg, "d.csv:1")) << msg;
   fs::remove_all(dir);

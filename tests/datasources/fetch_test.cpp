@@ -136,7 +136,7 @@ TEST(Urls, MirrorLayoutIsHostThenPath) {
   EXPECT_EQ(p.find(".."), std::string::npos) << p;
 }
 
-// ---- redirects (issue 35 item 8): the policy alone, no network ------------------------------------------
+// ---- redirects: the policy alone, no network ------------------------------------------
 
 using Rule = RedirectDecision::Rule;
 
@@ -253,7 +253,7 @@ TEST(Registry, EveryDatasetNamesItsSource) {
     }
   }
   // Pinned: the generated Circles, Moons, Blobs; Cluto t4/t5/t7/t8; Cabs and Cabs-tiny; DS1-DS3; R15,
-  // Aggregation; Iris; the FIMI chess, mushroom and connect (by public copies, issue 23); UCI Letter (a public copy in
+  // Aggregation; Iris; the FIMI chess, mushroom and connect (by public copies); UCI Letter (a public copy in
   // UCI's row order). Unpinned: Gowalla, Crash, HAR70+, pumsb and accidents (their copies pinned by git blob ids
   // only) and UCI Gas Turbine Emissions (no copy could be had).
   EXPECT_EQ(pinned, 19u);

@@ -1,4 +1,4 @@
-// Issue 23, "a fetcher no mirror can fool": the 13 hostile-server cases that failed against main, each
+// A fetcher no mirror can fool: 13 hostile-server cases, each
 // replayed against the real HTTP test server on 127.0.0.1 (http_test_server, with its injected faults)
 // and the real `dpclust data` binary. No test measures time: bounds and deadlines are set small through
 // $DPCLUST_FETCH_* so that a case ends in a second or two after the fix (and, before it, ends wrongly).
@@ -333,7 +333,7 @@ TEST(HostileServer, MalformedArchiveUnderDownloadsIsNotReused) {
 }
 
 // 9. Redirects to another host were followed (a mirror could make the client request any address).
-// Since issue 35 item 8 that holds for a file whose checksum is not pinned; a pinned one may be
+// That holds for a file whose checksum is not pinned; a pinned one may be
 // redirected anywhere over http(s) (below).
 TEST(HostileServer, RedirectOfAnUnpinnedFileToAnotherHostIsRefused) {
   TempDir a_dir("ha"), b_dir("hb"), out("hout");
@@ -369,7 +369,7 @@ TEST(HostileServer, RedirectOfAnUnpinnedFileToAnotherHostIsRefused) {
   EXPECT_EQ(msg2.find("alice"), std::string::npos) << msg2;
 }
 
-// Issue 35 item 8: a pinned file follows a redirect to another origin (a second server on another port),
+// A pinned file follows a redirect to another origin (a second server on another port),
 // and its checksum, not where it came from, decides whether it is placed.
 TEST(HostileServer, RedirectOfAPinnedFileToAnotherOriginIsFollowedAndTheChecksumDecides) {
   TempDir a_dir("ha"), b_dir("hb"), out("hout");
@@ -693,7 +693,7 @@ TEST(HostileServer, ZipBombAndPlantedExtractionLinkStayInsideTheBounds) {
   EXPECT_TRUE(fs::exists(linked.at("har/har.csv")));
 }
 
-// Issue 23, Crash is live: an unpinned file's first checksum stays in its record; a later fetch that
+// Crash is live: an unpinned file's first checksum stays in its record; a later fetch that
 // gives a different file is reported (fetch output, record, `data list`), never taken silently.
 TEST(LiveSource, ALaterFetchThatDiffersFromTheFirstIsReportedAndTheFirstChecksumKept) {
   Site site;

@@ -45,7 +45,7 @@ class HttpTestServer {
   // Serve the file with the byte at `offset` flipped (XOR 0xFF), in full and ranged responses alike.
   // Several offsets may be set for one path; the file on disk is left untouched.
   void corrupt_byte(const std::string& url_path, std::uint64_t offset);
-  // Hostile-server faults (issue 23).
+  // Hostile-server faults.
   // Answer every request of the path with `status` (301, 302, 307...) and `Location: location`.
   void set_redirect(const std::string& url_path, const std::string& location, int status = 302);
   // Ignore Range requests for the path: always 200 with the whole file, no Accept-Ranges.

@@ -1,5 +1,4 @@
-// Several sources per dataset, tried in order, each with its own checksum (SHA-256 or git blob id):
-// issue 23, "Several sources per dataset, tried in order".
+// Several sources per dataset, tried in order, each with its own checksum (SHA-256 or git blob id).
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -257,7 +257,7 @@ TEST(DpKmeans, SumSensitivityCoversARecordFarFromZero) {
 }
 
 TEST(DpKmeans, IdenticalPointsRunWithEveryCentreAtThePoint) {
-  // Issue 33 item 5: bounds: data on identical points gives lo_j = hi_j in every dimension; the initial
+  // Bounds: data on identical points gives lo_j = hi_j in every dimension; the initial
   // placement found no margin and threw std::logic_error (exit 1). The domain is one point: every centre
   // is that point, and the run spends its budget on the counts as usual.
   const std::vector<double> same = [] {
@@ -553,7 +553,7 @@ TEST(Pairwise, SensitivityIsThatOfReplacingOnePoint) {
   EXPECT_THROW(pairwise_noisy_dbscan(p.data(), 100, b, o, rng2, add_remove), std::logic_error);
 }
 
-// The original per-pair loop (dpclust before issue 24): clamp both points for every pair, one draw per
+// The plain per-pair loop (the reference the blocked one must equal): clamp both points for every pair, one draw per
 // pair in row-major order, then scikit-learn's expansion. The hoisted loop of pairwise.cpp must give the
 // same labels and core points and consume the generator identically.
 PairwiseResult reference_pairwise(const double* coords, std::size_t n, const Bounds& bounds, const PairwiseOptions& o, Rng& rng,

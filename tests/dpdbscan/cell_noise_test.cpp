@@ -1,6 +1,5 @@
 // DP-DBSCAN's histograms draw each cell's noise from the ChaCha20 stream addressed by the cell
-// (core/cell_streams.hpp): in secure mode every noise word comes from ChaCha20 keyed by the OS (issue 34
-// item 1), the naive histogram does not depend on the thread count, and the linear-time histogram gives an
+// (core/cell_streams.hpp): in secure mode every noise word comes from ChaCha20 keyed by the OS, the naive histogram does not depend on the thread count, and the linear-time histogram gives an
 // occupied cell exactly the noise the naive one gives it (Theorem 6.1, cell by cell).
 #include <gtest/gtest.h>
 #include <omp.h>

@@ -1,4 +1,4 @@
-// Issue 22 item 6: the secure samplers' parameter limits (engine/privacy/samplers.hpp: discrete Laplace
+// The secure samplers' parameter limits (engine/privacy/samplers.hpp: discrete Laplace
 // scale and discrete Gaussian sigma^2 <= 2^40, snapping lambda < B < 2^46 lambda with grid Lambda <= B)
 // are refused as InputError in validation (check_shape) and before any draw, naming the limit -- not
 // std::invalid_argument from deep inside a trial. The limits here are the closed forms derived in

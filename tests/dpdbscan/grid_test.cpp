@@ -118,7 +118,7 @@ TEST(Neighbourhood, HugeKappaIsRefusedBeforeStoringOffsets) {
     } catch (const InputError& e) {
       const std::string msg = e.what();
       EXPECT_NE(msg.find("params.eta"), std::string::npos) << msg;
-      // The fix names what works at this d (issue 33): no eta when 3^d > 10^7, else the smallest eta, which
+      // The fix names what works at this d: no eta when 3^d > 10^7, else the smallest eta, which
       // must then be accepted.
       const double three_d = std::pow(3.0, static_cast<double>(d));
       if (three_d > 1e7) {

@@ -180,7 +180,7 @@ bool has_note(const MethodResult& r, const std::string& what) {
 }
 
 TEST(Methods, DpDbscanFlagsTheTrueNOnlyWhenItShapesTheRelease) {
-  // Issue 34 item 8: with n_public 0 every cell carried "n is treated as public", even when n is not read:
+  // With n_public 0 every cell carried "n is treated as public", even when n is not read:
   // the naive histogram, or the linear one with an explicit theta.
   const Dataset d = two_blobs();
   const MethodInfo& m = dp_dbscan_method_info();

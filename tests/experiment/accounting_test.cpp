@@ -1,4 +1,4 @@
-// Privacy accounting across trials and cells (issue 22, item 5; store/accounting.hpp): the
+// Privacy accounting across trials and cells (store/accounting.hpp): the
 // per-dataset totals of results.json by sequential composition, hand-computed on small configs, the same
 // after a merge of shards as after one run, and the per-trial reading of a ledger (declared excess,
 // scaled noise, ledgers written before measure and relation were recorded).
@@ -81,7 +81,7 @@ json run(const std::string& text, const std::string& name, const fs::path& out, 
   return json::parse(read_text_file(r.results_file));
 }
 
-// The record set a dataset name points to in privacy_accounting (issue 34 item 4: totals per set of records).
+// The record set a dataset name points to in privacy_accounting (totals are per set of records).
 const json& set_of(const json& acct, const std::string& dataset) {
   const std::string key = acct.at("datasets").at(dataset).get<std::string>();
   for (const auto& s : acct.at("record_sets"))
@@ -253,7 +253,7 @@ TEST(Accounting, DifferentRelationsAreListedApart) {
   EXPECT_EQ(central[1]["epsilon"].get<double>(), 0.5);
 }
 
-// Issue 34 item 3: nD-Laplace's epsilon is the level reached at distance `radius`; the accounting composes
+// nD-Laplace's epsilon is the level reached at distance `radius`; the accounting composes
 // the rate per unit distance. Epsilon 1 at radius 1 and epsilon 1 at radius 0.25 spend 1/1 + 1/0.25 = 5 per
 // unit distance (summing the levels would say 2).
 TEST(Accounting, NdLaplaceComposedPerUnitDistance) {
@@ -287,7 +287,7 @@ metrics: [n_clusters]
   EXPECT_EQ(local["levels"][1]["epsilon_per_unit_distance"].get<double>(), 1.0);
 }
 
-// Issue 34 item 4: one file configured under two names is one set of records: dp_kmeans at epsilon 1, two
+// One file configured under two names is one set of records: dp_kmeans at epsilon 1, two
 // trials on each name, totals 4 for the file (not two totals of 2).
 TEST(Accounting, OneFileUnderTwoNamesIsOneSetOfRecords) {
   const fs::path dir = dpclust::testing::temp_dir("acct_names");
@@ -325,7 +325,7 @@ metrics: [n_clusters]
   EXPECT_EQ(acct["datasets"]["a"], acct["datasets"]["b"]);
 }
 
-// Issue 34 item 5: a seeded run states no guarantee (only what secure mode would give); a secure one does.
+// A seeded run states no guarantee (only what secure mode would give); a secure one does.
 TEST(Accounting, OnlyASecureRunStatesAGuarantee) {
   std::string secure = kTwoCells;
   secure.replace(secure.find("seed: 3\n"), 8, "randomness: secure\n");
@@ -344,7 +344,7 @@ TEST(Accounting, OnlyASecureRunStatesAGuarantee) {
   EXPECT_NE(d["not_a_guarantee_because"][0].get<std::string>().find("randomness: seeded"), std::string::npos);
 }
 
-// Issue 34 item 5: ledgers known to understate are counted at their true cost (pairwise sensitivity: entry
+// Ledgers known to understate are counted at their true cost (pairwise sensitivity: entry
 // costs (n - 1) epsilon; nD-Laplace resampling_budget: thesis 2 epsilon) or unbounded (diffprivlib's
 // DP-k-means, data-derived bounds).
 TEST(Accounting, UnderstatedLedgersAtTheirTrueCostOrUnbounded) {
@@ -403,7 +403,7 @@ metrics: [n_clusters]
   EXPECT_TRUE(moons["local"]["epsilon_per_unit_distance"].is_null());
 }
 
-// Issue 34 item 2: a secure sample is Poisson at a public rate; the accounting sums the epsilon spent on
+// A secure sample is Poisson at a public rate; the accounting sums the epsilon spent on
 // one sample and amplifies it once: two trials at 1 on a 10 % sample total ln(1 + 0.1 (e^2 - 1)). A seeded
 // sample is flagged; max_rows counts add/remove trials twice.
 TEST(Accounting, SubsamplingAmplifiedOnceSeededFlaggedMaxRowsDoubled) {
@@ -474,7 +474,7 @@ metrics: [n_clusters]
   EXPECT_EQ(mc["max_rows_doubled_trials"], 1);
 }
 
-// Issue 34 item 5: every results file says which fields are the release and which evaluate it on the true
+// Every results file says which fields are the release and which evaluate it on the true
 // data (field_roles), and `dpclust release` writes the release fields only: no metrics, evaluation,
 // diagnostics, timings, data summary (n, label counts, label map) or file checksums.
 TEST(Accounting, ReleaseOnlyOutputDropsEvaluationOfTheTrueData) {

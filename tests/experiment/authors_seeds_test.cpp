@@ -1,4 +1,4 @@
-// The authors' own seeds and random stream (issue 16): `seeds: [...]` uses each listed seed as the
+// The authors' own seeds and random stream: `seeds: [...]` uses each listed seed as the
 // trial's seed, `rng: numpy` draws DP-DBSCAN's noise from numpy's RandomState in the authors' order, and
 // together they reproduce the DP-DBSCAN authors' per-seed Table 2 numbers exactly. `threads:` caps the
 // worker threads of one experiment (running times comparable to single-threaded code).

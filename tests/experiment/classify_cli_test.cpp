@@ -1,4 +1,4 @@
-// `dpclust classify` end to end (issue 12): a small DP-DBSCAN run, then its released spans label the
+// `dpclust classify` end to end: a small DP-DBSCAN run, then its released spans label the
 // dataset's own points, from the release alone, exactly as the trial labelled them; selection errors
 // exit 2 and name the fix.
 #include <gtest/gtest.h>

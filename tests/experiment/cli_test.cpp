@@ -57,7 +57,7 @@ TEST(Cli, BadConfigExitsWithCodeTwoAndNamesTheKey) {
   EXPECT_NE(r.output.find("fix: did you mean 'trials'?"), std::string::npos) << r.output;
 }
 
-// Issue 25: a misspelt option gets the nearest declared option, as a misspelt subcommand or config key does.
+// A misspelt option gets the nearest declared option, as a misspelt subcommand or config key does.
 TEST(Cli, MisspeltOptionSuggestsTheNearestOption) {
   const std::string cfg = std::string(DPCLUST_TEST_SOURCE_DIR) + "/configs/builtin/shapes.yaml";
   Result r = sh("run " + cfg + " --trails 3");
@@ -87,7 +87,7 @@ TEST(Cli, BadCsvNamesFileAndLine) {
   // header: auto guessed the names and the config typed only the label's: the column is named by its index.
   EXPECT_NE(r.output.find("record 1 (0-based), column #1 (0-based; header: auto, names not shown): the value is not a number"),
             std::string::npos) << r.output;
-  EXPECT_EQ(r.output.find("oops"), std::string::npos) << r.output;  // never a record's value (issue 22 item 7)
+  EXPECT_EQ(r.output.find("oops"), std::string::npos) << r.output;  // never a record's value
 }
 
 TEST(Cli, DryRunListsCellsAndShardMembership) {
@@ -167,7 +167,7 @@ TEST(Cli, KilledRunResumesToTheSameResult) {
   EXPECT_EQ(strip_nondeterministic(a).dump(), strip_nondeterministic(b).dump());
 }
 
-// --skip-missing-data (issue 23): an experiment with some of its datasets runs on those and says which
+// --skip-missing-data: an experiment with some of its datasets runs on those and says which
 // are missing (skipped.json: partial), so one missing file does not hide the reproductions of the others;
 // the report names the missing dataset for the values it cannot check. With none of its data it is skipped.
 TEST(Cli, SkipMissingDataRunsTheDatasetsThatArePresent) {

@@ -99,7 +99,7 @@ TEST(Config, NegativeSampleSizeIsRejected) {
 }
 
 TEST(Config, MissingRequiredParameterNamesWhereToSetIt) {
-  // Issue 33: every missing parameter of a method entry in one message, with where to set them.
+  // Every missing parameter of a method entry in one message, with where to set them.
   std::string msg = error_of("experiment: x\ndatasets: [{name: m, generator: {type: moons}}]\nmethods: [dbscan]\n");
   EXPECT_NE(msg.find("needs parameters 'alpha', 'min_pts' for dataset 'm'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("in a dataset's params"), std::string::npos) << msg;
@@ -149,7 +149,7 @@ TEST(Config, UnknownGeneratorParameterIsRejected) {
 }
 
 TEST(Config, GeneratorParametersThatDisagreeAreRefusedWhenTheConfigIsRead) {
-  // Issue 33 item 5: uniform with low >= high passed `validate` and exited 1 in `run`
+  // Uniform with low >= high passed `validate` and exited 1 in `run`
   // (std::invalid_argument); the other generators' boxes and list lengths the same way (or silently).
   // Each is now an InputError at the key's line, with the fix, before anything runs.
   struct Case {

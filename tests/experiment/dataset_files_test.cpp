@@ -1,4 +1,4 @@
-// Issue 12: dataset options for the DP-DBSCAN data from config to loaded points: `missing: drop`
+// Dataset options for the DP-DBSCAN data from config to loaded points: `missing: drop`
 // (Crash), a list or a glob of files concatenated in sorted order (HAR70+'s per-participant files).
 #include <gtest/gtest.h>
 
@@ -114,7 +114,7 @@ TEST(DatasetFiles, MissingOptionIsValidated) {
   EXPECT_TRUE(contains(msg, "file datasets only")) << msg;
 }
 
-// Issue 23: FIMI transactions as attributes, from the config (DRBT's Accidents reading).
+// FIMI transactions as attributes, from the config (DRBT's Accidents reading).
 TEST(DatasetFiles, FimiRaggedAndItemsPerRowFromTheConfig) {
   const fs::path dir = dpclust::testing::temp_dir("fimi_cfg");
   dpclust::testing::write_file(dir / "acc.dat", "1 2 3 4\n5 6\n7 8 9\n");
@@ -141,7 +141,7 @@ TEST(DatasetFiles, FimiRaggedAndItemsPerRowFromTheConfig) {
   EXPECT_TRUE(contains(msg, "fimi files only")) << msg;
 }
 
-// Issue 23: results say which source gave a fetched data file (the fetch record beside it), and that a
+// Results say which source gave a fetched data file (the fetch record beside it), and that a
 // file placed by hand was not fetched.
 TEST(DatasetFiles, TheFetchRecordsSourceIsInTheDatasetsProvenance) {
   const fs::path root = dpclust::testing::temp_dir("src_root");
@@ -166,7 +166,7 @@ TEST(DatasetFiles, TheFetchRecordsSourceIsInTheDatasetsProvenance) {
   EXPECT_TRUE(contains(load().provenance["source"].get<std::string>(), "unreadable")) << load().provenance.dump();
 }
 
-// Issue 33: a record identifier is no coordinate. wdbc's IDNumber (found by its name; its values are not
+// A record identifier is no coordinate. wdbc's IDNumber (found by its name; its values are not
 // monotone) is left out when the config does not list `columns`, kept when listed or under
 // `identifier_columns: keep`; an unnamed row-number column (integers increasing in file order) likewise.
 TEST(DatasetFiles, IdentifierColumnsDroppedByDefaultKeptWhenListedOrKept) {

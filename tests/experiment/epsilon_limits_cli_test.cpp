@@ -1,4 +1,4 @@
-// Issue 22 item 6 at the command line: `dpclust validate` refuses an epsilon the secure samplers cannot
+// The secure samplers' epsilon limits at the command line: `dpclust validate` refuses an epsilon the secure samplers cannot
 // serve with exit 2 and a message naming the limit (dp_kmeans: about 3.19e-9 for d = 2, T = 5, no
 // n_public, half width a power of two; dp_dbscan with gaussian noise: sqrt(2 ln(1.25/delta)) / 2^20),
 // and accepts the paper's tiny epsilons (1.5625e-8) and the textbook sampler below the limit.

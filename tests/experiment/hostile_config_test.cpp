@@ -64,7 +64,7 @@ std::string alias_bomb(const std::string& indent) {
 
 }  // namespace
 
-// --- item 1: duplicate keys, extra documents, null / non-scalar keys ---
+// --- duplicate keys, extra documents, null / non-scalar keys ---
 
 TEST(HostileConfig, DuplicateKeyIsRejectedWithBothLocations) {
   std::string msg = error_of("experiment: a\ntrials: 2\n" + kDatasets + "trials: 3\n");
@@ -99,7 +99,7 @@ TEST(HostileConfig, NullOrNonScalarKeyIsRejected) {
   EXPECT_TRUE(has(msg, "a key is a list")) << msg;
 }
 
-// --- item 2: alias bombs are bounded ---
+// --- alias bombs are bounded ---
 
 TEST(HostileConfig, AliasBombIsBoundedUnderDescriptionAndParams) {
   for (const std::string& where : {std::string("description"), std::string("params")}) {
@@ -132,7 +132,7 @@ TEST(HostileConfig, SmallAliasesStillWork) {
   EXPECT_EQ(error_of("experiment: a\n" + kDatasets + "    params: &p {alpha: 0.1}\n  - method: dbscan\n    as: d2\n    params: *p\n"), "");
 }
 
-// --- item 3: yaml-cpp conversion messages never leak ---
+// --- yaml-cpp conversion messages never leak ---
 
 TEST(HostileConfig, RangeWithoutStepNamesTheKeyAndTheFix) {
   std::string msg = error_of("experiment: a\n" + kDatasets + "    params: {alpha: {from: 0.1, to: 0.5}}\n");
@@ -165,7 +165,7 @@ TEST(HostileConfig, NullOrListWhereAScalarIsExpected) {
   EXPECT_TRUE(has(msg, "datasets[0].bounds[0][1]")) << msg;
 }
 
-// --- item 4: huge names do not overflow the stack ---
+// --- huge names do not overflow the stack ---
 
 TEST(HostileConfig, HugeNamesAreRejectedWithoutCrashing) {
   const std::string huge(50000, 'a');
@@ -208,7 +208,7 @@ TEST(HostileConfig, EchoedUserTextIsTruncatedAndEscaped) {
   EXPECT_FALSE(has(msg, std::string(201, 'm'))) << msg.substr(0, 300);
 }
 
-// --- item 5: out-of-range numbers, CR-only line endings ---
+// --- out-of-range numbers, CR-only line endings ---
 
 TEST(HostileConfig, HugeNumberIsOutOfRangeNotUnparsable) {
   std::string msg = error_of("experiment: a\n" + kDatasets + "    params: {alpha: 1e999}\n");
@@ -253,7 +253,7 @@ TEST(HostileConfig, HugeConfigFileIsNotRead) {
   std::filesystem::remove_all(dir);
 }
 
-// --- item 6: --shard K/N is parsed strictly ---
+// --- --shard K/N is parsed strictly ---
 
 namespace {
 using CliRun = dpclust::testing::CommandResult;

@@ -1,4 +1,4 @@
-// Parse once (issue 26): the config room turns YAML into typed, checked values; the grid and the runner
+// Parse once: the config room turns YAML into typed, checked values; the grid and the runner
 // combine typed sweeps and never see a YAML node (engine/check_layering.cmake keeps yaml-cpp out of every
 // other room, including through a header).
 #include <gtest/gtest.h>
@@ -42,7 +42,7 @@ TEST(ParseOnce, SweepsAreTypedAndExpandedWhenTheConfigIsRead) {
 }
 
 TEST(ParseOnce, AValueItsSpecRefusesFailsWhileReading) {
-  // Before issue 26 this config parsed and failed only when the grid was expanded.
+  // Refused when the config is read, not only when the grid is expanded.
   EXPECT_THROW(parse(kHead + "methods:\n  - {method: dp_dbscan, params: {epsilon: -1, min_pts: 4}}\n"), InputError);
   try {
     parse(kHead + "methods:\n  - {method: dp_dbscan, params: {epsilon: [1, -1], min_pts: 4}}\n");

@@ -1,4 +1,4 @@
-// Issue 22: `randomness: seeded | secure` and truthful release flags. A secure run writes no seed
+// `randomness: seeded | secure` and truthful release flags. A secure run writes no seed
 // anywhere and is a private release exactly when its samplers are secure and no non_private note applies;
 // a seeded run says why it is not one; labels extracted for evaluation are not a privacy condition.
 #include <gtest/gtest.h>

@@ -121,7 +121,7 @@ TEST(Store, CellShapeProblemsNameTheKey) {
   EXPECT_NE(cell_shape_problem(c).find("'trials[0].metrics.ari' is a string, expected a number"), std::string::npos) << cell_shape_problem(c);
   c["trials"][0]["metrics"]["ari"] = 0.5;
   EXPECT_EQ(cell_shape_problem(c), "");
-  // Release flags (issue 22): required; a seeded trial has a seed, a secure one must not.
+  // Release flags: required; a seeded trial has a seed, a secure one must not.
   {
     json d = c;
     d.erase("private_release");

@@ -394,7 +394,7 @@ TEST(Submit, WritesScriptsAndChainsTheMergeWithAStandInSbatch) {
 }
 
 TEST(Submit, RefusesMissingDataListingEveryDatasetBeforeWritingAnything) {
-  // Issue 33 item 5: submit sent array jobs for configs whose data was absent; every task then failed on
+  // Submit sent array jobs for configs whose data was absent; every task then failed on
   // its node. Now every missing dataset of every config is listed with its fix, exit 2, nothing written.
   const fs::path dir = dpclust::testing::temp_dir("submit_missing");
   const fs::path a = dpclust::testing::write_file(dir / "a.yaml", R"(experiment: has_missing
@@ -443,7 +443,7 @@ metrics: [n_clusters]
 }
 
 TEST(Status, RightAfterSubmitCountsTheArrayTasks) {
-  // Issue 33 item 5: `status OUT` right after `submit` failed ("no experiment output here"). It now reads
+  // `status OUT` right after `submit` failed ("no experiment output here"). It now reads
   // the submission's plan and says how many of its tasks have started and finished.
   const fs::path dir = dpclust::testing::temp_dir("status_submit");
   const fs::path cfg = dpclust::testing::write_file(dir / "shards.yaml", kConfig);

@@ -55,7 +55,7 @@ std::string plan_error(const std::string& text, RunLimits limits = {}) {
 
 }  // namespace
 
-// --- item 1: iteration and restart counts have declared upper bounds ---
+// --- iteration and restart counts have declared upper bounds ---
 
 TEST(ValidationLimits, EveryIterationAndRestartCountHasAnUpperBound) {
   const std::set<std::string> counts = {"n_init",      "max_iter", "iterations", "max_retries",  "ap_max_iter", "convergence_iter",
@@ -128,7 +128,7 @@ TEST(ValidationLimits, TinyBudgetSharesAndNoiseRatesAreRefused) {
   }
 }
 
-// --- item 2: what a trial would refuse is refused by validate, from the known shape ---
+// --- what a trial would refuse is refused by validate, from the known shape ---
 
 TEST(ValidationLimits, ShapeErrorsAreCaughtWithoutLoadingData) {
   struct Case {
@@ -212,7 +212,7 @@ TEST(ValidationLimits, FileShapeIsCheckedWithLoadDataAndBeforeAnyTrial) {
       dir / "c.yaml", "experiment: f\ndatasets:\n  - {name: pts, file: pts.csv, label: label}\nmethods:\n  - method: kmeans\n    params: {k: 5}\n");
   Result r = cli("validate --no-load-data " + cfg.string());
   EXPECT_EQ(r.code, 0) << r.output;  // n is not known without reading the file
-  r = cli("validate " + cfg.string());  // issue 33: validate reads the data by default
+  r = cli("validate " + cfg.string());  // validate reads the data by default
   EXPECT_EQ(r.code, 2) << r.output;
   r = cli("validate --load-data " + cfg.string());
   EXPECT_EQ(r.code, 2) << r.output;
@@ -224,7 +224,7 @@ TEST(ValidationLimits, FileShapeIsCheckedWithLoadDataAndBeforeAnyTrial) {
   EXPECT_FALSE(fs::exists(dir / "out" / "f" / "cells")) << "a trial ran";
 }
 
-// --- item 3: cost before any work ---
+// --- cost before any work ---
 
 TEST(ValidationLimits, TenMillionCellConfigIsRefusedQuicklyInLittleMemory) {
   const std::string text =
@@ -384,7 +384,7 @@ TEST(ValidationLimits, TheRowsOfAFileNeverDecideOrShowInAPrivateCellsChecks) {
 }
 
 TEST(ValidationLimits, DataRootOverTheFileNameLimitIsAnInputError) {
-  // Issue 35 item 8: a folder name over NAME_MAX ended in an uncaught filesystem_error, exit 1.
+  // A folder name over NAME_MAX ended in an uncaught filesystem_error, exit 1.
   const fs::path dir = dpclust::testing::temp_dir("long_root");
   const fs::path cfg = dpclust::testing::write_file(
       dir / "c.yaml", "experiment: r\ndatasets:\n  - {name: m, generator: {type: moons, n_samples: 50}}\nmethods:\n  - {method: kmeans, params: {k: 2}}\n");
@@ -401,7 +401,7 @@ TEST(ValidationLimits, ParallelTrialsMultiplyTrialMemory) {
   EXPECT_EQ(validate("mem_wc1", text, "--max-memory 3G --threads 1").code, 0);
   Result r = validate("mem_wc4", text, "--max-memory 3G --threads 4");
   EXPECT_EQ(r.code, 2) << r.output;
-  // The cell is refused with what brings it under the limit (issue 33): one trial at a time fits.
+  // The cell is refused with what brings it under the limit: one trial at a time fits.
   EXPECT_TRUE(has(r.output, "for 4 trials at once")) << r.output;
   EXPECT_TRUE(has(r.output, "--threads 1")) << r.output;
 }

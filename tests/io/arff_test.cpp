@@ -96,7 +96,7 @@ TEST(ArffErrors, BadNumberAndNan) {
   std::string msg = input_error([&] { load_arff(write_file(dir / "num.arff", text + "7,zz,1\n")); });
   EXPECT_TRUE(contains(msg, "num.arff:13")) << msg;
   EXPECT_TRUE(contains(msg, "record 3 (0-based), attribute 'y value': the value is not a number")) << msg;
-  EXPECT_FALSE(contains(msg, "zz")) << msg;  // never the field's text (issue 22 item 7)
+  EXPECT_FALSE(contains(msg, "zz")) << msg;  // never the field's text
   msg = input_error([&] { load_arff(write_file(dir / "nan.arff", text + "NaN,1,1\n")); });
   EXPECT_TRUE(contains(msg, "nan.arff:13")) << msg;
   EXPECT_TRUE(contains(msg, "NaN/inf not allowed")) << msg;
@@ -114,7 +114,7 @@ TEST(ArffErrors, MissingValue) {
 }
 
 TEST(ArffErrors, UndeclaredLabelValueGetsALabelOfItsOwn) {
-  // The header declares {0, 1, 2, noise}; a row holding 3 keeps its own class (issue 33: real files, such as
+  // The header declares {0, 1, 2, noise}; a row holding 3 keeps its own class (real files, such as
   // the clustering benchmark's cure-t2-4k, hold classes their header does not list).
   auto p = write_file(temp_dir("arff") / "lab.arff", std::string(kCluto) + "1,1,3\n2,2,3\n");
   const Dataset d = load_arff(p);
@@ -126,7 +126,7 @@ TEST(ArffErrors, UndeclaredLabelValueGetsALabelOfItsOwn) {
 }
 
 TEST(ArffErrors, StringOrDateAttributeAsCoordinate) {
-  // Issue 33: such attributes are skipped by default (arff_text_test.cpp); naming one as a coordinate is
+  // Such attributes are skipped by default (arff_text_test.cpp); naming one as a coordinate is
   // an error at its declaration.
   auto dir = temp_dir("arff");
   ArffOptions o;

@@ -1,4 +1,4 @@
-// Issue 12 (DP-DBSCAN data): rows with a missing coordinate (the NYC crash export's empty LATITUDE /
+// Rows with a missing coordinate (the NYC crash export's empty LATITUDE /
 // LONGITUDE), dropped and counted on request; several files of one layout (HAR70+'s per-participant
 // CSVs) read as one dataset with every file's checksum.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Issue 22 item 7: a loader's error message names a record by file:line, its 0-based index and the
+// A loader's error message names a record by file:line, its 0-based index and the
 // column, and says what is wrong in general terms; it never carries the record's values -- neither a
 // number nor the raw text of a field that does not parse (that text is the record's content too).
 // Each case writes a distinctive value (123456.789, 98765, "secret...") and asserts it is absent.
@@ -82,7 +82,7 @@ TEST(ErrorPrivacy, ArffNotFinite) {
 }
 
 TEST(ErrorPrivacy, ArffUndeclaredLabelIsCodedAndNotPrinted) {
-  // Issue 33: a label value the header does not declare (cure-t2-4k's classes 3..6) gets a label of its
+  // A label value the header does not declare (cure-t2-4k's classes 3..6) gets a label of its
   // own; the warning names the attribute and the count, never the value.
   const auto p = write_file(temp_dir("privacy") / "c.arff", std::string(kArffHeader) + "1,2,a\n3,4,secretclass\n5,6,b\n");
   ::testing::internal::CaptureStderr();

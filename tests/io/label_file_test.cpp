@@ -25,7 +25,7 @@ TEST(LabelFile, ErrorsNameFileAndLine) {
   std::string msg = input_error([&] { read_label_file(write_file(dir / "x.txt", "0\n1\nfoo\n")); });
   EXPECT_TRUE(contains(msg, "x.txt:3")) << msg;
   EXPECT_TRUE(contains(msg, "record 2 (0-based): expected one integer label")) << msg;
-  EXPECT_FALSE(contains(msg, "foo")) << msg;  // a record's label is never shown (issue 22 item 7)
+  EXPECT_FALSE(contains(msg, "foo")) << msg;  // a record's label is never shown
   msg = input_error([&] { read_label_file(write_file(dir / "f.txt", "0\n1.5\n")); });
   EXPECT_TRUE(contains(msg, "f.txt:2")) << msg;
   msg = input_error([&] { read_label_file(write_file(dir / "mid.txt", "0\n\n1\n")); });

@@ -1,4 +1,4 @@
-// Issue 33 ("real files as researchers have them") and issue 34 item 7: ARFF string/date attributes
+// Real files as researchers have them: ARFF string/date attributes
 // skipped with a note, ARFF rows separated by blanks as Weka reads them, CSV `header: auto` that never
 // takes a row of numbers for names, and messages about a header-less file or a missing @data line that
 // carry no value of a record. Each file below writes distinctive values and asserts they are absent.

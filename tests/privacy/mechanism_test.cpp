@@ -83,7 +83,7 @@ TEST(CountMechanism, NoiseScaleZeroMeansNoNoiseAndHalfMeansHalf) {
 }
 
 TEST(CountMechanism, DrawingWritesNothingSoThreadsCanShareIt) {
-  // Issue 34 item 8: the exact parameter was cached lazily in mutable fields by the first draw, while the
+  // The exact parameter was cached lazily in mutable fields by the first draw, while the
   // histograms share one const mechanism between OpenMP threads (a data race). Built eagerly, a draw
   // leaves the mechanism's bytes as they were, for every kind and entry point.
   BudgetLedger ledger(3.0, 1e-6);

@@ -1,4 +1,4 @@
-"""Deliberately broken Python mechanisms for the privacy audit (test_audit_bit_channels.py; issue 22 item 8).
+"""Deliberately broken Python mechanisms for the privacy audit (test_audit_bit_channels.py).
 
 Each releases one noisy count of the records, n + Z with Z calibrated to epsilon through the ledger (its
 entry is right, so the runner's ledger check passes), and leaks the private bit n mod 2 through the

@@ -1,4 +1,4 @@
-"""The privacy budget accountant (dpclust.accountant, issue 22 item 5) and what the estimators charge it.
+"""The privacy budget accountant (dpclust.accountant) and what the estimators charge it.
 
 Run by CTest (python_dpclust) with PYTHONPATH at the build's package. Every fit here is small (a few hundred
 points) and seeded.
@@ -201,7 +201,7 @@ def test_clone_keeps_the_shared_accountant(X):
         clone(twin).fit(X)
 
 
-# --- diffprivlib's documented behaviour (issue 36) ---------------------------------------------------------
+# --- diffprivlib's documented behaviour ---------------------------------------------------------
 # The numbers below are those of diffprivlib's documentation: its notebook "Budget accounting with diffprivlib"
 # (notebooks/accountant.ipynb of IBM/differential-privacy-library) and the BudgetAccountant reference (epsilon
 # default inf, delta default 1, slack default 0, slack <= delta, remaining(k) for k queries). The spends here are
@@ -300,7 +300,7 @@ def test_delta_composes_as_one_minus_the_product():
     assert acc.remaining(2).delta == pytest.approx(1 - ((1 - 1e-3) / (1 - 1e-4) ** 3) ** 0.5, rel=1e-9)
 
 
-# --- one budget across pickling and processes (issue 34 item 6, issue 36) ----------------------------------
+# --- one budget across pickling and processes ----------------------------------
 
 def test_a_pickled_accountant_is_the_same_budget():
     acc = BudgetAccountant(epsilon=1.0)
@@ -399,7 +399,7 @@ def test_grid_search_with_two_workers_spends_one_budget(X):
     assert default.total() == (0.8, 0.0) and len(default) == 2
 
 
-# --- unbounded fits (issue 42 item 4) ----------------------------------------------------------------------
+# --- unbounded fits ----------------------------------------------------------------------
 # A fit no finite epsilon bounds -- diffprivlib's DP-k-means variant (its ledger says unbounded), bounds taken
 # from the data (bounds=None), PrivTHR_EM's continuous threshold or its data range (em_upper=0), WCBaseline with
 # n_share=0, LSH clustering's radius or centre from the data, EUGkM's and the hybrid's true n, DPM's rank-mean
@@ -461,7 +461,7 @@ def test_a_bounded_fit_on_public_bounds_still_costs_its_epsilon(X):
     assert est.epsilon_spent_ == 0.5 and acc.spent == 0.5
 
 
-# --- the shared ledger folder belongs to its user (issue 42 item 8) ----------------------------------------
+# --- the shared ledger folder belongs to its user ----------------------------------------
 
 def test_a_ledger_folder_made_by_another_user_is_refused(tmp_path, monkeypatch):
     monkeypatch.setattr(dpclust.accountant.tempfile, "gettempdir", lambda: str(tmp_path))

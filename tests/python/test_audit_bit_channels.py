@@ -1,4 +1,4 @@
-"""`dpclust audit` on deliberately broken Python mechanisms (broken_mechanisms.py; issue 22 item 8): a
+"""`dpclust audit` on deliberately broken Python mechanisms (broken_mechanisms.py): a
 private bit in the lowest mantissa bit and the count's parity at epsilon 0.1 are violations, found by the
 audit's bit and parity event families; the correct count stays consistent.
 

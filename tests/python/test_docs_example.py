@@ -1,4 +1,4 @@
-"""Issue 36: docs/python.md's example prints exactly the output the page shows, and nothing else (no warning
+"""Docs/python.md's example prints exactly the output the page shows, and nothing else (no warning
 on stderr: the example silences NotPrivateReleaseWarning the documented way, dpclust.set_config)."""
 import os
 import re

@@ -524,7 +524,7 @@ def test_load_results_without_pandas(workdir, monkeypatch):
     assert all("ari" in r and "epsilon" in r for r in rows)
 
 
-# --- randomness: seeded | secure, and the release flags (issue 22) ---------------------------------
+# --- randomness: seeded | secure, and the release flags ---------------------------------
 
 def test_random_state_none_is_secure_and_not_reproducible(moons):
     kw = dict(alpha=0.2, min_pts=7, n_public=len(moons.X), bounds=((-2.5, -2.5), (2.5, 2.5)))
@@ -567,7 +567,7 @@ def test_noise_drawn_through_charge_is_flagged(workdir):
     # The provided samplers keep a secure release private (dp_dbscan beside it too) ...
     df = dpclust.load_results(_run_dir(_secure(sweep("one_cluster", epsilon=(1.0,), trials=2)), os.path.join(workdir, "g")))
     assert df.private_release.all() and (df.non_private == "").all()
-    # ... unless the mechanism also draws from numpy's generator (issue 34 item 8): grid_counts renumbers its
+    # ... unless the mechanism also draws from numpy's generator: grid_counts renumbers its
     # cells with rng.permutation, which no ledger entry covers and no cryptographic source drew.
     df = dpclust.load_results(_run_dir(_secure(sweep("grid_counts", epsilon=(1.0,), trials=2)), os.path.join(workdir, "r")))
     own = df[df.series == "grid"]

@@ -1,6 +1,6 @@
-"""Issue 22 item 7: the ValueError an estimator raises for a bad record names the record by its index and
+"""The ValueError an estimator raises for a bad record names the record by its index and
 the column, and never carries the record's values (they would be released without noise through the
-exception text). Item 6: an epsilon below the secure samplers' limit is a ValueError naming the limit.
+exception text). An epsilon below the secure samplers' limit is a ValueError naming the limit.
 """
 import math
 

@@ -1,4 +1,4 @@
-"""Issue 25: the estimators as a scikit-learn user meets them: public defaults, the DBSCAN radius named
+"""The estimators as a scikit-learn user meets them: public defaults, the DBSCAN radius named
 apart from the privacy budget, y ignored, scikit-learn's input errors, consecutive cluster ids next to the
 release's, and help() that shows parameters, defaults and the privacy guarantee."""
 import inspect
@@ -137,7 +137,7 @@ def test_every_public_name_is_documented():
                 assert (obj.__doc__ or "").strip(), f"{module.__name__}.{name}"
 
 
-# --- issue 36: scikit-learn's names and methods, messages in a Python user's words -------------------------
+# --- Scikit-learn's names and methods, messages in a Python user's words -------------------------
 
 def test_n_clusters_is_the_kmeans_name_and_k_a_deprecated_alias(moons):
     X, _ = moons

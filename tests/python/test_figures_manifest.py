@@ -1,4 +1,4 @@
-"""plots/make_figures.py (issue 24): figures drawn in worker processes, redrawn only when their inputs or
+"""plots/make_figures.py: figures drawn in worker processes, redrawn only when their inputs or
 code changed (OUT/.figures-manifest.json), PNG by default and PDF on request, a failing figure reported
 without losing the others. Runs on small synthetic results (generic figures); the paper figures find
 their experiments absent and draw nothing."""

@@ -1,4 +1,4 @@
-"""Issue 35 item 7: the paper figures (plots/paper_wavecluster.py, through plots/plot_results.py's shared helpers)
+"""The paper figures (plots/paper_wavecluster.py, through plots/plot_results.py's shared helpers)
 draw error bars inside the metric's range, keep Figure 3's panel letters when Gowalla's results are absent, and
 title a figure drawn from generated data as a stand-in. Small synthetic results; the figures are caught before
 they are saved."""
@@ -111,8 +111,8 @@ def test_generated_data_gets_a_stand_in_title(drawn):
 
 
 def test_tight_grid_places_the_panels_as_tight_layout_does():
-    # plot_results.tight_grid measures the axes once where tight_layout(rect=...) measures them twice (issue 35
-    # item 7, figure time): the panels must land where tight_layout puts them.
+    # plot_results.tight_grid measures the axes once where tight_layout(rect=...) measures them twice (figure
+    # time): the panels must land where tight_layout puts them.
     import matplotlib.pyplot as plt
 
     def figure():

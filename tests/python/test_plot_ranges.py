@@ -1,4 +1,4 @@
-"""Issue 25: confidence bars are drawn inside the metric's range (plots/plot_results.py clipped_yerr)."""
+"""Confidence bars are drawn inside the metric's range (plots/plot_results.py clipped_yerr)."""
 import os
 import sys
 
@@ -20,7 +20,7 @@ def test_bars_are_clipped_to_the_metrics_range():
 
 
 def test_one_range_for_bars_bands_and_figure_only_metrics():
-    # Issue 35 item 7: the comparison bands (plot_comparison) and the paper figures' bars use the same cut.
+    # The comparison bands (plot_comparison) and the paper figures' bars use the same cut.
     assert plot_results.clip_interval("ocm", -0.6, 1.8) == (0.0, 1.0)
     assert plot_results.clip_interval("dsg_c", -1.0, 1.6) == (0.0, 1.6)
     assert plot_results.clip_interval("method_seconds", -1.0, 3.0) == (-1.0, 3.0)
@@ -30,7 +30,7 @@ def test_one_range_for_bars_bands_and_figure_only_metrics():
 
 
 def test_no_figure_draws_raw_error_bars():
-    # Every errorbar call in plots/ goes through plot_results.errorbar or clipped_yerr (issue 35 item 7: the
+    # Every errorbar call in plots/ goes through plot_results.errorbar or clipped_yerr (the
     # paper figures passed the raw half-widths, so OCM bars reached 1.8).
     plots = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "plots")
     for name in sorted(os.listdir(plots)):

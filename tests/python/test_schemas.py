@@ -1,4 +1,4 @@
-"""The JSON Schema files of docs/schema/ against real output (issue 26): results.json of seeded and secure
+"""The JSON Schema files of docs/schema/ against real output: results.json of seeded and secure
 runs, a local-privacy method and datasets without bounds, and audit.json of a violation and of a
 consistent cell. The schemas close every object whose keys are dpclust's own, so a field added to the
 output without its documentation fails here."""

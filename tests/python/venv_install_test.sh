@@ -1,5 +1,5 @@
 #!/bin/sh
-# `pip install .` into a fresh virtual environment, offline, with Debian 12's packages (issue 25), then the
+# `pip install .` into a fresh virtual environment, offline, with Debian 12's packages, then the
 # package from that environment: `import dpclust`, the `dpclust` console command, and the Python test suite
 # run against the installed package and its installed binary (not a build tree).
 #

@@ -1,4 +1,4 @@
-// The report's method comparison (issue 33): its statistics against scipy's numbers, Holm's ordering,
+// The report's method comparison: its statistics against scipy's numbers, Holm's ordering,
 // the best of a column by the metric's direction, the tables and section built from a small results
 // fixture (references, local DP apart, skipped cells), and the metric ranges shared with the figures.
 #include <gtest/gtest.h>

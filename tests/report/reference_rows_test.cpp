@@ -1,5 +1,5 @@
 // Rows a reader can place, and verdicts that say when the tolerance rule and the k-seed band disagree
-// (issue 35 items 5 and 6): a table entry expanded into several values names what tells them apart,
+//: a table entry expanded into several values names what tells them apart,
 // a table's source and setting can be one per dataset, every row of the real reference file is unique
 // by (source, setting), its printed reasons never point at the tracker, and a value within tolerance
 // whose published number lies outside our k-seed band reads "holds (within tolerance; ...)".
@@ -157,7 +157,7 @@ TEST(ReferenceRows, EveryRowOfThePublishedFileIsUnique) {
 }
 
 // What the report prints from the reference file links only to the project's docs/ and configs/, never
-// to the tracker ("issue 12", "see issue ...").
+// to the tracker (an issue's number, "see issue ...").
 TEST(ReferenceRows, PrintedReasonsNeverPointAtTheTracker) {
   const Reference ref = load_reference(fs::path(DPCLUST_TEST_SOURCE_DIR) / "reference" / "published.yaml");
   std::string found;

@@ -212,7 +212,7 @@ TEST(PrivThrEm, NoisyThresholdByEmRecordsTheExponentialMechanism) {
 }
 
 TEST(PrivThrEm, NoPositiveValueStillGivesALatticeThreshold) {
-  // Issue 34 item 8: with no positive W the threshold was 0, off the lattice (and nothing was selected,
+  // With no positive W the threshold was 0, off the lattice (and nothing was selected,
   // a decision on the true W even with a public range). Now the exponential mechanism runs on its one
   // block of rank 0: d' is uniform on the lattice of (0, em_upper], or of (0, 1] in the paper's reading.
   const std::vector<double> w = {0, -1, 0, -0.5};

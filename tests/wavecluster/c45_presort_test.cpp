@@ -1,4 +1,4 @@
-// The presorted C4.5 builder (c45.hpp C45Presort, issue 24: sort orders computed once per grid, a linear
+// The presorted C4.5 builder (c45.hpp C45Presort: sort orders computed once per grid, a linear
 // pass per node) against the builder it replaced, kept verbatim in c45_reference.hpp: every tree must be
 // the same split for split -- attribute, threshold (bit for bit), children, class counts, majority, empty
 // flags -- on random data with many ties, on values within Weka's 1e-6 tolerance of each other (the

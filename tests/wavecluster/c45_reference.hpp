@@ -1,5 +1,5 @@
 #pragma once
-// The C4.5 builder as it was before the presorted one (engine/wavecluster/c45.cpp, issue 24): every node
+// The C4.5 builder as it was before the presorted one (engine/wavecluster/c45.cpp): every node
 // stable-sorts its instances per attribute and C45Split.setSplitPoint scans all the training data. Kept
 // verbatim as the reference the presorted builder must equal split for split (c45_presort_test.cpp), with
 // cell_classifier as it used it (measures_reuse_test.cpp).

@@ -1,4 +1,4 @@
-// OCM/2CE with what does not change between trials computed once (measures.hpp CvFixed, issue 24)
+// OCM/2CE with what does not change between trials computed once (measures.hpp CvFixed)
 // against the cross-validation as it was before: every fold quantized, clustered and classified from
 // scratch, with the C4.5 builder it used (c45_reference.hpp). Every number must be the same double, for
 // both fold rules, both C0 rules, both OCM matchings and every mechanism, whether CvFixed is computed per

@@ -1,4 +1,4 @@
-// The DP WaveCluster paper configs added for issue 12 (configs/paper/wavecluster_{ds3_g36, grid_sweep, 3d,
+// The DP WaveCluster paper configs beyond Figure 3 (configs/paper/wavecluster_{ds3_g36, grid_sweep, 3d,
 // wavelets, kdd_fig1, fig2_gowalla}.yaml) validate, the Gowalla Figure 2 config runs on a small fixture in
 // the SNAP format the test writes, and WaveCluster / PrivTHR work in 3-D as wavecluster_3d.yaml runs them.
 #include <gtest/gtest.h>

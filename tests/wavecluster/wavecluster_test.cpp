@@ -39,7 +39,7 @@ TEST(Quantizer, FloorFormulaAndClamp) {
   EXPECT_EQ(q.cell_of(ds.point(1), 1), 1u * 3 + 2);  // coarse shape 2 x 3: (3>>1, 4>>1)
 }
 
-// Performance target of the issue: quantizing 1M points takes < 50 ms (one linear pass). Measured
+// Performance target: quantizing 1M points takes < 50 ms (one linear pass). Measured
 // here and printed; the assertion is 5x looser so that a loaded shared machine does not fail it.
 TEST(Quantizer, MillionPointsInOneLinearPass) {
   Rng rng(1);
