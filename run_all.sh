@@ -71,7 +71,8 @@ packages=(g++ make cmake git pkg-config libyaml-cpp-dev nlohmann-json3-dev libbo
           slurm-wlm munge
           python3-dev pybind11-dev python3-pybind11 python3-pytest python3-pandas python3-sklearn python3-jsonschema
           python3-venv python3-pip python3-setuptools python3-wheel python3-scipy
-          ccache)
+          ccache
+          clang-format flake8)  # the form and lint checks (ctest source_format_check, tools/check_format.sh)
 missing=()
 for p in "${packages[@]}"; do
   [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] || missing+=("$p")
@@ -118,7 +119,7 @@ if [ "$mode" = test ] && [ "$sanitize" = 1 ]; then
   # programs under AddressSanitizer + UndefinedBehaviorSanitizer: a failing assertion, a memory error or
   # undefined behaviour anywhere the tests reach fails CI. Left to the Release pass (tests/CMakeLists.txt says
   # why for each): slow_data (DBSCAN on the papers' real data; small inputs still run here), plots (Python
-  # only) and no_engine_code (a CMake script). ctest -j twice the cores: the Slurm tests and the time-bounded
+  # only) and no_engine_code (scripts over the sources). ctest -j twice the cores: the Slurm tests and the time-bounded
   # fuzz tests mostly wait. --no-sanitize runs every GoogleTest program in the Release pass instead.
   (rc=0; cmake --build "$sbuild" -j "$jobs" --target dpclust_tests || rc=$?
    echo "sanitizer build end $(date +%s) rc $rc"

@@ -82,14 +82,13 @@ trials: 1
 output: {{release: false}}
 datasets:
   - name: gm_d{d}_n{n}
-    generator: {{type: gaussian_mixture, n_samples: {n}, components: 5, n_features: {d}, sd: 1.0, box_lo: {-MEANS:g}, box_hi: {MEANS:g}, seed: 0}}
+    generator: {{type: gaussian_mixture, n_samples: {n}, components: 5, n_features: {d}, sd: 1.0, box_lo: {-MEANS:g}, box_hi: {MEANS:g}, seed: 0}}  # noqa: E501
     bounds: {bounds}
     clip_to_bounds: true
 methods:
   - {{method: dp_dbscan, params: {{epsilon: 1.0, alpha: {ALPHA.get(d, 1.0):g}, min_pts: 10, eta: {eta:g}, {HISTS[hist]}}}}}
 metrics: [n_clusters]
 """
-
 
 
 UNITS = {"B": 1, "KiB": 1024, "MiB": 1024 ** 2, "GiB": 1024 ** 3, "TiB": 1024 ** 4}

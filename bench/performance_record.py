@@ -113,7 +113,8 @@ def main():
         runs = [main_run(p) for p in args.main]
         walls = [r["wall"] for r in runs if r["wall"] is not None]
         lines += ["## Main job: `./run_all.sh --no-fetch --force` (data present, build done)", "",
-                  "| run | wall s | user s | peak RSS GB | figure step after the experiments s | drawn beside them (jobs, seconds busy) | figure files |",
+                  "| run | wall s | user s | peak RSS GB | figure step after the experiments s "
+                  "| drawn beside them (jobs, seconds busy) | figure files |",
                   "|---|---:|---:|---:|---:|---|---:|"]
         for i, r in enumerate(runs, 1):
             follower = f"{r['follower'][0]}, {r['follower'][1]:.1f}" if r["follower"] else "-"

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """DPM (Liebenow et al., CCS 2024) side by side: the authors' code and dpclust's `dpm` on the same data.
 
-The data are the artifact's synth_10d (less the rows outside the box, see synth_10d()) (`UzL-PrivSec/clustering-evaluation`, datasets.py): scikit-learn
-make_blobs(100000, 10, centers=64, center_box=(-100, 100), random_state=42), bounds (-100, 100), which
-dpclust generates bit for bit (`generator: {type: blobs, stream: numpy}`). For each of --seeds seeds both
+The data are the artifact's synth_10d (less the rows outside the box, see synth_10d())
+(`UzL-PrivSec/clustering-evaluation`, datasets.py): scikit-learn make_blobs(100000, 10, centers=64,
+center_box=(-100, 100), random_state=42), bounds (-100, 100), which dpclust generates bit for bit
+(`generator: {type: blobs, stream: numpy}`). For each of --seeds seeds both
 implementations fit once at --epsilon with the artifact's delta 1/(n sqrt n) (or --delta), and the script
 prints, per implementation, the distribution of the k-means cost (inertia: every point to its nearest
 released centre) over the seeds, the same normalised by non-private k-means++ (scikit-learn KMeans, best
@@ -120,7 +121,7 @@ seed: 0
 trials: {trials}
 datasets:
   - name: synth_10d
-    generator: {{type: blobs, n_samples: {N}, n_features: {D}, centers: {CENTRES}, center_box_lo: {BOX[0]}, center_box_hi: {BOX[1]}, seed: {DATA_SEED}, stream: numpy}}
+    generator: {{type: blobs, n_samples: {N}, n_features: {D}, centers: {CENTRES}, center_box_lo: {BOX[0]}, center_box_hi: {BOX[1]}, seed: {DATA_SEED}, stream: numpy}}  # noqa: E501
     clip_to_bounds: true
     bounds: {[list(BOX)] * D}
 methods:

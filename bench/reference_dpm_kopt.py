@@ -196,8 +196,11 @@ def report(doc, dpclust_path):
         for algo, fits in entry["fits"].items():
             if not fits:
                 continue
-            cells = [f"{rc.fmt(statistics.mean(f[m] for f in fits))} ({rc.fmt(statistics.stdev(f[m] for f in fits) if len(fits) > 1 else 0)})"
-                     if all(m in f for f in fits) else "-" for m in MEASURES]
+
+            def cell(m):
+                sd = statistics.stdev(f[m] for f in fits) if len(fits) > 1 else 0
+                return f"{rc.fmt(statistics.mean(f[m] for f in fits))} ({rc.fmt(sd)})"
+            cells = [cell(m) if all(m in f for f in fits) else "-" for m in MEASURES]
             ref_means[algo] = statistics.mean(f["inertia"] for f in fits)
             print(f"| {name} | {algo} | authors' code | {len(fits)} | " + " | ".join(cells) +
                   f" | {statistics.median(f['seconds'] for f in fits):.3f} |")

@@ -163,8 +163,8 @@ def table(name, x, results, base):
     n, d = x.shape
     print(f"\n### {name} ({n} x {d}, k = {SETS[name][0]}, box {SETS[name][1]})\n")
     print(f"non-private k-means++ (best of restarts): inertia {base:.4e}\n")
-    print("| implementation | fits | median inertia [q1, q3] | median / k-means++ | Mann-Whitney p vs reference | s per fit: median (min) | "
-          "speed-up: medians (mins) |")
+    print("| implementation | fits | median inertia [q1, q3] | median / k-means++ | Mann-Whitney p vs reference "
+          "| s per fit: median (min) | speed-up: medians (mins) |")
     print("|---|---:|---|---:|---:|---:|---:|")
     ref = results.get("reference")
     for label, rows in results.items():

@@ -127,7 +127,7 @@ seed: 0
 trials: {trials}
 datasets:
   - name: synth_10d
-    generator: {{type: blobs, n_samples: 100000, n_features: {D}, centers: 64, center_box_lo: -100, center_box_hi: 100, seed: 42, stream: numpy}}
+    generator: {{type: blobs, n_samples: 100000, n_features: {D}, centers: 64, center_box_lo: -100, center_box_hi: 100, seed: 42, stream: numpy}}  # noqa: E501
     bounds: {bounds}
 methods:
   - method: lsh_clustering
@@ -212,7 +212,8 @@ def main():
     else:
         print("no --reference: dpclust only", file=sys.stderr)
     results["dpclust textbook + pld"] = run_dpclust(dpclust, X, args.k, args.epsilon, args.delta, args.trials, "textbook", "pld", 10)
-    results["dpclust textbook + pld, n_init 1"] = run_dpclust(dpclust, X, args.k, args.epsilon, args.delta, args.trials, "textbook", "pld", 1)
+    results["dpclust textbook + pld, n_init 1"] = run_dpclust(dpclust, X, args.k, args.epsilon, args.delta, args.trials,
+                                                              "textbook", "pld", 1)
     results["dpclust secure + rdp"] = run_dpclust(dpclust, X, args.k, args.epsilon, args.delta, args.trials, "secure", "rdp", 10)
 
     print("\nNormalised k-means cost (cost / best non-private k-means++ cost):\n")

@@ -245,9 +245,9 @@ def main():
                 k = trials_used[label][n]
                 row.append(fmt_s(t) + ("" if k == args.trials else f" ({k} trial{'s' if k != 1 else ''})"))
         lines.append(f"| {n:.0e} | " + " | ".join(row) + " |")
-    lines.append("| slope, all n | " + " | ".join(fmt_slope(slopes[l][0]) for l, _, _ in METHODS) + " |")
-    lines.append("| slope, n >= 1e5 | " + " | ".join(fmt_slope(slopes[l][1]) for l, _, _ in METHODS) + " |")
-    lines.append("| slope, last decade | " + " | ".join(fmt_slope(slopes[l][2]) for l, _, _ in METHODS) + " |")
+    lines.append("| slope, all n | " + " | ".join(fmt_slope(slopes[label][0]) for label, _, _ in METHODS) + " |")
+    lines.append("| slope, n >= 1e5 | " + " | ".join(fmt_slope(slopes[label][1]) for label, _, _ in METHODS) + " |")
+    lines.append("| slope, last decade | " + " | ".join(fmt_slope(slopes[label][2]) for label, _, _ in METHODS) + " |")
     lines.append("")
     lines.append("Slope: least-squares fit of log10(time) on log10(n) (1 = linear); the last decade is the slope "
                  "between a method's two largest sizes. \"-\": not run (the method stopped growing n, see below) "

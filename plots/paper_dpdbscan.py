@@ -70,7 +70,6 @@ PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#1
 NOISE = "#b0b0b0"
 
 
-
 # --- loading ----------------------------------------------------------------------------------------
 
 _load = plot_results.load_first
@@ -78,7 +77,6 @@ _load = plot_results.load_first
 
 def _dname(name):
     return DATASET_NAMES.get(name, name)
-
 
 
 def _cell(data, dataset, series=None, method=None):
@@ -129,7 +127,7 @@ def published_value(tables, metric, dataset, series):
 def _errorbar(ax, metric, xs, ys, es, series, ls="-", label=None, mfc=None):
     lab, col, mk = STYLE.get(series, (series, None, "o"))
     plot_results.errorbar(ax, metric, xs, ys, es, color=col, marker=mk, ms=3.5, lw=1.2, ls=ls, capsize=2, elinewidth=0.8,
-                label=label or lab, mfc=mfc or col)
+                          label=label or lab, mfc=mfc or col)
 
 
 def _sweep(data, dataset, series, metric, x, where=None):

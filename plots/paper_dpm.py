@@ -63,7 +63,6 @@ def _cell(data, dataset, series):
     return None
 
 
-
 def gap_reduction(data, dataset):
     """DPM's reduction of the inertia gap to KMeans++ against LSH-splits, on the means (as the report computes it)."""
     means = {}

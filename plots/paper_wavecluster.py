@@ -58,7 +58,6 @@ NOISE_COLOUR = "#d62728"
 GOWALLA_FIX = "`dpclust data fetch gowalla`, then run configs/paper/{config}.yaml"
 
 
-
 _load = plot_results.load_first
 
 
@@ -68,7 +67,6 @@ def _dname(name):
 
 def _label(series):
     return STYLE.get(series, (series, None, "o"))[0]
-
 
 
 def _sweep(data, dataset, series, metric, x="epsilon", where=None):
@@ -405,7 +403,7 @@ def wc_budget_split(results_dir, out_dir):
     for i, e in enumerate(wanted):
         xs, ys, es = _sweep(data, ds, "privthr", "dsg_c", x="rho", where={"epsilon": e})
         plot_results.errorbar(a1, "dsg_c", 100 * xs, ys, es, marker="o", ms=3, capsize=2, lw=1.1, elinewidth=0.8,
-                    color=cmap(i / max(1, len(wanted) - 1)), label=rf"$\varepsilon$ = {e:g}")
+                              color=cmap(i / max(1, len(wanted) - 1)), label=rf"$\varepsilon$ = {e:g}")
     mean_over = np.nanmean(grid, axis=0)
     a1.plot(100 * np.array(rhos), mean_over, color="black", ls="--", lw=1.2, label=r"mean over all $\varepsilon$")
     a1.axvline(90, color="grey", ls=":", lw=1)

@@ -297,4 +297,3 @@ def _main():
 
 if __name__ == "__main__":
     raise SystemExit(_main())
-

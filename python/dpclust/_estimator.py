@@ -20,7 +20,7 @@ import os
 import re
 import sys
 import warnings
-from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
 import numpy as np
 
@@ -481,8 +481,8 @@ class EngineEstimator(_Base):
     more than one feature), ``privacy_notion_`` (the guarantee that epsilon is of,
     in words; "none" for a non-private method). A private estimator charges that spend to its ``accountant``
     (dpclust.accountant); an unbounded fit is refused (BudgetError, nothing released or spent) unless the
-    accountant's budget is infinite, which then records ``inf``. ``y`` is ignored (scikit-learn's convention) except where a method reads the
-    labels (DRBT's ``class_attribute``).
+    accountant's budget is infinite, which then records ``inf``. ``y`` is ignored (scikit-learn's convention) except
+    where a method reads the labels (DRBT's ``class_attribute``).
     """
 
     _method: Optional[str] = None
@@ -679,7 +679,7 @@ class EngineEstimator(_Base):
             return
         reasons = []
         if _NOT_PRIVATE_NOTE in self.non_private_ and not any("not differentially private" in n for n in self.non_private_
-                                                               if n != _NOT_PRIVATE_NOTE):
+                                                              if n != _NOT_PRIVATE_NOTE):
             reasons.append(("not DP", f"{type(self).__name__} (method {self._method}) is not differentially private"))
         reasons += [(n, n) for n in self.non_private_ if n not in (_DATA_BOUNDS_NOTE, _NOT_PRIVATE_NOTE)]
         if self.randomness_ == "seeded":

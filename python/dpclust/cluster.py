@@ -18,6 +18,7 @@ from ._estimator import ClusterMixin, EngineEstimator, TransformerMixin, _consec
 __all__ = ["DPDBSCAN", "DPKMeans", "DPM", "EUGkM", "FastLloyd", "HybridKMeans", "LSHClustering", "WaveCluster", "WCBaseline", "PrivQT",
            "PrivTHR", "PrivTHREM"]
 
+
 # Why a check of scikit-learn's cannot pass, per estimator (declared through the _xfail_checks tag; the suite
 # runs each such check and requires it to fail: tests/python/test_sklearn_checks.py). check_clustering wants
 # an ARI above 0.4 on 50 standardised blob points; the ARIs quoted are means over seeds 0..19 with defaults.

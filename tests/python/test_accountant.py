@@ -188,7 +188,7 @@ def test_accountant_conventions():
 
 
 def test_clone_keeps_the_shared_accountant(X):
-    sklearn = pytest.importorskip("sklearn")
+    pytest.importorskip("sklearn")
     from sklearn.base import clone
     acc = BudgetAccountant(epsilon=2.0)
     est = kmeans(acc)

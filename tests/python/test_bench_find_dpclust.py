@@ -1,5 +1,4 @@
 """The one search for the dpclust binary that every bench script uses (bench/reference_common.py)."""
-import os
 import pathlib
 import stat
 import sys

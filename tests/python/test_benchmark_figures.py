@@ -4,7 +4,6 @@ where the rank-sum test of the best median, Holm-adjusted over the dataset's tes
 private method; the trivial baseline and the references never compete; tables per family over n (or d) sorted by
 size. Its rank-sum p equals the report's (tests/report/comparison_test.cpp RankSumTestExactAndAsymptotic); the time
 slope is the least-squares fit on log-log."""
-import math
 import pathlib
 import sys
 

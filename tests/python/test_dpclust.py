@@ -28,8 +28,8 @@ needs_binary = pytest.mark.skipif(not os.path.isfile(BINARY), reason="DPCLUST_BI
 needs_pandas = pytest.mark.skipif(importlib.util.find_spec("pandas") is None, reason="pandas not installed (python3-pandas)")
 needs_sklearn = pytest.mark.skipif(importlib.util.find_spec("sklearn") is None, reason="scikit-learn not installed (python3-sklearn)")
 
-ESTIMATORS = [dpclust.DPDBSCAN, dpclust.DPKMeans, dpclust.FastLloyd, dpclust.LSHClustering, dpclust.WaveCluster, dpclust.WCBaseline, dpclust.PrivQT, dpclust.PrivTHR,
-              dpclust.PrivTHREM, dpclust.NDLaplace, dpclust.DRBT]
+ESTIMATORS = [dpclust.DPDBSCAN, dpclust.DPKMeans, dpclust.FastLloyd, dpclust.LSHClustering, dpclust.WaveCluster, dpclust.WCBaseline,
+              dpclust.PrivQT, dpclust.PrivTHR, dpclust.PrivTHREM, dpclust.NDLaplace, dpclust.DRBT]
 
 
 @pytest.fixture
@@ -289,8 +289,10 @@ def test_not_private_warnings_once_per_class_and_reason_and_switched_off(moons):
     counts = [len(_not_private_warnings(seeded_kmeans(s), mode=None)[1]) for s in range(5)]
     assert counts == [1, 0, 0, 0, 0]  # the seeded-randomness reason of DPKMeans: said once
     # Another class, or another reason of the same class, is said once too.
-    assert len(_not_private_warnings(lambda: dpclust.DPDBSCAN(alpha=0.2, min_pts=7, bounds=moons.bounds,
-                                                                random_state=1).fit(moons.X), mode=None)[1]) == 1
+
+    def fit():
+        return dpclust.DPDBSCAN(alpha=0.2, min_pts=7, bounds=moons.bounds, random_state=1).fit(moons.X)
+    assert len(_not_private_warnings(fit, mode=None)[1]) == 1
     est, caught = _not_private_warnings(lambda: dpclust.DPKMeans(n_clusters=2, random_state=0).fit(moons.X), mode=None)
     assert [w.category for w in caught] == [dpclust.PrivacyLeakWarning]  # data bounds: new; seeded: said already
     assert "seeded randomness" not in str(caught[0].message) and "set_config(warn_not_private=False)" in str(caught[0].message)

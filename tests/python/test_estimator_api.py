@@ -3,15 +3,15 @@ apart from the privacy budget, y ignored, scikit-learn's input errors, consecuti
 release's, and help() that shows parameters, defaults and the privacy guarantee."""
 import inspect
 import pydoc
-import warnings
 
 import numpy as np
 import pytest
 
 import dpclust
 
-ESTIMATORS = [dpclust.DPDBSCAN, dpclust.DPKMeans, dpclust.EUGkM, dpclust.FastLloyd, dpclust.HybridKMeans, dpclust.LSHClustering, dpclust.WaveCluster, dpclust.WCBaseline, dpclust.PrivQT, dpclust.PrivTHR,
-              dpclust.PrivTHREM, dpclust.NDLaplace, dpclust.DRBT]
+ESTIMATORS = [dpclust.DPDBSCAN, dpclust.DPKMeans, dpclust.EUGkM, dpclust.FastLloyd, dpclust.HybridKMeans, dpclust.LSHClustering,
+              dpclust.WaveCluster, dpclust.WCBaseline, dpclust.PrivQT, dpclust.PrivTHR, dpclust.PrivTHREM, dpclust.NDLaplace,
+              dpclust.DRBT]
 MOONS_BOUNDS = ((-1.5, -1.0), (2.5, 1.5))
 
 
@@ -178,7 +178,7 @@ def test_score_and_transform_are_kmeans(moons):
     w = np.arange(len(X)) % 3
     assert est.score(X, sample_weight=w) == pytest.approx(-(w * expected.min(axis=1) ** 2).sum(), rel=1e-12)
     assert np.allclose(dpclust.DPKMeans(3, bounds=MOONS_BOUNDS, random_state=5).fit_transform(X), D)
-    sklearn = pytest.importorskip("sklearn")
+    pytest.importorskip("sklearn")
     from sklearn.cluster import KMeans
     km = KMeans(3, n_init=1, random_state=0).fit(X)
     km.cluster_centers_ = C.copy()  # scikit-learn's KMeans at the released centres says the same numbers
@@ -295,6 +295,8 @@ def test_eugkm_and_hybrid_release_centres_and_spend_epsilon():
         for label in range(3):
             centre = X[y == label].mean(axis=0)
             assert np.min(np.linalg.norm(est.cluster_centers_ - centre, axis=1)) < 1.0
+
+
 def test_dpdbscan_takes_scikit_learns_min_samples_without_a_warning(moons):
     import warnings as _w
     with _w.catch_warnings():

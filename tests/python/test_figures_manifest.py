@@ -2,7 +2,6 @@
 code changed (OUT/.figures-manifest.json), PNG by default and PDF on request, a failing figure reported
 without losing the others. Runs on small synthetic results (generic figures); the paper figures find
 their experiments absent and draw nothing."""
-import copy
 import json
 import os
 import pathlib

@@ -36,8 +36,8 @@ def outputs():
         text = f.read()
     secure = os.path.join(d, "secure.yaml")
     with open(secure, "w") as f:  # the same sweep under secure randomness: no seed anywhere
-        lines = [l for l in text.splitlines() if not l.startswith("seed:")]
-        f.write("\n".join(l.replace("experiment: builtin_dpdbscan_shapes", "experiment: secure_shapes") for l in lines)
+        lines = [line for line in text.splitlines() if not line.startswith("seed:")]
+        f.write("\n".join(line.replace("experiment: builtin_dpdbscan_shapes", "experiment: secure_shapes") for line in lines)
                 + "\nrandomness: secure\n")
     # Two datasets sharing a file (one record set), three notions on it (no whole-file guarantee), a secure
     # Poisson sample whose rate is withheld (its denominator is the rows read) and an unbounded Baseline.
@@ -53,7 +53,8 @@ def outputs():
                 "  - {name: both, file: [pts.csv, more.csv], label: none, bounds: [[0, 10], [0, 10]],"
                 " params: {k: 2, alpha: 1.0, min_pts: 4, g: 8, p: 0.5}}\n"
                 "methods:\n  - method: dp_kmeans\n    params: {epsilon: 1.0}\n  - method: nd_laplace\n    params: {epsilon: 1.0}\n"
-                "  - method: dp_dbscan_pairwise\n    params: {epsilon: 1.0}\n  - method: wc_baseline\n    params: {epsilon: 1.0, n_share: 0.0}\n"
+                "  - method: dp_dbscan_pairwise\n    params: {epsilon: 1.0}\n"
+                "  - method: wc_baseline\n    params: {epsilon: 1.0, n_share: 0.0}\n"
                 "metrics: [n_clusters]\n")
     runs = [[os.path.join(ROOT, "configs", "builtin", c) for c in ("dpdbscan_shapes.yaml", "shapes.yaml", "ndlaplace_blobs.yaml")]
             + [secure, mix], ]

@@ -15,8 +15,9 @@ import dpclust
 sklearn = pytest.importorskip("sklearn")
 from sklearn.utils.estimator_checks import check_estimator  # noqa: E402
 
-ESTIMATORS = [dpclust.DPDBSCAN, dpclust.DPKMeans, dpclust.DPM, dpclust.EUGkM, dpclust.FastLloyd, dpclust.HybridKMeans, dpclust.LSHClustering, dpclust.WaveCluster, dpclust.WCBaseline, dpclust.PrivQT, dpclust.PrivTHR,
-              dpclust.PrivTHREM, dpclust.NDLaplace, dpclust.DRBT]
+ESTIMATORS = [dpclust.DPDBSCAN, dpclust.DPKMeans, dpclust.DPM, dpclust.EUGkM, dpclust.FastLloyd, dpclust.HybridKMeans,
+              dpclust.LSHClustering, dpclust.WaveCluster, dpclust.WCBaseline, dpclust.PrivQT, dpclust.PrivTHR, dpclust.PrivTHREM,
+              dpclust.NDLaplace, dpclust.DRBT]
 
 
 def _name(check):
@@ -42,7 +43,8 @@ def _cases():
             name = _name(check)
             variant = "readonly" if "readonly_memmap=True" in repr(check) else ""
             seen[name] = seen.get(name, 0) + 1
-            case_id = f"{cls.__name__}-{name}" + (f"-{variant}" if variant else "") + (f"-{seen[name]}" if seen[name] > 1 and not variant else "")
+            repeat = f"-{seen[name]}" if seen[name] > 1 and not variant else ""
+            case_id = f"{cls.__name__}-{name}" + (f"-{variant}" if variant else "") + repeat
             marks = [pytest.mark.xfail(strict=True, reason=limits[name])] if name in limits else []
             yield pytest.param(est, check, id=case_id, marks=marks)
 
