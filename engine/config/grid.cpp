@@ -172,134 +172,156 @@ void type_params(ExperimentConfig& cfg, const RawParamLevels& raw, std::uint64_t
   for (std::size_t mi = 0; mi < cfg.methods.size(); ++mi) type(raw.methods[mi], cfg.methods[mi].params, {&cfg.methods[mi]});
 }
 
+namespace {
+
+// Every required parameter missing anywhere, in one message per method entry (a config missing alpha and g and p is
+// told all three at once).
+void check_required_params(const ExperimentConfig& cfg) {
+  ProblemList missing;
+  for (const MethodSpec& ms : cfg.methods) {
+    std::vector<std::string> names, datasets;
+    std::string described;
+    for (const auto& spec : find_method(ms.method)->params) {
+      if (!spec.required()) continue;
+      bool somewhere = false;
+      for (const DatasetSpec& ds : cfg.datasets)
+        if (!source_of(cfg, ds, ms, spec.name)) {
+          somewhere = true;
+          if (std::find(datasets.begin(), datasets.end(), ds.name) == datasets.end()) datasets.push_back(ds.name);
+        }
+      if (!somewhere) continue;
+      names.push_back(spec.name);
+      described += (described.empty() ? "" : "; ") + spec.name + ": " + spec.description;
+    }
+    if (names.empty()) continue;
+    std::string list, on;
+    for (const auto& n : names) list += (list.empty() ? "'" : ", '") + n + "'";
+    for (const auto& d : datasets) on += (on.empty() ? "'" : ", '") + d + "'";
+    // One parameter: "needs parameter 'alpha' (<what it is>) for dataset 'm'", the words the Python estimators use.
+    missing.add(InputError(ms.where,
+                           names.size() == 1
+                               ? "method '" + ms.label + "' needs parameter " + list + " (" + described.substr(names[0].size() + 2) +
+                                     ") for dataset" + (datasets.size() > 1 ? "s " : " ") + on
+                               : "method '" + ms.label + "' needs parameters " + list + " for dataset" + (datasets.size() > 1 ? "s " : " ") +
+                                     on + " (" + described + ")",
+                           "set " + (names.size() > 1 ? std::string("them") : std::string("it")) +
+                               " in the method's params (or in a dataset's params, or the experiment's params)"));
+  }
+  missing.throw_if_any();
+}
+
+// The values of every parameter of a (dataset, method) pair, from exactly one level (or the default), and the level
+// each came from.
+struct PairValues {
+  std::map<std::string, std::vector<ParamValue>> values;
+  std::map<std::string, const ParamSource*> origin;
+};
+
+PairValues pair_values(const ExperimentConfig& cfg, std::size_t di, const MethodSpec& ms, const MethodInfo& info) {
+  const DatasetSpec& ds = cfg.datasets[di];
+  PairValues pv;
+  auto& values = pv.values;
+  auto& origin = pv.origin;
+  for (const auto& spec : info.params) {
+    // One level at most (type_params refused a parameter set at two).
+    const ParamSource* src = source_of(cfg, ds, ms, spec.name);
+    if (src) {
+      values[spec.name] = src->sweep.at(ms.method);
+      origin[spec.name] = src;
+    } else if (!spec.required()) {
+      values[spec.name] = {spec.default_value};
+    } else {
+      throw InputError(ms.where, "method '" + ms.label + "' needs parameter '" + spec.name + "' (" + spec.description +
+                                     ") for dataset '" + ds.name + "'",
+                       "set it in the method's params, in datasets[" + std::to_string(di) + "].params, or in the experiment's params");
+    }
+  }
+  return pv;
+}
+
+// The axes of a pair's sweep: zip groups first (in the order written), then the remaining parameters by name.
+std::vector<Axis> sweep_axes(const MethodSpec& ms, const PairValues& pv) {
+  const auto& values = pv.values;
+  const auto& origin = pv.origin;
+  std::vector<Axis> axes;
+  std::set<std::string> zipped;
+  for (const auto& group : ms.zip) {
+    Axis a;
+    a.names = group;
+    std::size_t len = values.at(group[0]).size();
+    for (const auto& name : group) {
+      if (!zipped.insert(name).second) throw InputError(ms.where, "parameter '" + name + "' is in two zip groups");
+      if (values.at(name).size() != len)
+        fail_at(origin.at(name)->where, "zip group lists have different lengths ('" + group[0] + "' has " +
+                                         std::to_string(len) + " values, '" + name + "' has " +
+                                         std::to_string(values.at(name).size()) + ")",
+                   "zipped parameters vary together, so their lists must be equally long");
+    }
+    for (std::size_t r = 0; r < len; ++r) {
+      std::vector<ParamValue> row;
+      for (const auto& name : group) row.push_back(values.at(name)[r]);
+      a.values.push_back(row);
+    }
+    axes.push_back(std::move(a));
+  }
+  for (const auto& [name, vals] : values) {
+    if (zipped.count(name)) continue;
+    Axis a;
+    a.names = {name};
+    for (const auto& v : vals) a.values.push_back({v});
+    axes.push_back(std::move(a));
+  }
+  return axes;
+}
+
+// The cells of one (dataset, method) pair: the Cartesian product of its axes, first axis slowest, appended to `cells`.
+void add_pair_cells(std::size_t di, std::size_t mi, const DatasetSpec& ds, const MethodSpec& ms, const MethodInfo& info,
+                    const std::vector<Axis>& axes, std::vector<Cell>& cells) {
+  std::size_t total = 1;
+  for (const auto& a : axes) total *= a.values.size();  // at most max_cells: counted above
+  std::vector<std::size_t> idx(axes.size(), 0);
+  for (std::size_t c = 0; c < total; ++c) {
+    Cell cell;
+    cell.dataset_index = di;
+    cell.method_index = mi;
+    cell.dataset = ds.name;
+    cell.method = ms.method;
+    cell.method_label = ms.label;
+    for (std::size_t a = 0; a < axes.size(); ++a)
+      for (std::size_t k = 0; k < axes[a].names.size(); ++k) cell.params.set(axes[a].names[k], axes[a].values[idx[a]][k]);
+    // The key (and so the seed) names only the parameters that differ from their defaults: adding an
+    // optional parameter to a method later does not reseed existing cells, and writing a default
+    // explicitly gives the same cell as leaving it out.
+    ParamSet keyed;
+    for (const auto& spec : info.params) {
+      const ParamValue& v = cell.params.get(spec.name);
+      if (spec.required() || !(v == spec.default_value)) keyed.set(spec.name, v);
+    }
+    cell.key = "dataset=" + ds.name + "|method=" + ms.label + "|" + keyed.canonical();
+    cell.id = hex16(fnv1a64(cell.key));
+    cell.index = cells.size();
+    cells.push_back(std::move(cell));
+    for (std::size_t a = axes.size(); a-- > 0;) {  // odometer increment, last axis fastest
+      if (++idx[a] < axes[a].values.size()) break;
+      idx[a] = 0;
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<Cell> expand_grid(const ExperimentConfig& cfg, std::uint64_t max_cells) {
   // The cell count against this limit (another one than the config's, e.g. the cost model's), from the
   // typed sweeps' lengths before any cell exists.
   count_cells(cfg, max_cells);
-
-  // Every required parameter missing anywhere, in one message per method entry (a config missing alpha and g
-  // and p is told all three at once).
-  {
-    ProblemList missing;
-    for (const MethodSpec& ms : cfg.methods) {
-      std::vector<std::string> names, datasets;
-      std::string described;
-      for (const auto& spec : find_method(ms.method)->params) {
-        if (!spec.required()) continue;
-        bool somewhere = false;
-        for (const DatasetSpec& ds : cfg.datasets)
-          if (!source_of(cfg, ds, ms, spec.name)) {
-            somewhere = true;
-            if (std::find(datasets.begin(), datasets.end(), ds.name) == datasets.end()) datasets.push_back(ds.name);
-          }
-        if (!somewhere) continue;
-        names.push_back(spec.name);
-        described += (described.empty() ? "" : "; ") + spec.name + ": " + spec.description;
-      }
-      if (names.empty()) continue;
-      std::string list, on;
-      for (const auto& n : names) list += (list.empty() ? "'" : ", '") + n + "'";
-      for (const auto& d : datasets) on += (on.empty() ? "'" : ", '") + d + "'";
-      // One parameter: "needs parameter 'alpha' (<what it is>) for dataset 'm'", the words the Python estimators use.
-      missing.add(InputError(ms.where,
-                             names.size() == 1
-                                 ? "method '" + ms.label + "' needs parameter " + list + " (" + described.substr(names[0].size() + 2) +
-                                       ") for dataset" + (datasets.size() > 1 ? "s " : " ") + on
-                                 : "method '" + ms.label + "' needs parameters " + list + " for dataset" + (datasets.size() > 1 ? "s " : " ") +
-                                       on + " (" + described + ")",
-                             "set " + (names.size() > 1 ? std::string("them") : std::string("it")) +
-                                 " in the method's params (or in a dataset's params, or the experiment's params)"));
-    }
-    missing.throw_if_any();
-  }
-
+  check_required_params(cfg);
   std::vector<Cell> cells;
-  for (std::size_t di = 0; di < cfg.datasets.size(); ++di) {
-    const DatasetSpec& ds = cfg.datasets[di];
+  for (std::size_t di = 0; di < cfg.datasets.size(); ++di)
     for (std::size_t mi = 0; mi < cfg.methods.size(); ++mi) {
       const MethodSpec& ms = cfg.methods[mi];
       const MethodInfo& info = *find_method(ms.method);
-
-      // Values per parameter, from exactly one level (or the default).
-      std::map<std::string, std::vector<ParamValue>> values;
-      std::map<std::string, const ParamSource*> origin;
-      for (const auto& spec : info.params) {
-        // One level at most (type_params refused a parameter set at two).
-        const ParamSource* src = source_of(cfg, ds, ms, spec.name);
-        if (src) {
-          values[spec.name] = src->sweep.at(ms.method);
-          origin[spec.name] = src;
-        } else if (!spec.required()) {
-          values[spec.name] = {spec.default_value};
-        } else {
-          throw InputError(ms.where, "method '" + ms.label + "' needs parameter '" + spec.name + "' (" + spec.description +
-                                         ") for dataset '" + ds.name + "'",
-                           "set it in the method's params, in datasets[" + std::to_string(di) + "].params, or in the experiment's params");
-        }
-      }
-
-      // Axes: zip groups first (in the order written), then the remaining parameters by name.
-      std::vector<Axis> axes;
-      std::set<std::string> zipped;
-      for (const auto& group : ms.zip) {
-        Axis a;
-        a.names = group;
-        std::size_t len = values.at(group[0]).size();
-        for (const auto& name : group) {
-          if (!zipped.insert(name).second) throw InputError(ms.where, "parameter '" + name + "' is in two zip groups");
-          if (values.at(name).size() != len)
-            fail_at(origin.at(name)->where, "zip group lists have different lengths ('" + group[0] + "' has " +
-                                             std::to_string(len) + " values, '" + name + "' has " +
-                                             std::to_string(values.at(name).size()) + ")",
-                       "zipped parameters vary together, so their lists must be equally long");
-        }
-        for (std::size_t r = 0; r < len; ++r) {
-          std::vector<ParamValue> row;
-          for (const auto& name : group) row.push_back(values.at(name)[r]);
-          a.values.push_back(row);
-        }
-        axes.push_back(std::move(a));
-      }
-      for (const auto& [name, vals] : values) {
-        if (zipped.count(name)) continue;
-        Axis a;
-        a.names = {name};
-        for (const auto& v : vals) a.values.push_back({v});
-        axes.push_back(std::move(a));
-      }
-
-      // Cartesian product, first axis slowest.
-      std::size_t total = 1;
-      for (const auto& a : axes) total *= a.values.size();  // at most max_cells: counted above
-      std::vector<std::size_t> idx(axes.size(), 0);
-      for (std::size_t c = 0; c < total; ++c) {
-        Cell cell;
-        cell.dataset_index = di;
-        cell.method_index = mi;
-        cell.dataset = ds.name;
-        cell.method = ms.method;
-        cell.method_label = ms.label;
-        for (std::size_t a = 0; a < axes.size(); ++a)
-          for (std::size_t k = 0; k < axes[a].names.size(); ++k) cell.params.set(axes[a].names[k], axes[a].values[idx[a]][k]);
-        // The key (and so the seed) names only the parameters that differ from their defaults: adding an
-        // optional parameter to a method later does not reseed existing cells, and writing a default
-        // explicitly gives the same cell as leaving it out.
-        ParamSet keyed;
-        for (const auto& spec : info.params) {
-          const ParamValue& v = cell.params.get(spec.name);
-          if (spec.required() || !(v == spec.default_value)) keyed.set(spec.name, v);
-        }
-        cell.key = "dataset=" + ds.name + "|method=" + ms.label + "|" + keyed.canonical();
-        cell.id = hex16(fnv1a64(cell.key));
-        cell.index = cells.size();
-        cells.push_back(std::move(cell));
-        for (std::size_t a = axes.size(); a-- > 0;) {  // odometer increment, last axis fastest
-          if (++idx[a] < axes[a].values.size()) break;
-          idx[a] = 0;
-        }
-      }
+      add_pair_cells(di, mi, cfg.datasets[di], ms, info, sweep_axes(ms, pair_values(cfg, di, ms, info)), cells);
     }
-  }
   std::set<std::string> ids;
   for (const auto& c : cells)
     if (!ids.insert(c.id).second) throw InputError(cfg.file.string(), "two cells have the same parameters: " + c.key, "remove the duplicate value");

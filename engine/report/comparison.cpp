@@ -306,6 +306,222 @@ void annotate_benchmark(ComparisonTable& t, const std::vector<std::vector<const 
   check_monotonicity(t, alpha);
 }
 
+// The results' cells (and the records of skipped ones) as entries, by dataset, in the order the results name the
+// datasets.
+struct Entries {
+  std::vector<std::string> datasets;
+  std::map<std::string, std::vector<Entry>> by_dataset;
+};
+
+Entries collect_entries(const json& results_of_cells) {
+  const json& cells = results_of_cells["cells"];
+  Entries out;
+  std::vector<std::string>& datasets = out.datasets;
+  std::map<std::string, std::vector<Entry>>& entries = out.by_dataset;
+  std::map<std::string, bool> local_series;  // series seen with a local privacy measure
+  for (const auto& c : cells) {
+    if (!c.is_object()) continue;
+    if ((c.contains("skipped") && c["skipped"].is_object()) || text_of(c, "status") == "skipped") continue;  // below
+    Entry e;
+    e.series = text_of(c, "series");
+    e.method = text_of(c, "method");
+    if (e.series.empty()) e.series = e.method;
+    const std::string role = text_of(c, "role");
+    e.baseline = role == "trivial_baseline" || (role.empty() && e.method == "uniform_centres");
+    const std::string ds = text_of(c, "dataset");
+    const json params = c.value("params", json::object());
+    e.epsilon = epsilon_of(params);
+    e.params = without_epsilon(params);
+    // Results written before `private` existed: a cell with an epsilon is taken as private.
+    const bool priv = c.contains("private") && c["private"].is_boolean() ? c["private"].get<bool>() : e.epsilon.has_value();
+    if (!priv || e.baseline) e.epsilon.reset();  // a non-private method's epsilon, if any, is not a privacy level
+    e.reference = !priv || e.baseline;  // the baseline (0-DP, no epsilon) sits in the no-epsilon column
+    e.local = priv && c.contains("privacy_spent") && c["privacy_spent"].is_object() && text_of(c["privacy_spent"], "measure") == "local";
+    if (e.local) local_series[e.series] = true;
+    e.cell = &c;
+    if (!entries.count(ds)) datasets.push_back(ds);
+    entries[ds].push_back(std::move(e));
+  }
+  for (auto& s : skipped_cells(results_of_cells)) {
+    Entry e;
+    e.series = s.series;
+    e.epsilon = epsilon_of(s.params);
+    e.params = without_epsilon(s.params);
+    e.reference = !e.epsilon;
+    e.local = local_series.count(s.series) > 0;  // the measure of a cell that never ran is its series' measure
+    e.skipped = s.reason + (s.fix.empty() ? "" : " (fix: " + s.fix + ")");
+    if (!entries.count(s.dataset)) datasets.push_back(s.dataset);
+    entries[s.dataset].push_back(std::move(e));
+  }
+  return out;
+}
+
+// The entries of a table: its axis's private cells and every reference; a results cell only when it holds the
+// metric (a metric may apply to some methods only, e.g. DSG_C). has_private: whether a private one is among them.
+std::vector<const Entry*> table_entries(const std::vector<Entry>& es, const std::string& metric, PrivacyAxis axis, bool& has_private) {
+  std::vector<const Entry*> in;
+  has_private = false;
+  for (const auto& e : es) {
+    if (!e.reference && e.local != (axis == PrivacyAxis::local)) continue;
+    if (e.cell && !statistic(*e.cell, metric)) continue;
+    if (e.cell && !trial_part(*e.cell, metric)) continue;
+    in.push_back(&e);
+    has_private = has_private || !e.reference;
+  }
+  return in;
+}
+
+// Columns: the epsilons ascending, then "no epsilon".
+void add_columns(ComparisonTable& t, const std::vector<const Entry*>& in) {
+  std::vector<double> eps;
+  bool none_column = false;
+  for (const Entry* e : in) {
+    if (!e->epsilon) none_column = true;
+    else if (std::none_of(eps.begin(), eps.end(), [&](double x) { return same_column(x, e->epsilon); })) eps.push_back(*e->epsilon);
+  }
+  std::sort(eps.begin(), eps.end());
+  for (double x : eps) t.columns.emplace_back(x);
+  if (none_column) t.columns.emplace_back(std::nullopt);
+}
+
+// One entry's cell of a table: its trials' values of the metric and their summary, or the reason it was skipped.
+ComparisonCell table_cell(const Entry& entry, ComparisonTable& t, const std::string& metric) {
+  const Entry* e = &entry;
+  ComparisonCell cc;
+  if (e->cell) {
+    cc.values = trial_values(*e->cell, metric);
+    cc.trials = e->cell->contains("trials") && (*e->cell)["trials"].is_array() ? (*e->cell)["trials"].size() : cc.values.size();
+    cc.sample = summarize(cc.values, t.traits);
+    cc.ranked = cc.sample.n > 0 && 2 * cc.sample.n >= cc.trials;
+    t.unranked_cells += !cc.ranked;
+    if (!e->reference && e->cell->contains("non_private") && (*e->cell)["non_private"].is_array())
+      for (const auto& note : (*e->cell)["non_private"])
+        if (note.is_string()) cc.not_private.push_back(note.get<std::string>());
+  } else {
+    cc.skipped = e->skipped;
+  }
+  return cc;
+}
+
+// Rows: one per (series, parameters without epsilon); private rows first, references last. cells_of: the results
+// cell behind each row's cell.
+std::vector<std::vector<const json*>> add_rows(ComparisonTable& t, const std::vector<const Entry*>& in, const std::string& metric) {
+  std::vector<std::vector<const json*>> cells_of;
+  for (bool ref : {false, true}) {
+    for (const Entry* e : in) {
+      if (e->reference != ref) continue;
+      auto row = std::find_if(t.rows.begin(), t.rows.end(), [&](const ComparisonRow& r) { return r.series == e->series && r.params == e->params; });
+      if (row == t.rows.end()) {
+        ComparisonRow r;
+        r.series = e->series;
+        r.method = e->method;
+        r.reference = e->reference;
+        r.role = e->baseline ? RowRole::trivial_baseline : e->reference ? RowRole::reference : RowRole::private_method;
+        r.params = e->params;
+        r.cells.resize(t.columns.size());
+        t.rows.push_back(std::move(r));
+        cells_of.emplace_back(t.columns.size(), nullptr);
+        row = t.rows.end() - 1;
+      }
+      if (e->cell) {
+        if (row->counterpart.empty()) row->counterpart = text_of(*e->cell, "counterpart");
+        if (row->side_information.is_null() && e->cell->contains("side_information")) row->side_information = (*e->cell)["side_information"];
+        if (row->oracle.empty() && e->cell->contains("tuning") && (*e->cell)["tuning"].is_object() &&
+            (*e->cell)["tuning"].value("oracle", false) && (*e->cell)["tuning"].contains("reasons"))
+          for (const auto& why : (*e->cell)["tuning"]["reasons"])
+            if (why.is_string()) row->oracle.push_back(why.get<std::string>());
+      }
+      const std::size_t col = static_cast<std::size_t>(
+          std::find_if(t.columns.begin(), t.columns.end(), [&](const std::optional<double>& c) { return same_column(c, e->epsilon); }) - t.columns.begin());
+      if (row->cells[col] && !e->cell) continue;  // a cell that ran wins over a skipped record of it
+      if (e->cell) cells_of[static_cast<std::size_t>(row - t.rows.begin())][col] = e->cell;
+      row->cells[col] = table_cell(*e, t, metric);
+    }
+  }
+  return cells_of;
+}
+
+// Labels: the series, with the parameters that differ between its rows in this table; and the radii of a local
+// table's private rows.
+void label_rows(ComparisonTable& t, PrivacyAxis axis) {
+  for (auto& r : t.rows) {
+    std::vector<std::string> differ;
+    for (const auto& o : t.rows) {
+      if (&o == &r || o.series != r.series) continue;
+      for (const auto& [k, v] : r.params.items())
+        if ((!o.params.contains(k) || o.params[k] != v) && std::find(differ.begin(), differ.end(), k) == differ.end()) differ.push_back(k);
+      for (const auto& [k, v] : o.params.items())
+        if (!r.params.contains(k) && std::find(differ.begin(), differ.end(), k) == differ.end()) differ.push_back(k);
+    }
+    std::sort(differ.begin(), differ.end());
+    r.label = r.series + (differ.empty() ? "" : " (" + param_text(r.params, differ) + ")");
+    if (axis == PrivacyAxis::local && !r.reference) {
+      auto rad = r.params.find("radius");
+      const double radius = rad != r.params.end() && rad->is_number() ? rad->get<double>() : 1.0;
+      if (std::find(t.radii.begin(), t.radii.end(), radius) == t.radii.end()) t.radii.push_back(radius);
+    }
+  }
+  std::sort(t.radii.begin(), t.radii.end());
+}
+
+// Best median of each column among the ranked cells, and the rank-sum tests against it (Holm-adjusted).
+void test_against_best(ComparisonTable& t, double alpha) {
+  if (t.traits.better != Better::none) {
+    std::vector<ComparisonCell*> tested;
+    std::vector<double> ps;
+    for (std::size_t col = 0; col < t.columns.size(); ++col) {
+      ComparisonCell* best = nullptr;
+      for (auto& r : t.rows) {
+        auto& c = r.cells[col];
+        if (!c || c->skipped || !c->ranked) continue;
+        const bool better = !best || (t.traits.better == Better::higher ? c->sample.median > best->sample.median : c->sample.median < best->sample.median);
+        if (better) best = &*c;
+      }
+      if (!best) continue;
+      for (auto& r : t.rows) {
+        auto& c = r.cells[col];
+        if (!c || c->skipped || !c->ranked) continue;
+        if (c->sample.median == best->sample.median) {
+          c->best = true;
+          continue;
+        }
+        c->test = rank_sum_test(best->values, c->values);
+        if (c->test) {
+          tested.push_back(&*c);
+          ps.push_back(c->test->p);
+        }
+      }
+    }
+    const std::vector<double> adj = holm_adjust(ps);
+    for (std::size_t i = 0; i < tested.size(); ++i) {
+      tested[i]->p_holm = adj[i];
+      tested[i]->significant = adj[i] < alpha;
+      t.significant += tested[i]->significant;
+    }
+    t.tests = tested.size();
+  }
+}
+
+// One table: a dataset's entries for one metric on one privacy axis (nullopt when nothing belongs in it).
+std::optional<ComparisonTable> one_table(const std::string& experiment, const std::string& ds, const std::vector<Entry>& es,
+                                         const std::string& metric, PrivacyAxis axis, const ComparisonOptions& opts) {
+  ComparisonTable t;
+  t.experiment = experiment;
+  t.dataset = ds;
+  t.metric = metric;
+  t.axis = axis;
+  t.traits = metric_traits(metric);
+  bool has_private = false;
+  const std::vector<const Entry*> in = table_entries(es, metric, axis, has_private);
+  if (in.empty() || (axis == PrivacyAxis::local && !has_private)) return std::nullopt;
+  add_columns(t, in);
+  const std::vector<std::vector<const json*>> cells_of = add_rows(t, in, metric);
+  label_rows(t, axis);
+  test_against_best(t, opts.alpha);
+  annotate_benchmark(t, cells_of, metric, opts.alpha);
+  return t;
+}
+
 }  // namespace comparison_detail
 
 const char* to_string(PrivacyAxis a) { return a == PrivacyAxis::local ? "local" : "central"; }
@@ -346,189 +562,20 @@ std::vector<ComparisonTable> compare_methods(const std::string& experiment, cons
   std::vector<ComparisonTable> tables;
   auto cells_it = results.find("cells");
   if (cells_it == results.end() || !cells_it->is_array()) return tables;
-
-  // Entries by dataset, in the order the results name the datasets.
-  std::vector<std::string> datasets;
-  std::map<std::string, std::vector<Entry>> entries;
-  std::map<std::string, bool> local_series;  // series seen with a local privacy measure
-  for (const auto& c : *cells_it) {
-    if (!c.is_object()) continue;
-    if ((c.contains("skipped") && c["skipped"].is_object()) || text_of(c, "status") == "skipped") continue;  // below
-    Entry e;
-    e.series = text_of(c, "series");
-    e.method = text_of(c, "method");
-    if (e.series.empty()) e.series = e.method;
-    const std::string role = text_of(c, "role");
-    e.baseline = role == "trivial_baseline" || (role.empty() && e.method == "uniform_centres");
-    const std::string ds = text_of(c, "dataset");
-    const json params = c.value("params", json::object());
-    e.epsilon = epsilon_of(params);
-    e.params = without_epsilon(params);
-    // Results written before `private` existed: a cell with an epsilon is taken as private.
-    const bool priv = c.contains("private") && c["private"].is_boolean() ? c["private"].get<bool>() : e.epsilon.has_value();
-    if (!priv || e.baseline) e.epsilon.reset();  // a non-private method's epsilon, if any, is not a privacy level
-    e.reference = !priv || e.baseline;  // the baseline (0-DP, no epsilon) sits in the no-epsilon column
-    e.local = priv && c.contains("privacy_spent") && c["privacy_spent"].is_object() && text_of(c["privacy_spent"], "measure") == "local";
-    if (e.local) local_series[e.series] = true;
-    e.cell = &c;
-    if (!entries.count(ds)) datasets.push_back(ds);
-    entries[ds].push_back(std::move(e));
-  }
-  for (auto& s : skipped_cells(results)) {
-    Entry e;
-    e.series = s.series;
-    e.epsilon = epsilon_of(s.params);
-    e.params = without_epsilon(s.params);
-    e.reference = !e.epsilon;
-    e.local = local_series.count(s.series) > 0;  // the measure of a cell that never ran is its series' measure
-    e.skipped = s.reason + (s.fix.empty() ? "" : " (fix: " + s.fix + ")");
-    if (!entries.count(s.dataset)) datasets.push_back(s.dataset);
-    entries[s.dataset].push_back(std::move(e));
-  }
-
-  for (const auto& ds : datasets) {
-    const auto& es = entries[ds];
+  const Entries entries = collect_entries(results);
+  for (const auto& ds : entries.datasets) {
+    const auto& es = entries.by_dataset.at(ds);
     std::set<std::string> metrics;
     for (const auto& e : es)
       if (e.cell && e.cell->contains("aggregates") && (*e.cell)["aggregates"].is_object())
         for (const auto& [m, _] : (*e.cell)["aggregates"].items()) metrics.insert(m);
     bool any_local = false;
     for (const auto& e : es) any_local = any_local || e.local;
-    for (const auto& metric : metrics) {
+    for (const auto& metric : metrics)
       for (PrivacyAxis axis : {PrivacyAxis::central, PrivacyAxis::local}) {
         if (axis == PrivacyAxis::local && !any_local) continue;
-        ComparisonTable t;
-        t.experiment = experiment;
-        t.dataset = ds;
-        t.metric = metric;
-        t.axis = axis;
-        t.traits = metric_traits(metric);
-        // The entries of this table: its axis's private cells and every reference; a results cell
-        // only when it holds the metric (a metric may apply to some methods only, e.g. DSG_C).
-        std::vector<const Entry*> in;
-        bool has_private = false;
-        for (const auto& e : es) {
-          if (!e.reference && e.local != (axis == PrivacyAxis::local)) continue;
-          if (e.cell && !statistic(*e.cell, metric)) continue;
-          if (e.cell && !trial_part(*e.cell, metric)) continue;
-          in.push_back(&e);
-          has_private = has_private || !e.reference;
-        }
-        if (in.empty() || (axis == PrivacyAxis::local && !has_private)) continue;
-        // Columns: the epsilons ascending, then "no epsilon".
-        std::vector<double> eps;
-        bool none_column = false;
-        for (const Entry* e : in) {
-          if (!e->epsilon) none_column = true;
-          else if (std::none_of(eps.begin(), eps.end(), [&](double x) { return same_column(x, e->epsilon); })) eps.push_back(*e->epsilon);
-        }
-        std::sort(eps.begin(), eps.end());
-        for (double x : eps) t.columns.emplace_back(x);
-        if (none_column) t.columns.emplace_back(std::nullopt);
-        // Rows: one per (series, parameters without epsilon); private rows first, references last.
-        std::vector<std::vector<const json*>> cells_of;  // the results cell behind each row's cell
-        for (bool ref : {false, true}) {
-          for (const Entry* e : in) {
-            if (e->reference != ref) continue;
-            auto row = std::find_if(t.rows.begin(), t.rows.end(), [&](const ComparisonRow& r) { return r.series == e->series && r.params == e->params; });
-            if (row == t.rows.end()) {
-              ComparisonRow r;
-              r.series = e->series;
-              r.method = e->method;
-              r.reference = e->reference;
-              r.role = e->baseline ? RowRole::trivial_baseline : e->reference ? RowRole::reference : RowRole::private_method;
-              r.params = e->params;
-              r.cells.resize(t.columns.size());
-              t.rows.push_back(std::move(r));
-              cells_of.emplace_back(t.columns.size(), nullptr);
-              row = t.rows.end() - 1;
-            }
-            if (e->cell) {
-              if (row->counterpart.empty()) row->counterpart = text_of(*e->cell, "counterpart");
-              if (row->side_information.is_null() && e->cell->contains("side_information")) row->side_information = (*e->cell)["side_information"];
-              if (row->oracle.empty() && e->cell->contains("tuning") && (*e->cell)["tuning"].is_object() &&
-                  (*e->cell)["tuning"].value("oracle", false) && (*e->cell)["tuning"].contains("reasons"))
-                for (const auto& why : (*e->cell)["tuning"]["reasons"])
-                  if (why.is_string()) row->oracle.push_back(why.get<std::string>());
-            }
-            const std::size_t col = static_cast<std::size_t>(
-                std::find_if(t.columns.begin(), t.columns.end(), [&](const std::optional<double>& c) { return same_column(c, e->epsilon); }) - t.columns.begin());
-            if (row->cells[col] && !e->cell) continue;  // a cell that ran wins over a skipped record of it
-            if (e->cell) cells_of[static_cast<std::size_t>(row - t.rows.begin())][col] = e->cell;
-            ComparisonCell cc;
-            if (e->cell) {
-              cc.values = trial_values(*e->cell, metric);
-              cc.trials = e->cell->contains("trials") && (*e->cell)["trials"].is_array() ? (*e->cell)["trials"].size() : cc.values.size();
-              cc.sample = summarize(cc.values, t.traits);
-              cc.ranked = cc.sample.n > 0 && 2 * cc.sample.n >= cc.trials;
-              t.unranked_cells += !cc.ranked;
-              if (!e->reference && e->cell->contains("non_private") && (*e->cell)["non_private"].is_array())
-                for (const auto& note : (*e->cell)["non_private"])
-                  if (note.is_string()) cc.not_private.push_back(note.get<std::string>());
-            } else {
-              cc.skipped = e->skipped;
-            }
-            row->cells[col] = std::move(cc);
-          }
-        }
-        // Labels: the series, with the parameters that differ between its rows in this table.
-        for (auto& r : t.rows) {
-          std::vector<std::string> differ;
-          for (const auto& o : t.rows) {
-            if (&o == &r || o.series != r.series) continue;
-            for (const auto& [k, v] : r.params.items())
-              if ((!o.params.contains(k) || o.params[k] != v) && std::find(differ.begin(), differ.end(), k) == differ.end()) differ.push_back(k);
-            for (const auto& [k, v] : o.params.items())
-              if (!r.params.contains(k) && std::find(differ.begin(), differ.end(), k) == differ.end()) differ.push_back(k);
-          }
-          std::sort(differ.begin(), differ.end());
-          r.label = r.series + (differ.empty() ? "" : " (" + param_text(r.params, differ) + ")");
-          if (axis == PrivacyAxis::local && !r.reference) {
-            auto rad = r.params.find("radius");
-            const double radius = rad != r.params.end() && rad->is_number() ? rad->get<double>() : 1.0;
-            if (std::find(t.radii.begin(), t.radii.end(), radius) == t.radii.end()) t.radii.push_back(radius);
-          }
-        }
-        std::sort(t.radii.begin(), t.radii.end());
-        // Best median of each column among the ranked cells, and the tests against it.
-        if (t.traits.better != Better::none) {
-          std::vector<ComparisonCell*> tested;
-          std::vector<double> ps;
-          for (std::size_t col = 0; col < t.columns.size(); ++col) {
-            ComparisonCell* best = nullptr;
-            for (auto& r : t.rows) {
-              auto& c = r.cells[col];
-              if (!c || c->skipped || !c->ranked) continue;
-              const bool better = !best || (t.traits.better == Better::higher ? c->sample.median > best->sample.median : c->sample.median < best->sample.median);
-              if (better) best = &*c;
-            }
-            if (!best) continue;
-            for (auto& r : t.rows) {
-              auto& c = r.cells[col];
-              if (!c || c->skipped || !c->ranked) continue;
-              if (c->sample.median == best->sample.median) {
-                c->best = true;
-                continue;
-              }
-              c->test = rank_sum_test(best->values, c->values);
-              if (c->test) {
-                tested.push_back(&*c);
-                ps.push_back(c->test->p);
-              }
-            }
-          }
-          const std::vector<double> adj = holm_adjust(ps);
-          for (std::size_t i = 0; i < tested.size(); ++i) {
-            tested[i]->p_holm = adj[i];
-            tested[i]->significant = adj[i] < opts.alpha;
-            t.significant += tested[i]->significant;
-          }
-          t.tests = tested.size();
-        }
-        annotate_benchmark(t, cells_of, metric, opts.alpha);
-        tables.push_back(std::move(t));
+        if (auto t = one_table(experiment, ds, es, metric, axis, opts)) tables.push_back(std::move(*t));
       }
-    }
   }
   return tables;
 }

@@ -92,11 +92,8 @@ std::string radii_text(const std::vector<double>& radii) {
   return r;
 }
 
-}  // namespace comparison_md_detail
-
-std::string comparison_table_markdown(const ComparisonTable& t) {
-  using namespace comparison_md_detail;
-  std::ostringstream md;
+// The table's heading, and what sets it apart: several deltas, a local axis.
+void table_heading(std::ostream& md, const ComparisonTable& t) {
   const bool local = t.axis == PrivacyAxis::local;
   md << "#### " << t.dataset << " · " << t.metric << " (" << to_string(t.traits.better) << ")"
      << (local ? " · local DP" : "") << "\n\n";
@@ -115,20 +112,20 @@ std::string comparison_table_markdown(const ComparisonTable& t) {
           "reached at distance `radius` (r = "
        << radii_text(t.radii)
        << "; ε / r per unit of distance), not comparable with a central ε, so these methods have their own columns.\n\n";
+}
+
+// The column headers (shared by the main table and the spread table).
+void column_headers(std::ostream& md, const ComparisonTable& t) {
+  const bool local = t.axis == PrivacyAxis::local;
   md << "| method |";
   for (const auto& c : t.columns) md << " " << (c ? std::string(local ? "local ε = " : "ε = ") + short_number(*c) : std::string("non-private (no ε)")) << " |";
   md << "\n|---|";
   for (std::size_t i = 0; i < t.columns.size(); ++i) md << "---|";
   md << "\n";
-  TableNotes notes;
-  for (const auto& r : t.rows) {
-    const bool any_not_private = std::any_of(r.cells.begin(), r.cells.end(), [](const auto& c) { return c && !c->not_private.empty(); });
-    const char* role = r.role == RowRole::trivial_baseline ? " *(trivial baseline, 0-DP)*" : r.reference ? " *(reference)*" : "";
-    md << "| " << escape_cell(r.label) << role << (any_not_private ? " ‡" : "") << (r.oracle.empty() ? "" : " °")
-       << (r.side_differs ? " ◇" : "") << (r.declines.empty() ? "" : " ⤓") << " |";
-    for (const auto& c : r.cells) md << " " << cell_markdown(t.metric, c, t.traits.better != Better::none, notes) << " |";
-    md << "\n";
-  }
+}
+
+// The notes under the table: the releases that are not private, oracle-tuned rows.
+void release_notes(std::ostream& md, const ComparisonTable& t, const TableNotes& notes) {
   if (!notes.not_private.empty()) {
     md << "\n‡ not a private release (a private method run in a non-private setting; results.json `non_private`):\n";
     for (std::size_t i = 0; i < notes.not_private.size(); ++i) md << "- ‡" << i + 1 << ": " << escape_cell(notes.not_private[i]) << "\n";
@@ -145,6 +142,10 @@ std::string comparison_table_markdown(const ComparisonTable& t) {
       md << "- " << escape_cell(r.label) << ": " << escape_cell(why) << "\n";
     }
   }
+}
+
+// What differs in side information, the trivial baseline's verdicts, the skipped cells.
+void side_and_baseline_notes(std::ostream& md, const ComparisonTable& t, const TableNotes& notes) {
   // Side information: what differs between the private rows and the trivial baseline (results.json `side_information`).
   if (!t.side_differences.empty()) {
     md << "\n◇ given different side information (◇ rows are outside the largest group of an input below, or every row of an input without one largest group):\n";
@@ -175,34 +176,32 @@ std::string comparison_table_markdown(const ComparisonTable& t) {
     md << "\nSkipped cells (they have no value, and no figure draws them):\n";
     for (std::size_t i = 0; i < notes.skipped.size(); ++i) md << "- S" << i + 1 << ": " << escape_cell(notes.skipped[i]) << "\n";
   }
-  if (t.declining_rows > 0) {
-    md << "\n⤓ significantly worse with more ε (one-sided Wilcoxon-Mann-Whitney test of each pair of a row's ε columns, "
-          "the larger ε worse; Holm over the table's "
-       << t.decline_tests << " pairs, p < 0.05):\n";
-    for (const auto& r : t.rows) {
-      if (r.declines.empty()) continue;
-      std::string pairs;
-      const std::size_t shown = std::min<std::size_t>(r.declines.size(), 4);
-      for (std::size_t i = 0; i < shown; ++i) {
-        const auto& d = r.declines[i];
-        // The medians beside the test: a significant decline may be a large one or a hair's breadth (0.996 to 0.995).
-        pairs += (i ? "; " : "") + std::string("ε = ") + short_number(*t.columns[d.to]) + " (median " +
-                 fmt_value(t.metric, r.cells[d.to]->sample.median) + ") worse than ε = " + short_number(*t.columns[d.from]) + " (" +
-                 fmt_value(t.metric, r.cells[d.from]->sample.median) + "), " + p_text(d.p_holm);
-      }
-      if (r.declines.size() > shown) pairs += "; and " + std::to_string(r.declines.size() - shown) + " more pairs";
-      md << "- " << escape_cell(r.label) << ": " << pairs << "\n";
+}
+
+// The rows significantly worse with more epsilon.
+void decline_notes(std::ostream& md, const ComparisonTable& t) {
+  if (t.declining_rows == 0) return;
+  md << "\n⤓ significantly worse with more ε (one-sided Wilcoxon-Mann-Whitney test of each pair of a row's ε columns, "
+        "the larger ε worse; Holm over the table's "
+     << t.decline_tests << " pairs, p < 0.05):\n";
+  for (const auto& r : t.rows) {
+    if (r.declines.empty()) continue;
+    std::string pairs;
+    const std::size_t shown = std::min<std::size_t>(r.declines.size(), 4);
+    for (std::size_t i = 0; i < shown; ++i) {
+      const auto& d = r.declines[i];
+      // The medians beside the test: a significant decline may be a large one or a hair's breadth (0.996 to 0.995).
+      pairs += (i ? "; " : "") + std::string("ε = ") + short_number(*t.columns[d.to]) + " (median " +
+               fmt_value(t.metric, r.cells[d.to]->sample.median) + ") worse than ε = " + short_number(*t.columns[d.from]) + " (" +
+               fmt_value(t.metric, r.cells[d.from]->sample.median) + "), " + p_text(d.p_holm);
     }
+    if (r.declines.size() > shown) pairs += "; and " + std::to_string(r.declines.size() - shown) + " more pairs";
+    md << "- " << escape_cell(r.label) << ": " << pairs << "\n";
   }
-  if (t.unranked_cells > 0 && t.traits.better != Better::none)
-    md << "\n" << t.unranked_cells << " cell" << (t.unranked_cells == 1 ? " is" : "s are")
-       << " not ranked: fewer than half of the trials have a value (an undefined value, e.g. the silhouette of one cluster, "
-          "counts as none, and as a failure); no bold, no test.\n";
-  if (t.traits.better == Better::none)
-    md << "\nNot ranked: `" << t.metric << "` has no better direction (a count or a diagnostic).\n";
-  else
-    md << "\n" << t.tests << " test" << (t.tests == 1 ? "" : "s") << " against the column's best median, " << t.significant << " significant (†).\n";
-  // Spread, failures and the gap to each private row's non-private counterpart.
+}
+
+// Spread, failures and the gap to each private row's non-private counterpart.
+void spread_table(std::ostream& md, const ComparisonTable& t) {
   bool any_spread = false;
   for (const auto& r : t.rows)
     for (const auto& c : r.cells) any_spread = any_spread || (c && c->spread);
@@ -211,90 +210,95 @@ std::string comparison_table_markdown(const ComparisonTable& t) {
           "(undefined included), no cluster found"
        << (t.baseline_row ? ", or (private rows) no better than the trivial baseline's median" : "") << ";"
        << " Δ = median minus the non-private counterpart's (rank-sum test, Holm over the table's " << t.counterpart_tests << " counterpart tests, "
-       << t.counterpart_significant << " significant †).\n\n| method |";
-    for (const auto& c : t.columns) md << " " << (c ? std::string(local ? "local ε = " : "ε = ") + short_number(*c) : std::string("non-private (no ε)")) << " |";
-    md << "\n|---|";
-    for (std::size_t i = 0; i < t.columns.size(); ++i) md << "---|";
-    md << "\n";
+       << t.counterpart_significant << " significant †).\n\n";
+    column_headers(md, t);
     for (const auto& r : t.rows) {
       md << "| " << escape_cell(r.label) << " |";
       for (const auto& c : r.cells) md << " " << escape_cell(spread_markdown(t.metric, c, r.counterpart_label)) << " |";
       md << "\n";
     }
   }
+}
+
+}  // namespace comparison_md_detail
+
+std::string comparison_table_markdown(const ComparisonTable& t) {
+  using namespace comparison_md_detail;
+  std::ostringstream md;
+  table_heading(md, t);
+  column_headers(md, t);
+  TableNotes notes;
+  for (const auto& r : t.rows) {
+    const bool any_not_private = std::any_of(r.cells.begin(), r.cells.end(), [](const auto& c) { return c && !c->not_private.empty(); });
+    const char* role = r.role == RowRole::trivial_baseline ? " *(trivial baseline, 0-DP)*" : r.reference ? " *(reference)*" : "";
+    md << "| " << escape_cell(r.label) << role << (any_not_private ? " ‡" : "") << (r.oracle.empty() ? "" : " °")
+       << (r.side_differs ? " ◇" : "") << (r.declines.empty() ? "" : " ⤓") << " |";
+    for (const auto& c : r.cells) md << " " << cell_markdown(t.metric, c, t.traits.better != Better::none, notes) << " |";
+    md << "\n";
+  }
+  release_notes(md, t, notes);
+  side_and_baseline_notes(md, t, notes);
+  decline_notes(md, t);
+  if (t.unranked_cells > 0 && t.traits.better != Better::none)
+    md << "\n" << t.unranked_cells << " cell" << (t.unranked_cells == 1 ? " is" : "s are")
+       << " not ranked: fewer than half of the trials have a value (an undefined value, e.g. the silhouette of one cluster, "
+          "counts as none, and as a failure); no bold, no test.\n";
+  if (t.traits.better == Better::none)
+    md << "\nNot ranked: `" << t.metric << "` has no better direction (a count or a diagnostic).\n";
+  else
+    md << "\n" << t.tests << " test" << (t.tests == 1 ? "" : "s") << " against the column's best median, " << t.significant << " significant (†).\n";
+  spread_table(md, t);
   return md.str();
 }
 
-std::string comparison_section(const Results& results, const ComparisonSectionOptions& opts) {
-  std::ostringstream body;
-  std::size_t experiments = 0;
-  const fs::path base = opts.report_path.empty() ? fs::current_path() : fs::absolute(opts.report_path).parent_path();
-  for (const auto& [name, doc] : results.experiments()) {
-    const std::vector<ComparisonTable> tables = compare_methods(name, doc, opts.stats);
-    if (tables.empty()) {
-      // No cell ran (run --keep-going skipped them all): the reasons, each once with the rows it stopped.
-      const std::vector<SkippedCell> skipped = skipped_cells(doc);
-      if (skipped.empty()) continue;
-      ++experiments;
-      std::vector<std::pair<std::string, std::vector<std::string>>> reasons;
-      for (const auto& c : skipped) {
-        const std::string why = c.reason + (c.fix.empty() ? "" : " (fix: " + c.fix + ")");
-        auto it = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == why; });
-        if (it == reasons.end()) it = reasons.insert(reasons.end(), {why, {}});
-        if (std::find(it->second.begin(), it->second.end(), c.series) == it->second.end()) it->second.push_back(c.series);
-      }
-      body << "\n### " << name << "\n\nNo cell ran: all " << skipped.size() << " were skipped.\n\n";
-      for (const auto& [why, series] : reasons) {
-        std::string rows;
-        for (const auto& x : series) rows += (rows.empty() ? "" : ", ") + x;
-        body << "- " << comparison_md_detail::escape_cell(why) << " (" << rows << ")\n";
-      }
-      continue;
-    }
-    ++experiments;
-    std::size_t tests = 0, significant = 0, declining = 0;
-    for (const auto& t : tables) tests += t.tests, significant += t.significant, declining += t.declining_rows;
-    const std::string description = doc.is_object() && doc.contains("description") && doc["description"].is_string() ? doc["description"].get<std::string>() : "";
-    const std::string counts = std::to_string(tables.size()) + " table" + (tables.size() == 1 ? "" : "s") + ", " + std::to_string(significant) + " of " +
-                               std::to_string(tests) + " differences from a column's best significant" +
-                               (declining ? ", " + std::to_string(declining) + " row" + (declining == 1 ? "" : "s") + " worse with more ε (⤓)" : "");
-    // Folded: what the paper sections judge, and every experiment of a paper config (figure data included).
-    std::string config_file;
-    if (doc.is_object() && doc.contains("provenance") && doc["provenance"].is_object() && doc["provenance"].contains("config_file") &&
-        doc["provenance"]["config_file"].is_string())
-      config_file = doc["provenance"]["config_file"].get<std::string>();
-    const bool folded = opts.folded.count(name) > 0 || config_file.find("configs/paper/") != std::string::npos;
-    body << "\n### " << name << "\n\n";
-    if (!description.empty()) body << description << "\n\n";
-    if (folded) body << "<details><summary>" << counts << " (judged against the paper above; unfold for the tables)</summary>\n\n";
-    else body << counts << ".\n\n";
-    for (std::size_t i = 0; i < tables.size(); ++i) {
-      const auto& t = tables[i];
-      body << comparison_table_markdown(t);
-      // After the last table of a (dataset, metric): its figure, central and local panels together.
-      const bool last = i + 1 == tables.size() || tables[i + 1].dataset != t.dataset || tables[i + 1].metric != t.metric;
-      if (last && !opts.tables_dir.empty()) {
-        const auto link = [&](const char* ext) {
-          return fs::relative(fs::absolute(opts.tables_dir / comparison_table_file(name, t.dataset, t.metric, ext)), base).generic_string();
-        };
-        body << "\nTables for a paper: [CSV](" << link("csv") << "), [LaTeX](" << link("tex") << ") (booktabs).\n";
-      }
-      if (last && !opts.figures_dir.empty()) {
-        const fs::path png = opts.figures_dir / "comparison" / figure_name_part(name) / (figure_name_part(t.dataset) + "__" + figure_name_part(t.metric) + ".png");
-        std::error_code ec;
-        if (fs::is_regular_file(png, ec)) {
-          const std::string rel = fs::relative(fs::absolute(png), base).generic_string();
-          body << "\n[<img src=\"" << rel << "\" width=\"480\" alt=\"" << name << ": " << t.dataset << ", " << t.metric << "\">](" << rel << ")\n";
-        }
-      }
-      body << "\n";
-    }
-    if (folded) body << "</details>\n";
+namespace {
+
+// An experiment none of whose cells ran (run --keep-going skipped them all): the reasons, each once with the rows it
+// stopped. False when it has no skipped cells either.
+bool skipped_experiment(std::ostream& body, const std::string& name, const nlohmann::json& doc) {
+  const std::vector<SkippedCell> skipped = skipped_cells(doc);
+  if (skipped.empty()) return false;
+  std::vector<std::pair<std::string, std::vector<std::string>>> reasons;
+  for (const auto& c : skipped) {
+    const std::string why = c.reason + (c.fix.empty() ? "" : " (fix: " + c.fix + ")");
+    auto it = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == why; });
+    if (it == reasons.end()) it = reasons.insert(reasons.end(), {why, {}});
+    if (std::find(it->second.begin(), it->second.end(), c.series) == it->second.end()) it->second.push_back(c.series);
   }
-  if (experiments == 0) return "";
+  body << "\n### " << name << "\n\nNo cell ran: all " << skipped.size() << " were skipped.\n\n";
+  for (const auto& [why, series] : reasons) {
+    std::string rows;
+    for (const auto& x : series) rows += (rows.empty() ? "" : ", ") + x;
+    body << "- " << comparison_md_detail::escape_cell(why) << " (" << rows << ")\n";
+  }
+  return true;
+}
+
+// After the last table of a (dataset, metric): its CSV and LaTeX tables and its figure, central and local panels
+// together.
+void table_links(std::ostream& body, const std::string& name, const ComparisonTable& t, const ComparisonSectionOptions& opts,
+                 const fs::path& base) {
+  if (!opts.tables_dir.empty()) {
+    const auto link = [&](const char* ext) {
+      return fs::relative(fs::absolute(opts.tables_dir / comparison_table_file(name, t.dataset, t.metric, ext)), base).generic_string();
+    };
+    body << "\nTables for a paper: [CSV](" << link("csv") << "), [LaTeX](" << link("tex") << ") (booktabs).\n";
+  }
+  if (!opts.figures_dir.empty()) {
+    const fs::path png = opts.figures_dir / "comparison" / figure_name_part(name) / (figure_name_part(t.dataset) + "__" + figure_name_part(t.metric) + ".png");
+    std::error_code ec;
+    if (fs::is_regular_file(png, ec)) {
+      const std::string rel = fs::relative(fs::absolute(png), base).generic_string();
+      body << "\n[<img src=\"" << rel << "\" width=\"480\" alt=\"" << name << ": " << t.dataset << ", " << t.metric << "\">](" << rel << ")\n";
+    }
+  }
+}
+
+// What the section's tables show and how they rank, said once above them.
+std::string comparison_intro() {
   std::ostringstream md;
   md << "\n## Comparison of methods\n\n"
-     << "For every experiment, per dataset and metric: the methods (rows: the config's series with the parameters that "
+        "For every experiment, per dataset and metric: the methods (rows: the config's series with the parameters that "
         "tell its rows apart) against epsilon (columns). A cell is `median [interval] · mean m (n)`: the **median** of the "
         "cell's trials with its distribution-free 95% interval (order statistics: [x_(2), x_(9)] for 10 trials), the mean "
         "beside it, and the number of trials, from the per-trial values of results.json. The tables **rank by the median**, "
@@ -323,8 +327,51 @@ std::string comparison_section(const Results& results, const ComparisonSectionOp
         "the rank-sum test, Holm over the table's baseline tests); **°** marks an oracle-tuned row (an input taken from "
         "the private data); **◇** a row given other side information than most (what differs is listed under the "
         "table); under each ranked table, the spread (the mean's interval, 10th and 90th percentiles), the failure rate "
-        "and the gap to the row's non-private counterpart.\n"
-     << body.str();
+        "and the gap to the row's non-private counterpart.\n";
+  return md.str();
+}
+
+}  // namespace
+
+std::string comparison_section(const Results& results, const ComparisonSectionOptions& opts) {
+  std::ostringstream body;
+  std::size_t experiments = 0;
+  const fs::path base = opts.report_path.empty() ? fs::current_path() : fs::absolute(opts.report_path).parent_path();
+  for (const auto& [name, doc] : results.experiments()) {
+    const std::vector<ComparisonTable> tables = compare_methods(name, doc, opts.stats);
+    if (tables.empty()) {  // no cell ran
+      experiments += skipped_experiment(body, name, doc);
+      continue;
+    }
+    ++experiments;
+    std::size_t tests = 0, significant = 0, declining = 0;
+    for (const auto& t : tables) tests += t.tests, significant += t.significant, declining += t.declining_rows;
+    const std::string description = doc.is_object() && doc.contains("description") && doc["description"].is_string() ? doc["description"].get<std::string>() : "";
+    const std::string counts = std::to_string(tables.size()) + " table" + (tables.size() == 1 ? "" : "s") + ", " + std::to_string(significant) + " of " +
+                               std::to_string(tests) + " differences from a column's best significant" +
+                               (declining ? ", " + std::to_string(declining) + " row" + (declining == 1 ? "" : "s") + " worse with more ε (⤓)" : "");
+    // Folded: what the paper sections judge, and every experiment of a paper config (figure data included).
+    std::string config_file;
+    if (doc.is_object() && doc.contains("provenance") && doc["provenance"].is_object() && doc["provenance"].contains("config_file") &&
+        doc["provenance"]["config_file"].is_string())
+      config_file = doc["provenance"]["config_file"].get<std::string>();
+    const bool folded = opts.folded.count(name) > 0 || config_file.find("configs/paper/") != std::string::npos;
+    body << "\n### " << name << "\n\n";
+    if (!description.empty()) body << description << "\n\n";
+    if (folded) body << "<details><summary>" << counts << " (judged against the paper above; unfold for the tables)</summary>\n\n";
+    else body << counts << ".\n\n";
+    for (std::size_t i = 0; i < tables.size(); ++i) {
+      const auto& t = tables[i];
+      body << comparison_table_markdown(t);
+      const bool last = i + 1 == tables.size() || tables[i + 1].dataset != t.dataset || tables[i + 1].metric != t.metric;
+      if (last) table_links(body, name, t, opts, base);
+      body << "\n";
+    }
+    if (folded) body << "</details>\n";
+  }
+  if (experiments == 0) return "";
+  std::ostringstream md;
+  md << comparison_intro() << body.str();
   return md.str();
 }
 

@@ -73,6 +73,145 @@ GapReduction gap_reduction(const std::vector<double>& series, const std::vector<
   return out;
 }
 
+namespace {
+
+// ordering: in every group, each winner's mean better than each loser's; a violation within seed variance when 0
+// lies inside the k-seed distribution of the difference.
+void judge_ordering(const Claim& c, const Results& results, const VerdictSettings& s, ClaimOutcome& out, std::vector<std::string>& violations) {
+  const auto better = [&](double a, double b) { return c.lower_is_better ? a < b : a > b; };
+  Query q = c.query;
+  q.series.clear();
+  std::map<std::string, std::map<std::string, const json*>> groups;  // group -> series -> cell
+  for (const json* cell : results.cells(q)) groups[group_key(*cell, c.group_by)][(*cell)["series"].get<std::string>()] = cell;
+  for (const auto& [g, cells] : groups) {
+    std::map<std::string, double> means;
+    for (const auto& [series, cell] : cells) means[series] = mean_of(*cell, c.query.metric);
+    bool complete = true;
+    for (const auto& sr : c.winners) complete = complete && means.count(sr) && std::isfinite(means.at(sr));
+    for (const auto& sr : c.losers) complete = complete && means.count(sr) && std::isfinite(means.at(sr));
+    if (!complete) continue;
+    ++out.checked;
+    bool ok = true, all_within = true;
+    for (const auto& w : c.winners)
+      for (const auto& l : c.losers) {
+        if (better(means.at(w), means.at(l))) continue;
+        ok = false;
+        std::string why;
+        const SeedDistribution a = k_seed(*cells.at(w), c, s), b = k_seed(*cells.at(l), c, s);
+        if (a.values.empty() || b.values.empty()) {
+          all_within = false;
+          why = too_few(c, s);
+        } else {
+          const SeedDistribution d = difference_distribution(a, b, s.resample);
+          const bool within = inside_central(d, 0.0, s.coverage);
+          all_within = all_within && within;
+          why = "0 at percentile " + fmt(percentile(d, 0.0), 1) + " of the k-seed difference: " +
+                (within ? "within seed variance" : "differs");
+        }
+        if (violations.size() < 4)
+          violations.push_back(g + ": " + w + " " + fmt_value(c.query.metric, means.at(w)) + " vs " + l + " " +
+                               fmt_value(c.query.metric, means.at(l)) + " (" + why + ")");
+      }
+    out.satisfied += ok;
+    out.within += !ok && all_within;
+  }
+}
+
+// threshold: every cell's mean on the right side of the bound; a violation within seed variance when the bound lies
+// inside the cell's k-seed distribution.
+void judge_threshold(const Claim& c, const Results& results, const VerdictSettings& s, ClaimOutcome& out,
+                     std::vector<std::string>& violations) {
+  for (const json* cell : results.cells(c.query)) {
+    const double m = mean_of(*cell, c.query.metric);
+    if (!std::isfinite(m)) continue;
+    ++out.checked;
+    bool ok = c.op == "<" ? m < c.bound : c.op == "<=" ? m <= c.bound : c.op == ">" ? m > c.bound : m >= c.bound;
+    out.satisfied += ok;
+    if (ok) continue;
+    std::string why;
+    const SeedDistribution d = k_seed(*cell, c, s);
+    if (d.values.empty()) {
+      why = too_few(c, s);
+    } else {
+      const bool within = inside_central(d, c.bound, s.coverage);
+      out.within += within;
+      why = "bound at percentile " + fmt(percentile(d, c.bound), 1) + " of the k-seed statistic: " + (within ? "within seed variance" : "differs");
+    }
+    if (violations.size() < 4) {
+      // Name the cell by the parameters the claim filters on (the others are fixed).
+      std::string at_params;
+      for (const auto& [k, r] : c.query.where) at_params += " " + k + "=" + (*cell)["params"][k].dump();
+      violations.push_back((*cell)["dataset"].get<std::string>() + " " + (*cell)["series"].get<std::string>() + at_params + ": " + fmt_value(c.query.metric, m) + " (" +
+                           why + ")");
+    }
+  }
+}
+
+// gap_reduction: the largest reduction over the groups against the claimed value, with its bootstrap interval.
+void judge_gap_reduction(const Claim& c, const Results& results, const VerdictSettings& s, ClaimOutcome& out) {
+  // Per group: the series, its baseline and the method it is compared against.
+  Query q = c.query;
+  q.series.clear();
+  std::map<std::string, std::map<std::string, const json*>> groups;
+  for (const json* cell : results.cells(q)) groups[group_key(*cell, c.group_by)][(*cell)["series"].get<std::string>()] = cell;
+  std::string best_group;
+  GapReduction best;
+  std::string per_group;
+  for (const auto& [g, cells] : groups) {
+    if (!cells.count(c.query.series) || !cells.count(c.baseline) || !cells.count(c.against)) continue;
+    const auto values = [&](const std::string& sr) { return trial_values(*cells.at(sr), c.query.metric); };
+    const GapReduction r = gap_reduction(values(c.query.series), values(c.baseline), values(c.against), s.resample, s.coverage);
+    if (!std::isfinite(r.value)) continue;
+    ++out.checked;
+    per_group += (per_group.empty() ? "" : "; ") + g + ": " + fmt(100 * r.value, 1) + "%";
+    if (r.interval) per_group += " [" + fmt(100 * r.interval->first, 1) + "%, " + fmt(100 * r.interval->second, 1) + "%]";
+    if (best_group.empty() || r.value > best.value) {
+      best_group = g;
+      best = r;
+    }
+  }
+  if (out.checked > 0) {
+    const bool ok = std::fabs(best.value - c.expected) <= c.expected_tolerance + 1e-12;
+    const bool inside = best.interval && c.expected >= best.interval->first - 1e-12 && c.expected <= best.interval->second + 1e-12;
+    out.satisfied = ok ? out.checked : 0;
+    out.within = !ok && inside ? out.checked : 0;
+    out.detail = "largest " + c.query.series + " reduction of the " + c.query.metric + " gap between " + c.baseline + " and " + c.against +
+                 ": " + fmt(100 * best.value, 1) + "% (" + best_group + "; claimed " + fmt(100 * c.expected, 0) + "% +- " +
+                 fmt(100 * c.expected_tolerance, 0) + "%" + (best.interval ? std::string(inside ? ", inside" : ", outside") + " our bootstrap " + fmt(100 * s.coverage, 0) +
+                                                                           "% interval"
+                                                                     : std::string(", no interval: fewer than 2 trials")) +
+                 "); per group: " + per_group;
+  }
+}
+
+// best_at: the metric averaged over the other parameters, for each value of `over`; the best at the claimed value.
+void judge_best_at(const Claim& c, const Results& results, ClaimOutcome& out) {
+  const auto better = [&](double a, double b) { return c.lower_is_better ? a < b : a > b; };
+  std::map<double, std::pair<double, std::size_t>> by_value;  // value -> (sum of means, cells)
+  for (const json* cell : results.cells(c.query)) {
+    const double m = mean_of(*cell, c.query.metric);
+    if (!std::isfinite(m) || !(*cell)["params"].contains(c.over)) continue;
+    ++out.checked;
+    auto& acc = by_value[(*cell)["params"][c.over].get<double>()];
+    acc.first += m;
+    ++acc.second;
+  }
+  double best = std::nan(""), best_at = std::nan("");
+  for (const auto& [value, acc] : by_value) {
+    const double avg = acc.first / static_cast<double>(acc.second);
+    if (!std::isfinite(best) || better(avg, best)) {
+      best = avg;
+      best_at = value;
+    }
+  }
+  if (out.checked > 0) {
+    out.satisfied = std::fabs(best_at - c.expected) <= c.expected_tolerance + 1e-12 ? out.checked : 0;
+    out.detail = "best mean " + c.query.metric + " " + fmt(best) + " at " + c.over + " = " + fmt(best_at, 2);
+  }
+}
+
+}  // namespace
+
 // Claims use the seed-variance machinery where they compare a mean against a bound:
 //   threshold  a cell whose mean violates the bound is "within seed variance" when the bound lies
 //              inside the central 95% of the cell's k-seed statistic (k runs of the paper could have
@@ -90,126 +229,10 @@ GapReduction gap_reduction(const std::vector<double>& series, const std::vector<
 ClaimOutcome evaluate(const Claim& c, const Results& results, const VerdictSettings& s) {
   ClaimOutcome out;
   std::vector<std::string> violations;
-  const auto better = [&](double a, double b) { return c.lower_is_better ? a < b : a > b; };
-  if (c.kind == ClaimKind::ordering) {
-    Query q = c.query;
-    q.series.clear();
-    std::map<std::string, std::map<std::string, const json*>> groups;  // group -> series -> cell
-    for (const json* cell : results.cells(q)) groups[group_key(*cell, c.group_by)][(*cell)["series"].get<std::string>()] = cell;
-    for (const auto& [g, cells] : groups) {
-      std::map<std::string, double> means;
-      for (const auto& [series, cell] : cells) means[series] = mean_of(*cell, c.query.metric);
-      bool complete = true;
-      for (const auto& sr : c.winners) complete = complete && means.count(sr) && std::isfinite(means.at(sr));
-      for (const auto& sr : c.losers) complete = complete && means.count(sr) && std::isfinite(means.at(sr));
-      if (!complete) continue;
-      ++out.checked;
-      bool ok = true, all_within = true;
-      for (const auto& w : c.winners)
-        for (const auto& l : c.losers) {
-          if (better(means.at(w), means.at(l))) continue;
-          ok = false;
-          std::string why;
-          const SeedDistribution a = k_seed(*cells.at(w), c, s), b = k_seed(*cells.at(l), c, s);
-          if (a.values.empty() || b.values.empty()) {
-            all_within = false;
-            why = too_few(c, s);
-          } else {
-            const SeedDistribution d = difference_distribution(a, b, s.resample);
-            const bool within = inside_central(d, 0.0, s.coverage);
-            all_within = all_within && within;
-            why = "0 at percentile " + fmt(percentile(d, 0.0), 1) + " of the k-seed difference: " +
-                  (within ? "within seed variance" : "differs");
-          }
-          if (violations.size() < 4)
-            violations.push_back(g + ": " + w + " " + fmt_value(c.query.metric, means.at(w)) + " vs " + l + " " +
-                                 fmt_value(c.query.metric, means.at(l)) + " (" + why + ")");
-        }
-      out.satisfied += ok;
-      out.within += !ok && all_within;
-    }
-  } else if (c.kind == ClaimKind::threshold) {
-    for (const json* cell : results.cells(c.query)) {
-      const double m = mean_of(*cell, c.query.metric);
-      if (!std::isfinite(m)) continue;
-      ++out.checked;
-      bool ok = c.op == "<" ? m < c.bound : c.op == "<=" ? m <= c.bound : c.op == ">" ? m > c.bound : m >= c.bound;
-      out.satisfied += ok;
-      if (ok) continue;
-      std::string why;
-      const SeedDistribution d = k_seed(*cell, c, s);
-      if (d.values.empty()) {
-        why = too_few(c, s);
-      } else {
-        const bool within = inside_central(d, c.bound, s.coverage);
-        out.within += within;
-        why = "bound at percentile " + fmt(percentile(d, c.bound), 1) + " of the k-seed statistic: " + (within ? "within seed variance" : "differs");
-      }
-      if (violations.size() < 4) {
-        // Name the cell by the parameters the claim filters on (the others are fixed).
-        std::string at_params;
-        for (const auto& [k, r] : c.query.where) at_params += " " + k + "=" + (*cell)["params"][k].dump();
-        violations.push_back((*cell)["dataset"].get<std::string>() + " " + (*cell)["series"].get<std::string>() + at_params + ": " + fmt_value(c.query.metric, m) + " (" +
-                             why + ")");
-      }
-    }
-  } else if (c.kind == ClaimKind::gap_reduction) {
-    // Per group: the series, its baseline and the method it is compared against.
-    Query q = c.query;
-    q.series.clear();
-    std::map<std::string, std::map<std::string, const json*>> groups;
-    for (const json* cell : results.cells(q)) groups[group_key(*cell, c.group_by)][(*cell)["series"].get<std::string>()] = cell;
-    std::string best_group;
-    GapReduction best;
-    std::string per_group;
-    for (const auto& [g, cells] : groups) {
-      if (!cells.count(c.query.series) || !cells.count(c.baseline) || !cells.count(c.against)) continue;
-      const auto values = [&](const std::string& sr) { return trial_values(*cells.at(sr), c.query.metric); };
-      const GapReduction r = gap_reduction(values(c.query.series), values(c.baseline), values(c.against), s.resample, s.coverage);
-      if (!std::isfinite(r.value)) continue;
-      ++out.checked;
-      per_group += (per_group.empty() ? "" : "; ") + g + ": " + fmt(100 * r.value, 1) + "%";
-      if (r.interval) per_group += " [" + fmt(100 * r.interval->first, 1) + "%, " + fmt(100 * r.interval->second, 1) + "%]";
-      if (best_group.empty() || r.value > best.value) {
-        best_group = g;
-        best = r;
-      }
-    }
-    if (out.checked > 0) {
-      const bool ok = std::fabs(best.value - c.expected) <= c.expected_tolerance + 1e-12;
-      const bool inside = best.interval && c.expected >= best.interval->first - 1e-12 && c.expected <= best.interval->second + 1e-12;
-      out.satisfied = ok ? out.checked : 0;
-      out.within = !ok && inside ? out.checked : 0;
-      out.detail = "largest " + c.query.series + " reduction of the " + c.query.metric + " gap between " + c.baseline + " and " + c.against +
-                   ": " + fmt(100 * best.value, 1) + "% (" + best_group + "; claimed " + fmt(100 * c.expected, 0) + "% +- " +
-                   fmt(100 * c.expected_tolerance, 0) + "%" + (best.interval ? std::string(inside ? ", inside" : ", outside") + " our bootstrap " + fmt(100 * s.coverage, 0) +
-                                                                             "% interval"
-                                                                       : std::string(", no interval: fewer than 2 trials")) +
-                   "); per group: " + per_group;
-    }
-  } else {  // best_at: the metric averaged over the other parameters, for each value of `over`
-    std::map<double, std::pair<double, std::size_t>> by_value;  // value -> (sum of means, cells)
-    for (const json* cell : results.cells(c.query)) {
-      const double m = mean_of(*cell, c.query.metric);
-      if (!std::isfinite(m) || !(*cell)["params"].contains(c.over)) continue;
-      ++out.checked;
-      auto& acc = by_value[(*cell)["params"][c.over].get<double>()];
-      acc.first += m;
-      ++acc.second;
-    }
-    double best = std::nan(""), best_at = std::nan("");
-    for (const auto& [value, acc] : by_value) {
-      const double avg = acc.first / static_cast<double>(acc.second);
-      if (!std::isfinite(best) || better(avg, best)) {
-        best = avg;
-        best_at = value;
-      }
-    }
-    if (out.checked > 0) {
-      out.satisfied = std::fabs(best_at - c.expected) <= c.expected_tolerance + 1e-12 ? out.checked : 0;
-      out.detail = "best mean " + c.query.metric + " " + fmt(best) + " at " + c.over + " = " + fmt(best_at, 2);
-    }
-  }
+  if (c.kind == ClaimKind::ordering) judge_ordering(c, results, s, out, violations);
+  else if (c.kind == ClaimKind::threshold) judge_threshold(c, results, s, out, violations);
+  else if (c.kind == ClaimKind::gap_reduction) judge_gap_reduction(c, results, s, out);
+  else judge_best_at(c, results, out);
   if (out.checked == 0) {
     out.verdict = out.tolerance_verdict = Verdict::not_run;
     if (out.detail.empty()) out.detail = "no results cover it";

@@ -165,48 +165,50 @@ std::string threads_of(const json& experiment) {
   return out + (missing ? " (some runs not recorded)" : "");
 }
 
-}  // namespace
-
-std::string write_markdown(const Reference& ref, const Results& results, const ReportOptions& opts, ReportSummary* summary) {
-  VerdictSettings settings = ref.verdicts;
-  if (opts.min_trials_for_variance) settings.min_trials_for_variance = *opts.min_trials_for_variance;
-  std::ostringstream md;
+// Every published value and claim judged, with the counts the overview shows.
+struct Judged {
+  std::vector<ValueOutcome> values;
+  std::vector<ClaimOutcome> claims;
   std::map<Verdict, int> vcount, ccount, vtol, ctol;
   int holds_outside_band = 0;
-  std::vector<ValueOutcome> vout;
-  std::vector<ClaimOutcome> cout_;
+};
+
+Judged judge_all(const Reference& ref, const Results& results, const VerdictSettings& settings) {
+  Judged j;
   for (const auto& v : ref.values) {
-    const auto& o = vout.emplace_back(evaluate(v, results, settings));
-    vcount[o.verdict]++;
-    vtol[o.tolerance_verdict]++;
-    holds_outside_band += o.disagreement == BandDisagreement::holds_outside_band;
+    const auto& o = j.values.emplace_back(evaluate(v, results, settings));
+    j.vcount[o.verdict]++;
+    j.vtol[o.tolerance_verdict]++;
+    j.holds_outside_band += o.disagreement == BandDisagreement::holds_outside_band;
   }
   for (const auto& c : ref.claims) {
-    const auto& o = cout_.emplace_back(evaluate(c, results, settings));
-    ccount[o.verdict]++;
-    ctol[o.tolerance_verdict]++;
+    const auto& o = j.claims.emplace_back(evaluate(c, results, settings));
+    j.ccount[o.verdict]++;
+    j.ctol[o.tolerance_verdict]++;
   }
-  if (summary) {
-    *summary = ReportSummary{};
-    summary->values = ref.values.size();
-    summary->holds = static_cast<std::size_t>(vcount[Verdict::holds]);
-    summary->within = static_cast<std::size_t>(vcount[Verdict::within_seed_variance]);
-    summary->differs = static_cast<std::size_t>(vcount[Verdict::differs]);
-    summary->not_run = static_cast<std::size_t>(vcount[Verdict::not_run]);
-    summary->claims = ref.claims.size();
-    summary->claims_not_run = static_cast<std::size_t>(ccount[Verdict::not_run]);
-    summary->holds_outside_band = static_cast<std::size_t>(holds_outside_band);
-  }
-  const auto pct = [](double c) { return fmt(100 * c, 0) + "%"; };
-  // A results directory of one's own sweeps holds no experiment of the papers: every published value and
-  // claim is "not run". Its report opens with the comparison of its methods, and says the papers in a line.
-  const bool own_sweeps = !results.experiments().empty() && vcount[Verdict::not_run] == static_cast<int>(ref.values.size()) &&
-                          ccount[Verdict::not_run] == static_cast<int>(ref.claims.size());
-  md << "# dpclust " << (own_sweeps ? "report" : "reproduction report") << "\n\n";
-  std::ostringstream paper;
+  return j;
+}
 
-  md << "Generated " << utc_now_iso8601() << " by dpclust " << build_info().version << " (git " << build_info().git_commit.substr(0, 12)
-     << ") from " << results.experiments().size() << " experiment results.\n\n";
+void fill_summary(const Reference& ref, Judged& j, ReportSummary& summary) {
+  summary = ReportSummary{};
+  summary.values = ref.values.size();
+  summary.holds = static_cast<std::size_t>(j.vcount[Verdict::holds]);
+  summary.within = static_cast<std::size_t>(j.vcount[Verdict::within_seed_variance]);
+  summary.differs = static_cast<std::size_t>(j.vcount[Verdict::differs]);
+  summary.not_run = static_cast<std::size_t>(j.vcount[Verdict::not_run]);
+  summary.claims = ref.claims.size();
+  summary.claims_not_run = static_cast<std::size_t>(j.ccount[Verdict::not_run]);
+  summary.holds_outside_band = static_cast<std::size_t>(j.holds_outside_band);
+}
+
+// The verdict counts and how a verdict is reached.
+void write_overview(std::ostream& paper, Judged& j, const VerdictSettings& settings) {
+  const auto pct = [](double c) { return fmt(100 * c, 0) + "%"; };
+  auto& vcount = j.vcount;
+  auto& ccount = j.ccount;
+  auto& vtol = j.vtol;
+  auto& ctol = j.ctol;
+  const int holds_outside_band = j.holds_outside_band;
   paper << "| | holds | within seed variance | differs | not run | tolerance alone: holds / differs | holds, outside the k-seed band |\n"
         "|---|---|---|---|---|---|---|\n"
      << "| published values | " << vcount[Verdict::holds] << " | " << vcount[Verdict::within_seed_variance] << " | " << vcount[Verdict::differs]
@@ -230,25 +232,38 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
         "published value lies outside the band, taken as every number printed as it is (0.95: [0.945, 0.955]) (\"holds (within "
         "tolerance; the published value lies outside our k-seed band, percentile ...)\"); the converse, outside tolerance but "
         "inside the band, is every *within seed variance*.\n";
+}
 
+// The papers in the order the reference names them, and those none of whose values and claims the results cover
+// (named together in one line rather than given a section of "not run" rows; none when no paper is covered at all).
+std::vector<std::string> papers_of(const Reference& ref) {
   std::vector<std::string> papers;
   for (const auto& v : ref.values)
     if (std::find(papers.begin(), papers.end(), v.paper) == papers.end()) papers.push_back(v.paper);
   for (const auto& c : ref.claims)
     if (!is_timing_metric(c.query.metric) && std::find(papers.begin(), papers.end(), c.paper) == papers.end()) papers.push_back(c.paper);
-  // A paper none of whose values and claims the results cover gets no section of "not run" rows: the papers
-  // without results are named together in one line.
+  return papers;
+}
+
+std::vector<std::string> papers_without_results(const Reference& ref, const std::vector<std::string>& papers, const Judged& j) {
   std::vector<std::string> absent;
   for (const auto& p : papers) {
     std::size_t values = 0, claims = 0, covered = 0;
     for (std::size_t i = 0; i < ref.values.size(); ++i)
-      if (ref.values[i].paper == p) ++values, covered += vout[i].verdict != Verdict::not_run;
+      if (ref.values[i].paper == p) ++values, covered += j.values[i].verdict != Verdict::not_run;
     for (std::size_t i = 0; i < ref.claims.size(); ++i)
-      if (ref.claims[i].paper == p && !is_timing_metric(ref.claims[i].query.metric)) ++claims, covered += cout_[i].verdict != Verdict::not_run;
+      if (ref.claims[i].paper == p && !is_timing_metric(ref.claims[i].query.metric)) ++claims, covered += j.claims[i].verdict != Verdict::not_run;
     if (covered == 0) absent.push_back((ref.papers.count(p) ? ref.papers.at(p) : p) + " (" + std::to_string(values) + " values, " + std::to_string(claims) + " claims)");
   }
-  // No paper covered at all (a report without results): every section is kept, the reference listed in full.
   if (absent.size() == papers.size()) absent.clear();
+  return absent;
+}
+
+// One section per paper with results: its values, then its claims, then the reasons and notes.
+void write_paper_sections(std::ostream& paper, const Reference& ref, const std::vector<std::string>& papers,
+                          const std::vector<std::string>& absent, const Judged& j) {
+  const std::vector<ValueOutcome>& vout = j.values;
+  const std::vector<ClaimOutcome>& cout_ = j.claims;
   for (const auto& p : papers) {
     const std::string title = ref.papers.count(p) ? ref.papers.at(p) : p;
     if (std::any_of(absent.begin(), absent.end(), [&](const std::string& a) { return a.rfind(title + " (", 0) == 0; })) continue;
@@ -296,152 +311,157 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
           << names << ".\n";
   }
 
-  // Published values with an `authors_code` experiment: the paper's protocol on the authors' own seeds.
-  {
-    std::vector<std::size_t> idx;
-    for (std::size_t i = 0; i < ref.values.size(); ++i)
-      if (ref.values[i].authors_code) idx.push_back(i);
-    if (!idx.empty()) {
-      std::vector<AuthorsOutcome> ao;
-      std::map<std::string, int> tally;
-      for (std::size_t i : idx) {
-        const auto& o = ao.emplace_back(evaluate_authors(ref.values[i], results, settings));
-        if (summary) {
-          ++summary->authors;
-          summary->authors_exact += o.exact && *o.exact;
-        }
-        const bool by_seeds = ref.values[i].authors_code->by_seeds;
-        const std::string key = o.exact                                                 ? (*o.exact ? "exact" : "differ")
-                                : !o.missing_seeds.empty()                              ? "missing seeds"
-                                : by_seeds || o.tolerance.verdict == Verdict::not_run ? "not run"
-                                                                                        : std::string("judged by tolerance: ") + to_string(o.tolerance.verdict);
-        tally[key]++;
-      }
-      paper << "\n## The authors' own seeds\n\n"
-            "Published values whose `authors_code:` (`reference/published.yaml`) names an experiment run with the authors' own "
-            "random stream and seeds: the paper's protocol recomputed on the trials whose record carries `\"seed\"` 0..K-1 (the "
-            "mean of all K for a mean over K seeds, seed 0 for a single run; all K must be present), rounded to the published "
-            "value's printed decimals: *exact* when it equals the published value, else the difference (reproduction - "
-            "published). Entries marked `compare: tolerance` run the authors' code options with our seeds and are judged like "
-            "the values above (tolerance, then seed variance). *ours (default config)* is the mean shown in the paper's table "
-            "above, with its verdict.\n\n";
-      std::string counts;
-      for (const auto& [k, n] : tally) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + k;
-      paper << idx.size() << " values: " << counts << ".\n\n"
-         << "| paper | source | dataset | series | metric | published | protocol | ours (default config) | verdict | authors' run | reproduction "
-            "| per seed | match |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
-      std::string notes;
-      std::set<std::string> noted;
-      for (std::size_t j = 0; j < idx.size(); ++j) {
-        const PublishedValue& v = ref.values[idx[j]];
-        const ValueOutcome& ours = vout[idx[j]];
-        const AuthorsOutcome& o = ao[j];
-        const AuthorsCode& a = *v.authors_code;
-        std::string metric = v.query.metric;
-        for (const auto& [k, x] : v.query.params) metric += ", " + k + "=" + fmt(x, 2);
-        std::string repro = "-";
-        if (o.reproduced) {
-          repro = fmt_value(v.query.metric, *o.reproduced);
-          if (!a.by_seeds)
-            repro += " (mean of " + std::to_string(o.tolerance.trials) + " trials)";
-          else if (v.protocol.statistic == SeedStatistic::single)
-            repro += " (seed 0)";
-          else
-            repro += std::string(" (") + to_string(v.protocol.statistic) + " of seeds 0.." + std::to_string(v.protocol.seeds - 1) + ")";
-        }
-        std::string per_seed;
-        for (std::size_t i = 0; i < o.per_seed.size() && i < 10; ++i)
-          per_seed += (i ? ", " : "") + std::to_string(o.per_seed[i].first) + ": " + fmt_value(v.query.metric, o.per_seed[i].second);
-        if (o.per_seed.size() > 10) per_seed += ", ... (" + std::to_string(o.per_seed.size()) + " seeds)";
-        const std::string match = show_status(o, a);
-        paper << "| " << v.paper << " | " << v.source << " | " << v.query.dataset << " | " << v.query.series << " | " << cell_text(metric) << " | "
-           << (v.value_text.empty() ? fmt(v.value) : v.value_text) << " | " << describe(v.protocol) << " | " << (ours.mean ? fmt_value(v.query.metric, *ours.mean) : "-")
-           << " | " << value_verdict_text(ours) << " | " << cell_text(a.label) << " (`" << a.experiment << "`) | " << repro << " | "
-           << (per_seed.empty() ? "-" : per_seed) << " | " << cell_text(match) << " |\n";
-        if (!a.note.empty() && noted.insert(a.experiment + "\n" + a.note).second) notes += "- `" + a.experiment + "`: " + a.note + "\n";
-      }
-      if (!notes.empty()) paper << "\nNotes:\n\n" << notes;
-    }
+}
+
+// A published value's row of the authors' seeds table: the reproduction under the protocol, per seed.
+struct AuthorsRow {
+  std::string repro = "-", per_seed;
+};
+AuthorsRow authors_row(const PublishedValue& v, const AuthorsOutcome& o) {
+  const AuthorsCode& a = *v.authors_code;
+  AuthorsRow r;
+  if (o.reproduced) {
+    r.repro = fmt_value(v.query.metric, *o.reproduced);
+    if (!a.by_seeds)
+      r.repro += " (mean of " + std::to_string(o.tolerance.trials) + " trials)";
+    else if (v.protocol.statistic == SeedStatistic::single)
+      r.repro += " (seed 0)";
+    else
+      r.repro += std::string(" (") + to_string(v.protocol.statistic) + " of seeds 0.." + std::to_string(v.protocol.seeds - 1) + ")";
   }
+  for (std::size_t i = 0; i < o.per_seed.size() && i < 10; ++i)
+    r.per_seed += (i ? ", " : "") + std::to_string(o.per_seed[i].first) + ": " + fmt_value(v.query.metric, o.per_seed[i].second);
+  if (o.per_seed.size() > 10) r.per_seed += ", ... (" + std::to_string(o.per_seed.size()) + " seeds)";
+  return r;
+}
 
-  // Running times: a comparison, not a verdict (other hardware, other language).
-  if (!ref.timings.empty()) {
-    paper << "\n## Running times\n\n";
-    std::set<std::string> machines, experiments;
-    for (const auto& t : ref.timings) {
-      if (!t.machine.empty()) machines.insert(t.source + " of " + (ref.papers.count(t.paper) ? ref.papers.at(t.paper) : t.paper) + ": " + t.machine);
-      experiments.insert(t.query.experiment);
+// Published values with an `authors_code` experiment: the paper's protocol on the authors' own seeds.
+void write_authors_section(std::ostream& paper, const Reference& ref, const Results& results, const VerdictSettings& settings,
+                           const std::vector<ValueOutcome>& vout, ReportSummary* summary) {
+  std::vector<std::size_t> idx;
+  for (std::size_t i = 0; i < ref.values.size(); ++i)
+    if (ref.values[i].authors_code) idx.push_back(i);
+  if (idx.empty()) return;
+  std::vector<AuthorsOutcome> ao;
+  std::map<std::string, int> tally;
+  for (std::size_t i : idx) {
+    const auto& o = ao.emplace_back(evaluate_authors(ref.values[i], results, settings));
+    if (summary) {
+      ++summary->authors;
+      summary->authors_exact += o.exact && *o.exact;
     }
-    for (const auto& m : machines) paper << "Published: " << m << ".\n";
-    paper << "\nOurs: the median over the trials of each cell's recorded `timing` field (`method_seconds`: the method "
-          "alone, as the runner measured it), C++ "
-       << build_info().build_type << " build. Threads of the runs, from each experiment's provenance:";
-    for (const auto& e : experiments) {
-      auto it = results.experiments().find(e);
-      paper << " " << e << ": " << (it == results.experiments().end() ? std::string("not in the results") : threads_of(it->second)) << ";";
-    }
-    paper << " with more than one thread, trials of different cells run at the same time and share the machine, so time "
-          "with `--threads 1`. The ratio is ours / the paper's.\n\n| source | dataset | method | series | ours (median) | trials | paper | ours / paper |\n"
-          "|---|---|---|---|---|---|---|---|\n";
-    for (const auto& t : ref.timings) {
-      const TimingOutcome o = evaluate(t, results);
-      paper << "| " << t.source << " | " << t.query.dataset << " | " << t.column << " | " << t.query.series << " | "
-         << (o.median_seconds ? fmt_time(*o.median_seconds) : "- (" + o.note + ")") << " | " << (o.trials ? std::to_string(o.trials) : "-") << " | "
-         << (t.seconds ? fmt_time(*t.seconds) : t.note.empty() ? std::string("-") : cell_text(t.note)) << " | "
-         << (o.median_seconds && t.seconds ? fmt(*o.median_seconds / *t.seconds, 3) : std::string("-")) << " |\n";
-    }
-    bool header = false;
-    std::string reasons;
-    for (std::size_t i = 0; i < ref.claims.size(); ++i) {
-      const auto& c = ref.claims[i];
-      if (!is_timing_metric(c.query.metric)) continue;
-      if (!header) {
-        paper << "\nClaims about running time (checked on our times; the ordering, not the absolute time, is what carries over):\n\n"
-           << kClaimsHeader;
-        header = true;
-      }
-      claim_row(paper, c, cout_[i], reasons);
-    }
-    if (!reasons.empty()) paper << "\nReasons and notes:\n\n" << reasons;
+    const bool by_seeds = ref.values[i].authors_code->by_seeds;
+    const std::string key = o.exact                                                 ? (*o.exact ? "exact" : "differ")
+                            : !o.missing_seeds.empty()                              ? "missing seeds"
+                            : by_seeds || o.tolerance.verdict == Verdict::not_run ? "not run"
+                                                                                    : std::string("judged by tolerance: ") + to_string(o.tolerance.verdict);
+    tally[key]++;
   }
-
-  // The methods of every experiment against epsilon (comparison_markdown.hpp), with the experiments the paper
-  // sections judge folded.
-  {
-    ComparisonSectionOptions copts{opts.figures_dir, opts.report_path, {}, {}, opts.tables_dir};
-    for (const auto& v : ref.values) {
-      copts.folded.insert(v.query.experiment);
-      if (v.authors_code) copts.folded.insert(v.authors_code->experiment);
-    }
-    for (const auto& c : ref.claims) copts.folded.insert(c.query.experiment);
-    for (const auto& t : ref.timings) copts.folded.insert(t.query.experiment);
-    if (own_sweeps) {
-      md << comparison_section(results, copts) << win_regions_section(results, copts) << "\n## The papers' published values\n\n"
-         << "None of these results is an experiment of the papers: their " << ref.values.size() << " published values and "
-         << ref.claims.size() << " claims are not run here (`dpclust report` on the results of `configs/paper/` judges them).\n";
-    } else {
-      md << paper.str() << comparison_section(results, copts) << win_regions_section(results, copts);
-    }
+  paper << "\n## The authors' own seeds\n\n"
+        "Published values whose `authors_code:` (`reference/published.yaml`) names an experiment run with the authors' own "
+        "random stream and seeds: the paper's protocol recomputed on the trials whose record carries `\"seed\"` 0..K-1 (the "
+        "mean of all K for a mean over K seeds, seed 0 for a single run; all K must be present), rounded to the published "
+        "value's printed decimals: *exact* when it equals the published value, else the difference (reproduction - "
+        "published). Entries marked `compare: tolerance` run the authors' code options with our seeds and are judged like "
+        "the values above (tolerance, then seed variance). *ours (default config)* is the mean shown in the paper's table "
+        "above, with its verdict.\n\n";
+  std::string counts;
+  for (const auto& [k, n] : tally) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + k;
+  paper << idx.size() << " values: " << counts << ".\n\n"
+     << "| paper | source | dataset | series | metric | published | protocol | ours (default config) | verdict | authors' run | reproduction "
+        "| per seed | match |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  std::string notes;
+  std::set<std::string> noted;
+  for (std::size_t j = 0; j < idx.size(); ++j) {
+    const PublishedValue& v = ref.values[idx[j]];
+    const ValueOutcome& ours = vout[idx[j]];
+    const AuthorsOutcome& o = ao[j];
+    const AuthorsCode& a = *v.authors_code;
+    std::string metric = v.query.metric;
+    for (const auto& [k, x] : v.query.params) metric += ", " + k + "=" + fmt(x, 2);
+    const AuthorsRow row = authors_row(v, o);
+    const std::string match = show_status(o, a);
+    paper << "| " << v.paper << " | " << v.source << " | " << v.query.dataset << " | " << v.query.series << " | " << cell_text(metric) << " | "
+       << (v.value_text.empty() ? fmt(v.value) : v.value_text) << " | " << describe(v.protocol) << " | " << (ours.mean ? fmt_value(v.query.metric, *ours.mean) : "-")
+       << " | " << value_verdict_text(ours) << " | " << cell_text(a.label) << " (`" << a.experiment << "`) | " << row.repro << " | "
+       << (row.per_seed.empty() ? "-" : row.per_seed) << " | " << cell_text(match) << " |\n";
+    if (!a.note.empty() && noted.insert(a.experiment + "\n" + a.note).second) notes += "- `" + a.experiment + "`: " + a.note + "\n";
   }
+  if (!notes.empty()) paper << "\nNotes:\n\n" << notes;
+}
 
-  if (!opts.figures_dir.empty() && fs::is_directory(opts.figures_dir)) {
-    std::vector<fs::path> pngs;
-    for (const auto& e : fs::directory_iterator(opts.figures_dir))
-      if (e.path().extension() == ".png") pngs.push_back(e.path());
-    std::sort(pngs.begin(), pngs.end());
-    if (!pngs.empty()) {
-      md << "\n## Figures\n\n";
-      const fs::path base = opts.report_path.empty() ? fs::current_path() : fs::absolute(opts.report_path).parent_path();
-      for (const auto& png : pngs) {
-        const std::string rel = fs::relative(fs::absolute(png), base).string();
-        md << "[<img src=\"" << rel << "\" width=\"240\" alt=\"" << png.stem().string() << "\">](" << rel << ") ";
-      }
-      md << "\n";
-    }
+// Running times: a comparison, not a verdict (other hardware, other language).
+void write_timings_section(std::ostream& paper, const Reference& ref, const Results& results, const std::vector<ClaimOutcome>& cout_) {
+  if (ref.timings.empty()) return;
+  paper << "\n## Running times\n\n";
+  std::set<std::string> machines, experiments;
+  for (const auto& t : ref.timings) {
+    if (!t.machine.empty()) machines.insert(t.source + " of " + (ref.papers.count(t.paper) ? ref.papers.at(t.paper) : t.paper) + ": " + t.machine);
+    experiments.insert(t.query.experiment);
   }
+  for (const auto& m : machines) paper << "Published: " << m << ".\n";
+  paper << "\nOurs: the median over the trials of each cell's recorded `timing` field (`method_seconds`: the method "
+        "alone, as the runner measured it), C++ "
+     << build_info().build_type << " build. Threads of the runs, from each experiment's provenance:";
+  for (const auto& e : experiments) {
+    auto it = results.experiments().find(e);
+    paper << " " << e << ": " << (it == results.experiments().end() ? std::string("not in the results") : threads_of(it->second)) << ";";
+  }
+  paper << " with more than one thread, trials of different cells run at the same time and share the machine, so time "
+        "with `--threads 1`. The ratio is ours / the paper's.\n\n| source | dataset | method | series | ours (median) | trials | paper | ours / paper |\n"
+        "|---|---|---|---|---|---|---|---|\n";
+  for (const auto& t : ref.timings) {
+    const TimingOutcome o = evaluate(t, results);
+    paper << "| " << t.source << " | " << t.query.dataset << " | " << t.column << " | " << t.query.series << " | "
+       << (o.median_seconds ? fmt_time(*o.median_seconds) : "- (" + o.note + ")") << " | " << (o.trials ? std::to_string(o.trials) : "-") << " | "
+       << (t.seconds ? fmt_time(*t.seconds) : t.note.empty() ? std::string("-") : cell_text(t.note)) << " | "
+       << (o.median_seconds && t.seconds ? fmt(*o.median_seconds / *t.seconds, 3) : std::string("-")) << " |\n";
+  }
+  bool header = false;
+  std::string reasons;
+  for (std::size_t i = 0; i < ref.claims.size(); ++i) {
+    const auto& c = ref.claims[i];
+    if (!is_timing_metric(c.query.metric)) continue;
+    if (!header) {
+      paper << "\nClaims about running time (checked on our times; the ordering, not the absolute time, is what carries over):\n\n"
+         << kClaimsHeader;
+      header = true;
+    }
+    claim_row(paper, c, cout_[i], reasons);
+  }
+  if (!reasons.empty()) paper << "\nReasons and notes:\n\n" << reasons;
+}
 
-  md << audit_section(results);
+// The comparison of the methods (comparison_markdown.hpp), with the experiments the paper sections judge folded.
+ComparisonSectionOptions comparison_options(const Reference& ref, const ReportOptions& opts) {
+  ComparisonSectionOptions copts{opts.figures_dir, opts.report_path, {}, {}, opts.tables_dir};
+  for (const auto& v : ref.values) {
+    copts.folded.insert(v.query.experiment);
+    if (v.authors_code) copts.folded.insert(v.authors_code->experiment);
+  }
+  for (const auto& c : ref.claims) copts.folded.insert(c.query.experiment);
+  for (const auto& t : ref.timings) copts.folded.insert(t.query.experiment);
+  return copts;
+}
 
+// The figures of the figures folder, as thumbnails that link to them.
+void write_figures(std::ostream& md, const ReportOptions& opts) {
+  if (opts.figures_dir.empty() || !fs::is_directory(opts.figures_dir)) return;
+  std::vector<fs::path> pngs;
+  for (const auto& e : fs::directory_iterator(opts.figures_dir))
+    if (e.path().extension() == ".png") pngs.push_back(e.path());
+  std::sort(pngs.begin(), pngs.end());
+  if (pngs.empty()) return;
+  md << "\n## Figures\n\n";
+  const fs::path base = opts.report_path.empty() ? fs::current_path() : fs::absolute(opts.report_path).parent_path();
+  for (const auto& png : pngs) {
+    const std::string rel = fs::relative(fs::absolute(png), base).string();
+    md << "[<img src=\"" << rel << "\" width=\"240\" alt=\"" << png.stem().string() << "\">](" << rel << ") ";
+  }
+  md << "\n";
+}
+
+void write_provenance(std::ostream& md, const Results& results) {
   md << "\n## Provenance\n\n| experiment | config | cells | trials | commit(s) | runs (host, threads, wall s) |\n|---|---|---|---|---|---|\n";
   for (const auto& [name, r] : results.experiments()) {
     const auto& prov = r["provenance"];
@@ -453,6 +473,40 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
     md << "| " << name << " | " << prov.value("config_file", "") << " (crc32 " << prov.value("config_crc32", "") << ") | " << r["cells"].size()
        << " | " << r.value("trials", 0) << " | " << commits << " | " << runs << " |\n";
   }
+}
+
+}  // namespace
+
+std::string write_markdown(const Reference& ref, const Results& results, const ReportOptions& opts, ReportSummary* summary) {
+  VerdictSettings settings = ref.verdicts;
+  if (opts.min_trials_for_variance) settings.min_trials_for_variance = *opts.min_trials_for_variance;
+  std::ostringstream md;
+  Judged judged = judge_all(ref, results, settings);
+  if (summary) fill_summary(ref, judged, *summary);
+  // A results directory of one's own sweeps holds no experiment of the papers: every published value and
+  // claim is "not run". Its report opens with the comparison of its methods, and says the papers in a line.
+  const bool own_sweeps = !results.experiments().empty() && judged.vcount[Verdict::not_run] == static_cast<int>(ref.values.size()) &&
+                          judged.ccount[Verdict::not_run] == static_cast<int>(ref.claims.size());
+  md << "# dpclust " << (own_sweeps ? "report" : "reproduction report") << "\n\n";
+  md << "Generated " << utc_now_iso8601() << " by dpclust " << build_info().version << " (git " << build_info().git_commit.substr(0, 12)
+     << ") from " << results.experiments().size() << " experiment results.\n\n";
+  std::ostringstream paper;
+  write_overview(paper, judged, settings);
+  const std::vector<std::string> papers = papers_of(ref);
+  write_paper_sections(paper, ref, papers, papers_without_results(ref, papers, judged), judged);
+  write_authors_section(paper, ref, results, settings, judged.values, summary);
+  write_timings_section(paper, ref, results, judged.claims);
+  const ComparisonSectionOptions copts = comparison_options(ref, opts);
+  if (own_sweeps) {
+    md << comparison_section(results, copts) << win_regions_section(results, copts) << "\n## The papers' published values\n\n"
+       << "None of these results is an experiment of the papers: their " << ref.values.size() << " published values and "
+       << ref.claims.size() << " claims are not run here (`dpclust report` on the results of `configs/paper/` judges them).\n";
+  } else {
+    md << paper.str() << comparison_section(results, copts) << win_regions_section(results, copts);
+  }
+  write_figures(md, opts);
+  md << audit_section(results);
+  write_provenance(md, results);
   return md.str();
 }
 

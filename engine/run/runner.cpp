@@ -18,6 +18,7 @@
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 
 #include "core/error.hpp"
@@ -159,6 +160,307 @@ Pending find_pending(const std::vector<Cell>& cells, const json& planned, const 
 
 }  // namespace
 
+namespace {
+
+// What a run with nothing to compute reports, when the directory already holds this run's cells: the directory
+// is left untouched, so that a complete results directory can be read-only (an archive, a shared copy) and a
+// rerun is a no-op. nullopt when the run has to record something.
+std::optional<RunReport> report_if_up_to_date(const fs::path& exp_dir, const json& planned, std::size_t cells, RunReport report,
+                                              std::chrono::steady_clock::time_point wall0) {
+  auto on_disk = read_manifest(exp_dir);
+  if (!on_disk || !same_work(*on_disk, planned)) return std::nullopt;
+  const bool current = results_current(exp_dir);
+  if (!current && assemble_results_json(exp_dir)) return std::nullopt;
+  report.up_to_date = true;
+  report.complete = current;
+  if (current) report.results_file = exp_dir / "results.json";
+  report.cells_present = current ? cells : count_valid_cells(exp_dir, *on_disk);
+  report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  return report;
+}
+
+// The pending cells split by the checks before the run: those that run (with their fingerprints, file stamps
+// and metrics) and those blocked (--keep-going records them).
+struct RunnableCells {
+  std::vector<const Cell*> cells;
+  std::vector<std::string> fingerprints;
+  std::vector<FileStamp> stamps;
+  std::vector<std::vector<const MetricInfo*>> metrics;
+  std::vector<std::pair<const Cell*, InputError>> blocked;
+  std::vector<std::string> blocked_fingerprints;
+};
+
+RunnableCells split_blocked(const Pending& pending, const Preflight& pf) {
+  RunnableCells r;
+  for (std::size_t i = 0; i < pending.cells.size(); ++i) {
+    const Cell* c = pending.cells[i];
+    if (auto it = pf.blocked.find(c->index); it != pf.blocked.end()) {
+      r.blocked.emplace_back(c, it->second);
+      r.blocked_fingerprints.push_back(pending.fingerprints[i]);
+      continue;
+    }
+    r.cells.push_back(c);
+    r.fingerprints.push_back(pending.fingerprints[i]);
+    r.stamps.push_back(pending.stamps[i]);
+    r.metrics.push_back(pf.metrics[c->index]);
+  }
+  return r;
+}
+
+// Said on stderr, each reason once with the number of cells it blocks, so that a run that skips (or cannot
+// start) a cell never does so silently.
+void say_blocked(const ExperimentConfig& cfg, const RunnableCells& cells) {
+  if (cells.blocked.empty()) return;
+  std::vector<std::pair<std::string, std::size_t>> reasons;  // the message, cells; in order of first appearance
+  for (const auto& [c, e] : cells.blocked) {
+    const std::string text = std::string(e.what());
+    auto it = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == text; });
+    if (it == reasons.end()) reasons.emplace_back(text, 1);
+    else ++it->second;
+  }
+  if (cells.cells.empty())
+    std::cerr << cfg.name << ": no cell can run: all " << cells.blocked.size() << " pending cell" << (cells.blocked.size() == 1 ? " is" : "s are")
+              << " skipped before the run:\n";
+  for (const auto& [text, count] : reasons)
+    std::cerr << cfg.name << ": skipped " << count << " cell" << (count == 1 ? "" : "s") << " before the run: " << text << "\n";
+}
+
+// What the watchdog says of a long trial: the cell, and the cost model's estimate of one trial.
+std::vector<std::string> task_names_of(const ExperimentConfig& cfg, const std::vector<const Cell*>& cells,
+                                       const std::vector<std::optional<Dataset>>& data) {
+  std::vector<std::string> names(cells.size());
+  for (std::size_t ci = 0; ci < cells.size(); ++ci) {
+    const Cell& c = *cells[ci];
+    std::string name = "cell " + std::to_string(c.index) + " (" + c.method_label + " on " + c.dataset;
+    if (const auto t = estimate_trial_cost(cfg, c, shape_of(*data[c.dataset_index]))) {
+      const double secs = t->work / 1e9 + t->noise_draws * kSecondsPerNoiseDraw;
+      if (secs >= 1) name += ", estimated " + std::to_string(static_cast<long long>(secs)) + " s a trial";
+    }
+    names[ci] = name + ")";
+  }
+  return names;
+}
+
+// The trials of the runnable cells, in parallel: claims, trials, cell files, skips and the first error.
+class TrialRuns {
+ public:
+  TrialRuns(const ExperimentConfig& cfg, const RunOptions& opts, const fs::path& exp_dir, const RunnableCells& cells,
+            const std::vector<std::optional<Dataset>>& data, int threads)
+      : cfg_(cfg), opts_(opts), exp_dir_(exp_dir), cells_(cells), data_(data), threads_(threads),
+        trials_(static_cast<std::size_t>(cfg.trials)), outcomes_(cells.cells.size(), std::vector<TrialOutcome>(trials_)),
+        remaining_(cells.cells.size()), skipped_(new std::atomic<bool>[cells.cells.size()]),
+        dataset_caches_(new DatasetCache[cfg.datasets.size()]), decision_(cells.cells.size(), Decision::deferred),
+        claims_(cells.cells.size()), claimed_(new std::once_flag[cells.cells.size()]),
+        progress_(cfg.name, cells.cells.size() * trials_, opts.progress), task_names_(task_names_of(cfg, cells.cells, data)) {
+    for (auto& r : remaining_) r.store(trials_);
+    for (std::size_t i = 0; i < cells.cells.size(); ++i) skipped_[i].store(false);
+  }
+
+  // A skipped cell: its reason and fix where the report and `status` find them (never data values: the
+  // engine's messages name parameters, files and lines).
+  void record_skip(const Cell& c, const std::string& fingerprint, const std::string& phase, const std::string& reason,
+                   const std::string& fix) {
+    const json rec{{"index", c.index},   {"id", c.id},        {"key", c.key},       {"dataset", c.dataset},
+                   {"method", c.method}, {"series", c.method_label}, {"params", c.params.to_json()}, {"fingerprint", fingerprint},
+                   {"phase", phase},     {"reason", reason},  {"fix", fix},         {"when", utc_now_iso8601()}};
+    std::lock_guard<std::mutex> lock(skip_mu_);
+    write_file_atomic(skipped_cell_path(exp_dir_, c.id), rec.dump(2) + "\n");
+    ++skipped_count_;
+  }
+
+  // Pass 1: every pending cell this run can claim without waiting, trials in parallel. Pass 2: the cells another
+  // run was computing. Wait for each claim (one at a time, so two runs never wait for each other); the cell is
+  // then usually on disk, else (that run died) computed here.
+  void run() {
+    const std::size_t n_tasks = cells_.cells.size() * trials_;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::size_t task = 0; task < n_tasks; ++task) {
+      if (failed_.load()) continue;
+      const std::size_t ci = task / trials_, t = task % trials_;
+      try {
+        std::call_once(claimed_[ci], [&] { decision_[ci] = claim(ci, /*wait=*/false); });
+      } catch (...) {
+        record_error(*cells_.cells[ci], t);
+        continue;
+      }
+      if (decision_[ci] == Decision::compute) run_task(ci, t);
+      else if (decision_[ci] == Decision::done_elsewhere) progress_.tick();
+    }
+    for (std::size_t ci = 0; ci < cells_.cells.size() && !failed_.load(); ++ci) {
+      if (decision_[ci] != Decision::deferred) continue;
+      try {
+        decision_[ci] = claim(ci, /*wait=*/true);
+      } catch (...) {
+        record_error(*cells_.cells[ci], 0);
+        break;
+      }
+      if (decision_[ci] == Decision::done_elsewhere) {
+        for (std::size_t t = 0; t < trials_; ++t) progress_.tick();
+        continue;
+      }
+#pragma omp parallel for schedule(dynamic, 1)
+      for (std::size_t t = 0; t < trials_; ++t)
+        if (!failed_.load()) run_task(ci, t);
+    }
+    progress_.finish();
+    claims_.clear();  // a failed cell's claim too: another run may compute it
+  }
+
+  bool failed() const { return failed_.load(); }
+  std::size_t computed() const { return cells_computed_.load(); }
+  std::size_t skipped() const { return skipped_count_.load(); }
+  std::size_t from_concurrent_runs() const {
+    return static_cast<std::size_t>(std::count(decision_.begin(), decision_.end(), Decision::done_elsewhere));
+  }
+  const std::exception_ptr& first_error() const { return first_error_; }
+  const std::string& error_context() const { return error_context_; }
+
+  // Which cell failed and why, for `dpclust status`. The message is the engine's own (a parameter check, a file
+  // error): it names parameters and files, never data values.
+  json failed_cell() const {
+    std::string what;
+    try {
+      std::rethrow_exception(first_error_);
+    } catch (const std::exception& e) {
+      what = e.what();
+    } catch (...) {
+      what = "unknown error";
+    }
+    return {{"index", error_cell_ ? error_cell_->index : 0}, {"id", error_cell_ ? error_cell_->id : ""}, {"where", error_context_},
+            {"error", what.substr(0, 500)}};
+  }
+
+ private:
+  // Claiming a cell: its claim file flock'ed by this run. A concurrent run of the same config may hold
+  // it (it is computing the cell: come back to it later) or may have written the cell since this run
+  // looked (reuse it). The claim is held until the cell file is renamed into place.
+  enum class Decision : unsigned char { compute, done_elsewhere, deferred };
+
+  Decision claim(std::size_t ci, bool wait) {
+    const Cell& c = *cells_.cells[ci];
+    FileLock lock = FileLock::acquire(ExperimentLocks::claim_file(exp_dir_, c.id), /*exclusive=*/true, wait);
+    if (!lock.held()) return Decision::deferred;
+    if (!(stamp_of(cell_path(exp_dir_, c.id)) == cells_.stamps[ci]) &&
+        check_cell(exp_dir_, c.id, cells_.fingerprints[ci]).state == CellCheck::State::valid)
+      return Decision::done_elsewhere;
+    claims_[ci] = std::move(lock);
+    return Decision::compute;
+  }
+
+  void record_error(const Cell& cell, std::size_t t) {  // call inside a catch block
+    std::lock_guard<std::mutex> lock(error_mu_);
+    if (!first_error_) {
+      first_error_ = std::current_exception();
+      error_context_ = "cell " + std::to_string(cell.index) + " (" + cell.key + "), trial " + std::to_string(t);
+      error_cell_ = &cell;
+    }
+    failed_.store(true);
+  }
+
+  // The last trial of a cell: its file written now, the claim released after the rename (so a run waiting for
+  // it finds the cell), the notes said once.
+  void write_cell_of(std::size_t ci) {
+    const Cell& cell = *cells_.cells[ci];
+    const json cell_json = build_cell_json(threads_, cfg_, cell, *data_[cell.dataset_index], cells_.metrics[ci], outcomes_[ci]);
+    if (const auto it = cell_json.find("notes"); it != cell_json.end()) {
+      std::lock_guard<std::mutex> lock(skip_mu_);
+      for (const auto& note : *it)
+        if (said_notes_.insert(note.get<std::string>()).second) std::cerr << cfg_.name << ": note: " << note.get<std::string>() << "\n";
+    }
+    write_cell(exp_dir_, cell_json);
+    claims_[ci].release();
+    std::error_code ec;
+    fs::remove(skipped_cell_path(exp_dir_, cell.id), ec);  // skipped by an earlier --keep-going run, done now
+    outcomes_[ci].clear();
+    outcomes_[ci].shrink_to_fit();
+    ++cells_computed_;
+  }
+
+  // --keep-going: a trial that failed skips its cell, said once on stderr and recorded.
+  void skip_cell(std::size_t ci, std::size_t t, const std::exception& e) {
+    const Cell& cell = *cells_.cells[ci];
+    const auto* ie = dynamic_cast<const InputError*>(&e);
+    const bool oom = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
+    std::string reason = oom ? "ran out of memory" : ie ? (ie->where().empty() ? ie->problem() : ie->where() + ": " + ie->problem()) : e.what();
+    std::string fix = ie ? ie->fix() : oom ? "lower --threads or the sizes of this cell (max_rows:, eta, grid sizes), or raise --max-memory" : "";
+    {
+      std::lock_guard<std::mutex> lock(skip_mu_);
+      std::cerr << cfg_.name << ": skipped cell " << cell.index << " (" << cell.method_label << " on " << cell.dataset << ", trial " << t
+                << "): " << reason.substr(0, 1000) << (fix.empty() ? "" : "\n  fix: " + fix) << "\n";
+    }
+    try {
+      record_skip(cell, cells_.fingerprints[ci], "trial " + std::to_string(t), reason.substr(0, 1000), fix);
+    } catch (...) {
+      record_error(cell, t);
+    }
+    claims_[ci].release();
+  }
+
+  void run_task(std::size_t ci, std::size_t t) {
+    const Cell& cell = *cells_.cells[ci];
+    if (skipped_[ci].load()) {  // --keep-going: another trial of this cell failed
+      progress_.tick();
+      return;
+    }
+    progress_.started(task_names_[ci] + ", trial " + std::to_string(t));
+    try {
+      outcomes_[ci][t] = run_trial(cfg_, cell, *data_[cell.dataset_index], cells_.metrics[ci], static_cast<std::int64_t>(t), opts_.noise_scale,
+                                   &dataset_caches_[cell.dataset_index]);
+      if (remaining_[ci].fetch_sub(1) == 1) write_cell_of(ci);
+    } catch (const std::logic_error&) {
+      record_error(cell, t);  // a bug, never a property of the input: it stops the run, --keep-going or not
+    } catch (const std::exception& e) {
+      if (!opts_.keep_going) record_error(cell, t);
+      else if (!skipped_[ci].exchange(true)) skip_cell(ci, t, e);
+    } catch (...) {
+      record_error(cell, t);
+    }
+    progress_.tick();
+  }
+
+  const ExperimentConfig& cfg_;
+  const RunOptions& opts_;
+  const fs::path& exp_dir_;
+  const RunnableCells& cells_;
+  const std::vector<std::optional<Dataset>>& data_;
+  const int threads_;
+  const std::size_t trials_;
+  std::vector<std::vector<TrialOutcome>> outcomes_;
+  std::vector<std::atomic<std::size_t>> remaining_;
+  std::unique_ptr<std::atomic<bool>[]> skipped_;
+  // What the metrics reuse across the trials and cells on each dataset (core/metric.hpp DatasetCache).
+  std::unique_ptr<DatasetCache[]> dataset_caches_;
+  std::vector<Decision> decision_;
+  std::vector<FileLock> claims_;
+  std::unique_ptr<std::once_flag[]> claimed_;
+  Progress progress_;
+  const std::vector<std::string> task_names_;
+  std::mutex skip_mu_;
+  std::set<std::string> said_notes_;  // MethodResult::notes already said on stderr (under skip_mu_)
+  std::atomic<std::size_t> skipped_count_{0};
+  std::atomic<bool> failed_{false};
+  std::atomic<std::size_t> cells_computed_{0};
+  std::mutex error_mu_;
+  std::exception_ptr first_error_;
+  std::string error_context_;
+  const Cell* error_cell_ = nullptr;
+};
+
+// The first error of the run, as the caller sees it: an input problem with where it happened, else the error.
+[[noreturn]] void rethrow_run_error(const ExperimentConfig& cfg, const TrialRuns& runs) {
+  try {
+    std::rethrow_exception(runs.first_error());
+  } catch (const InputError& e) {
+    throw InputError(cfg.file.string() + " " + runs.error_context(), e.what(), "");
+  } catch (const std::invalid_argument& e) {
+    throw InputError(cfg.file.string() + " " + runs.error_context(), e.what(), "check this cell's parameters");
+  } catch (const std::exception& e) {
+    throw std::runtime_error(runs.error_context() + ": " + e.what());
+  }
+}
+
+}  // namespace
+
 RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
   const auto wall0 = std::chrono::steady_clock::now();
   const std::string started = utc_now_iso8601();
@@ -170,24 +472,9 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
   const fs::path& exp_dir = report.experiment_dir;
   const json planned = build_manifest(cfg, cells);  // what manifest.json must say for this run's cells to be shared
 
-  const Pending pending_cells = find_pending(cells, planned, opts, exp_dir, report);
-  const std::vector<const Cell*>& pending_all = pending_cells.cells;
-
-  // Nothing to compute and nothing new to record: leave the directory untouched, so that a complete
-  // results directory can be read-only (an archive, a shared copy) and a rerun is a no-op.
-  if (pending_all.empty()) {
-    if (auto on_disk = read_manifest(exp_dir); on_disk && same_work(*on_disk, planned)) {
-      const bool current = results_current(exp_dir);
-      if (current || !assemble_results_json(exp_dir)) {
-        report.up_to_date = true;
-        report.complete = current;
-        if (current) report.results_file = exp_dir / "results.json";
-        report.cells_present = current ? cells.size() : count_valid_cells(exp_dir, *on_disk);
-        report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-        return report;
-      }
-    }
-  }
+  const Pending pending = find_pending(cells, planned, opts, exp_dir, report);
+  if (pending.cells.empty())
+    if (auto done = report_if_up_to_date(exp_dir, planned, cells.size(), report, wall0)) return *done;
 
   // Load each needed dataset once, and check every cell -- its parameters against the loaded data, its
   // metrics' prerequisites, its memory -- before any trial runs (run/preflight.hpp): every problem at once.
@@ -195,223 +482,39 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
   limits.threads = opts.threads;
   limits.max_memory = opts.max_memory;
   limits.max_trial_seconds = opts.max_trial_seconds;
-  Preflight pf = preflight(cfg, pending_all, /*load_data=*/true, limits);
+  Preflight pf = preflight(cfg, pending.cells, /*load_data=*/true, limits);
   if (!opts.keep_going) pf.problems.throw_if_any();
   report.notes = pf.notes;
   // Said before the first trial, when it can still be acted on.
   for (const auto& note : pf.notes) std::cerr << cfg.name << ": note: " << note << "\n";
-  std::vector<std::optional<Dataset>> data = std::move(pf.data);
+  const std::vector<std::optional<Dataset>> data = std::move(pf.data);
   // --keep-going: the blocked cells leave the pending list and are recorded once the session is open.
-  std::vector<const Cell*> pending;
-  std::vector<std::string> pending_fingerprint;
-  std::vector<FileStamp> pending_stamp;
-  std::vector<std::pair<const Cell*, InputError>> blocked;
-  std::vector<std::vector<const MetricInfo*>> metrics;
-  for (std::size_t i = 0; i < pending_all.size(); ++i) {
-    const Cell* c = pending_all[i];
-    if (auto it = pf.blocked.find(c->index); it != pf.blocked.end()) {
-      blocked.emplace_back(c, it->second);
-      continue;
-    }
-    pending.push_back(c);
-    pending_fingerprint.push_back(pending_cells.fingerprints[i]);
-    pending_stamp.push_back(pending_cells.stamps[i]);
-    metrics.push_back(pf.metrics[c->index]);
-  }
-
-  // What the metrics reuse across the trials and cells on each dataset (core/metric.hpp DatasetCache).
-  std::unique_ptr<DatasetCache[]> dataset_caches(new DatasetCache[cfg.datasets.size()]);
+  const RunnableCells runnable = split_blocked(pending, pf);
 
   // Only now, with every input checked, does the run touch the output directory (run_session.hpp).
-  RunSession session(cfg, opts, exp_dir, planned, pending.size(), started);
-  // A skipped cell: its reason and fix where the report and `status` find them (never data values: the
-  // engine's messages name parameters, files and lines).
-  std::mutex skip_mu;
-  std::set<std::string> said_notes;  // MethodResult::notes already said on stderr (under skip_mu)
-  std::atomic<std::size_t> skipped_count{0};
-  auto record_skip = [&](const Cell& c, const std::string& fingerprint, const std::string& phase, const std::string& reason,
-                         const std::string& fix) {
-    const json rec{{"index", c.index},   {"id", c.id},        {"key", c.key},       {"dataset", c.dataset},
-                   {"method", c.method}, {"series", c.method_label}, {"params", c.params.to_json()}, {"fingerprint", fingerprint},
-                   {"phase", phase},     {"reason", reason},  {"fix", fix},         {"when", utc_now_iso8601()}};
-    std::lock_guard<std::mutex> lock(skip_mu);
-    write_file_atomic(skipped_cell_path(exp_dir, c.id), rec.dump(2) + "\n");
-    ++skipped_count;
-  };
-  for (const auto& [c, e] : blocked) {
-    std::size_t i = static_cast<std::size_t>(std::find(pending_all.begin(), pending_all.end(), c) - pending_all.begin());
-    record_skip(*c, pending_cells.fingerprints[i], "before the run", e.where().empty() ? e.problem() : e.where() + ": " + e.problem(), e.fix());
-  }
-  // Said on stderr as well, each reason once with the number of cells it blocks, so that a run that skips
-  // (or cannot start) a cell never does so silently.
-  if (!blocked.empty()) {
-    std::vector<std::pair<std::string, std::size_t>> reasons;  // the message, cells; in order of first appearance
-    for (const auto& [c, e] : blocked) {
-      const std::string text = std::string(e.what());
-      auto it = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == text; });
-      if (it == reasons.end()) reasons.emplace_back(text, 1);
-      else ++it->second;
-    }
-    if (pending.empty())
-      std::cerr << cfg.name << ": no cell can run: all " << blocked.size() << " pending cell" << (blocked.size() == 1 ? " is" : "s are")
-                << " skipped before the run:\n";
-    for (const auto& [text, count] : reasons)
-      std::cerr << cfg.name << ": skipped " << count << " cell" << (count == 1 ? "" : "s") << " before the run: " << text << "\n";
-  }
-  std::unique_ptr<std::atomic<bool>[]> cell_skipped(new std::atomic<bool>[pending.size()]);
-  for (std::size_t i = 0; i < pending.size(); ++i) cell_skipped[i].store(false);
-
+  RunSession session(cfg, opts, exp_dir, planned, runnable.cells.size(), started);
   // Threads: --threads, capped by the config's `threads:` (running times comparable to single-threaded code).
   const ScopedThreads scoped_threads(opts.threads, cfg.threads);
   const int threads = scoped_threads.threads();
-  const auto trials = static_cast<std::size_t>(cfg.trials);
-  const std::size_t n_tasks = pending.size() * trials;
-  std::vector<std::vector<TrialOutcome>> outcomes(pending.size(), std::vector<TrialOutcome>(trials));
-  std::vector<std::atomic<std::size_t>> remaining(pending.size());
-  for (auto& r : remaining) r.store(trials);
-  std::atomic<bool> failed{false};
-  std::atomic<std::size_t> cells_computed{0};
-  std::mutex error_mu;
-  std::exception_ptr first_error;
-  std::string error_context;
-  const Cell* error_cell = nullptr;
-  Progress progress(cfg.name, n_tasks, opts.progress);
-  // What the watchdog says of a long trial: the cell, and the cost model's estimate of one trial.
-  std::vector<std::string> task_names(pending.size());
-  for (std::size_t ci = 0; ci < pending.size(); ++ci) {
-    const Cell& c = *pending[ci];
-    std::string name = "cell " + std::to_string(c.index) + " (" + c.method_label + " on " + c.dataset;
-    if (const auto t = estimate_trial_cost(cfg, c, shape_of(*data[c.dataset_index]))) {
-      const double secs = t->work / 1e9 + t->noise_draws * kSecondsPerNoiseDraw;
-      if (secs >= 1) name += ", estimated " + std::to_string(static_cast<long long>(secs)) + " s a trial";
-    }
-    task_names[ci] = name + ")";
+  TrialRuns runs(cfg, opts, exp_dir, runnable, data, threads);
+  for (std::size_t i = 0; i < runnable.blocked.size(); ++i) {
+    const auto& [c, e] = runnable.blocked[i];
+    runs.record_skip(*c, runnable.blocked_fingerprints[i], "before the run", e.where().empty() ? e.problem() : e.where() + ": " + e.problem(),
+                     e.fix());
   }
-  auto record_error = [&](const Cell& cell, std::size_t t) {  // call inside a catch block
-    std::lock_guard<std::mutex> lock(error_mu);
-    if (!first_error) {
-      first_error = std::current_exception();
-      error_context = "cell " + std::to_string(cell.index) + " (" + cell.key + "), trial " + std::to_string(t);
-      error_cell = &cell;
-    }
-    failed.store(true);
-  };
+  say_blocked(cfg, runnable);
+  runs.run();
 
-  // Claiming a cell: its claim file flock'ed by this run. A concurrent run of the same config may hold
-  // it (it is computing the cell: come back to it later) or may have written the cell since this run
-  // looked (reuse it). The claim is held until the cell file is renamed into place.
-  enum class Decision : unsigned char { compute, done_elsewhere, deferred };
-  std::vector<Decision> decision(pending.size(), Decision::deferred);
-  std::vector<FileLock> claims(pending.size());
-  std::unique_ptr<std::once_flag[]> claimed(new std::once_flag[pending.size()]);
-  auto claim = [&](std::size_t ci, bool wait) {
-    const Cell& c = *pending[ci];
-    FileLock lock = FileLock::acquire(ExperimentLocks::claim_file(exp_dir, c.id), /*exclusive=*/true, wait);
-    if (!lock.held()) return Decision::deferred;
-    if (!(stamp_of(cell_path(exp_dir, c.id)) == pending_stamp[ci]) &&
-        check_cell(exp_dir, c.id, pending_fingerprint[ci]).state == CellCheck::State::valid)
-      return Decision::done_elsewhere;
-    claims[ci] = std::move(lock);
-    return Decision::compute;
-  };
-  auto run_task = [&](std::size_t ci, std::size_t t) {
-    const Cell& cell = *pending[ci];
-    if (cell_skipped[ci].load()) {  // --keep-going: another trial of this cell failed
-      progress.tick();
-      return;
-    }
-    progress.started(task_names[ci] + ", trial " + std::to_string(t));
-    try {
-      outcomes[ci][t] = run_trial(cfg, cell, *data[cell.dataset_index], metrics[ci], static_cast<std::int64_t>(t), opts.noise_scale,
-                                  &dataset_caches[cell.dataset_index]);
-      if (remaining[ci].fetch_sub(1) == 1) {  // the last trial of this cell: write it now
-        const json cell_json = build_cell_json(threads, cfg, cell, *data[cell.dataset_index], metrics[ci], outcomes[ci]);
-        if (const auto it = cell_json.find("notes"); it != cell_json.end()) {
-          std::lock_guard<std::mutex> lock(skip_mu);
-          for (const auto& note : *it)
-            if (said_notes.insert(note.get<std::string>()).second) std::cerr << cfg.name << ": note: " << note.get<std::string>() << "\n";
-        }
-        write_cell(exp_dir, cell_json);
-        claims[ci].release();  // after the rename, so a run waiting for the claim finds the cell
-        std::error_code ec;
-        fs::remove(skipped_cell_path(exp_dir, cell.id), ec);  // skipped by an earlier --keep-going run, done now
-        outcomes[ci].clear();
-        outcomes[ci].shrink_to_fit();
-        ++cells_computed;
-      }
-    } catch (const std::logic_error&) {
-      record_error(cell, t);  // a bug, never a property of the input: it stops the run, --keep-going or not
-    } catch (const std::exception& e) {
-      if (!opts.keep_going) {
-        record_error(cell, t);
-      } else if (!cell_skipped[ci].exchange(true)) {
-        const auto* ie = dynamic_cast<const InputError*>(&e);
-        const bool oom = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
-        std::string reason = oom ? "ran out of memory" : ie ? (ie->where().empty() ? ie->problem() : ie->where() + ": " + ie->problem()) : e.what();
-        std::string fix = ie ? ie->fix() : oom ? "lower --threads or the sizes of this cell (max_rows:, eta, grid sizes), or raise --max-memory" : "";
-        {
-          std::lock_guard<std::mutex> lock(skip_mu);
-          std::cerr << cfg.name << ": skipped cell " << cell.index << " (" << cell.method_label << " on " << cell.dataset << ", trial " << t
-                    << "): " << reason.substr(0, 1000) << (fix.empty() ? "" : "\n  fix: " + fix) << "\n";
-        }
-        try {
-          record_skip(cell, pending_fingerprint[ci], "trial " + std::to_string(t), reason.substr(0, 1000), fix);
-        } catch (...) {
-          record_error(cell, t);
-        }
-        claims[ci].release();
-      }
-    } catch (...) {
-      record_error(cell, t);
-    }
-    progress.tick();
-  };
-
-  // Pass 1: every pending cell this run can claim without waiting, trials in parallel.
-#pragma omp parallel for schedule(dynamic, 1)
-  for (std::size_t task = 0; task < n_tasks; ++task) {
-    if (failed.load()) continue;
-    const std::size_t ci = task / trials, t = task % trials;
-    try {
-      std::call_once(claimed[ci], [&] { decision[ci] = claim(ci, /*wait=*/false); });
-    } catch (...) {
-      record_error(*pending[ci], t);
-      continue;
-    }
-    if (decision[ci] == Decision::compute) run_task(ci, t);
-    else if (decision[ci] == Decision::done_elsewhere) progress.tick();
-  }
-  // Pass 2: the cells another run was computing. Wait for each claim (one at a time, so two runs never
-  // wait for each other); the cell is then usually on disk, else (that run died) computed here.
-  for (std::size_t ci = 0; ci < pending.size() && !failed.load(); ++ci) {
-    if (decision[ci] != Decision::deferred) continue;
-    try {
-      decision[ci] = claim(ci, /*wait=*/true);
-    } catch (...) {
-      record_error(*pending[ci], 0);
-      break;
-    }
-    if (decision[ci] == Decision::done_elsewhere) {
-      for (std::size_t t = 0; t < trials; ++t) progress.tick();
-      continue;
-    }
-#pragma omp parallel for schedule(dynamic, 1)
-    for (std::size_t t = 0; t < trials; ++t)
-      if (!failed.load()) run_task(ci, t);
-  }
-  progress.finish();
-  claims.clear();  // a failed cell's claim too: another run may compute it
-
-  const std::size_t from_concurrent = static_cast<std::size_t>(std::count(decision.begin(), decision.end(), Decision::done_elsewhere));
-  report.cells_run = cells_computed.load();
-  report.cells_skipped = skipped_count.load();
-  report.trials_run = report.cells_run * trials;
+  const std::size_t from_concurrent = runs.from_concurrent_runs();
+  report.cells_run = runs.computed();
+  report.cells_skipped = runs.skipped();
+  report.trials_run = report.cells_run * static_cast<std::size_t>(cfg.trials);
   report.cells_from_concurrent_runs = from_concurrent;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   // Record this run in the manifest, whatever happened (cells already written stay valid), and assemble
   // results.json when the grid is complete: under `.lock`, re-reading the manifest, so that concurrent
   // runs of the same config each add their record and the last one out assembles with all of them.
-  json record = session.record(failed.load() ? "failed" : "succeeded");
+  json record = session.record(runs.failed() ? "failed" : "succeeded");
   record.update(json{{"finished", utc_now_iso8601()},
                      {"wall_seconds", wall},
                      {"threads", threads},
@@ -419,36 +522,12 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
                      {"cells_reused", report.cells_reused},
                      {"cells_from_concurrent_runs", from_concurrent},
                      {"cells_skipped", report.cells_skipped},
-                     {"succeeded", !failed.load()}});
-  if (first_error) {
-    // Which cell failed and why, for `dpclust status`. The message is the engine's own (a parameter
-    // check, a file error): it names parameters and files, never data values.
-    std::string what;
-    try {
-      std::rethrow_exception(first_error);
-    } catch (const std::exception& e) {
-      what = e.what();
-    } catch (...) {
-      what = "unknown error";
-    }
-    record["failed_cell"] = {{"index", error_cell ? error_cell->index : 0}, {"id", error_cell ? error_cell->id : ""}, {"where", error_context},
-                             {"error", what.substr(0, 500)}};
-  }
+                     {"succeeded", !runs.failed()}});
+  if (runs.first_error()) record["failed_cell"] = runs.failed_cell();
   std::exception_ptr finish_error;
-  const bool complete = session.close(record, /*assemble=*/!first_error, finish_error);
-  if (!first_error) report.complete = complete;
-
-  if (first_error) {
-    try {
-      std::rethrow_exception(first_error);
-    } catch (const InputError& e) {
-      throw InputError(cfg.file.string() + " " + error_context, e.what(), "");
-    } catch (const std::invalid_argument& e) {
-      throw InputError(cfg.file.string() + " " + error_context, e.what(), "check this cell's parameters");
-    } catch (const std::exception& e) {
-      throw std::runtime_error(error_context + ": " + e.what());
-    }
-  }
+  const bool complete = session.close(record, /*assemble=*/!runs.first_error(), finish_error);
+  if (runs.first_error()) rethrow_run_error(cfg, runs);
+  report.complete = complete;
   if (finish_error) std::rethrow_exception(finish_error);
   report.cells_reused += from_concurrent;
   if (report.complete) report.results_file = exp_dir / "results.json";

@@ -238,6 +238,237 @@ std::string scoped(const std::string& notion, bool alone) {
                           "see whole_file)";
 }
 
+
+// What one trial of a cell adds: the conditions every trial of the cell shares, and the trial's own spend.
+struct TrialContext {
+  std::uint64_t cell;
+  bool seeded, flagged, max_rows;
+  std::string derived;  // the data-derived range that makes the cell's trials unbounded (empty: none)
+};
+
+// The counts a guarantee is stated from (Central and Local alike).
+template <class T>
+void count_trial(T& s, const TrialContext& t, bool uncalibrated, bool unbounded, const std::set<std::string>& reasons) {
+  ++s.trials;
+  s.cells.insert(t.cell);
+  s.seeded += t.seeded;
+  s.flagged += t.flagged;
+  s.uncalibrated += uncalibrated;
+  s.unbounded += unbounded;
+  s.unbounded_reasons.insert(reasons.begin(), reasons.end());
+}
+
+void add_local_trial(Local& l, const json& spent, const TrialContext& t, bool uncalibrated, bool unbounded,
+                     const std::set<std::string>& reasons) {
+  count_trial(l, t, uncalibrated, unbounded, reasons);
+  l.distance_unrecorded += spent.contains("distance_recorded");
+  l.rate += spent["epsilon"].get<double>();
+  auto& level = l.levels[spent["distance"].get<double>()];
+  level.first += spent["level_epsilon"].get<double>();
+  ++level.second;
+}
+
+void add_central_trial(Central& c, const std::string& relation, const json& spent, const json& ledger, const TrialContext& t,
+                       bool uncalibrated, bool unbounded, const std::set<std::string>& reasons) {
+  count_trial(c, t, uncalibrated, unbounded, reasons);
+  double eps = spent["epsilon"].get<double>(), delta = number_or(spent, "delta", 0.0);
+  if (t.max_rows && relation == "add_remove") {
+    // One added record can push another out: the rows change by a replacement, group privacy for two.
+    delta = 2 * std::exp(eps) * delta;
+    eps *= 2;
+    ++c.doubled;
+  }
+  const json sub = ledger.contains("subsampled") ? ledger["subsampled"] : json();
+  if (sub.is_object() && sub.value("amplified", false)) {
+    auto& smp = c.samples[sub.value("sample_id", std::string())];
+    smp.eps += eps;
+    smp.delta += delta;
+    smp.q = number_or(sub, "rate", 1.0);
+    ++c.subsampled;
+  } else {
+    c.eps_direct += eps;
+    c.delta_direct += delta;
+  }
+}
+
+void add_trial(RecordSet& set, const json& cell, const json& trial, const TrialContext& t) {
+  const json ledger = trial.contains("ledger") ? trial["ledger"] : json::object();
+  const json spent = trial_privacy_spent(ledger);
+  if (!spent["private"].get<bool>()) {
+    set.non_private_cells.insert(t.cell);
+    ++set.non_private_trials;
+    set.non_private_series.insert(cell.value("series", cell.value("method", std::string("?"))));
+    return;
+  }
+  const bool unbounded = spent.value("unbounded", false) || !t.derived.empty();
+  std::set<std::string> reasons;
+  if (spent.contains("unbounded_reasons"))
+    for (const auto& r : spent["unbounded_reasons"]) reasons.insert(r.get<std::string>());
+  if (!t.derived.empty()) reasons.insert(t.derived);
+  const bool uncalibrated = !spent.value("calibrated", true);
+  if (spent["measure"] == "local") {
+    add_local_trial(set.local, spent, t, uncalibrated, unbounded, reasons);
+    return;
+  }
+  const std::string relation = spent["relation"];
+  add_central_trial(set.central[relation], relation, spent, ledger, t, uncalibrated, unbounded, reasons);
+}
+
+// A cell into its set: the set's records (the union of its cells' files, or the generator, and the rows each
+// dataset read), its selections, and every trial.
+void add_cell(RecordSet& set, const json& cell, std::uint64_t i, const json& rs) {
+  const std::string dataset = cell.at("dataset").get<std::string>();
+  set.datasets.insert(dataset);
+  const json& rec = rs["records"];
+  if (rec.contains("files")) {
+    if (!set.records.contains("files")) set.records["files"] = json::array();
+    for (const auto& f : rec["files"])
+      if (std::find(set.records["files"].begin(), set.records["files"].end(), f) == set.records["files"].end()) set.records["files"].push_back(f);
+    if (rec.contains("rows_read")) set.records["rows_read"][dataset] = rec["rows_read"];
+  } else {
+    for (auto it = rec.begin(); it != rec.end(); ++it) set.records[it.key()] = it.value();
+  }
+  if (std::find(set.selections.begin(), set.selections.end(), rs["selection"]) == set.selections.end())
+    set.selections.push_back(rs["selection"]);
+  TrialContext t;
+  t.cell = i;
+  t.seeded = cell.contains("randomness") && cell["randomness"].is_object() ? cell["randomness"].value("mode", std::string("seeded")) != "secure"
+                                                                            : true;
+  t.flagged = cell.contains("non_private") && cell["non_private"].is_array() && !cell["non_private"].empty();
+  t.max_rows = rs.contains("max_rows");
+  t.derived = rs.value("data_derived_range", std::string());
+  for (const auto& trial : cell.at("trials")) add_trial(set, cell, trial, t);
+}
+
+// One central relation's total: the direct spends plus each sample's amplified one (Balle, Barthe & Gaboardi 2018:
+// the releases on one sample together are (E, D)-DP on it, so (ln(1 + q (e^E - 1)), q D)-DP on the data).
+json central_total(const std::string& relation, const Central& c, const json& cells, bool alone) {
+  double eps = c.eps_direct, delta = c.delta_direct;
+  json samples = json::array();
+  for (const auto& [id, smp] : c.samples) {
+    const double amplified = std::log1p(smp.q * std::expm1(smp.eps));
+    eps += amplified;
+    delta += smp.q * smp.delta;
+    samples.push_back({{"sample_id", id}, {"rate", smp.q}, {"epsilon_on_sample", smp.eps}, {"epsilon_amplified", amplified}});
+  }
+  const bool pure = delta == 0;
+  json e{{"relation", relation}, {"cells", c.cells.size()}, {"trials", c.trials}, {"covers", covers(cells, c.cells)}};
+  if (c.unbounded > 0) {
+    e["epsilon"] = nullptr;
+    e["delta"] = nullptr;
+    e["unbounded"] = true;
+    e["unbounded_reasons"] = std::vector<std::string>(c.unbounded_reasons.begin(), c.unbounded_reasons.end());
+  } else {
+    e["epsilon"] = eps;
+    e["delta"] = delta;
+  }
+  if (!samples.empty()) e["subsamples"] = std::move(samples);
+  if (c.doubled > 0) e["max_rows_doubled_trials"] = c.doubled;
+  state_guarantee(e, c, scoped(notion_of(pure ? "pure" : "approximate", relation), alone));
+  return e;
+}
+
+// The local (geo-indistinguishability) total, per unit distance.
+json local_total(const Local& l, const json& cells, bool alone) {
+  json levels = json::array();
+  for (const auto& [distance, v] : l.levels)
+    levels.push_back({{"distance", distance}, {"level_epsilon", v.first}, {"trials", v.second}, {"epsilon_per_unit_distance", v.first / distance}});
+  json e{{"cells", l.cells.size()}, {"trials", l.trials}, {"levels", std::move(levels)}, {"covers", covers(cells, l.cells)}};
+  if (l.unbounded > 0) {
+    e["epsilon_per_unit_distance"] = nullptr;
+    e["unbounded"] = true;
+    e["unbounded_reasons"] = std::vector<std::string>(l.unbounded_reasons.begin(), l.unbounded_reasons.end());
+  } else {
+    e["epsilon_per_unit_distance"] = l.rate;
+  }
+  if (l.distance_unrecorded > 0) e["distance_unrecorded_trials"] = l.distance_unrecorded;
+  state_guarantee(e, l, scoped(kLocalUnits, alone));
+  return e;
+}
+
+// Why the notions present do not add up to one guarantee for the file.
+json whole_file_reasons(const RecordSet& set) {
+  json whole_reasons = json::array();
+  const bool add_remove = set.central.count("add_remove") > 0;
+  if (!set.non_private_series.empty())
+    whole_reasons.push_back(std::to_string(set.non_private_cells.size()) +
+                            " cell(s) of non-private methods release functions of these records without noise: no guarantee "
+                            "bounds what the file reveals of them");
+  if (set.local.trials > 0 && !set.central.empty())
+    whole_reasons.push_back(
+        "the file holds " + std::to_string(set.local.cells.size()) +
+        " local (geo-indistinguishability) release(s) of these records: every record perturbed and published, which reveals "
+        "the exact number of records" + std::string(add_remove ? ", protected by the add/remove guarantee" : "") +
+        "; local and central guarantees do not compose into one");
+  if (add_remove && set.central.count("replace_one") > 0)
+    whole_reasons.push_back("the file holds replace-one releases of these records, which treat the number of records as "
+                            "public and reveal it, protected by the add/remove guarantee; the relations do not compose "
+                            "into one");
+  else if (set.central.size() > 1)
+    whole_reasons.push_back("the file holds releases under different neighbouring relations, which do not compose into one");
+  return whole_reasons;
+}
+
+// The file's guarantee for the set: the one total when a notion is alone and holds, else why there is none.
+json whole_file(const RecordSet& set, std::size_t notions, bool alone, const json& only) {
+  json whole{{"notions", notions}};
+  if (alone && only.is_object() && only.value("holds", false)) {
+    whole["holds"] = true;
+    whole["guarantee"] = only["guarantee"];
+    if (only.contains("epsilon")) {
+      whole["epsilon"] = only["epsilon"];
+      whole["delta"] = only["delta"];
+    }
+    if (only.contains("epsilon_per_unit_distance")) whole["epsilon_per_unit_distance"] = only["epsilon_per_unit_distance"];
+  } else {
+    whole["holds"] = false;
+    whole["guarantee"] = nullptr;
+    if (alone && only.is_object()) {
+      whole["not_a_guarantee_because"] = json::array({"the one total does not hold (see its not_a_guarantee_because)"});
+      if (only.contains("if_run_secure")) whole["if_run_secure"] = only["if_run_secure"];
+    } else {
+      whole["not_a_guarantee_because"] = alone ? json::array() : whole_file_reasons(set);
+    }
+  }
+  return whole;
+}
+
+// One set of records in results.json: its datasets and records, one guarantee per notion, and the whole file's. A
+// notion alone in its set (no other relation, no local releases, no non-private outputs) speaks for the whole
+// file; otherwise each speaks for its cells only, and whole_file says why no single guarantee bounds what the file
+// reveals.
+json set_summary(const std::string& key, const RecordSet& set, const json& cells) {
+  json d{{"key", key}, {"datasets", std::vector<std::string>(set.datasets.begin(), set.datasets.end())},
+         {"records", set.records}, {"selections", set.selections}};
+  const std::size_t notions = set.central.size() + (set.local.trials > 0 ? 1 : 0);
+  const bool alone = notions == 1 && set.non_private_series.empty();
+  std::uint64_t private_trials = set.local.trials;
+  std::set<std::uint64_t> private_cells(set.local.cells);
+  json central = json::array();
+  json only = nullptr;  // the one total when the notion is alone
+  for (const auto& [relation, c] : set.central) {
+    private_trials += c.trials;
+    private_cells.insert(c.cells.begin(), c.cells.end());
+    json e = central_total(relation, c, cells, alone);
+    if (alone) only = e;
+    central.push_back(std::move(e));
+  }
+  d["private_cells"] = private_cells.size();
+  d["private_trials"] = private_trials;
+  if (set.local.trials > 0) {
+    json e = local_total(set.local, cells, alone);
+    if (alone) only = e;
+    d["local"] = std::move(e);
+  }
+  if (!set.non_private_series.empty())
+    d["non_private"] = {{"cells", set.non_private_cells.size()}, {"trials", set.non_private_trials},
+                        {"series", std::vector<std::string>(set.non_private_series.begin(), set.non_private_series.end())},
+                        {"note", kNonPrivateNote}};
+  d["central"] = std::move(central);
+  d["whole_file"] = whole_file(set, notions, alone, only);
+  return d;
+}
+
 }  // namespace
 
 json privacy_accounting(const json& cells) {
@@ -247,205 +478,15 @@ json privacy_accounting(const json& cells) {
     // Cells assembled before record sets existed carry none: keyed by their dataset name.
     rs[i] = cells[i].contains("record_set") ? cells[i]["record_set"] : record_set_of(json::object(), cells[i].at("dataset").get<std::string>());
   const std::vector<std::string> set_key = merged_record_set_keys(rs);
-
   std::map<std::string, RecordSet> sets;
   json by_dataset = json::object();
   for (std::uint64_t i = 0; i < cells.size(); ++i) {
-    const json& cell = cells[i];
-    const std::string dataset = cell.at("dataset").get<std::string>();
-    const std::string& key = set_key[i];
-    RecordSet& set = sets[key];
-    by_dataset[dataset] = key;
-    set.datasets.insert(dataset);
-    // The set's records: the union of its cells' files (or the generator), and the rows each dataset read.
-    const json& rec = rs[i]["records"];
-    if (rec.contains("files")) {
-      if (!set.records.contains("files")) set.records["files"] = json::array();
-      for (const auto& f : rec["files"])
-        if (std::find(set.records["files"].begin(), set.records["files"].end(), f) == set.records["files"].end()) set.records["files"].push_back(f);
-      if (rec.contains("rows_read")) set.records["rows_read"][dataset] = rec["rows_read"];
-    } else {
-      for (auto it = rec.begin(); it != rec.end(); ++it) set.records[it.key()] = it.value();
-    }
-    if (std::find(set.selections.begin(), set.selections.end(), rs[i]["selection"]) == set.selections.end())
-      set.selections.push_back(rs[i]["selection"]);
-    const bool seeded = cell.contains("randomness") && cell["randomness"].is_object()
-                            ? cell["randomness"].value("mode", std::string("seeded")) != "secure"
-                            : true;
-    const bool flagged = cell.contains("non_private") && cell["non_private"].is_array() && !cell["non_private"].empty();
-    const bool max_rows = rs[i].contains("max_rows");
-    const std::string derived = rs[i].value("data_derived_range", std::string());
-    for (const auto& t : cell.at("trials")) {
-      const json ledger = t.contains("ledger") ? t["ledger"] : json::object();
-      const json spent = trial_privacy_spent(ledger);
-      if (!spent["private"].get<bool>()) {
-        set.non_private_cells.insert(i);
-        ++set.non_private_trials;
-        set.non_private_series.insert(cell.value("series", cell.value("method", std::string("?"))));
-        continue;
-      }
-      const bool unbounded = spent.value("unbounded", false) || !derived.empty();
-      std::set<std::string> reasons;
-      if (spent.contains("unbounded_reasons"))
-        for (const auto& r : spent["unbounded_reasons"]) reasons.insert(r.get<std::string>());
-      if (!derived.empty()) reasons.insert(derived);
-      const bool uncalibrated = !spent.value("calibrated", true);
-      if (spent["measure"] == "local") {
-        Local& l = set.local;
-        ++l.trials;
-        l.cells.insert(i);
-        l.seeded += seeded;
-        l.flagged += flagged;
-        l.uncalibrated += uncalibrated;
-        l.unbounded += unbounded;
-        l.unbounded_reasons.insert(reasons.begin(), reasons.end());
-        l.distance_unrecorded += spent.contains("distance_recorded");
-        l.rate += spent["epsilon"].get<double>();
-        auto& level = l.levels[spent["distance"].get<double>()];
-        level.first += spent["level_epsilon"].get<double>();
-        ++level.second;
-        continue;
-      }
-      const std::string relation = spent["relation"];
-      Central& c = set.central[relation];
-      ++c.trials;
-      c.cells.insert(i);
-      c.seeded += seeded;
-      c.flagged += flagged;
-      c.uncalibrated += uncalibrated;
-      c.unbounded += unbounded;
-      c.unbounded_reasons.insert(reasons.begin(), reasons.end());
-      double eps = spent["epsilon"].get<double>(), delta = number_or(spent, "delta", 0.0);
-      if (max_rows && relation == "add_remove") {
-        // One added record can push another out: the rows change by a replacement, group privacy for two.
-        delta = 2 * std::exp(eps) * delta;
-        eps *= 2;
-        ++c.doubled;
-      }
-      const json sub = ledger.contains("subsampled") ? ledger["subsampled"] : json();
-      if (sub.is_object() && sub.value("amplified", false)) {
-        auto& smp = c.samples[sub.value("sample_id", std::string())];
-        smp.eps += eps;
-        smp.delta += delta;
-        smp.q = number_or(sub, "rate", 1.0);
-        ++c.subsampled;
-      } else {
-        c.eps_direct += eps;
-        c.delta_direct += delta;
-      }
-    }
+    by_dataset[cells[i].at("dataset").get<std::string>()] = set_key[i];
+    add_cell(sets[set_key[i]], cells[i], i, rs[i]);
   }
+  // 2. One guarantee per notion, for the cells it covers, and the whole file's.
   json out_sets = json::array();
-  for (const auto& [key, set] : sets) {
-    json d{{"key", key}, {"datasets", std::vector<std::string>(set.datasets.begin(), set.datasets.end())},
-           {"records", set.records}, {"selections", set.selections}};
-    // 2. One guarantee per notion, for the cells it covers: a notion alone in its set (no other relation,
-    // no local releases, no non-private outputs) speaks for the whole file; otherwise each speaks for its
-    // cells only, and whole_file says why no single guarantee bounds what the file reveals.
-    const std::size_t notions = set.central.size() + (set.local.trials > 0 ? 1 : 0);
-    const bool alone = notions == 1 && set.non_private_series.empty();
-    std::uint64_t private_trials = set.local.trials;
-    std::set<std::uint64_t> private_cells(set.local.cells);
-    json central = json::array();
-    json whole_reasons = json::array();
-    json only = nullptr;  // the one total when the notion is alone
-    for (const auto& [relation, c] : set.central) {
-      private_trials += c.trials;
-      private_cells.insert(c.cells.begin(), c.cells.end());
-      double eps = c.eps_direct, delta = c.delta_direct;
-      json samples = json::array();
-      for (const auto& [id, smp] : c.samples) {
-        // Balle, Barthe & Gaboardi 2018: the releases on one sample together are (E, D)-DP on it, so
-        // (ln(1 + q (e^E - 1)), q D)-DP on the data.
-        const double amplified = std::log1p(smp.q * std::expm1(smp.eps));
-        eps += amplified;
-        delta += smp.q * smp.delta;
-        samples.push_back({{"sample_id", id}, {"rate", smp.q}, {"epsilon_on_sample", smp.eps}, {"epsilon_amplified", amplified}});
-      }
-      const bool pure = delta == 0;
-      json e{{"relation", relation}, {"cells", c.cells.size()}, {"trials", c.trials}, {"covers", covers(cells, c.cells)}};
-      if (c.unbounded > 0) {
-        e["epsilon"] = nullptr;
-        e["delta"] = nullptr;
-        e["unbounded"] = true;
-        e["unbounded_reasons"] = std::vector<std::string>(c.unbounded_reasons.begin(), c.unbounded_reasons.end());
-      } else {
-        e["epsilon"] = eps;
-        e["delta"] = delta;
-      }
-      if (!samples.empty()) e["subsamples"] = std::move(samples);
-      if (c.doubled > 0) e["max_rows_doubled_trials"] = c.doubled;
-      state_guarantee(e, c, scoped(notion_of(pure ? "pure" : "approximate", relation), alone));
-      if (alone) only = e;
-      central.push_back(std::move(e));
-    }
-    d["private_cells"] = private_cells.size();
-    d["private_trials"] = private_trials;
-    if (set.local.trials > 0) {
-      const Local& l = set.local;
-      json levels = json::array();
-      for (const auto& [distance, v] : l.levels)
-        levels.push_back({{"distance", distance}, {"level_epsilon", v.first}, {"trials", v.second}, {"epsilon_per_unit_distance", v.first / distance}});
-      json e{{"cells", l.cells.size()}, {"trials", l.trials}, {"levels", std::move(levels)}, {"covers", covers(cells, l.cells)}};
-      if (l.unbounded > 0) {
-        e["epsilon_per_unit_distance"] = nullptr;
-        e["unbounded"] = true;
-        e["unbounded_reasons"] = std::vector<std::string>(l.unbounded_reasons.begin(), l.unbounded_reasons.end());
-      } else {
-        e["epsilon_per_unit_distance"] = l.rate;
-      }
-      if (l.distance_unrecorded > 0) e["distance_unrecorded_trials"] = l.distance_unrecorded;
-      state_guarantee(e, l, scoped(kLocalUnits, alone));
-      if (alone) only = e;
-      d["local"] = std::move(e);
-    }
-    if (!set.non_private_series.empty())
-      d["non_private"] = {{"cells", set.non_private_cells.size()}, {"trials", set.non_private_trials},
-                          {"series", std::vector<std::string>(set.non_private_series.begin(), set.non_private_series.end())},
-                          {"note", kNonPrivateNote}};
-    // Why the notions present do not add up to one guarantee for the file.
-    if (!alone) {
-      const bool add_remove = set.central.count("add_remove") > 0;
-      if (!set.non_private_series.empty())
-        whole_reasons.push_back(std::to_string(set.non_private_cells.size()) +
-                                " cell(s) of non-private methods release functions of these records without noise: no guarantee "
-                                "bounds what the file reveals of them");
-      if (set.local.trials > 0 && !set.central.empty())
-        whole_reasons.push_back(
-            "the file holds " + std::to_string(set.local.cells.size()) +
-            " local (geo-indistinguishability) release(s) of these records: every record perturbed and published, which reveals "
-            "the exact number of records" + std::string(add_remove ? ", protected by the add/remove guarantee" : "") +
-            "; local and central guarantees do not compose into one");
-      if (add_remove && set.central.count("replace_one") > 0)
-        whole_reasons.push_back("the file holds replace-one releases of these records, which treat the number of records as "
-                                "public and reveal it, protected by the add/remove guarantee; the relations do not compose "
-                                "into one");
-      else if (set.central.size() > 1)
-        whole_reasons.push_back("the file holds releases under different neighbouring relations, which do not compose into one");
-    }
-    json whole{{"notions", notions}};
-    if (alone && only.is_object() && only.value("holds", false)) {
-      whole["holds"] = true;
-      whole["guarantee"] = only["guarantee"];
-      if (only.contains("epsilon")) {
-        whole["epsilon"] = only["epsilon"];
-        whole["delta"] = only["delta"];
-      }
-      if (only.contains("epsilon_per_unit_distance")) whole["epsilon_per_unit_distance"] = only["epsilon_per_unit_distance"];
-    } else {
-      whole["holds"] = false;
-      whole["guarantee"] = nullptr;
-      if (alone && only.is_object()) {
-        whole["not_a_guarantee_because"] = json::array({"the one total does not hold (see its not_a_guarantee_because)"});
-        if (only.contains("if_run_secure")) whole["if_run_secure"] = only["if_run_secure"];
-      } else {
-        whole["not_a_guarantee_because"] = std::move(whole_reasons);
-      }
-    }
-    d["central"] = std::move(central);
-    d["whole_file"] = std::move(whole);
-    out_sets.push_back(std::move(d));
-  }
+  for (const auto& [key, set] : sets) out_sets.push_back(set_summary(key, set, cells));
   return json{{"meaning", kMeaning},
               {"composition", "basic sequential composition (Dwork & Roth 2014, Thm 3.16; Thm B.1 for delta)"},
               {"record_sets", std::move(out_sets)},

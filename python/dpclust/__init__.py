@@ -32,7 +32,8 @@ _safe_calls.install(_core)  # before any module binds a function of _core: no er
 from . import datasets, metrics  # noqa: E402
 from ._config import config_context, get_config, set_config
 from ._core import Ledger
-from ._estimator import NotFittedError, NotPrivateReleaseWarning, PrivacyLeakWarning
+from ._estimator import NotFittedError
+from ._warnings import NotPrivateReleaseWarning, PrivacyLeakWarning
 from .accountant import Budget, BudgetAccountant, BudgetError
 from .cluster import (DPDBSCAN, DPM, DPKMeans, EUGkM, FastLloyd, HybridKMeans, LSHClustering, PrivQT, PrivTHR, PrivTHREM, WaveCluster,
                       WCBaseline)

@@ -53,6 +53,9 @@ def _from_environment() -> dict:
 
 
 _config = _from_environment()
+# (estimator class, reason) pairs already warned about in this process (warn_not_private=True; _warnings.py); set_config
+# clears them when it turns the warnings on again.
+warned = set()
 
 
 def get_config() -> dict:
@@ -77,8 +80,7 @@ def set_config(warn_not_private=None) -> None:
         _config["warn_not_private"] = warn
         os.environ[ENV_WARN] = {True: "1", False: "0", "always": "always"}[warn]
         if warn is not False:
-            from . import _estimator
-            _estimator._forget_warnings()
+            warned.clear()  # warn again about every class and reason
 
 
 @contextlib.contextmanager

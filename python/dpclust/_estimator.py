@@ -1,7 +1,7 @@
 """The machinery shared by the estimators: parameters from the engine's ParamSpecs, seeds, public bounds,
 scikit-learn's input validation, and the privacy flags every fit carries.
 
-Each estimator names an engine method (``_method``). Its ``__init__`` is built from that method's
+Each estimator names an engine method (``_method``). Its ``__init__`` is built from that method's (_signature.py)
 declared parameters (the ParamSpecs ``dpclust list`` shows), with their names and defaults, plus ``bounds``,
 ``random_state``, ``randomness`` and (private methods) ``accountant``: no parameter list is written twice, so
 Python and the CLI cannot drift apart. A parameter the CLI requires in a config (a radius, a number of
@@ -13,19 +13,18 @@ with the CLI's message for a value outside its spec.
 """
 from __future__ import annotations
 
-import difflib
 import inspect
 import math
-import os
 import re
-import sys
-import warnings
 from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
 import numpy as np
 
 from . import _core
 from ._config import get_config
+from ._inputs import _CONFIG_TO_PYTHON, _check_finite, _consecutive, _input_error
+from ._signature import _translate_aliases, _translate_synonyms
+from ._warnings import _DATA_BOUNDS_NOTE, _NOT_PRIVATE_NOTE, NotPrivateReleaseWarning, PrivacyLeakWarning, _warn_not_private
 from .accountant import BudgetAccountant, BudgetError
 
 #: What ``random_state`` accepts: None (secure randomness), an int seed, or a numpy Generator/RandomState.
@@ -114,79 +113,6 @@ except ImportError:  # pragma: no cover - exercised only without scikit-learn
             return self.fit(X, y).transform(X)
 
 
-class NotPrivateReleaseWarning(RuntimeWarning):
-    """A fit whose output is not a differentially private release (``private_release_`` is False).
-
-    Emitted once per estimator class and reason in a process (``dpclust.set_config``): seeded randomness
-    (``random_state`` given: the seed regenerates the noise, so the output is reproducible and not a secure
-    release), a method that is not differentially private (``WaveCluster``, ``DRBT``), a sampler or parameter
-    the engine flags (``non_private_``), or bounds taken from the data (the subclass ``PrivacyLeakWarning``).
-    Every fit's ``private_release_`` and ``non_private_`` say it whether or not it warned. The fit itself is
-    complete and its numbers are the engine's; the warning says what may not be published as a DP release.
-    Silence it for research runs with ``dpclust.set_config(warn_not_private=False)`` (or the environment
-    variable ``DPCLUST_WARN_NOT_PRIVATE=0``): unlike ``warnings.simplefilter``, both reach joblib's worker
-    processes. ``set_config(warn_not_private="always")`` warns on every fit.
-    """
-
-
-class PrivacyLeakWarning(NotPrivateReleaseWarning):
-    """A differentially private estimator was fitted with bounds taken from the data.
-
-    The bounding box of the data is a function of its most extreme records, so a release computed on a
-    grid over it is not differentially private (diffprivlib warns the same way). The fitted estimator
-    says so in ``non_private_``; pass public ``bounds=(lower, upper)`` to avoid it.
-    """
-
-
-_DATA_BOUNDS_NOTE = "domain bounds derived from the data (bounds: data)"
-_NOT_PRIVATE_NOTE = "method is not differentially private"
-_SILENCE = ("(Said once per estimator class and reason; dpclust.set_config(warn_not_private=False) or "
-            "DPCLUST_WARN_NOT_PRIVATE=0 silences it, 'always' repeats it.)")
-
-# (estimator class, reason) pairs already warned about in this process (warn_not_private=True).
-_warned = set()
-
-
-def _forget_warnings() -> None:
-    """Warn again about every class and reason (set_config(warn_not_private=True) starts afresh)."""
-    _warned.clear()
-
-
-def _stacklevel_outside_package() -> int:
-    """The warnings.warn stacklevel of the first caller outside the dpclust package, counted from the function
-    that calls warnings.warn (the caller of this one): a fit reached through a subclass's fit, a mixin or
-    super() adds frames, so a fixed stacklevel would point into the package instead of at the user's line."""
-    package = os.path.dirname(os.path.abspath(__file__))
-    frame = sys._getframe(1)  # the function about to call warnings.warn: stacklevel 1
-    level = 1
-    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == package:
-        frame = frame.f_back
-        level += 1
-    return level
-
-
-def _warn_not_private(est, reasons, category, stacklevel=None, prefix="", suffix=""):
-    """Warns `category` about `reasons` ((key, text) pairs) of estimator `est`, as the warn_not_private setting
-    says: never, always, or each (class, key) once per process. The setting an estimator was pickled under
-    (a joblib worker's copy) counts too: False there silences, 'always' repeats. The warning points at the
-    first line outside the package (stacklevel, when given, is ignored: kept for callers' signatures)."""
-    mode = get_config()["warn_not_private"]
-    carried = est.__dict__.get("_dpclust_config", {}).get("warn_not_private", mode)
-    if mode is False or carried is False:
-        return
-    if mode != "always" and carried != "always":
-        reasons = [(key, text) for key, text in reasons if (type(est).__name__, key) not in _warned]
-        _warned.update((type(est).__name__, key) for key, _ in reasons)
-    if reasons:
-        warnings.warn(f"{type(est).__name__}: {prefix}" + "; ".join(text for _, text in reasons) + f"{suffix} {_SILENCE}",
-                      category, stacklevel=_stacklevel_outside_package())
-
-
-def _frozen(value):
-    # Vector defaults become tuples: a list default would be shared by every instance.
-    return tuple(value) if isinstance(value, list) else value
-
-
 def _seed(random_state: RandomState) -> int:
     """The trial seed: an int is used as it is (as a config's ``seeds: [s]``); a numpy Generator or
     RandomState draws one; None draws one from fresh entropy (not reproducible)."""
@@ -231,233 +157,6 @@ def _composition_notion(spent: Mapping[str, Any]) -> str:
     return "central DP (" + ("replace one record" if spent.get("relation") == "replace_one" else "add/remove one record") + ")"
 
 
-def _check_finite(X: np.ndarray) -> None:
-    """scikit-learn's ValueError for NaN or inf ("Input X contains NaN"), naming the first such value by row and
-    column as the engine does, never by its neighbours' values (an error text is not a release)."""
-    finite = np.isfinite(X)
-    if finite.all():
-        return
-    row, col = (int(i) for i in np.argwhere(~finite)[0])
-    kind = "NaN" if np.isnan(X[row, col]) else f"infinity or a value too large for {X.dtype!r}"
-    raise ValueError(f"Input X contains {kind}: point {row} (0-based, in file order): coordinate {col} is not finite")
-
-
-# Config phrasing in the engine's fixes -> what a Python user sets instead.
-_CONFIG_TO_PYTHON = (
-    ("widen the bounds (`bounds` in the config, bounds= in Python), or drop or clamp the points outside them "
-     "(clip_to_bounds: drop | clamp)",
-     "widen bounds=(lower, upper), or drop the rows outside them before fitting "
-     "(X[((X >= lower) & (X <= upper)).all(axis=1)])"),
-    ("widen the dataset's bounds or drop out-of-domain points (clip_to_bounds: true)",
-     "widen bounds=(lower, upper), or drop the rows outside them before fitting "
-     "(X[((X >= lower) & (X <= upper)).all(axis=1)])"),
-    ("(clip_to_bounds: true)", "(drop the rows outside bounds= before fitting)"),
-)
-
-# scikit-learn's check_array messages that state shapes, types and kinds but never values of the data.
-_SAFE_INPUT_MESSAGES = ("Found array with", "A sparse matrix was passed", "Input X contains", "Input contains", "X has ",
-                        "setting an array element with a sequence", "dtype='numeric' is not compatible",
-                        "argument must be a string", "Unable to convert array of bytes/strings", "The feature names",
-                        "Feature names", "X does not contain any features", "Sparse data was passed",
-                        "Expected a 2-dimensional container")
-
-
-def _first_text_cell(X):
-    """(row, column) of the first entry of X that float() cannot read, or None."""
-    try:
-        cells = np.asarray(X, dtype=object)
-    except Exception:  # noqa: BLE001 - ragged input: no position to name
-        return None
-    if cells.ndim != 2:
-        return None
-    for (row, col), value in np.ndenumerate(cells):
-        try:
-            float(value)
-        except (TypeError, ValueError):
-            return row, col
-    return None
-
-
-def _input_error(error: Exception, X, owner: str, what: str) -> Exception:
-    """scikit-learn's check_array error in words that never quote the data (an error text is
-    not a release): its shape and kind, the position of a bad entry, and the fix."""
-    text = str(error)
-    shape = getattr(X, "shape", None)
-    shape = f" of shape {tuple(shape)}" if shape is not None else ""
-    if text.startswith("Expected 2D array"):
-        kind = "scalar" if "scalar" in text.split("\n", 1)[0] else "1D"
-        return ValueError(f"Expected 2D array, got {kind} array instead ({owner}: {what}{shape}; the values are not shown, "
-                          f"error messages never print the data). Reshape your data either using {what}.reshape(-1, 1) if "
-                          f"your data has a single feature or {what}.reshape(1, -1) if it contains a single sample.")
-    if text.startswith("Complex data not supported"):
-        return ValueError(f"Complex data not supported: {owner}: {what}{shape} holds complex numbers (not shown); pass "
-                          "real numbers (e.g. the real and imaginary parts as two columns).")
-    if text.startswith("could not convert") or "could not convert" in text:
-        where = _first_text_cell(X)
-        at = f": point {where[0]} (0-based): coordinate {where[1]}" if where else ""
-        column = ""
-        if where is not None and hasattr(X, "columns"):
-            column = f" (column {X.columns[where[1]]!r})"
-        return ValueError(f"{owner}: {what} must hold numbers{at}{column} is text that is not a number (the value is not "
-                          "shown: error messages never print the data). Convert or drop that column before fitting "
-                          "(e.g. one-hot encode a categorical field).")
-    if any(text.startswith(safe) or safe in text.split("\n", 1)[0] for safe in _SAFE_INPUT_MESSAGES):
-        return type(error)(text)
-    return type(error)(f"{owner}: scikit-learn's check_array refused {what}{shape} ({type(error).__name__}); its message is "
-                       f"not shown because it can quote values of {what}. {what} must be a 2-D array of real numbers "
-                       "(n_samples, n_features).")
-
-
-def _consecutive(labels: np.ndarray) -> np.ndarray:
-    """Cluster ids renumbered 0..m-1 in their order, -1 (noise) kept: a released cluster may hold none of
-    the training points (a span, centre or cell cluster made by noise), which leaves a gap in the ids."""
-    present = np.unique(labels[labels >= 0])
-    if present.size == 0 or present[-1] == present.size - 1:
-        return labels
-    out = labels.copy()
-    mask = labels >= 0
-    out[mask] = np.searchsorted(present, labels[mask]).astype(labels.dtype)
-    return out
-
-
-_ANNOTATIONS = {"real": "float", "integer": "int", "boolean": "bool", "string": "str",
-                "per-dimension vector": "float | Sequence[float]"}
-
-
-def _translate_aliases(est, params: Dict[str, Any], aliases, where: str, stacklevel: int) -> None:
-    """Replaces, in `params`, each accepted alias (an old or scikit-learn name) by the parameter it stands for,
-    with a FutureWarning; both given is a TypeError."""
-    for alias, (name, why) in aliases.items():
-        if alias in params:
-            if name in params:
-                raise TypeError(f"{type(est).__name__}: got both {alias!r} and {name!r}: {why}")
-            warnings.warn(f"{where}{alias}=...): {why} Pass {name}= instead; {alias}= will be removed.",
-                          FutureWarning, stacklevel=stacklevel)
-            params[name] = params.pop(alias)
-
-
-def _translate_synonyms(est, params: Dict[str, Any], synonyms) -> None:
-    """Replaces each scikit-learn name that means exactly what an engine parameter means (``min_samples`` for
-    ``min_pts``) by that parameter, silently: not deprecated, the same thing under its familiar name."""
-    for synonym, (name, why) in synonyms.items():
-        if synonym in params:
-            if name in params:
-                raise TypeError(f"{type(est).__name__}: got both {synonym!r} and {name!r}: {why}")
-            params[name] = params.pop(synonym)
-
-
-def _synonym_property(synonym: str, name: str, why: str):
-    return property(lambda self: getattr(self, name), lambda self, value: setattr(self, name, value),
-                    doc=f"scikit-learn's name for {name}: {why}")
-
-
-def _alias_property(alias: str, name: str, why: str):
-    def get(self):
-        warnings.warn(f"{type(self).__name__}.{alias}: {why} Read {name} instead; {alias} will be removed.",
-                      FutureWarning, stacklevel=2)
-        return getattr(self, name)
-
-    def put(self, value):
-        warnings.warn(f"{type(self).__name__}.{alias} = ...: {why} Set {name} instead; {alias} will be removed.",
-                      FutureWarning, stacklevel=2)
-        setattr(self, name, value)
-
-    return property(get, put, doc=f"Deprecated alias of {name}: {why}")
-
-
-def _install_init(cls):
-    """Gives cls an __init__ whose keyword-only parameters are its method's ParamSpecs (a parameter the CLI
-    requires takes its public default from ``cls._public_defaults``), then bounds, random_state,
-    randomness and (private methods) accountant; and a numpydoc ``Parameters`` section from the same specs."""
-    info = _core.method_info(cls._method)
-    public = dict(getattr(cls, "_public_defaults", {}))
-    renamed = dict(getattr(cls, "_renamed", {}))          # engine name -> Python name
-    positional = tuple(getattr(cls, "_positional", ()))   # Python names also taken by position, in order
-    params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-    lines = []
-    specs = sorted(info["params"], key=lambda p: (renamed.get(p["name"], p["name"]) not in positional,
-                                                  positional.index(renamed.get(p["name"], p["name"]))
-                                                  if renamed.get(p["name"], p["name"]) in positional else 0))
-    for p in specs:
-        name = renamed.get(p["name"], p["name"])
-        annotation = _ANNOTATIONS.get(p["type"], "Any")
-        if p["required"]:
-            default, source = public.pop(p["name"], (None, None))
-            note = (f"\n    Default: {source} (a config for the `dpclust` command must set it"
-                    + (f", as `{p['name']}`" if name != p["name"] else "") + ")." if source else "")
-        else:
-            default, note = _frozen(p["default"]), ""
-        kind = inspect.Parameter.POSITIONAL_OR_KEYWORD if name in positional else inspect.Parameter.KEYWORD_ONLY
-        params.append(inspect.Parameter(name, kind, default=default, annotation=annotation))
-        lines.append(f"{name} : {p['type']}, default={'required' if default is None and p['required'] else repr(default)}\n"
-                     f"    {p['description']}; {p['allowed']}.{note}")
-    if public:  # a public default for a parameter that is not a required spec: a stale table
-        raise RuntimeError(f"{cls.__name__}._public_defaults names {sorted(public)}, not required parameters of {info['name']}")
-    params.append(inspect.Parameter("bounds", inspect.Parameter.KEYWORD_ONLY, default=None, annotation="Bounds"))
-    params.append(inspect.Parameter("random_state", inspect.Parameter.KEYWORD_ONLY, default=None, annotation="RandomState"))
-    params.append(inspect.Parameter("randomness", inspect.Parameter.KEYWORD_ONLY, default=None, annotation="str | None"))
-    if info["private"]:  # a non-private method spends nothing private: no accountant to charge
-        params.append(inspect.Parameter("accountant", inspect.Parameter.KEYWORD_ONLY, default=None,
-                                        annotation="BudgetAccountant | None"))
-    lines.append("bounds : (lower, upper), [[lo, hi], ...] per feature, 'data' or None, default=None\n"
-                 "    the public domain, each side a number or one value per feature"
-                 + ("; None or 'data' takes it from the data (PrivacyLeakWarning, non_private_)" if info["private"]
-                    else "; None or 'data' takes it from the data") + ".")
-    lines.append("random_state : int, numpy Generator or RandomState, or None, default=None\n"
-                 "    the trial seed: an int s gives the numbers of a config trial with seed s (`seeds: [s]`); "
-                 "None: secure randomness (no seed). A seeded fit is reproducible and so not a private release "
-                 "(NotPrivateReleaseWarning).")
-    lines.append("randomness : 'seeded', 'secure' or None, default=None\n"
-                 "    None follows random_state (None: secure, else seeded). secure: noise from the OS CSPRNG, not "
-                 "reproducible, the only mode whose release can be private; seeded: reproducible, not a secure release.")
-    if info["private"]:
-        lines.append("accountant : dpclust.BudgetAccountant or None, default=None\n"
-                     "    charged the fit's epsilon (and delta) on every fit; a fit past its budget raises BudgetError before "
-                     "running and spends nothing. None: the default accountant (BudgetAccountant.set_default) when one "
-                     "is set, else no accountant.")
-    signature = inspect.Signature(params)
-    names = [p.name for p in params[1:]]
-    aliases = dict(getattr(cls, "_aliases", {}))
-    synonyms = dict(getattr(cls, "_synonyms", {}))
-
-    def __init__(self, *args, **kwargs):
-        if len(args) > len(positional):
-            raise TypeError(f"{type(self).__name__}() takes {len(positional)} positional argument"
-                            f"{'' if len(positional) == 1 else 's'} ({', '.join(positional) or 'none'}) but {len(args)} "
-                            "were given; pass the others by name")
-        for name, value in zip(positional, args):
-            if name in kwargs:
-                raise TypeError(f"{type(self).__name__}() got multiple values for argument {name!r}")
-            kwargs[name] = value
-        _translate_aliases(self, kwargs, aliases, f"{type(self).__name__}(", stacklevel=3)
-        _translate_synonyms(self, kwargs, synonyms)
-        for name in names:
-            setattr(self, name, kwargs.pop(name, signature.parameters[name].default))
-        if kwargs:
-            name = next(iter(kwargs))
-            close = difflib.get_close_matches(name, names, n=1)
-            raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument {name!r}"
-                            + (f"; did you mean {close[0]!r}?" if close else ""))
-
-    __init__.__signature__ = signature
-    __init__.__qualname__ = f"{cls.__name__}.__init__"
-    __init__.__doc__ = f"Stores the parameters (scikit-learn's convention); ``fit`` checks them. See ``help({cls.__name__})``."
-    cls.__init__ = __init__
-    cls._spec_names = tuple(p["name"] for p in info["params"])
-    cls._py_names = {p["name"]: renamed.get(p["name"], p["name"]) for p in info["params"]}
-    for alias, (name, why) in aliases.items():  # est.k reads and writes est.n_clusters, with the same warning
-        setattr(cls, alias, _alias_property(alias, name, why))
-    for synonym, (name, why) in synonyms.items():  # est.min_samples reads and writes est.min_pts
-        setattr(cls, synonym, _synonym_property(synonym, name, why))
-    cls._info = info
-    privacy = (f"    Privacy: {info['privacy_notion']}; every fit charges ``accountant`` its ledger's epsilon (and delta).\n"
-               if info["private"] else "    Privacy: none (not differentially private); every fit warns NotPrivateReleaseWarning.\n")
-    cls.__doc__ = (cls.__doc__ or "") + (
-        f"\n\n    Engine method ``{info['name']}``: {info['summary']}\n    Reference: {info['reference']}\n{privacy}\n"
-        "    Parameters\n    ----------\n" + "\n".join("    " + line.replace("\n", "\n    ") for line in lines) + "\n")
-    return cls
-
-
 class EngineEstimator(_Base):
     """Base of the estimators: fit runs one trial of the engine method on X.
 
@@ -481,8 +180,8 @@ class EngineEstimator(_Base):
     more than one feature), ``privacy_notion_`` (the guarantee that epsilon is of,
     in words; "none" for a non-private method). A private estimator charges that spend to its ``accountant``
     (dpclust.accountant); an unbounded fit is refused (BudgetError, nothing released or spent) unless the
-    accountant's budget is infinite, which then records ``inf``. ``y`` is ignored (scikit-learn's convention) except
-    where a method reads the labels (DRBT's ``class_attribute``).
+    accountant's budget is infinite, which then records ``inf``. ``y`` is ignored (scikit-learn's convention) except where a
+    method reads the labels (DRBT's ``class_attribute``).
     """
 
     _method: Optional[str] = None
@@ -678,8 +377,8 @@ class EngineEstimator(_Base):
         if self.private_release_:
             return
         reasons = []
-        if _NOT_PRIVATE_NOTE in self.non_private_ and not any("not differentially private" in n for n in self.non_private_
-                                                              if n != _NOT_PRIVATE_NOTE):
+        others = [n for n in self.non_private_ if n != _NOT_PRIVATE_NOTE]
+        if _NOT_PRIVATE_NOTE in self.non_private_ and not any("not differentially private" in n for n in others):
             reasons.append(("not DP", f"{type(self).__name__} (method {self._method}) is not differentially private"))
         reasons += [(n, n) for n in self.non_private_ if n not in (_DATA_BOUNDS_NOTE, _NOT_PRIVATE_NOTE)]
         if self.randomness_ == "seeded":

@@ -13,7 +13,9 @@ from typing import Any, Dict
 import numpy as np
 
 from . import _core
-from ._estimator import ClusterMixin, EngineEstimator, TransformerMixin, _consecutive, _install_init
+from ._estimator import ClusterMixin, EngineEstimator, TransformerMixin
+from ._inputs import _consecutive
+from ._signature import _install_init
 
 __all__ = ["DPDBSCAN", "DPKMeans", "DPM", "EUGkM", "FastLloyd", "HybridKMeans", "LSHClustering", "WaveCluster", "WCBaseline", "PrivQT",
            "PrivTHR", "PrivTHREM"]
@@ -124,6 +126,14 @@ class _ReleasedCentres(TransformerMixin, ClusterMixin, EngineEstimator):
             self.inertia_ = float(np.dot(np.asarray(sample_weight, dtype=np.float64), nearest))
         self.evaluation_only_ = list(self.evaluation_only_) + [INERTIA_NOTE]
 
+    def _fit_refusing_weights(self, X, y, fit_params) -> Dict[str, Any]:
+        """One trial on X for an estimator that takes no ``sample_weight`` (why: ``_no_sample_weight``), its centres
+        set; returns the engine's result."""
+        self._refuse_fit_params(fit_params)
+        result = self._fit(X, y)
+        self._set_centres(X, result)
+        return result
+
     def predict(self, X) -> np.ndarray:
         """Nearest released centre of each point (ties: the lowest index), as fit labels its data
         (``release_labels_``). Post-processing of the release."""
@@ -207,9 +217,7 @@ class DPM(_ReleasedCentres):
     def fit(self, X, y=None, **fit_params) -> "DPM":
         """One run of DPM on X (n_samples, n_features); y is ignored; sample_weight is refused (why:
         ``_no_sample_weight``). Returns self."""
-        self._refuse_fit_params(fit_params)
-        result = self._fit(X, y)
-        self._set_centres(X, result)
+        self._fit_refusing_weights(X, y, fit_params)
         self.n_clusters_ = int(self.cluster_centers_.shape[0])
         return self
 
@@ -302,9 +310,7 @@ class LSHClustering(_CentresEstimator):
     def fit(self, X, y=None, **fit_params) -> "LSHClustering":
         """One trial of LSH clustering on X (n_samples, n_features); y is ignored; sample_weight is refused (why:
         ``_no_sample_weight``). Returns self."""
-        self._refuse_fit_params(fit_params)
-        result = self._fit(X, y)
-        self._set_centres(X, result)
+        self._fit_refusing_weights(X, y, fit_params)
         # Lloyd iterations of the retained k-means run on the coreset (scikit-learn's KMeans.n_iter_).
         self.n_iter_ = int(self.diagnostics_["kmeans_iterations"])
         return self
@@ -334,9 +340,7 @@ class FastLloyd(_CentresEstimator):
     def fit(self, X, y=None, **fit_params) -> "FastLloyd":
         """One trial of FastLloyd on X (n_samples, n_features); y is ignored; sample_weight is refused (why:
         ``_no_sample_weight``). Returns self."""
-        self._refuse_fit_params(fit_params)
-        result = self._fit(X, y)
-        self._set_centres(X, result)
+        self._fit_refusing_weights(X, y, fit_params)
         self.n_iter_ = int(self.diagnostics_["iterations"])
         self.noisy_counts_ = np.asarray(self.release_["noisy_counts"], dtype=np.float64)
         return self

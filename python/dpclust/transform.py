@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._estimator import ClusterMixin, EngineEstimator, TransformerMixin, _check_array, _input_error, _install_init
+from ._estimator import ClusterMixin, EngineEstimator, TransformerMixin, _check_array
+from ._inputs import _input_error
+from ._signature import _install_init
 
 __all__ = ["NDLaplace", "DRBT"]
 

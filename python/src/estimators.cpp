@@ -104,10 +104,8 @@ void add_details(MethodResult& r, std::size_t d, py::dict& out) {
     out["released"] = to_numpy(std::move(nd->released), {n, static_cast<py::ssize_t>(d)});
   } else if (auto* dr = std::any_cast<drbt::DrbtResult>(&r.details)) {
     out["disguised"] = to_numpy(std::move(dr->disguised));
-  } else if (r.centres.rows() > 0) {
-    out["centers"] = to_numpy(RowMatrix(r.centres));  // any method that releases centres (EUGkM, the hybrid, ...)
   }
-  // Any other method that releases centres (MethodResult::centres: DPM, EUGkM, LSH clustering, ...).
+  // Any other method that releases centres (MethodResult::centres: DPM, EUGkM, LSH clustering, FastLloyd, ...).
   if (!out.contains("centers") && r.centres.rows() > 0) out["centers"] = to_numpy(RowMatrix(r.centres));
 }
 
