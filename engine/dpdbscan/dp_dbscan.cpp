@@ -13,8 +13,10 @@
 
 namespace dpclust::dpdbscan {
 
-DpDbscanResult dp_dbscan(const double* coords, std::size_t n, const Bounds& bounds, const DpDbscanOptions& o, Rng& rng,
-                         BudgetLedger& ledger) {
+namespace {
+
+// The options refused before any work.
+void check_options(const DpDbscanOptions& o) {
   if (o.min_pts < 1) throw InputError("params.min_pts", "min_pts must be >= 1");
   if (!(o.beta > 0 && o.beta < 1)) throw InputError("params.beta", "beta must be in (0, 1)");
   if (o.noise != NoiseKind::gaussian && o.delta != 0)
@@ -22,16 +24,12 @@ DpDbscanResult dp_dbscan(const double* coords, std::size_t n, const Bounds& boun
   if (o.theta >= 0 && o.histogram == HistogramChoice::naive)
     throw InputError("params.theta", "theta is the threshold of the linear-time histogram; histogram is naive");
 
-  DpDbscanResult res;
-  // Lines 3-4: the grid over the public domain and NB(X).
-  res.grid = make_grid(bounds, o.alpha, o.eta);
-  const CellGrid& g = res.grid;
-  const Neighbourhood nb = alpha_neighbourhood(g.d, o.eta);
-  res.kappa = nb.kappa();
-  const double X = static_cast<double>(g.universe);
-  const double n_pub = static_cast<double>(std::max<std::uint64_t>(1, o.n_public ? o.n_public : n));
+}
 
-  // The histogram: Sec. 8.1 uses Alg. 2 when n <= |X|/2 and the naive one otherwise.
+// The histogram (Sec. 8.1 uses Alg. 2 when n <= |X|/2 and the naive one otherwise) and the cells' storage.
+void choose_histogram(const DpDbscanOptions& o, double n_pub, DpDbscanResult& res) {
+  const CellGrid& g = res.grid;
+  const double X = static_cast<double>(g.universe);
   res.linear = o.histogram == HistogramChoice::linear || (o.histogram == HistogramChoice::automatic && n_pub <= X / 2);
   if (o.theta >= 0 && !res.linear)
     throw InputError("params.theta", "theta is set but the automatic choice picked the naive histogram (n > |X|/2)",
@@ -52,8 +50,12 @@ DpDbscanResult dp_dbscan(const double* coords, std::size_t n, const Bounds& boun
                      "dense storage of |X| = " + std::to_string(g.universe) + " cells exceeds the limit of 2^26 cells",
                      res.linear ? "use storage: auto or sparse" : "use histogram: linear (Algorithm 2) or a larger alpha/eta");
 
-  // Line 5: the DP histogram, the mechanism's only access to the data. Its mechanism is built (and its
-  // ledger entry recorded) first: theta and Gamma derive from its scale.
+}
+
+// Line 5's mechanism, built (and its ledger entry recorded) before any noise: theta and Gamma derive from its scale.
+privacy::CountMechanism histogram_mechanism_of(const DpDbscanOptions& o, double n_pub, BudgetLedger& ledger, DpDbscanResult& res) {
+  const CellGrid& g = res.grid;
+  const double X = static_cast<double>(g.universe);
   const double kappa = static_cast<double>(res.kappa);
   std::ostringstream note;
   note << (res.linear ? "linear-time histogram (Alg. 2)" : "naive histogram over all |X| = " + std::to_string(g.universe) + " cells (Thm 2.8)")
@@ -69,7 +71,7 @@ DpDbscanResult dp_dbscan(const double* coords, std::size_t n, const Bounds& boun
                  ? "exactly (geometric skips and an exact thinning with p bounded by MPFR from the noise's rational parameter)"
                  : "with a floating-point binomial sampler (Boost BTRD, p rounded to a double), as the textbook sampler");
   res.histogram_note = note.str();
-  const privacy::CountMechanism mech =
+  privacy::CountMechanism mech =
       histogram_mechanism(ledger, o.noise, o.sampler, o.epsilon, o.delta, o.bounded_dp, "noisy cell histogram (Alg. 1 line 5)",
                           res.histogram_note);
   res.sampler = mech.sampler();
@@ -81,6 +83,13 @@ DpDbscanResult dp_dbscan(const double* coords, std::size_t n, const Bounds& boun
     else res.theta = default_theta(o.noise, mech, factor, X, n_pub);
   }
 
+  return mech;
+}
+
+// Line 5: the DP histogram, the mechanism's only access to the data.
+NoisyHistogram noisy_histogram(const double* coords, std::size_t n, const DpDbscanOptions& o, const privacy::CountMechanism& mech,
+                               Rng& rng, DpDbscanResult& res) {
+  const CellGrid& g = res.grid;
   CellCounts counts = count_cells(g, coords, n, res.dense);
   res.occupied = counts.occupied;
   NoisyHistogram hist;
@@ -92,10 +101,30 @@ DpDbscanResult dp_dbscan(const double* coords, std::size_t n, const Bounds& boun
     const CellStreams noise = CellStreams::for_trial(rng, kHistogramNoiseLane);
     hist = res.linear ? linear_histogram(counts, mech, res.theta, noise, rng) : naive_histogram(counts, mech, noise);
   }
-  counts = CellCounts{};  // free
   res.released = hist.released;
   res.released_occupied = hist.released_occupied;
   res.sampled_empty = hist.sampled_empty;
+
+  return hist;
+}
+
+}  // namespace
+
+DpDbscanResult dp_dbscan(const double* coords, std::size_t n, const Bounds& bounds, const DpDbscanOptions& o, Rng& rng,
+                         BudgetLedger& ledger) {
+  check_options(o);
+  DpDbscanResult res;
+  // Lines 3-4: the grid over the public domain and NB(X).
+  res.grid = make_grid(bounds, o.alpha, o.eta);
+  const CellGrid& g = res.grid;
+  const Neighbourhood nb = alpha_neighbourhood(g.d, o.eta);
+  res.kappa = nb.kappa();
+  const double n_pub = static_cast<double>(std::max<std::uint64_t>(1, o.n_public ? o.n_public : n));
+
+  choose_histogram(o, n_pub, res);
+  const privacy::CountMechanism mech = histogram_mechanism_of(o, n_pub, ledger, res);
+  const double kappa = static_cast<double>(res.kappa);
+  NoisyHistogram hist = noisy_histogram(coords, n, o, mech, rng, res);
 
   // Gamma, tau (Sec. 7.1, Thm 7.1) and the core threshold (Sec. 7.2).
   res.gamma = res.gamma_noise + (res.linear ? kappa * res.theta : 0.0);

@@ -345,6 +345,70 @@ bool scales_supported(double epsilon, std::int64_t iterations, const Bounds& bou
   return true;
 }
 
+// T: never the true n, except in the diffprivlib variant without n_public (gap (c)).
+void choose_iterations(std::size_t n, std::size_t d, const DpKmeansOptions& o, DpKmeansResult& r, BudgetLedger& ledger) {
+  const bool diffprivlib = o.variant == KmeansVariant::diffprivlib;
+  if (o.iterations > 0) {
+    r.iterations = o.iterations;
+    r.iteration_rule = IterationRule::fixed;
+  } else if (o.n_public > 0) {
+    r.iterations = diffprivlib_iterations(o.epsilon, o.k, static_cast<std::size_t>(o.n_public), d);
+    r.iteration_rule = IterationRule::n_public;
+  } else if (diffprivlib) {
+    r.iterations = diffprivlib_iterations(o.epsilon, o.k, n, d);
+    r.iteration_rule = IterationRule::true_n;
+    // T moves with n (and with it the number of noisy steps, each at eps / T): a value of the true data.
+    ledger.declare_data_derived(kTrueNIterationsNote);
+  } else {
+    r.iterations = kDefaultIterations;
+    r.iteration_rule = IterationRule::fixed_default;
+  }
+
+}
+
+// What diffprivlib's split spends in all, against the configured epsilon: the ledger states the real entries, and
+// here the difference, so that its entries still add up (ledger.hpp).
+void record_diffprivlib_split(std::size_t d, std::size_t informative, const DpKmeansOptions& o, DpKmeansResult& r, BudgetLedger& ledger) {
+  const double spent = static_cast<double>(r.iterations) * (r.epsilon_count + static_cast<double>(informative) * r.epsilon_sum);
+  r.epsilon_unspent = o.epsilon - spent;
+  std::ostringstream why;
+  why.precision(4);
+  why << "diffprivlib's KMeans draws its counts at eps / (T (d + e0)) and each sum at e0 eps / (T (d + e0)) (_split_epsilon's "
+         "two values unpacked the other way round), e0 = cbrt(4 d 0.225^2) = "
+      << std::cbrt(4.0 * static_cast<double>(d) * kRho * kRho) << ", d = " << d << ": " << spent / o.epsilon
+      << " x the configured epsilon in all";
+  if (std::fabs(r.epsilon_unspent) <= 1e-12 * o.epsilon) {
+    r.epsilon_unspent = 0;
+  } else if (r.epsilon_unspent > 0) {
+    BudgetEntry e;
+    e.step = "budget left unspent by diffprivlib's split (no noise drawn)";
+    e.epsilon = r.epsilon_unspent;
+    e.mechanism = "unspent";
+    e.note = why.str();
+    e.relation = ledger.relation();
+    ledger.charge(std::move(e));
+  } else {
+    ledger.declare_excess(-r.epsilon_unspent, why.str());
+  }
+}
+
+// The diffprivlib variant's gaps, said with every result.
+void diffprivlib_gaps(double worst_ratio, DpKmeansResult& r) {
+  if (worst_ratio > 1) {
+    std::ostringstream s;
+    s.precision(3);
+    s << "diffprivlib DP-k-means: the coordinate sums are calibrated to hi - lo, but adding or removing a record moves its "
+         "cluster's sum by the record itself, up to max(|lo|, |hi|) per dimension: here up to "
+      << worst_ratio << "x the calibrated sensitivity (the domain does not contain 0)";
+    r.privacy_gaps.push_back(s.str());
+  }
+  r.privacy_gaps.push_back(
+      "diffprivlib DP-k-means: an empty cluster's centre is released unchanged, without noise (an atom revealing that its "
+      "count is exactly 0, covered by no epsilon)");
+  if (r.iteration_rule == IterationRule::true_n)
+    r.privacy_gaps.push_back(kTrueNIterationsNote);
+}
+
 }  // namespace
 
 bool secure_scales_supported(double epsilon, std::int64_t iterations, const Bounds& bounds, std::uint64_t n_public) {
@@ -408,22 +472,7 @@ DpKmeansResult dp_kmeans(const double* coords, std::size_t n, const Bounds& boun
   const bool diffprivlib = o.variant == KmeansVariant::diffprivlib;
 
   DpKmeansResult r;
-  // T: never the true n, except in the diffprivlib variant without n_public (gap (c)).
-  if (o.iterations > 0) {
-    r.iterations = o.iterations;
-    r.iteration_rule = IterationRule::fixed;
-  } else if (o.n_public > 0) {
-    r.iterations = diffprivlib_iterations(o.epsilon, o.k, static_cast<std::size_t>(o.n_public), d);
-    r.iteration_rule = IterationRule::n_public;
-  } else if (diffprivlib) {
-    r.iterations = diffprivlib_iterations(o.epsilon, o.k, n, d);
-    r.iteration_rule = IterationRule::true_n;
-    // T moves with n (and with it the number of noisy steps, each at eps / T): a value of the true data.
-    ledger.declare_data_derived(kTrueNIterationsNote);
-  } else {
-    r.iterations = kDefaultIterations;
-    r.iteration_rule = IterationRule::fixed_default;
-  }
+  choose_iterations(n, d, o, r, ledger);
 
   // Sensitivities per dimension: diffprivlib's hi - lo, or half the width of the centred data.
   r.sum_sensitivity.resize(d);
@@ -455,47 +504,9 @@ DpKmeansResult dp_kmeans(const double* coords, std::size_t n, const Bounds& boun
   r.inertia = assign_nearest(coords, n, d, r.centers, r.labels);
   if (diffprivlib) run_diffprivlib(coords, n, bounds, r, rng, ledger);
   else run_dplloyd(coords, n, bounds, o, r, rng, ledger);
-  if (diffprivlib && o.diffprivlib_split == DiffprivlibSplit::as_run) {
-    // What diffprivlib's split spends in all, against the configured epsilon: the ledger states the real
-    // entries above, and here the difference, so that its entries still add up (ledger.hpp).
-    const double spent = static_cast<double>(r.iterations) * (r.epsilon_count + static_cast<double>(informative) * r.epsilon_sum);
-    r.epsilon_unspent = o.epsilon - spent;
-    std::ostringstream why;
-    why.precision(4);
-    why << "diffprivlib's KMeans draws its counts at eps / (T (d + e0)) and each sum at e0 eps / (T (d + e0)) (_split_epsilon's "
-           "two values unpacked the other way round), e0 = cbrt(4 d 0.225^2) = "
-        << std::cbrt(4.0 * static_cast<double>(d) * kRho * kRho) << ", d = " << d << ": " << spent / o.epsilon
-        << " x the configured epsilon in all";
-    if (std::fabs(r.epsilon_unspent) <= 1e-12 * o.epsilon) {
-      r.epsilon_unspent = 0;
-    } else if (r.epsilon_unspent > 0) {
-      BudgetEntry e;
-      e.step = "budget left unspent by diffprivlib's split (no noise drawn)";
-      e.epsilon = r.epsilon_unspent;
-      e.mechanism = "unspent";
-      e.note = why.str();
-      e.relation = ledger.relation();
-      ledger.charge(std::move(e));
-    } else {
-      ledger.declare_excess(-r.epsilon_unspent, why.str());
-    }
-  }
+  if (diffprivlib && o.diffprivlib_split == DiffprivlibSplit::as_run) record_diffprivlib_split(d, informative, o, r, ledger);
 
-  if (diffprivlib) {
-    if (worst_ratio > 1) {
-      std::ostringstream s;
-      s.precision(3);
-      s << "diffprivlib DP-k-means: the coordinate sums are calibrated to hi - lo, but adding or removing a record moves its "
-           "cluster's sum by the record itself, up to max(|lo|, |hi|) per dimension: here up to "
-        << worst_ratio << "x the calibrated sensitivity (the domain does not contain 0)";
-      r.privacy_gaps.push_back(s.str());
-    }
-    r.privacy_gaps.push_back(
-        "diffprivlib DP-k-means: an empty cluster's centre is released unchanged, without noise (an atom revealing that its "
-        "count is exactly 0, covered by no epsilon)");
-    if (r.iteration_rule == IterationRule::true_n)
-      r.privacy_gaps.push_back(kTrueNIterationsNote);
-  }
+  if (diffprivlib) diffprivlib_gaps(worst_ratio, r);
   return r;
 }
 

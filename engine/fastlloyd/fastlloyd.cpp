@@ -269,6 +269,94 @@ double nearest_labels(const double* coords, std::size_t n, std::size_t d, const 
   return total;
 }
 
+// The inputs refused before any work: the bounds, the sizes, k, the initial centres, the authors' seeded noise.
+void check_inputs(std::size_t n, std::size_t d, const Bounds& bounds, const FastLloydOptions& o, const Rng& rng) {
+  if (bounds.dims() != d)
+    throw InputError("bounds", "FastLloyd needs public bounds for each of the " + std::to_string(d) + " dimensions",
+                     "set bounds: [[lo, hi], ...] in the dataset entry");
+  if (d == 0) throw InputError("dataset", "FastLloyd needs at least one coordinate column");
+  if (n >= (std::size_t{1} << 32)) throw InputError("dataset", "FastLloyd takes at most 2^32 - 1 points", "sample the dataset (sample: N)");
+  if (o.k > n)
+    throw InputError("params.k", "k = " + std::to_string(o.k) + " clusters but the dataset has " + std::to_string(n) + " points",
+                     "choose k <= " + std::to_string(n) + ", or a larger dataset");
+  if (o.initial_centres.size() > 0) {
+    if (o.initial_centres.rows() != static_cast<Idx>(o.k) || o.initial_centres.cols() != static_cast<Idx>(d))
+      throw InputError("params.initial_centers", "the initial centres must be k x d = " + std::to_string(o.k) + " x " + std::to_string(d) +
+                                                     " numbers", "give k rows of d coordinates, row-major");
+    for (Idx r = 0; r < o.initial_centres.rows(); ++r)
+      for (Idx j = 0; j < o.initial_centres.cols(); ++j) {
+        const double v = o.initial_centres(r, j);
+        const auto jj = static_cast<std::size_t>(j);
+        if (!(v >= bounds.lo[jj] && v <= bounds.hi[jj]))
+          throw InputError("params.initial_centers",
+                           "initial centre " + std::to_string(r + 1) + " has coordinate " + std::to_string(j + 1) + " outside the bounds",
+                           "give public initial centres inside the bounds, or none (the data-independent draw)");
+      }
+  }
+  if (o.variant == Variant::authors && rng.is_secure())
+    throw InputError("params.variant", "variant: authors seeds its noise with seed x iteration, which needs a seed",
+                     "use randomness: seeded with variant: authors, or variant: fastlloyd");
+}
+
+// T: fixed, or the rule on N (a noisy count with n_fraction of the budget, n_public, or the true n).
+void choose_iterations(std::size_t n, std::size_t d, const FastLloydOptions& o, CellCursor& cursor, FastLloydResult& r,
+                       BudgetLedger& ledger) {
+  r.epsilon_iterations = iterations_epsilon(o);
+  if (o.iterations > 0) {
+    r.iterations = o.iterations;
+    r.iteration_source = IterationSource::fixed;
+  } else {
+    double size = 0;
+    if (o.n_source == SizeSource::noisy) {
+      r.epsilon_n = o.epsilon - r.epsilon_iterations;
+      const privacy::CountMechanism count = privacy::CountMechanism::laplace(ledger, o.sampler, 1.0, r.epsilon_n, "noisy number of points",
+                                                                             "N of the iteration rule (calculate_iters)");
+      r.noisy_n = count.noisy(cursor.at(kNoisyCountStream), static_cast<double>(n));
+      size = r.noisy_n;
+      r.iteration_source = IterationSource::noisy_n;
+    } else if (o.n_source == SizeSource::public_n) {
+      size = static_cast<double>(o.n_public);
+      r.iteration_source = IterationSource::public_n;
+    } else {
+      size = static_cast<double>(n);
+      r.iteration_source = IterationSource::true_n;
+      r.non_private_notes.push_back(kTrueSizeNote);
+    }
+    const double sigma0 =
+        o.noise == Noise::gaussian ? privacy::GaussianBudget::unit_sigma_for(o.sampler, r.epsilon_iterations, o.delta) : 0.0;
+    r.iterations = iteration_rule(o.noise, o.radius_rule, r.epsilon_iterations, sigma0, size, o.k, d, o.alpha, o.rho);
+  }
+}
+
+// One iteration's noisy sums and counts: the authors' variant (an empty cluster reports count 1 and its old centre,
+// both streams seeded with seed x iteration, the noise truncated toward zero) or FastLloyd's own streams.
+void add_noise(const FastLloydOptions& o, const Mechanisms& mech, std::size_t i, const IterationPlan& p, const IterationSums& s,
+               const RowMatrix& centres, bool relative, std::uint64_t authors_seed, CellCursor& cursor, std::vector<double>& noisy_sums,
+               std::vector<double>& noisy_counts) {
+  const std::size_t k = o.k, d = static_cast<std::size_t>(centres.cols());
+  std::vector<double> base_sums(s.sums.begin(), s.sums.end()), base_counts(s.counts.begin(), s.counts.end());
+  if (o.variant == Variant::authors) {
+    // An empty cluster reports count 1 and its old centre as its sum (UnmaskedClient.local_step): 0 as an offset.
+    for (std::size_t c = 0; c < k; ++c)
+      if (s.counts[c] == 0) {
+        base_counts[c] = 1;
+        for (std::size_t j = 0; j < d; ++j)
+          base_sums[c * d + j] = relative ? 0.0 : centres(static_cast<Idx>(c), static_cast<Idx>(j)) / p.grid.spacing;
+      }
+    // Both streams seeded with seed x iteration (server.py dp_setup), the noise truncated toward zero.
+    Rng sums_rng(authors_seed * static_cast<std::uint64_t>(i)), counts_rng(authors_seed * static_cast<std::uint64_t>(i));
+    const double fixed_units = kAuthorsFixedPoint * p.grid.spacing;
+    for (std::size_t x = 0; x < k * d; ++x)
+      noisy_sums[x] = base_sums[x] + std::trunc(sum_noise(mech, i, sums_rng) * fixed_units) / fixed_units;
+    for (std::size_t c = 0; c < k; ++c) noisy_counts[c] = base_counts[c] + std::trunc(count_noise(mech, i, counts_rng));
+  } else {
+    Rng& sums_rng = cursor.at(sums_stream(i));
+    for (std::size_t x = 0; x < k * d; ++x) noisy_sums[x] = base_sums[x] + sum_noise(mech, i, sums_rng);
+    Rng& counts_rng = cursor.at(counts_stream(i));
+    for (std::size_t c = 0; c < k; ++c) noisy_counts[c] = base_counts[c] + count_noise(mech, i, counts_rng);
+  }
+}
+
 }  // namespace
 
 void check_options(const FastLloydOptions& o) {
@@ -339,31 +427,7 @@ std::vector<IterationPlan> plan_iterations(const FastLloydOptions& o, std::size_
 FastLloydResult fastlloyd(const double* coords, std::size_t n, std::size_t d, const Bounds& bounds, const FastLloydOptions& o, Rng& rng,
                           BudgetLedger& ledger) {
   check_options(o);
-  if (bounds.dims() != d)
-    throw InputError("bounds", "FastLloyd needs public bounds for each of the " + std::to_string(d) + " dimensions",
-                     "set bounds: [[lo, hi], ...] in the dataset entry");
-  if (d == 0) throw InputError("dataset", "FastLloyd needs at least one coordinate column");
-  if (n >= (std::size_t{1} << 32)) throw InputError("dataset", "FastLloyd takes at most 2^32 - 1 points", "sample the dataset (sample: N)");
-  if (o.k > n)
-    throw InputError("params.k", "k = " + std::to_string(o.k) + " clusters but the dataset has " + std::to_string(n) + " points",
-                     "choose k <= " + std::to_string(n) + ", or a larger dataset");
-  if (o.initial_centres.size() > 0) {
-    if (o.initial_centres.rows() != static_cast<Idx>(o.k) || o.initial_centres.cols() != static_cast<Idx>(d))
-      throw InputError("params.initial_centers", "the initial centres must be k x d = " + std::to_string(o.k) + " x " + std::to_string(d) +
-                                                     " numbers", "give k rows of d coordinates, row-major");
-    for (Idx r = 0; r < o.initial_centres.rows(); ++r)
-      for (Idx j = 0; j < o.initial_centres.cols(); ++j) {
-        const double v = o.initial_centres(r, j);
-        const auto jj = static_cast<std::size_t>(j);
-        if (!(v >= bounds.lo[jj] && v <= bounds.hi[jj]))
-          throw InputError("params.initial_centers",
-                           "initial centre " + std::to_string(r + 1) + " has coordinate " + std::to_string(j + 1) + " outside the bounds",
-                           "give public initial centres inside the bounds, or none (the data-independent draw)");
-      }
-  }
-  if (o.variant == Variant::authors && rng.is_secure())
-    throw InputError("params.variant", "variant: authors seeds its noise with seed x iteration, which needs a seed",
-                     "use randomness: seeded with variant: authors, or variant: fastlloyd");
+  check_inputs(n, d, bounds, o, rng);
   // The exact samplers' limits before anything is drawn: at the planned T, or at the rule's largest (its noise
   // is the largest the rule can choose).
   const std::int64_t planned = planned_iterations(o, d);
@@ -381,32 +445,7 @@ FastLloydResult fastlloyd(const double* coords, std::size_t n, std::size_t d, co
   r.initial_centres = to_data_units(centres, bounds);
   r.trajectory.push_back(centres);
 
-  // T: fixed, or the rule on N (a noisy count with n_fraction of the budget, n_public, or the true n).
-  r.epsilon_iterations = iterations_epsilon(o);
-  if (o.iterations > 0) {
-    r.iterations = o.iterations;
-    r.iteration_source = IterationSource::fixed;
-  } else {
-    double size = 0;
-    if (o.n_source == SizeSource::noisy) {
-      r.epsilon_n = o.epsilon - r.epsilon_iterations;
-      const privacy::CountMechanism count = privacy::CountMechanism::laplace(ledger, o.sampler, 1.0, r.epsilon_n, "noisy number of points",
-                                                                             "N of the iteration rule (calculate_iters)");
-      r.noisy_n = count.noisy(cursor.at(kNoisyCountStream), static_cast<double>(n));
-      size = r.noisy_n;
-      r.iteration_source = IterationSource::noisy_n;
-    } else if (o.n_source == SizeSource::public_n) {
-      size = static_cast<double>(o.n_public);
-      r.iteration_source = IterationSource::public_n;
-    } else {
-      size = static_cast<double>(n);
-      r.iteration_source = IterationSource::true_n;
-      r.non_private_notes.push_back(kTrueSizeNote);
-    }
-    const double sigma0 =
-        o.noise == Noise::gaussian ? privacy::GaussianBudget::unit_sigma_for(o.sampler, r.epsilon_iterations, o.delta) : 0.0;
-    r.iterations = iteration_rule(o.noise, o.radius_rule, r.epsilon_iterations, sigma0, size, o.k, d, o.alpha, o.rho);
-  }
+  choose_iterations(n, d, o, cursor, r, ledger);
   r.plan = plan_iterations(o, d, r.iterations, r.epsilon_iterations);
   const Mechanisms mech = build_mechanisms(o, r.plan, r.epsilon_iterations, ledger);
   if (mech.budget) r.unit_sigma = mech.budget->unit_sigma();
@@ -419,27 +458,7 @@ FastLloydResult fastlloyd(const double* coords, std::size_t n, std::size_t d, co
     IterationSums s = assign_and_sum(u, n, d, centres, p.radius, relative, p.grid);
     r.unassigned.push_back(s.unassigned);
     r.cluster_sizes.push_back(s.counts);
-    std::vector<double> base_sums(s.sums.begin(), s.sums.end()), base_counts(s.counts.begin(), s.counts.end());
-    if (o.variant == Variant::authors) {
-      // An empty cluster reports count 1 and its old centre as its sum (UnmaskedClient.local_step): 0 as an offset.
-      for (std::size_t c = 0; c < k; ++c)
-        if (s.counts[c] == 0) {
-          base_counts[c] = 1;
-          for (std::size_t j = 0; j < d; ++j)
-            base_sums[c * d + j] = relative ? 0.0 : centres(static_cast<Idx>(c), static_cast<Idx>(j)) / p.grid.spacing;
-        }
-      // Both streams seeded with seed x iteration (server.py dp_setup), the noise truncated toward zero.
-      Rng sums_rng(authors_seed * static_cast<std::uint64_t>(i)), counts_rng(authors_seed * static_cast<std::uint64_t>(i));
-      const double fixed_units = kAuthorsFixedPoint * p.grid.spacing;
-      for (std::size_t x = 0; x < k * d; ++x)
-        noisy_sums[x] = base_sums[x] + std::trunc(sum_noise(mech, i, sums_rng) * fixed_units) / fixed_units;
-      for (std::size_t c = 0; c < k; ++c) noisy_counts[c] = base_counts[c] + std::trunc(count_noise(mech, i, counts_rng));
-    } else {
-      Rng& sums_rng = cursor.at(sums_stream(i));
-      for (std::size_t x = 0; x < k * d; ++x) noisy_sums[x] = base_sums[x] + sum_noise(mech, i, sums_rng);
-      Rng& counts_rng = cursor.at(counts_stream(i));
-      for (std::size_t c = 0; c < k; ++c) noisy_counts[c] = base_counts[c] + count_noise(mech, i, counts_rng);
-    }
+    add_noise(o, mech, i, p, s, centres, relative, authors_seed, cursor, noisy_sums, noisy_counts);
     r.noisy_counts.push_back(noisy_counts);
     update_centres(o, p, noisy_sums, noisy_counts, centres);
     r.trajectory.push_back(centres);

@@ -60,22 +60,26 @@ std::uint64_t flat_origin_leaf_points(double v) {
   return static_cast<std::uint64_t>(std::trunc(v));
 }
 
-SyntheticCounts flat_origin_counts(const Dataset& data, const Quantizer& q, double eps, const SynopsisOptions& opt, Rng& rng,
-                                   BudgetLedger& ledger) {
-  const std::size_t d = q.dims();
-  check_synopsis_inputs(eps, opt);
-  // The grid is laid over the data's own bounding box: one extreme record moves every cell edge, so no
-  // finite epsilon bounds the release (as bounds: data).
-  ledger.declare_data_derived(kFlatOriginBoundsNote);
-  const double eps1 = opt.alpha * eps, eps2 = eps - eps1;  // flat_origin.py: top_eps, bottom_eps
-  check_step(eps1, opt.sensitivity, "adaptive grid's first level");
-  check_step(eps2, opt.sensitivity, "adaptive grid's second level");
-  const double c2 = opt.c / 2.0;                                  // partition_par = 5
-  const double split_at = kFlatOriginSplitFactor * c2;            // partition_par * 4 = 20
+namespace {
 
-  // The data's bounding box widened by 1e-6 (construct_from_ndarray); the public domain when there is
-  // no point to take a box from.
-  std::vector<double> lo(d), hi(d), step(d);
+// The first-level grid: the data's bounding box widened by 1e-6 (construct_from_ndarray), or the public domain when
+// there is no point to take a box from, cut into m1 = 10 steps per dimension.
+struct FlatGrid {
+  std::vector<double> lo, hi, step;
+  // A first-level cell starts at lo + a step (Node(x, x + xstep, ...), x = xmin + i * xstep); its sub-cells are
+  // ((x + xstep) - x) / m2 wide (Node.partition's xstep).
+  double node_lo(std::size_t j, std::size_t aj) const { return lo[j] + static_cast<double>(aj) * step[j]; }
+  double sub_step(std::size_t j, std::size_t aj, std::size_t mm) const {
+    const double x0 = node_lo(j, aj);
+    return (x0 + step[j] - x0) / static_cast<double>(mm);
+  }
+};
+
+FlatGrid flat_grid(const Dataset& data, const Quantizer& q) {
+  const std::size_t d = q.dims();
+  FlatGrid g{std::vector<double>(d), std::vector<double>(d), std::vector<double>(d)};
+  std::vector<double>& lo = g.lo;
+  std::vector<double>& hi = g.hi;
   for (std::size_t j = 0; j < d; ++j) {
     if (data.n == 0) {
       lo[j] = q.lo(j), hi[j] = q.hi(j);
@@ -88,33 +92,36 @@ SyntheticCounts flat_origin_counts(const Dataset& data, const Quantizer& q, doub
     }
     lo[j] = mn - kFlatOriginWiden, hi[j] = mx + kFlatOriginWiden;
   }
-  const std::size_t m1 = kFlatOriginM1;
-  for (std::size_t j = 0; j < d; ++j) step[j] = (hi[j] - lo[j]) / static_cast<double>(m1);
-  const std::size_t cells1 = power_capped(m1, d, "ag_variant");
+  for (std::size_t j = 0; j < d; ++j) g.step[j] = (hi[j] - lo[j]) / static_cast<double>(kFlatOriginM1);
+  return g;
+}
 
-  // First level: true counts, then noisy counts with alpha eps (Node.add_noise), every cell first.
-  std::vector<double> count(cells1, 0.0), v(cells1, 0.0);
-  std::vector<std::uint32_t> cell1(data.n);
-  for (std::size_t i = 0; i < data.n; ++i) {
-    std::size_t idx = 0;
-    for (std::size_t j = 0; j < d; ++j) idx = idx * m1 + index_in(data.point(i)[j], lo[j], step[j], m1);
-    cell1[i] = static_cast<std::uint32_t>(idx);
-    count[idx] += 1.0;
+void unravel_flat(std::size_t idx, std::size_t m, std::size_t d, std::size_t* out) {
+  for (std::size_t j = d; j-- > 0;) {
+    out[j] = idx % m;
+    idx /= m;
   }
-  const auto level1 = privacy::CountMechanism::laplace(
-      ledger, opt.sampler, opt.sensitivity, eps1,
-      "adaptive grid, the authors' flat_origin.py: first-level noisy counts (Baseline line 2)",
-      "parallel composition over the 10^d first-level cells");
-  const auto level2 = privacy::CountMechanism::laplace(
-      ledger, opt.sampler, opt.sensitivity, eps2,
-      "adaptive grid, the authors' flat_origin.py: second level, sub-cell counts of the split cells and a second count "
-      "of the others (Baseline line 2)",
-      "parallel composition over disjoint cells");
-  for (std::size_t c = 0; c < cells1; ++c) v[c] = level1.noisy(rng, count[c]);
+}
 
-  // Which cells are split, and into how many sub-cells per dimension (Node.partition).
-  std::vector<std::size_t> m2(cells1, 1), offset(cells1 + 1, 0);
+// Which cells are split, and into how many sub-cells per dimension (Node.partition): m2 per cell (1 = kept whole),
+// the leaves stored cell after cell (offset[c] is cell c's first).
+struct FlatSplit {
+  std::vector<std::size_t> m2, offset;
   std::size_t split_cells = 0, m2_min = 0, m2_max = 0;
+};
+
+FlatSplit flat_split(const std::vector<double>& v, std::size_t d, double eps, double eps2, const SynopsisOptions& opt) {
+  const std::size_t cells1 = v.size();
+  const double c2 = opt.c / 2.0;                        // partition_par = 5
+  const double split_at = kFlatOriginSplitFactor * c2;  // partition_par * 4 = 20
+  FlatSplit sp;
+  sp.m2.assign(cells1, 1);
+  sp.offset.assign(cells1 + 1, 0);
+  std::vector<std::size_t>& m2 = sp.m2;
+  std::vector<std::size_t>& offset = sp.offset;
+  std::size_t& split_cells = sp.split_cells;
+  std::size_t& m2_min = sp.m2_min;
+  std::size_t& m2_max = sp.m2_max;
   for (std::size_t c = 0; c < cells1; ++c) {
     std::size_t leaves = 1;
     if (v[c] >= split_at) {
@@ -135,31 +142,27 @@ SyntheticCounts flat_origin_counts(const Dataset& data, const Quantizer& q, doub
                        "the flat_origin adaptive grid would have more than " + std::to_string(kSynopsisMaxCells) + " leaves",
                        "lower epsilon or raise ag_c");
   }
-  // Second-level true counts: sub-cell of each point of a split cell (int((x - node.xmin) / node.xstep)).
+  return sp;
+}
+
+// Second-level true counts: the sub-cell of each point of a split cell (int((x - node.xmin) / node.xstep)); a cell
+// kept whole counts its points once more.
+std::vector<double> flat_leaf_counts(const Dataset& data, std::size_t d, const FlatGrid& g, const FlatSplit& sp,
+                                     const std::vector<std::uint32_t>& cell1) {
+  const std::size_t m1 = kFlatOriginM1, cells1 = sp.m2.size();
+  const std::vector<std::size_t>& m2 = sp.m2;
+  const std::vector<std::size_t>& offset = sp.offset;
   std::vector<double> u(offset[cells1], 0.0);
   std::vector<std::size_t> a(d);
-  // A first-level cell starts at lo + a step (Node(x, x + xstep, ...), x = xmin + i * xstep); its
-  // sub-cells are ((x + xstep) - x) / m2 wide (Node.partition's xstep).
-  auto node_lo = [&](std::size_t j, std::size_t aj) { return lo[j] + static_cast<double>(aj) * step[j]; };
-  auto sub_step = [&](std::size_t j, std::size_t aj, std::size_t mm) {
-    const double x0 = node_lo(j, aj);
-    return (x0 + step[j] - x0) / static_cast<double>(mm);
-  };
-  auto unravel_m = [&](std::size_t idx, std::size_t m, std::size_t* out) {
-    for (std::size_t j = d; j-- > 0;) {
-      out[j] = idx % m;
-      idx /= m;
-    }
-  };
   // Each split cell's sub-cell origin and width per dimension, computed once per cell (the same doubles as
   // per point).
   std::vector<double> sub_lo(cells1 * d), sub_width(cells1 * d);
   for (std::size_t c = 0; c < cells1; ++c) {
     if (m2[c] == 1) continue;
-    unravel_m(c, m1, a.data());
+    unravel_flat(c, m1, d, a.data());
     for (std::size_t j = 0; j < d; ++j) {
-      sub_lo[c * d + j] = node_lo(j, a[j]);
-      sub_width[c * d + j] = sub_step(j, a[j], m2[c]);
+      sub_lo[c * d + j] = g.node_lo(j, a[j]);
+      sub_width[c * d + j] = g.sub_step(j, a[j], m2[c]);
     }
   }
   for (std::size_t i = 0; i < data.n; ++i) {
@@ -173,11 +176,18 @@ SyntheticCounts flat_origin_counts(const Dataset& data, const Quantizer& q, doub
       sub = sub * m2[c] + index_in(data.point(i)[j], sub_lo[c * d + j], sub_width[c * d + j], m2[c]);
     u[offset[c] + sub] += 1.0;
   }
+  return u;
+}
 
-  // Cell after cell: the second-level noise, the combination with the first level, synthetic points.
+// Cell after cell: the second-level noise, the combination with the first level, synthetic points. Returns the
+// synthetic points placed.
+std::uint64_t flat_place(const Quantizer& q, const FlatGrid& g, const FlatSplit& sp, const std::vector<double>& v, std::vector<double> u,
+                         const privacy::CountMechanism& level2, const SynopsisOptions& opt, Rng& rng, std::vector<double>& counts) {
+  const std::size_t d = q.dims(), m1 = kFlatOriginM1, cells1 = sp.m2.size();
+  const std::vector<std::size_t>& m2 = sp.m2;
+  const std::vector<std::size_t>& offset = sp.offset;
+  std::vector<std::size_t> a(d);
   const double a2 = opt.alpha * opt.alpha, b2 = (1 - opt.alpha) * (1 - opt.alpha);
-  SyntheticCounts res;
-  res.counts.assign(q.shape().size(), 0.0);
   std::uint64_t synthetic = 0;
   std::vector<std::size_t> s(d);
   auto place = [&](const std::vector<double>& box_lo, const std::vector<double>& box_w, std::uint64_t n_points) {
@@ -188,7 +198,7 @@ SyntheticCounts flat_origin_counts(const Dataset& data, const Quantizer& q, doub
                        "raise epsilon (less noise per cell)");
     synthetic += n_points;
     place_uniform_points(
-        q, res.counts, n_points, rng, [&](std::size_t j, double draw) { return box_lo[j] + draw * box_w[j]; });
+        q, counts, n_points, rng, [&](std::size_t j, double draw) { return box_lo[j] + draw * box_w[j]; });
   };
   std::vector<double> box_lo(d), box_w(d);
   for (std::size_t c = 0; c < cells1; ++c) {
@@ -201,21 +211,65 @@ SyntheticCounts flat_origin_counts(const Dataset& data, const Quantizer& q, doub
     const double m = static_cast<double>(leaves);
     const double v_star = (a2 * m * v[c] + b2 * sum_u) / (a2 * m + b2);
     const double adjust = (v_star - sum_u) / m;
-    unravel_m(c, m1, a.data());
+    unravel_flat(c, m1, d, a.data());
     for (std::size_t l = 0; l < leaves; ++l) {
-      unravel_m(l, m2[c], s.data());
+      unravel_flat(l, m2[c], d, s.data());
       for (std::size_t j = 0; j < d; ++j) {
-        box_w[j] = sub_step(j, a[j], m2[c]);
-        box_lo[j] = node_lo(j, a[j]) + static_cast<double>(s[j]) * box_w[j];
+        box_w[j] = g.sub_step(j, a[j], m2[c]);
+        box_lo[j] = g.node_lo(j, a[j]) + static_cast<double>(s[j]) * box_w[j];
       }
       // A cell kept whole releases max(0, v') (anonymize(non_neg=True)); a leaf of a split cell
       // u + adjust; both written with "%d" and drawn when > 0.
       place(box_lo, box_w, flat_origin_leaf_points(u[offset[c] + l] + adjust));
     }
   }
+  return synthetic;
+}
+
+}  // namespace
+
+SyntheticCounts flat_origin_counts(const Dataset& data, const Quantizer& q, double eps, const SynopsisOptions& opt, Rng& rng,
+                                   BudgetLedger& ledger) {
+  const std::size_t d = q.dims();
+  check_synopsis_inputs(eps, opt);
+  // The grid is laid over the data's own bounding box: one extreme record moves every cell edge, so no
+  // finite epsilon bounds the release (as bounds: data).
+  ledger.declare_data_derived(kFlatOriginBoundsNote);
+  const double eps1 = opt.alpha * eps, eps2 = eps - eps1;  // flat_origin.py: top_eps, bottom_eps
+  check_step(eps1, opt.sensitivity, "adaptive grid's first level");
+  check_step(eps2, opt.sensitivity, "adaptive grid's second level");
+
+  const FlatGrid g = flat_grid(data, q);
+  const std::size_t m1 = kFlatOriginM1;
+  const std::size_t cells1 = power_capped(m1, d, "ag_variant");
+
+  // First level: true counts, then noisy counts with alpha eps (Node.add_noise), every cell first.
+  std::vector<double> count(cells1, 0.0), v(cells1, 0.0);
+  std::vector<std::uint32_t> cell1(data.n);
+  for (std::size_t i = 0; i < data.n; ++i) {
+    std::size_t idx = 0;
+    for (std::size_t j = 0; j < d; ++j) idx = idx * m1 + index_in(data.point(i)[j], g.lo[j], g.step[j], m1);
+    cell1[i] = static_cast<std::uint32_t>(idx);
+    count[idx] += 1.0;
+  }
+  const auto level1 = privacy::CountMechanism::laplace(
+      ledger, opt.sampler, opt.sensitivity, eps1,
+      "adaptive grid, the authors' flat_origin.py: first-level noisy counts (Baseline line 2)",
+      "parallel composition over the 10^d first-level cells");
+  const auto level2 = privacy::CountMechanism::laplace(
+      ledger, opt.sampler, opt.sensitivity, eps2,
+      "adaptive grid, the authors' flat_origin.py: second level, sub-cell counts of the split cells and a second count "
+      "of the others (Baseline line 2)",
+      "parallel composition over disjoint cells");
+  for (std::size_t c = 0; c < cells1; ++c) v[c] = level1.noisy(rng, count[c]);
+
+  const FlatSplit sp = flat_split(v, d, eps, eps2, opt);
+  SyntheticCounts res;
+  res.counts.assign(q.shape().size(), 0.0);
+  const std::uint64_t synthetic = flat_place(q, g, sp, v, flat_leaf_counts(data, d, g, sp, cell1), level2, opt, rng, res.counts);
   res.info = {{"type", "adaptive"},     {"variant", "flat_origin"}, {"m1", m1},
-              {"split_cells", split_cells}, {"m2_min", m2_min},       {"m2_max", m2_max},
-              {"leaves", offset[cells1]}, {"synthetic_points", synthetic}};
+              {"split_cells", sp.split_cells}, {"m2_min", sp.m2_min},       {"m2_max", sp.m2_max},
+              {"leaves", sp.offset[cells1]}, {"synthetic_points", synthetic}};
   return res;
 }
 

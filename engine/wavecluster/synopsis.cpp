@@ -88,6 +88,184 @@ struct Placer {
   }
 };
 
+// Row-major cell of a point in a grid of m cells per dimension (the quantizer's arithmetic:
+// t = (x - lo) / (hi - lo) * m, clamped).
+void level_cells(const Quantizer& q, const double* p, double m, std::size_t mi, std::size_t* a) {
+  for (std::size_t j = 0; j < q.dims(); ++j) {
+    const double t = (p[j] - q.lo(j)) / (q.hi(j) - q.lo(j)) * m;
+    // Clamped before the cast: a point far outside the domain would overflow size_t.
+    a[j] = !(t > 0) ? 0 : t >= static_cast<double>(mi) ? mi - 1 : static_cast<std::size_t>(static_cast<std::int64_t>(t));
+  }
+}
+std::size_t ravel_cell(const std::size_t* a, std::size_t m, std::size_t d) {
+  std::size_t idx = 0;
+  for (std::size_t j = 0; j < d; ++j) idx = idx * m + a[j];
+  return idx;
+}
+void unravel_cell(std::size_t idx, std::size_t m, std::size_t d, std::size_t* a) {
+  for (std::size_t j = d; j-- > 0;) {
+    a[j] = idx % m;
+    idx /= m;
+  }
+}
+
+// Every step's noise scale, checked before anything is spent or allocated.
+void check_step_budgets(double eps_n, double eps_grid, const SynopsisOptions& opt) {
+  if (opt.n_share > 0)
+    check_step_epsilon(eps_n, opt.sensitivity, "n_share", "noisy record count (n_share * epsilon)",
+                       "raise n_share (e.g. the default 0.05) or epsilon; n_share: 0 uses the true count (non-private)");
+  if (opt.type == "uniform") {
+    check_step_epsilon(eps_grid, opt.sensitivity, "epsilon", "uniform grid", "raise epsilon");
+  } else {
+    check_step_epsilon(opt.alpha * eps_grid, opt.sensitivity, "epsilon", "adaptive grid's first level",
+                       "raise epsilon, or ag_alpha towards 0.5");
+    check_step_epsilon(eps_grid - opt.alpha * eps_grid, opt.sensitivity, "epsilon", "adaptive grid's second level",
+                       "raise epsilon, or ag_alpha towards 0.5");
+  }
+}
+
+// UG: m = ceil(sqrt(N eps / c)) cells per dimension, their noisy counts, synthetic points in every cell.
+nlohmann::json uniform_synopsis(const Dataset& data, const Quantizer& q, double eps, double eps_grid, double n_pos,
+                                const SynopsisOptions& opt, Rng& rng, BudgetLedger& ledger, Placer& placer,
+                                const nlohmann::json& released_n) {
+  const std::size_t d = q.dims();
+  std::vector<std::size_t> a(d), s(d);
+  const std::size_t m = grid_side(std::max(1.0, std::ceil(root(n_pos * eps_grid / opt.c, d))), "m", opt, eps);
+  const std::size_t cells = cells_of(m, d, "m");
+  std::vector<double> cnt(cells, 0.0);
+  for (std::size_t i = 0; i < data.n; ++i) {
+    level_cells(q, data.point(i), static_cast<double>(m), m, a.data());
+    cnt[ravel_cell(a.data(), m, d)] += 1.0;
+  }
+  const auto mech = privacy::CountMechanism::laplace(ledger, opt.sampler, opt.sensitivity, eps_grid,
+                                                     "uniform-grid noisy counts (Baseline line 2, Qardaji et al. UG)",
+                                                     "parallel composition over the disjoint cells");
+  std::uint64_t synthetic = 0;
+  std::fill(s.begin(), s.end(), 0);
+  for (std::size_t c = 0; c < cells; ++c) {
+    const std::uint64_t np = leaf_points(mech.noisy(rng, cnt[c]), synthetic);
+    unravel_cell(c, m, d, a.data());
+    placer.place(a.data(), s.data(), static_cast<double>(m), 1.0, np, rng);
+  }
+  return {{"type", "uniform"}, {"noisy_n", released_n}, {"m", m}, {"cells", cells}, {"synthetic_points", synthetic}};
+}
+
+// AG's first level: m1 = max(10, ceil(sqrt(N eps / c) / 4)) cells per dimension and their noisy counts v; each
+// point's cell and its t = (x - lo) / (hi - lo) * m1 per dimension, kept for level 2 (the same doubles it would
+// compute again).
+struct FirstLevel {
+  std::size_t m1 = 0, cells1 = 0;
+  std::vector<double> v, t1;
+  std::vector<std::uint32_t> cell1;
+};
+
+FirstLevel first_level(const Dataset& data, const Quantizer& q, double eps, double eps1, double eps_grid, double n_pos,
+                       const SynopsisOptions& opt, Rng& rng, BudgetLedger& ledger) {
+  const std::size_t d = q.dims();
+  std::vector<std::size_t> a(d);
+  FirstLevel f;
+  f.m1 = grid_side(std::max(10.0, std::ceil(root(n_pos * eps_grid / opt.c, d) / 4.0)), "m1", opt, eps);
+  f.cells1 = cells_of(f.m1, d, "m1");
+  const std::size_t m1 = f.m1;
+  f.v.assign(f.cells1, 0.0);
+  f.cell1.resize(data.n);
+  f.t1.resize(data.n * d);
+  for (std::size_t i = 0; i < data.n; ++i) {
+    const double* p = data.point(i);
+    for (std::size_t j = 0; j < d; ++j) {
+      const double t = (p[j] - q.lo(j)) / (q.hi(j) - q.lo(j)) * static_cast<double>(m1);  // level_cells' t
+      f.t1[i * d + j] = t;
+      a[j] = !(t > 0) ? 0 : t >= static_cast<double>(m1) ? m1 - 1 : static_cast<std::size_t>(static_cast<std::int64_t>(t));
+    }
+    f.cell1[i] = static_cast<std::uint32_t>(ravel_cell(a.data(), m1, d));
+    f.v[f.cell1[i]] += 1.0;
+  }
+  const auto level1 = privacy::CountMechanism::laplace(ledger, opt.sampler, opt.sensitivity, eps1,
+                                                      "adaptive grid: first-level noisy counts (Baseline line 2, Qardaji et al. AG)",
+                                                      "parallel composition over the m1^d cells");
+  for (auto& x : f.v) x = level1.noisy(rng, x);
+  return f;
+}
+
+// AG's second level: m2 per first-level cell from its noisy count; the leaves' noisy counts u, stored cell after
+// cell (offset[c] is cell c's first leaf).
+struct SecondLevel {
+  std::vector<std::size_t> m2, offset;
+  std::vector<double> u;
+};
+
+SecondLevel second_level(const Dataset& data, std::size_t d, const FirstLevel& f, double eps, double eps2, const SynopsisOptions& opt,
+                         Rng& rng, BudgetLedger& ledger) {
+  const std::size_t m1 = f.m1, cells1 = f.cells1;
+  SecondLevel sl;
+  const double c2 = opt.c / 2.0;
+  sl.m2.resize(cells1);
+  sl.offset.assign(cells1 + 1, 0);
+  std::vector<std::size_t>& m2 = sl.m2;
+  std::vector<std::size_t>& offset = sl.offset;
+  for (std::size_t c = 0; c < cells1; ++c) {
+    m2[c] = grid_side(std::max(1.0, std::ceil(root(std::max(0.0, f.v[c]) * eps2 / c2, d))), "m2", opt, eps);
+    if (__builtin_add_overflow(offset[c], cells_of(m2[c], d, "m2"), &offset[c + 1]) || offset[c + 1] > kSynopsisMaxCells)
+      throw InputError("wc_baseline.epsilon",
+                       "the adaptive grid's second level would have more than " + std::to_string(kSynopsisMaxCells) +
+                           " leaves in all",
+                       "lower epsilon, raise ag_c, or use data with fewer dimensions");
+  }
+  sl.u.assign(offset[cells1], 0.0);
+  for (std::size_t i = 0; i < data.n; ++i) {
+    const std::size_t c = f.cell1[i];
+    const std::size_t mm = m2[c];
+    std::size_t sub = 0;
+    for (std::size_t j = 0; j < d; ++j) {
+      const double t = f.t1[i * d + j];
+      const double fr = std::min(std::max(t - floor_of(t), 0.0), 1.0);
+      std::size_t sj = static_cast<std::size_t>(static_cast<std::int64_t>(fr * static_cast<double>(mm)));  // 0 <= f mm <= mm
+      if (t >= static_cast<double>(m1)) sj = mm - 1;  // x = hi: last sub-cell of the last cell
+      if (sj >= mm) sj = mm - 1;
+      sub = sub * mm + sj;
+    }
+    sl.u[offset[c] + sub] += 1.0;
+  }
+  const auto level2 = privacy::CountMechanism::laplace(ledger, opt.sampler, opt.sensitivity, eps2,
+                                                      "adaptive grid: second-level noisy counts (Baseline line 2, Qardaji et al. AG)",
+                                                      "parallel composition over the leaves");
+  for (auto& x : sl.u) x = level2.noisy(rng, x);
+  return sl;
+}
+
+// Constrained inference between the levels, then synthetic points in every leaf.
+nlohmann::json place_adaptive(std::size_t d, const FirstLevel& f, const SecondLevel& sl, const SynopsisOptions& opt, Rng& rng,
+                              Placer& placer, const nlohmann::json& released_n) {
+  const std::size_t m1 = f.m1, cells1 = f.cells1;
+  const std::vector<double>& v = f.v;
+  const std::vector<double>& u = sl.u;
+  const std::vector<std::size_t>& m2 = sl.m2;
+  const std::vector<std::size_t>& offset = sl.offset;
+  std::vector<std::size_t> a(d), s(d);
+  const double a2 = opt.alpha * opt.alpha, b2 = (1 - opt.alpha) * (1 - opt.alpha);
+  std::uint64_t synthetic = 0;
+  std::size_t m2_min = static_cast<std::size_t>(-1), m2_max = 0;
+  for (std::size_t c = 0; c < cells1; ++c) {
+    const std::size_t leaves = offset[c + 1] - offset[c];
+    const double mm = static_cast<double>(leaves);
+    double sum_u = 0;
+    for (std::size_t l = offset[c]; l < offset[c + 1]; ++l) sum_u += u[l];
+    const double v_star = (a2 * mm * v[c] + b2 * sum_u) / (a2 * mm + b2);
+    const double adjust = (v_star - sum_u) / mm;
+    unravel_cell(c, m1, d, a.data());
+    for (std::size_t l = 0; l < leaves; ++l) {
+      const std::uint64_t np = leaf_points(u[offset[c] + l] + adjust, synthetic);
+      unravel_cell(l, m2[c], d, s.data());
+      placer.place(a.data(), s.data(), static_cast<double>(m1), static_cast<double>(m2[c]), np, rng);
+    }
+    m2_min = std::min(m2_min, m2[c]);
+    m2_max = std::max(m2_max, m2[c]);
+  }
+  return {{"type", "adaptive"}, {"noisy_n", released_n},   {"m1", m1},
+          {"m2_min", m2_min},   {"m2_max", m2_max},         {"leaves", offset[cells1]},
+          {"synthetic_points", synthetic}};
+}
+
 }  // namespace
 
 void check_synopsis_inputs(double eps, const SynopsisOptions& opt) {
@@ -105,18 +283,7 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
   // The number of records, needed by the grid-size formulas: a noisy count unless n_share = 0.
   const double eps_n = opt.n_share * eps;
   const double eps_grid = eps - eps_n;
-  // Every step's noise scale is checked before anything is spent or allocated.
-  if (opt.n_share > 0)
-    check_step_epsilon(eps_n, opt.sensitivity, "n_share", "noisy record count (n_share * epsilon)",
-                       "raise n_share (e.g. the default 0.05) or epsilon; n_share: 0 uses the true count (non-private)");
-  if (opt.type == "uniform") {
-    check_step_epsilon(eps_grid, opt.sensitivity, "epsilon", "uniform grid", "raise epsilon");
-  } else {
-    check_step_epsilon(opt.alpha * eps_grid, opt.sensitivity, "epsilon", "adaptive grid's first level",
-                       "raise epsilon, or ag_alpha towards 0.5");
-    check_step_epsilon(eps_grid - opt.alpha * eps_grid, opt.sensitivity, "epsilon", "adaptive grid's second level",
-                       "raise epsilon, or ag_alpha towards 0.5");
-  }
+  check_step_budgets(eps_n, eps_grid, opt);
   SyntheticCounts res;
   res.counts.assign(q.shape().size(), 0.0);
   double n_noisy = static_cast<double>(data.n);
@@ -133,131 +300,16 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
   const nlohmann::json released_n = res.used_true_n ? nlohmann::json(nullptr) : nlohmann::json(n_noisy);
   const double n_pos = std::max(0.0, n_noisy);
 
-  // Row-major cell of a point in a grid of m cells per dimension (the quantizer's arithmetic:
-  // t = (x - lo) / (hi - lo) * m, clamped).
-  auto level_cells = [&](const double* p, double m, std::size_t mi, std::size_t* a) {
-    for (std::size_t j = 0; j < d; ++j) {
-      const double t = (p[j] - q.lo(j)) / (q.hi(j) - q.lo(j)) * m;
-      // Clamped before the cast: a point far outside the domain would overflow size_t.
-      a[j] = !(t > 0) ? 0 : t >= static_cast<double>(mi) ? mi - 1 : static_cast<std::size_t>(static_cast<std::int64_t>(t));
-    }
-  };
-  auto ravel = [&](const std::size_t* a, std::size_t m) {
-    std::size_t idx = 0;
-    for (std::size_t j = 0; j < d; ++j) idx = idx * m + a[j];
-    return idx;
-  };
-  auto unravel_m = [&](std::size_t idx, std::size_t m, std::size_t* a) {
-    for (std::size_t j = d; j-- > 0;) {
-      a[j] = idx % m;
-      idx /= m;
-    }
-  };
-  std::vector<std::size_t> a(d), s(d);
   Placer placer{q, res.counts};
-
   if (opt.type == "uniform") {
-    // UG: m = ceil(sqrt(N eps / c)).
-    const std::size_t m = grid_side(std::max(1.0, std::ceil(root(n_pos * eps_grid / opt.c, d))), "m", opt, eps);
-    const std::size_t cells = cells_of(m, d, "m");
-    std::vector<double> cnt(cells, 0.0);
-    for (std::size_t i = 0; i < data.n; ++i) {
-      level_cells(data.point(i), static_cast<double>(m), m, a.data());
-      cnt[ravel(a.data(), m)] += 1.0;
-    }
-    const auto mech = privacy::CountMechanism::laplace(ledger, opt.sampler, opt.sensitivity, eps_grid,
-                                                       "uniform-grid noisy counts (Baseline line 2, Qardaji et al. UG)",
-                                                       "parallel composition over the disjoint cells");
-    std::uint64_t synthetic = 0;
-    std::fill(s.begin(), s.end(), 0);
-    for (std::size_t c = 0; c < cells; ++c) {
-      const std::uint64_t np = leaf_points(mech.noisy(rng, cnt[c]), synthetic);
-      unravel_m(c, m, a.data());
-      placer.place(a.data(), s.data(), static_cast<double>(m), 1.0, np, rng);
-    }
-    res.info = {{"type", "uniform"}, {"noisy_n", released_n}, {"m", m}, {"cells", cells}, {"synthetic_points", synthetic}};
+    res.info = uniform_synopsis(data, q, eps, eps_grid, n_pos, opt, rng, ledger, placer, released_n);
     return res;
   }
   if (opt.type != "adaptive") throw std::invalid_argument("unknown synopsis type '" + opt.type + "'");
-
-  // AG level 1: m1 = max(10, ceil(sqrt(N eps / c) / 4)).
   const double eps1 = opt.alpha * eps_grid, eps2 = eps_grid - eps1;
-  const std::size_t m1 = grid_side(std::max(10.0, std::ceil(root(n_pos * eps_grid / opt.c, d) / 4.0)), "m1", opt, eps);
-  const std::size_t cells1 = cells_of(m1, d, "m1");
-  std::vector<double> v(cells1, 0.0);
-  std::vector<std::uint32_t> cell1(data.n);
-  // Each point's t = (x - lo) / (hi - lo) * m1 per dimension, kept for level 2 (the same doubles it would
-  // compute again).
-  std::vector<double> t1(data.n * d);
-  for (std::size_t i = 0; i < data.n; ++i) {
-    const double* p = data.point(i);
-    for (std::size_t j = 0; j < d; ++j) {
-      const double t = (p[j] - q.lo(j)) / (q.hi(j) - q.lo(j)) * static_cast<double>(m1);  // level_cells' t
-      t1[i * d + j] = t;
-      a[j] = !(t > 0) ? 0 : t >= static_cast<double>(m1) ? m1 - 1 : static_cast<std::size_t>(static_cast<std::int64_t>(t));
-    }
-    cell1[i] = static_cast<std::uint32_t>(ravel(a.data(), m1));
-    v[cell1[i]] += 1.0;
-  }
-  const auto level1 = privacy::CountMechanism::laplace(ledger, opt.sampler, opt.sensitivity, eps1,
-                                                      "adaptive grid: first-level noisy counts (Baseline line 2, Qardaji et al. AG)",
-                                                      "parallel composition over the m1^d cells");
-  for (auto& x : v) x = level1.noisy(rng, x);
-
-  // AG level 2: m2 per first-level cell from its noisy count; leaves stored cell after cell.
-  const double c2 = opt.c / 2.0;
-  std::vector<std::size_t> m2(cells1), offset(cells1 + 1, 0);
-  for (std::size_t c = 0; c < cells1; ++c) {
-    m2[c] = grid_side(std::max(1.0, std::ceil(root(std::max(0.0, v[c]) * eps2 / c2, d))), "m2", opt, eps);
-    if (__builtin_add_overflow(offset[c], cells_of(m2[c], d, "m2"), &offset[c + 1]) || offset[c + 1] > kSynopsisMaxCells)
-      throw InputError("wc_baseline.epsilon",
-                       "the adaptive grid's second level would have more than " + std::to_string(kSynopsisMaxCells) +
-                           " leaves in all",
-                       "lower epsilon, raise ag_c, or use data with fewer dimensions");
-  }
-  std::vector<double> u(offset[cells1], 0.0);
-  for (std::size_t i = 0; i < data.n; ++i) {
-    const std::size_t c = cell1[i];
-    const std::size_t mm = m2[c];
-    std::size_t sub = 0;
-    for (std::size_t j = 0; j < d; ++j) {
-      const double t = t1[i * d + j];
-      const double f = std::min(std::max(t - floor_of(t), 0.0), 1.0);
-      std::size_t sj = static_cast<std::size_t>(static_cast<std::int64_t>(f * static_cast<double>(mm)));  // 0 <= f mm <= mm
-      if (t >= static_cast<double>(m1)) sj = mm - 1;  // x = hi: last sub-cell of the last cell
-      if (sj >= mm) sj = mm - 1;
-      sub = sub * mm + sj;
-    }
-    u[offset[c] + sub] += 1.0;
-  }
-  const auto level2 = privacy::CountMechanism::laplace(ledger, opt.sampler, opt.sensitivity, eps2,
-                                                      "adaptive grid: second-level noisy counts (Baseline line 2, Qardaji et al. AG)",
-                                                      "parallel composition over the leaves");
-  for (auto& x : u) x = level2.noisy(rng, x);
-
-  // Constrained inference between the levels, then synthetic points in every leaf.
-  const double a2 = opt.alpha * opt.alpha, b2 = (1 - opt.alpha) * (1 - opt.alpha);
-  std::uint64_t synthetic = 0;
-  std::size_t m2_min = static_cast<std::size_t>(-1), m2_max = 0;
-  for (std::size_t c = 0; c < cells1; ++c) {
-    const std::size_t leaves = offset[c + 1] - offset[c];
-    const double mm = static_cast<double>(leaves);
-    double sum_u = 0;
-    for (std::size_t l = offset[c]; l < offset[c + 1]; ++l) sum_u += u[l];
-    const double v_star = (a2 * mm * v[c] + b2 * sum_u) / (a2 * mm + b2);
-    const double adjust = (v_star - sum_u) / mm;
-    unravel_m(c, m1, a.data());
-    for (std::size_t l = 0; l < leaves; ++l) {
-      const std::uint64_t np = leaf_points(u[offset[c] + l] + adjust, synthetic);
-      unravel_m(l, m2[c], s.data());
-      placer.place(a.data(), s.data(), static_cast<double>(m1), static_cast<double>(m2[c]), np, rng);
-    }
-    m2_min = std::min(m2_min, m2[c]);
-    m2_max = std::max(m2_max, m2[c]);
-  }
-  res.info = {{"type", "adaptive"}, {"noisy_n", released_n},   {"m1", m1},
-              {"m2_min", m2_min},   {"m2_max", m2_max},         {"leaves", offset[cells1]},
-              {"synthetic_points", synthetic}};
+  const FirstLevel f = first_level(data, q, eps, eps1, eps_grid, n_pos, opt, rng, ledger);
+  const SecondLevel sl = second_level(data, d, f, eps, eps2, opt, rng, ledger);
+  res.info = place_adaptive(d, f, sl, opt, rng, placer, released_n);
   return res;
 }
 

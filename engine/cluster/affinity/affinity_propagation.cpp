@@ -177,22 +177,12 @@ void affinity_iteration(const double* S, std::size_t n, double damping, double* 
 
 }  // namespace detail
 
-AffinityResult affinity_propagation(std::vector<double> S, std::size_t n, const AffinityOptions& options) {
-  check_options(options);
-  if (n > kAffinityMaxPoints)  // first: n * n below cannot overflow
-    throw std::invalid_argument("affinity propagation needs O(n^2) memory: n = " + std::to_string(n) + " exceeds " +
-                                std::to_string(kAffinityMaxPoints) + " points; sub-sample the dataset (sample: N)");
-  if (S.size() != n * n) throw std::invalid_argument("affinity propagation: similarity matrix is not n x n");
-  if (n == 0) return {};
-  for (double s : S)
-    if (!std::isfinite(s)) throw std::invalid_argument("affinity propagation: non-finite similarity");
+namespace {
 
-  AffinityResult res;
-  // The preference: np.median(S) / np.min(S) over the full matrix as given (diagonal included).
-  res.preference = options.preference == "median" ? median_of(S) : *std::min_element(S.begin(), S.end());
-  const double pref = res.preference;
-
-  // sklearn's _equal_similarities_and_preferences: nothing to propagate.
+// sklearn's _equal_similarities_and_preferences: nothing to propagate when there is one point or every similarity is
+// the same; then each point is its own exemplar (preference >= the similarities) or all share point 0. Returns
+// whether res is that result.
+bool equal_similarities(const std::vector<double>& S, std::size_t n, double pref, AffinityResult& res) {
   bool all_equal = true;
   const double first_off = n > 1 ? S[1] : 0.0;
   for (std::size_t i = 0; i < n && all_equal; ++i)
@@ -201,30 +191,30 @@ AffinityResult affinity_propagation(std::vector<double> S, std::size_t n, const 
         all_equal = false;
         break;
       }
-  if (n == 1 || all_equal) {
-    res.converged = true;
-    res.labels.resize(n);
-    if (pref >= S[n - 1]) {  // S.flat[n_samples - 1]: each point its own exemplar
-      for (std::size_t i = 0; i < n; ++i) {
-        res.labels[i] = static_cast<Label>(i);
-        res.exemplars.push_back(i);
-      }
-    } else {
-      std::fill(res.labels.begin(), res.labels.end(), Label{0});
-      res.exemplars.push_back(0);
+  if (!(n == 1 || all_equal)) return false;
+  res.converged = true;
+  res.labels.resize(n);
+  if (pref >= S[n - 1]) {  // S.flat[n_samples - 1]: each point its own exemplar
+    for (std::size_t i = 0; i < n; ++i) {
+      res.labels[i] = static_cast<Label>(i);
+      res.exemplars.push_back(i);
     }
-    return res;
+  } else {
+    std::fill(res.labels.begin(), res.labels.end(), Label{0});
+    res.exemplars.push_back(0);
   }
+  return true;
+}
 
-  for (std::size_t i = 0; i < n; ++i) S[i * n + i] = pref;
-  if (options.tie_noise) {
-    // Remove degeneracies (sklearn): S += (eps * S + 100 * tiny) * N(0, 1), row-major draw order.
-    Rng noise(options.noise_seed);
-    const double eps = std::numeric_limits<double>::epsilon();
-    const double tiny100 = std::numeric_limits<double>::min() * 100.0;
-    for (double& s : S) s += (eps * s + tiny100) * noise.normal();
-  }
+// The message passing until the exemplar set is unchanged over convergence_iter iterations, or max_iter: the
+// exemplar flags E of the last iteration, and the iterations run (max_iter when it never converged).
+struct Passing {
+  std::vector<unsigned char> E;
+  bool never_converged = true;
+  std::int64_t iterations = 0;
+};
 
+Passing pass_messages(const std::vector<double>& S, std::size_t n, const AffinityOptions& options) {
   const auto conv = static_cast<std::size_t>(options.convergence_iter);
   std::size_t hist_size = 0;
   if (__builtin_mul_overflow(n, conv, &hist_size))
@@ -276,16 +266,14 @@ AffinityResult affinity_propagation(std::vector<double> S, std::size_t n, const 
       }
     }
   }
-  res.n_iter = never_converged ? options.max_iter : it + 1;
 
-  std::vector<std::size_t> I;
-  for (std::size_t k = 0; k < n; ++k)
-    if (E[k]) I.push_back(k);
-  if (I.empty() || never_converged) {
-    res.converged = false;
-    res.labels.assign(n, kNoise);
-    return res;
-  }
+  return {std::move(E), never_converged, never_converged ? options.max_iter : it + 1};
+}
+
+// The clusters from the exemplars (sklearn's final assignment): every point to its most similar exemplar, each
+// exemplar refined to the member with the largest summed similarity from its cluster, then the points assigned
+// again; labels renumbered by ascending exemplar index.
+void assign_to_exemplars(const std::vector<double>& S, std::size_t n, std::vector<std::size_t> I, AffinityResult& res) {
   res.converged = true;
   const std::size_t K = I.size();
   auto assign = [&](std::vector<std::size_t>& c) {
@@ -315,6 +303,47 @@ AffinityResult affinity_propagation(std::vector<double> S, std::size_t n, const 
   for (std::size_t i = 0; i < n; ++i)
     res.labels[i] = static_cast<Label>(std::lower_bound(ex.begin(), ex.end(), I[c[i]]) - ex.begin());
   res.exemplars = std::move(ex);
+}
+
+}  // namespace
+
+AffinityResult affinity_propagation(std::vector<double> S, std::size_t n, const AffinityOptions& options) {
+  check_options(options);
+  if (n > kAffinityMaxPoints)  // first: n * n below cannot overflow
+    throw std::invalid_argument("affinity propagation needs O(n^2) memory: n = " + std::to_string(n) + " exceeds " +
+                                std::to_string(kAffinityMaxPoints) + " points; sub-sample the dataset (sample: N)");
+  if (S.size() != n * n) throw std::invalid_argument("affinity propagation: similarity matrix is not n x n");
+  if (n == 0) return {};
+  for (double s : S)
+    if (!std::isfinite(s)) throw std::invalid_argument("affinity propagation: non-finite similarity");
+
+  AffinityResult res;
+  // The preference: np.median(S) / np.min(S) over the full matrix as given (diagonal included).
+  res.preference = options.preference == "median" ? median_of(S) : *std::min_element(S.begin(), S.end());
+  const double pref = res.preference;
+
+  if (equal_similarities(S, n, pref, res)) return res;
+
+  for (std::size_t i = 0; i < n; ++i) S[i * n + i] = pref;
+  if (options.tie_noise) {
+    // Remove degeneracies (sklearn): S += (eps * S + 100 * tiny) * N(0, 1), row-major draw order.
+    Rng noise(options.noise_seed);
+    const double eps = std::numeric_limits<double>::epsilon();
+    const double tiny100 = std::numeric_limits<double>::min() * 100.0;
+    for (double& s : S) s += (eps * s + tiny100) * noise.normal();
+  }
+
+  const Passing passing = pass_messages(S, n, options);
+  res.n_iter = passing.iterations;
+  std::vector<std::size_t> I;
+  for (std::size_t k = 0; k < n; ++k)
+    if (passing.E[k]) I.push_back(k);
+  if (I.empty() || passing.never_converged) {
+    res.converged = false;
+    res.labels.assign(n, kNoise);
+    return res;
+  }
+  assign_to_exemplars(S, n, std::move(I), res);
   return res;
 }
 
