@@ -24,7 +24,7 @@
 #include "metrics/clustering_scores.hpp"
 #include "wavecluster/c45.hpp"
 #include "wavecluster/measures.hpp"
-#include "wavecluster/methods.hpp"
+#include "wavecluster/mechanism.hpp"
 #include "wavecluster/wavecluster.hpp"
 #include "wavecluster/wc_test_util.hpp"
 

@@ -5,35 +5,32 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "cluster/dbscan/dbscan.hpp"
 #include "core/error.hpp"
-#include "cluster/kmeans/kmeans.hpp"
-#include "cluster/uniform_centres/uniform_centres.hpp"
+#include "core/method_folder.hpp"
 #include "data/generators.hpp"
-#include "dpdbscan/register.hpp"
-#include "dpm/register.hpp"
-#include "drbt/register.hpp"
-#include "eugkm/register.hpp"
-#include "fastlloyd/register.hpp"
-#include "lsh_clustering/register.hpp"
 #include "metrics/clustering_metrics.hpp"
 #include "metrics/kmeans_measures.hpp"
-#include "ndlaplace/register.hpp"
-#include "wavecluster/register.hpp"
 
 namespace dpclust {
 
+// Each method folder's registration (its register.cpp), declared and called in the order of engine/methods.cmake.
+#define DPCLUST_METHOD_FOLDER(folder) MethodFolder folder##_folder();
+#include "catalog/method_folders.inc"
+#undef DPCLUST_METHOD_FOLDER
+
+const std::vector<MethodFolder>& method_folders() {
+  static const std::vector<MethodFolder> folders = {
+#define DPCLUST_METHOD_FOLDER(folder) folder##_folder(),
+#include "catalog/method_folders.inc"
+#undef DPCLUST_METHOD_FOLDER
+  };
+  return folders;
+}
+
 const std::vector<MethodInfo>& all_methods() {
   static const std::vector<MethodInfo> methods = [] {
-    std::vector<MethodInfo> all = {dbscan_method_info(), kmeans_method_info(), uniform_centres_method_info()};
-    for (auto& m : wavecluster_methods()) all.push_back(std::move(m));
-    for (auto& m : dpdbscan_methods()) all.push_back(std::move(m));
-    for (auto& m : ndlaplace_methods()) all.push_back(std::move(m));
-    for (auto& m : drbt_methods()) all.push_back(std::move(m));
-    for (auto& m : dpm_methods()) all.push_back(std::move(m));
-    for (auto& m : eugkm_methods()) all.push_back(std::move(m));
-    for (auto& m : lsh_clustering_methods()) all.push_back(std::move(m));
-    for (auto& m : fastlloyd_methods()) all.push_back(std::move(m));
+    std::vector<MethodInfo> all;
+    for (const MethodFolder& f : method_folders()) all.insert(all.end(), f.methods.begin(), f.methods.end());
     return all;
   }();
   return methods;
@@ -79,17 +76,9 @@ const MethodInfo& register_runtime_method(MethodInfo info) {
 
 const std::vector<MetricInfo>& all_metrics() {
   static const std::vector<MetricInfo> metrics = [] {
-    std::vector<MetricInfo> all;
-    for (const auto& m : clustering_metrics()) all.push_back(m);
+    std::vector<MetricInfo> all = clustering_metrics();
     for (const auto& m : kmeans_measures()) all.push_back(m);
-    for (auto& m : wavecluster_metrics()) all.push_back(std::move(m));
-    for (auto& m : dpdbscan_metrics()) all.push_back(std::move(m));
-    for (auto& m : ndlaplace_metrics()) all.push_back(std::move(m));
-    for (auto& m : drbt_metrics()) all.push_back(std::move(m));
-    for (auto& m : dpm_metrics()) all.push_back(std::move(m));
-    for (auto& m : eugkm_metrics()) all.push_back(std::move(m));
-    for (auto& m : lsh_clustering_metrics()) all.push_back(std::move(m));
-    for (auto& m : fastlloyd_metrics()) all.push_back(std::move(m));
+    for (const MethodFolder& f : method_folders()) all.insert(all.end(), f.metrics.begin(), f.metrics.end());
     return all;
   }();
   return metrics;

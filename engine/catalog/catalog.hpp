@@ -7,12 +7,15 @@
 
 #include "core/dataset.hpp"
 #include "core/method.hpp"
+#include "core/method_folder.hpp"
 #include "core/metric.hpp"
 #include "core/params.hpp"
 
 namespace dpclust {
 
-// The built-in methods (what `dpclust list` shows).
+// The method folders of engine/methods.cmake, in its order, with what each registers.
+const std::vector<MethodFolder>& method_folders();
+// The built-in methods (what `dpclust list` shows): every folder's, in that order.
 const std::vector<MethodInfo>& all_methods();
 // A built-in method, or else one registered at run time (below); nullptr when neither.
 const MethodInfo* find_method(const std::string& name);

@@ -52,6 +52,8 @@ nlohmann::json MethodInfo::to_json() const {
                    {"params", ps}};
   if (!non_private_counterpart.empty()) j["non_private_counterpart"] = non_private_counterpart;
   if (trivial_baseline) j["trivial_baseline"] = true;
+  if (!python_estimator.empty()) j["python_estimator"] = "dpclust." + python_estimator;
+  if (!no_python_estimator.empty()) j["no_python_estimator"] = no_python_estimator;
   if (!definition.is_null()) j["definition"] = definition;
   return j;
 }

@@ -137,6 +137,11 @@ struct MethodInfo {
   // adds the config location of that key); must not allocate anything proportional to the data. A private
   // method is given the shape of shape_for_checks: the declared number of points, never the rows read.
   std::function<void(const ParamSet&, const DataShape&)> check_shape;
+  // The method's Python estimator, "module.Class" in the dpclust package ("cluster.DPM": python/dpclust/cluster.py),
+  // or else why it has none (no_python_estimator). The package exports the estimators named here
+  // (python/dpclust/_registry.py).
+  std::string python_estimator;
+  std::string no_python_estimator;
   // Methods a config defines itself (`method: python`, config/python_method.hpp): the callable, its
   // declared parameters and a digest of its source. Part of every cell's fingerprint, so that a changed
   // declaration or source is recomputed on resume; null for the built-in methods, whose code is covered by

@@ -122,6 +122,7 @@ const MethodInfo& dpm_method_info() {
     m.side_inputs = {{"n", InputSource::private_estimate, "a noisy root count N (the split threshold N / 2^L)"},
                      {"k", InputSource::none, "DPM chooses its number of leaves itself (at most 2^levels)"}};
     m.make = [] { return std::make_unique<DpmMethod>(); };
+    m.python_estimator = "cluster.DPM";
     m.check_shape = [](const ParamSet& p, const DataShape& shape) {
       const DpmOptions o = options_of(p);
       const bool bounds_known = !shape.bounds.empty() && (!shape.d || shape.bounds.dims() == *shape.d);
@@ -137,7 +138,6 @@ const MethodInfo& dpm_method_info() {
 
 }  // namespace dpm
 
-std::vector<MethodInfo> dpm_methods() { return {dpm::dpm_method_info()}; }
-std::vector<MetricInfo> dpm_metrics() { return {}; }
+MethodFolder dpm_folder() { return {{dpm::dpm_method_info()}, {}}; }
 
 }  // namespace dpclust

@@ -1,15 +1,12 @@
 #pragma once
-// DPM's entries in the catalog (catalog/catalog.cpp): the method `dpm` (dpm.hpp).
-#include <vector>
-
-#include "core/method.hpp"
-#include "core/metric.hpp"
+// The method `dpm` (dpm.hpp) in the catalog.
+#include "core/method_folder.hpp"
 
 namespace dpclust {
 
-std::vector<MethodInfo> dpm_methods();
-// None of its own: the k-means measures read MethodResult::centres.
-std::vector<MetricInfo> dpm_metrics();
+// The catalog's entry for this folder (engine/methods.cmake): the method; the k-means measures read its
+// MethodResult::centres.
+MethodFolder dpm_folder();
 
 namespace dpm {
 const MethodInfo& dpm_method_info();

@@ -1,14 +1,23 @@
 #pragma once
-// FastLloyd's entries in the catalog (catalog/catalog.cpp): the method `fastlloyd` (fastlloyd.hpp).
-#include <vector>
+// The method "fastlloyd": its declared parameters, the adapter from them to fastlloyd(), and what a trial releases
+// (the centres, and the noisy N and counts), publishes as diagnostics (the plan: T, radii, noise scales, grids)
+// and keeps for evaluation (inertia, the points outside every radius).
+#include "core/method_folder.hpp"
+#include "fastlloyd/fastlloyd.hpp"
 
-#include "core/method.hpp"
-#include "core/metric.hpp"
+namespace dpclust::fastlloyd {
+
+const MethodInfo& fastlloyd_method_info();
+
+// The options a validated parameter set describes.
+FastLloydOptions options_of(const ParamSet& params);
+
+}  // namespace dpclust::fastlloyd
 
 namespace dpclust {
 
-std::vector<MethodInfo> fastlloyd_methods();
-// None of its own: the k-means measures read MethodResult::centres.
-std::vector<MetricInfo> fastlloyd_metrics();
+// The catalog's entry for this folder (engine/methods.cmake): the method; the k-means measures read its
+// MethodResult::centres.
+MethodFolder fastlloyd_folder();
 
 }  // namespace dpclust

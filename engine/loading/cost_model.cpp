@@ -19,7 +19,7 @@
 #include "dpdbscan/grid.hpp"
 #include "ndlaplace/grid_laplace.hpp"
 #include "catalog/catalog.hpp"
-#include "eugkm/methods.hpp"
+#include "eugkm/register.hpp"
 #include "fastlloyd/cost.hpp"
 #include "io/byte_size.hpp"
 #include "loading/dataset_loading.hpp"

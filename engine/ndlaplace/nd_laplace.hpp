@@ -9,7 +9,8 @@
 // numbers (the clustering of the release, the rates, the grid step, points released outside the public
 // box); evaluation holds the exact statistics of the true points (draws per point, the most draws of one
 // point, remapped points, average distance to the true points, average p_e); the metrics read the typed
-// NdLaplaceResult in MethodResult::details. No message names a point by its coordinates.
+// NdLaplaceResult in MethodResult::details. No message names a point by its coordinates. The method is registered
+// in register.cpp, its metrics in paper_metrics.cpp.
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <vector>
@@ -21,6 +22,9 @@
 #include "ndlaplace/privacy.hpp"
 
 namespace dpclust::ndlaplace {
+
+// The method's name (register.cpp); its metrics apply to it alone (paper_metrics.cpp).
+inline constexpr const char* kNdLaplaceMethod = "nd_laplace";
 
 struct EvalClustering {
   Labels labels;
@@ -53,12 +57,5 @@ struct NdLaplaceResult {
 // param cluster (kmeans: k, n_init; affinity: damping, preference; dbscan: alpha, min_pts).
 EvalClustering cluster_for_evaluation(std::vector<double> coords, std::size_t n, std::size_t d, const ParamSet& params,
                                       Rng& rng);
-
-const MethodInfo& nd_laplace_method_info();
-// ari_vs_original, ami_vs_original, avg_pe, avg_distance, the Chapter 4 privacy evaluation (mia_advantage,
-// mia_advantage_best, reconstruction_error, gi_ratio, gi_violation, p_area_radius), centroid_rel_error and
-// the parameter-selection diagnostics elbow_k_original, kdistance_alpha_original (apply to nd_laplace only;
-// they read NdLaplaceResult).
-std::vector<MetricInfo> nd_laplace_metrics();
 
 }  // namespace dpclust::ndlaplace

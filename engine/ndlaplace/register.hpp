@@ -1,13 +1,14 @@
 #pragma once
-// The methods and metrics of this paper reproduction, as listed by the catalog (catalog/catalog.cpp).
-#include <vector>
-
-#include "core/method.hpp"
-#include "core/metric.hpp"
+// The nD-Laplace reproduction in the catalog: the method `nd_laplace` and the thesis's measures (paper_metrics.hpp).
+#include "core/method_folder.hpp"
 
 namespace dpclust {
 
-std::vector<MethodInfo> ndlaplace_methods();
-std::vector<MetricInfo> ndlaplace_metrics();
+namespace ndlaplace {
+const MethodInfo& nd_laplace_method_info();
+}  // namespace ndlaplace
+
+// The catalog's entry for this folder (engine/methods.cmake).
+MethodFolder ndlaplace_folder();
 
 }  // namespace dpclust

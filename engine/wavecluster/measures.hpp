@@ -16,7 +16,7 @@
 #include "core/params.hpp"
 #include "wavecluster/c45.hpp"
 #include "wavecluster/choice.hpp"
-#include "wavecluster/methods.hpp"
+#include "wavecluster/mechanism.hpp"
 #include "wavecluster/wavecluster.hpp"
 
 namespace dpclust::wavecluster {
@@ -113,7 +113,7 @@ struct CvResult {
 
 // What cross_validate reuses from trial to trial on one dataset: everything that depends on the points,
 // the grid and the options but not on a trial's seed or noise. The points are fixed, only the labels
-// change, so it is computed once per dataset and parameters (register.cpp keeps it in the run's
+// change, so it is computed once per dataset and parameters (paper_metrics.cpp keeps it in the run's
 // DatasetCache, shared read-only by the trial threads) and each fold's true count matrix is the full one
 // minus the held-out points' cells: a pass over the held-out points instead of quantizing the training
 // points again. The mechanism re-run on the fold gets that count matrix too (WcMechanism::run_wc's

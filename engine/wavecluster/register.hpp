@@ -1,13 +1,14 @@
 #pragma once
-// The methods and metrics of this paper reproduction, as listed by the catalog (catalog/catalog.cpp).
+// The DP WaveCluster reproduction in the catalog: its five methods (wavecluster, wc_baseline, privqt, privthr,
+// privthr_em) and the paper's measures (paper_metrics.hpp).
 #include <vector>
 
-#include "core/method.hpp"
-#include "core/metric.hpp"
+#include "core/method_folder.hpp"
 
 namespace dpclust {
 
 std::vector<MethodInfo> wavecluster_methods();
-std::vector<MetricInfo> wavecluster_metrics();
+// The catalog's entry for this folder (engine/methods.cmake): the methods and the paper's measures.
+MethodFolder wavecluster_folder();
 
 }  // namespace dpclust

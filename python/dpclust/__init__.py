@@ -1,10 +1,10 @@
 """dpclust from Python: the differentially private clustering engine of the `dpclust` command.
 
-Estimators (scikit-learn conventions, parameters as in ``dpclust list``)::
+Estimators (scikit-learn conventions, parameters as in ``dpclust list``): one for every built-in method that names
+one (``method_info(name)["python_estimator"]``), e.g.::
 
-    DPDBSCAN, DPKMeans, DPM, EUGkM, FastLloyd, HybridKMeans, LSHClustering, WaveCluster, WCBaseline, PrivQT,
-    PrivTHR, PrivTHREM   (dpclust.cluster)
-    NDLaplace, DRBT      (dpclust.transform)
+    DPDBSCAN, DPKMeans, DPM, EUGkM, FastLloyd, HybridKMeans, LSHClustering, WaveCluster, ...   (dpclust.cluster)
+    NDLaplace, DRBT                                                                           (dpclust.transform)
 
 Budget: ``BudgetAccountant`` (diffprivlib's, with ``remaining(k)``, ``slack``, ``len()``) is charged by every fit of
 a private estimator (``accountant=``, or the default accountant) and refuses a fit past its budget before it
@@ -33,12 +33,14 @@ from . import datasets, metrics  # noqa: E402
 from ._config import config_context, get_config, set_config
 from ._core import Ledger
 from ._estimator import NotFittedError
-from ._warnings import NotPrivateReleaseWarning, PrivacyLeakWarning
 from .accountant import Budget, BudgetAccountant, BudgetError
-from .cluster import (DPDBSCAN, DPM, DPKMeans, EUGkM, FastLloyd, HybridKMeans, LSHClustering, PrivQT, PrivTHR, PrivTHREM, WaveCluster,
-                      WCBaseline)
+from ._registry import estimator_classes as _estimator_classes
+from ._warnings import NotPrivateReleaseWarning, PrivacyLeakWarning
 from .experiment import audit, load_dataset, load_results, report, run, validate
-from .transform import DRBT, NDLaplace
+
+# The estimators the catalog names (dpclust/_registry.py): DPDBSCAN, DPKMeans, DPM, ... NDLaplace, DRBT.
+_ESTIMATORS = _estimator_classes()
+globals().update(_ESTIMATORS)
 
 __version__ = _core.__version__
 build = _core.build
@@ -50,12 +52,12 @@ def methods() -> list[str]:
 
 
 def method_info(name: str) -> dict:
-    """A built-in method's summary, reference, privacy and parameters (name, type, default, allowed values)."""
+    """A built-in method's summary, reference, privacy, parameters (name, type, default, allowed values) and its
+    estimator (``python_estimator``, "cluster.DPM", or ``no_python_estimator``: why it has none)."""
     return _core.method_info(name)
 
 
-__all__ = ["DPDBSCAN", "DPKMeans", "DPM", "EUGkM", "FastLloyd", "HybridKMeans", "LSHClustering", "WaveCluster", "WCBaseline", "PrivQT",
-           "PrivTHR", "PrivTHREM", "NDLaplace", "DRBT",
+__all__ = [*_ESTIMATORS,
            "PrivacyLeakWarning", "NotPrivateReleaseWarning", "NotFittedError", "BudgetAccountant", "BudgetError", "Budget",
            "Ledger", "metrics", "datasets", "run", "validate", "audit", "report", "load_results", "load_dataset",
            "methods", "method_info", "set_config", "get_config", "config_context", "build", "__version__"]

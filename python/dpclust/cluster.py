@@ -15,10 +15,8 @@ import numpy as np
 from . import _core
 from ._estimator import ClusterMixin, EngineEstimator, TransformerMixin
 from ._inputs import _consecutive
+from ._registry import estimators_of
 from ._signature import _install_init
-
-__all__ = ["DPDBSCAN", "DPKMeans", "DPM", "EUGkM", "FastLloyd", "HybridKMeans", "LSHClustering", "WaveCluster", "WCBaseline", "PrivQT",
-           "PrivTHR", "PrivTHREM"]
 
 
 # Why a check of scikit-learn's cannot pass, per estimator (declared through the _xfail_checks tag; the suite
@@ -442,3 +440,7 @@ class PrivTHREM(_WaveClusterBase):
     _method = "privthr_em"
     _public_defaults = _private_wc_defaults()
     _known_limits = _private_wc_limits(0.15)
+
+
+# Every estimator class defined above (each names an engine method).
+__all__ = estimators_of(globals())

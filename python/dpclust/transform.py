@@ -8,9 +8,8 @@ import numpy as np
 
 from ._estimator import ClusterMixin, EngineEstimator, TransformerMixin, _check_array
 from ._inputs import _input_error
+from ._registry import estimators_of
 from ._signature import _install_init
-
-__all__ = ["NDLaplace", "DRBT"]
 
 
 class _Released(TransformerMixin, ClusterMixin, EngineEstimator):
@@ -124,3 +123,7 @@ class DRBT(_Released):
 
     def _released(self):
         return self.X_disguised_
+
+
+# Every estimator class defined above (each names an engine method).
+__all__ = estimators_of(globals())

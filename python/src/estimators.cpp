@@ -10,14 +10,14 @@
 #include "data/transforms.hpp"
 #include "dpdbscan/dp_kmeans.hpp"
 #include "dpdbscan/release_classifier.hpp"
-#include "drbt/drbt.hpp"
+#include "drbt/register.hpp"
 #include "loading/dataset_loading.hpp"
 #include "store/accounting.hpp"
 #include "catalog/catalog.hpp"
 #include "run/release_flags.hpp"
 #include "run/single_trial.hpp"
 #include "ndlaplace/nd_laplace.hpp"
-#include "wavecluster/methods.hpp"
+#include "wavecluster/mechanism.hpp"
 #include "wavecluster/wavecluster.hpp"
 
 namespace dpclust::python {
@@ -54,6 +54,8 @@ py::dict method_dict(const MethodInfo& m) {
   d["relation"] = to_string(m.relation);
   d["local_privacy"] = m.local_privacy;
   d["privacy_notion"] = privacy_notion(m);
+  d["python_estimator"] = m.python_estimator;
+  d["no_python_estimator"] = m.no_python_estimator;
   py::list ps;
   for (const auto& p : m.params) ps.append(spec_dict(p));
   d["params"] = ps;

@@ -1,4 +1,5 @@
 #include "cluster/affinity/affinity_propagation.hpp"
+#include "cluster/affinity/register.hpp"
 
 #include <gtest/gtest.h>
 

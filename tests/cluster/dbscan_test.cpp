@@ -1,4 +1,5 @@
 #include "cluster/dbscan/dbscan.hpp"
+#include "cluster/dbscan/register.hpp"
 
 #include <gtest/gtest.h>
 #include <omp.h>

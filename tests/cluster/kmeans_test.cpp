@@ -1,4 +1,5 @@
 #include "cluster/kmeans/kmeans.hpp"
+#include "cluster/kmeans/register.hpp"
 
 #include <gtest/gtest.h>
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "cluster/uniform_centres/register.hpp"
 #include "cluster/uniform_centres/uniform_centres.hpp"
 #include "core/error.hpp"
 #include "core/ledger.hpp"

@@ -14,7 +14,7 @@
 #include "core/error.hpp"
 #include "core/method.hpp"
 #include "dpdbscan/dp_kmeans.hpp"
-#include "dpdbscan/methods.hpp"
+#include "dpdbscan/register.hpp"
 #include "dpdbscan/noise.hpp"
 
 namespace dpclust::dpdbscan {

@@ -1,5 +1,5 @@
 // The config-facing methods: parameters with their defaults, ledger, release, labels, determinism.
-#include "dpdbscan/methods.hpp"
+#include "dpdbscan/register.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,6 @@
 #include "core/error.hpp"
 #include "dpdbscan/dp_kmeans.hpp"
 #include "dpdbscan/pairwise.hpp"
-#include "dpdbscan/register.hpp"
 #include "privacy/mechanism.hpp"
 
 namespace dpclust::dpdbscan {
@@ -48,7 +47,7 @@ Dataset two_blobs() {
 }
 
 TEST(Methods, RegisteredWithSharedParameterNames) {
-  const auto methods = dpclust::dpdbscan_methods();
+  const auto methods = dpclust::dpdbscan_folder().methods;
   ASSERT_EQ(methods.size(), 3u);
   EXPECT_EQ(methods[0].name, "dp_dbscan");
   EXPECT_EQ(methods[1].name, "dp_kmeans");

@@ -9,7 +9,7 @@
 #include <map>
 
 #include "core/error.hpp"
-#include "dpdbscan/methods.hpp"
+#include "dpdbscan/register.hpp"
 
 namespace dpclust::dpdbscan {
 namespace {

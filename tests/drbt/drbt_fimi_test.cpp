@@ -18,7 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "drbt/drbt.hpp"
+#include "drbt/register.hpp"
 #include "drbt/projection.hpp"
 #include "io/fimi.hpp"
 #include "test_support.hpp"

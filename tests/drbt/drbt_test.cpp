@@ -10,10 +10,9 @@
 
 #include "core/error.hpp"
 #include "data/generators.hpp"
-#include "drbt/drbt.hpp"
+#include "drbt/register.hpp"
 #include "drbt/fmeasure.hpp"
 #include "drbt/projection.hpp"
-#include "drbt/register.hpp"
 #include "io/csv.hpp"
 #include "test_support.hpp"
 
@@ -277,7 +276,7 @@ TEST(OverallFMeasure, HandMadePartitions) {
 }
 
 const MetricInfo& metric(const std::string& name) {
-  static const auto all = drbt_metrics();
+  static const auto all = drbt_folder().metrics;
   for (const auto& m : all)
     if (m.name == name) return m;
   throw std::logic_error("no metric " + name);

@@ -14,7 +14,7 @@
 #include "core/error.hpp"
 #include "dpdbscan/dp_kmeans.hpp"
 #include "eugkm/eugkm.hpp"
-#include "eugkm/methods.hpp"
+#include "eugkm/register.hpp"
 
 namespace dpclust::eugkm {
 namespace eugkm_test {

@@ -10,7 +10,7 @@
 
 #include "core/error.hpp"
 #include "eugkm/hybrid_kmeans.hpp"
-#include "eugkm/methods.hpp"
+#include "eugkm/register.hpp"
 
 namespace dpclust::eugkm {
 namespace hybrid_test {

@@ -13,7 +13,7 @@
 #include "core/ledger.hpp"
 #include "core/rng.hpp"
 #include "fastlloyd/fastlloyd.hpp"
-#include "fastlloyd/method.hpp"
+#include "fastlloyd/register.hpp"
 #include "privacy/samplers.hpp"
 
 namespace dpclust::fastlloyd {

@@ -14,7 +14,6 @@
 
 #include "core/error.hpp"
 #include "core/side_information.hpp"
-#include "lsh_clustering/method.hpp"
 #include "lsh_clustering/register.hpp"
 
 namespace dpclust::lsh {
@@ -307,7 +306,7 @@ ParamSet with_defaults(const MethodInfo& m, const std::map<std::string, ParamVal
 }
 
 TEST(LshClusteringMethod, RegisteredAndRunsFromParameters) {
-  const auto methods = lsh_clustering_methods();
+  const auto methods = lsh_clustering_folder().methods;
   ASSERT_EQ(methods.size(), 1u);
   const MethodInfo& m = methods[0];
   EXPECT_EQ(m.name, "lsh_clustering");

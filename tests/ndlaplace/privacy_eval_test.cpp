@@ -36,7 +36,7 @@ ParamSet params_for(const MethodInfo& info, std::map<std::string, ParamValue> se
 }
 
 const MetricInfo& metric(const std::string& name) {
-  static const auto all = ndlaplace_metrics();
+  static const auto all = ndlaplace_folder().metrics;
   for (const auto& m : all)
     if (m.name == name) return m;
   throw std::logic_error("no metric " + name);

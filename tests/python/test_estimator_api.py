@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 import dpclust
+from dpclust._registry import estimator_classes
 
-ESTIMATORS = [dpclust.DPDBSCAN, dpclust.DPKMeans, dpclust.EUGkM, dpclust.FastLloyd, dpclust.HybridKMeans, dpclust.LSHClustering,
-              dpclust.WaveCluster, dpclust.WCBaseline, dpclust.PrivQT, dpclust.PrivTHR, dpclust.PrivTHREM, dpclust.NDLaplace,
-              dpclust.DRBT]
+# Every estimator the catalog names (MethodInfo::python_estimator), in its order.
+ESTIMATORS = list(estimator_classes().values())
 MOONS_BOUNDS = ((-1.5, -1.0), (2.5, 1.5))
 
 

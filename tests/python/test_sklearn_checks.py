@@ -11,13 +11,13 @@ import warnings
 import pytest
 
 import dpclust
+from dpclust._registry import estimator_classes
 
 sklearn = pytest.importorskip("sklearn")
 from sklearn.utils.estimator_checks import check_estimator  # noqa: E402
 
-ESTIMATORS = [dpclust.DPDBSCAN, dpclust.DPKMeans, dpclust.DPM, dpclust.EUGkM, dpclust.FastLloyd, dpclust.HybridKMeans,
-              dpclust.LSHClustering, dpclust.WaveCluster, dpclust.WCBaseline, dpclust.PrivQT, dpclust.PrivTHR, dpclust.PrivTHREM,
-              dpclust.NDLaplace, dpclust.DRBT]
+# Every estimator the catalog names (MethodInfo::python_estimator), in its order.
+ESTIMATORS = list(estimator_classes().values())
 
 
 def _name(check):

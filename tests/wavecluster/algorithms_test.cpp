@@ -12,7 +12,7 @@
 #include "core/ledger.hpp"
 #include "privacy/mechanism.hpp"
 #include "wavecluster/baseline.hpp"
-#include "wavecluster/methods.hpp"
+#include "wavecluster/mechanism.hpp"
 #include "wavecluster/privqt.hpp"
 #include "wavecluster/privthr.hpp"
 #include "wavecluster/privthr_em.hpp"

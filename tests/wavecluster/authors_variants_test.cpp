@@ -17,7 +17,7 @@
 #include "wavecluster/flat_origin.hpp"
 #include "wavecluster/java_random.hpp"
 #include "wavecluster/measures.hpp"
-#include "wavecluster/methods.hpp"
+#include "wavecluster/mechanism.hpp"
 #include "wavecluster/privthr_em.hpp"
 #include "wavecluster/register.hpp"
 #include "wavecluster/wc_test_util.hpp"

@@ -18,7 +18,7 @@
 #include "wavecluster/c45.hpp"
 #include "wavecluster/grid.hpp"
 #include "wavecluster/measures.hpp"
-#include "wavecluster/methods.hpp"
+#include "wavecluster/mechanism.hpp"
 #include "wavecluster/wavecluster.hpp"
 #include "wc_test_util.hpp"
 

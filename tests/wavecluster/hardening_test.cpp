@@ -10,7 +10,7 @@
 #include "core/error.hpp"
 #include "core/ledger.hpp"
 #include "wavecluster/grid.hpp"
-#include "wavecluster/methods.hpp"
+#include "wavecluster/mechanism.hpp"
 #include "wavecluster/register.hpp"
 #include "wavecluster/synopsis.hpp"
 #include "wavecluster/wavecluster.hpp"

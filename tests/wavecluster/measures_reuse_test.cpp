@@ -21,7 +21,7 @@
 #include "core/metric.hpp"
 #include "core/rng.hpp"
 #include "wavecluster/measures.hpp"
-#include "wavecluster/methods.hpp"
+#include "wavecluster/mechanism.hpp"
 #include "wavecluster/register.hpp"
 #include "wavecluster/weka_folds.hpp"
 #include "wc_test_util.hpp"
@@ -172,7 +172,7 @@ TEST(CvReuse, WekaFoldsWithoutLabelsStillRefused) {
 TEST(CvReuse, RegisteredMetricsAreTheSameWithTheRunsDatasetCache) {
   const Dataset ds = labelled_blobs(41);
   const std::vector<MethodInfo> methods = wavecluster_methods();
-  const std::vector<MetricInfo> metrics = wavecluster_metrics();
+  const std::vector<MetricInfo> metrics = wavecluster_folder().metrics;
   for (const char* fold_rule : {"dpclust", "weka"}) {
     DatasetCache shared;  // one per dataset in a run: shared by every cell and trial below
     for (const auto& info : methods) {

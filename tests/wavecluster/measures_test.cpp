@@ -135,7 +135,7 @@ TEST(CrossValidation, NonPrivateAgainstItselfIsZeroAndDeterministic) {
 TEST(RegisteredMetrics, EndToEndOnOneTrial) {
   const Dataset ds = dpclust::testing::blobs_dataset(12);
   const std::vector<MethodInfo> methods = wavecluster_methods();
-  const std::vector<MetricInfo> metrics = wavecluster_metrics();
+  const std::vector<MetricInfo> metrics = wavecluster_folder().metrics;
   ASSERT_EQ(methods.size(), 5u);
   for (const auto& info : methods) {
     ParamSet ps = dpclust::testing::wc_params(40, 0.6);

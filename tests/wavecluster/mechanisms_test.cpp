@@ -1,6 +1,6 @@
 // The private mechanisms: budget ledgers, determinism, PrivQT's k' excess, PrivTHR / PrivTHR_EM k'
 // near k, Baseline's synopsis, and the exponential mechanism against its exact distribution.
-#include "wavecluster/methods.hpp"
+#include "wavecluster/mechanism.hpp"
 
 #include <gtest/gtest.h>
 

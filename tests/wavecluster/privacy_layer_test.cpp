@@ -16,7 +16,7 @@
 #include "core/files.hpp"
 #include "core/ledger.hpp"
 #include "privacy/mechanism.hpp"
-#include "wavecluster/methods.hpp"
+#include "wavecluster/mechanism.hpp"
 #include "wavecluster/register.hpp"
 #include "wavecluster/wc_test_util.hpp"
 
@@ -162,7 +162,7 @@ TEST(ReleaseAndEvaluation, TrueStatisticsAreEvaluationNotDiagnostics) {
 // with) the JSON maps changes nothing.
 TEST(ReleaseAndEvaluation, MetricsReadTheTypedResult) {
   const Dataset ds = blobs_dataset(34, 400);
-  const std::vector<MetricInfo> metrics = wavecluster_metrics();
+  const std::vector<MetricInfo> metrics = wavecluster_folder().metrics;
   for (const auto& info : wavecluster_methods()) {
     if (info.name != "privthr" && info.name != "wavecluster") continue;
     const ParamSet ps = params_for(info.name, 1.0);

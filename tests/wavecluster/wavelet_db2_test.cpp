@@ -12,7 +12,7 @@
 
 #include "core/ledger.hpp"
 #include "core/rng.hpp"
-#include "wavecluster/methods.hpp"
+#include "wavecluster/mechanism.hpp"
 #include "wavecluster/privthr.hpp"
 #include "wavecluster/privthr_em.hpp"
 #include "wavecluster/wavecluster.hpp"

@@ -74,8 +74,4 @@ namespace detail {
 void affinity_iteration(const double* S, std::size_t n, double damping, double* A, double* R, double* colsum);
 }  // namespace detail
 
-// The method "affinity_propagation" (non-private): params damping, preference, max_iter, convergence_iter;
-// release = exemplar indices; diagnostics clusters, iterations, converged.
-const MethodInfo& affinity_propagation_method_info();
-
 }  // namespace dpclust

@@ -79,8 +79,4 @@ inline Labels dbscan(const Dataset& data, double alpha, std::int64_t min_pts, Db
   return dbscan(data.coords.data(), data.n, data.d, alpha, min_pts, stats, border);
 }
 
-// The method "dbscan" (non-private): params alpha (> 0), min_pts (>= 1), border; diagnostics core_points,
-// clusters, noise_points; empty release.
-const MethodInfo& dbscan_method_info();
-
 }  // namespace dpclust

@@ -85,8 +85,4 @@ inline KMeansResult kmeans(const Dataset& data, std::size_t k, const KMeansOptio
 std::vector<KMeansResult> kmeans_runs(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options,
                                       std::vector<Rng>& rngs, const double* weights = nullptr);
 
-// The method "kmeans" (non-private): params k, n_init, max_iter, tol; release = centres;
-// diagnostics inertia, iterations.
-const MethodInfo& kmeans_method_info();
-
 }  // namespace dpclust

@@ -25,6 +25,4 @@ struct UniformCentres {
 // k centres uniform in `bounds` (which must have data.d dimensions), and the nearest-centre labels of the data.
 UniformCentres uniform_centres(const Dataset& data, const Bounds& bounds, std::size_t k, Rng& rng);
 
-const MethodInfo& uniform_centres_method_info();
-
 }  // namespace dpclust

@@ -1,4 +1,6 @@
-// The "kmeans" method: k-means (Lloyd, k-means++), non-private reference baseline.
+// The method "kmeans": k-means (Lloyd, k-means++), the non-private reference baseline.
+#include "cluster/kmeans/register.hpp"
+
 #include <memory>
 #include <string>
 
@@ -90,6 +92,7 @@ const MethodInfo& kmeans_method_info() {
     };
     m.as_ceiling = {{"seeding", "reference"}};
     m.make = [] { return std::make_unique<KMeansMethod>(); };
+    m.no_python_estimator = "scikit-learn's sklearn.cluster.KMeans (greedy k-means++, Lloyd) is the same algorithm";
     m.check_shape = [](const ParamSet& p, const DataShape& shape) {
       check_at_most_points(p, shape, "k", "clusters");
       // The reference runs with KMeansOptions' defaults (kmeans_reference.cpp): the settings must be those.
@@ -105,5 +108,7 @@ const MethodInfo& kmeans_method_info() {
   }();
   return info;
 }
+
+MethodFolder cluster_kmeans_folder() { return {{kmeans_method_info()}, {}}; }
 
 }  // namespace dpclust

@@ -1,7 +1,7 @@
-// The WaveCluster methods: parameters -> algorithm options -> MethodResult (see methods.hpp). The
+// The WaveCluster methods: parameters -> algorithm options -> MethodResult (see mechanism.hpp). The
 // algorithms, each with its pseudocode's line table, are in privqt.*, privthr.*, privthr_em.*,
 // baseline.* and wavecluster.* (non-private).
-#include "wavecluster/methods.hpp"
+#include "wavecluster/mechanism.hpp"
 
 #include <stdexcept>
 

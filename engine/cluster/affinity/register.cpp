@@ -1,5 +1,7 @@
-// The "affinity_propagation" method: Affinity Propagation (non-private reference baseline).
-// Registered by the nD-Laplace reproduction (ndlaplace/register.cpp), whose thesis clusters with it.
+// The method "affinity_propagation": Affinity Propagation (non-private reference baseline; the nD-Laplace thesis's
+// second clustering algorithm).
+#include "cluster/affinity/register.hpp"
+
 #include <memory>
 #include <string>
 
@@ -62,9 +64,12 @@ const MethodInfo& affinity_propagation_method_info() {
                   1, kAffinityMaxIter),
     };
     m.make = [] { return std::make_unique<AffinityMethod>(); };
+    m.no_python_estimator = "scikit-learn's sklearn.cluster.AffinityPropagation is the same algorithm (its operations in its order)";
     return m;
   }();
   return info;
 }
+
+MethodFolder cluster_affinity_folder() { return {{affinity_propagation_method_info()}, {}}; }
 
 }  // namespace dpclust

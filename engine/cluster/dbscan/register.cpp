@@ -1,4 +1,6 @@
-// The "dbscan" method: exact DBSCAN (non-private reference baseline).
+// The method "dbscan": exact DBSCAN (non-private reference baseline), its parameters and what it reports.
+#include "cluster/dbscan/register.hpp"
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -70,9 +72,12 @@ const MethodInfo& dbscan_method_info() {
         border_param(),
     };
     m.make = [] { return std::make_unique<DbscanMethod>(); };
+    m.no_python_estimator = "scikit-learn's sklearn.cluster.DBSCAN is the same algorithm (label for label: docs/methods.md)";
     return m;
   }();
   return info;
 }
+
+MethodFolder cluster_dbscan_folder() { return {{dbscan_method_info()}, {}}; }
 
 }  // namespace dpclust
