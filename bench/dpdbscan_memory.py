@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """DP-DBSCAN's memory estimate against the measured peak memory (the cost model must bound every run).
 
-The cost model (engine/loading/cost_model.cpp, dp_dbscan_cost) must be an upper bound on what a run
+The cost model (engine/dpdbscan/cost.cpp, dp_dbscan_cost) must be an upper bound on what a run
 really needs, and a useful one: within 3x. For d in {2, 3, 4, 6, 8}, n in {10^3 ... 10^6} and both
 histograms (`histogram: naive`, dense storage over all |X| cells, where |X| <= 2^26; `histogram: linear`
 with `storage: sparse`, Alg. 2 and the bounded neighbourhood sums) this script writes one config per

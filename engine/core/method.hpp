@@ -18,6 +18,7 @@
 #include "core/ledger.hpp"
 #include "core/params.hpp"
 #include "core/rng.hpp"
+#include "core/trial_cost.hpp"
 
 namespace dpclust {
 
@@ -137,6 +138,11 @@ struct MethodInfo {
   // adds the config location of that key); must not allocate anything proportional to the data. A private
   // method is given the shape of shape_for_checks: the declared number of points, never the rows read.
   std::function<void(const ParamSet&, const DataShape&)> check_shape;
+  // What one trial costs, from public inputs only (core/trial_cost.hpp): the model of the method's largest
+  // structures and its work, written beside the algorithm in the method's folder (cost.cpp). Every built-in method
+  // has CostHooks::trial; a method a config defines (`method: python`) has none and is counted as one pass over
+  // the data.
+  CostHooks cost;
   // The method's Python estimator, "module.Class" in the dpclust package ("cluster.DPM": python/dpclust/cluster.py),
   // or else why it has none (no_python_estimator). The package exports the estimators named here
   // (python/dpclust/_registry.py).

@@ -12,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "core/named_choice.hpp"
+#include "dpdbscan/cost.hpp"
 #include "dpdbscan/dp_kmeans.hpp"
 #include "cluster/kmeans/kmeans.hpp"
 #include "dpdbscan/pairwise.hpp"
@@ -439,6 +440,8 @@ const MethodInfo& dp_dbscan_method_info() {
     m.non_private_counterpart = "dbscan";
     m.make = [] { return std::make_unique<DpDbscanMethod>(); };
     m.check_shape = check_dp_dbscan_shape;
+    m.cost.trial = dp_dbscan_trial_cost;
+    m.cost.advice = dp_dbscan_cost_advice;
     m.python_estimator = "cluster.DPDBSCAN";
     return m;
   }();
@@ -487,6 +490,7 @@ const MethodInfo& dp_kmeans_method_info() {
     };
     m.non_private_counterpart = "kmeans";
     m.make = [] { return std::make_unique<DpKmeansMethod>(); };
+    m.cost.trial = dp_kmeans_trial_cost;
     m.python_estimator = "cluster.DPKMeans";
     m.check_shape = [](const ParamSet& p, const DataShape& shape) {
       check_at_most_points(p, shape, "k", "clusters");
@@ -534,6 +538,7 @@ const MethodInfo& pairwise_method_info() {
     // Replace-one neighbours make n public by definition (pairwise.hpp).
     m.side_inputs = {{"n", InputSource::public_value, "public under replace-one neighbours (the matrix's sensitivity uses it)"}};
     m.make = [] { return std::make_unique<PairwiseMethod>(); };
+    m.cost.trial = pairwise_trial_cost;
     m.no_python_estimator = "a label-publishing baseline of the DP-DBSCAN paper's evaluation (Sec. 8.1) for configs: n^2 memory, "
                             "its labels the whole release";
     m.check_shape = [](const ParamSet& p, const DataShape& shape) {

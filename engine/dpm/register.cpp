@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/named_choice.hpp"
+#include "dpm/cost.hpp"
 #include "dpm/dpm.hpp"
 #include "privacy/mechanism.hpp"
 
@@ -122,6 +123,7 @@ const MethodInfo& dpm_method_info() {
     m.side_inputs = {{"n", InputSource::private_estimate, "a noisy root count N (the split threshold N / 2^L)"},
                      {"k", InputSource::none, "DPM chooses its number of leaves itself (at most 2^levels)"}};
     m.make = [] { return std::make_unique<DpmMethod>(); };
+    m.cost.trial = trial_cost;
     m.python_estimator = "cluster.DPM";
     m.check_shape = [](const ParamSet& p, const DataShape& shape) {
       const DpmOptions o = options_of(p);

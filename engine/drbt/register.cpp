@@ -9,6 +9,7 @@
 
 #include "cluster/kmeans/kmeans.hpp"
 #include "core/error.hpp"
+#include "drbt/cost.hpp"
 #include "drbt/fmeasure.hpp"
 #include "drbt/projection.hpp"
 
@@ -187,6 +188,7 @@ const MethodInfo& drbt_method_info() {
                      "one-to-one Hungarian matching"),
     };
     m.make = [] { return std::make_unique<DrbtMethod>(); };
+    m.cost.trial = trial_cost;
     m.python_estimator = "transform.DRBT";
     m.check_shape = [](const ParamSet& p, const DataShape& shape) {
       check_at_most_points(p, shape, "k", "K-means clusters");

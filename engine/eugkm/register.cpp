@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/named_choice.hpp"
+#include "eugkm/cost.hpp"
 
 namespace dpclust::eugkm {
 namespace {
@@ -246,6 +247,8 @@ const MethodInfo& eugkm_method_info() {
     m.private_when = "n_source: noisy or public";
     m.params = eugkm_params();
     m.make = [] { return std::make_unique<EugkmMethod>(); };
+    m.cost.trial = [](const CostInputs& in) { return trial_cost(in, /*hybrid=*/false); };
+    m.cost.advice = cost_advice;
     m.python_estimator = "cluster.EUGkM";
     m.check_shape = [](const ParamSet& p, const DataShape& shape) {
       check_at_most_points(p, shape, "k", "clusters");
@@ -281,6 +284,8 @@ const MethodInfo& hybrid_kmeans_method_info() {
                                     "auto: EUGkM alone when T = 0, DPLloyd alone when EUGkM's grid at its share has fewer "
                                     "than 2 cells per dimension; none: always both steps (T >= 1)"));
     m.make = [] { return std::make_unique<HybridMethod>(); };
+    m.cost.trial = [](const CostInputs& in) { return trial_cost(in, /*hybrid=*/true); };
+    m.cost.advice = cost_advice;
     m.python_estimator = "cluster.HybridKMeans";
     m.check_shape = [](const ParamSet& p, const DataShape& shape) {
       check_at_most_points(p, shape, "k", "clusters");

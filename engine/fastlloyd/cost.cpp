@@ -7,7 +7,9 @@
 
 namespace dpclust::fastlloyd {
 
-TrialCost trial_cost(const ParamSet& p, double n, double d) {
+TrialCost trial_cost(const CostInputs& in) {
+  const ParamSet& p = in.params;
+  const double n = in.n(), d = in.d();
   const double k = p.has("k") ? p.real("k") : 1.0;
   const double t = p.has("iterations") && p.integer("iterations") > 0 ? p.real("iterations") : static_cast<double>(kMaxIterations);
   TrialCost c;

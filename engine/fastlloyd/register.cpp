@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/named_choice.hpp"
+#include "fastlloyd/cost.hpp"
 #include "privacy/mechanism.hpp"
 
 namespace dpclust::fastlloyd {
@@ -168,6 +169,7 @@ const MethodInfo& fastlloyd_method_info() {
     };
     m.non_private_counterpart = "kmeans";
     m.make = [] { return std::make_unique<FastLloydMethod>(); };
+    m.cost.trial = trial_cost;
     m.python_estimator = "cluster.FastLloyd";
     m.check_shape = [](const ParamSet& p, const DataShape& shape) {
       check_at_most_points(p, shape, "k", "clusters");

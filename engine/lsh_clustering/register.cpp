@@ -8,6 +8,7 @@
 #include "cluster/kmeans/kmeans.hpp"
 #include "core/error.hpp"
 #include "core/named_choice.hpp"
+#include "lsh_clustering/cost.hpp"
 #include "privacy/mechanism.hpp"
 
 namespace dpclust::lsh {
@@ -165,6 +166,7 @@ const MethodInfo& lsh_clustering_method_info() {
     m.non_private_counterpart = "kmeans";
     m.side_inputs = {{"n", InputSource::private_estimate, "the root's noisy count n~ (the automatic node thresholds)"}};
     m.make = [] { return std::make_unique<LshClusteringMethod>(); };
+    m.cost.trial = trial_cost;
     m.python_estimator = "cluster.LSHClustering";
     m.check_shape = [](const ParamSet& p, const DataShape& shape) {
       check_at_most_points(p, shape, "k", "clusters");

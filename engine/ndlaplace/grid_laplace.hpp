@@ -92,7 +92,7 @@ double finest_grid_step(double max_abs);
 // times exp(-c) (c ~ d / (4 t), the offset of x from the grid). It falls like (pi e / (2 d))^(d/2):
 // 1.3 proposals at d = 2, 296 at d = 22, 10^7 at d = 60, 10^31 at d = 262. Each proposal draws d
 // coordinates, so the cost of a point grows like d (2 d / (pi e))^(d/2); the cost model refuses a cell
-// whose draws do not fit (loading/cost_model.cpp) instead of letting it run for days.
+// whose draws do not fit (ndlaplace/cost.cpp, sampler_limits) instead of letting it run for days.
 double expected_proposals(std::size_t d, double eps, double step);
 // The largest dimension at which one draw needs at most `max_proposals` proposals (auto grid step).
 std::size_t largest_dimension_within(double max_proposals);

@@ -9,6 +9,7 @@
 #include "cluster/affinity/affinity_propagation.hpp"
 #include "cluster/kmeans/kmeans.hpp"
 #include "core/error.hpp"
+#include "ndlaplace/cost.hpp"
 #include "ndlaplace/geo_check.hpp"
 #include "ndlaplace/mechanism.hpp"
 #include "ndlaplace/nd_laplace.hpp"
@@ -215,6 +216,8 @@ const MethodInfo& nd_laplace_method_info() {
         int_param("elbow_k_max", 10, "largest k of the elbow plot of metric elbow_k_original (thesis Table 5.1)", 2, 1000),
     };
     m.make = [] { return std::make_unique<NdLaplaceMethod>(); };
+    m.cost.trial = trial_cost;
+    m.cost.limits = sampler_limits;
     m.python_estimator = "transform.NDLaplace";
     m.check_shape = [](const ParamSet& p, const DataShape& shape) {
       const double rate = p.real("epsilon") / p.real("radius");

@@ -15,6 +15,7 @@
 #include "privacy/mechanism.hpp"
 #include "wavecluster/choice.hpp"
 #include "wavecluster/grid.hpp"
+#include "wavecluster/cost.hpp"
 #include "wavecluster/mechanism.hpp"
 #include "wavecluster/paper_metrics.hpp"
 #include "wavecluster/privthr_em.hpp"
@@ -153,6 +154,9 @@ MethodInfo info(std::string name, std::string summary, std::string reference, bo
   for (auto& p : extra) m.params.push_back(std::move(p));
   m.make = [name] { return std::unique_ptr<Method>(make_mechanism(name)); };
   m.check_shape = check_grid_shape;
+  const bool synthetic_points = name == "wc_baseline";
+  m.cost.trial = [synthetic_points](const CostInputs& in) { return trial_cost(in, synthetic_points); };
+  m.cost.advice = cost_advice;
   return m;
 }
 

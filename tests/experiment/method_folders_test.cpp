@@ -1,9 +1,10 @@
 // A method is one folder plus one line in engine/methods.cmake (docs/design.md, "Adding a method"): the catalog's
-// folders are the list's, in its order; every listed method carries its entry in docs/methods.md,
-// and its Python estimator or the reason it has none; its folder has its register.cpp and its
+// folders are the list's, in its order; every listed method carries its cost estimate, its entry in
+// docs/methods.md, and its Python estimator or the reason it has none; its folder has its register.cpp and its
 // tests. A method added without one of them fails here.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -68,6 +69,27 @@ std::vector<std::string> entry_subjects(const std::string& doc) {
   return subjects;
 }
 
+// The parameters a cell would hold: every default, and a value inside its range for a parameter without one.
+ParamSet sample_params(const MethodInfo& m) {
+  ParamSet p;
+  for (const ParamSpec& s : m.params) {
+    if (!s.required()) {
+      p.set(s.name, s.default_value);
+      continue;
+    }
+    const double lo = s.min ? *s.min : 0.0, hi = s.max ? *s.max : lo + 10;
+    const double mid = std::isfinite(hi) ? (lo + std::min(hi, lo + 10)) / 2 : lo + 1;
+    switch (s.type) {
+      case ParamType::integer: p.set(s.name, static_cast<std::int64_t>(std::max(2.0, std::ceil(mid)))); break;
+      case ParamType::real: p.set(s.name, mid > 0 ? mid : 0.5); break;
+      case ParamType::real_vector: p.set(s.name, RealVector{std::max(2.0, std::ceil(mid))}); break;
+      case ParamType::boolean: p.set(s.name, false); break;
+      case ParamType::string: p.set(s.name, s.choices.empty() ? std::string() : s.choices.front()); break;
+    }
+  }
+  return p;
+}
+
 TEST(MethodFolders, TheCatalogRegistersTheListedFoldersInTheirOrder) {
   const std::vector<std::string> folders = listed_folders();
   ASSERT_FALSE(folders.empty());
@@ -96,9 +118,22 @@ TEST(MethodFolders, EveryRegisterFileIsListed) {
   }
 }
 
-TEST(MethodFolders, EveryMethodHasItsDocsAndItsEstimator) {
+TEST(MethodFolders, EveryMethodHasItsCostItsDocsAndItsEstimator) {
   const std::vector<std::string> documented = entry_subjects(text_of(kSource / "docs" / "methods.md"));
+  const std::vector<std::string> metrics;
   for (const MethodInfo& m : all_methods()) {
+    // Its cost and memory estimate, a finite number on a small shape.
+    ASSERT_TRUE(m.cost.trial) << m.name << " has no cost estimate (MethodInfo::cost.trial, its folder's cost.cpp)";
+    DataShape shape;
+    shape.n = 1000;
+    shape.d = 2;
+    shape.n_exact = true;
+    shape.bounds.lo = {0, 0};
+    shape.bounds.hi = {1, 1};
+    const ParamSet params = sample_params(m);
+    const TrialCost c = m.cost.trial(CostInputs{params, shape, metrics});
+    EXPECT_TRUE(std::isfinite(c.memory) && c.memory > 0) << m.name << ": memory " << c.memory;
+    EXPECT_TRUE(std::isfinite(c.work) && c.work > 0) << m.name << ": work " << c.work;
     // Its entry in docs/methods.md: "- `name`: ...", or the name among an entry's subjects.
     bool has_entry = false;
     for (const std::string& subject : documented)

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "cluster/affinity/cost.hpp"
 #include "cluster/affinity/affinity_propagation.hpp"
 
 namespace dpclust {
@@ -64,6 +65,7 @@ const MethodInfo& affinity_propagation_method_info() {
                   1, kAffinityMaxIter),
     };
     m.make = [] { return std::make_unique<AffinityMethod>(); };
+    m.cost.trial = affinity_trial_cost;
     m.no_python_estimator = "scikit-learn's sklearn.cluster.AffinityPropagation is the same algorithm (its operations in its order)";
     return m;
   }();

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster/dbscan/cost.hpp"
 #include "cluster/dbscan/dbscan.hpp"
 #include "core/error.hpp"
 
@@ -72,6 +73,7 @@ const MethodInfo& dbscan_method_info() {
         border_param(),
     };
     m.make = [] { return std::make_unique<DbscanMethod>(); };
+    m.cost.trial = dbscan_trial_cost;
     m.no_python_estimator = "scikit-learn's sklearn.cluster.DBSCAN is the same algorithm (label for label: docs/methods.md)";
     return m;
   }();

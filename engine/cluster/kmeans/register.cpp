@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "cluster/kmeans/cost.hpp"
 #include "cluster/kmeans/kmeans.hpp"
 #include "cluster/kmeans/kmeans_reference.hpp"
 #include "core/error.hpp"
@@ -92,6 +93,7 @@ const MethodInfo& kmeans_method_info() {
     };
     m.as_ceiling = {{"seeding", "reference"}};
     m.make = [] { return std::make_unique<KMeansMethod>(); };
+    m.cost.trial = kmeans_trial_cost;
     m.no_python_estimator = "scikit-learn's sklearn.cluster.KMeans (greedy k-means++, Lloyd) is the same algorithm";
     m.check_shape = [](const ParamSet& p, const DataShape& shape) {
       check_at_most_points(p, shape, "k", "clusters");

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "cluster/uniform_centres/cost.hpp"
 #include "cluster/uniform_centres/uniform_centres.hpp"
 #include "core/error.hpp"
 
@@ -59,6 +60,7 @@ const MethodInfo& uniform_centres_method_info() {
     m.private_when = "always (0-DP: the output does not depend on the data)";
     m.params = {gives(int_param("k", std::nullopt, "number of centres (k)", 1), "k")};
     m.make = [] { return std::make_unique<UniformCentresMethod>(); };
+    m.cost.trial = uniform_centres_trial_cost;
     m.no_python_estimator =
         "a benchmark's trivial baseline (a config's `baselines: true`): its centres do not depend on the data";
     return m;
