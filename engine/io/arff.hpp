@@ -14,16 +14,9 @@
 
 #include "core/dataset.hpp"
 #include "io/missing_values.hpp"
+#include "io/table_options.hpp"  // NominalEncoding: what becomes of the nominal attributes
 
 namespace dpclust {
-
-// What becomes of the nominal attributes that are not the label (`nominal:` in a config):
-//   skip    (default) left out with a warning naming them, unless listed in `columns`, where a nominal
-//           attribute whose declared values are all numbers is a coordinate of those numbers;
-//   codes   every one is a coordinate: its value when every declared value is a number, else the
-//           value's 0-based position in the declaration;
-//   onehot  every one gives one 0/1 coordinate per declared value, named "attribute=value".
-enum class NominalEncoding { skip, codes, onehot };
 
 struct ArffOptions {
   // Attributes to use as coordinates, in output order, by name. Default (empty) = every numeric/real/

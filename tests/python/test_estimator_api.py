@@ -330,3 +330,17 @@ def test_read_file_reads_arff_with_nominal_attributes_and_missing_values(tmp_pat
     assert data.X.shape == (2, 7) and list(data.y) == [0, 1]
     codes = dpclust.datasets.read_file(path, missing="drop", columns=["age", "score"])
     assert codes.X.tolist() == [[55.0, 2.0], [26.0, 1.0]]
+
+
+def test_read_file_reads_csv_text_true_false_and_date_columns_as_a_config_does(tmp_path):
+    path = tmp_path / "trips.csv"
+    path.write_text("pickup,fare,color,shared\n2019-03-23 20:21:09,7.0,yellow,False\n2019-03-24 08:00:00,5.0,green,True\n")
+    plain = dpclust.datasets.read_file(path)  # text, true/false and timestamps left out (with one warning)
+    assert plain.columns == ["fare"] and plain.y is None
+    coded = dpclust.datasets.read_file(path, nominal="codes", nominal_order="appearance", dates="days")
+    assert coded.columns == ["pickup", "fare", "color", "shared"]
+    assert coded.X[:, 1:].tolist() == [[7.0, 0.0, 0.0], [5.0, 1.0, 1.0]]
+    assert coded.X[0, 0] == pytest.approx(17978 + (20 * 3600 + 21 * 60 + 9) / 86400)
+    brain = tmp_path / "brain.csv"
+    brain.write_text("a,b\nx,y\n,\n1,2\n3,4\n")
+    assert dpclust.datasets.read_file(brain, header_rows=2).columns == ["a_x", "b_y"]
