@@ -221,6 +221,15 @@ TEST(CsvTables, AColumnNamedClassLabelOrTargetIsTheLabelUnlessTheConfigSaysOther
   EXPECT_EQ(named.provenance["label_rule"], "named");
   EXPECT_EQ(load(dir, "    file: wine.csv\n    label: none\n").first.column_names,
             (std::vector<std::string>{"Class", "alcohol", "malic_acid"}));
+  // The same in an ARFF file whose class is its first attribute (UCI wine's layout).
+  dpclust::testing::write_file(dir / "wine.arff",
+                      "@relation wine\n@attribute class {1,2,3}\n@attribute Alcohol numeric\n@attribute Malic_acid numeric\n@data\n"
+                      "1,14.23,1.71\n2,12.37,0.94\n3,13.17,2.59\n");
+  const auto [arff, arff_err] = load(dir, "    file: wine.arff\n");
+  EXPECT_EQ(arff.labels, (Labels{1, 2, 3}));
+  EXPECT_EQ(arff.column_names, (std::vector<std::string>{"Alcohol", "Malic_acid"}));
+  EXPECT_TRUE(contains(arff_err, "attribute 'class' (nominal) is taken as the label")) << arff_err;
+  EXPECT_FALSE(load(dir, "    file: wine.arff\n    label: none\n").first.has_labels());
 }
 
 TEST(CsvTables, TheNewKeysAreCheckedWhereTheyApply) {
