@@ -11,6 +11,7 @@
 #include "catalog/catalog.hpp"
 #include "config/config_reading.hpp"
 #include "config/param_values.hpp"
+#include "io/csv.hpp"  // kMaxHeaderRows
 
 namespace dpclust {
 namespace fs = std::filesystem;
@@ -251,8 +252,9 @@ DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::
       if (d.format != "csv" && d.format != "tsv")
         yaml::fail(at.child("header_rows"), "header_rows applies to csv and tsv files only (format: " + d.format + ")", "remove the key");
       const std::int64_t n = yaml::as_int(at.child("header_rows"));
-      if (n < 1 || n > 100)
-        yaml::fail(at.child("header_rows"), "header_rows must be between 1 and 100: the rows of column names at the top of the file",
+      if (n < 1 || n > static_cast<std::int64_t>(kMaxHeaderRows))
+        yaml::fail(at.child("header_rows"), "header_rows must be between 1 and " + std::to_string(kMaxHeaderRows) +
+                                                ": the rows of column names at the top of the file",
                    "e.g. header_rows: 3 for names in three rows (each column's names are joined with '_')");
       if (d.header == "false")
         yaml::fail(at.child("header_rows"), "header_rows names rows of column names, but header is false", "remove one of the two keys");

@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
-#include <functional>
-#include <unordered_map>
+#include <optional>
 
 #include "core/error.hpp"
 #include "core/files.hpp"

@@ -18,6 +18,9 @@
 
 namespace dpclust {
 
+// The most rows of column names a file may have (`header_rows`).
+inline constexpr std::size_t kMaxHeaderRows = 100;
+
 struct CsvOptions {
   // Field separator. '\0' (default) = auto: tab for *.tsv / *.tsv.gz, comma otherwise.
   char delimiter = '\0';

@@ -110,16 +110,13 @@ ColumnType ColumnTally::type() const {
   return ColumnType::text;
 }
 
-Layout TableScan::read_layout(LineReader& in, std::vector<TopRow>& top, std::size_t& blank) {
+Layout TableScan::read_layout(LineReader& in, std::vector<TopRow>& top) {
   const std::size_t want = std::max<std::size_t>(options_.header_rows, 1) + kHintRows + 1;
   std::vector<std::string_view> fields;
   std::string_view line;
   while (top.size() < want && in.next(line)) {
     text::split_fields(line, delimiter_, "\"", fields);
-    if (blank_row(line, fields)) {
-      ++blank;
-      continue;
-    }
+    if (blank_row(line, fields)) continue;  // counted by the second pass
     if (top.empty() && fields.size() > kMaxTableColumns)
       throw InputError(in.where(), "the first row has " + std::to_string(fields.size()) + " fields; at most " +
                                        std::to_string(kMaxTableColumns) + " columns are supported",
@@ -204,8 +201,7 @@ bool TableScan::scan_file(const fs::path& path, const std::function<std::vector<
   delimiter_ = resolve_delimiter(path, options_.delimiter);
   LineReader in(path);
   std::vector<TopRow> top;
-  std::size_t blank = 0;
-  const Layout layout = read_layout(in, top, blank);
+  const Layout layout = read_layout(in, top);
   if (files_ == 0) {
     layout_ = layout;
     top_ = top;
@@ -220,7 +216,6 @@ bool TableScan::scan_file(const fs::path& path, const std::function<std::vector<
                      "list only files of the same layout (same header, same number of columns) in one dataset");
   }
   ++files_;
-  blank_rows_ += blank;
   if (!rows) return true;
   const std::size_t before = records_;
   std::vector<std::string_view> fields;
@@ -231,10 +226,7 @@ bool TableScan::scan_file(const fs::path& path, const std::function<std::vector<
   std::string_view line;
   while (!row_limit_reached() && in.next(line)) {
     text::split_fields(line, delimiter_, "\"", fields);
-    if (blank_row(line, fields)) {
-      ++blank_rows_;
-      continue;
-    }
+    if (blank_row(line, fields)) continue;
     if (fields.size() != ncols_) bad_count(in, ncols_, fields.size(), delimiter_);
     tally_row(fields, in, in.line_number());
   }

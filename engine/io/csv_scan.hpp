@@ -23,8 +23,7 @@
 
 namespace dpclust::csv {
 
-// Header rows a file may have (`header_rows`), and the rows header: auto looks at for names above numbers.
-inline constexpr std::size_t kMaxHeaderRows = 100;
+// The rows header: auto looks at for names above numbers.
 inline constexpr std::size_t kHintRows = 10;
 // Distinct values a text column may have and still be encoded as a category (`nominal: codes | onehot`);
 // past it the column is a name or free text and is left out (or refused when listed in `columns`).
@@ -103,7 +102,6 @@ class TableScan {
   const std::vector<ColumnTally>& tallies() const { return tallies_; }
   const std::vector<bool>& tallied() const { return tallied_; }
   std::size_t data_rows() const { return records_; }
-  std::size_t blank_rows() const { return blank_rows_; }
   std::size_t files_scanned() const { return files_; }
   // The first file's top rows (header rows included), for header: auto's checks.
   const std::vector<TopRow>& top() const { return top_; }
@@ -121,7 +119,7 @@ class TableScan {
   std::size_t header_rows_hint(std::size_t* gained = nullptr) const;
 
  private:
-  Layout read_layout(LineReader& in, std::vector<TopRow>& top, std::size_t& blank);
+  Layout read_layout(LineReader& in, std::vector<TopRow>& top);
   void tally_row(const std::vector<std::string_view>& fields, const LineReader& in, std::size_t line);
   bool row_limit_reached() const;
 
@@ -131,7 +129,7 @@ class TableScan {
   std::vector<ColumnTally> tallies_;
   std::vector<bool> tallied_;
   std::filesystem::path first_path_;
-  std::size_t ncols_ = 0, records_ = 0, blank_rows_ = 0, files_ = 0;
+  std::size_t ncols_ = 0, records_ = 0, files_ = 0;
   char delimiter_ = ',';
 };
 
