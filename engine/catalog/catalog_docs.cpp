@@ -40,7 +40,9 @@ std::string method_table_markdown() {
   out << "A trial's release is private (`private_release: true`) only when it used `randomness: secure`, the\n"
          "secure samplers (`sampler: secure`, the default), public domain bounds where the method needs them, and\n"
          "no `non_private` note applies; the last column gives what each method needs besides. A `method: python`\n"
-         "mechanism that draws noise itself (`ledger.charge`) is never a private release.\n\n"
+         "mechanism that draws noise itself (`ledger.charge`), draws from `rng` or a global generator while it holds\n"
+         "the data (public draws belong in its `init`, called without the data), or declares an input taken from\n"
+         "the data is never a private release (docs/python.md).\n\n"
          "| method | privacy notion | releases | private release when |\n"
          "|---|---|---|---|\n";
   for (const MethodInfo& m : all_methods()) {

@@ -12,6 +12,7 @@
 
 #include "data/transforms.hpp"  // OutOfBounds
 #include "io/arff.hpp"
+#include "core/centres_domain.hpp"
 #include "core/dataset.hpp"
 #include "core/error.hpp"  // InputError: what reading a config throws
 #include "core/params.hpp"
@@ -126,6 +127,8 @@ struct MethodSpec {
   std::string where;
   ParamSources params;
   std::vector<std::vector<std::string>> zip;  // groups of parameters whose lists vary together
+  // `centres_outside_domain:` of the entry (core/centres_domain.hpp); unset: the experiment's.
+  std::optional<CentresOutsideDomain> centres_outside_domain;
 };
 
 // Limits of the schema: trials per cell, and the default of `--max-cells` (cells of the expanded grid).
@@ -179,6 +182,10 @@ struct ExperimentConfig {
   // `baselines: true` (docs/benchmark.md): the trivial baseline (uniform_centres) and each listed private
   // method's non-private counterpart are added to the methods (config.cpp add_baselines), unless listed.
   bool baselines = false;
+  // `centres_outside_domain: clamp | keep` (core/centres_domain.hpp): released centres outside the public domain
+  // moved into it (default) or kept as released (an authors' behaviour a reproduction needs); a method entry may
+  // set its own.
+  CentresOutsideDomain centres_outside_domain = CentresOutsideDomain::clamp;
   std::filesystem::path data_root;   // resolved data root (may be empty)
   // The grid expansion refuses more cells than this (`--max-cells`; counted before anything is expanded).
   std::uint64_t max_cells = kDefaultMaxCells;

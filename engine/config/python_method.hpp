@@ -12,10 +12,25 @@
 //                                             # entry declares it) and its ledger must add up to it
 //       needs_bounds: true                    # default = private: the dataset must have public bounds
 //       relation: add_remove                  # or replace_one: the relation its sensitivities assume
+//       releases_centres: false               # true: every trial returns its released centres (k x d),
+//                                             # which the k-means measures read
+//       init: "my_mechanisms:random_start"    # optional: init(bounds, params, rng), called before the
+//                                             # mechanism without the data; its draws are public
+//       side_inputs:                          # inputs taken without a parameter (MethodInfo::side_inputs)
+//         n: {source: private, how: "a noisy count with a tenth of epsilon"}
 //       declare:                              # its own parameters, each a ParamSpec
 //         cell_width: {type: real, default: 0.25, min: 0, min_open: true, description: "cell width"}
 //         min_count: 5                        # shorthand: the type and default from the value
+//         k: {type: int, min: 1}              # named like a built-in method's input: gives k
+//         n_public: {type: int, default: 0, gives: {input: n, values: {0: {source: none, how: "no public n"}}}}
 //       params: {epsilon: [0.5, 1.0], cell_width: 0.2}
+//
+// Parameter types: real (float), integer (int), boolean (bool), string (str), choice (a string with
+// `choices`), real_vector. Side information (core/side_information.hpp) is declared as the built-in methods
+// declare it: `gives: INPUT` (the parameter's value is that input; `values` its special values), `selects:`
+// (the parameter chooses where the input comes from), `gives: none` (the parameter is no input). A parameter
+// named like the input a built-in method's parameter of the same name gives (k, delta, alpha, min_pts, ...)
+// gives it unless it says otherwise. An input declared with source `data` flags every result non-private.
 //
 // The engine holds no Python. The dpclust Python module (python/src/python_mechanism.cpp) installs a
 // backend that imports the callable and builds the Method calling it; without a backend (the `dpclust`
@@ -36,13 +51,21 @@ namespace yaml {
 struct Located;  // config/yaml_reader.hpp: declare_python_method reads a config entry (config room only)
 }
 
+// What the backend needs to build the Method of one `method: python` entry.
+struct PythonCallable {
+  std::string callable;           // "module:function", the mechanism
+  std::string init;               // "module:function" called before it without the data; empty: none
+  bool releases_centres = false;  // every trial must return its released centres
+  std::filesystem::path config_dir;
+};
+
 struct PythonMethodBackend {
   // Imports `callable` ("module:function"; config_dir is searched for the module when it is not
   // importable otherwise); throws InputError when it cannot be imported or is not callable. Returns a
   // digest of the module's source ("" when it has no source file), part of the cells' fingerprint.
   std::function<std::string(const std::string& callable, const std::filesystem::path& config_dir)> resolve;
   // A Method calling it (MethodInfo::make: one per trial).
-  std::function<std::unique_ptr<Method>(const std::string& callable, const std::filesystem::path& config_dir)> make;
+  std::function<std::unique_ptr<Method>(const PythonCallable& call)> make;
 };
 // Installed once by the Python module when it is imported.
 void set_python_method_backend(PythonMethodBackend backend);

@@ -32,8 +32,10 @@ const Derivation kDerivations[] = {
        return derive_nyc_crash(single_input(s, in), out, last);
      }},
     {"har70", [](const DatasetSource&, const Inputs& in, const fs::path& out) { return derive_har70(in, out); }},
-    {"sklearn_iris", [](const DatasetSource& s, const Inputs& in, const fs::path& out) { return derive_sklearn_iris(single_input(s, in), out); }},
-    {"gunzip", [](const DatasetSource& s, const Inputs& in, const fs::path& out) { return derive_gunzip(single_input(s, in), out, s.bytes); }},
+    {"sklearn_iris",
+     [](const DatasetSource& s, const Inputs& in, const fs::path& out) { return derive_sklearn_iris(single_input(s, in), out); }},
+    {"gunzip",
+     [](const DatasetSource& s, const Inputs& in, const fs::path& out) { return derive_gunzip(single_input(s, in), out, s.bytes); }},
     {"concat_csv", [](const DatasetSource&, const Inputs& in, const fs::path& out) { return derive_concat_csv(in, out); }},
 };
 

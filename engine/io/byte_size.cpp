@@ -88,7 +88,8 @@ std::string format_bytes(std::uint64_t bytes) {
   const int shift = 10 * unit;
   if ((bytes & ((std::uint64_t{1} << shift) - 1)) == 0) return std::to_string(whole) + " " + kBinaryUnits[unit];
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f %s", static_cast<double>(bytes) / static_cast<double>(std::uint64_t{1} << shift), kBinaryUnits[unit]);
+  const double in_unit = static_cast<double>(bytes) / static_cast<double>(std::uint64_t{1} << shift);
+  std::snprintf(buf, sizeof buf, "%.1f %s", in_unit, kBinaryUnits[unit]);
   return buf;
 }
 

@@ -22,10 +22,19 @@ def _run(args):
 
 
 def _validate(args):
+    """Every config checked, each problem of every config printed (as `dpclust validate` does), exit 2 if any."""
+    failed = False
     for config in args.config:
-        r = experiment.validate(config, load_data=args.load_data, data_root=args.data_root)
+        try:
+            r = experiment.validate(config, load_data=not args.no_load_data, data_root=args.data_root, threads=args.threads)
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            failed = True
+            continue
+        for note in r["notes"]:
+            print(f"{config}: note: {note}")
         print(f"{config}: ok ({r['cells']} cells x {r['trials']} trials; {r['cost']})")
-    return 0
+    return 2 if failed else 0
 
 
 def _audit(args):
@@ -68,7 +77,8 @@ def main(argv=None):
     p.set_defaults(fn=_run)
     p = sub.add_parser("validate", help="check configs without running")
     p.add_argument("config", nargs="+")
-    p.add_argument("--load-data", action="store_true")
+    p.add_argument("--load-data", action="store_true", help="(the default) read the data files and check every cell against them")
+    p.add_argument("--no-load-data", action="store_true", help="check only what the config says of each dataset (misses file problems)")
     p.add_argument("--data-root")
     p.add_argument("-t", "--threads", type=int, default=0)
     p.set_defaults(fn=_validate)

@@ -233,7 +233,7 @@ def _composition_notion(spent: Mapping[str, Any]) -> str:
 
 def _check_finite(X: np.ndarray) -> None:
     """scikit-learn's ValueError for NaN or inf ("Input X contains NaN"), naming the first such value by row and
-    column as the engine does, never by its neighbours' values (issue 22: an error text is not a release)."""
+    column as the engine does, never by its neighbours' values (an error text is not a release)."""
     finite = np.isfinite(X)
     if finite.all():
         return
@@ -279,7 +279,7 @@ def _first_text_cell(X):
 
 
 def _input_error(error: Exception, X, owner: str, what: str) -> Exception:
-    """scikit-learn's check_array error in words that never quote the data (issue 34 item 7: an error text is
+    """scikit-learn's check_array error in words that never quote the data (an error text is
     not a release): its shape and kind, the position of a bad entry, and the fix."""
     text = str(error)
     shape = getattr(X, "shape", None)
@@ -476,7 +476,9 @@ class EngineEstimator(_Base):
     ``epsilon_spent_`` and ``delta_spent_`` (what the fit's ledger spent: the configured budget plus any
     declared excess; 0 for a non-private method; ``inf`` for an unbounded fit, one no finite epsilon bounds:
     diffprivlib's DP-k-means variant, bounds taken from the data, PrivTHR_EM's continuous threshold or its
-    data-derived range, WCBaseline with ``n_share=0``), ``privacy_notion_`` (the guarantee that epsilon is of,
+    data-derived range, WCBaseline with ``n_share=0``, LSHClustering with ``radius_from_data=True`` or
+    ``centre='data'``, EUGkM and HybridKMeans with ``n_source='data'``, DPM with ``gap_statistic='rank_mean'`` on
+    more than one feature), ``privacy_notion_`` (the guarantee that epsilon is of,
     in words; "none" for a non-private method). A private estimator charges that spend to its ``accountant``
     (dpclust.accountant); an unbounded fit is refused (BudgetError, nothing released or spent) unless the
     accountant's budget is infinite, which then records ``inf``. ``y`` is ignored (scikit-learn's convention) except where a method reads the
@@ -590,8 +592,8 @@ class EngineEstimator(_Base):
             return None
         if self._no_sample_weight is not None:
             raise TypeError(f"{type(self).__name__}.fit does not take sample_weight: {self._no_sample_weight}. Fit without "
-                            "it; to weight a record, repeat its row (a record repeated w times costs w times epsilon of "
-                            "its privacy: group privacy).")
+                            "it; to weight a record, repeat its row (a record repeated w times is w records of the data the "
+                            "method sees: their privacy is the group privacy of w records).")
         try:
             w = np.asarray(sample_weight, dtype=np.float64)
         except (TypeError, ValueError):

@@ -68,9 +68,13 @@ def run(config: Config, out: PathLike = "results", threads: int = 0, trials: Opt
                      progress=progress)
 
 
-def validate(config: Config, load_data: bool = False, data_root: Optional[PathLike] = None) -> Dict[str, Any]:
-    """``dpclust validate``: the whole config checked (and with load_data the data files read), nothing run."""
-    return _core.validate(_source(config, data_root), load_data=load_data)
+def validate(config: Config, load_data: bool = True, data_root: Optional[PathLike] = None, threads: int = 0) -> Dict[str, Any]:
+    """``dpclust validate``: the whole config checked, nothing run. With ``load_data`` (the default, as the
+    command's) every dataset is read and every cell checked against it (a coordinate outside the public bounds,
+    k above the number of points, a metric's prerequisites, the memory a run of ``threads`` workers needs);
+    ``load_data=False`` checks only what the config says (``--no-load-data``). Every problem at once: a
+    ValueError numbering them. Returns the experiment, its cells, trials, cost estimate and notes."""
+    return _core.validate(_source(config, data_root), load_data=load_data, threads=threads)
 
 
 def audit(config: Config, out: PathLike = "results", threads: int = 0, runs: Optional[int] = None,

@@ -52,7 +52,9 @@ nlohmann::json to_json(py::handle obj, const std::string& where) {
     nlohmann::json o = nlohmann::json::object();
     for (auto kv : obj.cast<py::dict>()) {
       if (!py::isinstance<py::str>(kv.first))
-        throw InputError(where, "dictionary keys must be strings, got " + py::repr(kv.first).cast<std::string>());
+        // Named by type: a key can be a value of the data (a dict keyed by a record's field).
+        throw InputError(where, "dictionary keys must be strings, got a key of type " +
+                                    py::str(py::type::handle_of(kv.first).attr("__name__")).cast<std::string>());
       const std::string key = kv.first.cast<std::string>();
       o[key] = to_json(kv.second, where + "." + key);
     }

@@ -12,6 +12,7 @@
 #include "loading/cost_model.hpp"
 #include "loading/dataset_loading.hpp"
 #include "run/runner.hpp"
+#include "report/comparison_export.hpp"
 #include "report/report.hpp"
 
 namespace dpclust::python {
@@ -76,18 +77,31 @@ py::dict run(const ConfigSource& src, const std::string& out, int threads, std::
   return d;
 }
 
+// `dpclust validate` (experiments/dpclust.cpp cmd_validate), the same steps: the config, then with load_data
+// (the default, as the command's) every dataset read and every cell checked against it; every problem at once
+// (InputErrors: a ValueError numbering them).
 py::dict validate(const ConfigSource& src, bool load_data, int threads) {
+  if (threads < 0) throw InputError("threads", "must be >= 0");
   ExperimentConfig cfg = config_from(src);
   RunLimits limits;
   limits.threads = threads;
   cfg.max_cells = limits.max_cells;
-  const RunCost cost = check_run_cost(cfg, limits);
-  validate_experiment(cfg, load_data);
+  ProblemList problems;
+  RunCost cost;
+  Validation v;
+  problems.collect([&] { cost = check_run_cost(cfg, limits, /*cells_may_be_skipped=*/load_data); });
+  {
+    py::gil_scoped_release free_gil;  // reading the data files
+    problems.collect([&] { v = validate_experiment(cfg, load_data, limits); });
+  }
+  problems.throw_if_any();
   py::dict d;
   d["experiment"] = cfg.name;
   d["cells"] = cost.cells;
   d["trials"] = cfg.trials;
-  d["cost"] = describe_cost(cost);
+  d["cost"] = describe_cost(load_data ? v.cost : cost);
+  d["notes"] = py::cast(v.notes);
+  d["data_loaded"] = load_data;
   return d;
 }
 
@@ -129,11 +143,13 @@ py::dict report(const std::string& results_dir, const std::string& published, co
   const std::string source = build_info().source_dir;
   const fs::path ref_file = published.empty() ? fs::path(source) / "reference" / "published.yaml" : fs::path(published);
   report::ReportOptions ropts{figures.empty() ? fs::path(source) / "plots" / "out" : fs::path(figures),
-                              out.empty() ? fs::path(results_dir) / "REPORT.md" : fs::path(out), std::nullopt};
+                              out.empty() ? fs::path(results_dir) / "REPORT.md" : fs::path(out), std::nullopt, {}};
+  ropts.tables_dir = ropts.report_path.parent_path() / "tables";  // the comparison's CSV and LaTeX, as `dpclust report`
   const report::Reference ref = report::load_reference(ref_file);
   const report::Results results(results_dir);
   const std::string md = report::write_markdown(ref, results, ropts);
   write_file_atomic(ropts.report_path, md);
+  report::write_comparison_tables(results, ropts.tables_dir);
   std::size_t holds = 0, within = 0, differs = 0, not_run = 0;
   for (const auto& v : ref.values) {
     const report::Verdict verdict = report::evaluate(v, results, ref.verdicts).verdict;
@@ -189,7 +205,8 @@ void bind_experiments(py::module_& m) {
            py::arg("label") = "", py::arg("base_dir") = "", py::arg("data_root") = "");
   m.def("run", &run, py::arg("config"), py::arg("out"), py::arg("threads") = 0, py::arg("trials") = 0, py::arg("force") = false,
         py::arg("progress") = false, py::arg("noise_scale") = 1.0, "`dpclust run` on one config.");
-  m.def("validate", &validate, py::arg("config"), py::arg("load_data") = false, py::arg("threads") = 0, "`dpclust validate` on one config.");
+  m.def("validate", &validate, py::arg("config"), py::arg("load_data") = true, py::arg("threads") = 0,
+        "`dpclust validate` on one config (with load_data, the default, the data files read and every cell checked against them).");
   m.def("audit", &audit, py::arg("config"), py::arg("out"), py::arg("threads") = 0, py::arg("runs") = 0, py::arg("pilot_runs") = 0,
         py::arg("progress") = false, py::arg("noise_scale") = 1.0, "`dpclust audit` on one config.");
   m.def("report", &report, py::arg("results_dir"), py::arg("published") = "", py::arg("figures") = "", py::arg("out") = "",

@@ -2,16 +2,18 @@
 // the Method that calls it once per trial, and the Ledger a mechanism spends its budget through.
 //
 // The contract (docs/python.md, python/dpclust/_mechanism.py):
-//   labels | (labels, release) | {"labels": ..., "release": ..., ...}
-//       = mechanism(points, bounds, params, rng, ledger)
+//   labels | (labels, release) | {"labels": ..., "centres": ..., "release": ..., ...}
+//       = mechanism(points, bounds, params, rng, ledger[, init=init(bounds, params, rng)])
 // points: the dataset, a read-only (n, d) float64 view of the engine's buffer (no copy; valid during the
 // call only); bounds: (lower, upper) arrays or None; params: the cell's parameters; rng: a
 // numpy.random.Generator(PCG64(seed)) with the trial's seed; ledger: a Ledger over the trial's
 // BudgetLedger, whose noise is drawn from the trial's engine generator (the engine's samplers: exact,
 // deterministic per trial seed). The runner verifies the ledger after the call, as for C++ methods.
+// A trial's error names the exception's type and frames, never a value (_mechanism.describe_failure).
 //
 // Threads: the runner calls methods from OpenMP workers with the GIL released; each call takes the GIL
 // (gil_scoped_acquire), so Python mechanisms run one at a time while C++ trials keep running beside them.
+#include <cmath>
 #include <memory>
 
 #include "bindings.hpp"
@@ -41,6 +43,7 @@ class Ledger {
     get();
     return *rng_;
   }
+  using Sampler = privacy::Sampler;
   privacy::Sampler sampler(const std::string& name) {
     if (name == "secure") return privacy::Sampler::secure;
     if (name == "textbook") {
@@ -51,22 +54,31 @@ class Ledger {
   }
 
   // Counts with discrete Laplace (secure) or continuous Laplace (textbook) noise of scale l1/eps: one
-  // entry for the whole vector (parallel composition over disjoint counts is the caller's argument).
+  // entry for the whole vector, whose L1 sensitivity is `sensitivity` (parallel composition over disjoint
+  // counts is the caller's argument). The values are read before anything is charged.
   py::array_t<double> laplace_counts(py::handle values, double sensitivity, double epsilon, const std::string& step,
                                      const std::string& note, const std::string& sampler_name) {
-    const auto mech = privacy::CountMechanism::laplace(get(), sampler(sampler_name), sensitivity, epsilon, step, note);
-    return noisy(values, [&](double v) { return mech.noisy(rng(), v); });
+    const Sampler s = sampler(sampler_name);
+    const auto in = numbers(values, "laplace_counts", s == Sampler::secure);
+    const auto mech = privacy::CountMechanism::laplace(get(), s, sensitivity, epsilon, step, note);
+    return noisy(in, [&](double v) { return mech.noisy(rng(), v); });
   }
+  // The same with Gaussian noise for (eps, delta)-DP; `sensitivity` is the vector's L2 sensitivity.
   py::array_t<double> gaussian_counts(py::handle values, double sensitivity, double epsilon, double delta, const std::string& step,
                                       const std::string& note, const std::string& sampler_name) {
-    const auto mech = privacy::CountMechanism::gaussian(get(), sampler(sampler_name), sensitivity, epsilon, delta, step, note);
-    return noisy(values, [&](double v) { return mech.noisy(rng(), v); });
+    const Sampler s = sampler(sampler_name);
+    const auto in = numbers(values, "gaussian_counts", s == Sampler::secure);
+    const auto mech = privacy::CountMechanism::gaussian(get(), s, sensitivity, epsilon, delta, step, note);
+    return noisy(in, [&](double v) { return mech.noisy(rng(), v); });
   }
-  // Real values in [-bound, bound]: the snapping mechanism (secure) or value + Laplace (textbook).
+  // Real values in [-bound, bound]: the snapping mechanism (secure) or value + Laplace (textbook), each value
+  // released with the L1 sensitivity `sensitivity`.
   py::array_t<double> laplace_reals(py::handle values, double sensitivity, double epsilon, double bound, const std::string& step,
                                     const std::string& note, const std::string& sampler_name) {
-    const auto mech = privacy::RealMechanism::laplace(get(), sampler(sampler_name), sensitivity, epsilon, bound, step, note);
-    return noisy(values, [&](double v) { return mech.noisy(rng(), v); });
+    const Sampler s = sampler(sampler_name);
+    const auto in = numbers(values, "laplace_reals", false);
+    const auto mech = privacy::RealMechanism::laplace(get(), s, sensitivity, epsilon, bound, step, note);
+    return noisy(in, [&](double v) { return mech.noisy(rng(), v); });
   }
   // A mechanism whose noise the Python code draws itself (an exponential mechanism, ...): its typed entry.
   void charge(const std::string& step, double epsilon, const std::string& mechanism, double sensitivity, const std::string& norm,
@@ -76,11 +88,39 @@ class Ledger {
   }
 
  private:
-  template <class Draw>
-  static py::array_t<double> noisy(py::handle values, Draw draw) {
+  using Values = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+  // `values` as float64, checked: finite numbers, and whole numbers for the discrete samplers, which add
+  // integer noise and so would release a value's fractional part exactly. Each problem is named by its
+  // position, never by a value (the values are private).
+  static Values numbers(py::handle values, const char* function, bool whole) {
     const auto np = py::module_::import("numpy");
-    auto in = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(np.attr("asarray")(values, "float64"));
-    if (!in) throw InputError("values", "expected numbers");
+    Values in;
+    try {
+      in = Values::ensure(np.attr("asarray")(values, "float64"));
+    } catch (const py::error_already_set&) {  // numpy's message quotes the value it could not read
+      in = Values();
+    }
+    if (!in)
+      throw InputError(std::string("Ledger.") + function, "values must be numbers (an array, a list or a number); what was given is not",
+                       "pass the counts or sums as numbers (the values are not shown: an error message never prints data)");
+    const double* v = in.data();
+    for (py::ssize_t i = 0; i < in.size(); ++i) {
+      if (!std::isfinite(v[i]))
+        throw InputError(std::string("Ledger.") + function, "value " + std::to_string(i) + " (0-based, flattened) is not a finite number",
+                         "the values are not shown: clamp or drop non-finite values before releasing them");
+      if (whole && v[i] != std::floor(v[i]))
+        throw InputError(std::string("Ledger.") + function,
+                         "value " + std::to_string(i) + " (0-based, flattened) is not a whole number: the secure sampler adds integer noise, "
+                         "so the value's fractional part would be released exactly",
+                         "release real values with ledger.laplace_reals (the snapping mechanism), or round the counts first "
+                         "(the values are not shown)");
+    }
+    return in;
+  }
+
+  template <class Draw>
+  static py::array_t<double> noisy(const Values& in, Draw draw) {
     py::array_t<double> out(std::vector<py::ssize_t>(in.shape(), in.shape() + in.ndim()));
     const double* src = in.data();
     double* dst = out.mutable_data();
@@ -94,31 +134,30 @@ class Ledger {
   bool charged_ = false;
 };
 
-// The non_private note of a mechanism that recorded noise it drew itself (issue 22, item 4): the entry
-// states a budget, but nothing checks how the noise was drawn (numpy's floating-point samplers, a seeded
+// The non_private note of a mechanism that recorded noise it drew itself: the entry states a budget, but nothing checks how the noise was drawn (numpy's floating-point samplers, a seeded
 // PCG64), so only the Ledger's own samplers keep a release private.
 const char* const kPythonNoiseNote =
     "noise drawn outside dpclust's audited samplers (ledger.charge in a Python mechanism): only ledger.laplace_counts, "
     "gaussian_counts and laplace_reals keep a release private";
 
-// "Traceback (most recent call last): ... KeyError: 'epsilon'" of the frames the exception passed, or
-// only its last line ("AttributeError: module 'm' has no attribute 'f'").
+// The text of a mechanism's exception: its frames and type, its message only when it cannot quote the data
+// (_mechanism.describe_failure); for an import error at parse time, its last line ("ModuleNotFoundError: No
+// module named 'm'", which names code only).
 std::string python_error(py::error_already_set& e, bool with_traceback = true) {
   try {
-    const auto tb = py::module_::import("traceback");
-    const py::list lines = with_traceback ? tb.attr("format_exception")(e.type(), e.value(), e.trace())
-                                          : tb.attr("format_exception_only")(e.type(), e.value());
+    if (with_traceback) return py::module_::import("dpclust._mechanism").attr("describe_failure")(e.value(), e.trace()).cast<std::string>();
+    const py::list lines = py::module_::import("traceback").attr("format_exception_only")(e.type(), e.value());
     std::string text;
     for (auto line : lines) text += line.cast<std::string>();
     return text;
   } catch (const py::error_already_set&) {
-    return e.what();
+    return std::string(py::str(e.type().attr("__name__"))) + " (its message is not shown)";
   }
 }
 
 class PythonMechanism final : public Method {
  public:
-  PythonMechanism(std::string callable, fs::path config_dir) : callable_(std::move(callable)), config_dir_(std::move(config_dir)) {}
+  explicit PythonMechanism(PythonCallable call) : call_(std::move(call)), callable_(call_.callable) {}
 
   MethodResult run(const Dataset& data, const ParamSet& params, Rng& rng, BudgetLedger& ledger) const override {
     py::gil_scoped_acquire gil;
@@ -135,12 +174,17 @@ class PythonMechanism final : public Method {
                                  const_cast<double*>(data.coords.data()), no_owner);
       points.attr("setflags")(py::arg("write") = false);
       const py::dict out = py::module_::import("dpclust._mechanism")
-                               .attr("call")(callable_, config_dir_.string(), points, bounds_to_python(data.bounds), to_python(params),
+                               .attr("call")(callable_, call_.config_dir.string(), points, bounds_to_python(data.bounds), to_python(params),
                                              // randomness: secure has no seed: numpy's generator is then seeded from fresh OS entropy
                                              rng.is_secure() ? py::object(py::none()) : py::object(py::int_(rng.seed())),
-                                             py::cast(handle));
+                                             py::cast(handle), call_.init.empty() ? py::object(py::none()) : py::object(py::str(call_.init)),
+                                             call_.releases_centres);
       MethodResult r;
       r.labels = labels_from(out["labels"], callable_ + " labels");
+      // Checked in _mechanism.call: an (m, d) array of finite numbers, (0, d) for a method that releases none.
+      const auto centres = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(out["centres"]);
+      if (call_.releases_centres && centres.shape(0) > 0)
+        r.centres = Eigen::Map<const RowMatrix>(centres.data(), centres.shape(0), centres.shape(1));
       r.labels_are_release = out["labels_are_release"].cast<bool>();
       r.release = to_json(out["release"], callable_ + " release");
       r.diagnostics = to_json(out["diagnostics"], callable_ + " diagnostics");
@@ -157,8 +201,8 @@ class PythonMechanism final : public Method {
   }
 
  private:
+  PythonCallable call_;
   std::string callable_;
-  fs::path config_dir_;
 };
 
 std::string resolve(const std::string& callable, const fs::path& config_dir) {
@@ -192,18 +236,29 @@ void bind_python_mechanisms(py::module_& m) {
       .def("to_dict", [](const Ledger& l) { return to_python(l.get().to_json()); })
       .def("laplace_counts", &Ledger::laplace_counts, py::arg("values"), py::kw_only(), py::arg("sensitivity"), py::arg("epsilon"),
            py::arg("step"), py::arg("note") = "", py::arg("sampler") = "secure",
-           "values + Laplace noise of scale sensitivity/epsilon (discrete Laplace when secure), recorded as one entry")
+           "values + Laplace noise of scale sensitivity/epsilon per value, recorded as one eps-DP entry. values: whole "
+           "numbers (counts; the secure sampler adds discrete Laplace noise, which would keep a fractional part exact). "
+           "sensitivity: the L1 norm of the change one record makes to the whole array under the entry's relation "
+           "(1 for disjoint counts, a histogram). Returns float64 of values' shape.")
       .def("gaussian_counts", &Ledger::gaussian_counts, py::arg("values"), py::kw_only(), py::arg("sensitivity"), py::arg("epsilon"),
            py::arg("delta"), py::arg("step"), py::arg("note") = "", py::arg("sampler") = "secure",
-           "values + Gaussian noise for (epsilon, delta)-DP in L2 sensitivity (discrete Gaussian when secure)")
+           "values + Gaussian noise of sigma = sqrt(2 ln(1.25/delta)) sensitivity/epsilon per value (discrete Gaussian "
+           "when secure), one (epsilon, delta)-DP entry. values: whole numbers. sensitivity: the L2 norm of the change "
+           "one record makes to the whole array (1 for disjoint counts).")
       .def("laplace_reals", &Ledger::laplace_reals, py::arg("values"), py::kw_only(), py::arg("sensitivity"), py::arg("epsilon"),
            py::arg("bound"), py::arg("step"), py::arg("note") = "", py::arg("sampler") = "secure",
-           "real values in [-bound, bound] with Laplace noise (the snapping mechanism when secure)")
+           "real values released in [-bound, bound] with Laplace noise of scale sensitivity/epsilon, one eps-DP entry; "
+           "secure: Mironov's snapping mechanism (each value clamped to [-bound, bound], noised, rounded to a power-of-two "
+           "grid, clamped again; bound must exceed the noise scale). bound: a public bound on |value| (e.g. the public "
+           "count bound times a coordinate's half width for a centred sum). sensitivity: the L1 change one record makes "
+           "to a value; one entry covers values of which a record changes at most one (disjoint parts: one coordinate "
+           "of every cluster's sum). Release a record's several coordinates with one call each.")
       .def("charge", &Ledger::charge, py::kw_only(), py::arg("step"), py::arg("epsilon"), py::arg("mechanism"), py::arg("sensitivity"),
            py::arg("sensitivity_norm"), py::arg("note") = "", py::arg("delta") = 0.0,
-           "record the entry of noise drawn in Python (e.g. an exponential mechanism: sensitivity_norm='utility')");
+           "record the entry of noise drawn in Python (e.g. an exponential mechanism: sensitivity_norm='utility'); the "
+           "result is flagged non-private (noise outside dpclust's audited samplers)");
   set_python_method_backend(PythonMethodBackend{
-      resolve, [](const std::string& callable, const fs::path& dir) { return std::make_unique<PythonMechanism>(callable, dir); }});
+      resolve, [](const PythonCallable& call) { return std::make_unique<PythonMechanism>(call); }});
 }
 
 }  // namespace dpclust::python

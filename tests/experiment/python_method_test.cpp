@@ -5,10 +5,13 @@
 // tests/python/test_dpclust.py.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "catalog/catalog.hpp"
 #include "config/config.hpp"
 #include "config/grid.hpp"
 #include "config/python_method.hpp"
+#include "core/side_information.hpp"
 #include "run/runner.hpp"
 #include "privacy/mechanism.hpp"
 #include "test_support.hpp"
@@ -34,6 +37,7 @@ class Spender final : public Method {
 };
 
 std::string source_digest = "digest-1";
+PythonCallable last_call;  // what the stand-in backend was last asked to build
 
 void install_stand_in_backend() {
   set_python_method_backend(PythonMethodBackend{
@@ -42,8 +46,9 @@ void install_stand_in_backend() {
           throw InputError("", "cannot use callable '" + callable + "': ModuleNotFoundError", "make it importable");
         return source_digest;
       },
-      [](const std::string& callable, const fs::path&) {
-        return std::make_unique<Spender>(callable.find("half") != std::string::npos ? 0.5 : 1.0);
+      [](const PythonCallable& call) {
+        last_call = call;
+        return std::make_unique<Spender>(call.callable.find("half") != std::string::npos ? 0.5 : 1.0);
       }});
 }
 
@@ -158,4 +163,132 @@ TEST(PythonMethod, TheRunnerVerifiesItsLedgerAndTheFingerprintCoversItsSource) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("differs from the configured total (eps=0.500000"), std::string::npos) << e.what();
   }
+}
+
+TEST(PythonMethod, ParameterTypesAsUsersSpellThem) {
+  install_stand_in_backend();
+  const ExperimentConfig cfg = parse(config(R"(  - method: python
+    callable: "mechs:spelled"
+    declare:
+      k: {type: int, min: 1}
+      rate: {type: float, default: 0.5}
+      scale: {type: number, default: 2}
+      on: {type: bool, default: true}
+      name: {type: str, default: "x"}
+      how: {type: choice, choices: [a, b], default: a}
+      g: {type: real_vector, default: 3}
+    params: {epsilon: 1.0, k: 3}
+)"));
+  const MethodInfo& info = *find_method(cfg.methods[0].method);
+  std::map<std::string, const ParamSpec*> by_name;
+  for (const auto& p : info.params) by_name[p.name] = &p;
+  EXPECT_EQ(by_name.at("k")->type, ParamType::integer);
+  EXPECT_EQ(by_name.at("rate")->type, ParamType::real);
+  EXPECT_EQ(by_name.at("scale")->type, ParamType::real);
+  EXPECT_EQ(by_name.at("on")->type, ParamType::boolean);
+  EXPECT_EQ(by_name.at("name")->type, ParamType::string);
+  EXPECT_EQ(by_name.at("how")->type, ParamType::string);
+  EXPECT_EQ(by_name.at("how")->choices, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(by_name.at("g")->type, ParamType::real_vector);
+  auto entry = [](const std::string& declare) {
+    return "  - method: python\n    callable: \"mechs:grid\"\n    declare:\n      " + declare + "\n    params: {epsilon: 1.0}\n";
+  };
+  EXPECT_NE(error_of(config(entry("w: {type: choice, default: a}"))).find("a choice parameter needs its choices"), std::string::npos);
+  const std::string typo = error_of(config(entry("w: {type: integr}")));
+  EXPECT_NE(typo.find("did you mean 'integer'"), std::string::npos) << typo;
+  EXPECT_NE(typo.find("int"), std::string::npos) << typo;
+  EXPECT_NE(error_of(config(entry("w: {type: choice, choices: [a, b], default: c}"))).find("'w' must be one of"), std::string::npos);
+}
+
+// The side information of a config's method is declared as a built-in method's is (ParamSpec::side and
+// MethodInfo::side_inputs), so the comparison tells what it was given: a `k` it declares is the public k.
+TEST(PythonMethod, SideInputsAreDeclaredAsTheBuiltInMethodsDeclareThem) {
+  install_stand_in_backend();
+  const ExperimentConfig cfg = parse(config(R"(  - method: python
+    callable: "mechs:sides"
+    side_inputs:
+      radius: {source: rule, how: "the public box's half diagonal"}
+      scale: private
+    declare:
+      k: {type: int, min: 1}
+      delta: {type: real, default: 0.0, min: 0, max: 1, max_open: true}
+      iterations: {type: int, default: 5, gives: none}
+      n_public: {type: int, default: 0, min: 0, gives: {input: n, values: {0: {source: none, how: "no public n"}}}}
+      n_source: {type: choice, choices: [public, noisy], default: noisy,
+                 selects: {input: n, values: {noisy: {source: private, how: "a noisy count"}, public: public}}}
+    params: {epsilon: 1.0, k: 4, n_source: [noisy, public], n_public: [0, 500]}
+)"));
+  const MethodInfo& info = *find_method(cfg.methods[0].method);
+  const std::vector<Cell> cells = expand_grid(cfg);
+  auto record = [&](const Cell& cell, const std::string& input) {
+    for (const auto& r : side_information(info, cell.params, DatasetSideInputs{}))
+      if (r.input == input) return r.to_json();
+    return nlohmann::json();
+  };
+  ASSERT_EQ(cells.size(), 4u);
+  for (const auto& cell : cells) {
+    EXPECT_EQ(record(cell, "k")["source"], "public");
+    EXPECT_EQ(record(cell, "k")["value"], 4);
+    EXPECT_EQ(record(cell, "delta")["value"], 0.0);
+    EXPECT_TRUE(record(cell, "iterations").is_null());  // gives: none
+    EXPECT_EQ(record(cell, "radius")["source"], "rule");
+    EXPECT_EQ(record(cell, "scale")["source"], "private");
+    const bool noisy = cell.params.string("n_source") == "noisy";
+    const bool public_n = cell.params.integer("n_public") > 0;
+    EXPECT_EQ(record(cell, "n")["source"], noisy ? "private" : public_n ? "public" : "none") << cell.params.canonical();
+  }
+  auto entry = [](const std::string& declare) {
+    return "  - method: python\n    callable: \"mechs:grid\"\n    declare:\n      " + declare + "\n    params: {epsilon: 1.0}\n";
+  };
+  EXPECT_NE(error_of(config(entry("w: {type: int, default: 0, gives: {input: n, values: {x: none}}}"))).find("is not a value of"),
+            std::string::npos);
+  EXPECT_NE(error_of(config(entry("w: {type: int, default: 0, gives: {input: n, values: {0: {source: secret}}}}"))).find("unknown source"),
+            std::string::npos);
+  EXPECT_NE(error_of(config(entry("w: {type: int, default: 0, selects: n}"))).find("selects needs"), std::string::npos);
+  EXPECT_NE(error_of(config(entry("w: {type: int, default: 0, gives: 2k}"))).find("is not an identifier"), std::string::npos);
+}
+
+// An input the entry declares taken from the data flags the cells where it is (as built-in methods flag
+// their data-derived choices); centres and the init function reach the backend, and the definition (the
+// cells' fingerprint) covers them.
+TEST(PythonMethod, DataInputsAreFlaggedAndCentresAndInitReachTheBackend) {
+  install_stand_in_backend();
+  const ExperimentConfig cfg = parse(config(R"(  - method: python
+    callable: "mechs:from_data"
+    init: "mechs:start"
+    releases_centres: true
+    declare:
+      radius: {type: real, default: 0, min: 0, gives: {input: radius, values: {0: {source: data, how: "the largest norm"}}}}
+    params: {epsilon: 1.0, radius: [0, 2.5]}
+)"));
+  const MethodInfo& info = *find_method(cfg.methods[0].method);
+  EXPECT_TRUE(info.releases_centres);
+  EXPECT_EQ(info.definition["init"]["callable"], "mechs:start");
+  EXPECT_EQ(info.definition["releases_centres"], true);
+  const std::vector<Cell> cells = expand_grid(cfg);
+  ASSERT_EQ(cells.size(), 2u);
+  Dataset data;
+  data.name = "d";
+  data.n = 3;
+  data.d = 2;
+  data.coords = {0, 0, 1, 1, 2, 2};
+  for (const auto& cell : cells) {
+    auto method = info.make();
+    EXPECT_EQ(last_call.callable, "mechs:from_data");
+    EXPECT_EQ(last_call.init, "mechs:start");
+    EXPECT_TRUE(last_call.releases_centres);
+    Rng rng(1);
+    BudgetLedger ledger = trial_ledger(info, cell.params, 1.0);
+    const MethodResult r = method->run(data, cell.params, rng, ledger);
+    const bool from_data = cell.params.real("radius") == 0;
+    ASSERT_EQ(r.non_private_notes.size(), from_data ? 1u : 0u) << cell.params.canonical();
+    if (from_data) {
+      EXPECT_NE(r.non_private_notes[0].find("radius taken from the data without privacy (the largest norm)"), std::string::npos);
+    }
+  }
+  const std::string plain = "  - {method: python, callable: \"mechs:good\", declare: {w: 1.0}, params: {epsilon: 0.5}}\n";
+  EXPECT_FALSE(find_method(parse(config(plain)).methods[0].method)->definition.contains("init"));
+  EXPECT_NE(error_of(config("  - {method: python, callable: \"mechs:good\", init: \"nocolon\", params: {epsilon: 0.5}}\n"))
+                .find("init 'nocolon' is not \"module:function\""),
+            std::string::npos);
 }

@@ -63,3 +63,72 @@ def numpy_noise(points, bounds, params, rng, ledger):
     ledger.charge(step="noisy n (numpy)", epsilon=params["epsilon"], mechanism="laplace (numpy)", sensitivity=1.0,
                   sensitivity_norm="l1")
     return {"labels": np.zeros(len(points), dtype=np.int32), "release": {"noisy_n": float(noisy_n)}}
+
+
+def _k_centres_from_noisy_means(points, bounds, params, ledger, start):
+    """One private Lloyd step from `start` (k x d centres): noisy counts and per-coordinate noisy sums, one
+    ledger entry each (disjoint clusters), the centres clamped into the box."""
+    lo, hi = bounds
+    k, d = start.shape
+    nearest = np.argmin(((points[:, None, :] - start[None, :, :]) ** 2).sum(axis=2), axis=1)
+    half = params["epsilon"] / 2
+    counts = ledger.laplace_counts(np.bincount(nearest, minlength=k), sensitivity=1, epsilon=half, step="counts")
+    mid, width = (lo + hi) / 2, (hi - lo) / 2
+    sums = np.zeros((k, d))
+    for j in range(d):
+        sums[:, j] = ledger.laplace_reals(np.bincount(nearest, weights=np.clip(points[:, j], lo[j], hi[j]) - mid[j], minlength=k),
+                                          sensitivity=width[j], epsilon=half / d, bound=1e6 * width[j], step=f"sums {j}")
+    return np.clip(mid + sums / np.maximum(counts, 1)[:, None], lo, hi)
+
+
+def box_start(bounds, params, rng):
+    """k centres uniform in the public box, drawn without the data (the entry's init)."""
+    lo, hi = bounds
+    return rng.uniform(lo, hi, size=(params["k"], len(lo)))
+
+
+def lloyd_step(points, bounds, params, rng, ledger, init):
+    """Releases its centres (releases_centres: true) from a start drawn by box_start; no labels returned: the
+    runner labels each point by its nearest released centre (for evaluation)."""
+    return {"centres": _k_centres_from_noisy_means(points, bounds, params, ledger, np.asarray(init))}
+
+
+def lloyd_step_drawing_inside(points, bounds, params, rng, ledger):
+    """The same with the start drawn from rng while holding the data: flagged (the runner cannot tell)."""
+    return {"centres": _k_centres_from_noisy_means(points, bounds, params, ledger, box_start(bounds, params, rng))}
+
+
+def lloyd_step_global_numpy(points, bounds, params, rng, ledger):
+    """The same with the start drawn from numpy's global generator: flagged too."""
+    lo, hi = bounds
+    start = np.random.uniform(lo, hi, size=(params["k"], len(lo)))
+    return {"centres": _k_centres_from_noisy_means(points, bounds, params, ledger, start)}
+
+
+def centres_undeclared(points, bounds, params, rng, ledger):
+    """Returns centres although its entry does not declare releases_centres."""
+    ledger.laplace_counts([len(points)], sensitivity=1, epsilon=params["epsilon"], step="noisy n")
+    return {"labels": np.zeros(len(points), dtype=np.int32), "centres": np.zeros((1, points.shape[1]))}
+
+
+def ledger_call_missing_epsilon(points, bounds, params, rng, ledger):
+    """Wrong: calls the ledger with the data and without epsilon."""
+    ledger.laplace_counts(points[:, 0], sensitivity=1.0, step="first coordinates")
+    return np.zeros(len(points), dtype=np.int32)
+
+
+def ledger_call_wrong_type(points, bounds, params, rng, ledger):
+    """Wrong: passes the sensitivity as text."""
+    ledger.laplace_reals(points[:, 0], sensitivity="1", epsilon=params["epsilon"], bound=100.0, step="first coordinates")
+    return np.zeros(len(points), dtype=np.int32)
+
+
+def own_error_quoting_a_record(points, bounds, params, rng, ledger):
+    """A bug that puts a record in its error message."""
+    raise ValueError(f"cannot place the point {points[2].tolist()}")
+
+
+def fractional_counts(points, bounds, params, rng, ledger):
+    """Wrong: noisy 'counts' of real values (the discrete noise would keep their fractional parts exact)."""
+    ledger.laplace_counts(points[:, 0], sensitivity=1.0, epsilon=params["epsilon"], step="sums as counts")
+    return np.zeros(len(points), dtype=np.int32)
