@@ -66,7 +66,7 @@ bool names_records(const ColumnTally& t) {
   return t.overflow || (t.distinct.size() > 50 && t.distinct.size() * 2 > t.values());
 }
 
-// "3 of 6433 values are not numbers (the first at taxis.csv:12, record 10)" for a column mixing both.
+// "3 of 6433 values are not numbers, the first at taxis.csv:12, record 10 (0-based)" for a column mixing both.
 std::string mixed_text(const ColumnTally& t) {
   return std::to_string(t.non_numbers()) + " of " + std::to_string(t.values()) + (t.non_numbers() == 1 ? " values is not a number" : " values are not numbers") +
          ", the first at " + t.first_other_where + ", " + text::record_label(t.first_other_record);
