@@ -10,6 +10,7 @@
 #include "cluster/kmeans/cost.hpp"
 #include "core/method.hpp"
 #include "ndlaplace/grid_laplace.hpp"
+#include "ndlaplace/mechanism.hpp"
 
 namespace dpclust::ndlaplace {
 namespace {
@@ -34,10 +35,23 @@ double grid_step_of(const ParamSet& p, double rate, const DataShape& shape) {
                         b.dims() == d ? b.hi : std::vector<double>{});
 }
 
+// The truncation a cell's nD-Laplace uses at this shape (truncation: auto decides by the shape's bounds,
+// choose_truncation; unknown bounds count as none, which the run then judges on the data's).
+Truncation truncation_of(const ParamSet& p, const DataShape& shape) {
+  const std::string name = p.has("truncation") ? p.string("truncation") : "auto";
+  const bool thesis = p.has("resampling_budget") && p.string("resampling_budget") == "thesis";
+  const std::size_t d = shape.d.value_or(0);
+  return choose_truncation(name, number_or(p, "epsilon", 1), number_or(p, "radius", 1),
+                           thesis ? ResamplingBudget::thesis : ResamplingBudget::halve,
+                           static_cast<std::int64_t>(number_or(p, "max_retries", 1e4)), d,
+                           shape.bounds.dims() == d ? shape.bounds : Bounds{})
+      .truncation;
+}
+
 }  // namespace
 
-double draw_rate(const ParamSet& p) {
-  const bool resample = p.has("truncation") && p.string("truncation") == "resample";
+double draw_rate(const ParamSet& p, const DataShape& shape) {
+  const bool resample = truncation_of(p, shape) == Truncation::resample;
   const bool thesis = resample && p.has("resampling_budget") && p.string("resampling_budget") == "thesis";
   const double rate = number_or(p, "epsilon", 1) / number_or(p, "radius", 1);
   // NdLaplaceMechanism::create: halved when the normaliser depends on x (resampling, or the grid), unless
@@ -46,16 +60,8 @@ double draw_rate(const ParamSet& p) {
 }
 
 double resample_draws_per_point(const ParamSet& p, const DataShape& shape) {
-  if (!(p.has("truncation") && p.string("truncation") == "resample") || !shape.d || shape.bounds.empty() ||
-      shape.bounds.dims() != *shape.d)
-    return 0;
-  const double mean_radius = static_cast<double>(*shape.d) / std::max(draw_rate(p), 1e-12);
-  double draws = 1;
-  for (std::size_t j = 0; j < *shape.d && draws < 1e12; ++j) {
-    const double side = shape.bounds.hi[j] - shape.bounds.lo[j];
-    if (side > 0) draws *= 1 + mean_radius / side;
-  }
-  return draws;
+  if (!shape.d || shape.bounds.dims() != *shape.d || truncation_of(p, shape) != Truncation::resample) return 0;
+  return expected_resample_draws(*shape.d, draw_rate(p, shape), shape.bounds);
 }
 
 double sampler_seconds(const ParamSet& p, const DataShape& shape) {
@@ -66,7 +72,7 @@ double sampler_seconds(const ParamSet& p, const DataShape& shape) {
   if (draws <= 0) draws = 1;
   draws = std::min(draws, number_or(p, "max_retries", 1e4));
   if (!secure_sampler(p)) return points * draws * kSecondsPerNoiseDraw;
-  const double rate = draw_rate(p);
+  const double rate = draw_rate(p, shape);
   const double proposals = expected_proposals(d, rate, grid_step_of(p, rate, shape));
   return points * draws * proposals * static_cast<double>(d) * kSecondsPerCoordinateProposal;
 }
@@ -85,7 +91,7 @@ std::optional<CostProblem> sampler_limits(const CostInputs& in, double max_trial
   const DataShape& shape = in.shape;
   const std::size_t d = *shape.d;
   const ParamSet& p = in.params;
-  const double rate = draw_rate(p), full_rate = in.number("epsilon", 1) / in.number("radius", 1);
+  const double rate = draw_rate(p, in.shape), full_rate = in.number("epsilon", 1) / in.number("radius", 1);
   const std::string rate_text =
       "the noise is drawn at rate " + round_up_2(rate) + " per data unit (epsilon / radius = " + round_up_2(full_rate) +
       (rate < full_rate ? ", halved: the truncated or grid noise's normaliser depends on the point, mechanism.hpp)"

@@ -17,10 +17,12 @@ namespace dpclust::ndlaplace {
 inline constexpr double kSecondsPerCoordinateProposal = 2.5e-7;
 
 // The rate per unit distance the noise is drawn at: epsilon / radius, halved when the normaliser depends on x
-// (truncation resample, or the secure grid sampler) unless resampling_budget: thesis.
-double draw_rate(const ParamSet& params);
+// (truncation resample, at this shape under truncation: auto, or the secure grid sampler) unless
+// resampling_budget: thesis.
+double draw_rate(const ParamSet& params, const DataShape& shape);
 // Truncation by resampling: roughly prod_j (1 + d / rate / L_j) draws per point before the noise lands in a box of
-// sides L_j (0 when the cell does not resample or the bounds are unknown).
+// sides L_j (expected_resample_draws, mechanism.hpp; 0 when the cell does not resample at this shape, truncation:
+// auto included, or the bounds are unknown).
 double resample_draws_per_point(const ParamSet& params, const DataShape& shape);
 // Seconds one trial spends drawing its reports (kSecondsPerNoiseDraw per textbook d-dimensional draw,
 // kSecondsPerCoordinateProposal per coordinate of a secure grid proposal), the resampling draws and the secure

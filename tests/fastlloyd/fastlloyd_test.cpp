@@ -404,7 +404,7 @@ TEST(FastLloydCatalog, DeclaredParametersAndShapeCheck) {
   ParamSet p;
   for (const ParamSpec& s : info.params) p.set(s.name, s.default_value);
   p.set("k", std::int64_t{64});
-  const DataShape synth{100000, true, 10, cube(10, -100, 100), "synth_10d"};
+  const DataShape synth{100000, true, 10, cube(10, -100, 100), "synth_10d", 100000, true};
   EXPECT_NO_THROW(info.check_shape(p, synth));
   auto where = [&](const std::string& key, ParamValue v) {
     ParamSet q = p;
