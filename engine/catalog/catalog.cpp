@@ -14,6 +14,7 @@
 #include "dpm/register.hpp"
 #include "drbt/register.hpp"
 #include "eugkm/register.hpp"
+#include "hst_clustering/register.hpp"
 #include "lsh_clustering/register.hpp"
 #include "metrics/clustering_metrics.hpp"
 #include "metrics/kmeans_measures.hpp"
@@ -32,6 +33,7 @@ const std::vector<MethodInfo>& all_methods() {
     for (auto& m : dpm_methods()) all.push_back(std::move(m));
     for (auto& m : eugkm_methods()) all.push_back(std::move(m));
     for (auto& m : lsh_clustering_methods()) all.push_back(std::move(m));
+    for (auto& m : hst_clustering_methods()) all.push_back(std::move(m));
     return all;
   }();
   return methods;
@@ -87,6 +89,7 @@ const std::vector<MetricInfo>& all_metrics() {
     for (auto& m : dpm_metrics()) all.push_back(std::move(m));
     for (auto& m : eugkm_metrics()) all.push_back(std::move(m));
     for (auto& m : lsh_clustering_metrics()) all.push_back(std::move(m));
+    for (auto& m : hst_clustering_metrics()) all.push_back(std::move(m));
     return all;
   }();
   return metrics;

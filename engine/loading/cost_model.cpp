@@ -20,6 +20,7 @@
 #include "ndlaplace/grid_laplace.hpp"
 #include "catalog/catalog.hpp"
 #include "eugkm/methods.hpp"
+#include "hst_clustering/cost.hpp"
 #include "loading/dataset_loading.hpp"
 #include "metrics/kmeans_measures.hpp"
 #include "metrics/kmeans_reference.hpp"
@@ -333,6 +334,9 @@ std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const 
     const Sizes c = kmeans_cost(leaves, d, std::min(k, leaves), real_or(p, "n_init", 10), real_or(p, "max_iter", 300));
     s.memory = kDouble * n * (d + 4) + 2 * kDouble * leaves * d + c.memory;
     s.work = n * d * (depth + 2) + c.work + n * k * d;
+  } else if (m == "hst_clustering") {
+    const hst::TrialCostEstimate c = hst::trial_cost(p, n, d);
+    s = {c.memory, c.work};
   } else if (m == "affinity_propagation") {
     s = affinity_cost(n, real_or(p, "max_iter", 200));
   } else if (is_wavecluster(m)) {
