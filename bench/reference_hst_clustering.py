@@ -26,8 +26,8 @@ Data (--data):
              (dpclust's `clip_to_bounds: clamp`), and the inertia is computed on the clamped points.
   blobs2d    make_blobs(20000, 2, centers=8, center_box=(-10, 10), random_state=7), public box [-15, 15]^2, k = 8.
 Both sides get the same box, k, epsilon (1), delta (1e-5, the authors' default), layers (10) and objective (the
-code's exp: 2 = the k-means tree cost, dpclust's `objective: kmeans`; --objective kmedian for exp 1, what their
-run_clustering.py solves).
+code's exp: 1 = the k-median tree cost, what their run_clustering.py solves and dpclust's default `objective:
+kmedian`; --objective kmeans for exp 2).
 
 dpclust runs through `dpclust run` (--dpclust, $DPCLUST, build/experiments/dpclust) with one thread, twice: `variant:
 authors, sampler: textbook` (the authors' calibration and continuous noise: the distribution to compare with theirs)
@@ -201,8 +201,8 @@ def main():
     ap.add_argument("--epsilon", type=float, default=1.0)
     ap.add_argument("--delta", type=float, default=1e-5, help="the authors' default 1e-5")
     ap.add_argument("--layers", type=int, default=10, help="the authors' default 10")
-    ap.add_argument("--objective", choices=["kmeans", "kmedian"], default="kmeans",
-                    help="kmeans = the code's exp 2 (dpclust's default), kmedian = exp 1 (run_clustering.py's)")
+    ap.add_argument("--objective", choices=["kmedian", "kmeans"], default="kmedian",
+                    help="kmedian = the code's exp 1 (run_clustering.py's, dpclust's default), kmeans = exp 2")
     ap.add_argument("--only", choices=["both", "reference", "dpclust"], default="both")
     ap.add_argument("--save", help="write every fit and the summaries as JSON")
     ap.add_argument("--load-reference", help="take the reference's fits from a JSON written by --save")

@@ -77,7 +77,7 @@ struct HstClusteringOptions {
   double delta = 1e-5;             // run_clustering.py's default
   double threshold_share = 0.5;    // share of delta for the threshold (the authors' delta / 2)
   std::size_t layers = 10;         // L
-  Objective objective = Objective::kmeans;
+  Objective objective = Objective::kmedian;  // run_clustering.py's exp = 1
   Variant variant = Variant::exact;
   privacy::Sampler sampler = privacy::Sampler::secure;
 };

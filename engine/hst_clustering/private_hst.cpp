@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numeric>
 #include <stdexcept>
 
 namespace dpclust::hst {
@@ -19,7 +18,7 @@ double diagonal(const double* lo, const double* hi, std::size_t d) {
 // The split of a cell [lo, hi] along dimension j at relative position f, as the authors compute it.
 double split_point(double f, double lo, double hi) { return f * (hi - lo) + lo; }
 
-// A cell waiting to be split: its node, its points idx[begin, end) and its box (2 d doubles in `boxes`).
+// A cell waiting to be split: its node, its points' rows [begin, end) and its box (2 d doubles in `boxes`).
 struct Frame {
   std::int32_t node;
   std::size_t begin, end;
@@ -70,8 +69,9 @@ PrivateHst build_private_hst(const double* coords, std::size_t n, std::size_t d,
     ++t.released_cells;
   }
 
-  std::vector<std::uint32_t> idx(n);
-  std::iota(idx.begin(), idx.end(), 0u);
+  // The points' rows, reordered in place so that every cell's points are one contiguous block: a level's pass
+  // reads them in order (the original order through an index would be a cache miss a point and level).
+  std::vector<double> rows(coords, coords + n * d);
   std::vector<Frame> frontier{{0, 0, n}}, next;
   std::vector<double> boxes, next_boxes, child(2 * d);
   boxes.insert(boxes.end(), box.lo.begin(), box.lo.end());
@@ -87,11 +87,16 @@ PrivateHst build_private_hst(const double* coords, std::size_t n, std::size_t d,
       const double* lo = &boxes[fi * 2 * d];
       const double* hi = lo + d;
       const double split = split_point(f, lo[j], hi[j]);
-      // Upper points first: idx[begin, mid) has x_j >= split, idx[mid, end) the rest.
+      // Upper points first: rows [begin, mid) have x_j >= split, rows [mid, end) the rest.
       std::size_t a = fr.begin, b = fr.end;
       while (a < b) {
-        if (coords[static_cast<std::size_t>(idx[a]) * d + j] >= split) ++a;
-        else std::swap(idx[a], idx[--b]);
+        if (rows[a * d + j] >= split) {
+          ++a;
+        } else {
+          --b;
+          std::swap_ranges(rows.begin() + static_cast<std::ptrdiff_t>(a * d), rows.begin() + static_cast<std::ptrdiff_t>((a + 1) * d),
+                           rows.begin() + static_cast<std::ptrdiff_t>(b * d));
+        }
       }
       const std::size_t mid = a;
       std::int32_t made[2] = {-1, -1};

@@ -16,7 +16,7 @@ namespace {
 
 using json = nlohmann::json;
 
-const Named<Objective> kObjectives[] = {{"kmeans", Objective::kmeans}, {"kmedian", Objective::kmedian}};
+const Named<Objective> kObjectives[] = {{"kmedian", Objective::kmedian}, {"kmeans", Objective::kmeans}};
 const Named<Variant> kVariants[] = {{"exact", Variant::exact}, {"authors", Variant::authors}};
 
 json released_tree(const HstClusteringResult& r) {
@@ -109,9 +109,9 @@ const MethodInfo& hst_clustering_method_info() {
                   "HST layers L: each splits every dimension once, L d binary levels, one noisy count per level a record (the "
                   "authors' default 10)",
                   1, 64),
-        choice_param("objective", "kmeans", names_of(kObjectives),
-                     "the tree cost the dynamic program minimises: kmeans = squared cell diameters (the authors' exp = 2), "
-                     "kmedian = diameters (exp = 1, what the authors' run_clustering.py solves)"),
+        choice_param("objective", "kmedian", names_of(kObjectives),
+                     "the tree cost the dynamic program minimises: kmedian = cell diameters (the authors' exp = 1, what their "
+                     "run_clustering.py solves), kmeans = squared diameters (exp = 2)"),
         choice_param("variant", "exact", names_of(kVariants),
                      "exact: the root's count is not released, a record changes L d counts, sigma for sqrt(L d) and tau from the "
                      "noise's tail; authors: their calibration (the root's count released too, sigma for L d counts where a "

@@ -268,7 +268,7 @@ TEST(HstClusteringMethod, RegisteredAndRunsFromParameters) {
   const HstClusteringOptions o = options_of(p);
   EXPECT_EQ(o.delta, 1e-5);
   EXPECT_EQ(o.layers, 10u);
-  EXPECT_EQ(o.objective, Objective::kmeans);
+  EXPECT_EQ(o.objective, Objective::kmedian);
   EXPECT_EQ(o.variant, Variant::exact);
   EXPECT_EQ(o.sampler, privacy::Sampler::secure);
   Rng rng(2);
