@@ -78,13 +78,16 @@ void check_options(const HstClusteringOptions& o, std::size_t d) {
                      "layers x d = " + std::to_string(levels) + " binary levels, above the limit 2^20 (a record's count at every level is noised)",
                      "use fewer layers, or reduce the dimension first");
   if (o.sampler == privacy::Sampler::secure) {
-    const double delta_gaussian = o.delta - o.threshold_share * o.delta;
-    const double sigma = privacy::zcdp_gaussian_sigma(o.epsilon, delta_gaussian, std::sqrt(static_cast<double>(levels)));
-    if (!(sigma * sigma <= kMaxSecureSigma2))
+    // The sigma the discrete Gaussian needs is above 2^20 exactly when sigma = 2^20 does not reach delta_G (delta
+    // falls as sigma grows): one evaluation, the calibration itself only for the message.
+    const double delta_gaussian = o.delta - o.threshold_share * o.delta, m = static_cast<double>(levels);
+    if (privacy::zcdp_delta(m / (2 * kMaxSecureSigma2), o.epsilon) > delta_gaussian) {
+      const double sigma = privacy::zcdp_gaussian_sigma(o.epsilon, delta_gaussian, std::sqrt(m));
       throw InputError("params.epsilon",
                        "epsilon = " + short_number(o.epsilon) + " with delta = " + short_number(o.delta) + " and " + std::to_string(levels) +
                            " levels needs a discrete Gaussian of sigma " + short_number(sigma) + ", above the exact sampler's 2^20",
                        "use a larger epsilon or delta, fewer layers, or sampler: textbook (flagged non-private)");
+    }
   }
 }
 
