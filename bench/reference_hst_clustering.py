@@ -17,7 +17,9 @@ combined as each value arrives), GaussianThresholdMechansimFn (noise and thresho
 here with 10000 + seed before each fit because their code never seeds it) and output_as_string; then, as
 run_clustering.main does, io.LoadFilesIntoDataFrame, io.DataFrameToTree, validate_tree(True), solve_dp(k, exp) and
 dynamic_program.get_centers_from_hst. The split seed is the fit's seed (run_clustering.py's --seed). The time per fit
-is all of that (the points already in memory); the inertia is computed afterwards, the same way for both sides.
+is all of that (the points already in memory), wall and CPU (the speed-up divides the reference's CPU time by
+dpclust's wall time, which a shared machine's load inflates for the reference's minutes-long fits far more than for
+dpclust's milliseconds); the inertia is computed afterwards, the same way for both sides.
 
 Data (--data):
   synth_10d  DPM's evaluation set (scikit-learn make_blobs(100000, 10, centers=64, center_box=(-100, 100),
@@ -33,11 +35,13 @@ dpclust runs through `dpclust run` (--dpclust, $DPCLUST, build/experiments/dpclu
 authors, sampler: textbook` (the authors' calibration and continuous noise: the distribution to compare with theirs)
 and the default `variant: exact, sampler: secure` (the private path: the root's count not released, the threshold
 from the noise's tail, the discrete Gaussian). Its time per fit is each trial's `timing.method_seconds` (the labels
-included). The table gives per implementation the median inertia (and quartiles), a Mann-Whitney p-value against the
-reference's inertia, the centres released, the released cells, and the median seconds per fit.
+included; one thread, so about its CPU time). The table gives per implementation the median inertia (and quartiles),
+a Mann-Whitney p-value against the reference's inertia, the centres released, the released cells, sigma and tau, and
+the median seconds per fit.
 
     /usr/bin/python3 bench/reference_hst_clustering.py --reference /work/ref/hst_clustering --data blobs2d --seeds 20
     ... --only reference --save ref.json     then    ... --load-reference ref.json   (reuse a slow reference run)
+    ... --only reference --seeds 10 --first-seed 10 --save ref2.json   (a second process; --load-reference pools them)
 
 Not a test: nothing here asserts a number; it prints them.
 """
@@ -110,7 +114,9 @@ def load_reference(path):
 
 
 def reference_fit(mods, x, box, k, epsilon, delta, layers, seed, exp):
-    """One fit of the authors' pipeline and dynamic program (see the module docstring); (centres, facts, seconds)."""
+    """One fit of the authors' pipeline and dynamic program (see the module docstring); (centres, facts, seconds): the
+    wall time, and the process's CPU time in facts (on a shared machine the wall time of a fit of minutes counts the
+    other processes' turns)."""
     import numpy as np
     dp_hst, hst_io, dynamic_program = mods
     n, d = x.shape
@@ -119,7 +125,7 @@ def reference_fit(mods, x, box, k, epsilon, delta, layers, seed, exp):
     try:
         np.random.seed(10000 + seed)
         with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             to_vector = dp_hst.CreateVectorFromText(dimensions=d, min_value_entry=lo, max_value_entry=hi)
             to_cells = dp_hst.MapToCellId(dimensions=d, min_value_entry=lo, max_value_entry=hi, layers=layers, seed=seed)
             cells = {}
@@ -136,8 +142,8 @@ def reference_fit(mods, x, box, k, epsilon, delta, layers, seed, exp):
             tree.validate_tree(True)
             tree.solve_dp(k, exp)
             centres = dynamic_program.get_centers_from_hst(frame, tree, features)
-            seconds = time.perf_counter() - t0
-        facts = {"released_cells": len(lines), "tree_nodes": len(tree.nodes), "sigma": float(noise.sigma), "threshold": float(noise.threshold)}
+            seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+        facts = {"cpu_seconds": cpu, "released_cells": len(lines), "tree_nodes": len(tree.nodes), "sigma": float(noise.sigma), "threshold": float(noise.threshold)}
         return np.asarray(centres, dtype=float).reshape(-1, d), facts, seconds
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -145,11 +151,11 @@ def reference_fit(mods, x, box, k, epsilon, delta, layers, seed, exp):
 
 def run_reference(mods, x, box, args, k):
     rows = []
-    for s in range(args.seeds):
+    for s in range(args.first_seed, args.first_seed + args.seeds):
         centres, facts, seconds = reference_fit(mods, x, box, k, args.epsilon, args.delta, args.layers, s, args.exp)
         rows.append({"seed": s, "seconds": seconds, "k": int(len(centres)), "inertia": rc.inertia(x, centres), **facts})
         print(f"  reference seed {s}: inertia {rows[-1]['inertia']:.4e}, {rows[-1]['k']} centres, "
-              f"{facts['released_cells']} cells, {seconds:.2f} s", flush=True)
+              f"{facts['released_cells']} cells, {seconds:.2f} s ({facts['cpu_seconds']:.2f} s CPU)", flush=True)
     return rows
 
 
@@ -189,7 +195,8 @@ def summary(rows):
             "centres_mean": statistics.mean(r["k"] for r in rows),
             "cells_mean": statistics.mean(r["released_cells"] for r in rows),
             "sigma": rows[0]["sigma"], "threshold": rows[0]["threshold"],
-            "seconds_median": statistics.median(r["seconds"] for r in rows)}
+            "seconds_median": statistics.median(r["seconds"] for r in rows),
+            "cpu_seconds_median": statistics.median(r.get("cpu_seconds", r["seconds"]) for r in rows)}
 
 
 def main():
@@ -198,6 +205,7 @@ def main():
     ap.add_argument("--dpclust", help="the dpclust binary")
     ap.add_argument("--data", choices=sorted(DATA), default="blobs2d")
     ap.add_argument("--seeds", type=int, default=20)
+    ap.add_argument("--first-seed", type=int, default=0, help="the reference's first seed (split seed; noise seed 10000 + it)")
     ap.add_argument("--epsilon", type=float, default=1.0)
     ap.add_argument("--delta", type=float, default=1e-5, help="the authors' default 1e-5")
     ap.add_argument("--layers", type=int, default=10, help="the authors' default 10")
@@ -205,7 +213,8 @@ def main():
                     help="kmedian = the code's exp 1 (run_clustering.py's, dpclust's default), kmeans = exp 2")
     ap.add_argument("--only", choices=["both", "reference", "dpclust"], default="both")
     ap.add_argument("--save", help="write every fit and the summaries as JSON")
-    ap.add_argument("--load-reference", help="take the reference's fits from a JSON written by --save")
+    ap.add_argument("--load-reference", nargs="+", help="take the reference's fits from JSON files written by --save (their fits "
+                    "are pooled: reference runs of disjoint seeds can run side by side)")
     args = ap.parse_args()
     args.exp = 2 if args.objective == "kmeans" else 1
     s = DATA[args.data]
@@ -216,8 +225,15 @@ def main():
     doc = {"data": args.data, "k": k, "epsilon": args.epsilon, "delta": args.delta, "layers": args.layers, "objective": args.objective}
     fits = {}
     if args.load_reference:
-        with open(args.load_reference) as f:
-            fits[REF] = json.load(f)["fits"][REF]
+        fits[REF] = []
+        for path in args.load_reference:
+            with open(path) as f:
+                saved = json.load(f)
+            if (saved["data"], saved["k"], saved["epsilon"], saved["delta"], saved["layers"], saved["objective"]) != (
+                    args.data, k, args.epsilon, args.delta, args.layers, args.objective):
+                sys.exit(f"{path}: its reference fits are of another setting ({saved['data']}, k {saved['k']}, eps {saved['epsilon']}, "
+                         f"delta {saved['delta']}, layers {saved['layers']}, {saved['objective']})")
+            fits[REF] += saved["fits"][REF]
     elif args.only in ("both", "reference"):
         if not args.reference:
             print("reference: not given (--reference or DPCLUST_HST_REFERENCE); skipped")
@@ -231,17 +247,17 @@ def main():
     ref = fits.get(REF)
     print()
     print("| implementation | fits | median inertia [q1, q3] | Mann-Whitney p (vs reference) | centres (mean) | released cells (mean) | "
-          "sigma | threshold | s per fit (median) | speed-up |")
+          "sigma | threshold | s per fit, median (CPU) | speed-up (CPU) |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for name, sm in doc["summary"].items():
         p = speed = "-"
         if ref and name != REF:
             p = f"{rc.compare_samples([r['inertia'] for r in ref], [r['inertia'] for r in fits[name]])['mannwhitney_pvalue']:.3f}"
-            speed = f"{doc['summary'][REF]['seconds_median'] / sm['seconds_median']:.0f}x"
+            speed = f"{doc['summary'][REF]['cpu_seconds_median'] / sm['seconds_median']:.0f}x"
             sm["mannwhitney_pvalue"] = float(p)
         print(f"| {name} | {sm['fits']} | {rc.fmt(sm['inertia_median'])} [{rc.fmt(sm['inertia_q1'])}, {rc.fmt(sm['inertia_q3'])}] | {p} | "
               f"{sm['centres_mean']:.1f} | {sm['cells_mean']:.0f} | {sm['sigma']:.4g} | {sm['threshold']:.4g} | "
-              f"{sm['seconds_median']:.4f} | {speed} |")
+              f"{sm['seconds_median']:.4g} ({sm['cpu_seconds_median']:.4g}) | {speed} |")
     if args.save:
         with open(args.save, "w") as f:
             json.dump(doc, f, indent=1)

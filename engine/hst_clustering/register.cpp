@@ -106,15 +106,15 @@ const MethodInfo& hst_clustering_method_info() {
         privacy::sampler_param(),
         gives(int_param("k", std::nullopt, "number of centres (k); fewer when the private tree has fewer leaves", 1), "k"),
         int_param("layers", 10,
-                  "HST layers L: each splits every dimension once, L d binary levels, one noisy count per level a record (the "
-                  "authors' default 10)",
+                  "number of HST layers L: each splits every dimension once (L d binary levels, one noisy count per level a "
+                  "record; the authors' default 10)",
                   1, 64),
         choice_param("objective", "kmedian", names_of(kObjectives),
-                     "the tree cost the dynamic program minimises: kmedian = cell diameters (the authors' exp = 1, what their "
+                     "tree cost the dynamic program minimises: kmedian = cell diameters (the authors' exp = 1, what their "
                      "run_clustering.py solves), kmeans = squared diameters (exp = 2)"),
         choice_param("variant", "exact", names_of(kVariants),
-                     "exact: the root's count is not released, a record changes L d counts, sigma for sqrt(L d) and tau from the "
-                     "noise's tail; authors: their calibration (the root's count released too, sigma for L d counts where a "
+                     "calibration of the counts: exact = the root's count is not released, a record changes L d counts, sigma "
+                     "for sqrt(L d) and tau from the noise's tail; authors = their calibration (the root's count released too, sigma for L d counts where a "
                      "record changes 1 + L d, tau = 1 + sqrt(2) sigma Phi^-1(1 - delta / (L d))): flagged non-private, its excess "
                      "epsilon declared"),
         real_param("threshold_share", 0.5, "share of delta for the threshold (the authors' 1/2); the Gaussian gets the rest", 0.0, 1.0,
