@@ -149,13 +149,15 @@ def reference_fit(mods, x, box, k, epsilon, delta, layers, seed, exp):
         shutil.rmtree(work, ignore_errors=True)
 
 
-def run_reference(mods, x, box, args, k):
+def run_reference(mods, x, box, args, k, save):
+    """The reference's fits; save(rows) after each (a run of hours can be stopped and its fits kept)."""
     rows = []
     for s in range(args.first_seed, args.first_seed + args.seeds):
         centres, facts, seconds = reference_fit(mods, x, box, k, args.epsilon, args.delta, args.layers, s, args.exp)
         rows.append({"seed": s, "seconds": seconds, "k": int(len(centres)), "inertia": rc.inertia(x, centres), **facts})
         print(f"  reference seed {s}: inertia {rows[-1]['inertia']:.4e}, {rows[-1]['k']} centres, "
               f"{facts['released_cells']} cells, {seconds:.2f} s ({facts['cpu_seconds']:.2f} s CPU)", flush=True)
+        save(rows)
     return rows
 
 
@@ -238,7 +240,11 @@ def main():
         if not args.reference:
             print("reference: not given (--reference or DPCLUST_HST_REFERENCE); skipped")
         else:
-            fits[REF] = run_reference(load_reference(args.reference), x, s["box"], args, k)
+            def save(rows):
+                if args.save:
+                    with open(args.save, "w") as f:
+                        json.dump({**doc, "fits": {REF: rows}}, f, indent=1)
+            fits[REF] = run_reference(load_reference(args.reference), x, s["box"], args, k, save)
     if args.only in ("both", "dpclust"):
         fits.update(run_dpclust(rc.find_dpclust(args.dpclust), args.data, x, args, k))
     doc["fits"] = fits
