@@ -107,6 +107,14 @@ TEST(HstClustering, AuthorsVariantDeclaresTheRootsCountAsExcessAndIsFlagged) {
   EXPECT_EQ(ledger.entries()[2].mechanism, "declared excess");
   ASSERT_EQ(r.non_private_notes.size(), 2u);  // the textbook sampler and the calibration
   EXPECT_NE(r.non_private_notes[1].find("1 + L d = 21"), std::string::npos);
+  // d = 10: their 38.841408046043675 and 286.5998527747167 (get_gaussian_thresholding_params(1, 100, 1.0, 1e-5)).
+  {
+    const Dataset ten = blobs(300, 10, 2, 3);
+    BudgetLedger l10(1.0, 1e-5);
+    const HstClusteringResult t = fit(ten, o, l10);
+    EXPECT_NEAR(t.calibration.sigma, 38.841408046043675, 1e-9 * 38.84);
+    EXPECT_NEAR(t.calibration.threshold, 286.5998527747167, 1e-8 * 286.6);
+  }
   // The exact variant's sigma for the same 20 counts is the same calibration; its threshold is lower (no
   // sqrt(2) on the quantile) and the root's count is not released.
   BudgetLedger l2(1.0, 1e-5);
