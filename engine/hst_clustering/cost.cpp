@@ -29,7 +29,7 @@ TrialCostEstimate trial_cost(const ParamSet& p, double n, double d) {
   }
   const double frontier = std::max(1.0, n / tau);
   TrialCostEstimate c;
-  c.memory = 4 * n + 24 * n + nodes * (48 + 8 * (k + 1)) + 2 * frontier * 16 * d;
+  c.memory = 8 * n * d + 24 * n + nodes * (48 + 8 * (k + 1)) + 2 * frontier * 16 * d;
   c.work = n * levels + nodes * k * k + n * k * d;
   return c;
 }

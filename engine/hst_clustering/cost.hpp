@@ -10,10 +10,11 @@ struct TrialCostEstimate {
   double work = 0;    // basic operations
 };
 
-// n points of d dimensions. The tree is estimated from the threshold the parameters give (a released cell holds
-// about tau points or more, so at most n / tau cells a level, and 2^t at level t), each node keeping min(k,
-// leaves) + 1 costs; the work is one pass of the points a level, the dynamic program (nodes x k^2 at most) and
-// every point's nearest centre (n k d).
+// n points of d dimensions. Memory: the points' working copy (n d doubles, reordered cell by cell), the labels and
+// their distances, the tree, estimated from the threshold the parameters give (a released cell holds about tau
+// points or more, so at most n / tau cells a level, and 2^t at level t), each node keeping min(k, leaves) + 1
+// costs, and two levels' boxes. Work: one pass of the points a level, the dynamic program (nodes x k^2 at most)
+// and every point's nearest centre (n k d).
 TrialCostEstimate trial_cost(const ParamSet& p, double n, double d);
 
 }  // namespace dpclust::hst
