@@ -36,8 +36,10 @@ authors, sampler: textbook` (the authors' calibration and continuous noise: the 
 and the default `variant: exact, sampler: secure` (the private path: the root's count not released, the threshold
 from the noise's tail, the discrete Gaussian). Its time per fit is each trial's `timing.method_seconds` (the labels
 included; one thread, so about its CPU time). The table gives per implementation the median inertia (and quartiles),
-a Mann-Whitney p-value against the reference's inertia, the centres released, the released cells, sigma and tau, and
-the median seconds per fit.
+a Mann-Whitney p-value against the reference's inertia, the centres released, the released cells (the reference's
+csv lines: every cell above the threshold, before validate_tree drops the ones below a missing ancestor; dpclust's:
+the cells of its tree, which never looks below a missing cell), the tree's nodes (root, kept cells and empty
+siblings, the like-for-like count), sigma and tau, and the median seconds per fit.
 
     /usr/bin/python3 bench/reference_hst_clustering.py --reference /work/ref/hst_clustering --data blobs2d --seeds 20
     ... --only reference --save ref.json     then    ... --load-reference ref.json   (reuse a slow reference run)
@@ -196,6 +198,7 @@ def summary(rows):
     return {"fits": len(rows), "inertia_median": v["median"], "inertia_q1": v["q1"], "inertia_q3": v["q3"],
             "centres_mean": statistics.mean(r["k"] for r in rows),
             "cells_mean": statistics.mean(r["released_cells"] for r in rows),
+            "tree_nodes_mean": statistics.mean(r["tree_nodes"] for r in rows),
             "sigma": rows[0]["sigma"], "threshold": rows[0]["threshold"],
             "seconds_median": statistics.median(r["seconds"] for r in rows),
             "cpu_seconds_median": statistics.median(r.get("cpu_seconds", r["seconds"]) for r in rows)}
@@ -253,8 +256,8 @@ def main():
     ref = fits.get(REF)
     print()
     print("| implementation | fits | median inertia [q1, q3] | Mann-Whitney p (vs reference) | centres (mean) | released cells (mean) | "
-          "sigma | threshold | s per fit, median (CPU) | speed-up (CPU) |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "tree nodes (mean) | sigma | threshold | s per fit, median (CPU) | speed-up (CPU) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name, sm in doc["summary"].items():
         p = speed = "-"
         if ref and name != REF:
@@ -262,7 +265,7 @@ def main():
             speed = f"{doc['summary'][REF]['cpu_seconds_median'] / sm['seconds_median']:.0f}x"
             sm["mannwhitney_pvalue"] = float(p)
         print(f"| {name} | {sm['fits']} | {rc.fmt(sm['inertia_median'])} [{rc.fmt(sm['inertia_q1'])}, {rc.fmt(sm['inertia_q3'])}] | {p} | "
-              f"{sm['centres_mean']:.1f} | {sm['cells_mean']:.0f} | {sm['sigma']:.4g} | {sm['threshold']:.4g} | "
+              f"{sm['centres_mean']:.1f} | {sm['cells_mean']:.0f} | {sm['tree_nodes_mean']:.0f} | {sm['sigma']:.4g} | {sm['threshold']:.4g} | "
               f"{sm['seconds_median']:.4g} ({sm['cpu_seconds_median']:.4g}) | {speed} |")
     if args.save:
         with open(args.save, "w") as f:
