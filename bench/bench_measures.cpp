@@ -19,7 +19,7 @@
 #include "data/generators.hpp"
 #include "metrics/clustering_accuracy.hpp"
 #include "metrics/kmeans_measures.hpp"
-#include "metrics/kmeans_reference.hpp"
+#include "cluster/kmeans/kmeans_reference.hpp"
 #include "metrics/nearest_centre.hpp"
 #include "metrics/silhouette.hpp"
 

@@ -48,7 +48,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from scaling import cpu_model, find_dpclust  # noqa: E402  (the same processor line and binary search as the scaling benchmark)
+from reference_common import find_dpclust  # noqa: E402  (the binary search every bench script uses)
+from scaling import cpu_model  # noqa: E402  (the same processor line as the scaling benchmark)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)

@@ -183,11 +183,25 @@ def add_google_clustering(path):
 # --- dpclust ------------------------------------------------------------------------------------------------------------
 
 def find_dpclust(arg=None):
-    for p in (arg, os.environ.get("DPCLUST"), os.path.join(ROOT, "build", "experiments", "dpclust"),
-              os.path.join(ROOT, "build-scale", "experiments", "dpclust"), shutil.which("dpclust")):
-        if p and os.access(p, os.X_OK):
+    """The dpclust binary every bench script runs: `arg` (its --dpclust), else $DPCLUST, else build/ or build-scale/
+    of this checkout, else dpclust on the PATH. A binary named by --dpclust or $DPCLUST must be an executable (a
+    path, or a name on the PATH): a typo there stops the script rather than timing another build."""
+    script = os.path.basename(sys.argv[0]) or "bench"
+    for named, how in ((arg, "--dpclust"), (os.environ.get("DPCLUST"), "$DPCLUST")):
+        if named:
+            found = shutil.which(named)
+            if not found:
+                sys.exit(f"{script}: {how} {named}: not an executable file")
+            return found
+    for build in ("build", "build-scale"):
+        p = os.path.join(ROOT, build, "experiments", "dpclust")
+        if os.access(p, os.X_OK):
             return p
-    sys.exit("dpclust not found: build it (cmake --build build --target dpclust), pass --dpclust or set DPCLUST")
+    p = shutil.which("dpclust")
+    if p:
+        return p
+    sys.exit(f"{script}: no dpclust binary: build it (cmake --build build --target dpclust), pass --dpclust PATH or set "
+             "DPCLUST")
 
 
 def run_dpclust(binary, config_text, threads=1):

@@ -110,13 +110,6 @@ def run_reference(DPM, x, seeds, epsilon, delta):
     return rows
 
 
-def find_dpclust(arg):
-    for p in (arg, os.environ.get("DPCLUST"), os.path.join(ROOT, "build", "experiments", "dpclust"), shutil.which("dpclust")):
-        if p and os.access(p, os.X_OK):
-            return p
-    sys.exit("dpclust not found: build it (cmake --build build --target dpclust) or pass --dpclust")
-
-
 def run_dpclust(binary, x, trials, epsilon, delta, sampler):
     out = tempfile.mkdtemp(prefix="dpm_bench_")
     cfg = os.path.join(out, "dpm.yaml")
@@ -198,7 +191,7 @@ def main():
         doc["reference"] = {"fits": ref_rows, "summary": summary(ref_rows, base)}
 
     if args.only in ("both", "dpclust"):
-        rows = run_dpclust(find_dpclust(args.dpclust), x, args.seeds, args.epsilon, args.delta, args.sampler)
+        rows = run_dpclust(rc.find_dpclust(args.dpclust), x, args.seeds, args.epsilon, args.delta, args.sampler)
         doc["dpclust"] = {"fits": rows, "summary": summary(rows, base), "sampler": args.sampler}
 
     print()

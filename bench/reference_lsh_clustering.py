@@ -52,21 +52,6 @@ BOX = 110.0
 D = 10
 
 
-def find_dpclust(arg):
-    if arg:
-        return arg
-    if os.environ.get("DPCLUST"):
-        return os.environ["DPCLUST"]
-    for d in ("build", "build-scale"):
-        p = os.path.join(ROOT, d, "experiments", "dpclust")
-        if os.access(p, os.X_OK):
-            return p
-    p = shutil.which("dpclust")
-    if p:
-        return p
-    sys.exit("reference_lsh_clustering.py: no dpclust binary: build it (cmake --build build --target dpclust) or pass --dpclust PATH")
-
-
 def synth_10d():
     from sklearn.datasets import make_blobs
     X, _ = make_blobs(n_samples=100000, n_features=D, centers=64, center_box=(-100, 100), random_state=42)
@@ -216,7 +201,7 @@ def main():
             sys.exit("--calibration needs --reference")
         calibration_table(ref)
         return
-    dpclust = find_dpclust(args.dpclust)
+    dpclust = rc.find_dpclust(args.dpclust)
     X = synth_10d()
     base = baseline_cost(X, args.k)
     print(f"synth_10d: 100000 x {D}, k = {args.k}, eps = {args.epsilon}, delta = {args.delta}, {args.trials} trials; "

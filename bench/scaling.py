@@ -34,6 +34,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import reference_common as rc  # noqa: E402  (find_dpclust)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
@@ -64,21 +67,6 @@ methods:
   - {method_entry}
 metrics: [n_clusters]
 """
-
-
-def find_dpclust(arg):
-    if arg:
-        return arg
-    if os.environ.get("DPCLUST"):
-        return os.environ["DPCLUST"]
-    for d in ("build", "build-scale"):
-        p = os.path.join(ROOT, d, "experiments", "dpclust")
-        if os.access(p, os.X_OK):
-            return p
-    p = shutil.which("dpclust")
-    if p:
-        return p
-    sys.exit("bench/scaling.py: no dpclust binary: build it (cmake --build build --target dpclust) or pass --dpclust PATH")
 
 
 def run_one(dpclust, work, label_idx, method_entry, n, trials):
@@ -191,7 +179,7 @@ def main():
     ap.add_argument("--no-plot", action="store_true", help="skip the PNG (no matplotlib)")
     args = ap.parse_args()
 
-    dpclust = find_dpclust(args.dpclust)
+    dpclust = rc.find_dpclust(args.dpclust)
     sizes = [10 ** k for k in range(3, 9) if 10 ** k <= args.max_n]
     if not sizes:
         sys.exit("bench/scaling.py: --max-n must be at least 1000")

@@ -7,6 +7,7 @@
 #include "core/files.hpp"
 #include "loading/dataset_loading.hpp"
 #include "config/python_method.hpp"
+#include "io/byte_size.hpp"
 #include "io/text.hpp"
 
 namespace dpclust::cli {
@@ -83,7 +84,8 @@ void add_limit_options(po::options_description& opts) {
   opts.add_options()("max-cells", po::value<std::string>(),
                      "refuse configs whose grid has more cells than this (default 1000000; counted before expanding)")(
       "max-memory", po::value<std::string>(),
-      "refuse configs whose estimated peak memory exceeds SIZE (bytes, or with K/M/G/T; default: half of the physical memory)")(
+      "refuse configs whose estimated peak memory exceeds SIZE (bytes, or with K/M/G/T = powers of 1024, e.g. 8G; "
+      "default: half of the physical memory)")(
       "max-work", po::value<std::string>(), "refuse configs whose estimated work exceeds N basic operations (default 1e15)")(
       "max-trial-seconds", po::value<std::string>(),
       "refuse a cell whose rejection sampler (nD-Laplace's noise) is estimated to take more than N seconds a trial (default 3600)");
@@ -92,7 +94,7 @@ void add_limit_options(po::options_description& opts) {
 RunLimits limits_from(const po::variables_map& vm, int threads) {
   RunLimits l;
   if (vm.count("max-cells")) l.max_cells = static_cast<std::uint64_t>(parse_count(vm["max-cells"].as<std::string>(), "--max-cells"));
-  if (vm.count("max-memory")) l.max_memory = parse_size(vm["max-memory"].as<std::string>(), "--max-memory");
+  if (vm.count("max-memory")) l.max_memory = byte_size_or_throw(vm["max-memory"].as<std::string>(), "--max-memory");
   if (vm.count("max-work")) l.max_work = parse_count(vm["max-work"].as<std::string>(), "--max-work");
   if (vm.count("max-trial-seconds")) l.max_trial_seconds = parse_count(vm["max-trial-seconds"].as<std::string>(), "--max-trial-seconds");
   l.threads = threads;

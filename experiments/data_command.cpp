@@ -8,9 +8,12 @@
 
 #include "cli_support.hpp"
 #include "core/error.hpp"
-#include "datasources/download.hpp"
+#include "datasources/data_root.hpp"
+#include "datasources/dataset_state.hpp"
 #include "datasources/fetch.hpp"
 #include "datasources/sources.hpp"
+#include "datasources/urls.hpp"
+#include "io/byte_size.hpp"
 
 namespace dpclust::cli {
 namespace po = boost::program_options;
@@ -53,7 +56,7 @@ std::string describe_source(const DatasetSource& s) {
         const std::string& u = s.inputs[0].url;
         o << s.inputs.size() << " files under " << u.substr(0, u.find_last_of('/') + 1);
       }
-      if (const auto b = s.download_bytes()) o << " (" << human_bytes(b) << ")";
+      if (const auto b = s.download_bytes()) o << " (" << format_bytes(b) << ")";
       break;
     }
   }
@@ -136,7 +139,7 @@ void print_table(const std::vector<DatasetState>& states, const fs::path& root, 
       << "source\n";
   for (const auto& st : states) {
     const DatasetSource& s = *st.source;
-    std::string size = st.bytes_on_disk ? human_bytes(st.bytes_on_disk) : "-";
+    std::string size = st.bytes_on_disk ? format_bytes(st.bytes_on_disk) : "-";
     std::string status = to_string(st.status);
     if (st.status == DataStatus::recorded) status = "ok (recorded)";
     if (st.status == DataStatus::unverified) status = "present (unpinned)";
@@ -165,20 +168,6 @@ void add_common(po::options_description& opts, Common& c) {
       "no-progress", po::bool_switch(&c.no_progress), "no progress bar on stderr");
 }
 
-bool parse(int argc, char** argv, const std::string& usage, po::options_description& opts, po::positional_options_description& pos,
-           po::variables_map& vm) {
-  opts.add_options()("help,h", "show this help");
-  po::command_line_parser parser(argc, argv);
-  parser.options(opts).positional(pos);
-  po::store(run_parser(parser, opts), vm);
-  if (vm.count("help")) {
-    std::cout << usage << "\n" << opts << "\n";
-    return false;
-  }
-  po::notify(vm);
-  return true;
-}
-
 int data_list(int argc, char** argv) {
   po::options_description opts("data list options");
   Common c;
@@ -186,7 +175,7 @@ int data_list(int argc, char** argv) {
   opts.add_options()("json", "machine-readable output");
   po::positional_options_description pos;
   po::variables_map vm;
-  if (!parse(argc, argv, "usage: dpclust data list [--data-root DIR] [--json]", opts, pos, vm)) return 0;
+  if (!parse(argc, argv, "usage: dpclust data list [--data-root DIR] [--json]", opts, &pos, vm)) return 0;
   const fs::path root = default_data_root(c.data_root);
   const auto sources = load_sources();
   std::vector<DatasetState> states;
@@ -230,7 +219,7 @@ int data_fetch(int argc, char** argv) {
   po::positional_options_description pos;
   pos.add("name", -1);
   po::variables_map vm;
-  if (!parse(argc, argv, "usage: dpclust data fetch (NAME... | --all | --for CONFIG...) [--mirror URL] [--data-root DIR]", opts, pos, vm)) return 0;
+  if (!parse(argc, argv, "usage: dpclust data fetch (NAME... | --all | --for CONFIG...) [--mirror URL] [--data-root DIR]", opts, &pos, vm)) return 0;
   keep_going = !vm.count("stop-on-error");
   if (int(!names.empty()) + int(all) + int(!configs.empty()) != 1)
     throw InputError("dpclust data fetch", "name the datasets, or give --all, or --for CONFIG (exactly one of these)",
@@ -280,7 +269,7 @@ int data_fetch(int argc, char** argv) {
         ++fetched;
         std::ostringstream line;
         line << std::fixed << std::setprecision(1) << "  " << s->name << ": ok, " << s->data_file << " (sha256 " << o.sha256.substr(0, 12)
-             << "..., " << human_bytes(o.bytes_downloaded) << " downloaded, " << o.seconds << " s)";
+             << "..., " << format_bytes(o.bytes_downloaded) << " downloaded, " << o.seconds << " s)";
         if (o.record.contains("source") && o.record["source"].value("of", 1) > 1)
           line << " from source " << o.record["source"].value("index", 0) << " of " << o.record["source"].value("of", 0) << " ("
                << o.record["source"].value("origin", std::string()) << ")";
@@ -320,7 +309,7 @@ int data_verify(int argc, char** argv) {
   po::positional_options_description pos;
   pos.add("name", -1);
   po::variables_map vm;
-  if (!parse(argc, argv, "usage: dpclust data verify [NAME...] [--data-root DIR]", opts, pos, vm)) return 0;
+  if (!parse(argc, argv, "usage: dpclust data verify [NAME...] [--data-root DIR]", opts, &pos, vm)) return 0;
   const fs::path root = default_data_root(c.data_root);
   const auto sources = load_sources();
   const auto selected = select_sources(sources, names);

@@ -115,95 +115,93 @@ std::vector<std::uint32_t> flatten(const std::vector<std::vector<std::uint32_t>>
   return all;
 }
 
-}  // namespace
-
-int cmd_submit(int argc, char** argv) {
-  po::options_description opts("submit options");
+// The options of `dpclust submit` as given.
+struct SubmitArgs {
   std::vector<std::string> configs, sbatch_options;
-  std::string scheduler, out = "results", time, merge_time = "00:30:00", partition, account, mem, job_name, shard_by = "cost", sbatch = "sbatch",
-                         timings;
+  std::string scheduler, out = "results", time, merge_time = "00:30:00", partition, account, mem, job_name, shard_by = "cost",
+                         sbatch = "sbatch", timings;
   std::size_t tasks = 0;
   int cpus = 1;
-  opts.add_options()("config", po::value(&configs)->multitoken(), "experiment config files (YAML)")(
-      "scheduler", po::value(&scheduler)->required(), "the batch system: slurm")(
-      "tasks,n", po::value(&tasks), "array tasks = shards (default: the most, up to 32, that keep the estimated slowest shard within 1.5x the mean)")(
-      "out,o", po::value(&out)->default_value("results"), "output directory, on a filesystem every node sees")(
-      "time", po::value(&time), "each task's time limit (Slurm format: minutes, HH:MM:SS, D-HH:MM:SS)")(
-      "merge-time", po::value(&merge_time)->default_value("00:30:00"), "the merge job's time limit")(
-      "partition", po::value(&partition), "Slurm partition")("account", po::value(&account), "Slurm account")(
-      "mem", po::value(&mem), "memory per task (Slurm format, e.g. 8G)")(
-      "cpus-per-task", po::value(&cpus)->default_value(1), "cores per task; the task runs that many trials in parallel")(
-      "job-name", po::value(&job_name), "job name (default: dpclust-<first experiment>)")(
-      "sbatch-option", po::value(&sbatch_options)->multitoken(), "a further #SBATCH line, e.g. --sbatch-option=--qos=long (repeatable)")(
-      "shard-by", po::value(&shard_by)->default_value("cost"), "cost (balanced by estimated running time) or index")(
+};
+
+void add_submit_options(po::options_description& opts, SubmitArgs& s) {
+  opts.add_options()("config", po::value(&s.configs)->multitoken(), "experiment config files (YAML)")(
+      "scheduler", po::value(&s.scheduler)->required(), "the batch system: slurm")(
+      "tasks,n", po::value(&s.tasks), "array tasks = shards (default: the most, up to 32, that keep the estimated slowest shard within 1.5x the mean)")(
+      "out,o", po::value(&s.out)->default_value("results"), "output directory, on a filesystem every node sees")(
+      "time", po::value(&s.time), "each task's time limit (Slurm format: minutes, HH:MM:SS, D-HH:MM:SS)")(
+      "merge-time", po::value(&s.merge_time)->default_value("00:30:00"), "the merge job's time limit")(
+      "partition", po::value(&s.partition), "Slurm partition")("account", po::value(&s.account), "Slurm account")(
+      "mem", po::value(&s.mem), "memory per task (Slurm format, e.g. 8G)")(
+      "cpus-per-task", po::value(&s.cpus)->default_value(1), "cores per task; the task runs that many trials in parallel")(
+      "job-name", po::value(&s.job_name), "job name (default: dpclust-<first experiment>)")(
+      "sbatch-option", po::value(&s.sbatch_options)->multitoken(), "a further #SBATCH line, e.g. --sbatch-option=--qos=long (repeatable)")(
+      "shard-by", po::value(&s.shard_by)->default_value("cost"), "cost (balanced by estimated running time) or index")(
       "trials", po::value<std::int64_t>(), "override every config's trial count")(
       "data-root", po::value<std::string>(), "directory of the papers' datasets, as the nodes see it")(
       "skip-missing-data", "tasks skip (and record) configs whose data files are missing instead of failing")(
-      "timings", po::value(&timings), "plan by the cell times measured in this earlier results directory (snapshot in OUT/slurm/costs.json)")(
-      "sbatch", po::value(&sbatch)->default_value("sbatch"), "the sbatch program")(
+      "timings", po::value(&s.timings), "plan by the cell times measured in this earlier results directory (snapshot in OUT/slurm/costs.json)")(
+      "sbatch", po::value(&s.sbatch)->default_value("sbatch"), "the sbatch program")(
       "dry-run", "print the plan and the scripts; write and submit nothing");
   add_limit_options(opts);
-  po::positional_options_description pos;
-  pos.add("config", -1);
-  po::variables_map vm;
-  if (!parse(argc, argv, "usage: dpclust submit CONFIG... --scheduler slurm [--tasks N] [--time T] [--partition P] [--account A] [--dry-run]", opts,
-             &pos, vm))
-    return 0;
-  if (configs.empty()) throw InputError("dpclust submit", "no config given", "dpclust submit configs/<name>.yaml --scheduler slurm");
-  if (scheduler != "slurm")
-    throw InputError("--scheduler", "'" + scheduler.substr(0, 40) + "' is not supported (only slurm writes and submits scripts)",
+}
+
+void check_submit_args(const SubmitArgs& s, const po::variables_map& vm) {
+  if (s.configs.empty()) throw InputError("dpclust submit", "no config given", "dpclust submit configs/<name>.yaml --scheduler slurm");
+  if (s.scheduler != "slurm")
+    throw InputError("--scheduler", "'" + s.scheduler.substr(0, 40) + "' is not supported (only slurm writes and submits scripts)",
                      "for SGE, LSF, PBS or Torque, write an array job that runs `dpclust run CONFIG... --out DIR --shard auto/N` "
                      "(docs/slurm.md), then `dpclust merge DIR --out DIR`");
-  if (vm.count("tasks") && (tasks < 1 || tasks > kMaxShards))
+  if (vm.count("tasks") && (s.tasks < 1 || s.tasks > kMaxShards))
     throw InputError("--tasks", "must be between 1 and " + std::to_string(kMaxShards));
-  if (cpus < 1 || cpus > 4096) throw InputError("--cpus-per-task", "must be between 1 and 4096");
-  const ShardBy by = parse_shard_by(shard_by, "--shard-by");
-  const fs::path root = data_root_from(vm);
-  const std::optional<std::int64_t> trials = vm.count("trials") ? std::optional<std::int64_t>(vm["trials"].as<std::int64_t>()) : std::nullopt;
-  const std::vector<ExperimentConfig> cfgs = load_run_configs(configs, root, trials, limits_from(vm, cpus));
-  // Every dataset of every config must be present before a script is written or sent (the check `run`
-  // makes, loading/dataset_loading.hpp): otherwise each task fails on its node after its wait in the
-  // queue. All missing datasets at once, each with its fix (the fetch command of a registered one);
-  // --skip-missing-data lets the tasks skip them instead.
-  if (!vm.count("skip-missing-data")) {
-    std::vector<std::string> missing;
-    std::set<std::string> configs_missing;
-    for (const ExperimentConfig& cfg : cfgs)
-      for (const DatasetSpec& d : cfg.datasets) {
-        try {
-          check_dataset_available(d);
-        } catch (const InputError& e) {
-          missing.push_back(e.where() + ": " + e.problem() + (e.fix().empty() ? "" : "\n      fix: " + e.fix()));
-          configs_missing.insert(cfg.file.string());
-        }
+  if (s.cpus < 1 || s.cpus > 4096) throw InputError("--cpus-per-task", "must be between 1 and 4096");
+}
+
+// Every dataset of every config must be present before a script is written or sent (the check `run`
+// makes, loading/dataset_loading.hpp): otherwise each task fails on its node after its wait in the
+// queue. All missing datasets at once, each with its fix (the fetch command of a registered one).
+void require_datasets(const std::vector<ExperimentConfig>& cfgs) {
+  std::vector<std::string> missing;
+  std::set<std::string> configs_missing;
+  for (const ExperimentConfig& cfg : cfgs)
+    for (const DatasetSpec& d : cfg.datasets) {
+      try {
+        check_dataset_available(d);
+      } catch (const InputError& e) {
+        missing.push_back(e.where() + ": " + e.problem() + (e.fix().empty() ? "" : "\n      fix: " + e.fix()));
+        configs_missing.insert(cfg.file.string());
       }
-    if (!missing.empty()) {
-      std::string list, files;
-      for (const auto& m : missing) list += "\n  - " + m;
-      for (const auto& f : configs_missing) files += " " + f;
-      throw InputError("dpclust submit", std::to_string(missing.size()) + " dataset" + (missing.size() == 1 ? " is" : "s are") +
-                                             " missing, so the array tasks would fail on their nodes; nothing was written or submitted:" + list,
-                       "fetch them (`dpclust data fetch --for" + files + "` gets every registered one), or pass --skip-missing-data to "
-                       "let the tasks skip (and record) the experiments whose data is missing");
     }
-  }
+  if (missing.empty()) return;
+  std::string list, files;
+  for (const auto& m : missing) list += "\n  - " + m;
+  for (const auto& f : configs_missing) files += " " + f;
+  throw InputError("dpclust submit", std::to_string(missing.size()) + " dataset" + (missing.size() == 1 ? " is" : "s are") +
+                                         " missing, so the array tasks would fail on their nodes; nothing was written or submitted:" + list,
+                   "fetch them (`dpclust data fetch --for" + files + "` gets every registered one), or pass --skip-missing-data to "
+                   "let the tasks skip (and record) the experiments whose data is missing");
+}
 
-  // Measured running times of an earlier run, when given: the plan follows them (snapshot in OUT/slurm/costs.json).
-  ShardCosts measured;
-  std::size_t measured_cells = 0;
-  if (!timings.empty()) {
-    if (!fs::is_directory(timings)) throw InputError("--timings", "'" + timings + "' is not a directory", "pass the --out directory of an earlier run");
-    measured = measure_shard_costs(timings, cfgs);
-    for (const auto& [exp, cells] : measured) measured_cells += cells.size();
-  }
-  const ShardCosts* costs = timings.empty() ? nullptr : &measured;
+// Cell times measured by an earlier run (--timings), which the plan follows, and how many cells they cover.
+struct MeasuredTimes {
+  ShardCosts costs;
+  std::size_t cells = 0;
+};
 
-  // The plan the tasks will compute, its estimated balance, and the default task count.
-  const ShardPlan probe = plan_shards(cfgs, 1, by, costs);
-  const std::vector<double> seconds = flatten(probe.seconds);
-  if (!vm.count("tasks")) tasks = suggest_task_count(seconds, 32, 1.5);
-  tasks = std::min(tasks, std::max<std::size_t>(seconds.size(), 1));
-  const ShardPlan plan = plan_shards(cfgs, tasks, by, costs);
+std::optional<MeasuredTimes> measured_times(const std::string& timings, const std::vector<ExperimentConfig>& cfgs) {
+  if (timings.empty()) return std::nullopt;
+  if (!fs::is_directory(timings)) throw InputError("--timings", "'" + timings + "' is not a directory", "pass the --out directory of an earlier run");
+  MeasuredTimes m;
+  m.costs = measure_shard_costs(timings, cfgs);
+  for (const auto& [exp, cells] : m.costs) m.cells += cells.size();
+  return m;
+}
+
+// The plan on stdout: its cells and shards, its estimated balance beside dealing by index (and by the cost
+// model alone, under measured times), its largest cell, and a note when that cell alone unbalances it.
+void print_plan_balance(const std::vector<ExperimentConfig>& cfgs, const ShardPlan& plan, std::size_t tasks, ShardBy by,
+                        const std::vector<double>& seconds, const std::optional<MeasuredTimes>& measured, const std::string& timings) {
+  const ShardCosts* costs = measured ? &measured->costs : nullptr;
   const ShardBalance chosen = shard_balance(seconds, flatten(plan.shard_of), tasks);
   const ShardBalance index = shard_balance(seconds, flatten(plan_shards(cfgs, tasks, ShardBy::index).shard_of), tasks);
   const ShardBalance model = shard_balance(seconds, flatten(plan_shards(cfgs, tasks, ShardBy::cost).shard_of), tasks);
@@ -211,7 +209,7 @@ int cmd_submit(int argc, char** argv) {
             << " shard" << (tasks == 1 ? "" : "s") << " (by " << to_string(by) << (costs ? ", measured times" : "") << ", plan "
             << plan.fingerprint << ")\n";
   if (costs)
-    std::cout << "  cell times: " << measured_cells << " of " << seconds.size() << " measured in " << timings
+    std::cout << "  cell times: " << measured->cells << " of " << seconds.size() << " measured in " << timings
               << " (the rest estimated); under them, slowest shard / mean:\n"
               << "    this plan " << seconds_text(chosen.slowest) << " / " << seconds_text(chosen.mean) << " = " << ratio_text(chosen.ratio())
               << "; by the cost model alone " << ratio_text(model.ratio()) << "; by index " << ratio_text(index.ratio()) << "\n";
@@ -223,31 +221,95 @@ int cmd_submit(int argc, char** argv) {
     std::cout << "  note: the largest cell alone is " << ratio_text(chosen.largest_cell / chosen.mean)
               << " the mean shard (a cell is never split); " << suggest_task_count(seconds, tasks, 1.5)
               << " tasks would keep the slowest within 1.5x\n";
+}
 
+// What the two scripts say: this binary and folder, the configs, the shards, the Slurm options, and the
+// `dpclust run` arguments every task repeats (trials, data root, limits, measured costs).
+SbatchOptions sbatch_options(const SubmitArgs& s, const po::variables_map& vm, const std::vector<ExperimentConfig>& cfgs, std::size_t tasks,
+                             ShardBy by, const fs::path& root, const std::optional<std::int64_t>& trials, bool measured) {
   SbatchOptions so;
   so.dpclust = fs::canonical("/proc/self/exe").string();
   so.workdir = fs::current_path().string();
-  so.configs = configs;
-  so.out = fs::absolute(out).lexically_normal().string();
+  so.configs = s.configs;
+  so.out = fs::absolute(s.out).lexically_normal().string();
   while (so.out.size() > 1 && so.out.back() == '/') so.out.pop_back();
   so.tasks = tasks;
   so.shard_by = to_string(by);
-  so.cpus_per_task = cpus;
-  so.time = time;
-  so.merge_time = merge_time;
-  so.partition = partition;
-  so.account = account;
-  so.mem = mem;
-  so.job_name = job_name.empty() ? "dpclust-" + cfgs.front().name : job_name;
-  so.extra_sbatch = sbatch_options;
+  so.cpus_per_task = s.cpus;
+  so.time = s.time;
+  so.merge_time = s.merge_time;
+  so.partition = s.partition;
+  so.account = s.account;
+  so.mem = s.mem;
+  so.job_name = s.job_name.empty() ? "dpclust-" + cfgs.front().name : s.job_name;
+  so.extra_sbatch = s.sbatch_options;
   so.version = "dpclust " + build_info().version + ", git " + build_info().git_commit.substr(0, 12);
   if (trials) so.run_args.insert(so.run_args.end(), {"--trials", std::to_string(*trials)});
   if (vm.count("data-root")) so.run_args.insert(so.run_args.end(), {"--data-root", fs::absolute(root).string()});
   if (vm.count("skip-missing-data")) so.run_args.push_back("--skip-missing-data");
   for (const char* limit : {"max-cells", "max-memory", "max-work"})
     if (vm.count(limit)) so.run_args.insert(so.run_args.end(), {std::string("--") + limit, vm[limit].as<std::string>()});
+  if (measured) so.run_args.insert(so.run_args.end(), {"--shard-costs", (fs::path(slurm_dir(so.out)) / "costs.json").string()});
+  return so;
+}
+
+// The record of a submission (OUT/slurm/submit.json) as `dpclust status` reads it: the jobs, and which
+// shard (array task) computes each cell, so that status can say how many tasks have started and finished
+// before any of them has written a result.
+json submit_record(const SubmitArgs& s, const SbatchOptions& so, const std::vector<ExperimentConfig>& cfgs, const ShardPlan& plan,
+                   const std::string& array_job, const std::string& merge_job) {
+  json planned = json::array();
+  for (std::size_t ci = 0; ci < cfgs.size(); ++ci) {
+    const std::vector<Cell> cells = expand_grid(cfgs[ci]);
+    json shard_of = json::object();
+    for (std::size_t i = 0; i < cells.size() && i < plan.shard_of[ci].size(); ++i) shard_of[cells[i].id] = plan.shard_of[ci][i];
+    planned.push_back({{"experiment", cfgs[ci].name}, {"cells", std::move(shard_of)}});
+  }
+  return json{{"schema", "dpclust.submit/1"},
+              {"scheduler", "slurm"},
+              {"array_job", array_job},
+              {"merge_job", merge_job},
+              {"tasks", so.tasks},
+              {"shard_by", so.shard_by},
+              {"shard_plan", plan.fingerprint},
+              {"configs", s.configs},
+              {"workdir", so.workdir},
+              {"submitted", utc_now_iso8601()},
+              {"dpclust", so.version},
+              {"plan", std::move(planned)}};
+}
+
+}  // namespace
+
+int cmd_submit(int argc, char** argv) {
+  po::options_description opts("submit options");
+  SubmitArgs s;
+  add_submit_options(opts, s);
+  po::positional_options_description pos;
+  pos.add("config", -1);
+  po::variables_map vm;
+  if (!parse(argc, argv, "usage: dpclust submit CONFIG... --scheduler slurm [--tasks N] [--time T] [--partition P] [--account A] [--dry-run]", opts,
+             &pos, vm))
+    return 0;
+  check_submit_args(s, vm);
+  const ShardBy by = parse_shard_by(s.shard_by, "--shard-by");
+  const fs::path root = data_root_from(vm);
+  const std::optional<std::int64_t> trials = vm.count("trials") ? std::optional<std::int64_t>(vm["trials"].as<std::int64_t>()) : std::nullopt;
+  const std::vector<ExperimentConfig> cfgs = load_run_configs(s.configs, root, trials, limits_from(vm, s.cpus));
+  // --skip-missing-data lets the tasks skip (and record) the missing datasets instead.
+  if (!vm.count("skip-missing-data")) require_datasets(cfgs);
+
+  // The plan the tasks will compute (by measured times when given), and the default task count.
+  const std::optional<MeasuredTimes> measured = measured_times(s.timings, cfgs);
+  const ShardCosts* costs = measured ? &measured->costs : nullptr;
+  const std::vector<double> seconds = flatten(plan_shards(cfgs, 1, by, costs).seconds);
+  std::size_t tasks = vm.count("tasks") ? s.tasks : suggest_task_count(seconds, 32, 1.5);
+  tasks = std::min(tasks, std::max<std::size_t>(seconds.size(), 1));
+  const ShardPlan plan = plan_shards(cfgs, tasks, by, costs);
+  print_plan_balance(cfgs, plan, tasks, by, seconds, measured, s.timings);
+
+  const SbatchOptions so = sbatch_options(s, vm, cfgs, tasks, by, root, trials, measured.has_value());
   const fs::path dir = slurm_dir(so.out);
-  if (costs) so.run_args.insert(so.run_args.end(), {"--shard-costs", (dir / "costs.json").string()});
   const std::string array_text = array_script(so), merge_text = merge_script(so);
   std::cout << "\n== " << (dir / "array.sbatch").string() << "\n" << array_text << "\n== " << (dir / "merge.sbatch").string() << "\n" << merge_text;
   if (vm.count("dry-run")) {
@@ -258,34 +320,13 @@ int cmd_submit(int argc, char** argv) {
   std::error_code ec;
   fs::create_directories(dir / "logs", ec);
   if (ec) throw InputError(dir.string(), "cannot create the directory for the job scripts (" + ec.message() + ")", "choose another --out");
-  if (costs) write_file_atomic(dir / "costs.json", shard_costs_json(measured));
+  if (measured) write_file_atomic(dir / "costs.json", shard_costs_json(measured->costs));
   write_file_atomic(dir / "array.sbatch", array_text);
   write_file_atomic(dir / "merge.sbatch", merge_text);
   for (const char* f : {"array.sbatch", "merge.sbatch"}) ::chmod((dir / f).c_str(), 0755);
-  const std::string array_job = submit_script(sbatch, {}, dir / "array.sbatch");
-  const std::string merge_job = submit_script(sbatch, {"--dependency=afterok:" + array_job, "--kill-on-invalid-dep=yes"}, dir / "merge.sbatch");
-  // The plan as `dpclust status` reads it: which shard (array task) computes each cell, so that status
-  // can say how many tasks have started and finished before any of them has written a result.
-  json planned = json::array();
-  for (std::size_t ci = 0; ci < cfgs.size(); ++ci) {
-    const std::vector<Cell> cells = expand_grid(cfgs[ci]);
-    json shard_of = json::object();
-    for (std::size_t i = 0; i < cells.size() && i < plan.shard_of[ci].size(); ++i) shard_of[cells[i].id] = plan.shard_of[ci][i];
-    planned.push_back({{"experiment", cfgs[ci].name}, {"cells", std::move(shard_of)}});
-  }
-  json record{{"schema", "dpclust.submit/1"},
-              {"scheduler", "slurm"},
-              {"array_job", array_job},
-              {"merge_job", merge_job},
-              {"tasks", tasks},
-              {"shard_by", so.shard_by},
-              {"shard_plan", plan.fingerprint},
-              {"configs", configs},
-              {"workdir", so.workdir},
-              {"submitted", utc_now_iso8601()},
-              {"dpclust", so.version},
-              {"plan", std::move(planned)}};
-  write_file_atomic(dir / "submit.json", record.dump(2) + "\n");
+  const std::string array_job = submit_script(s.sbatch, {}, dir / "array.sbatch");
+  const std::string merge_job = submit_script(s.sbatch, {"--dependency=afterok:" + array_job, "--kill-on-invalid-dep=yes"}, dir / "merge.sbatch");
+  write_file_atomic(dir / "submit.json", submit_record(s, so, cfgs, plan, array_job, merge_job).dump(2) + "\n");
   std::cout << "\nsubmitted: array job " << array_job << " (" << tasks << " tasks), merge job " << merge_job << " (after every task succeeded)\n"
             << "  logs: " << (dir / "logs").string() << "\n  progress: dpclust status " << so.out << "\n";
   return 0;

@@ -5,8 +5,8 @@
    a map over (n, epsilon) and over (d, epsilon) -- when the family's datasets have at least two sizes n or two
    dimensions d -- of the best private method of each cell, by the metric's direction, coloured solid where it
    is significantly best and pale (with the name in parentheses) where not. Significance is the report's rule
-   (engine/report/win_regions.cpp): Welch's two-sample test of the best private cell of a column against every
-   other private cell of it, Holm-adjusted over all such tests of that (dataset, metric), 5%; the trivial
+   (engine/report/win_regions.cpp): the best median of a column, the rank-sum test of that cell against every
+   other ranked private cell of it, Holm-adjusted over all such tests of that (dataset, metric), 5%; the trivial
    baseline and the non-private methods do not compete. Written to
    OUT/benchmark/<experiment>/wins__<family>__<metric>__<axis>.png, where the report links it.
 2. Time against n and d: per experiment and family whose datasets differ in n (or d), every method's median
@@ -27,6 +27,7 @@ sys.path.insert(0, str(HERE))
 import plot_results  # noqa: E402  (sets the backend and the shared style)
 from plot_results import plt, save  # noqa: E402
 import plot_comparison  # noqa: E402
+import method_colours  # noqa: E402
 
 ALPHA = 0.05
 # The metrics' better direction, as engine/report/comparison_stats.cpp metric_traits states it
@@ -37,31 +38,68 @@ METRIC_BETTER = {"ari": "higher", "ami": "higher", "nmi": "higher", "f_measure":
                  "kprime_rel_error": "lower", "stress": "lower", "centroid_rel_error": "lower", "inertia": "lower",
                  "inertia_per_point": "lower", "normalized_kmeans_cost": "lower", "centre_distance": "lower"}
 WIN_NOTE = ("Solid: the best private method of the cell, significantly better than every other private method of it "
-            "(Welch's t-test, Holm-adjusted over all such tests of its dataset and metric, 5%). Pale, name in "
-            "parentheses: the best mean where no method is significantly best. Blank: no private cell. The trivial "
+            "(the rank-sum test of the best median, Holm-adjusted over all such tests of its dataset and metric, 5%). "
+            "Pale, name in parentheses: the best median where no method is significantly best. Blank: no private cell. The trivial "
             "baseline and the non-private methods do not compete (the report's comparison tables test against them).")
 TIME_NOTE = ("Median over trials of each method's running time (timing.method_seconds, the method alone, not its "
              "metrics), pooled over the budgets of the experiment; log-log, the slope of log(seconds) on log({axis}) in "
              "the legend. Trials ran in parallel on the run's threads (results.json provenance).")
 
 
-# --- statistics: the report's Welch and Holm (engine/report/comparison_stats.cpp) --------------------------------
+# --- statistics: the report's rank-sum test and Holm (engine/report/comparison_stats.cpp) ----------------------
 
-def welch_p(a, b):
-    """Two-sided p of Welch's t-test of equal means; None with fewer than two values on a side. Two samples
-    without spread: 1 when their means are equal, else 0 (as the report)."""
-    from scipy import stats
+def rank_sum_p(a, b):
+    """Two-sided p of the Wilcoxon-Mann-Whitney rank-sum test, as the report computes it: exact (the null distribution
+    of U by Mann and Whitney's recurrence) without ties and with at most 40 values in all, otherwise the normal
+    approximation with the tie-corrected variance and a continuity correction of 1/2. None when a side is empty;
+    1 when every value is the same."""
     na, nb = len(a), len(b)
-    if na < 2 or nb < 2:
+    if na == 0 or nb == 0:
         return None
-    ma, mb = sum(a) / na, sum(b) / nb
-    va = sum((x - ma) ** 2 for x in a) / (na - 1) / na
-    vb = sum((x - mb) ** 2 for x in b) / (nb - 1) / nb
-    if va + vb == 0:
-        return 1.0 if ma == mb else 0.0
-    t = (ma - mb) / math.sqrt(va + vb)
-    df = (va + vb) ** 2 / (va * va / (na - 1) + vb * vb / (nb - 1))
-    return min(1.0, 2 * stats.t.sf(abs(t), df))
+    pooled = sorted([(x, True) for x in a] + [(x, False) for x in b], key=lambda p: p[0])
+    n = na + nb
+    rank_sum, tie_term, ties, i = 0.0, 0.0, False, 0
+    while i < n:
+        j = i
+        while j < n and pooled[j][0] == pooled[i][0]:
+            j += 1
+        mid = (i + 1 + j) / 2
+        rank_sum += mid * sum(1 for r in range(i, j) if pooled[r][1])
+        if j - i > 1:
+            ties = True
+            tie_term += (j - i) ** 3 - (j - i)
+        i = j
+    u = rank_sum - na * (na + 1) / 2
+    mu = na * nb / 2
+    if not ties and n <= 40:
+        f = {(0, 0): [1]}
+        for x in range(na + 1):
+            for y in range(nb + 1):
+                if x == 0 or y == 0:
+                    f[(x, y)] = [1] + [0] * (x * y)
+                    continue
+                dist = [0] * (x * y + 1)
+                for k, c in enumerate(f[(x - 1, y)]):
+                    dist[k + y] += c
+                for k, c in enumerate(f[(x, y - 1)]):
+                    dist[k] += c
+                f[(x, y)] = dist
+        dist = f[(na, nb)]
+        total = sum(dist)
+        below = sum(c for k, c in enumerate(dist) if k <= u)
+        above = sum(c for k, c in enumerate(dist) if k >= u)
+        return min(1.0, 2 * min(below, above) / total)
+    var = na * nb / 12 * ((n + 1) - tie_term / (n * (n - 1)))
+    if not var > 0:
+        return 1.0
+    z = (abs(u - mu) - 0.5) / math.sqrt(var)
+    return min(1.0, math.erfc(z / math.sqrt(2)))
+
+
+def median(values):
+    v = sorted(values)
+    k = len(v)
+    return v[k // 2] if k % 2 else (v[k // 2 - 1] + v[k // 2]) / 2
 
 
 def holm(ps):
@@ -81,6 +119,12 @@ def _is_number(v):
 def trial_values(cell, metric):
     return [t["metrics"][metric] for t in cell.get("trials", [])
             if _is_number((t.get("metrics") or {}).get(metric))]
+
+
+def ranked(cell, metric):
+    """The report's rule: a cell competes when at least half of its trials have a value."""
+    values = trial_values(cell, metric)
+    return bool(values) and 2 * len(values) >= len(cell.get("trials", []))
 
 
 def _role(cell):
@@ -104,7 +148,7 @@ def private_rows(cells, metric):
             continue
         key = (series, json.dumps(params, sort_keys=True))
         rows[key] = (series, params)
-        values.setdefault(key, {})[eps] = trial_values(c, metric)
+        values.setdefault(key, {})[eps] = trial_values(c, metric) if ranked(c, metric) else []
     labels = plot_comparison._labels(rows)
     return {k: (labels[k], values[k]) for k in rows}
 
@@ -121,10 +165,9 @@ def column_winners(cells, metric):
         here = [(label, vals[e]) for label, vals in rows.values() if vals.get(e)]
         if not here:
             continue
-        mean = lambda v: sum(v) / len(v)  # noqa: E731
         best = here[0]
         for r in here:
-            if (mean(r[1]) > mean(best[1])) if better == "higher" else (mean(r[1]) < mean(best[1])):
+            if (median(r[1]) > median(best[1])) if better == "higher" else (median(r[1]) < median(best[1])):
                 best = r
         out[e] = [best[0], False, len(here)]
         if len(here) < 2:
@@ -133,10 +176,10 @@ def column_winners(cells, metric):
         for r in here:
             if r is best:
                 continue
-            if mean(r[1]) == mean(best[1]):
+            if median(r[1]) == median(best[1]):
                 untestable.add(e)
                 continue
-            p = welch_p(best[1], r[1])
+            p = rank_sum_p(best[1], r[1])
             if p is None:
                 untestable.add(e)
                 continue
@@ -209,8 +252,8 @@ def _size_text(n):
 
 
 def _colours(labels):
-    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"] + ["#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
-    return {lab: cycle[i % len(cycle)] for i, lab in enumerate(sorted(labels))}
+    # One colour per method in every figure (method_colours.py).
+    return method_colours.colour_map(labels)
 
 
 def _win_figure(exp, fam, metric, axis, eps, rows):

@@ -20,12 +20,16 @@ import pathlib
 import re
 import textwrap
 
+import math
+
+import method_colours
 import plot_results
 from plot_results import plt, save
 
-FOOTNOTE = ("Lines: private methods, mean over trials against epsilon; bands: 95% t-interval of the mean, cut to the "
-            "metric's range. Dashed horizontal lines: non-private methods (no epsilon), with their band.{local} "
-            "Significance of the differences: the report's comparison table (Welch t-test, Holm-corrected).")
+FOOTNOTE = ("Lines: private methods, median over trials against epsilon (log axis); bands: the median's "
+            "distribution-free 95% interval (order statistics), as the report's table ranks them. Dashed horizontal "
+            "lines: non-private methods (no epsilon), with their band.{local} One colour per method in every figure. "
+            "Significance of the differences: the report's comparison table (rank-sum test, Holm-corrected).")
 BASELINE_NOTE = (" Dotted: the trivial baseline (k centres uniform in the public domain, 0-DP; docs/benchmark.md), "
                  "which a private method must beat to be worth its budget.")
 MAX_LEGEND = 40  # legend entries of a comparison figure; the rows beyond are drawn, named in the report's table
@@ -77,13 +81,44 @@ def _labels(rows):
     return labels
 
 
-def _band(metric, agg):
-    mean = agg.get("mean", float("nan")) if agg else float("nan")
-    ci = agg.get("ci95") if agg else None
-    if not ci or mean is None:
+def median_interval(values):
+    """The median and its distribution-free 95% interval, the report's rule (engine/report/comparison_stats.hpp):
+    with the values sorted and B ~ Binomial(n, 1/2), [x_(k), x_(n+1-k)] for the largest k with 2 P(B <= k-1) <= 0.05;
+    [min, max] when no k reaches it (n <= 5)."""
+    v = sorted(values)
+    n = len(v)
+    if n == 0:
+        return float("nan"), float("nan"), float("nan")
+    median = v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+    k, cdf = 0, 0.0
+    for j in range((n + 1) // 2):
+        cdf += math.comb(n, j) / 2.0 ** n
+        if 2 * cdf > 0.05:
+            break
+        k = j + 1
+    return (median, v[0], v[-1]) if k == 0 else (median, v[k - 1], v[n - k])
+
+
+def _trial_values(cell, metric):
+    out = []
+    for t in cell.get("trials") or []:
+        x = (t.get("metrics") or {}).get(metric)
+        if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x):
+            out.append(float(x))
+    return out
+
+
+def _band(metric, cell):
+    """The median of a cell's trials and its interval, cut to the metric's range; the aggregates' mean when the trials
+    are not in the file."""
+    values = _trial_values(cell, metric)
+    if not values:
+        agg = (cell.get("aggregates") or {}).get(metric) or {}
+        mean = agg.get("mean", float("nan"))
         return mean, mean, mean
-    lo, hi = plot_results.clip_interval(metric, *ci)
-    return mean, lo, hi
+    m, lo, hi = median_interval(values)
+    lo, hi = plot_results.clip_interval(metric, lo, hi)
+    return m, lo, hi
 
 
 def plot_comparison(data, out):
@@ -130,11 +165,11 @@ def _figure(exp, dataset, metric, cells, skipped=()):
         if not reference and c.get("non_private"):
             not_private.add(key)
         if reference or eps is None:
-            refs[key] = agg
+            refs[key] = c
             if c.get("role") == "trivial_baseline" or (not c.get("role") and c.get("method") == "uniform_centres"):
                 baseline_keys.add(key)
         else:
-            points.setdefault(key, []).append((eps, agg))
+            points.setdefault(key, []).append((eps, c))
             if local:
                 local_keys.add(key)
     if not points:
@@ -143,11 +178,15 @@ def _figure(exp, dataset, metric, cells, skipped=()):
     panels = [("central", [k for k in points if k not in local_keys]), ("local", [k for k in points if k in local_keys])]
     panels = [(kind, keys) for kind, keys in panels if keys]
     fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 3.6), squeeze=False)
-    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     handles = {}
     ref_keys = [k for k in rows if k in refs]
-    # One colour per row across the panels (a local method must not share the colour of a central one).
-    colour_of = {k: colours[i % len(colours)] for i, k in enumerate(list(points) + ref_keys)}
+    # One colour per method in every figure (method_colours.py); rows of one series differ by their line style.
+    colour_of = {k: method_colours.method_colour(rows[k][0]) for k in list(points) + ref_keys}
+    styles = ["-", "--", "-.", ":"]
+    style_of = {}
+    for k in points:
+        same = [o for o in points if rows[o][0] == rows[k][0]]
+        style_of[k] = styles[same.index(k) % len(styles)]
     for ax, (kind, keys) in zip(axes[0], panels):
         xs_all = sorted({e for k in keys for e, _ in points[k]})
         for key in keys:
@@ -155,7 +194,7 @@ def _figure(exp, dataset, metric, cells, skipped=()):
             xs = [e for e, _ in pts]
             ms, los, his = zip(*(_band(metric, a) for _, a in pts))
             colour = colour_of[key]
-            (line,) = ax.plot(xs, ms, marker="o", ms=4, color=colour, label=labels[key])
+            (line,) = ax.plot(xs, ms, marker="o", ms=4, color=colour, linestyle=style_of[key], label=labels[key])
             ax.fill_between(xs, los, his, color=colour, alpha=0.18, linewidth=0)
             # Bars too: a band has no width at a single epsilon.
             # Lengths never negative: a mean outside the metric's range has its interval cut at the edge.
@@ -172,7 +211,7 @@ def _figure(exp, dataset, metric, cells, skipped=()):
             if hi > lo:
                 ax.axhspan(lo, hi, color=colour, alpha=0.10, linewidth=0)
             handles[f"{labels[key]} ({what})"] = line
-        if len(xs_all) > 1 and xs_all[0] > 0 and xs_all[-1] / xs_all[0] >= 8:
+        if xs_all and xs_all[0] > 0:  # epsilon on a log axis: its values span orders of magnitude
             ax.set_xscale("log")
         ax.set_xticks(xs_all)
         ax.set_xticklabels([f"{x:g}" for x in xs_all])

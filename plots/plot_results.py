@@ -22,6 +22,8 @@ from collections import defaultdict
 
 import matplotlib
 
+import method_colours
+
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
@@ -391,10 +393,9 @@ def _line_panels(by_dataset, plans, metric, exp):
     cols = min(3, len(shown))
     rows = (len(shown) + cols - 1) // cols
     fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3 * rows + 0.4), squeeze=False)
-    # One colour per series across the panels (a reference line keeps its colour in the local panel).
-    palette = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    # One colour per method in every figure (method_colours.py; a reference line keeps its colour in the local panel).
     names = list(dict.fromkeys([s for k in shown for s, _, _ in panels[k]] + [s for fl in flat.values() for s, _, _ in fl]))
-    colour = {s: palette[i % len(palette)] for i, s in enumerate(names)}
+    colour = method_colours.colour_map(names)
     for ax, key in zip(axes.flat, shown):
         dataset, label, kind = key
         x0 = panels[key][0][1]
@@ -420,6 +421,10 @@ def _line_panels(by_dataset, plans, metric, exp):
                 else:  # no x at all: a non-private reference, the same at every x
                     ax.axhline(agg.get("mean", float("nan")), linestyle="--", linewidth=1.1, color=colour[series],
                                label=f"{name} (no {x0})")
+        # An epsilon axis is logarithmic (budgets span orders of magnitude), as in the comparison figures.
+        xs_panel = [c["params"][x] for _, x, cs in panels[key] for c in cs if _is_number(c["params"].get(x))]
+        if x0 in ("epsilon", "eps") and xs_panel and min(xs_panel) > 0:
+            ax.set_xscale("log")
         ax.set_xlabel("local epsilon (level at distance radius)" if kind else x0)
         ax.set_title(dataset + (f"\n{label}" if label else "") + (" (local DP)" if kind else ""),
                      fontsize=8 if label or kind else None)

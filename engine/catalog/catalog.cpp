@@ -14,6 +14,7 @@
 #include "dpm/register.hpp"
 #include "drbt/register.hpp"
 #include "eugkm/register.hpp"
+#include "fastlloyd/register.hpp"
 #include "hst_clustering/register.hpp"
 #include "lsh_clustering/register.hpp"
 #include "metrics/clustering_metrics.hpp"
@@ -33,6 +34,7 @@ const std::vector<MethodInfo>& all_methods() {
     for (auto& m : dpm_methods()) all.push_back(std::move(m));
     for (auto& m : eugkm_methods()) all.push_back(std::move(m));
     for (auto& m : lsh_clustering_methods()) all.push_back(std::move(m));
+    for (auto& m : fastlloyd_methods()) all.push_back(std::move(m));
     for (auto& m : hst_clustering_methods()) all.push_back(std::move(m));
     return all;
   }();
@@ -89,6 +91,7 @@ const std::vector<MetricInfo>& all_metrics() {
     for (auto& m : dpm_metrics()) all.push_back(std::move(m));
     for (auto& m : eugkm_metrics()) all.push_back(std::move(m));
     for (auto& m : lsh_clustering_metrics()) all.push_back(std::move(m));
+    for (auto& m : fastlloyd_metrics()) all.push_back(std::move(m));
     for (auto& m : hst_clustering_metrics()) all.push_back(std::move(m));
     return all;
   }();

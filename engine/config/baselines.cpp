@@ -57,6 +57,7 @@ void add_baselines(ExperimentConfig& cfg, RawParamLevels& raw, const yaml::Locat
       continue;
     const MethodInfo& counterpart = *find_method(info.non_private_counterpart);
     RawParams params = inherited(raw.methods[i], counterpart);
+    for (const auto& [name, value] : counterpart.as_ceiling) params.emplace(name, yaml::Located(YAML::Node(value), at.file, at.path));
     const std::string key = canonical(params);
     auto& seen = added[counterpart.name];
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;

@@ -25,9 +25,18 @@ std::uint64_t trial_seed(const ExperimentConfig& cfg, std::string_view cell_key,
 
 const std::vector<std::string> kTopKeys = {"experiment", "description", "seed", "seeds", "randomness", "trials", "threads",
                                             "datasets", "methods", "metrics", "params", "output", "audit",
-                                            "baselines"};
-const std::vector<std::string> kMethodKeys = {"method", "as", "params", "zip"};
+                                            "baselines", "centres_outside_domain"};
+const std::vector<std::string> kMethodKeys = {"method", "as", "params", "zip", "centres_outside_domain"};
 const std::vector<std::string> kOutputKeys = {"release", "points", "labels"};
+
+// `centres_outside_domain: clamp | keep` (core/centres_domain.hpp), at the top level or in a method entry.
+CentresOutsideDomain centres_outside_domain_of(const Located& at) {
+  const std::string v = yaml::as_string(at);
+  if (v == "clamp") return CentresOutsideDomain::clamp;
+  if (v == "keep") return CentresOutsideDomain::keep;
+  yaml::fail(at, "centres_outside_domain '" + yaml::clip(v) + "' is not clamp or keep",
+             "clamp (the default: released centres outside the public domain moved into it) or keep (as the method released them)");
+}
 
 // config_reading.hpp: names become folder names.
 void check_name(const Located& at, const std::string& name, const std::string& what, const std::string& extra) {
@@ -67,6 +76,7 @@ static ExperimentConfig parse_config_checked(const std::string& text, const std:
   cfg.name = yaml::as_string(root.child("experiment"));
   check_name(root.child("experiment"), cfg.name, "experiment name", "_ . -");
   if (root.has("description")) cfg.description = yaml::as_string(root.child("description"));
+  if (root.has("centres_outside_domain")) cfg.centres_outside_domain = centres_outside_domain_of(root.child("centres_outside_domain"));
   if (root.has("seed")) cfg.seed = yaml::as_uint(root.child("seed"));
   if (root.has("trials")) {
     cfg.trials = as_whole_number(root.child("trials"), "trials", "an integer in [1, 1000000]");
@@ -186,6 +196,7 @@ static ExperimentConfig parse_config_checked(const std::string& text, const std:
                      ", python (a Python callable: docs/python.md)");
     }
     spec.label = m.has("as") ? yaml::as_string(m.child("as")) : default_label;
+    if (m.has("centres_outside_domain")) spec.centres_outside_domain = centres_outside_domain_of(m.child("centres_outside_domain"));
     if (m.has("params")) {
       auto ps = m.child("params");
       std::vector<std::string> allowed = names_of(info->params);

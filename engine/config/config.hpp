@@ -12,6 +12,7 @@
 
 #include "data/transforms.hpp"  // OutOfBounds
 #include "io/arff.hpp"
+#include "core/centres_domain.hpp"
 #include "core/dataset.hpp"
 #include "core/error.hpp"  // InputError: what reading a config throws
 #include "core/params.hpp"
@@ -50,6 +51,7 @@ struct DatasetSpec {
   bool no_label = false;             // label: none
   std::string delimiter;             // csv only; empty = auto
   std::string header = "auto";       // auto | true | false
+  std::uint64_t header_rows = 0;     // csv/tsv `header_rows: N`: rows of names at the top (0 = `header` decides)
   std::int64_t max_rows = 0;         // 0 = all
   // `file:` / `data_file:` given as a list, or as a glob in the file name (`*`, `?`, `[...]`): several
   // csv/tsv files of one layout concatenated in sorted path order (HAR70+'s per-participant files).
@@ -61,8 +63,13 @@ struct DatasetSpec {
   // `missing: drop` (csv/tsv/arff): rows with a missing value ('?', 'NA', empty) in a selected column are
   // left out and counted in the provenance (default `refuse`: the load stops, counting them; io/missing_values.hpp).
   bool drop_missing = false;
-  // `nominal: skip | codes | onehot` (arff): the nominal attributes that are not the label (io/arff.hpp).
+  // `nominal: skip | codes | onehot` (arff, csv, tsv): the nominal attributes, or the text and true/false
+  // columns, that are not the label; `nominal_order: sorted | appearance` (csv/tsv): the order that codes a
+  // text column's values; `dates: skip | days | seconds` (csv/tsv): date and timestamp columns
+  // (io/table_options.hpp).
   NominalEncoding nominal = NominalEncoding::skip;
+  NominalOrder nominal_order = NominalOrder::sorted;
+  DateEncoding dates = DateEncoding::skip;
   // `identifier_columns: keep` (csv/tsv/arff): keep columns that look like record identifiers among the
   // coordinates when `columns` is not given; default `drop` leaves them out with a warning
   // (data/identifier_columns.hpp).
@@ -120,6 +127,8 @@ struct MethodSpec {
   std::string where;
   ParamSources params;
   std::vector<std::vector<std::string>> zip;  // groups of parameters whose lists vary together
+  // `centres_outside_domain:` of the entry (core/centres_domain.hpp); unset: the experiment's.
+  std::optional<CentresOutsideDomain> centres_outside_domain;
 };
 
 // Limits of the schema: trials per cell, and the default of `--max-cells` (cells of the expanded grid).
@@ -173,6 +182,10 @@ struct ExperimentConfig {
   // `baselines: true` (docs/benchmark.md): the trivial baseline (uniform_centres) and each listed private
   // method's non-private counterpart are added to the methods (config.cpp add_baselines), unless listed.
   bool baselines = false;
+  // `centres_outside_domain: clamp | keep` (core/centres_domain.hpp): released centres outside the public domain
+  // moved into it (default) or kept as released (an authors' behaviour a reproduction needs); a method entry may
+  // set its own.
+  CentresOutsideDomain centres_outside_domain = CentresOutsideDomain::clamp;
   std::filesystem::path data_root;   // resolved data root (may be empty)
   // The grid expansion refuses more cells than this (`--max-cells`; counted before anything is expanded).
   std::uint64_t max_cells = kDefaultMaxCells;

@@ -76,6 +76,14 @@ std::vector<SideInputRecord> side_information(const MethodInfo& info, const Para
         selector_how = sv->how;
         continue;
       }
+      // "Not used" by the selector, and by the value parameter's own special value too (dp_dbscan's Laplace noise
+      // with delta 0): the value parameter's reason, the more specific, is the record.
+      if (sv->source == InputSource::none &&
+          std::any_of(info.params.begin(), info.params.end(), [&](const ParamSpec& v) {
+            const SideValue* own = !v.side.selector && v.side.input == input && params.has(v.name) ? special(v, params.get(v.name)) : nullptr;
+            return own && own->source == InputSource::none;
+          }))
+        continue;
       r.source = sv->source;
       r.how = sv->how;
       r.params = {spec.name};

@@ -56,4 +56,16 @@ void take_rows(Dataset& ds, const std::vector<std::size_t>& order) {
   ds.labels = std::move(labels);
 }
 
+void push_point(Dataset& ds, double x, double y, Label label) {
+  ds.coords.push_back(x);
+  ds.coords.push_back(y);
+  ds.labels.push_back(label);
+}
+
+std::vector<std::size_t> split_evenly(std::size_t n, std::size_t k) {
+  std::vector<std::size_t> counts(k, n / k);
+  for (std::size_t i = 0; i < n % k; ++i) ++counts[i];
+  return counts;
+}
+
 }  // namespace dpclust

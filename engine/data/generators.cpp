@@ -3,11 +3,12 @@
 #include <Eigen/Cholesky>
 #include <cmath>
 #include <numbers>
-#include <numeric>
+#include <algorithm>
 #include <string>
 
 #include "core/error.hpp"
 #include "core/rng.hpp"
+#include "data/blobs.hpp"
 #include "data/generator_support.hpp"
 #include "data/sklearn_datasets.hpp"
 
@@ -35,31 +36,10 @@ std::vector<double> linspace(double start, double stop, std::size_t num, bool en
   return out;
 }
 
-// sklearn's split of n samples over k groups: n // k each, one more for the first n % k.
-std::vector<std::size_t> split_evenly(std::size_t n, std::size_t k) {
-  std::vector<std::size_t> counts(k, n / k);
-  for (std::size_t i = 0; i < n % k; ++i) ++counts[i];
-  return counts;
-}
-
-// Permutes the rows (coords and labels together), as sklearn.utils.shuffle does.
-void shuffle_rows(Dataset& ds, Rng& rng) {
-  std::vector<std::size_t> perm(ds.n);
-  std::iota(perm.begin(), perm.end(), std::size_t{0});
-  rng.shuffle(perm.data(), perm.size());
-  take_rows(ds, perm);
-}
-
 // Gaussian noise on every coordinate, row-major; skipped at 0 so noiseless points are exact.
 void add_noise(Dataset& ds, Rng& rng, double sd) {
   if (sd == 0) return;
   for (double& x : ds.coords) x += sd * rng.normal();
-}
-
-void push_point(Dataset& ds, double x, double y, Label label) {
-  ds.coords.push_back(x);
-  ds.coords.push_back(y);
-  ds.labels.push_back(label);
 }
 
 }  // namespace
@@ -108,62 +88,13 @@ Dataset make_circles(std::size_t n_samples, double noise, double factor, std::ui
       CirclesOptions{.n_samples = n_samples, .noise = noise, .factor = factor, .shuffle = true, .seed = seed});
 }
 
-namespace {
-
-std::vector<std::vector<double>> blob_centers(const BlobsOptions& o, Rng& rng) {
-  if (!o.centers.empty()) {
-    const std::size_t d = o.centers.front().size();
-    for (const auto& c : o.centers)
-      require(d > 0 && c.size() == d, "make_blobs", "all centers must have the same dimension (>= 1)",
-              "give every center the same number of coordinates");
-    return o.centers;
-  }
-  require(o.n_centers > 0 && o.n_features > 0, "make_blobs", "n_centers and n_features must be at least 1",
-          "set centers to a count >= 1 and n_features >= 1");
-  const auto [lo, hi] = o.center_box;
-  require(std::isfinite(lo) && std::isfinite(hi) && lo <= hi, "make_blobs", "center_box must be finite with low <= high",
-          "e.g. center_box: [-10, 10]");
-  std::vector<std::vector<double>> centers(o.n_centers, std::vector<double>(o.n_features));
-  for (auto& c : centers)  // row-major, as numpy's uniform(size=(n_centers, n_features))
-    for (double& x : c) x = rng.uniform(lo, hi);
-  return centers;
-}
-
-}  // namespace
-
 Dataset make_blobs(const BlobsOptions& o) {
   check_size("make_blobs", o.n_samples, o.centers.empty() ? o.n_features : o.centers.front().size(), "n_samples");
   if (o.centers.empty()) check_size("make_blobs", o.n_centers, o.n_features, "centers");
   if (o.stream == RandomStream::numpy) return sklearn_make_blobs(o);
   check_common("make_blobs", o.n_samples, 0);
   Rng rng(o.seed);
-  const std::vector<std::vector<double>> centers = blob_centers(o, rng);
-  const std::size_t k = centers.size(), d = centers.front().size();
-  require(o.cluster_std.size() == 1 || o.cluster_std.size() == k, "make_blobs",
-          "cluster_std has " + std::to_string(o.cluster_std.size()) + " values for " + std::to_string(k) + " centers",
-          "give one cluster_std for all centers or one per center");
-  for (double s : o.cluster_std)
-    require(std::isfinite(s) && s >= 0, "make_blobs", "cluster_std must be finite and >= 0", "fix cluster_std");
-  Dataset ds = empty_dataset("blobs", o.n_samples, d);
-  const std::vector<std::size_t> counts = split_evenly(o.n_samples, k);
-  for (std::size_t c = 0; c < k; ++c) {
-    const double sd = o.cluster_std.size() == 1 ? o.cluster_std[0] : o.cluster_std[c];
-    for (std::size_t i = 0; i < counts[c]; ++i) {
-      for (std::size_t j = 0; j < d; ++j) ds.coords.push_back(rng.normal(centers[c][j], sd));
-      ds.labels.push_back(static_cast<Label>(c));
-    }
-  }
-  if (o.shuffle) shuffle_rows(ds, rng);
-  ds.provenance["generator"] = {{"name", "make_blobs"},
-                                {"n_samples", o.n_samples},
-                                {"n_features", d},
-                                {"centers", centers},
-                                {"centers_given", !o.centers.empty()},
-                                {"cluster_std", o.cluster_std},
-                                {"center_box", {o.center_box.first, o.center_box.second}},
-                                {"shuffle", o.shuffle},
-                                {"seed", o.seed}};
-  return ds;
+  return draw_blobs(o, rng);
 }
 
 namespace {

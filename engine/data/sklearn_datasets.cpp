@@ -1,17 +1,16 @@
 #include "data/sklearn_datasets.hpp"
 
-#include "data/generator_support.hpp"
-
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <numeric>
 #include <string>
 
 #include "core/error.hpp"
 #include "core/numpy_random.hpp"
+#include "data/blobs.hpp"
+#include "data/generator_support.hpp"
 
 namespace dpclust {
 
@@ -117,14 +116,6 @@ NumpyRandomState numpy_state(const char* generator, std::uint64_t seed) {
   return NumpyRandomState(static_cast<std::uint32_t>(seed));
 }
 
-// sklearn.utils.shuffle(X, y, random_state=rs): indices = arange(n); rs.shuffle(indices); X[indices].
-void shuffle_rows(Dataset& ds, NumpyRandomState& rs) {
-  std::vector<std::size_t> indices(ds.n);
-  std::iota(indices.begin(), indices.end(), std::size_t{0});
-  rs.shuffle(indices.data(), indices.size());
-  take_rows(ds, indices);
-}
-
 // X += rs.normal(scale=noise, size=X.shape): row-major draws, each loc 0 + scale * gauss as numpy adds it.
 void add_noise(Dataset& ds, NumpyRandomState& rs, double noise) {
   if (noise == 0) return;  // sklearn's noise=None: no draws
@@ -137,12 +128,6 @@ const char* finish_two_classes(Dataset& ds, NumpyRandomState& rs, bool shuffle, 
   if (shuffle) shuffle_rows(ds, rs);
   add_noise(ds, rs, noise);
   return shuffle ? "C" : "F";
-}
-
-void push_point(Dataset& ds, double x, double y, Label label) {
-  ds.coords.push_back(x);
-  ds.coords.push_back(y);
-  ds.labels.push_back(label);
 }
 
 }  // namespace
@@ -184,52 +169,11 @@ Dataset sklearn_make_circles(const CirclesOptions& o) {
 }
 
 Dataset sklearn_make_blobs(const BlobsOptions& o) {
-  const char* gen = "make_blobs";
-  require(o.n_samples > 0, gen, "n_samples must be at least 1", "set n_samples to the number of points wanted");
-  NumpyRandomState rs = numpy_state(gen, o.seed);
-  std::vector<std::vector<double>> centers = o.centers;
-  if (centers.empty()) {
-    require(o.n_centers > 0 && o.n_features > 0, gen, "n_centers and n_features must be at least 1",
-            "set centers to a count >= 1 and n_features >= 1");
-    const auto [lo, hi] = o.center_box;
-    require(std::isfinite(hi - lo), gen, "center_box must be finite", "e.g. center_box: [-10, 10]");
-    // generator.uniform(lo, hi, size=(n_centers, n_features)), drawn before anything else.
-    centers.assign(o.n_centers, std::vector<double>(o.n_features));
-    for (auto& c : centers)
-      for (double& x : c) x = rs.uniform(lo, hi);
-  }
-  const std::size_t k = centers.size(), d = centers.front().size();
-  for (const auto& c : centers)
-    require(d > 0 && c.size() == d, gen, "all centers must have the same dimension (>= 1)",
-            "give every center the same number of coordinates");
-  require(o.cluster_std.size() == 1 || o.cluster_std.size() == k, gen,
-          "cluster_std has " + std::to_string(o.cluster_std.size()) + " values for " + std::to_string(k) + " centers",
-          "give one cluster_std for all centers or one per center");
-  for (double s : o.cluster_std)
-    require(std::isfinite(s) && s >= 0, gen, "cluster_std must be finite and >= 0", "fix cluster_std");
-
-  Dataset ds = empty_dataset("blobs", o.n_samples, d);
-  for (std::size_t c = 0; c < k; ++c) {
-    // n_samples // k per centre, one more for the first n_samples % k.
-    const std::size_t count = o.n_samples / k + (c < o.n_samples % k ? 1 : 0);
-    const double sd = o.cluster_std.size() == 1 ? o.cluster_std[0] : o.cluster_std[c];
-    for (std::size_t i = 0; i < count; ++i) {
-      for (std::size_t j = 0; j < d; ++j) ds.coords.push_back(rs.normal(centers[c][j], sd));
-      ds.labels.push_back(static_cast<Label>(c));
-    }
-  }
-  if (o.shuffle) shuffle_rows(ds, rs);
-  ds.provenance["generator"] = {{"name", "make_blobs"},
-                                {"n_samples", o.n_samples},
-                                {"n_features", d},
-                                {"centers", centers},
-                                {"centers_given", !o.centers.empty()},
-                                {"cluster_std", o.cluster_std},
-                                {"center_box", {o.center_box.first, o.center_box.second}},
-                                {"shuffle", o.shuffle},
-                                {"seed", o.seed},
-                                {"stream", "numpy"},
-                                {"numpy_memory_order", "C"}};  // X = np.empty((n, d)) is C-ordered
+  require(o.n_samples > 0, "make_blobs", "n_samples must be at least 1", "set n_samples to the number of points wanted");
+  NumpyRandomState rs = numpy_state("make_blobs", o.seed);
+  Dataset ds = draw_blobs(o, rs);
+  ds.provenance["generator"]["stream"] = "numpy";
+  ds.provenance["generator"]["numpy_memory_order"] = "C";  // X = np.empty((n, d)) is C-ordered
   return ds;
 }
 

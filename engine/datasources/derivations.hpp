@@ -113,4 +113,10 @@ DerivationReport derive_sklearn_iris(const std::filesystem::path& sklearn_iris_c
 // details: files, rows_per_file [{file, rows}].
 DerivationReport derive_concat_csv(const std::vector<std::filesystem::path>& csvs, const std::filesystem::path& out_csv);
 
+// ---- A copy published gzip-compressed (connect.dat.gz in a public repository) ----------------------
+// Its text, inflated within `text_bytes` (the registry's stated size of the text; 0 = unknown) plus 1/16
+// and 1 MiB, else 64 x the compressed size, so a bomb ends early; a stream cut short or corrupt is an
+// InputError (the same checks as sha256_gunzipped_file). rows_read = rows_written = the text's lines.
+DerivationReport derive_gunzip(const std::filesystem::path& in, const std::filesystem::path& out, std::uint64_t text_bytes);
+
 }  // namespace dpclust::datasources

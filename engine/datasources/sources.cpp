@@ -1,12 +1,12 @@
 #include "datasources/sources.hpp"
-#include "datasources/derivations.hpp"
+#include "datasources/run_derivation.hpp"
 
 #include <fstream>
 #include <set>
 
 #include "core/error.hpp"
 #include "core/files.hpp"
-#include "datasources/download.hpp"
+#include "datasources/urls.hpp"
 #include "datasources/sha256.hpp"
 #include "config/config.hpp"
 #include "config/yaml_reader.hpp"
@@ -72,12 +72,6 @@ std::uint64_t DatasetSource::download_bytes() const {
     total += f.size;
   }
   return total;
-}
-
-const std::vector<std::string>& derivation_names() {
-  static const std::vector<std::string> names = {"cabs_positions", "cabs_pickups_dropoffs", "nyc_crash", "har70",
-                                                 "sklearn_iris", "gunzip", "concat_csv"};
-  return names;
 }
 
 namespace {

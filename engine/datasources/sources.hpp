@@ -5,7 +5,7 @@
 // Three kinds of source:
 //   download   the data file is one upstream file, taken as it is (url, sha256, size);
 //   derived    the data file is computed from downloaded inputs by a named derivation
-//              (datasources/derivations.hpp); inputs are listed one by one or as a manifest
+//              (datasources/derivations.hpp, by name in run_derivation.hpp); inputs are listed one by one or as a manifest
 //              (base_url + a TSV of name, size, sha256 under datasets/); archive members are extracted
 //              first when `members` is given;
 //   generated  the data file is written by the entry's built-in `fallback` generator (no download).
@@ -14,7 +14,7 @@
 // source (no verified copy existed when the entry was written) is fetched, its checksum recorded beside
 // the file, and reported as such.
 //
-// An entry gives one `source:` map, or `sources:`, a list of such maps tried in order (issue 23): the
+// An entry gives one `source:` map, or `sources:`, a list of such maps tried in order: the
 // official source first, then pinned copies (GitHub raw URLs at a commit). The data file is the same
 // whichever source gives it, so a SHA-256 of the data file pinned by any of them pins the dataset, and a
 // source that states no checksum of its own is checked against it.
@@ -79,8 +79,5 @@ std::vector<DatasetSource> load_sources();  // the project's datasets/registry.y
 
 // The registered datasets a config reads (by registry name), for `fetch --for CONFIG`.
 std::vector<std::string> datasets_of_config(const std::filesystem::path& config, const std::filesystem::path& data_root);
-
-// The names of the known derivations (for validating the registry).
-const std::vector<std::string>& derivation_names();
 
 }  // namespace dpclust::datasources

@@ -105,9 +105,10 @@ void check_dp_dbscan_shape(const ParamSet& p, const DataShape& shape) {
       throw InputError("params.epsilon",
                        "the classic Gaussian mechanism is (eps, delta)-DP only for eps < 1, got epsilon = " + short_number(epsilon),
                        "use epsilon < 1 with gaussian noise, or laplace/geometric noise");
-  } else if (delta != 0) {
-    throw InputError("params.delta", "delta > 0 is only used by gaussian noise", "set delta: 0 or noise: gaussian");
   }
+  // Laplace and geometric noise are pure eps-DP, hence (eps, delta)-DP for every delta: a delta set for the
+  // dataset or the experiment (one delta for every (eps, delta) method of a comparison) is accepted and not
+  // used; the side-information record says so (the `noise` selector below).
   // The secure discrete Gaussian's sigma^2 <= 2^40 (noise.hpp); laplace/geometric never reach their limit.
   check_secure_epsilon(noise, effective_sampler(noise, privacy::sampler_of(p)), epsilon, delta, kind_of(kNeighbouring, p, "neighbouring"));
   if (theta < 0 && theta != -1)
@@ -170,8 +171,9 @@ class DpDbscanMethod final : public Method {
     o.eta = p.real("eta");
     o.beta = p.real("beta");
     o.epsilon = p.real("epsilon");
-    o.delta = p.real("delta");
     o.noise = parse_noise(p.string("noise"));
+    // Pure eps-DP noise leaves a delta set for the dataset or experiment unused (check_dp_dbscan_shape).
+    o.delta = o.noise == NoiseKind::gaussian ? p.real("delta") : 0.0;
     o.sampler = privacy::sampler_of(p);
     o.histogram = kind_of(kHistogramChoices, p, "histogram");
     o.storage = kind_of(kStorageChoices, p, "storage");
@@ -203,15 +205,17 @@ class DpDbscanMethod final : public Method {
       out.non_private_notes.push_back(note);
       // The release moves with the true n (theta, the histogram kind): one added record can change it with
       // certainty, so no finite epsilon bounds it (the audit measures 7.6 at a claimed 1: configs/audit/dp_dbscan.yaml).
-      ledger.declare_unbounded(note);
+      ledger.declare_data_derived(note);
     }
     // Nothing can be found by construction when the core threshold exceeds every neighbourhood's count:
     // a cell is core only by noise then (a threshold of 1.2e6 for 1,000 points released 0 spans in every
-    // trial, ARI exactly 0, without a word). n: n_public, or the dataset's n (public as the paper treats it).
+    // trial, ARI exactly 0, without a word). n: n_public, or the dataset's n, whose value the note (a message
+    // about the run, evaluation only) then does not show.
     const std::uint64_t n_bound = o.n_public ? o.n_public : data.n;
     if (r.threshold > static_cast<double>(n_bound)) {
       std::ostringstream note;
-      note << "dp_dbscan finds nothing by construction here: the core threshold MinPts + Gamma = " << r.threshold << " exceeds n = " << n_bound
+      note << "dp_dbscan finds nothing by construction here: the core threshold MinPts + Gamma = " << r.threshold << " exceeds "
+           << (o.n_public ? "n_public = " + std::to_string(o.n_public) : std::string("the number of points n"))
            << " (Gamma = " << r.gamma << " from kappa = " << r.kappa << " neighbour cells"
            << (r.linear ? " and theta = " + std::to_string(r.theta) + " per cell" : std::string()) << "), so no cell is core but by noise; "
            << "raise epsilon, raise eta (wider cells: fewer neighbour cells), raise beta (a looser bound Gamma) or lower min_pts"
@@ -305,6 +309,13 @@ class DpKmeansMethod final : public Method {
     std::size_t empty = 0;
     for (std::int64_t s : r.cluster_sizes) empty += s == 0;
     out.evaluation = {{"inertia", r.inertia}, {"empty_clusters", empty}};
+    // T from the true n (diffprivlib's rule without n_public): T and the budgets split by it are functions of
+    // n, not public numbers; they move to the evaluation (the rule's name stays).
+    if (r.iteration_rule == IterationRule::true_n)
+      for (const char* key : {"iterations", "epsilon_count_per_iteration", "epsilon_sum_per_iteration_and_dim", "epsilon_unspent"}) {
+        out.evaluation[key] = out.diagnostics[key];
+        out.diagnostics.erase(key);
+      }
     out.details = std::move(r);
     return out;
   }
@@ -392,8 +403,9 @@ const MethodInfo& dp_dbscan_method_info() {
         epsilon_param(),
         privacy::sampler_param(),
         rng_param(),
-        gives(real_param("delta", 0.0, "delta of (eps, delta)-DP; gaussian noise only", 0.0, 1.0, false, true), "delta",
-              {{"0", InputSource::none, "pure eps-DP (no delta)"}}),
+        gives(real_param("delta", 0.0, "delta of (eps, delta)-DP; used by gaussian noise only (laplace and geometric noise are pure eps-DP and leave it unused)",
+                         0.0, 1.0, false, true),
+              "delta", {{"0", InputSource::none, "pure eps-DP (no delta)"}}),
         gives(real_param("alpha", std::nullopt, "DBSCAN radius (alpha)", 0.0, std::nullopt, true), "alpha"),
         gives(int_param("min_pts", std::nullopt, "MinPts; a cell is core when its noisy neighbourhood sum >= MinPts + Gamma", 1), "min_pts"),
         real_param("eta", 4.0, "cell width w = eta * alpha / (4 sqrt d) (eta; 4 gives w = alpha / sqrt d)", 0.0, std::nullopt, true),
@@ -401,9 +413,13 @@ const MethodInfo& dp_dbscan_method_info() {
         selects(choice_param("histogram", "auto", names_of(kHistogramChoices),
                              "DP histogram: naive Laplace over all |X| cells, linear-time Alg. 2, or auto (linear when n <= |X|/2)"),
                 "n", {{"naive", InputSource::none, "the naive histogram does not use n"}}),
-        choice_param("noise", "laplace", noises,
-                     "histogram noise: laplace (discrete Laplace when sampler is secure), geometric (the two-sided geometric = "
-                     "discrete Laplace, always exact), gaussian (discrete Gaussian when secure; needs delta, eps < 1)"),
+        selects(choice_param("noise", "laplace", noises,
+                             "histogram noise: laplace (discrete Laplace when sampler is secure), geometric (the two-sided geometric = "
+                             "discrete Laplace, always exact), gaussian (discrete Gaussian when secure; needs delta, eps < 1)"),
+                "delta",
+                {{"laplace", InputSource::none, "pure eps-DP noise: delta not used"},
+                 {"geometric", InputSource::none, "pure eps-DP noise: delta not used"},
+                 {"gaussian", InputSource::public_value, ""}}),
         choice_param("neighbouring", "unbounded", names_of(kNeighbouring),
                      "neighbouring datasets: add/remove a point (sensitivity 1, the paper's) or change one (sensitivity 2)"),
         real_param("theta", -1.0, "threshold of Alg. 2 (theta); -1 = by theta_rule"),
@@ -433,6 +449,7 @@ const MethodInfo& dp_kmeans_method_info() {
     MethodInfo m;
     m.name = "dp_kmeans";
     m.releases_centres = true;
+    m.labels_are_nearest_centre = true;
     m.summary = "DP-k-means (DPLloyd): noisy counts and sums of every cluster per iteration within public bounds; "
                 "variant diffprivlib = the paper's baseline (IBM diffprivlib), flagged";
     m.reference = "Su et al. CODASPY 2016; diffprivlib models.KMeans (Holohan et al. 2019); DP-DBSCAN paper Table 2";

@@ -81,6 +81,7 @@ const MethodInfo& dpm_method_info() {
     MethodInfo m;
     m.name = "dpm";
     m.releases_centres = true;  // the noisy leaf averages, in the data's coordinates
+    m.labels_are_nearest_centre = true;
     m.summary = "DPM: recursive axis-aligned splits at low-density separators (exponential mechanism), no k; noisy leaf means as centres";
     m.reference = "Liebenow et al., DPM: Clustering Sensitive Data through Separation, CCS 2024 (arXiv 2307.02969); "
                   "UzL-PrivSec/dp-mondrian-clustering dpm.py";

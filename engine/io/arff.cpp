@@ -3,280 +3,24 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iostream>
 #include <optional>
 #include <unordered_map>
 
-#include <iostream>
-
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "io/arff_header.hpp"
 #include "io/csv.hpp"
 #include "io/label_text.hpp"
 #include "io/line_reader.hpp"
 #include "io/missing_values.hpp"
 #include "io/text.hpp"
 
-namespace dpclust {
+// The loader's steps, beside the header's (arff_header.hpp): the attribute types are theirs.
+namespace dpclust::arff {
 namespace fs = std::filesystem;
 
 namespace {
-
-// string and date attributes hold text per record (a sequence name, a timestamp): never a coordinate,
-// skipped unless they are the label (a string label is coded like a CSV text label).
-enum class AttrKind { numeric, nominal, string, date };
-
-const char* kind_name(AttrKind k) {
-  switch (k) {
-    case AttrKind::numeric: return "numeric";
-    case AttrKind::nominal: return "nominal";
-    case AttrKind::string: return "string";
-    case AttrKind::date: return "date";
-  }
-  return "?";
-}
-
-bool is_text(AttrKind k) { return k == AttrKind::string || k == AttrKind::date; }
-
-struct Attribute {
-  std::string name;
-  AttrKind kind = AttrKind::numeric;
-  std::vector<std::string> values;  // nominal values in declaration order
-  std::size_t line = 0;
-};
-
-// Attributes a header may declare (a file with more is not a point set this harness can use).
-constexpr std::size_t kMaxAttributes = std::size_t{1} << 20;
-
-struct Header {
-  std::string relation;
-  std::vector<Attribute> attrs;
-  std::size_t data_line = 0;  // line of @data
-};
-
-bool is_comment_or_blank(std::string_view t) { return t.empty() || t.front() == '%'; }
-
-// The keyword at the start of a header line ("@attribute"), lower-cased, and the rest of the line.
-std::pair<std::string, std::string_view> keyword(std::string_view t) {
-  std::size_t k = 0;
-  while (k < t.size() && t[k] != ' ' && t[k] != '\t') ++k;
-  return {text::lower(t.substr(0, k)), text::trim(t.substr(k))};
-}
-
-// A possibly quoted name at the start of `s`; `s` is advanced past it.
-std::string take_name(std::string_view& s, const LineReader& in) {
-  if (!s.empty() && (s.front() == '\'' || s.front() == '"')) {
-    const std::size_t close = s.find(s.front(), 1);
-    if (close == std::string_view::npos)
-      throw InputError(in.where(), "unterminated quoted name", "close the quote around the attribute name");
-    std::string name(s.substr(1, close - 1));
-    s = text::trim(s.substr(close + 1));
-    return name;
-  }
-  std::size_t k = 0;
-  while (k < s.size() && s[k] != ' ' && s[k] != '\t' && s[k] != '{') ++k;
-  std::string name(s.substr(0, k));
-  s = text::trim(s.substr(k));
-  return name;
-}
-
-Attribute parse_attribute(std::string_view rest, const LineReader& in) {
-  Attribute a;
-  a.line = in.line_number();
-  a.name = take_name(rest, in);
-  if (a.name.empty()) throw InputError(in.where(), "@attribute without a name", "write @attribute <name> <type>");
-  if (!rest.empty() && rest.front() == '{') {
-    if (rest.back() != '}')
-      throw InputError(in.where(), "nominal attribute '" + text::printable(a.name) + "': missing closing '}'", "close the value list with '}'");
-    a.kind = AttrKind::nominal;
-    std::vector<std::string_view> vals;
-    text::split_fields(rest.substr(1, rest.size() - 2), ',', "'\"", vals);
-    for (std::string_view v : vals) a.values.emplace_back(v);
-    return a;
-  }
-  const std::string type = text::lower(rest.substr(0, rest.find_first_of(" \t")));
-  if (type == "numeric" || type == "real" || type == "integer") return a;
-  if (type == "string" || type == "date") {
-    a.kind = type == "string" ? AttrKind::string : AttrKind::date;
-    return a;
-  }
-  if (type == "relational")
-    throw InputError(in.where(), "attribute '" + text::printable(a.name) + "' has type relational: multi-instance ARFF files are not supported",
-                     "flatten the file to one row per point, or convert it to a CSV");
-  throw InputError(in.where(), "attribute '" + text::printable(a.name) + "' has unknown type '" + text::printable(rest) + "'",
-                   "use numeric, real, integer or a nominal {v1,v2,...} list");
-}
-
-Header read_header(LineReader& in) {
-  Header h;
-  std::string_view line;
-  while (in.next(line)) {
-    const std::string_view t = text::trim(line);
-    if (is_comment_or_blank(t)) continue;
-    auto [kw, rest] = keyword(t);
-    if (kw == "@relation") {
-      h.relation = std::string(text::unquote(rest));
-    } else if (kw == "@attribute") {
-      if (h.attrs.size() == kMaxAttributes)
-        throw InputError(in.where(), "more than " + std::to_string(kMaxAttributes) + " @attribute lines",
-                         "check that this is the right file");
-      h.attrs.push_back(parse_attribute(rest, in));
-    } else if (kw == "@data") {
-      h.data_line = in.line_number();
-      return h;
-    } else {
-      // The line is not shown: in a file whose @data line is missing it is the first data row (issue 34 item 7).
-      throw InputError(in.where(), "unexpected line in the ARFF header: it is not @relation, @attribute, @data or a % comment"
-                                   " (the line is not shown: if the @data line is missing, it is a data row)",
-                       "add the line @data before the first data row; header lines are @relation, @attribute or @data; comments start with %");
-    }
-  }
-  throw InputError(in.where(), "no @data section", "an ARFF file needs @attribute lines followed by @data");
-}
-
-std::vector<std::string> names_of(const Header& h, AttrKind kind) {
-  std::vector<std::string> out;
-  for (const Attribute& a : h.attrs)
-    if (a.kind == kind) out.push_back(a.name);
-  return out;
-}
-
-// Every attribute by kind, for "Available: ..." in messages.
-std::string describe_attributes(const Header& h) {
-  std::string out;
-  for (AttrKind k : {AttrKind::numeric, AttrKind::nominal, AttrKind::string, AttrKind::date}) {
-    const std::vector<std::string> names = names_of(h, k);
-    if (names.empty()) continue;
-    out += (out.empty() ? "" : "; ") + std::string(kind_name(k)) + ": " + text::join(names);
-  }
-  return out;
-}
-
-[[noreturn]] void unknown_attribute(const fs::path& path, const std::string& name, const std::vector<std::string>& candidates,
-                                    const char* kind, const std::string& available) {
-  std::string what = "unknown " + std::string(kind) + " attribute '" + text::printable(name) + "'";
-  const std::string guess = name.size() > 200 ? "" : closest_match(name, candidates);
-  if (!guess.empty()) what += "; did you mean '" + text::printable(guess) + "'?";
-  what += " Available: " + available;
-  throw InputError(path.string(), what, "use one of the available attribute names");
-}
-
-std::size_t find_attribute(const Header& h, const std::string& name) {
-  for (std::size_t i = 0; i < h.attrs.size(); ++i)
-    if (h.attrs[i].name == name) return i;
-  return h.attrs.size();
-}
-
-// Every declared value of a nominal attribute parses as a finite number ({0,1,2,3}, {1.5,2.5}).
-bool numeric_values(const Attribute& a) {
-  if (a.values.empty()) return false;
-  for (const std::string& v : a.values) {
-    double x;
-    if (!text::parse_double(v, x) || !std::isfinite(x)) return false;
-  }
-  return true;
-}
-
-// ... and at least one of them has a fraction: the steps of a discretised reading, not class numbers.
-bool fractional_values(const Attribute& a) {
-  if (!numeric_values(a)) return false;
-  for (const std::string& v : a.values) {
-    std::int64_t x;
-    if (!text::parse_int(v, x)) return true;
-  }
-  return false;
-}
-
-// How one attribute becomes coordinates.
-enum class Encoding : unsigned char { number, code, onehot };
-struct Coordinate {
-  std::size_t attr;
-  Encoding how;
-};
-
-std::optional<std::size_t> select_label(const Header& h, const ArffOptions& o, const fs::path& path) {
-  if (!o.use_label) return std::nullopt;
-  if (!o.label.empty()) {
-    const std::size_t i = find_attribute(h, o.label);
-    // A string label (a class written as free text) is coded like a CSV text label; a date is no class.
-    if (i == h.attrs.size() || (h.attrs[i].kind != AttrKind::nominal && h.attrs[i].kind != AttrKind::string)) {
-      std::vector<std::string> candidates = names_of(h, AttrKind::nominal);
-      for (const std::string& s : names_of(h, AttrKind::string)) candidates.push_back(s);
-      if (i < h.attrs.size())
-        throw InputError(path.string(), "label attribute '" + text::printable(o.label) + "' has type " + kind_name(h.attrs[i].kind) +
-                                            ": a label must be nominal (or string); Available: " + describe_attributes(h),
-                         "name a nominal attribute as the label, or write label: none");
-      unknown_attribute(path, o.label, candidates, "nominal or string", describe_attributes(h));
-    }
-    return i;
-  }
-  // The file's convention, and only when it is unambiguous: Weka's class is the last attribute, and it is
-  // nominal. A numeric attribute is never a label unless named, and neither is a nominal one whose values
-  // are numbers with fractions (a reading cut into steps), nor a nominal attribute in another position.
-  if (h.attrs.empty()) return std::nullopt;
-  const Attribute& last = h.attrs.back();
-  if (last.kind == AttrKind::nominal && !fractional_values(last)) return h.attrs.size() - 1;
-  const std::vector<std::string> nominal = names_of(h, AttrKind::nominal);
-  if (last.kind == AttrKind::nominal)
-    std::cerr << "warning: " << path.string() << ": no label: the last attribute '" << text::printable(last.name)
-              << "' is nominal but its values are numbers with fractions (a discretised reading, not a class); `label: "
-              << text::printable(last.name) << "` makes it the ground truth\n";
-  else if (!nominal.empty())
-    std::cerr << "warning: " << path.string() << ": no label: the last attribute '" << text::printable(last.name) << "' is "
-              << kind_name(last.kind) << " (a label is taken by default only from a last attribute that is nominal); `label: NAME` names one ("
-              << "nominal attributes: " << text::join(nominal, 10) << ")\n";
-  return std::nullopt;
-}
-
-std::vector<Coordinate> select_coords(const Header& h, const ArffOptions& o, std::optional<std::size_t> label, const LineReader& in) {
-  const fs::path& path = in.path();
-  auto nominal_how = [&](const Attribute& a) {
-    if (o.nominal == NominalEncoding::onehot) return Encoding::onehot;
-    return numeric_values(a) ? Encoding::number : Encoding::code;
-  };
-  std::vector<Coordinate> out;
-  if (o.columns.empty()) {
-    for (std::size_t i = 0; i < h.attrs.size(); ++i) {
-      if (h.attrs[i].kind == AttrKind::numeric) out.push_back({i, Encoding::number});
-      else if (h.attrs[i].kind == AttrKind::nominal && o.nominal != NominalEncoding::skip && !(label && i == *label))
-        out.push_back({i, nominal_how(h.attrs[i])});
-    }
-  }
-  for (const std::string& name : o.columns) {
-    const std::size_t i = find_attribute(h, name);
-    if (i == h.attrs.size()) {
-      std::vector<std::string> candidates = names_of(h, AttrKind::numeric);
-      for (const std::string& s : names_of(h, AttrKind::nominal)) candidates.push_back(s);
-      unknown_attribute(path, name, candidates, "numeric or nominal", describe_attributes(h));
-    }
-    const Attribute& a = h.attrs[i];
-    if (is_text(a.kind))
-      throw InputError(in.where(a.line), "attribute '" + text::printable(name) + "' has type " + kind_name(a.kind) +
-                                             ": a string or date attribute cannot be a coordinate",
-                       "remove it from `columns` (numeric attributes: " + text::join(names_of(h, AttrKind::numeric)) + ")");
-    if (label && i == *label)
-      throw InputError(path.string(), "attribute '" + text::printable(name) + "' is selected both as a coordinate and as the label",
-                       "remove it from `columns`, or name another label (label: NAME, or label: none)");
-    Encoding how = Encoding::number;
-    if (a.kind == AttrKind::nominal) {
-      how = nominal_how(a);
-      if (how == Encoding::code && o.nominal == NominalEncoding::skip)
-        throw InputError(in.where(a.line), "attribute '" + text::printable(name) + "' is nominal and its declared values {" + text::join(a.values, 12) +
-                                               "} are not all numbers, so they are no coordinate as they stand",
-                         "set `nominal: codes` (each value its 0-based position in the declaration) or `nominal: onehot` (one 0/1 "
-                         "coordinate per value) on the dataset, or remove it from `columns`");
-    }
-    if (std::find_if(out.begin(), out.end(), [&](const Coordinate& c) { return c.attr == i; }) != out.end())
-      throw InputError(path.string(), "attribute '" + text::printable(name) + "' is selected twice", "list each column once");
-    out.push_back({i, how});
-  }
-  if (out.empty())
-    throw InputError(path.string(), "no coordinates: the file has no numeric attribute" +
-                                        std::string(names_of(h, AttrKind::nominal).empty() ? "" : " (and its nominal attributes are left out)") +
-                                        "; attributes: " + describe_attributes(h),
-                     names_of(h, AttrKind::nominal).empty() ? "the points need numeric/real attributes"
-                                                            : "set `nominal: codes` or `nominal: onehot` on the dataset to use the nominal attributes");
-  return out;
-}
 
 // Splits a dense data row into its values as Weka reads them: values are separated by a comma (blanks
 // around it allowed) or by blanks alone ("1.0 2.0 a"); a value in single or double quotes runs to the
@@ -336,7 +80,8 @@ Labels nominal_labels(const Attribute& a) {
   return out;
 }
 
-// A bad value is named by its line, record index and attribute, never shown (issue 22 item 7; text.hpp).
+// A bad value is named by its line, record index and attribute, never shown (a message never prints a
+// record's values: text.hpp).
 // The declared nominal set is the header's, public, and is shown.
 [[noreturn, gnu::cold, gnu::noinline]] void bad_number(const LineReader& in, const Attribute& a, std::string_view v,
                                                        std::size_t record) {
@@ -394,30 +139,11 @@ class NominalIndex {
   std::vector<std::pair<std::string, Label>> undeclared_;
 };
 
-}  // namespace
 
-Dataset load_arff(const fs::path& path, const ArffOptions& options) {
-  LineReader in(path);
-  const Header h = read_header(in);
-  if (h.attrs.empty()) throw InputError(in.where(h.data_line), "@data before any @attribute", "declare the attributes first");
-  const std::optional<std::size_t> label = select_label(h, options, path);
-  const std::vector<Coordinate> coords = select_coords(h, options, label, in);
-  const bool text_label = label && h.attrs[*label].kind == AttrKind::string;
-  const Labels table = label && !text_label ? nominal_labels(h.attrs[*label]) : Labels{};
-  NominalIndex label_of(label && !text_label ? h.attrs[*label] : Attribute{}, table);
-  LabelText label_text;
-  // Nominal coordinates by code or one-hot: each declared value's position.
-  std::vector<std::optional<NominalIndex>> positions(coords.size());
-  for (std::size_t c = 0; c < coords.size(); ++c) {
-    if (coords[c].how == Encoding::number) continue;
-    const Attribute& a = h.attrs[coords[c].attr];
-    Labels pos(a.values.size());
-    for (std::size_t k = 0; k < pos.size(); ++k) pos[k] = static_cast<Label>(k);
-    positions[c].emplace(a, pos);
-  }
-
-  // Every attribute that is neither a coordinate nor the label: left out, said once on stderr and in the
-  // provenance, by name and type only (never a value).
+// Every attribute that is neither a coordinate nor the label: left out, said once on stderr, by name and
+// type only (never a value); returned as provenance["skipped_attributes"].
+nlohmann::json skipped_attributes(const Header& h, std::optional<std::size_t> label, const std::vector<Coordinate>& coords,
+                                  const LineReader& in) {
   nlohmann::json skipped = nlohmann::json::array();
   std::vector<std::string> skipped_nominal;
   for (std::size_t i = 0; i < h.attrs.size(); ++i) {
@@ -433,27 +159,139 @@ Dataset load_arff(const fs::path& path, const ArffOptions& options) {
               << kind_name(h.attrs[i].kind) << ": skipped (not a coordinate; it is listed in the provenance as skipped_attributes)\n";
   }
   if (!skipped_nominal.empty())
-    std::cerr << "warning: " << path.string() << ": " << skipped_nominal.size() << " of " << h.attrs.size() << " attributes are nominal and left out "
-              << "(neither coordinates nor the label): " << text::join(skipped_nominal)
+    std::cerr << "warning: " << in.path().string() << ": " << skipped_nominal.size() << " of " << h.attrs.size()
+              << " attributes are nominal and left out (neither coordinates nor the label): " << text::join(skipped_nominal)
               << "; list those whose values are numbers in `columns`, or set `nominal: codes` or `nominal: onehot` on the dataset to "
                  "use them (they are listed in the provenance as skipped_attributes)\n";
+  return skipped;
+}
 
-  Dataset ds;
-  ds.name = options.name.empty() ? dataset_stem(path) : options.name;
-  for (std::size_t c = 0; c < coords.size(); ++c) {
-    const Attribute& a = h.attrs[coords[c].attr];
-    if (coords[c].how == Encoding::onehot)
-      for (const std::string& v : a.values) ds.column_names.push_back(a.name + "=" + v);
+// The coordinates' names: the attribute's, or "attribute=value" for each one-hot coordinate.
+std::vector<std::string> coordinate_names(const Header& h, const std::vector<Coordinate>& coords) {
+  std::vector<std::string> names;
+  for (const Coordinate& c : coords) {
+    const Attribute& a = h.attrs[c.attr];
+    if (c.how == Encoding::onehot)
+      for (const std::string& v : a.values) names.push_back(a.name + "=" + v);
     else
-      ds.column_names.push_back(a.name);
+      names.push_back(a.name);
   }
-  ds.d = ds.column_names.size();
-  MissingValues missing(options.missing);
+  return names;
+}
+
+// The selected values of one data row as coordinates: numbers as they are, a nominal value by its code or
+// one-hot; a missing value ('?') is noted (MissingValues decides the row's fate at its end).
+class RowEncoder {
+ public:
+  RowEncoder(const Header& h, const std::vector<Coordinate>& coords) : h_(h), coords_(coords), positions_(coords.size()) {
+    // Nominal coordinates by code or one-hot: each declared value's position.
+    for (std::size_t c = 0; c < coords.size(); ++c) {
+      if (coords[c].how == Encoding::number) continue;
+      const Attribute& a = h.attrs[coords[c].attr];
+      Labels pos(a.values.size());
+      for (std::size_t k = 0; k < pos.size(); ++k) pos[k] = static_cast<Label>(k);
+      positions_[c].emplace(a, pos);
+    }
+  }
+
+  void encode(const std::vector<std::string_view>& fields, const LineReader& in, std::size_t record, MissingValues& missing,
+              std::vector<double>& row) const {
+    std::size_t out = 0;
+    for (std::size_t c = 0; c < coords_.size(); ++c) {
+      const Attribute& a = h_.attrs[coords_[c].attr];
+      const std::string_view v = fields[coords_[c].attr];
+      const std::size_t width = coords_[c].how == Encoding::onehot ? a.values.size() : 1;
+      if (is_missing_value(v)) {
+        missing.note(a.name, in.where());
+        out += width;
+        continue;
+      }
+      if (coords_[c].how == Encoding::number) {
+        double x;
+        if (!text::parse_double(v, x) || !std::isfinite(x)) bad_number(in, a, v, record);
+        row[out++] = x;
+        continue;
+      }
+      const Label k = (*positions_[c])(in, a, v, record);
+      if (coords_[c].how == Encoding::code) {
+        row[out++] = static_cast<double>(k);
+      } else {
+        for (std::size_t j = 0; j < width; ++j) row[out + j] = j == static_cast<std::size_t>(k) ? 1.0 : 0.0;
+        out += width;
+      }
+    }
+  }
+
+ private:
+  const Header& h_;
+  const std::vector<Coordinate>& coords_;
+  std::vector<std::optional<NominalIndex>> positions_;
+};
+
+// The label attribute's values as labels: a nominal one by ArffOptions::label's rule (a value the header
+// does not declare gets a label of its own), a string one as a CSV text label is coded.
+class LabelColumn {
+ public:
+  LabelColumn(const Header& h, std::optional<std::size_t> label)
+      : h_(h), label_(label), text_(label && h.attrs[*label].kind == AttrKind::string),
+        table_(label && !text_ ? nominal_labels(h.attrs[*label]) : Labels{}),
+        nominal_(label && !text_ ? h.attrs[*label] : Attribute{}, table_) {}
+
+  bool present() const { return label_.has_value(); }
+  // The label attribute's value in `fields` is missing ('?').
+  bool missing_in(const std::vector<std::string_view>& fields) const { return label_ && is_missing_value(fields[*label_]); }
+  const std::string& name() const { return h_.attrs[*label_].name; }
+
+  Label code(const std::vector<std::string_view>& fields, const LineReader& in, std::size_t record) {
+    const std::string_view v = fields[*label_];
+    return text_ ? text_codes_.code(v, in, name(), record) : nominal_.label_of(in, h_.attrs[*label_], v, record);
+  }
+  // After the last row: text labels get their final codes.
+  void finish(Labels& labels) const {
+    if (text_) text_codes_.finish(labels);
+  }
+  // provenance "label", "label_map" and "undeclared_label_values"; a warning when values were undeclared.
+  void record(nlohmann::json& provenance, const fs::path& path) const {
+    if (!label_) {
+      provenance["label"] = nullptr;
+      return;
+    }
+    provenance["label"] = name();
+    if (text_) {
+      if (!text_codes_.integer()) provenance["label_map"] = text_codes_.mapping();
+      return;
+    }
+    nlohmann::json map = nlohmann::json::object();
+    for (std::size_t k = 0; k < table_.size(); ++k) map[h_.attrs[*label_].values[k]] = table_[k];
+    for (const auto& [value, l] : nominal_.undeclared()) map[value] = l;
+    provenance["label_map"] = map;
+    if (nominal_.undeclared().empty()) return;
+    // Said without the values (a message never prints a record's value); the label map, an evaluation
+    // field of the results, has them.
+    provenance["undeclared_label_values"] = nominal_.undeclared().size();
+    std::cerr << "warning: " << path.string() << ": label attribute '" << text::printable(name()) << "': " << nominal_.undeclared().size()
+              << " value(s) not declared in its @attribute set; each got a label of its own "
+              << "(declare them in the header to silence this)\n";
+  }
+
+ private:
+  const Header& h_;
+  const std::optional<std::size_t> label_;
+  const bool text_;
+  const Labels table_;
+  NominalIndex nominal_;
+  LabelText text_codes_;
+};
+
+// The data rows after @data (at most `max_rows` kept; 0 = all) into `ds`; returns the rows read, kept or
+// dropped for a missing value.
+std::size_t read_rows(LineReader& in, const Header& h, const RowEncoder& encoder, LabelColumn& labels, MissingValues& missing,
+                      std::size_t max_rows, Dataset& ds) {
   std::vector<double> row(ds.d);
   std::vector<std::string_view> fields;
   std::string_view line;
   std::size_t rows_read = 0;
-  while ((options.max_rows == 0 || ds.n < options.max_rows) && in.next(line)) {
+  while ((max_rows == 0 || ds.n < max_rows) && in.next(line)) {
     const std::string_view t = text::trim(line);
     if (is_comment_or_blank(t)) continue;
     if (t.front() == '{')
@@ -465,46 +303,21 @@ Dataset load_arff(const fs::path& path, const ArffOptions& options) {
                                        std::to_string(fields.size()) + " (values are separated by commas or blanks)",
                        "fix or remove the row; a value holding a blank or a comma must be quoted");
     ++rows_read;
-    std::size_t out = 0;
-    for (std::size_t c = 0; c < coords.size(); ++c) {
-      const Attribute& a = h.attrs[coords[c].attr];
-      const std::string_view v = fields[coords[c].attr];
-      const std::size_t width = coords[c].how == Encoding::onehot ? a.values.size() : 1;
-      if (is_missing_value(v)) {
-        missing.note(a.name, in.where());
-        out += width;
-        continue;
-      }
-      if (coords[c].how == Encoding::number) {
-        double x;
-        if (!text::parse_double(v, x) || !std::isfinite(x)) bad_number(in, a, v, ds.n);
-        row[out++] = x;
-      } else {
-        const Label k = (*positions[c])(in, a, v, ds.n);
-        if (coords[c].how == Encoding::code) {
-          row[out++] = static_cast<double>(k);
-        } else {
-          for (std::size_t j = 0; j < width; ++j) row[out + j] = j == static_cast<std::size_t>(k) ? 1.0 : 0.0;
-          out += width;
-        }
-      }
-    }
-    if (label && is_missing_value(fields[*label])) missing.note(h.attrs[*label].name, in.where());
+    encoder.encode(fields, in, ds.n, missing, row);
+    if (labels.missing_in(fields)) missing.note(labels.name(), in.where());
     if (missing.end_row()) continue;
     ds.coords.insert(ds.coords.end(), row.begin(), row.end());
-    if (text_label) ds.labels.push_back(label_text.code(fields[*label], in, h.attrs[*label].name, ds.n));
-    else if (label) ds.labels.push_back(label_of.label_of(in, h.attrs[*label], fields[*label], ds.n));
+    if (labels.present()) ds.labels.push_back(labels.code(fields, in, ds.n));
     ++ds.n;
     in.check_values(ds.coords.size() + ds.labels.size());
   }
-  missing.finish(path.string(), rows_read);
-  if (ds.n == 0)
-    throw InputError(in.where(h.data_line),
-                     missing.rows() ? "no data rows with every selected value present (" + std::to_string(missing.rows()) + " dropped by missing: drop)"
-                                    : std::string("no data rows after @data"),
-                     missing.rows() ? "leave the columns with missing values out of `columns`" : "check that this is the right file");
-  if (text_label) label_text.finish(ds.labels);
+  return rows_read;
+}
 
+// What the dataset was read from and how: the file's fingerprint, the relation, the columns, the encoding
+// of nominal coordinates, the missing-value policy's counts, the attributes left out, the row cap.
+void record_provenance(Dataset& ds, const fs::path& path, const Header& h, const std::vector<Coordinate>& coords,
+                       const ArffOptions& options, const MissingValues& missing, const nlohmann::json& skipped) {
   nlohmann::json cols = nlohmann::json::array();
   for (const std::string& c : ds.column_names) cols.push_back(c);
   ds.provenance["files"] = nlohmann::json::array({file_fingerprint(path)});
@@ -522,26 +335,39 @@ Dataset load_arff(const fs::path& path, const ArffOptions& options) {
   if (options.missing == MissingPolicy::drop) ds.provenance["missing"] = missing.provenance();
   if (!skipped.empty()) ds.provenance["skipped_attributes"] = skipped;
   if (options.max_rows) ds.provenance["max_rows"] = options.max_rows;
-  if (text_label) {
-    ds.provenance["label"] = h.attrs[*label].name;
-    if (!label_text.integer()) ds.provenance["label_map"] = label_text.mapping();
-  } else if (label) {
-    ds.provenance["label"] = h.attrs[*label].name;
-    nlohmann::json map = nlohmann::json::object();
-    for (std::size_t k = 0; k < table.size(); ++k) map[h.attrs[*label].values[k]] = table[k];
-    for (const auto& [value, l] : label_of.undeclared()) map[value] = l;
-    ds.provenance["label_map"] = map;
-    if (!label_of.undeclared().empty()) {
-      // Said without the values (a message never prints a record's value); the label map, an evaluation
-      // field of the results, has them.
-      ds.provenance["undeclared_label_values"] = label_of.undeclared().size();
-      std::cerr << "warning: " << path.string() << ": label attribute '" << text::printable(h.attrs[*label].name) << "': "
-                << label_of.undeclared().size() << " value(s) not declared in its @attribute set; each got a label of its own "
-                << "(declare them in the header to silence this)\n";
-    }
-  } else {
-    ds.provenance["label"] = nullptr;
-  }
+}
+
+}  // namespace
+}  // namespace dpclust::arff
+
+namespace dpclust {
+
+Dataset load_arff(const std::filesystem::path& path, const ArffOptions& options) {
+  using namespace arff;
+  LineReader in(path);
+  const Header h = read_header(in);
+  if (h.attrs.empty()) throw InputError(in.where(h.data_line), "@data before any @attribute", "declare the attributes first");
+  const std::optional<std::size_t> label = select_label(h, options, path);
+  const std::vector<Coordinate> coords = select_coords(h, options, label, in);
+  const nlohmann::json skipped = skipped_attributes(h, label, coords, in);
+
+  Dataset ds;
+  ds.name = options.name.empty() ? dataset_stem(path) : options.name;
+  ds.column_names = coordinate_names(h, coords);
+  ds.d = ds.column_names.size();
+  const RowEncoder encoder(h, coords);
+  LabelColumn labels(h, label);
+  MissingValues missing(options.missing);
+  const std::size_t rows_read = read_rows(in, h, encoder, labels, missing, options.max_rows, ds);
+  missing.finish(path.string(), rows_read);
+  if (ds.n == 0)
+    throw InputError(in.where(h.data_line),
+                     missing.rows() ? "no data rows with every selected value present (" + std::to_string(missing.rows()) + " dropped by missing: drop)"
+                                    : std::string("no data rows after @data"),
+                     missing.rows() ? "leave the columns with missing values out of `columns`" : "check that this is the right file");
+  labels.finish(ds.labels);
+  record_provenance(ds, path, h, coords, options, missing, skipped);
+  labels.record(ds.provenance, path);
   return ds;
 }
 

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "io/byte_size.hpp"
 #include "io/text.hpp"
 
 namespace dpclust {
@@ -19,45 +20,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string human_bytes(std::uint64_t b) {
-  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (u < 4 && b >= 1024 && b % 1024 == 0) {
-    b /= 1024;
-    ++u;
-  }
-  return std::to_string(b) + " " + units[u];
-}
-
-// "16G" -> 17179869184; 0 when the text is not a positive size.
-std::uint64_t parse_size(const char* text) {
-  std::string_view s = text::trim(text);
-  std::uint64_t mult = 1;
-  if (!s.empty()) {
-    switch (s.back()) {
-      case 'K': case 'k': mult = std::uint64_t{1} << 10; break;
-      case 'M': case 'm': mult = std::uint64_t{1} << 20; break;
-      case 'G': case 'g': mult = std::uint64_t{1} << 30; break;
-      case 'T': case 't': mult = std::uint64_t{1} << 40; break;
-      default: break;
-    }
-    if (mult != 1) s.remove_suffix(1);
-  }
-  std::int64_t v = 0;
-  if (!text::is_digits(s) || s.size() > 15 || !text::parse_int(s, v) || v <= 0) return 0;
-  const auto u = static_cast<std::uint64_t>(v);
-  if (u > (std::uint64_t{1} << 62) / mult) return 0;
-  return u * mult;
-}
-
+// A limit from the environment, by the rule of io/byte_size.hpp. Capped at 2^62 bytes: far beyond any file,
+// and room for the "+ 1" of the reader's arithmetic (a limit plus the byte that shows it is exceeded).
 std::uint64_t env_size(const char* name, std::uint64_t fallback) {
   const char* v = std::getenv(name);
   if (!v || !*v) return fallback;
-  const std::uint64_t n = parse_size(v);
-  if (n == 0)
-    throw InputError(std::string("environment ") + name, "'" + text::printable(v, 40) + "' is not a size in bytes",
-                     "write a positive number of bytes, optionally with a K, M, G or T suffix (e.g. 32G), or unset it");
-  return n;
+  return std::min(byte_size_or_throw(v, std::string("environment ") + name), std::uint64_t{1} << 62);
 }
 
 std::uint64_t physical_memory() {
@@ -165,13 +133,13 @@ bool LineReader::compressed() const { return file_ && gzdirect(file_) == 0; }
 void LineReader::too_many_values(std::size_t values) const {
   throw InputError(where(), "the data needs at least " + (values == SIZE_MAX ? std::string("2^64") : std::to_string(values)) +
                                 " numbers in memory, more than the " + std::to_string(max_values()) + " (" +
-                                human_bytes(limits_.max_bytes) + ") allowed for one data file",
+                                format_bytes(limits_.max_bytes) + ") allowed for one data file",
                    "if the file really is this large, raise the limit with the environment variable "
                    "DPCLUST_MAX_DATA_BYTES (e.g. DPCLUST_MAX_DATA_BYTES=64G), or read fewer rows (max_rows)");
 }
 
 void LineReader::line_too_long() const {
-  throw InputError(where(line_no_ + 1), "line longer than " + human_bytes(limits_.max_line_bytes) +
+  throw InputError(where(line_no_ + 1), "line longer than " + format_bytes(limits_.max_line_bytes) +
                                             " (the limit for one line); is this a binary file, or a file without line breaks?",
                    "check that this is the right file and format; if its lines really are this long, raise the limit "
                    "with the environment variable DPCLUST_MAX_LINE_BYTES");
@@ -233,7 +201,7 @@ bool LineReader::refill() {
   total_ += static_cast<std::uint64_t>(got);
   if (total_ > limits_.max_bytes)
     throw InputError(where(line_no_ + 1),
-                     std::string("the file holds more than ") + human_bytes(limits_.max_bytes) +
+                     std::string("the file holds more than ") + format_bytes(limits_.max_bytes) +
                          (compressed() ? " of decompressed text (a corrupt file or a decompression bomb?)" : " of text") +
                          ", the limit for one data file",
                      "check the file; if it really is this large, raise the limit with the environment variable "

@@ -33,7 +33,7 @@ struct ReadLimits {
   std::size_t max_line_bytes = std::size_t{64} << 20;
 };
 // The limits above with the environment applied. Throws InputError naming the variable when it is not
-// a positive number of bytes (digits with an optional K, M, G or T suffix, binary: 1K = 1024).
+// a size in bytes by the rule of io/byte_size.hpp (e.g. 64G; K, M, G, T are powers of 1024).
 ReadLimits default_read_limits();
 
 class LineReader {

@@ -18,12 +18,15 @@
 #include "core/error.hpp"
 #include "dpdbscan/grid.hpp"
 #include "ndlaplace/grid_laplace.hpp"
+#include "ndlaplace/mechanism.hpp"
 #include "catalog/catalog.hpp"
 #include "eugkm/methods.hpp"
+#include "fastlloyd/cost.hpp"
 #include "hst_clustering/cost.hpp"
+#include "io/byte_size.hpp"
 #include "loading/dataset_loading.hpp"
 #include "metrics/kmeans_measures.hpp"
-#include "metrics/kmeans_reference.hpp"
+#include "cluster/kmeans/kmeans_reference.hpp"
 
 namespace dpclust {
 
@@ -108,8 +111,8 @@ Sizes eugkm_cost(const DataShape& shape, const ParamSet& p, bool hybrid, double 
     h = eugkm::hybrid_options(p);
     epsilon_histogram = eugkm::plan_hybrid(h, n, epsilon_histogram, static_cast<std::size_t>(d), static_cast<std::size_t>(d)).epsilon_eugkm;
   }
-  const std::optional<eugkm::GridSize> g = eugkm::planned_grid(o, epsilon_histogram > 0 ? epsilon_histogram : o.epsilon, shape);
-  const double cells = g ? std::min(static_cast<double>(g->cells), static_cast<double>(o.max_cells)) : static_cast<double>(o.max_cells);
+  const std::optional<eugkm::GridSize> g = eugkm::expected_grid(o, epsilon_histogram > 0 ? epsilon_histogram : o.epsilon, shape);
+  const double cells = g ? static_cast<double>(g->cells) : static_cast<double>(o.max_cells);
   const double positive = std::min(cells, cells / 2 + n);
   const Sizes km = kmeans_cost(positive, d, static_cast<double>(o.k), static_cast<double>(o.kmeans.n_init),
                                static_cast<double>(o.kmeans.max_iter));
@@ -148,44 +151,6 @@ std::uint64_t default_max_memory() {
   return limit;
 }
 
-std::string format_bytes(double bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-  int u = 0;
-  while (bytes >= 1024 && u < 6) {
-    bytes /= 1024;
-    ++u;
-  }
-  char buf[64];
-  if (u == 6 && bytes >= 1024) return "more than 1024 EiB";
-  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
-  return buf;
-}
-
-std::uint64_t parse_size(const std::string& text, const std::string& option) {
-  const std::string fix = "write bytes with an optional K, M, G or T suffix (powers of 1024), e.g. " + option + " 8G";
-  std::size_t i = 0;
-  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
-  const std::string number = text.substr(0, i);
-  std::string suffix = text.substr(i);
-  for (auto& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  if (number.empty() || number.size() > 30 || std::count(number.begin(), number.end(), '.') > 1 || number == ".")
-    throw InputError(option, "expected a size, got '" + text.substr(0, 40) + "'", fix);
-  double scale = 1;
-  const std::string unit = suffix.empty() ? "" : suffix.substr(0, 1);
-  const std::string rest = suffix.empty() ? "" : suffix.substr(1);
-  if (unit == "K") scale = 1024.0;
-  else if (unit == "M") scale = 1024.0 * 1024;
-  else if (unit == "G") scale = 1024.0 * 1024 * 1024;
-  else if (unit == "T") scale = 1024.0 * 1024 * 1024 * 1024;
-  else if (unit == "B" && rest.empty()) scale = 1;
-  else if (!unit.empty()) throw InputError(option, "unknown size suffix in '" + text.substr(0, 40) + "'", fix);
-  if (unit != "B" && !(rest.empty() || rest == "B" || rest == "IB"))
-    throw InputError(option, "unknown size suffix in '" + text.substr(0, 40) + "'", fix);
-  const double bytes = std::strtod(number.c_str(), nullptr) * scale;
-  if (!(bytes >= 1) || bytes > 1.8e19) throw InputError(option, "the size must be between 1 byte and 16 EiB, got '" + text.substr(0, 40) + "'", fix);
-  return static_cast<std::uint64_t>(bytes);
-}
-
 double parse_count(const std::string& text, const std::string& option) {
   const std::string fix = "write a positive whole number, e.g. " + option + " 5000000 or " + option + " 5e6";
   bool ok = !text.empty() && text.size() <= 30;
@@ -197,9 +162,26 @@ double parse_count(const std::string& text, const std::string& option) {
   return v;
 }
 
-double nd_laplace_draw_rate(const ParamSet& p) {
+namespace {
+
+// The truncation a cell's nD-Laplace uses at this shape (truncation: auto decides by the shape's bounds,
+// ndlaplace::choose_truncation; unknown bounds count as none, which the run then judges on the data's).
+ndlaplace::Truncation nd_laplace_truncation(const ParamSet& p, const DataShape& shape) {
+  const std::string name = p.has("truncation") ? p.string("truncation") : "auto";
+  const bool thesis = p.has("resampling_budget") && p.string("resampling_budget") == "thesis";
+  const std::size_t d = shape.d.value_or(0);
+  return ndlaplace::choose_truncation(name, real_or(p, "epsilon", 1), real_or(p, "radius", 1),
+                                      thesis ? ndlaplace::ResamplingBudget::thesis : ndlaplace::ResamplingBudget::halve,
+                                      static_cast<std::int64_t>(real_or(p, "max_retries", 1e4)), d,
+                                      shape.bounds.dims() == d ? shape.bounds : Bounds{})
+      .truncation;
+}
+
+}  // namespace
+
+double nd_laplace_draw_rate(const ParamSet& p, const DataShape& shape) {
   const bool secure = p.has("sampler") && p.string("sampler") == "secure";
-  const bool resample = p.has("truncation") && p.string("truncation") == "resample";
+  const bool resample = nd_laplace_truncation(p, shape) == ndlaplace::Truncation::resample;
   const bool thesis = resample && p.has("resampling_budget") && p.string("resampling_budget") == "thesis";
   const double rate = real_or(p, "epsilon", 1) / real_or(p, "radius", 1);
   // NdLaplaceMechanism::create: halved when the normaliser depends on x (resampling, or the grid), unless
@@ -215,7 +197,7 @@ double nd_laplace_sampler_seconds(const ParamSet& p, const DataShape& shape) {
   if (draws <= 0) draws = 1;
   draws = std::min(draws, real_or(p, "max_retries", 1e4));
   if (!(p.has("sampler") && p.string("sampler") == "secure")) return points * draws * kSecondsPerNoiseDraw;
-  const double rate = nd_laplace_draw_rate(p);
+  const double rate = nd_laplace_draw_rate(p, shape);
   double step = real_or(p, "grid_step", 0);
   if (!(step > 0)) {
     const Bounds& b = shape.bounds;
@@ -226,16 +208,8 @@ double nd_laplace_sampler_seconds(const ParamSet& p, const DataShape& shape) {
 }
 
 double resample_draws_per_point(const ParamSet& p, const DataShape& shape) {
-  if (!(p.has("truncation") && p.string("truncation") == "resample") || !shape.d || shape.bounds.empty() || shape.bounds.dims() != *shape.d)
-    return 0;
-  const double rate = nd_laplace_draw_rate(p);
-  const double mean_radius = static_cast<double>(*shape.d) / std::max(rate, 1e-12);
-  double draws = 1;
-  for (std::size_t j = 0; j < *shape.d && draws < 1e12; ++j) {
-    const double side = shape.bounds.hi[j] - shape.bounds.lo[j];
-    if (side > 0) draws *= 1 + mean_radius / side;
-  }
-  return draws;
+  if (!shape.d || shape.bounds.dims() != *shape.d || nd_laplace_truncation(p, shape) != ndlaplace::Truncation::resample) return 0;
+  return ndlaplace::expected_resample_draws(*shape.d, nd_laplace_draw_rate(p, shape), shape.bounds);
 }
 
 DpDbscanCost dp_dbscan_cost(const ParamSet& p, double n, std::size_t d, const Bounds& bounds) {
@@ -334,6 +308,9 @@ std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const 
     const Sizes c = kmeans_cost(leaves, d, std::min(k, leaves), real_or(p, "n_init", 10), real_or(p, "max_iter", 300));
     s.memory = kDouble * n * (d + 4) + 2 * kDouble * leaves * d + c.memory;
     s.work = n * d * (depth + 2) + c.work + n * k * d;
+  } else if (m == "fastlloyd") {
+    const fastlloyd::TrialCost c = fastlloyd::trial_cost(p, n, d);
+    s = {c.memory, c.work};
   } else if (m == "hst_clustering") {
     const hst::TrialCostEstimate c = hst::trial_cost(p, n, d);
     s = {c.memory, c.work};
@@ -415,6 +392,7 @@ RunCost estimate_run_cost(const ExperimentConfig& cfg, const std::vector<Cell>& 
   for (const auto& c : cells) {
     const auto t = estimate_trial_cost(cfg, c, shapes[c.dataset_index]);
     if (!t) continue;
+    if (const MethodInfo* info = find_method(c.method); info && n_is_private(*info, shapes[c.dataset_index])) r.private_sizes = true;
     r.work += t->work * static_cast<double>(cfg.trials);
     if (t->memory > r.trial_memory) {
       r.trial_memory = t->memory;
@@ -526,7 +504,7 @@ std::optional<InputError> nd_laplace_sampler_problem(const ExperimentConfig& cfg
   const std::string where = cfg.methods[cell.method_index].where;
   const std::size_t d = *shape.d;
   const ParamSet& p = cell.params;
-  const double rate = nd_laplace_draw_rate(p), full_rate = real_or(p, "epsilon", 1) / real_or(p, "radius", 1);
+  const double rate = nd_laplace_draw_rate(p, shape), full_rate = real_or(p, "epsilon", 1) / real_or(p, "radius", 1);
   const std::string rate_text = "the noise is drawn at rate " + round_up_2(rate) + " per data unit (epsilon / radius = " + round_up_2(full_rate) +
                                 (rate < full_rate ? ", halved: the truncated or grid noise's normaliser depends on the point, mechanism.hpp)" : ")");
   const std::string head = "method '" + cell.method_label + "' on dataset '" + cell.dataset + "' (n = " + std::to_string(*shape.n) +
@@ -578,6 +556,33 @@ std::optional<InputError> nd_laplace_sampler_problem(const ExperimentConfig& cfg
   return InputError(where, problem, fix);
 }
 
+// A trial over the memory limit whose estimate counts the private number of points: the limit and the fixes
+// that do not depend on that number (a fix chosen by searching at the true n would tell it).
+InputError private_memory_problem(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape, double max_memory, int parallel) {
+  const std::string problem =
+      "method '" + cell.method_label + "' on dataset '" + cell.dataset + "' (d = " + std::to_string(*shape.d) +
+      "): one trial is estimated to need more than the memory limit of " + format_bytes(max_memory) +
+      (parallel > 1 ? " allows for " + std::to_string(parallel) + " trials at once" : std::string(" allows")) +
+      " (the estimate counts the points read, which are private to this method: no number computed from them is shown)";
+  // The parameters that size the method's largest structures besides the points (the model above).
+  std::vector<std::string> fixes;
+  if (cell.method == "dp_dbscan") {
+    if (!(cell.params.has("storage") && cell.params.string("storage") == "sparse"))
+      fixes.push_back("histogram: linear with storage: sparse (Algorithm 2: memory in the number of points, not in |X|)");
+    fixes.push_back("a larger eta (a coarser grid, fewer neighbour cells)");
+  } else if (cell.method == "eugkm" || cell.method == "hybrid_kmeans") {
+    fixes.push_back("a smaller grid_size or max_grid_cells (16 bytes a grid cell)");
+  } else if (is_wavecluster(cell.method)) {
+    fixes.push_back("a smaller g (about 40 bytes a grid cell)");
+  }
+  fixes.push_back("fewer points (max_rows: N or sample: N on this dataset)");
+  if (parallel > 1) fixes.push_back("--threads 1 (one trial at a time)");
+  fixes.push_back("--max-memory SIZE if the machine has it");
+  std::string fix;
+  for (std::size_t i = 0; i < fixes.size(); ++i) fix += (i ? "; or " : "") + fixes[i];
+  return InputError(cfg.methods[cell.method_index].where, problem, fix);
+}
+
 }  // namespace
 
 std::optional<InputError> cell_cost_problem(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape, double max_memory,
@@ -589,6 +594,8 @@ std::optional<InputError> cell_cost_problem(const ExperimentConfig& cfg, const C
   if (cell.method == "nd_laplace")
     if (auto p = nd_laplace_sampler_problem(cfg, cell, shape, max_trial_seconds)) return p;
   if (mem <= budget) return std::nullopt;
+  if (const MethodInfo* info = find_method(cell.method); info && n_is_private(*info, shape))
+    return private_memory_problem(cfg, cell, shape, max_memory, parallel);
   std::string problem = "method '" + cell.method_label + "' on dataset '" + cell.dataset + "' (n = " + std::to_string(*shape.n) +
                         ", d = " + std::to_string(*shape.d) + "): one trial needs about " + format_bytes(mem);
   if (cell.method == "dp_dbscan") {
@@ -607,6 +614,8 @@ std::optional<InputError> cell_cost_problem(const ExperimentConfig& cfg, const C
 }
 
 std::string slow_trial_note(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape, double seconds) {
+  // The note and its numbers are functions of n: none for a cell whose n is private (cost_model.hpp).
+  if (const MethodInfo* info = find_method(cell.method); info && n_is_private(*info, shape)) return "";
   const auto t = estimate_trial_cost(cfg, cell, shape);
   // About 1e9 basic operations a second on one core, plus a rejection sampler's draws.
   const double trial_seconds = t ? t->work / 1e9 + t->noise_draws * kSecondsPerNoiseDraw : 0;
@@ -634,6 +643,9 @@ std::string slow_trial_note(const ExperimentConfig& cfg, const Cell& cell, const
 }
 
 std::string describe_cost(const RunCost& c) {
+  if (c.private_sizes)
+    return "cost of the loaded data not shown: it counts the number of points, which a private method keeps private (a "
+           "size the config declares, a generator's n_samples or a registry file's rows, gives a public estimate)";
   if (c.data_memory == 0 && c.trial_memory == 0 && !c.unknown.empty()) {
     std::string s = "cost not estimated: the size of";
     for (std::size_t i = 0; i < c.unknown.size() && i < 5; ++i) s += (i ? ", " : " ") + c.unknown[i];

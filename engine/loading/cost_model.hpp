@@ -30,6 +30,11 @@
 // known once it is loaded: `validate` (which loads the data unless --no-load-data) and `run` estimate every
 // cell again on the loaded shapes (estimate_run_cost with shapes) and refuse, before any cell runs, a trial
 // over the memory limit with the parameter and the value that bring it under (cell_cost_problem).
+// The loaded number of points is private to a central add/remove private method (core/method.hpp
+// n_is_private). A trial that does not fit in memory cannot run whatever it would release, so the refusal
+// may use it (it stands in for the allocation failure the run would meet); but for such a cell no message
+// shows a number computed from it (n, the estimate, the rows that would fit, an eta that would fit), and no
+// slow-trial note is given: docs/privacy.md, "Checks before a run".
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
@@ -38,6 +43,7 @@
 
 #include "core/error.hpp"
 #include "core/method.hpp"
+#include "io/byte_size.hpp"  // sizes as --max-memory takes them and messages show them
 #include "config/config.hpp"
 #include "config/grid.hpp"
 
@@ -53,13 +59,8 @@ struct RunLimits {
 
 // Half of the physical memory (sysconf(_SC_PHYS_PAGES) x page size); 4 GiB when it cannot be read.
 std::uint64_t default_max_memory();
-// "512M", "8G", "1.5T", "1048576" (bytes; K, M, G, T are powers of 1024, an optional trailing B or iB);
-// InputError naming `option` otherwise.
-std::uint64_t parse_size(const std::string& text, const std::string& option);
 // A positive count: digits, or a number in scientific notation with an integral value ("1e6").
 double parse_count(const std::string& text, const std::string& option);
-// "1.5 GiB", "512 MiB", "800 B".
-std::string format_bytes(double bytes);
 
 struct TrialCost {
   double memory = 0;  // bytes of the method's structures (the dataset itself not included)
@@ -79,6 +80,9 @@ struct RunCost {
   std::string largest_trial;   // "method 'x' on dataset 'y'" of the largest trial
   std::string largest_where;   // its method entry in the config
   std::vector<std::string> unknown;  // datasets whose size is not known without reading them
+  // A cell of a private method was estimated on the loaded number of points of its dataset, which is private to
+  // it (n_is_private): describe_cost then shows no number computed from the sizes.
+  bool private_sizes = false;
 };
 // DP-DBSCAN's sizes (the model above) for n points in d dimensions (bounds empty when unknown).
 struct DpDbscanCost {
@@ -89,11 +93,12 @@ struct DpDbscanCost {
 };
 DpDbscanCost dp_dbscan_cost(const ParamSet& params, double n, std::size_t d, const Bounds& bounds);
 // nD-Laplace's truncation by resampling: roughly prod_j (1 + d / rate / L_j) draws per point before the noise
-// lands in a box of sides L_j (0 when the cell does not resample or the bounds are unknown).
+// lands in a box of sides L_j (ndlaplace::expected_resample_draws; 0 when the cell does not resample at this
+// shape, truncation: auto included, or the bounds are unknown).
 double resample_draws_per_point(const ParamSet& params, const DataShape& shape);
 // The rate per unit distance nD-Laplace draws its noise at: epsilon / radius, halved when the normaliser
 // depends on x (truncation resample, or the secure grid sampler) unless resampling_budget: thesis.
-double nd_laplace_draw_rate(const ParamSet& params);
+double nd_laplace_draw_rate(const ParamSet& params, const DataShape& shape);
 // Seconds one trial of nd_laplace spends drawing its reports (measured: kSecondsPerNoiseDraw per textbook
 // d-dimensional draw, kSecondsPerCoordinateProposal per coordinate of a secure grid proposal), including
 // the resampling draws and the secure sampler's expected proposals; 0 when n or d is unknown.

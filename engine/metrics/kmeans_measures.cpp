@@ -10,7 +10,7 @@
 
 #include "core/rng.hpp"
 #include "metrics/clustering_accuracy.hpp"
-#include "metrics/kmeans_reference.hpp"
+#include "cluster/kmeans/kmeans_reference.hpp"
 #include "metrics/nearest_centre.hpp"
 #include "metrics/silhouette.hpp"
 

@@ -9,7 +9,7 @@
 //   inertia_per_point       inertia / n: Google's "normalized k-means objective (average squared distances of
 //                           the data to their closest center)" of its README's benchmark figures.
 //   normalized_kmeans_cost  inertia / the cost of non-private k-means++ (best of kReferenceRestarts = 10
-//                           restarts, kmeans_reference.hpp) with the reference k below: 1 is as good as
+//                           restarts, cluster/kmeans/kmeans_reference.hpp) with the reference k below: 1 is as good as
 //                           non-private k-means; the inertia gap of DPM's claims is this minus 1.
 //   centre_distance         DPM's "norm. KMeans distance" (artifact metrics.py norm_kmeans_dist): the mean over
 //                           the released centres of the Euclidean distance to the nearest k-means++ centre,

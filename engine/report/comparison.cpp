@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "report/results_index.hpp"
 
@@ -59,9 +60,10 @@ bool same_column(const std::optional<double>& a, const std::optional<double>& b)
   return std::fabs(*a - *b) <= 1e-12 * std::max(1.0, std::fabs(*b));
 }
 
-// The trials of a cell that failed: no value of the metric, no cluster found (n_clusters 0 when recorded), or,
-// with a baseline mean, a value no better than it in the metric's direction.
-std::size_t count_failures(const json& cell, const std::string& metric, Better better, std::optional<double> baseline_mean) {
+// The trials of a cell that failed: no value of the metric (an undefined value included: NaN is stored as null),
+// no cluster found (n_clusters 0 when recorded), or, with a baseline median, a value no better than it in the
+// metric's direction.
+std::size_t count_failures(const json& cell, const std::string& metric, Better better, std::optional<double> baseline_median) {
   const char* part = trial_part(cell, metric);
   if (!part || !cell.contains("trials") || !cell["trials"].is_array()) return 0;
   std::size_t failed = 0;
@@ -70,7 +72,7 @@ std::size_t count_failures(const json& cell, const std::string& metric, Better b
     bool fail = !v || !v->is_number();
     if (!fail && t.contains("metrics") && t["metrics"].is_object() && t["metrics"].contains("n_clusters") && t["metrics"]["n_clusters"].is_number())
       fail = t["metrics"]["n_clusters"].get<double>() == 0;
-    if (!fail && baseline_mean) fail = no_better_than(v->get<double>(), *baseline_mean, better);
+    if (!fail && baseline_median) fail = no_better_than(v->get<double>(), *baseline_median, better);
     failed += fail;
   }
   return failed;
@@ -156,6 +158,56 @@ void compare_side_information(ComparisonTable& t) {
   }
 }
 
+// The delta of every (eps, delta) row: a private row whose side information gives delta a public value. When the
+// rows differ, the table lists each delta with its rows (a column of one epsilon then holds unlike guarantees).
+void compare_deltas(ComparisonTable& t) {
+  std::vector<ComparisonTable::SideGroup> groups;
+  for (const auto& r : t.rows) {
+    if (r.role != RowRole::private_method || !r.side_information.is_array()) continue;
+    for (const auto& rec : r.side_information) {
+      if (text_of(rec, "input") != "delta" || text_of(rec, "source") != "public" || !rec.contains("value") || !rec["value"].is_number()) continue;
+      std::ostringstream v;
+      v << rec["value"].get<double>();
+      auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x.description == v.str(); });
+      if (g == groups.end()) g = groups.insert(groups.end(), {v.str(), {}, false});
+      g->rows.push_back(r.label);
+    }
+  }
+  if (groups.size() > 1) t.delta_groups = std::move(groups);
+}
+
+// A private row that gets worse with more epsilon: for every pair of its central epsilon columns i < j whose
+// cells are ranked (two values at least), the one-sided rank-sum test of "the trials at epsilon_j are worse than
+// those at epsilon_i" in the metric's direction; Holm over every pair of every private row of the table. A row
+// with a significant pair is marked, with its pairs.
+void check_monotonicity(ComparisonTable& t, double alpha) {
+  if (t.traits.better == Better::none || t.axis != PrivacyAxis::central) return;
+  struct Pair {
+    std::size_t row, from, to;
+    double p;
+  };
+  std::vector<Pair> pairs;
+  for (std::size_t ri = 0; ri < t.rows.size(); ++ri) {
+    const ComparisonRow& r = t.rows[ri];
+    if (r.role != RowRole::private_method) continue;
+    for (std::size_t i = 0; i < r.cells.size(); ++i)
+      for (std::size_t j = i + 1; j < r.cells.size(); ++j) {
+        const auto &a = r.cells[i], &b = r.cells[j];
+        if (!t.columns[i] || !t.columns[j] || !a || !b || a->skipped || b->skipped || !a->ranked || !b->ranked) continue;
+        if (a->values.size() < 2 || b->values.size() < 2) continue;
+        const auto test = rank_sum_test(b->values, a->values, t.traits.better == Better::higher ? Alternative::less : Alternative::greater);
+        if (test) pairs.push_back({ri, i, j, test->p});
+      }
+  }
+  std::vector<double> ps;
+  for (const auto& x : pairs) ps.push_back(x.p);
+  const std::vector<double> adj = holm_adjust(ps);
+  t.decline_tests = pairs.size();
+  for (std::size_t k = 0; k < pairs.size(); ++k)
+    if (adj[k] < alpha) t.rows[pairs[k].row].declines.push_back({pairs[k].from, pairs[k].to, adj[k]});
+  for (const auto& r : t.rows) t.declining_rows += !r.declines.empty();
+}
+
 // Is `reference` the counterpart run on the same public inputs as the private row: the parameters the private
 // row's side information names as given (k = 3, alpha, min_pts, g, p) equal where the reference has them?
 // Without a record (older results): k, alpha, min_pts, g and p.
@@ -183,11 +235,11 @@ void annotate_benchmark(ComparisonTable& t, const std::vector<std::vector<const 
   const ComparisonCell* base = nullptr;
   for (std::size_t i = 0; i < t.rows.size() && !base; ++i)
     if (t.rows[i].role == RowRole::trivial_baseline && none_col < t.columns.size() && t.rows[i].cells[none_col] &&
-        !t.rows[i].cells[none_col]->skipped && t.rows[i].cells[none_col]->sample.n > 0) {
+        !t.rows[i].cells[none_col]->skipped && t.rows[i].cells[none_col]->ranked) {
       t.baseline_row = i;
       base = &*t.rows[i].cells[none_col];
     }
-  const std::optional<double> base_mean = base && ranked ? std::optional<double>(base->sample.mean) : std::nullopt;
+  const std::optional<double> base_median = base && ranked ? std::optional<double>(base->sample.median) : std::nullopt;
   std::vector<ComparisonCell*> base_tested, part_tested;
   std::vector<double> base_p, part_p;
   for (std::size_t ri = 0; ri < t.rows.size(); ++ri) {
@@ -197,7 +249,7 @@ void annotate_benchmark(ComparisonTable& t, const std::vector<std::vector<const 
     if (r.role == RowRole::private_method && !r.counterpart.empty() && none_col < t.columns.size())
       for (const auto& o : t.rows)
         if (o.role == RowRole::reference && o.method == r.counterpart && compatible(r, o.params) && o.cells[none_col] &&
-            !o.cells[none_col]->skipped && o.cells[none_col]->sample.n > 0) {
+            !o.cells[none_col]->skipped && o.cells[none_col]->ranked) {
           part = &*o.cells[none_col];
           r.counterpart_label = o.label;
           break;
@@ -207,22 +259,22 @@ void annotate_benchmark(ComparisonTable& t, const std::vector<std::vector<const 
       if (!c || c->skipped) continue;
       c->spread = spread(c->values);
       if (ranked && cells_of[ri][col] && ri != t.baseline_row) {
-        c->failures = count_failures(*cells_of[ri][col], metric, t.traits.better, r.role == RowRole::private_method ? base_mean : std::nullopt);
-        c->failure_against_baseline = base_mean && r.role == RowRole::private_method;
+        c->failures = count_failures(*cells_of[ri][col], metric, t.traits.better, r.role == RowRole::private_method ? base_median : std::nullopt);
+        c->failure_against_baseline = base_median && r.role == RowRole::private_method;
       }
-      if (!ranked || r.role != RowRole::private_method || c->sample.n == 0) continue;
+      if (!ranked || r.role != RowRole::private_method || !c->ranked) continue;
       if (base) {
         c->baseline_tested = true;
         ++t.baseline_compared;
-        c->vs_baseline = welch_test(c->values, base->values);
+        c->vs_baseline = rank_sum_test(c->values, base->values);
         if (c->vs_baseline) {
           base_tested.push_back(&*c);
           base_p.push_back(c->vs_baseline->p);
         }
       }
       if (part) {
-        c->counterpart_gap = c->sample.mean - part->sample.mean;
-        c->vs_counterpart = welch_test(c->values, part->values);
+        c->counterpart_gap = c->sample.median - part->sample.median;
+        c->vs_counterpart = rank_sum_test(c->values, part->values);
         if (c->vs_counterpart) {
           part_tested.push_back(&*c);
           part_p.push_back(c->vs_counterpart->p);
@@ -244,12 +296,14 @@ void annotate_benchmark(ComparisonTable& t, const std::vector<std::vector<const 
       if (r.role != RowRole::private_method) continue;
       for (auto& c : r.cells) {
         if (!c || !c->baseline_tested) continue;
-        const bool better = t.traits.better == Better::higher ? c->sample.mean > base->sample.mean : c->sample.mean < base->sample.mean;
+        const bool better = t.traits.better == Better::higher ? c->sample.median > base->sample.median : c->sample.median < base->sample.median;
         c->beats_baseline = better && c->baseline_p_holm && *c->baseline_p_holm < alpha;
         t.below_baseline += !c->beats_baseline;
       }
     }
   compare_side_information(t);
+  compare_deltas(t);
+  check_monotonicity(t, alpha);
 }
 
 }  // namespace comparison_detail
@@ -406,6 +460,8 @@ std::vector<ComparisonTable> compare_methods(const std::string& experiment, cons
               cc.values = trial_values(*e->cell, metric);
               cc.trials = e->cell->contains("trials") && (*e->cell)["trials"].is_array() ? (*e->cell)["trials"].size() : cc.values.size();
               cc.sample = summarize(cc.values, t.traits);
+              cc.ranked = cc.sample.n > 0 && 2 * cc.sample.n >= cc.trials;
+              t.unranked_cells += !cc.ranked;
               if (!e->reference && e->cell->contains("non_private") && (*e->cell)["non_private"].is_array())
                 for (const auto& note : (*e->cell)["non_private"])
                   if (note.is_string()) cc.not_private.push_back(note.get<std::string>());
@@ -434,7 +490,7 @@ std::vector<ComparisonTable> compare_methods(const std::string& experiment, cons
           }
         }
         std::sort(t.radii.begin(), t.radii.end());
-        // Best of each column and the tests against it.
+        // Best median of each column among the ranked cells, and the tests against it.
         if (t.traits.better != Better::none) {
           std::vector<ComparisonCell*> tested;
           std::vector<double> ps;
@@ -442,19 +498,19 @@ std::vector<ComparisonTable> compare_methods(const std::string& experiment, cons
             ComparisonCell* best = nullptr;
             for (auto& r : t.rows) {
               auto& c = r.cells[col];
-              if (!c || c->skipped || c->sample.n == 0) continue;
-              const bool better = !best || (t.traits.better == Better::higher ? c->sample.mean > best->sample.mean : c->sample.mean < best->sample.mean);
+              if (!c || c->skipped || !c->ranked) continue;
+              const bool better = !best || (t.traits.better == Better::higher ? c->sample.median > best->sample.median : c->sample.median < best->sample.median);
               if (better) best = &*c;
             }
             if (!best) continue;
             for (auto& r : t.rows) {
               auto& c = r.cells[col];
-              if (!c || c->skipped || c->sample.n == 0) continue;
-              if (c->sample.mean == best->sample.mean) {
+              if (!c || c->skipped || !c->ranked) continue;
+              if (c->sample.median == best->sample.median) {
                 c->best = true;
                 continue;
               }
-              c->test = welch_test(best->values, c->values);
+              c->test = rank_sum_test(best->values, c->values);
               if (c->test) {
                 tested.push_back(&*c);
                 ps.push_back(c->test->p);

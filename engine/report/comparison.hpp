@@ -1,8 +1,12 @@
 #pragma once
-// The comparison of the methods of one experiment (issue 33): per dataset and metric, the methods
-// against epsilon, each cell's mean, 95% interval and trial count from the per-trial values, the best
-// of each column, and whether each other cell differs from it (Welch's t-test, Holm-corrected within the
-// table; comparison_stats.hpp says why these). No Markdown here: comparison_markdown.hpp renders it.
+// The comparison of the methods of one experiment: per dataset and metric, the methods against epsilon, each
+// cell's median with its distribution-free 95% interval, its mean beside it and the trial count from the
+// per-trial values, the best median of each column, and whether each other cell differs from it (the
+// Wilcoxon-Mann-Whitney rank-sum test, Holm-corrected within the table; comparison_stats.hpp says why these).
+// A statistic a few wild trials cannot move ranks the methods: the median (a mean of 9,369,525 against a median
+// of 28.7 when one trial in ten releases a centre far outside the domain). A cell with fewer than half of its
+// trials valid (a value that is undefined, e.g. a silhouette of one cluster, counts as not valid) is not ranked.
+// No Markdown here: comparison_markdown.hpp renders it.
 //
 // What goes where:
 //  - a row is a method entry: the cell's series (the config's `as:` name, else the method) with its
@@ -16,10 +20,12 @@
 //  - cells recorded as skipped (skipped_cells() below) appear as "skipped: reason";
 //  - benchmarks (docs/benchmark.md): the trivial baseline (a cell whose role is trivial_baseline:
 //    uniform_centres, 0-DP) is a row of the no-epsilon column like the references; every private cell is
-//    tested against it (Welch, Holm over the table's baseline tests) and against its declared non-private
-//    counterpart's row (Holm over those tests); each cell has its median, 10th and 90th percentiles and its
-//    failure rate; the rows' side-information records are compared (differences marked), and oracle-tuned rows
-//    (tuning.oracle) say why.
+//    tested against it (the rank-sum test, Holm over the table's baseline tests) and against its declared non-private
+//    counterpart's row (Holm over those tests); each cell has its mean's interval, 10th and 90th percentiles and
+//    its failure rate; the rows' side-information records are compared (differences marked, and a delta that
+//    differs between the (eps, delta) rows flagged), and oracle-tuned rows (tuning.oracle) say why;
+//  - every private row is checked for getting worse with more epsilon: a one-sided rank-sum test of each pair of
+//    its epsilon columns (the larger epsilon worse), Holm over the table's pairs.
 #include <cstddef>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -33,11 +39,9 @@ namespace dpclust::report {
 
 // A cell recorded as not run, with why and the fix.
 //
-// HOOK (issue 33, `run --keep-going`): the results schema for such cells is being added in parallel.
-// Read here, until it lands, from a top-level `skipped_cells` array of results.json whose entries are
-// {dataset, series (or method), params (object, may omit epsilon), reason, fix}, and from cells carrying
-// `"skipped": {reason, fix}` (or `"status": "skipped"` with `reason`/`fix`). Adjust this one function
-// when the schema is settled.
+// Read from a top-level `skipped_cells` array of results.json whose entries are {dataset, series (or method),
+// params (object, may omit epsilon), reason, fix} (`run --keep-going`), and from cells carrying
+// `"skipped": {reason, fix}` (or `"status": "skipped"` with `reason`/`fix`).
 struct SkippedCell {
   std::string dataset, series, reason, fix;
   nlohmann::json params = nlohmann::json::object();
@@ -51,8 +55,11 @@ struct ComparisonCell {
   std::vector<double> values;  // per-trial values (trials without a number are left out)
   std::size_t trials = 0;      // trials of the cell, with or without a number
   Sample sample;
-  bool best = false;           // the best mean of its column (ties: every cell with it)
-  std::optional<WelchTest> test;      // against the column's best (none for the best, or n < 2 on either side)
+  // Ranked: at least half of the trials have a value (2 n >= trials). A cell with fewer is shown, not ranked:
+  // its median would rest on a minority of its trials (1 of 10 silhouettes defined).
+  bool ranked = false;
+  bool best = false;           // the best median of its column among the ranked cells (ties: every cell with it)
+  std::optional<RankSumTest> test;    // against the column's best (none for the best, or an unranked cell)
   std::optional<double> p_holm;       // the test's p, Holm-adjusted within the table
   bool significant = false;           // p_holm < alpha
   std::optional<std::string> skipped;  // "reason (fix)" of a cell recorded as skipped
@@ -60,21 +67,22 @@ struct ComparisonCell {
   // as public, a range from the true maximum, the textbook sampler, bounds from the data, ...).
   std::vector<std::string> not_private;
   // Spread and failures (docs/benchmark.md): the median and 10th/90th percentiles of the trial values; the
-  // trials that failed -- no value, no cluster found (metric n_clusters 0), or no better than the trivial
-  // baseline's mean in the metric's direction (when the table has a baseline) -- out of `trials`.
+  // trials that failed -- no value (undefined included), no cluster found (metric n_clusters 0), or no better
+  // than the trivial baseline's median in the metric's direction (when the table has a baseline) -- out of
+  // `trials`.
   std::optional<Spread> spread;
   std::size_t failures = 0;
   bool failure_against_baseline = false;  // the failures count trials no better than the baseline
   // Against the trivial baseline (private cells of a table that has one): the test, its Holm-adjusted p over
-  // the table's baseline tests, and whether the cell beats it (better mean, p_holm < alpha).
-  std::optional<WelchTest> vs_baseline;
+  // the table's baseline tests, and whether the cell beats it (better median, p_holm < alpha).
+  std::optional<RankSumTest> vs_baseline;
   std::optional<double> baseline_p_holm;
   bool baseline_tested = false;  // compared with the baseline (a test, or n < 2 on one side)
   bool beats_baseline = false;
-  // Against the row's non-private counterpart (its declared counterpart's row in the table): mean difference
+  // Against the row's non-private counterpart (its declared counterpart's row in the table): median difference
   // (this minus the counterpart), the test and its Holm-adjusted p over the table's counterpart tests.
   std::optional<double> counterpart_gap;
-  std::optional<WelchTest> vs_counterpart;
+  std::optional<RankSumTest> vs_counterpart;
   std::optional<double> counterpart_p_holm;
   bool counterpart_significant = false;
 };
@@ -93,6 +101,13 @@ struct ComparisonRow {
   bool side_differs = false;           // given other side information than most comparable rows (see the table's differences)
   nlohmann::json params;   // the row's parameters without epsilon
   std::vector<std::optional<ComparisonCell>> cells;  // one per column
+  // Significantly worse with more epsilon (private rows): the pairs of columns (smaller epsilon, larger epsilon)
+  // where the larger one's trials are worse (one-sided rank-sum test, Holm over the table's pairs, p_holm < alpha).
+  struct Decline {
+    std::size_t from = 0, to = 0;  // column indices, from < to
+    double p_holm = 1;
+  };
+  std::vector<Decline> declines;
 };
 
 struct ComparisonTable {
@@ -121,6 +136,13 @@ struct ComparisonTable {
   };
   std::vector<SideDifference> side_differences;
   std::vector<std::string> side_not_recorded;  // comparable rows whose cells carry no side-information record
+  // The delta of the (eps, delta) rows (private rows whose side information gives delta a public value), when
+  // they differ: one group per delta, in row order. An epsilon column then compares unlike guarantees.
+  std::vector<SideGroup> delta_groups;
+  // The monotonicity check: the pairs of epsilon columns tested over the table's private rows, and the rows
+  // with a significant decline.
+  std::size_t decline_tests = 0, declining_rows = 0;
+  std::size_t unranked_cells = 0;  // cells with fewer than half of their trials valid
 };
 
 struct ComparisonOptions {

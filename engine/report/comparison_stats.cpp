@@ -2,6 +2,7 @@
 #include "report/comparison_stats.hpp"
 
 #include <algorithm>
+#include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <map>
@@ -56,6 +57,10 @@ Sample summarize(const std::vector<double>& v, const MetricTraits& range) {
   s.n = v.size();
   if (v.empty()) return s;
   s.mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+  s.median = quantile(v, 0.5);
+  const MedianInterval mi = *median_interval(v);
+  s.median_ci = {mi.lo, mi.hi};
+  s.median_coverage = mi.coverage;
   if (v.size() < 2) return s;
   double ss = 0;
   for (double x : v) ss += (x - s.mean) * (x - s.mean);
@@ -69,6 +74,104 @@ Sample summarize(const std::vector<double>& v, const MetricTraits& range) {
   if (range.hi) hi = std::min(hi, *range.hi);
   s.ci95 = std::make_pair(lo, hi);
   return s;
+}
+
+std::optional<MedianInterval> median_interval(std::vector<double> v) {
+  if (v.empty()) return std::nullopt;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  // P(B <= j) for B ~ Binomial(n, 1/2), accumulated in log space (n may be large).
+  std::size_t k = 0;  // 1-based order statistic; 0: none reaches 95%
+  double cdf = 0;
+  for (std::size_t j = 0; 2 * j < n; ++j) {
+    const double log_pmf = std::lgamma(static_cast<double>(n) + 1) - std::lgamma(static_cast<double>(j) + 1) -
+                           std::lgamma(static_cast<double>(n - j) + 1) - static_cast<double>(n) * std::log(2.0);
+    cdf += std::exp(log_pmf);
+    if (2 * cdf > 0.05) break;
+    k = j + 1;  // 2 P(B <= k - 1) <= 0.05
+  }
+  MedianInterval m;
+  if (k == 0) {
+    m.lo = v.front();
+    m.hi = v.back();
+    m.coverage = 1 - std::pow(2.0, 1 - static_cast<double>(n));
+    return m;
+  }
+  m.lo = v[k - 1];
+  m.hi = v[n - k];
+  double tail = 0;
+  for (std::size_t j = 0; j < k; ++j)
+    tail += std::exp(std::lgamma(static_cast<double>(n) + 1) - std::lgamma(static_cast<double>(j) + 1) -
+                     std::lgamma(static_cast<double>(n - j) + 1) - static_cast<double>(n) * std::log(2.0));
+  m.coverage = 1 - 2 * tail;
+  return m;
+}
+
+std::optional<RankSumTest> rank_sum_test(const std::vector<double>& a, const std::vector<double>& b, Alternative alternative) {
+  if (a.empty() || b.empty()) return std::nullopt;
+  const std::size_t na = a.size(), nb = b.size(), N = na + nb;
+  // Mid-ranks of the pooled sample; tie groups for the variance.
+  std::vector<std::pair<double, bool>> pooled;  // (value, from a)
+  pooled.reserve(N);
+  for (double x : a) pooled.emplace_back(x, true);
+  for (double x : b) pooled.emplace_back(x, false);
+  std::sort(pooled.begin(), pooled.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  double rank_sum_a = 0, tie_term = 0;
+  bool ties = false;
+  for (std::size_t i = 0; i < N;) {
+    std::size_t j = i;
+    while (j < N && pooled[j].first == pooled[i].first) ++j;
+    const double t = static_cast<double>(j - i), mid = (static_cast<double>(i + 1) + static_cast<double>(j)) / 2;
+    for (std::size_t r = i; r < j; ++r)
+      if (pooled[r].second) rank_sum_a += mid;
+    if (j - i > 1) {
+      ties = true;
+      tie_term += t * t * t - t;
+    }
+    i = j;
+  }
+  const double dna = static_cast<double>(na), dnb = static_cast<double>(nb), dN = static_cast<double>(N);
+  RankSumTest r;
+  r.u = rank_sum_a - dna * (dna + 1) / 2;
+  const double mu = dna * dnb / 2;
+  if (!ties && N <= 40) {
+    // counts[i][j][u]: arrangements of i a's and j b's with U = u; f(i, j) = f(i - 1, j) shifted by j + f(i, j - 1).
+    std::vector<std::vector<std::vector<double>>> f(na + 1, std::vector<std::vector<double>>(nb + 1));
+    for (std::size_t i = 0; i <= na; ++i)
+      for (std::size_t j = 0; j <= nb; ++j) {
+        f[i][j].assign(i * j + 1, 0.0);
+        if (i == 0 || j == 0) {
+          f[i][j][0] = 1;
+          continue;
+        }
+        for (std::size_t u = 0; u < f[i - 1][j].size(); ++u) f[i][j][u + j] += f[i - 1][j][u];
+        for (std::size_t u = 0; u < f[i][j - 1].size(); ++u) f[i][j][u] += f[i][j - 1][u];
+      }
+    const std::vector<double>& dist = f[na][nb];
+    double total = 0, below = 0, above = 0;  // P(U <= u), P(U >= u) as counts
+    const auto u = static_cast<std::size_t>(r.u);  // whole without ties
+    for (std::size_t x = 0; x < dist.size(); ++x) {
+      total += dist[x];
+      if (x <= u) below += dist[x];
+      if (x >= u) above += dist[x];
+    }
+    r.exact = true;
+    r.p = alternative == Alternative::less ? below / total
+          : alternative == Alternative::greater ? above / total
+                                                : std::min(1.0, 2 * std::min(below, above) / total);
+    return r;
+  }
+  const double var = dna * dnb / 12 * ((dN + 1) - tie_term / (dN * (dN - 1)));
+  if (!(var > 0)) {  // every value the same
+    r.p = 1;
+    return r;
+  }
+  const double sd = std::sqrt(var);
+  const boost::math::normal normal;
+  if (alternative == Alternative::less) r.p = boost::math::cdf(normal, (r.u - mu + 0.5) / sd);
+  else if (alternative == Alternative::greater) r.p = boost::math::cdf(boost::math::complement(normal, (r.u - mu - 0.5) / sd));
+  else r.p = std::min(1.0, 2 * boost::math::cdf(boost::math::complement(normal, (std::fabs(r.u - mu) - 0.5) / sd)));
+  return r;
 }
 
 double quantile(std::vector<double> v, double q) {
@@ -90,26 +193,6 @@ bool no_better_than(double value, double reference, Better better) {
   if (better == Better::higher) return !(value > reference);
   if (better == Better::lower) return !(value < reference);
   return false;
-}
-
-std::optional<WelchTest> welch_test(const std::vector<double>& a, const std::vector<double>& b) {
-  if (a.size() < 2 || b.size() < 2) return std::nullopt;
-  const Sample sa = summarize(a), sb = summarize(b);
-  const double na = static_cast<double>(a.size()), nb = static_cast<double>(b.size());
-  const double va = sa.sd * sa.sd / na, vb = sb.sd * sb.sd / nb;
-  WelchTest w;
-  const double diff = sa.mean - sb.mean;
-  if (va + vb == 0) {  // both constant: the means are the whole story
-    w.t = diff == 0 ? 0 : std::copysign(INFINITY, diff);
-    w.df = na + nb - 2;
-    w.p = diff == 0 ? 1 : 0;
-    return w;
-  }
-  w.t = diff / std::sqrt(va + vb);
-  w.df = (va + vb) * (va + vb) / (va * va / (na - 1) + vb * vb / (nb - 1));
-  const boost::math::students_t dist(w.df);
-  w.p = std::min(1.0, 2 * boost::math::cdf(boost::math::complement(dist, std::fabs(w.t))));
-  return w;
 }
 
 std::vector<double> holm_adjust(const std::vector<double>& p) {

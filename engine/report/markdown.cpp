@@ -236,8 +236,23 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
     if (std::find(papers.begin(), papers.end(), v.paper) == papers.end()) papers.push_back(v.paper);
   for (const auto& c : ref.claims)
     if (!is_timing_metric(c.query.metric) && std::find(papers.begin(), papers.end(), c.paper) == papers.end()) papers.push_back(c.paper);
+  // A paper none of whose values and claims the results cover gets no section of "not run" rows: the papers
+  // without results are named together in one line.
+  std::vector<std::string> absent;
   for (const auto& p : papers) {
-    paper << "\n## " << (ref.papers.count(p) ? ref.papers.at(p) : p) << "\n\n";
+    std::size_t values = 0, claims = 0, covered = 0;
+    for (std::size_t i = 0; i < ref.values.size(); ++i)
+      if (ref.values[i].paper == p) ++values, covered += vout[i].verdict != Verdict::not_run;
+    for (std::size_t i = 0; i < ref.claims.size(); ++i)
+      if (ref.claims[i].paper == p && !is_timing_metric(ref.claims[i].query.metric)) ++claims, covered += cout_[i].verdict != Verdict::not_run;
+    if (covered == 0) absent.push_back((ref.papers.count(p) ? ref.papers.at(p) : p) + " (" + std::to_string(values) + " values, " + std::to_string(claims) + " claims)");
+  }
+  // No paper covered at all (a report without results): every section is kept, the reference listed in full.
+  if (absent.size() == papers.size()) absent.clear();
+  for (const auto& p : papers) {
+    const std::string title = ref.papers.count(p) ? ref.papers.at(p) : p;
+    if (std::any_of(absent.begin(), absent.end(), [&](const std::string& a) { return a.rfind(title + " (", 0) == 0; })) continue;
+    paper << "\n## " << title << "\n\n";
     std::string reasons;
     bool header = false;
     for (std::size_t i = 0; i < ref.values.size(); ++i) {
@@ -271,6 +286,14 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
       claim_row(paper, c, cout_[i], reasons);
     }
     if (!reasons.empty()) paper << "\nReasons and notes:\n\n" << reasons;
+  }
+
+  if (!absent.empty()) {
+    std::string names;
+    for (const auto& a : absent) names += (names.empty() ? "" : "; ") + a;
+    paper << "\n## Papers without results\n\nNot run here (no result covers any of their values or claims; `dpclust run` their "
+             "configs under `configs/paper/` to judge them): "
+          << names << ".\n";
   }
 
   // Published values with an `authors_code` experiment: the paper's protocol on the authors' own seeds.
@@ -385,7 +408,7 @@ std::string write_markdown(const Reference& ref, const Results& results, const R
   // Issue 33: the methods of every experiment against epsilon (comparison_markdown.hpp); the experiments
   // the paper sections judge are folded.
   {
-    ComparisonSectionOptions copts{opts.figures_dir, opts.report_path, {}, {}};
+    ComparisonSectionOptions copts{opts.figures_dir, opts.report_path, {}, {}, opts.tables_dir};
     for (const auto& v : ref.values) {
       copts.folded.insert(v.query.experiment);
       if (v.authors_code) copts.folded.insert(v.authors_code->experiment);

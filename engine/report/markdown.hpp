@@ -18,6 +18,9 @@ struct ReportOptions {
   std::filesystem::path figures_dir;  // thumbnails: every PNG here, linked relative to the report
   std::filesystem::path report_path;  // where REPORT.md goes (links are made relative to it)
   std::optional<std::size_t> min_trials_for_variance = std::nullopt;  // overrides the reference file's setting
+  // Where `dpclust report` writes the comparison's CSV and LaTeX tables (comparison_export.hpp), linked under each
+  // table; empty: not written, not linked.
+  std::filesystem::path tables_dir;
 };
 
 // The verdicts behind a report, for the command's summary line: counted from the outcomes the report

@@ -24,11 +24,11 @@ std::vector<std::optional<WinCell>> column_winners(const ComparisonTable& t, dou
     if (!t.columns[col]) continue;  // the no-epsilon column: references and the baseline only
     std::vector<const ComparisonRow*> rows;
     for (const auto& r : t.rows)
-      if (r.role == RowRole::private_method && r.cells[col] && !r.cells[col]->skipped && r.cells[col]->sample.n > 0) rows.push_back(&r);
+      if (r.role == RowRole::private_method && r.cells[col] && !r.cells[col]->skipped && r.cells[col]->ranked) rows.push_back(&r);
     if (rows.empty()) continue;
     const ComparisonRow* best = rows.front();
     for (const ComparisonRow* r : rows) {
-      const double m = r->cells[col]->sample.mean, b = best->cells[col]->sample.mean;
+      const double m = r->cells[col]->sample.median, b = best->cells[col]->sample.median;
       if (t.traits.better == Better::higher ? m > b : m < b) best = r;
     }
     WinCell w;
@@ -42,11 +42,11 @@ std::vector<std::optional<WinCell>> column_winners(const ComparisonTable& t, dou
     }
     for (const ComparisonRow* r : rows) {
       if (r == best) continue;
-      if (r->cells[col]->sample.mean == best->cells[col]->sample.mean) {
+      if (r->cells[col]->sample.median == best->cells[col]->sample.median) {
         untestable[col] = true;  // a tie
         continue;
       }
-      const auto wt = welch_test(best->cells[col]->values, r->cells[col]->values);
+      const auto wt = rank_sum_test(best->cells[col]->values, r->cells[col]->values);
       if (!wt) {
         untestable[col] = true;  // n < 2 on one side
         continue;

@@ -1,8 +1,8 @@
 #pragma once
 // Where each method wins (docs/benchmark.md): per dataset family and ranked metric, the best private method of
 // every (n, epsilon) and (d, epsilon) cell, only where it is significantly best -- the comparison's machinery
-// (comparison_stats.hpp): Welch's test of the best private cell of a column against every other private cell of
-// it, Holm-adjusted over all such tests of its (dataset, metric) table, and the best is the winner only when
+// (comparison_stats.hpp): the best median of a column, the rank-sum test of that cell against every other ranked
+// private cell of it, Holm-adjusted over all such tests of its (dataset, metric) table, and the best is the winner only when
 // every test rejects at alpha. No method wins everywhere (Hay et al., DPBench, SIGMOD 2016, Sec. 6); the map says
 // where each does. The trivial baseline and the non-private references do not compete. No Markdown here
 // (win_regions_markdown.cpp); plots/benchmark_figures.py draws the same map from results.json.

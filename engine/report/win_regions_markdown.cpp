@@ -57,7 +57,7 @@ std::string win_table_markdown(const WinTable& w) {
   std::string counts;
   for (const auto& [name, k] : wins) counts += (counts.empty() ? "" : ", ") + name + " " + std::to_string(k);
   md << "Significant winners in " << cells - undecided << " of " << cells << " cells" << (counts.empty() ? "" : " (" + counts + ")")
-     << "; in parentheses the best mean where no method is significantly best.\n";
+     << "; in parentheses the best median where no method is significantly best.\n";
   return md.str();
 }
 
@@ -88,8 +88,8 @@ std::string win_regions_section(const Results& results, const ComparisonSectionO
   return "\n## Where each method wins\n\n"
          "Per dataset family (datasets that differ in size n or dimension d; results.json `datasets.*.family`) and ranked metric: "
          "the best private method of every (n, ε) and (d, ε) cell in **bold** where it is significantly better than every "
-         "other private method of that column (Welch's test, Holm-adjusted over all such tests of its dataset and metric, "
-         "5%), else the best mean in parentheses. The trivial baseline and the non-private methods do not compete. Time "
+         "other private method of that column (the rank-sum test of the best median, Holm-adjusted over all such tests of its "
+         "dataset and metric, 5%), else the best median in parentheses. The trivial baseline and the non-private methods do not compete. Time "
          "against n and d: `benchmark/<experiment>/time__<family>__n.png` and `time__<family>__d.png` (plots/benchmark_figures.py).\n" +
          b;
 }

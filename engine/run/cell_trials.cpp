@@ -49,8 +49,9 @@ void check_prerequisites(const ExperimentConfig& cfg, const Cell& cell, const Da
   if (info.needs_bounds && data.bounds.empty())
     throw InputError(spec.where, "method '" + cell.method_label + "' needs the public domain bounds of dataset '" + spec.name + "'",
                      "add bounds: [[lo, hi], ...] (public knowledge) or bounds: data (derived from the data; flagged non-private)");
-  // What a trial would refuse (k > n, a grid too large for d, ...), from the loaded data's exact shape.
-  check_cell_shape(cfg, cell, shape_of(data));
+  // What a trial would refuse (k > n, a grid too large for d, ...), from the loaded data's shape (a private
+  // method's checks see the declared size only: shape_for_checks).
+  check_cell_shape(cfg, cell, loaded_shape(spec, data));
   resolve_metrics(cfg, cell, data);
 }
 
@@ -95,6 +96,17 @@ json build_cell_json(int threads, const ExperimentConfig& cfg, const Cell& cell,
     j["data"]["points"] = data.coords;
     if (data.has_labels()) j["data"]["true_labels"] = data.labels;
   }
+  // The trials whose released centres left the public domain, and what was done (clamp: moved into it, keep: left).
+  std::size_t trials_outside = 0, centres_outside = 0;
+  std::string action;
+  for (const auto& t : trials)
+    if (t.record.contains("post_processing")) {
+      ++trials_outside;
+      centres_outside += t.record["post_processing"]["centres_outside_domain"].get<std::size_t>();
+      action = t.record["post_processing"]["action"].get<std::string>();
+    }
+  if (trials_outside > 0)
+    j["post_processing"] = {{"centres_outside_domain", action}, {"trials", trials_outside}, {"centres", centres_outside}};
   json trial_list = json::array();
   for (auto& t : trials) trial_list.push_back(std::move(t.record));
   json agg = json::object();
@@ -148,7 +160,9 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
   // Labels no metric reads and none saved: the method may skip work that only makes them (Method::labels_needed).
   bool labels_needed = cfg.save_labels;
   for (const MetricInfo* m : metrics) labels_needed = labels_needed || m->reads_labels;
-  TrialRun run = run_single_trial(info, data, cell.params, cfg.randomness, seed, noise_scale, labels_needed);
+  const MethodSpec& entry = cfg.methods[cell.method_index];
+  const CentresOutsideDomain centres = entry.centres_outside_domain.value_or(cfg.centres_outside_domain);
+  TrialRun run = run_single_trial(info, data, cell.params, cfg.randomness, seed, noise_scale, labels_needed, centres);
   const auto t1 = std::chrono::steady_clock::now();
   MethodResult& res = run.result;
   const BudgetLedger& ledger = run.ledger;
@@ -170,6 +184,9 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
   if (!secure) rec["seed"] = seed;
   rec["private_release"] = trial_private_release(info, run, data.non_private_notes);
   rec["metrics"] = std::move(metric_json);
+  // Released centres outside the public domain (core/centres_domain.hpp): recorded only where there were some.
+  if (run.centres_outside > 0)
+    rec["post_processing"] = {{"centres_outside_domain", run.centres_outside}, {"action", to_string(run.centres_policy)}};
   rec["diagnostics"] = res.diagnostics;
   rec["ledger"] = ledger.to_json();
   if (!selection.subsampled.is_null()) rec["ledger"]["subsampled"] = std::move(selection.subsampled);

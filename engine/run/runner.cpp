@@ -1,5 +1,7 @@
 #include "run/runner.hpp"
 
+#include "core/side_information.hpp"
+
 #include "run/preflight.hpp"
 
 #include <omp.h>
@@ -48,7 +50,12 @@ ScopedThreads::~ScopedThreads() { omp_set_num_threads(before_); }
 BudgetLedger trial_ledger(const MethodInfo& info, const ParamSet& params, double noise_scale) {
   if (!info.differentially_private) return BudgetLedger();
   if (info.trivial_baseline) return BudgetLedger::data_independent(info.relation);  // 0-DP: no epsilon to configure
-  const double delta = params.has("delta") ? params.real("delta") : 0.0;
+  double delta = params.has("delta") ? params.real("delta") : 0.0;
+  // A delta the method leaves unused (its side information says so: dp_dbscan's pure eps-DP noise with a delta set for
+  // the dataset) is no part of its guarantee: the ledger expects none.
+  if (delta > 0)
+    for (const SideInputRecord& r : side_information(info, params, DatasetSideInputs{}))
+      if (r.input == "delta" && r.source == InputSource::none) delta = 0.0;
   BudgetLedger ledger = info.local_privacy ? BudgetLedger(params.real("epsilon"), delta, info.relation, PrivacyMeasure::local)
                                            : BudgetLedger(params.real("epsilon"), delta, info.relation);
   if (noise_scale != 1.0) ledger.set_noise_scale(noise_scale);

@@ -5,8 +5,10 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/named_choice.hpp"
 #include "core/rng.hpp"
 #include "loading/dataset_loading.hpp"
+#include "metrics/nearest_centre.hpp"
 #include "config/param_checks.hpp"
 #include "run/release_flags.hpp"
 #include "run/runner.hpp"
@@ -24,7 +26,7 @@ bool trial_private_release(const MethodInfo& info, const TrialRun& run, const st
 }
 
 TrialRun run_single_trial(const MethodInfo& info, const Dataset& data, const ParamSet& params, Randomness mode, std::uint64_t seed,
-                          double noise_scale, bool labels_needed) {
+                          double noise_scale, bool labels_needed, CentresOutsideDomain centres) {
   check_randomness(mode, params, "params");
   Rng rng = Rng::make(mode, seed);
   TrialRun out{MethodResult{}, trial_ledger(info, params, noise_scale), 0.0, mode, {}};
@@ -38,6 +40,15 @@ TrialRun run_single_trial(const MethodInfo& info, const Dataset& data, const Par
   if (res.labels.size() != data.n)
     throw std::logic_error("method '" + info.name + "' returned " + std::to_string(res.labels.size()) + " labels for " +
                            std::to_string(data.n) + " points");
+  // Centres outside the public domain: moved into it by default, post-processing of the release with the public
+  // bounds (no ledger entry, no privacy cost); the release, the centres the metrics read and nearest-centre labels
+  // follow the moved centres.
+  out.centres_policy = centres;
+  out.centres_outside = centres_outside_domain(res.centres, data.bounds, centres);
+  if (out.centres_outside > 0 && centres == CentresOutsideDomain::clamp) {
+    if (res.release.is_object() && res.release.contains("centers")) res.release["centers"] = rows_json(res.centres);
+    if (info.labels_are_nearest_centre && labels_needed) res.labels = nearest_centres(data.coords.data(), data.n, data.d, res.centres).labels;
+  }
   // The notes a trial of `dpclust run` adds (runner.cpp, run_trial), in the same words. Labels a private
   // method computes for evaluation are not released: an evaluation_only note, not a privacy condition.
   if (info.differentially_private && !res.labels_are_release) out.evaluation_only.push_back(kLabelsEvaluationOnlyNote);

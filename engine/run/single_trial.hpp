@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/centres_domain.hpp"
 #include "core/dataset.hpp"
 #include "core/ledger.hpp"
 #include "core/method.hpp"
@@ -26,13 +27,19 @@ struct TrialRun {
   Randomness randomness = Randomness::seeded;
   // What the result holds for evaluation only (release_flags.hpp): not a privacy condition.
   std::vector<std::string> evaluation_only;
+  // Released centres outside the public domain (core/centres_domain.hpp), and what was done with them: moved
+  // into it (clamp, the default: the release, the centres the metrics read and, for a method whose labels are
+  // the nearest centre, the labels), or left (keep).
+  std::size_t centres_outside = 0;
+  CentresOutsideDomain centres_policy = CentresOutsideDomain::clamp;
 };
 
 // The trial (the ledger verified, the label count checked, the non-private and evaluation-only notes of
 // runner.cpp added). The data's own non_private_notes are the caller's to report, as a cell reports them
 // once. Seeded: Rng(seed); secure: Rng::secure() and `seed` is ignored. labels_needed: Method::set_labels_needed.
 TrialRun run_single_trial(const MethodInfo& info, const Dataset& data, const ParamSet& params, Randomness mode, std::uint64_t seed,
-                          double noise_scale = 1.0, bool labels_needed = true);
+                          double noise_scale = 1.0, bool labels_needed = true,
+                          CentresOutsideDomain centres = CentresOutsideDomain::clamp);
 TrialRun run_single_trial(const MethodInfo& info, const Dataset& data, const ParamSet& params, std::uint64_t seed,
                           double noise_scale = 1.0);
 

@@ -109,6 +109,10 @@ std::string cell_fingerprint(const ExperimentConfig& cfg, const Cell& cell) {
   // randomness: secure (a non-default mode, so seeded fingerprints are unchanged): a cell computed in one
   // mode is never reused or merged as the other's.
   if (cfg.randomness != Randomness::seeded) j["randomness"] = to_string(cfg.randomness);
+  // centres_outside_domain: keep (a non-default, so other fingerprints are unchanged): its centres, metrics and
+  // labels differ from clamp's wherever a centre left the domain.
+  const MethodSpec& entry = cfg.methods[cell.method_index];
+  if (entry.centres_outside_domain.value_or(cfg.centres_outside_domain) == CentresOutsideDomain::keep) j["centres_outside_domain"] = "keep";
   return hex16(fnv1a64(j.dump()));
 }
 

@@ -12,6 +12,7 @@
 #include "loading/cost_model.hpp"
 #include "loading/dataset_loading.hpp"
 #include "run/runner.hpp"
+#include "report/comparison_export.hpp"
 #include "report/report.hpp"
 
 namespace dpclust::python {
@@ -142,11 +143,13 @@ py::dict report(const std::string& results_dir, const std::string& published, co
   const std::string source = build_info().source_dir;
   const fs::path ref_file = published.empty() ? fs::path(source) / "reference" / "published.yaml" : fs::path(published);
   report::ReportOptions ropts{figures.empty() ? fs::path(source) / "plots" / "out" : fs::path(figures),
-                              out.empty() ? fs::path(results_dir) / "REPORT.md" : fs::path(out), std::nullopt};
+                              out.empty() ? fs::path(results_dir) / "REPORT.md" : fs::path(out), std::nullopt, {}};
+  ropts.tables_dir = ropts.report_path.parent_path() / "tables";  // the comparison's CSV and LaTeX, as `dpclust report`
   const report::Reference ref = report::load_reference(ref_file);
   const report::Results results(results_dir);
   const std::string md = report::write_markdown(ref, results, ropts);
   write_file_atomic(ropts.report_path, md);
+  report::write_comparison_tables(results, ropts.tables_dir);
   std::size_t holds = 0, within = 0, differs = 0, not_run = 0;
   for (const auto& v : ref.values) {
     const report::Verdict verdict = report::evaluate(v, results, ref.verdicts).verdict;

@@ -251,7 +251,7 @@ TEST(KMeansMethod, InfoAndRun) {
   const MethodInfo& info = kmeans_method_info();
   EXPECT_EQ(info.name, "kmeans");
   EXPECT_FALSE(info.differentially_private);
-  ASSERT_EQ(info.params.size(), 4u);
+  ASSERT_EQ(info.params.size(), 5u);
   EXPECT_EQ(info.params[0].name, "k");
   EXPECT_TRUE(info.params[0].required());
   EXPECT_EQ(info.params[1].name, "n_init");
@@ -260,6 +260,8 @@ TEST(KMeansMethod, InfoAndRun) {
   EXPECT_EQ(std::get<std::int64_t>(info.params[2].default_value), 300);
   EXPECT_EQ(info.params[3].name, "tol");
   EXPECT_EQ(std::get<double>(info.params[3].default_value), 1e-4);
+  EXPECT_EQ(info.params[4].name, "seeding");  // trial: the trial's generator; reference: the measures' best of ten
+  EXPECT_EQ(std::get<std::string>(info.params[4].default_value), "trial");
 
   const Blobs b = three_blobs(8);
   Dataset data;
@@ -271,6 +273,7 @@ TEST(KMeansMethod, InfoAndRun) {
   ps.set("n_init", std::int64_t{2});
   ps.set("max_iter", std::int64_t{300});
   ps.set("tol", 1e-4);
+  ps.set("seeding", std::string("trial"));
   Rng rng(1);
   BudgetLedger ledger;
   const MethodResult r = info.make()->run(data, ps, rng, ledger);

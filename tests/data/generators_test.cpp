@@ -142,6 +142,22 @@ TEST(Blobs, DeterministicAndValidated) {
   EXPECT_THROW(make_blobs(bad), InputError);
 }
 
+// Both streams draw the centres by one rule (data/blobs.hpp): a box must be finite with low <= high, and
+// so wide that high - low overflows is not finite either (the dpclust stream drew infinite centres from
+// it; the numpy stream took a reversed box, whose draws numpy leaves undefined).
+TEST(Blobs, BothStreamsRefuseTheSameCenterBoxes) {
+  for (const RandomStream stream : {RandomStream::dpclust, RandomStream::numpy}) {
+    BlobsOptions o{.n_samples = 50, .n_centers = 2, .seed = 3, .stream = stream};
+    o.center_box = {-1e308, 1e308};
+    EXPECT_THROW(make_blobs(o), InputError);
+    o.center_box = {5, 1};
+    EXPECT_THROW(make_blobs(o), InputError);
+    o.center_box = {1, 1};  // a single point: every centre there
+    const Dataset ds = make_blobs(o);
+    EXPECT_EQ(ds.provenance["generator"]["centers"], nlohmann::json::parse("[[1, 1], [1, 1]]"));
+  }
+}
+
 TEST(GaussianMixture, WeightsCovarianceAndLabels) {
   GaussianMixtureOptions o;
   o.n_samples = 40000;

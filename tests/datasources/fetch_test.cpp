@@ -20,11 +20,14 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "datasources/archive.hpp"
+#include "datasources/dataset_state.hpp"
 #include "datasources/download.hpp"
 #include "datasources/fetch.hpp"
+#include "datasources/http_test_server.hpp"
+#include "datasources/redirect_policy.hpp"
 #include "datasources/sha256.hpp"
 #include "datasources/sources.hpp"
-#include "datasources/http_test_server.hpp"
+#include "datasources/urls.hpp"
 #include "test_support.hpp"
 
 using namespace dpclust;

@@ -20,11 +20,14 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "datasources/archive.hpp"
+#include "datasources/dataset_state.hpp"
 #include "datasources/download.hpp"
 #include "datasources/fetch.hpp"
+#include "datasources/http_test_server.hpp"
+#include "datasources/redirect_policy.hpp"
 #include "datasources/sha256.hpp"
 #include "datasources/sources.hpp"
-#include "datasources/http_test_server.hpp"
+#include "datasources/urls.hpp"
 #include "test_support.hpp"
 
 using namespace dpclust;
@@ -229,6 +232,19 @@ TEST(HostileServer, UnpinnedDownloadIsBoundedAndLeavesNoPart) {
   const auto bad = sh(site.data("fetch u"));
   EXPECT_EQ(bad.code, 2) << bad.output;
   EXPECT_NE(bad.output.find("$DPCLUST_FETCH_MAX_BYTES: 'lots' is not a size in bytes"), std::string::npos) << bad.output;
+}
+
+// The bound is read by the rule of every size (io/byte_size.hpp): a fraction or a unit ending in B or iB
+// was refused here before, while --max-memory took them.
+TEST(HostileServer, UnpinnedBoundTakesTheSizesMaxMemoryTakes) {
+  ::setenv("DPCLUST_FETCH_MAX_BYTES", "0.5MiB", 1);
+  const std::uint64_t half_mib = download_options_from_environment().max_unpinned_bytes;
+  ::setenv("DPCLUST_FETCH_MAX_BYTES", " 2gb", 1);
+  const std::uint64_t two_gib = download_options_from_environment().max_unpinned_bytes;
+  ::unsetenv("DPCLUST_FETCH_MAX_BYTES");
+  EXPECT_EQ(half_mib, 524288u);
+  EXPECT_EQ(two_gib, std::uint64_t{2} << 30);
+  EXPECT_EQ(download_options_from_environment().max_unpinned_bytes, DownloadOptions::kDefaultMaxUnpinnedBytes);
 }
 
 // 5. A body cut short for an unpinned file, ended by closing the connection (no Content-Length, so it

@@ -16,6 +16,7 @@
 #include "datasources/http_test_server.hpp"
 #include "datasources/sha256.hpp"
 #include "datasources/sources.hpp"
+#include "datasources/urls.hpp"
 #include "test_support.hpp"
 
 using namespace dpclust;

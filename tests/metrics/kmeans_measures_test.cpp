@@ -16,7 +16,7 @@
 #include "core/numpy_random.hpp"
 #include "core/rng.hpp"
 #include "metrics/clustering_accuracy.hpp"
-#include "metrics/kmeans_reference.hpp"
+#include "cluster/kmeans/kmeans_reference.hpp"
 #include "metrics/nearest_centre.hpp"
 #include "metrics/silhouette.hpp"
 

@@ -75,5 +75,11 @@ if [ -s "$OUT/comparison/dpdbscan_table2/moons__ari.png" ]; then ok "a run witho
 if [ -s "$TMP/plain/wc_fig3_measures.png" ] && [ ! -e "$TMP/plain/comparison" ]; then ok "comparison figures only on request"
 else bad "comparison figures only on request"; ls "$TMP/plain" | sed 's/^/    /'; fi
 
+# One colour per method in every figure, epsilon on a log axis (tests/plots/colours_axes_check.py).
+if "$PY" "$ROOT/tests/plots/colours_axes_check.py" "$ROOT" >"$TMP/colours" 2>&1; then
+  ok "one colour per method across the generic, comparison and benchmark figures; log epsilon axis"
+else
+  bad "one colour per method across the generic, comparison and benchmark figures; log epsilon axis"; sed 's/^/    /' "$TMP/colours"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

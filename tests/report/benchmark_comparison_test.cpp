@@ -52,6 +52,13 @@ std::vector<Trial> values(std::initializer_list<double> v) {
   return t;
 }
 
+// Ten trials x, x + step, ..., x + 9 step.
+std::vector<Trial> ten(double x, double step = 0.01) {
+  std::vector<Trial> t;
+  for (int i = 0; i < 10; ++i) t.push_back({x + step * i, 3});
+  return t;
+}
+
 json k_given(int k) { return {{"input", "k"}, {"source", "public"}, {"value", k}, {"how", "given in the config"}, {"params", {"k"}}}; }
 json bounds_public() { return {{"input", "bounds"}, {"source", "public"}, {"how", "a box given in the config"}}; }
 json bounds_from_data() { return {{"input", "bounds"}, {"source", "data"}, {"how", "the data's bounding box (bounds: data, flagged)"}}; }
@@ -71,13 +78,13 @@ json benchmark_results() {
   c.push_back(bench_cell("dp_a", 1.0, {{0.9, 3}, {0.8, 0}, {0.7, 3}, {0.3, 3}, {std::nullopt, 0}}, "private",
                          json::array({bounds_public(), k_given(3)}), {{"k", 3}}));
   // dp_b: the baseline's own values (no better), and its bounds taken from the data (oracle-tuned).
-  json b = bench_cell("dp_b", 1.0, values({0.45, 0.5, 0.55}), "private", json::array({bounds_from_data(), k_given(3)}), {{"k", 3}});
+  json b = bench_cell("dp_b", 1.0, ten(0.45), "private", json::array({bounds_from_data(), k_given(3)}), {{"k", 3}});
   b["tuning"] = {{"oracle", true}, {"search", "none"}, {"reasons", {"bounds: the data's bounding box"}}};
   c.push_back(b);
-  c.push_back(bench_cell("dp_c", 1.0, values({0.9, 0.92, 0.94}), "private", json::array({bounds_public(), k_given(3)}), {{"k", 3}}));
+  c.push_back(bench_cell("dp_c", 1.0, ten(0.9, 0.001), "private", json::array({bounds_public(), k_given(3)}), {{"k", 3}}));
   c.push_back(bench_cell("kmeans", std::nullopt, values({0.6, 0.6, 0.6}), "non_private", nullptr, {{"k", 4}}));
   c.push_back(bench_cell("kmeans", std::nullopt, values({0.95, 0.95, 0.97}), "non_private", nullptr, {{"k", 3}}));
-  c.push_back(bench_cell("uniform_centres", std::nullopt, values({0.45, 0.5, 0.55}), "trivial_baseline",
+  c.push_back(bench_cell("uniform_centres", std::nullopt, ten(0.45), "trivial_baseline",
                          json::array({bounds_public(), k_given(3)}), {{"k", 3}}));
   return r;
 }
@@ -128,7 +135,8 @@ TEST(BenchmarkComparison, SpreadAndFailureRate) {
   EXPECT_EQ(t.rows[*t.baseline_row].label, "uniform_centres");
   EXPECT_EQ(t.rows[*t.baseline_row].role, RowRole::trivial_baseline);
   // dp_a: the 4 values 0.9, 0.8, 0.7, 0.3 (see PercentilesInterpolateLinearly) out of 5 trials. Failed: the trial
-  // that found no cluster (0.8), the one no better than the baseline's mean 0.5 (0.3), the one without a value: 3 of 5.
+  // that found no cluster (0.8), the one no better than the baseline's median 0.495 (0.3), the one without a value:
+  // 3 of 5.
   const auto& a = *row_of(t, "dp_a").cells[0];
   EXPECT_EQ(a.trials, 5u);
   EXPECT_EQ(a.sample.n, 4u);
@@ -138,27 +146,29 @@ TEST(BenchmarkComparison, SpreadAndFailureRate) {
   EXPECT_NEAR(a.spread->p90, 0.87, 1e-12);
   EXPECT_EQ(a.failures, 3u);
   EXPECT_TRUE(a.failure_against_baseline);
-  // dp_b: 0.45 and 0.5 are no better than 0.5; dp_c fails nowhere.
-  EXPECT_EQ(row_of(t, "dp_b").cells[0]->failures, 2u);
+  // dp_b: 0.45 .. 0.49 are no better than 0.495; dp_c fails nowhere.
+  EXPECT_EQ(row_of(t, "dp_b").cells[0]->failures, 5u);
   EXPECT_EQ(row_of(t, "dp_c").cells[0]->failures, 0u);
   const std::string md = comparison_table_markdown(t);
-  EXPECT_NE(md.find("0.750 [0.420, 0.870], fail 60%"), std::string::npos) << md;
-  EXPECT_NE(md.find("fail 67%"), std::string::npos) << md;  // dp_b: 2 of 3
+  EXPECT_NE(md.find("p10-p90 [0.420, 0.870], fail 60%"), std::string::npos) << md;
+  EXPECT_NE(md.find("fail 50%"), std::string::npos) << md;  // dp_b: 5 of 10
 }
 
 TEST(BenchmarkComparison, PrivateMethodNotBeatingTheBaselineIsFlagged) {
   const auto tables = compare_methods("bench", benchmark_results());
   const ComparisonTable& t = tables[0];
-  // Welch against the baseline (0.45, 0.5, 0.55; mean 0.5, variance 0.0025):
-  //  dp_a: t = 0.175 / sqrt(0.0691667 / 4 + 0.0025 / 3) = 1.29987 (a better mean, not significant);
-  //  dp_b: the same values, t = 0, p = 1;  dp_c: t = 0.42 / sqrt(0.0004 / 3 + 0.0025 / 3) = 13.5086.
+  // The rank-sum test against the baseline (0.45, 0.46, ..., 0.54; median 0.495):
+  //  dp_a: 0.9, 0.8, 0.7 above all ten, 0.3 below: U = 30 of 40, two-sided exact p = 2 * 94 / C(14, 4) = 0.1878
+  //        (a better median, 0.75, not significant);
+  //  dp_b: the same values, p = 1;  dp_c: 0.900 .. 0.909 above all ten: p = 2 / C(20, 10).
   const auto& a = *row_of(t, "dp_a").cells[0];
   const auto& b = *row_of(t, "dp_b").cells[0];
   const auto& c = *row_of(t, "dp_c").cells[0];
   ASSERT_TRUE(a.vs_baseline && b.vs_baseline && c.vs_baseline);
-  EXPECT_NEAR(a.vs_baseline->t, 1.2998673672393632, 1e-12);
+  EXPECT_EQ(a.vs_baseline->u, 30.0);
+  EXPECT_NEAR(a.vs_baseline->p, 2 * 94.0 / 1001, 1e-15);
   EXPECT_EQ(b.vs_baseline->p, 1.0);
-  EXPECT_NEAR(c.vs_baseline->t, 13.508617938956213, 1e-12);
+  EXPECT_NEAR(c.vs_baseline->p, 2.0 / 184756, 1e-18);
   // Holm over the 3 tests: the smallest p (dp_c) times 3, then dp_a's times 2 (kept at least that), dp_b's 1.
   EXPECT_EQ(t.baseline_tests, 3u);
   EXPECT_NEAR(*c.baseline_p_holm, 3 * c.vs_baseline->p, 1e-15);
@@ -167,7 +177,7 @@ TEST(BenchmarkComparison, PrivateMethodNotBeatingTheBaselineIsFlagged) {
   EXPECT_LT(*c.baseline_p_holm, 0.05);
   EXPECT_GT(*a.baseline_p_holm, 0.05);
   EXPECT_TRUE(c.beats_baseline);
-  EXPECT_FALSE(a.beats_baseline);  // better on average, not significantly
+  EXPECT_FALSE(a.beats_baseline);  // a better median, not significantly
   EXPECT_FALSE(b.beats_baseline);  // not better at all
   EXPECT_EQ(t.baseline_compared, 3u);
   EXPECT_EQ(t.below_baseline, 2u);
@@ -186,11 +196,11 @@ TEST(BenchmarkComparison, EachPrivateRowIsTestedAgainstItsCounterpartOnTheSameIn
   const auto tables = compare_methods("bench", benchmark_results());
   const ComparisonTable& t = tables[0];
   // kmeans at k = 4 comes first in the results but was given another k: the counterpart is kmeans at k = 3,
-  // mean 0.956667. dp_a: 0.675 - 0.956667 = -0.281667; dp_c: 0.92 - 0.956667 = -0.036667.
+  // median 0.95. The gaps are of the medians: dp_a 0.75 - 0.95 = -0.2; dp_c 0.9045 - 0.95 = -0.0455.
   const auto& a_row = row_of(t, "dp_a");
   EXPECT_NE(a_row.counterpart_label.find("k=3"), std::string::npos) << a_row.counterpart_label;
-  EXPECT_NEAR(*a_row.cells[0]->counterpart_gap, -0.2816666666666666, 1e-12);
-  EXPECT_NEAR(*row_of(t, "dp_c").cells[0]->counterpart_gap, -0.036666666666666736, 1e-12);
+  EXPECT_NEAR(*a_row.cells[0]->counterpart_gap, -0.2, 1e-12);
+  EXPECT_NEAR(*row_of(t, "dp_c").cells[0]->counterpart_gap, -0.0455, 1e-12);
   EXPECT_EQ(t.counterpart_tests, 3u);
 }
 
@@ -238,18 +248,18 @@ TEST(BenchmarkComparison, WithoutAMajorityEveryRowOfTheInputIsMarked) {
   EXPECT_EQ(old.side_not_recorded, std::vector<std::string>{"dp_m"});
 }
 
-// The win regions: per column, the best private row only where Welch's test (Holm over the table's tests)
+// The win regions: per column, the best median's row only where the rank-sum test (Holm over the table's tests)
 // rejects against every other private row; the baseline and the references never compete.
 TEST(WinRegions, BestOnlyWhereSignificantlyBest) {
   json r{{"experiment", "bench"}, {"cells", json::array()}};
   auto& c = r["cells"];
-  // eps 0.5: A clearly best. eps 1: A has the best mean (0.9 vs 0.86) but its spread hides it. eps 2: A alone.
-  c.push_back(bench_cell("A", 0.5, values({0.90, 0.91, 0.92}), "private"));
-  c.push_back(bench_cell("B", 0.5, values({0.50, 0.52, 0.54}), "private"));
-  c.push_back(bench_cell("A", 1.0, values({0.80, 0.90, 1.00}), "private"));
-  c.push_back(bench_cell("B", 1.0, values({0.85, 0.86, 0.87}), "private"));
+  // eps 0.5: A clearly best. eps 1: A has the best median (0.965 vs 0.9595) but its spread hides it. eps 2: A alone.
+  c.push_back(bench_cell("A", 0.5, ten(0.90, 0.001), "private"));
+  c.push_back(bench_cell("B", 0.5, ten(0.50), "private"));
+  c.push_back(bench_cell("A", 1.0, values({0.70, 0.75, 0.80, 0.85, 0.96, 0.97, 0.98, 0.99, 0.995, 0.999}), "private"));
+  c.push_back(bench_cell("B", 1.0, ten(0.955, 0.001), "private"));
   c.push_back(bench_cell("A", 2.0, values({0.95, 0.96}), "private"));
-  c.push_back(bench_cell("uniform_centres", std::nullopt, values({0.99, 0.99, 0.99}), "trivial_baseline"));
+  c.push_back(bench_cell("uniform_centres", std::nullopt, ten(0.99, 0.0), "trivial_baseline"));
   const auto tables = compare_methods("bench", r);
   const auto w = column_winners(tables[0]);
   ASSERT_EQ(w.size(), 4u);  // 0.5, 1, 2, no epsilon
@@ -275,10 +285,10 @@ TEST(WinRegions, LowerIsBetterAndTablesPerFamilyOverN) {
     return cell;
   };
   // Listed large first: the table is sorted by n. Inertia: lower is better, so B wins at n = 10^4.
-  r["cells"].push_back(cost("A", "large", {5.0, 5.1, 5.2}));
-  r["cells"].push_back(cost("B", "large", {1.0, 1.1, 1.2}));
-  r["cells"].push_back(cost("A", "small", {1.0, 1.1, 1.2}));
-  r["cells"].push_back(cost("B", "small", {5.0, 5.1, 5.2}));
+  r["cells"].push_back(cost("A", "large", {5.0, 5.1, 5.2, 5.3, 5.4, 5.5}));
+  r["cells"].push_back(cost("B", "large", {1.0, 1.1, 1.2, 1.3, 1.4, 1.5}));
+  r["cells"].push_back(cost("A", "small", {1.0, 1.1, 1.2, 1.3, 1.4, 1.5}));
+  r["cells"].push_back(cost("B", "small", {5.0, 5.1, 5.2, 5.3, 5.4, 5.5}));
   const auto tables = compare_methods("bench", r);
   const auto wins = win_regions(r, tables);
   ASSERT_EQ(wins.size(), 1u);  // one family, two sizes n, one dimension: an (n, eps) table only

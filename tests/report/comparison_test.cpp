@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "report/comparison.hpp"
+#include "report/comparison_export.hpp"
 #include "report/comparison_markdown.hpp"
 #include "report/comparison_stats.hpp"
 #include "report/report.hpp"
@@ -43,31 +44,6 @@ const ComparisonRow& row(const ComparisonTable& t, const std::string& label) {
 }
 
 }  // namespace
-
-// scipy.stats.ttest_ind(a, b, equal_var=False) (scipy 1.10.1), run once to get these constants.
-TEST(ComparisonStats, WelchMatchesScipy) {
-  const auto w = welch_test({0.61, 0.64, 0.58, 0.66, 0.63}, {0.52, 0.49, 0.57, 0.55, 0.50});
-  ASSERT_TRUE(w.has_value());
-  EXPECT_NEAR(w->t, 4.8281134630050335, 1e-12);
-  EXPECT_NEAR(w->p, 0.0013429094437397238, 1e-12);
-
-  // Unequal sizes and spreads: the Welch-Satterthwaite degrees of freedom are not an integer.
-  const auto u = welch_test({1, 2, 3}, {2, 4, 6, 8, 10, 12});
-  ASSERT_TRUE(u.has_value());
-  EXPECT_NEAR(u->t, -3.0618621784789726, 1e-12);
-  EXPECT_NEAR(u->df, 6.2135922330097095, 1e-12);
-  EXPECT_NEAR(u->p, 0.02121018868057505, 1e-12);
-}
-
-TEST(ComparisonStats, WelchEdgeCases) {
-  EXPECT_FALSE(welch_test({1.0}, {1.0, 2.0}).has_value());  // a single trial has no spread to test with
-  const auto same = welch_test({0.5, 0.5, 0.5}, {0.5, 0.5});
-  ASSERT_TRUE(same.has_value());
-  EXPECT_EQ(same->p, 1.0);
-  const auto exact = welch_test({0.9, 0.9, 0.9}, {0.5, 0.5});  // two constant samples that differ
-  ASSERT_TRUE(exact.has_value());
-  EXPECT_EQ(exact->p, 0.0);
-}
 
 TEST(ComparisonStats, IntervalIsStudentTAndCutToTheRange) {
   // mean 3, sd sqrt(2.5), t_{0.975, 4} = 2.7764451051977987 (scipy.stats.t.ppf): half-width 1.9632432...
@@ -169,7 +145,8 @@ TEST_F(ComparisonFixture, CentralTable) {
   EXPECT_TRUE(b05.best);
   EXPECT_FALSE(a05.best);
   ASSERT_TRUE(a05.test.has_value());
-  EXPECT_NEAR(a05.test->p, welch_test({0.50, 0.55, 0.60}, {0.20, 0.25, 0.30})->p, 1e-15);
+  EXPECT_NEAR(a05.test->p, rank_sum_test({0.50, 0.55, 0.60}, {0.20, 0.25, 0.30})->p, 1e-15);
+  EXPECT_DOUBLE_EQ(a05.test->p, 0.1);  // complete separation of 3 and 3: 2 / C(6, 3)
   // eps 2: dp_a 0.82 vs dp_b 0.8233: dp_b best again; the skipped cell shows its reason.
   EXPECT_TRUE(row(t, "dp_b").cells[1]->best);
   ASSERT_TRUE(row(t, "dp_c").cells[1]->skipped.has_value());
@@ -183,8 +160,9 @@ TEST_F(ComparisonFixture, CentralTable) {
   const std::vector<double> adj = holm_adjust(raw);
   EXPECT_DOUBLE_EQ(*a05.p_holm, adj[0]);
   EXPECT_DOUBLE_EQ(*row(t, "dp_a").cells[1]->p_holm, adj[1]);
-  EXPECT_TRUE(a05.significant);                       // 0.25 vs 0.55 with spread 0.05: p ~ 0.002 before Holm
-  EXPECT_FALSE(row(t, "dp_a").cells[1]->significant);  // 0.82 vs 0.823
+  // With 3 trials a side no rank test reaches 5% (its smallest two-sided p is 0.1): nothing is significant.
+  EXPECT_FALSE(a05.significant);
+  EXPECT_FALSE(row(t, "dp_a").cells[1]->significant);  // 0.82 vs 0.83
 }
 
 TEST_F(ComparisonFixture, LocalMethodsHaveTheirOwnTable) {
@@ -224,14 +202,14 @@ TEST_F(ComparisonFixture, Markdown) {
   const std::string md = comparison_table_markdown(tables[0]);
   EXPECT_NE(md.find("#### ds · ari (higher is better)"), std::string::npos) << md;
   EXPECT_NE(md.find("| method | ε = 0.5 | ε = 2 | non-private (no ε) |"), std::string::npos) << md;
-  // dp_b at 0.5: mean 0.55, t_{0.975,2} = 4.302652729749464 * 0.05 / sqrt(3) = 0.124207...
-  EXPECT_NE(md.find("| dp_b | **0.550** [0.426, 0.674] (3) |"), std::string::npos) << md;
+  // dp_b at 0.5: median 0.55; with 3 trials no order statistics reach 95%: the interval is [min, max].
+  EXPECT_NE(md.find("| dp_b | **0.550** [0.500, 0.600] · mean 0.550 (3) |"), std::string::npos) << md;
   // The skip reason once under the table, the cell referring to it.
   EXPECT_NE(md.find("skipped (S1)"), std::string::npos) << md;
   EXPECT_NE(md.find("- S1: needs 3^13 cells (fix: select at most 12 columns)"), std::string::npos) << md;
   EXPECT_EQ(md.find("skipped: needs"), std::string::npos) << md;
-  EXPECT_NE(md.find("| kmeans *(reference)* |  |  | **0.900** [0.900, 0.900] (3) |"), std::string::npos) << md;
-  EXPECT_NE(md.find("3 tests against the column's best"), std::string::npos) << md;
+  EXPECT_NE(md.find("| kmeans *(reference)* |  |  | **0.900** [0.900, 0.900] · mean 0.900 (3) |"), std::string::npos) << md;
+  EXPECT_NE(md.find("3 tests against the column's best median"), std::string::npos) << md;
   const std::string local = comparison_table_markdown(tables[1]);
   EXPECT_NE(local.find("local ε = 2"), std::string::npos) << local;
   EXPECT_NE(local.find("r = 0.5"), std::string::npos) << local;
@@ -297,7 +275,8 @@ TEST_F(ComparisonFixture, SectionFoldsPaperExperimentsOnly) {
   opts.folded = {"paper_exp"};
   const std::string md = comparison_section(res, opts);
   EXPECT_NE(md.find("## Comparison of methods"), std::string::npos);
-  EXPECT_NE(md.find("Welch's two-sample t-test"), std::string::npos);
+  EXPECT_NE(md.find("Wilcoxon-Mann-Whitney rank-sum test"), std::string::npos);
+  EXPECT_NE(md.find("rank by the median"), std::string::npos);
   EXPECT_NE(md.find("Holm-adjusted"), std::string::npos);
   const auto mine = md.find("### mine"), paper = md.find("### paper_exp");
   ASSERT_NE(mine, std::string::npos);
@@ -311,4 +290,207 @@ TEST_F(ComparisonFixture, SectionFoldsPaperExperimentsOnly) {
   EXPECT_NE(md2.find("<details>"), std::string::npos);
   // An experiment without cells gives no section at all.
   EXPECT_EQ(comparison_section(Results(std::map<std::string, json>{{"empty", json{{"cells", json::array()}}}}), {}), "");
+}
+
+// The median's distribution-free interval: order statistics [x_(k), x_(n+1-k)], k the largest with
+// 2 P(B <= k-1) <= 0.05, B ~ Binomial(n, 1/2).
+TEST(ComparisonStats, MedianIntervalIsOrderStatistics) {
+  std::vector<double> ten;
+  for (int i = 10; i >= 1; --i) ten.push_back(i);  // unsorted on purpose
+  const auto m10 = median_interval(ten);
+  ASSERT_TRUE(m10.has_value());
+  EXPECT_EQ(m10->lo, 2.0);
+  EXPECT_EQ(m10->hi, 9.0);
+  EXPECT_DOUBLE_EQ(m10->coverage, 1 - 2 * 11.0 / 1024);  // 1 - 2 (C(10,0) + C(10,1)) / 2^10 = 0.978515625
+  std::vector<double> thirty;
+  for (int i = 1; i <= 30; ++i) thirty.push_back(i);
+  const auto m30 = median_interval(thirty);
+  EXPECT_EQ(m30->lo, 10.0);
+  EXPECT_EQ(m30->hi, 21.0);
+  EXPECT_NEAR(m30->coverage, 0.9572260547429323, 1e-12);
+  const auto m5 = median_interval({3, 1, 2, 5, 4});  // no pair reaches 95%: [min, max], coverage 1 - 2^-4
+  EXPECT_EQ(m5->lo, 1.0);
+  EXPECT_EQ(m5->hi, 5.0);
+  EXPECT_DOUBLE_EQ(m5->coverage, 0.9375);
+  EXPECT_FALSE(median_interval({}).has_value());
+  const Sample s = summarize({1, 2, 3, 4, 1000});
+  EXPECT_EQ(s.median, 3.0);  // one wild value moves the mean (202), not the median
+  EXPECT_DOUBLE_EQ(s.mean, 202.0);
+}
+
+// The Wilcoxon-Mann-Whitney test: exact without ties (hand-counted null distributions), the normal
+// approximation with tie correction and continuity correction otherwise (scipy.stats.mannwhitneyu's
+// method="asymptotic" formula, evaluated by hand below).
+TEST(ComparisonStats, RankSumTestExactAndAsymptotic) {
+  // 3 and 3 completely separated: U = 0, P(U <= 0) = 1 / C(6, 3) = 0.05.
+  const auto sep = rank_sum_test({1, 2, 3}, {4, 5, 6});
+  ASSERT_TRUE(sep.has_value());
+  EXPECT_TRUE(sep->exact);
+  EXPECT_EQ(sep->u, 0.0);
+  EXPECT_DOUBLE_EQ(sep->p, 0.1);
+  EXPECT_DOUBLE_EQ(rank_sum_test({1, 2, 3}, {4, 5, 6}, Alternative::less)->p, 0.05);
+  EXPECT_DOUBLE_EQ(rank_sum_test({1, 2, 3}, {4, 5, 6}, Alternative::greater)->p, 1.0);
+  // Interleaved: U = 3; the null distribution of U for (3, 3) has counts 1 1 2 3 3 3 3 2 1 1: P(U <= 3) = 7/20.
+  EXPECT_DOUBLE_EQ(rank_sum_test({1, 3, 5}, {2, 4, 6})->p, 0.7);
+  // Ten against ten, separated: 2 / C(20, 10).
+  std::vector<double> lo, hi;
+  for (int i = 0; i < 10; ++i) lo.push_back(i), hi.push_back(100 + i);
+  EXPECT_NEAR(rank_sum_test(hi, lo)->p, 2.0 / 184756, 1e-18);
+  // Ties: a = {1, 1, 2}, b = {2, 3, 3}: mid-ranks give U_a = 0.5, mean 4.5, variance 9/12 (7 - 18/30) = 4.8;
+  // two-sided p = erfc(3.5 / sqrt(4.8) / sqrt 2), one-sided (less) Phi((0.5 - 4.5 + 0.5) / sqrt 4.8).
+  const auto tied = rank_sum_test({1, 1, 2}, {2, 3, 3});
+  EXPECT_FALSE(tied->exact);
+  EXPECT_DOUBLE_EQ(tied->u, 0.5);
+  EXPECT_NEAR(tied->p, 0.11014892418594698, 1e-12);
+  EXPECT_NEAR(rank_sum_test({1, 1, 2}, {2, 3, 3}, Alternative::less)->p, 0.05507446209297349, 1e-12);
+  EXPECT_DOUBLE_EQ(rank_sum_test({0.5, 0.5}, {0.5, 0.5, 0.5})->p, 1.0);  // nothing to rank
+  EXPECT_FALSE(rank_sum_test({}, {1.0}).has_value());
+}
+
+// A wild trial does not decide the ranking: the median ranks, the mean is shown beside it.
+TEST_F(ComparisonFixture, OneWildTrialDoesNotWinOrLose) {
+  json r{{"cells", json::array()}};
+  r["cells"].push_back(make_cell("ds", "steady", 0.1, "normalized_kmeans_cost", {1.9, 2.0, 2.1, 2.0, 1.95, 2.05, 2.0, 2.02, 1.98, 2.01}));
+  r["cells"].push_back(make_cell("ds", "wild", 0.1, "normalized_kmeans_cost", {1.2, 1.3, 1.25, 1.22, 1.28, 1.3, 1.21, 1.27, 1.24, 9369525.0}));
+  const auto t = compare_methods("e", r);
+  ASSERT_EQ(t.size(), 1u);
+  const auto& wild = *row(t[0], "wild").cells[0];
+  EXPECT_TRUE(wild.best);  // median 1.26 against 2.0, whatever its mean (936,953.6)
+  EXPECT_GT(wild.sample.mean, 900000.0);
+  EXPECT_TRUE(row(t[0], "steady").cells[0]->significant);  // 9 of its 10 trials are above all of wild's but one
+  const std::string md = comparison_table_markdown(t[0]);
+  EXPECT_NE(md.find("| wild | **1.260** [1.210, 1.300] · mean 936953.627 (10) |"), std::string::npos) << md;
+}
+
+// An undefined value (a silhouette of one cluster: null in the trial) counts as a failure, and a cell with
+// fewer than half of its trials valid is not ranked: never the best, never tested.
+TEST_F(ComparisonFixture, CellWithFewerThanHalfValidIsNotRanked) {
+  json r{{"cells", json::array()}};
+  json one = make_cell("ds", "dp_kmeans", 2.0, "silhouette", {0.094});
+  for (int i = 1; i < 10; ++i) one["trials"].push_back({{"trial", i}, {"metrics", {{"silhouette", nullptr}}}});
+  r["cells"].push_back(one);
+  r["cells"].push_back(make_cell("ds", "dpm", 2.0, "silhouette", {0.05, 0.06, 0.04, 0.05, 0.07, 0.05, 0.06, 0.05, 0.04, 0.05}));
+  const auto t = compare_methods("e", r);
+  ASSERT_EQ(t.size(), 1u);
+  const auto& c = *row(t[0], "dp_kmeans").cells[0];
+  EXPECT_FALSE(c.ranked);
+  EXPECT_FALSE(c.best);
+  EXPECT_FALSE(c.test.has_value());
+  EXPECT_EQ(c.failures, 9u);  // the nine undefined values
+  EXPECT_TRUE(row(t[0], "dpm").cells[0]->best);
+  EXPECT_EQ(t[0].unranked_cells, 1u);
+  const std::string md = comparison_table_markdown(t[0]);
+  EXPECT_NE(md.find("0.094 [-] · mean 0.094 (1 of 10), not ranked (fewer than half of the trials valid)"), std::string::npos) << md;
+  EXPECT_NE(md.find("fail 90%"), std::string::npos) << md;
+}
+
+// A private row significantly worse with more epsilon is marked, with its pairs; a row that only improves is not.
+TEST_F(ComparisonFixture, RowWorseWithMoreEpsilonIsMarked) {
+  json r{{"cells", json::array()}};
+  auto around = [](double x) {
+    std::vector<double> v;
+    for (int i = 0; i < 10; ++i) v.push_back(x + 0.001 * i);
+    return v;
+  };
+  r["cells"].push_back(make_cell("ds", "dp_dbscan", 0.2, "ari", around(0.78)));
+  r["cells"].push_back(make_cell("ds", "dp_dbscan", 1.0, "ari", around(0.21)));
+  r["cells"].push_back(make_cell("ds", "dp_dbscan", 5.0, "ari", around(0.0)));
+  r["cells"].push_back(make_cell("ds", "eugkm", 0.2, "ari", around(0.90)));
+  r["cells"].push_back(make_cell("ds", "eugkm", 1.0, "ari", around(0.95)));
+  r["cells"].push_back(make_cell("ds", "eugkm", 5.0, "ari", around(0.99)));
+  const auto t = compare_methods("e", r);
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0].decline_tests, 6u);  // 3 pairs a row
+  EXPECT_EQ(t[0].declining_rows, 1u);
+  EXPECT_EQ(row(t[0], "dp_dbscan").declines.size(), 3u);  // 1 < 0.2, 5 < 0.2, 5 < 1: p = 1/C(20,10) each, Holm 6x
+  EXPECT_TRUE(row(t[0], "eugkm").declines.empty());
+  const std::string md = comparison_table_markdown(t[0]);
+  EXPECT_NE(md.find("| dp_dbscan ⤓ |"), std::string::npos) << md;
+  EXPECT_NE(md.find("- dp_dbscan: ε = 1 (median 0.21"), std::string::npos) << md;  // 0.2145 and 0.7845: the medians shown
+  EXPECT_NE(md.find(") worse than ε = 0.2 (0.78"), std::string::npos) << md;
+  EXPECT_NE(md.find("), p < 0.001"), std::string::npos) << md;
+}
+
+// The (eps, delta) rows of a table at different deltas: flagged above the table; one delta: nothing said.
+TEST_F(ComparisonFixture, DeltaThatDiffersBetweenRowsIsFlagged) {
+  auto with_delta = [](json c, double delta) {
+    c["side_information"] = json::array({{{"input", "delta"}, {"source", "public"}, {"value", delta}, {"how", "given in the config"}}});
+    return c;
+  };
+  json r{{"cells", json::array()}};
+  r["cells"].push_back(with_delta(make_cell("ds", "lsh_clustering", 1.0, "ari", {0.7, 0.8}), 1e-6));
+  r["cells"].push_back(with_delta(make_cell("ds", "dpm", 1.0, "ari", {0.6, 0.7}), 1e-5));
+  const auto t = compare_methods("e", r);
+  ASSERT_EQ(t[0].delta_groups.size(), 2u);
+  EXPECT_NE(comparison_table_markdown(t[0]).find("**δ differs between the (ε, δ) rows of this table:** δ = 1e-06 (lsh_clustering); δ = 1e-05 (dpm)"),
+            std::string::npos);
+  json same{{"cells", json::array()}};
+  same["cells"].push_back(with_delta(make_cell("ds", "lsh_clustering", 1.0, "ari", {0.7, 0.8}), 1e-6));
+  same["cells"].push_back(with_delta(make_cell("ds", "dpm", 1.0, "ari", {0.6, 0.7}), 1e-6));
+  const auto u = compare_methods("e", same);
+  EXPECT_TRUE(u[0].delta_groups.empty());
+  EXPECT_EQ(comparison_table_markdown(u[0]).find("δ differs"), std::string::npos);
+}
+
+// The comparison as files for a paper: one CSV line per cell with every statistic at full precision, a LaTeX
+// booktabs table with the best median in bold and the names escaped, both written per (dataset, metric).
+TEST_F(ComparisonFixture, TablesAsCsvAndLatex) {
+  const auto tables = compare_methods("mine", results());
+  const std::string csv = comparison_csv({&tables[0], &tables[1]});
+  std::istringstream lines(csv);
+  std::string header, line;
+  std::getline(lines, header);
+  EXPECT_EQ(header.rfind("experiment,dataset,metric,direction,axis,series,label,role,epsilon,trials,valid,ranked,median,median_lo,median_hi,", 0), 0u)
+      << header;
+  std::size_t n = 0;
+  bool found = false;
+  while (std::getline(lines, line)) {
+    ++n;
+    if (line.rfind("mine,ds,ari,higher is better,central,dp_b,dp_b,private,0.5,3,3,true,0.55000000000000004,0.5,0.59999999999999998,", 0) == 0)
+      found = true;
+  }
+  EXPECT_TRUE(found) << csv;
+  EXPECT_EQ(n, 10u);  // central: dp_a x2, dp_b x2, dp_c (skipped), kmeans, dbscan; local: nd_laplace, kmeans, dbscan
+  const std::string tex = comparison_latex({&tables[0], &tables[1]});
+  for (const char* part : {"\\toprule", "\\midrule", "\\bottomrule", "\\textbf{0.550}", "nd\\_laplace", "\\label{tab:mine:ds:ari}",
+                           "$\\varepsilon = 0.5$", "local $\\varepsilon = 2$"})
+    EXPECT_NE(tex.find(part), std::string::npos) << part << "\n" << tex;
+  EXPECT_EQ(tex.find("$$"), std::string::npos) << tex;  // a cell's marks in one superscript, never display math
+  const auto dir = std::filesystem::temp_directory_path() / "dpclust_tables_test";
+  std::filesystem::remove_all(dir);
+  const Results res(std::map<std::string, json>{{"mine", results()}});
+  const auto written = write_comparison_tables(res, dir);
+  ASSERT_EQ(written.size(), 2u);  // one (dataset, metric): its CSV and its LaTeX
+  EXPECT_TRUE(std::filesystem::is_regular_file(dir / "mine" / "ds__ari.csv"));
+  EXPECT_TRUE(std::filesystem::is_regular_file(dir / "mine" / "ds__ari.tex"));
+  std::filesystem::remove_all(dir);
+}
+
+// Papers none of whose values the results cover: one line naming them all, no section of "not run" rows each.
+TEST(ReportPapers, PapersWithoutResultsAreOneLine) {
+  const Reference ref = load_reference(std::filesystem::path(DPCLUST_TEST_SOURCE_DIR) / "reference" / "published.yaml");
+  const Results res(std::filesystem::path(DPCLUST_TEST_SOURCE_DIR) / "tests" / "fixtures" / "results");  // DP-DBSCAN's only
+  const std::string md = write_markdown(ref, res, ReportOptions{});
+  EXPECT_NE(md.find("## Papers without results\n\nNot run here"), std::string::npos);
+  const auto pos = md.find("## Papers without results");
+  const std::string line = md.substr(pos, md.find('\n', md.find("Not run here", pos)) - pos);
+  EXPECT_NE(line.find("DPM"), std::string::npos) << line;
+  EXPECT_NE(line.find("DRBT"), std::string::npos) << line;
+  EXPECT_EQ(md.find("\n## " + ref.papers.at("dpm") + "\n"), std::string::npos);  // no section of its own
+  EXPECT_NE(md.find("\n## " + ref.papers.at("dpdbscan") + "\n"), std::string::npos);  // the paper with results keeps its
+}
+
+// A LaTeX cell with several marks puts them in one superscript: "$^{\dagger}$$^{\ddagger}$" would open display math.
+TEST_F(ComparisonFixture, LatexMarksShareOneSuperscript) {
+  json r{{"experiment", "e"}, {"cells", json::array()}};
+  std::vector<double> high, low;
+  for (int i = 0; i < 10; ++i) high.push_back(0.9 + 0.001 * i), low.push_back(0.1 + 0.001 * i);
+  r["cells"].push_back(make_cell("ds", "good", 1.0, "ari", high));
+  json flagged = make_cell("ds", "textbook", 1.0, "ari", low);
+  flagged["non_private"] = json::array({"the textbook sampler"});
+  r["cells"].push_back(flagged);
+  const auto t = compare_methods("e", r);
+  const std::string tex = comparison_latex({&t[0]});
+  EXPECT_NE(tex.find("$^{\\dagger,\\ddagger}$"), std::string::npos) << tex;
+  EXPECT_EQ(tex.find("$$"), std::string::npos) << tex;
 }

@@ -44,7 +44,7 @@ struct KMeansOptions {
   // rounding error, so the result -- labels, centres, inertia, iterations, the generator's state -- is the
   // same, double for double, as without (tests/cluster/kmeans_pruning_test.cpp); only the work differs
   // (on well-separated clusters most distances are skipped). Used by the k-means reference run of the
-  // measures (metrics/kmeans_reference.hpp), DRBT's K-means and the k-means of EUGkM's and LSH clustering's
+  // measures (cluster/kmeans/kmeans_reference.hpp), DRBT's K-means and the k-means of EUGkM's and LSH clustering's
   // synopses (EUGkM on synth_10d at eps 0.5, a million grid cells: 29.4 -> 10.7 s a fit, the same values);
   // the `kmeans` method keeps the exhaustive search.
   bool triangle_pruning = false;
@@ -81,7 +81,7 @@ inline KMeansResult kmeans(const Dataset& data, std::size_t k, const KMeansOptio
 }
 // Independent runs on the same data, centred once: run r is kmeans() with n_init = 1 drawing from rngs[r]
 // (the same result as that call; options.n_init is not used). For restarts whose every result is wanted
-// (the k-means measures' reference, metrics/kmeans_reference.hpp).
+// (the k-means measures' reference, cluster/kmeans/kmeans_reference.hpp).
 std::vector<KMeansResult> kmeans_runs(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options,
                                       std::vector<Rng>& rngs, const double* weights = nullptr);
 

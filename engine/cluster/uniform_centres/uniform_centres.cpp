@@ -56,6 +56,7 @@ const MethodInfo& uniform_centres_method_info() {
     MethodInfo m;
     m.name = "uniform_centres";
     m.releases_centres = true;
+    m.labels_are_nearest_centre = true;
     m.summary = "trivial baseline: k centres drawn uniformly from the public domain, without looking at the data (0-DP, no budget)";
     m.reference = "Hay, Machanavajjhala, Miklau, Chen & Zhang, Principled evaluation of differentially private algorithms using "
                   "DPBench, SIGMOD 2016 (data-independent baselines)";

@@ -14,6 +14,9 @@
 // cell, run or Python call computes it (the runner computes it once per dataset and k, DatasetCache).
 // The restarts use the exact triangle-inequality pruning (KMeansOptions::triangle_pruning): the result of
 // plain k-means, computed with a fraction of the distances.
+//
+// The non-private `kmeans` method with `seeding: reference` releases this best restart (the benchmark's ceiling row,
+// `baselines: true`), so the reference row of a comparison is the normaliser itself: its normalised cost is 1.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -30,6 +33,8 @@ struct KMeansReference {
   std::vector<RowMatrix> centres;  // of each restart, k x d
   std::vector<double> costs;       // of each restart: sum of squared distances to the nearest centre
   std::size_t best = 0;            // the restart of lowest cost (the first on ties)
+  Labels best_labels;              // the best restart's labels (each point's nearest centre)
+  std::int64_t best_iterations = 0;  // the best restart's Lloyd iterations
   double best_cost() const { return costs[best]; }
 };
 

@@ -1,5 +1,5 @@
 // The non-private k-means++ reference of the k-means measures; see kmeans_reference.hpp.
-#include "metrics/kmeans_reference.hpp"
+#include "cluster/kmeans/kmeans_reference.hpp"
 
 #include <cstring>
 #include <stdexcept>
@@ -38,7 +38,11 @@ KMeansReference kmeans_reference(const double* X, std::size_t n, std::size_t d, 
   std::vector<Rng> rngs;
   for (std::int64_t r = 0; r < restarts; ++r) rngs.emplace_back(splitmix64(seed + static_cast<std::uint64_t>(r)));
   for (KMeansResult& run : kmeans_runs(X, n, d, k, options, rngs)) {
-    if (ref.costs.empty() || run.inertia < ref.costs[ref.best]) ref.best = ref.costs.size();
+    if (ref.costs.empty() || run.inertia < ref.costs[ref.best]) {
+      ref.best = ref.costs.size();
+      ref.best_labels = std::move(run.labels);
+      ref.best_iterations = run.n_iter;
+    }
     ref.costs.push_back(run.inertia);
     ref.centres.push_back(std::move(run.centers));
   }
