@@ -133,13 +133,16 @@ std::string comparison_latex(const std::vector<const ComparisonTable*>& tables) 
           tex << "--";
           continue;
         }
-        const std::string median = fmt_value(t->metric, c->sample.median);
-        tex << (c->best ? "\\textbf{" + median + "}" : median);
+        const std::string m = fmt_value(t->metric, c->sample.median);
+        tex << (c->best ? "\\textbf{" + m + "}" : m);
         if (c->sample.n >= 2)
           tex << " {\\scriptsize [" << fmt_value(t->metric, c->sample.median_ci.first) << ", " << fmt_value(t->metric, c->sample.median_ci.second) << "]}";
         // The cell's marks in one superscript ("$^{\dagger}$$^{b}$" would open display math).
         std::string marks;
-        const auto mark = [&](const char* m) { marks += (marks.empty() ? "" : ",") + std::string(m); };
+        const auto mark = [&](const char* symbol) {
+          if (!marks.empty()) marks += ',';
+          marks += symbol;
+        };
         if (!c->ranked) mark("\\mathrm{nr}");
         else if (c->significant) mark("\\dagger");
         if (c->baseline_tested && !c->beats_baseline) mark("\\mathrm{b}");
