@@ -86,6 +86,7 @@ const MethodInfo& hst_clustering_method_info() {
     MethodInfo m;
     m.name = "hst_clustering";
     m.releases_centres = true;  // cell midpoints of the private tree
+    m.labels_are_nearest_centre = true;
     m.summary = "HST clustering: a randomly split quadtree whose cells' counts are released above a threshold with Gaussian "
                 "noise, and the k-median / k-means solution of a dynamic program on that tree; (eps, delta)-DP";
     m.reference = "Cohen-Addad, Epasto, Mirrokni, Narayanan & Zhong, Scalable Differentially Private Clustering via Hierarchically "

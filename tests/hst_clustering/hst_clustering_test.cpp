@@ -16,6 +16,7 @@
 #include "core/error.hpp"
 #include "hst_clustering/cost.hpp"
 #include "hst_clustering/register.hpp"
+#include "metrics/nearest_centre.hpp"
 #include "privacy/gaussian_calibration.hpp"
 
 namespace dpclust::hst {
@@ -310,6 +311,8 @@ TEST(HstClusteringMethod, RegisteredAndRunsFromParameters) {
   EXPECT_TRUE(m.differentially_private);
   EXPECT_TRUE(m.needs_bounds);
   EXPECT_TRUE(m.releases_centres);
+  // Its labels are the nearest released centre's, so a run that moves a centre into the domain relabels.
+  EXPECT_TRUE(m.labels_are_nearest_centre);
   EXPECT_EQ(m.non_private_counterpart, "kmeans");
   const Dataset data = blobs(3000, 3, 4, 8);
   const ParamSet p = with_defaults(m, {{"k", std::int64_t{4}}, {"release_tree", true}});
@@ -324,7 +327,7 @@ TEST(HstClusteringMethod, RegisteredAndRunsFromParameters) {
   const MethodResult out = m.make()->run(data, p, rng, ledger);
   EXPECT_NO_THROW(ledger.verify());
   EXPECT_FALSE(out.labels_are_release);
-  EXPECT_EQ(out.labels.size(), data.n);
+  EXPECT_EQ(out.labels, nearest_centres(data.coords.data(), data.n, data.d, out.centres).labels);
   EXPECT_EQ(out.release["centers"].size(), static_cast<std::size_t>(out.centres.rows()));
   EXPECT_EQ(out.release["tree"]["cells"].size(), out.diagnostics["released_cells"].get<std::size_t>());
   EXPECT_EQ(out.release["tree"]["split_fractions"].size(), 30u);
