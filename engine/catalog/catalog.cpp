@@ -15,6 +15,7 @@
 #include "drbt/register.hpp"
 #include "eugkm/register.hpp"
 #include "fastlloyd/register.hpp"
+#include "hst_clustering/register.hpp"
 #include "lsh_clustering/register.hpp"
 #include "metrics/clustering_metrics.hpp"
 #include "metrics/kmeans_measures.hpp"
@@ -34,6 +35,7 @@ const std::vector<MethodInfo>& all_methods() {
     for (auto& m : eugkm_methods()) all.push_back(std::move(m));
     for (auto& m : lsh_clustering_methods()) all.push_back(std::move(m));
     for (auto& m : fastlloyd_methods()) all.push_back(std::move(m));
+    for (auto& m : hst_clustering_methods()) all.push_back(std::move(m));
     return all;
   }();
   return methods;
@@ -90,6 +92,7 @@ const std::vector<MetricInfo>& all_metrics() {
     for (auto& m : eugkm_metrics()) all.push_back(std::move(m));
     for (auto& m : lsh_clustering_metrics()) all.push_back(std::move(m));
     for (auto& m : fastlloyd_metrics()) all.push_back(std::move(m));
+    for (auto& m : hst_clustering_metrics()) all.push_back(std::move(m));
     return all;
   }();
   return metrics;
