@@ -23,4 +23,5 @@ set(DPCLUST_METHOD_FOLDERS
   "eugkm: core privacy cluster dpdbscan"
   "lsh_clustering: core privacy cluster"
   "fastlloyd: core privacy cluster"
+  "hst_clustering: core privacy metrics"
 )

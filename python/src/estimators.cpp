@@ -107,7 +107,7 @@ void add_details(MethodResult& r, std::size_t d, py::dict& out) {
   } else if (auto* dr = std::any_cast<drbt::DrbtResult>(&r.details)) {
     out["disguised"] = to_numpy(std::move(dr->disguised));
   }
-  // Any other method that releases centres (MethodResult::centres: DPM, EUGkM, LSH clustering, FastLloyd, ...).
+  // Any other method that releases centres (MethodResult::centres: DPM, EUGkM, LSH clustering, FastLloyd, HST clustering, ...).
   if (!out.contains("centers") && r.centres.rows() > 0) out["centers"] = to_numpy(RowMatrix(r.centres));
 }
 

@@ -165,7 +165,8 @@ def test_the_researchers_digits_sweep_runs_from_a_fresh_folder(tmp_path, monkeyp
         assert f"| {row} " in cost, row
     assert "- k: given 10 (private_lloyd, lsh_clustering, dp_kmeans, dp_kmeans_diffprivlib, uniform_centres)" in cost
     # One delta for the table's (eps, delta) methods, set once at the dataset level.
-    assert "- delta: not given (not used: private_lloyd, dp_kmeans, dp_kmeans_diffprivlib, uniform_centres); given 1.3e-05 (lsh_clustering, dpm)" in cost
+    assert ("- delta: not given (not used: private_lloyd, dp_kmeans, dp_kmeans_diffprivlib, uniform_centres); "
+            "given 1.3e-05 (lsh_clustering, dpm)") in cost
     assert "δ differs" not in cost
     lloyd = [c for c in _cells("results", "digits_sweep") if c["series"] == "private_lloyd"]
     assert len(lloyd) == 4 and all(c["non_private"] == [] for c in lloyd)
@@ -282,6 +283,7 @@ def test_the_bindings_print_no_argument_values():
 @pytest.mark.parametrize("make", [
     lambda: dpclust.DPKMeans(3, epsilon=2.0), lambda: dpclust.EUGkM(3, epsilon=2.0), lambda: dpclust.HybridKMeans(3, epsilon=2.0),
     lambda: dpclust.LSHClustering(3, epsilon=2.0), lambda: dpclust.DPM(epsilon=2.0), lambda: dpclust.FastLloyd(3, epsilon=2.0),
+    lambda: dpclust.HSTClustering(3, epsilon=2.0),
 ])
 def test_every_centre_releasing_estimator_has_inertia_as_a_non_private_diagnostic(make):
     X, _ = dpclust.datasets.make_blobs(n_samples=600, centers=3, random_state=2)
