@@ -66,7 +66,7 @@ DpDbscanCost dp_dbscan_cost(const ParamSet& p, double n, std::size_t d, const Bo
     // Every (released cell, offset) pair is one hash-map addition (~10 ns, counted as 10 operations).
     c.work = n * dd + 10 * c.pairs + c.kappa * c.released / 2;
   }
-  // The release (methods.cpp, spans_release): every core cell's coordinates and box as JSON values, about
+  // The release (register.cpp, spans_release): every core cell's coordinates and box as JSON values, about
   // 64 + 96 d bytes a core cell (800 measured in 8-D). The core cells are not known from the shape (up to
   // every cell a released one reaches); 2n covers every run of bench/dpdbscan_memory.py (at most 1.98 n,
   // in 8-D with n = 10^4) but overstates dense 8-D data with n = 10^6 (0.15 n) about 6x.

@@ -44,7 +44,7 @@ const char* name_in(const Named<E> (&table)[N], E kind) {
   return "?";
 }
 
-// Each choice once: the enum and the table of its parameter's names (method.cpp declares the parameters from them).
+// Each choice once: the enum and the table of its parameter's names (register.cpp declares the parameters from them).
 enum class Noise { gaussian, laplace };
 inline constexpr Named<Noise> kNoises[] = {{"gaussian", Noise::gaussian}, {"laplace", Noise::laplace}};
 enum class RadiusRule { diagonal_then_frac, frac_stay, none };

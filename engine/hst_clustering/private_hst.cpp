@@ -31,6 +31,38 @@ std::int32_t push_node(PrivateHst& t, const HstNode& node) {
   return static_cast<std::int32_t>(t.nodes.size() - 1);
 }
 
+// Reorders the rows [begin, end) of a cell so that those with x_j >= split come first (the upper child's), and
+// returns where the lower child's rows begin.
+std::size_t partition_upper_first(std::vector<double>& rows, std::size_t d, std::size_t j, double split, std::size_t begin,
+                                  std::size_t end) {
+  std::size_t a = begin, b = end;
+  while (a < b) {
+    if (rows[a * d + j] >= split) {
+      ++a;
+    } else {
+      --b;
+      std::swap_ranges(rows.begin() + static_cast<std::ptrdiff_t>(a * d), rows.begin() + static_cast<std::ptrdiff_t>((a + 1) * d),
+                       rows.begin() + static_cast<std::ptrdiff_t>(b * d));
+    }
+  }
+  return a;
+}
+
+// The node of one child of `parent` at `depth`: the upper or lower side of the parent's box [lo, lo + 2 d) split
+// along j at `split`; `child` (2 d doubles) receives the child's box.
+HstNode child_node(std::int32_t parent, std::size_t depth, bool upper, NodeKind kind, const double* lo, std::size_t d,
+                   std::size_t j, double split, std::vector<double>& child) {
+  std::copy(lo, lo + 2 * d, child.begin());
+  (upper ? child[j] : child[d + j]) = split;
+  HstNode c;
+  c.parent = parent;
+  c.depth = static_cast<std::uint32_t>(depth);
+  c.is_upper = upper;
+  c.kind = kind;
+  c.diameter = diagonal(child.data(), child.data() + d, d);
+  return c;
+}
+
 }  // namespace
 
 SplitFractions::SplitFractions(std::size_t layers, std::size_t d, std::vector<double> fractions)
@@ -88,17 +120,7 @@ PrivateHst build_private_hst(const double* coords, std::size_t n, std::size_t d,
       const double* hi = lo + d;
       const double split = split_point(f, lo[j], hi[j]);
       // Upper points first: rows [begin, mid) have x_j >= split, rows [mid, end) the rest.
-      std::size_t a = fr.begin, b = fr.end;
-      while (a < b) {
-        if (rows[a * d + j] >= split) {
-          ++a;
-        } else {
-          --b;
-          std::swap_ranges(rows.begin() + static_cast<std::ptrdiff_t>(a * d), rows.begin() + static_cast<std::ptrdiff_t>((a + 1) * d),
-                           rows.begin() + static_cast<std::ptrdiff_t>(b * d));
-        }
-      }
-      const std::size_t mid = a;
+      const std::size_t mid = partition_upper_first(rows, d, j, split, fr.begin, fr.end);
       std::int32_t made[2] = {-1, -1};
       for (int side = 0; side < 2; ++side) {
         const bool upper = side == 0;
@@ -106,15 +128,8 @@ PrivateHst build_private_hst(const double* coords, std::size_t n, std::size_t d,
         if (end == begin) continue;  // an empty cell: no count, never released
         const auto r = counts.release(cursor.at(t.cells_noised++), static_cast<std::int64_t>(end - begin));
         if (!r) continue;
-        std::copy(lo, lo + 2 * d, child.begin());
-        (upper ? child[j] : child[d + j]) = split;
-        HstNode c;
-        c.parent = fr.node;
-        c.depth = static_cast<std::uint32_t>(level + 1);
-        c.is_upper = upper;
-        c.kind = NodeKind::released;
+        HstNode c = child_node(fr.node, level + 1, upper, NodeKind::released, lo, d, j, split, child);
         c.weight = *r;
-        c.diameter = diagonal(child.data(), child.data() + d, d);
         made[side] = push_node(t, c);
         ++t.released_cells;
         t.depth = c.depth;
@@ -126,15 +141,7 @@ PrivateHst build_private_hst(const double* coords, std::size_t n, std::size_t d,
       // io.DataFrameToTree: a cell with one released child gets the other as an empty node of weight 0.
       if ((made[0] < 0) != (made[1] < 0)) {
         const bool upper = made[0] < 0;
-        std::copy(lo, lo + 2 * d, child.begin());
-        (upper ? child[j] : child[d + j]) = split;
-        HstNode e;
-        e.parent = fr.node;
-        e.depth = static_cast<std::uint32_t>(level + 1);
-        e.is_upper = upper;
-        e.kind = NodeKind::completion;
-        e.diameter = diagonal(child.data(), child.data() + d, d);
-        made[upper ? 0 : 1] = push_node(t, e);
+        made[upper ? 0 : 1] = push_node(t, child_node(fr.node, level + 1, upper, NodeKind::completion, lo, d, j, split, child));
         ++t.completion_nodes;
       }
       t.nodes[static_cast<std::size_t>(fr.node)].upper = made[0];
