@@ -19,6 +19,7 @@
 #include "lsh_clustering/register.hpp"
 #include "metrics/clustering_metrics.hpp"
 #include "metrics/kmeans_measures.hpp"
+#include "metrics/paper_measures.hpp"
 #include "ndlaplace/register.hpp"
 #include "wavecluster/register.hpp"
 
@@ -82,6 +83,7 @@ const std::vector<MetricInfo>& all_metrics() {
     std::vector<MetricInfo> all;
     for (const auto& m : clustering_metrics()) all.push_back(m);
     for (const auto& m : kmeans_measures()) all.push_back(m);
+    for (const auto& m : paper_measures()) all.push_back(m);
     for (auto& m : wavecluster_metrics()) all.push_back(std::move(m));
     for (auto& m : dpdbscan_metrics()) all.push_back(std::move(m));
     for (auto& m : ndlaplace_metrics()) all.push_back(std::move(m));
