@@ -262,7 +262,7 @@ const MethodInfo& hybrid_kmeans_method_info() {
     m.check_shape = [](const ParamSet& p, const DataShape& shape) {
       check_at_most_points(p, shape, "k", "clusters");
       const HybridOptions o = hybrid_options(p);
-      if (shape.d) check_options(o.eugkm, informative_of(shape));
+      if (shape.d) check_parameters(o.eugkm, informative_of(shape));
       // The grid of the planned run: the hybrid's plan at N = n_public or the known size (N~ is that give or
       // take a few 1/eps_N), so that EUGkM alone (T = 0) is checked at the whole shared budget.
       double n = o.eugkm.n_source == SizeSource::public_n ? static_cast<double>(o.eugkm.n_public) : 0.0;
@@ -270,7 +270,9 @@ const MethodInfo& hybrid_kmeans_method_info() {
       if (!shape.d || !(n >= 1)) return;
       const double shared = planned_histogram_epsilon(o.eugkm);
       const HybridSplit plan = plan_hybrid(o, n, shared, *shape.d, informative_of(shape));
-      if (plan.plan != HybridPlan::dplloyd_only) check_grid(o.eugkm, plan.epsilon_eugkm, shape);
+      if (plan.plan == HybridPlan::dplloyd_only) return;  // no grid: k need not fit in one
+      check_grid_hosts_k(o.eugkm, informative_of(shape));
+      check_grid(o.eugkm, plan.epsilon_eugkm, shape);
     };
     return m;
   }();
