@@ -109,9 +109,15 @@ Sizes eugkm_cost(const DataShape& shape, const ParamSet& p, bool hybrid, double 
   eugkm::HybridOptions h;
   double epsilon_histogram = eugkm::planned_histogram_epsilon(o);
   if (hybrid) {
-    // The hybrid's plan at the known size: EUGkM's share, or all of it when DPLloyd cannot follow.
+    // The hybrid's plan at the known size: EUGkM's share, or all of it when DPLloyd cannot follow; without a grid
+    // (one cell a dimension at EUGkM's share: DPLloyd alone) only DPLloyd's iterations on the data.
     h = eugkm::hybrid_options(p);
-    epsilon_histogram = eugkm::plan_hybrid(h, n, epsilon_histogram, static_cast<std::size_t>(d), static_cast<std::size_t>(d)).epsilon_eugkm;
+    const eugkm::HybridSplit plan = eugkm::plan_hybrid(h, n, epsilon_histogram, static_cast<std::size_t>(d), static_cast<std::size_t>(d));
+    if (plan.plan == eugkm::HybridPlan::dplloyd_only) {
+      const Sizes lloyd = kmeans_cost(n, d, static_cast<double>(o.k), 1, static_cast<double>(std::max<std::int64_t>(plan.iterations, 1)));
+      return {lloyd.memory + 16 * n, lloyd.work};
+    }
+    epsilon_histogram = plan.epsilon_eugkm;
   }
   const std::optional<eugkm::GridSize> g = eugkm::planned_grid(o, epsilon_histogram > 0 ? epsilon_histogram : o.epsilon, shape);
   const double cells = g ? std::min(static_cast<double>(g->cells), static_cast<double>(o.max_cells)) : static_cast<double>(o.max_cells);
