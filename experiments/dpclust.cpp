@@ -193,7 +193,9 @@ int cmd_release(int argc, char** argv) {
   if (!parse(argc, argv,
              "usage: dpclust release RESULTS.json [--out FILE]\n"
              "Writes the release and configuration fields of a results file (results.json \"field_roles\"): per trial its\n"
-             "release, ledger and flags, never the metrics, evaluation, diagnostics, timings, data summary or checksums.",
+             "release, ledger and flags, never the metrics, evaluation, diagnostics, timings, data summary or checksums;\n"
+             "a ledger with a data-derived input (or on a domain derived from the data) without its steps' sensitivities\n"
+             "and notes.",
              opts, &pos, vm))
     return 0;
   fs::path file(input);

@@ -16,6 +16,7 @@
 #include "dpm/register.hpp"
 #include "drbt/register.hpp"
 #include "eugkm/register.hpp"
+#include "fastlloyd/register.hpp"
 #include "lsh_clustering/register.hpp"
 #include "metrics/clustering_metrics.hpp"
 #include "metrics/kmeans_measures.hpp"
@@ -35,6 +36,7 @@ const std::vector<MethodInfo>& all_methods() {
     for (auto& m : dpm_methods()) all.push_back(std::move(m));
     for (auto& m : eugkm_methods()) all.push_back(std::move(m));
     for (auto& m : lsh_clustering_methods()) all.push_back(std::move(m));
+    for (auto& m : fastlloyd_methods()) all.push_back(std::move(m));
     return all;
   }();
   return methods;
@@ -91,6 +93,7 @@ const std::vector<MetricInfo>& all_metrics() {
     for (auto& m : dpm_metrics()) all.push_back(std::move(m));
     for (auto& m : eugkm_metrics()) all.push_back(std::move(m));
     for (auto& m : lsh_clustering_metrics()) all.push_back(std::move(m));
+    for (auto& m : fastlloyd_metrics()) all.push_back(std::move(m));
     return all;
   }();
   return metrics;

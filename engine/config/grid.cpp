@@ -323,7 +323,7 @@ void check_cell_shape(const ExperimentConfig& cfg, const Cell& cell, const DataS
   }
   if (!info.check_shape) return;
   try {
-    info.check_shape(cell.params, shape);
+    info.check_shape(cell.params, shape_for_checks(info, shape));
   } catch (const InputError& e) {
     const std::string& w = e.where();
     if (w.rfind("params.", 0) == 0) throw InputError(param_location(cfg, cell, w.substr(7)), context + e.problem(), e.fix());

@@ -42,8 +42,9 @@ std::uint64_t count_cells(const ExperimentConfig& cfg, std::uint64_t max_cells);
 // "file:line:col path" of the config entry that sets parameter `key` for this cell (the method's, the
 // dataset's or the experiment's params), or the method entry's location when the default applies.
 std::string param_location(const ExperimentConfig& cfg, const Cell& cell, const std::string& key);
-// Runs the method's check_shape hook (MethodInfo) for this cell; its InputError is re-thrown at the
-// config location of the parameter it names, with the method and dataset in the message.
+// Runs the method's check_shape hook (MethodInfo) for this cell on shape_for_checks(shape) (a private method
+// decides on the declared number of points only); its InputError is re-thrown at the config location of the
+// parameter it names, with the method and dataset in the message.
 void check_cell_shape(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape);
 
 }  // namespace dpclust

@@ -42,7 +42,7 @@ void check_trial_inputs(const MethodInfo& info, const ParamSet& params, const Da
                      "pass bounds=(lower, upper) (public knowledge), or bounds='data' (derived from the data; flagged non-private)");
   if (!info.check_shape) return;
   try {
-    info.check_shape(params, shape_of(data));
+    info.check_shape(params, shape_for_checks(info, shape_of(data)));
   } catch (const InputError& e) {
     const std::string& w = e.where();
     throw InputError(w.rfind("params.", 0) == 0 ? where + "." + w.substr(7) : where + (w.empty() ? "" : " (" + w + ")"),

@@ -100,6 +100,11 @@ void BudgetLedger::declare_unbounded(std::string reason) {
   unbounded_reasons_.push_back(std::move(reason));
 }
 
+void BudgetLedger::declare_data_derived(std::string reason) {
+  declare_unbounded(reason);
+  data_derived_reasons_.push_back(std::move(reason));
+}
+
 void BudgetLedger::set_local_distance(double distance) {
   if (measure_ != PrivacyMeasure::local) throw std::logic_error("BudgetLedger: only a local ledger has a distance unit");
   if (!(distance > 0) || !std::isfinite(distance)) throw std::logic_error("BudgetLedger: the local distance must be positive and finite");
@@ -163,6 +168,7 @@ nlohmann::json BudgetLedger::to_json() const {
     j["unbounded"] = true;  // no finite epsilon bounds this trial, whatever its entries say
     j["unbounded_reasons"] = unbounded_reasons_;
   }
+  if (!data_derived_reasons_.empty()) j["data_derived"] = data_derived_reasons_;  // withheld from a release: see the header
   if (measure_ == PrivacyMeasure::local) {
     // The level epsilon holds at `distance`; what composes across fits is the rate per unit distance.
     j["distance"] = local_distance_;

@@ -92,7 +92,7 @@ class BudgetLedger {
   void declare_excess(double epsilon, std::string reason);
   double excess_epsilon() const { return excess_epsilon_; }
   const std::vector<std::string>& excess_reasons() const { return excess_reasons_; }
-  // A known understatement stated at its true cost (issue 34 item 5): declares `epsilon` as excess and
+  // A known understatement stated at its true cost: declares `epsilon` as excess and
   // records the entry that makes the entries add up to total + excess (mechanism "declared excess"), so
   // that the ledger, its verification and the accounting all carry the real cost. For a method whose
   // reproduction of published code costs more than its configured epsilon (nD-Laplace's
@@ -100,18 +100,25 @@ class BudgetLedger {
   // (n - 1) epsilon).
   void charge_excess(std::string step, double epsilon, std::string reason);
 
-  // No finite epsilon bounds this trial (issue 34 item 5): its noise comes from a sampler whose outputs
+  // No finite epsilon bounds this trial: its noise comes from a sampler whose outputs
   // depend on the data in ways the ledger cannot price (the continuous exponential mechanism computed in
   // doubles from private values, diffprivlib's floating-point variant of DP-k-means). The entries stay
   // as configured; to_json() says "unbounded" with the reasons, and the accounting counts the trial as
   // unbounded instead of at its recorded epsilon.
   void declare_unbounded(std::string reason);
   bool unbounded() const { return !unbounded_reasons_.empty(); }
+  // A choice that moves the release with a value of the true data (a radius or a centre computed from the
+  // points, the data's range, the true n): no finite epsilon bounds a deterministic function of the data, so
+  // the ledger is declared unbounded with `reason`; and the entries' sensitivities and notes may be computed
+  // from that value (a radius in grid units, a range, a grid size from n), so to_json() lists the reason
+  // under "data_derived" and a release (`dpclust release`, store/release_view.hpp) withholds them.
+  void declare_data_derived(std::string reason);
+  bool data_derived() const { return !data_derived_reasons_.empty(); }
 
   // Units of a local ledger (geo-indistinguishability): its epsilon is the level reached at distance
   // `distance` (nD-Laplace's `radius`, thesis Sec. 3.1.3), so the rate per unit distance is
   // epsilon / distance. Default 1. to_json() reports both, and the accounting composes the rates, never
-  // the levels (issue 34 item 3: levels at different radii are in different units).
+  // the levels (levels at different radii are in different units).
   void set_local_distance(double distance);
   double local_distance() const { return local_distance_; }
 
@@ -130,6 +137,7 @@ class BudgetLedger {
   double excess_epsilon_ = 0.0;
   std::vector<std::string> excess_reasons_;
   std::vector<std::string> unbounded_reasons_;
+  std::vector<std::string> data_derived_reasons_;
   double local_distance_ = 1.0;
   std::vector<BudgetEntry> entries_;
 };

@@ -56,6 +56,23 @@ nlohmann::json MethodInfo::to_json() const {
   return j;
 }
 
+bool n_is_private(const MethodInfo& info, const DataShape& shape) {
+  if (!info.differentially_private || info.trivial_baseline || info.local_privacy || info.relation == NeighbourRelation::replace_one)
+    return false;
+  if (!shape.n) return false;
+  // Public when n is the declared number itself: a shape known from the config (an exact size or an upper
+  // bound), or loaded data whose count is the declared exact size.
+  const bool declared = shape.declared_n && *shape.declared_n == *shape.n && (shape.declared_n_exact || !shape.n_exact);
+  return !declared;
+}
+
+DataShape shape_for_checks(const MethodInfo& info, DataShape shape) {
+  if (!n_is_private(info, shape)) return shape;
+  shape.n = shape.declared_n;
+  shape.n_exact = shape.declared_n.has_value() && shape.declared_n_exact;
+  return shape;
+}
+
 DataShape shape_of(const Dataset& data) {
   DataShape s;
   s.dataset = data.name;

@@ -74,9 +74,14 @@ struct DataShape {
   std::optional<std::size_t> d;    // dimension
   Bounds bounds;                   // the public domain when configured (empty: none or not known yet)
   std::string dataset;             // name, for messages
+  // The number of points the config declares (a generator's n_samples, the registry's rows, max_rows,
+  // sample: m), exact or an upper bound: public under every neighbouring relation. For loaded data `n` is
+  // the count of the rows read, which add/remove DP keeps private unless it is this declared exact size.
+  std::optional<std::uint64_t> declared_n;
+  bool declared_n_exact = false;
 };
 
-// The shape of loaded data (exact n and d, final bounds).
+// The shape of loaded data (exact n and d, final bounds; nothing declared).
 DataShape shape_of(const Dataset& data);
 
 // A number for messages: 6 significant digits ("1e+300", "0.5", "5e-324"), never 300 digits.
@@ -129,7 +134,8 @@ struct MethodInfo {
   // known of the dataset's shape, run by `dpclust validate` and before any trial of `dpclust run`, so that
   // what would fail inside a trial (k > n, a per-dimension vector of the wrong length, a grid too large
   // for the dimension) fails before any work. Throws InputError with where = "params.<key>" (the caller
-  // adds the config location of that key); must not allocate anything proportional to the data.
+  // adds the config location of that key); must not allocate anything proportional to the data. A private
+  // method is given the shape of shape_for_checks: the declared number of points, never the rows read.
   std::function<void(const ParamSet&, const DataShape&)> check_shape;
   // Methods a config defines itself (`method: python`, config/python_method.hpp): the callable, its
   // declared parameters and a digest of its source. Part of every cell's fingerprint, so that a changed
@@ -138,6 +144,18 @@ struct MethodInfo {
   nlohmann::json definition;
   nlohmann::json to_json() const;
 };
+
+// Decisions before a run on the number of points (docs/privacy.md, "Checks before a run"). Under add/remove
+// DP the true n of the data is private to a central private method: whether a run starts, and every message
+// about it, may depend only on the n the config declares. Replace-one neighbours make n public by
+// definition, a local release publishes every perturbed record (and so n), and a non-private method has
+// nothing to protect.
+// True when `shape.n` is the private count of the data for `info`: a central add/remove private method, and
+// n not the declared size (loaded data: not the declared exact size).
+bool n_is_private(const MethodInfo& info, const DataShape& shape);
+// The shape `info.check_shape` decides on: n replaced by the declared size (exact or an upper bound; none
+// when nothing is declared) when the true n is private to the method.
+DataShape shape_for_checks(const MethodInfo& info, DataShape shape);
 
 // The privacy notion of a method's release, in words: "none", "eps-DP (add/remove one record)",
 // "eps-DP, or (eps, delta)-DP with Gaussian noise (...)", "eps-geo-indistinguishability (local, per record)".

@@ -1,6 +1,8 @@
 #include "core/params.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 
@@ -160,12 +162,45 @@ ParamSpec choice_param(std::string name, std::string def, std::vector<std::strin
   return s;
 }
 
+namespace {
+
+// A special value the parameter can never take would never match (side_information compares the cell's value
+// with it), and the cell's record would silently fall back to "public": a value of a choice must be one of its
+// choices, of a flag "true" or "false", of a number a number. A declaration error, found when the catalog is
+// built.
+void check_side_values(const ParamSpec& spec, const std::vector<SideValue>& values) {
+  for (const auto& sv : values) {
+    bool ok = true;
+    switch (spec.type) {
+      case ParamType::string:
+        ok = spec.choices.empty() || std::find(spec.choices.begin(), spec.choices.end(), sv.value) != spec.choices.end();
+        break;
+      case ParamType::boolean: ok = sv.value == "true" || sv.value == "false"; break;
+      case ParamType::integer:
+      case ParamType::real: {
+        char* end = nullptr;
+        (void)std::strtod(sv.value.c_str(), &end);
+        ok = !sv.value.empty() && end && *end == '\0';
+        break;
+      }
+      case ParamType::real_vector: ok = false; break;
+    }
+    if (!ok)
+      throw std::logic_error("parameter '" + spec.name + "': the side-information value '" + sv.value +
+                             "' is not a value the parameter can take");
+  }
+}
+
+}  // namespace
+
 ParamSpec gives(ParamSpec spec, std::string input, std::vector<SideValue> values) {
+  check_side_values(spec, values);
   spec.side = SideInput{std::move(input), std::move(values), false};
   return spec;
 }
 
 ParamSpec selects(ParamSpec spec, std::string input, std::vector<SideValue> values) {
+  check_side_values(spec, values);
   spec.side = SideInput{std::move(input), std::move(values), true};
   return spec;
 }

@@ -19,6 +19,10 @@ namespace dpclust::dpdbscan {
 namespace {
 
 constexpr double kRho = 0.225;
+// The non_private note, and the ledger's data-derived reason, of diffprivlib's iteration rule on the true n.
+constexpr const char* kTrueNIterationsNote =
+    "diffprivlib DP-k-means: the number of iterations T is chosen from the true number of points n, which is not "
+    "public under add/remove DP (set n_public or iterations)";
 
 using Idx = Eigen::Index;
 
@@ -414,6 +418,8 @@ DpKmeansResult dp_kmeans(const double* coords, std::size_t n, const Bounds& boun
   } else if (diffprivlib) {
     r.iterations = diffprivlib_iterations(o.epsilon, o.k, n, d);
     r.iteration_rule = IterationRule::true_n;
+    // T moves with n (and with it the number of noisy steps, each at eps / T): a value of the true data.
+    ledger.declare_data_derived(kTrueNIterationsNote);
   } else {
     r.iterations = kDefaultIterations;
     r.iteration_rule = IterationRule::fixed_default;
@@ -488,9 +494,7 @@ DpKmeansResult dp_kmeans(const double* coords, std::size_t n, const Bounds& boun
         "diffprivlib DP-k-means: an empty cluster's centre is released unchanged, without noise (an atom revealing that its "
         "count is exactly 0, covered by no epsilon)");
     if (r.iteration_rule == IterationRule::true_n)
-      r.privacy_gaps.push_back(
-          "diffprivlib DP-k-means: the number of iterations T is chosen from the true number of points n, which is not "
-          "public under add/remove DP (set n_public or iterations)");
+      r.privacy_gaps.push_back(kTrueNIterationsNote);
   }
   return r;
 }

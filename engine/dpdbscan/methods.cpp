@@ -205,15 +205,17 @@ class DpDbscanMethod final : public Method {
       out.non_private_notes.push_back(note);
       // The release moves with the true n (theta, the histogram kind): one added record can change it with
       // certainty, so no finite epsilon bounds it (the audit measures 7.6 at a claimed 1: configs/audit/dp_dbscan.yaml).
-      ledger.declare_unbounded(note);
+      ledger.declare_data_derived(note);
     }
     // Nothing can be found by construction when the core threshold exceeds every neighbourhood's count:
     // a cell is core only by noise then (a threshold of 1.2e6 for 1,000 points released 0 spans in every
-    // trial, ARI exactly 0, without a word). n: n_public, or the dataset's n (public as the paper treats it).
+    // trial, ARI exactly 0, without a word). n: n_public, or the dataset's n, whose value the note (a message
+    // about the run, evaluation only) then does not show.
     const std::uint64_t n_bound = o.n_public ? o.n_public : data.n;
     if (r.threshold > static_cast<double>(n_bound)) {
       std::ostringstream note;
-      note << "dp_dbscan finds nothing by construction here: the core threshold MinPts + Gamma = " << r.threshold << " exceeds n = " << n_bound
+      note << "dp_dbscan finds nothing by construction here: the core threshold MinPts + Gamma = " << r.threshold << " exceeds "
+           << (o.n_public ? "n_public = " + std::to_string(o.n_public) : std::string("the number of points n"))
            << " (Gamma = " << r.gamma << " from kappa = " << r.kappa << " neighbour cells"
            << (r.linear ? " and theta = " + std::to_string(r.theta) + " per cell" : std::string()) << "), so no cell is core but by noise; "
            << "raise epsilon, raise eta (wider cells: fewer neighbour cells), raise beta (a looser bound Gamma) or lower min_pts"
@@ -307,6 +309,13 @@ class DpKmeansMethod final : public Method {
     std::size_t empty = 0;
     for (std::int64_t s : r.cluster_sizes) empty += s == 0;
     out.evaluation = {{"inertia", r.inertia}, {"empty_clusters", empty}};
+    // T from the true n (diffprivlib's rule without n_public): T and the budgets split by it are functions of
+    // n, not public numbers; they move to the evaluation (the rule's name stays).
+    if (r.iteration_rule == IterationRule::true_n)
+      for (const char* key : {"iterations", "epsilon_count_per_iteration", "epsilon_sum_per_iteration_and_dim", "epsilon_unspent"}) {
+        out.evaluation[key] = out.diagnostics[key];
+        out.diagnostics.erase(key);
+      }
     out.details = std::move(r);
     return out;
   }

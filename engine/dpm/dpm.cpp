@@ -210,10 +210,12 @@ DpmResult dpm(const double* coords, std::size_t n, std::size_t d, const Bounds& 
 
   // The interval size (its own ledger entry), then the public candidate grid.
   r.interval = estimate_interval_size(clamped.data(), n, d, bounds, r.root_noisy_count, b.interval, o.gap_statistic, o.sampler, rng, ledger);
-  if (o.gap_statistic == GapStatistic::rank_mean && d > 1)
-    r.privacy_gaps.push_back(
-        "DPM gap_statistic: rank_mean (the reference's) charges the percentile with sensitivity 2, which holds for d = 1 only: "
-        "one point shifts the ranks of each dimension at a different place and changes up to n - 1 of the averaged gaps");
+  if (o.gap_statistic == GapStatistic::rank_mean && d > 1) {
+    // The charged sensitivity 2 is not the statistic's (up to n - 1 averaged gaps move), and no other finite
+    // one is known: the trial is unbounded, not at its configured epsilon.
+    r.privacy_gaps.push_back(kRankMeanNote);
+    ledger.declare_unbounded(kRankMeanNote);
+  }
   const CandidateGrid grid = candidate_grid(bounds.lo, bounds.hi, r.interval.interval, o.histogram_bins);
   r.candidates = grid.count;
 

@@ -35,7 +35,8 @@
 //   - an empty leaf gets a noisy centre like any other (the reference releases 0 for it, without noise:
 //     an atom revealing that the leaf is empty); a leaf's noisy count below 1 divides by 1;
 //   - the codebook is computed, not simulated (interval_size.hpp), and the gap statistic is by default the
-//     pooled per-dimension gaps, whose sensitivity is known (the reference's rank mean is flagged for d > 1);
+//     pooled per-dimension gaps, whose sensitivity is known (the reference's rank mean is flagged for d > 1,
+//     its ledger declared unbounded);
 //   - the split's score sensitivity takes the larger of the centreness ramp's two slopes (identical at the
 //     defaults);
 //   - secure sampler: discrete Laplace counts, the exact exponential mechanism on quantised scores, the
@@ -58,6 +59,11 @@
 #include "privacy/mechanism.hpp"
 
 namespace dpclust::dpm {
+
+// The non_private note, and the ledger's unbounded reason, of gap_statistic: rank_mean in d > 1 dimensions.
+inline constexpr const char* kRankMeanNote =
+    "DPM gap_statistic: rank_mean (the reference's) charges the percentile with sensitivity 2, which holds for d = 1 only: "
+    "one point shifts the ranks of each dimension at a different place and changes up to n - 1 of the averaged gaps";
 
 struct DpmOptions {
   double epsilon = 1.0;

@@ -143,24 +143,45 @@ double private_quantile(std::vector<double>& values, double quantile, double upp
     return left(chosen) + rng.uniform() * (right(chosen) - left(chosen));
   }
   // Secure: the lattice points of each interval form one block of the exact exponential mechanism.
-  const double units = static_cast<double>(kQualityUnits);
   const privacy::ExponentialMechanism em = privacy::ExponentialMechanism::build(
-      ledger, epsilon, units * rank_sensitivity + 2, step,
+      ledger, epsilon, static_cast<double>(kQualityUnits) * rank_sensitivity + 2, step,
       note + "; utilities in units of 1/" + std::to_string(kQualityUnits) + " rank (sensitivity K Delta + 2 units), output on the lattice j " +
           std::to_string(upper) + " 2^-40");
-  std::vector<std::uint64_t> counts(k + 1), distance(k + 1);
-  const double cap = 0x1p40;
-  for (std::size_t i = 0; i <= k; ++i) {
-    const std::uint64_t first = lattice_ceil(left(i), upper);
-    const std::uint64_t end = i == k ? (std::uint64_t{1} << 40) + 1 : lattice_ceil(right(i), upper);
-    counts[i] = end > first ? end - first : 0;
-    distance[i] = static_cast<std::uint64_t>(std::min(std::ceil(units * std::abs(static_cast<double>(i) - target)), cap));
-  }
-  // The last block may hold 2^40 + 1 points (every gap 0); the mechanism takes at most 2^40 per block.
-  if (counts[k] > (std::uint64_t{1} << 40)) counts[k] = std::uint64_t{1} << 40;
-  const privacy::ExponentialMechanism::Choice c = em.choose(counts, distance, rng);
-  const std::uint64_t j = lattice_ceil(left(c.block), upper) + c.offset;
+  const LatticeBlocks blocks = quantile_lattice_blocks(values, quantile, upper);
+  const privacy::ExponentialMechanism::Choice c = em.choose(blocks.count, blocks.distance, rng);
+  const std::uint64_t j = blocks.first[c.block] + c.offset;
   return std::ldexp(static_cast<double>(j), -40) * upper;
+}
+
+LatticeBlocks quantile_lattice_blocks(const std::vector<double>& sorted, double quantile, double upper) {
+  const std::size_t k = sorted.size();
+  const double target = quantile * static_cast<double>(k);
+  const double units = static_cast<double>(kQualityUnits);
+  constexpr std::uint64_t kMaxBlock = std::uint64_t{1} << 40;  // the exact mechanism's largest block
+  LatticeBlocks b;
+  for (std::size_t i = 0; i <= k; ++i) {
+    const std::uint64_t first = i == 0 ? 0 : lattice_ceil(sorted[i - 1], upper);
+    const std::uint64_t end = i == k ? kMaxBlock + 1 : lattice_ceil(sorted[i], upper);
+    std::uint64_t count = end > first ? end - first : 0;
+    const auto distance = static_cast<std::uint64_t>(std::min(std::ceil(units * std::abs(static_cast<double>(i) - target)), 0x1p40));
+    // Only the last interval can hold all 2^40 + 1 points (every value 0): its last point goes to a block of
+    // its own at the same distance, so that it keeps the probability a neighbour's data would give it (a
+    // neighbour with one gap above 0 has it in a smaller last block).
+    if (count > kMaxBlock) {
+      b.first.push_back(first);
+      b.count.push_back(kMaxBlock);
+      b.distance.push_back(distance);
+      b.first.push_back(first + kMaxBlock);
+      count -= kMaxBlock;
+      b.count.push_back(count);
+      b.distance.push_back(distance);
+      continue;
+    }
+    b.first.push_back(first);
+    b.count.push_back(count);
+    b.distance.push_back(distance);
+  }
+  return b;
 }
 
 IntervalSizeEstimate estimate_interval_size(const double* coords, std::size_t n, std::size_t d, const Bounds& bounds,

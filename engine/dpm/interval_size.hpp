@@ -21,7 +21,8 @@
 //   rank_mean  the reference's: the mean over the dimensions of the i-th gap of each dimension, i = 1..n-1,
 //              charged with sensitivity 2 as the reference does. For d > 1 that is not its sensitivity: one
 //              point shifts the ranks of every dimension at a different place, so which gaps are averaged
-//              together changes for up to n - 1 values. Flagged non-private for d > 1 (dpm.cpp).
+//              together changes for up to n - 1 values. Flagged non-private for d > 1, and the ledger
+//              declared unbounded: no finite epsilon is stated for it (dpm.cpp).
 // On synth_10d both give p / g(n) above 29.5, i.e. the largest codebook entry (w = 14.75).
 //
 // Step 3 without Monte Carlo: the reference fills its codebook by simulating 30 x N~ normal samples per
@@ -82,6 +83,15 @@ std::vector<double> rank_mean_gaps(const double* coords, std::size_t n, std::siz
 // ledger unbounded).
 double private_quantile(std::vector<double>& values, double quantile, double upper, double rank_sensitivity, double epsilon,
                         privacy::Sampler sampler, Rng& rng, BudgetLedger& ledger, const std::string& step);
+
+// The secure percentile's blocks (above): block i holds the lattice points j upper 2^-40, j = 0..2^40, in
+// the interval i between the sorted values (its first point `first`, `count` points), at distance
+// ceil(K |i - quantile k|) from the target rank. Every lattice point is in exactly one block, whatever the
+// data: an interval of more than 2^40 points (only when every value is 0) is two blocks at one distance.
+struct LatticeBlocks {
+  std::vector<std::uint64_t> count, distance, first;
+};
+LatticeBlocks quantile_lattice_blocks(const std::vector<double>& sorted, double quantile, double upper);
 
 struct IntervalSizeEstimate {
   GapStatistic statistic = GapStatistic::pooled;

@@ -26,9 +26,11 @@
 //              emptiness of the interval the separator sits in, as the paper describes the score.
 // Sensitivity: one point moves h by 1 (E by at most 1/N) and p by 1 (C by at most its largest slope,
 // max(t / q, 2 (1 - t) / (1 - 2q)) / N); the reference charges w_c (t / q) / N' + w_e / N' with
-// N' = max(N + ln(2 delta_c) / eps_c, 1) <= N, its lower bound of the count, which covers both slopes
-// whenever t / q >= 2 (1 - t) / (1 - 2q) (the defaults: 3.6 >= 1.68). score_sensitivity takes the
-// larger slope, so other (t, q) stay private; at the defaults it is the reference's number.
+// N' = max(N + ln(2 delta_c) / eps_c, 1), its lower bound of the count, which is <= N when N >= 1 and covers
+// both slopes whenever t / q >= 2 (1 - t) / (1 - 2q) (the defaults: 3.6 >= 1.68). score_sensitivity takes
+// the larger slope, so other (t, q) stay private; at the defaults it is the reference's number. A noisy N
+// in (0, 1) (the textbook sampler's continuous count) is below N' = 1: the sensitivity then uses N, the
+// smaller (split_tree.hpp, split_score_sensitivity).
 // The choice, `sampler`:
 //   secure    the exact exponential mechanism (privacy/exponential.hpp, Ilvento 2020's requirements): scores
 //             quantised to integer qualities floor(score K / Delta) (K = kQualityUnits), charged with

@@ -10,6 +10,11 @@ double count_lower_bound(double noisy_count, double delta_count, double count_ep
   return std::max(noisy_count + std::log(2 * delta_count) / count_epsilon, 1.0);
 }
 
+double split_score_sensitivity(const ScoreWeights& weights, double noisy_count, double delta_count, double count_epsilon) {
+  const double n_lower = count_lower_bound(noisy_count, delta_count, count_epsilon);
+  return score_sensitivity(weights, noisy_count > 0 ? std::min(noisy_count, n_lower) : n_lower);
+}
+
 namespace {
 
 struct Builder {
@@ -33,8 +38,7 @@ struct Builder {
       return;
     }
     const auto l = static_cast<std::size_t>(level);
-    const double n_lower = count_lower_bound(noisy, mech.delta_count, mech.count_epsilon[l]);
-    const double sensitivity = score_sensitivity(o.weights, n_lower);
+    const double sensitivity = split_score_sensitivity(o.weights, noisy, mech.delta_count, mech.count_epsilon[l]);
     node_scores(x, d, tree.order.data() + begin, end - begin, grid, noisy, o.weights, scores, scratch);
     const privacy::ExponentialMechanism* exact = o.sampler == privacy::Sampler::secure ? &mech.exact[l] : nullptr;
     const std::size_t chosen = choose_candidate(scores, sensitivity, o.sampler, exact, mech.split_epsilon[l], mech.noise_scale, rng);

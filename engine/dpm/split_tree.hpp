@@ -5,8 +5,8 @@
 //   node(P, level, N)                       N = the node's released noisy count
 //     level >= L                  -> leaf (P, N)
 //     choose a separator (dim, c) by the exponential mechanism over the candidates' scores, at the
-//       level's split budget, with the count lower bound N' = max(N + ln(2 delta_c) / eps_c(level), 1)
-//       in the sensitivity (separator_search.hpp)
+//       level's split budget, with min(N, N'), N' = max(N + ln(2 delta_c) / eps_c(level), 1) the count
+//       lower bound, in the sensitivity (separator_search.hpp, split_score_sensitivity)
 //     P0 = {x in P : x_dim > c}, P1 = {x in P : x_dim <= c}
 //     N0, N1 = noisy counts of P0, P1 at the level below's count budget (drawn in that order)
 //     N0 <= limit or N1 <= limit  -> leaf (P, N): the split is dropped, its children's counts discarded
@@ -71,6 +71,12 @@ struct SplitTree {
 
 // The count lower bound of the reference: N + ln(2 delta_c) / eps_c, at least 1.
 double count_lower_bound(double noisy_count, double delta_count, double count_epsilon);
+// The utility sensitivity of a node's split scores. The scores divide by the node's released N (public), so
+// one record moves them by at most (w_c slope + w_e) / N; the reference charges it at its lower bound N'
+// instead, which is smaller than N (a larger sensitivity, more noise) whenever N >= 1. A continuous noisy
+// count (sampler: textbook) can land in (0, 1), below N' = 1: the sensitivity then takes N itself, the
+// smaller of the two, so that it always covers the scores. (N <= 0: every score is 0, any sensitivity.)
+double split_score_sensitivity(const ScoreWeights& weights, double noisy_count, double delta_count, double count_epsilon);
 
 // `clamped`: the row-major n x d points, clamped into the box; n < 2^32.
 SplitTree build_split_tree(const double* clamped, std::size_t n, std::size_t d, const CandidateGrid& grid, double root_noisy_count,

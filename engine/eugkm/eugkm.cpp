@@ -51,6 +51,9 @@ SizeEstimate estimate_size(std::size_t n, SizeSource source, double epsilon, std
       s.value = static_cast<double>(n_public);
       return s;
     case SizeSource::data:
+      // One record more can move the grid (m = floor((N eps / theta)^(2/(2+d))) jumps at a threshold of N)
+      // and with it every centre: a deterministic function of n that no epsilon prices.
+      ledger.declare_data_derived(kTrueSizeNote);
       s.value = static_cast<double>(n);
       return s;
     case SizeSource::noisy: break;

@@ -17,7 +17,9 @@
 //                                       count, sensitivity 1 under add/remove), the first ledger entry;
 //             n_source public:          N = n_public (no budget);
 //             n_source data:            N = the true n (the paper's analysis takes N as given; add/remove
-//                                       DP does not make it public: flagged non-private).
+//                                       DP does not make it public: flagged non-private, and the ledger
+//                                       declared data-derived: the grid, and so the whole release, moves
+//                                       with n, which no finite epsilon bounds).
 //   grid    m cells per (non-constant) dimension:                 grid_size()
 //             m = floor((N eps_H / theta)^(2 / (2 + d))), theta = 10, d the non-constant dimensions,
 //             eps_H the histogram's budget: the rule that minimises the sum of the noise error
@@ -41,8 +43,10 @@
 //
 // Budget: eps = eps_N + eps_H (eps_N = 0 for n_source public or data). The ledger's noise_scale multiplies
 // every noise scale; at 0 the histogram is the true one and the centres the exact weighted k-means of it.
-// Memory: m^d counts (8 bytes) and noisy counts (8 bytes) plus (d + 1) doubles per positive cell: the grid
-// is refused above max_grid_cells before any work (check_shape), and a noisy N that would exceed it caps m.
+// Memory: m^d counts (8 bytes) and noisy counts (8 bytes) plus (d + 1) doubles per positive cell: a grid
+// known from public inputs (grid_size, or the rule at n_public) is refused above max_grid_cells before any
+// work (check_shape); a grid from N~ or the true n is capped at it in the run (m = the largest that fits,
+// diagnostic grid_capped): the number of points of the data never refuses a run.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -64,6 +68,9 @@ inline constexpr std::uint64_t kMaxCellsLimit = std::uint64_t{1} << 30;
 
 // Where N of the grid rule comes from.
 enum class SizeSource { noisy, public_n, data };
+// The non_private note, and the ledger's data-derived reason, of n_source: data.
+inline constexpr const char* kTrueSizeNote =
+    "the grid size uses the true number of points n (n_source: data), which add/remove DP does not make public";
 const char* to_string(SizeSource s);
 
 struct SizeEstimate {
@@ -74,7 +81,8 @@ struct SizeEstimate {
   double usable() const { return value < 1 ? 1.0 : value; }
 };
 
-// N for the grid rule: a noisy count (one ledger entry, eps_N), n_public, or the true n. Throws InputError
+// N for the grid rule: a noisy count (one ledger entry, eps_N), n_public, or the true n (the ledger declared
+// data-derived with kTrueSizeNote). Throws InputError
 // for n_source public without n_public, or a noisy count without budget.
 SizeEstimate estimate_size(std::size_t n, SizeSource source, double epsilon, std::uint64_t n_public, privacy::Sampler sampler,
                            Rng& rng, BudgetLedger& ledger);

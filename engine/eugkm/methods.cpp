@@ -21,9 +21,6 @@ const Named<HybridFallback> kFallbacks[] = {{"auto", HybridFallback::automatic},
 constexpr std::int64_t kMaxGridSize = std::int64_t{1} << 31;
 constexpr std::int64_t kMaxCellsParam = std::int64_t{1} << 28;
 
-const char* const kTrueSizeNote =
-    "the grid size uses the true number of points n (n_source: data), which add/remove DP does not make public";
-
 std::vector<ParamSpec> eugkm_params() {
   return {
       real_param("epsilon", 1.0,
@@ -49,8 +46,8 @@ std::vector<ParamSpec> eugkm_params() {
       gives(int_param("grid_size", 0, "cells per dimension m instead of the grid rule; 0 = the rule", 0, kMaxGridSize), "grid",
             {{"0", InputSource::rule, "m = floor((N eps / 10)^(2/(2+d))) on the N above"}}),
       int_param("max_grid_cells", static_cast<std::int64_t>(kDefaultMaxCells),
-                "largest grid (m^d cells, about 16 bytes each) before any work; a noisy N above the planned one caps m to it, "
-                "at most 2^28",
+                "largest grid (m^d cells, about 16 bytes each): grid_size or the rule at n_public above it is refused before "
+                "any work, a grid from the noisy (or true) N is capped to it; at most 2^28",
                 1, kMaxCellsParam),
       int_param("n_init", 1, "k-means++ restarts on the synopsis (post-processing), the lowest weighted inertia kept, at most 1e4",
                 1, kKMeansMaxInit),
@@ -68,7 +65,8 @@ std::size_t informative_of(const DataShape& shape) {
   return shape.d ? *shape.d : 0;
 }
 
-// The grid check before any work (check_shape): the rule's grid must fit in max_cells, with a fix that applies.
+// The grid check before any work (check_shape): the rule's grid at N = n_public must fit in max_cells, with a
+// fix that applies. Only public inputs decide it (planned_grid).
 void check_grid(const EugkmOptions& o, double epsilon_histogram, const DataShape& shape) {
   const std::optional<GridSize> g = planned_grid(o, epsilon_histogram, shape);
   if (!g || g->cells <= o.max_cells) return;
@@ -82,7 +80,8 @@ void check_grid(const EugkmOptions& o, double epsilon_histogram, const DataShape
     fix += ", or raise max_grid_cells to " + std::to_string(g->cells) + " (about " + short_number(16.0 * static_cast<double>(g->cells) / 1048576.0) +
            " MiB for the counts)";
   throw InputError("params.max_grid_cells",
-                   "EUGkM's grid rule (N eps / " + short_number(o.grid_constant) + ")^(2 / (2 + d)) gives m = " +
+                   "EUGkM's grid rule (N eps / " + short_number(o.grid_constant) + ")^(2 / (2 + d)) at N = n_public = " +
+                       std::to_string(o.n_public) + " gives m = " +
                        std::to_string(g->cells_per_dim) + " cells per dimension for dataset '" + shape.dataset + "' (d = " +
                        std::to_string(d) + "): " + cells + " cells, above max_grid_cells = " + std::to_string(o.max_cells),
                    fix);
@@ -108,6 +107,16 @@ void common_notes(const EugkmOptions& o, MethodResult& out) {
   if (o.n_source == SizeSource::data) out.non_private_notes.push_back(kTrueSizeNote);
 }
 
+// With n_source: data the grid (m, the cells, the rule's value) and everything computed on it or from N (the
+// hybrid's plan, split and T) are functions of the true n, not public numbers: they move to the evaluation,
+// and the diagnostics keep the parameter alone.
+void keep_public_diagnostics(const EugkmOptions& o, MethodResult& out) {
+  if (o.n_source != SizeSource::data) return;
+  for (auto it = out.diagnostics.begin(); it != out.diagnostics.end(); ++it)
+    if (it.key() != "n_source") out.evaluation[it.key()] = it.value();
+  out.diagnostics = {{"n_source", to_string(o.n_source)}};
+}
+
 class EugkmMethod final : public Method {
  public:
   MethodResult run(const Dataset& data, const ParamSet& p, Rng& rng, BudgetLedger& ledger) const override {
@@ -123,6 +132,7 @@ class EugkmMethod final : public Method {
     out.diagnostics = grid_diagnostics(r);
     out.diagnostics["n_source"] = to_string(o.n_source);
     out.evaluation = {{"inertia", r.inertia}, {"occupied_cells", r.occupied_cells}};
+    keep_public_diagnostics(o, out);
     out.details = std::move(r);
     return out;
   }
@@ -151,6 +161,7 @@ class HybridMethod final : public Method {
     out.diagnostics["dplloyd_iterations"] = r.iterations;
     out.evaluation = {{"inertia", r.inertia}};
     if (r.eugkm) out.evaluation["eugkm_inertia"] = r.eugkm_inertia;
+    keep_public_diagnostics(o.eugkm, out);
     out.details = std::move(r);
     return out;
   }
@@ -204,11 +215,21 @@ std::optional<GridSize> planned_grid(const EugkmOptions& o, double epsilon_histo
   if (!shape.d) return std::nullopt;
   const std::size_t d = informative_of(shape);
   if (o.grid_size > 0) return grid_size(1, epsilon_histogram, d, o.k, o.grid_constant, o.grid_size, std::numeric_limits<std::uint64_t>::max());
-  double n = 0;
-  if (o.n_source == SizeSource::public_n) n = static_cast<double>(o.n_public);
-  else if (shape.n) n = static_cast<double>(*shape.n);
-  if (!(n >= 1)) return std::nullopt;
-  return grid_size(n, epsilon_histogram, d, o.k, o.grid_constant, 0, std::numeric_limits<std::uint64_t>::max());
+  if (o.n_source != SizeSource::public_n || o.n_public == 0) return std::nullopt;
+  return grid_size(static_cast<double>(o.n_public), epsilon_histogram, d, o.k, o.grid_constant, 0, std::numeric_limits<std::uint64_t>::max());
+}
+
+std::optional<GridSize> expected_grid(const EugkmOptions& o, double epsilon_histogram, const DataShape& shape) {
+  std::optional<GridSize> g = planned_grid(o, epsilon_histogram, shape);
+  if (!g && shape.d && shape.n && *shape.n >= 1)
+    g = grid_size(static_cast<double>(*shape.n), epsilon_histogram, informative_of(shape), o.k, o.grid_constant, 0,
+                  std::numeric_limits<std::uint64_t>::max());
+  if (g && g->cells > o.max_cells) {
+    g->cells_per_dim = largest_cells_per_dim(informative_of(shape), o.max_cells);
+    g->cells = grid_cells(g->cells_per_dim, informative_of(shape));
+    g->capped = true;
+  }
+  return g;
 }
 
 const MethodInfo& eugkm_method_info() {
@@ -263,14 +284,19 @@ const MethodInfo& hybrid_kmeans_method_info() {
       check_at_most_points(p, shape, "k", "clusters");
       const HybridOptions o = hybrid_options(p);
       if (shape.d) check_parameters(o.eugkm, informative_of(shape));
-      // The grid of the planned run: the hybrid's plan at N = n_public or the known size (N~ is that give or
-      // take a few 1/eps_N), so that EUGkM alone (T = 0) is checked at the whole shared budget.
-      double n = o.eugkm.n_source == SizeSource::public_n ? static_cast<double>(o.eugkm.n_public) : 0.0;
-      if (n == 0 && shape.n) n = static_cast<double>(*shape.n);
-      if (!shape.d || !(n >= 1)) return;
+      if (!shape.d) return;
+      // The grid of the planned run, from public inputs only (planned_grid): a fixed grid_size whatever the
+      // plan; the rule at the hybrid's plan when N = n_public (so that EUGkM alone, T = 0, is checked at the
+      // whole shared budget). With N~ or the true n the plan is the run's, which caps the grid (and runs DPLloyd
+      // alone where the grid would have one cell a dimension: then no grid need hold k).
+      if (o.eugkm.grid_size > 0) {
+        check_grid(o.eugkm, planned_histogram_epsilon(o.eugkm), shape);
+        return;
+      }
+      if (o.eugkm.n_source != SizeSource::public_n || o.eugkm.n_public == 0) return;
       const double shared = planned_histogram_epsilon(o.eugkm);
-      const HybridSplit plan = plan_hybrid(o, n, shared, *shape.d, informative_of(shape));
-      if (plan.plan == HybridPlan::dplloyd_only) return;  // no grid: k need not fit in one
+      const HybridSplit plan = plan_hybrid(o, static_cast<double>(o.eugkm.n_public), shared, *shape.d, informative_of(shape));
+      if (plan.plan == HybridPlan::dplloyd_only) return;
       check_grid_hosts_k(o.eugkm, informative_of(shape));
       check_grid(o.eugkm, plan.epsilon_eugkm, shape);
     };

@@ -20,6 +20,7 @@
 #include "ndlaplace/grid_laplace.hpp"
 #include "catalog/catalog.hpp"
 #include "eugkm/methods.hpp"
+#include "fastlloyd/cost.hpp"
 #include "io/byte_size.hpp"
 #include "loading/dataset_loading.hpp"
 #include "metrics/kmeans_measures.hpp"
@@ -119,8 +120,8 @@ Sizes eugkm_cost(const DataShape& shape, const ParamSet& p, bool hybrid, double 
     }
     epsilon_histogram = plan.epsilon_eugkm;
   }
-  const std::optional<eugkm::GridSize> g = eugkm::planned_grid(o, epsilon_histogram > 0 ? epsilon_histogram : o.epsilon, shape);
-  const double cells = g ? std::min(static_cast<double>(g->cells), static_cast<double>(o.max_cells)) : static_cast<double>(o.max_cells);
+  const std::optional<eugkm::GridSize> g = eugkm::expected_grid(o, epsilon_histogram > 0 ? epsilon_histogram : o.epsilon, shape);
+  const double cells = g ? static_cast<double>(g->cells) : static_cast<double>(o.max_cells);
   const double positive = std::min(cells, cells / 2 + n);
   const Sizes km = kmeans_cost(positive, d, static_cast<double>(o.k), static_cast<double>(o.kmeans.n_init),
                                static_cast<double>(o.kmeans.max_iter));
@@ -307,6 +308,9 @@ std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const 
     const Sizes c = kmeans_cost(leaves, d, std::min(k, leaves), real_or(p, "n_init", 10), real_or(p, "max_iter", 300));
     s.memory = kDouble * n * (d + 4) + 2 * kDouble * leaves * d + c.memory;
     s.work = n * d * (depth + 2) + c.work + n * k * d;
+  } else if (m == "fastlloyd") {
+    const fastlloyd::TrialCost c = fastlloyd::trial_cost(p, n, d);
+    s = {c.memory, c.work};
   } else if (m == "affinity_propagation") {
     s = affinity_cost(n, real_or(p, "max_iter", 200));
   } else if (is_wavecluster(m)) {
@@ -385,6 +389,7 @@ RunCost estimate_run_cost(const ExperimentConfig& cfg, const std::vector<Cell>& 
   for (const auto& c : cells) {
     const auto t = estimate_trial_cost(cfg, c, shapes[c.dataset_index]);
     if (!t) continue;
+    if (const MethodInfo* info = find_method(c.method); info && n_is_private(*info, shapes[c.dataset_index])) r.private_sizes = true;
     r.work += t->work * static_cast<double>(cfg.trials);
     if (t->memory > r.trial_memory) {
       r.trial_memory = t->memory;
@@ -548,6 +553,33 @@ std::optional<InputError> nd_laplace_sampler_problem(const ExperimentConfig& cfg
   return InputError(where, problem, fix);
 }
 
+// A trial over the memory limit whose estimate counts the private number of points: the limit and the fixes
+// that do not depend on that number (a fix chosen by searching at the true n would tell it).
+InputError private_memory_problem(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape, double max_memory, int parallel) {
+  const std::string problem =
+      "method '" + cell.method_label + "' on dataset '" + cell.dataset + "' (d = " + std::to_string(*shape.d) +
+      "): one trial is estimated to need more than the memory limit of " + format_bytes(max_memory) +
+      (parallel > 1 ? " allows for " + std::to_string(parallel) + " trials at once" : std::string(" allows")) +
+      " (the estimate counts the points read, which are private to this method: no number computed from them is shown)";
+  // The parameters that size the method's largest structures besides the points (the model above).
+  std::vector<std::string> fixes;
+  if (cell.method == "dp_dbscan") {
+    if (!(cell.params.has("storage") && cell.params.string("storage") == "sparse"))
+      fixes.push_back("histogram: linear with storage: sparse (Algorithm 2: memory in the number of points, not in |X|)");
+    fixes.push_back("a larger eta (a coarser grid, fewer neighbour cells)");
+  } else if (cell.method == "eugkm" || cell.method == "hybrid_kmeans") {
+    fixes.push_back("a smaller grid_size or max_grid_cells (16 bytes a grid cell)");
+  } else if (is_wavecluster(cell.method)) {
+    fixes.push_back("a smaller g (about 40 bytes a grid cell)");
+  }
+  fixes.push_back("fewer points (max_rows: N or sample: N on this dataset)");
+  if (parallel > 1) fixes.push_back("--threads 1 (one trial at a time)");
+  fixes.push_back("--max-memory SIZE if the machine has it");
+  std::string fix;
+  for (std::size_t i = 0; i < fixes.size(); ++i) fix += (i ? "; or " : "") + fixes[i];
+  return InputError(cfg.methods[cell.method_index].where, problem, fix);
+}
+
 }  // namespace
 
 std::optional<InputError> cell_cost_problem(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape, double max_memory,
@@ -559,6 +591,8 @@ std::optional<InputError> cell_cost_problem(const ExperimentConfig& cfg, const C
   if (cell.method == "nd_laplace")
     if (auto p = nd_laplace_sampler_problem(cfg, cell, shape, max_trial_seconds)) return p;
   if (mem <= budget) return std::nullopt;
+  if (const MethodInfo* info = find_method(cell.method); info && n_is_private(*info, shape))
+    return private_memory_problem(cfg, cell, shape, max_memory, parallel);
   std::string problem = "method '" + cell.method_label + "' on dataset '" + cell.dataset + "' (n = " + std::to_string(*shape.n) +
                         ", d = " + std::to_string(*shape.d) + "): one trial needs about " + format_bytes(mem);
   if (cell.method == "dp_dbscan") {
@@ -577,6 +611,8 @@ std::optional<InputError> cell_cost_problem(const ExperimentConfig& cfg, const C
 }
 
 std::string slow_trial_note(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape, double seconds) {
+  // The note and its numbers are functions of n: none for a cell whose n is private (cost_model.hpp).
+  if (const MethodInfo* info = find_method(cell.method); info && n_is_private(*info, shape)) return "";
   const auto t = estimate_trial_cost(cfg, cell, shape);
   // About 1e9 basic operations a second on one core, plus a rejection sampler's draws.
   const double trial_seconds = t ? t->work / 1e9 + t->noise_draws * kSecondsPerNoiseDraw : 0;
@@ -604,6 +640,9 @@ std::string slow_trial_note(const ExperimentConfig& cfg, const Cell& cell, const
 }
 
 std::string describe_cost(const RunCost& c) {
+  if (c.private_sizes)
+    return "cost of the loaded data not shown: it counts the number of points, which a private method keeps private (a "
+           "size the config declares, a generator's n_samples or a registry file's rows, gives a public estimate)";
   if (c.data_memory == 0 && c.trial_memory == 0 && !c.unknown.empty()) {
     std::string s = "cost not estimated: the size of";
     for (std::size_t i = 0; i < c.unknown.size() && i < 5; ++i) s += (i ? ", " : " ") + c.unknown[i];

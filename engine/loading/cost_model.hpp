@@ -30,6 +30,11 @@
 // known once it is loaded: `validate` (which loads the data unless --no-load-data) and `run` estimate every
 // cell again on the loaded shapes (estimate_run_cost with shapes) and refuse, before any cell runs, a trial
 // over the memory limit with the parameter and the value that bring it under (cell_cost_problem).
+// The loaded number of points is private to a central add/remove private method (core/method.hpp
+// n_is_private). A trial that does not fit in memory cannot run whatever it would release, so the refusal
+// may use it (it stands in for the allocation failure the run would meet); but for such a cell no message
+// shows a number computed from it (n, the estimate, the rows that would fit, an eta that would fit), and no
+// slow-trial note is given: docs/privacy.md, "Checks before a run".
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
@@ -75,6 +80,9 @@ struct RunCost {
   std::string largest_trial;   // "method 'x' on dataset 'y'" of the largest trial
   std::string largest_where;   // its method entry in the config
   std::vector<std::string> unknown;  // datasets whose size is not known without reading them
+  // A cell of a private method was estimated on the loaded number of points of its dataset, which is private to
+  // it (n_is_private): describe_cost then shows no number computed from the sizes.
+  bool private_sizes = false;
 };
 // DP-DBSCAN's sizes (the model above) for n points in d dimensions (bounds empty when unknown).
 struct DpDbscanCost {

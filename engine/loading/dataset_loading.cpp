@@ -366,6 +366,16 @@ DataShape known_shape(const DatasetSpec& spec) {
   }
   // The configured bounds are in the file's coordinates; a projection or scaling moves them.
   if (spec.bounds_mode == "config" && !spec.project && spec.scaling == Scaling::none) s.bounds = spec.bounds;
+  s.declared_n = s.n;
+  s.declared_n_exact = s.n_exact;
+  return s;
+}
+
+DataShape loaded_shape(const DatasetSpec& spec, const Dataset& data) {
+  DataShape s = shape_of(data);
+  const DataShape declared = known_shape(spec);
+  s.declared_n = declared.declared_n;
+  s.declared_n_exact = declared.declared_n_exact;
   return s;
 }
 

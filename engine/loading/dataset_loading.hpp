@@ -29,6 +29,10 @@ Dataset materialize_dataset(const DatasetSpec& spec, Randomness mode = Randomnes
 // (upper bounds), the coordinate columns or the configured bounds (d), the configured bounds when no
 // transform moves them. Unknown parts stay empty.
 DataShape known_shape(const DatasetSpec& spec);
+// The shape of the loaded data (shape_of) with what the config declares of its size (known_shape's n as
+// declared_n): the checks of a private method decide on the declared size, never on the rows read
+// (shape_for_checks, docs/privacy.md "Checks before a run").
+DataShape loaded_shape(const DatasetSpec& spec, const Dataset& data);
 // n, d, columns, bounds, bounds_source, label counts, provenance (files, checksums, transforms).
 nlohmann::json dataset_summary(const Dataset& data);
 

@@ -181,6 +181,10 @@ LshClusteringResult lsh_clustering(const double* coords, std::size_t n, std::siz
     throw InputError("dataset", "lsh_clustering's exact integer sums take at most 2^31 points", "subsample the data");
   LshClusteringResult r;
   centre_and_radius(o, coords, n, d, bounds, r.centre, r.radius, r.non_private_notes);
+  // A centre or a radius taken from the data moves every later step with a value of the true data (one
+  // outlier more is a larger ball, and every sum's noise with it): no finite epsilon bounds that, as for every
+  // other data-derived choice (wc_baseline's n_share: 0, bounds: data).
+  for (const std::string& note : r.non_private_notes) ledger.declare_data_derived(note);
   if (o.sampler == privacy::Sampler::textbook) r.non_private_notes.push_back(privacy::kTextbookSamplerNote);
 
   // Centre, then clip to the ball of radius r (clip_by_radius): what every later step sees.

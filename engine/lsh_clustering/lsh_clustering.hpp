@@ -38,7 +38,10 @@
 // Public inputs: k, eps, delta, the radius r and the centre (from the public bounds, or given), max_depth
 // and the multipliers. Taken from the data, each flagged in non_private_notes: `radius_from_data` (the
 // largest norm of the centred data, as the reference README's benchmarks did) and `centre: data` (the
-// true mean: "this dataset was (non-privately) centered").
+// true mean: "this dataset was (non-privately) centered"); each also declares the ledger data-derived
+// (BudgetLedger::declare_data_derived: unbounded, no epsilon is stated for the trial, and a release withholds
+// the entries' sensitivities and notes, which are in units of that radius), and the method keeps the radius,
+// the centre and the sums' noise diagnostics (sigma and the grid, functions of r) out of its public diagnostics.
 #include <cstddef>
 #include <cstdint>
 #include <string>

@@ -41,8 +41,6 @@ class LshClusteringMethod final : public Method {
                        {"alpha", r.calibration.alpha},
                        {"noise_multiplier", r.calibration.noise_multiplier},
                        {"count_scale", r.count_scale},
-                       {"sum_sigma", r.sum_sigma},
-                       {"certified_delta", r.certified_delta},
                        {"count_levels", r.calibration.count_releases},
                        {"tree_automatic", r.automatic_tree},
                        {"min_points_in_node", r.tree.min_points_in_node},
@@ -53,15 +51,19 @@ class LshClusteringMethod final : public Method {
                        {"count_draws", r.count_draws},
                        {"centres_released", r.centres.rows()},
                        {"kmeans_iterations", r.kmeans_iterations}};
-    if (r.on_grid) {
-      out.diagnostics["sum_grid_exponent"] = r.grid.exponent;
-      out.diagnostics["sum_sensitivity_units"] = r.grid.sensitivity;
-      out.diagnostics["rounding_share_of_sensitivity"] = r.grid.sensitivity / r.grid.units_radius - 1.0;
-    }
-    // The radius and the centre are public unless taken from the data (then they are data statistics).
+    // The radius and the centre are public unless taken from the data; then they are data statistics, and so
+    // is the sums' noise, calibrated to r: sigma = multiplier x r, the grid 2^e with r in its units, and the
+    // delta certified at the drawn sigma (its upward rounding depends on r in units).
     json& where = (o.radius_from_data || o.centre == Centre::data) ? out.evaluation : out.diagnostics;
     where["radius"] = r.radius;
     where["centre"] = r.centre;
+    where["sum_sigma"] = r.sum_sigma;
+    where["certified_delta"] = r.certified_delta;
+    if (r.on_grid) {
+      where["sum_grid_exponent"] = r.grid.exponent;
+      where["sum_sensitivity_units"] = r.grid.sensitivity;
+      where["rounding_share_of_sensitivity"] = r.grid.sensitivity / r.grid.units_radius - 1.0;
+    }
     out.evaluation["inertia"] = r.inertia;
     out.evaluation["points_clipped"] = r.points_clipped;
     out.evaluation["points_in_leaves"] = r.coreset.points_in_leaves;
@@ -136,7 +138,7 @@ const MethodInfo& lsh_clustering_method_info() {
                 "centre",
                 {{"bounds", InputSource::rule, "the midpoint of the public bounds"},
                  {"origin", InputSource::public_value, "the origin (the data taken as centred)"},
-                 {"mean", InputSource::data, "the true mean of the data (flagged)"}}),
+                 {"data", InputSource::data, "the true mean of the data (centre: data, flagged)"}}),
         int_param("max_depth", kDefaultMaxDepth,
                   "levels of the LSH prefix tree below the root (the reference's 20); every level's counts are charged", 0, 63),
         int_param("min_points_in_node", 0,

@@ -49,8 +49,9 @@ void check_prerequisites(const ExperimentConfig& cfg, const Cell& cell, const Da
   if (info.needs_bounds && data.bounds.empty())
     throw InputError(spec.where, "method '" + cell.method_label + "' needs the public domain bounds of dataset '" + spec.name + "'",
                      "add bounds: [[lo, hi], ...] (public knowledge) or bounds: data (derived from the data; flagged non-private)");
-  // What a trial would refuse (k > n, a grid too large for d, ...), from the loaded data's exact shape.
-  check_cell_shape(cfg, cell, shape_of(data));
+  // What a trial would refuse (k > n, a grid too large for d, ...), from the loaded data's shape (a private
+  // method's checks see the declared size only: shape_for_checks).
+  check_cell_shape(cfg, cell, loaded_shape(spec, data));
   resolve_metrics(cfg, cell, data);
 }
 

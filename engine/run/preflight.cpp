@@ -39,7 +39,7 @@ Preflight preflight(const ExperimentConfig& cfg, const std::vector<const Cell*>&
   }
   // 2. The shapes: loaded where loaded, else what the config says.
   std::vector<DataShape> shapes;
-  for (std::size_t i = 0; i < nd; ++i) shapes.push_back(pf.data[i] ? shape_of(*pf.data[i]) : known_shape(cfg.datasets[i]));
+  for (std::size_t i = 0; i < nd; ++i) shapes.push_back(pf.data[i] ? loaded_shape(cfg.datasets[i], *pf.data[i]) : known_shape(cfg.datasets[i]));
   std::vector<Cell> all;
   all.reserve(cells.size());
   for (const Cell* c : cells) all.push_back(*c);

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "store/record_sets.hpp"
+
 namespace dpclust {
 using json = nlohmann::json;
 
@@ -14,12 +16,14 @@ json field_roles() {
        "the public inputs of the run. `dpclust release RESULTS.json` writes the release and configuration fields only."},
       {"release",
        {"cells[].trials[].release", "cells[].trials[].labels (only when the cell's evaluation_only does not list the labels)",
-        "cells[].trials[].ledger", "cells[].privacy_spent", "cells[].private_release", "cells[].trials[].private_release",
+        "cells[].trials[].ledger (without its steps' sensitivity and note when the ledger lists data_derived reasons or the dataset's domain is derived from the data)",
+        "cells[].privacy_spent", "cells[].private_release", "cells[].trials[].private_release",
         "cells[].non_private", "cells[].evaluation_only", "cells[].randomness", "privacy_accounting (without record_sets[].records and the file keys of record_sets[].selections[].files)"}},
       {"evaluation",
        {"datasets.*.n", "datasets.*.labels", "datasets.*.bounds (when bounds_source is data)", "datasets.*.provenance",
         "datasets.*.points", "datasets.*.true_labels", "cells[].record_set", "cells[].trials[].metrics", "cells[].trials[].evaluation",
-        "cells[].trials[].diagnostics", "cells[].trials[].labels (when evaluation_only lists them)", "cells[].trials[].timing",
+        "cells[].trials[].diagnostics", "cells[].trials[].labels (when evaluation_only lists them)",
+        "cells[].trials[].ledger.steps[].sensitivity and .note (when the ledger lists data_derived reasons or the dataset's domain is derived from the data)", "cells[].trials[].timing",
         "cells[].aggregates", "cells[].diagnostics_aggregates", "cells[].evaluation_aggregates", "cells[].timing",
         "privacy_accounting.record_sets[].records", "privacy_accounting.record_sets[].selections[].files"}},
       {"configuration",
@@ -57,6 +61,30 @@ json released_column_names(const json& dataset) {
   return names;
 }
 
+// A trial's ledger as a release may carry it. Its entries' sensitivities and notes are computed from the
+// mechanism's inputs; when an input is a value of the data (a radius or a centre from the points, the true n, a
+// range: the ledger's `data_derived`, or a domain derived from the data: `derived_range`), they carry that value
+// (lsh_clustering's sensitivity in units of the data's largest norm, dp_kmeans' (max - min) / 2 of each column,
+// DPM's percentile range, a grid size from n). They are withheld, with the reasons; the budget, the steps'
+// epsilons, mechanisms and relations stay.
+json released_ledger(const json& ledger, const std::string& derived_range) {
+  json reasons = ledger.value("data_derived", json::array());
+  if (!derived_range.empty()) reasons.push_back(derived_range);
+  if (reasons.empty() || !ledger.contains("steps") || !ledger["steps"].is_array()) return ledger;
+  json out = ledger;
+  for (auto& step : out["steps"]) {
+    json withheld = json::array();
+    for (const char* field : {"sensitivity", "note"})
+      if (step.contains(field)) {
+        step.erase(field);
+        withheld.push_back(field);
+      }
+    if (!withheld.empty()) step["withheld"] = std::move(withheld);
+  }
+  out["withheld_because"] = std::move(reasons);
+  return out;
+}
+
 }  // namespace
 
 json release_only(const json& results) {
@@ -76,6 +104,10 @@ json release_only(const json& results) {
   out["datasets"] = std::move(datasets);
   json cells = json::array();
   for (const auto& c : results.value("cells", json::array())) {
+    const std::string dataset = c.value("dataset", std::string());
+    const std::string derived_range = results.contains("datasets") && results["datasets"].contains(dataset)
+                                          ? data_derived_range(results["datasets"][dataset])
+                                          : std::string();
     json cell;
     copy_keys(c, cell, {"index", "id", "key", "dataset", "method", "series", "params", "private", "non_private", "evaluation_only",
                         "private_release", "randomness", "privacy_spent"});
@@ -83,7 +115,8 @@ json release_only(const json& results) {
     json trials = json::array();
     for (const auto& t : c.value("trials", json::array())) {
       json trial;
-      copy_keys(t, trial, {"trial", "seed", "private_release", "release", "ledger"});
+      copy_keys(t, trial, {"trial", "seed", "private_release", "release"});
+      if (t.contains("ledger")) trial["ledger"] = released_ledger(t["ledger"], derived_range);
       if (!labels_eval && t.contains("labels")) trial["labels"] = t["labels"];
       trials.push_back(std::move(trial));
     }

@@ -66,7 +66,7 @@ SyntheticCounts flat_origin_counts(const Dataset& data, const Quantizer& q, doub
   check_synopsis_inputs(eps, opt);
   // The grid is laid over the data's own bounding box: one extreme record moves every cell edge, so no
   // finite epsilon bounds the release (as bounds: data).
-  ledger.declare_unbounded(kFlatOriginBoundsNote);
+  ledger.declare_data_derived(kFlatOriginBoundsNote);
   const double eps1 = opt.alpha * eps, eps2 = eps - eps1;  // flat_origin.py: top_eps, bottom_eps
   check_step(eps1, opt.sensitivity, "adaptive grid's first level");
   check_step(eps2, opt.sensitivity, "adaptive grid's second level");

@@ -48,7 +48,7 @@ EmThreshold noisy_threshold_by_em(const std::vector<double>& w, double p, double
   if (!lattice) ledger.declare_unbounded(kContinuousThresholdNote);
   // The paper's range (0, Max]: one record can raise Max, and thresholds above the old Max then occur only on
   // one side (the audit measures 5.76 at a claimed 1: configs/audit/privthr_em_range.yaml). No finite epsilon.
-  if (settings.em_upper <= 0) ledger.declare_unbounded(kDataRangeNote);
+  if (settings.em_upper <= 0) ledger.declare_data_derived(kDataRangeNote);
   auto step = [&](std::size_t r) {
     return repeats == 1 ? std::string("threshold by the exponential mechanism (Alg. 2 line 4, lines 7-15)")
                         : "threshold by the exponential mechanism (Alg. 2 line 4, lines 7-15), draw " + std::to_string(r + 1) + " of " +

@@ -127,7 +127,7 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
   } else {
     res.used_true_n = true;
     // The grid sizes are functions of the true n: one added record can change them with certainty.
-    ledger.declare_unbounded(kTrueNNote);
+    ledger.declare_data_derived(kTrueNNote);
   }
   // What the synopsis publishes of N: the noisy count, or nothing when it is the true one.
   const nlohmann::json released_n = res.used_true_n ? nlohmann::json(nullptr) : nlohmann::json(n_noisy);

@@ -476,7 +476,9 @@ class EngineEstimator(_Base):
     ``epsilon_spent_`` and ``delta_spent_`` (what the fit's ledger spent: the configured budget plus any
     declared excess; 0 for a non-private method; ``inf`` for an unbounded fit, one no finite epsilon bounds:
     diffprivlib's DP-k-means variant, bounds taken from the data, PrivTHR_EM's continuous threshold or its
-    data-derived range, WCBaseline with ``n_share=0``), ``privacy_notion_`` (the guarantee that epsilon is of,
+    data-derived range, WCBaseline with ``n_share=0``, LSHClustering with ``radius_from_data=True`` or
+    ``centre='data'``, EUGkM and HybridKMeans with ``n_source='data'``, DPM with ``gap_statistic='rank_mean'`` on
+    more than one feature), ``privacy_notion_`` (the guarantee that epsilon is of,
     in words; "none" for a non-private method). A private estimator charges that spend to its ``accountant``
     (dpclust.accountant); an unbounded fit is refused (BudgetError, nothing released or spent) unless the
     accountant's budget is infinite, which then records ``inf``. ``y`` is ignored (scikit-learn's convention) except where a method reads the

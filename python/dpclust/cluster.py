@@ -15,7 +15,7 @@ import numpy as np
 from . import _core
 from ._estimator import ClusterMixin, EngineEstimator, TransformerMixin, _consecutive, _install_init
 
-__all__ = ["DPDBSCAN", "DPKMeans", "DPM", "EUGkM", "HybridKMeans", "LSHClustering", "WaveCluster", "WCBaseline", "PrivQT",
+__all__ = ["DPDBSCAN", "DPKMeans", "DPM", "EUGkM", "FastLloyd", "HybridKMeans", "LSHClustering", "WaveCluster", "WCBaseline", "PrivQT",
            "PrivTHR", "PrivTHREM"]
 
 # Why a check of scikit-learn's cannot pass, per estimator (declared through the _xfail_checks tag; the suite
@@ -306,6 +306,38 @@ class LSHClustering(_CentresEstimator):
         self._set_centres(X, result)
         # Lloyd iterations of the retained k-means run on the coreset (scikit-learn's KMeans.n_iter_).
         self.n_iter_ = int(self.diagnostics_["kmeans_iterations"])
+        return self
+
+
+@_install_init
+class FastLloyd(_CentresEstimator):
+    """FastLloyd (Diaa, Humphries & Kerschbaum, USENIX Security 2025), its central DP k-means: Lloyd iterations whose
+    clusters keep only the points within a radius of their centre and whose updates are noisy sums of the points'
+    offsets from it, with one analytic Gaussian budget (default) or Laplace noise (docs/methods.md). The federated
+    protocol and its secure aggregation are out of scope.
+
+    ``n_clusters`` is scikit-learn's name for the engine's ``k``. Every column is mapped to [-1, 1] by ``bounds`` (the
+    public box; the radius rule works there). (epsilon, delta)-DP with ``noise='gaussian'`` (``delta`` defaults to
+    1e-6; the authors use 1 / (n ln n)), epsilon-DP with ``noise='laplace'`` and ``delta=0``. The number of iterations
+    is the authors' rule on a noisy count of the points (``n_source``), or ``iterations``. After fit:
+    ``cluster_centers_`` (the release), ``n_iter_`` (the iterations T), ``noisy_counts_`` (every iteration's released
+    counts, T x n_clusters). ``predict``, ``transform`` and ``score`` use the released centres only.
+    """
+
+    _method = "fastlloyd"
+    _no_sample_weight = (
+        "FastLloyd's sums and counts are calibrated for a record counted once (sensitivity 1 and the radius), and a "
+        "record of weight w would be w records, for which group privacy of its (epsilon, delta) Gaussian gives "
+        "(w epsilon, w e^((w-1) epsilon) delta), a delta the ledger does not account")
+
+    def fit(self, X, y=None, **fit_params) -> "FastLloyd":
+        """One trial of FastLloyd on X (n_samples, n_features); y is ignored; sample_weight is refused (why:
+        ``_no_sample_weight``). Returns self."""
+        self._refuse_fit_params(fit_params)
+        result = self._fit(X, y)
+        self._set_centres(X, result)
+        self.n_iter_ = int(self.diagnostics_["iterations"])
+        self.noisy_counts_ = np.asarray(self.release_["noisy_counts"], dtype=np.float64)
         return self
 
 

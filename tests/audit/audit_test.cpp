@@ -537,3 +537,43 @@ TEST(AuditPower, DISABLED_SmallestViolationEachFamilyDetects) {
     return audit_fixture("epsilon: 1.0, count: false, leak: support, support_mass: " + std::to_string(q), runs, pilot);
   });
 }
+
+// The shipped audits of the newer methods' data-derived choices (configs/audit/eugkm.yaml, lsh_clustering.yaml)
+// have teeth, and their accounting states no epsilon for the cells they flag: EUGkM's grid from the true n at
+// the rule's jump (379 points, m = 6; 378, m = 5) and LSH clustering's radius from the data (one far record
+// moves it from 2.43 to 6.36) are violations whose accounting is unbounded; the noisy N and the public radius
+// are consistent and accounted at their epsilon. Fewer runs than the files' (the leaks are deterministic).
+TEST(AuditTeeth, DataDerivedChoicesOfTheNewerMethodsAreViolationsTheAccountingDoesNotBound) {
+  auto fewer_runs = [](std::string cfg) {
+    cfg.replace(cfg.find("runs: 20000"), 11, "runs: 3000");
+    cfg.replace(cfg.find("pilot_runs: 1000"), 16, "pilot_runs: 400");
+    return cfg;
+  };
+  const std::string eugkm = fewer_runs(read_text_file(fs::path(DPCLUST_TEST_SOURCE_DIR) / "configs" / "audit" / "eugkm.yaml"));
+  for (const char* source : {"noisy", "data"}) {
+    std::string one = eugkm;
+    one.replace(one.find("n_source: [noisy, data]"), 23, std::string("n_source: ") + source);
+    const CellResult r = audit_one(one, 1.0);
+    const bool data = std::string(source) == "data";
+    EXPECT_EQ(r.violation, data) << source << " " << to_json(r).dump();
+    EXPECT_EQ(r.accounting.value("unbounded", false), data) << r.accounting.dump();
+    if (!data) {
+      EXPECT_DOUBLE_EQ(r.accounting["epsilon"].get<double>(), 0.95);
+    }
+  }
+  std::string lsh = fewer_runs(read_text_file(fs::path(DPCLUST_TEST_SOURCE_DIR) / "configs" / "audit" / "lsh_clustering.yaml"));
+  // The public ball and the radius from the data (the first two methods of the file).
+  lsh = lsh.substr(0, lsh.find("  - method: lsh_clustering\n    as: lsh_centre_data")) + lsh.substr(lsh.find("audit:"));
+  const ExperimentConfig cfg = parse(lsh);
+  const std::vector<Cell> cells = expand_grid(cfg);
+  ASSERT_EQ(cells.size(), 2u);
+  const Dataset data = materialize_dataset(cfg.datasets[0]);
+  AuditOptions o;
+  o.progress = false;
+  for (const Cell& c : cells) {
+    const CellResult r = audit_cell(cfg, c, data, o);
+    const bool from_data = c.method_label == "lsh_radius_from_data";
+    EXPECT_EQ(r.violation, from_data) << c.method_label << " " << to_json(r).dump();
+    EXPECT_EQ(r.accounting.value("unbounded", false), from_data) << r.accounting.dump();
+  }
+}

@@ -185,6 +185,25 @@ TEST(Ledger, NonPrivateLedgerRefusesToSpend) {
   EXPECT_NO_THROW(l.verify());
 }
 
+// A choice that takes a value of the data makes the trial unbounded and says which values of its entries
+// carry the data (a release withholds them); an unbounded sampler alone does not.
+TEST(Ledger, DataDerivedChoicesAreUnboundedAndListed) {
+  BudgetLedger l(1.0);
+  l.spend("counts", 1.0, "sensitivity 1");
+  l.declare_unbounded("a continuous sampler");
+  EXPECT_TRUE(l.unbounded());
+  EXPECT_FALSE(l.data_derived());
+  EXPECT_FALSE(l.to_json().contains("data_derived"));
+  l.declare_data_derived("the radius is the data's largest norm");
+  EXPECT_TRUE(l.data_derived());
+  const nlohmann::json j = l.to_json();
+  EXPECT_EQ(j["unbounded_reasons"], nlohmann::json({"a continuous sampler", "the radius is the data's largest norm"}));
+  EXPECT_EQ(j["data_derived"], nlohmann::json({"the radius is the data's largest norm"}));
+  EXPECT_NO_THROW(l.verify());
+  BudgetLedger none;
+  EXPECT_THROW(none.declare_data_derived("x"), std::logic_error);  // a non-private ledger has no bound to lose
+}
+
 TEST(Ledger, RejectsImpossibleTotals) {
   EXPECT_THROW(BudgetLedger(0.0), std::logic_error);
   EXPECT_THROW(BudgetLedger(-1.0), std::logic_error);

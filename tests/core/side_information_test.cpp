@@ -109,6 +109,61 @@ TEST(SideInformation, InputsTakenFromTheDataMakeTheCellOracleTuned) {
     "scaling: the data standardised with their own mean and standard deviation (scale: standard)"])j"));
 }
 
+// A special value the parameter cannot take would never match a cell's value, and the input would be recorded
+// as public: lsh_clustering declared its `centre: data` as "mean", so a centre taken from the data was recorded
+// as public information. Such a declaration is refused when it is made.
+TEST(SideInformation, ASpecialValueTheParameterCannotTakeIsRefused) {
+  EXPECT_THROW(selects(choice_param("centre", "bounds", {"bounds", "origin", "data"}, "the centre"), "centre",
+                       {{"mean", InputSource::data, "the true mean"}}),
+               std::logic_error);
+  EXPECT_NO_THROW(selects(choice_param("centre", "bounds", {"bounds", "origin", "data"}, "the centre"), "centre",
+                          {{"data", InputSource::data, "the true mean"}}));
+  EXPECT_THROW(selects(bool_param("radius_from_data", false, "r from the data"), "radius", {{"yes", InputSource::data, "x"}}),
+               std::logic_error);
+  EXPECT_THROW(gives(int_param("n_public", 0, "a public n", 0), "n", {{"none", InputSource::none, "x"}}), std::logic_error);
+  EXPECT_NO_THROW(gives(int_param("n_public", 0, "a public n", 0), "n", {{"0", InputSource::none, "no public n"}}));
+}
+
+// The number of points a private method's pre-run checks see: under add/remove DP the rows read are private
+// unless the config declares exactly that many; replace-one, local and non-private methods see them.
+TEST(DataShapeForChecks, TheTrueNIsHiddenFromAPrivateMethodUnlessDeclared) {
+  MethodInfo central = declared_method();
+  central.differentially_private = true;
+  DataShape loaded;
+  loaded.n = 379;
+  loaded.n_exact = true;
+  loaded.d = 2;
+  EXPECT_TRUE(n_is_private(central, loaded));
+  DataShape seen = shape_for_checks(central, loaded);
+  EXPECT_FALSE(seen.n.has_value());
+  EXPECT_FALSE(seen.n_exact);
+  // An upper bound the config declares (max_rows: 500): the checks see it, as an upper bound.
+  loaded.declared_n = 500;
+  loaded.declared_n_exact = false;
+  seen = shape_for_checks(central, loaded);
+  EXPECT_EQ(seen.n, std::optional<std::uint64_t>(500));
+  EXPECT_FALSE(seen.n_exact);
+  // The declared exact size, equal to the rows read (a generator's n_samples, a registry file's rows).
+  loaded.declared_n = 379;
+  loaded.declared_n_exact = true;
+  EXPECT_FALSE(n_is_private(central, loaded));
+  EXPECT_EQ(shape_for_checks(central, loaded).n, std::optional<std::uint64_t>(379));
+  // A shape known from the config alone is public, exact or not.
+  DataShape known;
+  known.n = known.declared_n = 300;
+  EXPECT_FALSE(n_is_private(central, known));
+  // Replace-one (n public by definition), local (the release publishes every record) and non-private methods.
+  loaded.declared_n.reset();
+  MethodInfo replace = central, local = central, exact = central;
+  replace.relation = NeighbourRelation::replace_one;
+  local.local_privacy = true;
+  exact.differentially_private = false;
+  for (const MethodInfo* m : {&replace, &local, &exact}) {
+    EXPECT_FALSE(n_is_private(*m, loaded));
+    EXPECT_EQ(shape_for_checks(*m, loaded).n, std::optional<std::uint64_t>(379));
+  }
+}
+
 TEST(SideInformation, AMethodWithoutBoundsHasNoBoundsRecord) {
   MethodInfo m = declared_method();
   m.needs_bounds = false;

@@ -69,7 +69,14 @@ TEST(Methods, DpDbscanSaysWhenItCannotFindAnything) {
   const MethodResult none = m.make()->run(d, with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{5000}}}), rng, ledger);
   ASSERT_EQ(none.notes.size(), 1u);
   EXPECT_NE(none.notes[0].find("finds nothing by construction"), std::string::npos) << none.notes[0];
-  EXPECT_NE(none.notes[0].find("exceeds n = 2000"), std::string::npos) << none.notes[0];
+  // Without n_public the true n (2000) is not printed: the note names it in words.
+  EXPECT_NE(none.notes[0].find("exceeds the number of points n"), std::string::npos) << none.notes[0];
+  EXPECT_EQ(none.notes[0].find("2000"), std::string::npos) << none.notes[0];
+  BudgetLedger l1(1.0);
+  const MethodResult declared =
+      m.make()->run(d, with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{5000}}, {"n_public", std::int64_t{2100}}}), rng, l1);
+  ASSERT_EQ(declared.notes.size(), 1u);
+  EXPECT_NE(declared.notes[0].find("exceeds n_public = 2100"), std::string::npos) << declared.notes[0];
   EXPECT_EQ(none.diagnostics["spans"], 0);
   BudgetLedger l2(1.0);
   const MethodResult some = m.make()->run(d, with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{7}}}), rng, l2);
@@ -217,8 +224,18 @@ TEST(Methods, DpKmeansAndPairwiseRun) {
       const MethodResult r = m.make()->run(d, p, rng, ledger);
       EXPECT_NO_THROW(ledger.verify());
       EXPECT_EQ(r.release["centers"].size(), 2u);
-      // dplloyd: the fixed default (never the true n); diffprivlib: its rule on the true n = 2000.
-      EXPECT_EQ(r.diagnostics["iterations"], variant == "dplloyd" ? 5 : 6);
+      // dplloyd: the fixed default (never the true n); diffprivlib: its rule on the true n = 2000, a function
+      // of n: in the evaluation, and the ledger data-derived (a release withholds its sensitivities and notes).
+      if (variant == "dplloyd") {
+        EXPECT_EQ(r.diagnostics["iterations"], 5);
+        EXPECT_FALSE(ledger.data_derived());
+      } else {
+        EXPECT_EQ(r.evaluation["iterations"], 6);
+        for (const char* key : {"iterations", "epsilon_count_per_iteration", "epsilon_sum_per_iteration_and_dim", "epsilon_unspent"})
+          EXPECT_FALSE(r.diagnostics.contains(key)) << key;
+        EXPECT_EQ(r.diagnostics["iteration_rule"], "rule on the true n");
+        EXPECT_TRUE(ledger.data_derived());
+      }
     }
   }
   {

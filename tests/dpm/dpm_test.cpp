@@ -221,10 +221,20 @@ TEST(DpmRun, RankMeanIsFlaggedAboveOneDimension) {
   BudgetLedger ledger(o.epsilon, o.delta);
   Rng rng(2);
   EXPECT_EQ(dpm(x.data(), 400, 2, cube(2, -50, 50), o, rng, ledger).privacy_gaps.size(), 1u);
+  // No finite epsilon is known for it (its sensitivity is not the charged 2): the ledger is unbounded, so
+  // results.json states no epsilon and the Python accountant refuses the fit, as for WCBaseline(n_share=0).
+  EXPECT_TRUE(ledger.unbounded());
+  EXPECT_EQ(ledger.to_json()["unbounded_reasons"], nlohmann::json({kRankMeanNote}));
+  EXPECT_NO_THROW(ledger.verify());
   std::vector<double> one(400);
   for (std::size_t i = 0; i < 400; ++i) one[i] = x[2 * i];
   BudgetLedger ledger1(o.epsilon, o.delta);
   EXPECT_TRUE(dpm(one.data(), 400, 1, cube(1, -50, 50), o, rng, ledger1).privacy_gaps.empty());
+  EXPECT_FALSE(ledger1.unbounded());  // d = 1: the reference's sensitivity 2 holds
+  o.gap_statistic = GapStatistic::pooled;
+  BudgetLedger ledger2(o.epsilon, o.delta);
+  dpm(x.data(), 400, 2, cube(2, -50, 50), o, rng, ledger2);
+  EXPECT_FALSE(ledger2.unbounded());
 }
 
 TEST(DpmRun, BadInputIsAnInputErrorNamingTheParameter) {
@@ -267,10 +277,16 @@ TEST(DpmCatalog, DeclaredParametersAndShapeCheck) {
   EXPECT_TRUE(info.needs_bounds);
   ParamSet p;
   for (const ParamSpec& s : info.params) p.set(s.name, s.default_value);
-  EXPECT_NO_THROW(info.check_shape(p, DataShape{100000, true, 10, cube(10, -100, 100), "synth_10d"}));
+  DataShape synth;
+  synth.n = 100000;
+  synth.n_exact = true;
+  synth.d = 10;
+  synth.bounds = cube(10, -100, 100);
+  synth.dataset = "synth_10d";
+  EXPECT_NO_THROW(info.check_shape(p, synth));
   p.set("delta", 0.0);
   try {
-    info.check_shape(p, DataShape{100000, true, 10, cube(10, -100, 100), "synth_10d"});
+    info.check_shape(p, synth);
     FAIL() << "delta 0 accepted";
   } catch (const InputError& e) {
     EXPECT_EQ(e.where(), "params.delta");

@@ -11,6 +11,7 @@
 #include "core/ledger.hpp"
 #include "core/rng.hpp"
 #include "dpm/interval_size.hpp"
+#include "privacy/exponential.hpp"
 #include "privacy/samplers.hpp"
 
 namespace dpclust::dpm {
@@ -118,6 +119,43 @@ TEST(DpmPercentile, SecureOutputOnThePublicLatticeAndRecorded) {
   EXPECT_EQ(ledger.entries()[0].mechanism, "exponential_exact");
   EXPECT_EQ(ledger.entries()[0].sensitivity, 2.0 * kQualityUnits + 2);
   EXPECT_DOUBLE_EQ(ledger.spent_epsilon(), 0.5);
+}
+
+// Every point of the public lattice j B 2^-40, j = 0..2^40, is a possible output on any data: on all-identical
+// data (every gap 0) the last interval holds all 2^40 + 1 points, one more than the exact mechanism takes in a
+// block. Cutting it to 2^40 left j = 2^40 impossible there while a neighbour (one gap above 0) makes it
+// possible: an outcome of infinite privacy loss. It is now a block of its own, at the same distance.
+TEST(DpmPercentile, EveryLatticePointIsPossibleOnAllIdenticalData) {
+  constexpr std::uint64_t kPoints = (std::uint64_t{1} << 40) + 1;
+  auto covers_the_lattice = [&](const std::vector<double>& sorted, const char* what) {
+    SCOPED_TRACE(what);
+    const LatticeBlocks b = quantile_lattice_blocks(sorted, 0.65, 20.0);
+    ASSERT_EQ(b.count.size(), b.distance.size());
+    ASSERT_EQ(b.count.size(), b.first.size());
+    std::uint64_t next = 0;  // the blocks tile 0..2^40 in order, every point once
+    for (std::size_t i = 0; i < b.count.size(); ++i) {
+      EXPECT_LE(b.count[i], std::uint64_t{1} << 40);
+      if (b.count[i] == 0) continue;
+      EXPECT_EQ(b.first[i], next) << i;
+      next = b.first[i] + b.count[i];
+    }
+    EXPECT_EQ(next, kPoints);
+  };
+  covers_the_lattice(std::vector<double>(9, 0.0), "all gaps 0");
+  covers_the_lattice({0, 0, 0, 0, 0, 0, 0, 0, 0, 0.5}, "a neighbour: one gap above 0");
+  covers_the_lattice({0.01, 0.5, 3, 7.25, 19}, "spread gaps");
+  // On all-identical data the last two blocks (2^40 and the last point) share the target distance's rank 9.
+  const LatticeBlocks same = quantile_lattice_blocks(std::vector<double>(9, 0.0), 0.65, 20.0);
+  ASSERT_EQ(same.count.size(), 11u);
+  EXPECT_EQ(same.count[9], std::uint64_t{1} << 40);
+  EXPECT_EQ(same.count[10], 1u);
+  EXPECT_EQ(same.first[10], std::uint64_t{1} << 40);
+  EXPECT_EQ(same.distance[9], same.distance[10]);
+  // And the mechanism gives that point the probability of any other point of its block.
+  const privacy::ExponentialMechanism em = privacy::ExponentialMechanism::unrecorded(1.0, 2.0 * kQualityUnits + 2);
+  const std::vector<double> p = em.block_probabilities(same.count, same.distance);
+  EXPECT_GT(p[10], 0.0);
+  EXPECT_NEAR(p[10] * static_cast<double>(std::uint64_t{1} << 40), p[9], 1e-9 * p[9]);
 }
 
 TEST(DpmPercentile, TextbookDeclaresTheLedgerUnbounded) {

@@ -9,6 +9,7 @@
 #include "core/rng.hpp"
 #include "dpm/interval_size.hpp"
 #include "dpm/separator_search.hpp"
+#include "dpm/split_tree.hpp"
 #include "privacy/exponential.hpp"
 
 namespace dpclust::dpm {
@@ -43,6 +44,35 @@ TEST(DpmScores, SensitivityTakesTheSteeperRamp) {
   w.t = 0.3;
   w.q = 0.4;  // inner slope 2 (1 - t) / (1 - 2q) = 7 > t / q = 0.75: the reference's formula would undercharge
   EXPECT_NEAR(score_sensitivity(w, 10), (7.0 + 5.0) / 10, 1e-12);
+}
+
+// The sensitivity a node's split is charged must cover its scores, which divide by the node's released N. One
+// record added to a node changes its scores by up to (w_c slope + w_e) / N; the reference's N' = max(N +
+// ln(2 delta_c) / eps_c, 1) is below N for N >= 1 (more noise), but a continuous noisy count in (0, 1)
+// (sampler: textbook) is below N' = 1, and a sensitivity on N' alone then undercharges: here by 1 / 0.25 = 4x.
+TEST(DpmScores, SplitSensitivityCoversTheScoresOfANoisyCountBelowOne) {
+  const ScoreWeights w;
+  const double delta_c = 1e-5 / 8, eps_c = 0.03;
+  // N >= 1: the reference's N' (the smaller).
+  EXPECT_DOUBLE_EQ(split_score_sensitivity(w, 500, delta_c, eps_c), score_sensitivity(w, count_lower_bound(500, delta_c, eps_c)));
+  EXPECT_LT(count_lower_bound(500, delta_c, eps_c), 500);
+  // N = 0.25: N itself.
+  const double n = 0.25;
+  EXPECT_DOUBLE_EQ(count_lower_bound(n, delta_c, eps_c), 1.0);
+  EXPECT_DOUBLE_EQ(split_score_sensitivity(w, n, delta_c, eps_c), score_sensitivity(w, n));
+  // The scores of D (one point) and D' (one point more) at the released N = 0.25 differ by more than the
+  // reference's charge and by no more than the charged sensitivity.
+  const CandidateGrid g = candidate_grid({0.0}, {8.0}, 2.0, HistogramBins::aligned);
+  const std::vector<double> x = {2.5, 2.6};
+  const std::vector<std::uint32_t> members = {0, 1};
+  std::vector<double> d, d2;
+  ScoreScratch scratch;
+  node_scores(x.data(), 1, members.data(), 1, g, n, w, d, scratch);
+  node_scores(x.data(), 1, members.data(), 2, g, n, w, d2, scratch);
+  double worst = 0;
+  for (std::size_t i = 0; i < d.size(); ++i) worst = std::max(worst, std::abs(d2[i] - d[i]));
+  EXPECT_GT(worst, score_sensitivity(w, count_lower_bound(n, delta_c, eps_c)));
+  EXPECT_LE(worst, split_score_sensitivity(w, n, delta_c, eps_c) * (1 + 1e-12));
 }
 
 TEST(DpmScores, TinyNodeByHand) {

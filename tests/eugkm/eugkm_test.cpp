@@ -137,6 +137,10 @@ TEST(Eugkm, LedgerAddsUpToEpsilon) {
       EXPECT_NEAR(e[0].epsilon, 0.7, 1e-15);
       EXPECT_EQ(r.size.value, 1500.0);
     }
+    // The true n (n_source: data) moves the grid with certainty at a threshold of n: no finite epsilon bounds
+    // the trial, and the ledger's note (the grid size) carries n. A noisy or public N is bounded.
+    EXPECT_EQ(ledger.unbounded(), source == SizeSource::data);
+    EXPECT_EQ(ledger.data_derived(), source == SizeSource::data);
     EXPECT_EQ(e.back().mechanism, "discrete_laplace");
     EXPECT_EQ(e.back().sensitivity, 1.0);
     EXPECT_EQ(r.centers.rows(), 3);
@@ -374,27 +378,79 @@ TEST(EugkmMethod, CheckShapeRefusesAGridTooLargeWithAFixThatApplies) {
   shape.n_exact = true;
   shape.d = 10;
   shape.dataset = "synth_10d";
-  // eps = 2: N~ eps_H / 10 = 1.9e4 -> m = 5, 5^10 = 9.8e6 cells > 2^22.
-  const ParamSet p = with_defaults(m, {{"k", std::int64_t{64}}, {"epsilon", 2.0}});
+  // eps = 2 at N = n_public = 1e5: N eps / 10 = 2e4 -> m = 5, 5^10 = 9.8e6 cells > 2^22.
+  const std::map<std::string, ParamValue> at_public_n = {
+      {"k", std::int64_t{64}}, {"epsilon", 2.0}, {"n_source", std::string("public")}, {"n_public", std::int64_t{100000}}};
+  auto with = [&](std::map<std::string, ParamValue> more) {
+    std::map<std::string, ParamValue> all = at_public_n;
+    for (auto& [k, v] : more) all[k] = v;
+    return with_defaults(m, all);
+  };
   std::string fix;
   try {
-    m.check_shape(p, shape);
+    m.check_shape(with({}), shape);
     ADD_FAILURE() << "a 9.8e6-cell grid passed";
   } catch (const InputError& e) {
     EXPECT_EQ(e.where(), "params.max_grid_cells");
     EXPECT_NE(e.problem().find("m = 5"), std::string::npos) << e.problem();
+    EXPECT_NE(e.problem().find("N = n_public = 100000"), std::string::npos) << e.problem();
     fix = e.fix();
   }
   EXPECT_NE(fix.find("grid_size: 4"), std::string::npos) << fix;
   EXPECT_NE(fix.find("max_grid_cells to 9765625"), std::string::npos) << fix;
-  EXPECT_NO_THROW(m.check_shape(with_defaults(m, {{"k", std::int64_t{64}}, {"epsilon", 2.0}, {"grid_size", std::int64_t{4}}}), shape));
-  EXPECT_NO_THROW(
-      m.check_shape(with_defaults(m, {{"k", std::int64_t{64}}, {"epsilon", 2.0}, {"max_grid_cells", std::int64_t{9765625}}}), shape));
+  EXPECT_NO_THROW(m.check_shape(with({{"grid_size", std::int64_t{4}}}), shape));
+  EXPECT_NO_THROW(m.check_shape(with({{"max_grid_cells", std::int64_t{9765625}}}), shape));
   // eps = 1 fits (4^10 = 1,048,576 cells).
-  EXPECT_NO_THROW(m.check_shape(with_defaults(m, {{"k", std::int64_t{64}}, {"epsilon", 1.0}}), shape));
+  EXPECT_NO_THROW(m.check_shape(with({{"epsilon", 1.0}}), shape));
   // k above n, n_source public without n_public.
   EXPECT_THROW(m.check_shape(with_defaults(m, {{"k", std::int64_t{200000}}}), shape), InputError);
   EXPECT_THROW(m.check_shape(with_defaults(m, {{"k", std::int64_t{2}}, {"n_source", std::string("public")}}), shape), InputError);
+}
+
+// The number of points of the data never decides whether a run starts: with the noisy N (or the true n) the
+// grid is known only in the run, which caps it at max_grid_cells. On 2-D data at eps 1 (eps_H 0.95) the
+// rule's grid is 5 x 5 at n = 378 and 6 x 6 at n = 379: with max_grid_cells 25 the second was refused,
+// "m = 6 ... 36 cells", a message that gives n back to within a few points. Now both run (379 capped to 5 x 5);
+// only public inputs refuse (grid_size, or the rule at n_public).
+TEST(EugkmMethod, TheTrueNNeverRefusesARun) {
+  for (const MethodInfo* m : {&eugkm_method_info(), &hybrid_kmeans_method_info()}) {
+    SCOPED_TRACE(m->name);
+    for (std::uint64_t n : {378u, 379u, 100000000u}) {
+      DataShape shape;
+      shape.n = n;
+      shape.n_exact = true;
+      shape.d = 2;
+      shape.bounds = kBox;
+      for (const std::string source : {"noisy", "data"}) {
+        // The hybrid at eps 2 puts eps_E = 0.95 in EUGkM: the same grid as EUGkM alone at eps 1.
+        const ParamSet p = with_defaults(*m, {{"k", std::int64_t{3}}, {"max_grid_cells", std::int64_t{25}}, {"n_source", source},
+                                               {"epsilon", m->name == "eugkm" ? 1.0 : 2.0}, {"fallback", std::string("none")}});
+        EXPECT_NO_THROW(m->check_shape(p, shape)) << n << " " << source;
+      }
+    }
+    // n_public = 379: public, so refused before the run.
+    DataShape shape;
+    shape.d = 2;
+    shape.bounds = kBox;
+    const ParamSet pub =
+        with_defaults(*m, {{"k", std::int64_t{3}}, {"max_grid_cells", std::int64_t{25}}, {"n_source", std::string("public")},
+                           {"n_public", std::int64_t{379}}, {"epsilon", m->name == "eugkm" ? 0.95 : 1.9}, {"fallback", std::string("none")}});
+    EXPECT_THROW(m->check_shape(pub, shape), InputError);
+  }
+  // In the run, the grid from the true n is capped (diagnostics in the evaluation: a function of n).
+  Dataset data;
+  data.name = "blobs";
+  data.d = 2;
+  data.coords = blobs(379);
+  data.n = 379;
+  data.bounds = kBox;
+  BudgetLedger ledger(1.0);
+  Rng rng(1);
+  const MethodInfo& m = eugkm_method_info();
+  const MethodResult r = m.make()->run(
+      data, with_defaults(m, {{"k", std::int64_t{3}}, {"max_grid_cells", std::int64_t{25}}, {"n_source", std::string("data")}}), rng, ledger);
+  EXPECT_EQ(r.evaluation["cells_per_dim"], 5);
+  EXPECT_EQ(r.evaluation["grid_capped"], true);
 }
 
 TEST(EugkmMethod, ResultCarriesCentresReleaseAndNotes) {
@@ -417,6 +473,11 @@ TEST(EugkmMethod, ResultCarriesCentresReleaseAndNotes) {
     EXPECT_EQ(r.non_private_notes.empty(), source == "noisy") << source;
     EXPECT_TRUE(r.evaluation.contains("inertia"));
     EXPECT_NO_THROW(ledger.verify());
+    EXPECT_EQ(ledger.unbounded(), source == "data");
+    // The grid is a function of the true n with n_source: data: out of the public diagnostics.
+    EXPECT_EQ(r.diagnostics.contains("cells_per_dim"), source == "noisy") << r.diagnostics.dump();
+    EXPECT_EQ(r.evaluation.contains("cells_per_dim"), source == "data");
+    EXPECT_EQ(r.diagnostics["n_source"], source);
   }
 }
 

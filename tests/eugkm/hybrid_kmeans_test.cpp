@@ -249,6 +249,17 @@ TEST(HybridMethod, ReleaseNamesThePlanAndBothCentreSets) {
   EXPECT_EQ(r.centres.rows(), 3);
   EXPECT_TRUE(r.non_private_notes.empty());
   EXPECT_NO_THROW(ledger.verify());
+  EXPECT_FALSE(ledger.unbounded());
+  // n_source: data: the plan, the split and T are functions of the true n. The ledger is data-derived (no
+  // epsilon is stated for the trial) and those numbers leave the public diagnostics for the evaluation.
+  ps.set("n_source", std::string("data"));
+  BudgetLedger l2(2.0);
+  const MethodResult t = m.make()->run(data, ps, rng, l2);
+  EXPECT_NO_THROW(l2.verify());
+  EXPECT_TRUE(l2.unbounded());
+  EXPECT_TRUE(l2.data_derived());
+  EXPECT_EQ(t.diagnostics, nlohmann::json({{"n_source", "data"}}));
+  for (const char* key : {"plan", "epsilon_eugkm", "dplloyd_iterations", "cells_per_dim"}) EXPECT_TRUE(t.evaluation.contains(key)) << key;
 }
 
 }  // namespace hybrid_test

@@ -768,3 +768,113 @@ TEST(Release, GuessedColumnNamesAreWithheld) {
   EXPECT_EQ(rel["datasets"]["p"]["columns"], json({"#0", "y"}));
   EXPECT_EQ(rel.dump().find("SECRET"), std::string::npos);
 }
+
+// Data-derived choices of the newer methods are counted as the WaveCluster family's are: LSH clustering's radius
+// or centre from the data, EUGkM's and the hybrid's true n, DPM's rank-mean gap statistic in d > 1. Their
+// ledgers are unbounded, so are their cells and their set's total (results.json stated eps 4, delta 1.2e-5
+// for such a file); the public counterparts stay bounded.
+TEST(Accounting, DataDerivedChoicesOfTheNewMethodsAreUnbounded) {
+  const std::string text = R"(experiment: acct_new
+randomness: secure
+trials: 1
+datasets:
+  - name: blobs
+    generator: {type: blobs, n_samples: 300, centers: 3, cluster_std: 0.6, center_box_lo: 1, center_box_hi: 9, seed: 6}
+    bounds: [[0, 10], [0, 10]]
+    params: {k: 3}
+methods:
+  - method: lsh_clustering
+    params: {radius_from_data: [false, true]}
+  - method: lsh_clustering
+    as: lsh_centre
+    params: {centre: [bounds, data]}
+  - method: eugkm
+    params: {n_source: [noisy, data]}
+  - method: hybrid_kmeans
+    params: {n_source: [noisy, data]}
+  - method: dpm
+    params: {gap_statistic: [pooled, rank_mean]}
+metrics: [n_clusters]
+)";
+  const json r = run(text, "acct_new", dpclust::testing::temp_dir("acct_new"));
+  ASSERT_FALSE(r.is_null());
+  ASSERT_EQ(r["cells"].size(), 10u);
+  for (const auto& c : r["cells"]) {
+    const json& p = c["params"];
+    const bool derived = p.value("radius_from_data", false) || p.value("centre", "") == "data" || p.value("n_source", "") == "data" ||
+                         p.value("gap_statistic", "") == "rank_mean";
+    SCOPED_TRACE(c["series"].get<std::string>() + " " + p.dump());
+    EXPECT_EQ(c["trials"][0]["ledger"].value("unbounded", false), derived);
+    EXPECT_EQ(c["privacy_spent"].value("unbounded", false), derived);
+    EXPECT_EQ(c["private_release"], !derived);
+  }
+  const json& central = set_of(r["privacy_accounting"], "blobs")["central"][0];
+  EXPECT_TRUE(central["epsilon"].is_null());
+  EXPECT_TRUE(central["delta"].is_null());
+  EXPECT_EQ(central["unbounded"], true);
+  const std::string reasons = central["unbounded_reasons"].dump();
+  for (const char* why : {"radius_from_data", "centre: data", "n_source: data", "rank_mean"})
+    EXPECT_NE(reasons.find(why), std::string::npos) << why << ": " << reasons;
+}
+
+// `dpclust release` withholds the ledger values computed from the data: a sensitivity or a note of a ledger
+// declared data-derived (lsh_clustering's radius from the data wrote "sensitivity 227071.36" and "r = 227071
+// units", one record's distance from the centre) or of a dataset whose domain is derived from the data
+// (dp_kmeans' sensitivities were (max - min) / 2 of each column, DPM's note "[0, 7.812050]" the range of
+// column 0). The steps' epsilons stay; a public configuration keeps its ledger whole.
+TEST(Release, LedgerValuesComputedFromTheDataAreWithheld) {
+  const fs::path dir = dpclust::testing::temp_dir("release_derived");
+  const json r = run_in(dir, R"(experiment: release_derived
+randomness: secure
+trials: 1
+datasets:
+  - name: boxed
+    generator: {type: blobs, n_samples: 300, centers: 3, cluster_std: 0.6, center_box_lo: 1, center_box_hi: 9, seed: 6}
+    bounds: [[0, 10], [0, 10]]
+    params: {k: 3}
+  - name: own_box
+    generator: {type: blobs, n_samples: 300, centers: 3, cluster_std: 0.6, center_box_lo: 1, center_box_hi: 9, seed: 7}
+    bounds: data
+    params: {k: 3}
+methods:
+  - method: lsh_clustering
+    params: {radius_from_data: [false, true]}
+  - method: dp_kmeans
+  - method: dpm
+metrics: [n_clusters]
+)", "release_derived");
+  ASSERT_FALSE(r.is_null());
+  const json rel = release_only(r);
+  ASSERT_EQ(rel["cells"].size(), r["cells"].size());
+  std::size_t withheld = 0;
+  for (std::size_t i = 0; i < r["cells"].size(); ++i) {
+    const json& full = r["cells"][i];
+    const json& cell = rel["cells"][i];
+    const bool derived = full["dataset"] == "own_box" || full["params"].value("radius_from_data", false);
+    SCOPED_TRACE(full["dataset"].get<std::string>() + " " + full["series"].get<std::string>() + " " + full["params"].dump());
+    const json& ledger = cell["trials"][0]["ledger"];
+    EXPECT_EQ(ledger.contains("withheld_because"), derived) << ledger.dump();
+    ASSERT_EQ(ledger["steps"].size(), full["trials"][0]["ledger"]["steps"].size());
+    for (std::size_t s = 0; s < ledger["steps"].size(); ++s) {
+      const json& step = ledger["steps"][s];
+      const json& whole = full["trials"][0]["ledger"]["steps"][s];
+      EXPECT_EQ(step["epsilon"], whole["epsilon"]);
+      EXPECT_EQ(step.contains("sensitivity"), !derived);
+      EXPECT_EQ(step.contains("note"), !derived && whole.contains("note"));
+      if (!derived) continue;
+      ++withheld;
+      // No sensitivity of the full ledger is anywhere in the cell's release.
+      std::function<void(const json&)> absent = [&](const json& v) {
+        if (v.is_number() && whole.contains("sensitivity") && whole["sensitivity"].get<double>() > 1) {
+          EXPECT_NE(v.get<double>(), whole["sensitivity"].get<double>());
+        }
+        if (v.is_structured())
+          for (const auto& x : v) absent(x);
+      };
+      absent(cell);
+    }
+  }
+  EXPECT_GT(withheld, 10u);
+  // The release keeps no number of the box derived from the data's column ranges.
+  EXPECT_FALSE(rel["datasets"]["own_box"].contains("bounds"));
+}

@@ -26,7 +26,13 @@ std::string binary() {
   return b ? b : DPCLUST_BINARY_PATH;
 }
 
-std::string quote(const fs::path& p) { return "'" + p.string() + "'"; }
+// Appended, not "'" + ... (GCC 12 takes that concatenation for an oversized memcpy and warns).
+std::string quote(const fs::path& p) {
+  std::string q = "'";
+  q += p.string();
+  q += "'";
+  return q;
+}
 
 dpclust::testing::CommandResult dpclust_cmd(const std::string& args) {
   return dpclust::testing::run_command(binary() + " " + args);

@@ -327,6 +327,62 @@ TEST(ValidationLimits, EugkmGridMemoryIsEstimated) {
   EXPECT_EQ(validate("mem_eugkm_ok", text, "--max-memory 64G --threads 1").code, 0);
 }
 
+// The rows read from a file are private to a central add/remove private method (docs/privacy.md, "Checks
+// before a run"): no check decides on them and no message shows a number computed from them. EUGkM's grid
+// at max_grid_cells 25 was refused at 379 points and not at 378 (its message gave m = 6, 36 cells); dp_kmeans
+// with k = 5 was refused on a file of 3 points, "(3)"; a memory refusal printed "(n = 379, d = 2)", the
+// estimate and the max_rows that fits. The non-private k-means keeps its check (the existing tests above).
+TEST(ValidationLimits, TheRowsOfAFileNeverDecideOrShowInAPrivateCellsChecks) {
+  const fs::path dir = dpclust::testing::temp_dir("private_n");
+  for (int n : {378, 379}) {
+    std::string csv = "x,y\n";
+    for (int i = 0; i < n; ++i) {
+      csv += std::to_string((i * 7) % 29 - 14);
+      csv += ",";
+      csv += std::to_string((i * 11) % 29 - 14);
+      csv += "\n";
+    }
+    dpclust::testing::write_file(dir / ("pts" + std::to_string(n) + ".csv"), csv);
+  }
+  // Names without the count: the messages name the config file and the experiment.
+  auto config = [&](int n, const std::string& method) {
+    const std::string tag = n == 378 ? "fewer" : "more";
+    std::string text = "experiment: ";
+    text += tag;
+    text += "\ndatasets:\n  - {name: pts, file: pts";
+    text += std::to_string(n);
+    text += ".csv, label: none, bounds: [[-15, 15], [-15, 15]], params: {k: 3}}\nmethods:\n  - ";
+    text += method;
+    text += "\n";
+    return dpclust::testing::write_file(dir / (tag + ".yaml"), text);
+  };
+  for (int n : {378, 379}) {
+    const fs::path cfg = config(n, "{method: eugkm, params: {max_grid_cells: 25}}");
+    Result r = cli("validate " + cfg.string());
+    EXPECT_EQ(r.code, 0) << n << ": " << r.output;
+    EXPECT_FALSE(has(r.output, std::to_string(n))) << r.output;
+    r = cli("run " + cfg.string() + " --no-progress --out " + (dir / "out").string());
+    EXPECT_EQ(r.code, 0) << n << ": " << r.output;
+  }
+  // k above the rows read: a private cell runs (its centres are noisy sums, whatever k); the estimate of the
+  // validate line is the config's (the file's size is not declared), not the loaded data's.
+  dpclust::testing::write_file(dir / "pts3.csv", "x,y\n0,0\n1,1\n2,2\n");
+  const fs::path small = dpclust::testing::write_file(
+      dir / "small.yaml", "experiment: s\ndatasets:\n  - {name: pts, file: pts3.csv, label: none, bounds: [[0, 5], [0, 5]]}\n"
+                          "methods:\n  - {method: dp_kmeans, params: {k: 5}}\n");
+  Result r = cli("validate " + small.string());
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "the rows read are private to its private methods")) << r.output;
+  // A memory refusal of a private cell names the limit and the fixes, not n, the estimate or the rows that fit.
+  const fs::path big = config(379, "{method: eugkm, params: {grid_size: 16384, max_grid_cells: 268435456}}");
+  r = cli("validate " + big.string() + " --max-memory 1G --threads 1");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_TRUE(has(r.output, "memory limit of 1.0 GiB")) << r.output;
+  EXPECT_TRUE(has(r.output, "a smaller grid_size or max_grid_cells")) << r.output;  // what sizes the grid: public
+  EXPECT_TRUE(has(r.output, "--max-memory")) << r.output;
+  for (const char* shown : {"379", "n = ", "GiB for", "max_rows: 3"}) EXPECT_FALSE(has(r.output, shown)) << shown << ": " << r.output;
+}
+
 TEST(ValidationLimits, DataRootOverTheFileNameLimitIsAnInputError) {
   // Issue 35 item 8: a folder name over NAME_MAX ended in an uncaught filesystem_error, exit 1.
   const fs::path dir = dpclust::testing::temp_dir("long_root");

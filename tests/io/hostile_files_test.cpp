@@ -285,7 +285,9 @@ TEST(HostileFiles, MessagesEscapeControlCharacters) {
   EXPECT_TRUE(contains(msg, "column 'y': the value is not a number")) << msg;
   EXPECT_FALSE(contains(msg, "2J")) << msg;
   expect_clean_message(msg);
-  const auto lab = write_file(dir / "l.txt", std::string(500, 'z') + "\x1b\n");
+  std::string long_label(500, 'z');
+  long_label += "\x1b\n";  // appended: GCC 12 takes std::string(500, 'z') + "..." for an out-of-bounds memcpy
+  const auto lab = write_file(dir / "l.txt", long_label);
   const std::string m2 = input_error([&] { read_label_file(lab); });
   EXPECT_LT(m2.size(), 400u) << m2;
   expect_clean_message(m2);

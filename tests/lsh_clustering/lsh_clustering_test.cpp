@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/side_information.hpp"
 #include "lsh_clustering/method.hpp"
 #include "lsh_clustering/register.hpp"
 
@@ -221,13 +222,30 @@ TEST(LshClustering, DataDerivedChoicesAreFlagged) {
   }
   EXPECT_DOUBLE_EQ(r.radius, max_norm);
   EXPECT_EQ(r.points_clipped, 0u);
-  // A public radius and centre: nothing flagged; points outside the ball are clipped.
+  // Each choice from the data declares the ledger data-derived (unbounded: no epsilon is stated for the trial),
+  // as wc_baseline's n_share: 0 does: dropping the outlier moves the radius, and every sum's noise with it.
+  EXPECT_TRUE(ledger.unbounded());
+  EXPECT_TRUE(ledger.data_derived());
+  EXPECT_EQ(ledger.to_json()["data_derived"], nlohmann::json(r.non_private_notes));
+  for (const bool from_data : {false, true}) {
+    LshClusteringOptions one = options(4, 1.0);
+    one.radius_from_data = from_data;
+    one.centre = from_data ? Centre::bounds : Centre::data;  // each alone
+    BudgetLedger l1(1.0, 1e-6);
+    const LshClusteringResult q = lsh_clustering(data.coords.data(), data.n, data.d, data.bounds, one, rng, l1);
+    EXPECT_EQ(q.non_private_notes.size(), 1u);
+    EXPECT_TRUE(l1.unbounded()) << from_data;
+    EXPECT_EQ(l1.to_json()["unbounded_reasons"], nlohmann::json(q.non_private_notes));
+    EXPECT_NO_THROW(l1.verify());
+  }
+  // A public radius and centre: nothing flagged, the ledger bounded; points outside the ball are clipped.
   o.radius_from_data = false;
   o.centre = Centre::origin;
   o.radius = 50;
   BudgetLedger l2(1.0, 1e-6);
   const LshClusteringResult q = lsh_clustering(data.coords.data(), data.n, data.d, Bounds{}, o, rng, l2);
   EXPECT_TRUE(q.non_private_notes.empty());
+  EXPECT_FALSE(l2.unbounded());
   EXPECT_GT(q.points_clipped, 0u);
 }
 
@@ -312,6 +330,8 @@ TEST(LshClusteringMethod, RegisteredAndRunsFromParameters) {
   EXPECT_TRUE(out.evaluation.contains("inertia"));
   EXPECT_FALSE(out.diagnostics.contains("inertia"));
   EXPECT_TRUE(out.diagnostics.contains("radius"));  // public here: from the bounds
+  for (const char* noise : {"sum_sigma", "sum_grid_exponent", "sum_sensitivity_units", "certified_delta"})
+    EXPECT_TRUE(out.diagnostics.contains(noise)) << noise;
   // check_shape: k above the known number of points, and the accountant against the sampler.
   DataShape shape;
   shape.n = 3;
@@ -324,6 +344,47 @@ TEST(LshClusteringMethod, RegisteredAndRunsFromParameters) {
   EXPECT_THROW(m.check_shape(pld, shape), InputError);
   const ParamSet textbook = with_defaults(m, {{"k", std::int64_t{4}}, {"sampler", std::string("textbook")}});
   EXPECT_EQ(options_of(textbook).accountant, Accountant::pld);
+}
+
+// With the radius (or the centre) from the data, the sums' noise is calibrated to a value of the data: sigma
+// = multiplier x r and the grid's units are r's. Those numbers are data statistics, kept with the radius in
+// the evaluation, out of the public diagnostics (which the audit reads as released and a user may publish).
+TEST(LshClusteringMethod, NoiseDiagnosticsOfADataRadiusAreEvaluationOnly) {
+  const MethodInfo& m = lsh_clustering_method_info();
+  const Dataset data = blobs(1500, 2, 3, 5);
+  for (const auto& [key, value] : std::vector<std::pair<std::string, ParamValue>>{{"radius_from_data", true},
+                                                                                   {"centre", std::string("data")}}) {
+    SCOPED_TRACE(key);
+    Rng rng(4);
+    BudgetLedger ledger(1.0, 1e-6);
+    const MethodResult out = m.make()->run(data, with_defaults(m, {{"k", std::int64_t{3}}, {key, value}}), rng, ledger);
+    for (const char* derived : {"radius", "centre", "sum_sigma", "sum_grid_exponent", "sum_sensitivity_units",
+                                "rounding_share_of_sensitivity", "certified_delta"}) {
+      EXPECT_FALSE(out.diagnostics.contains(derived)) << derived;
+      EXPECT_TRUE(out.evaluation.contains(derived)) << derived;
+    }
+    EXPECT_TRUE(out.diagnostics.contains("noise_multiplier"));  // public: from epsilon and delta alone
+  }
+}
+
+// `centre: data` is recorded as taken from the data: the cell is oracle-tuned, as with radius_from_data (the
+// declared special value was "mean", which the choice never takes, so the record said "public information").
+TEST(LshClusteringMethod, ACentreFromTheDataIsRecordedAsData) {
+  const MethodInfo& m = lsh_clustering_method_info();
+  DatasetSideInputs box;
+  box.bounds = InputSource::public_value;
+  box.bounds_how = "a box given in the config";
+  const auto records = side_information(m, with_defaults(m, {{"k", std::int64_t{3}}, {"centre", std::string("data")}}), box);
+  const auto centre = std::find_if(records.begin(), records.end(), [](const SideInputRecord& r) { return r.input == "centre"; });
+  ASSERT_NE(centre, records.end());
+  EXPECT_EQ(centre->source, InputSource::data);
+  EXPECT_EQ(centre->params, std::vector<std::string>{"centre"});
+  const nlohmann::json tuning = tuning_record(records);
+  EXPECT_TRUE(tuning["oracle"].get<bool>());
+  EXPECT_EQ(tuning["reasons"].dump().find("centre: the true mean of the data"), 2u) << tuning.dump();
+  // The public choices stay public.
+  const auto origin = side_information(m, with_defaults(m, {{"k", std::int64_t{3}}, {"centre", std::string("origin")}}), box);
+  EXPECT_FALSE(tuning_record(origin)["oracle"].get<bool>());
 }
 
 }  // namespace

@@ -402,7 +402,8 @@ def test_grid_search_with_two_workers_spends_one_budget(X):
 # --- unbounded fits (issue 42 item 4) ----------------------------------------------------------------------
 # A fit no finite epsilon bounds -- diffprivlib's DP-k-means variant (its ledger says unbounded), bounds taken
 # from the data (bounds=None), PrivTHR_EM's continuous threshold or its data range (em_upper=0), WCBaseline with
-# n_share=0 -- was charged its configured epsilon (1.0, 1.0, 0.5 against a budget of 3, and later fits allowed).
+# n_share=0, LSH clustering's radius or centre from the data, EUGkM's and the hybrid's true n, DPM's rank-mean
+# gap statistic in d > 1 -- was charged its configured epsilon (1.0, 1.0, 0.5 against a budget of 3, and later fits allowed).
 # It is refused by a finite budget (nothing released or spent) and costs inf on an infinite one.
 
 UNBOUNDED_FITS = [
@@ -415,6 +416,17 @@ UNBOUNDED_FITS = [
     ("n_share=0", lambda acc: dpclust.WCBaseline(epsilon=0.5, n_share=0.0, bounds=BOUNDS, random_state=1, accountant=acc)),
     ("true n shapes theta", lambda acc: dpclust.DPDBSCAN(alpha=1.0, min_pts=5, epsilon=1.0, bounds=BOUNDS, random_state=1,
                                                          accountant=acc)),
+    # The newer methods' data-derived choices were charged eps 1.0 each while n_share=0 was refused.
+    ("radius_from_data", lambda acc: dpclust.LSHClustering(n_clusters=3, epsilon=1.0, bounds=BOUNDS, radius_from_data=True,
+                                                           random_state=1, accountant=acc)),
+    ("centre=data", lambda acc: dpclust.LSHClustering(n_clusters=3, epsilon=1.0, bounds=BOUNDS, centre="data", random_state=1,
+                                                      accountant=acc)),
+    ("EUGkM n_source=data", lambda acc: dpclust.EUGkM(n_clusters=3, epsilon=1.0, bounds=BOUNDS, n_source="data", random_state=1,
+                                                      accountant=acc)),
+    ("HybridKMeans n_source=data", lambda acc: dpclust.HybridKMeans(n_clusters=3, epsilon=1.0, bounds=BOUNDS, n_source="data",
+                                                                    random_state=1, accountant=acc)),
+    ("DPM rank_mean in 2-D", lambda acc: dpclust.DPM(epsilon=1.0, bounds=BOUNDS, gap_statistic="rank_mean", random_state=1,
+                                                     accountant=acc)),
 ]
 
 

@@ -28,7 +28,7 @@ needs_binary = pytest.mark.skipif(not os.path.isfile(BINARY), reason="DPCLUST_BI
 needs_pandas = pytest.mark.skipif(importlib.util.find_spec("pandas") is None, reason="pandas not installed (python3-pandas)")
 needs_sklearn = pytest.mark.skipif(importlib.util.find_spec("sklearn") is None, reason="scikit-learn not installed (python3-sklearn)")
 
-ESTIMATORS = [dpclust.DPDBSCAN, dpclust.DPKMeans, dpclust.LSHClustering, dpclust.WaveCluster, dpclust.WCBaseline, dpclust.PrivQT, dpclust.PrivTHR,
+ESTIMATORS = [dpclust.DPDBSCAN, dpclust.DPKMeans, dpclust.FastLloyd, dpclust.LSHClustering, dpclust.WaveCluster, dpclust.WCBaseline, dpclust.PrivQT, dpclust.PrivTHR,
               dpclust.PrivTHREM, dpclust.NDLaplace, dpclust.DRBT]
 
 
@@ -53,7 +53,7 @@ def cli(*args, cwd=None):
 def fitted(cls, X, **params):
     """A small fit of every estimator (public bounds where they are needed)."""
     defaults = {dpclust.DPDBSCAN: dict(alpha=0.2, min_pts=7), dpclust.DPKMeans: dict(n_clusters=2),
-                dpclust.LSHClustering: dict(n_clusters=2),
+                dpclust.LSHClustering: dict(n_clusters=2), dpclust.FastLloyd: dict(n_clusters=2),
                 dpclust.NDLaplace: dict(epsilon=2.0, n_clusters=2, n_init=1, pe_max_pairs=1000),
                 dpclust.DRBT: dict(k_dims=2, n_clusters=2)}
     kw = defaults.get(cls, dict(g=20, p=0.5, epsilon=1.0) if cls is not dpclust.WaveCluster else dict(g=20, p=0.5))
@@ -117,6 +117,34 @@ def test_lsh_clustering_releases_centres_under_one_joint_account(moons):
         dpclust.LSHClustering(2, bounds=((-2.5, -2.5), (2.5, 2.5))).fit(moons.X, sample_weight=np.ones(len(moons.X)))
     with pytest.raises(ValueError, match="accounting: pld"):  # the exact PLD certifies the continuous Gaussian only
         dpclust.LSHClustering(2, accounting="pld", bounds=((-2.5, -2.5), (2.5, 2.5)), random_state=0).fit(moons.X)
+
+
+def test_fastlloyd_releases_centres_under_one_gaussian_budget(moons):
+    """FastLloyd: k centres, the noisy N and every iteration's noisy counts released; the Gaussian budget is one joint
+    account whose steps are the iterations' sums and counts; Laplace noise is pure epsilon-DP and needs delta 0."""
+    est = fitted(dpclust.FastLloyd, moons.X, n_clusters=3)
+    assert est.cluster_centers_.shape == (3, 2)
+    assert np.all(np.abs(est.cluster_centers_) <= 2.5)  # folded into the public box
+    assert np.array_equal(est.predict(moons.X), est.release_labels_)
+    assert est.n_iter_ == est.diagnostics_["iterations"] and 2 <= est.n_iter_ <= 7  # the authors' rule on the noisy N
+    assert est.noisy_counts_.shape == (est.n_iter_, 3) and "n_estimate" in est.release_
+    steps = est.ledger_["steps"]
+    account = [s for s in steps if s.get("joint_total")]
+    assert len(account) == 1 and account[0]["epsilon"] == pytest.approx(0.95) and account[0]["delta"] == 1e-6
+    assert sorted({s["mechanism"] for s in steps if not s.get("joint_total")}) == ["discrete_gaussian", "discrete_laplace"]
+    assert len(steps) == 2 + 2 * est.n_iter_  # the noisy N, the account, sums and counts per iteration
+    assert est.epsilon_spent_ == pytest.approx(1.0) and est.delta_spent_ == 1e-6
+    laplace = fitted(dpclust.FastLloyd, moons.X, n_clusters=3, noise="laplace", delta=0.0, iterations=3)
+    assert laplace.delta_spent_ == 0 and laplace.n_iter_ == 3 and laplace.privacy_notion_.startswith("eps-DP")
+    with pytest.raises(ValueError, match="delta"):
+        fitted(dpclust.FastLloyd, moons.X, noise="laplace")
+    with pytest.raises(TypeError, match="sample_weight"):
+        dpclust.FastLloyd(2, bounds=((-2.5, -2.5), (2.5, 2.5))).fit(moons.X, sample_weight=np.ones(len(moons.X)))
+    # The authors' variant: their seeded noise streams, flagged.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", dpclust.NotPrivateReleaseWarning)
+        authors = fitted(dpclust.FastLloyd, moons.X, n_clusters=3, variant="authors", sampler="textbook")
+    assert not authors.private_release_ and any("seed x i" in note for note in authors.non_private_)
 
 
 def test_unknown_parameter_names():
@@ -195,8 +223,12 @@ def test_missing_required_parameter(workdir, moons):
 
 
 def test_shape_checks_and_bad_bounds(moons):
-    with pytest.raises(ValueError, match=r"DPKMeans.n_clusters: .*n_clusters = 5000 \(clusters\) exceeds the number of points"):
-        dpclust.DPKMeans(n_clusters=5000, bounds=moons.bounds).fit(moons.X)  # k > n, the config's check_shape
+    # k > n, the config's check_shape: refused for the local NDLaplace (its release publishes every perturbed point,
+    # and so n); a central private estimator never decides on the true n (docs/privacy.md, "Checks before a run"):
+    # it fits, its centres being noisy sums.
+    with pytest.raises(ValueError, match=r"NDLaplace.n_clusters: .*n_clusters = 5000 \(K-Means clusters\) exceeds the number of points"):
+        dpclust.NDLaplace(n_clusters=5000, bounds=moons.bounds).fit(moons.X)
+    assert dpclust.DPKMeans(n_clusters=400, bounds=moons.bounds, random_state=0).fit(moons.X).cluster_centers_.shape == (400, 2)
     with pytest.raises(ValueError, match="outside"):
         dpclust.DPKMeans(n_clusters=2, bounds=(-0.1, 0.1)).fit(moons.X)  # points outside the public domain
 

@@ -10,7 +10,7 @@ import pytest
 
 import dpclust
 
-ESTIMATORS = [dpclust.DPDBSCAN, dpclust.DPKMeans, dpclust.EUGkM, dpclust.HybridKMeans, dpclust.LSHClustering, dpclust.WaveCluster, dpclust.WCBaseline, dpclust.PrivQT, dpclust.PrivTHR,
+ESTIMATORS = [dpclust.DPDBSCAN, dpclust.DPKMeans, dpclust.EUGkM, dpclust.FastLloyd, dpclust.HybridKMeans, dpclust.LSHClustering, dpclust.WaveCluster, dpclust.WCBaseline, dpclust.PrivQT, dpclust.PrivTHR,
               dpclust.PrivTHREM, dpclust.NDLaplace, dpclust.DRBT]
 MOONS_BOUNDS = ((-1.5, -1.0), (2.5, 1.5))
 
@@ -89,8 +89,9 @@ def test_sparse_input_and_feature_count(moons):
 
 
 def test_data_limits_name_the_shape():
+    # DRBT (not private: nothing of the data to protect) refuses K-means with k = 2 clusters from 1 point.
     with pytest.raises(ValueError, match=r"exceeds the number of points of dataset 'X' \(1\)(.|\n)*n_samples=1, n_features=10"):
-        dpclust.DPKMeans(bounds=(0, 3)).fit(np.ones((1, 10)))  # k = 8 clusters from 1 point
+        dpclust.DRBT().fit(np.ones((1, 10)))
 
 
 def test_labels_are_consecutive_and_release_labels_are_the_releases(moons):
@@ -260,9 +261,11 @@ def test_engine_messages_name_what_python_sets():
     assert str(err.value).startswith("DPKMeans.n_clusters: 'n_clusters' must be an integer >= 1, got 0"), err.value
     assert "fix: n_clusters is the number of clusters" in str(err.value)
     with pytest.raises(ValueError) as err:
-        dpclust.DPKMeans(n_clusters=50, bounds=(0, 1000)).fit(X)
-    assert "n_clusters = 50 (clusters) exceeds the number of points" in str(err.value)
+        dpclust.NDLaplace(n_clusters=50, bounds=(0, 1000)).fit(X)  # local: its release publishes n
+    assert "n_clusters = 50 (K-Means clusters) exceeds the number of points" in str(err.value)
     assert "choose n_clusters <= 40" in str(err.value), err.value
+    # A central private estimator does not look at the true n before the run: no error names it.
+    dpclust.DPKMeans(n_clusters=50, bounds=(0, 1000), random_state=0).fit(X)
 
 
 def test_the_package_exports_no_typing_names():
