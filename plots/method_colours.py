@@ -17,6 +17,8 @@ KNOWN = {
     "hybrid_kmeans": "#98df8a",
     "lsh_clustering": "#9467bd",
     "dpm": "#d62728",
+    "fastlloyd": "#e7298a",
+    "hst_clustering": "#1b9e77",
     "uniform_centres": "#7f7f7f",
     # DBSCAN family
     "dbscan": "#ff7f0e",
@@ -34,9 +36,11 @@ KNOWN = {
     "affinity_propagation": "#c5b0d5",
 }
 
-# For names not above: colours none of KNOWN uses.
-OTHERS = ["#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd", "#e6550d", "#31a354", "#756bb1", "#636363",
-          "#6baed6", "#fd8d3c", "#74c476", "#9e9ac8", "#969696", "#e7ba52", "#ad494a", "#a55194"]
+# For names not above: colours none of KNOWN uses, and none close to one of them (no second purple beside
+# lsh_clustering's, no blue beside kmeans' and dp_kmeans'), so that a Python method or an `as:` variant is told
+# apart from the catalog's methods at a glance.
+OTHERS = ["#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#e6550d", "#31a354", "#636363",
+          "#fd8d3c", "#74c476", "#969696", "#e7ba52", "#ad494a", "#a55194"]
 
 
 def method_colour(name):

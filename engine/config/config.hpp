@@ -51,6 +51,7 @@ struct DatasetSpec {
   bool no_label = false;             // label: none
   std::string delimiter;             // csv only; empty = auto
   std::string header = "auto";       // auto | true | false
+  std::uint64_t header_rows = 0;     // csv/tsv `header_rows: N`: rows of names at the top (0 = `header` decides)
   std::int64_t max_rows = 0;         // 0 = all
   // `file:` / `data_file:` given as a list, or as a glob in the file name (`*`, `?`, `[...]`): several
   // csv/tsv files of one layout concatenated in sorted path order (HAR70+'s per-participant files).
@@ -62,8 +63,13 @@ struct DatasetSpec {
   // `missing: drop` (csv/tsv/arff): rows with a missing value ('?', 'NA', empty) in a selected column are
   // left out and counted in the provenance (default `refuse`: the load stops, counting them; io/missing_values.hpp).
   bool drop_missing = false;
-  // `nominal: skip | codes | onehot` (arff): the nominal attributes that are not the label (io/arff.hpp).
+  // `nominal: skip | codes | onehot` (arff, csv, tsv): the nominal attributes, or the text and true/false
+  // columns, that are not the label; `nominal_order: sorted | appearance` (csv/tsv): the order that codes a
+  // text column's values; `dates: skip | days | seconds` (csv/tsv): date and timestamp columns
+  // (io/table_options.hpp).
   NominalEncoding nominal = NominalEncoding::skip;
+  NominalOrder nominal_order = NominalOrder::sorted;
+  DateEncoding dates = DateEncoding::skip;
   // `identifier_columns: keep` (csv/tsv/arff): keep columns that look like record identifiers among the
   // coordinates when `columns` is not given; default `drop` leaves them out with a warning
   // (data/identifier_columns.hpp).

@@ -11,6 +11,7 @@
 #include "catalog/catalog.hpp"
 #include "config/config_reading.hpp"
 #include "config/param_values.hpp"
+#include "io/csv.hpp"  // kMaxHeaderRows
 
 namespace dpclust {
 namespace fs = std::filesystem;
@@ -28,7 +29,10 @@ const std::vector<std::string> kDatasetKeys = {
     "params", "reference", "description",
     "bounds_from_data", "public_bounds",  // DS1-DS3: the paper's data-derived box, and a public one
     "missing",                            // csv/tsv/arff: `refuse` (default) or `drop` rows with a missing value
-    "nominal",                            // arff: `skip` (default), `codes` or `onehot` nominal attributes
+    "nominal",                            // arff/csv/tsv: `skip` (default), `codes` or `onehot` nominal or text columns
+    "nominal_order",                      // csv/tsv: `sorted` (default) or `appearance`: the codes of a text column
+    "dates",                              // csv/tsv: `skip` (default), `days` or `seconds`: date and timestamp columns
+    "header_rows",                        // csv/tsv: rows of column names at the top (names joined)
     "identifier_columns",                 // csv/tsv/arff: `drop` (default) or `keep` record-ID columns
     "ragged", "items_per_row",            // fimi: transactions of different lengths (docs/choices.md)
     "family", "tuned_on_data",            // benchmarks: the dataset's family; parameters chosen on the data (docs/benchmark.md)
@@ -114,7 +118,8 @@ DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::
     d.generator_params = parse_generator(at.child("generator"), d.generator);
     if (at.child("generator").has("scale")) d.scaling = scaling_of(at.child("generator").child("scale"));
     if (at.has("missing")) yaml::fail(at.child("missing"), "missing applies to file datasets only", "remove the key");
-    if (at.has("nominal")) yaml::fail(at.child("nominal"), "nominal applies to arff files only", "remove the key");
+    for (const char* key : {"nominal", "nominal_order", "dates", "header_rows"})
+      if (at.has(key)) yaml::fail(at.child(key), std::string(key) + " applies to files only", "remove the key");
     if (at.has("identifier_columns"))
       yaml::fail(at.child("identifier_columns"), "identifier_columns applies to csv, tsv and arff files only", "remove the key");
     for (const char* key : {"ragged", "items_per_row"})
@@ -182,20 +187,30 @@ DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::
                    "remove the key, or clean the file first");
       d.drop_missing = m == "drop";
     }
-    // Nominal ARFF attributes other than the label (io/arff.hpp NominalEncoding).
-    if (at.has("nominal")) {
-      const std::string m = yaml::as_string(at.child("nominal"));
-      if (d.format != "arff")
-        yaml::fail(at.child("nominal"), "nominal applies to arff files only (format: " + d.format + ")",
-                   "remove the key; a csv text column is left out of `columns` or encoded before loading");
-      if (m == "skip") d.nominal = NominalEncoding::skip;
-      else if (m == "codes") d.nominal = NominalEncoding::codes;
-      else if (m == "onehot") d.nominal = NominalEncoding::onehot;
-      else
-        yaml::fail(at.child("nominal"), "nominal must be 'skip' (default: left out with a warning unless listed in `columns`), 'codes' or 'onehot'",
-                   "codes: one coordinate per nominal attribute (its value when the values are numbers, else its position 0, 1, ...); "
-                   "onehot: one 0/1 coordinate per declared value");
-    }
+    // Nominal ARFF attributes, and CSV text and true/false columns, other than the label; the order that codes
+    // a CSV text column; CSV date columns (io/table_options.hpp).
+    const bool table = d.format == "csv" || d.format == "tsv" || d.format == "arff";
+    const auto choice_key = [&](const char* key, const auto& table_of, auto& into, bool csv_only, const std::string& fix) {
+      if (!at.has(key)) return;
+      const std::string m = yaml::as_string(at.child(key));
+      if (csv_only ? d.format != "csv" && d.format != "tsv" : !table)
+        yaml::fail(at.child(key), std::string(key) + " applies to " + (csv_only ? "csv and tsv" : "csv, tsv and arff") + " files only (format: " +
+                                      d.format + ")",
+                   "remove the key");
+      const auto v = table_choice(table_of, m);
+      if (!v) yaml::fail(at.child(key), std::string(key) + " must be one of: " + table_choice_names(table_of), fix);
+      into = *v;
+    };
+    choice_key("nominal", kNominalEncodings, d.nominal, false,
+               "skip (default): left out with a warning unless listed in `columns`; codes: one coordinate per nominal or text column "
+               "(its number, else its value's 0-based position); onehot: one 0/1 coordinate per value");
+    choice_key("nominal_order", kNominalOrders, d.nominal_order, true,
+               "sorted (default): a text column's values coded in their sorted order; appearance: in order of first appearance");
+    choice_key("dates", kDateEncodings, d.dates, true,
+               "skip (default): date and timestamp columns left out; days or seconds: a coordinate, since 1970-01-01 UTC");
+    if (at.has("nominal_order") && d.nominal == NominalEncoding::skip)
+      yaml::fail(at.child("nominal_order"), "nominal_order orders the codes of text columns, but `nominal` is skip (no column is coded)",
+                 "set nominal: codes or nominal: onehot, or remove nominal_order");
     // Columns that identify records (a row number, wdbc's IDNumber) are left out of the coordinates when
     // `columns` is not given (loading/dataset_loading.cpp, data/identifier_columns.hpp); `keep` turns that off.
     if (at.has("identifier_columns")) {
@@ -242,6 +257,18 @@ DatasetSpec parse_dataset(const Located& at, const std::string& name, const fs::
       d.header = yaml::as_string(at.child("header"));
       if (d.header != "auto" && d.header != "true" && d.header != "false")
         yaml::fail(at.child("header"), "header must be auto, true or false");
+    }
+    if (at.has("header_rows")) {
+      if (d.format != "csv" && d.format != "tsv")
+        yaml::fail(at.child("header_rows"), "header_rows applies to csv and tsv files only (format: " + d.format + ")", "remove the key");
+      const std::int64_t n = yaml::as_int(at.child("header_rows"));
+      if (n < 1 || n > static_cast<std::int64_t>(kMaxHeaderRows))
+        yaml::fail(at.child("header_rows"), "header_rows must be between 1 and " + std::to_string(kMaxHeaderRows) +
+                                                ": the rows of column names at the top of the file",
+                   "e.g. header_rows: 3 for names in three rows (each column's names are joined with '_')");
+      if (d.header == "false")
+        yaml::fail(at.child("header_rows"), "header_rows names rows of column names, but header is false", "remove one of the two keys");
+      d.header_rows = static_cast<std::uint64_t>(n);
     }
     if (at.has("max_rows")) {
       d.max_rows = yaml::as_int(at.child("max_rows"));

@@ -57,11 +57,15 @@ bool increasing_integers(const Dataset& data, std::size_t j) {
 }
 
 std::vector<IdentifierColumn> find_identifier_columns(const Dataset& data) {
+  // A date made a coordinate (CSV `dates: days`) increases with the rows of a time series sorted by date:
+  // it is when a record was taken, not which record it is.
+  const auto dates = data.provenance.find("date_coordinates");
+  const auto is_date = [&](const std::string& name) { return dates != data.provenance.end() && dates->is_object() && dates->contains(name); };
   std::vector<IdentifierColumn> out;
   for (std::size_t j = 0; j < data.d; ++j) {
     const std::string name = j < data.column_names.size() ? data.column_names[j] : std::string();
     if (identifier_name(name)) out.push_back({j, name, "name"});
-    else if (increasing_integers(data, j)) out.push_back({j, name, "increasing integers"});
+    else if (!is_date(name) && increasing_integers(data, j)) out.push_back({j, name, "increasing integers"});
   }
   return out;
 }

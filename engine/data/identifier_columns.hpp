@@ -36,7 +36,8 @@ bool identifier_name(std::string_view name);
 // one before, in file order; false for fewer than kIdentifierMinRows rows.
 bool increasing_integers(const Dataset& data, std::size_t j);
 
-// The coordinate columns of `data` that are identifiers, in column order.
+// The coordinate columns of `data` that are identifiers, in column order. A date coordinate (named in
+// provenance["date_coordinates"]) is never one by its values: a time series sorted by date increases.
 std::vector<IdentifierColumn> find_identifier_columns(const Dataset& data);
 
 // Removes the identifier columns from data (coords, d, column_names, provenance["columns"], which must

@@ -1,8 +1,8 @@
 #pragma once
 // ARFF (Weka) point files: the format of the clustering benchmark suites (cluto-t*, R15, the
 // WaveCluster sets). Dense data only; values separated by commas or blanks, as Weka reads them.
-// Every attribute is accounted for: numeric ones are coordinates; nominal ones are the label (named,
-// or the last attribute by the file's convention), coordinates (listed in `columns` when their values
+// Every attribute is accounted for: numeric ones are coordinates; nominal ones are the label (named, the
+// last attribute by Weka's convention, or else the one named class, label or target), coordinates (listed in `columns` when their values
 // are numbers, or under `nominal: codes | onehot`) or left out with a warning naming them; string and
 // date attributes are left out likewise unless a string attribute is the label (naming one in
 // `columns` is an error). Every attribute left out is in provenance["skipped_attributes"] by name and
@@ -14,16 +14,9 @@
 
 #include "core/dataset.hpp"
 #include "io/missing_values.hpp"
+#include "io/table_options.hpp"  // NominalEncoding: what becomes of the nominal attributes
 
 namespace dpclust {
-
-// What becomes of the nominal attributes that are not the label (`nominal:` in a config):
-//   skip    (default) left out with a warning naming them, unless listed in `columns`, where a nominal
-//           attribute whose declared values are all numbers is a coordinate of those numbers;
-//   codes   every one is a coordinate: its value when every declared value is a number, else the
-//           value's 0-based position in the declaration;
-//   onehot  every one gives one 0/1 coordinate per declared value, named "attribute=value".
-enum class NominalEncoding { skip, codes, onehot };
 
 struct ArffOptions {
   // Attributes to use as coordinates, in output order, by name. Default (empty) = every numeric/real/
@@ -35,7 +28,8 @@ struct ArffOptions {
   MissingPolicy missing = MissingPolicy::refuse;
   // The nominal attribute holding the ground truth. Default (empty) = the last attribute when it is
   // nominal and its declared values are not all numbers with a fraction (a discretised reading is no
-  // class); never a numeric attribute, and never another nominal attribute than the last.
+  // class); else the one nominal or string attribute named class, label or target in any case (UCI
+  // wine's ARFF declares `class` first), with a warning; never a numeric attribute.
   // Value "noise" -> -1; other values -> their integer value when every declared value other than
   // "noise" is an integer, else their position among the non-noise values (0, 1, ...). A string
   // attribute may be named too: its values are coded as a CSV text label is (io/label_text.hpp).

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "core/error.hpp"
+#include "io/label_text.hpp"
 #include "io/text.hpp"
 
 namespace dpclust::arff {
@@ -187,6 +188,19 @@ std::optional<std::size_t> select_label(const Header& h, const ArffOptions& o, c
   if (h.attrs.empty()) return std::nullopt;
   const Attribute& last = h.attrs.back();
   if (last.kind == AttrKind::nominal && !fractional_values(last)) return h.attrs.size() - 1;
+  // Else the one nominal or string attribute named class, label or target (UCI wine's ARFF declares
+  // `class {1,2,3}` first), said on stderr: a file that names its class so means it, wherever it stands.
+  std::vector<std::size_t> named;
+  for (std::size_t i = 0; i < h.attrs.size(); ++i)
+    if ((h.attrs[i].kind == AttrKind::nominal || h.attrs[i].kind == AttrKind::string) && !fractional_values(h.attrs[i]) &&
+        label_like_name(h.attrs[i].name))
+      named.push_back(i);
+  if (named.size() == 1) {
+    std::cerr << "warning: " << path.string() << ": attribute '" << text::printable(h.attrs[named[0]].name) << "' (" << kind_name(h.attrs[named[0]].kind)
+              << ") is taken as the label, as its name says (the last attribute is not nominal); `label: NAME` names another, "
+                 "`label: none` takes none\n";
+    return named[0];
+  }
   const std::vector<std::string> nominal = names_of(h, AttrKind::nominal);
   if (last.kind == AttrKind::nominal)
     std::cerr << "warning: " << path.string() << ": no label: the last attribute '" << text::printable(last.name)

@@ -18,6 +18,10 @@ static bool integer_value(std::string_view t, std::int64_t& out) {
   return true;
 }
 
+bool label_like_name(std::string_view name) {
+  return text::iequals(name, "class") || text::iequals(name, "label") || text::iequals(name, "target");
+}
+
 Label LabelText::code(std::string_view t, const LineReader& in, const std::string& column, std::size_t record) {
   if (auto it = codes_.find(t); it != codes_.end()) return it->second;
   if (t.empty())

@@ -16,6 +16,10 @@ namespace dpclust {
 
 class LineReader;
 
+// A name that says its column or attribute holds the class: class, label or target, in any case. The
+// loaders take such a column as the label when the config names none (io/csv.hpp, io/arff.hpp).
+bool label_like_name(std::string_view name);
+
 class LabelText {
  public:
   // The provisional code of a label text (kNoise for noise); throws InputError at the reader's line

@@ -18,6 +18,7 @@
 #include "core/error.hpp"
 #include "dpdbscan/grid.hpp"
 #include "ndlaplace/grid_laplace.hpp"
+#include "ndlaplace/mechanism.hpp"
 #include "catalog/catalog.hpp"
 #include "eugkm/methods.hpp"
 #include "fastlloyd/cost.hpp"
@@ -171,9 +172,26 @@ double parse_count(const std::string& text, const std::string& option) {
   return v;
 }
 
-double nd_laplace_draw_rate(const ParamSet& p) {
+namespace {
+
+// The truncation a cell's nD-Laplace uses at this shape (truncation: auto decides by the shape's bounds,
+// ndlaplace::choose_truncation; unknown bounds count as none, which the run then judges on the data's).
+ndlaplace::Truncation nd_laplace_truncation(const ParamSet& p, const DataShape& shape) {
+  const std::string name = p.has("truncation") ? p.string("truncation") : "auto";
+  const bool thesis = p.has("resampling_budget") && p.string("resampling_budget") == "thesis";
+  const std::size_t d = shape.d.value_or(0);
+  return ndlaplace::choose_truncation(name, real_or(p, "epsilon", 1), real_or(p, "radius", 1),
+                                      thesis ? ndlaplace::ResamplingBudget::thesis : ndlaplace::ResamplingBudget::halve,
+                                      static_cast<std::int64_t>(real_or(p, "max_retries", 1e4)), d,
+                                      shape.bounds.dims() == d ? shape.bounds : Bounds{})
+      .truncation;
+}
+
+}  // namespace
+
+double nd_laplace_draw_rate(const ParamSet& p, const DataShape& shape) {
   const bool secure = p.has("sampler") && p.string("sampler") == "secure";
-  const bool resample = p.has("truncation") && p.string("truncation") == "resample";
+  const bool resample = nd_laplace_truncation(p, shape) == ndlaplace::Truncation::resample;
   const bool thesis = resample && p.has("resampling_budget") && p.string("resampling_budget") == "thesis";
   const double rate = real_or(p, "epsilon", 1) / real_or(p, "radius", 1);
   // NdLaplaceMechanism::create: halved when the normaliser depends on x (resampling, or the grid), unless
@@ -189,7 +207,7 @@ double nd_laplace_sampler_seconds(const ParamSet& p, const DataShape& shape) {
   if (draws <= 0) draws = 1;
   draws = std::min(draws, real_or(p, "max_retries", 1e4));
   if (!(p.has("sampler") && p.string("sampler") == "secure")) return points * draws * kSecondsPerNoiseDraw;
-  const double rate = nd_laplace_draw_rate(p);
+  const double rate = nd_laplace_draw_rate(p, shape);
   double step = real_or(p, "grid_step", 0);
   if (!(step > 0)) {
     const Bounds& b = shape.bounds;
@@ -200,16 +218,8 @@ double nd_laplace_sampler_seconds(const ParamSet& p, const DataShape& shape) {
 }
 
 double resample_draws_per_point(const ParamSet& p, const DataShape& shape) {
-  if (!(p.has("truncation") && p.string("truncation") == "resample") || !shape.d || shape.bounds.empty() || shape.bounds.dims() != *shape.d)
-    return 0;
-  const double rate = nd_laplace_draw_rate(p);
-  const double mean_radius = static_cast<double>(*shape.d) / std::max(rate, 1e-12);
-  double draws = 1;
-  for (std::size_t j = 0; j < *shape.d && draws < 1e12; ++j) {
-    const double side = shape.bounds.hi[j] - shape.bounds.lo[j];
-    if (side > 0) draws *= 1 + mean_radius / side;
-  }
-  return draws;
+  if (!shape.d || shape.bounds.dims() != *shape.d || nd_laplace_truncation(p, shape) != ndlaplace::Truncation::resample) return 0;
+  return ndlaplace::expected_resample_draws(*shape.d, nd_laplace_draw_rate(p, shape), shape.bounds);
 }
 
 DpDbscanCost dp_dbscan_cost(const ParamSet& p, double n, std::size_t d, const Bounds& bounds) {
@@ -501,7 +511,7 @@ std::optional<InputError> nd_laplace_sampler_problem(const ExperimentConfig& cfg
   const std::string where = cfg.methods[cell.method_index].where;
   const std::size_t d = *shape.d;
   const ParamSet& p = cell.params;
-  const double rate = nd_laplace_draw_rate(p), full_rate = real_or(p, "epsilon", 1) / real_or(p, "radius", 1);
+  const double rate = nd_laplace_draw_rate(p, shape), full_rate = real_or(p, "epsilon", 1) / real_or(p, "radius", 1);
   const std::string rate_text = "the noise is drawn at rate " + round_up_2(rate) + " per data unit (epsilon / radius = " + round_up_2(full_rate) +
                                 (rate < full_rate ? ", halved: the truncated or grid noise's normaliser depends on the point, mechanism.hpp)" : ")");
   const std::string head = "method '" + cell.method_label + "' on dataset '" + cell.dataset + "' (n = " + std::to_string(*shape.n) +

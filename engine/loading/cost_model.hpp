@@ -93,11 +93,12 @@ struct DpDbscanCost {
 };
 DpDbscanCost dp_dbscan_cost(const ParamSet& params, double n, std::size_t d, const Bounds& bounds);
 // nD-Laplace's truncation by resampling: roughly prod_j (1 + d / rate / L_j) draws per point before the noise
-// lands in a box of sides L_j (0 when the cell does not resample or the bounds are unknown).
+// lands in a box of sides L_j (ndlaplace::expected_resample_draws; 0 when the cell does not resample at this
+// shape, truncation: auto included, or the bounds are unknown).
 double resample_draws_per_point(const ParamSet& params, const DataShape& shape);
 // The rate per unit distance nD-Laplace draws its noise at: epsilon / radius, halved when the normaliser
 // depends on x (truncation resample, or the secure grid sampler) unless resampling_budget: thesis.
-double nd_laplace_draw_rate(const ParamSet& params);
+double nd_laplace_draw_rate(const ParamSet& params, const DataShape& shape);
 // Seconds one trial of nd_laplace spends drawing its reports (measured: kSecondsPerNoiseDraw per textbook
 // d-dimensional draw, kSecondsPerCoordinateProposal per coordinate of a secure grid proposal), including
 // the resampling draws and the secure sampler's expected proposals; 0 when n or d is unknown.

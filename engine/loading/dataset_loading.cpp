@@ -107,8 +107,13 @@ Dataset load_file(const DatasetSpec& spec) {
   CsvOptions o;
   o.delimiter = spec.delimiter.empty() ? (spec.format == "tsv" ? '\t' : '\0') : spec.delimiter[0];
   if (spec.header != "auto") o.header = spec.header == "true";
+  o.header_rows = static_cast<std::size_t>(spec.header_rows);
   o.columns = spec.columns;
   o.label = spec.label;
+  o.use_label = !spec.no_label;
+  o.nominal = spec.nominal;
+  o.nominal_order = spec.nominal_order;
+  o.dates = spec.dates;
   o.max_rows = max_rows;
   o.name = spec.name;
   o.missing = spec.drop_missing ? MissingPolicy::drop : MissingPolicy::refuse;
@@ -343,7 +348,9 @@ DataShape known_shape(const DatasetSpec& spec) {
     from_generator(spec.fallback_params);  // what materialize_dataset will generate
   } else {
     if (spec.declared_rows > 0) s.n = spec.declared_rows;
-    if (!spec.columns.empty() && spec.format != "gowalla" && spec.format != "fimi") s.d = spec.columns.size();
+    // One coordinate per listed column, except under one-hot, where a nominal or text column gives one per value.
+    if (!spec.columns.empty() && spec.format != "gowalla" && spec.format != "fimi" && spec.nominal != NominalEncoding::onehot)
+      s.d = spec.columns.size();
     else if (spec.fimi_items_per_row > 0) s.d = static_cast<std::size_t>(spec.fimi_items_per_row);
     else if (spec.bounds_mode == "config" && !spec.bounds.empty()) s.d = spec.bounds.dims();  // must match the data's d
     else if (spec.declared_dims > 0) s.d = static_cast<std::size_t>(spec.declared_dims);

@@ -52,6 +52,58 @@ Truncation parse_truncation(const std::string& name) {
   throw std::invalid_argument("unknown truncation '" + name + "'");
 }
 
+const char* truncation_name(Truncation t) {
+  switch (t) {
+    case Truncation::resample: return "resample";
+    case Truncation::remap: return "remap";
+    case Truncation::none: return "none";
+  }
+  return "?";
+}
+
+double expected_resample_draws(std::size_t d, double draw_rate, const Bounds& bounds) {
+  if (d == 0 || bounds.dims() != d) return 0;
+  const double mean_length = static_cast<double>(d) / std::max(draw_rate, 1e-12);
+  double draws = 1;
+  for (std::size_t j = 0; j < d && draws < 1e12; ++j) {
+    const double side = bounds.hi[j] - bounds.lo[j];
+    if (side > 0) draws *= 1 + mean_length / side;
+  }
+  return draws;
+}
+
+TruncationChoice choose_truncation(const std::string& name, double epsilon, double radius, ResamplingBudget budget,
+                                   std::int64_t max_retries, std::size_t d, const Bounds& bounds) {
+  TruncationChoice c;
+  if (name != "auto") {
+    c.truncation = parse_truncation(name);
+    return c;
+  }
+  c.automatic = true;
+  c.limit = static_cast<double>(max_retries) / 10;
+  if (budget == ResamplingBudget::thesis) {
+    c.truncation = Truncation::resample;
+    c.reason = "auto: resample, as resampling_budget: thesis reads the thesis's Alg. 1";
+    return c;
+  }
+  if (bounds.dims() != d) {
+    c.truncation = Truncation::resample;
+    c.reason = "auto: resample (no bounds to judge it by)";
+    return c;
+  }
+  c.expected_draws = expected_resample_draws(d, 0.5 * epsilon / radius, bounds);
+  c.corner_draws = std::ldexp(1.0, static_cast<int>(std::min<std::size_t>(d, 1000)));
+  const bool resample = c.expected_draws <= c.limit && c.corner_draws <= c.limit;
+  c.truncation = resample ? Truncation::resample : Truncation::remap;
+  std::ostringstream why;
+  why.precision(3);
+  why << "auto: " << (resample ? "resample" : "remap") << ": resampling would need about " << c.expected_draws
+      << " draws per point, and at least 2^d = " << c.corner_draws << " for a point in a corner of the box, "
+      << (resample ? "both at most" : "not both at most") << " max_retries / 10 = " << c.limit;
+  c.reason = why.str();
+  return c;
+}
+
 ResamplingBudget parse_resampling_budget(const std::string& name) {
   if (name == "halve") return ResamplingBudget::halve;
   if (name == "thesis") return ResamplingBudget::thesis;

@@ -38,6 +38,10 @@
 //   remap     Andres et al. step 5: z is mapped to the nearest admissible point (coordinate-wise clamp
 //             for a box); post-processing.
 //   none      z is released as drawn (may leave the domain).
+//   auto      (the default) resample where it needs few draws, else remap: choose_truncation below. In
+//             many dimensions the noise of even a generous epsilon rarely lands in the box (ionosphere's
+//             34, sonar's 60 columns), and a point near a corner needs 2^d draws at least, so
+//             resampling would stop every trial; the remap runs at any d.
 //
 // The factor 2 (why `epsilon` is spent as two halves). Resampling releases z with density
 //   p(z | x) = f_x(z) / Z(x),  f_x(z) = exp(-e ||z - x||),  Z(x) = integral over the domain A of f_x.
@@ -77,12 +81,36 @@ enum class Truncation { resample, remap, none };
 enum class ResamplingBudget { halve, thesis };
 ContinuousSampler parse_continuous_sampler(const std::string& name, std::size_t d);  // "auto" | "planar" | "nd"
 Truncation parse_truncation(const std::string& name);                              // "resample" | "remap" | "none"
+const char* truncation_name(Truncation truncation);
 ResamplingBudget parse_resampling_budget(const std::string& name);                 // "halve" | "thesis"
 
 // One textbook noise vector of dimension d with density proportional to exp(-eps ||v||), written to
 // out[0..d). planar needs d == 2 (std::invalid_argument otherwise). Draw order: planar p then theta;
 // nd the Gamma radius then d normals (redrawn in the measure-zero case of a zero vector).
 void draw_noise(std::size_t d, double eps, ContinuousSampler sampler, Rng& rng, double* out);
+
+// Truncation by resampling's expected noise draws per point: prod_j (1 + (d / rate) / L_j) for a box of
+// sides L_j and noise of mean length d / rate, a typical point's count (the cost model's estimate as
+// well); a point in a corner needs 2^d times as many when the noise is small. 0 without bounds.
+double expected_resample_draws(std::size_t d, double draw_rate, const Bounds& bounds);
+
+// What the `truncation` parameter chose, and why (recorded in the release).
+struct TruncationChoice {
+  Truncation truncation = Truncation::resample;
+  bool automatic = false;     // `truncation: auto`
+  double expected_draws = 0;  // auto: resampling's expected draws per point (expected_resample_draws)
+  double corner_draws = 0;    // auto: 2^d, the fewest draws a point in a corner of the box needs on average
+  double limit = 0;           // auto: max_retries / 10, the most either may be for resampling
+  std::string reason;         // auto: the rule in words, with the numbers
+};
+// `name` is resample, remap, none or auto. auto resamples (thesis Alg. 1) when the public parameters say
+// it finishes: its expected draws per point at the rate it would draw at (epsilon / (2 radius),
+// mechanism.hpp "The factor 2") and 2^d both at most max_retries / 10 (a point then fails to land within
+// max_retries with probability about e^-10); else it remaps (Andres et al. step 5). Under
+// resampling_budget: thesis (the thesis's reading of resampling) and without bounds it resamples. Every
+// input is public (the parameters, d and the configured bounds), so the choice reveals nothing of the data.
+TruncationChoice choose_truncation(const std::string& name, double epsilon, double radius, ResamplingBudget budget,
+                                   std::int64_t max_retries, std::size_t d, const Bounds& bounds);
 
 struct PerturbOptions {
   double eps = 1.0;  // rate per unit distance the noise is drawn at

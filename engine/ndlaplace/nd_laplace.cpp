@@ -123,10 +123,12 @@ class NdLaplaceMethod final : public Method {
     set.radius = params.real("radius");
     set.sampler = privacy::sampler_of(params);
     set.continuous = parse_continuous_sampler(params.string("continuous_sampler"), data.d);
-    set.truncation = parse_truncation(params.string("truncation"));
     set.resampling_budget = parse_resampling_budget(params.string("resampling_budget"));
     set.grid_step = params.real("grid_step");
     set.max_retries = params.integer("max_retries");
+    const TruncationChoice truncation = choose_truncation(params.string("truncation"), set.epsilon, set.radius, set.resampling_budget,
+                                                          set.max_retries, data.d, data.bounds);
+    set.truncation = truncation.truncation;
 
     // Local mechanism: the whole budget is one typed entry, applied to every point separately.
     const NdLaplaceMechanism mech = NdLaplaceMechanism::create(ledger, set, data.d, data.bounds);
@@ -158,10 +160,17 @@ class NdLaplaceMethod final : public Method {
                  {"sampler", privacy::to_string(set.sampler)},
                  {"rate_per_unit_distance", res.rate},
                  {"draw_rate", res.draw_rate},
-                 {"truncation", params.string("truncation")},
+                 {"truncation", truncation_name(truncation.truncation)},
                  {"n", data.n},
                  {"d", data.d}};
     if (set.sampler == privacy::Sampler::secure) r.release["grid_step"] = res.grid_step;
+    // truncation: auto's choice, from public numbers only (the parameters, d, the bounds).
+    if (truncation.automatic)
+      r.release["truncation_auto"] = {{"chosen", truncation_name(truncation.truncation)},
+                                      {"expected_draws_per_point", truncation.expected_draws},
+                                      {"corner_draws", truncation.corner_draws},
+                                      {"limit", truncation.limit},
+                                      {"reason", truncation.reason}};
     if (data.n * data.d <= kReleaseLimit) {
       nlohmann::json pts = nlohmann::json::array();
       for (std::size_t i = 0; i < data.n; ++i) pts.push_back(std::vector<double>(z.begin() + static_cast<std::ptrdiff_t>(i * data.d),
@@ -309,9 +318,10 @@ const MethodInfo& nd_laplace_method_info() {
                    "sampler: secure: step u of the grid the reports lie on (data units); 0 = auto (1/100 of the noise "
                    "scale, at most 1/1000 of the domain's narrowest side)",
                    0.0),
-        choice_param("truncation", "resample", {"resample", "remap", "none"},
+        choice_param("truncation", "auto", {"auto", "resample", "remap", "none"},
                      "keeping reports in the domain: resample (thesis Alg. 1), remap to the nearest admissible point "
-                     "(Andres et al. step 5), none"),
+                     "(Andres et al. step 5), none; auto = resample when its expected draws per point and 2^d are at most "
+                     "max_retries / 10 (or under resampling_budget: thesis), else remap (recorded in the release)"),
         choice_param("resampling_budget", "halve", {"halve", "thesis"},
                      "reading of epsilon under truncation: resample (the normaliser of the truncated noise depends on x, "
                      "which doubles the guarantee): halve = draw at epsilon / 2 so the release is epsilon-geo-"

@@ -133,8 +133,8 @@ std::string comparison_latex(const std::vector<const ComparisonTable*>& tables) 
           tex << "--";
           continue;
         }
-        const std::string m = fmt_value(t->metric, c->sample.median);
-        tex << (c->best ? "\\textbf{" + m + "}" : m);
+        const std::string median = fmt_value(t->metric, c->sample.median);
+        tex << (c->best ? "\\textbf{" + median + "}" : median);
         if (c->sample.n >= 2)
           tex << " {\\scriptsize [" << fmt_value(t->metric, c->sample.median_ci.first) << ", " << fmt_value(t->metric, c->sample.median_ci.second) << "]}";
         // The cell's marks in one superscript ("$^{\dagger}$$^{b}$" would open display math).

@@ -630,8 +630,12 @@ class EngineEstimator(_Base):
             if re.match(r"\w+\.\w+: '\w+' must be ", message):
                 raise ValueError(message) from None  # a parameter outside its spec: the CLI's message
             # Anything the run met (a limit of the data, which the engine calls dataset 'X'; a parameter that does
-            # not suit this data): the data's shape in scikit-learn's words too.
-            raise ValueError(f"{message}\n  data: X with n_samples={X_fit.shape[0]}, n_features={X_fit.shape[1]}") from None
+            # not suit this data): the data's shape in scikit-learn's words too. n_samples only where the number
+            # of records is public: under add/remove neighbours (central DP) it is private, and an error message
+            # is an output like any other.
+            n_public = not self._info["private"] or self._info["local_privacy"] or self._info["relation"] == "replace_one"
+            shape = f"n_samples={X_fit.shape[0]}, " if n_public else ""
+            raise ValueError(f"{message}\n  data: X with {shape}n_features={X_fit.shape[1]}") from None
         spent = result["privacy_spent"]
         epsilon, delta = group * spent.get("epsilon", 0.0), spent.get("delta", 0.0)
         # No finite epsilon bounds an unbounded fit (its ledger or its data-derived domain says why): it costs

@@ -26,6 +26,14 @@ def _dp_noise_on_50_points(what):
             "epsilon = 1 " + what)
 
 
+# check_fit2d_1sample wants an error on one sample to say "n_samples = 1" (or "1 sample"). These estimators refuse
+# that fit for a reason of their own (the one point's zero-width box, a grid too large at d = 10), and a central
+# add/remove DP estimator's messages never state the number of records, which is private under that relation.
+_N_SAMPLES_PRIVATE = ("its error on a one-point fit (the point's zero-width box, or a grid too large at d = 10) "
+                      "does not state n_samples: under add/remove neighbours the number of records is private, "
+                      "and a message is an output like any other")
+
+
 class _SpanPredictor:
     def predict(self, X) -> np.ndarray:
         """Span of each point (the release's span ids, as ``release_labels_``): the span whose core cell
@@ -70,6 +78,7 @@ class DPDBSCAN(_SpanPredictor, ClusterMixin, EngineEstimator):
     _synonyms = {"min_samples": ("min_pts", "scikit-learn's DBSCAN min_samples, the points (the point itself included) "
                                             "a neighbourhood needs for a core point; MinPts in Qiu & Yi")}
     _known_limits = {
+        "check_fit2d_1sample": _N_SAMPLES_PRIVATE,
         "check_dtype_object": "runs on 10-dimensional data: the alpha-neighbourhood of a cell has more than 10^7 cells "
                               "(at least 3^d; DP-DBSCAN's grid needs d <= 14, and with eta = 4 fewer)",
         "check_clustering": _dp_noise_on_50_points("the noise margin Gamma (31 points) lifts the core threshold above "
@@ -252,7 +261,7 @@ class EUGkM(_CentresEstimator):
         """One trial of EUGkM on X (n_samples, n_features); y is ignored; ``sample_weight`` as DPKMeans.
         Returns self."""
         super().fit(X, y, sample_weight=sample_weight)
-        self.n_iter_ = int(self.diagnostics_.get("kmeans_iterations", 0))
+        self.n_iter_ = _diagnostic_or_evaluation(self, "kmeans_iterations")
         return self
 
 
@@ -274,8 +283,8 @@ class HybridKMeans(_CentresEstimator):
         super().fit(X, y, sample_weight=sample_weight)
         eugkm = self.release_.get("eugkm_centers")
         self.eugkm_centers_ = None if eugkm is None else np.asarray(eugkm, dtype=np.float64)
-        dplloyd = int(self.diagnostics_.get("dplloyd_iterations", 0))
-        self.n_iter_ = dplloyd if dplloyd > 0 else int(self.diagnostics_.get("kmeans_iterations", 0))
+        dplloyd = _diagnostic_or_evaluation(self, "dplloyd_iterations")
+        self.n_iter_ = dplloyd if dplloyd > 0 else _diagnostic_or_evaluation(self, "kmeans_iterations")
         return self
 
 
@@ -295,6 +304,7 @@ class LSHClustering(_CentresEstimator):
 
     _method = "lsh_clustering"
     _public_defaults = {"k": (8, "8, scikit-learn's KMeans n_clusters")}
+    _known_limits = {"check_fit2d_1sample": _N_SAMPLES_PRIVATE}
     _no_sample_weight = ("the tree's counts and the leaves' sums are calibrated for a record counted once (sensitivity 1 "
                          "and the radius)")
 
@@ -305,7 +315,7 @@ class LSHClustering(_CentresEstimator):
         result = self._fit(X, y)
         self._set_centres(X, result)
         # Lloyd iterations of the retained k-means run on the coreset (scikit-learn's KMeans.n_iter_).
-        self.n_iter_ = int(self.diagnostics_["kmeans_iterations"])
+        self.n_iter_ = _diagnostic_or_evaluation(self, "kmeans_iterations")
         return self
 
 
@@ -339,6 +349,15 @@ class FastLloyd(_CentresEstimator):
         self.n_iter_ = int(self.diagnostics_["iterations"])
         self.noisy_counts_ = np.asarray(self.release_["noisy_counts"], dtype=np.float64)
         return self
+
+
+def _diagnostic_or_evaluation(estimator, key: str) -> int:
+    """A count the fit reports among its public diagnostics, or, when it is a function of a data-derived input
+    (EUGkM's grid under ``n_source='data'``), among its evaluation-only statistics: n_iter_ is then a
+    non-private diagnostic, as inertia_ is."""
+    if key in estimator.diagnostics_:
+        return int(estimator.diagnostics_[key])
+    return int(estimator.evaluation_.get(key, 0))
 
 
 def _distances(X: np.ndarray, centers: np.ndarray) -> np.ndarray:
@@ -398,7 +417,7 @@ class WaveCluster(_WaveClusterBase):
 
 
 def _private_wc_limits(ari):
-    return {**_WaveClusterBase._known_limits, "check_clustering": _dp_noise_on_50_points(
+    return {**_WaveClusterBase._known_limits, "check_fit2d_1sample": _N_SAMPLES_PRIVATE, "check_clustering": _dp_noise_on_50_points(
         f"the Laplace noise on the 2,500 cells of the 50 x 50 grid outweighs the 50 points (ARI {ari}; the "
         "non-private WaveCluster's 0.62 passes)")}
 

@@ -22,15 +22,20 @@ class FileData(NamedTuple):
 def read_file(path: Union[str, os.PathLike], *, format: Optional[str] = None, columns: Optional[Sequence[str]] = None,
               label: Optional[str] = None, nominal: Optional[str] = None, missing: Optional[str] = None,
               header: Optional[str] = None, delimiter: Optional[str] = None, max_rows: Optional[int] = None,
-              identifier_columns: Optional[str] = None) -> FileData:
+              identifier_columns: Optional[str] = None, header_rows: Optional[int] = None,
+              nominal_order: Optional[str] = None, dates: Optional[str] = None) -> FileData:
     """Reads a CSV, TSV (plain or gzip), ARFF, FIMI or Gowalla file exactly as a config's dataset entry with
     these keys does (docs/config.md, docs/datasets.md): the same columns, label rule, ``nominal: skip | codes |
-    onehot`` (ARFF), ``missing: refuse | drop``, identifier columns and warnings. ``label='none'`` reads no
-    labels; without ``label`` a CSV has none and an ARFF file's label is its last attribute when nominal.
-    Returns ``FileData(X, y, columns)``."""
+    onehot`` (ARFF nominal attributes, CSV text and true/false columns) with ``nominal_order: sorted |
+    appearance`` (CSV), ``dates: skip | days | seconds`` (CSV date and timestamp columns), ``header_rows``
+    (CSV names in several rows), ``missing: refuse | drop``, identifier columns and warnings.
+    ``label='none'`` reads no labels; without ``label`` an ARFF file's label is its last attribute when
+    nominal, else (ARFF and CSV) the one column named class, label or target. Returns
+    ``FileData(X, y, columns)``."""
     entry: dict = {"name": "data", "file": os.path.abspath(os.fspath(path))}
     for key, value in (("format", format), ("label", label), ("nominal", nominal), ("missing", missing), ("header", header),
-                       ("delimiter", delimiter), ("max_rows", max_rows), ("identifier_columns", identifier_columns)):
+                       ("delimiter", delimiter), ("max_rows", max_rows), ("identifier_columns", identifier_columns),
+                       ("header_rows", header_rows), ("nominal_order", nominal_order), ("dates", dates)):
         if value is not None:
             entry[key] = value
     if columns is not None:

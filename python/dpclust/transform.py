@@ -56,9 +56,6 @@ class NDLaplace(_Released):
                          "point's release, not its count")
     _public_defaults = {"epsilon": (1.0, "1.0 per unit distance at radius 1 (the thesis sweeps 0.05 ... 10, Table 5.4)")}
     _known_limits = {
-        "check_dtype_object": "runs on 10-dimensional data with bounds from the data: noise of scale 2 (1/epsilon, "
-                              "halved for truncation by resampling) in 10 dimensions does not bring a point back into "
-                              "the data's bounding box within max_retries = 10000 draws",
         "check_clustering": "DP noise on 50 points: each point is released with local noise of scale 1/epsilon = 1, the "
                             "spread of scikit-learn's standardised blobs: K-means on the released points gives ARI "
                             "0.03 (mean of seeds 0..19; 0.76 at epsilon = 10), below the check's 0.4",

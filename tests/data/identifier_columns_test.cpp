@@ -36,6 +36,15 @@ TEST(IdentifierColumns, NamesLikeAnIdentifier) {
     EXPECT_FALSE(identifier_name(name)) << name;
 }
 
+// A date coordinate of a time series (CSV `dates: days`, days since 1970 increasing row by row) is when a
+// record was taken, not which record it is; the same numbers under another name are a row number.
+TEST(IdentifierColumns, ADateCoordinateIsNoIdentifier) {
+  Dataset series = with_ids(counting(12, 17978), "Date");
+  series.provenance["date_coordinates"] = {{"Date", "days since 1970-01-01T00:00:00Z"}};
+  EXPECT_TRUE(find_identifier_columns(series).empty());
+  EXPECT_EQ(find_identifier_columns(with_ids(counting(12, 17978), "Date")).size(), 1u);
+}
+
 TEST(IdentifierColumns, IncreasingIntegersFromTenRowsOn) {
   EXPECT_TRUE(increasing_integers(with_ids(counting(10, 842302), "a"), 0));
   EXPECT_FALSE(increasing_integers(with_ids(counting(9, 842302), "a"), 0));  // too few rows to tell

@@ -86,7 +86,7 @@ TEST(DatasetFiles, ListsAndGlobsAreForCsvAndTsvOnly) {
 
 TEST(DatasetFiles, MissingDropFromTheConfigIsCountedInProvenance) {
   const fs::path dir = dpclust::testing::temp_dir("crash");
-  dpclust::testing::write_file(dir / "crash.csv", "LATITUDE,LONGITUDE\n40.5,-74.0\n,\n40.7,\n40.6,-73.9\n");
+  dpclust::testing::write_file(dir / "crash.csv", "LATITUDE,LONGITUDE\n40.5,-74.0\nNA,\n40.7,\n40.6,-73.9\n");
   std::string msg = error_of(dir, "    file: crash.csv\n    columns: [LONGITUDE, LATITUDE]\n");
   EXPECT_TRUE(contains(msg, "crash.csv:3")) << msg;
   const ExperimentConfig cfg = parse(dir, "    file: crash.csv\n    columns: [LONGITUDE, LATITUDE]\n    missing: drop\n");
@@ -106,10 +106,10 @@ TEST(DatasetFiles, MissingOptionIsValidated) {
   EXPECT_TRUE(contains(msg, "missing must be 'refuse'")) << msg;
   msg = error_of(dir, "    file: x.dat\n    format: fimi\n    missing: drop\n");
   EXPECT_TRUE(contains(msg, "csv, tsv and arff files only")) << msg;
-  msg = error_of(dir, "    file: x.csv\n    nominal: codes\n");
-  EXPECT_TRUE(contains(msg, "arff files only")) << msg;
+  msg = error_of(dir, "    file: x.dat\n    format: fimi\n    nominal: codes\n");
+  EXPECT_TRUE(contains(msg, "csv, tsv and arff files only")) << msg;
   msg = error_of(dir, "    file: x.arff\n    nominal: ordinal\n");
-  EXPECT_TRUE(contains(msg, "nominal must be 'skip'")) << msg;
+  EXPECT_TRUE(contains(msg, "nominal must be one of: skip, codes, onehot")) << msg;
   msg = error_of(dir, "    generator: {type: moons, n_samples: 10}\n    missing: drop\n");
   EXPECT_TRUE(contains(msg, "file datasets only")) << msg;
 }

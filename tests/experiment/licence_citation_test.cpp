@@ -66,7 +66,9 @@ TEST(Citation, CitationFileHasTheFieldsOfCffOneTwo) {
   // date-released: a date (YYYY-MM-DD). repository-code, when given, is a URL: the project names no public address
   // it does not have, so the key is left out until the repository is published.
   EXPECT_TRUE(std::regex_match(keys.count("date-released") ? keys.at("date-released") : "", std::regex(R"(\d{4}-\d{2}-\d{2})")));
-  if (keys.count("repository-code")) EXPECT_TRUE(std::regex_match(keys.at("repository-code"), std::regex(R"(https://\S+)")));
+  if (keys.count("repository-code")) {
+    EXPECT_TRUE(std::regex_match(keys.at("repository-code"), std::regex(R"(https://\S+)")));
+  }
   // Nothing at the top level that CFF 1.2.0 does not define (a typo such as `licence:` would be invalid CFF).
   const std::set<std::string> known = {"abstract", "authors", "cff-version", "commit", "contact", "date-released", "doi",
                                        "identifiers", "keywords", "license", "license-url", "message", "preferred-citation",

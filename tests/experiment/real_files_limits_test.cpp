@@ -63,7 +63,7 @@ TEST(RealFileLimits, SecureNdLaplaceInSixtyColumnsIsRefusedWithTheColumnsThatFit
 }
 
 TEST(RealFileLimits, ResamplingFixSaysLowerTheRadiusAndTheHalving) {
-  const std::string msg = plan_problems(blobs(30, 100) + "methods:\n  - {method: nd_laplace, params: {epsilon: 1, radius: 5}}\n");
+  const std::string msg = plan_problems(blobs(30, 100) + "methods:\n  - {method: nd_laplace, params: {epsilon: 1, radius: 5, truncation: resample}}\n");
   EXPECT_TRUE(mentions(msg, "truncation by resampling needs more than 1e+12 draws per point")) << msg;
   EXPECT_TRUE(mentions(msg, "lower radius")) << msg;
   EXPECT_FALSE(mentions(msg, "(or radius)")) << msg;
@@ -71,7 +71,16 @@ TEST(RealFileLimits, ResamplingFixSaysLowerTheRadiusAndTheHalving) {
   EXPECT_TRUE(mentions(msg, "truncation: remap")) << msg;
   EXPECT_TRUE(mentions(msg, "fewer columns: at most")) << msg;
   // A smaller radius (a larger rate, less noise) passes, as the fix says.
-  EXPECT_EQ(plan_problems(blobs(30, 100) + "methods:\n  - {method: nd_laplace, params: {epsilon: 1, radius: 0.001}}\n"), "");
+  EXPECT_EQ(plan_problems(blobs(30, 100) + "methods:\n  - {method: nd_laplace, params: {epsilon: 1, radius: 0.001, truncation: resample}}\n"), "");
+}
+
+// The default truncation (auto) is the one that runs: at ionosphere's shape (351 x 34) resampling is refused
+// and the remap runs; the same sweep with the defaults plans without a problem.
+TEST(RealFileLimits, DefaultTruncationRunsWhereResamplingIsRefused) {
+  const std::string resample = plan_problems(blobs(34, 351) + "methods:\n  - {method: nd_laplace, params: {epsilon: 1, truncation: resample}}\n");
+  EXPECT_TRUE(mentions(resample, "truncation by resampling needs")) << resample;
+  EXPECT_EQ(plan_problems(blobs(34, 351) + "methods:\n  - {method: nd_laplace, params: {epsilon: 1}}\n"), "");
+  EXPECT_EQ(plan_problems(blobs(34, 351) + "methods:\n  - {method: nd_laplace, params: {epsilon: [0.5, 1, 2], radius: 5}}\n"), "");
 }
 
 TEST(RealFileLimits, WaveClusterAtTheMinimumGridNamesTheColumnsThatFitOnce) {

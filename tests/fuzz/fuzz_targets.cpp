@@ -73,6 +73,12 @@ bool csv(const std::uint8_t* data, std::size_t size) {
     case 3: o.columns = {"0", "1"}; o.delimiter = ';'; o.max_rows = 50; break;
     default: o.columns = {"x", "y"}; break;                     // by name, tab-separated
   }
+  switch ((size / 5) % 4) {  // the typed columns' keys: encodings, dates, headers of several rows
+    case 0: break;
+    case 1: o.nominal = NominalEncoding::codes; o.dates = DateEncoding::days; o.missing = MissingPolicy::drop; break;
+    case 2: o.nominal = NominalEncoding::onehot; o.nominal_order = NominalOrder::appearance; o.dates = DateEncoding::seconds; break;
+    default: if (!o.header) o.header_rows = 2; break;
+  }
   return expect_input_error_or_success([&] { (void)load_csv(p, o); });
 }
 

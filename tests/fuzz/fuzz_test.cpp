@@ -167,7 +167,9 @@ const std::vector<std::string>& common_tokens() {
 std::vector<std::string> tokens_for(const std::string& target) {
   std::vector<std::string> t = common_tokens();
   auto add = [&](std::initializer_list<const char*> more) { t.insert(t.end(), more.begin(), more.end()); };
-  if (target == "csv") add({"x,y,label\n", "label", "x", "y", "\"x\"", "1,2,3,4,5,6,7,8\n"});
+  if (target == "csv")
+    add({"x,y,label\n", "label", "x", "y", "\"x\"", "1,2,3,4,5,6,7,8\n", "True", "false", "2019-03-23", "2019-02-30",
+         "2019-03-23T20:21:09.5+01:00", "9999-12-31 23:59:59Z", ",,,\n", "class", "NA"});
   if (target == "arff")
     add({"@relation r\n", "@attribute x numeric\n", "@attribute class {a,b,noise}\n", "@attribute s string\n", "@data\n",
          "{0 1, 1 2}", "@ATTRIBUTE", "{", "}", "'quoted name'", "{1,2,3,4,5,6,7,8,9,10}", "real", "integer", "date"});

@@ -80,7 +80,11 @@ TEST(Csv, ColumnSelectionByNameAndIndex) {
   EXPECT_EQ(a.d, 2u);
   EXPECT_EQ(a.coords, (std::vector<double>{2.5, 1.5, 4.5, 3.5}));
   EXPECT_EQ(a.column_names, (std::vector<std::string>{"lon", "lat"}));
-  EXPECT_FALSE(a.has_labels());
+  // The column named `label` (integers) is the label by its name; label: none takes none.
+  EXPECT_EQ(a.labels, (Labels{3, 4}));
+  EXPECT_EQ(a.provenance["label_rule"], "name: class, label or target");
+  by_name.use_label = false;
+  EXPECT_FALSE(load_csv(p, by_name).has_labels());
 
   CsvOptions by_index;
   by_index.columns = {"2", "1"};
@@ -147,14 +151,23 @@ TEST(Csv, ExplicitDelimiter) {
 TEST(CsvErrors, BadNumberNamesFileLineRecordAndColumnNotText) {
   auto p = write_file(temp_dir("csv") / "bad.csv", "x,y\n1,2\n3,4\n5,abc\n");
   CsvOptions named;
-  named.header = true;  // names confirmed: shown (header: auto's guesses are named by index, below)
+  named.header = true;
+  named.columns = {"x", "y"};  // listed: the column must be numbers
   std::string msg = input_error([&] { load_csv(p, named); });
   EXPECT_TRUE(contains(msg, "bad.csv:4")) << msg;
   EXPECT_TRUE(contains(msg, "record 2 (0-based), column 'y': the value is not a number")) << msg;
+  EXPECT_TRUE(contains(msg, "1 of 3 values is not a number")) << msg;
   EXPECT_FALSE(contains(msg, "abc")) << msg;  // a field's text is the record's data
-  EXPECT_TRUE(contains(msg, "fix:")) << msg;
-  msg = input_error([&] { load_csv(p); });
-  EXPECT_TRUE(contains(msg, "record 2 (0-based), column #1 (0-based; header: auto, names not shown): the value is not a number")) << msg;
+  EXPECT_TRUE(contains(msg, "nominal: codes")) << msg;
+  // header: auto: the first row is names, confirmed by the numbers of column x below its text name.
+  CsvOptions by_index;
+  by_index.columns = {"0", "1"};
+  msg = input_error([&] { load_csv(p, by_index); });
+  EXPECT_TRUE(contains(msg, "record 2 (0-based), column 'y': the value is not a number")) << msg;
+  // A number above the numbers (a record, perhaps) confirms nothing: the names are not shown.
+  auto q = write_file(temp_dir("csv") / "unconfirmed.csv", "7,y\n1,2\n3,4\n5,abc\n");
+  msg = input_error([&] { load_csv(q, by_index); });
+  EXPECT_TRUE(contains(msg, "record 2 (0-based), column #1 (0-based; header: auto, names not shown; `header: true` shows them): the value is not a number")) << msg;
 }
 
 TEST(CsvErrors, WrongColumnCount) {
@@ -181,10 +194,10 @@ TEST(CsvErrors, NanAndInfRejected) {
 }
 
 TEST(CsvErrors, EmptyValue) {
-  auto p = write_file(temp_dir("csv") / "gap.csv", "x,y\n1,\n");
+  auto p = write_file(temp_dir("csv") / "gap.csv", "x,y\n1,\n3,4\n");
   std::string msg = input_error([&] { load_csv(p); });
   EXPECT_TRUE(contains(msg, "gap.csv:2")) << msg;
-  EXPECT_TRUE(contains(msg, "1 of 1 rows have a missing value")) << msg;
+  EXPECT_TRUE(contains(msg, "1 of 2 rows have a missing value")) << msg;
 }
 
 TEST(CsvErrors, UnknownColumnSuggestsClosestAndListsAvailable) {
@@ -233,7 +246,9 @@ TEST(CsvErrors, EmptyFileAndHeaderOnly) {
 
 TEST(CsvErrors, GzipErrorLineNumbersCountDecompressedLines) {
   auto p = write_gzip(temp_dir("csv") / "z.csv.gz", "a,b\n1,2\n3,4\n5,x\n");
-  std::string msg = input_error([&] { load_csv(p); });
+  CsvOptions o;
+  o.columns = {"a", "b"};
+  std::string msg = input_error([&] { load_csv(p, o); });
   EXPECT_TRUE(contains(msg, "z.csv.gz:4")) << msg;
 }
 

@@ -31,10 +31,18 @@ TEST(ErrorPrivacy, CsvNotANumber) {
   const auto p = write_file(temp_dir("privacy") / "a.csv", "x,y\n1,2\n3,123456.789secret\n");
   CsvOptions named;
   named.header = true;
+  named.columns = {"x", "y"};
   const std::string msg = input_error([&] { load_csv(p, named); });
   EXPECT_TRUE(contains(msg, "a.csv:3")) << msg;
   EXPECT_TRUE(contains(msg, "record 1 (0-based), column 'y': the value is not a number")) << msg;
   expect_no_value(msg, {"123456", "secret"});
+  // Not listed, the column mixing numbers and text is left out: the warning counts, never shows.
+  ::testing::internal::CaptureStderr();
+  const Dataset ds = load_csv(p, CsvOptions{});
+  const std::string warning = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(ds.column_names, (std::vector<std::string>{"x"}));
+  EXPECT_TRUE(contains(warning, "1 of 2 values is not a number, the first at")) << warning;
+  expect_no_value(warning, {"123456", "secret"});
 }
 
 TEST(ErrorPrivacy, CsvNotFinite) {

@@ -278,9 +278,10 @@ TEST(HostileFiles, EveryLoaderChecksTheEncoding) {
 
 TEST(HostileFiles, MessagesEscapeControlCharacters) {
   const auto dir = temp_dir("hostile");
-  const auto p = write_file(dir / "esc.csv", "x,y\n1,\x1b[2J\x07\n");
+  const auto p = write_file(dir / "esc.csv", "x,y\n1,2\n1,\x1b[2J\x07\n");
   CsvOptions named;
   named.header = true;
+  named.columns = {"x", "y"};
   const std::string msg = input_error([&] { load_csv(p, named); });
   EXPECT_TRUE(contains(msg, "column 'y': the value is not a number")) << msg;
   EXPECT_FALSE(contains(msg, "2J")) << msg;

@@ -315,6 +315,68 @@ TEST(NdLaplaceMethod, SecureSamplerByDefaultTextbookFlagged) {
   EXPECT_TRUE(noted);
 }
 
+// truncation: auto (the default) resamples (thesis Alg. 1) where the public numbers say it finishes and
+// remaps in many dimensions, where resampling stops every trial: the thesis's 2-d data resample as before,
+// bit for bit; 12-d data (2^12 draws at least for a point in a corner, over max_retries / 10) are remapped.
+TEST(NdLaplaceMethod, DefaultTruncationIsTheOneThatRuns) {
+  const MethodInfo& info = nd_laplace_method_info();
+  for (const auto& spec : info.params) {
+    if (spec.name == "truncation") {
+      EXPECT_EQ(spec.default_value, ParamValue(std::string("auto")));
+    }
+  }
+  const Dataset ds = thesis_blobs();
+  const auto run = [&](const Dataset& data, std::map<std::string, ParamValue> set) {
+    BudgetLedger ledger = local_ledger(1.0);
+    Rng rng(21);
+    return info.make()->run(data, params_for(info, std::move(set)), rng, ledger);
+  };
+  const MethodResult automatic = run(ds, {{"epsilon", 1.0}});
+  const MethodResult resample = run(ds, {{"epsilon", 1.0}, {"truncation", std::string("resample")}});
+  EXPECT_EQ(automatic.release["truncation"], "resample");
+  EXPECT_EQ(automatic.release["points"], resample.release["points"]);
+  EXPECT_EQ(automatic.release["truncation_auto"]["chosen"], "resample");
+  EXPECT_EQ(automatic.release["truncation_auto"]["corner_draws"], 4.0);
+  EXPECT_EQ(automatic.release["truncation_auto"]["limit"], 1000.0);
+  EXPECT_FALSE(resample.release.contains("truncation_auto"));
+
+  Dataset wide = thesis_blobs(12);
+  const std::string fails = [&] {
+    try {
+      run(wide, {{"epsilon", 1.0}, {"truncation", std::string("resample")}, {"sampler", std::string("textbook")}, {"max_retries", std::int64_t{200}}});
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  }();
+  EXPECT_NE(fails.find("did not bring point"), std::string::npos) << fails;
+  const MethodResult remapped = run(wide, {{"epsilon", 1.0}, {"sampler", std::string("textbook")}, {"max_retries", std::int64_t{200}}});
+  EXPECT_EQ(remapped.release["truncation"], "remap");
+  EXPECT_EQ(remapped.release["truncation_auto"]["corner_draws"], 4096.0);
+  EXPECT_NE(remapped.release["truncation_auto"]["reason"].get<std::string>().find("not both at most max_retries / 10 = 20"), std::string::npos)
+      << remapped.release["truncation_auto"];
+  for (const auto& pt : remapped.release["points"]) EXPECT_TRUE(wide.bounds.contains(pt.get<std::vector<double>>().data()));
+  // The thesis's reading of resampling keeps it, whatever the shape.
+  EXPECT_EQ(choose_truncation("auto", 1.0, 1.0, ResamplingBudget::thesis, 10000, 12, wide.bounds).truncation, Truncation::resample);
+}
+
+TEST(NdLaplaceMechanism, ExpectedResampleDrawsByHand) {
+  // Box 4 x 2, d = 2, rate 1: mean noise length 2, so (1 + 2 / 4) (1 + 2 / 2) = 3 draws.
+  Bounds b;
+  b.lo = {0, 0};
+  b.hi = {4, 2};
+  EXPECT_DOUBLE_EQ(expected_resample_draws(2, 1.0, b), 3.0);
+  EXPECT_EQ(expected_resample_draws(3, 1.0, b), 0.0);  // bounds of another dimension: unknown
+  // auto: epsilon 2 draws at rate 1 (halved for resampling): 3 <= 1000 and 2^2 = 4 <= 1000.
+  const TruncationChoice c = choose_truncation("auto", 2.0, 1.0, ResamplingBudget::halve, 10000, 2, b);
+  EXPECT_EQ(c.truncation, Truncation::resample);
+  EXPECT_DOUBLE_EQ(c.expected_draws, 3.0);
+  // A radius 1000 times larger: the noise's mean length 2000 against sides 4 and 2, about 5e5 draws: remap.
+  EXPECT_EQ(choose_truncation("auto", 2.0, 1000.0, ResamplingBudget::halve, 10000, 2, b).truncation, Truncation::remap);
+  EXPECT_EQ(choose_truncation("remap", 2.0, 1.0, ResamplingBudget::halve, 10000, 2, b).truncation, Truncation::remap);
+  EXPECT_FALSE(choose_truncation("none", 2.0, 1.0, ResamplingBudget::halve, 10000, 2, b).automatic);
+}
+
 // Statistics of the true points (draw counts, distances to the true points, p_e) are evaluation, not
 // diagnostics; the metrics read the typed NdLaplaceResult, not string keys.
 TEST(NdLaplaceMethod, TrueDataStatisticsAreEvaluationOnly) {

@@ -57,4 +57,7 @@ check(benchmark_figures._colours(["dpm", "eugkm", "my_method"]) ==
       {n: method_colours.method_colour(n) for n in ["dpm", "eugkm", "my_method"]}, "benchmark figures use the shared map")
 check(method_colours.method_colour("my_method") == method_colours.method_colour("my_method")
       and method_colours.method_colour("kmeans") != method_colours.method_colour("dpm"), "colours are stable and distinct")
+known = list(method_colours.KNOWN.values())
+check(len(set(known)) == len(known), "every catalog method has a colour of its own")
+check(not set(method_colours.OTHERS) & set(known), "a name outside the catalog never takes a catalog method's colour")
 sys.exit(1 if failed else 0)

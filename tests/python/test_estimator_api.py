@@ -94,6 +94,26 @@ def test_data_limits_name_the_shape():
         dpclust.DRBT().fit(np.ones((1, 10)))
 
 
+def test_a_private_estimators_error_never_states_the_number_of_records():
+    # LSH clustering (central DP, add/remove neighbours) refuses a one-point fit: the point's box has width 0.
+    # Its message names the width of X but not n_samples, which is private under that relation.
+    with pytest.raises(ValueError) as raised:
+        dpclust.LSHClustering(n_clusters=2).fit(np.ones((1, 10)))
+    assert "n_features=10" in str(raised.value)
+    assert "n_samples" not in str(raised.value) and "1 sample" not in str(raised.value)
+
+
+def test_n_iter_of_a_data_derived_grid_is_reported():
+    # With n from the data EUGkM's grid is a function of the private data: its counts move from diagnostics_ to
+    # evaluation_, and n_iter_ (a non-private diagnostic like inertia_) still reports the Lloyd iterations.
+    X, _ = dpclust.datasets.make_blobs(n_samples=400, centers=3, random_state=2)
+    bounds = (X.min() - 1, X.max() + 1)
+    with pytest.warns(dpclust.NotPrivateReleaseWarning):
+        est = dpclust.EUGkM(n_clusters=3, n_source="data", bounds=bounds, random_state=0).fit(X)
+    assert "kmeans_iterations" not in est.diagnostics_
+    assert est.n_iter_ == est.evaluation_["kmeans_iterations"] >= 1
+
+
 def test_labels_are_consecutive_and_release_labels_are_the_releases(moons):
     X, _ = moons
     # Seed 3: one of PrivTHR's released clusters (cell ids 0..4) holds none of the 300 points.
@@ -333,3 +353,17 @@ def test_read_file_reads_arff_with_nominal_attributes_and_missing_values(tmp_pat
     assert data.X.shape == (2, 7) and list(data.y) == [0, 1]
     codes = dpclust.datasets.read_file(path, missing="drop", columns=["age", "score"])
     assert codes.X.tolist() == [[55.0, 2.0], [26.0, 1.0]]
+
+
+def test_read_file_reads_csv_text_true_false_and_date_columns_as_a_config_does(tmp_path):
+    path = tmp_path / "trips.csv"
+    path.write_text("pickup,fare,color,shared\n2019-03-23 20:21:09,7.0,yellow,False\n2019-03-24 08:00:00,5.0,green,True\n")
+    plain = dpclust.datasets.read_file(path)  # text, true/false and timestamps left out (with one warning)
+    assert plain.columns == ["fare"] and plain.y is None
+    coded = dpclust.datasets.read_file(path, nominal="codes", nominal_order="appearance", dates="days")
+    assert coded.columns == ["pickup", "fare", "color", "shared"]
+    assert coded.X[:, 1:].tolist() == [[7.0, 0.0, 0.0], [5.0, 1.0, 1.0]]
+    assert coded.X[0, 0] == pytest.approx(17978 + (20 * 3600 + 21 * 60 + 9) / 86400)
+    brain = tmp_path / "brain.csv"
+    brain.write_text("a,b\nx,y\n,\n1,2\n3,4\n")
+    assert dpclust.datasets.read_file(brain, header_rows=2).columns == ["a_x", "b_y"]

@@ -157,13 +157,16 @@ def test_the_researchers_digits_sweep_runs_from_a_fresh_folder(tmp_path, monkeyp
     monkeypatch.chdir(tmp_path)
     r = subprocess.run([sys.executable, "export_digits.py"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and "1797 rows, 64 pixel columns" in r.stdout, r.stderr
-    assert dpclust.validate("digits_sweep.yaml")["cells"] == 21
+    assert dpclust.validate("digits_sweep.yaml")["cells"] == 22  # 20 private cells and the two reference rows
     dpclust.run("digits_sweep.yaml", out="results", trials=2)
     markdown = dpclust.report("results")["markdown"]
     cost = markdown.split("digits · normalized_kmeans_cost", 1)[1].split("\n####", 1)[0]
-    for row in ("private_lloyd", "lsh_clustering", "dpm", "dp_kmeans", "dp_kmeans_diffprivlib", "uniform_centres"):
+    for row in ("private_lloyd", "lsh_clustering", "dpm", "dp_kmeans", "dp_kmeans_diffprivlib", "uniform_centres", "kmeans"):
         assert f"| {row} " in cost, row
     assert "- k: given 10 (private_lloyd, lsh_clustering, dp_kmeans, dp_kmeans_diffprivlib, uniform_centres)" in cost
+    # One delta for the table's (eps, delta) methods, set once at the dataset level.
+    assert "- delta: not given (not used: private_lloyd, dp_kmeans, dp_kmeans_diffprivlib, uniform_centres); given 1.3e-05 (lsh_clustering, dpm)" in cost
+    assert "δ differs" not in cost
     lloyd = [c for c in _cells("results", "digits_sweep") if c["series"] == "private_lloyd"]
     assert len(lloyd) == 4 and all(c["non_private"] == [] for c in lloyd)
 
