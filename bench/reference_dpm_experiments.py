@@ -23,8 +23,9 @@ its points outside the box kept, as the artifact keeps them); eps = 1, delta = 1
 numpy's global generator with its repetition number (the artifact draws unseeded) and is scored the way dpclust scores
 (reference_common.measures: inertia, purity = the artifact's "accuracy", Hungarian accuracy, silhouette on 10,000
 points). One fit of the authors' DPM takes about 30-80 s here (dpclust's: 0.4 s), so the defaults run a subset:
---splits names the budget splits (default: DPM's own and the five the report judges), the Centreness grid is the
-artifact's 16 pairs, --reps the repetitions (the artifact's figures read its `fast` runs of 2). Not a test.
+--splits names the budget splits (default: DPM's own and the five the report judges), --pairs the (t, q) pairs
+(default: the four the report judges; `all`: the artifact's 16), --reps the repetitions (the artifact's figures read
+its `fast` runs of 2). Not a test.
 """
 import argparse
 import contextlib
@@ -45,6 +46,9 @@ DEFAULT_SPLITS = [(0.04, 0.18, 0.18, 0.6), (0.1, 0.1, 0.1, 0.7), (0.7, 0.1, 0.1,
 # The artifact's Centreness grid (hypersettings.py `paper`).
 TQ = [(0.3, 0.1), (0.4, 0.1), (0.5, 0.1), (0.6, 0.1), (0.7, 0.1), (0.8, 0.1), (0.9, 0.1), (0.5, 0.2), (0.6, 0.2), (0.7, 0.2),
       (0.8, 0.2), (0.9, 0.2), (0.7, 0.3), (0.8, 0.3), (0.9, 0.3), (0.9, 0.4)]
+# The pairs the report judges: the grid's corners (the main job's small version runs the first and the last) and its
+# middle.
+TQ_JUDGED = [(0.3, 0.1), (0.9, 0.1), (0.7, 0.2), (0.9, 0.4)]
 
 
 def all_splits():
@@ -85,7 +89,7 @@ def settings(args):
         return [("dpm_budget_split", {"share_interval": s[0], "share_splits": s[1], "share_counts": s[2], "share_centres": s[3]},
                  {"epsilon_scale_bandswidth": s[0], "epsilon_scale_exp": s[1], "epsilon_scale_count": s[2], "epsilon_scale_average": s[3]})
                 for s in splits]
-    return [("dpm_centreness", {"t": t, "q": q}, {"t": t, "q": q}) for t, q in TQ]
+    return [("dpm_centreness", {"t": t, "q": q}, {"t": t, "q": q}) for t, q in (TQ if args.pairs == "all" else TQ_JUDGED)]
 
 
 def key_of(params):
@@ -158,6 +162,7 @@ def main():
     ap.add_argument("--diffprivlib", default=os.environ.get("DPCLUST_DIFFPRIVLIB"), help="directory holding diffprivlib, if not installed")
     ap.add_argument("--experiment", choices=["epsdist", "centreness"], required=False, default="centreness")
     ap.add_argument("--splits", choices=["judged", "all"], default="judged", help="EpsDist: the judged splits, or all 84")
+    ap.add_argument("--pairs", choices=["judged", "all"], default="judged", help="Centreness: the judged (t, q) pairs, or all 16")
     ap.add_argument("--reps", type=int, default=2, help="fits per setting (the artifact's figures: 2)")
     ap.add_argument("--epsilon", type=float, default=1.0)
     ap.add_argument("--save", help="write every fit here (and resume from it)")

@@ -102,8 +102,20 @@ def run(ref, args):
                 rows.append({"experiment": experiment, "algorithm": "diffprivlib_kmeans", "k": k, "epsilon": eps, "trial": t,
                              "seconds": seconds, "centres": len(km.cluster_centers_), **demo_measures(algo, data, result)})
             print(f"  {experiment} k={k} eps={eps} trial {t}: {rows[-1]['seconds']:.2f} s", file=sys.stderr)
+        if args.json:  # every finished setting kept: a run stopped midway loses only the setting under way
+            save(args.json, summary(args, rows))
+    return summary(args, rows)
+
+
+def summary(args, rows):
     return {"n": args.n, "dim": DIM, "clusters": CLUSTERS, "cluster_ratio": RATIO, "radius": RADIUS, "delta": DELTA,
             "data_seed": args.data_seed, "trials": args.trials, "rows": rows}
+
+
+def save(path, ref):
+    with open(path + ".tmp", "w") as f:
+        json.dump(ref, f, indent=1)
+    os.replace(path + ".tmp", path)
 
 
 def percentile(values, q):
@@ -165,7 +177,7 @@ def main():
     ap.add_argument("--trials", type=int, default=20)
     ap.add_argument("--data-seed", type=int, default=0)
     ap.add_argument("--sweep", choices=["k", "eps", "both"], default="both")
-    ap.add_argument("--json", help="write the per-run numbers here")
+    ap.add_argument("--json", help="write the per-run numbers here (after every setting)")
     ap.add_argument("--load", help="read the per-run numbers from here instead of running the reference")
     ap.add_argument("--dpclust-results", nargs="*", default=[], help="dpclust results.json files to compare with")
     args = ap.parse_args()
@@ -176,9 +188,6 @@ def main():
         if not args.reference:
             sys.exit("reference_google_demo.py: --reference REF (a google/differential-privacy checkout) or --load FILE")
         ref = run(load_reference(args.reference), args)
-        if args.json:
-            with open(args.json, "w") as f:
-                json.dump(ref, f, indent=1)
     report(ref, dpclust_trials(args.dpclust_results) if args.dpclust_results else None)
 
 
