@@ -204,7 +204,7 @@ def main():
     ap.add_argument("--data-root", help="dpclust's data root (default: $DPCLUST_DATA_ROOT, ../shared/datasets, ~/.cache/dpclust/datasets)")
     ap.add_argument("--datasets", nargs="+", default=["iris", "wine", "breast_cancer", "lsun", "yeast", "s1"], choices=list(SETS))
     ap.add_argument("--seeds", type=int, default=100, help="seeds 0 .. S-1 (the authors' --num_runs 100)")
-    ap.add_argument("--json", help="write the per-seed numbers here")
+    ap.add_argument("--json", help="write the per-seed numbers here (after every data set)")
     ap.add_argument("--load", help="read the per-seed numbers from here instead of running the reference")
     ap.add_argument("--dpclust-results", nargs="*", default=[], help="dpclust results.json files to compare with")
     args = ap.parse_args()
@@ -223,9 +223,10 @@ def main():
                 print(f"{name}: {path} is missing (dpclust data fetch {name}); left out", file=sys.stderr)
                 continue
             rows += run_reference(ref, name, read_coordinates(path), range(args.seeds), EPSILONS)
-        if args.json:
-            with open(args.json, "w") as f:
-                json.dump({"seeds": args.seeds, "epsilons": EPSILONS, "rows": rows}, f, indent=0)
+            if args.json:  # every finished data set kept: s1 alone takes hours at 100 seeds on a shared machine
+                with open(args.json + ".tmp", "w") as f:
+                    json.dump({"seeds": args.seeds, "epsilons": EPSILONS, "rows": rows}, f, indent=0)
+                os.replace(args.json + ".tmp", args.json)
     report(rows, dpclust_means(args.dpclust_results) if args.dpclust_results else None)
 
 

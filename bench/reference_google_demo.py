@@ -66,12 +66,12 @@ def demo_measures(algo, data, result):
             "false_match_fraction": float(m.false_match_frac), "true_non_match_fraction": float(m.true_nonmatch_frac)}
 
 
-def settings(sweep):
+def settings(sweep, only_k=None, only_eps=None):
     out = []
     if sweep in ("k", "both"):
-        out += [("google_demo_k", k, FIXED_EPS) for k in K_SWEEP]
+        out += [("google_demo_k", k, FIXED_EPS) for k in K_SWEEP if not only_k or k in only_k]
     if sweep in ("eps", "both"):
-        out += [("google_demo_eps", FIXED_K, eps) for eps in EPS_SWEEP]
+        out += [("google_demo_eps", FIXED_K, eps) for eps in EPS_SWEEP if not only_eps or eps in only_eps]
     return out
 
 
@@ -85,7 +85,7 @@ def run(ref, args):
         rc.add_diffprivlib(args.diffprivlib)
         from diffprivlib.models import KMeans as DiffprivKMeans
     rows = []
-    for experiment, k, eps in settings(args.sweep):
+    for experiment, k, eps in settings(args.sweep, args.k, args.eps):
         for t in range(args.trials):
             np.random.seed(1000 + t)
             t0 = time.perf_counter()
@@ -177,6 +177,8 @@ def main():
     ap.add_argument("--trials", type=int, default=20)
     ap.add_argument("--data-seed", type=int, default=0)
     ap.add_argument("--sweep", choices=["k", "eps", "both"], default="both")
+    ap.add_argument("--k", type=int, nargs="+", help="only these k of the k sweep")
+    ap.add_argument("--eps", type=float, nargs="+", help="only these eps of the eps sweep (one run at eps 10 takes over a minute)")
     ap.add_argument("--json", help="write the per-run numbers here (after every setting)")
     ap.add_argument("--load", help="read the per-run numbers from here instead of running the reference")
     ap.add_argument("--dpclust-results", nargs="*", default=[], help="dpclust results.json files to compare with")

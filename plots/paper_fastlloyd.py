@@ -70,20 +70,20 @@ def curves(data, dataset, metric):
 
 
 def reference_points(dataset, metric):
-    """{series: [(eps, value)]} of the authors' code numbers in reference/published.yaml."""
+    """{series: [(eps, value)]} of the authors' code numbers (`values:` entries with authors_run) in
+    reference/published.yaml."""
     if not PUBLISHED.is_file():
         return {}
     doc = plot_results.load_yaml(PUBLISHED) or {}
     out = {}
-    for t in doc.get("tables") or []:
-        if not isinstance(t, dict) or t.get("experiment") != EXPERIMENT or not t.get("authors_run"):
+    for v in doc.get("values") or []:
+        q = v.get("query") or {} if isinstance(v, dict) else {}
+        if (not v.get("authors_run") or q.get("experiment") != EXPERIMENT or q.get("dataset") != dataset or q.get("metric") != metric
+                or not isinstance(v.get("value"), (int, float))):
             continue
-        eps = (t.get("params") or {}).get("epsilon")
-        if not isinstance(eps, (int, float)):
-            continue
-        for series, value in (((t.get("values") or {}).get(metric) or {}).get(dataset) or {}).items():
-            if isinstance(value, (int, float)):
-                out.setdefault(series, []).append((float(eps), float(value)))
+        eps = (q.get("params") or {}).get("epsilon")
+        if isinstance(eps, (int, float)):
+            out.setdefault(q.get("series"), []).append((float(eps), float(v["value"])))
     return {s: sorted(p) for s, p in out.items()}
 
 
@@ -109,9 +109,10 @@ def fastlloyd_accuracy_measures(results_dir, out_dir):
             for series, points in reference_points(dataset, metric).items():
                 xs, vs = zip(*points)
                 ax.plot(xs, vs, ls="none", marker="x", ms=5, mew=1.2, color="black",
-                        label="authors' code" if series == "fastlloyd" else None)
+                        label="authors' code" if series == "fastlloyd_authors" else None)
             if log:
                 ax.set_yscale("log")
+            ax.set_xscale("log")  # every figure's epsilon axis is logarithmic
             ax.set_xlabel("eps")
             ax.set_ylabel(label, fontsize=8)
             ax.set_title(dataset, fontsize=8)

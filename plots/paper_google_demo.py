@@ -40,6 +40,7 @@ MEASURES = [  # metric, axis label, log scale
     ("false_match_fraction", "false match fraction", False),
     ("true_non_match_fraction", "true non-match fraction", False),
 ]
+AUTHORS_NAMES = {"lsh_clustering_pld": "private_lsh_clustering", "dp_kmeans_diffprivlib": "diffprivlib's KMeans"}
 SWEEPS = {  # figure -> (experiment, swept parameter, axis label, log base of the x axis)
     "google_demo_k_sweep": ("google_demo_k", "k", "k (eps = 1)", 2),
     "google_demo_eps_sweep": ("google_demo_eps", "epsilon", "eps (k = 64)", 10),
@@ -65,22 +66,19 @@ def sweep_lines(data, param, metric):
 
 
 def reference_points(experiment, param):
-    """{(series, metric): [(x, value)]} of the authors' code numbers in reference/published.yaml for the experiment."""
+    """{(series, metric): [(x, value)]} of the authors' code numbers (`values:` entries with authors_run) in
+    reference/published.yaml for the experiment."""
     if not PUBLISHED.is_file():
         return {}
     doc = plot_results.load_yaml(PUBLISHED) or {}
     out = {}
-    for t in doc.get("tables") or []:
-        if not isinstance(t, dict) or t.get("experiment") != experiment or not t.get("authors_run"):
+    for v in doc.get("values") or []:
+        q = v.get("query") or {} if isinstance(v, dict) else {}
+        if not v.get("authors_run") or q.get("experiment") != experiment or not isinstance(v.get("value"), (int, float)):
             continue
-        x = (t.get("params") or {}).get(param)
-        if not isinstance(x, (int, float)):
-            continue
-        for metric, by_dataset in (t.get("values") or {}).items():
-            for by_series in (by_dataset or {}).values():
-                for series, value in (by_series or {}).items():
-                    if isinstance(value, (int, float)):
-                        out.setdefault((series, metric), []).append((float(x), float(value)))
+        x = (q.get("params") or {}).get(param)
+        if isinstance(x, (int, float)):
+            out.setdefault((q.get("series"), q.get("metric")), []).append((float(x), float(v["value"])))
     return out
 
 
@@ -103,8 +101,8 @@ def _sweep_figure(results_dir, out_dir, figure):
             if m != metric:
                 continue
             xs, vs = zip(*sorted(points))
-            ax.plot(xs, vs, ls="none", marker="x", ms=6, mew=1.4, color="black" if series == "lsh_clustering" else "#555555",
-                    label=f"authors' code ({series})")
+            ax.plot(xs, vs, ls="none", marker="x", ms=6, mew=1.4, color="black" if series.startswith("lsh_clustering") else "#555555",
+                    label=f"authors' code ({AUTHORS_NAMES.get(series, series)})")
         ax.set_xscale("log", base=base)
         if log:
             ax.set_yscale("log")
