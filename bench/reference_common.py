@@ -206,7 +206,7 @@ def find_dpclust(arg=None):
 
 def run_dpclust(binary, config_text, threads=1):
     """Runs a generated config with `dpclust run` and returns its trials: [{series, dataset, params, seconds, release,
-    metrics}] in cell order, trial order (each trial's `timing.method_seconds`: the method alone)."""
+    diagnostics, metrics}] in cell order, trial order (each trial's `timing.method_seconds`: the method alone)."""
     work = tempfile.mkdtemp(prefix="dpclust-bench-")
     try:
         cfg = os.path.join(work, "bench.yaml")
@@ -225,7 +225,7 @@ def run_dpclust(binary, config_text, threads=1):
                 for trial in cell["trials"]:
                     rows.append({"series": cell["series"], "dataset": cell["dataset"], "params": cell["params"],
                                  "seconds": trial["timing"]["method_seconds"], "release": trial.get("release", {}),
-                                 "metrics": trial.get("metrics", {})})
+                                 "diagnostics": trial.get("diagnostics", {}), "metrics": trial.get("metrics", {})})
         return rows
     finally:
         shutil.rmtree(work, ignore_errors=True)

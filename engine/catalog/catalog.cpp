@@ -17,6 +17,7 @@
 #include "drbt/register.hpp"
 #include "eugkm/register.hpp"
 #include "fastlloyd/register.hpp"
+#include "hst_clustering/register.hpp"
 #include "lsh_clustering/register.hpp"
 #include "metrics/clustering_metrics.hpp"
 #include "metrics/kmeans_measures.hpp"
@@ -37,6 +38,7 @@ const std::vector<MethodInfo>& all_methods() {
     for (auto& m : eugkm_methods()) all.push_back(std::move(m));
     for (auto& m : lsh_clustering_methods()) all.push_back(std::move(m));
     for (auto& m : fastlloyd_methods()) all.push_back(std::move(m));
+    for (auto& m : hst_clustering_methods()) all.push_back(std::move(m));
     return all;
   }();
   return methods;
@@ -94,6 +96,7 @@ const std::vector<MetricInfo>& all_metrics() {
     for (auto& m : eugkm_metrics()) all.push_back(std::move(m));
     for (auto& m : lsh_clustering_metrics()) all.push_back(std::move(m));
     for (auto& m : fastlloyd_metrics()) all.push_back(std::move(m));
+    for (auto& m : hst_clustering_metrics()) all.push_back(std::move(m));
     return all;
   }();
   return metrics;

@@ -22,6 +22,7 @@
 #include "catalog/catalog.hpp"
 #include "eugkm/methods.hpp"
 #include "fastlloyd/cost.hpp"
+#include "hst_clustering/cost.hpp"
 #include "io/byte_size.hpp"
 #include "loading/dataset_loading.hpp"
 #include "metrics/kmeans_measures.hpp"
@@ -320,6 +321,9 @@ std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const 
     s.work = n * d * (depth + 2) + c.work + n * k * d;
   } else if (m == "fastlloyd") {
     const fastlloyd::TrialCost c = fastlloyd::trial_cost(p, n, d);
+    s = {c.memory, c.work};
+  } else if (m == "hst_clustering") {
+    const hst::TrialCostEstimate c = hst::trial_cost(p, n, d);
     s = {c.memory, c.work};
   } else if (m == "affinity_propagation") {
     s = affinity_cost(n, real_or(p, "max_iter", 200));

@@ -139,9 +139,9 @@ std::string comparison_latex(const std::vector<const ComparisonTable*>& tables) 
           tex << " {\\scriptsize [" << fmt_value(t->metric, c->sample.median_ci.first) << ", " << fmt_value(t->metric, c->sample.median_ci.second) << "]}";
         // The cell's marks in one superscript ("$^{\dagger}$$^{b}$" would open display math).
         std::string marks;
-        const auto mark = [&](const char* m) {
+        const auto mark = [&](const char* symbol) {
           if (!marks.empty()) marks += ',';
-          marks += m;  // appended in place: GCC 12 warned (stringop-overflow) on a temporary string built from m
+          marks += symbol;
         };
         if (!c->ranked) mark("\\mathrm{nr}");
         else if (c->significant) mark("\\dagger");

@@ -2,7 +2,8 @@
 
 Estimators (scikit-learn conventions, parameters as in ``dpclust list``)::
 
-    DPDBSCAN, DPKMeans, DPM, EUGkM, FastLloyd, HybridKMeans, LSHClustering, WaveCluster, WCBaseline, PrivQT, PrivTHR, PrivTHREM   (dpclust.cluster)
+    DPDBSCAN, DPKMeans, DPM, EUGkM, FastLloyd, HSTClustering, HybridKMeans, LSHClustering, WaveCluster, WCBaseline, PrivQT,
+    PrivTHR, PrivTHREM                                                        (dpclust.cluster)
     NDLaplace, DRBT                                                           (dpclust.transform)
 
 Budget: ``BudgetAccountant`` (diffprivlib's, with ``remaining(k)``, ``slack``, ``len()``) is charged by every fit of
@@ -33,7 +34,8 @@ from ._config import config_context, get_config, set_config
 from ._core import Ledger
 from ._estimator import NotFittedError, NotPrivateReleaseWarning, PrivacyLeakWarning
 from .accountant import Budget, BudgetAccountant, BudgetError
-from .cluster import DPDBSCAN, DPM, DPKMeans, EUGkM, FastLloyd, HybridKMeans, LSHClustering, PrivQT, PrivTHR, PrivTHREM, WaveCluster, WCBaseline
+from .cluster import (DPDBSCAN, DPM, DPKMeans, EUGkM, FastLloyd, HSTClustering, HybridKMeans, LSHClustering, PrivQT, PrivTHR, PrivTHREM,
+                      WaveCluster, WCBaseline)
 from .experiment import audit, load_dataset, load_results, report, run, validate
 from .transform import DRBT, NDLaplace
 
@@ -51,7 +53,8 @@ def method_info(name: str) -> dict:
     return _core.method_info(name)
 
 
-__all__ = ["DPDBSCAN", "DPKMeans", "DPM", "EUGkM", "FastLloyd", "HybridKMeans", "LSHClustering", "WaveCluster", "WCBaseline", "PrivQT", "PrivTHR",
+__all__ = ["DPDBSCAN", "DPKMeans", "DPM", "EUGkM", "FastLloyd", "HSTClustering", "HybridKMeans", "LSHClustering", "WaveCluster", "WCBaseline",
+           "PrivQT", "PrivTHR",
            "PrivTHREM", "NDLaplace", "DRBT",
            "PrivacyLeakWarning", "NotPrivateReleaseWarning", "NotFittedError", "BudgetAccountant", "BudgetError", "Budget",
            "Ledger", "metrics", "datasets", "run", "validate", "audit", "report", "load_results", "load_dataset",

@@ -107,7 +107,7 @@ void add_details(MethodResult& r, std::size_t d, py::dict& out) {
   } else if (r.centres.rows() > 0) {
     out["centers"] = to_numpy(RowMatrix(r.centres));  // any method that releases centres (EUGkM, the hybrid, ...)
   }
-  // Any other method that releases centres (MethodResult::centres: DPM, EUGkM, LSH clustering, ...).
+  // Any other method that releases centres (MethodResult::centres: DPM, EUGkM, LSH clustering, HST clustering, ...).
   if (!out.contains("centers") && r.centres.rows() > 0) out["centers"] = to_numpy(RowMatrix(r.centres));
 }
 

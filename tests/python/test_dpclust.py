@@ -28,7 +28,7 @@ needs_binary = pytest.mark.skipif(not os.path.isfile(BINARY), reason="DPCLUST_BI
 needs_pandas = pytest.mark.skipif(importlib.util.find_spec("pandas") is None, reason="pandas not installed (python3-pandas)")
 needs_sklearn = pytest.mark.skipif(importlib.util.find_spec("sklearn") is None, reason="scikit-learn not installed (python3-sklearn)")
 
-ESTIMATORS = [dpclust.DPDBSCAN, dpclust.DPKMeans, dpclust.FastLloyd, dpclust.LSHClustering, dpclust.WaveCluster, dpclust.WCBaseline, dpclust.PrivQT, dpclust.PrivTHR,
+ESTIMATORS = [dpclust.DPDBSCAN, dpclust.DPKMeans, dpclust.FastLloyd, dpclust.HSTClustering, dpclust.LSHClustering, dpclust.WaveCluster, dpclust.WCBaseline, dpclust.PrivQT, dpclust.PrivTHR,
               dpclust.PrivTHREM, dpclust.NDLaplace, dpclust.DRBT]
 
 
@@ -54,6 +54,7 @@ def fitted(cls, X, **params):
     """A small fit of every estimator (public bounds where they are needed)."""
     defaults = {dpclust.DPDBSCAN: dict(alpha=0.2, min_pts=7), dpclust.DPKMeans: dict(n_clusters=2),
                 dpclust.LSHClustering: dict(n_clusters=2), dpclust.FastLloyd: dict(n_clusters=2),
+                dpclust.HSTClustering: dict(n_clusters=2, epsilon=10.0),
                 dpclust.NDLaplace: dict(epsilon=2.0, n_clusters=2, n_init=1, pe_max_pairs=1000),
                 dpclust.DRBT: dict(k_dims=2, n_clusters=2)}
     kw = defaults.get(cls, dict(g=20, p=0.5, epsilon=1.0) if cls is not dpclust.WaveCluster else dict(g=20, p=0.5))
@@ -145,6 +146,36 @@ def test_fastlloyd_releases_centres_under_one_gaussian_budget(moons):
         warnings.simplefilter("ignore", dpclust.NotPrivateReleaseWarning)
         authors = fitted(dpclust.FastLloyd, moons.X, n_clusters=3, variant="authors", sampler="textbook")
     assert not authors.private_release_ and any("seed x i" in note for note in authors.non_private_)
+
+
+def test_hst_clustering_releases_cell_midpoints_under_two_typed_entries():
+    """HST clustering: at most n_clusters centres, each the midpoint of a cell of the public box; the ledger's two
+    entries (the Gaussian on the counts, the threshold) add up to (epsilon, delta); the authors variant is flagged
+    and charged its true epsilon; sample_weight is refused."""
+    from sklearn.datasets import make_blobs
+    X, _ = make_blobs(20000, 2, centers=6, center_box=(-10, 10), random_state=2)
+    est = dpclust.HSTClustering(6, bounds=(-15, 15), release_tree=True, random_state=4).fit(X)
+    centres = est.cluster_centers_
+    assert 1 <= centres.shape[0] <= 6 and centres.shape[1] == 2
+    assert np.all(np.abs(centres) < 15)
+    steps = est.ledger_["steps"]
+    assert [s["mechanism"] for s in steps] == ["discrete_gaussian", "discrete_gaussian"]
+    assert [s["sensitivity_norm"] for s in steps] == ["l2", "l0"]
+    assert sum(s["epsilon"] for s in steps) == est.epsilon_spent_ == 1.0
+    assert abs(sum(s["delta"] for s in steps) - 1e-5) < 1e-18 and est.delta_spent_ == 1e-5
+    assert est.diagnostics_["cells_per_record"] == 20 and est.non_private_ == []
+    cells = est.release_["tree"]["cells"]
+    assert len(cells) == est.diagnostics_["released_cells"] and all(c["noisy_count"] >= est.diagnostics_["threshold"] for c in cells)
+    assert np.array_equal(est.predict(X), est.release_labels_)
+    again = dpclust.HSTClustering(6, bounds=(-15, 15), release_tree=True, random_state=4).fit(X)
+    assert np.array_equal(again.cluster_centers_, centres)
+    authors = dpclust.HSTClustering(6, bounds=(-15, 15), variant="authors", sampler="textbook", random_state=4).fit(X)
+    assert not authors.private_release_ and any("variant: authors" in n for n in authors.non_private_)
+    assert 1.02 < authors.epsilon_spent_ < 1.03  # the root's count: 21 counts a record, sigma for 20
+    with pytest.raises(TypeError, match="sample_weight"):
+        dpclust.HSTClustering(2, bounds=(-15, 15)).fit(X, sample_weight=np.ones(len(X)))
+    with pytest.raises(ValueError, match="layers"):
+        dpclust.HSTClustering(2, layers=0, bounds=(-15, 15)).fit(X)
 
 
 def test_unknown_parameter_names():

@@ -10,7 +10,7 @@ import pytest
 
 import dpclust
 
-ESTIMATORS = [dpclust.DPDBSCAN, dpclust.DPKMeans, dpclust.EUGkM, dpclust.FastLloyd, dpclust.HybridKMeans, dpclust.LSHClustering, dpclust.WaveCluster, dpclust.WCBaseline, dpclust.PrivQT, dpclust.PrivTHR,
+ESTIMATORS = [dpclust.DPDBSCAN, dpclust.DPKMeans, dpclust.EUGkM, dpclust.FastLloyd, dpclust.HSTClustering, dpclust.HybridKMeans, dpclust.LSHClustering, dpclust.WaveCluster, dpclust.WCBaseline, dpclust.PrivQT, dpclust.PrivTHR,
               dpclust.PrivTHREM, dpclust.NDLaplace, dpclust.DRBT]
 MOONS_BOUNDS = ((-1.5, -1.0), (2.5, 1.5))
 

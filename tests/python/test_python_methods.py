@@ -282,6 +282,7 @@ def test_the_bindings_print_no_argument_values():
 @pytest.mark.parametrize("make", [
     lambda: dpclust.DPKMeans(3, epsilon=2.0), lambda: dpclust.EUGkM(3, epsilon=2.0), lambda: dpclust.HybridKMeans(3, epsilon=2.0),
     lambda: dpclust.LSHClustering(3, epsilon=2.0), lambda: dpclust.DPM(epsilon=2.0), lambda: dpclust.FastLloyd(3, epsilon=2.0),
+    lambda: dpclust.HSTClustering(3, epsilon=2.0),
 ])
 def test_every_centre_releasing_estimator_has_inertia_as_a_non_private_diagnostic(make):
     X, _ = dpclust.datasets.make_blobs(n_samples=600, centers=3, random_state=2)

@@ -15,7 +15,7 @@ import dpclust
 sklearn = pytest.importorskip("sklearn")
 from sklearn.utils.estimator_checks import check_estimator  # noqa: E402
 
-ESTIMATORS = [dpclust.DPDBSCAN, dpclust.DPKMeans, dpclust.DPM, dpclust.EUGkM, dpclust.FastLloyd, dpclust.HybridKMeans, dpclust.LSHClustering, dpclust.WaveCluster, dpclust.WCBaseline, dpclust.PrivQT, dpclust.PrivTHR,
+ESTIMATORS = [dpclust.DPDBSCAN, dpclust.DPKMeans, dpclust.DPM, dpclust.EUGkM, dpclust.FastLloyd, dpclust.HSTClustering, dpclust.HybridKMeans, dpclust.LSHClustering, dpclust.WaveCluster, dpclust.WCBaseline, dpclust.PrivQT, dpclust.PrivTHR,
               dpclust.PrivTHREM, dpclust.NDLaplace, dpclust.DRBT]
 
 
