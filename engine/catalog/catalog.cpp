@@ -7,8 +7,10 @@
 
 #include "cluster/dbscan/dbscan.hpp"
 #include "core/error.hpp"
+#include "core/named_choice.hpp"
 #include "cluster/kmeans/kmeans.hpp"
 #include "cluster/uniform_centres/uniform_centres.hpp"
+#include "data/ball_mixture.hpp"
 #include "data/generators.hpp"
 #include "dpdbscan/register.hpp"
 #include "dpm/register.hpp"
@@ -19,6 +21,7 @@
 #include "lsh_clustering/register.hpp"
 #include "metrics/clustering_metrics.hpp"
 #include "metrics/kmeans_measures.hpp"
+#include "metrics/paper_measures.hpp"
 #include "ndlaplace/register.hpp"
 #include "wavecluster/register.hpp"
 
@@ -84,6 +87,7 @@ const std::vector<MetricInfo>& all_metrics() {
     std::vector<MetricInfo> all;
     for (const auto& m : clustering_metrics()) all.push_back(m);
     for (const auto& m : kmeans_measures()) all.push_back(m);
+    for (const auto& m : paper_measures()) all.push_back(m);
     for (auto& m : wavecluster_metrics()) all.push_back(std::move(m));
     for (auto& m : dpdbscan_metrics()) all.push_back(std::move(m));
     for (auto& m : ndlaplace_metrics()) all.push_back(std::move(m));
@@ -132,6 +136,8 @@ void check_box(const ParamSet& p, const char* gen, const char* lo_key, const cha
     throw InputError(hi_key, std::string(gen) + ": the box " + pair + " is wider than the largest double",
                      std::string("narrow ") + lo_key + " and " + hi_key + " (their difference must be finite)");
 }
+
+const Named<BallSdRule> kBallSdRules[] = {{"code", BallSdRule::code}, {"text", BallSdRule::text}};
 
 // Blobs: the box of random centres, an explicit centre list of whole rows, one cluster_std or one per centre.
 void check_blobs(const ParamSet& p) {
@@ -230,6 +236,34 @@ const std::vector<GeneratorInfo>& all_generators() {
         noise_param(0.0), shuffle_param(), seed_param()},
        [](const ParamSet& p) {
          return spirals(SpiralsOptions{size_of(p, "n_samples"), size_of(p, "arms"), p.real("noise"), p.real("turns"), p.boolean("shuffle"), seed_of(p)});
+       },
+       {}},  // no parameter check beyond the declared ranges
+      {"ball_mixture",
+       "Google's clustering demo data: Gaussian clusters with centres uniform in a ball, every point clipped to a larger "
+       "ball (google/differential-privacy, learning/clustering/demo/data_generation.py)",
+       {n_samples(100'000), int_param("n_features", 100, "dimension (the demo's dim), at most 1000", 1, 1000),
+        int_param("centers", 64, "number of clusters (the demo's num_clusters), at most 1e6", 1, 1'000'000),
+        real_param("cluster_ratio", 8.0,
+                   "the demo's cluster_ratio: centres uniform in the ball of radius radius (1 - 1/cluster_ratio), per-coordinate "
+                   "sd sqrt(radius) / (cluster_ratio sqrt(n_features))",
+                   1.0),
+        real_param("radius", 1.0, "every point is clipped to the ball of this radius around the origin (the demo's radius)", 0.0,
+                   std::nullopt, true),
+        choice_param("sd_rule", "code", names_of(kBallSdRules),
+                     "the Gaussians' sd: code = sqrt(radius) / (cluster_ratio sqrt(d)) as data_generation.py computes it; text "
+                     "= radius / cluster_ratio / sqrt(d) as the demo prints it (equal at radius 1)"),
+        bool_param("shuffle", false, "shuffle the points (the demo keeps them in cluster order)"), seed_param()},
+       [](const ParamSet& p) {
+         BallMixtureOptions o;
+         o.n_samples = size_of(p, "n_samples");
+         o.n_features = size_of(p, "n_features");
+         o.centers = size_of(p, "centers");
+         o.cluster_ratio = p.real("cluster_ratio");
+         o.radius = p.real("radius");
+         o.sd_rule = kind_of(kBallSdRules, p, "sd_rule");
+         o.shuffle = p.boolean("shuffle");
+         o.seed = seed_of(p);
+         return ball_mixture(o);
        },
        {}},  // no parameter check beyond the declared ranges
       {"uniform", "uniform noise in a box, labelled -1",

@@ -69,8 +69,8 @@ bool names_metric(const ExperimentConfig& cfg, const char* metric) {
   return std::find(cfg.metrics.begin(), cfg.metrics.end(), metric) != cfg.metrics.end();
 }
 
-// The k-means measures a trial computes (metrics/kmeans_measures.hpp; only when named): the nearest released
-// centres (n k d), the silhouette on at most kSilhouetteSampleSize points (m^2 d / 2, m x (d + k) memory), the
+// The k-means measures a trial computes (metrics/kmeans_measures.hpp and paper_measures.hpp; only when named): the
+// nearest released centres (n k d), the silhouette on at most kSilhouetteSampleSize points (m^2 d / 2, m x (d + k) memory), the
 // non-private reference (10 k-means runs, once per dataset and k: its work spread over the cell's trials).
 // k: the method's `k`, else 64 (the number of true classes is not known before the data are read).
 Sizes measures_cost(const ExperimentConfig& cfg, const Cell& cell, double n, double d) {
@@ -79,9 +79,11 @@ Sizes measures_cost(const ExperimentConfig& cfg, const Cell& cell, double n, dou
   const MethodInfo* info = find_method(cell.method);
   const double k = real_or(cell.params, "k", 64);
   const bool centres = info != nullptr && info->releases_centres;
-  if (centres && (names_metric(cfg, "inertia") || names_metric(cfg, "inertia_per_point") || names_metric(cfg, "normalized_kmeans_cost") ||
-                  names_metric(cfg, "centre_distance") || names_metric(cfg, "silhouette") || names_metric(cfg, "accuracy") ||
-                  names_metric(cfg, "purity"))) {
+  bool nearest = false;
+  for (const char* m : {"inertia", "inertia_per_point", "normalized_kmeans_cost", "centre_distance", "silhouette", "accuracy", "purity",
+                        "false_match_fraction", "true_non_match_fraction", "nicv", "bcss", "davies_bouldin", "calinski_harabasz", "dunn"})
+    nearest = nearest || names_metric(cfg, m);
+  if (centres && nearest) {
     s.memory += 12 * n + kDouble * 3 * k * d;
     s.work += n * k * d;
   }
@@ -90,6 +92,9 @@ Sizes measures_cost(const ExperimentConfig& cfg, const Cell& cell, double n, dou
     s.memory = std::max(s.memory, kDouble * n * d + 6 * kDouble * n + ref.memory);  // the centred copy, bounds
     s.work += ref.work / static_cast<double>(std::max<std::int64_t>(cfg.trials, 1));
   }
+  // Davies-Bouldin and Calinski-Harabasz: two passes over the points; Dunn: every pair once (validity_indices.hpp).
+  if (names_metric(cfg, "davies_bouldin") || names_metric(cfg, "calinski_harabasz")) s.work += 2 * n * d;
+  if (names_metric(cfg, "dunn")) s.work += n * n * d / 2;
   if (names_metric(cfg, "silhouette")) {
     const double m = std::min(n, static_cast<double>(kSilhouetteSampleSize));
     s.memory += kDouble * m * (2 * d + 2 + k + 128);
@@ -107,9 +112,15 @@ Sizes eugkm_cost(const DataShape& shape, const ParamSet& p, bool hybrid, double 
   eugkm::HybridOptions h;
   double epsilon_histogram = eugkm::planned_histogram_epsilon(o);
   if (hybrid) {
-    // The hybrid's plan at the known size: EUGkM's share, or all of it when DPLloyd cannot follow.
+    // The hybrid's plan at the known size: EUGkM's share, or all of it when DPLloyd cannot follow; without a grid
+    // (one cell a dimension at EUGkM's share: DPLloyd alone) only DPLloyd's iterations on the data.
     h = eugkm::hybrid_options(p);
-    epsilon_histogram = eugkm::plan_hybrid(h, n, epsilon_histogram, static_cast<std::size_t>(d), static_cast<std::size_t>(d)).epsilon_eugkm;
+    const eugkm::HybridSplit plan = eugkm::plan_hybrid(h, n, epsilon_histogram, static_cast<std::size_t>(d), static_cast<std::size_t>(d));
+    if (plan.plan == eugkm::HybridPlan::dplloyd_only) {
+      const Sizes lloyd = kmeans_cost(n, d, static_cast<double>(o.k), 1, static_cast<double>(std::max<std::int64_t>(plan.iterations, 1)));
+      return {lloyd.memory + 16 * n, lloyd.work};
+    }
+    epsilon_histogram = plan.epsilon_eugkm;
   }
   const std::optional<eugkm::GridSize> g = eugkm::expected_grid(o, epsilon_histogram > 0 ? epsilon_histogram : o.epsilon, shape);
   const double cells = g ? static_cast<double>(g->cells) : static_cast<double>(o.max_cells);

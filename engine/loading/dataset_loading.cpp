@@ -216,14 +216,15 @@ void check_dataset_available(const DatasetSpec& spec) {
 Dataset materialize_dataset(const DatasetSpec& spec, Randomness mode) {
   check_dataset_available(spec);
   Dataset data;
-  bool scale = spec.standard_scale;
+  bool scale = spec.scaling != Scaling::none;
   if (!spec.generator.empty()) {
     data = find_generator(spec.generator)->make(spec.generator_params);
   } else if (file_present(spec)) {
     data = load_file(spec);
     drop_identifiers(spec, data);
     warn_label_like_a_reading(spec, data);
-    if (spec.standard_scale) data.non_private_notes.push_back("standard scaling uses the data's mean and standard deviation");
+    if (spec.scaling == Scaling::standard) data.non_private_notes.push_back("standard scaling uses the data's mean and standard deviation");
+    if (spec.scaling == Scaling::minmax) data.non_private_notes.push_back("min-max scaling to [-1, 1] uses the data's minimum and maximum");
   } else {
     // The registry's built-in stand-in for a file that is not here (Circles, Moons, Blobs).
     data = find_generator(spec.fallback_generator)->make(spec.fallback_params);
@@ -321,7 +322,8 @@ Dataset materialize_dataset(const DatasetSpec& spec, Randomness mode) {
           "the positions, not a DP subsample (inserting one record changes which records are drawn), and it gives no privacy "
           "amplification; randomness: secure draws a Poisson sample with secret randomness");
   }
-  if (scale) scale_standard(data);
+  if (spec.scaling == Scaling::minmax) minmax_scale(data);
+  else if (scale) scale_standard(data);
   if (spec.bounds_mode == "data") {
     data.bounds = bounding_box(data);
     data.bounds_source = BoundsSource::data;
@@ -370,7 +372,7 @@ DataShape known_shape(const DatasetSpec& spec) {
     s.n_exact = false;
   }
   // The configured bounds are in the file's coordinates; a projection or scaling moves them.
-  if (spec.bounds_mode == "config" && !spec.project && !spec.standard_scale) s.bounds = spec.bounds;
+  if (spec.bounds_mode == "config" && !spec.project && spec.scaling == Scaling::none) s.bounds = spec.bounds;
   s.declared_n = s.n;
   s.declared_n_exact = s.n_exact;
   return s;

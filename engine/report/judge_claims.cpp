@@ -73,6 +73,51 @@ GapReduction gap_reduction(const std::vector<double>& series, const std::vector<
   return out;
 }
 
+namespace {
+
+double trapezoid_area(const std::vector<double>& x, const std::vector<double>& y) {
+  double area = 0;
+  for (std::size_t i = 0; i + 1 < x.size(); ++i) area += (x[i + 1] - x[i]) * (y[i] + y[i + 1]) / 2;
+  return area;
+}
+
+double area_reduction(const std::vector<double>& x, const std::vector<double>& series, const std::vector<double>& against) {
+  const double base = trapezoid_area(x, against);
+  return base == 0 || x.size() < 2 ? std::nan("") : 1.0 - trapezoid_area(x, series) / base;
+}
+
+}  // namespace
+
+GapReduction auc_reduction(const std::vector<double>& x, const std::vector<std::vector<double>>& series,
+                           const std::vector<std::vector<double>>& against, const ResampleSettings& rs, double coverage) {
+  GapReduction out;
+  std::vector<double> s(x.size()), a(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    s[i] = mean(series[i]);
+    a[i] = mean(against[i]);
+  }
+  out.value = area_reduction(x, s, a);
+  bool enough = rs.resamples > 0 && x.size() >= 2;
+  for (std::size_t i = 0; i < x.size(); ++i) enough = enough && series[i].size() >= 2 && against[i].size() >= 2;
+  if (!enough) return out;
+  std::mt19937_64 rng(rs.seed);
+  SeedDistribution d;
+  d.exact = false;
+  d.values.reserve(rs.resamples);
+  for (std::size_t r = 0; r < rs.resamples; ++r) {
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      s[i] = resampled_mean(series[i], rng);
+      a[i] = resampled_mean(against[i], rng);
+    }
+    const double g = area_reduction(x, s, a);
+    if (std::isfinite(g)) d.values.push_back(g);
+  }
+  if (d.values.empty()) return out;
+  std::sort(d.values.begin(), d.values.end());
+  out.interval = central_interval(d, coverage);
+  return out;
+}
+
 // Claims use the seed-variance machinery where they compare a mean against a bound:
 //   threshold  a cell whose mean violates the bound is "within seed variance" when the bound lies
 //              inside the central 95% of the cell's k-seed statistic (k runs of the paper could have
@@ -84,6 +129,7 @@ GapReduction gap_reduction(const std::vector<double>& series, const std::vector<
 //   gap_reduction  the largest reduction over the groups (the claim says "up to"): holds within
 //              expected_tolerance of the claimed value; "within seed variance" when the claimed value
 //              lies inside that group's bootstrap interval; else it differs.
+//   auc_reduction  the same rule on the largest reduction of the area under the metric's curve over `over`.
 // The claim holds when every cell or group satisfies it on the means; it is within seed variance when
 // every violation is; it differs when one violation is outside its band (or cannot be judged for too
 // few trials).
@@ -185,6 +231,51 @@ ClaimOutcome evaluate(const Claim& c, const Results& results, const VerdictSetti
                    fmt(100 * c.expected_tolerance, 0) + "%" + (best.interval ? std::string(inside ? ", inside" : ", outside") + " our bootstrap " + fmt(100 * s.coverage, 0) +
                                                                              "% interval"
                                                                        : std::string(", no interval: fewer than 2 trials")) +
+                   "); per group: " + per_group;
+    }
+  } else if (c.kind == ClaimKind::auc_reduction) {
+    // Per group: each value of `over` that both series ran, the trials of each series' cell there.
+    Query q = c.query;
+    q.series.clear();
+    std::map<std::string, std::map<double, std::map<std::string, const json*>>> groups;  // group -> x -> series -> cell
+    for (const json* cell : results.cells(q)) {
+      const std::string series = (*cell)["series"].get<std::string>();
+      if (series != c.query.series && series != c.against) continue;
+      if (!(*cell)["params"].contains(c.over) || !(*cell)["params"][c.over].is_number()) continue;
+      groups[group_key(*cell, c.group_by)][(*cell)["params"][c.over].get<double>()][series] = cell;
+    }
+    std::string best_group, per_group;
+    GapReduction best;
+    for (const auto& [g, by_x] : groups) {
+      std::vector<double> xs;
+      std::vector<std::vector<double>> series, against;
+      for (const auto& [x, cells] : by_x) {
+        if (!cells.count(c.query.series) || !cells.count(c.against)) continue;
+        xs.push_back(x);
+        series.push_back(trial_values(*cells.at(c.query.series), c.query.metric));
+        against.push_back(trial_values(*cells.at(c.against), c.query.metric));
+      }
+      if (xs.size() < 2) continue;
+      const GapReduction r = auc_reduction(xs, series, against, s.resample, s.coverage);
+      if (!std::isfinite(r.value)) continue;
+      ++out.checked;
+      per_group += (per_group.empty() ? "" : "; ") + g + ": " + fmt(100 * r.value, 1) + "%";
+      if (r.interval) per_group += " [" + fmt(100 * r.interval->first, 1) + "%, " + fmt(100 * r.interval->second, 1) + "%]";
+      if (best_group.empty() || r.value > best.value) {
+        best_group = g;
+        best = r;
+      }
+    }
+    if (out.checked > 0) {
+      const bool ok = std::fabs(best.value - c.expected) <= c.expected_tolerance + 1e-12;
+      const bool inside = best.interval && c.expected >= best.interval->first - 1e-12 && c.expected <= best.interval->second + 1e-12;
+      out.satisfied = ok ? out.checked : 0;
+      out.within = !ok && inside ? out.checked : 0;
+      out.detail = "largest reduction of the area under " + c.against + "'s " + c.query.metric + " curve over " + c.over + " by " +
+                   c.query.series + ": " + fmt(100 * best.value, 1) + "% (" + best_group + "; claimed " + fmt(100 * c.expected, 0) + "% +- " +
+                   fmt(100 * c.expected_tolerance, 0) + "%" +
+                   (best.interval ? std::string(inside ? ", inside" : ", outside") + " our bootstrap " + fmt(100 * s.coverage, 0) + "% interval"
+                                  : std::string(", no interval: fewer than 2 trials")) +
                    "); per group: " + per_group;
     }
   } else {  // best_at: the metric averaged over the other parameters, for each value of `over`
