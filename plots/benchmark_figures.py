@@ -36,7 +36,9 @@ METRIC_BETTER = {"ari": "higher", "ami": "higher", "nmi": "higher", "f_measure":
                  "of": "higher", "ari_vs_original": "higher", "ami_vs_original": "higher", "silhouette": "higher",
                  "accuracy": "higher", "purity": "higher", "dsg_c": "lower", "ocm": "lower", "two_ce": "lower",
                  "kprime_rel_error": "lower", "stress": "lower", "centroid_rel_error": "lower", "inertia": "lower",
-                 "inertia_per_point": "lower", "normalized_kmeans_cost": "lower", "centre_distance": "lower"}
+                 "inertia_per_point": "lower", "normalized_kmeans_cost": "lower", "centre_distance": "lower",
+                 "false_match_fraction": "lower", "true_non_match_fraction": "lower", "nicv": "lower", "bcss": "higher",
+                 "davies_bouldin": "lower", "calinski_harabasz": "higher", "dunn": "higher"}
 WIN_NOTE = ("Solid: the best private method of the cell, significantly better than every other private method of it "
             "(the rank-sum test of the best median, Holm-adjusted over all such tests of its dataset and metric, 5%). "
             "Pale, name in parentheses: the best median where no method is significantly best. Blank: no private cell. The trivial "

@@ -202,7 +202,9 @@ METRIC_RANGE = {"ari": (-0.5, 1.0), "ami": (None, 1.0), "nmi": (0.0, 1.0), "f_me
                 "ari_vs_original": (-0.5, 1.0), "ami_vs_original": (None, 1.0), "centroid_rel_error": (0.0, None),
                 "dsg_c": (0.0, None), "inertia": (0.0, None), "inertia_per_point": (0.0, None),
                 "normalized_kmeans_cost": (0.0, None), "centre_distance": (0.0, None), "silhouette": (-1.0, 1.0),
-                "accuracy": (0.0, 1.0), "purity": (0.0, 1.0)}
+                "accuracy": (0.0, 1.0), "purity": (0.0, 1.0), "false_match_fraction": (0.0, 1.0),
+                "true_non_match_fraction": (0.0, 1.0), "nicv": (0.0, None), "bcss": (0.0, None), "davies_bouldin": (0.0, None),
+                "calinski_harabasz": (0.0, None), "dunn": (0.0, None)}
 # The report's tables cut their intervals to the same ranges (engine/report/comparison_stats.cpp metric_traits;
 # tests/report/comparison_test.cpp checks the two tables agree).
 

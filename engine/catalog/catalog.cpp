@@ -7,9 +7,12 @@
 
 #include "core/error.hpp"
 #include "core/method_folder.hpp"
+#include "core/named_choice.hpp"
+#include "data/ball_mixture.hpp"
 #include "data/generators.hpp"
 #include "metrics/clustering_metrics.hpp"
 #include "metrics/kmeans_measures.hpp"
+#include "metrics/paper_measures.hpp"
 
 namespace dpclust {
 
@@ -78,6 +81,7 @@ const std::vector<MetricInfo>& all_metrics() {
   static const std::vector<MetricInfo> metrics = [] {
     std::vector<MetricInfo> all = clustering_metrics();
     for (const auto& m : kmeans_measures()) all.push_back(m);
+    for (const auto& m : paper_measures()) all.push_back(m);
     for (const MethodFolder& f : method_folders()) all.insert(all.end(), f.metrics.begin(), f.metrics.end());
     return all;
   }();
@@ -119,6 +123,8 @@ void check_box(const ParamSet& p, const char* gen, const char* lo_key, const cha
                      std::string("narrow ") + lo_key + " and " + hi_key + " (their difference must be finite)");
 }
 
+const Named<BallSdRule> kBallSdRules[] = {{"code", BallSdRule::code}, {"text", BallSdRule::text}};
+
 // Blobs: the box of random centres, an explicit centre list of whole rows, one cluster_std or one per centre.
 void check_blobs(const ParamSet& p) {
   check_box(p, "blobs", "center_box_lo", "center_box_hi", true);
@@ -133,6 +139,41 @@ void check_blobs(const ParamSet& p) {
   if (stds != 1 && stds != k)
     throw InputError("cluster_std", "blobs: cluster_std has " + std::to_string(stds) + " values for " + std::to_string(k) + " centres",
                      "give one cluster_std for every centre, or one per centre");
+}
+
+// Google's clustering demo data (data/ball_mixture.hpp): no parameter check beyond the declared ranges.
+GeneratorInfo ball_mixture_generator() {
+  return {
+      "ball_mixture",
+      "Google's clustering demo data: Gaussian clusters with centres uniform in a ball, every point clipped to a "
+      "larger ball (google/differential-privacy, learning/clustering/demo/data_generation.py)",
+      {n_samples(100'000), int_param("n_features", 100, "dimension (the demo's dim), at most 1000", 1, 1000),
+       int_param("centers", 64, "number of clusters (the demo's num_clusters), at most 1e6", 1, 1'000'000),
+       real_param("cluster_ratio", 8.0,
+                  "the demo's cluster_ratio: centres uniform in the ball of radius radius (1 - 1/cluster_ratio), "
+                  "per-coordinate sd sqrt(radius) / (cluster_ratio sqrt(n_features))",
+                  1.0),
+       real_param("radius", 1.0,
+                  "every point is clipped to the ball of this radius around the origin (the demo's radius)", 0.0,
+                  std::nullopt, true),
+       choice_param(
+           "sd_rule", "code", names_of(kBallSdRules),
+           "the Gaussians' sd: code = sqrt(radius) / (cluster_ratio sqrt(d)) as data_generation.py computes it; text "
+           "= radius / cluster_ratio / sqrt(d) as the demo prints it (equal at radius 1)"),
+       bool_param("shuffle", false, "shuffle the points (the demo keeps them in cluster order)"), seed_param()},
+      [](const ParamSet& p) {
+        BallMixtureOptions o;
+        o.n_samples = size_of(p, "n_samples");
+        o.n_features = size_of(p, "n_features");
+        o.centers = size_of(p, "centers");
+        o.cluster_ratio = p.real("cluster_ratio");
+        o.radius = p.real("radius");
+        o.sd_rule = kind_of(kBallSdRules, p, "sd_rule");
+        o.shuffle = p.boolean("shuffle");
+        o.seed = seed_of(p);
+        return ball_mixture(o);
+      },
+      {}};
 }
 
 }  // namespace
@@ -218,6 +259,7 @@ const std::vector<GeneratorInfo>& all_generators() {
          return spirals(SpiralsOptions{size_of(p, "n_samples"), size_of(p, "arms"), p.real("noise"), p.real("turns"), p.boolean("shuffle"), seed_of(p)});
        },
        {}},  // no parameter check beyond the declared ranges
+      ball_mixture_generator(),
       {"uniform", "uniform noise in a box, labelled -1",
        {n_samples(1000), n_features_param(), real_param("low", 0.0, "box lower end"),
         real_param("high", 1.0, "box upper end"), seed_param()},

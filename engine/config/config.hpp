@@ -99,7 +99,7 @@ struct DatasetSpec {
   // (`clip_to_bounds: clamp`: each such coordinate is set to the nearest end of its interval, a public
   // map applied to every record alone, so a release on the result keeps its guarantee).
   OutOfBounds clip_to_bounds = OutOfBounds::refuse;
-  bool standard_scale = false;
+  Scaling scaling = Scaling::none;  // scale: none | standard | minmax (data/transforms.hpp)
   std::int64_t sample = 0;           // 0 = all points
   std::uint64_t sample_seed = 0;
   // DPM's artifact's resample (data/transforms.hpp resample_per_class): N rows of every class with replacement

@@ -40,6 +40,16 @@ const std::vector<std::string> kDatasetKeys = {
 
 namespace {
 
+// `scale: none | standard | minmax` of a dataset or its generator.
+Scaling scaling_of(const Located& at) {
+  Scaling s = Scaling::none;
+  if (!parse_scaling(yaml::as_string(at), s))
+    yaml::fail(at, "scale must be 'standard', 'minmax' or 'none'",
+               "standard: zero mean and unit variance per column; minmax: each column to [-1, 1] by its min and max (FastLloyd's "
+               "evaluation); both read the data, and the results are flagged");
+  return s;
+}
+
 ParamSet parse_generator(const Located& at, std::string& type_out) {
   yaml::expect_map(at);
   if (!at.has("type")) yaml::fail(at, "a generator needs a 'type'", "one of: " + join(names_of(all_generators())));
@@ -95,7 +105,7 @@ namespace {
 // A generated dataset: the generator, and refusals of the keys that apply to files only.
 void parse_generated(const Located& at, DatasetSpec& d) {
   d.generator_params = parse_generator(at.child("generator"), d.generator);
-  if (at.child("generator").has("scale")) d.standard_scale = yaml::as_string(at.child("generator").child("scale")) == "standard";
+  if (at.child("generator").has("scale")) d.scaling = scaling_of(at.child("generator").child("scale"));
   if (at.has("missing")) yaml::fail(at.child("missing"), "missing applies to file datasets only", "remove the key");
   for (const char* key : {"nominal", "nominal_order", "dates", "header_rows"})
     if (at.has(key)) yaml::fail(at.child(key), std::string(key) + " applies to files only", "remove the key");
@@ -363,11 +373,7 @@ void parse_transforms(const Located& at, DatasetSpec& d) {
       yaml::fail(c, "clip_to_bounds must be false, true (= drop), drop or clamp",
                  "false refuses points outside the bounds, drop leaves them out, clamp moves each coordinate to the nearest bound");
   }
-  if (at.has("scale")) {
-    std::string s = yaml::as_string(at.child("scale"));
-    if (s != "standard" && s != "none") yaml::fail(at.child("scale"), "scale must be 'standard' or 'none'");
-    d.standard_scale = s == "standard";
-  }
+  if (at.has("scale")) d.scaling = scaling_of(at.child("scale"));
   if (at.has("sample")) {
     d.sample = yaml::as_int(at.child("sample"));
     if (d.sample < 1) yaml::fail(at.child("sample"), "sample must be a positive number of points");

@@ -130,7 +130,10 @@ std::vector<SideInputRecord> side_information(const MethodInfo& info, const Para
     by_input["bounds"] = SideInputRecord{"bounds", dataset.bounds, nullptr, dataset.bounds_how, {}};
   if (dataset.scaled_on_data)
     by_input["scaling"] = SideInputRecord{"scaling", InputSource::data, nullptr,
-                                          "the data standardised with their own mean and standard deviation (scale: standard)", {}};
+                                          dataset.scaling_how.empty()
+                                              ? "the data standardised with their own mean and standard deviation (scale: standard)"
+                                              : dataset.scaling_how,
+                                          {}};
   // Parameters the config says were chosen by looking at the data: their input is the data's, whatever the
   // parameter's declaration says of its value.
   for (const auto& [param, how] : dataset.tuned_on_data) {

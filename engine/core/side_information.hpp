@@ -60,7 +60,8 @@ struct FixedSideInput {
 struct DatasetSideInputs {
   InputSource bounds = InputSource::none;  // public (a config list or the registry's public_bounds) or data
   std::string bounds_how;                  // "a list in the config", "the registry's public_bounds (bounds: public)", ...
-  bool scaled_on_data = false;             // scale: standard (the data's own mean and sd)
+  bool scaled_on_data = false;             // scale: standard (the data's own mean and sd) or minmax (min and max)
+  std::string scaling_how;                 // how, when not standard scaling
   // Parameters the config declares chosen by looking at the data (`tuned_on_data: {alpha: "k-distance plot"}`).
   std::vector<std::pair<std::string, std::string>> tuned_on_data;
 };

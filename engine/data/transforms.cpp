@@ -78,6 +78,47 @@ void standard_scale(Dataset& data) {
                 {"note", "standard scaling uses data mean/std"}});
 }
 
+void minmax_scale(Dataset& data) {
+  std::vector<double> lo(data.d, 0.0), hi(data.d, 0.0);
+  for (std::size_t j = 0; j < data.d && data.n > 0; ++j) lo[j] = hi[j] = data.point(0)[j];
+  for (std::size_t i = 1; i < data.n; ++i)
+    for (std::size_t j = 0; j < data.d; ++j) {
+      lo[j] = std::min(lo[j], data.point(i)[j]);
+      hi[j] = std::max(hi[j], data.point(i)[j]);
+    }
+  // The authors' arithmetic and order: (x - min) / (max - min), then times 2 minus 1; 0.5 x 2 - 1 = 0 for a constant column.
+  const auto map = [&](double x, std::size_t j) { return (hi[j] == lo[j] ? 0.5 : (x - lo[j]) / (hi[j] - lo[j])) * 2 - 1; };
+  for (std::size_t i = 0; i < data.n; ++i)
+    for (std::size_t j = 0; j < data.d; ++j) data.point(i)[j] = map(data.point(i)[j], j);
+  for (std::size_t j = 0; j < data.bounds.dims(); ++j) {
+    data.bounds.lo[j] = map(data.bounds.lo[j], j);
+    data.bounds.hi[j] = map(data.bounds.hi[j], j);
+  }
+  record(data, {{"name", "minmax_scale"},
+                {"min", lo},
+                {"max", hi},
+                {"bounds_scaled", !data.bounds.empty()},
+                {"note", "min-max scaling to [-1, 1] uses the data's minimum and maximum"}});
+}
+
+const char* to_string(Scaling s) {
+  switch (s) {
+    case Scaling::none: return "none";
+    case Scaling::standard: return "standard";
+    case Scaling::minmax: return "minmax";
+  }
+  return "none";
+}
+
+bool parse_scaling(const std::string& name, Scaling& out) {
+  for (Scaling s : {Scaling::none, Scaling::standard, Scaling::minmax})
+    if (name == to_string(s)) {
+      out = s;
+      return true;
+    }
+  return false;
+}
+
 void subsample(Dataset& data, std::size_t n, std::uint64_t seed) {
   if (n >= data.n) return;
   // Selection sampling (Knuth's Algorithm S): each point is kept with probability

@@ -17,6 +17,18 @@ namespace dpclust {
 // whether that belongs in non_private_notes. Bounds, if set, are mapped the same way.
 void standard_scale(Dataset& data);
 
+// Every column mapped to [-1, 1] by its own minimum and maximum: x -> (x - min) / (max - min) x 2 - 1, a constant
+// column to 0 (FastLloyd's data_handler.normalize, which its evaluation runs before every method). Uses the data's
+// own extremes, so it is not private by itself: the transform entry says so and the caller flags the results.
+// Bounds, if set, are mapped the same way.
+void minmax_scale(Dataset& data);
+
+// A dataset's `scale:`: none, standard (standard_scale) or minmax (minmax_scale); both read the data.
+enum class Scaling { none, standard, minmax };
+const char* to_string(Scaling s);
+// "none" / "standard" / "minmax"; false for another name.
+bool parse_scaling(const std::string& name, Scaling& out);
+
 // Keeps n points drawn uniformly without replacement, in their original relative order (so the
 // result does not depend on a permutation). Deterministic in `seed`; no-op when n >= data.n.
 // A fixed public seed makes the sample a public function of record positions: not a

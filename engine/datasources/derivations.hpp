@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 namespace dpclust::datasources {
@@ -105,6 +106,25 @@ DerivationReport derive_har70(const std::vector<std::filesystem::path>& particip
 // 874d28c2... instead). The first line is checked so that another file is not silently renamed, and the
 // row count against the one it declares. details: numbers_reprinted (measurements whose text changed).
 DerivationReport derive_sklearn_iris(const std::filesystem::path& sklearn_iris_csv, const std::filesystem::path& out_csv);
+
+// ---- A data set scikit-learn ships as CSV (wine_data.csv, breast_cancer.csv: FastLloyd's evaluation) -------
+// Source: scikit-learn's sklearn/datasets/data/<name>.csv (what load_wine / load_breast_cancer read; Debian's
+// python3-sklearn 1.2.1 installs the same files): a first line `n_samples,n_features,class names...`, then the
+// rows of n_features numbers and the class index. The output replaces the first line with the header
+// `<columns...>,label` (the registry's `options: {columns: [...]}`, one name per feature) and copies every row
+// with its original text. The first line is checked (its feature count against the columns, its row count
+// against the rows), every feature must be a finite number and every label a class index. details: features,
+// classes.
+DerivationReport derive_sklearn_csv(const std::filesystem::path& sklearn_csv, const std::vector<std::string>& columns,
+                                    const std::filesystem::path& out_csv);
+
+// ---- A table of numbers separated by blanks (the UEF clustering benchmark's s1.txt, birch2.txt, g2-*.txt) ------
+// Every line's fields split at runs of spaces and tabs (leading and trailing blanks ignored; blank lines
+// skipped), written as CSV under the header `<columns...>` (the registry's `options: {columns: [...]}`; without
+// it x0, x1, ... by the first line's width) with each number's original text. Every line must hold the same
+// number of fields, each a finite number. details: columns.
+DerivationReport derive_whitespace_columns(const std::filesystem::path& table, const std::vector<std::string>& columns,
+                                           const std::filesystem::path& out_csv);
 
 // ---- Several CSV files of one layout (UCI Gas Turbine Emissions: DPM's and Google's evaluations) ------
 // The files in the given order (the registry's `members:` order), each starting with the same header line

@@ -15,6 +15,15 @@ const fs::path& single_input(const DatasetSource& s, const Inputs& inputs) {
   return inputs[0];
 }
 
+// The source's `options: {columns: [...]}` (the registry reads every option as a string or a list of strings).
+std::vector<std::string> column_names(const DatasetSource& s) {
+  std::vector<std::string> names;
+  const auto it = s.options.find("columns");
+  if (it != s.options.end() && it->is_array())
+    for (const auto& c : *it) names.push_back(c.get<std::string>());
+  return names;
+}
+
 struct Derivation {
   const char* name;
   DerivationReport (*run)(const DatasetSource& source, const Inputs& inputs, const fs::path& out);
@@ -34,6 +43,15 @@ const Derivation kDerivations[] = {
     {"har70", [](const DatasetSource&, const Inputs& in, const fs::path& out) { return derive_har70(in, out); }},
     {"sklearn_iris",
      [](const DatasetSource& s, const Inputs& in, const fs::path& out) { return derive_sklearn_iris(single_input(s, in), out); }},
+    {"sklearn_csv",
+     [](const DatasetSource& s, const Inputs& in, const fs::path& out) {
+       const std::vector<std::string> columns = column_names(s);
+       if (columns.empty())
+         throw InputError(s.where, "derivation 'sklearn_csv' needs options: {columns: [...]}, one name per feature");
+       return derive_sklearn_csv(single_input(s, in), columns, out);
+     }},
+    {"whitespace_columns",
+     [](const DatasetSource& s, const Inputs& in, const fs::path& out) { return derive_whitespace_columns(single_input(s, in), column_names(s), out); }},
     {"gunzip",
      [](const DatasetSource& s, const Inputs& in, const fs::path& out) { return derive_gunzip(single_input(s, in), out, s.bytes); }},
     {"concat_csv", [](const DatasetSource&, const Inputs& in, const fs::path& out) { return derive_concat_csv(in, out); }},

@@ -235,7 +235,8 @@ DatasetSource read_one_source(const std::string& name, const std::string& data_f
         const std::string key = it->first.as<std::string>();
         if (it->second.IsSequence()) {
           auto arr = nlohmann::json::array();
-          for (const auto& v : it->second) arr.push_back(v.as<std::string>());
+          const YAML::Node list = it->second;  // a named node: the loop does not run over a temporary's iterators
+          for (const auto& v : list) arr.push_back(v.as<std::string>());
           s.options[key] = arr;
         } else {
           s.options[key] = it->second.as<std::string>();

@@ -14,10 +14,17 @@ TrialCost trial_cost(const CostInputs& in, bool hybrid) {
   HybridOptions h;
   double epsilon_histogram = planned_histogram_epsilon(o);
   if (hybrid) {
-    // The hybrid's plan at the known size: EUGkM's share, or all of it when DPLloyd cannot follow.
+    // The hybrid's plan at the known size: EUGkM's share, or all of it when DPLloyd cannot follow; without a grid
+    // (one cell a dimension at EUGkM's share: DPLloyd alone) only DPLloyd's iterations on the data.
     h = hybrid_options(in.params);
-    epsilon_histogram =
-        plan_hybrid(h, n, epsilon_histogram, static_cast<std::size_t>(d), static_cast<std::size_t>(d)).epsilon_eugkm;
+    const HybridSplit plan =
+        plan_hybrid(h, n, epsilon_histogram, static_cast<std::size_t>(d), static_cast<std::size_t>(d));
+    if (plan.plan == HybridPlan::dplloyd_only) {
+      const TrialCost lloyd = kmeans_cost(n, d, static_cast<double>(o.k), 1,
+                                          static_cast<double>(std::max<std::int64_t>(plan.iterations, 1)));
+      return {lloyd.memory + 16 * n, lloyd.work};
+    }
+    epsilon_histogram = plan.epsilon_eugkm;
   }
   const std::optional<GridSize> g = expected_grid(o, epsilon_histogram > 0 ? epsilon_histogram : o.epsilon, in.shape);
   const double cells = g ? static_cast<double>(g->cells) : static_cast<double>(o.max_cells);

@@ -120,6 +120,11 @@ GridSize grid_size(double n, double epsilon, std::size_t d, std::size_t k, doubl
 }
 
 void check_options(const EugkmOptions& o, std::size_t informative) {
+  check_parameters(o, informative);
+  check_grid_hosts_k(o, informative);
+}
+
+void check_parameters(const EugkmOptions& o, std::size_t informative) {
   if (o.k < 1) throw InputError("params.k", "k must be >= 1");
   if (!(o.epsilon > 0) || !std::isfinite(o.epsilon)) throw InputError("params.epsilon", "epsilon must be a finite number > 0");
   if (o.n_source == SizeSource::noisy && !(o.n_fraction > 0 && o.n_fraction < 1))
@@ -149,7 +154,19 @@ void check_options(const EugkmOptions& o, std::size_t informative) {
                        "use grid_size <= " + std::to_string(largest_cells_per_dim(informative, o.max_cells)) +
                            ", or raise max_grid_cells (16 bytes a cell)");
   }
-  if (informative > 0 && o.grid_size == 0 && grid_cells(largest_cells_per_dim(informative, o.max_cells), informative) < o.k)
+}
+
+void check_grid_hosts_k(const EugkmOptions& o, std::size_t informative) {
+  if (informative == 0 || o.grid_size > 0) return;
+  const std::int64_t fits = largest_cells_per_dim(informative, o.max_cells);
+  if (fits < 2 && o.k > 1)  // not even 2 cells a dimension: no max_grid_cells up to 2^28 changes that beyond d = 28
+    throw InputError("params.max_grid_cells",
+                     "EUGkM's uniform grid cannot hold k = " + std::to_string(o.k) + " centres in d = " + std::to_string(informative) +
+                         " dimensions: 2 cells per dimension are 2^" + std::to_string(informative) + " cells, above max_grid_cells = " +
+                         std::to_string(o.max_cells),
+                     informative > 28 ? "EUGkM is a method for few dimensions; use dp_kmeans, or hybrid_kmeans (which then runs DPLloyd alone)"
+                                      : "raise max_grid_cells to at least 2^" + std::to_string(informative) + ", or use dp_kmeans");
+  if (grid_cells(fits, informative) < o.k)
     throw InputError("params.max_grid_cells",
                      "max_grid_cells = " + std::to_string(o.max_cells) + " leaves fewer grid cells than k = " + std::to_string(o.k) + " centres",
                      "raise max_grid_cells to at least k");

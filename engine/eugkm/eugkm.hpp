@@ -151,5 +151,10 @@ EugkmResult eugkm(const double* coords, std::size_t n, const Bounds& bounds, con
 // Parameter checks shared by the method and the hybrid: k >= 1, epsilon finite > 0, n_fraction in (0, 1)
 // when noisy, n_public > 0 when public, grid_size^d >= k when fixed. Throws InputError("params.<key>", ...).
 void check_options(const EugkmOptions& o, std::size_t informative_dims);
+// The parameter checks of check_options without the last one, that the grid can hold k cells: the hybrid k-means
+// runs without a grid when the grid would have one cell per dimension (DPLloyd alone), so it checks that only for a
+// plan that uses the grid (grid_hosts_k).
+void check_parameters(const EugkmOptions& o, std::size_t informative_dims);
+void check_grid_hosts_k(const EugkmOptions& o, std::size_t informative_dims);
 
 }  // namespace dpclust::eugkm

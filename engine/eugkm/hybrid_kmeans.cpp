@@ -60,7 +60,7 @@ HybridResult hybrid_kmeans(const double* coords, std::size_t n, const Bounds& bo
   if (n == 0) throw InputError("dataset", "the hybrid k-means needs at least one point");
   std::size_t informative = 0;
   for (std::size_t j = 0; j < bounds.dims(); ++j) informative += bounds.hi[j] > bounds.lo[j];
-  check_options(o.eugkm, informative);
+  check_parameters(o.eugkm, informative);
   if (!(o.eugkm_fraction > 0 && o.eugkm_fraction < 1))
     throw InputError("params.eugkm_fraction", "eugkm_fraction must be in (0, 1): EUGkM's share of the budget after N",
                      "use the default 0.5, or run eugkm or dp_kmeans alone");
@@ -77,6 +77,7 @@ HybridResult hybrid_kmeans(const double* coords, std::size_t n, const Bounds& bo
   r.grid_rule_at_share = split.grid_rule_at_share;
 
   if (r.plan != HybridPlan::dplloyd_only) {
+    check_grid_hosts_k(o.eugkm, informative);
     r.eugkm = eugkm_on_grid(coords, n, bounds, o.eugkm, r.size, r.epsilon_eugkm, rng, ledger);
     r.centers = r.eugkm->centers;
     r.labels = r.eugkm->labels;

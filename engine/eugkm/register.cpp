@@ -290,11 +290,12 @@ const MethodInfo& hybrid_kmeans_method_info() {
     m.check_shape = [](const ParamSet& p, const DataShape& shape) {
       check_at_most_points(p, shape, "k", "clusters");
       const HybridOptions o = hybrid_options(p);
-      if (shape.d) check_options(o.eugkm, informative_of(shape));
+      if (shape.d) check_parameters(o.eugkm, informative_of(shape));
       if (!shape.d) return;
       // The grid of the planned run, from public inputs only (planned_grid): a fixed grid_size whatever the
       // plan; the rule at the hybrid's plan when N = n_public (so that EUGkM alone, T = 0, is checked at the
-      // whole shared budget). With N~ or the true n the plan is the run's, which caps the grid.
+      // whole shared budget). With N~ or the true n the plan is the run's, which caps the grid (and runs DPLloyd
+      // alone where the grid would have one cell a dimension: then no grid need hold k).
       if (o.eugkm.grid_size > 0) {
         check_grid(o.eugkm, planned_histogram_epsilon(o.eugkm), shape);
         return;
@@ -302,7 +303,9 @@ const MethodInfo& hybrid_kmeans_method_info() {
       if (o.eugkm.n_source != SizeSource::public_n || o.eugkm.n_public == 0) return;
       const double shared = planned_histogram_epsilon(o.eugkm);
       const HybridSplit plan = plan_hybrid(o, static_cast<double>(o.eugkm.n_public), shared, *shape.d, informative_of(shape));
-      if (plan.plan != HybridPlan::dplloyd_only) check_grid(o.eugkm, plan.epsilon_eugkm, shape);
+      if (plan.plan == HybridPlan::dplloyd_only) return;
+      check_grid_hosts_k(o.eugkm, informative_of(shape));
+      check_grid(o.eugkm, plan.epsilon_eugkm, shape);
     };
     return m;
   }();

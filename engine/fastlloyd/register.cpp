@@ -73,9 +73,11 @@ FastLloydOptions options_of(const ParamSet& p) {
   FastLloydOptions o;
   o.k = static_cast<std::size_t>(p.integer("k"));
   o.epsilon = p.real("epsilon");
-  o.delta = p.real("delta");
   o.sampler = privacy::sampler_of(p);
   o.noise = kind_of(kNoises, p, "noise");
+  // Pure eps-DP noise leaves a delta set for the dataset or experiment unused, so that one dataset-level delta serves
+  // every (eps, delta) method of a config (docs/config.md); check_options refuses a Laplace delta given to the library.
+  o.delta = o.noise == Noise::laplace ? 0.0 : p.real("delta");
   o.radius_rule = kind_of(kRadiusRules, p, "radius_rule");
   o.alpha = p.real("radius_alpha");
   o.rho = p.real("split_rho");
@@ -118,15 +120,16 @@ const MethodInfo& fastlloyd_method_info() {
         real_param("epsilon", 1.0, "privacy budget (epsilon), at least 1e-6", 1e-6),
         gives(real_param("delta", defaults.delta,
                          "delta of (eps, delta)-DP for noise: gaussian (the authors: 1 / (n ln n) of the true n; give it on a "
-                         "public n to match them); 0 with noise: laplace",
+                         "public n to match them); noise: laplace is pure eps-DP and leaves it unused",
                          0.0, 1.0, false, true),
               "delta", {{"0", InputSource::none, "pure eps-DP (noise: laplace)"}}),
         privacy::sampler_param(),
         gives(int_param("k", std::nullopt, "number of clusters (k)", 1), "k"),
-        choice_param("noise", to_string(defaults.noise), names_of(kNoises),
-                     "noise of the sums and counts: gaussian = one analytic Gaussian budget split over all the iterations (the authors' "
-                     "FastLloyd; discrete Gaussian through zCDP when sampler is secure); laplace = eps / T per iteration split "
-                     "d : cbrt(4 d rho^2) between the sums and the counts (Su et al.'s split, the authors' SuLloyd)"),
+        selects(choice_param("noise", to_string(defaults.noise), names_of(kNoises),
+                             "noise of the sums and counts: gaussian = one analytic Gaussian budget split over all the iterations (the "
+                             "authors' FastLloyd; discrete Gaussian through zCDP when sampler is secure); laplace = eps / T per iteration "
+                             "split d : cbrt(4 d rho^2) between the sums and the counts (Su et al.'s split, the authors' SuLloyd)"),
+                "delta", {{"laplace", InputSource::none, "pure eps-DP noise: delta not used"}, {"gaussian", InputSource::public_value, ""}}),
         choice_param("radius_rule", to_string(defaults.radius_rule), names_of(kRadiusRules),
                      "radius r_i of the clusters in [-1, 1]^d (the authors' max_dist method): diagonal_then_frac = sqrt(d) in "
                      "iteration 1, then 2 sqrt(d) frac, frac = radius_alpha / (2 k^(1/d)); frac_stay = 2 sqrt(d) frac always; "

@@ -225,7 +225,8 @@ Dataset read_points(const DatasetSpec& spec) {
     data = load_file(spec);
     drop_identifiers(spec, data);
     warn_label_like_a_reading(spec, data);
-    if (spec.standard_scale) data.non_private_notes.push_back("standard scaling uses the data's mean and standard deviation");
+    if (spec.scaling == Scaling::standard) data.non_private_notes.push_back("standard scaling uses the data's mean and standard deviation");
+    if (spec.scaling == Scaling::minmax) data.non_private_notes.push_back("min-max scaling to [-1, 1] uses the data's minimum and maximum");
   } else {
     data = find_generator(spec.fallback_generator)->make(spec.fallback_params);
     // The fallback stands in for the file, which holds the already scaled points: scale now, so the
@@ -340,7 +341,8 @@ Dataset materialize_dataset(const DatasetSpec& spec, Randomness mode) {
   }
   if (spec.sample > 0 && mode == Randomness::secure) sample_securely(spec, data);
   else if (spec.sample > 0) sample_by_seed(spec, data);
-  if (spec.standard_scale) scale_standard(data);
+  if (spec.scaling == Scaling::minmax) minmax_scale(data);
+  else if (spec.scaling == Scaling::standard) scale_standard(data);
   if (spec.bounds_mode == "data") {
     data.bounds = bounding_box(data);
     data.bounds_source = BoundsSource::data;
@@ -389,7 +391,7 @@ DataShape known_shape(const DatasetSpec& spec) {
     s.n_exact = false;
   }
   // The configured bounds are in the file's coordinates; a projection or scaling moves them.
-  if (spec.bounds_mode == "config" && !spec.project && !spec.standard_scale) s.bounds = spec.bounds;
+  if (spec.bounds_mode == "config" && !spec.project && spec.scaling == Scaling::none) s.bounds = spec.bounds;
   s.declared_n = s.n;
   s.declared_n_exact = s.n_exact;
   return s;

@@ -11,57 +11,23 @@
 #include "core/rng.hpp"
 #include "metrics/clustering_accuracy.hpp"
 #include "cluster/kmeans/kmeans_reference.hpp"
+#include "metrics/measure_support.hpp"
 #include "metrics/nearest_centre.hpp"
 #include "metrics/silhouette.hpp"
 
 namespace dpclust {
 namespace {
 
-constexpr double kUndefined = std::numeric_limits<double>::quiet_NaN();
-
-// What does not change between the trials on a dataset: from the run's DatasetCache, or computed for this
-// call alone when there is none (the same value either way).
-template <class T, class Make>
-std::shared_ptr<const T> per_dataset(const MetricInput& in, const std::string& key, Make&& make) {
-  if (in.dataset_cache) return in.dataset_cache->get<T>(key, std::forward<Make>(make));
-  return std::make_shared<const T>(make());
-}
-
-// Shared by the measures of one trial (MetricInput::cache), computed by the first that needs it.
-template <class T, class Make>
-const T& per_trial(const MetricInput& in, const std::string& key, Make&& make) {
-  auto it = in.cache.find(key);
-  if (it == in.cache.end()) it = in.cache.emplace(key, std::make_shared<const T>(make())).first;
-  return *std::any_cast<const std::shared_ptr<const T>&>(it->second);
-}
-
-std::uint64_t fingerprint(const MetricInput& in) {
-  return *per_dataset<std::uint64_t>(in, "measures.coordinates_fingerprint",
-                                     [&] { return coordinates_fingerprint(in.data.coords.data(), in.data.n, in.data.d); });
-}
-
-bool has_centres(const MetricInput& in) { return in.result.centres.rows() > 0; }
-
-void check_centres(const MetricInput& in, const char* metric) {
-  if (static_cast<std::size_t>(in.result.centres.cols()) != in.data.d)
-    throw std::logic_error(std::string("metric '") + metric + "': method '" + in.method.name + "' released centres with " +
-                           std::to_string(in.result.centres.cols()) + " coordinates for data of dimension " + std::to_string(in.data.d));
-}
-
-const NearestCentres& nearest(const MetricInput& in, const char* metric) {
-  check_centres(in, metric);
-  return per_trial<NearestCentres>(in, "measures.nearest_centres",
-                                   [&] { return nearest_centres(in.data.coords.data(), in.data.n, in.data.d, in.result.centres); });
-}
-
-// The labels silhouette, accuracy and purity read (kmeans_measures.hpp).
-const Labels& measure_labels(const MetricInput& in, const char* metric) {
-  if (has_centres(in)) return nearest(in, metric).labels;
-  if (in.result.labels.size() != in.data.n)
-    throw std::invalid_argument(std::string("metric '") + metric + "': the method returned " + std::to_string(in.result.labels.size()) +
-                                " labels for " + std::to_string(in.data.n) + " points");
-  return in.result.labels;
-}
+using measures::centre_measure;
+using measures::check_centres;
+using measures::fingerprint;
+using measures::has_centres;
+using measures::kUndefined;
+using measures::label_measure;
+using measures::measure_labels;
+using measures::nearest;
+using measures::per_dataset;
+using measures::require_true_labels;
 
 std::size_t reference_k(const MetricInput& in) {
   if (in.params.has("k")) return static_cast<std::size_t>(in.params.integer("k"));
@@ -90,36 +56,10 @@ double diagonal(const Dataset& data) {
   return std::sqrt(s);
 }
 
-MetricInfo centre_measure(std::string name, std::string summary, std::function<double(const MetricInput&)> f) {
-  MetricInfo m;
-  m.name = std::move(name);
-  m.summary = std::move(summary);
-  m.needs_truth = false;
-  m.needs_centres = true;
-  m.by_default = false;
-  m.compute = [f = std::move(f)](const MetricInput& in) { return has_centres(in) ? f(in) : kUndefined; };
-  return m;
-}
-
-MetricInfo label_measure(std::string name, std::string summary, bool needs_truth, std::function<double(const MetricInput&)> f) {
-  MetricInfo m;
-  m.name = std::move(name);
-  m.summary = std::move(summary);
-  m.needs_truth = needs_truth;
-  m.by_default = false;
-  m.compute = std::move(f);
-  return m;
-}
-
-void require_true_labels(const MetricInput& in, const char* metric) {
-  if (!in.data.has_labels())
-    throw std::invalid_argument(std::string("metric '") + metric + "' needs ground-truth labels but dataset '" + in.data.name + "' has none");
-}
-
 }  // namespace
 
 const std::vector<MetricInfo>& kmeans_measures() {
-  static const std::vector<MetricInfo> measures = {
+  static const std::vector<MetricInfo> list = {
       centre_measure("inertia",
                      "k-means cost of the released centres on the true data: sum of squared distances to the nearest centre "
                      "(DPM's artifact j_score, Google's clustering loss)",
@@ -180,7 +120,7 @@ const std::vector<MetricInfo>& kmeans_measures() {
                       return purity(in.data.labels, measure_labels(in, "purity"));
                     }),
   };
-  return measures;
+  return list;
 }
 
 }  // namespace dpclust

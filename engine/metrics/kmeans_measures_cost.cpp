@@ -14,8 +14,12 @@ TrialCost kmeans_measures_cost(const CostInputs& in, bool releases_centres, std:
   const double n = in.n(), d = in.d();
   const double k = in.number("k", 64);
   auto names = [&](const char* metric) { return in.computes(metric, false); };
-  if (releases_centres && (names("inertia") || names("inertia_per_point") || names("normalized_kmeans_cost") ||
-                           names("centre_distance") || names("silhouette") || names("accuracy") || names("purity"))) {
+  bool nearest = false;
+  for (const char* m : {"inertia", "inertia_per_point", "normalized_kmeans_cost", "centre_distance", "silhouette",
+                        "accuracy", "purity", "false_match_fraction", "true_non_match_fraction", "nicv", "bcss",
+                        "davies_bouldin", "calinski_harabasz", "dunn"})
+    nearest = nearest || names(m);
+  if (releases_centres && nearest) {
     s.memory += 12 * n + kBytesPerDouble * 3 * k * d;
     s.work += n * k * d;
   }
@@ -25,6 +29,9 @@ TrialCost kmeans_measures_cost(const CostInputs& in, bool releases_centres, std:
         std::max(s.memory, kBytesPerDouble * n * d + 6 * kBytesPerDouble * n + ref.memory);  // the centred copy, bounds
     s.work += ref.work / static_cast<double>(std::max<std::int64_t>(trials, 1));
   }
+  // Davies-Bouldin and Calinski-Harabasz: two passes over the points; Dunn: every pair once (validity_indices.hpp).
+  if (names("davies_bouldin") || names("calinski_harabasz")) s.work += 2 * n * d;
+  if (names("dunn")) s.work += n * n * d / 2;
   if (names("silhouette")) {
     const double m = std::min(n, static_cast<double>(kSilhouetteSampleSize));
     s.memory += kBytesPerDouble * m * (2 * d + 2 + k + 128);

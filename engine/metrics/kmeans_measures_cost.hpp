@@ -1,6 +1,7 @@
 #pragma once
-// What the k-means measures (kmeans_measures.hpp) add to a trial's cost (core/trial_cost.hpp); they are computed only
-// when a config names them. The nearest released centres (n k d); the silhouette on at most kSilhouetteSampleSize
+// What the k-means measures (kmeans_measures.hpp and paper_measures.hpp) add to a trial's cost (core/trial_cost.hpp);
+// they are computed only when a config names them. The nearest released centres (n k d); Davies-Bouldin and
+// Calinski-Harabasz two passes (2 n d), Dunn every pair (n^2 d / 2); the silhouette on at most kSilhouetteSampleSize
 // points (m^2 d / 2, m x (d + k) memory); the non-private reference (10 k-means runs, once per dataset and k: its
 // work spread over the cell's trials). k: the method's `k`, else 64 (the number of true classes is not known before
 // the data are read).

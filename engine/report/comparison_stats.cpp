@@ -40,6 +40,14 @@ MetricTraits metric_traits(const std::string& metric) {
       {"silhouette", {Better::higher, -1.0, 1.0}},
       {"accuracy", {Better::higher, 0.0, 1.0}},
       {"purity", {Better::higher, 0.0, 1.0}},
+      // Google's demo's pair counts and FastLloyd's validity indices (metrics/paper_measures.hpp).
+      {"false_match_fraction", {Better::lower, 0.0, 1.0}},
+      {"true_non_match_fraction", {Better::lower, 0.0, 1.0}},
+      {"nicv", {Better::lower, 0.0, none}},
+      {"bcss", {Better::higher, 0.0, none}},
+      {"davies_bouldin", {Better::lower, 0.0, none}},
+      {"calinski_harabasz", {Better::higher, 0.0, none}},
+      {"dunn", {Better::higher, 0.0, none}},
       // Counts and shares with no better direction: tabled, not ranked.
       {"noise_fraction", {Better::none, 0.0, 1.0}},
       {"n_clusters", {Better::none, 0.0, none}},

@@ -75,6 +75,84 @@ GapReduction gap_reduction(const std::vector<double>& series, const std::vector<
 
 namespace {
 
+double trapezoid_area(const std::vector<double>& x, const std::vector<double>& y) {
+  double area = 0;
+  for (std::size_t i = 0; i + 1 < x.size(); ++i) area += (x[i + 1] - x[i]) * (y[i] + y[i + 1]) / 2;
+  return area;
+}
+
+double area_reduction(const std::vector<double>& x, const std::vector<double>& series, const std::vector<double>& against) {
+  const double base = trapezoid_area(x, against);
+  return base == 0 || x.size() < 2 ? std::nan("") : 1.0 - trapezoid_area(x, series) / base;
+}
+
+}  // namespace
+
+GapReduction auc_reduction(const std::vector<double>& x, const std::vector<std::vector<double>>& series,
+                           const std::vector<std::vector<double>>& against, const ResampleSettings& rs, double coverage) {
+  GapReduction out;
+  std::vector<double> s(x.size()), a(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    s[i] = mean(series[i]);
+    a[i] = mean(against[i]);
+  }
+  out.value = area_reduction(x, s, a);
+  bool enough = rs.resamples > 0 && x.size() >= 2;
+  for (std::size_t i = 0; i < x.size(); ++i) enough = enough && series[i].size() >= 2 && against[i].size() >= 2;
+  if (!enough) return out;
+  std::mt19937_64 rng(rs.seed);
+  SeedDistribution d;
+  d.exact = false;
+  d.values.reserve(rs.resamples);
+  for (std::size_t r = 0; r < rs.resamples; ++r) {
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      s[i] = resampled_mean(series[i], rng);
+      a[i] = resampled_mean(against[i], rng);
+    }
+    const double g = area_reduction(x, s, a);
+    if (std::isfinite(g)) d.values.push_back(g);
+  }
+  if (d.values.empty()) return out;
+  std::sort(d.values.begin(), d.values.end());
+  out.interval = central_interval(d, coverage);
+  return out;
+}
+
+namespace {
+
+// The largest of the groups' reductions (gap_reduction and auc_reduction claims say "up to"), and each group's
+// value with its bootstrap interval.
+struct LargestReduction {
+  GapReduction best;
+  std::string best_group, per_group;
+
+  void add(const std::string& group, const GapReduction& r, ClaimOutcome& out) {
+    if (!std::isfinite(r.value)) return;
+    ++out.checked;
+    per_group += (per_group.empty() ? "" : "; ") + group + ": " + fmt(100 * r.value, 1) + "%";
+    if (r.interval) per_group += " [" + fmt(100 * r.interval->first, 1) + "%, " + fmt(100 * r.interval->second, 1) + "%]";
+    if (best_group.empty() || r.value > best.value) {
+      best_group = group;
+      best = r;
+    }
+  }
+
+  // Holds within expected_tolerance of the claimed value; within seed variance when the claimed value lies inside
+  // the largest's bootstrap interval. `head` says what was reduced ("largest ... : ").
+  void settle(const Claim& c, const VerdictSettings& s, const std::string& head, ClaimOutcome& out) const {
+    if (out.checked == 0) return;
+    const bool ok = std::fabs(best.value - c.expected) <= c.expected_tolerance + 1e-12;
+    const bool inside = best.interval && c.expected >= best.interval->first - 1e-12 && c.expected <= best.interval->second + 1e-12;
+    out.satisfied = ok ? out.checked : 0;
+    out.within = !ok && inside ? out.checked : 0;
+    out.detail = head + fmt(100 * best.value, 1) + "% (" + best_group + "; claimed " + fmt(100 * c.expected, 0) + "% +- " +
+                 fmt(100 * c.expected_tolerance, 0) + "%" +
+                 (best.interval ? std::string(inside ? ", inside" : ", outside") + " our bootstrap " + fmt(100 * s.coverage, 0) + "% interval"
+                                : std::string(", no interval: fewer than 2 trials")) +
+                 "); per group: " + per_group;
+  }
+};
+
 // ordering: in every group, each winner's mean better than each loser's; a violation within seed variance when 0
 // lies inside the k-seed distribution of the difference.
 void judge_ordering(const Claim& c, const Results& results, const VerdictSettings& s, ClaimOutcome& out, std::vector<std::string>& violations) {
@@ -154,34 +232,47 @@ void judge_gap_reduction(const Claim& c, const Results& results, const VerdictSe
   q.series.clear();
   std::map<std::string, std::map<std::string, const json*>> groups;
   for (const json* cell : results.cells(q)) groups[group_key(*cell, c.group_by)][(*cell)["series"].get<std::string>()] = cell;
-  std::string best_group;
-  GapReduction best;
-  std::string per_group;
+  LargestReduction largest;
   for (const auto& [g, cells] : groups) {
     if (!cells.count(c.query.series) || !cells.count(c.baseline) || !cells.count(c.against)) continue;
     const auto values = [&](const std::string& sr) { return trial_values(*cells.at(sr), c.query.metric); };
-    const GapReduction r = gap_reduction(values(c.query.series), values(c.baseline), values(c.against), s.resample, s.coverage);
-    if (!std::isfinite(r.value)) continue;
-    ++out.checked;
-    per_group += (per_group.empty() ? "" : "; ") + g + ": " + fmt(100 * r.value, 1) + "%";
-    if (r.interval) per_group += " [" + fmt(100 * r.interval->first, 1) + "%, " + fmt(100 * r.interval->second, 1) + "%]";
-    if (best_group.empty() || r.value > best.value) {
-      best_group = g;
-      best = r;
+    largest.add(g, gap_reduction(values(c.query.series), values(c.baseline), values(c.against), s.resample, s.coverage), out);
+  }
+  largest.settle(c, s,
+                 "largest " + c.query.series + " reduction of the " + c.query.metric + " gap between " + c.baseline + " and " +
+                     c.against + ": ",
+                 out);
+}
+
+// auc_reduction: the same rule on the largest reduction of the area under the metric's curve over `over`.
+void judge_auc_reduction(const Claim& c, const Results& results, const VerdictSettings& s, ClaimOutcome& out) {
+  // Per group: each value of `over` that both series ran, the trials of each series' cell there.
+  Query q = c.query;
+  q.series.clear();
+  std::map<std::string, std::map<double, std::map<std::string, const json*>>> groups;  // group -> x -> series -> cell
+  for (const json* cell : results.cells(q)) {
+    const std::string series = (*cell)["series"].get<std::string>();
+    if (series != c.query.series && series != c.against) continue;
+    if (!(*cell)["params"].contains(c.over) || !(*cell)["params"][c.over].is_number()) continue;
+    groups[group_key(*cell, c.group_by)][(*cell)["params"][c.over].get<double>()][series] = cell;
+  }
+  LargestReduction largest;
+  for (const auto& [g, by_x] : groups) {
+    std::vector<double> xs;
+    std::vector<std::vector<double>> series, against;
+    for (const auto& [x, cells] : by_x) {
+      if (!cells.count(c.query.series) || !cells.count(c.against)) continue;
+      xs.push_back(x);
+      series.push_back(trial_values(*cells.at(c.query.series), c.query.metric));
+      against.push_back(trial_values(*cells.at(c.against), c.query.metric));
     }
+    if (xs.size() < 2) continue;
+    largest.add(g, auc_reduction(xs, series, against, s.resample, s.coverage), out);
   }
-  if (out.checked > 0) {
-    const bool ok = std::fabs(best.value - c.expected) <= c.expected_tolerance + 1e-12;
-    const bool inside = best.interval && c.expected >= best.interval->first - 1e-12 && c.expected <= best.interval->second + 1e-12;
-    out.satisfied = ok ? out.checked : 0;
-    out.within = !ok && inside ? out.checked : 0;
-    out.detail = "largest " + c.query.series + " reduction of the " + c.query.metric + " gap between " + c.baseline + " and " + c.against +
-                 ": " + fmt(100 * best.value, 1) + "% (" + best_group + "; claimed " + fmt(100 * c.expected, 0) + "% +- " +
-                 fmt(100 * c.expected_tolerance, 0) + "%" + (best.interval ? std::string(inside ? ", inside" : ", outside") + " our bootstrap " + fmt(100 * s.coverage, 0) +
-                                                                           "% interval"
-                                                                     : std::string(", no interval: fewer than 2 trials")) +
-                 "); per group: " + per_group;
-  }
+  largest.settle(c, s,
+                 "largest reduction of the area under " + c.against + "'s " + c.query.metric + " curve over " + c.over +
+                     " by " + c.query.series + ": ",
+                 out);
 }
 
 // best_at: the metric averaged over the other parameters, for each value of `over`; the best at the claimed value.
@@ -223,6 +314,7 @@ void judge_best_at(const Claim& c, const Results& results, ClaimOutcome& out) {
 //   gap_reduction  the largest reduction over the groups (the claim says "up to"): holds within
 //              expected_tolerance of the claimed value; "within seed variance" when the claimed value
 //              lies inside that group's bootstrap interval; else it differs.
+//   auc_reduction  the same rule on the largest reduction of the area under the metric's curve over `over`.
 // The claim holds when every cell or group satisfies it on the means; it is within seed variance when
 // every violation is; it differs when one violation is outside its band (or cannot be judged for too
 // few trials).
@@ -232,6 +324,7 @@ ClaimOutcome evaluate(const Claim& c, const Results& results, const VerdictSetti
   if (c.kind == ClaimKind::ordering) judge_ordering(c, results, s, out, violations);
   else if (c.kind == ClaimKind::threshold) judge_threshold(c, results, s, out, violations);
   else if (c.kind == ClaimKind::gap_reduction) judge_gap_reduction(c, results, s, out);
+  else if (c.kind == ClaimKind::auc_reduction) judge_auc_reduction(c, results, s, out);
   else judge_best_at(c, results, out);
   if (out.checked == 0) {
     out.verdict = out.tolerance_verdict = Verdict::not_run;

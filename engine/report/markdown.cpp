@@ -269,10 +269,13 @@ void write_paper_sections(std::ostream& paper, const Reference& ref, const std::
     if (std::any_of(absent.begin(), absent.end(), [&](const std::string& a) { return a.rfind(title + " (", 0) == 0; })) continue;
     paper << "\n## " << title << "\n\n";
     std::string reasons;
+    std::vector<std::string> authors_runs;  // how the values marked "(authors' code)" were produced, once each
     bool header = false;
     for (std::size_t i = 0; i < ref.values.size(); ++i) {
       const auto& v = ref.values[i];
       if (v.paper != p) continue;
+      if (!v.authors_run.empty() && std::find(authors_runs.begin(), authors_runs.end(), v.authors_run) == authors_runs.end())
+        authors_runs.push_back(v.authors_run);
       if (!header) {
         paper << "| source | setting | protocol | published | reproduced | 95% CI | trials | ± | tolerance | k-seed band | percentile | verdict |\n"
               "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
@@ -284,7 +287,8 @@ void write_paper_sections(std::ostream& paper, const Reference& ref, const std::
       const bool protocol_note = !v.protocol.note.empty();
       if (explain) reasons += reason_line(v.id, v.reason, v.see, o.verdict);
       if (protocol_note) reasons += "- `" + v.id + "` (protocol " + describe(v.protocol) + "): " + v.protocol.note + "\n";
-      paper << "| " << v.source << " | " << cell_text(setting) << " | " << describe(v.protocol) << " | " << fmt(v.value) << " | " << (o.mean ? fmt(*o.mean) : "-")
+      paper << "| " << v.source << (v.authors_run.empty() ? "" : " (authors' code)") << " | " << cell_text(setting) << " | " << describe(v.protocol)
+            << " | " << fmt(v.value) << " | " << (o.mean ? fmt(*o.mean) : "-")
          << " | " << interval(o.ci95) << " | " << (o.trials ? std::to_string(o.trials) : "-")
          << " | " << (v.relative ? fmt(100 * v.tolerance, 0) + "%" : fmt(v.tolerance, 2)) << " | " << to_string(o.tolerance_verdict) << " | "
          << interval(o.band) << " | " << (o.percentile ? fmt(*o.percentile, 1) : "-")
@@ -299,6 +303,11 @@ void write_paper_sections(std::ostream& paper, const Reference& ref, const std::
         header = true;
       }
       claim_row(paper, c, cout_[i], reasons);
+    }
+    if (!authors_runs.empty()) {
+      paper << "\nThe paper prints these numbers in figures only: the values marked *(authors' code)* are its authors' code run "
+               "here, not numbers read off the paper:\n\n";
+      for (const auto& run : authors_runs) paper << "- " << cell_text(run) << "\n";
     }
     if (!reasons.empty()) paper << "\nReasons and notes:\n\n" << reasons;
   }

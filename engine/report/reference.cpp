@@ -205,7 +205,7 @@ PublishedValue parse_value(const YAML::Node& n, const std::string& f) {
   v.id = str(n, "id");
   const std::string what = "published value '" + v.id + "'";
   check_keys(n, {"id", "paper", "source", "setting", "value", "tolerance", "tolerance_relative", "query", "protocol", "reason", "see",
-                 "authors_code"},
+                 "authors_code", "authors_run"},
              f, what);
   v.paper = str(n, "paper");
   v.source = str(n, "source");
@@ -218,6 +218,7 @@ PublishedValue parse_value(const YAML::Node& n, const std::string& f) {
   v.protocol = parse_protocol(n["protocol"], n, f, what);
   v.reason = str(n, "reason");
   v.see = str(n, "see");
+  v.authors_run = str(n, "authors_run");
   if (n["authors_code"]) {
     v.authors_code = parse_authors_code(n["authors_code"], f, what);
     if (!covers(*v.authors_code, v.query.series))
@@ -234,7 +235,7 @@ std::size_t parse_table_values(const YAML::Node& t, const std::string& f, std::v
   const std::string tid = str(t, "id");
   const std::string what = "table '" + tid + "'";
   check_keys(t, {"id", "paper", "source", "setting", "labels", "experiment", "params", "where", "tolerance", "tolerance_relative", "values",
-                 "protocol", "reason", "see", "overrides", "authors_code"},
+                 "protocol", "reason", "see", "overrides", "authors_code", "authors_run"},
              f, what);
   double tol = 0;
   bool rel = false;
@@ -284,6 +285,7 @@ std::size_t parse_table_values(const YAML::Node& t, const std::string& f, std::v
         v.protocol = protocol;
         v.reason = str(t, "reason");
         v.see = str(t, "see");
+        v.authors_run = str(t, "authors_run");
         values.push_back(v);
       }
   table_settings_apart(values, first, setting.mapped);
@@ -330,7 +332,9 @@ Claim parse_claim(const YAML::Node& n, const std::string& f) {
   else if (kind == "threshold") c.kind = ClaimKind::threshold;
   else if (kind == "best_at") c.kind = ClaimKind::best_at;
   else if (kind == "gap_reduction") c.kind = ClaimKind::gap_reduction;
-  else throw InputError(at(f, n["kind"]), "unknown claim kind '" + kind + "'", "one of: ordering, threshold, best_at, gap_reduction");
+  else if (kind == "auc_reduction") c.kind = ClaimKind::auc_reduction;
+  else
+    throw InputError(at(f, n["kind"]), "unknown claim kind '" + kind + "'", "one of: ordering, threshold, best_at, gap_reduction, auc_reduction");
   c.query = parse_query(n, f);
   c.lower_is_better = str(n, "better", "lower") == "lower";
   if (n["winners"]) c.winners = n["winners"].as<std::vector<std::string>>();
@@ -349,6 +353,12 @@ Claim parse_claim(const YAML::Node& n, const std::string& f) {
     if (c.query.series.empty() || c.baseline.empty() || c.against.empty() || c.query.metric.empty())
       throw InputError(at(f, n), what + ": a gap_reduction claim needs series, baseline, against and metric",
                        "e.g. {series: dpm, baseline: kmeans, against: lsh_splits, metric: inertia}");
+    if (c.group_by.empty()) c.group_by = {"dataset"};
+  }
+  if (c.kind == ClaimKind::auc_reduction) {
+    if (c.query.series.empty() || c.against.empty() || c.query.metric.empty() || c.over.empty())
+      throw InputError(at(f, n), what + ": an auc_reduction claim needs series, against, metric and over",
+                       "e.g. {series: fastlloyd, against: sulloyd, metric: nicv, over: epsilon}");
     if (c.group_by.empty()) c.group_by = {"dataset"};
   }
   c.protocol = parse_protocol(n["protocol"], n, f, what);

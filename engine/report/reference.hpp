@@ -45,9 +45,13 @@ struct PublishedValue {
   Protocol protocol;            // how the paper obtained the value (required in the reference file)
   std::string reason, see;      // why it differs (printed when it does), and a link or anchor
   std::optional<AuthorsCode> authors_code;
+  // Where the paper prints its numbers in figures only, the reference is its authors' code run here: `authors_run:`
+  // says how (the script, its options, the code's version). The report marks such a value "(authors' code)" and
+  // prints the run under the paper's table; empty: a number printed in the paper.
+  std::string authors_run;
 };
 
-enum class ClaimKind { ordering, threshold, best_at, gap_reduction };
+enum class ClaimKind { ordering, threshold, best_at, gap_reduction, auc_reduction };
 
 struct Claim {
   std::string id, paper, source, text;
@@ -66,6 +70,9 @@ struct Claim {
   // closes, 1 - (m_series - m_baseline) / (m_against - m_baseline) on the means of the metric, per group
   // (group_by, default dataset); "up to `expected`" is judged on the largest group (judge_claims.cpp).
   std::string baseline, against;
+  // auc_reduction (FastLloyd's "up to 88% lower clustering error" than SuLloyd): per group (group_by, default the
+  // dataset), the area under the metric's mean over the parameter `over` (trapezoids over the values both series ran),
+  // 1 - area(series) / area(against); "up to `expected`" judged on the largest group (judge_claims.cpp).
   Protocol protocol;                            // how the paper's numbers behind the claim were obtained
   std::string reason, see;
 };

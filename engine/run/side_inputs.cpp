@@ -27,7 +27,8 @@ DatasetSideInputs dataset_side_inputs(const DatasetSpec& spec, const Dataset& da
       in.bounds_how = "the data's exact bounding box as the paper quantises it (bounds_from_data, flagged)";
       break;
   }
-  in.scaled_on_data = spec.standard_scale;
+  in.scaled_on_data = spec.scaling != Scaling::none;
+  if (spec.scaling == Scaling::minmax) in.scaling_how = "every column mapped to [-1, 1] by the data's own min and max (scale: minmax)";
   in.tuned_on_data = spec.tuned_on_data;
   return in;
 }

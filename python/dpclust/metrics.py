@@ -26,9 +26,21 @@ as a results file's ``inertia``, ``normalized_kmeans_cost``, ... for the same po
                            the sample the runner uses; NaN where scikit-learn raises.
 ``accuracy``, ``purity``   (labels_true, labels_pred): Hungarian-matched clustering accuracy; majority-class
                            purity (DPM's and Google's "accuracy"). Predicted noise (-1) counts as wrong.
+
+The measures of Google's clustering demo and of FastLloyd's evaluation (engine/metrics/paper_measures.hpp):
+
+``false_match_fraction``, ``true_non_match_fraction``  (labels_true, labels_pred): pairs with different true
+                           labels put in one cluster / such pairs; pairs with one true label split / such pairs.
+``nicv(X, centres)``       FastLloyd's NICV, the same number as ``inertia_per_point``; ``bcss(X, centres)`` the
+                           between-cluster sum of squares of the centres weighted by their nearest points.
+``davies_bouldin``, ``calinski_harabasz``, ``dunn``  (X, labels): scikit-learn's indices and the Dunn index
+                           (smallest between-cluster over largest within-cluster point distance); NaN unless
+                           2 <= labels <= points - 1.
 """
-from ._core import (accuracy, ami, ari, centre_distance, dsg_c, f_measure, inertia, inertia_per_point, nmi,
-                    normalized_kmeans_cost, ocm, overall_f_measure, purity, silhouette, two_ce)
+from ._core import (accuracy, ami, ari, bcss, calinski_harabasz, centre_distance, davies_bouldin, dsg_c, dunn, f_measure,
+                    false_match_fraction, inertia, inertia_per_point, nicv, nmi, normalized_kmeans_cost, ocm,
+                    overall_f_measure, purity, silhouette, true_non_match_fraction, two_ce)
 
 __all__ = ["ari", "ami", "nmi", "f_measure", "overall_f_measure", "ocm", "two_ce", "dsg_c", "inertia",
-           "inertia_per_point", "normalized_kmeans_cost", "centre_distance", "silhouette", "accuracy", "purity"]
+           "inertia_per_point", "normalized_kmeans_cost", "centre_distance", "silhouette", "accuracy", "purity",
+           "false_match_fraction", "true_non_match_fraction", "nicv", "bcss", "davies_bouldin", "calinski_harabasz", "dunn"]

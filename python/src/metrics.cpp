@@ -12,6 +12,9 @@
 #include "metrics/clustering_accuracy.hpp"
 #include "metrics/clustering_scores.hpp"
 #include "metrics/kmeans_measures.hpp"
+#include "metrics/nearest_centre.hpp"
+#include "metrics/pair_counting.hpp"
+#include "metrics/validity_indices.hpp"
 #include "wavecluster/measures.hpp"
 
 namespace dpclust::python {
@@ -186,6 +189,41 @@ void bind_metrics(py::module_& m) {
   m.def(
       "purity", [](py::handle t, py::handle p) { auto [a, b] = pair_of(t, p, "labels_true", "labels_pred"); return purity(a, b); },
       py::arg("labels_true"), py::arg("labels_pred"));
+  m.def(
+      "false_match_fraction",
+      [](py::handle t, py::handle p) { auto [a, b] = pair_of(t, p, "labels_true", "labels_pred"); return false_match_fraction(a, b); },
+      py::arg("labels_true"), py::arg("labels_pred"));
+  m.def(
+      "true_non_match_fraction",
+      [](py::handle t, py::handle p) { auto [a, b] = pair_of(t, p, "labels_true", "labels_pred"); return true_non_match_fraction(a, b); },
+      py::arg("labels_true"), py::arg("labels_pred"));
+  // The validity indices of X and labels (FastLloyd's evaluation; engine/metrics/validity_indices.hpp).
+  const auto on_labels = [](py::handle X, py::handle labels, double (*index)(const double*, std::size_t, std::size_t, const Labels&)) {
+    MeasureCall c = measure_call(X, py::none());
+    const Labels l = labels_from(labels, "labels");
+    if (l.size() != c.data.n) throw InputError("labels", "has " + std::to_string(l.size()) + " labels for " + std::to_string(c.data.n) + " points");
+    return index(c.data.coords.data(), c.data.n, c.data.d, l);
+  };
+  m.def(
+      "davies_bouldin", [on_labels](py::handle X, py::handle labels) { return on_labels(X, labels, davies_bouldin_score); }, py::arg("X"),
+      py::arg("labels"));
+  m.def(
+      "calinski_harabasz", [on_labels](py::handle X, py::handle labels) { return on_labels(X, labels, calinski_harabasz_score); },
+      py::arg("X"), py::arg("labels"));
+  m.def(
+      "dunn", [on_labels](py::handle X, py::handle labels) { return on_labels(X, labels, dunn_index); }, py::arg("X"), py::arg("labels"));
+  m.def(
+      "nicv", [](py::handle X, py::handle centres) { return centre_measure(X, centres, py::none(), py::none(), "inertia_per_point"); },
+      py::arg("X"), py::arg("centres"));
+  m.def(
+      "bcss",
+      [](py::handle X, py::handle centres) {
+        MeasureCall c = measure_call(X, py::none());
+        set_centres(c, centres);
+        const NearestCentres nc = nearest_centres(c.data.coords.data(), c.data.n, c.data.d, c.result.centres);
+        return between_cluster_ss(c.data.coords.data(), c.data.n, c.data.d, c.result.centres, nc.labels);
+      },
+      py::arg("X"), py::arg("centres"));
 }
 
 }  // namespace dpclust::python

@@ -52,6 +52,28 @@ TEST(StandardScale, ConstantColumnIsOnlyCentred) {
   EXPECT_EQ(ds.provenance["transforms"][0]["scale"][1], 1.0);
 }
 
+TEST(MinmaxScale, EveryColumnToMinusOneOneAsFastLloydNormalises) {
+  // FastLloyd's data_handler.normalize: (x - min) / (max - min) * 2 - 1 per column, a constant column 0.
+  Dataset ds;
+  ds.n = 3;
+  ds.d = 3;
+  ds.coords = {10, 7, -1, 20, 7, 0, 15, 7, 3};
+  ds.bounds.lo = {0, 0, -5};
+  ds.bounds.hi = {40, 10, 5};
+  minmax_scale(ds);
+  EXPECT_EQ(ds.coords, (std::vector<double>{-1, 0, -1, 1, 0, -0.5, 0, 0, 1}));
+  // The bounds follow the same map: 0 -> -3, 40 -> 5 (column 0); the constant column's bounds to 0.
+  EXPECT_EQ(ds.bounds.lo, (std::vector<double>{-3, 0, -3}));
+  EXPECT_EQ(ds.bounds.hi, (std::vector<double>{5, 0, 2}));
+  ASSERT_TRUE(ds.provenance["transforms"].is_array());
+  EXPECT_EQ(ds.provenance["transforms"][0]["name"], "minmax_scale");
+  EXPECT_EQ(ds.provenance["transforms"][0]["min"], nlohmann::json::parse("[10.0, 7.0, -1.0]"));
+  Scaling s = Scaling::none;
+  EXPECT_TRUE(parse_scaling("minmax", s));
+  EXPECT_EQ(s, Scaling::minmax);
+  EXPECT_FALSE(parse_scaling("min-max", s));
+}
+
 TEST(Subsample, KeepsOrderSizeAndLabels) {
   Dataset ds = indexed(1000);
   subsample(ds, 100, 5);

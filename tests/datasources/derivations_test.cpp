@@ -415,5 +415,86 @@ TEST(DeriveIris, ScikitLearnsFileGivesThePublishedChecksum) {
   fs::remove_all(dir);
 }
 
+
+// ---- scikit-learn's bundled CSVs (wine, breast cancer) -----------------------------------------------
+TEST(DeriveSklearnCsv, HeaderFromTheRegistryAndRowsAsWritten) {
+  const fs::path dir = temp_dir("sklearn_csv");
+  const fs::path in = write_file(dir / "wine_data.csv",
+                                 "2,3,class_0,class_1\r\n"
+                                 "14.23,1.71,1065,0\r\n"
+                                 "13.20,1.78,1050.0,1\r\n");
+  const DerivationReport r = derive_sklearn_csv(in, {"alcohol", "malic_acid", "proline"}, dir / "wine.csv");
+  // The numbers keep their text (13.20, 1050.0), the CR goes.
+  EXPECT_EQ(read_text(dir / "wine.csv"), "alcohol,malic_acid,proline,label\n14.23,1.71,1065,0\n13.20,1.78,1050.0,1\n");
+  EXPECT_EQ(r.rows_read, 2u);
+  EXPECT_EQ(r.rows_written, 2u);
+  EXPECT_EQ(r.details["classes"], 2);
+
+  // A column count that is not the file's features, a short file, a label that is no class index, a field that is not a
+  // number: each refused at its line, never printing a value.
+  std::string msg = input_error([&] { derive_sklearn_csv(in, {"a", "b"}, dir / "o"); });
+  EXPECT_TRUE(contains(msg, "wine_data.csv:1")) << msg;
+  EXPECT_TRUE(contains(msg, "declares 3 features; the registry names 2 columns")) << msg;
+  msg = input_error([&] { derive_sklearn_csv(write_file(dir / "b.csv", "3,1,x,y\n1.5,0\n"), {"a"}, dir / "o"); });
+  EXPECT_TRUE(contains(msg, "declares 3 rows but the file has 1")) << msg;
+  msg = input_error([&] { derive_sklearn_csv(write_file(dir / "c.csv", "1,1,x,y\n1.5,2\n"), {"a"}, dir / "o"); });
+  EXPECT_TRUE(contains(msg, "c.csv:2")) << msg;
+  EXPECT_TRUE(contains(msg, "the label is not a class index 0..1")) << msg;
+  msg = input_error([&] { derive_sklearn_csv(write_file(dir / "d.csv", "1,1,x,y\nseven,0\n"), {"a"}, dir / "o"); });
+  EXPECT_TRUE(contains(msg, "d.csv:2")) << msg;
+  EXPECT_FALSE(contains(msg, "seven")) << msg;
+  msg = input_error([&] { derive_sklearn_csv(write_file(dir / "e.csv", "alcohol,proline\n1,2\n"), {"a"}, dir / "o"); });
+  EXPECT_TRUE(contains(msg, "is not scikit-learn's `n_samples,n_features,class names`")) << msg;
+  fs::remove_all(dir);
+}
+
+// scikit-learn's own files (Debian's python3-sklearn 1.2.1) give the registry's checksums (datasets/registry.yaml
+// wine, breast_cancer).
+TEST(DeriveSklearnCsv, ScikitLearnsFilesGiveTheRegisteredChecksums) {
+  const fs::path data = "/usr/lib/python3/dist-packages/sklearn/datasets/data";
+  if (!fs::exists(data / "wine_data.csv") || !fs::exists(data / "breast_cancer.csv"))
+    GTEST_SKIP() << "scikit-learn's bundled CSVs not found under " << data << ": install python3-sklearn";
+  const fs::path dir = temp_dir("sklearn_csv_real");
+  const DerivationReport wine = derive_sklearn_csv(data / "wine_data.csv",
+                                                   {"alcohol", "malic_acid", "ash", "alcalinity_of_ash", "magnesium", "total_phenols",
+                                                    "flavanoids", "nonflavanoid_phenols", "proanthocyanins", "color_intensity", "hue",
+                                                    "od280_od315_of_diluted_wines", "proline"},
+                                                   dir / "wine.csv");
+  EXPECT_EQ(wine.rows_written, 178u);
+  EXPECT_EQ(sha256_of_text(dir / "wine.csv"), "23e4194a5c52a750cd051677786d41f8de435bb6fc210f597f07080b5d910ef7");
+  // scikit-learn's feature names with '_' for ' ': the ten means, their errors, the ten worst values.
+  const std::vector<std::string> features{"radius",    "texture",   "perimeter",      "area",     "smoothness",
+                                          "compactness", "concavity", "concave_points", "symmetry", "fractal_dimension"};
+  std::vector<std::string> columns;
+  for (const auto& f : features) columns.push_back("mean_" + f);
+  for (const auto& f : features) columns.push_back(f + "_error");
+  for (const auto& f : features) columns.push_back("worst_" + f);
+  const DerivationReport breast = derive_sklearn_csv(data / "breast_cancer.csv", columns, dir / "breast_cancer.csv");
+  EXPECT_EQ(breast.rows_written, 569u);
+  EXPECT_EQ(sha256_of_text(dir / "breast_cancer.csv"), "5c3e458a6f8780b7dd2bc07e65dc975d149b6f8324cb7442a6ead4c5c9858d07");
+  fs::remove_all(dir);
+}
+
+// ---- Tables of blank-separated numbers (UEF's s1.txt, birch2.txt) --------------------------------------
+TEST(DeriveWhitespaceColumns, BlanksAndTabsBecomeCommas) {
+  const fs::path dir = temp_dir("whitespace");
+  const fs::path in = write_file(dir / "birch2.txt", "    38049    49520\n\n 12\t 7.50\r\n");
+  DerivationReport r = derive_whitespace_columns(in, {"x", "y"}, dir / "birch2.csv");
+  EXPECT_EQ(read_text(dir / "birch2.csv"), "x,y\n38049,49520\n12,7.50\n");
+  EXPECT_EQ(r.rows_written, 2u);
+  // Without names: x0, x1, ... by the first line's width.
+  r = derive_whitespace_columns(write_file(dir / "t.txt", "1 2 3\n4 5 6\n"), {}, dir / "t.csv");
+  EXPECT_EQ(read_text(dir / "t.csv"), "x0,x1,x2\n1,2,3\n4,5,6\n");
+  EXPECT_EQ(r.details["columns"], 3);
+  std::string msg = input_error([&] { derive_whitespace_columns(write_file(dir / "u.txt", "1 2\n3\n"), {}, dir / "o"); });
+  EXPECT_TRUE(contains(msg, "u.txt:2")) << msg;
+  EXPECT_TRUE(contains(msg, "expected 2 numbers, found 1")) << msg;
+  msg = input_error([&] { derive_whitespace_columns(write_file(dir / "v.txt", "1 2\n3 abc\n"), {}, dir / "o"); });
+  EXPECT_TRUE(contains(msg, "v.txt:2")) << msg;
+  EXPECT_FALSE(contains(msg, "abc")) << msg;
+  EXPECT_TRUE(contains(input_error([&] { derive_whitespace_columns(write_file(dir / "w.txt", "\n \n"), {}, dir / "o"); }), "no rows of numbers"));
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace dpclust::datasources

@@ -136,7 +136,7 @@ TEST(Urls, MirrorLayoutIsHostThenPath) {
   EXPECT_EQ(p.find(".."), std::string::npos) << p;
 }
 
-// ---- redirects: the policy alone, no network ------------------------------------------
+// ---- redirects: the policy alone, no network ------------------------------------------------------------
 
 using Rule = RedirectDecision::Rule;
 
@@ -254,9 +254,10 @@ TEST(Registry, EveryDatasetNamesItsSource) {
   }
   // Pinned: the generated Circles, Moons, Blobs; Cluto t4/t5/t7/t8; Cabs and Cabs-tiny; DS1-DS3; R15,
   // Aggregation; Iris; the FIMI chess, mushroom and connect (by public copies); UCI Letter (a public copy in
-  // UCI's row order). Unpinned: Gowalla, Crash, HAR70+, pumsb and accidents (their copies pinned by git blob ids
-  // only) and UCI Gas Turbine Emissions (no copy could be had).
-  EXPECT_EQ(pinned, 19u);
+  // UCI's row order); FastLloyd's wine and breast cancer (scikit-learn's bundled files), lsun, yeast and s1 (a pinned
+  // commit of deric/clustering-benchmark). Unpinned: Gowalla, Crash, HAR70+, pumsb and accidents (their copies pinned
+  // by git blob ids only), UCI Gas Turbine Emissions and Birch2 (no copy could be had).
+  EXPECT_EQ(pinned, 24u);
   for (const char* fimi : {"chess", "mushroom", "connect", "pumsb", "accidents"}) {
     const auto* s = select_sources(sources, {fimi}).at(0);
     ASSERT_EQ(s->all_sources().size(), 2u) << fimi;
@@ -265,7 +266,7 @@ TEST(Registry, EveryDatasetNamesItsSource) {
   }
   EXPECT_EQ(select_sources(sources, {"chess"}).at(0)->inputs[0].git_blob, "caa58ae911310ddc68433c9ccf9599084de2b686");
   EXPECT_EQ(select_sources(sources, {"accidents"}).at(0)->alternatives[0].inputs[0].git_blob, "3411322ed5f75b05a04a2e7f66f320bd8b358302");
-  EXPECT_EQ(sources.size(), 25u);
+  EXPECT_EQ(sources.size(), 31u);
   const auto gas = select_sources(sources, {"uci_gas_emissions"}).at(0);
   EXPECT_EQ(gas->derivation, "concat_csv");
   EXPECT_EQ(gas->members.size(), 5u);

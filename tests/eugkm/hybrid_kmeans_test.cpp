@@ -123,6 +123,48 @@ TEST(Hybrid, EveryPlanSpendsEpsilonAndDplloydStartsFromEugkm) {
   EXPECT_EQ(ledger.entries().size(), 3 * static_cast<std::size_t>(r.iterations));
 }
 
+TEST(Hybrid, RunsDplloydAloneWhereNoGridHoldsK) {
+  // Google's demo's 100 dimensions: EUGkM's grid rule gives one cell per dimension and no grid within max_grid_cells
+  // holds k = 8 cells (2^100 > 2^22). The hybrid runs DPLloyd alone, at check time and at run time; EUGkM alone is
+  // refused, saying it is a method for few dimensions.
+  const std::size_t n = 2000, d = 100;
+  Rng g(3);
+  std::vector<double> p(n * d);
+  for (double& x : p) x = std::clamp(0.3 * g.normal(), -1.0, 1.0);
+  const Bounds box{std::vector<double>(d, -1.0), std::vector<double>(d, 1.0)};
+  BudgetLedger ledger(1.0);
+  Rng rng(5);
+  const HybridResult r = hybrid_kmeans(p.data(), n, box, options(8, 1.0), rng, ledger);
+  EXPECT_EQ(r.plan, HybridPlan::dplloyd_only);
+  EXPECT_FALSE(r.eugkm.has_value());
+  EXPECT_EQ(r.centers.rows(), 8);
+  EXPECT_NO_THROW(ledger.verify());
+
+  DataShape shape;
+  shape.n = n;
+  shape.n_exact = true;
+  shape.d = d;
+  shape.bounds = box;
+  shape.dataset = "demo";
+  ParamSet ps;
+  for (const ParamSpec& s : hybrid_kmeans_method_info().params)
+    if (!s.required()) ps.set(s.name, s.default_value);
+  ps.set("k", std::int64_t{8});
+  EXPECT_NO_THROW(hybrid_kmeans_method_info().check_shape(ps, shape));
+  ParamSet pe;
+  for (const ParamSpec& s : eugkm_method_info().params)
+    if (!s.required()) pe.set(s.name, s.default_value);
+  pe.set("k", std::int64_t{8});
+  try {
+    eugkm_method_info().check_shape(pe, shape);
+    ADD_FAILURE() << "EUGkM ran a grid in 100 dimensions";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where(), "params.max_grid_cells");
+    EXPECT_NE(e.problem().find("cannot hold k = 8 centres in d = 100 dimensions"), std::string::npos) << e.problem();
+    EXPECT_NE(e.fix().find("hybrid_kmeans"), std::string::npos) << e.fix();
+  }
+}
+
 TEST(Hybrid, NoiselessDplloydDoesNotRaiseEugkmsCost) {
   // noise_scale 0: EUGkM's exact synopsis, then plain Lloyd from its centres; Lloyd never raises the cost.
   const std::vector<double> p = blobs(1500);

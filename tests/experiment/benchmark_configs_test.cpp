@@ -90,5 +90,43 @@ methods:
   }
 }
 
+TEST(BenchmarkConfigs, FastLloydsLaplaceNoiseLeavesADatasetDeltaUnused) {
+  // FastLloyd's evaluation sets one delta per dataset (1 / (n ln n)) for its Gaussian series; its SuLloyd series
+  // (noise: laplace) is pure eps-DP: the delta is accepted, recorded as not used, and its ledger expects none.
+  const ExperimentConfig cfg = parse_config(R"(experiment: f
+trials: 1
+datasets:
+  - name: b
+    generator: {type: blobs, n_samples: 300, centers: 3, seed: 2}
+    bounds: [[-15, 15], [-15, 15]]
+    params: {k: 3, delta: 1.0e-4, n_public: 300}
+methods:
+  - {method: fastlloyd, as: sulloyd, params: {epsilon: 1, noise: laplace, radius_rule: none, post: none, n_source: public}}
+  - {method: fastlloyd, params: {epsilon: 1, n_source: public}}
+)",
+                                            "f.yaml", fs::temp_directory_path(), "");
+  RunOptions o;
+  o.out_dir = dpclust::testing::temp_dir("fastlloyd_delta_run");
+  o.threads = 1;
+  o.progress = false;
+  const RunReport r = run_experiment(cfg, o);
+  ASSERT_TRUE(r.complete);
+  const nlohmann::json results = nlohmann::json::parse(read_text_file(r.results_file));
+  for (const auto& c : results["cells"]) {
+    const double delta = c["trials"][0]["ledger"].value("delta_total", 0.0);
+    EXPECT_EQ(delta, c["series"] == "sulloyd" ? 0.0 : 1e-4) << c["series"] << " " << c["trials"][0]["ledger"].dump();
+  }
+  for (const Cell& cell : expand_grid(cfg)) {
+    if (cell.method_label != "sulloyd") continue;
+    bool recorded = false;
+    for (const SideInputRecord& rec : side_information(*find_method("fastlloyd"), cell.params, DatasetSideInputs{}))
+      if (rec.input == "delta") {
+        EXPECT_EQ(rec.source, InputSource::none) << rec.how;
+        recorded = true;
+      }
+    EXPECT_TRUE(recorded);
+  }
+}
+
 }  // namespace
 }  // namespace dpclust

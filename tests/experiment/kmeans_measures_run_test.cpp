@@ -196,4 +196,25 @@ TEST(KMeansMeasuresRun, TheCostModelCountsTheNamedMeasures) {
   EXPECT_GE(ref.work - plain.work, 10.0 * 300 * 1e5 * 4 * 100 / 4);
 }
 
+// The Dunn index pairs every point once (n^2 d / 2); the hybrid k-means in 100 dimensions runs DPLloyd alone (no grid),
+// so its estimate has no grid in it: Google's demo's 20,000 x 100 was estimated at 4,000 s and 1.8 GiB a trial when it
+// counted EUGkM's largest grid.
+TEST(KMeansMeasuresRun, TheCostModelCountsTheDunnIndexAndNoGridForTheHybridAlone) {
+  auto cost = [&](const std::string& methods, const std::string& metrics, std::size_t n, std::size_t d) {
+    const ExperimentConfig cfg = parse_config("experiment: x\ntrials: 4\n" + kDataset + "methods:\n" + methods + metrics, "t.yaml",
+                                              fs::temp_directory_path(), "");
+    DataShape shape;
+    shape.n = n;
+    shape.d = d;
+    shape.bounds = Bounds{std::vector<double>(d, -1.0), std::vector<double>(d, 1.0)};
+    return *estimate_trial_cost(cfg, expand_grid(cfg)[0], shape);
+  };
+  const std::string kmeans = "  - {method: kmeans, params: {k: 4}}\n";
+  EXPECT_GE(cost(kmeans, "metrics: [dunn]\n", 20'000, 10).work - cost(kmeans, "metrics: [ari]\n", 20'000, 10).work, 2e4 * 2e4 * 10 / 2);
+  const std::string hybrid = "  - {method: hybrid_kmeans, params: {k: 64, epsilon: 1.0}}\n";
+  const TrialCost high = cost(hybrid, "", 20'000, 100);
+  EXPECT_LT(high.memory, 64.0 * 1024 * 1024);
+  EXPECT_LT(high.work, 1e11);  // at most 7 DPLloyd iterations of n k d = 1.28e8
+}
+
 }  // namespace kmeans_measures_run

@@ -418,7 +418,17 @@ TEST(FastLloydCatalog, DeclaredParametersAndShapeCheck) {
     return std::string();
   };
   EXPECT_EQ(where("delta", 0.0), "params.delta");
-  EXPECT_EQ(where("noise", std::string("laplace")), "params.delta");
+  // Laplace noise is pure eps-DP: a delta set for the dataset or experiment (here the default) is left unused, as
+  // dp_dbscan leaves it, so that one dataset-level delta serves a config's SuLloyd and FastLloyd alike.
+  EXPECT_EQ(where("noise", std::string("laplace")), "");
+  {
+    ParamSet q = p;
+    q.set("noise", std::string("laplace"));
+    q.set("delta", 1e-3);
+    EXPECT_EQ(options_of(q).delta, 0.0);
+    q.set("noise", std::string("gaussian"));
+    EXPECT_EQ(options_of(q).delta, 1e-3);
+  }
   EXPECT_EQ(where("variant", std::string("authors")), "params.sampler");
   EXPECT_EQ(where("n_source", std::string("public")), "params.n_public");
   EXPECT_EQ(where("initial_centers", RealVector(64 * 3, 0.0)), "params.initial_centers");

@@ -102,3 +102,30 @@ def test_equal_to_the_results_file():
             assert metrics.purity(data.y, nearest) == m["purity"]
     finally:
         shutil.rmtree(out, ignore_errors=True)
+
+
+@needs_sklearn
+def test_paper_measures_against_scikit_learn(blobs):
+    """Google's demo's pair counts and FastLloyd's measures through the bindings: scikit-learn's
+    pair_confusion_matrix, davies_bouldin_score and calinski_harabasz_score; NICV, BCSS and Dunn by their definitions."""
+    from scipy.spatial.distance import cdist
+    from sklearn.metrics import calinski_harabasz_score, davies_bouldin_score
+    from sklearn.metrics.cluster import pair_confusion_matrix
+    X, y = blobs
+    X, y = X[:300], y[:300]
+    centres = np.array([X[y == c].mean(axis=0) for c in range(6)])
+    pred = np.where(y == 5, 4, y)  # two blobs merged: false matches, no true non-matches
+    pred[:7] = (pred[:7] + 1) % 5  # seven points moved: both kinds
+    c = pair_confusion_matrix(y, pred)
+    assert metrics.false_match_fraction(y, pred) == pytest.approx(c[0][1] / (c[0][0] + c[0][1]), rel=1e-12)
+    assert metrics.true_non_match_fraction(y, pred) == pytest.approx(c[1][0] / (c[1][0] + c[1][1]), rel=1e-12)
+    assert metrics.davies_bouldin(X, pred) == pytest.approx(davies_bouldin_score(X, pred), rel=1e-10)
+    assert metrics.calinski_harabasz(X, pred) == pytest.approx(calinski_harabasz_score(X, pred), rel=1e-10)
+    d = cdist(X, X)
+    same = pred[:, None] == pred[None, :]
+    assert metrics.dunn(X, pred) == pytest.approx(d[~same].min() / d[same].max(), rel=1e-12)
+    nearest = cdist(X, centres, "sqeuclidean").argmin(axis=1)
+    wcss = cdist(X, centres, "sqeuclidean").min(axis=1).sum()
+    assert metrics.nicv(X, centres) == pytest.approx(wcss / len(X), rel=1e-12)
+    sizes = np.bincount(nearest, minlength=len(centres))
+    assert metrics.bcss(X, centres) == pytest.approx((sizes * ((centres - X.mean(axis=0)) ** 2).sum(axis=1)).sum(), rel=1e-12)

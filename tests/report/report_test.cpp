@@ -232,6 +232,91 @@ TEST(Claims, GapReductionIsTheLargestGroupsWithItsBootstrapInterval) {
   EXPECT_EQ(evaluate(c, results).verdict, Verdict::not_run);
 }
 
+// FastLloyd's "up to 88% lower clustering error than SuLloyd": 1 - area under the series' mean NICV over eps / SuLloyd's,
+// trapezoids. Hand-computed on ds1: eps 0.5, 1 with fastlloyd's means 1, 1 and sulloyd's 4, 2 (trials 3, 5 and 2, 2):
+// areas 0.5 * (1 + 1) / 2 = 0.5 and 0.5 * (4 + 2) / 2 = 1.5, reduction 1 - 0.5 / 1.5 = 2/3. A bootstrap mean of sulloyd's
+// trials at eps 0.5 is 3, 4 or 5 (1/4, 1/2, 1/4), the others constant: areas 1.25, 1.5, 1.75, reductions 0.6, 2/3, 5/7,
+// central 95% interval [0.6, 5/7]. On ds2 (fastlloyd 1, 1 against 2, 2): 0.5.
+TEST(Claims, AucReductionIsOneMinusTheRatioOfTrapezoidAreas) {
+  const GapReduction r = auc_reduction({0.5, 1.0}, {{1, 1}, {1, 1}}, {{3, 5}, {2, 2}});
+  EXPECT_NEAR(r.value, 2.0 / 3, 1e-12);
+  ASSERT_TRUE(r.interval);
+  EXPECT_NEAR(r.interval->first, 0.6, 1e-12);
+  EXPECT_NEAR(r.interval->second, 5.0 / 7, 1e-12);
+  EXPECT_NEAR(auc_reduction({0.1, 0.5, 1.0}, {{2}, {2}, {2}}, {{2}, {2}, {2}}).value, 0.0, 1e-12);  // the same curve
+  EXPECT_NEAR(auc_reduction({0.0, 1.0, 3.0}, {{0}, {0}, {0}}, {{1}, {3}, {1}}).value, 1.0, 1e-12);  // no error left
+  EXPECT_TRUE(std::isnan(auc_reduction({1.0}, {{1, 1}}, {{2, 2}}).value));                          // one point: no area
+  EXPECT_TRUE(std::isnan(auc_reduction({0.5, 1.0}, {{1}, {1}}, {{0}, {0}}).value));                 // against's area 0
+  EXPECT_FALSE(auc_reduction({0.5, 1.0}, {{1}, {1}}, {{2}, {2}}).interval);                         // one trial: no interval
+
+  json exp{{"experiment", "ax"}, {"trials", 2}, {"cells", json::array()}, {"provenance", json::object()}};
+  exp["cells"].push_back(trial_cell("ds1", "fastlloyd", 0.5, "nicv", {1, 1}));
+  exp["cells"].push_back(trial_cell("ds1", "fastlloyd", 1.0, "nicv", {1, 1}));
+  exp["cells"].push_back(trial_cell("ds1", "sulloyd", 0.5, "nicv", {3, 5}));
+  exp["cells"].push_back(trial_cell("ds1", "sulloyd", 1.0, "nicv", {2, 2}));
+  exp["cells"].push_back(trial_cell("ds2", "fastlloyd", 0.5, "nicv", {1, 1}));
+  exp["cells"].push_back(trial_cell("ds2", "fastlloyd", 1.0, "nicv", {1, 1}));
+  exp["cells"].push_back(trial_cell("ds2", "sulloyd", 0.5, "nicv", {2, 2}));
+  exp["cells"].push_back(trial_cell("ds2", "sulloyd", 1.0, "nicv", {2, 2}));
+  exp["cells"].push_back(trial_cell("ds2", "glloyd", 1.0, "nicv", {0.1, 0.1}));  // another series: not read
+  exp["cells"].push_back(trial_cell("ds3", "fastlloyd", 1.0, "nicv", {1, 1}));   // one eps: not checked
+  exp["cells"].push_back(trial_cell("ds3", "sulloyd", 1.0, "nicv", {9, 9}));
+  const Results results(std::map<std::string, json>{{"ax", exp}});
+  Claim c;
+  c.kind = ClaimKind::auc_reduction;
+  c.query.experiment = "ax";
+  c.query.series = "fastlloyd";
+  c.query.metric = "nicv";
+  c.against = "sulloyd";
+  c.over = "epsilon";
+  c.group_by = {"dataset"};
+  c.expected = 0.67;
+  c.expected_tolerance = 0.05;
+  ClaimOutcome o = evaluate(c, results);
+  EXPECT_EQ(o.checked, 2u);
+  EXPECT_EQ(o.verdict, Verdict::holds);
+  EXPECT_NE(o.detail.find("66.7% (ds1"), std::string::npos) << o.detail;
+  EXPECT_NE(o.detail.find("ds2: 50.0%"), std::string::npos) << o.detail;
+  c.expected = 0.61;  // outside the tolerance, inside [0.6, 5/7]
+  o = evaluate(c, results);
+  EXPECT_EQ(o.verdict, Verdict::within_seed_variance);
+  EXPECT_EQ(o.tolerance_verdict, Verdict::differs);
+  c.expected = 0.88;
+  EXPECT_EQ(evaluate(c, results).verdict, Verdict::differs);
+  c.against = "none";
+  EXPECT_EQ(evaluate(c, results).verdict, Verdict::not_run);
+}
+
+// A paper that prints figures only is compared with its authors' code run here: such a value says how it was run
+// (authors_run), the report marks its row and lists the run once under the paper's table.
+TEST(Reference, AuthorsRunValuesAreMarkedAndTheirRunListedOnce) {
+  auto dir = dpclust::testing::temp_dir("authorsrun");
+  auto file = dpclust::testing::write_file(dir / "pub.yaml", R"yaml(papers: {p: "Some et al., A demo"}
+tables:
+  - {id: t, paper: p, source: "README plot", experiment: fx, tolerance: 0.02, protocol: {statistic: mean, seeds: 20},
+     authors_run: "bench/demo.py --trials 20 (their code at abc123)", values: {ari: {circles: {dbscan: 0.99}}}}
+values:
+  - {id: k, paper: p, source: "README plot", value: 141.0, tolerance_relative: 0.06, protocol: {statistic: mean, seeds: 10},
+     authors_run: "bench/demo.py --trials 20 (their code at abc123)",
+     query: {experiment: fx, dataset: ds1, series: privthr, metric: kprime, params: {epsilon: 1.0}}}
+  - {id: p2, paper: p, source: "Sec. 2", value: 0.2, tolerance: 0.01, protocol: {statistic: mean, seeds: 3},
+     query: {experiment: fx, dataset: ds2, series: privthr, metric: dsg_c, params: {epsilon: 1.0}}}
+)yaml");
+  const Reference ref = load_reference(file);
+  ASSERT_EQ(ref.values.size(), 3u);
+  for (const auto& v : ref.values) {
+    if (v.id == "p2") EXPECT_TRUE(v.authors_run.empty());
+    else EXPECT_EQ(v.authors_run, "bench/demo.py --trials 20 (their code at abc123)") << v.id;
+  }
+  const std::string md = write_markdown(ref, fixture(), {});
+  EXPECT_NE(md.find("| README plot (authors' code) |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| Sec. 2 |"), std::string::npos) << md;  // a printed number is not marked
+  const std::string listed = "- bench/demo.py --trials 20 (their code at abc123)\n";
+  const auto first = md.find(listed);
+  ASSERT_NE(first, std::string::npos) << md;
+  EXPECT_EQ(md.find(listed, first + 1), std::string::npos) << md;  // once, though two values name it
+}
+
 TEST(Reference, TablesExpandToValuesAndMarkdownShowsVerdicts) {
   auto dir = dpclust::testing::temp_dir("ref");
   auto file = dpclust::testing::write_file(dir / "pub.yaml", R"(papers: {p: "Some et al., A paper"}
