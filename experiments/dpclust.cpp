@@ -115,18 +115,31 @@ int cmd_list(int argc, char** argv) {
     std::cout << "  " << std::left << std::setw(static_cast<int>(name_width)) << d["name"].get<std::string>() << d.value("file", "")
               << "  [" << d["status"].get<std::string>() << "]\n";
   std::cout << "\ngenerators (datasets: - name: x\n              generator: {type: <name>, ...}):\n";
+  // Every column as wide as its longest entry and two spaces, so that no name or default runs into the next column.
+  std::size_t generator_param_width = 14;
+  for (const auto& g : all_generators())
+    for (const auto& p : g.params) generator_param_width = std::max(generator_param_width, p.name.size() + 2);
   for (const auto& g : all_generators()) {
     std::cout << "  " << std::left << std::setw(18) << g.name << g.summary << "\n";
-    for (const auto& p : g.params) std::cout << "      " << std::setw(14) << p.name << to_display(p.default_value) << "  " << p.allowed() << "\n";
+    for (const auto& p : g.params)
+      std::cout << "      " << std::setw(static_cast<int>(generator_param_width)) << p.name << to_display(p.default_value) << "  " << p.allowed() << "\n";
   }
   std::cout << "\nmethods:\n";
   std::size_t width = 16;
   for (const auto& m : all_methods()) width = std::max(width, m.name.size() + 2);
   for (const auto& m : all_methods()) {
+    // A method's parameter and default columns as wide as its longest entry and two spaces, so that none runs into
+    // the next column (set per method: one long name elsewhere would push every description right).
+    std::size_t param_width = 14, default_width = 10;
+    for (const auto& p : m.params) {
+      param_width = std::max(param_width, p.name.size() + 2);
+      default_width = std::max(default_width, (p.required() ? std::string("required") : to_display(p.default_value)).size() + 2);
+    }
     std::cout << "  " << std::left << std::setw(static_cast<int>(width)) << m.name << m.summary << (m.differentially_private ? "  [private]" : "") << "\n"
               << "  " << std::setw(static_cast<int>(width)) << "" << m.reference << "\n";
     for (const auto& p : m.params)
-      std::cout << "      " << std::setw(14) << p.name << std::setw(10) << (p.required() ? "required" : to_display(p.default_value))
+      std::cout << "      " << std::setw(static_cast<int>(param_width)) << p.name << std::setw(static_cast<int>(default_width))
+                << (p.required() ? "required" : to_display(p.default_value))
                 << p.description << "; " << p.allowed() << "\n";
   }
   std::cout << "\nmetrics:\n";

@@ -15,11 +15,13 @@ int exponent_of(Objective o) { return o == Objective::kmeans ? 2 : 1; }
 TreeSolution solve_on_tree(const PrivateHst& tree, std::size_t k, Objective objective) {
   if (k < 1) throw std::invalid_argument("solve_on_tree: k must be >= 1");
   const std::size_t n = tree.nodes.size();
-  // Leaves under every node; children come after their parent, so one backward pass.
+  // Leaves of nonzero weight under every node (a leaf of weight 0 -- an empty sibling, or a root whose count was
+  // not released -- costs 0 at every budget, so budget given to it never lowers a cost); children come after
+  // their parent, so one backward pass.
   std::vector<std::size_t> leaves(n, 0);
   for (std::size_t i = n; i-- > 0;) {
     const HstNode& v = tree.nodes[i];
-    if (v.leaf()) leaves[i] = 1;
+    if (v.leaf() && v.weight != 0) leaves[i] = 1;
     for (std::int32_t c : {v.upper, v.lower})
       if (c >= 0) leaves[i] += leaves[static_cast<std::size_t>(c)];
   }
@@ -63,6 +65,7 @@ TreeSolution solve_on_tree(const PrivateHst& tree, std::size_t k, Objective obje
   }
   TreeSolution s;
   s.tree_cost = cost_at(0, k);
+  s.cost_entries = cost.size();
   // recover_dp_solution: walk down with the same first minimisers; the lower subtree's centres first.
   std::vector<std::pair<std::int32_t, std::size_t>> stack{{0, k}};
   while (!stack.empty()) {

@@ -13,11 +13,13 @@
 // lowers the cost, and a leaf given k' > 1 still yields one centre, so fewer than k centres can come out.
 // recover_dp_solution's order is kept: a cell's lower subtree's centres before its upper subtree's.
 //
-// The same solution with less work: a subtree with a leaves costs the same for every budget >= a (each leaf is
-// served by one centre), so only min(k, a) + 1 costs are kept per node and k1 is scanned up to the upper
-// child's min(k', a_upper). Those limits never change the result: a budget beyond a_upper has the cost of
-// a_upper, and the lower child's cost can only fall with the budget left to it, so the first minimiser is
-// within them (for the doubles as well: rounding a sum is monotone).
+// The same solution with less work and memory: a subtree with a leaves of nonzero weight costs the same for
+// every budget >= a (each such leaf is served by one centre; a leaf of weight 0, an empty sibling, costs 0 at
+// every budget), so only min(k, a) + 1 costs are kept per node and k1 is scanned up to the upper child's
+// min(k', a_upper). A chain of released cells, each with an empty sibling, thus keeps 2 costs a node, not
+// k + 1. Those limits never change the result: a budget beyond a_upper has the cost of a_upper, and the lower
+// child's cost can only fall with the budget left to it, so the first minimiser is within them (for the
+// doubles as well: rounding a sum is monotone).
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -36,6 +38,7 @@ struct TreeSolution {
   // node's centre is its parent's midpoint, dynamic_program._get_center). At most k, at least 1.
   std::vector<std::int32_t> centre_nodes;
   double tree_cost = 0;  // the optimum at the root with budget k (public: from the noisy weights and the diameters)
+  std::size_t cost_entries = 0;  // doubles in the program's table: the sum over nodes of min(k, leaves of nonzero weight) + 1
 };
 
 // k >= 1 (std::invalid_argument otherwise).

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "catalog/catalog.hpp"
 #include "core/files.hpp"
 #include "run/runner.hpp"
 #include "test_support.hpp"
@@ -44,6 +45,27 @@ TEST(Cli, EverySubcommandHasHelp) {
     EXPECT_EQ(r.code, 0) << c;
     EXPECT_NE(r.output.find("usage: dpclust"), std::string::npos) << c << ": " << r.output;
   }
+}
+
+// `dpclust list` prints a method's parameters as columns: a name longer than the column (release_coreset,
+// initial_centers) ran into its default ("release_coresetfalse"). Every parameter of every method must be followed by
+// at least two spaces on its line.
+TEST(Cli, ListKeepsEveryParameterNameApartFromItsDefault) {
+  Result r = sh("list");
+  ASSERT_EQ(r.code, 0) << r.output;
+  std::size_t checked = 0;
+  for (const auto& m : all_methods())
+    for (const auto& p : m.params) {
+      const std::string line_start = "\n      " + p.name;
+      const auto at = r.output.find(line_start + " ");
+      ASSERT_NE(r.output.find(line_start), std::string::npos) << m.name << "." << p.name;
+      EXPECT_NE(at, std::string::npos) << m.name << "." << p.name << " runs into the next column";
+      if (at != std::string::npos) {
+        EXPECT_EQ(r.output.compare(at + line_start.size(), 2, "  "), 0) << m.name << "." << p.name;
+      }
+      ++checked;
+    }
+  EXPECT_GT(checked, 100u);
 }
 
 TEST(Cli, BadConfigExitsWithCodeTwoAndNamesTheKey) {

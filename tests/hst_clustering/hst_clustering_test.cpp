@@ -358,5 +358,54 @@ TEST(HstClusteringMethod, RegisteredAndRunsFromParameters) {
   EXPECT_GT(large.memory, small.memory);
 }
 
+TEST(HstClusteringCost, TheMemoryBoundHoldsOnChainsOfDuplicatesAndIsNotLooseAtTheDemosSize) {
+  const MethodInfo& m = hst_clustering_method_info();
+  // The worst data for the tree: groups of duplicate points, each a chain of released cells (with an empty
+  // sibling a level) down all L d levels. 3-D, 10 layers (30 levels), eps 20: tau is small and a group of 2 tau
+  // points is released at every level with near certainty.
+  const ParamSet p = with_defaults(m, {{"k", std::int64_t{16}}, {"epsilon", 20.0}});
+  const TrialCostEstimate bound = trial_cost_bound(p, 2400, 3);
+  const HstClusteringOptions o = options_of(p);
+  const std::size_t group = 2 * static_cast<std::size_t>(bound.threshold), groups = 2400 / group;
+  ASSERT_GE(groups, 8u);
+  Dataset data;
+  data.n = groups * group;
+  data.d = 3;
+  Rng r(17);
+  for (std::size_t g = 0; g < groups; ++g) {
+    double x[3] = {r.uniform(-90, 90), r.uniform(-90, 90), r.uniform(-90, 90)};
+    for (std::size_t i = 0; i < group; ++i) data.coords.insert(data.coords.end(), x, x + 3);
+  }
+  data.bounds = Bounds{std::vector<double>(3, -100.0), std::vector<double>(3, 100.0)};
+  BudgetLedger ledger(o.epsilon, o.delta);
+  const HstClusteringResult res = fit(data, o, ledger);
+  EXPECT_EQ(res.tree.depth, 30u);  // the chains reach the last level
+  EXPECT_GE(res.tree.released_cells, groups * 20);
+  // The bound holds, and is within a small factor of what the chains reach (2 tau points a group against the
+  // bound's tau / 2: 4 times as many groups, at most).
+  EXPECT_EQ(bound.threshold, res.calibration.threshold);
+  EXPECT_LE(static_cast<double>(res.tree.nodes.size()), bound.tree_nodes);
+  EXPECT_GE(static_cast<double>(res.tree.nodes.size()), bound.tree_nodes / 8);
+  EXPECT_LE(static_cast<double>(res.solution.cost_entries), bound.cost_entries);
+  // A chain node keeps 2 costs (budget 0 and 1: one leaf of nonzero weight below it), not min(k, leaves) + 1
+  // counting the empty siblings, which cost 0 at every budget.
+  EXPECT_LE(res.solution.cost_entries, 3 * res.tree.nodes.size());
+  const double structures = static_cast<double>(res.tree.nodes.size() * sizeof(HstNode) + 8 * (3 * res.tree.nodes.size() + res.solution.cost_entries) +
+                                                data.coords.size() * 8);
+  EXPECT_LE(structures, bound.memory);
+
+  // Google's demo (20,000 x 100, k 64, delta 1e-6, 10 layers) at eps 100: 58 MB measured peak on the demo's
+  // data; the bound covers chains of duplicates (about 1,800 released cells a level over 1,000 levels), a few
+  // hundred MB, not the 1.7 GiB that counted k + 1 costs for every node.
+  const ParamSet demo = with_defaults(m, {{"k", std::int64_t{64}}, {"epsilon", 100.0}, {"delta", 1e-6}});
+  const TrialCostEstimate at_demo = trial_cost_bound(demo, 20000, 100);
+  EXPECT_EQ(at_demo.threshold, 22.0);
+  EXPECT_GT(at_demo.memory, 58e6);
+  EXPECT_LT(at_demo.memory, 600e6);
+  // And the bound falls with epsilon's threshold: eps 1 keeps far fewer cells.
+  const ParamSet demo1 = with_defaults(m, {{"k", std::int64_t{64}}, {"epsilon", 1.0}, {"delta", 1e-6}});
+  EXPECT_LT(trial_cost_bound(demo1, 20000, 100).memory, at_demo.memory / 5);
+}
+
 }  // namespace
 }  // namespace dpclust::hst
