@@ -51,6 +51,23 @@ double reduction(double series, double baseline, double against) {
   return gap == 0 ? std::nan("") : 1.0 - (series - baseline) / gap;
 }
 
+// The central `coverage` interval of a statistic over rs.resamples bootstrap draws from the seeded stream of `rs`
+// (`draw(rng)` computes the statistic on one resample; a non-finite one is left out); absent when none is finite.
+template <class Draw>
+std::optional<std::pair<double, double>> bootstrap_interval(const ResampleSettings& rs, double coverage, Draw&& draw) {
+  std::mt19937_64 rng(rs.seed);
+  SeedDistribution d;
+  d.exact = false;
+  d.values.reserve(rs.resamples);
+  for (std::size_t r = 0; r < rs.resamples; ++r) {
+    const double g = draw(rng);
+    if (std::isfinite(g)) d.values.push_back(g);
+  }
+  if (d.values.empty()) return std::nullopt;
+  std::sort(d.values.begin(), d.values.end());
+  return central_interval(d, coverage);
+}
+
 }  // namespace
 
 GapReduction gap_reduction(const std::vector<double>& series, const std::vector<double>& baseline, const std::vector<double>& against,
@@ -58,18 +75,10 @@ GapReduction gap_reduction(const std::vector<double>& series, const std::vector<
   GapReduction out;
   out.value = reduction(mean(series), mean(baseline), mean(against));
   if (series.size() < 2 || baseline.size() < 2 || against.size() < 2 || rs.resamples == 0) return out;
-  std::mt19937_64 rng(rs.seed);
-  SeedDistribution d;
-  d.exact = false;
-  d.values.reserve(rs.resamples);
-  for (std::size_t r = 0; r < rs.resamples; ++r) {
+  out.interval = bootstrap_interval(rs, coverage, [&](std::mt19937_64& rng) {
     const double s = resampled_mean(series, rng), b = resampled_mean(baseline, rng), a = resampled_mean(against, rng);
-    const double g = reduction(s, b, a);
-    if (std::isfinite(g)) d.values.push_back(g);
-  }
-  if (d.values.empty()) return out;
-  std::sort(d.values.begin(), d.values.end());
-  out.interval = central_interval(d, coverage);
+    return reduction(s, b, a);
+  });
   return out;
 }
 
@@ -100,21 +109,13 @@ GapReduction auc_reduction(const std::vector<double>& x, const std::vector<std::
   bool enough = rs.resamples > 0 && x.size() >= 2;
   for (std::size_t i = 0; i < x.size(); ++i) enough = enough && series[i].size() >= 2 && against[i].size() >= 2;
   if (!enough) return out;
-  std::mt19937_64 rng(rs.seed);
-  SeedDistribution d;
-  d.exact = false;
-  d.values.reserve(rs.resamples);
-  for (std::size_t r = 0; r < rs.resamples; ++r) {
+  out.interval = bootstrap_interval(rs, coverage, [&](std::mt19937_64& rng) {
     for (std::size_t i = 0; i < x.size(); ++i) {
       s[i] = resampled_mean(series[i], rng);
       a[i] = resampled_mean(against[i], rng);
     }
-    const double g = area_reduction(x, s, a);
-    if (std::isfinite(g)) d.values.push_back(g);
-  }
-  if (d.values.empty()) return out;
-  std::sort(d.values.begin(), d.values.end());
-  out.interval = central_interval(d, coverage);
+    return area_reduction(x, s, a);
+  });
   return out;
 }
 
