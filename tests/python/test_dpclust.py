@@ -137,8 +137,10 @@ def test_fastlloyd_releases_centres_under_one_gaussian_budget(moons):
     assert est.epsilon_spent_ == pytest.approx(1.0) and est.delta_spent_ == 1e-6
     laplace = fitted(dpclust.FastLloyd, moons.X, n_clusters=3, noise="laplace", delta=0.0, iterations=3)
     assert laplace.delta_spent_ == 0 and laplace.n_iter_ == 3 and laplace.privacy_notion_.startswith("eps-DP")
-    with pytest.raises(ValueError, match="delta"):
-        fitted(dpclust.FastLloyd, moons.X, noise="laplace")
+    # Laplace noise leaves the default delta unused (as a dataset-level delta in a config): pure eps-DP, delta 0 spent.
+    laplace_default_delta = fitted(dpclust.FastLloyd, moons.X, n_clusters=3, noise="laplace", iterations=3)
+    assert laplace_default_delta.delta_spent_ == 0 and laplace_default_delta.privacy_notion_.startswith("eps-DP")
+    assert {s["mechanism"] for s in laplace_default_delta.ledger_["steps"]} == {"discrete_laplace"}
     with pytest.raises(TypeError, match="sample_weight"):
         dpclust.FastLloyd(2, bounds=((-2.5, -2.5), (2.5, 2.5))).fit(moons.X, sample_weight=np.ones(len(moons.X)))
     # The authors' variant: their seeded noise streams, flagged.
