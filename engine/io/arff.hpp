@@ -2,8 +2,8 @@
 // ARFF (Weka) point files: the format of the clustering benchmark suites (cluto-t*, R15, the
 // WaveCluster sets). Dense data only; values separated by commas or blanks, as Weka reads them.
 // Every attribute is accounted for: numeric ones are coordinates; nominal ones are the label (named, the
-// last attribute by Weka's convention, or else the one named class, label or target), coordinates (listed in `columns` when their values
-// are numbers, or under `nominal: codes | onehot`) or left out with a warning naming them; string and
+// last attribute by Weka's convention, or else the one named class, label or target), coordinates (listed in `columns`
+// when their values are numbers, or under `nominal: codes | onehot`) or left out with a warning naming them; string and
 // date attributes are left out likewise unless a string attribute is the label (naming one in
 // `columns` is an error). Every attribute left out is in provenance["skipped_attributes"] by name and
 // type, never a value. Missing values ('?') follow io/missing_values.hpp.

@@ -36,7 +36,9 @@ TEST(CsvHeaderAutoNames, UnknownColumnGivesTheCountOfGuessedNamesNotTheirText) {
   CsvOptions twice;
   twice.columns = {"2", "2"};
   const std::string msg3 = testing::input_error([&] { load_csv(p, twice); });
-  EXPECT_TRUE(mentions(msg3, "column #2 (0-based; header: auto, names not shown; `header: true` shows them) is selected twice")) << msg3;
+  EXPECT_TRUE(
+      mentions(msg3, "column #2 (0-based; header: auto, names not shown; `header: true` shows them) is selected twice"))
+      << msg3;
   EXPECT_FALSE(mentions(msg3, "SECRETJOHN")) << msg3;
   // Confirmed by header: true, the names are the user's: listed.
   CsvOptions confirmed = o;
