@@ -69,8 +69,8 @@ bool names_metric(const ExperimentConfig& cfg, const char* metric) {
 }
 
 // The k-means measures a trial computes (metrics/kmeans_measures.hpp; only when named): the nearest released
-// centres (n k d), the silhouette on at most kSilhouetteSampleSize points (m^2 d / 2, m x (d + k) memory), the
-// non-private reference (10 k-means runs, once per dataset and k: its work spread over the cell's trials).
+// centres (n k d), the silhouette (below), the non-private reference (10 k-means runs, once per dataset and k: its
+// work spread over the cell's trials).
 // k: the method's `k`, else 64 (the number of true classes is not known before the data are read).
 Sizes measures_cost(const ExperimentConfig& cfg, const Cell& cell, double n, double d) {
   Sizes s{0, 0};
@@ -90,8 +90,11 @@ Sizes measures_cost(const ExperimentConfig& cfg, const Cell& cell, double n, dou
     s.work += ref.work / static_cast<double>(std::max<std::int64_t>(cfg.trials, 1));
   }
   if (names_metric(cfg, "silhouette")) {
-    const double m = std::min(n, static_cast<double>(kSilhouetteSampleSize));
-    s.memory += kDouble * m * (2 * d + 2 + k + 128);
+    // On every point, or on about m (a stratified sample adds at most 50 points per cluster): m^2 d / 2 pairs,
+    // m x (2 d + k) memory and the jackknife's m x k x 17 sums, at most 2^22 (metrics/silhouette.hpp).
+    const auto sample = static_cast<double>(cfg.evaluation.silhouette_sample);
+    const double m = sample == 0 || n <= sample ? n : std::min(n, sample + 50 * k);
+    s.memory += kDouble * m * (2 * d + 2 + k + 128) + (m < n ? kDouble * std::min(m * k * 17, 4194304.0) : 0);
     s.work += m * m * d / 2;
   }
   return s;

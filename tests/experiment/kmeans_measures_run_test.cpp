@@ -190,7 +190,10 @@ TEST(KMeansMeasuresRun, TheCostModelCountsTheNamedMeasures) {
   const TrialCost plain = cost("metrics: [ari]\n"), sil = cost("metrics: [ari, silhouette]\n"),
                   ref = cost("metrics: [ari, normalized_kmeans_cost]\n"), unnamed = cost("");
   EXPECT_EQ(unnamed.work, plain.work);  // not computed by default
-  EXPECT_GE(sil.work - plain.work, 1e4 * 1e4 * 100 / 2);
+  EXPECT_GE(sil.work - plain.work, 2e3 * 2e3 * 100 / 2);  // the default sample, 2000 points
+  EXPECT_LT(sil.work - plain.work, 1e4 * 1e4 * 100 / 2);
+  const TrialCost dpm_sample = cost("metrics: [ari, silhouette]\nsilhouette_sample: 10000\n");
+  EXPECT_GE(dpm_sample.work - plain.work, 1e4 * 1e4 * 100 / 2);
   EXPECT_GT(sil.memory, plain.memory);
   // 10 restarts of up to 300 iterations of n k d, over the 4 trials of the cell.
   EXPECT_GE(ref.work - plain.work, 10.0 * 300 * 1e5 * 4 * 100 / 4);
