@@ -138,11 +138,17 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" >/dev/null
 # With ccache, files compiled with the precompiled headers are cached only with this sloppiness (CMakeLists.txt
 # hands it to the compiler launcher too).
 export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}"
-# --test with the sanitizer pass: the engine's GoogleTest programs run once, in that pass (3a); the Release build
-# makes what the rest of the suite runs (dpclust_release_checks: the binary, the Python module the installed-package
-# test packages, and test_cluster for the slow_data tests, left out of the sanitizer pass). Everything otherwise.
-release_target=()
-[ "$mode" = test ] && [ "$sanitize" = 1 ] && release_target=(--target dpclust_release_checks)
+# What each mode runs, and nothing else: the main job runs the `dpclust` binary (the figures read only the JSON
+# results, with matplotlib; the Python module is built by `pip install .` or `cmake --build build --target
+# dpclust_python_core`). --test with the sanitizer pass: the engine's GoogleTest programs run once, in that pass
+# (3a); the Release build makes what the rest of the suite runs (dpclust_release_checks: the binary, the Python
+# module the installed-package test packages, and test_cluster for the slow_data tests, left out of the sanitizer
+# pass). --test --no-sanitize: everything.
+release_target=(--target dpclust)
+if [ "$mode" = test ]; then
+  release_target=()
+  [ "$sanitize" = 1 ] && release_target=(--target dpclust_release_checks)
+fi
 "${release_nice[@]}" cmake --build "$build" -j "$jobs" "${release_target[@]}" 2>&1 | grep -E "error:|warning:|Linking CXX executable" || true
 [ -x "$build/experiments/dpclust" ] || { echo "build failed; rerun: cmake --build $build" >&2; exit 1; }
 build_done=$(date +%s)

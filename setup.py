@@ -1,9 +1,13 @@
 """setuptools' side of `pip install .` (pyproject.toml has the metadata): a build_ext that drives CMake.
 
 CMake builds only what the package needs -- the extension dpclust._core and the `dpclust` binary (no tests,
-no benchmarks) -- against the running interpreter, in a persistent folder (build-pip/<interpreter>, so a
+no benchmarks) -- against the running interpreter, in a persistent folder (build-pip-<interpreter>, so a
 second install is incremental), with -j from the core count (CMAKE_BUILD_PARALLEL_LEVEL overrides it) and
-the compiler launcher of CMAKE_CXX_COMPILER_LAUNCHER (e.g. ccache) when that is set. With
+ccache as the compiler launcher when it is installed (CMAKE_CXX_COMPILER_LAUNCHER overrides it; empty: none).
+The folder sits beside build/ at the same depth, and CMakeLists.txt hashes paths relative to the source tree
+(CCACHE_BASEDIR), so after ./run_all.sh (whose Release build compiles through ccache) the engine's objects come
+from the cache and only the Python module is compiled. The expected time is said first, on the terminal pip
+runs in (pip shows the build's own output, one line per CMake step, with -v). With
 DPCLUST_PIP_PREBUILT_DIR=<a CMake build folder of this tree> nothing is built: the module and binary already
 built there are packaged (the test suite uses this; the folder must have been configured for this interpreter). The binary goes into the
 package as dpclust/bin/dpclust, run by the `dpclust` console command (dpclust/_cli.py). Everything setuptools
@@ -15,12 +19,16 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import time
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 WORK = os.path.join(ROOT, "build-pip")
+# CPU seconds of a build of the package's two targets from nothing (docs/performance.md, "Where the build time
+# goes"): the expected time said before the build.
+BUILD_CPU_SECONDS = 480
 
 
 class CMakeExtension(Extension):
@@ -39,12 +47,30 @@ def cmake_commands(cmake, build_dir, python=sys.executable):
         args.append(f"-Dpybind11_DIR={pybind11.get_cmake_dir()}")
     except ImportError:
         pass  # CMake's own search (Debian: pybind11-dev)
-    launcher = os.environ.get("CMAKE_CXX_COMPILER_LAUNCHER")
+    launcher = compiler_launcher()
     if launcher:
         args.append(f"-DCMAKE_CXX_COMPILER_LAUNCHER={launcher}")
     jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 1)
     return [[cmake, "-S", ROOT, "-B", build_dir, *args],
             [cmake, "--build", build_dir, "--target", "dpclust_python_core", "dpclust", "-j", jobs]]
+
+
+def compiler_launcher():
+    """CMAKE_CXX_COMPILER_LAUNCHER when set (empty: none), else ccache when installed."""
+    if "CMAKE_CXX_COMPILER_LAUNCHER" in os.environ:
+        return os.environ["CMAKE_CXX_COMPILER_LAUNCHER"]
+    return shutil.which("ccache") or ""
+
+
+def say(message):
+    """A line on the terminal pip runs in (pip shows a build's output only with -v, or when it fails), and in the
+    build's output."""
+    print(message, flush=True)
+    try:
+        with open("/dev/tty", "w") as tty:
+            tty.write(message + "\n")
+    except OSError:
+        pass  # no terminal (CI, a pipe): the line is in pip's log
 
 
 class CMakeBuild(build_ext):
@@ -58,9 +84,17 @@ class CMakeBuild(build_ext):
         if cmake is None:
             sys.exit("dpclust: cmake (>= 3.20) is needed to build the package (Debian: apt-get install cmake)")
         tag = sysconfig.get_config_var("EXT_SUFFIX").split(".")[1]  # e.g. cpython-311-x86_64-linux-gnu
-        build_dir = os.environ.get("DPCLUST_PIP_BUILD_DIR") or os.path.join(WORK, tag)
+        build_dir = os.environ.get("DPCLUST_PIP_BUILD_DIR") or os.path.join(ROOT, "build-pip-" + tag)
+        cores = int(os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or os.cpu_count() or 1)
+        minutes = max(1, round(BUILD_CPU_SECONDS / cores / 60))
+        cached = "with ccache, seconds for what an earlier build compiled (e.g. ./run_all.sh's)" if compiler_launcher() else \
+            "without ccache (install it to reuse an earlier build's objects)"
+        say(f"dpclust: building the C++ engine, the `dpclust` binary and the Python module with CMake in {build_dir}: "
+            f"about {minutes} min on {cores} cores from scratch, {cached}; `pip install -v` shows each step")
+        start = time.monotonic()
         for command in cmake_commands(cmake, build_dir):
             subprocess.run(command, check=True)
+        say(f"dpclust: built in {time.monotonic() - start:.0f} s")
         self.copy_built(ext, build_dir)
 
     def copy_built(self, ext, build_dir):

@@ -25,7 +25,8 @@ std::uint64_t trial_seed(const ExperimentConfig& cfg, std::string_view cell_key,
 
 const std::vector<std::string> kTopKeys = {"experiment", "description", "seed", "seeds", "randomness", "trials", "threads",
                                             "datasets", "methods", "metrics", "params", "output", "audit",
-                                            "baselines", "centres_outside_domain"};
+                                            "baselines", "centres_outside_domain", "silhouette_sample",
+                                            "silhouette_sampling"};
 const std::vector<std::string> kMethodKeys = {"method", "as", "params", "zip", "centres_outside_domain"};
 const std::vector<std::string> kOutputKeys = {"release", "points", "labels"};
 
@@ -36,6 +37,32 @@ CentresOutsideDomain centres_outside_domain_of(const Located& at) {
   if (v == "keep") return CentresOutsideDomain::keep;
   yaml::fail(at, "centres_outside_domain '" + yaml::clip(v) + "' is not clamp or keep",
              "clamp (the default: released centres outside the public domain moved into it) or keep (as the method released them)");
+}
+
+// `silhouette_sample: M | all`: the silhouette on M points of a larger dataset, or on every point.
+std::size_t silhouette_sample_of(const Located& at) {
+  const std::string allowed = "an integer in [3, 1000000] or all";
+  const std::string fix = "2000 (the default) estimates it from about 2000 points, with its standard error; all scores every point "
+                          "(n^2 d / 2 operations a trial)";
+  const std::string text = at.node.IsScalar() ? at.node.Scalar() : "";
+  if (text == "all") return 0;
+  if (text.empty() || text.find_first_not_of("0123456789+-.eE") != std::string::npos)
+    yaml::fail(at, "silhouette_sample must be " + allowed + (text.empty() ? "" : ", got '" + yaml::clip(text) + "'"), fix);
+  const std::int64_t m = as_whole_number(at, "silhouette_sample", allowed);
+  if (m < 3 || m > kMaxSilhouetteSample) yaml::fail(at, "silhouette_sample must be " + allowed + ", got " + std::to_string(m), fix);
+  return static_cast<std::size_t>(m);
+}
+
+// `silhouette_sampling: stratified | subset` (core/metric.hpp SilhouetteSampling).
+SilhouetteSampling silhouette_sampling_of(const Located& at) {
+  const std::string v = yaml::as_string(at);
+  for (const auto& s : kSilhouetteSamplings)
+    if (v == s.name) return s.kind;
+  const std::string near = closest_match(v, names_of(kSilhouetteSamplings));
+  yaml::fail(at, "silhouette_sampling '" + yaml::clip(v) + "' is not stratified or subset",
+             (near.empty() ? "" : "did you mean '" + near + "'? ") +
+                 "stratified (the default: every cluster in proportion, a small one whole, an estimate of the silhouette on every "
+                 "point) or subset (scikit-learn's sample_size: the silhouette of the sampled points alone, as DPM's artifact)");
 }
 
 // config_reading.hpp: names become folder names.
@@ -122,6 +149,8 @@ void parse_run_keys(const Located& root, ExperimentConfig& cfg) {
   check_name(root.child("experiment"), cfg.name, "experiment name", "_ . -");
   if (root.has("description")) cfg.description = yaml::as_string(root.child("description"));
   if (root.has("centres_outside_domain")) cfg.centres_outside_domain = centres_outside_domain_of(root.child("centres_outside_domain"));
+  if (root.has("silhouette_sample")) cfg.evaluation.silhouette_sample = silhouette_sample_of(root.child("silhouette_sample"));
+  if (root.has("silhouette_sampling")) cfg.evaluation.silhouette_sampling = silhouette_sampling_of(root.child("silhouette_sampling"));
   parse_trials_and_seeds(root, cfg);
   if (root.has("randomness")) parse_randomness_key(root, cfg);
   if (root.has("audit")) cfg.audit = parse_audit(root.child("audit"));

@@ -15,6 +15,7 @@
 #include "core/centres_domain.hpp"
 #include "core/dataset.hpp"
 #include "core/error.hpp"  // InputError: what reading a config throws
+#include "core/metric.hpp"  // EvaluationSettings
 #include "core/params.hpp"
 #include "core/rng.hpp"
 
@@ -134,6 +135,8 @@ struct MethodSpec {
 // Limits of the schema: trials per cell, and the default of `--max-cells` (cells of the expanded grid).
 inline constexpr std::int64_t kMaxTrials = 1'000'000;
 inline constexpr std::uint64_t kDefaultMaxCells = 1'000'000;
+// `silhouette_sample:` at most this (a 10^6-point silhouette is 5 * 10^11 d operations a trial).
+inline constexpr std::int64_t kMaxSilhouetteSample = 1'000'000;
 
 // The `audit:` section (docs/privacy.md "Privacy audit"; engine/audit): how `dpclust audit` tests the private
 // methods of this experiment. Plain data here; engine/audit builds the neighbouring pairs.
@@ -186,6 +189,8 @@ struct ExperimentConfig {
   // moved into it (default) or kept as released (an authors' behaviour a reproduction needs); a method entry may
   // set its own.
   CentresOutsideDomain centres_outside_domain = CentresOutsideDomain::clamp;
+  // What the metrics read: `silhouette_sample: M | all` (core/metric.hpp EvaluationSettings).
+  EvaluationSettings evaluation;
   std::filesystem::path data_root;   // resolved data root (may be empty)
   // The grid expansion refuses more cells than this (`--max-cells`; counted before anything is expanded).
   std::uint64_t max_cells = kDefaultMaxCells;

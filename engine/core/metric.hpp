@@ -2,6 +2,7 @@
 // The one small interface for evaluation metrics: a function of the trial's output (and usually the
 // ground-truth labels) to one number.
 #include <any>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -14,6 +15,7 @@
 
 #include "core/dataset.hpp"
 #include "core/method.hpp"
+#include "core/named_choice.hpp"
 
 namespace dpclust {
 
@@ -64,6 +66,34 @@ class DatasetCache {
 // the evaluation's own cost (classifiers, matching, scores) can be told from the mechanism's.
 inline constexpr const char* kMechanismRerunSecondsKey = "timing.mechanism_rerun_seconds";
 
+// `silhouette_sampling:` how the silhouette of a dataset larger than the sample is estimated from about M of its
+// points (metrics/silhouette.hpp): stratified = each cluster in proportion, a small one whole, weighted by its
+// share of all points (unbiased but for curvature); subset = scikit-learn's silhouette_score(..., sample_size=M),
+// the silhouette of M points alone (DPM's artifact; biased where a cluster has few sampled points). Both about
+// M^2 d / 2 a trial.
+enum class SilhouetteSampling { stratified, subset };
+inline constexpr Named<SilhouetteSampling> kSilhouetteSamplings[] = {{"stratified", SilhouetteSampling::stratified},
+                                                                      {"subset", SilhouetteSampling::subset}};
+
+// The run's evaluation settings that metrics read (config keys at the top of an experiment; docs/config.md).
+struct EvaluationSettings {
+  // `silhouette_sample: M`: the silhouette of a larger dataset is estimated from M points drawn once per dataset
+  // (metrics/kmeans_measures.hpp); 0 (`all`): on every point, n^2 d / 2 a trial.
+  std::size_t silhouette_sample = 2000;
+  SilhouetteSampling silhouette_sampling = SilhouetteSampling::stratified;
+};
+
+// What a metric computed on a sample of the points reports beside its value (MetricInput::sampled): the
+// sample and the standard error of the value as an estimate of the value on every point. A metric on every
+// point leaves it untouched.
+struct SampledValue {
+  std::size_t points = 0;       // the sample's configured size m (0: not sampled)
+  std::size_t population = 0;   // the number of points n it was drawn from
+  std::uint64_t seed = 0;       // the seed the sample was drawn with
+  std::string design;           // how it was drawn (e.g. stratified, subset)
+  double standard_error = 0.0;
+};
+
 struct MetricInput {
   const Dataset& data;
   const MethodResult& result;
@@ -80,6 +110,10 @@ struct MetricInput {
   // The run's cache for this dataset (shared by every trial on it), or nullptr: the metric then computes
   // what it would reuse for this trial alone, with the same result.
   DatasetCache* dataset_cache = nullptr;
+  // The run's settings (null: the defaults).
+  const EvaluationSettings* settings = nullptr;
+  // Where a metric computed on a sample of the points describes its sample (null: nobody asks).
+  SampledValue* sampled = nullptr;
 };
 
 struct MetricInfo {

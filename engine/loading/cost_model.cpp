@@ -50,7 +50,8 @@ std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const 
   // the data.
   TrialCost s{16 * in.n(), in.n() * in.d()};
   if (info && info->cost.trial) s = info->cost.trial(in);
-  const TrialCost measures = kmeans_measures_cost(in, info && info->releases_centres, cfg.trials);
+  const TrialCost measures = kmeans_measures_cost(in, info && info->releases_centres, cfg.trials,
+                                                        cfg.evaluation.silhouette_sample);
   return TrialCost{s.memory + measures.memory, s.work + measures.work, s.noise_draws};
 }
 

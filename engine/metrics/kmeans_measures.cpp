@@ -29,6 +29,11 @@ using measures::nearest;
 using measures::per_dataset;
 using measures::require_true_labels;
 
+// The silhouette sample's seed: a function of the coordinates, the same for every trial and run on them.
+std::uint32_t silhouette_sample_seed(std::uint64_t fingerprint) {
+  return static_cast<std::uint32_t>(splitmix64(fingerprint ^ fnv1a64("silhouette_sample")) >> 32);
+}
+
 std::size_t reference_k(const MetricInput& in) {
   if (in.params.has("k")) return static_cast<std::size_t>(in.params.integer("k"));
   if (in.data.has_labels()) {
@@ -92,16 +97,31 @@ const std::vector<MetricInfo>& kmeans_measures() {
                      }),
       label_measure("silhouette",
                     "silhouette coefficient (scikit-learn silhouette_score) of the nearest-centre labels (else the method's labels); "
-                    "on a fixed sample of 10000 points above that; NaN unless 2 <= labels <= points - 1",
+                    "above silhouette_sample points (2000 unless set), estimated from that many drawn once per dataset, with its standard "
+                    "error (silhouette_sampling: stratified or subset); NaN unless 2 <= labels <= points - 1",
                     false,
                     [](const MetricInput& in) {
                       const Labels& labels = measure_labels(in, "silhouette");
-                      if (in.data.n <= kSilhouetteSampleSize) return silhouette_score(in.data.coords.data(), in.data.n, in.data.d, labels);
-                      const auto rows = per_dataset<std::vector<std::size_t>>(in, "measures.silhouette_sample", [&] {
-                        const auto seed = static_cast<std::uint32_t>(splitmix64(fingerprint(in) ^ fnv1a64("silhouette_sample")) >> 32);
-                        return silhouette_sample(in.data.n, kSilhouetteSampleSize, seed);
-                      });
-                      return silhouette_score(in.data.coords.data(), in.data.n, in.data.d, labels, *rows);
+                      const EvaluationSettings settings = in.settings ? *in.settings : EvaluationSettings{};
+                      const std::size_t size = settings.silhouette_sample, n = in.data.n;
+                      const double* X = in.data.coords.data();
+                      if (size == 0 || n <= size) return silhouette_score(X, n, in.data.d, labels);
+                      const std::uint32_t seed = silhouette_sample_seed(fingerprint(in));
+                      SilhouetteEstimate e;
+                      std::size_t points = size;
+                      const bool subset = settings.silhouette_sampling == SilhouetteSampling::subset;
+                      if (subset) {
+                        const auto rows = per_dataset<std::vector<std::size_t>>(in, "measures.silhouette_sample|m=" + std::to_string(size),
+                                                                                [&] { return silhouette_sample(n, size, seed); });
+                        e = silhouette_estimate(X, n, in.data.d, labels, *rows);
+                      } else {
+                        const auto order = per_dataset<std::vector<std::size_t>>(in, "measures.silhouette_order",
+                                                                                 [&] { return silhouette_order(n, seed); });
+                        e = silhouette_stratified(X, n, in.data.d, labels, *order, size, &points);
+                        if (points >= n) return e.score;  // every point: exact
+                      }
+                      if (in.sampled) *in.sampled = SampledValue{size, n, seed, subset ? "subset" : "stratified", e.standard_error};
+                      return e.score;
                     }),
       label_measure("accuracy",
                     "clustering accuracy: Hungarian matching of the nearest-centre (else the method's) clusters to true classes, "

@@ -8,7 +8,8 @@
 
 namespace dpclust {
 
-TrialCost kmeans_measures_cost(const CostInputs& in, bool releases_centres, std::int64_t trials) {
+TrialCost kmeans_measures_cost(const CostInputs& in, bool releases_centres, std::int64_t trials,
+                               std::size_t silhouette_sample) {
   TrialCost s;
   if (in.metrics.empty()) return s;  // not computed by default
   const double n = in.n(), d = in.d();
@@ -33,8 +34,10 @@ TrialCost kmeans_measures_cost(const CostInputs& in, bool releases_centres, std:
   if (names("davies_bouldin") || names("calinski_harabasz")) s.work += 2 * n * d;
   if (names("dunn")) s.work += n * n * d / 2;
   if (names("silhouette")) {
-    const double m = std::min(n, static_cast<double>(kSilhouetteSampleSize));
-    s.memory += kBytesPerDouble * m * (2 * d + 2 + k + 128);
+    const auto sample = static_cast<double>(silhouette_sample);
+    const double m = sample == 0 || n <= sample ? n : std::min(n, sample + 50 * k);
+    s.memory += kBytesPerDouble * m * (2 * d + 2 + k + 128) +
+                (m < n ? kBytesPerDouble * std::min(m * k * 17, 4194304.0) : 0);
     s.work += m * m * d / 2;
   }
   return s;

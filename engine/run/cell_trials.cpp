@@ -131,15 +131,37 @@ json build_cell_json(int threads, const ExperimentConfig& cfg, const Cell& cell,
   };
   json diag_agg = summarize_numbers("diagnostics");
   json eval_agg = summarize_numbers("evaluation");
-  std::vector<double> secs;
-  for (const auto& t : trials) secs.push_back(t.method_seconds);
+  std::vector<double> secs, metrics_secs;
+  for (const auto& t : trials) {
+    secs.push_back(t.method_seconds);
+    metrics_secs.push_back(t.metrics_seconds);
+  }
+  // Each metric's time, and the sample of a metric computed on one (the same sample in every trial: the
+  // standard error of a trial's value does not shrink with more trials).
+  json metric_secs = json::object(), samples = json::object();
+  for (std::size_t m = 0; m < metrics.size(); ++m) {
+    std::vector<double> vals, errors;
+    const SampledValue* sampled = nullptr;
+    for (const auto& t : trials) {
+      vals.push_back(t.metric_seconds[m]);
+      if (t.metric_samples[m].points == 0) continue;
+      sampled = &t.metric_samples[m];
+      errors.push_back(sampled->standard_error);
+    }
+    metric_secs[metrics[m]->name] = summarize(vals);
+    if (sampled)
+      samples[metrics[m]->name] = {{"points", sampled->points}, {"of", sampled->population}, {"seed", sampled->seed},
+                                   {"sampling", sampled->design}, {"standard_error", summarize(errors)}};
+  }
+  if (!samples.empty()) j["evaluation_samples"] = std::move(samples);
   j["trials"] = std::move(trial_list);
   j["aggregates"] = std::move(agg);
   j["diagnostics_aggregates"] = std::move(diag_agg);
   if (!eval_agg.empty()) j["evaluation_aggregates"] = std::move(eval_agg);
   // The worker threads of the run that computed this cell: parallel trials share the cores, so a time is
   // comparable to single-threaded code only with 1 (configs with `threads: 1`, Table 3).
-  j["timing"] = {{"method_seconds", summarize(secs)}, {"threads", threads}};
+  j["timing"] = {{"method_seconds", summarize(secs)}, {"metrics_seconds", summarize(metrics_secs)}, {"metric_seconds", std::move(metric_secs)},
+                 {"threads", threads}};
   const auto& b = build_info();
   j["computed_by"] = {{"version", b.version}, {"git_commit", b.git_commit}, {"build_type", b.build_type},
                       {"host", b.host}, {"finished", utc_now_iso8601()}};
@@ -169,21 +191,34 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
   // What the dataset's row selection does to this trial's guarantee (max_rows, a secure sample).
   SelectionPrivacy selection = selection_privacy(data, info, ledger);
   res.non_private_notes.insert(res.non_private_notes.end(), selection.non_private.begin(), selection.non_private.end());
-  json metric_json = json::object();
+  json metric_json = json::object(), metric_seconds = json::object(), standard_errors = json::object();
   std::map<std::string, std::any> metric_cache;
   MetricInput in{data, res, cell.params, info, secure ? os_random_u64() : splitmix64(seed ^ fnv1a64("metrics")), metric_cache,
-                 dataset_cache};
+                 dataset_cache, &cfg.evaluation};
   for (const MetricInfo* m : metrics) {
+    // Each metric timed on its own (what is shared within the trial, e.g. the nearest centres, counts for the
+    // first metric that needs it; what is shared across trials, e.g. the k-means reference, for the first trial).
+    const auto started = std::chrono::steady_clock::now();
+    SampledValue sampled;
+    in.sampled = &sampled;
     const double v = m->compute(in);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     out.metric_values.push_back(v);
+    out.metric_seconds.push_back(seconds);
+    out.metric_samples.push_back(sampled);
     metric_json[m->name] = v;
+    metric_seconds[m->name] = seconds;
+    if (sampled.points > 0) standard_errors[m->name] = sampled.standard_error;
   }
   const auto t2 = std::chrono::steady_clock::now();
   out.method_seconds = run.method_seconds;
+  out.metrics_seconds = std::chrono::duration<double>(t2 - t1).count();
   json rec{{"trial", trial}};
   if (!secure) rec["seed"] = seed;
   rec["private_release"] = trial_private_release(info, run, data.non_private_notes);
   rec["metrics"] = std::move(metric_json);
+  // A metric computed on a sample of the points (silhouette above `silhouette_sample`): the standard error of its value.
+  if (!standard_errors.empty()) rec["metric_standard_errors"] = std::move(standard_errors);
   // Released centres outside the public domain (core/centres_domain.hpp): recorded only where there were some.
   if (run.centres_outside > 0)
     rec["post_processing"] = {{"centres_outside_domain", run.centres_outside}, {"action", to_string(run.centres_policy)}};
@@ -194,7 +229,7 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
   if (!res.evaluation.empty()) rec["evaluation"] = std::move(res.evaluation);
   if (cfg.save_release && !res.release.empty()) rec["release"] = std::move(res.release);
   if (cfg.save_labels) rec["labels"] = res.labels;
-  rec["timing"] = {{"method_seconds", out.method_seconds}, {"metrics_seconds", std::chrono::duration<double>(t2 - t1).count()}};
+  rec["timing"] = {{"method_seconds", out.method_seconds}, {"metrics_seconds", out.metrics_seconds}, {"metric_seconds", std::move(metric_seconds)}};
   // The part of metrics_seconds that re-ran the mechanism (cross-validation folds), when a metric did.
   if (const auto rerun = metric_cache.find(kMechanismRerunSecondsKey); rerun != metric_cache.end())
     rec["timing"]["mechanism_rerun_seconds"] = std::any_cast<double>(rerun->second);

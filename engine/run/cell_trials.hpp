@@ -26,7 +26,10 @@ void check_prerequisites(const ExperimentConfig& cfg, const Cell& cell, const Da
 struct TrialOutcome {
   nlohmann::json record;
   std::vector<double> metric_values;
+  std::vector<double> metric_seconds;         // each metric's own time, in the order of metric_values
+  std::vector<SampledValue> metric_samples;   // each metric's sample (points 0: on every point)
   double method_seconds = 0;
+  double metrics_seconds = 0;
   std::vector<std::string> non_private;
   std::vector<std::string> evaluation_only;
   std::vector<std::string> notes;  // MethodResult::notes

@@ -22,8 +22,11 @@ as a results file's ``inertia``, ``normalized_kmeans_cost``, ... for the same po
 ``centre_distance(X, centres, k=None, bounds=None)``  DPM's normalised k-means distance: mean distance of the
                            centres to the nearest centre of each reference restart, / the diagonal of
                            ``bounds`` ((lower, upper)) or of the data's bounding box.
-``silhouette(X, labels)``  scikit-learn's silhouette_score (noise -1 is one more label); above 10,000 points on
-                           the sample the runner uses; NaN where scikit-learn raises.
+``silhouette(X, labels, sample_size=2000, sampling="stratified", return_standard_error=False)``  scikit-learn's
+                           silhouette_score (noise -1 is one more label); on a larger X estimated from the sample
+                           the runner draws with that ``silhouette_sample`` and ``silhouette_sampling`` (None:
+                           every point; docs/config.md); with ``return_standard_error`` the pair (score, its
+                           standard error; 0 when exact); NaN where scikit-learn raises.
 ``accuracy``, ``purity``   (labels_true, labels_pred): Hungarian-matched clustering accuracy; majority-class
                            purity (DPM's and Google's "accuracy"). Predicted noise (-1) counts as wrong.
 

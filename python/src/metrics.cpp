@@ -90,11 +90,11 @@ void set_centres(MeasureCall& c, py::handle centres) {
   c.result.labels.assign(c.data.n, 0);
 }
 
-double measure(MeasureCall& c, const char* name) {
+double measure(MeasureCall& c, const char* name, const EvaluationSettings& settings = {}, SampledValue* sampled = nullptr) {
   for (const MetricInfo& m : kmeans_measures())
     if (m.name == name) {
       std::map<std::string, std::any> cache;
-      const MetricInput in{c.data, c.result, c.params, c.method, 0, cache, nullptr};
+      const MetricInput in{c.data, c.result, c.params, c.method, 0, cache, nullptr, &settings, sampled};
       return m.compute(in);
     }
   throw std::logic_error(std::string("no measure ") + name);
@@ -174,15 +174,32 @@ void bind_metrics(py::module_& m) {
       py::arg("X"), py::arg("centres"), py::arg("k") = py::none(), py::arg("bounds") = py::none());
   m.def(
       "silhouette",
-      [](py::handle X, py::handle labels) {
+      [](py::handle X, py::handle labels, py::handle sample_size, const std::string& sampling, bool return_standard_error) -> py::object {
         MeasureCall c = measure_call(X, py::none());
         c.method.releases_centres = false;
         c.result.labels = labels_from(labels, "labels");
         if (c.result.labels.size() != c.data.n)
           throw InputError("labels", "has " + std::to_string(c.result.labels.size()) + " labels for " + std::to_string(c.data.n) + " points");
-        return measure(c, "silhouette");
+        // sample_size: the runner's `silhouette_sample` (None: every point).
+        EvaluationSettings settings;
+        if (sample_size.is_none()) {
+          settings.silhouette_sample = 0;
+        } else {
+          const auto size = sample_size.cast<std::int64_t>();
+          if (size < 3) throw InputError("sample_size", "sample_size must be at least 3 (or None: every point), got " + std::to_string(size));
+          settings.silhouette_sample = static_cast<std::size_t>(size);
+        }
+        bool known = false;
+        for (const auto& choice : kSilhouetteSamplings)
+          if (sampling == choice.name) settings.silhouette_sampling = choice.kind, known = true;
+        if (!known) throw InputError("sampling", "sampling must be 'stratified' or 'subset', got '" + sampling + "'");
+        SampledValue sampled;
+        const double score = measure(c, "silhouette", settings, &sampled);
+        if (!return_standard_error) return py::float_(score);
+        return py::make_tuple(score, sampled.points > 0 ? sampled.standard_error : 0.0);
       },
-      py::arg("X"), py::arg("labels"));
+      py::arg("X"), py::arg("labels"), py::arg("sample_size") = EvaluationSettings{}.silhouette_sample, py::arg("sampling") = "stratified",
+      py::arg("return_standard_error") = false);
   m.def(
       "accuracy", [](py::handle t, py::handle p) { auto [a, b] = pair_of(t, p, "labels_true", "labels_pred"); return clustering_accuracy(a, b); },
       py::arg("labels_true"), py::arg("labels_pred"));

@@ -177,6 +177,69 @@ TEST(KMeansMeasuresRun, CentresAreTheReleasedOnes) {
   }
 }
 
+// `silhouette_sample`: 600 points scored on a sample of 200, drawn once for the dataset (the same seed in every cell
+// and trial), each trial's standard error beside its value, the sample and the errors in the cell; each metric's
+// seconds in the timing. `all` (and any size >= 600) scores every point: exact, nothing recorded.
+TEST(KMeansMeasuresRun, SilhouetteOnASampleRecordsTheSampleAndTheError) {
+  const std::string head = "experiment: sampled\nseed: 3\ntrials: 3\n" + kDataset + R"(methods:
+  - {method: kmeans, params: {k: 4}}
+  - {method: dp_kmeans, params: {k: 4, epsilon: 1.0}}
+metrics: [silhouette, accuracy]
+)";
+  const fs::path dir = dpclust::testing::temp_dir("measures_sampled");
+  const json sampled = run_text(head + "silhouette_sample: 200\n", dir / "sampled", 2);
+  ASSERT_FALSE(sampled.is_null());
+  std::set<std::uint64_t> seeds;
+  for (const auto& cell : sampled["cells"]) {
+    ASSERT_TRUE(cell.contains("evaluation_samples")) << cell["series"];
+    const json& s = cell["evaluation_samples"]["silhouette"];
+    EXPECT_EQ(s["points"], 200);
+    EXPECT_EQ(s["of"], 600);
+    EXPECT_EQ(s["sampling"], "stratified");
+    seeds.insert(s["seed"].get<std::uint64_t>());
+    EXPECT_EQ(s["standard_error"]["n"], 3);
+    EXPECT_FALSE(cell["evaluation_samples"].contains("accuracy"));  // on every point
+    for (const auto& t : cell["trials"]) {
+      const double se = t["metric_standard_errors"]["silhouette"].get<double>();
+      EXPECT_GT(se, 0.0);
+      EXPECT_LT(se, 0.05);
+      EXPECT_FALSE(t["metric_standard_errors"].contains("accuracy"));
+      for (const char* m : {"silhouette", "accuracy"}) EXPECT_GE(t["timing"]["metric_seconds"][m].get<double>(), 0.0) << m;
+    }
+    EXPECT_EQ(cell["timing"]["metric_seconds"]["silhouette"]["n"], 3);
+    EXPECT_EQ(cell["timing"]["metrics_seconds"]["n"], 3);
+  }
+  EXPECT_EQ(seeds.size(), 1u);  // one sample for the dataset
+  const json exact = run_text(head + "silhouette_sample: all\n", dir / "all", 2), large = run_text(head + "silhouette_sample: 600\n", dir / "600", 2);
+  ASSERT_FALSE(exact.is_null());
+  for (const json* r : {&exact, &large})
+    for (const auto& cell : (*r)["cells"]) {
+      EXPECT_FALSE(cell.contains("evaluation_samples"));
+      for (const auto& t : cell["trials"]) EXPECT_FALSE(t.contains("metric_standard_errors"));
+    }
+  // Every point is the default here (600 <= 2000): the same numbers as `all`.
+  EXPECT_EQ(strip_nondeterministic(exact).dump(), strip_nondeterministic(run_text(head, dir / "default", 2)).dump());
+  // The sampled value lies near the exact one (its standard error is a few hundredths at most here).
+  const double on_sample = cell_of(sampled, "kmeans")["aggregates"]["silhouette"]["mean"].get<double>(),
+               on_all = cell_of(exact, "kmeans")["aggregates"]["silhouette"]["mean"].get<double>();
+  EXPECT_NE(on_sample, on_all);
+  EXPECT_NEAR(on_sample, on_all, 0.05);
+}
+
+TEST(KMeansMeasuresRun, SilhouetteSampleKeyIsCheckedWithItsLine) {
+  const std::string head = "experiment: x\n" + kDataset + "methods:\n  - {method: kmeans, params: {k: 4}}\nmetrics: [silhouette]\n";
+  EXPECT_EQ(parse_config(head, "t.yaml", fs::temp_directory_path(), "").evaluation.silhouette_sample, 2000u);
+  EXPECT_EQ(parse_config(head + "silhouette_sample: all\n", "t.yaml", fs::temp_directory_path(), "").evaluation.silhouette_sample, 0u);
+  EXPECT_EQ(parse_config(head + "silhouette_sample: 1e4\n", "t.yaml", fs::temp_directory_path(), "").evaluation.silhouette_sample, 10000u);
+  for (const char* bad : {"2", "-5", "2000001", "1.5", "some"}) {
+    const std::string msg = error_of(head + "silhouette_sample: " + bad + "\n");
+    EXPECT_NE(msg.find("t.yaml:9"), std::string::npos) << bad << ": " << msg;
+    EXPECT_NE(msg.find("silhouette_sample"), std::string::npos) << bad << ": " << msg;
+    EXPECT_NE(msg.find("or all"), std::string::npos) << bad << ": " << msg;
+  }
+  EXPECT_NE(error_of(head + "silhouete_sample: 100\n").find("silhouette_sample"), std::string::npos);  // did you mean
+}
+
 // The cost model counts the named measures: the silhouette's m^2 d / 2 on its sample, the reference's restarts.
 TEST(KMeansMeasuresRun, TheCostModelCountsTheNamedMeasures) {
   const std::string head = "experiment: x\ntrials: 4\n" + kDataset + "methods:\n  - {method: kmeans, params: {k: 4}}\n";
@@ -190,7 +253,10 @@ TEST(KMeansMeasuresRun, TheCostModelCountsTheNamedMeasures) {
   const TrialCost plain = cost("metrics: [ari]\n"), sil = cost("metrics: [ari, silhouette]\n"),
                   ref = cost("metrics: [ari, normalized_kmeans_cost]\n"), unnamed = cost("");
   EXPECT_EQ(unnamed.work, plain.work);  // not computed by default
-  EXPECT_GE(sil.work - plain.work, 1e4 * 1e4 * 100 / 2);
+  EXPECT_GE(sil.work - plain.work, 2e3 * 2e3 * 100 / 2);  // the default sample, 2000 points
+  EXPECT_LT(sil.work - plain.work, 1e4 * 1e4 * 100 / 2);
+  const TrialCost dpm_sample = cost("metrics: [ari, silhouette]\nsilhouette_sample: 10000\n");
+  EXPECT_GE(dpm_sample.work - plain.work, 1e4 * 1e4 * 100 / 2);
   EXPECT_GT(sil.memory, plain.memory);
   // 10 restarts of up to 300 iterations of n k d, over the 4 trials of the cell.
   EXPECT_GE(ref.work - plain.work, 10.0 * 300 * 1e5 * 4 * 100 / 4);

@@ -59,6 +59,25 @@ def test_silhouette_against_scikit_learn(blobs):
     assert np.isnan(metrics.silhouette(X, np.zeros(len(X), dtype=int)))  # scikit-learn raises: one label
 
 
+@needs_sklearn
+def test_silhouette_on_a_sample_states_its_error(blobs):
+    # sample_size is the runner's silhouette_sample: 600 of the 1,200 points, drawn once from a seed derived from
+    # the data (the same value on every call), the score within a few stated errors of the score on every point.
+    from sklearn.metrics import silhouette_score
+    X, y = blobs
+    exact = silhouette_score(X, y)
+    score, error = metrics.silhouette(X, y, sample_size=600, return_standard_error=True)
+    assert score == metrics.silhouette(X, y, sample_size=600)
+    assert score != pytest.approx(exact, abs=1e-12)
+    assert 0 < error < 0.05
+    assert abs(score - exact) < 4 * error
+    # No larger than the sample, or None: every point, exact, no error.
+    assert metrics.silhouette(X, y, sample_size=None, return_standard_error=True) == (pytest.approx(exact, abs=1e-9), 0.0)
+    assert metrics.silhouette(X, y, sample_size=1200) == pytest.approx(exact, abs=1e-9)
+    with pytest.raises(ValueError, match="sample_size"):
+        metrics.silhouette(X, y, sample_size=2)
+
+
 def test_accuracy_and_purity():
     truth = [0, 0, 0, 0, 1, 1]
     assert metrics.accuracy(truth, [0, 0, 1, 1, 2, 2]) == pytest.approx(4 / 6)  # one cluster per class

@@ -62,3 +62,24 @@ def test_build_command_makes_the_module_and_the_binary_only(configured):
     assert f"dpclust/_core{suffix}" in module_link, module_link[-400:]
     binary_link = (build_dir / "experiments" / "CMakeFiles" / "dpclust.dir" / "link.txt").read_text()
     assert "-o dpclust " in binary_link, binary_link[-400:]
+
+
+def test_ccache_is_the_launcher_when_installed_and_hashes_paths_from_the_source_tree(tmp_path, monkeypatch):
+    """setup.py compiles through ccache when it is installed (CMAKE_CXX_COMPILER_LAUNCHER unset), and CMakeLists.txt
+    hands ccache the source tree as CCACHE_BASEDIR: with pip's folder beside build/ at the same depth, the objects
+    ./run_all.sh compiled are reused (docs/python.md "Installing")."""
+    setup = load_setup()
+    monkeypatch.delenv("CMAKE_CXX_COMPILER_LAUNCHER", raising=False)
+    ccache = shutil.which("ccache")
+    assert setup.compiler_launcher() == (ccache or "")
+    monkeypatch.setenv("CMAKE_CXX_COMPILER_LAUNCHER", "")
+    assert setup.compiler_launcher() == ""  # set and empty: no launcher
+    if ccache is None or shutil.which("cmake") is None:
+        pytest.skip("ccache or cmake is not installed")
+    monkeypatch.delenv("CMAKE_CXX_COMPILER_LAUNCHER")
+    configure, _ = setup.cmake_commands(shutil.which("cmake"), str(tmp_path), python=sys.executable)
+    assert f"-DCMAKE_CXX_COMPILER_LAUNCHER={ccache}" in configure
+    done = subprocess.run(configure, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    rules = (tmp_path / "engine" / "CMakeFiles" / "dpclust_core.dir" / "build.make").read_text()
+    assert f"CCACHE_BASEDIR={ROOT}" in rules

@@ -114,6 +114,27 @@ def test_a_joint_account_follows_the_results_schema(tmp_path):
 
 
 @needs_binary
+def test_a_sampled_silhouette_follows_the_results_schema(tmp_path):
+    """silhouette_sample below n: each trial's standard error (metric_standard_errors), the cell's sample
+    (evaluation_samples) and each metric's seconds (timing.metric_seconds) are documented keys."""
+    config = tmp_path / "sampled.yaml"
+    config.write_text("experiment: sampled_schema\ntrials: 2\nsilhouette_sample: 100\n"
+                      "datasets:\n  - name: blobs\n    generator: {type: blobs, n_samples: 300, centers: 3, n_features: 2, seed: 1}\n"
+                      "    bounds: [[-15, 15], [-15, 15]]\n"
+                      "methods:\n  - method: kmeans\n    params: {k: 3}\nmetrics: [silhouette, accuracy]\n")
+    r = subprocess.run([BINARY, "run", str(config), "--out", str(tmp_path / "out"), "--no-progress"], capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr
+    with open(tmp_path / "out" / "sampled_schema" / "results.json") as f:
+        doc = json.load(f)
+    assert errors(validator("results.schema.json"), doc) == []
+    cell = doc["cells"][0]
+    assert cell["evaluation_samples"]["silhouette"]["points"] == 100 and cell["evaluation_samples"]["silhouette"]["of"] == 300
+    assert all(t["metric_standard_errors"]["silhouette"] > 0 for t in cell["trials"])
+    assert set(cell["trials"][0]["timing"]["metric_seconds"]) == {"silhouette", "accuracy"}
+
+
+@needs_binary
 def test_audits_follow_the_audit_schema(outputs):
     v = validator("audit.schema.json")
     audits = {e: doc for (e, kind), doc in outputs.items() if kind == "audit.json"}

@@ -20,7 +20,7 @@
 # PYTHON (default /usr/bin/python3, whose Debian packages numpy, pybind11, setuptools, wheel, scikit-learn,
 # pandas and pytest the environment sees through --system-site-packages); VENV (default: a temporary folder,
 # removed afterwards); CMAKE_CXX_COMPILER_LAUNCHER=ccache is passed on when set. The CMake build is kept in
-# SOURCE_DIR/build-pip/ between runs, so a second run rebuilds only what changed; with CLEAN=1 it goes to a
+# SOURCE_DIR/build-pip-<interpreter>/ between runs, so a second run rebuilds only what changed; with CLEAN=1 it goes to a
 # temporary folder (setup.py's DPCLUST_PIP_BUILD_DIR), removed afterwards, so the whole engine is configured
 # and compiled by pip's CMake step as on a fresh clone.
 set -eu
