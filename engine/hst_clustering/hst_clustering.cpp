@@ -22,19 +22,6 @@ constexpr std::uint32_t kNoiseLane = 0x48535402;  // "HST", 2: the cells' count 
 // The exact discrete Gaussian sampler takes sigma^2 <= 2^40 (privacy/samplers.hpp).
 constexpr double kMaxSecureSigma2 = 1099511627776.0;
 
-// x with Pr[N(0, 1) >= x] = p, 0 < p <= 1/2: bisection on the tail 0.5 erfc(x / sqrt 2).
-double normal_upper_quantile(double p) {
-  auto tail = [](double x) { return 0.5 * std::erfc(x / std::sqrt(2.0)); };
-  double lo = 0, hi = 1;
-  while (tail(hi) > p) hi *= 2;
-  for (int i = 0; i < 200 && hi - lo > 1e-15 * hi; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    if (tail(mid) > p) lo = mid;
-    else hi = mid;
-  }
-  return hi;
-}
-
 std::uint64_t levels_of(const HstClusteringOptions& o, std::size_t d) { return static_cast<std::uint64_t>(o.layers) * d; }
 
 }  // namespace
@@ -138,7 +125,7 @@ HstClusteringResult hst_clustering(const double* coords, std::size_t n, std::siz
   if (authors) {
     // gaussian_threshold(1, L d, sigma, delta_T): 1 + sqrt(2) sigma Phi^-1(1 - 2 delta_T / (L d)).
     const double p = std::min(0.5, 2 * counts.threshold_delta() / static_cast<double>(levels));
-    if (cal.drawn_sigma > 0) counts.raise_threshold(1.0 + std::sqrt(2.0) * cal.drawn_sigma * normal_upper_quantile(p));
+    if (cal.drawn_sigma > 0) counts.raise_threshold(1.0 + std::sqrt(2.0) * cal.drawn_sigma * privacy::standard_normal_upper_quantile(p));
     // The root's count makes 1 + L d counts a record changes: the Gaussian's epsilon at its delta for that.
     cal.true_epsilon = gaussian_epsilon(o.sampler, cal.sigma, std::sqrt(static_cast<double>(levels + 1)), counts.gaussian_delta());
     std::ostringstream why;

@@ -12,7 +12,8 @@ namespace {
 // The floating-point tail is trusted to a relative 1e-9: the target is lowered by that much.
 constexpr double kTailMargin = 1.0 - 1e-9;
 
-// x with Pr[N(0, 1) >= x] = p, 0 < p <= 1/2 (bisection on 0.5 erfc(x / sqrt 2)).
+}  // namespace
+
 double standard_normal_upper_quantile(double p) {
   auto tail = [](double x) { return 0.5 * std::erfc(x / std::sqrt(2.0)); };
   double lo = 0, hi = 1;
@@ -24,8 +25,6 @@ double standard_normal_upper_quantile(double p) {
   }
   return hi;
 }
-
-}  // namespace
 
 GaussianThresholding GaussianThresholding::build(BudgetLedger& ledger, Sampler sampler, std::uint64_t cells_per_record, double epsilon,
                                                  double delta, double threshold_share, const std::string& step, const std::string& note) {

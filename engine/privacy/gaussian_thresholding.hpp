@@ -39,6 +39,9 @@
 
 namespace dpclust::privacy {
 
+// x with Pr[N(0, 1) >= x] = p, 0 < p <= 1/2: bisection on the tail 0.5 erfc(x / sqrt 2), to a relative 1e-15.
+double standard_normal_upper_quantile(double p);
+
 class GaussianThresholding {
  public:
   // cells_per_record: m >= 1; 0 < delta < 1; 0 < threshold_share < 1 (delta_T = threshold_share delta, delta_G

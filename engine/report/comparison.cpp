@@ -145,7 +145,7 @@ void compare_side_information(ComparisonTable& t) {
       if (kinds_of[i].empty()) continue;
       std::vector<std::pair<std::string, std::string>> kinds;  // kind -> its rows
       for (const auto& [kind, row] : kinds_of[i]) {
-        auto k = std::find_if(kinds.begin(), kinds.end(), [&](const auto& x) { return x.first == kind; });
+        auto k = std::find_if(kinds.begin(), kinds.end(), [&kind = kind](const auto& x) { return x.first == kind; });
         if (k == kinds.end()) kinds.push_back({kind, row});
         else k->second += ", " + row;
       }

@@ -236,7 +236,7 @@ void judge_gap_reduction(const Claim& c, const Results& results, const VerdictSe
   LargestReduction largest;
   for (const auto& [g, cells] : groups) {
     if (!cells.count(c.query.series) || !cells.count(c.baseline) || !cells.count(c.against)) continue;
-    const auto values = [&](const std::string& sr) { return trial_values(*cells.at(sr), c.query.metric); };
+    const auto values = [&cells = cells, &c](const std::string& sr) { return trial_values(*cells.at(sr), c.query.metric); };
     largest.add(g, gap_reduction(values(c.query.series), values(c.baseline), values(c.against), s.resample, s.coverage), out);
   }
   largest.settle(c, s,

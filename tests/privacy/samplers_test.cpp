@@ -314,7 +314,7 @@ TEST(SamplersTails, DiscreteLaplaceTailMatchesTheConditionalPmf) {
   const std::vector<std::pair<double, std::int64_t>> cases = {{3.7, 5}, {0.5, 1}, {1.0, 0}, {1.0, -2}, {2.0, 1000}};
   for (const auto& [scale, k] : cases) {
     const Rational r = rational_at_least(scale);
-    const auto counts = histogram(n, [&] { return discrete_laplace_tail(rng, r, k); });
+    const auto counts = histogram(n, [&, k = k] { return discrete_laplace_tail(rng, r, k); });
     EXPECT_GE(counts.begin()->first, k) << scale << " " << k;
     const auto pmf = laplace_pmf(as_double(r));
     const auto reach = static_cast<std::int64_t>(60 * scale) + 20;
@@ -334,7 +334,7 @@ TEST(SamplersTails, DiscreteGaussianTailMatchesTheConditionalPmf) {
                                                               {10.0, 3}, {10.0, 4}, {3.7, 1}, {3.7, 4}};
   for (const auto& [sigma2, k] : cases) {
     const Rational r = rational_at_least(sigma2);
-    const auto counts = histogram(n, [&] { return discrete_gaussian_tail(rng, r, k); });
+    const auto counts = histogram(n, [&, k = k] { return discrete_gaussian_tail(rng, r, k); });
     EXPECT_GE(counts.begin()->first, k) << sigma2 << " " << k;
     // The conditional pmf written relative to z = k, so far tails do not underflow.
     const double s2 = as_double(r);
@@ -344,7 +344,7 @@ TEST(SamplersTails, DiscreteGaussianTailMatchesTheConditionalPmf) {
       double norm = 0;
       for (std::int64_t j = 0; j <= 4 * reach; ++j)
         norm += std::exp(-static_cast<double>(2 * k * j + j * j) / (2 * s2));
-      rel = [=](std::int64_t z) {
+      rel = [=, k = k](std::int64_t z) {
         const auto j = static_cast<double>(z - k);
         return z < k ? 0.0 : std::exp(-(2 * static_cast<double>(k) * j + j * j) / (2 * s2)) / norm;
       };
