@@ -122,7 +122,8 @@ ParamSet params_for(const MethodInfo& info, const std::map<std::string, double>&
       case ParamType::real_vector: v = RealVector{value}; break;
       default: v = value; break;
     }
-    if (const std::string why = spec->check(v); !why.empty()) throw std::logic_error(info.name + "." + name + ": " + why);
+    if (const std::string why = spec->check(v); !why.empty())
+      throw std::logic_error(info.name + "." + name + ": " + why);
     p.set(name, std::move(v));
   }
   return p;
@@ -153,7 +154,9 @@ void run_method(benchmark::State& state, const std::string& name, const std::map
   state.SetItemsProcessed(static_cast<std::int64_t>(d.n) * state.iterations());
 }
 
-void BM_NdLaplace(benchmark::State& state) { run_method(state, "nd_laplace", {{"epsilon", 1.0}, {"k", 3}}, {{"cluster", "kmeans"}}); }
+void BM_NdLaplace(benchmark::State& state) {
+  run_method(state, "nd_laplace", {{"epsilon", 1.0}, {"k", 3}}, {{"cluster", "kmeans"}});
+}
 BENCHMARK(BM_NdLaplace)->Arg(1000)->Arg(10'000)->Arg(100'000)->Unit(benchmark::kMillisecond);
 
 // The perturbation alone (secure grid sampler, truncation by resampling, epsilon 1 per unit).
@@ -189,7 +192,9 @@ BENCHMARK(BM_WaveCluster)->ArgsProduct({{1000, 10'000, 100'000}, {0, 1, 2, 3, 4}
 void BM_DpKmeans(benchmark::State& state) { run_method(state, "dp_kmeans", {{"k", 3}, {"epsilon", 1.0}}); }
 BENCHMARK(BM_DpKmeans)->Arg(1000)->Arg(10'000)->Arg(100'000)->Unit(benchmark::kMillisecond);
 
-void BM_Pairwise(benchmark::State& state) { run_method(state, "dp_dbscan_pairwise", {{"alpha", 0.3}, {"min_pts", 5}, {"epsilon", 1.0}}); }
+void BM_Pairwise(benchmark::State& state) {
+  run_method(state, "dp_dbscan_pairwise", {{"alpha", 0.3}, {"min_pts", 5}, {"epsilon", 1.0}});
+}
 BENCHMARK(BM_Pairwise)->Arg(1000)->Arg(2000)->Arg(4000)->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -142,8 +142,8 @@ void BM_Phases_Cabs(benchmark::State& state) {
   BudgetLedger ledger(1.0);
   const privacy::CountMechanism noise =
       histogram_mechanism(ledger, NoiseKind::laplace, privacy::Sampler::secure, 1.0, 0.0, false, "histogram", "");
-  const double thr =
-      500 + gamma_noise(NoiseKind::laplace, noise, 1.0, 0.5, static_cast<double>(nb.kappa()), static_cast<double>(g.universe));
+  const double thr = 500 + gamma_noise(NoiseKind::laplace, noise, 1.0, 0.5, static_cast<double>(nb.kappa()),
+                                       static_cast<double>(g.universe));
   const int phase = static_cast<int>(state.range(0));
   static const char* names[] = {"count_cells", "naive_histogram", "core_cells", "merge"};
   state.SetLabel(names[phase]);

@@ -15,11 +15,11 @@
 #include <vector>
 
 #include "cluster/kmeans/kmeans.hpp"
+#include "cluster/kmeans/kmeans_reference.hpp"
 #include "core/rng.hpp"
 #include "data/generators.hpp"
 #include "metrics/clustering_accuracy.hpp"
 #include "metrics/kmeans_measures.hpp"
-#include "cluster/kmeans/kmeans_reference.hpp"
 #include "metrics/nearest_centre.hpp"
 #include "metrics/silhouette.hpp"
 
@@ -51,7 +51,8 @@ const Case& synth(std::size_t d) {
   Rng rng(7);
   for (Eigen::Index k = 0; k < 64; ++k)
     for (Eigen::Index j = 0; j < static_cast<Eigen::Index>(d); ++j)
-      c->released(k, j) = centres.at(static_cast<std::size_t>(k)).at(static_cast<std::size_t>(j)).get<double>() + rng.normal();
+      c->released(k, j) =
+          centres.at(static_cast<std::size_t>(k)).at(static_cast<std::size_t>(j)).get<double>() + rng.normal();
   c->labels = nearest_centres(c->data.coords.data(), c->data.n, d, c->released).labels;
   c->sample = silhouette_sample(c->data.n, kSilhouetteSampleSize, 1);
   return *cases.emplace(d, std::move(c)).first->second;
@@ -59,13 +60,15 @@ const Case& synth(std::size_t d) {
 
 void BM_NearestCentres(benchmark::State& state) {
   const Case& c = synth(static_cast<std::size_t>(state.range(0)));
-  for (auto _ : state) benchmark::DoNotOptimize(nearest_centres(c.data.coords.data(), c.data.n, c.data.d, c.released).cost);
+  for (auto _ : state)
+    benchmark::DoNotOptimize(nearest_centres(c.data.coords.data(), c.data.n, c.data.d, c.released).cost);
 }
 BENCHMARK(BM_NearestCentres)->Arg(10)->Arg(100)->Unit(benchmark::kMillisecond);
 
 void BM_Silhouette(benchmark::State& state) {
   const Case& c = synth(static_cast<std::size_t>(state.range(0)));
-  for (auto _ : state) benchmark::DoNotOptimize(silhouette_score(c.data.coords.data(), c.data.n, c.data.d, c.labels, c.sample));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(silhouette_score(c.data.coords.data(), c.data.n, c.data.d, c.labels, c.sample));
 }
 BENCHMARK(BM_Silhouette)->Arg(10)->Arg(100)->Unit(benchmark::kMillisecond);
 
@@ -83,7 +86,8 @@ BENCHMARK(BM_Purity)->Unit(benchmark::kMillisecond);
 
 void BM_KMeansReference(benchmark::State& state) {
   const Case& c = synth(static_cast<std::size_t>(state.range(0)));
-  for (auto _ : state) benchmark::DoNotOptimize(kmeans_reference(c.data.coords.data(), c.data.n, c.data.d, 64, 1).best_cost());
+  for (auto _ : state)
+    benchmark::DoNotOptimize(kmeans_reference(c.data.coords.data(), c.data.n, c.data.d, 64, 1).best_cost());
 }
 BENCHMARK(BM_KMeansReference)->Arg(10)->Arg(100)->Unit(benchmark::kSecond)->Iterations(1);
 

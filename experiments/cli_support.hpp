@@ -45,7 +45,9 @@ RunLimits limits_from(const boost::program_options::variables_map& vm, int threa
 // --trials override (refused beyond a config's listed seeds), the grid size, the parameters against the
 // datasets' known shapes, memory and work; every problem of every config at once. keep_going: per-cell
 // problems are left to the run, which skips and records those cells.
-std::vector<ExperimentConfig> load_run_configs(const std::vector<std::string>& paths, const std::filesystem::path& data_root,
-                                               std::optional<std::int64_t> trials, const RunLimits& limits, bool keep_going = false);
+std::vector<ExperimentConfig> load_run_configs(const std::vector<std::string>& paths,
+                                               const std::filesystem::path& data_root,
+                                               std::optional<std::int64_t> trials, const RunLimits& limits,
+                                               bool keep_going = false);
 
 }  // namespace dpclust::cli

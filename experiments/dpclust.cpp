@@ -1,37 +1,38 @@
 // dpclust: the command-line driver. Thin by design: it parses options (Boost.Program_options) and
-// calls the engine; every rule (validation, seeds, resume, results layout) lives in the engine (engine/config, run, store, scaleout).
+// calls the engine; every rule (validation, seeds, resume, results layout) lives in the engine (engine/config, run,
+// store, scaleout).
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <cstdlib>
-#include <optional>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "audit/auditor.hpp"
-#include "core/error.hpp"
-#include "data_command.hpp"
-#include "core/files.hpp"
-#include "catalog/catalog_docs.hpp"
 #include "catalog/catalog.hpp"
-#include "config/config.hpp"
-#include "config/yaml_reader.hpp"  // yaml::clip for user text in messages
-#include "loading/dataset_loading.hpp"
-#include "config/grid.hpp"
-#include "store/merge.hpp"
+#include "catalog/catalog_docs.hpp"
 #include "cli_support.hpp"
-#include "run_command.hpp"
-#include "submit_command.hpp"
+#include "config/config.hpp"
+#include "config/grid.hpp"
+#include "config/yaml_reader.hpp"  // yaml::clip for user text in messages
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "data_command.hpp"
+#include "dpdbscan/release_classifier.hpp"
+#include "io/csv.hpp"
 #include "io/label_file.hpp"
+#include "io/text.hpp"
+#include "loading/dataset_loading.hpp"
 #include "metrics/clustering_scores.hpp"
+#include "python_handoff.hpp"
 #include "report/comparison_export.hpp"
 #include "report/report.hpp"
-#include "dpdbscan/release_classifier.hpp"
-#include "store/span_release.hpp"
+#include "run_command.hpp"
+#include "store/merge.hpp"
 #include "store/release_view.hpp"
-#include "io/csv.hpp"
-#include "io/text.hpp"
-#include "python_handoff.hpp"
+#include "store/span_release.hpp"
+#include "submit_command.hpp"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -62,7 +63,8 @@ const char* kUsage =
 
 int cmd_list(int argc, char** argv) {
   po::options_description opts("list options");
-  opts.add_options()("json", "machine-readable output")("data-root", po::value<std::string>(), "directory of the papers' datasets")(
+  opts.add_options()("json", "machine-readable output")("data-root", po::value<std::string>(),
+                                                        "directory of the papers' datasets")(
       "method-table", "print docs/privacy.md's method table (privacy notion, release, when private) as Markdown")(
       "config-keys", "print docs/config-keys.md (every method's, generator's and metric's parameters) as Markdown");
   po::variables_map vm;
@@ -80,7 +82,12 @@ int cmd_list(int argc, char** argv) {
   j["methods"] = nlohmann::json::array();
   for (const auto& m : all_methods()) j["methods"].push_back(m.to_json());
   j["metrics"] = nlohmann::json::array();
-  for (const auto& m : all_metrics()) j["metrics"].push_back({{"name", m.name}, {"summary", m.summary}, {"needs_truth", m.needs_truth}, {"needs_centres", m.needs_centres}, {"by_default", m.by_default}});
+  for (const auto& m : all_metrics())
+    j["metrics"].push_back({{"name", m.name},
+                            {"summary", m.summary},
+                            {"needs_truth", m.needs_truth},
+                            {"needs_centres", m.needs_centres},
+                            {"by_default", m.by_default}});
   j["generators"] = nlohmann::json::array();
   for (const auto& g : all_generators()) {
     nlohmann::json ps = nlohmann::json::array();
@@ -92,12 +99,14 @@ int cmd_list(int argc, char** argv) {
     // Availability: parse a one-dataset config naming it.
     std::string where = "available";
     try {
-      ExperimentConfig c = parse_config("experiment: probe\ndatasets: [{name: " + name + "}]\nmethods: [" + all_methods()[0].name + "]\n",
-                                        "registry", fs::current_path(), root);
+      ExperimentConfig c = parse_config(
+          "experiment: probe\ndatasets: [{name: " + name + "}]\nmethods: [" + all_methods()[0].name + "]\n", "registry",
+          fs::current_path(), root);
       const auto& d = c.datasets[0];
       if (!d.file.empty() && (d.resolved.empty() || !fs::exists(d.resolved)))
         where = d.fallback_available ? "file absent: built-in generator fallback" : "file absent (set --data-root)";
-      j["registered_datasets"].push_back({{"name", name}, {"file", d.file}, {"status", where}, {"reference", d.reference}});
+      j["registered_datasets"].push_back(
+          {{"name", name}, {"file", d.file}, {"status", where}, {"reference", d.reference}});
     } catch (const std::exception& e) {
       j["registered_datasets"].push_back({{"name", name}, {"status", std::string("invalid: ") + e.what()}});
     }
@@ -107,13 +116,15 @@ int cmd_list(int argc, char** argv) {
     std::cout << j.dump(2) << "\n";
     return 0;
   }
-  std::cout << "data root: " << (root.empty() ? "(none: set --data-root or DPCLUST_DATA_ROOT)" : root.string()) << "\n\n";
+  std::cout << "data root: " << (root.empty() ? "(none: set --data-root or DPCLUST_DATA_ROOT)" : root.string())
+            << "\n\n";
   std::cout << "registered datasets (datasets/registry.yaml):\n";
   std::size_t name_width = 16;  // the longest name and two spaces, so that a long name never runs into its file
-  for (const auto& d : j["registered_datasets"]) name_width = std::max(name_width, d["name"].get<std::string>().size() + 2);
   for (const auto& d : j["registered_datasets"])
-    std::cout << "  " << std::left << std::setw(static_cast<int>(name_width)) << d["name"].get<std::string>() << d.value("file", "")
-              << "  [" << d["status"].get<std::string>() << "]\n";
+    name_width = std::max(name_width, d["name"].get<std::string>().size() + 2);
+  for (const auto& d : j["registered_datasets"])
+    std::cout << "  " << std::left << std::setw(static_cast<int>(name_width)) << d["name"].get<std::string>()
+              << d.value("file", "") << "  [" << d["status"].get<std::string>() << "]\n";
   std::cout << "\ngenerators (datasets: - name: x\n              generator: {type: <name>, ...}):\n";
   // Every column as wide as its longest entry and two spaces, so that no name or default runs into the next column.
   std::size_t generator_param_width = 14;
@@ -122,7 +133,8 @@ int cmd_list(int argc, char** argv) {
   for (const auto& g : all_generators()) {
     std::cout << "  " << std::left << std::setw(18) << g.name << g.summary << "\n";
     for (const auto& p : g.params)
-      std::cout << "      " << std::setw(static_cast<int>(generator_param_width)) << p.name << to_display(p.default_value) << "  " << p.allowed() << "\n";
+      std::cout << "      " << std::setw(static_cast<int>(generator_param_width)) << p.name
+                << to_display(p.default_value) << "  " << p.allowed() << "\n";
   }
   std::cout << "\nmethods:\n";
   std::size_t width = 16;
@@ -133,46 +145,57 @@ int cmd_list(int argc, char** argv) {
     std::size_t param_width = 14, default_width = 10;
     for (const auto& p : m.params) {
       param_width = std::max(param_width, p.name.size() + 2);
-      default_width = std::max(default_width, (p.required() ? std::string("required") : to_display(p.default_value)).size() + 2);
+      default_width =
+          std::max(default_width, (p.required() ? std::string("required") : to_display(p.default_value)).size() + 2);
     }
-    std::cout << "  " << std::left << std::setw(static_cast<int>(width)) << m.name << m.summary << (m.differentially_private ? "  [private]" : "") << "\n"
+    std::cout << "  " << std::left << std::setw(static_cast<int>(width)) << m.name << m.summary
+              << (m.differentially_private ? "  [private]" : "") << "\n"
               << "  " << std::setw(static_cast<int>(width)) << "" << m.reference << "\n";
     for (const auto& p : m.params)
-      std::cout << "      " << std::setw(static_cast<int>(param_width)) << p.name << std::setw(static_cast<int>(default_width))
-                << (p.required() ? "required" : to_display(p.default_value))
-                << p.description << "; " << p.allowed() << "\n";
+      std::cout << "      " << std::setw(static_cast<int>(param_width)) << p.name
+                << std::setw(static_cast<int>(default_width))
+                << (p.required() ? "required" : to_display(p.default_value)) << p.description << "; " << p.allowed()
+                << "\n";
   }
   std::cout << "\nmetrics:\n";
   std::size_t metric_width = 16;
   for (const auto& m : all_metrics()) metric_width = std::max(metric_width, m.name.size() + 2);
   for (const auto& m : all_metrics())
     std::cout << "  " << std::left << std::setw(static_cast<int>(metric_width)) << m.name << m.summary
-              << (m.needs_centres ? "  [methods that release centres]" : "") << (m.by_default ? "" : "  [only when named]") << "\n";
+              << (m.needs_centres ? "  [methods that release centres]" : "")
+              << (m.by_default ? "" : "  [only when named]") << "\n";
   return 0;
 }
 
 int cmd_score(int argc, char** argv) {
   po::options_description opts("score options");
   std::string truth, pred;
-  opts.add_options()("truth", po::value(&truth)->required(), "ground-truth label file (one integer per line, -1 = noise)")(
+  opts.add_options()("truth", po::value(&truth)->required(),
+                     "ground-truth label file (one integer per line, -1 = noise)")(
       "pred", po::value(&pred)->required(), "predicted label file (same format)")("json", "machine-readable output");
   po::variables_map vm;
   if (!parse(argc, argv, "usage: dpclust score --truth FILE --pred FILE [--json]", opts, nullptr, vm)) return 0;
   const Labels t = read_label_file(truth), p = read_label_file(pred);
   if (t.size() != p.size())
-    throw InputError(pred, "has " + std::to_string(p.size()) + " labels but " + truth + " has " + std::to_string(t.size()),
+    throw InputError(pred,
+                     "has " + std::to_string(p.size()) + " labels but " + truth + " has " + std::to_string(t.size()),
                      "both files must label the same points in the same order");
   const ClusteringScores s = score_labelings(t, p);
-  nlohmann::json j{{"n", t.size()},         {"ari", s.ari},
-                   {"ami", s.ami},          {"nmi", s.nmi},
-                   {"clusters_truth", s.n_clusters_true}, {"clusters_pred", s.n_clusters_pred},
-                   {"noise_truth", s.n_noise_true},       {"noise_pred", s.n_noise_pred}};
+  nlohmann::json j{{"n", t.size()},
+                   {"ari", s.ari},
+                   {"ami", s.ami},
+                   {"nmi", s.nmi},
+                   {"clusters_truth", s.n_clusters_true},
+                   {"clusters_pred", s.n_clusters_pred},
+                   {"noise_truth", s.n_noise_true},
+                   {"noise_pred", s.n_noise_pred}};
   if (vm.count("json")) {
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << std::fixed << std::setprecision(6) << "points   " << t.size() << "\nARI      " << s.ari << "\nAMI      " << s.ami
-              << "\nNMI      " << s.nmi << "\nclusters truth " << s.n_clusters_true << ", pred " << s.n_clusters_pred
-              << "\nnoise    truth " << s.n_noise_true << ", pred " << s.n_noise_pred << "\n";
+    std::cout << std::fixed << std::setprecision(6) << "points   " << t.size() << "\nARI      " << s.ari
+              << "\nAMI      " << s.ami << "\nNMI      " << s.nmi << "\nclusters truth " << s.n_clusters_true
+              << ", pred " << s.n_clusters_pred << "\nnoise    truth " << s.n_noise_true << ", pred " << s.n_noise_pred
+              << "\n";
   }
   return 0;
 }
@@ -203,19 +226,22 @@ int cmd_release(int argc, char** argv) {
   po::positional_options_description pos;
   pos.add("results", 1);
   po::variables_map vm;
-  if (!parse(argc, argv,
-             "usage: dpclust release RESULTS.json [--out FILE]\n"
-             "Writes the release and configuration fields of a results file (results.json \"field_roles\"): per trial its\n"
-             "release, ledger and flags, never the metrics, evaluation, diagnostics, timings, data summary or checksums;\n"
-             "a ledger with a data-derived input (or on a domain derived from the data) without its steps' sensitivities\n"
-             "and notes.",
-             opts, &pos, vm))
+  if (!parse(
+          argc, argv,
+          "usage: dpclust release RESULTS.json [--out FILE]\n"
+          "Writes the release and configuration fields of a results file (results.json \"field_roles\"): per trial "
+          "its\n"
+          "release, ledger and flags, never the metrics, evaluation, diagnostics, timings, data summary or checksums;\n"
+          "a ledger with a data-derived input (or on a domain derived from the data) without its steps' sensitivities\n"
+          "and notes.",
+          opts, &pos, vm))
     return 0;
   fs::path file(input);
   std::error_code ec;
   if (fs::is_directory(file, ec)) file /= "results.json";
   if (!fs::is_regular_file(file, ec))
-    throw InputError(file.string(), "no results file here", "give a results.json written by `dpclust run` or `dpclust merge`");
+    throw InputError(file.string(), "no results file here",
+                     "give a results.json written by `dpclust run` or `dpclust merge`");
   nlohmann::json results;
   try {
     results = nlohmann::json::parse(read_text_file(file));
@@ -223,7 +249,8 @@ int cmd_release(int argc, char** argv) {
     throw InputError(file.string(), "not JSON", "give a results.json written by `dpclust run` or `dpclust merge`");
   }
   if (!results.is_object() || results.value("schema", std::string()) != "dpclust.results/1")
-    throw InputError(file.string(), "not a dpclust results file (schema dpclust.results/1)", "give a results.json written by `dpclust run`");
+    throw InputError(file.string(), "not a dpclust results file (schema dpclust.results/1)",
+                     "give a results.json written by `dpclust run`");
   const std::string text = release_only(results).dump(1) + "\n";
   if (out.empty()) std::cout << text;
   else write_file_atomic(out, text);
@@ -238,24 +265,28 @@ int cmd_classify(int argc, char** argv) {
   std::string results_dir, experiment, cell, dataset, series, points, out, columns, delimiter;
   std::vector<std::string> params;
   std::size_t trial = 0;
-  opts.add_options()("results", po::value(&results_dir)->default_value("results"), "results directory (the --out of `dpclust run`)")(
+  opts.add_options()("results", po::value(&results_dir)->default_value("results"),
+                     "results directory (the --out of `dpclust run`)")(
       "experiment", po::value(&experiment)->required(), "experiment name (a folder of the results directory)")(
       "cell", po::value(&cell), "cell id (16 hex digits, from results.json or `run --dry-run`)")(
       "dataset", po::value(&dataset), "select the cell by dataset ...")("series", po::value(&series), "... and series")(
       "param", po::value(&params)->multitoken(), "... and parameter values name=value (repeatable)")(
       "trial", po::value(&trial)->default_value(0), "which trial's release (0-based)")(
       "points", po::value(&points)->required(), "CSV/TSV (optionally .gz) of points in the release's coordinates")(
-      "columns", po::value(&columns), "coordinate columns of --points, comma-separated names or 0-based indices (default: all)")(
+      "columns", po::value(&columns),
+      "coordinate columns of --points, comma-separated names or 0-based indices (default: all)")(
       "delimiter", po::value(&delimiter), "field separator of --points (default: tab for .tsv, comma otherwise)")(
       "out,o", po::value(&out), "label file to write (one label a line, -1 = noise; default: standard output)");
   po::variables_map vm;
-  if (!parse(argc, argv,
-             "usage: dpclust classify --experiment E (--cell ID | --dataset D [--series S] [--param name=value ...]) --points FILE\n"
-             "                        [--results DIR] [--trial T] [--columns C1,C2] [--out FILE]\n"
-             "Labels each point with the span of the trial's DP-DBSCAN release whose cell contains it (-1: noise). The\n"
-             "points must be in the coordinates of the release (the dataset's final coordinates in results.json: after\n"
-             "any projection or scaling). Post-processing of the release: no new privacy cost.",
-             opts, nullptr, vm))
+  if (!parse(
+          argc, argv,
+          "usage: dpclust classify --experiment E (--cell ID | --dataset D [--series S] [--param name=value ...]) "
+          "--points FILE\n"
+          "                        [--results DIR] [--trial T] [--columns C1,C2] [--out FILE]\n"
+          "Labels each point with the span of the trial's DP-DBSCAN release whose cell contains it (-1: noise). The\n"
+          "points must be in the coordinates of the release (the dataset's final coordinates in results.json: after\n"
+          "any projection or scaling). Post-processing of the release: no new privacy cost.",
+          opts, nullptr, vm))
     return 0;
   SpanReleaseQuery q{results_dir, experiment, cell, dataset, series, {}, trial};
   for (const std::string& p : params) {
@@ -275,9 +306,10 @@ int cmd_classify(int argc, char** argv) {
   }
   const Dataset pts = load_csv(points, o);
   if (pts.d != spans.grid.d)
-    throw InputError(points, "the points have " + std::to_string(pts.d) + " coordinates but the release is " +
-                                 std::to_string(spans.grid.d) + "-dimensional" +
-                                 (sel.columns.empty() ? std::string() : " (columns " + text::join(sel.columns) + ")"),
+    throw InputError(points,
+                     "the points have " + std::to_string(pts.d) + " coordinates but the release is " +
+                         std::to_string(spans.grid.d) + "-dimensional" +
+                         (sel.columns.empty() ? std::string() : " (columns " + text::join(sel.columns) + ")"),
                      "select the coordinate columns with --columns");
   const Labels labels = dpdbscan::classify_with_release(spans, pts.coords.data(), pts.n);
   std::string lines;
@@ -298,7 +330,8 @@ int cmd_audit(int argc, char** argv) {
   std::vector<std::string> configs;
   std::string out = "results";
   int threads = 0;
-  opts.add_options()("config", po::value(&configs)->multitoken(), "experiment configs whose private methods to audit (configs/audit/)")(
+  opts.add_options()("config", po::value(&configs)->multitoken(),
+                     "experiment configs whose private methods to audit (configs/audit/)")(
       "out,o", po::value(&out)->default_value("results"), "output directory: OUT/<experiment>/audit.json")(
       "threads,t", po::value(&threads)->default_value(0), "worker threads (0 = all cores)")(
       "runs", po::value<std::string>(), "runs per side of every pair (overrides audit.runs; at least 200)")(
@@ -331,18 +364,21 @@ int cmd_audit(int argc, char** argv) {
       cfg.audit.pilot_runs = static_cast<std::uint64_t>(r);
     }
     const audit::AuditReport rep = audit::run_audit(cfg, ao);
-    std::cout << cfg.name << ": " << rep.cells.size() << " private cells audited in " << short_number(rep.wall_seconds) << " s, "
-              << rep.violations << " violation" << (rep.violations == 1 ? "" : "s") << "\n";
+    std::cout << cfg.name << ": " << rep.cells.size() << " private cells audited in " << short_number(rep.wall_seconds)
+              << " s, " << rep.violations << " violation" << (rep.violations == 1 ? "" : "s") << "\n";
     for (const auto& cell : rep.cells) {
-      std::cout << "  " << cell.series << " on " << cell.dataset << ": eps " << short_number(cell.epsilon) << ", eps_lower "
-                << short_number(cell.eps_lower) << " -> " << (cell.violation ? "VIOLATION" : "consistent");
+      std::cout << "  " << cell.series << " on " << cell.dataset << ": eps " << short_number(cell.epsilon)
+                << ", eps_lower " << short_number(cell.eps_lower) << " -> "
+                << (cell.violation ? "VIOLATION" : "consistent");
       // What results.json's privacy accounting counts for the same cell (per trial).
       const auto& acct = cell.accounting;
       if (acct.value("unbounded", false)) {
         std::cout << "; accounting: unbounded, no epsilon claimed";
-        for (const auto& r : acct.value("unbounded_reasons", nlohmann::json::array())) std::cout << " (" << r.get<std::string>() << ")";
+        for (const auto& r : acct.value("unbounded_reasons", nlohmann::json::array()))
+          std::cout << " (" << r.get<std::string>() << ")";
       } else if (acct.contains("epsilon") && acct["epsilon"].is_number()) {
-        std::cout << "; accounting: eps " << short_number(acct["epsilon"].get<double>()) << (cell.measure == "local" ? " per unit distance" : "")
+        std::cout << "; accounting: eps " << short_number(acct["epsilon"].get<double>())
+                  << (cell.measure == "local" ? " per unit distance" : "")
                   << (acct.value("includes_declared_excess", false) ? " (declared excess included)" : "") << " -> "
                   << acct.value("verdict", std::string("?"));
       }
@@ -359,8 +395,9 @@ int cmd_report(int argc, char** argv) {
   std::string results_dir, published, figures, out, min_trials;
   const std::string source = build_info().source_dir;
   opts.add_options()("results", po::value(&results_dir)->required(), "results directory (the --out of `dpclust run`)")(
-      "published", po::value(&published)->default_value(source + "/reference/published.yaml"), "published numbers and claims (YAML)")(
-      "figures", po::value(&figures)->default_value(source + "/plots/out"), "directory of PNG figures to show as thumbnails")(
+      "published", po::value(&published)->default_value(source + "/reference/published.yaml"),
+      "published numbers and claims (YAML)")("figures", po::value(&figures)->default_value(source + "/plots/out"),
+                                             "directory of PNG figures to show as thumbnails")(
       "out,o", po::value(&out), "report file (default: RESULTS_DIR/REPORT.md)")(
       "min-trials-for-variance", po::value(&min_trials)->value_name("N"),
       "fewest trials of a cell for a seed-variance verdict (integer >= 2; overrides the reference file's "
@@ -369,11 +406,13 @@ int cmd_report(int argc, char** argv) {
   pos.add("results", 1);
   po::variables_map vm;
   if (!parse(argc, argv,
-             "usage: dpclust report RESULTS_DIR [--published FILE] [--figures DIR] [--out FILE] [--min-trials-for-variance N]", opts,
-             &pos, vm))
+             "usage: dpclust report RESULTS_DIR [--published FILE] [--figures DIR] [--out FILE] "
+             "[--min-trials-for-variance N]",
+             opts, &pos, vm))
     return 0;
   report::ReportOptions ropts{figures, out, std::nullopt, {}};
-  if (vm.count("min-trials-for-variance")) ropts.min_trials_for_variance = report::parse_min_trials_for_variance(min_trials);
+  if (vm.count("min-trials-for-variance"))
+    ropts.min_trials_for_variance = report::parse_min_trials_for_variance(min_trials);
   if (out.empty()) out = (fs::path(results_dir) / "REPORT.md").string();
   ropts.report_path = out;
   ropts.tables_dir = fs::path(out).parent_path() / "tables";
@@ -385,18 +424,20 @@ int cmd_report(int argc, char** argv) {
   // The comparison's tables for a paper (CSV and LaTeX), beside the report, from the results alone.
   const std::vector<fs::path> tables = report::write_comparison_tables(results, ropts.tables_dir);
   if (!tables.empty())
-    std::cout << ropts.tables_dir.string() << ": " << tables.size() / 2 << " comparison table" << (tables.size() == 2 ? "" : "s")
-              << " as CSV and LaTeX (booktabs)\n";
+    std::cout << ropts.tables_dir.string() << ": " << tables.size() / 2 << " comparison table"
+              << (tables.size() == 2 ? "" : "s") << " as CSV and LaTeX (booktabs)\n";
   if (sum.not_run == sum.values && sum.values > 0 && sum.claims_not_run == sum.claims) {
-    // A directory of one's own sweeps: no paper experiment in it (the report opens with the comparison; markdown.cpp's rule).
-    std::cout << out << ": the comparison of " << results.experiments().size() << " experiment" << (results.experiments().size() == 1 ? "" : "s")
+    // A directory of one's own sweeps: no paper experiment in it (the report opens with the comparison; markdown.cpp's
+    // rule).
+    std::cout << out << ": the comparison of " << results.experiments().size() << " experiment"
+              << (results.experiments().size() == 1 ? "" : "s")
               << " (no experiment of the papers in these results: their published values are not judged here)\n";
     return 0;
   }
   std::cout << out << ": " << sum.values << " published values (" << sum.holds << " hold";
   if (sum.holds_outside_band) std::cout << " (" << sum.holds_outside_band << " of them outside our k-seed band)";
-  std::cout << ", " << sum.within << " within seed variance, " << sum.differs << " differ, " << sum.not_run << " not run), "
-            << sum.claims << " claims (" << sum.claims - sum.claims_not_run << " judged)";
+  std::cout << ", " << sum.within << " within seed variance, " << sum.differs << " differ, " << sum.not_run
+            << " not run), " << sum.claims << " claims (" << sum.claims - sum.claims_not_run << " judged)";
   if (sum.authors) std::cout << ", " << sum.authors << " against the authors' code (" << sum.authors_exact << " exact)";
   std::cout << "\n";
   return 0;
@@ -412,7 +453,8 @@ int main(int argc, char** argv) {
   const std::string cmd = argv[1];
   if (cmd == "--version" || cmd == "version") {
     const auto& b = build_info();
-    std::cout << "dpclust " << b.version << " (git " << b.git_commit << ", " << b.build_type << ", " << b.compiler << ")\n";
+    std::cout << "dpclust " << b.version << " (git " << b.git_commit << ", " << b.build_type << ", " << b.compiler
+              << ")\n";
     return 0;
   }
   try {
@@ -428,8 +470,11 @@ int main(int argc, char** argv) {
     if (cmd == "report") return cmd_report(argc - 1, argv + 1);
     if (cmd == "audit") return cmd_audit(argc - 1, argv + 1);
     if (cmd == "data") return dpclust::cli::cmd_data(argc - 1, argv + 1);
-    const std::string s = closest_match(cmd, std::vector<std::string>{"run", "validate", "list", "score", "merge", "release", "report", "data", "audit", "submit", "status", "classify"});
-    std::cerr << "error: unknown command '" << cmd << "'" << (s.empty() ? "" : " (did you mean '" + s + "'?)") << "\n\n" << kUsage;
+    const std::string s =
+        closest_match(cmd, std::vector<std::string>{"run", "validate", "list", "score", "merge", "release", "report",
+                                                    "data", "audit", "submit", "status", "classify"});
+    std::cerr << "error: unknown command '" << cmd << "'" << (s.empty() ? "" : " (did you mean '" + s + "'?)") << "\n\n"
+              << kUsage;
     return kExitInputError;
   } catch (const PythonMethodUnavailable& e) {
     return cli::hand_off_to_python(argc - 1, argv + 1, e);  // `method: python`: python_handoff.hpp

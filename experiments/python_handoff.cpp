@@ -32,16 +32,19 @@ int hand_off_to_python(int argc, char** argv, const PythonMethodUnavailable& why
   std::vector<char*> args;
   for (auto& w : words) args.push_back(w.data());
   args.push_back(nullptr);
-  std::cerr << "dpclust: " << why.where() << " names a Python method (method: python); running `" << python << " -m dpclust " << cmd
-            << " ...` (docs/python.md)\n";
+  std::cerr << "dpclust: " << why.where() << " names a Python method (method: python); running `" << python
+            << " -m dpclust " << cmd << " ...` (docs/python.md)\n";
   std::cout.flush();
   std::cerr.flush();
   ::execv(python.c_str(), args.data());
-  std::cerr << "error: cannot start " << python << " (" << std::strerror(errno) << ")\n  fix: set DPCLUST_PYTHON to a python3 "
-            << "with numpy, or run `PYTHONPATH=" << DPCLUST_PYTHON_PATH << " python3 -m dpclust " << cmd << " ...` yourself\n";
+  std::cerr << "error: cannot start " << python << " (" << std::strerror(errno)
+            << ")\n  fix: set DPCLUST_PYTHON to a python3 "
+            << "with numpy, or run `PYTHONPATH=" << DPCLUST_PYTHON_PATH << " python3 -m dpclust " << cmd
+            << " ...` yourself\n";
   return 2;
 #else
-  std::cerr << "error: " << why.what() << "\n  (this build has no Python module: configure with pybind11 and python3-numpy installed, "
+  std::cerr << "error: " << why.what()
+            << "\n  (this build has no Python module: configure with pybind11 and python3-numpy installed, "
             << "DPCLUST_BUILD_PYTHON=ON, and without DPCLUST_SANITIZE)\n";
   return 2;
 #endif

@@ -30,17 +30,20 @@ namespace {
 
 // --shard: K/N, or auto (auto/N) to take K (and N) from a job array's variables, said on stdout.
 void set_shard(const std::string& shard, RunOptions& ro) {
-  if (const auto task = resolve_auto_shard(shard, [](const char* v) { return std::getenv(v); }, kMaxShards)) {
+  if (const auto task = resolve_auto_shard(
+          shard, [](const char* v) { return std::getenv(v); }, kMaxShards)) {
     ro.shard = task->shard;
     ro.shard_count = task->count;
     ro.shard_source = task->source;
-    std::cout << "shard " << task->shard << "/" << task->count << " from " << task->scheduler << " (" << task->source << ")\n";
+    std::cout << "shard " << task->shard << "/" << task->count << " from " << task->scheduler << " (" << task->source
+              << ")\n";
     return;
   }
   unsigned k = 0, n = 0;
   if (!parse_shard(shard, k, n))
-    throw InputError("--shard", "expected K/N with 1 <= K <= N <= " + std::to_string(kMaxShards) + " (digits only), auto or auto/N, got '" +
-                                    yaml::clip(shard, 40) + "'",
+    throw InputError("--shard",
+                     "expected K/N with 1 <= K <= N <= " + std::to_string(kMaxShards) +
+                         " (digits only), auto or auto/N, got '" + yaml::clip(shard, 40) + "'",
                      "e.g. --shard 2/4, or --shard auto in a job-array script");
   ro.shard = k;
   ro.shard_count = n;
@@ -76,9 +79,15 @@ std::vector<ExperimentConfig> without_missing_data(std::vector<ExperimentConfig>
       continue;
     }
     const bool partial = !present.empty();
-    write_file_atomic(skipped, nlohmann::json{{"experiment", cfg.name}, {"config", cfg.file}, {"partial", partial},
-                                              {"datasets", missing}, {"reason", reason}, {"fix", fix}, {"when", utc_now_iso8601()}}
-                                   .dump(2) + "\n");
+    write_file_atomic(skipped, nlohmann::json{{"experiment", cfg.name},
+                                              {"config", cfg.file},
+                                              {"partial", partial},
+                                              {"datasets", missing},
+                                              {"reason", reason},
+                                              {"fix", fix},
+                                              {"when", utc_now_iso8601()}}
+                                       .dump(2) +
+                                   "\n");
     if (!partial) {
       std::cout << cfg.name << ": skipped (" << reason << ")\n";
       continue;
@@ -99,25 +108,29 @@ void print_run_report(const ExperimentConfig& cfg, const RunReport& r, const Run
   if (r.up_to_date) {
     // Nothing was written: every cell is on disk (and results.json current when the grid is complete).
     if (r.complete)
-      std::cout << cfg.name << ": nothing to do, results up to date (" << r.cells_total << " cells on disk)\n  results: "
-                << r.results_file.string() << "\n";
+      std::cout << cfg.name << ": nothing to do, results up to date (" << r.cells_total
+                << " cells on disk)\n  results: " << r.results_file.string() << "\n";
     else
-      std::cout << cfg.name << ": nothing to do for shard " << shard_name << " (" << r.cells_in_shard << " cells on disk; "
-                << r.cells_present << " of " << r.cells_total << " in the grid)\n  join shards with `dpclust merge`\n";
+      std::cout << cfg.name << ": nothing to do for shard " << shard_name << " (" << r.cells_in_shard
+                << " cells on disk; " << r.cells_present << " of " << r.cells_total
+                << " in the grid)\n  join shards with `dpclust merge`\n";
     return;
   }
-  std::cout << cfg.name << ": " << r.cells_run << " cells run (" << r.trials_run << " trials), " << r.cells_reused << " reused";
+  std::cout << cfg.name << ": " << r.cells_run << " cells run (" << r.trials_run << " trials), " << r.cells_reused
+            << " reused";
   if (r.cells_skipped > 0)
-    std::cout << ", " << r.cells_skipped << " skipped (reasons in " << (r.experiment_dir / "skipped").string() << " and the report)";
-  if (r.cells_from_concurrent_runs > 0) std::cout << " (" << r.cells_from_concurrent_runs << " computed by a concurrent run)";
+    std::cout << ", " << r.cells_skipped << " skipped (reasons in " << (r.experiment_dir / "skipped").string()
+              << " and the report)";
+  if (r.cells_from_concurrent_runs > 0)
+    std::cout << " (" << r.cells_from_concurrent_runs << " computed by a concurrent run)";
   std::cout << ", " << std::fixed << std::setprecision(2) << r.wall_seconds << " s\n";
   if (r.complete) std::cout << "  results: " << r.results_file.string() << "\n";
   else if (ro.shard_count > 1)
-    std::cout << "  shard " << shard_name << " done: cells in " << (r.experiment_dir / "cells").string() << " (" << r.cells_present << " of "
-              << r.cells_total << " in the grid); join shards with `dpclust merge`\n";
+    std::cout << "  shard " << shard_name << " done: cells in " << (r.experiment_dir / "cells").string() << " ("
+              << r.cells_present << " of " << r.cells_total << " in the grid); join shards with `dpclust merge`\n";
   else
-    std::cout << "  incomplete: " << r.cells_present << " of " << r.cells_total << " cells on disk in " << r.experiment_dir.string()
-              << "; rerun to finish\n";
+    std::cout << "  incomplete: " << r.cells_present << " of " << r.cells_total << " cells on disk in "
+              << r.experiment_dir.string() << "; rerun to finish\n";
 }
 
 }  // namespace
@@ -134,23 +147,29 @@ int cmd_run(int argc, char** argv) {
       "shard", po::value(&shard)->default_value("1/1"),
       "run only shard K of N: K/N, or auto (or auto/N) to take K (and N) from a job array's variables "
       "(Slurm, SGE, LSF, PBS, Torque; docs/slurm.md)")(
-      "shard-costs", po::value<std::string>(), "measured cell times for the by-cost plan (the costs.json of `dpclust submit --timings`)")(
+      "shard-costs", po::value<std::string>(),
+      "measured cell times for the by-cost plan (the costs.json of `dpclust submit --timings`)")(
       "shard-by", po::value(&shard_by)->default_value("cost"),
       "how cells are dealt to shards: cost (balanced by estimated running time) or index (cell i to shard i % N + 1)")(
       "dry-run", "print the expanded cells and trial counts, run nothing")(
       "trials", po::value<std::int64_t>(), "override every config's trial count (e.g. a quick smoke run)")(
-      "data-root", po::value<std::string>(), "directory of the papers' datasets (default: $DPCLUST_DATA_ROOT, ../shared/datasets if present, else ~/.cache/dpclust/datasets)")(
-      "no-progress", "no progress output on stderr")(
-      "skip-missing-data", "skip (instead of failing) a config whose data files are missing; record why in OUT/<experiment>/skipped.json for the report")(
-      "keep-going", "run every cell that can run: a cell that cannot (before or during the run) is recorded with its reason and fix "
-                    "(OUT/<experiment>/skipped/, results.json's skipped_cells, the report); exit status 3 when any was skipped");
+      "data-root", po::value<std::string>(),
+      "directory of the papers' datasets (default: $DPCLUST_DATA_ROOT, ../shared/datasets if present, else "
+      "~/.cache/dpclust/datasets)")("no-progress", "no progress output on stderr")(
+      "skip-missing-data",
+      "skip (instead of failing) a config whose data files are missing; record why in OUT/<experiment>/skipped.json "
+      "for the report")(
+      "keep-going",
+      "run every cell that can run: a cell that cannot (before or during the run) is recorded with its reason and fix "
+      "(OUT/<experiment>/skipped/, results.json's skipped_cells, the report); exit status 3 when any was skipped");
   add_limit_options(opts);
   po::positional_options_description pos;
   pos.add("config", -1);
   po::variables_map vm;
   if (!parse(argc, argv, "usage: dpclust run CONFIG... [options]", opts, &pos, vm)) return 0;
   if (configs.empty()) throw InputError("dpclust run", "no config given", "dpclust run configs/<name>.yaml");
-  if (vm.count("resume") && vm.count("force")) throw InputError("dpclust run", "--resume and --force exclude each other");
+  if (vm.count("resume") && vm.count("force"))
+    throw InputError("dpclust run", "--resume and --force exclude each other");
   RunOptions ro;
   ro.out_dir = out;
   ro.threads = threads;
@@ -168,8 +187,8 @@ int cmd_run(int argc, char** argv) {
   std::size_t skipped_cells = 0;  // --keep-going
   // Validate every config before running any, so a typo in the third file costs nothing.
   std::vector<ExperimentConfig> cfgs = load_run_configs(
-      configs, root, vm.count("trials") ? std::optional<std::int64_t>(vm["trials"].as<std::int64_t>()) : std::nullopt, limits,
-      ro.keep_going);
+      configs, root, vm.count("trials") ? std::optional<std::int64_t>(vm["trials"].as<std::int64_t>()) : std::nullopt,
+      limits, ro.keep_going);
   if (vm.count("skip-missing-data") && !vm.count("dry-run")) cfgs = without_missing_data(std::move(cfgs), out);
   // The shard plan over every config of this invocation together (shard_plan.hpp): each task of an array
   // computes it from the same arguments and gets the same plan.
@@ -201,9 +220,12 @@ int cmd_validate(int argc, char** argv) {
   std::vector<std::string> configs;
   opts.add_options()("config", po::value(&configs)->multitoken(), "experiment config files")(
       "data-root", po::value<std::string>(), "directory of the papers' datasets")(
-      "no-load-data", "do not read the data files: check only what the config says of each dataset (fast; misses file problems)")(
-      "load-data", "(the default) read the data files and check every cell against the loaded data, its metrics and its memory")(
-      "threads,t", po::value<int>()->default_value(0), "worker threads the run will use (0 = all cores): parallel trials multiply the memory estimate");
+      "no-load-data",
+      "do not read the data files: check only what the config says of each dataset (fast; misses file problems)")(
+      "load-data",
+      "(the default) read the data files and check every cell against the loaded data, its metrics and its memory")(
+      "threads,t", po::value<int>()->default_value(0),
+      "worker threads the run will use (0 = all cores): parallel trials multiply the memory estimate");
   add_limit_options(opts);
   po::positional_options_description pos;
   pos.add("config", -1);
@@ -238,8 +260,11 @@ int cmd_validate(int argc, char** argv) {
     // The loaded sizes are private to a private method's cells (cost_model.hpp): then the estimate shown is
     // the one from the sizes the config declares.
     const bool loaded_public = load && !v.cost.private_sizes;
-    std::cout << c << ": ok (" << cost.cells << " cells x " << cfg->trials << " trials; " << describe_cost(loaded_public ? v.cost : cost)
-              << (load && !loaded_public ? "; from the sizes the config declares: the rows read are private to its private methods" : "")
+    std::cout << c << ": ok (" << cost.cells << " cells x " << cfg->trials << " trials; "
+              << describe_cost(loaded_public ? v.cost : cost)
+              << (load && !loaded_public
+                      ? "; from the sizes the config declares: the rows read are private to its private methods"
+                      : "")
               << ")\n";
   }
   problems.throw_if_any();

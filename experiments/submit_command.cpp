@@ -18,11 +18,11 @@
 #include <sstream>
 
 #include "cli_support.hpp"
+#include "config/grid.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/rng.hpp"
 #include "loading/dataset_loading.hpp"
-#include "config/grid.hpp"
 #include "scaleout/sbatch_script.hpp"
 #include "scaleout/shard_plan.hpp"
 #include "store/status.hpp"
@@ -42,7 +42,8 @@ struct Captured {
 // Runs a program (no shell: arguments are passed as they are) and captures its output.
 Captured run_program(const std::vector<std::string>& args) {
   int out_pipe[2], err_pipe[2];
-  if (::pipe(out_pipe) != 0 || ::pipe(err_pipe) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  if (::pipe(out_pipe) != 0 || ::pipe(err_pipe) != 0)
+    throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
@@ -71,8 +72,7 @@ Captured run_program(const std::vector<std::string>& args) {
   drain(out_pipe[0], c.out);
   drain(err_pipe[0], c.err);
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
   c.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return c;
 }
@@ -86,9 +86,11 @@ std::string submit_script(const std::string& sbatch, const std::vector<std::stri
   std::string id = c.out.substr(0, c.out.find_first_of(";\n"));
   const bool numeric = !id.empty() && id.find_first_not_of("0123456789") == std::string::npos;
   if (c.exit_code != 0 || !numeric)
-    throw InputError(script.string(), "sbatch failed (exit " + std::to_string(c.exit_code) + "): " + (c.err.empty() ? c.out : c.err).substr(0, 600),
-                     "check the options (--partition, --account, --time) with your cluster's documentation, or pass --dry-run and "
-                     "submit the script yourself");
+    throw InputError(
+        script.string(),
+        "sbatch failed (exit " + std::to_string(c.exit_code) + "): " + (c.err.empty() ? c.out : c.err).substr(0, 600),
+        "check the options (--partition, --account, --time) with your cluster's documentation, or pass --dry-run and "
+        "submit the script yourself");
   return id;
 }
 
@@ -118,8 +120,8 @@ std::vector<std::uint32_t> flatten(const std::vector<std::vector<std::uint32_t>>
 // The options of `dpclust submit` as given.
 struct SubmitArgs {
   std::vector<std::string> configs, sbatch_options;
-  std::string scheduler, out = "results", time, merge_time = "00:30:00", partition, account, mem, job_name, shard_by = "cost",
-                         sbatch = "sbatch", timings;
+  std::string scheduler, out = "results", time, merge_time = "00:30:00", partition, account, mem, job_name,
+                         shard_by = "cost", sbatch = "sbatch", timings;
   std::size_t tasks = 0;
   int cpus = 1;
 };
@@ -127,31 +129,37 @@ struct SubmitArgs {
 void add_submit_options(po::options_description& opts, SubmitArgs& s) {
   opts.add_options()("config", po::value(&s.configs)->multitoken(), "experiment config files (YAML)")(
       "scheduler", po::value(&s.scheduler)->required(), "the batch system: slurm")(
-      "tasks,n", po::value(&s.tasks), "array tasks = shards (default: the most, up to 32, that keep the estimated slowest shard within 1.5x the mean)")(
+      "tasks,n", po::value(&s.tasks),
+      "array tasks = shards (default: the most, up to 32, that keep the estimated slowest shard within 1.5x the mean)")(
       "out,o", po::value(&s.out)->default_value("results"), "output directory, on a filesystem every node sees")(
       "time", po::value(&s.time), "each task's time limit (Slurm format: minutes, HH:MM:SS, D-HH:MM:SS)")(
       "merge-time", po::value(&s.merge_time)->default_value("00:30:00"), "the merge job's time limit")(
       "partition", po::value(&s.partition), "Slurm partition")("account", po::value(&s.account), "Slurm account")(
       "mem", po::value(&s.mem), "memory per task (Slurm format, e.g. 8G)")(
-      "cpus-per-task", po::value(&s.cpus)->default_value(1), "cores per task; the task runs that many trials in parallel")(
-      "job-name", po::value(&s.job_name), "job name (default: dpclust-<first experiment>)")(
-      "sbatch-option", po::value(&s.sbatch_options)->multitoken(), "a further #SBATCH line, e.g. --sbatch-option=--qos=long (repeatable)")(
+      "cpus-per-task", po::value(&s.cpus)->default_value(1),
+      "cores per task; the task runs that many trials in parallel")("job-name", po::value(&s.job_name),
+                                                                    "job name (default: dpclust-<first experiment>)")(
+      "sbatch-option", po::value(&s.sbatch_options)->multitoken(),
+      "a further #SBATCH line, e.g. --sbatch-option=--qos=long (repeatable)")(
       "shard-by", po::value(&s.shard_by)->default_value("cost"), "cost (balanced by estimated running time) or index")(
       "trials", po::value<std::int64_t>(), "override every config's trial count")(
       "data-root", po::value<std::string>(), "directory of the papers' datasets, as the nodes see it")(
       "skip-missing-data", "tasks skip (and record) configs whose data files are missing instead of failing")(
-      "timings", po::value(&s.timings), "plan by the cell times measured in this earlier results directory (snapshot in OUT/slurm/costs.json)")(
+      "timings", po::value(&s.timings),
+      "plan by the cell times measured in this earlier results directory (snapshot in OUT/slurm/costs.json)")(
       "sbatch", po::value(&s.sbatch)->default_value("sbatch"), "the sbatch program")(
       "dry-run", "print the plan and the scripts; write and submit nothing");
   add_limit_options(opts);
 }
 
 void check_submit_args(const SubmitArgs& s, const po::variables_map& vm) {
-  if (s.configs.empty()) throw InputError("dpclust submit", "no config given", "dpclust submit configs/<name>.yaml --scheduler slurm");
+  if (s.configs.empty())
+    throw InputError("dpclust submit", "no config given", "dpclust submit configs/<name>.yaml --scheduler slurm");
   if (s.scheduler != "slurm")
-    throw InputError("--scheduler", "'" + s.scheduler.substr(0, 40) + "' is not supported (only slurm writes and submits scripts)",
-                     "for SGE, LSF, PBS or Torque, write an array job that runs `dpclust run CONFIG... --out DIR --shard auto/N` "
-                     "(docs/slurm.md), then `dpclust merge DIR --out DIR`");
+    throw InputError(
+        "--scheduler", "'" + s.scheduler.substr(0, 40) + "' is not supported (only slurm writes and submits scripts)",
+        "for SGE, LSF, PBS or Torque, write an array job that runs `dpclust run CONFIG... --out DIR --shard auto/N` "
+        "(docs/slurm.md), then `dpclust merge DIR --out DIR`");
   if (vm.count("tasks") && (s.tasks < 1 || s.tasks > kMaxShards))
     throw InputError("--tasks", "must be between 1 and " + std::to_string(kMaxShards));
   if (s.cpus < 1 || s.cpus > 4096) throw InputError("--cpus-per-task", "must be between 1 and 4096");
@@ -176,10 +184,13 @@ void require_datasets(const std::vector<ExperimentConfig>& cfgs) {
   std::string list, files;
   for (const auto& m : missing) list += "\n  - " + m;
   for (const auto& f : configs_missing) files += " " + f;
-  throw InputError("dpclust submit", std::to_string(missing.size()) + " dataset" + (missing.size() == 1 ? " is" : "s are") +
-                                         " missing, so the array tasks would fail on their nodes; nothing was written or submitted:" + list,
-                   "fetch them (`dpclust data fetch --for" + files + "` gets every registered one), or pass --skip-missing-data to "
-                   "let the tasks skip (and record) the experiments whose data is missing");
+  throw InputError(
+      "dpclust submit",
+      std::to_string(missing.size()) + " dataset" + (missing.size() == 1 ? " is" : "s are") +
+          " missing, so the array tasks would fail on their nodes; nothing was written or submitted:" + list,
+      "fetch them (`dpclust data fetch --for" + files +
+          "` gets every registered one), or pass --skip-missing-data to "
+          "let the tasks skip (and record) the experiments whose data is missing");
 }
 
 // Cell times measured by an earlier run (--timings), which the plan follows, and how many cells they cover.
@@ -190,7 +201,8 @@ struct MeasuredTimes {
 
 std::optional<MeasuredTimes> measured_times(const std::string& timings, const std::vector<ExperimentConfig>& cfgs) {
   if (timings.empty()) return std::nullopt;
-  if (!fs::is_directory(timings)) throw InputError("--timings", "'" + timings + "' is not a directory", "pass the --out directory of an earlier run");
+  if (!fs::is_directory(timings))
+    throw InputError("--timings", "'" + timings + "' is not a directory", "pass the --out directory of an earlier run");
   MeasuredTimes m;
   m.costs = measure_shard_costs(timings, cfgs);
   for (const auto& [exp, cells] : m.costs) m.cells += cells.size();
@@ -200,22 +212,24 @@ std::optional<MeasuredTimes> measured_times(const std::string& timings, const st
 // The plan on stdout: its cells and shards, its estimated balance beside dealing by index (and by the cost
 // model alone, under measured times), its largest cell, and a note when that cell alone unbalances it.
 void print_plan_balance(const std::vector<ExperimentConfig>& cfgs, const ShardPlan& plan, std::size_t tasks, ShardBy by,
-                        const std::vector<double>& seconds, const std::optional<MeasuredTimes>& measured, const std::string& timings) {
+                        const std::vector<double>& seconds, const std::optional<MeasuredTimes>& measured,
+                        const std::string& timings) {
   const ShardCosts* costs = measured ? &measured->costs : nullptr;
   const ShardBalance chosen = shard_balance(seconds, flatten(plan.shard_of), tasks);
   const ShardBalance index = shard_balance(seconds, flatten(plan_shards(cfgs, tasks, ShardBy::index).shard_of), tasks);
   const ShardBalance model = shard_balance(seconds, flatten(plan_shards(cfgs, tasks, ShardBy::cost).shard_of), tasks);
-  std::cout << "plan: " << seconds.size() << " cells of " << cfgs.size() << " experiment" << (cfgs.size() == 1 ? "" : "s") << " in " << tasks
-            << " shard" << (tasks == 1 ? "" : "s") << " (by " << to_string(by) << (costs ? ", measured times" : "") << ", plan "
-            << plan.fingerprint << ")\n";
+  std::cout << "plan: " << seconds.size() << " cells of " << cfgs.size() << " experiment"
+            << (cfgs.size() == 1 ? "" : "s") << " in " << tasks << " shard" << (tasks == 1 ? "" : "s") << " (by "
+            << to_string(by) << (costs ? ", measured times" : "") << ", plan " << plan.fingerprint << ")\n";
   if (costs)
     std::cout << "  cell times: " << measured->cells << " of " << seconds.size() << " measured in " << timings
               << " (the rest estimated); under them, slowest shard / mean:\n"
-              << "    this plan " << seconds_text(chosen.slowest) << " / " << seconds_text(chosen.mean) << " = " << ratio_text(chosen.ratio())
-              << "; by the cost model alone " << ratio_text(model.ratio()) << "; by index " << ratio_text(index.ratio()) << "\n";
+              << "    this plan " << seconds_text(chosen.slowest) << " / " << seconds_text(chosen.mean) << " = "
+              << ratio_text(chosen.ratio()) << "; by the cost model alone " << ratio_text(model.ratio())
+              << "; by index " << ratio_text(index.ratio()) << "\n";
   else
-    std::cout << "  estimated: slowest shard " << seconds_text(chosen.slowest) << ", mean " << seconds_text(chosen.mean) << " ("
-              << ratio_text(chosen.ratio()) << "); by index " << ratio_text(index.ratio()) << "\n";
+    std::cout << "  estimated: slowest shard " << seconds_text(chosen.slowest) << ", mean " << seconds_text(chosen.mean)
+              << " (" << ratio_text(chosen.ratio()) << "); by index " << ratio_text(index.ratio()) << "\n";
   std::cout << "  largest cell " << seconds_text(chosen.largest_cell) << "\n";
   if (tasks > 1 && chosen.largest_cell > 1.5 * chosen.mean)
     std::cout << "  note: the largest cell alone is " << ratio_text(chosen.largest_cell / chosen.mean)
@@ -225,8 +239,9 @@ void print_plan_balance(const std::vector<ExperimentConfig>& cfgs, const ShardPl
 
 // What the two scripts say: this binary and folder, the configs, the shards, the Slurm options, and the
 // `dpclust run` arguments every task repeats (trials, data root, limits, measured costs).
-SbatchOptions sbatch_options(const SubmitArgs& s, const po::variables_map& vm, const std::vector<ExperimentConfig>& cfgs, std::size_t tasks,
-                             ShardBy by, const fs::path& root, const std::optional<std::int64_t>& trials, bool measured) {
+SbatchOptions sbatch_options(const SubmitArgs& s, const po::variables_map& vm,
+                             const std::vector<ExperimentConfig>& cfgs, std::size_t tasks, ShardBy by,
+                             const fs::path& root, const std::optional<std::int64_t>& trials, bool measured) {
   SbatchOptions so;
   so.dpclust = fs::canonical("/proc/self/exe").string();
   so.workdir = fs::current_path().string();
@@ -248,35 +263,30 @@ SbatchOptions sbatch_options(const SubmitArgs& s, const po::variables_map& vm, c
   if (vm.count("data-root")) so.run_args.insert(so.run_args.end(), {"--data-root", fs::absolute(root).string()});
   if (vm.count("skip-missing-data")) so.run_args.push_back("--skip-missing-data");
   for (const char* limit : {"max-cells", "max-memory", "max-work"})
-    if (vm.count(limit)) so.run_args.insert(so.run_args.end(), {std::string("--") + limit, vm[limit].as<std::string>()});
-  if (measured) so.run_args.insert(so.run_args.end(), {"--shard-costs", (fs::path(slurm_dir(so.out)) / "costs.json").string()});
+    if (vm.count(limit))
+      so.run_args.insert(so.run_args.end(), {std::string("--") + limit, vm[limit].as<std::string>()});
+  if (measured)
+    so.run_args.insert(so.run_args.end(), {"--shard-costs", (fs::path(slurm_dir(so.out)) / "costs.json").string()});
   return so;
 }
 
 // The record of a submission (OUT/slurm/submit.json) as `dpclust status` reads it: the jobs, and which
 // shard (array task) computes each cell, so that status can say how many tasks have started and finished
 // before any of them has written a result.
-json submit_record(const SubmitArgs& s, const SbatchOptions& so, const std::vector<ExperimentConfig>& cfgs, const ShardPlan& plan,
-                   const std::string& array_job, const std::string& merge_job) {
+json submit_record(const SubmitArgs& s, const SbatchOptions& so, const std::vector<ExperimentConfig>& cfgs,
+                   const ShardPlan& plan, const std::string& array_job, const std::string& merge_job) {
   json planned = json::array();
   for (std::size_t ci = 0; ci < cfgs.size(); ++ci) {
     const std::vector<Cell> cells = expand_grid(cfgs[ci]);
     json shard_of = json::object();
-    for (std::size_t i = 0; i < cells.size() && i < plan.shard_of[ci].size(); ++i) shard_of[cells[i].id] = plan.shard_of[ci][i];
+    for (std::size_t i = 0; i < cells.size() && i < plan.shard_of[ci].size(); ++i)
+      shard_of[cells[i].id] = plan.shard_of[ci][i];
     planned.push_back({{"experiment", cfgs[ci].name}, {"cells", std::move(shard_of)}});
   }
-  return json{{"schema", "dpclust.submit/1"},
-              {"scheduler", "slurm"},
-              {"array_job", array_job},
-              {"merge_job", merge_job},
-              {"tasks", so.tasks},
-              {"shard_by", so.shard_by},
-              {"shard_plan", plan.fingerprint},
-              {"configs", s.configs},
-              {"workdir", so.workdir},
-              {"submitted", utc_now_iso8601()},
-              {"dpclust", so.version},
-              {"plan", std::move(planned)}};
+  return json{{"schema", "dpclust.submit/1"},   {"scheduler", "slurm"},  {"array_job", array_job},
+              {"merge_job", merge_job},         {"tasks", so.tasks},     {"shard_by", so.shard_by},
+              {"shard_plan", plan.fingerprint}, {"configs", s.configs},  {"workdir", so.workdir},
+              {"submitted", utc_now_iso8601()}, {"dpclust", so.version}, {"plan", std::move(planned)}};
 }
 
 }  // namespace
@@ -288,13 +298,16 @@ int cmd_submit(int argc, char** argv) {
   po::positional_options_description pos;
   pos.add("config", -1);
   po::variables_map vm;
-  if (!parse(argc, argv, "usage: dpclust submit CONFIG... --scheduler slurm [--tasks N] [--time T] [--partition P] [--account A] [--dry-run]", opts,
-             &pos, vm))
+  if (!parse(argc, argv,
+             "usage: dpclust submit CONFIG... --scheduler slurm [--tasks N] [--time T] [--partition P] [--account A] "
+             "[--dry-run]",
+             opts, &pos, vm))
     return 0;
   check_submit_args(s, vm);
   const ShardBy by = parse_shard_by(s.shard_by, "--shard-by");
   const fs::path root = data_root_from(vm);
-  const std::optional<std::int64_t> trials = vm.count("trials") ? std::optional<std::int64_t>(vm["trials"].as<std::int64_t>()) : std::nullopt;
+  const std::optional<std::int64_t> trials =
+      vm.count("trials") ? std::optional<std::int64_t>(vm["trials"].as<std::int64_t>()) : std::nullopt;
   const std::vector<ExperimentConfig> cfgs = load_run_configs(s.configs, root, trials, limits_from(vm, s.cpus));
   // --skip-missing-data lets the tasks skip (and record) the missing datasets instead.
   if (!vm.count("skip-missing-data")) require_datasets(cfgs);
@@ -311,7 +324,9 @@ int cmd_submit(int argc, char** argv) {
   const SbatchOptions so = sbatch_options(s, vm, cfgs, tasks, by, root, trials, measured.has_value());
   const fs::path dir = slurm_dir(so.out);
   const std::string array_text = array_script(so), merge_text = merge_script(so);
-  std::cout << "\n== " << (dir / "array.sbatch").string() << "\n" << array_text << "\n== " << (dir / "merge.sbatch").string() << "\n" << merge_text;
+  std::cout << "\n== " << (dir / "array.sbatch").string() << "\n"
+            << array_text << "\n== " << (dir / "merge.sbatch").string() << "\n"
+            << merge_text;
   if (vm.count("dry-run")) {
     std::cout << "\n(dry run: nothing written or submitted)\n";
     return 0;
@@ -319,15 +334,19 @@ int cmd_submit(int argc, char** argv) {
 
   std::error_code ec;
   fs::create_directories(dir / "logs", ec);
-  if (ec) throw InputError(dir.string(), "cannot create the directory for the job scripts (" + ec.message() + ")", "choose another --out");
+  if (ec)
+    throw InputError(dir.string(), "cannot create the directory for the job scripts (" + ec.message() + ")",
+                     "choose another --out");
   if (measured) write_file_atomic(dir / "costs.json", shard_costs_json(measured->costs));
   write_file_atomic(dir / "array.sbatch", array_text);
   write_file_atomic(dir / "merge.sbatch", merge_text);
   for (const char* f : {"array.sbatch", "merge.sbatch"}) ::chmod((dir / f).c_str(), 0755);
   const std::string array_job = submit_script(s.sbatch, {}, dir / "array.sbatch");
-  const std::string merge_job = submit_script(s.sbatch, {"--dependency=afterok:" + array_job, "--kill-on-invalid-dep=yes"}, dir / "merge.sbatch");
+  const std::string merge_job =
+      submit_script(s.sbatch, {"--dependency=afterok:" + array_job, "--kill-on-invalid-dep=yes"}, dir / "merge.sbatch");
   write_file_atomic(dir / "submit.json", submit_record(s, so, cfgs, plan, array_job, merge_job).dump(2) + "\n");
-  std::cout << "\nsubmitted: array job " << array_job << " (" << tasks << " tasks), merge job " << merge_job << " (after every task succeeded)\n"
+  std::cout << "\nsubmitted: array job " << array_job << " (" << tasks << " tasks), merge job " << merge_job
+            << " (after every task succeeded)\n"
             << "  logs: " << (dir / "logs").string() << "\n  progress: dpclust status " << so.out << "\n";
   return 0;
 }
@@ -373,10 +392,12 @@ int cmd_status(int argc, char** argv) {
     if (!shards_to_rerun.empty() && fs::exists(slurm / "array.sbatch")) {
       std::string list;
       for (const auto& k : shards_to_rerun) list += (list.empty() ? "" : ",") + k;
-      std::cout << "Resubmit the " << shards_to_rerun.size() << " failed or interrupted task" << (shards_to_rerun.size() == 1 ? "" : "s")
-                << " of " << shard_count << " (shard" << (shards_to_rerun.size() == 1 ? " " : "s ") << list << ") and the merge after them:\n"
+      std::cout << "Resubmit the " << shards_to_rerun.size() << " failed or interrupted task"
+                << (shards_to_rerun.size() == 1 ? "" : "s") << " of " << shard_count << " (shard"
+                << (shards_to_rerun.size() == 1 ? " " : "s ") << list << ") and the merge after them:\n"
                 << "  j=$(sbatch --parsable --array=" << list << " " << (slurm / "array.sbatch").string()
-                << ") && sbatch --dependency=afterok:$j --kill-on-invalid-dep=yes " << (slurm / "merge.sbatch").string() << "\n";
+                << ") && sbatch --dependency=afterok:$j --kill-on-invalid-dep=yes " << (slurm / "merge.sbatch").string()
+                << "\n";
     }
   }
   return vm.count("fail-if-incomplete") && incomplete ? 1 : 0;

@@ -44,11 +44,11 @@ std::string input_error(F&& action) {
 
 }  // namespace dpclust::testing
 
-#define DPCLUST_REQUIRE_DATA(relative)                                                                  \
-  do {                                                                                                  \
-    if (::dpclust::testing::data_root().empty() ||                                                      \
-        !std::filesystem::exists(::dpclust::testing::data_root() / (relative)))                         \
-      GTEST_SKIP() << "data file '" << (relative) << "' not found under the data root "                  \
-                   << ::dpclust::testing::data_root() << ": fetch the papers' datasets with "            \
-                   << "`dpclust data fetch --all` (or set DPCLUST_DATA_ROOT)";                              \
+#define DPCLUST_REQUIRE_DATA(relative)                                                        \
+  do {                                                                                        \
+    if (::dpclust::testing::data_root().empty() ||                                            \
+        !std::filesystem::exists(::dpclust::testing::data_root() / (relative)))               \
+      GTEST_SKIP() << "data file '" << (relative) << "' not found under the data root "       \
+                   << ::dpclust::testing::data_root() << ": fetch the papers' datasets with " \
+                   << "`dpclust data fetch --all` (or set DPCLUST_DATA_ROOT)";                \
   } while (0)

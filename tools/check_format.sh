@@ -1,9 +1,7 @@
 #!/bin/sh
 # The form the tools keep, checked by the ctest source_format_check:
-#   - C++: clang-format --dry-run --Werror (.clang-format) over the C++ files in form. While
-#     tools/formatted_files.txt exists, those are the files it lists (the files already in form; a file another
-#     branch adds is not checked until it is formatted); tools/format.sh formats every tracked C++ file and deletes
-#     the list, and from then on every tracked C++ file is checked.
+#   - C++: clang-format --dry-run --Werror (.clang-format) over every tracked C++ file (tools/format.sh puts them in
+#     form).
 #   - Python: flake8 (.flake8) over python/, plots/, bench/, tests/python/ and tools/.
 # Debian's packages: clang-format, flake8 (run_all.sh installs them).
 #   tools/check_format.sh [SOURCE_DIR]
@@ -15,13 +13,7 @@ command -v "$format" >/dev/null 2>&1 || { echo "clang-format not found (Debian: 
 flake8=$(command -v flake8 || echo /usr/bin/flake8)
 [ -x "$flake8" ] || { echo "flake8 not found (Debian: apt-get install flake8)"; exit 1; }
 status=0
-if [ -f tools/formatted_files.txt ]; then
-  files=$(grep -v '^#' tools/formatted_files.txt | grep -v '^$')
-  scope="the $(printf '%s\n' "$files" | grep -c .) files of tools/formatted_files.txt"
-  for f in $files; do
-    [ -e "$f" ] || { echo "tools/formatted_files.txt lists $f, which does not exist: remove the line"; status=1; }
-  done
-elif git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   files=$(git ls-files '*.cpp' '*.hpp' '*.h')
   scope="every tracked C++ file"
 else

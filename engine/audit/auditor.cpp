@@ -14,11 +14,11 @@
 #include "audit/clopper_pearson.hpp"
 #include "audit/features.hpp"
 #include "audit/neighbours.hpp"
+#include "catalog/catalog.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/method.hpp"
 #include "core/rng.hpp"
-#include "catalog/catalog.hpp"
 #include "loading/dataset_loading.hpp"
 #include "run/progress.hpp"
 #include "run/runner.hpp"
@@ -45,15 +45,16 @@ MethodResult run_once(const MethodInfo& info, const Method& method, const Datase
   return r;
 }
 
-std::uint64_t run_seed(std::uint64_t base, const Cell& cell, const std::string& pair, const char* side, const char* phase,
-                       std::uint64_t run) {
+std::uint64_t run_seed(std::uint64_t base, const Cell& cell, const std::string& pair, const char* side,
+                       const char* phase, std::uint64_t run) {
   return derive_seed(base, cell.key + "|audit|" + pair + "|" + side + "|" + phase, run);
 }
 
 // Both sides' runs of one phase, in parallel; `record(side, run, result)` keeps what it needs.
 template <class Record>
-void run_sides(const MethodInfo& info, const Dataset* const sides[2], const ParamSet& params, const Cell& cell, const AuditConfig& a,
-               const std::string& pair, const char* phase, std::uint64_t runs, double noise_scale, Progress* progress, Record&& record) {
+void run_sides(const MethodInfo& info, const Dataset* const sides[2], const ParamSet& params, const Cell& cell,
+               const AuditConfig& a, const std::string& pair, const char* phase, std::uint64_t runs, double noise_scale,
+               Progress* progress, Record&& record) {
   static const char* const kSideNames[2] = {"D", "D'"};
   const auto total = static_cast<std::int64_t>(2 * runs);
   std::exception_ptr error;
@@ -67,8 +68,8 @@ void run_sides(const MethodInfo& info, const Dataset* const sides[2], const Para
       const int side = static_cast<int>(task / static_cast<std::int64_t>(runs));
       const auto r = static_cast<std::uint64_t>(task % static_cast<std::int64_t>(runs));
       try {
-        MethodResult res = run_once(info, *method, *sides[side], params, run_seed(a.seed, cell, pair, kSideNames[side], phase, r),
-                                    noise_scale);
+        MethodResult res = run_once(info, *method, *sides[side], params,
+                                    run_seed(a.seed, cell, pair, kSideNames[side], phase, r), noise_scale);
         record(side, r, res);
       } catch (...) {
 #pragma omp critical(audit_error)
@@ -84,8 +85,8 @@ void run_sides(const MethodInfo& info, const Dataset* const sides[2], const Para
 // What the accounting of `dpclust run` counts for one trial of this cell: one run's ledger on D, read as
 // results.json reads every trial's (trial_privacy_spent_on: a declared excess included, unbounded when the
 // ledger or the dataset's data-derived ranges say so). Seeded apart from the audit's runs.
-json accounted_spend(const MethodInfo& info, const Dataset& data, const ParamSet& params, const Cell& cell, const AuditConfig& a,
-                     double noise_scale) {
+json accounted_spend(const MethodInfo& info, const Dataset& data, const ParamSet& params, const Cell& cell,
+                     const AuditConfig& a, double noise_scale) {
   const std::unique_ptr<Method> method = info.make();
   Rng rng(run_seed(a.seed, cell, "accounting", "D", "ledger", 0));
   BudgetLedger ledger = trial_ledger(info, params, noise_scale);
@@ -96,7 +97,8 @@ json accounted_spend(const MethodInfo& info, const Dataset& data, const ParamSet
 
 // The cell's description, its claim and what the accounting of `dpclust run` counts for it: the record
 // before any pair is audited.
-CellResult describe_cell(const Cell& cell, const Dataset& data, const MethodInfo& info, const AuditConfig& a, double noise_scale) {
+CellResult describe_cell(const Cell& cell, const Dataset& data, const MethodInfo& info, const AuditConfig& a,
+                         double noise_scale) {
   const BudgetLedger claim = trial_ledger(info, cell.params, 1.0);
   CellResult out;
   out.dataset = cell.dataset;
@@ -124,7 +126,8 @@ CellResult describe_cell(const Cell& cell, const Dataset& data, const MethodInfo
 std::vector<PairSpec> pair_specs(const MethodInfo& info, const AuditConfig& a) {
   std::vector<PairSpec> specs;
   if (a.pairs.empty()) {
-    for (const std::string& name : builtin_pairs(info.relation, info.local_privacy)) specs.push_back({name, {}, std::nullopt});
+    for (const std::string& name : builtin_pairs(info.relation, info.local_privacy))
+      specs.push_back({name, {}, std::nullopt});
   } else {
     for (const auto& p : a.pairs) specs.push_back({p.name, p.add, p.remove});
   }
@@ -158,14 +161,16 @@ Pilot run_pilot(const PairContext& c, std::vector<std::string>* non_private) {
             [&](int side, std::uint64_t r, MethodResult& res) {
               if (non_private && side == 0 && r == 0)  // one writer
                 for (const std::string& note : res.non_private_notes)
-                  if (std::find(non_private->begin(), non_private->end(), note) == non_private->end()) non_private->push_back(note);
-              runs[static_cast<std::size_t>(side)][r] = json{{"r", std::move(res.release)}, {"d", std::move(res.diagnostics)}};
+                  if (std::find(non_private->begin(), non_private->end(), note) == non_private->end())
+                    non_private->push_back(note);
+              runs[static_cast<std::size_t>(side)][r] =
+                  json{{"r", std::move(res.release)}, {"d", std::move(res.diagnostics)}};
             });
   Pilot p;
   for (const auto& side : runs)
     for (const json& j : side) p.schema.learn(j["r"], j["d"]);
-  const std::size_t used =
-      std::max<std::size_t>(20, std::min<std::size_t>(a.pilot_runs, (std::size_t{1} << 25) / std::max<std::size_t>(1, p.schema.size())));
+  const std::size_t used = std::max<std::size_t>(
+      20, std::min<std::size_t>(a.pilot_runs, (std::size_t{1} << 25) / std::max<std::size_t>(1, p.schema.size())));
   std::vector<double> row;
   for (int side = 0; side < 2; ++side) {
     FeatureMatrix& m = p.m[side];
@@ -186,14 +191,17 @@ Pilot run_pilot(const PairContext& c, std::vector<std::string>* non_private) {
 // choose_event keeps the earlier column, so an event on the value is reported when it is as good.
 std::vector<FeatureRef> screen_columns(const Pilot& p, const AuditConfig& a) {
   std::vector<FeatureRef> selected;
-  for (std::size_t f : screen_features(p.m[0], p.m[1], a.features_per_criterion)) selected.push_back({f, Representation::value});
-  for (const FeatureRef& ref : screen_representations(p.m[0], p.m[1], a.features_per_criterion)) selected.push_back(ref);
+  for (std::size_t f : screen_features(p.m[0], p.m[1], a.features_per_criterion))
+    selected.push_back({f, Representation::value});
+  for (const FeatureRef& ref : screen_representations(p.m[0], p.m[1], a.features_per_criterion))
+    selected.push_back(ref);
   return selected;
 }
 
 // The main runs on the selected columns: the event chosen on their first half, its counts on the second,
 // and the bounds on epsilon those counts give.
-void run_main(const PairContext& c, const Pilot& p, const std::vector<FeatureRef>& selected, double pair_confidence, PairResult& pr) {
+void run_main(const PairContext& c, const Pilot& p, const std::vector<FeatureRef>& selected, double pair_confidence,
+              PairResult& pr) {
   const AuditConfig& a = c.a;
   FeatureMatrix mm[2];
   for (auto& m : mm) {
@@ -223,8 +231,8 @@ void run_main(const PairContext& c, const Pilot& p, const std::vector<FeatureRef
   const double p_num = static_cast<double>(k_num) / static_cast<double>(n_num);
   const double p_den = static_cast<double>(k_den) / static_cast<double>(n_den);
   pr.eps_estimate = p_num <= delta ? 0.0
-                    : p_den > 0   ? std::max(0.0, std::log((p_num - delta) / p_den))
-                                  : std::numeric_limits<double>::infinity();
+                    : p_den > 0    ? std::max(0.0, std::log((p_num - delta) / p_den))
+                                   : std::numeric_limits<double>::infinity();
   pr.event = e;
   pr.column = selected[e.feature];
   pr.feature = p.schema.name(pr.column);
@@ -234,11 +242,13 @@ void run_main(const PairContext& c, const Pilot& p, const std::vector<FeatureRef
 // The claims one pair is held to: the cell's epsilon, or for a local guarantee (a rate per unit distance,
 // nd_laplace: epsilon at distance `radius`) the rate times d(x, x'); likewise what the accounting counts
 // (NaN when it claims no finite bound).
-void pair_claims(const Cell& cell, const MethodInfo& info, const CellResult& out, const NeighbourPair& pair, PairResult& pr) {
+void pair_claims(const Cell& cell, const MethodInfo& info, const CellResult& out, const NeighbourPair& pair,
+                 PairResult& pr) {
   const double rate = out.epsilon / (cell.params.has("radius") ? cell.params.real("radius") : 1.0);
   pr.eps_claimed = info.local_privacy ? rate * pair.local_distance : out.epsilon;
   const bool unbounded = out.accounting.at("unbounded").get<bool>();
-  const double accounted_rate = unbounded ? std::numeric_limits<double>::quiet_NaN() : out.accounting.at("epsilon").get<double>();
+  const double accounted_rate =
+      unbounded ? std::numeric_limits<double>::quiet_NaN() : out.accounting.at("epsilon").get<double>();
   pr.eps_accounted = info.local_privacy ? accounted_rate * pair.local_distance : accounted_rate;
 }
 
@@ -271,16 +281,18 @@ CellResult audit_cell(const ExperimentConfig& cfg, const Cell& cell, const Datas
     pr.features_tested = selected.size();
     if (selected.empty())  // no feature tells the sides apart in the pilot: nothing to test
       pr.feature = "(none: every feature and representation is distributed alike on both sides in the pilot runs)";
-    else
-      run_main(context, pilot, selected, pair_confidence, pr);
+    else run_main(context, pilot, selected, pair_confidence, pr);
     pr.violation = pr.eps_lower > pr.eps_claimed * (1 + 1e-12);
-    out.accounting_violation = out.accounting_violation || (!unbounded && pr.eps_lower > pr.eps_accounted * (1 + 1e-12));
+    out.accounting_violation =
+        out.accounting_violation || (!unbounded && pr.eps_lower > pr.eps_accounted * (1 + 1e-12));
     pr.seconds = seconds_since(tp);
     out.eps_lower = std::max(out.eps_lower, pr.eps_lower);
     out.violation = out.violation || pr.violation;
     out.pairs.push_back(std::move(pr));
   }
-  out.accounting["verdict"] = unbounded ? "no finite bound claimed" : out.accounting_violation ? "violation" : "consistent";
+  out.accounting["verdict"] = unbounded                  ? "no finite bound claimed"
+                              : out.accounting_violation ? "violation"
+                                                         : "consistent";
   out.seconds = seconds_since(t0);
   return out;
 }
@@ -295,26 +307,29 @@ json to_json(const CellResult& c) {
       ev["family"] = event_family(p.event, p.column.rep);
       if (p.event.kind == EventKind::in_set) {
         ev["set_size"] = p.event.values.size();
-        ev["set"] = std::vector<double>(p.event.values.begin(), p.event.values.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(p.event.values.size(), 16)));
+        ev["set"] = std::vector<double>(
+            p.event.values.begin(),
+            p.event.values.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(p.event.values.size(), 16)));
       } else if (p.event.kind != EventKind::missing) {
         ev["threshold"] = p.event.threshold;
       }
       ev["numerator"] = p.event.numerator_is_d ? "D" : "D'";
       ev["description"] = describe_event(p.feature, p.event);
     }
-    pairs.push_back({{"pair", p.name},
-                     {"description", p.description},
-                     {"eps_claimed", p.eps_claimed},
-                     {"eps_accounted", std::isnan(p.eps_accounted) ? json(nullptr) : json(p.eps_accounted)},
-                     {"delta", p.delta},
-                     {"eps_lower", p.eps_lower},
-                     {"eps_estimate", std::isfinite(p.eps_estimate) ? json(p.eps_estimate) : json("inf")},
-                     {"verdict", p.violation ? "violation" : "consistent"},
-                     {"event", std::move(ev)},
-                     {"counts", {{"D", {p.counts.in_d, p.counts.runs_d}}, {"D'", {p.counts.in_d_prime, p.counts.runs_d_prime}}}},
-                     {"features_seen", p.features_seen},
-                     {"features_tested", p.features_tested},
-                     {"seconds", p.seconds}});
+    pairs.push_back(
+        {{"pair", p.name},
+         {"description", p.description},
+         {"eps_claimed", p.eps_claimed},
+         {"eps_accounted", std::isnan(p.eps_accounted) ? json(nullptr) : json(p.eps_accounted)},
+         {"delta", p.delta},
+         {"eps_lower", p.eps_lower},
+         {"eps_estimate", std::isfinite(p.eps_estimate) ? json(p.eps_estimate) : json("inf")},
+         {"verdict", p.violation ? "violation" : "consistent"},
+         {"event", std::move(ev)},
+         {"counts", {{"D", {p.counts.in_d, p.counts.runs_d}}, {"D'", {p.counts.in_d_prime, p.counts.runs_d_prime}}}},
+         {"features_seen", p.features_seen},
+         {"features_tested", p.features_tested},
+         {"seconds", p.seconds}});
   }
   return {{"dataset", c.dataset},
           {"method", c.method},
@@ -354,7 +369,8 @@ AuditReport run_audit(const ExperimentConfig& cfg, const AuditOptions& opts) {
     report.cells.push_back(std::move(r));
   }
   if (report.cells.empty())
-    throw InputError(cfg.file.string(), "the experiment has no private method to audit", "add a private method (dpclust list marks them [private])");
+    throw InputError(cfg.file.string(), "the experiment has no private method to audit",
+                     "add a private method (dpclust list marks them [private])");
   report.wall_seconds = seconds_since(t0);
   const auto& b = build_info();
   json dataset_provenance = json::object();

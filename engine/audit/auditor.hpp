@@ -27,29 +27,29 @@
 #include <vector>
 
 #include "audit/events.hpp"
-#include "core/dataset.hpp"
 #include "config/config.hpp"
 #include "config/grid.hpp"
+#include "core/dataset.hpp"
 
 namespace dpclust::audit {
 
 struct AuditOptions {
   std::filesystem::path out_dir = "results";
-  int threads = 0;          // 0: all cores
+  int threads = 0;           // 0: all cores
   double noise_scale = 1.0;  // testable noise (RunOptions::noise_scale): 0.5 under-noised, 0 none; not a CLI option
   bool progress = true;
 };
 
 struct PairResult {
   std::string name, description;
-  double eps_claimed = 0;   // epsilon (or eps * distance for a local guarantee)
+  double eps_claimed = 0;  // epsilon (or eps * distance for a local guarantee)
   double delta = 0;
   double eps_lower = 0;     // the 1 - confidence/pairs lower bound on epsilon
   double eps_estimate = 0;  // ln(p_num / p_den) of the second half, plain (>= 0; inf when p_den = 0)
   std::string feature;      // the chosen event's column: "diagnostics.threshold", "diagnostics.threshold~lsb"
   FeatureRef column;        // its schema feature and representation
   Event event;
-  EventCounts counts;       // second half
+  EventCounts counts;  // second half
   bool violation = false;
   double eps_accounted = 0;  // what the accounting counts for this pair (eps, or rate * distance); NaN: unbounded
   std::size_t features_seen = 0, features_tested = 0;

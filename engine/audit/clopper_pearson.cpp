@@ -19,8 +19,8 @@ double clopper_pearson_upper(std::uint64_t k, std::uint64_t n, double level) {
   return boost::math::ibeta_inv(static_cast<double>(k + 1), static_cast<double>(n - k), level);
 }
 
-EpsilonBound epsilon_lower_bound(std::uint64_t k_d, std::uint64_t n_d, std::uint64_t k_dp, std::uint64_t n_dp, double delta,
-                                 double confidence) {
+EpsilonBound epsilon_lower_bound(std::uint64_t k_d, std::uint64_t n_d, std::uint64_t k_dp, std::uint64_t n_dp,
+                                 double delta, double confidence) {
   const double side = 1.0 - (1.0 - confidence) / 2.0;
   EpsilonBound b;
   b.p_lo = clopper_pearson_lower(k_d, n_d, side);

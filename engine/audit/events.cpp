@@ -101,7 +101,9 @@ bool Event::contains(double v) const {
   return false;
 }
 
-std::string event_family(const Event& e, Representation rep) { return e.kind == EventKind::in_set ? "support" : family_of(rep); }
+std::string event_family(const Event& e, Representation rep) {
+  return e.kind == EventKind::in_set ? "support" : family_of(rep);
+}
 
 std::string describe_event(const std::string& column, const Event& e) {
   std::ostringstream s;
@@ -152,7 +154,8 @@ bool integer_valued(const Column& a, const Column& b) {
 }
 }  // namespace
 
-std::vector<FeatureRef> screen_representations(const FeatureMatrix& d, const FeatureMatrix& dp, std::size_t per_criterion) {
+std::vector<FeatureRef> screen_representations(const FeatureMatrix& d, const FeatureMatrix& dp,
+                                               std::size_t per_criterion) {
   constexpr double kMinZ = 3.0;
   struct Scored {
     double z;
@@ -163,7 +166,9 @@ std::vector<FeatureRef> screen_representations(const FeatureMatrix& d, const Fea
   for (std::size_t f = 0; f < d.features; ++f) {
     const Column a = column(d, f, 0, d.runs), b = column(dp, f, 0, dp.runs);
     if (a.values.empty() || b.values.empty()) continue;
-    if (a.values.front() == a.values.back() && b.values.front() == b.values.back() && a.values.front() == b.values.front()) continue;
+    if (a.values.front() == a.values.back() && b.values.front() == b.values.back() &&
+        a.values.front() == b.values.front())
+      continue;
     const bool integer = integer_valued(a, b);
     double feature_best = 0;
     for (Representation rep : representations_for(integer)) {
@@ -207,17 +212,20 @@ std::vector<FeatureRef> screen_representations(const FeatureMatrix& d, const Fea
   for (std::size_t i = 0; i < scored.size() && i < per_criterion; ++i) out.push_back(scored[i].ref);
   for (std::size_t i = 0; i < real_features.size() && i < per_criterion; ++i)
     for (Representation rep : representations_for(false))
-      if (const FeatureRef ref{real_features[i].ref.feature, rep}; std::find(out.begin(), out.end(), ref) == out.end()) out.push_back(ref);
+      if (const FeatureRef ref{real_features[i].ref.feature, rep}; std::find(out.begin(), out.end(), ref) == out.end())
+        out.push_back(ref);
   std::sort(out.begin(), out.end(), [](const FeatureRef& x, const FeatureRef& y) {
     return x.feature < y.feature || (x.feature == y.feature && x.rep < y.rep);
   });
   return out;
 }
 
-EventCounts count_event(const Event& e, const FeatureMatrix& d, const FeatureMatrix& dp, std::size_t from, std::size_t to) {
+EventCounts count_event(const Event& e, const FeatureMatrix& d, const FeatureMatrix& dp, std::size_t from,
+                        std::size_t to) {
   EventCounts c;
   for (std::size_t r = from; r < to && r < d.runs; ++r) c.in_d += e.contains(d.at(r, e.feature)), ++c.runs_d;
-  for (std::size_t r = from; r < to && r < dp.runs; ++r) c.in_d_prime += e.contains(dp.at(r, e.feature)), ++c.runs_d_prime;
+  for (std::size_t r = from; r < to && r < dp.runs; ++r)
+    c.in_d_prime += e.contains(dp.at(r, e.feature)), ++c.runs_d_prime;
   return c;
 }
 
@@ -284,7 +292,8 @@ Event choose_event(const FeatureMatrix& d, const FeatureMatrix& dp, std::size_t 
         if (s1.empty()) continue;
         const std::size_t k_a = count_in(a2, s1), k_b = count_in(b2, s1);
         if ((side == 0 ? k_a : k_b) == 0) continue;
-        consider(Event{f, EventKind::in_set, 0, true, side == 0 ? only_in(a, b) : only_in(b, a)}, k_a, k_b, a2.runs, b2.runs);
+        consider(Event{f, EventKind::in_set, 0, true, side == 0 ? only_in(a, b) : only_in(b, a)}, k_a, k_b, a2.runs,
+                 b2.runs);
       }
     }
     // Atoms: values with frequency >= 0.5% on either side, the 16 most frequent.
@@ -293,12 +302,15 @@ Event choose_event(const FeatureMatrix& d, const FeatureMatrix& dp, std::size_t 
       for (std::size_t i = 0; i < side->values.size();) {
         std::size_t j = i;
         while (j < side->values.size() && side->values[j] == side->values[i]) ++j;
-        if (static_cast<double>(j - i) >= 0.005 * static_cast<double>(side->runs)) atoms[side->values[i]] = std::max(atoms[side->values[i]], j - i);
+        if (static_cast<double>(j - i) >= 0.005 * static_cast<double>(side->runs))
+          atoms[side->values[i]] = std::max(atoms[side->values[i]], j - i);
         i = j;
       }
     std::vector<std::pair<std::size_t, double>> by_freq;
     for (const auto& [v, n] : atoms) by_freq.emplace_back(n, v);
-    std::sort(by_freq.begin(), by_freq.end(), [](const auto& x, const auto& y) { return x.first > y.first || (x.first == y.first && x.second < y.second); });
+    std::sort(by_freq.begin(), by_freq.end(), [](const auto& x, const auto& y) {
+      return x.first > y.first || (x.first == y.first && x.second < y.second);
+    });
     for (std::size_t i = 0; i < by_freq.size() && i < 16; ++i) {
       const double v = by_freq[i].second;
       consider(Event{f, EventKind::eq, v, true, {}}, count_eq(a, v), count_eq(b, v), a.runs, b.runs);

@@ -31,7 +31,8 @@ struct FeatureMatrix {
 // each of (1) the standardized difference of the means, (2) the difference of the missing fractions,
 // (3) the difference of the frequency of the most frequent value (atoms). Deterministic (ties: lower
 // index). Features constant and equal on both sides are never selected.
-std::vector<std::size_t> screen_features(const FeatureMatrix& d, const FeatureMatrix& d_prime, std::size_t per_criterion);
+std::vector<std::size_t> screen_features(const FeatureMatrix& d, const FeatureMatrix& d_prime,
+                                         std::size_t per_criterion);
 
 // Representation columns (features.hpp) worth testing. Each feature of the pilot matrices is integer-
 // valued (every finite value on both sides an integer of magnitude <= 2^53) or real; each of its
@@ -43,7 +44,8 @@ std::vector<std::size_t> screen_features(const FeatureMatrix& d, const FeatureMa
 // continuous PrivTHR_EM threshold) is beyond the pilot's power to screen but not beyond the main runs'
 // to bound. Deterministic (ties: lower feature, then representation); sorted by feature, then
 // representation. Computed one column at a time: no representation matrix is built.
-std::vector<FeatureRef> screen_representations(const FeatureMatrix& d, const FeatureMatrix& d_prime, std::size_t per_criterion);
+std::vector<FeatureRef> screen_representations(const FeatureMatrix& d, const FeatureMatrix& d_prime,
+                                               std::size_t per_criterion);
 
 enum class EventKind { ge, le, eq, missing, in_set };
 const char* to_string(EventKind k);
@@ -67,13 +69,15 @@ struct EventCounts {
   std::uint64_t in_d = 0, runs_d = 0, in_d_prime = 0, runs_d_prime = 0;
 };
 // Counts of `e` on runs [from, to) of each matrix.
-EventCounts count_event(const Event& e, const FeatureMatrix& d, const FeatureMatrix& d_prime, std::size_t from, std::size_t to);
+EventCounts count_event(const Event& e, const FeatureMatrix& d, const FeatureMatrix& d_prime, std::size_t from,
+                        std::size_t to);
 
 // The event with the largest eps_lower (at `confidence`, given delta) on runs [0, half) of both
 // matrices, over every column, both directions, thresholds at 63 pooled quantiles and every atom
 // (values with frequency >= 0.5% on either side, at most 16 per column), `missing`, and the support
 // differences `in` (S from all runs [0, half); scored honestly by cross-fitting: S from the first quarter,
 // counted on the second, so that a continuous feature, whose every value is new, scores nothing).
-Event choose_event(const FeatureMatrix& d, const FeatureMatrix& d_prime, std::size_t half, double delta, double confidence);
+Event choose_event(const FeatureMatrix& d, const FeatureMatrix& d_prime, std::size_t half, double delta,
+                   double confidence);
 
 }  // namespace dpclust::audit

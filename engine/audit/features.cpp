@@ -13,7 +13,9 @@ namespace {
 
 using nlohmann::json;
 
-std::uint64_t child_hash(std::uint64_t parent, std::uint64_t key) { return splitmix64(parent * 0x9E3779B97F4A7C15ull ^ key); }
+std::uint64_t child_hash(std::uint64_t parent, std::uint64_t key) {
+  return splitmix64(parent * 0x9E3779B97F4A7C15ull ^ key);
+}
 std::uint64_t key_hash(const std::string& k) { return fnv1a64(k); }
 constexpr std::uint64_t kSizeTag = 0x5A5A5A5A5A5A5A5Aull;  // "#size" of an array
 constexpr std::uint64_t kReleaseRoot = 1, kDiagnosticsRoot = 2;
@@ -141,9 +143,11 @@ double represent(Representation r, double v) {
 }
 
 const std::vector<Representation>& representations_for(bool integer_valued) {
-  static const std::vector<Representation> integer{Representation::mod2, Representation::mod3, Representation::mod4, Representation::grain};
-  static const std::vector<Representation> real{Representation::lsb,   Representation::low4,        Representation::mantissa_zeros,
-                                                Representation::grain, Representation::binade_low4, Representation::binade_zeros};
+  static const std::vector<Representation> integer{Representation::mod2, Representation::mod3, Representation::mod4,
+                                                   Representation::grain};
+  static const std::vector<Representation> real{
+      Representation::lsb,   Representation::low4,        Representation::mantissa_zeros,
+      Representation::grain, Representation::binade_low4, Representation::binade_zeros};
   return integer_valued ? integer : real;
 }
 
@@ -169,8 +173,8 @@ void FeatureSchema::extract(const json& release, const json& diagnostics, std::v
   walk(diagnostics, kDiagnosticsRoot, nullptr, set);
 }
 
-void FeatureSchema::extract_selected(const json& release, const json& diagnostics, const std::vector<std::size_t>& selected,
-                                     std::vector<double>& out) const {
+void FeatureSchema::extract_selected(const json& release, const json& diagnostics,
+                                     const std::vector<std::size_t>& selected, std::vector<double>& out) const {
   // Position of each schema feature in the selection (few features: a linear map is enough).
   out.assign(selected.size(), std::numeric_limits<double>::quiet_NaN());
   auto set = [&](std::uint64_t h, double v, std::string*) {
@@ -190,7 +194,8 @@ FeatureSchema::Plan FeatureSchema::plan(const std::vector<FeatureRef>& refs) con
   return p;
 }
 
-void FeatureSchema::extract(const json& release, const json& diagnostics, const Plan& plan, std::vector<double>& out) const {
+void FeatureSchema::extract(const json& release, const json& diagnostics, const Plan& plan,
+                            std::vector<double>& out) const {
   out.assign(plan.refs.size(), std::numeric_limits<double>::quiet_NaN());
   auto set = [&](std::uint64_t h, double v, std::string*) {
     const auto it = index_.find(h);

@@ -51,7 +51,18 @@ inline constexpr std::size_t kMaxFeatures = std::size_t{1} << 16;
 
 // Declared in the order columns are tried: on a tie the earlier one is reported (mod2 before grain: for an
 // integer "grain == 0" is "mod2 == 1", and parity is the name a reader expects).
-enum class Representation : std::uint8_t { value, lsb, low4, mantissa_zeros, binade_low4, binade_zeros, mod2, mod3, mod4, grain };
+enum class Representation : std::uint8_t {
+  value,
+  lsb,
+  low4,
+  mantissa_zeros,
+  binade_low4,
+  binade_zeros,
+  mod2,
+  mod3,
+  mod4,
+  grain
+};
 // "value", "lsb", "low4", "mantissa_zeros", "grain", "binade_low4", "binade_zeros", "mod2", "mod3", "mod4".
 const char* to_string(Representation r);
 // The event family a representation belongs to (docs/privacy.md "Privacy audit"): value, bits (lsb, low4,
@@ -79,11 +90,11 @@ class FeatureSchema {
   // The run's value of every feature (NaN where absent), into `out` (resized to size()).
   void extract(const nlohmann::json& release, const nlohmann::json& diagnostics, std::vector<double>& out) const;
   // Only the features `selected` (indices into the schema), in that order.
-  void extract_selected(const nlohmann::json& release, const nlohmann::json& diagnostics, const std::vector<std::size_t>& selected,
-                        std::vector<double>& out) const;
+  void extract_selected(const nlohmann::json& release, const nlohmann::json& diagnostics,
+                        const std::vector<std::size_t>& selected, std::vector<double>& out) const;
   // The columns `refs` (each feature through its representation), in that order.
-  void extract_refs(const nlohmann::json& release, const nlohmann::json& diagnostics, const std::vector<FeatureRef>& refs,
-                    std::vector<double>& out) const;
+  void extract_refs(const nlohmann::json& release, const nlohmann::json& diagnostics,
+                    const std::vector<FeatureRef>& refs, std::vector<double>& out) const;
   // The same with the columns of each schema feature computed once (the main runs: one plan, every run
   // flattened in time linear in its leaves plus the columns).
   struct Plan {
@@ -91,7 +102,8 @@ class FeatureSchema {
     std::unordered_map<std::size_t, std::vector<std::size_t>> columns_of;  // schema feature -> its columns
   };
   Plan plan(const std::vector<FeatureRef>& refs) const;
-  void extract(const nlohmann::json& release, const nlohmann::json& diagnostics, const Plan& plan, std::vector<double>& out) const;
+  void extract(const nlohmann::json& release, const nlohmann::json& diagnostics, const Plan& plan,
+               std::vector<double>& out) const;
   // "diagnostics.threshold" for a value, "diagnostics.threshold~lsb" for a representation.
   std::string name(const FeatureRef& ref) const;
 

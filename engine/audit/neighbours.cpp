@@ -11,7 +11,8 @@
 namespace dpclust::audit {
 namespace {
 
-constexpr const char* kAddPairs[] = {"add_empty_cell", "add_domain_corner", "add_cluster_boundary", "add_duplicate", "remove_one"};
+constexpr const char* kAddPairs[] = {"add_empty_cell", "add_domain_corner", "add_cluster_boundary", "add_duplicate",
+                                     "remove_one"};
 constexpr const char* kReplacePairs[] = {"replace_empty_cell", "replace_domain_corner", "replace_cluster_boundary"};
 constexpr const char* kLocalPairs[] = {"replace_local"};
 
@@ -71,7 +72,8 @@ std::vector<double> empty_cell_point(const Dataset& data) {
       cur[j] = b.lo[j] + frac * (b.hi[j] - b.lo[j]);
     }
     double gap = std::numeric_limits<double>::infinity();
-    for (std::size_t i = 0; i < data.n; i += step) gap = std::min(gap, squared_distance(data.point(i), cur.data(), data.d));
+    for (std::size_t i = 0; i < data.n; i += step)
+      gap = std::min(gap, squared_distance(data.point(i), cur.data(), data.d));
     if (gap > best_gap) best_gap = gap, best = cur;
   }
   return best;
@@ -143,7 +145,8 @@ std::string describe_point(const std::vector<double>& x) {
 
 void check_record(const Dataset& d, const std::vector<double>& x, const std::string& where) {
   if (x.size() != d.d)
-    throw InputError(where, "the record has " + std::to_string(x.size()) + " coordinates, the data " + std::to_string(d.d),
+    throw InputError(where,
+                     "the record has " + std::to_string(x.size()) + " coordinates, the data " + std::to_string(d.d),
                      "give one coordinate per dimension");
   for (double v : x)
     if (!std::isfinite(v)) throw InputError(where, "the record has a non-finite coordinate");
@@ -177,17 +180,21 @@ NeighbourPair make_pair(const Dataset& d, const PairSpec& spec, NeighbourRelatio
 
   if (!is_builtin_pair(spec.name)) {  // a pair given in the config
     if (spec.remove && !spec.add.empty()) {
-      if (*spec.remove >= d.n) throw InputError(where, "record index " + std::to_string(*spec.remove) + " >= n = " + std::to_string(d.n));
+      if (*spec.remove >= d.n)
+        throw InputError(where, "record index " + std::to_string(*spec.remove) + " >= n = " + std::to_string(d.n));
       check_record(d, spec.add, where);
       p.d_prime = with_replaced(d, *spec.remove, spec.add);
       p.record = spec.add;
       p.description = "record " + std::to_string(*spec.remove) + " replaced by " + describe_point(spec.add);
     } else if (replace) {
-      throw InputError(where, "the mechanism's neighbours differ in one replaced record (" +
-                                  std::string(local_privacy ? "local privacy" : "bounded DP") + "); this pair adds or removes one",
+      throw InputError(where,
+                       "the mechanism's neighbours differ in one replaced record (" +
+                           std::string(local_privacy ? "local privacy" : "bounded DP") +
+                           "); this pair adds or removes one",
                        "give {name, remove: INDEX, with: [x...]}");
     } else if (spec.remove) {
-      if (*spec.remove >= d.n) throw InputError(where, "record index " + std::to_string(*spec.remove) + " >= n = " + std::to_string(d.n));
+      if (*spec.remove >= d.n)
+        throw InputError(where, "record index " + std::to_string(*spec.remove) + " >= n = " + std::to_string(d.n));
       p.d_prime = with_removed(d, *spec.remove);
       p.description = "record " + std::to_string(*spec.remove) + " removed";
     } else {
@@ -204,7 +211,8 @@ NeighbourPair make_pair(const Dataset& d, const PairSpec& spec, NeighbourRelatio
   if (std::find(applicable.begin(), applicable.end(), spec.name) == applicable.end()) {
     std::string list;
     for (const auto& s : applicable) list += (list.empty() ? "" : ", ") + s;
-    throw InputError(where, "pair '" + spec.name + "' does not fit the mechanism's neighbouring relation", "use one of: " + list);
+    throw InputError(where, "pair '" + spec.name + "' does not fit the mechanism's neighbouring relation",
+                     "use one of: " + list);
   }
   if (spec.name == "replace_local") {
     if (!(local_distance > 0) || !std::isfinite(local_distance))

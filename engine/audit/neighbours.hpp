@@ -37,10 +37,10 @@ struct PairSpec {
 
 struct NeighbourPair {
   std::string name;
-  std::string description;       // what changed, for the results
-  Dataset d_prime;               // D' (D is the dataset itself)
-  std::vector<double> record;    // the added / replacement record (empty for a removal)
-  double local_distance = 0;     // replace_local: d(x, x')
+  std::string description;     // what changed, for the results
+  Dataset d_prime;             // D' (D is the dataset itself)
+  std::vector<double> record;  // the added / replacement record (empty for a removal)
+  double local_distance = 0;   // replace_local: d(x, x')
 };
 
 // The built-in generators that apply to a relation (local: replace_local only).

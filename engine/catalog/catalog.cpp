@@ -65,7 +65,8 @@ const MethodInfo* find_method(const std::string& name) {
 
 const MethodInfo& register_runtime_method(MethodInfo info) {
   for (const auto& m : all_methods())
-    if (m.name == info.name) throw std::logic_error("register_runtime_method: '" + info.name + "' is a built-in method");
+    if (m.name == info.name)
+      throw std::logic_error("register_runtime_method: '" + info.name + "' is a built-in method");
   RuntimeMethods& r = runtime_methods();
   std::lock_guard<std::mutex> lock(r.mu);
   for (auto it = r.entries.rbegin(); it != r.entries.rend(); ++it)
@@ -104,11 +105,14 @@ ParamSpec n_samples(std::int64_t def) {
   return int_param("n_samples", def, "number of points, at most 1e8 (larger would not fit in memory)", 1, 100'000'000);
 }
 ParamSpec n_features_param() {
-  return int_param("n_features", 2, "dimension, at most 1000 (n_samples x n_features is capped at 1e9 coordinates)", 1, 1000);
+  return int_param("n_features", 2, "dimension, at most 1000 (n_samples x n_features is capped at 1e9 coordinates)", 1,
+                   1000);
 }
 ParamSpec seed_param() { return int_param("seed", 0, "generator seed (sklearn random_state)", 0); }
 ParamSpec shuffle_param() { return bool_param("shuffle", true, "shuffle the points (sklearn default)"); }
-ParamSpec noise_param(double def) { return real_param("noise", def, "sd of Gaussian noise added to each coordinate", 0.0); }
+ParamSpec noise_param(double def) {
+  return real_param("noise", def, "sd of Gaussian noise added to each coordinate", 0.0);
+}
 
 // A box [lo, hi] of a generator: finite ends, lo < hi (or lo <= hi when a point is allowed), and a
 // finite width, since points are drawn as lo + u (hi - lo) (an infinite width gives infinite points).
@@ -116,8 +120,11 @@ void check_box(const ParamSet& p, const char* gen, const char* lo_key, const cha
   const double lo = p.real(lo_key), hi = p.real(hi_key);
   const std::string pair = std::string(lo_key) + " = " + short_number(lo) + ", " + hi_key + " = " + short_number(hi);
   if (!(allow_point ? lo <= hi : lo < hi))
-    throw InputError(hi_key, std::string(gen) + ": " + lo_key + " must be " + (allow_point ? "at most " : "below ") + hi_key + " (" + pair + ")",
-                     std::string("give ") + lo_key + (allow_point ? " <= " : " < ") + hi_key + ", e.g. " + lo_key + ": 0, " + hi_key + ": 1");
+    throw InputError(hi_key,
+                     std::string(gen) + ": " + lo_key + " must be " + (allow_point ? "at most " : "below ") + hi_key +
+                         " (" + pair + ")",
+                     std::string("give ") + lo_key + (allow_point ? " <= " : " < ") + hi_key + ", e.g. " + lo_key +
+                         ": 0, " + hi_key + ": 1");
   if (!std::isfinite(hi - lo))
     throw InputError(hi_key, std::string(gen) + ": the box " + pair + " is wider than the largest double",
                      std::string("narrow ") + lo_key + " and " + hi_key + " (their difference must be finite)");
@@ -131,13 +138,15 @@ void check_blobs(const ParamSet& p) {
   const std::size_t d = size_of(p, "n_features");
   const RealVector flat = as_vector(p.get("center_list"));
   if (flat.size() % d != 0)
-    throw InputError("center_list", "blobs: center_list has " + std::to_string(flat.size()) + " numbers, not a multiple of n_features = " +
-                                        std::to_string(d),
+    throw InputError("center_list",
+                     "blobs: center_list has " + std::to_string(flat.size()) +
+                         " numbers, not a multiple of n_features = " + std::to_string(d),
                      "give whole centres, row-major: {values: [x1, y1, x2, y2, ...]} with n_features numbers each");
   const std::size_t k = flat.empty() ? size_of(p, "centers") : flat.size() / d;
   const std::size_t stds = as_vector(p.get("cluster_std")).size();
   if (stds != 1 && stds != k)
-    throw InputError("cluster_std", "blobs: cluster_std has " + std::to_string(stds) + " values for " + std::to_string(k) + " centres",
+    throw InputError("cluster_std",
+                     "blobs: cluster_std has " + std::to_string(stds) + " values for " + std::to_string(k) + " centres",
                      "give one cluster_std for every centre, or one per centre");
 }
 
@@ -180,28 +189,38 @@ GeneratorInfo ball_mixture_generator() {
 
 const std::vector<GeneratorInfo>& all_generators() {
   static const std::vector<GeneratorInfo> gens = {
-      {"moons", "two interleaving half circles (scikit-learn make_moons)",
+      {"moons",
+       "two interleaving half circles (scikit-learn make_moons)",
        {n_samples(100), noise_param(0.0), shuffle_param(), seed_param(), random_stream_param()},
        [](const ParamSet& p) {
-         return make_moons(MoonsOptions{size_of(p, "n_samples"), p.real("noise"), p.boolean("shuffle"), seed_of(p), random_stream_of(p)});
+         return make_moons(MoonsOptions{size_of(p, "n_samples"), p.real("noise"), p.boolean("shuffle"), seed_of(p),
+                                        random_stream_of(p)});
        },
        {}},  // no parameter check beyond the declared ranges
-      {"circles", "a circle inside a circle (scikit-learn make_circles)",
+      {"circles",
+       "a circle inside a circle (scikit-learn make_circles)",
        {n_samples(100), noise_param(0.0), real_param("factor", 0.8, "inner/outer radius ratio", 0.0, 1.0, false, true),
         shuffle_param(), seed_param(), random_stream_param()},
        [](const ParamSet& p) {
-         return make_circles(CirclesOptions{size_of(p, "n_samples"), p.real("noise"), p.real("factor"), p.boolean("shuffle"), seed_of(p),
-                                            random_stream_of(p)});
+         return make_circles(CirclesOptions{size_of(p, "n_samples"), p.real("noise"), p.real("factor"),
+                                            p.boolean("shuffle"), seed_of(p), random_stream_of(p)});
        },
        {}},  // no parameter check beyond the declared ranges
-      {"blobs", "isotropic Gaussian blobs (scikit-learn make_blobs)",
-       {n_samples(100), int_param("centers", 3, "number of blobs, centres uniform in the centre box; at most 1e6 (one centre per point at most makes sense)",
+      {"blobs",
+       "isotropic Gaussian blobs (scikit-learn make_blobs)",
+       {n_samples(100),
+        int_param("centers", 3,
+                  "number of blobs, centres uniform in the centre box; at most 1e6 (one centre per point at most makes "
+                  "sense)",
                   1, 1'000'000),
-        real_vector_param("center_list", RealVector{}, "explicit centres, row-major {values: [x1, y1, x2, y2, ...]} (overrides centers)"),
+        real_vector_param("center_list", RealVector{},
+                          "explicit centres, row-major {values: [x1, y1, x2, y2, ...]} (overrides centers)"),
         n_features_param(),
-        real_vector_param("cluster_std", RealVector{1.0}, "sd of each blob: one value, or {values: [...]} one per centre", 0.0, true),
-        real_param("center_box_lo", -10.0, "centre box lower end"), real_param("center_box_hi", 10.0, "centre box upper end"),
-        shuffle_param(), seed_param(), random_stream_param()},
+        real_vector_param("cluster_std", RealVector{1.0},
+                          "sd of each blob: one value, or {values: [...]} one per centre", 0.0, true),
+        real_param("center_box_lo", -10.0, "centre box lower end"),
+        real_param("center_box_hi", 10.0, "centre box upper end"), shuffle_param(), seed_param(),
+        random_stream_param()},
        [](const ParamSet& p) {
          check_blobs(p);
          BlobsOptions o;
@@ -211,7 +230,8 @@ const std::vector<GeneratorInfo>& all_generators() {
          const RealVector flat = as_vector(p.get("center_list"));
          if (!flat.empty()) {
            for (std::size_t i = 0; i < flat.size(); i += o.n_features)
-             o.centers.emplace_back(flat.begin() + static_cast<std::ptrdiff_t>(i), flat.begin() + static_cast<std::ptrdiff_t>(i + o.n_features));
+             o.centers.emplace_back(flat.begin() + static_cast<std::ptrdiff_t>(i),
+                                    flat.begin() + static_cast<std::ptrdiff_t>(i + o.n_features));
          }
          o.cluster_std = as_vector(p.get("cluster_std"));
          o.center_box = {p.real("center_box_lo"), p.real("center_box_hi")};
@@ -221,13 +241,16 @@ const std::vector<GeneratorInfo>& all_generators() {
          return make_blobs(o);
        },
        check_blobs},
-      {"gaussian_mixture", "isotropic Gaussian mixture, means uniform in a box, equal weights",
-       {n_samples(1000), int_param("components", 5, "number of components, at most 10000 (their means are drawn before any point)", 1, 10'000),
-        n_features_param(),
-        real_param("sd", 1.0, "sd of every component", 0.0, std::nullopt, true), real_param("box_lo", -10.0, "means box lower end"),
-        real_param("box_hi", 10.0, "means box upper end"),
+      {"gaussian_mixture",
+       "isotropic Gaussian mixture, means uniform in a box, equal weights",
+       {n_samples(1000),
+        int_param("components", 5, "number of components, at most 10000 (their means are drawn before any point)", 1,
+                  10'000),
+        n_features_param(), real_param("sd", 1.0, "sd of every component", 0.0, std::nullopt, true),
+        real_param("box_lo", -10.0, "means box lower end"), real_param("box_hi", 10.0, "means box upper end"),
         real_param("imbalance", 1.0,
-                   "ratio of the largest to the smallest component's weight, at most 1e6: weights proportional to imbalance^(-c/(k-1)) "
+                   "ratio of the largest to the smallest component's weight, at most 1e6: weights proportional to "
+                   "imbalance^(-c/(k-1)) "
                    "for components c = 0..k-1 (1 = equal weights)",
                    1.0, 1e6),
         shuffle_param(), seed_param()},
@@ -246,21 +269,26 @@ const std::vector<GeneratorInfo>& all_generators() {
          o.sd = {p.real("sd")};
          // Imbalanced components (benchmark shapes): a geometric progression of weights from 1 down to 1/imbalance.
          if (const double ratio = p.real("imbalance"); ratio != 1.0 && k > 1)
-           for (std::size_t c = 0; c < k; ++c) o.weights.push_back(std::pow(ratio, -static_cast<double>(c) / static_cast<double>(k - 1)));
+           for (std::size_t c = 0; c < k; ++c)
+             o.weights.push_back(std::pow(ratio, -static_cast<double>(c) / static_cast<double>(k - 1)));
          o.shuffle = p.boolean("shuffle");
          o.seed = seed_of(p);
          return gaussian_mixture(o);
        },
        [](const ParamSet& p) { check_box(p, "gaussian_mixture", "box_lo", "box_hi", true); }},
-      {"spirals", "interleaved Archimedean spiral arms",
-       {n_samples(1000), int_param("arms", 2, "number of arms, at most 1e6", 1, 1'000'000), real_param("turns", 1.0, "turns per arm", 0.0, std::nullopt, true),
-        noise_param(0.0), shuffle_param(), seed_param()},
+      {"spirals",
+       "interleaved Archimedean spiral arms",
+       {n_samples(1000), int_param("arms", 2, "number of arms, at most 1e6", 1, 1'000'000),
+        real_param("turns", 1.0, "turns per arm", 0.0, std::nullopt, true), noise_param(0.0), shuffle_param(),
+        seed_param()},
        [](const ParamSet& p) {
-         return spirals(SpiralsOptions{size_of(p, "n_samples"), size_of(p, "arms"), p.real("noise"), p.real("turns"), p.boolean("shuffle"), seed_of(p)});
+         return spirals(SpiralsOptions{size_of(p, "n_samples"), size_of(p, "arms"), p.real("noise"), p.real("turns"),
+                                       p.boolean("shuffle"), seed_of(p)});
        },
        {}},  // no parameter check beyond the declared ranges
       ball_mixture_generator(),
-      {"uniform", "uniform noise in a box, labelled -1",
+      {"uniform",
+       "uniform noise in a box, labelled -1",
        {n_samples(1000), n_features_param(), real_param("low", 0.0, "box lower end"),
         real_param("high", 1.0, "box upper end"), seed_param()},
        [](const ParamSet& p) {

@@ -29,8 +29,9 @@ void param_table(std::ostringstream& out, const std::vector<ParamSpec>& specs) {
   }
   out << "| parameter | allowed values | default | meaning |\n|---|---|---|---|\n";
   for (const ParamSpec& p : specs)
-    out << "| `" << p.name << "` | " << cell(p.allowed()) << " | " << (p.required() ? std::string("required") : "`" + cell(to_display(p.default_value)) + "`")
-        << " | " << cell(p.description) << " |\n";
+    out << "| `" << p.name << "` | " << cell(p.allowed()) << " | "
+        << (p.required() ? std::string("required") : "`" + cell(to_display(p.default_value)) + "`") << " | "
+        << cell(p.description) << " |\n";
   out << "\n";
 }
 }  // namespace
@@ -84,8 +85,8 @@ std::string config_keys_markdown() {
     }
     if (to.empty()) to = "every method";
     if (!m.by_default) to += " (computed only when named in `metrics:`)";
-    out << "| `" << m.name << "` | " << (m.needs_truth ? "yes" : "no") << " | " << cell(to) << " | "
-        << cell(m.summary) << " |\n";
+    out << "| `" << m.name << "` | " << (m.needs_truth ? "yes" : "no") << " | " << cell(to) << " | " << cell(m.summary)
+        << " |\n";
   }
   return out.str();
 }

@@ -8,7 +8,8 @@
 namespace dpclust {
 using yaml::Located;
 
-const std::vector<std::string> kAuditKeys = {"runs", "pilot_runs", "confidence", "pairs", "seed", "local_distance", "features_per_criterion"};
+const std::vector<std::string> kAuditKeys = {
+    "runs", "pilot_runs", "confidence", "pairs", "seed", "local_distance", "features_per_criterion"};
 
 // `audit:` (docs/privacy.md "Privacy audit"). Pair names are checked against the method's relation by the audit.
 AuditConfig parse_audit(const Located& at) {
@@ -17,8 +18,8 @@ AuditConfig parse_audit(const Located& at) {
   auto bounded_uint = [&](const char* key, std::uint64_t lo, std::uint64_t hi) {
     const std::uint64_t v = yaml::as_uint(at.child(key));
     if (v < lo || v > hi)
-      yaml::fail(at.child(key), std::string(key) + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
-                                    std::to_string(v));
+      yaml::fail(at.child(key), std::string(key) + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                                    "], got " + std::to_string(v));
     return v;
   };
   if (at.has("runs")) a.runs = bounded_uint("runs", 200, 100'000'000);
@@ -45,11 +46,14 @@ AuditConfig parse_audit(const Located& at) {
         p.name = yaml::as_string(item);
       } else {
         yaml::check_keys(item, {"name", "add", "remove", "with"});
-        if (!item.has("name")) yaml::fail(item, "a config pair needs a name", "e.g. {name: far_point, add: [9.5, 9.5]}");
+        if (!item.has("name"))
+          yaml::fail(item, "a config pair needs a name", "e.g. {name: far_point, add: [9.5, 9.5]}");
         p.name = yaml::as_string(item.child("name"));
         const bool add = item.has("add"), remove = item.has("remove"), with = item.has("with");
         if (add + remove != 1 || (with && !remove))
-          yaml::fail(item, "a config pair is {name, add: [x...]}, {name, remove: INDEX} or {name, remove: INDEX, with: [x...]}");
+          yaml::fail(
+              item,
+              "a config pair is {name, add: [x...]}, {name, remove: INDEX} or {name, remove: INDEX, with: [x...]}");
         auto coords = [&](const Located& c) {
           yaml::expect_sequence(c);
           std::vector<double> v;

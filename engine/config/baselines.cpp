@@ -53,11 +53,13 @@ void add_baselines(ExperimentConfig& cfg, RawParamLevels& raw, const yaml::Locat
     const MethodInfo& info = *find_method(cfg.methods[i].method);
     if (!info.differentially_private || info.trivial_baseline) continue;
     any_private = true;
-    if (info.non_private_counterpart.empty() || (listed(cfg, info.non_private_counterpart) && !added.count(info.non_private_counterpart)))
+    if (info.non_private_counterpart.empty() ||
+        (listed(cfg, info.non_private_counterpart) && !added.count(info.non_private_counterpart)))
       continue;
     const MethodInfo& counterpart = *find_method(info.non_private_counterpart);
     RawParams params = inherited(raw.methods[i], counterpart);
-    for (const auto& [name, value] : counterpart.as_ceiling) params.emplace(name, yaml::Located(YAML::Node(value), at.file, at.path));
+    for (const auto& [name, value] : counterpart.as_ceiling)
+      params.emplace(name, yaml::Located(YAML::Node(value), at.file, at.path));
     const std::string key = canonical(params);
     auto& seen = added[counterpart.name];
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
@@ -66,12 +68,14 @@ void add_baselines(ExperimentConfig& cfg, RawParamLevels& raw, const yaml::Locat
     spec.label = free_label(cfg, seen.empty() ? counterpart.name : counterpart.name + "_for_" + cfg.methods[i].label);
     spec.where = at.where();
     for (const auto& group : cfg.methods[i].zip)
-      if (std::all_of(group.begin(), group.end(), [&](const std::string& p) { return params.count(p) > 0; })) spec.zip.push_back(group);
+      if (std::all_of(group.begin(), group.end(), [&](const std::string& p) { return params.count(p) > 0; }))
+        spec.zip.push_back(group);
     seen.push_back(key);
     cfg.methods.push_back(std::move(spec));
     raw.methods.push_back(std::move(params));
   }
-  if (!any_private) yaml::fail(at, "baselines: true, but no listed method is private", "list a private method, or remove baselines");
+  if (!any_private)
+    yaml::fail(at, "baselines: true, but no listed method is private", "list a private method, or remove baselines");
   // The trivial baseline: k from the experiment's or the datasets' params, else from the first private entry
   // that sets it.
   const MethodInfo& trivial = *find_method("uniform_centres");
@@ -81,10 +85,14 @@ void add_baselines(ExperimentConfig& cfg, RawParamLevels& raw, const yaml::Locat
   for (const auto& d : raw.datasets) k_given = k_given || level_sets(d, "k");
   if (!k_given) {
     for (std::size_t i = 0; i < listed_methods && params.empty(); ++i)
-      if (find_method(cfg.methods[i].method)->differentially_private && level_sets(raw.methods[i], "k")) params.emplace("k", raw.methods[i].at("k"));
+      if (find_method(cfg.methods[i].method)->differentially_private && level_sets(raw.methods[i], "k"))
+        params.emplace("k", raw.methods[i].at("k"));
     if (params.empty())
-      yaml::fail(at, "baselines: true needs the number of centres k for the trivial baseline (uniform_centres), and no level sets k",
-                 "set k for the datasets (params: {k: ...}) or the experiment; it is public information every k-taking method is given too");
+      yaml::fail(at,
+                 "baselines: true needs the number of centres k for the trivial baseline (uniform_centres), and no "
+                 "level sets k",
+                 "set k for the datasets (params: {k: ...}) or the experiment; it is public information every k-taking "
+                 "method is given too");
   }
   MethodSpec spec;
   spec.method = trivial.name;

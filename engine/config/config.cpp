@@ -6,13 +6,13 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "core/files.hpp"
-#include "core/rng.hpp"
 #include "catalog/catalog.hpp"
 #include "config/config_reading.hpp"
 #include "config/param_values.hpp"
 #include "config/python_method.hpp"
 #include "config/raw_params.hpp"
+#include "core/files.hpp"
+#include "core/rng.hpp"
 
 namespace dpclust {
 namespace fs = std::filesystem;
@@ -23,10 +23,23 @@ std::uint64_t trial_seed(const ExperimentConfig& cfg, std::string_view cell_key,
   return derive_seed(cfg.seed, cell_key, static_cast<std::uint64_t>(trial));
 }
 
-const std::vector<std::string> kTopKeys = {"experiment", "description", "seed", "seeds", "randomness", "trials", "threads",
-                                            "datasets", "methods", "metrics", "params", "output", "audit",
-                                            "baselines", "centres_outside_domain", "silhouette_sample",
-                                            "silhouette_sampling"};
+const std::vector<std::string> kTopKeys = {"experiment",
+                                           "description",
+                                           "seed",
+                                           "seeds",
+                                           "randomness",
+                                           "trials",
+                                           "threads",
+                                           "datasets",
+                                           "methods",
+                                           "metrics",
+                                           "params",
+                                           "output",
+                                           "audit",
+                                           "baselines",
+                                           "centres_outside_domain",
+                                           "silhouette_sample",
+                                           "silhouette_sampling"};
 const std::vector<std::string> kMethodKeys = {"method", "as", "params", "zip", "centres_outside_domain"};
 const std::vector<std::string> kOutputKeys = {"release", "points", "labels"};
 
@@ -36,20 +49,24 @@ CentresOutsideDomain centres_outside_domain_of(const Located& at) {
   if (v == "clamp") return CentresOutsideDomain::clamp;
   if (v == "keep") return CentresOutsideDomain::keep;
   yaml::fail(at, "centres_outside_domain '" + yaml::clip(v) + "' is not clamp or keep",
-             "clamp (the default: released centres outside the public domain moved into it) or keep (as the method released them)");
+             "clamp (the default: released centres outside the public domain moved into it) or keep (as the method "
+             "released them)");
 }
 
 // `silhouette_sample: M | all`: the silhouette on M points of a larger dataset, or on every point.
 std::size_t silhouette_sample_of(const Located& at) {
   const std::string allowed = "an integer in [3, 1000000] or all";
-  const std::string fix = "2000 (the default) estimates it from about 2000 points, with its standard error; all scores every point "
-                          "(n^2 d / 2 operations a trial)";
+  const std::string fix =
+      "2000 (the default) estimates it from about 2000 points, with its standard error; all scores every point "
+      "(n^2 d / 2 operations a trial)";
   const std::string text = at.node.IsScalar() ? at.node.Scalar() : "";
   if (text == "all") return 0;
   if (text.empty() || text.find_first_not_of("0123456789+-.eE") != std::string::npos)
-    yaml::fail(at, "silhouette_sample must be " + allowed + (text.empty() ? "" : ", got '" + yaml::clip(text) + "'"), fix);
+    yaml::fail(at, "silhouette_sample must be " + allowed + (text.empty() ? "" : ", got '" + yaml::clip(text) + "'"),
+               fix);
   const std::int64_t m = as_whole_number(at, "silhouette_sample", allowed);
-  if (m < 3 || m > kMaxSilhouetteSample) yaml::fail(at, "silhouette_sample must be " + allowed + ", got " + std::to_string(m), fix);
+  if (m < 3 || m > kMaxSilhouetteSample)
+    yaml::fail(at, "silhouette_sample must be " + allowed + ", got " + std::to_string(m), fix);
   return static_cast<std::size_t>(m);
 }
 
@@ -61,24 +78,29 @@ SilhouetteSampling silhouette_sampling_of(const Located& at) {
   const std::string near = closest_match(v, names_of(kSilhouetteSamplings));
   yaml::fail(at, "silhouette_sampling '" + yaml::clip(v) + "' is not stratified or subset",
              (near.empty() ? "" : "did you mean '" + near + "'? ") +
-                 "stratified (the default: every cluster in proportion, a small one whole, an estimate of the silhouette on every "
-                 "point) or subset (scikit-learn's sample_size: the silhouette of the sampled points alone, as DPM's artifact)");
+                 "stratified (the default: every cluster in proportion, a small one whole, an estimate of the "
+                 "silhouette on every "
+                 "point) or subset (scikit-learn's sample_size: the silhouette of the sampled points alone, as DPM's "
+                 "artifact)");
 }
 
 // config_reading.hpp: names become folder names.
 void check_name(const Located& at, const std::string& name, const std::string& what, const std::string& extra) {
   if (name.empty()) yaml::fail(at, what + " is empty", "give it a name of letters, digits, " + extra);
   if (name.size() > kMaxNameLength)
-    yaml::fail(at, what + " '" + yaml::clip(name, 40) + "' has " + std::to_string(name.size()) + " characters; at most " +
-                       std::to_string(kMaxNameLength) + " are allowed",
+    yaml::fail(at,
+               what + " '" + yaml::clip(name, 40) + "' has " + std::to_string(name.size()) + " characters; at most " +
+                   std::to_string(kMaxNameLength) + " are allowed",
                "use a shorter name (it names a results folder)");
   if (name == "." || name == "..")  // "." would write into the results root itself, ".." above it
-    yaml::fail(at, what + " '" + name + "' names no folder of its own", "give it a name with a letter or digit, e.g. run1");
+    yaml::fail(at, what + " '" + name + "' names no folder of its own",
+               "give it a name with a letter or digit, e.g. run1");
   for (unsigned char c : name) {
     const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                     (c != ' ' && extra.find(static_cast<char>(c)) != std::string::npos);  // extra: "_ . -"
-    if (!ok) yaml::fail(at, what + " '" + yaml::clip(name) + "' has characters other than letters, digits, " + extra,
-                        "it names a results folder");
+    if (!ok)
+      yaml::fail(at, what + " '" + yaml::clip(name) + "' has characters other than letters, digits, " + extra,
+                 "it names a results folder");
   }
 }
 
@@ -108,17 +130,21 @@ void parse_trials_and_seeds(const Located& root, ExperimentConfig& cfg) {
     yaml::fail(list, "seeds must list 1 to 1000000 seeds", "e.g. seeds: [0, 1, 2]");
   for (std::size_t i = 0; i < list.node.size(); ++i) {
     const std::uint64_t s = yaml::as_uint(list.item(i));
-    if (s > 0xFFFFFFFFull) yaml::fail(list.item(i), "a listed seed must be in [0, 4294967295] (numpy's RandomState range)");
+    if (s > 0xFFFFFFFFull)
+      yaml::fail(list.item(i), "a listed seed must be in [0, 4294967295] (numpy's RandomState range)");
     if (std::find(cfg.seeds.begin(), cfg.seeds.end(), s) != cfg.seeds.end())
-      yaml::fail(list.item(i), "seed " + std::to_string(s) + " is listed twice", "list each seed once: trials would repeat");
+      yaml::fail(list.item(i), "seed " + std::to_string(s) + " is listed twice",
+                 "list each seed once: trials would repeat");
     cfg.seeds.push_back(s);
   }
   const auto listed = static_cast<std::int64_t>(cfg.seeds.size());
   if (root.has("trials") && cfg.trials != listed)
-    yaml::fail(root.child("trials"), "trials: " + std::to_string(cfg.trials) + " but seeds lists " + std::to_string(listed) + " seeds",
+    yaml::fail(root.child("trials"),
+               "trials: " + std::to_string(cfg.trials) + " but seeds lists " + std::to_string(listed) + " seeds",
                "remove trials: (one trial per listed seed) or make the two agree");
   if (root.has("seed"))
-    yaml::fail(root.child("seed"), "seed and seeds are both given; with seeds, trial t uses seeds[t] and seed is unused",
+    yaml::fail(root.child("seed"),
+               "seed and seeds are both given; with seeds, trial t uses seeds[t] and seed is unused",
                "remove one of them");
   cfg.trials = listed;
 }
@@ -132,25 +158,32 @@ void parse_randomness_key(const Located& root, ExperimentConfig& cfg) {
     const std::string s = closest_match(mode, std::vector<std::string>{"seeded", "secure"});
     yaml::fail(r, "randomness must be seeded or secure, got '" + yaml::clip(mode) + "'",
                (s.empty() ? "" : "did you mean '" + s + "'? ") +
-                   "seeded: reproducible (the paper sweeps), the seed is published so not a secure release; secure: noise from "
+                   "seeded: reproducible (the paper sweeps), the seed is published so not a secure release; secure: "
+                   "noise from "
                    "the OS CSPRNG, no seed, not reproducible");
   }
   cfg.randomness = parse_randomness(mode, r.where());
   for (const char* key : {"seed", "seeds"})
     if (cfg.randomness == Randomness::secure && root.has(key))
-      yaml::fail(root.child(key), std::string("randomness: secure draws from the OS CSPRNG and uses no seed; '") + key + "' would be unused",
-                 std::string("remove ") + key + ", or use randomness: seeded to reproduce a run");
+      yaml::fail(
+          root.child(key),
+          std::string("randomness: secure draws from the OS CSPRNG and uses no seed; '") + key + "' would be unused",
+          std::string("remove ") + key + ", or use randomness: seeded to reproduce a run");
 }
 
 // The run's own keys: its name, description, seeds and randomness, audit, threads and what it writes.
 void parse_run_keys(const Located& root, ExperimentConfig& cfg) {
-  if (!root.has("experiment")) yaml::fail(root, "missing 'experiment' (the experiment's name)", "add experiment: my_sweep");
+  if (!root.has("experiment"))
+    yaml::fail(root, "missing 'experiment' (the experiment's name)", "add experiment: my_sweep");
   cfg.name = yaml::as_string(root.child("experiment"));
   check_name(root.child("experiment"), cfg.name, "experiment name", "_ . -");
   if (root.has("description")) cfg.description = yaml::as_string(root.child("description"));
-  if (root.has("centres_outside_domain")) cfg.centres_outside_domain = centres_outside_domain_of(root.child("centres_outside_domain"));
-  if (root.has("silhouette_sample")) cfg.evaluation.silhouette_sample = silhouette_sample_of(root.child("silhouette_sample"));
-  if (root.has("silhouette_sampling")) cfg.evaluation.silhouette_sampling = silhouette_sampling_of(root.child("silhouette_sampling"));
+  if (root.has("centres_outside_domain"))
+    cfg.centres_outside_domain = centres_outside_domain_of(root.child("centres_outside_domain"));
+  if (root.has("silhouette_sample"))
+    cfg.evaluation.silhouette_sample = silhouette_sample_of(root.child("silhouette_sample"));
+  if (root.has("silhouette_sampling"))
+    cfg.evaluation.silhouette_sampling = silhouette_sampling_of(root.child("silhouette_sampling"));
   parse_trials_and_seeds(root, cfg);
   if (root.has("randomness")) parse_randomness_key(root, cfg);
   if (root.has("audit")) cfg.audit = parse_audit(root.child("audit"));
@@ -179,7 +212,8 @@ void parse_datasets(const Located& root, const fs::path& base_dir, const fs::pat
     DatasetSpec d = resolve_dataset(ds.item(i), base_dir, data_root, raw_params);
     raw.datasets.push_back(std::move(raw_params));
     for (const auto& other : cfg.datasets)
-      if (other.name == d.name) yaml::fail(ds.item(i).child("name"), "dataset name '" + yaml::clip(d.name) + "' is used twice");
+      if (other.name == d.name)
+        yaml::fail(ds.item(i).child("name"), "dataset name '" + yaml::clip(d.name) + "' is used twice");
     cfg.datasets.push_back(std::move(d));
   }
 }
@@ -191,7 +225,8 @@ MethodSpec parse_method_shorthand(const Located& m) {
   spec.where = m.where();
   if (!find_method(spec.method)) {
     std::string s = closest_match(spec.method, names_of(all_methods()));
-    yaml::fail(m, "unknown method '" + yaml::clip(spec.method) + "'", (s.empty() ? "" : "did you mean '" + s + "'? ") + "methods: " + join(names_of(all_methods())));
+    yaml::fail(m, "unknown method '" + yaml::clip(spec.method) + "'",
+               (s.empty() ? "" : "did you mean '" + s + "'? ") + "methods: " + join(names_of(all_methods())));
   }
   return spec;
 }
@@ -203,7 +238,8 @@ void parse_zip(const Located& z, const RawParams& method_raw, MethodSpec& spec) 
     auto group = yaml::as_string_list(z.item(g));
     if (group.size() < 2) yaml::fail(z.item(g), "a zip group needs at least two parameter names");
     for (const auto& p : group)
-      if (!method_raw.count(p)) yaml::fail(z.item(g), "zip names '" + yaml::clip(p) + "', which is not set in this method's params");
+      if (!method_raw.count(p))
+        yaml::fail(z.item(g), "zip names '" + yaml::clip(p) + "', which is not set in this method's params");
     spec.zip.push_back(group);
   }
 }
@@ -233,7 +269,8 @@ MethodSpec parse_method_entry(const Located& m, const fs::path& base_dir, RawPar
                    ", python (a Python callable: docs/python.md)");
   }
   spec.label = m.has("as") ? yaml::as_string(m.child("as")) : default_label;
-  if (m.has("centres_outside_domain")) spec.centres_outside_domain = centres_outside_domain_of(m.child("centres_outside_domain"));
+  if (m.has("centres_outside_domain"))
+    spec.centres_outside_domain = centres_outside_domain_of(m.child("centres_outside_domain"));
   if (m.has("params")) {
     auto ps = m.child("params");
     std::vector<std::string> allowed = names_of(info->params);
@@ -263,7 +300,8 @@ void parse_methods(const Located& root, const fs::path& base_dir, ExperimentConf
     MethodSpec spec = parse_method_entry(m, base_dir, method_raw);
     for (const auto& other : cfg.methods)
       if (other.label == spec.label)
-        yaml::fail(m, "two methods are both called '" + yaml::clip(spec.label) + "'", "give one of them a distinct name with as: <name>");
+        yaml::fail(m, "two methods are both called '" + yaml::clip(spec.label) + "'",
+                   "give one of them a distinct name with as: <name>");
     cfg.methods.push_back(std::move(spec));
     raw.methods.push_back(std::move(method_raw));
   }
@@ -278,7 +316,8 @@ void parse_metrics(const Located& root, ExperimentConfig& cfg) {
     for (const auto& name : cfg.metrics)
       if (!find_metric(name)) {
         std::string s = closest_match(name, names_of(all_metrics()));
-        yaml::fail(mt, "unknown metric '" + yaml::clip(name) + "'", (s.empty() ? "" : "did you mean '" + s + "'? ") + "metrics: " + join(names_of(all_metrics())));
+        yaml::fail(mt, "unknown metric '" + yaml::clip(name) + "'",
+                   (s.empty() ? "" : "did you mean '" + s + "'? ") + "metrics: " + join(names_of(all_metrics())));
       }
   }
   for (const auto& name : cfg.metrics) {
@@ -290,9 +329,12 @@ void parse_metrics(const Located& root, ExperimentConfig& cfg) {
       for (const auto& x : all_methods())
         if (m->applies_to(x)) list += (list.empty() ? "" : ", ") + x.name;
       if (m->needs_centres)
-        yaml::fail(root.child("metrics"), "metric '" + name + "' reads the centres a method releases, and none of the listed methods releases centres",
+        yaml::fail(root.child("metrics"),
+                   "metric '" + name +
+                       "' reads the centres a method releases, and none of the listed methods releases centres",
                    "add a method that does (" + list + ") or drop '" + name + "' from metrics");
-      yaml::fail(root.child("metrics"), "metric '" + name + "' applies to none of the listed methods", "it is computed for: " + list);
+      yaml::fail(root.child("metrics"), "metric '" + name + "' applies to none of the listed methods",
+                 "it is computed for: " + list);
     }
   }
 }
@@ -305,9 +347,10 @@ void check_tuned_on_data(const Located& root, const ExperimentConfig& cfg) {
       for (const auto& method_spec : cfg.methods)
         for (const auto& p : find_method(method_spec.method)->params) declared = declared || p.name == param;
       if (!declared)
-        yaml::fail(root.child("datasets").item(i).child("tuned_on_data"),
-                   "tuned_on_data names '" + yaml::clip(param) + "', a parameter none of the listed methods declares",
-                   "name the parameters chosen by looking at the data (alpha, min_pts, k, g, ...) as the methods call them");
+        yaml::fail(
+            root.child("datasets").item(i).child("tuned_on_data"),
+            "tuned_on_data names '" + yaml::clip(param) + "', a parameter none of the listed methods declares",
+            "name the parameters chosen by looking at the data (alpha, min_pts, k, g, ...) as the methods call them");
     }
 }
 
@@ -319,7 +362,8 @@ ExperimentConfig parse_config_checked(const std::string& text, const std::string
   cfg.text = text;
   cfg.data_root = data_root;
   Located root{yaml::load_string(text, file_label), file_label, ""};
-  if (!root.node || root.node.IsNull()) throw InputError(file_label, "the config is empty", "see configs/README or docs/config.md");
+  if (!root.node || root.node.IsNull())
+    throw InputError(file_label, "the config is empty", "see configs/README or docs/config.md");
   yaml::check_keys(root, kTopKeys);
   parse_run_keys(root, cfg);
   parse_datasets(root, base_dir, data_root, cfg, raw);
@@ -357,9 +401,11 @@ ExperimentConfig parse_config(const std::string& text, const std::string& file_l
   } catch (const YAML::Exception& e) {
     // Every read goes through yaml_reader's checked helpers; this is the net for one that does not, so
     // that yaml-cpp's "invalid node" / "bad conversion" never reaches the user without a location.
-    throw InputError(file_label + (e.mark.line >= 0 ? ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) : ""),
-                     "unexpected YAML structure: " + yaml::clip(e.msg),
-                     "check this entry against the config schema in docs/config.md");
+    throw InputError(
+        file_label +
+            (e.mark.line >= 0 ? ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) : ""),
+        "unexpected YAML structure: " + yaml::clip(e.msg),
+        "check this entry against the config schema in docs/config.md");
   }
 }
 

@@ -10,14 +10,14 @@
 #include <string_view>
 #include <vector>
 
-#include "data/transforms.hpp"  // OutOfBounds
-#include "io/arff.hpp"
 #include "core/centres_domain.hpp"
 #include "core/dataset.hpp"
-#include "core/error.hpp"  // InputError: what reading a config throws
+#include "core/error.hpp"   // InputError: what reading a config throws
 #include "core/metric.hpp"  // EvaluationSettings
 #include "core/params.hpp"
 #include "core/rng.hpp"
+#include "data/transforms.hpp"  // OutOfBounds
+#include "io/arff.hpp"
 
 namespace dpclust {
 
@@ -28,7 +28,7 @@ namespace dpclust {
 // sees the YAML it came from; grid expansion combines these typed sweeps into cells.
 struct ParamSource {
   std::string where;                                     // "file:line:col path" of the value, for messages
-  std::map<std::string, std::size_t> length;            // by method name: the sweep's length
+  std::map<std::string, std::size_t> length;             // by method name: the sweep's length
   std::map<std::string, std::vector<ParamValue>> sweep;  // by method name: the typed values
 };
 using ParamSources = std::map<std::string, ParamSource>;
@@ -43,8 +43,8 @@ struct DatasetSpec {
   std::string name;
   std::string where;  // config location, for messages
   // Exactly one of: a file (resolved against the config's directory or the data root) or a generator.
-  std::string file;                  // as written
-  std::filesystem::path resolved;    // absolute path (empty when the data root is missing)
+  std::string file;                // as written
+  std::filesystem::path resolved;  // absolute path (empty when the data root is missing)
   bool file_under_data_root = false;
   std::string format;                // csv | tsv | arff | gowalla
   std::vector<std::string> columns;  // coordinate columns (names or indices)
@@ -78,9 +78,9 @@ struct DatasetSpec {
   // format fimi: `ragged: error | pad | truncate` and `items_per_row: N` (0 = not set); io/fimi.hpp.
   std::string fimi_ragged = "error";
   std::uint64_t fimi_items_per_row = 0;
-  std::string generator;             // generator type; empty for files
+  std::string generator;  // generator type; empty for files
   ParamSet generator_params;
-  bool fallback_available = false;   // registry: generator to use when the file is absent
+  bool fallback_available = false;  // registry: generator to use when the file is absent
   std::string fallback_generator;
   ParamSet fallback_params;
   bool fallback_scale = false;
@@ -94,21 +94,22 @@ struct DatasetSpec {
   // exact extremes, that `bounds: public` selects instead (then nothing is flagged).
   bool bounds_from_data = false;
   Bounds public_bounds;
-  bool bounds_from_public_key = false;  // `bounds: public` chose public_bounds (side information: "the registry's public_bounds")
+  bool bounds_from_public_key =
+      false;  // `bounds: public` chose public_bounds (side information: "the registry's public_bounds")
   // What happens to a point with a coordinate outside the configured bounds: refuse (the default: the load
   // stops, naming the point), drop (`clip_to_bounds: true | drop`: the row is left out) or clamp
   // (`clip_to_bounds: clamp`: each such coordinate is set to the nearest end of its interval, a public
   // map applied to every record alone, so a release on the result keeps its guarantee).
   OutOfBounds clip_to_bounds = OutOfBounds::refuse;
   Scaling scaling = Scaling::none;  // scale: none | standard | minmax (data/transforms.hpp)
-  std::int64_t sample = 0;           // 0 = all points
+  std::int64_t sample = 0;          // 0 = all points
   std::uint64_t sample_seed = 0;
   // DPM's artifact's resample (data/transforms.hpp resample_per_class): N rows of every class with replacement
   // from numpy's default_rng(resample_seed), then permuted; 0 = none. Flagged (a record may appear many times).
   std::int64_t resample_per_class = 0;
   std::uint64_t resample_seed = 0;
-  ParamSources params;               // method parameter values for this dataset (e.g. Table 1's alpha, MinPts)
-  std::string reference;             // where the dataset comes from (informational)
+  ParamSources params;    // method parameter values for this dataset (e.g. Table 1's alpha, MinPts)
+  std::string reference;  // where the dataset comes from (informational)
   // Benchmarks (docs/benchmark.md). `family:` groups datasets that differ only in size, dimension or domain
   // (the report's win regions over (n, eps) and (d, eps) are per family); empty: the generator's type or the name.
   std::string family;
@@ -119,7 +120,7 @@ struct DatasetSpec {
   // names another file): the shape validation and the cost model know n without reading the file.
   std::uint64_t declared_rows = 0;
   std::uint64_t declared_dims = 0;  // the same for its coordinates per point (`source: {dims: 2}`)
-  nlohmann::json definition;         // canonical JSON of this spec, part of each cell's fingerprint
+  nlohmann::json definition;        // canonical JSON of this spec, part of each cell's fingerprint
 };
 
 struct MethodSpec {
@@ -147,12 +148,12 @@ struct AuditPairConfig {
   std::string where;                  // config location, for messages
 };
 struct AuditConfig {
-  std::uint64_t runs = 100000;       // runs per side (half choose the event, half evaluate it)
-  std::uint64_t pilot_runs = 2000;   // runs per side that pick the features to consider
-  double confidence = 0.95;          // of each cell's eps_lower (Bonferroni over its pairs)
+  std::uint64_t runs = 100000;         // runs per side (half choose the event, half evaluate it)
+  std::uint64_t pilot_runs = 2000;     // runs per side that pick the features to consider
+  double confidence = 0.95;            // of each cell's eps_lower (Bonferroni over its pairs)
   std::vector<AuditPairConfig> pairs;  // empty: every built-in pair of the method's relation
   std::uint64_t seed = 0;
-  double local_distance = 1.0;       // replace_local: distance of the moved record (local privacy)
+  double local_distance = 1.0;  // replace_local: distance of the moved record (local privacy)
   std::size_t features_per_criterion = 8;
 };
 
@@ -191,7 +192,7 @@ struct ExperimentConfig {
   CentresOutsideDomain centres_outside_domain = CentresOutsideDomain::clamp;
   // What the metrics read: `silhouette_sample: M | all` (core/metric.hpp EvaluationSettings).
   EvaluationSettings evaluation;
-  std::filesystem::path data_root;   // resolved data root (may be empty)
+  std::filesystem::path data_root;  // resolved data root (may be empty)
   // The grid expansion refuses more cells than this (`--max-cells`; counted before anything is expanded).
   std::uint64_t max_cells = kDefaultMaxCells;
 };
@@ -204,8 +205,9 @@ std::uint64_t trial_seed(const ExperimentConfig& cfg, std::string_view cell_key,
 // expand to at most this many cells (`--max-cells`), counted before any parameter value is typed.
 ExperimentConfig load_config(const std::filesystem::path& file, const std::filesystem::path& data_root,
                              std::uint64_t max_cells = kDefaultMaxCells);
-ExperimentConfig parse_config(const std::string& text, const std::string& file_label, const std::filesystem::path& base_dir,
-                              const std::filesystem::path& data_root, std::uint64_t max_cells = kDefaultMaxCells);
+ExperimentConfig parse_config(const std::string& text, const std::string& file_label,
+                              const std::filesystem::path& base_dir, const std::filesystem::path& data_root,
+                              std::uint64_t max_cells = kDefaultMaxCells);
 
 // The dataset registry: datasets/registry.yaml in the source tree, or the file $DPCLUST_REGISTRY names.
 std::filesystem::path registry_path();

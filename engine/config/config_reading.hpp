@@ -24,8 +24,8 @@ std::string join(const std::vector<std::string>& v);
 
 // A config dataset entry: inline, or a registry entry ("use", or its own name) with the entry's keys
 // overriding it. Its `params:` go to raw_params (typed later, with every other level's).
-DatasetSpec resolve_dataset(const yaml::Located& at, const std::filesystem::path& base_dir, const std::filesystem::path& data_root,
-                            RawParams& raw_params);
+DatasetSpec resolve_dataset(const yaml::Located& at, const std::filesystem::path& base_dir,
+                            const std::filesystem::path& data_root, RawParams& raw_params);
 
 // A YAML node as JSON (scalars as strings): a dataset's definition, and the canonical form of a parameter's value.
 nlohmann::json node_to_json(const YAML::Node& n);

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "core/error.hpp"
-#include "core/files.hpp"
 #include "catalog/catalog.hpp"
 #include "config/config_reading.hpp"
 #include "config/param_values.hpp"
+#include "core/error.hpp"
+#include "core/files.hpp"
 #include "io/csv.hpp"  // kMaxHeaderRows
 
 namespace dpclust {
@@ -24,19 +24,41 @@ fs::path registry_path() {
 }
 
 const std::vector<std::string> kDatasetKeys = {
-    "name", "use", "file", "data_file", "format", "columns", "label", "delimiter", "header", "max_rows",
-    "generator", "fallback", "project", "bounds", "clip_to_bounds", "scale", "sample", "sample_seed",
-    "params", "reference", "description",
-    "bounds_from_data", "public_bounds",  // DS1-DS3: the paper's data-derived box, and a public one
-    "missing",                            // csv/tsv/arff: `refuse` (default) or `drop` rows with a missing value
-    "nominal",                            // arff/csv/tsv: `skip` (default), `codes` or `onehot` nominal or text columns
-    "nominal_order",                      // csv/tsv: `sorted` (default) or `appearance`: the codes of a text column
-    "dates",                              // csv/tsv: `skip` (default), `days` or `seconds`: date and timestamp columns
-    "header_rows",                        // csv/tsv: rows of column names at the top (names joined)
-    "identifier_columns",                 // csv/tsv/arff: `drop` (default) or `keep` record-ID columns
-    "ragged", "items_per_row",            // fimi: transactions of different lengths (docs/choices.md)
-    "family", "tuned_on_data",            // benchmarks: the dataset's family; parameters chosen on the data (docs/benchmark.md)
-    "resample_per_class", "resample_seed"};  // DPM's artifact's class-balanced resample (data/transforms.hpp)
+    "name",
+    "use",
+    "file",
+    "data_file",
+    "format",
+    "columns",
+    "label",
+    "delimiter",
+    "header",
+    "max_rows",
+    "generator",
+    "fallback",
+    "project",
+    "bounds",
+    "clip_to_bounds",
+    "scale",
+    "sample",
+    "sample_seed",
+    "params",
+    "reference",
+    "description",
+    "bounds_from_data",
+    "public_bounds",       // DS1-DS3: the paper's data-derived box, and a public one
+    "missing",             // csv/tsv/arff: `refuse` (default) or `drop` rows with a missing value
+    "nominal",             // arff/csv/tsv: `skip` (default), `codes` or `onehot` nominal or text columns
+    "nominal_order",       // csv/tsv: `sorted` (default) or `appearance`: the codes of a text column
+    "dates",               // csv/tsv: `skip` (default), `days` or `seconds`: date and timestamp columns
+    "header_rows",         // csv/tsv: rows of column names at the top (names joined)
+    "identifier_columns",  // csv/tsv/arff: `drop` (default) or `keep` record-ID columns
+    "ragged",
+    "items_per_row",  // fimi: transactions of different lengths (docs/choices.md)
+    "family",
+    "tuned_on_data",  // benchmarks: the dataset's family; parameters chosen on the data (docs/benchmark.md)
+    "resample_per_class",
+    "resample_seed"};  // DPM's artifact's class-balanced resample (data/transforms.hpp)
 
 namespace {
 
@@ -45,7 +67,8 @@ Scaling scaling_of(const Located& at) {
   Scaling s = Scaling::none;
   if (!parse_scaling(yaml::as_string(at), s))
     yaml::fail(at, "scale must be 'standard', 'minmax' or 'none'",
-               "standard: zero mean and unit variance per column; minmax: each column to [-1, 1] by its min and max (FastLloyd's "
+               "standard: zero mean and unit variance per column; minmax: each column to [-1, 1] by its min and max "
+               "(FastLloyd's "
                "evaluation); both read the data, and the results are flagged");
   return s;
 }
@@ -110,7 +133,8 @@ void parse_generated(const Located& at, DatasetSpec& d) {
   for (const char* key : {"nominal", "nominal_order", "dates", "header_rows"})
     if (at.has(key)) yaml::fail(at.child(key), std::string(key) + " applies to files only", "remove the key");
   if (at.has("identifier_columns"))
-    yaml::fail(at.child("identifier_columns"), "identifier_columns applies to csv, tsv and arff files only", "remove the key");
+    yaml::fail(at.child("identifier_columns"), "identifier_columns applies to csv, tsv and arff files only",
+               "remove the key");
   for (const char* key : {"ragged", "items_per_row"})
     if (at.has(key)) yaml::fail(at.child(key), std::string(key) + " applies to fimi files only", "remove the key");
 }
@@ -156,9 +180,9 @@ std::vector<std::string> parse_file_paths(const Located& file_at, bool under_dat
 void parse_format(const Located& at, const Located& file_at, const std::string& first_file, DatasetSpec& d) {
   if (at.has("format")) {
     d.format = yaml::as_string(at.child("format"));
-    if (d.format != "csv" && d.format != "tsv" && d.format != "arff" && d.format != "gowalla" &&
-        d.format != "fimi")
-      yaml::fail(at.child("format"), "unknown format '" + yaml::clip(d.format) + "'", "one of: csv, tsv, arff, gowalla, fimi");
+    if (d.format != "csv" && d.format != "tsv" && d.format != "arff" && d.format != "gowalla" && d.format != "fimi")
+      yaml::fail(at.child("format"), "unknown format '" + yaml::clip(d.format) + "'",
+                 "one of: csv, tsv, arff, gowalla, fimi");
   } else {
     std::string f = first_file;
     if (f.size() > 3 && f.substr(f.size() - 3) == ".gz") f = f.substr(0, f.size() - 3);
@@ -166,7 +190,9 @@ void parse_format(const Located& at, const Located& file_at, const std::string& 
     if (ends(".arff")) d.format = "arff";
     else if (ends(".tsv")) d.format = "tsv";
     else if (ends(".csv")) d.format = "csv";
-    else yaml::fail(at, "cannot tell the format of '" + yaml::clip(d.file) + "' from its name", "add format: csv | tsv | arff | gowalla | fimi");
+    else
+      yaml::fail(at, "cannot tell the format of '" + yaml::clip(d.file) + "' from its name",
+                 "add format: csv | tsv | arff | gowalla | fimi");
   }
   if (d.multi_file && d.format != "csv" && d.format != "tsv")
     yaml::fail(file_at, "a list or glob of files is supported for csv and tsv files only (format: " + d.format + ")",
@@ -180,47 +206,59 @@ void parse_table_cleaning(const Located& at, DatasetSpec& d) {
   if (at.has("missing")) {
     const std::string m = yaml::as_string(at.child("missing"));
     if (m != "refuse" && m != "error" && m != "drop")
-      yaml::fail(at.child("missing"), "missing must be 'refuse' (default: rows with a missing value stop the load, counted, with their columns) or 'drop'",
-                 "write missing: drop to leave out (and count) the rows with a missing value ('?', 'NA' or empty) in a selected column");
+      yaml::fail(at.child("missing"),
+                 "missing must be 'refuse' (default: rows with a missing value stop the load, counted, with their "
+                 "columns) or 'drop'",
+                 "write missing: drop to leave out (and count) the rows with a missing value ('?', 'NA' or empty) in a "
+                 "selected column");
     if (m == "drop" && d.format != "csv" && d.format != "tsv" && d.format != "arff")
-      yaml::fail(at.child("missing"), "missing: drop applies to csv, tsv and arff files only (format: " + d.format + ")",
+      yaml::fail(at.child("missing"),
+                 "missing: drop applies to csv, tsv and arff files only (format: " + d.format + ")",
                  "remove the key, or clean the file first");
     d.drop_missing = m == "drop";
   }
   // Nominal ARFF attributes, and CSV text and true/false columns, other than the label; the order that codes
   // a CSV text column; CSV date columns (io/table_options.hpp).
   const bool table = d.format == "csv" || d.format == "tsv" || d.format == "arff";
-  const auto choice_key = [&](const char* key, const auto& table_of, auto& into, bool csv_only, const std::string& fix) {
+  const auto choice_key = [&](const char* key, const auto& table_of, auto& into, bool csv_only,
+                              const std::string& fix) {
     if (!at.has(key)) return;
     const std::string m = yaml::as_string(at.child(key));
     if (csv_only ? d.format != "csv" && d.format != "tsv" : !table)
-      yaml::fail(at.child(key), std::string(key) + " applies to " + (csv_only ? "csv and tsv" : "csv, tsv and arff") + " files only (format: " +
-                                    d.format + ")",
+      yaml::fail(at.child(key),
+                 std::string(key) + " applies to " + (csv_only ? "csv and tsv" : "csv, tsv and arff") +
+                     " files only (format: " + d.format + ")",
                  "remove the key");
     const auto v = table_choice(table_of, m);
     if (!v) yaml::fail(at.child(key), std::string(key) + " must be one of: " + table_choice_names(table_of), fix);
     into = *v;
   };
   choice_key("nominal", kNominalEncodings, d.nominal, false,
-             "skip (default): left out with a warning unless listed in `columns`; codes: one coordinate per nominal or text column "
+             "skip (default): left out with a warning unless listed in `columns`; codes: one coordinate per nominal or "
+             "text column "
              "(its number, else its value's 0-based position); onehot: one 0/1 coordinate per value");
-  choice_key("nominal_order", kNominalOrders, d.nominal_order, true,
-             "sorted (default): a text column's values coded in their sorted order; appearance: in order of first appearance");
-  choice_key("dates", kDateEncodings, d.dates, true,
-             "skip (default): date and timestamp columns left out; days or seconds: a coordinate, since 1970-01-01 UTC");
+  choice_key(
+      "nominal_order", kNominalOrders, d.nominal_order, true,
+      "sorted (default): a text column's values coded in their sorted order; appearance: in order of first appearance");
+  choice_key(
+      "dates", kDateEncodings, d.dates, true,
+      "skip (default): date and timestamp columns left out; days or seconds: a coordinate, since 1970-01-01 UTC");
   if (at.has("nominal_order") && d.nominal == NominalEncoding::skip)
-    yaml::fail(at.child("nominal_order"), "nominal_order orders the codes of text columns, but `nominal` is skip (no column is coded)",
+    yaml::fail(at.child("nominal_order"),
+               "nominal_order orders the codes of text columns, but `nominal` is skip (no column is coded)",
                "set nominal: codes or nominal: onehot, or remove nominal_order");
   // Columns that identify records (a row number, wdbc's IDNumber) are left out of the coordinates when
   // `columns` is not given (loading/dataset_loading.cpp, data/identifier_columns.hpp); `keep` turns that off.
   if (at.has("identifier_columns")) {
     const std::string m = yaml::as_string(at.child("identifier_columns"));
     if (m != "drop" && m != "keep")
-      yaml::fail(at.child("identifier_columns"), "identifier_columns must be 'drop' (default: columns named like an ID, or of integers "
-                                                 "increasing in file order, are left out when `columns` is not given) or 'keep'",
+      yaml::fail(at.child("identifier_columns"),
+                 "identifier_columns must be 'drop' (default: columns named like an ID, or of integers "
+                 "increasing in file order, are left out when `columns` is not given) or 'keep'",
                  "write identifier_columns: keep to cluster on every numeric column, or list the columns in `columns`");
     if (d.format != "csv" && d.format != "tsv" && d.format != "arff")
-      yaml::fail(at.child("identifier_columns"), "identifier_columns applies to csv, tsv and arff files only (format: " + d.format + ")",
+      yaml::fail(at.child("identifier_columns"),
+                 "identifier_columns applies to csv, tsv and arff files only (format: " + d.format + ")",
                  "remove the key");
     d.keep_identifier_columns = m == "keep";
   }
@@ -231,7 +269,8 @@ void parse_table_cleaning(const Located& at, DatasetSpec& d) {
 void parse_fimi_keys(const Located& at, DatasetSpec& d) {
   for (const char* key : {"ragged", "items_per_row"})
     if (at.has(key) && d.format != "fimi")
-      yaml::fail(at.child(key), std::string(key) + " applies to fimi files only (format: " + d.format + ")", "remove the key");
+      yaml::fail(at.child(key), std::string(key) + " applies to fimi files only (format: " + d.format + ")",
+                 "remove the key");
   if (at.has("ragged")) {
     d.fimi_ragged = yaml::as_string(at.child("ragged"));
     if (d.fimi_ragged != "error" && d.fimi_ragged != "pad" && d.fimi_ragged != "truncate")
@@ -242,8 +281,10 @@ void parse_fimi_keys(const Located& at, DatasetSpec& d) {
     const std::int64_t n = yaml::as_int(at.child("items_per_row"));
     if (n < 1 || n > 100000) yaml::fail(at.child("items_per_row"), "items_per_row must be between 1 and 100000");
     if (d.fimi_ragged == "truncate")
-      yaml::fail(at.child("items_per_row"), "items_per_row already keeps the first N items of longer lines; ragged: truncate cannot be combined with it",
-                 "use ragged: pad (short lines padded with item 0) or ragged: error (short lines refused)");
+      yaml::fail(
+          at.child("items_per_row"),
+          "items_per_row already keeps the first N items of longer lines; ragged: truncate cannot be combined with it",
+          "use ragged: pad (short lines padded with item 0) or ragged: error (short lines refused)");
     d.fimi_items_per_row = static_cast<std::uint64_t>(n);
   }
 }
@@ -254,12 +295,16 @@ void parse_columns_and_rows(const Located& at, DatasetSpec& d) {
   if (at.has("columns")) d.columns = yaml::as_string_list(at.child("columns"));
   if (at.has("label")) {
     d.label = yaml::as_string(at.child("label"));
-    if (d.label == "none") { d.no_label = true; d.label.clear(); }
+    if (d.label == "none") {
+      d.no_label = true;
+      d.label.clear();
+    }
   }
   if (at.has("delimiter")) {
     d.delimiter = yaml::as_string(at.child("delimiter"));
     if (d.delimiter == "\\t" || d.delimiter == "tab") d.delimiter = "\t";
-    if (d.delimiter.size() != 1) yaml::fail(at.child("delimiter"), "the delimiter must be one character", "e.g. ',' or tab");
+    if (d.delimiter.size() != 1)
+      yaml::fail(at.child("delimiter"), "the delimiter must be one character", "e.g. ',' or tab");
   }
   if (at.has("header")) {
     d.header = yaml::as_string(at.child("header"));
@@ -268,14 +313,17 @@ void parse_columns_and_rows(const Located& at, DatasetSpec& d) {
   }
   if (at.has("header_rows")) {
     if (d.format != "csv" && d.format != "tsv")
-      yaml::fail(at.child("header_rows"), "header_rows applies to csv and tsv files only (format: " + d.format + ")", "remove the key");
+      yaml::fail(at.child("header_rows"), "header_rows applies to csv and tsv files only (format: " + d.format + ")",
+                 "remove the key");
     const std::int64_t n = yaml::as_int(at.child("header_rows"));
     if (n < 1 || n > static_cast<std::int64_t>(kMaxHeaderRows))
-      yaml::fail(at.child("header_rows"), "header_rows must be between 1 and " + std::to_string(kMaxHeaderRows) +
-                                              ": the rows of column names at the top of the file",
+      yaml::fail(at.child("header_rows"),
+                 "header_rows must be between 1 and " + std::to_string(kMaxHeaderRows) +
+                     ": the rows of column names at the top of the file",
                  "e.g. header_rows: 3 for names in three rows (each column's names are joined with '_')");
     if (d.header == "false")
-      yaml::fail(at.child("header_rows"), "header_rows names rows of column names, but header is false", "remove one of the two keys");
+      yaml::fail(at.child("header_rows"), "header_rows names rows of column names, but header is false",
+                 "remove one of the two keys");
     d.header_rows = static_cast<std::uint64_t>(n);
   }
   if (at.has("max_rows")) {
@@ -285,12 +333,14 @@ void parse_columns_and_rows(const Located& at, DatasetSpec& d) {
   if (at.has("fallback")) {
     d.fallback_available = true;
     d.fallback_params = parse_generator(at.child("fallback"), d.fallback_generator);
-    if (at.child("fallback").has("scale")) d.fallback_scale = yaml::as_string(at.child("fallback").child("scale")) == "standard";
+    if (at.child("fallback").has("scale"))
+      d.fallback_scale = yaml::as_string(at.child("fallback").child("scale")) == "standard";
   }
 }
 
 // A file dataset: its paths, format, table options and columns.
-void parse_file_source(const Located& at, bool under_data_root, const fs::path& base_dir, const fs::path& data_root, DatasetSpec& d) {
+void parse_file_source(const Located& at, bool under_data_root, const fs::path& base_dir, const fs::path& data_root,
+                       DatasetSpec& d) {
   const Located file_at = at.child(under_data_root ? "data_file" : "file");
   const std::vector<std::string> entries = parse_file_paths(file_at, under_data_root, base_dir, data_root, d);
   parse_format(at, file_at, entries[0], d);
@@ -337,7 +387,9 @@ void parse_bounds(const Located& at, const std::string& name, DatasetSpec& d) {
     if (b.node.IsScalar()) {
       const std::string mode = b.node.Scalar();
       if (mode != "data" && mode != "none" && mode != "public")
-        yaml::fail(b, "bounds must be 'data', 'none', 'public' (the dataset's public_bounds) or a list [[lo, hi], ...] per dimension");
+        yaml::fail(b,
+                   "bounds must be 'data', 'none', 'public' (the dataset's public_bounds) or a list [[lo, hi], ...] "
+                   "per dimension");
       d.bounds_mode = mode;
     } else {
       d.bounds = parse_box(b, "bounds");
@@ -351,8 +403,9 @@ void parse_bounds(const Located& at, const std::string& name, DatasetSpec& d) {
   if (at.has("public_bounds")) d.public_bounds = parse_box(at.child("public_bounds"), "public_bounds");
   if (d.bounds_mode == "public") {
     if (d.public_bounds.empty())
-      yaml::fail(at.child("bounds"), "bounds: public, but dataset '" + name + "' has no public_bounds",
-                 "add public_bounds: [[lo, hi], ...] to the dataset (or its registry entry), or give the bounds as a list");
+      yaml::fail(
+          at.child("bounds"), "bounds: public, but dataset '" + name + "' has no public_bounds",
+          "add public_bounds: [[lo, hi], ...] to the dataset (or its registry entry), or give the bounds as a list");
     d.bounds = d.public_bounds;
     d.bounds_mode = "config";
     d.bounds_from_data = false;  // the public box is not the data's
@@ -371,7 +424,8 @@ void parse_transforms(const Located& at, DatasetSpec& d) {
     else if (v == "clamp") d.clip_to_bounds = OutOfBounds::clamp;
     else
       yaml::fail(c, "clip_to_bounds must be false, true (= drop), drop or clamp",
-                 "false refuses points outside the bounds, drop leaves them out, clamp moves each coordinate to the nearest bound");
+                 "false refuses points outside the bounds, drop leaves them out, clamp moves each coordinate to the "
+                 "nearest bound");
   }
   if (at.has("scale")) d.scaling = scaling_of(at.child("scale"));
   if (at.has("sample")) {
@@ -385,7 +439,8 @@ void parse_transforms(const Located& at, DatasetSpec& d) {
       yaml::fail(at.child("resample_per_class"), "resample_per_class must be a number of rows per class in [1, 2^32]");
   }
   if (at.has("resample_seed")) {
-    if (!at.has("resample_per_class")) yaml::fail(at.child("resample_seed"), "resample_seed without resample_per_class", "add resample_per_class: N");
+    if (!at.has("resample_per_class"))
+      yaml::fail(at.child("resample_seed"), "resample_seed without resample_per_class", "add resample_per_class: N");
     d.resample_seed = yaml::as_uint(at.child("resample_seed"));
   }
 }
@@ -404,7 +459,8 @@ void parse_params_and_description(const Located& at, DatasetSpec& d, RawParams& 
   if (at.has("reference")) d.reference = yaml::as_string(at.child("reference"));
   if (at.has("family")) {
     d.family = yaml::as_string(at.child("family"));
-    if (d.family.empty()) yaml::fail(at.child("family"), "family is empty", "name the dataset family, e.g. family: blobs");
+    if (d.family.empty())
+      yaml::fail(at.child("family"), "family is empty", "name the dataset family, e.g. family: blobs");
   }
   if (at.has("tuned_on_data")) {
     // Which of this dataset's parameters were chosen by looking at the data, and how: said, never guessed.
@@ -413,10 +469,14 @@ void parse_params_and_description(const Located& at, DatasetSpec& d, RawParams& 
     for (auto it = t.node.begin(); it != t.node.end(); ++it) {
       const std::string key = it->first.as<std::string>();
       const std::string how = yaml::as_string(t.child(key));
-      if (how.empty()) yaml::fail(t.child(key), "say how '" + key + "' was chosen on the data", "e.g. alpha: \"the k-distance plot of the data\"");
+      if (how.empty())
+        yaml::fail(t.child(key), "say how '" + key + "' was chosen on the data",
+                   "e.g. alpha: \"the k-distance plot of the data\"");
       d.tuned_on_data.emplace_back(key, how);
     }
-    if (d.tuned_on_data.empty()) yaml::fail(t, "tuned_on_data is empty", "name the parameters chosen on the data, e.g. {alpha: \"k-distance plot\"}");
+    if (d.tuned_on_data.empty())
+      yaml::fail(t, "tuned_on_data is empty",
+                 "name the parameters chosen on the data, e.g. {alpha: \"k-distance plot\"}");
   }
 }
 
@@ -470,23 +530,27 @@ std::vector<std::string> registry_names() {
 
 // A config dataset entry either defines a dataset inline or names a registry entry ("use", or its
 // own name) whose keys it may override.
-DatasetSpec resolve_dataset(const Located& at, const fs::path& base_dir, const fs::path& data_root, RawParams& raw_params) {
+DatasetSpec resolve_dataset(const Located& at, const fs::path& base_dir, const fs::path& data_root,
+                            RawParams& raw_params) {
   yaml::check_keys(at, kDatasetKeys);
   if (!at.has("name")) yaml::fail(at, "a dataset needs a 'name'");
   const std::string name = yaml::as_string(at.child("name"));
   check_name(at.child("name"), name, "dataset name", "_ . + -");
   const bool inline_def = at.has("file") || at.has("data_file") || at.has("generator");
-  if (inline_def && at.has("use")) yaml::fail(at.child("use"), "'use' names a registered dataset; it cannot be combined with file/data_file/generator");
+  if (inline_def && at.has("use"))
+    yaml::fail(at.child("use"),
+               "'use' names a registered dataset; it cannot be combined with file/data_file/generator");
   if (inline_def) return parse_dataset(at, name, base_dir, data_root, raw_params);
 
   const std::string use = at.has("use") ? yaml::as_string(at.child("use")) : name;
   YAML::Node reg = load_registry();
   if (!reg[use]) {
     std::string s = closest_match(use, registry_names());
-    yaml::fail(at.has("use") ? at.child("use") : at.child("name"),
-               "'" + yaml::clip(use) + "' is not a registered dataset and the entry defines no file, data_file or generator",
-               (s.empty() ? "" : "did you mean '" + s + "'? ") + "registered: " + join(registry_names()) +
-                   " (see `dpclust list`)");
+    yaml::fail(
+        at.has("use") ? at.child("use") : at.child("name"),
+        "'" + yaml::clip(use) + "' is not a registered dataset and the entry defines no file, data_file or generator",
+        (s.empty() ? "" : "did you mean '" + s + "'? ") + "registered: " + join(registry_names()) +
+            " (see `dpclust list`)");
   }
   // Merge: registry entry, then the config's overrides.
   YAML::Node merged = YAML::Clone(reg[use]);
@@ -508,9 +572,11 @@ DatasetSpec resolve_dataset(const Located& at, const fs::path& base_dir, const f
   d.definition["registry"] = use;
   // The registry's row count describes its own file: kept unless the config names another one.
   YAML::Node src = reg[use]["source"];
-  if (!src && reg[use]["sources"] && reg[use]["sources"].IsSequence() && reg[use]["sources"].size() > 0) src = reg[use]["sources"][0];
+  if (!src && reg[use]["sources"] && reg[use]["sources"].IsSequence() && reg[use]["sources"].size() > 0)
+    src = reg[use]["sources"][0];
   if (src && src.IsMap() && !at.has("file") && !at.has("data_file")) {
-    for (const auto& [key, into] : {std::pair<const char*, std::uint64_t*>{"rows", &d.declared_rows}, {"dims", &d.declared_dims}}) {
+    for (const auto& [key, into] :
+         {std::pair<const char*, std::uint64_t*>{"rows", &d.declared_rows}, {"dims", &d.declared_dims}}) {
       if (!src[key] || !src[key].IsScalar()) continue;
       try {
         const auto v = src[key].as<long long>();

@@ -5,19 +5,19 @@
 #include <limits>
 #include <set>
 
-#include "core/error.hpp"
-#include "core/rng.hpp"
 #include "catalog/catalog.hpp"
 #include "config/param_checks.hpp"
 #include "config/param_values.hpp"
 #include "config/raw_params.hpp"
+#include "core/error.hpp"
+#include "core/rng.hpp"
 
 namespace dpclust {
 
 namespace {
 
 struct Axis {
-  std::vector<std::string> names;              // one name, or a zip group
+  std::vector<std::string> names;               // one name, or a zip group
   std::vector<std::vector<ParamValue>> values;  // values[row][name index]
 };
 
@@ -41,7 +41,8 @@ void check_declared(const RawParams& params, const ExperimentConfig& cfg, const 
 }
 
 // The typed source of a parameter for (dataset, method), from whichever level sets it (nullptr: default).
-const ParamSource* source_of(const ExperimentConfig& cfg, const DatasetSpec& ds, const MethodSpec& ms, const std::string& name) {
+const ParamSource* source_of(const ExperimentConfig& cfg, const DatasetSpec& ds, const MethodSpec& ms,
+                             const std::string& name) {
   for (const ParamSources* level : {&ms.params, &ds.params, &cfg.params}) {
     auto it = level->find(name);
     if (it != level->end()) return &it->second;
@@ -108,13 +109,14 @@ std::uint64_t count_cells(const ExperimentConfig& cfg, std::uint64_t max_cells) 
     }
   if (total > max_cells) {
     const std::string n = total == kSaturated ? "more than 1.8e19" : with_commas(total);
-    throw InputError(cfg.file.string(),
-                     "the experiment expands to " + n + " cells (datasets x methods x parameter values), more than the limit of " +
-                         with_commas(max_cells) + "; the largest part is method '" + big_ms->label + "' (" + big_ms->where +
-                         ") on dataset '" + big_ds->name + "' with " + (largest == kSaturated ? "more than 1.8e19" : with_commas(largest)) +
-                         " cells",
-                     "sweep fewer values (or zip lists that vary together), split the experiment into several configs, or "
-                     "raise the limit with --max-cells N");
+    throw InputError(
+        cfg.file.string(),
+        "the experiment expands to " + n + " cells (datasets x methods x parameter values), more than the limit of " +
+            with_commas(max_cells) + "; the largest part is method '" + big_ms->label + "' (" + big_ms->where +
+            ") on dataset '" + big_ds->name + "' with " +
+            (largest == kSaturated ? "more than 1.8e19" : with_commas(largest)) + " cells",
+        "sweep fewer values (or zip lists that vary together), split the experiment into several configs, or "
+        "raise the limit with --max-cells N");
   }
   return total;
 }
@@ -142,18 +144,21 @@ void type_params(ExperimentConfig& cfg, const RawParamLevels& raw, std::uint64_t
   for (const auto& ms : cfg.methods) all.push_back(&ms);
   cfg.params = sources(raw.experiment, all);
   for (std::size_t di = 0; di < cfg.datasets.size(); ++di) cfg.datasets[di].params = sources(raw.datasets[di], all);
-  for (std::size_t mi = 0; mi < cfg.methods.size(); ++mi) cfg.methods[mi].params = sources(raw.methods[mi], {&cfg.methods[mi]});
+  for (std::size_t mi = 0; mi < cfg.methods.size(); ++mi)
+    cfg.methods[mi].params = sources(raw.methods[mi], {&cfg.methods[mi]});
   // A parameter set at two levels for one (dataset, method): no silent precedence.
   for (const auto& ds : cfg.datasets)
     for (const auto& ms : cfg.methods)
       for (const auto& spec : find_method(ms.method)->params) {
         const ParamSource* first = nullptr;
-        for (const ParamSources* level : std::initializer_list<const ParamSources*>{&cfg.params, &ds.params, &ms.params}) {
+        for (const ParamSources* level :
+             std::initializer_list<const ParamSources*>{&cfg.params, &ds.params, &ms.params}) {
           auto it = level->find(spec.name);
           if (it == level->end()) continue;
           if (first)
-            fail_at(it->second.where, "parameter '" + spec.name + "' for method '" + ms.label + "' on dataset '" + ds.name +
-                                          "' is also set at " + first->where,
+            fail_at(it->second.where,
+                    "parameter '" + spec.name + "' for method '" + ms.label + "' on dataset '" + ds.name +
+                        "' is also set at " + first->where,
                     "set each parameter at one level only (experiment params, dataset params or method params)");
           first = &it->second;
         }
@@ -169,7 +174,8 @@ void type_params(ExperimentConfig& cfg, const RawParamLevels& raw, std::uint64_t
   };
   type(raw.experiment, cfg.params, all);
   for (std::size_t di = 0; di < cfg.datasets.size(); ++di) type(raw.datasets[di], cfg.datasets[di].params, all);
-  for (std::size_t mi = 0; mi < cfg.methods.size(); ++mi) type(raw.methods[mi], cfg.methods[mi].params, {&cfg.methods[mi]});
+  for (std::size_t mi = 0; mi < cfg.methods.size(); ++mi)
+    type(raw.methods[mi], cfg.methods[mi].params, {&cfg.methods[mi]});
 }
 
 namespace {
@@ -199,11 +205,11 @@ void check_required_params(const ExperimentConfig& cfg) {
     for (const auto& d : datasets) on += (on.empty() ? "'" : ", '") + d + "'";
     // One parameter: "needs parameter 'alpha' (<what it is>) for dataset 'm'", the words the Python estimators use.
     missing.add(InputError(ms.where,
-                           names.size() == 1
-                               ? "method '" + ms.label + "' needs parameter " + list + " (" + described.substr(names[0].size() + 2) +
-                                     ") for dataset" + (datasets.size() > 1 ? "s " : " ") + on
-                               : "method '" + ms.label + "' needs parameters " + list + " for dataset" + (datasets.size() > 1 ? "s " : " ") +
-                                     on + " (" + described + ")",
+                           names.size() == 1 ? "method '" + ms.label + "' needs parameter " + list + " (" +
+                                                   described.substr(names[0].size() + 2) + ") for dataset" +
+                                                   (datasets.size() > 1 ? "s " : " ") + on
+                                             : "method '" + ms.label + "' needs parameters " + list + " for dataset" +
+                                                   (datasets.size() > 1 ? "s " : " ") + on + " (" + described + ")",
                            "set " + (names.size() > 1 ? std::string("them") : std::string("it")) +
                                " in the method's params (or in a dataset's params, or the experiment's params)"));
   }
@@ -231,9 +237,11 @@ PairValues pair_values(const ExperimentConfig& cfg, std::size_t di, const Method
     } else if (!spec.required()) {
       values[spec.name] = {spec.default_value};
     } else {
-      throw InputError(ms.where, "method '" + ms.label + "' needs parameter '" + spec.name + "' (" + spec.description +
-                                     ") for dataset '" + ds.name + "'",
-                       "set it in the method's params, in datasets[" + std::to_string(di) + "].params, or in the experiment's params");
+      throw InputError(ms.where,
+                       "method '" + ms.label + "' needs parameter '" + spec.name + "' (" + spec.description +
+                           ") for dataset '" + ds.name + "'",
+                       "set it in the method's params, in datasets[" + std::to_string(di) +
+                           "].params, or in the experiment's params");
     }
   }
   return pv;
@@ -252,10 +260,10 @@ std::vector<Axis> sweep_axes(const MethodSpec& ms, const PairValues& pv) {
     for (const auto& name : group) {
       if (!zipped.insert(name).second) throw InputError(ms.where, "parameter '" + name + "' is in two zip groups");
       if (values.at(name).size() != len)
-        fail_at(origin.at(name)->where, "zip group lists have different lengths ('" + group[0] + "' has " +
-                                         std::to_string(len) + " values, '" + name + "' has " +
-                                         std::to_string(values.at(name).size()) + ")",
-                   "zipped parameters vary together, so their lists must be equally long");
+        fail_at(origin.at(name)->where,
+                "zip group lists have different lengths ('" + group[0] + "' has " + std::to_string(len) + " values, '" +
+                    name + "' has " + std::to_string(values.at(name).size()) + ")",
+                "zipped parameters vary together, so their lists must be equally long");
     }
     for (std::size_t r = 0; r < len; ++r) {
       std::vector<ParamValue> row;
@@ -288,7 +296,8 @@ void add_pair_cells(std::size_t di, std::size_t mi, const DatasetSpec& ds, const
     cell.method = ms.method;
     cell.method_label = ms.label;
     for (std::size_t a = 0; a < axes.size(); ++a)
-      for (std::size_t k = 0; k < axes[a].names.size(); ++k) cell.params.set(axes[a].names[k], axes[a].values[idx[a]][k]);
+      for (std::size_t k = 0; k < axes[a].names.size(); ++k)
+        cell.params.set(axes[a].names[k], axes[a].values[idx[a]][k]);
     // The key (and so the seed) names only the parameters that differ from their defaults: adding an
     // optional parameter to a method later does not reseed existing cells, and writing a default
     // explicitly gives the same cell as leaving it out.
@@ -324,7 +333,8 @@ std::vector<Cell> expand_grid(const ExperimentConfig& cfg, std::uint64_t max_cel
     }
   std::set<std::string> ids;
   for (const auto& c : cells)
-    if (!ids.insert(c.id).second) throw InputError(cfg.file.string(), "two cells have the same parameters: " + c.key, "remove the duplicate value");
+    if (!ids.insert(c.id).second)
+      throw InputError(cfg.file.string(), "two cells have the same parameters: " + c.key, "remove the duplicate value");
   return cells;
 }
 
@@ -348,10 +358,13 @@ void check_cell_shape(const ExperimentConfig& cfg, const Cell& cell, const DataS
     info.check_shape(cell.params, shape_for_checks(info, shape));
   } catch (const InputError& e) {
     const std::string& w = e.where();
-    if (w.rfind("params.", 0) == 0) throw InputError(param_location(cfg, cell, w.substr(7)), context + e.problem(), e.fix());
-    throw InputError(cfg.methods[cell.method_index].where + (w.empty() ? "" : " (" + w + ")"), context + e.problem(), e.fix());
+    if (w.rfind("params.", 0) == 0)
+      throw InputError(param_location(cfg, cell, w.substr(7)), context + e.problem(), e.fix());
+    throw InputError(cfg.methods[cell.method_index].where + (w.empty() ? "" : " (" + w + ")"), context + e.problem(),
+                     e.fix());
   } catch (const std::invalid_argument& e) {
-    throw InputError(cfg.methods[cell.method_index].where, context + e.what(), "check this method's parameters against the dataset");
+    throw InputError(cfg.methods[cell.method_index].where, context + e.what(),
+                     "check this method's parameters against the dataset");
   }
 }
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "config/config.hpp"
 #include "core/method.hpp"
 #include "core/params.hpp"
-#include "config/config.hpp"
 
 namespace dpclust {
 
@@ -32,7 +32,8 @@ struct Cell {
 // Refuses (InputError naming the limit and --max-cells) a grid of more than cfg.max_cells cells, counted
 // before anything is expanded.
 std::vector<Cell> expand_grid(const ExperimentConfig& cfg);
-std::vector<Cell> expand_grid(const ExperimentConfig& cfg, std::uint64_t max_cells);  // another limit than cfg.max_cells
+std::vector<Cell> expand_grid(const ExperimentConfig& cfg,
+                              std::uint64_t max_cells);  // another limit than cfg.max_cells
 
 // Cell counts from the lengths of the value lists alone (no value is typed, no cell built), saturated at
 // 2^64 - 1. count_cells throws the InputError above when the total exceeds max_cells.

@@ -23,8 +23,8 @@ void check_param_value(const ParamSpec& spec, const ParamValue& v, const std::st
 // suggested), a missing required one, a value its spec refuses (check_param_value). `owner` names whose
 // parameters they are ("method 'dp_dbscan'", "generator 'moons'"); `where` starts every message
 // ("DPDBSCAN"). A std::monostate value counts as not given.
-ParamSet complete_params(const std::vector<ParamSpec>& specs, const std::string& owner, const std::map<std::string, ParamValue>& given,
-                         const std::string& where);
+ParamSet complete_params(const std::vector<ParamSpec>& specs, const std::string& owner,
+                         const std::map<std::string, ParamValue>& given, const std::string& where);
 
 // What a config cell checks before its first trial: public bounds when the method needs them, and the
 // method's check_shape (k > n, a grid too large for d, ...) on the data's exact shape. InputError naming

@@ -26,7 +26,8 @@ std::int64_t as_whole_number(const yaml::Located& at, const std::string& key, co
     if (!s.empty() && end == s.c_str() + s.size() && s.find_first_of("xXnN") == std::string::npos) {
       if (std::isfinite(x) && x == std::floor(x) && std::fabs(x) < 9.2e18) return static_cast<std::int64_t>(x);
       const bool huge = !(std::isfinite(x) && std::fabs(x) < 9.2e18);
-      yaml::fail(at, "'" + key + "' must be " + allowed + ", got " + yaml::clip(s, 40) + (huge ? " (out of range)" : ""),
+      yaml::fail(at,
+                 "'" + key + "' must be " + allowed + ", got " + yaml::clip(s, 40) + (huge ? " (out of range)" : ""),
                  huge ? "write a smaller number" : "write a whole number");
     }
   }
@@ -72,7 +73,8 @@ static long range_count(const yaml::Located& at, const ParamSpec& spec) {
   yaml::check_keys(at, {"from", "to", "step"});
   for (const char* k : {"from", "to", "step"})
     if (!at.has(k))
-      yaml::fail(at, "the range for '" + spec.name + "' has no '" + k + "'", "a range needs all three: {from: a, to: b, step: s}");
+      yaml::fail(at, "the range for '" + spec.name + "' has no '" + k + "'",
+                 "a range needs all three: {from: a, to: b, step: s}");
   if (spec.type != ParamType::real && spec.type != ParamType::integer)
     yaml::fail(at, "a {from, to, step} range needs a numeric parameter");
   const double from = yaml::as_double(at.child("from")), to = yaml::as_double(at.child("to")),
@@ -91,9 +93,11 @@ static long range_count(const yaml::Located& at, const ParamSpec& spec) {
 std::size_t sweep_length(const yaml::Located& at, const ParamSpec& spec) {
   try {
     if (at.node.IsSequence()) return at.node.size() == 0 ? parse_param_sweep(at, spec).size() : at.node.size();
-    if (at.node.IsMap() && (at.has("from") || at.has("to") || at.has("step"))) return static_cast<std::size_t>(range_count(at, spec));
+    if (at.node.IsMap() && (at.has("from") || at.has("to") || at.has("step")))
+      return static_cast<std::size_t>(range_count(at, spec));
   } catch (const YAML::Exception& e) {
-    yaml::fail(at, "cannot read '" + spec.name + "': " + yaml::clip(e.msg), "write a value, a list of values or {from: a, to: b, step: s}");
+    yaml::fail(at, "cannot read '" + spec.name + "': " + yaml::clip(e.msg),
+               "write a value, a list of values or {from: a, to: b, step: s}");
   }
   return 1;
 }
@@ -114,7 +118,9 @@ static std::vector<ParamValue> parse_sweep_checked(const yaml::Located& at, cons
     if (at.node.size() == 0) yaml::fail(at, "empty list for '" + spec.name + "'", "give at least one value");
     for (std::size_t i = 0; i < at.node.size(); ++i) {
       auto item = at.item(i);
-      if (item.node.IsSequence()) yaml::fail(item, "nested list", "a list is a sweep of single values; per-dimension vectors are written {per_dim: [...]}");
+      if (item.node.IsSequence())
+        yaml::fail(item, "nested list",
+                   "a list is a sweep of single values; per-dimension vectors are written {per_dim: [...]}");
       out.push_back(parse_param_value(item, spec));
     }
     return out;
@@ -124,9 +130,11 @@ static std::vector<ParamValue> parse_sweep_checked(const yaml::Located& at, cons
     const double from = yaml::as_double(at.child("from")), step = yaml::as_double(at.child("step"));
     for (long i = 0; i < count; ++i) {
       double x = round12(from + static_cast<double>(i) * step);
-      ParamValue v = spec.type == ParamType::integer ? ParamValue(static_cast<std::int64_t>(std::llround(x))) : ParamValue(x);
+      ParamValue v =
+          spec.type == ParamType::integer ? ParamValue(static_cast<std::int64_t>(std::llround(x))) : ParamValue(x);
       std::string problem = spec.check(v);
-      if (!problem.empty()) yaml::fail(at, "'" + spec.name + "' " + problem + ", but the range contains " + to_display(v));
+      if (!problem.empty())
+        yaml::fail(at, "'" + spec.name + "' " + problem + ", but the range contains " + to_display(v));
       out.push_back(v);
     }
     return out;

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "core/params.hpp"
 #include "config/param_checks.hpp"  // check_param_value: the same check for values that did not come from YAML
 #include "config/yaml_reader.hpp"
+#include "core/params.hpp"
 
 namespace dpclust {
 

@@ -52,13 +52,19 @@ struct TypeName {
   ParamType type;
   bool choice;
 };
-constexpr TypeName kTypeNames[] = {{"real", ParamType::real, false},       {"float", ParamType::real, false},
-                                   {"number", ParamType::real, false},     {"integer", ParamType::integer, false},
-                                   {"int", ParamType::integer, false},     {"boolean", ParamType::boolean, false},
-                                   {"bool", ParamType::boolean, false},    {"string", ParamType::string, false},
-                                   {"str", ParamType::string, false},      {"choice", ParamType::string, true},
+constexpr TypeName kTypeNames[] = {{"real", ParamType::real, false},
+                                   {"float", ParamType::real, false},
+                                   {"number", ParamType::real, false},
+                                   {"integer", ParamType::integer, false},
+                                   {"int", ParamType::integer, false},
+                                   {"boolean", ParamType::boolean, false},
+                                   {"bool", ParamType::boolean, false},
+                                   {"string", ParamType::string, false},
+                                   {"str", ParamType::string, false},
+                                   {"choice", ParamType::string, true},
                                    {"real_vector", ParamType::real_vector, false}};
-const char* const kTypeList = "real (float), integer (int), boolean (bool), string (str), choice (a string with choices), real_vector";
+const char* const kTypeList =
+    "real (float), integer (int), boolean (bool), string (str), choice (a string with choices), real_vector";
 
 const TypeName& type_named(const Located& at) {
   const std::string t = yaml::as_string(at);
@@ -67,7 +73,8 @@ const TypeName& type_named(const Located& at) {
   std::vector<std::string> names;
   for (const auto& n : kTypeNames) names.emplace_back(n.name);
   const std::string s = closest_match(t, names);
-  yaml::fail(at, "unknown parameter type '" + yaml::clip(t) + "'", (s.empty() ? "" : "did you mean '" + s + "'? ") + "types: " + kTypeList);
+  yaml::fail(at, "unknown parameter type '" + yaml::clip(t) + "'",
+             (s.empty() ? "" : "did you mean '" + s + "'? ") + "types: " + kTypeList);
 }
 
 // The type a shorthand declaration (`min_count: 5`) or a default without `type` implies: a quoted
@@ -90,11 +97,13 @@ ParamType type_of_scalar(const Located& at) {
 
 InputSource source_named(const Located& at) {
   const std::string s = yaml::as_string(at);
-  for (InputSource src : {InputSource::public_value, InputSource::rule, InputSource::private_estimate, InputSource::data, InputSource::none})
+  for (InputSource src : {InputSource::public_value, InputSource::rule, InputSource::private_estimate,
+                          InputSource::data, InputSource::none})
     if (s == to_string(src)) return src;
-  yaml::fail(at, "unknown source '" + yaml::clip(s) + "'",
-             "public (given by the config), rule (computed from public inputs), private (estimated with budget the ledger "
-             "records), data (taken from the data without privacy: flags the result non-private), none (not used)");
+  yaml::fail(
+      at, "unknown source '" + yaml::clip(s) + "'",
+      "public (given by the config), rule (computed from public inputs), private (estimated with budget the ledger "
+      "records), data (taken from the data without privacy: flags the result non-private), none (not used)");
 }
 
 // `{source: S, how: "..."}` or the shorthand `S`.
@@ -108,21 +117,25 @@ std::pair<InputSource, std::string> source_and_how(const Located& at, const std:
 std::string input_name(const Located& at) {
   const std::string name = yaml::as_string(at);
   if (!identifier(name))
-    yaml::fail(at, "input name '" + yaml::clip(name) + "' is not an identifier",
-               "name it as the built-in methods do: k, n, delta, bounds, alpha, min_pts, radius, grid, iterations, ...");
+    yaml::fail(
+        at, "input name '" + yaml::clip(name) + "' is not an identifier",
+        "name it as the built-in methods do: k, n, delta, bounds, alpha, min_pts, radius, grid, iterations, ...");
   return name;
 }
 
 // The value of a parameter a special side value names: a number for a numeric parameter, true/false for a
 // boolean, one of the choices for a choice.
 void check_special_value(const Located& at, const std::string& value, const ParamSpec& spec) {
-  const bool numeric = spec.type == ParamType::real || spec.type == ParamType::integer || spec.type == ParamType::real_vector;
+  const bool numeric =
+      spec.type == ParamType::real || spec.type == ParamType::integer || spec.type == ParamType::real_vector;
   char* end = nullptr;
   if (numeric && !value.empty()) std::strtod(value.c_str(), &end);
   if (numeric && (value.empty() || *end != '\0'))
-    yaml::fail(at, "'" + yaml::clip(value) + "' is not a value of the " + to_string(spec.type) + " parameter '" + spec.name + "'");
+    yaml::fail(at, "'" + yaml::clip(value) + "' is not a value of the " + to_string(spec.type) + " parameter '" +
+                       spec.name + "'");
   if (spec.type == ParamType::boolean && value != "true" && value != "false")
-    yaml::fail(at, "'" + yaml::clip(value) + "' is not a value of the boolean parameter '" + spec.name + "'", "true or false");
+    yaml::fail(at, "'" + yaml::clip(value) + "' is not a value of the boolean parameter '" + spec.name + "'",
+               "true or false");
   if (!spec.choices.empty() && std::find(spec.choices.begin(), spec.choices.end(), value) == spec.choices.end())
     yaml::fail(at, "'" + yaml::clip(value) + "' is not one of the choices of '" + spec.name + "'");
 }
@@ -133,7 +146,9 @@ SideInput declared_side(const Located& at, const ParamSpec& spec, bool selector)
   SideInput side;
   side.selector = selector;
   if (at.node.IsScalar()) {
-    if (selector) yaml::fail(at, "selects needs the input and what each value means", "e.g. selects: {input: n, values: {noisy: private, public: public}}");
+    if (selector)
+      yaml::fail(at, "selects needs the input and what each value means",
+                 "e.g. selects: {input: n, values: {noisy: private, public: public}}");
     if (yaml::as_string(at) == "none") return side;
     side.input = input_name(at);
     return side;
@@ -142,7 +157,8 @@ SideInput declared_side(const Located& at, const ParamSpec& spec, bool selector)
   yaml::check_keys(at, {"input", "values"});
   if (!at.has("input")) yaml::fail(at, "needs the input the parameter stands for", "e.g. {input: n, values: {...}}");
   side.input = input_name(at.child("input"));
-  if (selector && !at.has("values")) yaml::fail(at, "selects needs what each value means", "e.g. values: {noisy: private, public: public}");
+  if (selector && !at.has("values"))
+    yaml::fail(at, "selects needs what each value means", "e.g. values: {noisy: private, public: public}");
   if (at.has("values")) {
     const Located values = at.child("values");
     yaml::expect_map(values);
@@ -164,7 +180,8 @@ const std::vector<std::string>& inputs_named_by_their_parameter() {
     std::vector<std::string> out;
     for (const auto& m : all_methods())
       for (const auto& p : m.params)
-        if (p.side.declared() && !p.side.selector && p.side.input == p.name && std::find(out.begin(), out.end(), p.name) == out.end())
+        if (p.side.declared() && !p.side.selector && p.side.input == p.name &&
+            std::find(out.begin(), out.end(), p.name) == out.end())
           out.push_back(p.name);
     std::sort(out.begin(), out.end());
     return out;
@@ -174,7 +191,8 @@ const std::vector<std::string>& inputs_named_by_their_parameter() {
 
 ParamSpec declared_param(const Located& at, const std::string& name, const std::string& callable) {
   if (!identifier(name))
-    yaml::fail(at, "parameter name '" + yaml::clip(name) + "' is not an identifier", "use letters, digits and _ (it becomes a Python keyword)");
+    yaml::fail(at, "parameter name '" + yaml::clip(name) + "' is not an identifier",
+               "use letters, digits and _ (it becomes a Python keyword)");
   ParamSpec spec;
   spec.name = name;
   spec.description = "parameter of " + callable;
@@ -186,7 +204,8 @@ ParamSpec declared_param(const Located& at, const std::string& name, const std::
     if (named_input) spec.side = SideInput{name, {}, false};
     return spec;
   }
-  yaml::check_keys(at, {"type", "default", "description", "min", "max", "min_open", "max_open", "choices", "whole", "gives", "selects"});
+  yaml::check_keys(at, {"type", "default", "description", "min", "max", "min_open", "max_open", "choices", "whole",
+                        "gives", "selects"});
   if (!at.has("type") && !at.has("default"))
     yaml::fail(at, "parameter '" + name + "' needs a type (or a default to tell it from)", "e.g. {type: real, min: 0}");
   bool choice = false;
@@ -197,11 +216,14 @@ ParamSpec declared_param(const Located& at, const std::string& name, const std::
   } else {
     spec.type = type_of_scalar(at.child("default"));
   }
-  const bool numeric = spec.type == ParamType::real || spec.type == ParamType::integer || spec.type == ParamType::real_vector;
+  const bool numeric =
+      spec.type == ParamType::real || spec.type == ParamType::integer || spec.type == ParamType::real_vector;
   for (const char* k : {"min", "max", "min_open", "max_open", "whole"})
     if (at.has(k) && !numeric) yaml::fail(at.child(k), std::string(k) + " applies to numeric parameters only");
-  if (at.has("choices") && spec.type != ParamType::string) yaml::fail(at.child("choices"), "choices apply to string parameters only");
-  if (choice && !at.has("choices")) yaml::fail(at, "a choice parameter needs its choices", "e.g. {type: choice, choices: [a, b], default: a}");
+  if (at.has("choices") && spec.type != ParamType::string)
+    yaml::fail(at.child("choices"), "choices apply to string parameters only");
+  if (choice && !at.has("choices"))
+    yaml::fail(at, "a choice parameter needs its choices", "e.g. {type: choice, choices: [a, b], default: a}");
   if (at.has("description")) spec.description = yaml::as_string(at.child("description"));
   if (at.has("min")) spec.min = yaml::as_double(at.child("min"));
   if (at.has("max")) spec.max = yaml::as_double(at.child("max"));
@@ -214,7 +236,8 @@ ParamSpec declared_param(const Located& at, const std::string& name, const std::
     if (spec.choices.empty()) yaml::fail(at.child("choices"), "empty list of choices");
   }
   if (at.has("default")) spec.default_value = parse_param_value(at.child("default"), spec);  // checked against the spec
-  if (at.has("gives") && at.has("selects")) yaml::fail(at, "a parameter either gives an input or selects where it comes from, not both");
+  if (at.has("gives") && at.has("selects"))
+    yaml::fail(at, "a parameter either gives an input or selects where it comes from, not both");
   if (at.has("gives")) spec.side = declared_side(at.child("gives"), spec, false);
   else if (at.has("selects")) spec.side = declared_side(at.child("selects"), spec, true);
   else if (named_input) spec.side = SideInput{name, {}, false};
@@ -228,7 +251,8 @@ std::vector<FixedSideInput> declared_side_inputs(const Located& at) {
   for (auto it = at.node.begin(); it != at.node.end(); ++it) {
     const std::string key = it->first.as<std::string>();
     const Located entry = at.child(key);
-    if (!identifier(key)) yaml::fail(entry, "input name '" + yaml::clip(key) + "' is not an identifier", "e.g. n, k, bounds, radius");
+    if (!identifier(key))
+      yaml::fail(entry, "input name '" + yaml::clip(key) + "' is not an identifier", "e.g. n, k, bounds, radius");
     auto [source, how] = source_and_how(entry, "declared in the config");
     out.push_back(FixedSideInput{key, source, how});
   }
@@ -238,7 +262,8 @@ std::vector<FixedSideInput> declared_side_inputs(const Located& at) {
 // The JSON of a side declaration, for the definition (the cells' fingerprint).
 nlohmann::json side_json(const SideInput& side) {
   nlohmann::json values = nlohmann::json::array();
-  for (const auto& v : side.values) values.push_back({{"value", v.value}, {"source", to_string(v.source)}, {"how", v.how}});
+  for (const auto& v : side.values)
+    values.push_back({{"value", v.value}, {"source", to_string(v.source)}, {"how", v.how}});
   return {{"input", side.input}, {"selector", side.selector}, {"values", std::move(values)}};
 }
 
@@ -248,7 +273,8 @@ nlohmann::json side_json(const SideInput& side) {
 // data-derived choices.
 class FlagsDeclaredDataInputs final : public Method {
  public:
-  FlagsDeclaredDataInputs(std::unique_ptr<Method> inner, MethodInfo sides) : inner_(std::move(inner)), sides_(std::move(sides)) {}
+  FlagsDeclaredDataInputs(std::unique_ptr<Method> inner, MethodInfo sides)
+      : inner_(std::move(inner)), sides_(std::move(sides)) {}
   MethodResult run(const Dataset& data, const ParamSet& params, Rng& rng, BudgetLedger& ledger) const override {
     inner_->set_labels_needed(labels_needed());
     MethodResult r = inner_->run(data, params, rng, ledger);
@@ -303,8 +329,8 @@ void set_python_method_backend(PythonMethodBackend b) {
 bool has_python_method_backend() { return current_backend() != nullptr; }
 
 const std::vector<std::string>& python_method_keys() {
-  static const std::vector<std::string> keys = {"callable", "declare", "private", "needs_bounds", "relation", "releases_centres", "init",
-                                                "side_inputs"};
+  static const std::vector<std::string> keys = {"callable", "declare",          "private", "needs_bounds",
+                                                "relation", "releases_centres", "init",    "side_inputs"};
   return keys;
 }
 
@@ -317,15 +343,17 @@ std::string python_function_name(const std::string& callable) {
 
 const MethodInfo& declare_python_method(const Located& entry, const fs::path& config_dir) {
   if (!entry.has("callable"))
-    yaml::fail(entry, "method: python needs a 'callable'", "callable: \"my_module:my_mechanism\" (a function importable from Python)");
+    yaml::fail(entry, "method: python needs a 'callable'",
+               "callable: \"my_module:my_mechanism\" (a function importable from Python)");
   const Located at_callable = entry.child("callable");
   const std::string callable = module_function(at_callable, "callable", "noisy_grid");
   const std::string init = entry.has("init") ? module_function(entry.child("init"), "init", "random_start") : "";
   const auto b = current_backend();
   if (!b)
-    throw PythonMethodUnavailable(entry.where(), "method: python (callable " + yaml::clip(callable) + ") runs in the dpclust Python package",
-                                  "run the config with `python3 -m dpclust run CONFIG` (docs/python.md), or from Python: "
-                                  "dpclust.run(\"CONFIG\")");
+    throw PythonMethodUnavailable(
+        entry.where(), "method: python (callable " + yaml::clip(callable) + ") runs in the dpclust Python package",
+        "run the config with `python3 -m dpclust run CONFIG` (docs/python.md), or from Python: "
+        "dpclust.run(\"CONFIG\")");
 
   MethodInfo m;
   m.name = "python:" + callable;
@@ -337,7 +365,9 @@ const MethodInfo& declare_python_method(const Located& entry, const fs::path& co
     const std::string r = yaml::as_string(entry.child("relation"));
     if (r == "add_remove") m.relation = NeighbourRelation::add_remove;
     else if (r == "replace_one") m.relation = NeighbourRelation::replace_one;
-    else yaml::fail(entry.child("relation"), "relation must be add_remove or replace_one", "the neighbouring relation of the mechanism's sensitivities");
+    else
+      yaml::fail(entry.child("relation"), "relation must be add_remove or replace_one",
+                 "the neighbouring relation of the mechanism's sensitivities");
   }
 
   std::vector<ParamSpec> declared;
@@ -358,12 +388,14 @@ const MethodInfo& declare_python_method(const Located& entry, const fs::path& co
     // The runner builds the trial's ledger from epsilon (and delta when declared): trial_ledger.
     if (const ParamSpec* eps = find("epsilon")) {
       if (!range_within(*eps, 0, true, std::numeric_limits<double>::infinity(), false))
-        yaml::fail(entry.child("declare").child("epsilon"), "a private method's epsilon must be a real number declared with min > 0",
+        yaml::fail(entry.child("declare").child("epsilon"),
+                   "a private method's epsilon must be a real number declared with min > 0",
                    "e.g. epsilon: {type: real, default: 1.0, min: 0, min_open: true}");
     } else {
-      declared.insert(declared.begin(), real_param("epsilon", std::nullopt,
-                                                   "privacy budget (epsilon) of the mechanism: its ledger must add up to it", 0.0,
-                                                   std::nullopt, true));
+      declared.insert(
+          declared.begin(),
+          real_param("epsilon", std::nullopt, "privacy budget (epsilon) of the mechanism: its ledger must add up to it",
+                     0.0, std::nullopt, true));
     }
     if (const ParamSpec* delta = find("delta"); delta && !range_within(*delta, 0, false, 1, true))
       yaml::fail(entry.child("declare").child("delta"), "delta must be a real number declared within [0, 1)",
@@ -387,18 +419,16 @@ const MethodInfo& declare_python_method(const Located& entry, const fs::path& co
     if (p.side.declared()) j["side"] = side_json(p.side);
     params.push_back(std::move(j));
   }
-  m.definition = {{"callable", callable},
-                  {"private", m.differentially_private},
-                  {"needs_bounds", m.needs_bounds},
-                  {"relation", to_string(m.relation)},
-                  {"params", std::move(params)},
-                  {"source_sha256", digest}};
+  m.definition = {{"callable", callable},           {"private", m.differentially_private},
+                  {"needs_bounds", m.needs_bounds}, {"relation", to_string(m.relation)},
+                  {"params", std::move(params)},    {"source_sha256", digest}};
   // Keys a definition holds only when used, so that the cells of an entry without them keep their fingerprint.
   if (m.releases_centres) m.definition["releases_centres"] = true;
   if (!init.empty()) m.definition["init"] = {{"callable", init}, {"source_sha256", resolve(init, entry.child("init"))}};
   if (!m.side_inputs.empty()) {
     nlohmann::json fixed = nlohmann::json::array();
-    for (const auto& f : m.side_inputs) fixed.push_back({{"input", f.input}, {"source", to_string(f.source)}, {"how", f.how}});
+    for (const auto& f : m.side_inputs)
+      fixed.push_back({{"input", f.input}, {"source", to_string(f.source)}, {"how", f.how}});
     m.definition["side_inputs"] = std::move(fixed);
   }
   const PythonCallable call{callable, init, m.releases_centres, config_dir};

@@ -69,12 +69,16 @@ Located Located::child(const std::string& key) const {
   // An absent key is an Undefined node. (yaml-cpp's const operator[] returns an invalid "zombie" node
   // for a missing key, and assigning that node throws InvalidNode, so it is never assigned.)
   const bool present = node.IsMap() && node[key];
-  Located c(present ? YAML::Node(node[key]) : YAML::Node(YAML::NodeType::Undefined), file, path.empty() ? key : path + "." + key);
+  Located c(present ? YAML::Node(node[key]) : YAML::Node(YAML::NodeType::Undefined), file,
+            path.empty() ? key : path + "." + key);
   if (!present) {
     c.parent_mark = node ? node.Mark() : parent_mark;
   } else if (c.node.IsNull()) {
     for (auto it = node.begin(); it != node.end(); ++it)
-      if (it->first.IsScalar() && it->first.Scalar() == key) { c.parent_mark = it->first.Mark(); break; }
+      if (it->first.IsScalar() && it->first.Scalar() == key) {
+        c.parent_mark = it->first.Mark();
+        break;
+      }
   }
   return c;
 }
@@ -95,9 +99,9 @@ void check_document(const YAML::Node& root, const std::string& file_label) {
   // itself through an alias, quadratic in time and memory.)
   struct Frame {
     YAML::Node node;
-    std::size_t parent;          // index in `frames`; npos for the root
-    const std::string* key;      // map key (owned by the document), or nullptr for a sequence item
-    std::size_t index;           // sequence index
+    std::size_t parent;      // index in `frames`; npos for the root
+    const std::string* key;  // map key (owned by the document), or nullptr for a sequence item
+    std::size_t index;       // sequence index
     std::size_t depth;
   };
   constexpr std::size_t npos = static_cast<std::size_t>(-1);
@@ -131,7 +135,8 @@ void check_document(const YAML::Node& root, const std::string& file_label) {
     const std::size_t depth = frames[f].depth;
     if ((n.IsSequence() || n.IsMap()) && depth >= kMaxDepth)
       fail(Located(n, file_label, path_of(f)),
-           "the YAML nests more than " + std::to_string(kMaxDepth) + " levels (through aliases: does an anchored value contain an alias of itself?)",
+           "the YAML nests more than " + std::to_string(kMaxDepth) +
+               " levels (through aliases: does an anchored value contain an alias of itself?)",
            "flatten this value; a config needs only a few levels");
     if ((n.IsSequence() || n.IsMap()) && frames.size() + n.size() > 2 * kMaxNodes)
       throw InputError(file_label, "the YAML has more than " + std::to_string(kMaxNodes) + " nodes", "split it up");
@@ -195,11 +200,13 @@ static void check_encoding(const std::string& text, const std::string& file_labe
   const auto c = static_cast<unsigned char>(text[bad]);
   const std::string where = file_label + ":" + std::to_string(line) + ":" + std::to_string(bad - line_start + 1);
   const std::string at = " (byte offset " + std::to_string(bad) + ")";
-  const bool utf16 = text.size() >= 2 && ((text[0] == '\xFF' && text[1] == '\xFE') || (text[0] == '\xFE' && text[1] == '\xFF'));
+  const bool utf16 =
+      text.size() >= 2 && ((text[0] == '\xFF' && text[1] == '\xFE') || (text[0] == '\xFE' && text[1] == '\xFF'));
   if (utf16)
     throw InputError(where, "the file is UTF-16 text" + at + "; configs must be UTF-8", "save the file as UTF-8");
   if (c == 0)
-    throw InputError(where, "NUL byte" + at + "; a config is text", "check that this is the right file (a binary file, or text saved as UTF-16?)");
+    throw InputError(where, "NUL byte" + at + "; a config is text",
+                     "check that this is the right file (a binary file, or text saved as UTF-16?)");
   throw InputError(where, "invalid UTF-8: byte " + dpclust::text::describe_byte(c) + at,
                    "save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8 old.yaml > new.yaml`)");
 }
@@ -215,9 +222,13 @@ class DocumentStarts : public YAML::EventHandler {
   void OnNull(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
   void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
   void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { node(m); }
-  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override { node(m); }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(m);
+  }
   void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override { node(m); }
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(m);
+  }
   void OnMapEnd() override {}
 
  private:
@@ -229,9 +240,9 @@ class DocumentStarts : public YAML::EventHandler {
 // Where the first four documents start. yaml-cpp 0.7's LoadAll loops forever, allocating all the way, on
 // a token no rule consumes (a stray ',' at the top level, e.g. ", x" or "---\n,"): HandleNextDocument
 // returns an empty document without moving on, again and again (jbeder/yaml-cpp#1040, fixed upstream
-// by PR #1319, after 0.7.0, the release the supported platform, Debian 12, packages). So documents are counted here, at most four, and a
-// document that starts where the previous one did is reported as the syntax error it is.
-// Returns where each document's content starts.
+// by PR #1319, after 0.7.0, the release the supported platform, Debian 12, packages). So documents are counted here, at
+// most four, and a document that starts where the previous one did is reported as the syntax error it is. Returns where
+// each document's content starts.
 std::vector<YAML::Mark> document_starts(const std::string& text, const std::string& file_label) {
   std::istringstream in(text);
   YAML::Parser parser(in);
@@ -261,8 +272,9 @@ YAML::Node load_string(const std::string& text, const std::string& file_label) {
   try {
     starts = document_starts(normalised, file_label);
     if (starts.size() <= 1) root = YAML::Load(normalised);  // one document (or none): parsed once more, into nodes
-  } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own guard, whose message says "bad file"
-    throw InputError(file_label + mark_text(e.mark), "the YAML nests lists and mappings too deeply (" + std::to_string(e.depth()) + " levels)",
+  } catch (const YAML::DeepRecursion& e) {                  // yaml-cpp's own guard, whose message says "bad file"
+    throw InputError(file_label + mark_text(e.mark),
+                     "the YAML nests lists and mappings too deeply (" + std::to_string(e.depth()) + " levels)",
                      "flatten this value; a config needs only a few levels");
   } catch (const YAML::ParserException& e) {
     throw InputError(file_label + mark_text(e.mark), "malformed YAML: " + clip(e.msg),
@@ -272,10 +284,11 @@ YAML::Node load_string(const std::string& text, const std::string& file_label) {
   }
   if (starts.size() > 1) {
     const YAML::Mark m = starts[1];
-    throw InputError(file_label + (m.line >= 0 ? mark_text(m) : ""),
-                     "the file holds " + std::string(starts.size() > 2 ? "3 or more" : "2") +
-                         " YAML documents (separated by ---); only one is read",
-                     "keep one document per file: remove the second '---' and what follows, or split it into another file");
+    throw InputError(
+        file_label + (m.line >= 0 ? mark_text(m) : ""),
+        "the file holds " + std::string(starts.size() > 2 ? "3 or more" : "2") +
+            " YAML documents (separated by ---); only one is read",
+        "keep one document per file: remove the second '---' and what follows, or split it into another file");
   }
   check_document(root, file_label);
   return root;
@@ -296,8 +309,9 @@ void check_file_size(const std::string& file) {
   std::error_code ec;
   const auto bytes = std::filesystem::file_size(file, ec);
   if (!ec && bytes > kMaxFileBytes)
-    throw InputError(file, "the file has " + std::to_string(bytes) + " bytes; a config is read only up to " +
-                               std::to_string(kMaxFileBytes) + " bytes",
+    throw InputError(file,
+                     "the file has " + std::to_string(bytes) + " bytes; a config is read only up to " +
+                         std::to_string(kMaxFileBytes) + " bytes",
                      "check that this is the config you meant (data belongs in a data file, not in the YAML)");
 }
 
@@ -336,7 +350,8 @@ void check_keys(const Located& at, const std::vector<std::string>& allowed) {
     std::string list;
     for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
     fail(k, "unknown key '" + clip(key) + "'",
-         suggestion.empty() ? "valid keys here: " + list : "did you mean '" + suggestion + "'? valid keys here: " + list);
+         suggestion.empty() ? "valid keys here: " + list
+                            : "did you mean '" + suggestion + "'? valid keys here: " + list);
   }
 }
 
@@ -355,7 +370,8 @@ std::int64_t as_int(const Located& at) {
   std::int64_t v = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec == std::errc::result_out_of_range)
-    fail(at, "integer '" + clip(s) + "' is out of range", "integers here are between -9223372036854775808 and 9223372036854775807");
+    fail(at, "integer '" + clip(s) + "' is out of range",
+         "integers here are between -9223372036854775808 and 9223372036854775807");
   if (ec != std::errc() || p != s.data() + s.size()) fail(at, "expected an integer, got '" + clip(s) + "'");
   return v;
 }
@@ -378,8 +394,10 @@ double as_double(const Located& at) {
     // from_chars does not say which way; strtod does (HUGE_VAL for overflow, ~0 for underflow).
     const double approx = std::strtod(std::string(s).c_str(), nullptr);
     if (std::isinf(approx))
-      fail(at, "number '" + clip(s) + "' is out of range (the largest finite double is ~1.8e308)", "write a smaller number");
-    fail(at, "number '" + clip(s) + "' is too close to zero (the smallest positive double is ~4.9e-324)", "write 0 or a larger number");
+      fail(at, "number '" + clip(s) + "' is out of range (the largest finite double is ~1.8e308)",
+           "write a smaller number");
+    fail(at, "number '" + clip(s) + "' is too close to zero (the smallest positive double is ~4.9e-324)",
+         "write 0 or a larger number");
   }
   if (ec != std::errc() || p != s.data() + s.size() || !std::isfinite(v))
     fail(at, "expected a finite number, got '" + clip(s) + "'");

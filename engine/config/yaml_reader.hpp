@@ -27,7 +27,7 @@ struct Located {
   YAML::Node overrides;
   std::string overrides_file, overrides_path;
 
-  std::string where() const;  // "file:line:col path"
+  std::string where() const;                    // "file:line:col path"
   Located child(const std::string& key) const;  // map child (may be undefined)
   Located item(std::size_t i) const;            // sequence element
   bool has(const std::string& key) const { return node.IsMap() && node[key]; }

@@ -22,7 +22,8 @@ struct ChaCha20::Context {
 namespace {
 
 [[noreturn]] void openssl_failed(const char* what) {
-  throw std::runtime_error(std::string("OpenSSL ChaCha20: ") + what + " failed (no random words; nothing was released)");
+  throw std::runtime_error(std::string("OpenSSL ChaCha20: ") + what +
+                           " failed (no random words; nothing was released)");
 }
 
 // The 16-byte IV of OpenSSL's EVP_chacha20: the 32-bit block counter then the 96-bit nonce, little-endian.
@@ -60,7 +61,8 @@ void ChaCha20::blocks(const ChaChaNonce& nonce, std::uint32_t counter, std::uint
   while (left > 0) {
     const std::size_t chunk = left < sizeof kZeros ? left : sizeof kZeros;
     int len = 0;
-    if (EVP_EncryptUpdate(ctx_->ctx, dst, &len, kZeros, static_cast<int>(chunk)) != 1 || static_cast<std::size_t>(len) != chunk)
+    if (EVP_EncryptUpdate(ctx_->ctx, dst, &len, kZeros, static_cast<int>(chunk)) != 1 ||
+        static_cast<std::size_t>(len) != chunk)
       openssl_failed("EVP_EncryptUpdate");
     dst += chunk;
     left -= chunk;
@@ -78,7 +80,8 @@ ChaChaKey os_chacha_key() {
     const ssize_t got = ::getrandom(k.data() + got_total, k.size() - got_total, 0);
     if (got < 0) {
       if (errno == EINTR) continue;
-      throw std::runtime_error(std::string("getrandom failed: ") + std::strerror(errno) + " (no secure randomness; nothing was released)");
+      throw std::runtime_error(std::string("getrandom failed: ") + std::strerror(errno) +
+                               " (no secure randomness; nothing was released)");
     }
     got_total += static_cast<std::size_t>(got);
   }
@@ -103,7 +106,8 @@ void ChaChaWordStream::seek(const ChaChaNonce& nonce, std::uint32_t counter) {
   pos_ = len_ = 0;
 }
 
-void ChaChaWordStream::preload(const std::uint64_t* words, std::size_t n, const ChaChaNonce& then_nonce, std::uint32_t then_counter) {
+void ChaChaWordStream::preload(const std::uint64_t* words, std::size_t n, const ChaChaNonce& then_nonce,
+                               std::uint32_t then_counter) {
   if (n > buf_.size()) throw std::logic_error("ChaChaWordStream::preload: too many words");
   std::memcpy(buf_.data(), words, n * sizeof(std::uint64_t));
   pos_ = 0;

@@ -26,8 +26,8 @@ inline double dot(const double* a, const double* bt, std::size_t ldb, std::size_
 
 }  // namespace
 
-void cross_products(const double* A, std::size_t rows, std::size_t d, const double* Bt, std::size_t ldb, std::size_t cols,
-                    double* out, std::size_t ldo) {
+void cross_products(const double* A, std::size_t rows, std::size_t d, const double* Bt, std::size_t ldb,
+                    std::size_t cols, double* out, std::size_t ldo) {
   // Tiles of 4 rows x 4 columns whose 16 running sums stay in 8 registers for the whole of j: per
   // coordinate, two loads of Bt, four of A and 16 multiply-adds (the products are not fused). Every entry
   // is sum_j a_j b_j accumulated in index order from 0, in the tiles and in the edge loops alike, so the
@@ -40,7 +40,8 @@ void cross_products(const double* A, std::size_t rows, std::size_t d, const doub
     const double* a3 = a2 + d;
     std::size_t c = 0;
     for (; c + 4 <= cols; c += 4) {
-      Pair s00 = {0, 0}, s01 = {0, 0}, s10 = {0, 0}, s11 = {0, 0}, s20 = {0, 0}, s21 = {0, 0}, s30 = {0, 0}, s31 = {0, 0};
+      Pair s00 = {0, 0}, s01 = {0, 0}, s10 = {0, 0}, s11 = {0, 0}, s20 = {0, 0}, s21 = {0, 0}, s30 = {0, 0},
+           s31 = {0, 0};
       const double* b = Bt + c;
       for (std::size_t j = 0; j < d; ++j, b += ldb) {
         const Pair b0 = load_pair(b), b1 = load_pair(b + 2);

@@ -11,7 +11,7 @@ namespace dpclust {
 
 // out[r * ldo + c] = sum_{j < d} A[r * d + j] * Bt[j * ldb + c]   (r < rows, c < cols)
 // A: rows x d row-major; Bt: the other operand transposed, d x cols with row stride ldb >= cols.
-void cross_products(const double* A, std::size_t rows, std::size_t d, const double* Bt, std::size_t ldb, std::size_t cols,
-                    double* out, std::size_t ldo);
+void cross_products(const double* A, std::size_t rows, std::size_t d, const double* Bt, std::size_t ldb,
+                    std::size_t cols, double* out, std::size_t ldo);
 
 }  // namespace dpclust

@@ -64,7 +64,10 @@ std::string closest_match(const std::string& word, const Range& candidates) {
   std::size_t best_d = word.size() / 2 + 2;  // farther than this is not a plausible typo
   for (const auto& c : candidates) {
     std::size_t d = edit_distance(word, std::string(c));
-    if (d < best_d) { best_d = d; best = std::string(c); }
+    if (d < best_d) {
+      best_d = d;
+      best = std::string(c);
+    }
   }
   return best;
 }

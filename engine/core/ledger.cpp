@@ -23,14 +23,16 @@ const char* to_string(PrivacyMeasure m) {
 }
 
 BudgetLedger::BudgetLedger(double epsilon_total, double delta_total, NeighbourRelation relation)
-    : BudgetLedger(epsilon_total, delta_total, relation, delta_total > 0 ? PrivacyMeasure::approximate : PrivacyMeasure::pure) {}
+    : BudgetLedger(epsilon_total, delta_total, relation,
+                   delta_total > 0 ? PrivacyMeasure::approximate : PrivacyMeasure::pure) {}
 
 BudgetLedger::BudgetLedger(double epsilon_total, double delta_total, NeighbourRelation relation, PrivacyMeasure measure)
     : private_(true), epsilon_total_(epsilon_total), delta_total_(delta_total), relation_(relation), measure_(measure) {
   if (!(epsilon_total > 0) || !std::isfinite(epsilon_total))
     throw std::logic_error("BudgetLedger: total epsilon must be positive and finite");
   if (!(delta_total >= 0 && delta_total < 1)) throw std::logic_error("BudgetLedger: delta must be in [0, 1)");
-  if (measure == PrivacyMeasure::pure && delta_total > 0) throw std::logic_error("BudgetLedger: a pure-DP ledger has delta 0");
+  if (measure == PrivacyMeasure::pure && delta_total > 0)
+    throw std::logic_error("BudgetLedger: a pure-DP ledger has delta 0");
 }
 
 BudgetLedger BudgetLedger::data_independent(NeighbourRelation relation) {
@@ -50,8 +52,8 @@ void BudgetLedger::charge(BudgetEntry e) {
                            " relation but this ledger composes " + to_string(relation_) + " entries");
   const bool entry_local = e.measure == PrivacyMeasure::local, ledger_local = measure_ == PrivacyMeasure::local;
   if (entry_local != ledger_local)
-    throw std::logic_error("BudgetLedger: cannot compose the " + std::string(to_string(e.measure)) + " guarantee of '" + e.step +
-                           "' with a " + to_string(measure_) + " ledger");
+    throw std::logic_error("BudgetLedger: cannot compose the " + std::string(to_string(e.measure)) + " guarantee of '" +
+                           e.step + "' with a " + to_string(measure_) + " ledger");
   if (measure_ == PrivacyMeasure::pure && (e.measure == PrivacyMeasure::approximate || e.delta > 0))
     throw std::logic_error("BudgetLedger: '" + e.step + "' is (eps, delta)-DP but the ledger is pure eps-DP");
   entries_.push_back(std::move(e));
@@ -64,12 +66,14 @@ void BudgetLedger::spend(std::string step, double epsilon, std::string note, dou
   e.delta = delta;
   e.note = std::move(note);
   e.relation = relation_;
-  e.measure = measure_ == PrivacyMeasure::local ? PrivacyMeasure::local : (delta > 0 ? PrivacyMeasure::approximate : PrivacyMeasure::pure);
+  e.measure = measure_ == PrivacyMeasure::local ? PrivacyMeasure::local
+                                                : (delta > 0 ? PrivacyMeasure::approximate : PrivacyMeasure::pure);
   charge(std::move(e));
 }
 
 void BudgetLedger::set_noise_scale(double factor) {
-  if (!(factor >= 0) || !std::isfinite(factor)) throw std::logic_error("BudgetLedger: the noise scale factor must be finite and >= 0");
+  if (!(factor >= 0) || !std::isfinite(factor))
+    throw std::logic_error("BudgetLedger: the noise scale factor must be finite and >= 0");
   noise_scale_ = factor;
 }
 
@@ -106,8 +110,10 @@ void BudgetLedger::declare_data_derived(std::string reason) {
 }
 
 void BudgetLedger::set_local_distance(double distance) {
-  if (measure_ != PrivacyMeasure::local) throw std::logic_error("BudgetLedger: only a local ledger has a distance unit");
-  if (!(distance > 0) || !std::isfinite(distance)) throw std::logic_error("BudgetLedger: the local distance must be positive and finite");
+  if (measure_ != PrivacyMeasure::local)
+    throw std::logic_error("BudgetLedger: only a local ledger has a distance unit");
+  if (!(distance > 0) || !std::isfinite(distance))
+    throw std::logic_error("BudgetLedger: the local distance must be positive and finite");
   local_distance_ = distance;
 }
 
@@ -131,7 +137,8 @@ void BudgetLedger::verify() const {
     return;
   }
   for (const auto& e : entries_) {
-    if (e.joint_total && e.joint.empty()) throw std::logic_error("BudgetLedger: the joint account '" + e.step + "' has no name");
+    if (e.joint_total && e.joint.empty())
+      throw std::logic_error("BudgetLedger: the joint account '" + e.step + "' has no name");
     if (e.joint.empty() || e.joint_total) continue;
     if (e.epsilon != 0 || e.delta != 0)
       throw std::logic_error("BudgetLedger: '" + e.step + "' is a step of the joint account '" + e.joint +
@@ -144,11 +151,11 @@ void BudgetLedger::verify() const {
   }
   const double eps_expected = epsilon_total_ + excess_epsilon_;
   if (!close(spent_epsilon(), eps_expected) || !close(spent_delta(), delta_total_))
-    throw std::logic_error("BudgetLedger: spent (eps=" + std::to_string(spent_epsilon()) + ", delta=" +
-                           std::to_string(spent_delta()) + ") differs from the configured total (eps=" +
-                           std::to_string(epsilon_total_) +
-                           (excess_epsilon_ > 0 ? " + declared excess " + std::to_string(excess_epsilon_) : std::string()) +
-                           ", delta=" + std::to_string(delta_total_) + ")");
+    throw std::logic_error(
+        "BudgetLedger: spent (eps=" + std::to_string(spent_epsilon()) + ", delta=" + std::to_string(spent_delta()) +
+        ") differs from the configured total (eps=" + std::to_string(epsilon_total_) +
+        (excess_epsilon_ > 0 ? " + declared excess " + std::to_string(excess_epsilon_) : std::string()) +
+        ", delta=" + std::to_string(delta_total_) + ")");
 }
 
 nlohmann::json BudgetLedger::to_json() const {
@@ -168,7 +175,8 @@ nlohmann::json BudgetLedger::to_json() const {
     j["unbounded"] = true;  // no finite epsilon bounds this trial, whatever its entries say
     j["unbounded_reasons"] = unbounded_reasons_;
   }
-  if (!data_derived_reasons_.empty()) j["data_derived"] = data_derived_reasons_;  // withheld from a release: see the header
+  if (!data_derived_reasons_.empty())
+    j["data_derived"] = data_derived_reasons_;  // withheld from a release: see the header
   if (measure_ == PrivacyMeasure::local) {
     // The level epsilon holds at `distance`; what composes across fits is the rate per unit distance.
     j["distance"] = local_distance_;

@@ -27,13 +27,13 @@ const char* to_string(NeighbourRelation r);
 const char* to_string(PrivacyMeasure m);
 
 struct BudgetEntry {
-  std::string step;    // e.g. "noisy cell counts (Alg. 1 line 3)"
-  double epsilon = 0;  // pure-DP part
-  double delta = 0;    // approximate-DP part (0 for pure DP)
-  std::string note;    // free text: how the sensitivity arises, composition, ...
+  std::string step;                       // e.g. "noisy cell counts (Alg. 1 line 3)"
+  double epsilon = 0;                     // pure-DP part
+  double delta = 0;                       // approximate-DP part (0 for pure DP)
+  std::string note;                       // free text: how the sensitivity arises, composition, ...
   std::string mechanism = "unspecified";  // "discrete_laplace", "laplace (textbook)", "exponential_exact", ...
-  double sensitivity = 0;                  // of the released quantity, in `sensitivity_norm`
-  std::string sensitivity_norm;            // "l1", "l2", "utility" (exponential mechanism), "metric" (local)
+  double sensitivity = 0;                 // of the released quantity, in `sensitivity_norm`
+  std::string sensitivity_norm;           // "l1", "l2", "utility" (exponential mechanism), "metric" (local)
   NeighbourRelation relation = NeighbourRelation::add_remove;
   PrivacyMeasure measure = PrivacyMeasure::pure;
   // Joint accounts. Sequential composition (the entries' epsilons and deltas add up) is loose for steps

@@ -12,14 +12,15 @@ std::string short_number(double x) {
   return buf;
 }
 
-void check_at_most_points(const ParamSet& params, const DataShape& shape, const std::string& key, const std::string& what) {
+void check_at_most_points(const ParamSet& params, const DataShape& shape, const std::string& key,
+                          const std::string& what) {
   if (!shape.n || !params.has(key)) return;
   const std::int64_t v = params.integer(key);
   if (v < 0 || static_cast<std::uint64_t>(v) <= *shape.n) return;
   const std::string n = std::to_string(*shape.n);
   throw InputError("params." + key,
-                   key + " = " + std::to_string(v) + " (" + what + ") exceeds the number of points of dataset '" + shape.dataset +
-                       "' (" + (shape.n_exact ? "" : "at most ") + n + ")",
+                   key + " = " + std::to_string(v) + " (" + what + ") exceeds the number of points of dataset '" +
+                       shape.dataset + "' (" + (shape.n_exact ? "" : "at most ") + n + ")",
                    "choose " + key + " <= " + n + ", or a larger dataset");
 }
 
@@ -27,7 +28,8 @@ std::string privacy_notion(const MethodInfo& info) {
   if (!info.differentially_private) return "none";
   if (info.trivial_baseline) return "0-DP (the output does not depend on the data)";
   if (info.local_privacy) return "eps-geo-indistinguishability (local: per record, eps per unit distance)";
-  const std::string relation = info.relation == NeighbourRelation::replace_one ? "replace one record" : "add/remove one record";
+  const std::string relation =
+      info.relation == NeighbourRelation::replace_one ? "replace one record" : "add/remove one record";
   const ParamSpec* delta = nullptr;
   for (const auto& p : info.params)
     if (p.name == "delta") delta = &p;
@@ -59,7 +61,8 @@ nlohmann::json MethodInfo::to_json() const {
 }
 
 bool n_is_private(const MethodInfo& info, const DataShape& shape) {
-  if (!info.differentially_private || info.trivial_baseline || info.local_privacy || info.relation == NeighbourRelation::replace_one)
+  if (!info.differentially_private || info.trivial_baseline || info.local_privacy ||
+      info.relation == NeighbourRelation::replace_one)
     return false;
   if (!shape.n) return false;
   // Public when n is the declared number itself: a shape known from the config (an exact size or an upper

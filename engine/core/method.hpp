@@ -5,8 +5,8 @@
 // budget ledger; it returns point labels (for evaluation) and the JSON of what it releases. Private
 // mechanisms must record every data access in the ledger; the runner verifies the sum.
 #include <any>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -89,12 +89,13 @@ DataShape shape_of(const Dataset& data);
 std::string short_number(double x);
 // For check_shape hooks: a count parameter (k clusters, ...) that cannot exceed the number of points.
 // Throws InputError("params.<key>", ...) when shape.n is known and smaller than the value.
-void check_at_most_points(const ParamSet& params, const DataShape& shape, const std::string& key, const std::string& what);
+void check_at_most_points(const ParamSet& params, const DataShape& shape, const std::string& key,
+                          const std::string& what);
 
 struct MethodInfo {
-  std::string name;       // config name, e.g. "dbscan"
-  std::string summary;    // one line
-  std::string reference;  // paper and section
+  std::string name;                     // config name, e.g. "dbscan"
+  std::string summary;                  // one line
+  std::string reference;                // paper and section
   bool differentially_private = false;  // private methods take "epsilon" (and maybe "delta")
   bool needs_bounds = false;            // uses the public domain bounds of the dataset
   // The neighbouring relation the method's sensitivities are computed under, and whether its

@@ -73,7 +73,7 @@ inline constexpr const char* kMechanismRerunSecondsKey = "timing.mechanism_rerun
 // M^2 d / 2 a trial.
 enum class SilhouetteSampling { stratified, subset };
 inline constexpr Named<SilhouetteSampling> kSilhouetteSamplings[] = {{"stratified", SilhouetteSampling::stratified},
-                                                                      {"subset", SilhouetteSampling::subset}};
+                                                                     {"subset", SilhouetteSampling::subset}};
 
 // The run's evaluation settings that metrics read (config keys at the top of an experiment; docs/config.md).
 struct EvaluationSettings {
@@ -87,10 +87,10 @@ struct EvaluationSettings {
 // sample and the standard error of the value as an estimate of the value on every point. A metric on every
 // point leaves it untouched.
 struct SampledValue {
-  std::size_t points = 0;       // the sample's configured size m (0: not sampled)
-  std::size_t population = 0;   // the number of points n it was drawn from
-  std::uint64_t seed = 0;       // the seed the sample was drawn with
-  std::string design;           // how it was drawn (e.g. stratified, subset)
+  std::size_t points = 0;      // the sample's configured size m (0: not sampled)
+  std::size_t population = 0;  // the number of points n it was drawn from
+  std::uint64_t seed = 0;      // the seed the sample was drawn with
+  std::string design;          // how it was drawn (e.g. stratified, subset)
   double standard_error = 0.0;
 };
 
@@ -117,8 +117,8 @@ struct MetricInput {
 };
 
 struct MetricInfo {
-  std::string name;     // config name, e.g. "ari"
-  std::string summary;  // one line, with its reference
+  std::string name;         // config name, e.g. "ari"
+  std::string summary;      // one line, with its reference
   bool needs_truth = true;  // needs ground-truth labels in the dataset
   std::function<double(const MetricInput&)> compute;
   // The methods it applies to (e.g. DSG_C only to the WaveCluster family); empty = every method.

@@ -134,11 +134,9 @@ std::uint64_t NumpyGenerator::random_interval(std::uint64_t max) {
   for (unsigned s = 1; s < 64; s <<= 1) mask |= mask >> s;
   std::uint64_t value = 0;
   if (max <= 0xffffffffULL) {
-    while ((value = (next_uint32() & mask)) > max) {
-    }
+    while ((value = (next_uint32() & mask)) > max) {}
   } else {
-    while ((value = (next_uint64() & mask)) > max) {
-    }
+    while ((value = (next_uint64() & mask)) > max) {}
   }
   return value;
 }

@@ -58,7 +58,8 @@ std::uint64_t NumpyRandomState::random_interval(std::uint64_t max) {
 
 std::int64_t NumpyRandomState::randint(std::int64_t low, std::int64_t high) {
   if (low >= high)
-    throw InputError("NumpyRandomState::randint", "low >= high (" + std::to_string(low) + " >= " + std::to_string(high) + ")",
+    throw InputError("NumpyRandomState::randint",
+                     "low >= high (" + std::to_string(low) + " >= " + std::to_string(high) + ")",
                      "give an interval [low, high) with low < high");
   // numpy's int64 path draws offset + masked value on the inclusive range high - 1 - low, computed
   // modulo 2^64 so that the full int64 range does not overflow.
@@ -92,9 +93,10 @@ RandomStream parse_random_stream(const std::string& name, const std::string& whe
 }
 
 ParamSpec rng_param() {
-  return choice_param("rng", "dpclust", random_stream_names(),
-                      "random stream: dpclust (the harness's) or numpy (numpy's legacy RandomState seeded with the trial's "
-                      "seed, noise drawn in the paper's code's order: with `seeds: [0, 1, 2]` the authors' own runs)");
+  return choice_param(
+      "rng", "dpclust", random_stream_names(),
+      "random stream: dpclust (the harness's) or numpy (numpy's legacy RandomState seeded with the trial's "
+      "seed, noise drawn in the paper's code's order: with `seeds: [0, 1, 2]` the authors' own runs)");
 }
 
 RandomStream rng_of(const ParamSet& params) {

@@ -97,7 +97,8 @@ struct RandomStreamName {
   const char* name;
   RandomStream stream;
 };
-inline constexpr RandomStreamName kRandomStreamNames[] = {{"dpclust", RandomStream::dpclust}, {"numpy", RandomStream::numpy}};
+inline constexpr RandomStreamName kRandomStreamNames[] = {{"dpclust", RandomStream::dpclust},
+                                                          {"numpy", RandomStream::numpy}};
 const char* to_string(RandomStream stream);
 std::vector<std::string> random_stream_names();
 // InputError(where, ...) for an unknown name.

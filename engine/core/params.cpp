@@ -38,7 +38,8 @@ std::string ParamSpec::allowed() const {
       return s;
     }
     case ParamType::real_vector:
-      s = whole ? "a whole number or {per_dim: [whole numbers]} with every entry" : "a number or {per_dim: [numbers]} with every entry";
+      s = whole ? "a whole number or {per_dim: [whole numbers]} with every entry"
+                : "a number or {per_dim: [numbers]} with every entry";
       break;
   }
   if (min && max) {
@@ -80,12 +81,14 @@ std::string ParamSpec::check(const ParamValue& v) const {
       return want;
     }
     case ParamType::real_vector: {
-      if (std::holds_alternative<std::int64_t>(v)) return in_range(static_cast<double>(std::get<std::int64_t>(v))) ? "" : want;
+      if (std::holds_alternative<std::int64_t>(v))
+        return in_range(static_cast<double>(std::get<std::int64_t>(v))) ? "" : want;
       if (std::holds_alternative<double>(v)) return in_range(std::get<double>(v)) ? "" : want;
       if (!std::holds_alternative<RealVector>(v)) return want;
       // An empty vector is acceptable only where it is the default ("not given").
       if (std::get<RealVector>(v).empty())
-        return std::holds_alternative<RealVector>(default_value) && std::get<RealVector>(default_value).empty() ? "" : want;
+        return std::holds_alternative<RealVector>(default_value) && std::get<RealVector>(default_value).empty() ? ""
+                                                                                                                : want;
       for (double x : std::get<RealVector>(v))
         if (!in_range(x)) return want;
       return "";
@@ -135,7 +138,8 @@ ParamSpec bool_param(std::string name, bool def, std::string description) {
   return s;
 }
 
-ParamSpec real_vector_param(std::string name, RealVector def, std::string description, std::optional<double> min, bool min_open) {
+ParamSpec real_vector_param(std::string name, RealVector def, std::string description, std::optional<double> min,
+                            bool min_open) {
   ParamSpec s;
   s.name = std::move(name);
   s.type = ParamType::real_vector;
@@ -173,7 +177,8 @@ void check_side_values(const ParamSpec& spec, const std::vector<SideValue>& valu
     bool ok = true;
     switch (spec.type) {
       case ParamType::string:
-        ok = spec.choices.empty() || std::find(spec.choices.begin(), spec.choices.end(), sv.value) != spec.choices.end();
+        ok =
+            spec.choices.empty() || std::find(spec.choices.begin(), spec.choices.end(), sv.value) != spec.choices.end();
         break;
       case ParamType::boolean: ok = sv.value == "true" || sv.value == "false"; break;
       case ParamType::integer:

@@ -50,8 +50,8 @@ ParamSpec int_param(std::string name, std::optional<std::int64_t> def, std::stri
                     std::optional<std::int64_t> min = std::nullopt, std::optional<std::int64_t> max = std::nullopt);
 ParamSpec bool_param(std::string name, bool def, std::string description);
 // A vector parameter written {values: [...]} (or a single number).
-ParamSpec real_vector_param(std::string name, RealVector def, std::string description, std::optional<double> min = std::nullopt,
-                            bool min_open = false);
+ParamSpec real_vector_param(std::string name, RealVector def, std::string description,
+                            std::optional<double> min = std::nullopt, bool min_open = false);
 // A real_vector parameter's value as a vector (a single number is a vector of one).
 RealVector as_vector(const ParamValue& v);
 ParamSpec choice_param(std::string name, std::string def, std::vector<std::string> choices, std::string description);

@@ -1,9 +1,9 @@
 #include "core/rng.hpp"
 
+#include <sys/random.h>
 #include <boost/random/binomial_distribution.hpp>
 #include <boost/random/gamma_distribution.hpp>
 #include <boost/random/normal_distribution.hpp>
-#include <sys/random.h>
 
 #include <atomic>
 #include <cerrno>
@@ -20,9 +20,10 @@ const char* to_string(Randomness r) { return r == Randomness::secure ? "secure" 
 Randomness parse_randomness(std::string_view name, const std::string& where) {
   if (name == "seeded") return Randomness::seeded;
   if (name == "secure") return Randomness::secure;
-  throw InputError(where, "randomness must be seeded or secure, got '" + std::string(name.substr(0, 60)) + "'",
-                   "randomness: seeded (reproducible, the paper sweeps; the seed is published, so not a secure release) or "
-                   "randomness: secure (OS CSPRNG, no seed, not reproducible)");
+  throw InputError(
+      where, "randomness must be seeded or secure, got '" + std::string(name.substr(0, 60)) + "'",
+      "randomness: seeded (reproducible, the paper sweeps; the seed is published, so not a secure release) or "
+      "randomness: secure (OS CSPRNG, no seed, not reproducible)");
 }
 
 namespace {
@@ -32,7 +33,8 @@ void fill_from_os(void* out, std::size_t bytes) {
     const ssize_t got = ::getrandom(p, bytes, 0);
     if (got < 0) {
       if (errno == EINTR) continue;
-      throw std::runtime_error(std::string("getrandom failed: ") + std::strerror(errno) + " (no secure randomness; nothing was released)");
+      throw std::runtime_error(std::string("getrandom failed: ") + std::strerror(errno) +
+                               " (no secure randomness; nothing was released)");
     }
     p += got;
     bytes -= static_cast<std::size_t>(got);
@@ -52,7 +54,9 @@ std::atomic<std::uint64_t> g_seeded_generators{0};
 
 std::uint64_t seeded_generators_built() { return g_seeded_generators.load(std::memory_order_relaxed); }
 
-Rng::Rng(std::uint64_t seed) : engine_(seed), seed_(seed) { g_seeded_generators.fetch_add(1, std::memory_order_relaxed); }
+Rng::Rng(std::uint64_t seed) : engine_(seed), seed_(seed) {
+  g_seeded_generators.fetch_add(1, std::memory_order_relaxed);
+}
 
 Rng Rng::secure() {
   // The key is secret and used once, so the nonce may be fixed.
@@ -109,9 +113,7 @@ double Rng::laplace(double scale) {
 
 double Rng::exponential(double rate) { return -std::log(uniform_open()) / rate; }
 
-double Rng::gamma(double shape, double scale) {
-  return boost::random::gamma_distribution<double>(shape, scale)(*this);
-}
+double Rng::gamma(double shape, double scale) { return boost::random::gamma_distribution<double>(shape, scale)(*this); }
 
 std::uint64_t Rng::binomial(std::uint64_t trials, double p) {
   return static_cast<std::uint64_t>(

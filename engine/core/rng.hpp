@@ -8,9 +8,9 @@
 // algorithms are fixed code (normal = ziggurat, gamma, binomial).
 //
 // Seeds: every trial gets its own generator, seeded by derive_seed(base, cell_key, trial) (see
-// docs/results.md "Seeds and randomness"), so no generator is ever shared between threads and results never depend on the
-// order in which trials run. A config may instead list the seeds (`seeds: [0, 1, 2]`, a paper's own
-// seeds): trial t then uses seeds[t] itself, in every cell.
+// docs/results.md "Seeds and randomness"), so no generator is ever shared between threads and results never depend on
+// the order in which trials run. A config may instead list the seeds (`seeds: [0, 1, 2]`, a paper's own seeds): trial t
+// then uses seeds[t] itself, in every cell.
 //
 // Two randomness modes (docs/results.md "Seeds and randomness"):
 //   seeded  the above: reproducible, and therefore NOT a secure release: the seed is published with each
@@ -153,7 +153,8 @@ class Rng {
   Rng& engine() { return *this; }
 
  private:
-  Rng(std::unique_ptr<ChaChaWordStream> stream, Randomness mode) : engine_(0), seed_(0), mode_(mode), stream_(std::move(stream)) {}
+  Rng(std::unique_ptr<ChaChaWordStream> stream, Randomness mode)
+      : engine_(0), seed_(0), mode_(mode), stream_(std::move(stream)) {}
   engine_type engine_;
   std::uint64_t seed_;
   Randomness mode_ = Randomness::seeded;

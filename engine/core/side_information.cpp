@@ -52,17 +52,21 @@ const SideValue* special(const ParamSpec& spec, const ParamValue& v) {
   return nullptr;
 }
 
-bool is_default(const ParamSpec& spec, const ParamValue& v) { return !spec.required() && dpclust::to_json(spec.default_value) == dpclust::to_json(v); }
+bool is_default(const ParamSpec& spec, const ParamValue& v) {
+  return !spec.required() && dpclust::to_json(spec.default_value) == dpclust::to_json(v);
+}
 
 }  // namespace
 
-std::vector<SideInputRecord> side_information(const MethodInfo& info, const ParamSet& params, const DatasetSideInputs& dataset) {
+std::vector<SideInputRecord> side_information(const MethodInfo& info, const ParamSet& params,
+                                              const DatasetSideInputs& dataset) {
   std::map<std::string, SideInputRecord> by_input;  // sorted by input name: a stable record
   // Inputs declared on parameters: selectors first (they may say the input comes from elsewhere), then the
   // parameters whose value is the input.
   std::vector<std::string> inputs;
   for (const auto& spec : info.params)
-    if (spec.side.declared() && std::find(inputs.begin(), inputs.end(), spec.side.input) == inputs.end()) inputs.push_back(spec.side.input);
+    if (spec.side.declared() && std::find(inputs.begin(), inputs.end(), spec.side.input) == inputs.end())
+      inputs.push_back(spec.side.input);
   for (const auto& input : inputs) {
     SideInputRecord r;
     r.input = input;
@@ -80,7 +84,9 @@ std::vector<SideInputRecord> side_information(const MethodInfo& info, const Para
       // with delta 0): the value parameter's reason, the more specific, is the record.
       if (sv->source == InputSource::none &&
           std::any_of(info.params.begin(), info.params.end(), [&](const ParamSpec& v) {
-            const SideValue* own = !v.side.selector && v.side.input == input && params.has(v.name) ? special(v, params.get(v.name)) : nullptr;
+            const SideValue* own = !v.side.selector && v.side.input == input && params.has(v.name)
+                                       ? special(v, params.get(v.name))
+                                       : nullptr;
             return own && own->source == InputSource::none;
           }))
         continue;
@@ -102,7 +108,9 @@ std::vector<SideInputRecord> side_information(const MethodInfo& info, const Para
           c.how = sv->how;
         } else {
           c.value = dpclust::to_json(v);
-          c.how = !selector_how.empty() ? selector_how : is_default(spec, v) ? "the parameter's default" : "given in the config";
+          c.how = !selector_how.empty() ? selector_how
+                  : is_default(spec, v) ? "the parameter's default"
+                                        : "given in the config";
         }
         if (c.source == InputSource::none) {
           if (!none_yet) none_yet = std::move(c);
@@ -129,11 +137,14 @@ std::vector<SideInputRecord> side_information(const MethodInfo& info, const Para
   if (info.needs_bounds && !by_input.count("bounds"))
     by_input["bounds"] = SideInputRecord{"bounds", dataset.bounds, nullptr, dataset.bounds_how, {}};
   if (dataset.scaled_on_data)
-    by_input["scaling"] = SideInputRecord{"scaling", InputSource::data, nullptr,
-                                          dataset.scaling_how.empty()
-                                              ? "the data standardised with their own mean and standard deviation (scale: standard)"
-                                              : dataset.scaling_how,
-                                          {}};
+    by_input["scaling"] =
+        SideInputRecord{"scaling",
+                        InputSource::data,
+                        nullptr,
+                        dataset.scaling_how.empty()
+                            ? "the data standardised with their own mean and standard deviation (scale: standard)"
+                            : dataset.scaling_how,
+                        {}};
   // Parameters the config says were chosen by looking at the data: their input is the data's, whatever the
   // parameter's declaration says of its value.
   for (const auto& [param, how] : dataset.tuned_on_data) {
@@ -141,7 +152,8 @@ std::vector<SideInputRecord> side_information(const MethodInfo& info, const Para
     std::string input = param;
     for (const auto& spec : info.params)
       if (spec.name == param && spec.side.declared()) input = spec.side.input;
-    SideInputRecord r{input, InputSource::data, dpclust::to_json(params.get(param)), "tuned on the data: " + how, {param}};
+    SideInputRecord r{
+        input, InputSource::data, dpclust::to_json(params.get(param)), "tuned on the data: " + how, {param}};
     by_input[input] = std::move(r);
   }
   std::vector<SideInputRecord> out;
@@ -160,8 +172,10 @@ json tuning_record(const std::vector<SideInputRecord>& records) {
   for (const auto& r : records)
     if (r.source == InputSource::data) reasons.push_back(r.input + ": " + r.how);
   json j{{"oracle", !reasons.empty()}, {"search", "none"}};
-  j["parameters_from"] = reasons.empty() ? "public information only (public inputs, defaults, rules and private estimates charged in the ledger)"
-                                         : "the private data (oracle-tuned): see reasons";
+  j["parameters_from"] =
+      reasons.empty()
+          ? "public information only (public inputs, defaults, rules and private estimates charged in the ledger)"
+          : "the private data (oracle-tuned): see reasons";
   if (!reasons.empty()) j["reasons"] = reasons;
   return j;
 }

@@ -33,7 +33,7 @@ const char* to_string(InputSource s);
 struct SideValue {
   std::string value;  // as written in a config: "0", "noisy", "true" (numbers compare numerically)
   InputSource source = InputSource::public_value;
-  std::string how;    // what that value means, e.g. "the smallest ball around the centre holding the public bounds"
+  std::string how;  // what that value means, e.g. "the smallest ball around the centre holding the public bounds"
 };
 
 // What a parameter tells the method about the data (ParamSpec::side). `input` empty: the parameter is a
@@ -59,9 +59,9 @@ struct FixedSideInput {
 // entry and its loaded form; run/side_information.cpp builds it).
 struct DatasetSideInputs {
   InputSource bounds = InputSource::none;  // public (a config list or the registry's public_bounds) or data
-  std::string bounds_how;                  // "a list in the config", "the registry's public_bounds (bounds: public)", ...
-  bool scaled_on_data = false;             // scale: standard (the data's own mean and sd) or minmax (min and max)
-  std::string scaling_how;                 // how, when not standard scaling
+  std::string bounds_how;       // "a list in the config", "the registry's public_bounds (bounds: public)", ...
+  bool scaled_on_data = false;  // scale: standard (the data's own mean and sd) or minmax (min and max)
+  std::string scaling_how;      // how, when not standard scaling
   // Parameters the config declares chosen by looking at the data (`tuned_on_data: {alpha: "k-distance plot"}`).
   std::vector<std::pair<std::string, std::string>> tuned_on_data;
 };
@@ -70,7 +70,7 @@ struct DatasetSideInputs {
 struct SideInputRecord {
   std::string input;
   InputSource source = InputSource::none;
-  nlohmann::json value;             // the value for public inputs given by a parameter (null otherwise)
+  nlohmann::json value;  // the value for public inputs given by a parameter (null otherwise)
   std::string how;
   std::vector<std::string> params;  // the parameters it was read from
   nlohmann::json to_json() const;
@@ -79,7 +79,8 @@ struct SideInputRecord {
 // The record of a cell: every input the method's declarations name (sorted by input name), the bounds when
 // the method uses them, the scaling when the data were standardised on themselves, and the parameters the
 // config declares tuned on the data (source data).
-std::vector<SideInputRecord> side_information(const MethodInfo& info, const ParamSet& params, const DatasetSideInputs& dataset);
+std::vector<SideInputRecord> side_information(const MethodInfo& info, const ParamSet& params,
+                                              const DatasetSideInputs& dataset);
 nlohmann::json side_information_json(const std::vector<SideInputRecord>& records);
 
 // How the cell's parameters were chosen: oracle-tuned when any input was taken from the private data (bounds

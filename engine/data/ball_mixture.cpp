@@ -24,7 +24,8 @@ void check(const BallMixtureOptions& o) {
   require(o.n_features >= 1, kName, "n_features must be at least 1", "set n_features, e.g. 100 (the demo's dim)");
   require(o.centers >= 1, kName, "centers must be at least 1", "set centers, e.g. 64 (the demo's num_clusters)");
   check_size(kName, o.centers, o.n_features, "centers");
-  require(std::isfinite(o.radius) && o.radius > 0, kName, "radius must be a finite number > 0", "e.g. radius: 1 (the demo's)");
+  require(std::isfinite(o.radius) && o.radius > 0, kName, "radius must be a finite number > 0",
+          "e.g. radius: 1 (the demo's)");
   require(std::isfinite(o.cluster_ratio) && o.cluster_ratio >= 1, kName,
           "cluster_ratio must be a finite number >= 1 (the centres lie within radius (1 - 1 / cluster_ratio))",
           "e.g. cluster_ratio: 8 (the demo's)");
@@ -78,8 +79,9 @@ Dataset ball_mixture(const BallMixtureOptions& o) {
   if (o.shuffle) shuffle_rows(ds, rng);
 
   std::vector<std::vector<double>> centre_rows(k);
-  for (std::size_t c = 0; c < k; ++c) centre_rows[c].assign(centres.begin() + static_cast<std::ptrdiff_t>(c * d),
-                                                            centres.begin() + static_cast<std::ptrdiff_t>((c + 1) * d));
+  for (std::size_t c = 0; c < k; ++c)
+    centre_rows[c].assign(centres.begin() + static_cast<std::ptrdiff_t>(c * d),
+                          centres.begin() + static_cast<std::ptrdiff_t>((c + 1) * d));
   ds.provenance["generator"] = {{"name", kName},
                                 {"n_samples", n},
                                 {"n_features", d},

@@ -24,8 +24,8 @@ void check_size(const char* gen, std::size_t n, std::size_t d, const char* rows)
           std::string("set ") + rows + " to at most 100000000 (or sub-sample a larger dataset)");
   std::size_t values = 0;
   require(!__builtin_mul_overflow(n, d, &values) && values <= kMaxGeneratedValues, gen,
-          std::string(rows) + " x n_features = " + std::to_string(n) + " x " + std::to_string(d) + " coordinates exceeds the cap of " +
-              std::to_string(kMaxGeneratedValues),
+          std::string(rows) + " x n_features = " + std::to_string(n) + " x " + std::to_string(d) +
+              " coordinates exceeds the cap of " + std::to_string(kMaxGeneratedValues),
           std::string("lower ") + rows + " or n_features");
 }
 

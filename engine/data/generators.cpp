@@ -1,9 +1,9 @@
 #include "data/generators.hpp"
 
 #include <Eigen/Cholesky>
+#include <algorithm>
 #include <cmath>
 #include <numbers>
-#include <algorithm>
 #include <string>
 
 #include "core/error.hpp"
@@ -55,8 +55,8 @@ Dataset make_moons(const MoonsOptions& o) {
   Rng rng(o.seed);
   if (o.shuffle) shuffle_rows(ds, rng);  // sklearn shuffles first, then adds noise
   add_noise(ds, rng, o.noise);
-  ds.provenance["generator"] = {{"name", "make_moons"}, {"n_samples", o.n_samples}, {"noise", o.noise},
-                                {"shuffle", o.shuffle}, {"seed", o.seed}};
+  ds.provenance["generator"] = {
+      {"name", "make_moons"}, {"n_samples", o.n_samples}, {"noise", o.noise}, {"shuffle", o.shuffle}, {"seed", o.seed}};
   return ds;
 }
 
@@ -79,7 +79,7 @@ Dataset make_circles(const CirclesOptions& o) {
   if (o.shuffle) shuffle_rows(ds, rng);
   add_noise(ds, rng, o.noise);
   ds.provenance["generator"] = {{"name", "make_circles"}, {"n_samples", o.n_samples}, {"noise", o.noise},
-                                {"factor", o.factor},       {"shuffle", o.shuffle},     {"seed", o.seed}};
+                                {"factor", o.factor},     {"shuffle", o.shuffle},     {"seed", o.seed}};
   return ds;
 }
 
@@ -105,7 +105,8 @@ std::vector<Eigen::MatrixXd> mixture_factors(const GaussianMixtureOptions& o, st
   require(o.covariances.empty() || o.sd.empty(), gen, "both covariances and sd are given", "give only one of them");
   std::vector<Eigen::MatrixXd> factors;
   if (!o.covariances.empty()) {
-    require(o.covariances.size() == k, gen, "need one covariance per component", "give " + std::to_string(k) + " matrices");
+    require(o.covariances.size() == k, gen, "need one covariance per component",
+            "give " + std::to_string(k) + " matrices");
     for (std::size_t c = 0; c < k; ++c) {
       require(o.covariances[c].size() == d * d, gen,
               "covariance " + std::to_string(c) + " must have d*d = " + std::to_string(d * d) + " entries (row-major)",
@@ -183,9 +184,15 @@ Dataset gaussian_mixture(const GaussianMixtureOptions& o) {
     }
   }
   if (o.shuffle) shuffle_rows(ds, rng);
-  ds.provenance["generator"] = {{"name", "gaussian_mixture"}, {"n_samples", o.n_samples}, {"means", o.means},
-                                {"covariances", o.covariances},  {"sd", o.sd},               {"weights", weights},
-                                {"counts", counts},              {"shuffle", o.shuffle},     {"seed", o.seed}};
+  ds.provenance["generator"] = {{"name", "gaussian_mixture"},
+                                {"n_samples", o.n_samples},
+                                {"means", o.means},
+                                {"covariances", o.covariances},
+                                {"sd", o.sd},
+                                {"weights", weights},
+                                {"counts", counts},
+                                {"shuffle", o.shuffle},
+                                {"seed", o.seed}};
   return ds;
 }
 
@@ -227,8 +234,8 @@ Dataset uniform_noise(std::size_t n_samples, const Bounds& bounds, std::uint64_t
     for (std::size_t j = 0; j < ds.d; ++j) ds.coords.push_back(rng.uniform(bounds.lo[j], bounds.hi[j]));
     ds.labels.push_back(kNoise);
   }
-  ds.provenance["generator"] = {{"name", "uniform_noise"}, {"n_samples", n_samples}, {"bounds", bounds.to_json()},
-                                {"seed", seed}};
+  ds.provenance["generator"] = {
+      {"name", "uniform_noise"}, {"n_samples", n_samples}, {"bounds", bounds.to_json()}, {"seed", seed}};
   return ds;
 }
 

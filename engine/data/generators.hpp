@@ -23,8 +23,8 @@ namespace dpclust {
 // Size caps of the generators (the config schema bounds n_samples, centers, n_features to the same):
 // every generator throws dpclust::InputError before allocating more than kMaxGeneratedValues
 // coordinates (n_samples x n_features, or centers x n_features), products computed with overflow checks.
-inline constexpr std::size_t kMaxGeneratedSamples = 100'000'000;    // n_samples
-inline constexpr std::size_t kMaxGeneratedValues = 1'000'000'000;   // coordinates in all (8 GB of doubles)
+inline constexpr std::size_t kMaxGeneratedSamples = 100'000'000;   // n_samples
+inline constexpr std::size_t kMaxGeneratedValues = 1'000'000'000;  // coordinates in all (8 GB of doubles)
 
 // The random stream a generator draws from.
 //   dpclust  dpclust::Rng (mt19937_64 + Boost): any uint64 seed; the project's own points.
@@ -40,7 +40,7 @@ RandomStream random_stream_of(const ParamSet& params);
 // points, inner (label 1) the rest.
 struct MoonsOptions {
   std::size_t n_samples = 100;
-  double noise = 0.0;   // standard deviation of Gaussian noise added to every coordinate
+  double noise = 0.0;  // standard deviation of Gaussian noise added to every coordinate
   bool shuffle = true;
   std::uint64_t seed = 0;
   RandomStream stream = RandomStream::dpclust;
@@ -65,10 +65,10 @@ Dataset make_circles(std::size_t n_samples, double noise, double factor, std::ui
 // n_samples // n_centers points, plus one for the first n_samples % n_centers centers.
 struct BlobsOptions {
   std::size_t n_samples = 100;
-  std::size_t n_features = 2;   // ignored when `centers` is given (its rows fix the dimension)
-  std::size_t n_centers = 3;    // sklearn's `centers` as a count: drawn uniformly in center_box
+  std::size_t n_features = 2;                  // ignored when `centers` is given (its rows fix the dimension)
+  std::size_t n_centers = 3;                   // sklearn's `centers` as a count: drawn uniformly in center_box
   std::vector<std::vector<double>> centers{};  // sklearn's `centers` as an array; overrides n_centers
-  std::vector<double> cluster_std = {1.0};  // one value for all centers, or one per center
+  std::vector<double> cluster_std = {1.0};     // one value for all centers, or one per center
   std::pair<double, double> center_box = {-10.0, 10.0};
   bool shuffle = true;
   std::uint64_t seed = 0;
@@ -83,8 +83,8 @@ struct GaussianMixtureOptions {
   std::size_t n_samples = 100;
   std::vector<std::vector<double>> means{};        // one per component, all of the same dimension d
   std::vector<std::vector<double>> covariances{};  // per component, d*d row-major, positive definite
-  std::vector<double> sd{};       // or: isotropic sd per component (one value = all; neither = 1)
-  std::vector<double> weights{};  // empty = equal; normalised to sum 1
+  std::vector<double> sd{};                        // or: isotropic sd per component (one value = all; neither = 1)
+  std::vector<double> weights{};                   // empty = equal; normalised to sum 1
   bool shuffle = true;
   std::uint64_t seed = 0;
 };

@@ -14,8 +14,8 @@ namespace {
 
 // Names that say "which record", not "how much". Compared after lower-casing.
 constexpr std::array<std::string_view, 17> kIdentifierNames = {
-    "id", "ids", "idnumber", "id_number", "idno", "index", "idx", "row", "rowid",
-    "row_id", "rownum", "row_num", "row_number", "rownumber", "uid", "uuid", "record_number"};
+    "id",     "ids",    "idnumber", "id_number",  "idno",      "index", "idx",  "row",          "rowid",
+    "row_id", "rownum", "row_num",  "row_number", "rownumber", "uid",   "uuid", "record_number"};
 
 // Strictly longer than the affix: "_id" alone is no name of a column about something.
 bool id_has_suffix(std::string_view s, std::string_view suffix) {
@@ -29,7 +29,8 @@ bool id_has_prefix(std::string_view s, std::string_view prefix) {
 
 bool identifier_name(std::string_view name) {
   const std::string lower = text::lower(name);
-  if (std::find(kIdentifierNames.begin(), kIdentifierNames.end(), std::string_view(lower)) != kIdentifierNames.end()) return true;
+  if (std::find(kIdentifierNames.begin(), kIdentifierNames.end(), std::string_view(lower)) != kIdentifierNames.end())
+    return true;
   for (std::string_view suffix : {"_id", "-id", " id", ".id"})
     if (id_has_suffix(lower, suffix)) return true;
   for (std::string_view prefix : {"id_", "id-", "id "})
@@ -60,7 +61,9 @@ std::vector<IdentifierColumn> find_identifier_columns(const Dataset& data) {
   // A date made a coordinate (CSV `dates: days`) increases with the rows of a time series sorted by date:
   // it is when a record was taken, not which record it is.
   const auto dates = data.provenance.find("date_coordinates");
-  const auto is_date = [&](const std::string& name) { return dates != data.provenance.end() && dates->is_object() && dates->contains(name); };
+  const auto is_date = [&](const std::string& name) {
+    return dates != data.provenance.end() && dates->is_object() && dates->contains(name);
+  };
   std::vector<IdentifierColumn> out;
   for (std::size_t j = 0; j < data.d; ++j) {
     const std::string name = j < data.column_names.size() ? data.column_names[j] : std::string();
@@ -75,9 +78,11 @@ std::vector<IdentifierColumn> drop_identifier_columns(Dataset& data, const std::
   if (ids.empty()) return ids;
   if (ids.size() == data.d) {
     std::string names;
-    for (const IdentifierColumn& c : ids) names += (names.empty() ? "'" : ", '") + text::printable(c.name) + "' (" + c.reason + ")";
-    throw InputError(source, "every coordinate column looks like a record identifier: " + names + "; none would be left",
-                     "list the columns to use in `columns` (a column listed there is kept), or set identifier_columns: keep");
+    for (const IdentifierColumn& c : ids)
+      names += (names.empty() ? "'" : ", '") + text::printable(c.name) + "' (" + c.reason + ")";
+    throw InputError(
+        source, "every coordinate column looks like a record identifier: " + names + "; none would be left",
+        "list the columns to use in `columns` (a column listed there is kept), or set identifier_columns: keep");
   }
   std::vector<bool> drop(data.d, false);
   for (const IdentifierColumn& c : ids) drop[c.index] = true;
@@ -92,7 +97,8 @@ std::vector<IdentifierColumn> drop_identifier_columns(Dataset& data, const std::
   for (std::size_t j = 0; j < data.column_names.size(); ++j)
     if (j >= drop.size() || !drop[j]) names.push_back(data.column_names[j]);
   data.column_names = std::move(names);
-  if (data.provenance.contains("columns") && data.provenance["columns"].is_array() && data.provenance["columns"].size() == data.d) {
+  if (data.provenance.contains("columns") && data.provenance["columns"].is_array() &&
+      data.provenance["columns"].size() == data.d) {
     nlohmann::json cols = nlohmann::json::array();
     for (std::size_t j = 0; j < data.d; ++j)
       if (!drop[j]) cols.push_back(data.provenance["columns"][j]);
@@ -103,7 +109,8 @@ std::vector<IdentifierColumn> drop_identifier_columns(Dataset& data, const std::
   for (const IdentifierColumn& c : ids) {
     noted.push_back({{"name", c.name}, {"reason", c.reason}});
     // Named, never shown: the column's values are the records' identities.
-    std::cerr << "warning: " << source << ": column '" << text::printable(c.name) << "' looks like a record identifier ("
+    std::cerr << "warning: " << source << ": column '" << text::printable(c.name)
+              << "' looks like a record identifier ("
               << (c.reason == "name" ? "by its name" : "its values are integers increasing in file order")
               << "): left out of the coordinates; list it in `columns` to keep it, or set identifier_columns: keep\n";
   }

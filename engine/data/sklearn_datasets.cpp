@@ -50,7 +50,7 @@ double numpy_sin(double x) {
   const double shifted = std::fma(x, kInvPi, shifter);
   const double n = shifted - shifter;
   std::uint64_t sign_bits = std::bit_cast<std::uint64_t>(shifted) << 63;  // (-1)^N
-  if (x == 0) sign_bits = std::bit_cast<std::uint64_t>(x);  // keeps sin(-0) = -0
+  if (x == 0) sign_bits = std::bit_cast<std::uint64_t>(x);                // keeps sin(-0) = -0
   double r = std::fma(-n, kPi1, x);
   r = std::fma(-kPi2, n, r);
   const double r2 = r * r;
@@ -96,7 +96,7 @@ std::vector<double> numpy_linspace(double start, double stop, std::size_t num, b
   const double step = div > 0 ? delta / div_d : 0.0;
   for (std::size_t i = 0; i < num; ++i) {
     const double index = static_cast<double>(i);
-    if (div == 0) y[i] = index * delta;             // num <= 1: numpy multiplies by delta, not a step
+    if (div == 0) y[i] = index * delta;                // num <= 1: numpy multiplies by delta, not a step
     else if (step == 0) y[i] = index / div_d * delta;  // numpy's special case for a denormal step
     else y[i] = index * step;
     y[i] += start;
@@ -111,7 +111,8 @@ namespace {
 
 NumpyRandomState numpy_state(const char* generator, std::uint64_t seed) {
   require(seed <= std::numeric_limits<std::uint32_t>::max(), generator,
-          "stream: numpy needs a seed below 2^32 (numpy's RandomState accepts 0 .. 4294967295), got " + std::to_string(seed),
+          "stream: numpy needs a seed below 2^32 (numpy's RandomState accepts 0 .. 4294967295), got " +
+              std::to_string(seed),
           "use a seed in [0, 4294967295] (sklearn's random_state), or stream: dpclust for 64-bit seeds");
   return NumpyRandomState(static_cast<std::uint32_t>(seed));
 }
@@ -142,8 +143,8 @@ Dataset sklearn_make_moons(const MoonsOptions& o) {
   for (double t : numpy_linspace(0, pi, n_out, true)) push_point(ds, numpy_cos(t), numpy_sin(t), 0);
   for (double t : numpy_linspace(0, pi, n_in, true)) push_point(ds, 1 - numpy_cos(t), 1 - numpy_sin(t) - 0.5, 1);
   const char* order = finish_two_classes(ds, rs, o.shuffle, o.noise);
-  ds.provenance["generator"] = {{"name", "make_moons"}, {"n_samples", o.n_samples}, {"noise", o.noise},
-                                {"shuffle", o.shuffle},  {"seed", o.seed},           {"stream", "numpy"},
+  ds.provenance["generator"] = {{"name", "make_moons"},       {"n_samples", o.n_samples}, {"noise", o.noise},
+                                {"shuffle", o.shuffle},       {"seed", o.seed},           {"stream", "numpy"},
                                 {"numpy_memory_order", order}};
   return ds;
 }
@@ -162,14 +163,15 @@ Dataset sklearn_make_circles(const CirclesOptions& o) {
   for (double t : numpy_linspace(0, two_pi, n_in, false))
     push_point(ds, numpy_cos(t) * o.factor, numpy_sin(t) * o.factor, 1);
   const char* order = finish_two_classes(ds, rs, o.shuffle, o.noise);
-  ds.provenance["generator"] = {{"name", "make_circles"}, {"n_samples", o.n_samples}, {"noise", o.noise},
-                                {"factor", o.factor},       {"shuffle", o.shuffle},     {"seed", o.seed},
-                                {"stream", "numpy"},        {"numpy_memory_order", order}};
+  ds.provenance["generator"] = {{"name", "make_circles"}, {"n_samples", o.n_samples},   {"noise", o.noise},
+                                {"factor", o.factor},     {"shuffle", o.shuffle},       {"seed", o.seed},
+                                {"stream", "numpy"},      {"numpy_memory_order", order}};
   return ds;
 }
 
 Dataset sklearn_make_blobs(const BlobsOptions& o) {
-  require(o.n_samples > 0, "make_blobs", "n_samples must be at least 1", "set n_samples to the number of points wanted");
+  require(o.n_samples > 0, "make_blobs", "n_samples must be at least 1",
+          "set n_samples to the number of points wanted");
   NumpyRandomState rs = numpy_state("make_blobs", o.seed);
   Dataset ds = draw_blobs(o, rs);
   ds.provenance["generator"]["stream"] = "numpy";
@@ -233,7 +235,8 @@ NumpyMemoryOrder memory_order_of(const Dataset& data) {
   const auto gen = data.provenance.find("generator");
   if (gen == data.provenance.end() || !gen->is_object()) return NumpyMemoryOrder::c_contiguous;
   const auto order = gen->find("numpy_memory_order");
-  if (order != gen->end() && order->is_string() && order->get<std::string>() == "F") return NumpyMemoryOrder::f_contiguous;
+  if (order != gen->end() && order->is_string() && order->get<std::string>() == "F")
+    return NumpyMemoryOrder::f_contiguous;
   return NumpyMemoryOrder::c_contiguous;
 }
 
@@ -255,7 +258,7 @@ void sklearn_standard_scale(Dataset& data, NumpyMemoryOrder order) {
   // _incremental_mean_and_var on a first batch (last mean, variance and count all 0).
   for (std::size_t j = 0; j < d; ++j) {
     const double sum = numpy_column_sum(data.coords, n, d, j, order);
-    mean[j] = (0.0 + sum) / count;  // (last_sum + new_sum) / updated_count
+    mean[j] = (0.0 + sum) / count;          // (last_sum + new_sum) / updated_count
     const double batch_mean = sum / count;  // T = new_sum / new_count
     for (std::size_t i = 0; i < n; ++i) deviations[i * d + j] = data.coords[i * d + j] - batch_mean;
     const double correction = numpy_column_sum(deviations, n, d, j, order);

@@ -86,8 +86,11 @@ void minmax_scale(Dataset& data) {
       lo[j] = std::min(lo[j], data.point(i)[j]);
       hi[j] = std::max(hi[j], data.point(i)[j]);
     }
-  // The authors' arithmetic and order: (x - min) / (max - min), then times 2 minus 1; 0.5 x 2 - 1 = 0 for a constant column.
-  const auto map = [&](double x, std::size_t j) { return (hi[j] == lo[j] ? 0.5 : (x - lo[j]) / (hi[j] - lo[j])) * 2 - 1; };
+  // The authors' arithmetic and order: (x - min) / (max - min), then times 2 minus 1; 0.5 x 2 - 1 = 0 for a constant
+  // column.
+  const auto map = [&](double x, std::size_t j) {
+    return (hi[j] == lo[j] ? 0.5 : (x - lo[j]) / (hi[j] - lo[j])) * 2 - 1;
+  };
   for (std::size_t i = 0; i < data.n; ++i)
     for (std::size_t j = 0; j < data.d; ++j) data.point(i)[j] = map(data.point(i)[j], j);
   for (std::size_t j = 0; j < data.bounds.dims(); ++j) {
@@ -138,7 +141,12 @@ void subsample(Dataset& data, std::size_t n, std::uint64_t seed) {
   data.coords.resize(n * data.d);
   data.coords.shrink_to_fit();
   if (data.has_labels()) data.labels.resize(n);
-  record(data, {{"name", "subsample"}, {"n", n}, {"from", from}, {"seed", seed}, {"scheme", "without_replacement"}, {"randomness", "seeded"}});
+  record(data, {{"name", "subsample"},
+                {"n", n},
+                {"from", from},
+                {"seed", seed},
+                {"scheme", "without_replacement"},
+                {"randomness", "seeded"}});
 }
 
 void poisson_subsample(Dataset& data, std::uint64_t rate_num, std::uint64_t rate_den, Rng& rng, nlohmann::json entry) {
@@ -165,8 +173,9 @@ double amplified_epsilon(double epsilon, double q) { return std::log1p(q * std::
 void project_lonlat_to_km(Dataset& data, const LonLatProjection& p) {
   const std::string where = "project_lonlat_to_km";
   if (p.lon_col >= data.d || p.lat_col >= data.d || p.lon_col == p.lat_col)
-    throw InputError(where, "lon/lat columns " + std::to_string(p.lon_col) + "/" + std::to_string(p.lat_col) +
-                                " are not two distinct columns of a " + std::to_string(data.d) + "-column dataset",
+    throw InputError(where,
+                     "lon/lat columns " + std::to_string(p.lon_col) + "/" + std::to_string(p.lat_col) +
+                         " are not two distinct columns of a " + std::to_string(data.d) + "-column dataset",
                      "name the longitude and latitude columns (0-based)");
   if (!(std::fabs(p.ref_lat_deg) < 90))
     throw InputError(where, "reference latitude must be in (-90, 90), got " + std::to_string(p.ref_lat_deg),
@@ -189,8 +198,12 @@ void project_lonlat_to_km(Dataset& data, const LonLatProjection& p) {
     data.column_names[p.lon_col] = "x_km";
     data.column_names[p.lat_col] = "y_km";
   }
-  record(data, {{"name", "project_lonlat_to_km"}, {"lon_col", p.lon_col}, {"lat_col", p.lat_col},
-                {"ref_lat_deg", p.ref_lat_deg}, {"lon0", p.lon0}, {"lat0", p.lat0},
+  record(data, {{"name", "project_lonlat_to_km"},
+                {"lon_col", p.lon_col},
+                {"lat_col", p.lat_col},
+                {"ref_lat_deg", p.ref_lat_deg},
+                {"lon0", p.lon0},
+                {"lat0", p.lat0},
                 {"km_per_degree", kKmPerDegree}});
 }
 
@@ -202,17 +215,20 @@ void project_lonlat_to_km(Dataset& data, std::size_t lon_col, std::size_t lat_co
 void check_within_bounds(const Dataset& data, const std::string& source) {
   if (data.bounds.empty()) return;
   if (data.bounds.dims() != data.d)
-    throw InputError(source, "bounds have " + std::to_string(data.bounds.dims()) + " dimensions but the data has " +
-                                 std::to_string(data.d),
-                     "give one [low, high] pair per data column");
+    throw InputError(
+        source,
+        "bounds have " + std::to_string(data.bounds.dims()) + " dimensions but the data has " + std::to_string(data.d),
+        "give one [low, high] pair per data column");
   for (std::size_t i = 0; i < data.n; ++i) {
     if (data.bounds.contains(data.point(i))) continue;
     std::size_t j = 0;  // the first coordinate outside its interval (NaN is outside every interval)
     while (j + 1 < data.d && data.point(i)[j] >= data.bounds.lo[j] && data.point(i)[j] <= data.bounds.hi[j]) ++j;
-    throw InputError(source, "point " + std::to_string(i) + " (0-based, in file order): " + describe_column(data, j) +
-                                 " is outside the public bounds " + format_interval(data.bounds.lo[j], data.bounds.hi[j]) +
-                                 " (the value is not shown: error messages never print a record's values)",
-                     "widen the bounds (`bounds` in the config, bounds= in Python), or drop or clamp the points outside them (clip_to_bounds: drop | clamp)");
+    throw InputError(source,
+                     "point " + std::to_string(i) + " (0-based, in file order): " + describe_column(data, j) +
+                         " is outside the public bounds " + format_interval(data.bounds.lo[j], data.bounds.hi[j]) +
+                         " (the value is not shown: error messages never print a record's values)",
+                     "widen the bounds (`bounds` in the config, bounds= in Python), or drop or clamp the points "
+                     "outside them (clip_to_bounds: drop | clamp)");
   }
 }
 
@@ -262,7 +278,10 @@ void resample_per_class(Dataset& data, std::size_t per_class, std::uint64_t seed
   data.non_private_notes.push_back(kResamplePerClassNote);
   auto& list = data.provenance["transforms"];
   if (!list.is_array()) list = nlohmann::json::array();
-  list.push_back({{"name", "resample_per_class"}, {"per_class", per_class}, {"seed", seed}, {"classes", classes.size()},
+  list.push_back({{"name", "resample_per_class"},
+                  {"per_class", per_class},
+                  {"seed", seed},
+                  {"classes", classes.size()},
                   {"stream", "numpy default_rng (PCG64): integers per class, then permutation"}});
 }
 
@@ -315,8 +334,9 @@ void validate_points(const Dataset& data, const std::string& source) {
   for (std::size_t i = 0; i < data.n; ++i)
     for (std::size_t j = 0; j < data.d; ++j)
       if (!std::isfinite(data.point(i)[j]))
-        throw InputError(source, "point " + std::to_string(i) + " (0-based, in file order): " + describe_column(data, j) +
-                                     " is not finite (NaN or infinite)",
+        throw InputError(source,
+                         "point " + std::to_string(i) + " (0-based, in file order): " + describe_column(data, j) +
+                             " is not finite (NaN or infinite)",
                          "remove or impute the point");
   check_within_bounds(data, source);
 }

@@ -72,8 +72,8 @@ struct LonLatProjection {
 };
 inline constexpr double kKmPerDegree = 111.2;
 void project_lonlat_to_km(Dataset& data, const LonLatProjection& projection);
-void project_lonlat_to_km(Dataset& data, std::size_t lon_col, std::size_t lat_col, double ref_lat_deg,
-                          double lon0 = 0, double lat0 = 0);
+void project_lonlat_to_km(Dataset& data, std::size_t lon_col, std::size_t lat_col, double ref_lat_deg, double lon0 = 0,
+                          double lat0 = 0);
 
 // Throws InputError at `source` (a file or config path) for the first point with a NaN/inf
 // coordinate, then (when bounds are set) for the first point outside the bounds: a private mechanism

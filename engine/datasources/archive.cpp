@@ -83,7 +83,9 @@ std::vector<ExtractedMember> extract_members(const fs::path& archive_path, const
     const fs::path target = dest_dir / base;
     const fs::path tmp = fs::path(target.string() + ".part");
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-    if (fd < 0) throw InputError(tmp.string(), std::string("cannot write: ") + std::strerror(errno), "check the data root's permissions");
+    if (fd < 0)
+      throw InputError(tmp.string(), std::string("cannot write: ") + std::strerror(errno),
+                       "check the data root's permissions");
     std::uint64_t bytes = 0;
     for (;;) {
       const la_ssize_t got = archive_read_data(a.get(), buf.data(), buf.size());
@@ -110,8 +112,9 @@ std::vector<ExtractedMember> extract_members(const fs::path& archive_path, const
           const int e = errno;
           ::close(fd);
           fs::remove(tmp);
-          throw InputError(tmp.string(), std::string(e == ENOSPC ? "no space left on device" : "write failed: ") +
-                                             (e == ENOSPC ? "" : std::strerror(e)),
+          throw InputError(tmp.string(),
+                           std::string(e == ENOSPC ? "no space left on device" : "write failed: ") +
+                               (e == ENOSPC ? "" : std::strerror(e)),
                            "free space or choose another data root with --data-root");
         }
         off += static_cast<std::size_t>(w);
@@ -123,7 +126,8 @@ std::vector<ExtractedMember> extract_members(const fs::path& archive_path, const
   }
   for (const auto& w : want)
     if (!seen.count(w))
-      throw InputError(where, "has no member named '" + w + "'", "check the registry's member list against the archive's content");
+      throw InputError(where, "has no member named '" + w + "'",
+                       "check the registry's member list against the archive's content");
   std::sort(out.begin(), out.end(), [](const ExtractedMember& x, const ExtractedMember& y) { return x.path < y.path; });
   return out;
 }
@@ -138,7 +142,8 @@ void check_archive(const fs::path& archive_path, std::uint64_t max_total_bytes) 
     const int r = archive_read_next_header(a.get(), &entry);
     if (r == ARCHIVE_EOF) break;
     if (r < ARCHIVE_WARN)
-      throw InputError(where, std::string("corrupt archive: ") + archive_error(a.get()), "delete the file and run `dpclust data fetch` again");
+      throw InputError(where, std::string("corrupt archive: ") + archive_error(a.get()),
+                       "delete the file and run `dpclust data fetch` again");
     for (;;) {
       const la_ssize_t got = archive_read_data(a.get(), buf.data(), buf.size());
       if (got == 0) break;

@@ -10,8 +10,8 @@
 namespace dpclust::datasources {
 
 struct ExtractedMember {
-  std::string name;             // the member's name inside the archive
-  std::filesystem::path path;   // where it was written
+  std::string name;            // the member's name inside the archive
+  std::filesystem::path path;  // where it was written
   std::uint64_t bytes = 0;
 };
 
@@ -21,7 +21,8 @@ struct ExtractedMember {
 // is capped by `max_total_bytes` (a zip bomb ends with an error, not a full disk). Throws InputError
 // naming the archive (and member) for a corrupt or truncated archive, or a wanted member that is
 // missing.
-std::vector<ExtractedMember> extract_members(const std::filesystem::path& archive, const std::filesystem::path& dest_dir,
+std::vector<ExtractedMember> extract_members(const std::filesystem::path& archive,
+                                             const std::filesystem::path& dest_dir,
                                              const std::vector<std::string>& wanted,
                                              std::uint64_t max_total_bytes = 16ULL << 30);
 

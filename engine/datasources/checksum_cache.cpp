@@ -30,8 +30,11 @@ nlohmann::json file_identity(const fs::path& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return nullptr;
   auto ns = [](const timespec& t) { return static_cast<std::int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec; };
-  return {{"size", static_cast<std::uint64_t>(st.st_size)}, {"mtime_ns", ns(st.st_mtim)}, {"ctime_ns", ns(st.st_ctim)},
-          {"inode", static_cast<std::uint64_t>(st.st_ino)}, {"device", static_cast<std::uint64_t>(st.st_dev)}};
+  return {{"size", static_cast<std::uint64_t>(st.st_size)},
+          {"mtime_ns", ns(st.st_mtim)},
+          {"ctime_ns", ns(st.st_ctim)},
+          {"inode", static_cast<std::uint64_t>(st.st_ino)},
+          {"device", static_cast<std::uint64_t>(st.st_dev)}};
 }
 
 std::string cached_checksum(const DatasetSource& s, const fs::path& root, const nlohmann::json& identity) {
@@ -55,8 +58,7 @@ void remember_checksum(const DatasetSource& s, const fs::path& root, const fs::p
     const fs::path p = checked_path(s, root);
     fs::create_directories(p.parent_path());
     write_file_atomic(p, nlohmann::json{{"identity", id}, {"sha256", sha256}}.dump(2) + "\n");
-  } catch (const std::exception&) {
-  }
+  } catch (const std::exception&) {}
 }
 
 }  // namespace dpclust::datasources

@@ -18,9 +18,10 @@ std::string data_file_checksum(const DatasetSource& source, const std::filesyste
 // What identifies one version of a file on disk without reading it (null when it cannot be read).
 nlohmann::json file_identity(const std::filesystem::path& path);
 // The checksum computed earlier for exactly this version of the file ("" when none).
-std::string cached_checksum(const DatasetSource& source, const std::filesystem::path& data_root, const nlohmann::json& identity);
+std::string cached_checksum(const DatasetSource& source, const std::filesystem::path& data_root,
+                            const nlohmann::json& identity);
 // Best effort: a read-only data root (or a full disk) only loses the cache.
-void remember_checksum(const DatasetSource& source, const std::filesystem::path& data_root, const std::filesystem::path& path,
-                       const std::string& sha256);
+void remember_checksum(const DatasetSource& source, const std::filesystem::path& data_root,
+                       const std::filesystem::path& path, const std::string& sha256);
 
 }  // namespace dpclust::datasources

@@ -46,7 +46,8 @@ DatasetState dataset_state(const DatasetSource& s, const fs::path& root, bool us
   }
   if (!S_ISREG(info.st_mode)) {
     st.status = DataStatus::damaged;
-    st.problem = S_ISDIR(info.st_mode) ? "is a folder, not a data file" : "is not a regular file (a FIFO, device or socket)";
+    st.problem =
+        S_ISDIR(info.st_mode) ? "is a folder, not a data file" : "is not a regular file (a FIFO, device or socket)";
     return st;
   }
   st.bytes_on_disk = static_cast<std::uint64_t>(info.st_size);

@@ -23,8 +23,8 @@
 namespace dpclust::datasources {
 
 struct DerivationReport {
-  std::uint64_t rows_read = 0;     // data lines (records) read from the inputs, headers excluded
-  std::uint64_t rows_written = 0;  // rows in the output, header excluded
+  std::uint64_t rows_read = 0;                        // data lines (records) read from the inputs, headers excluded
+  std::uint64_t rows_written = 0;                     // rows in the output, header excluded
   nlohmann::json details = nlohmann::json::object();  // named counts, e.g. {"dropped_outside_box": 1234}
 };
 
@@ -105,7 +105,8 @@ DerivationReport derive_har70(const std::vector<std::filesystem::path>& particip
 // c76446d7595036b79f4e16e537de7ceb22c452a1adbed4f9a1498b4ba18133a7 (copying the rows byte for byte gives
 // 874d28c2... instead). The first line is checked so that another file is not silently renamed, and the
 // row count against the one it declares. details: numbers_reprinted (measurements whose text changed).
-DerivationReport derive_sklearn_iris(const std::filesystem::path& sklearn_iris_csv, const std::filesystem::path& out_csv);
+DerivationReport derive_sklearn_iris(const std::filesystem::path& sklearn_iris_csv,
+                                     const std::filesystem::path& out_csv);
 
 // ---- A data set scikit-learn ships as CSV (wine_data.csv, breast_cancer.csv: FastLloyd's evaluation) -------
 // Source: scikit-learn's sklearn/datasets/data/<name>.csv (what load_wine / load_breast_cancer read; Debian's
@@ -131,12 +132,14 @@ DerivationReport derive_whitespace_columns(const std::filesystem::path& table, c
 // (surrounding blanks and a CR ignored; a different header is an error naming the file and line): the header
 // once, then every non-blank data line of each file with its original text (without a trailing CR).
 // details: files, rows_per_file [{file, rows}].
-DerivationReport derive_concat_csv(const std::vector<std::filesystem::path>& csvs, const std::filesystem::path& out_csv);
+DerivationReport derive_concat_csv(const std::vector<std::filesystem::path>& csvs,
+                                   const std::filesystem::path& out_csv);
 
 // ---- A copy published gzip-compressed (connect.dat.gz in a public repository) ----------------------
 // Its text, inflated within `text_bytes` (the registry's stated size of the text; 0 = unknown) plus 1/16
 // and 1 MiB, else 64 x the compressed size, so a bomb ends early; a stream cut short or corrupt is an
 // InputError (the same checks as sha256_gunzipped_file). rows_read = rows_written = the text's lines.
-DerivationReport derive_gunzip(const std::filesystem::path& in, const std::filesystem::path& out, std::uint64_t text_bytes);
+DerivationReport derive_gunzip(const std::filesystem::path& in, const std::filesystem::path& out,
+                               std::uint64_t text_bytes);
 
 }  // namespace dpclust::datasources

@@ -27,7 +27,9 @@ namespace {
 // The boxes of the published files (DP-DBSCAN paper's Cabs and Cabs-tiny; inclusive edges).
 struct Box {
   double lon_lo, lon_hi, lat_lo, lat_hi;
-  bool contains(double lon, double lat) const { return lon >= lon_lo && lon <= lon_hi && lat >= lat_lo && lat <= lat_hi; }
+  bool contains(double lon, double lat) const {
+    return lon >= lon_lo && lon <= lon_hi && lat >= lat_lo && lat <= lat_hi;
+  }
 };
 constexpr Box kCabsBox{-122.6, -122.3, 37.55, 37.85};
 constexpr Box kCabsTinyBox{-122.48, -122.38, 37.72, 37.82};
@@ -77,8 +79,7 @@ bool parse_trace_line(std::string_view line, const LineReader& in, TraceLine& ou
   if (f[2] != "0" && f[2] != "1") bad_line(in, "occupied flag is not 0 or 1");
   std::int64_t t = 0;
   const auto [end, ec] = std::from_chars(f[3].data(), f[3].data() + f[3].size(), t);
-  if (ec != std::errc() || end != f[3].data() + f[3].size())
-    bad_line(in, "unix time is not an integer");
+  if (ec != std::errc() || end != f[3].data() + f[3].size()) bad_line(in, "unix time is not an integer");
   out.lat_text = f[0];
   out.lon_text = f[1];
   out.occupied = f[2] == "1";
@@ -249,7 +250,8 @@ DerivationReport derive_cabs_pickups_dropoffs(const std::vector<fs::path>& trace
     }
   }
   out.close();
-  report.details = {{"files", files.size()}, {"pickups", pickups}, {"dropoffs", dropoffs}, {"dropped_outside_box", outside}};
+  report.details = {
+      {"files", files.size()}, {"pickups", pickups}, {"dropoffs", dropoffs}, {"dropped_outside_box", outside}};
   return report;
 }
 

@@ -24,16 +24,18 @@ DerivationReport derive_concat_csv(const std::vector<fs::path>& csvs, const fs::
   for (const fs::path& file : csvs) {
     LineReader in(file);
     bool got = false;
-    while ((got = in.next(line)) && text::trim(line).empty()) {
-    }
-    if (!got) throw InputError(file.string(), "file is empty (no header)", "each file to join starts with the same header line");
+    while ((got = in.next(line)) && text::trim(line).empty()) {}
+    if (!got)
+      throw InputError(file.string(), "file is empty (no header)",
+                       "each file to join starts with the same header line");
     const std::string h(text::trim(line));
     if (header.empty()) {
       header = h;
       out << header << '\n';
     } else if (h != header) {
       // The lines are not quoted: a file without a header would put a record in the message.
-      throw InputError(in.where(), "the first line differs from the first file's header (" + csvs.front().filename().string() + ")",
+      throw InputError(in.where(),
+                       "the first line differs from the first file's header (" + csvs.front().filename().string() + ")",
                        "join only files of one layout (the same header, the same columns in the same order)");
     }
     std::uint64_t rows = 0;

@@ -8,8 +8,8 @@
 // next line, and only then is it copied into one reusable buffer, so ordinary rows cost no allocation.
 #include <algorithm>
 #include <charconv>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -116,11 +116,13 @@ std::size_t find_column(const std::vector<std::string>& names, std::string_view 
   // Case-insensitive: the OpenData site's export says LATITUDE, its SODA API export latitude.
   for (std::size_t i = 0; i < names.size(); ++i)
     if (text::iequals(names[i], wanted)) return i;
-  throw InputError(in.where(1), "no column named " + std::string(wanted) + " in the header; columns: " + text::join(names),
+  throw InputError(in.where(1),
+                   "no column named " + std::string(wanted) + " in the header; columns: " + text::join(names),
                    "this must be the CSV export of NYC OpenData's \"Motor Vehicle Collisions - Crashes\"");
 }
 
-[[noreturn, gnu::cold, gnu::noinline]] void bad_coordinate(const CsvRecords& rec, const char* name, std::string_view v) {
+[[noreturn, gnu::cold, gnu::noinline]] void bad_coordinate(const CsvRecords& rec, const char* name,
+                                                           std::string_view v) {
   (void)v;  // never shown: a record's values stay out of error messages
   throw InputError(rec.where(), std::string(name) + " is not a finite number",
                    "the file is corrupt or not the NYC crash export; re-download it");
@@ -142,7 +144,8 @@ int crash_date(const CsvRecords& rec, std::string_view v) {
     ok = s2 != std::string_view::npos && number(v.substr(0, s1), m) && number(v.substr(s1 + 1, s2 - s1 - 1), d) &&
          number(v.substr(s2 + 1), y);
   } else if (v.size() >= 10 && v[4] == '-' && v[7] == '-') {
-    ok = number(v.substr(0, 4), y) && number(v.substr(5, 2), m) && number(v.substr(8, 2), d) && (v.size() == 10 || v[10] == 'T');
+    ok = number(v.substr(0, 4), y) && number(v.substr(5, 2), m) && number(v.substr(8, 2), d) &&
+         (v.size() == 10 || v[10] == 'T');
   }
   if (!ok || y < 1900 || y > 9999 || m < 1 || m > 12 || d < 1 || d > 31)
     throw InputError(rec.where(), "CRASH DATE is not a date (MM/DD/YYYY or YYYY-MM-DD)",
@@ -162,9 +165,10 @@ double coordinate(const CsvRecords& rec, const char* name, std::string_view v) {
 int parse_crash_cutoff(const std::string& where, const std::string& iso_date) {
   int y = 0, m = 0, d = 0;
   char extra = 0;
-  if (iso_date.size() != 10 || std::sscanf(iso_date.c_str(), "%4d-%2d-%2d%c", &y, &m, &d, &extra) != 3 || m < 1 || m > 12 || d < 1 ||
-      d > 31)
-    throw InputError(where, "last_crash_date '" + iso_date + "' is not a date YYYY-MM-DD", "write it as e.g. 2024-09-28");
+  if (iso_date.size() != 10 || std::sscanf(iso_date.c_str(), "%4d-%2d-%2d%c", &y, &m, &d, &extra) != 3 || m < 1 ||
+      m > 12 || d < 1 || d > 31)
+    throw InputError(where, "last_crash_date '" + iso_date + "' is not a date YYYY-MM-DD",
+                     "write it as e.g. 2024-09-28");
   return y * 10000 + m * 100 + d;
 }
 
@@ -196,8 +200,9 @@ DerivationReport derive_nyc_crash(const fs::path& raw_csv, const fs::path& out_c
   while (records.next(fields)) {
     ++report.rows_read;
     if (fields.size() != names.size())
-      throw InputError(records.where(), "expected " + std::to_string(names.size()) + " fields (as in the header), found " +
-                                            std::to_string(fields.size()),
+      throw InputError(records.where(),
+                       "expected " + std::to_string(names.size()) + " fields (as in the header), found " +
+                           std::to_string(fields.size()),
                        "the file is truncated or not valid CSV; re-download it");
     if (last_crash_date != 0 && crash_date(records, fields[date_col]) > last_crash_date) {
       ++after_cutoff;  // reported after the paper's export: the live data set grows every day

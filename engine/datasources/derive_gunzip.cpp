@@ -19,14 +19,15 @@ namespace fs = std::filesystem;
 DerivationReport derive_gunzip(const fs::path& in, const fs::path& out, std::uint64_t text_bytes) {
   std::error_code ec;
   const auto compressed = fs::file_size(in, ec);
-  const std::uint64_t bound =
-      text_bytes ? text_bytes + text_bytes / 16 + (1 << 20) : std::max<std::uint64_t>(ec ? 0 : compressed, 1 << 20) * kMaxGzipExpansion;
+  const std::uint64_t bound = text_bytes ? text_bytes + text_bytes / 16 + (1 << 20)
+                                         : std::max<std::uint64_t>(ec ? 0 : compressed, 1 << 20) * kMaxGzipExpansion;
   gzFile g = gzopen(in.c_str(), "rb");
   if (!g) throw InputError(in.string(), "cannot open as gzip");
   std::FILE* f = std::fopen(out.c_str(), "wb");
   if (!f) {
     gzclose(g);
-    throw InputError(out.string(), std::string("cannot write: ") + std::strerror(errno), "check that the data root is writable");
+    throw InputError(out.string(), std::string("cannot write: ") + std::strerror(errno),
+                     "check that the data root is writable");
   }
   std::vector<char> buf(1 << 20);
   std::uint64_t total = 0, lines = 0;
@@ -39,16 +40,21 @@ DerivationReport derive_gunzip(const fs::path& in, const fs::path& out, std::uin
       break;
     }
     for (int i = 0; i < got; ++i) lines += buf[static_cast<std::size_t>(i)] == '\n';
-    write_failed = write_failed || std::fwrite(buf.data(), 1, static_cast<std::size_t>(got), f) != static_cast<std::size_t>(got);
+    write_failed =
+        write_failed || std::fwrite(buf.data(), 1, static_cast<std::size_t>(got), f) != static_cast<std::size_t>(got);
   }
   int err = Z_OK;
   const char* msg = gzerror(g, &err);
   const std::string what = msg ? msg : "";
   gzclose(g);
   write_failed = std::fclose(f) != 0 || write_failed;
-  if (too_big) throw InputError(in.string(), "inflates to more than " + std::to_string(bound) + " bytes, the bound for this file", "this is not the expected file");
-  if (got < 0 || err != Z_OK) throw InputError(in.string(), "corrupt gzip data (" + what + ")", "fetch it again, or from another source");
-  if (write_failed) throw InputError(out.string(), "write failed", "check the data root's file system (space, permissions)");
+  if (too_big)
+    throw InputError(in.string(), "inflates to more than " + std::to_string(bound) + " bytes, the bound for this file",
+                     "this is not the expected file");
+  if (got < 0 || err != Z_OK)
+    throw InputError(in.string(), "corrupt gzip data (" + what + ")", "fetch it again, or from another source");
+  if (write_failed)
+    throw InputError(out.string(), "write failed", "check the data root's file system (space, permissions)");
   DerivationReport rep;
   rep.rows_read = lines;
   rep.rows_written = lines;

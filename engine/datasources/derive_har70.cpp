@@ -23,8 +23,9 @@ namespace {
 // The back sensor's three axes (the paper's HAR70+ is 3-D) and the activity label, in output order.
 constexpr std::array<std::string_view, 4> kColumns{"back_x", "back_y", "back_z", "label"};
 
-constexpr const char* kFix = "each participant file of the UCI HAR70+ zip has the header "
-                             "timestamp,back_x,back_y,back_z,thigh_x,thigh_y,thigh_z,label; re-download and unpack it";
+constexpr const char* kFix =
+    "each participant file of the UCI HAR70+ zip has the header "
+    "timestamp,back_x,back_y,back_z,thigh_x,thigh_y,thigh_z,label; re-download and unpack it";
 
 }  // namespace
 
@@ -43,8 +44,7 @@ DerivationReport derive_har70(const std::vector<fs::path>& participant_csvs, con
   for (const fs::path& file : participant_csvs) {
     LineReader in(file);
     bool got = false;
-    while ((got = in.next(line)) && text::trim(line).empty()) {
-    }
+    while ((got = in.next(line)) && text::trim(line).empty()) {}
     if (!got) throw InputError(file.string(), "file is empty (no header)", kFix);
     text::split_fields(line, ',', "\"", fields);
     const std::size_t ncols = fields.size();
@@ -60,15 +60,17 @@ DerivationReport derive_har70(const std::vector<fs::path>& participant_csvs, con
       if (text::trim(line).empty()) continue;
       text::split_fields(line, ',', "\"", fields);
       if (fields.size() != ncols)
-        throw InputError(in.where(), "expected " + std::to_string(ncols) + " fields (as in the header), found " +
-                                         std::to_string(fields.size()),
-                         kFix);
+        throw InputError(
+            in.where(),
+            "expected " + std::to_string(ncols) + " fields (as in the header), found " + std::to_string(fields.size()),
+            kFix);
       // Checked here so that a corrupt file fails at its line rather than later, in a loader that can
       // no longer say which participant file the row came from.
       for (std::size_t k = 0; k < 3; ++k) {
         double v = 0;
         if (!text::parse_double(fields[col[k]], v) || !std::isfinite(v))
-          throw InputError(in.where(), std::string(kColumns[k]) + " is not a finite number (the value is not shown)", kFix);
+          throw InputError(in.where(), std::string(kColumns[k]) + " is not a finite number (the value is not shown)",
+                           kFix);
       }
       std::int64_t label = 0;
       if (!text::parse_int(fields[col[3]], label))

@@ -25,7 +25,8 @@ namespace {
 
 constexpr std::size_t kFeatures = 4;  // sepal length, sepal width, petal length, petal width (cm)
 constexpr const char* kHeader = "sepal_length,sepal_width,petal_length,petal_width,label\n";
-constexpr const char* kFix = "pass scikit-learn's sklearn/datasets/data/iris.csv (first line `150,4,setosa,versicolor,virginica`)";
+constexpr const char* kFix =
+    "pass scikit-learn's sklearn/datasets/data/iris.csv (first line `150,4,setosa,versicolor,virginica`)";
 
 }  // namespace
 
@@ -38,11 +39,14 @@ DerivationReport derive_sklearn_iris(const fs::path& sklearn_iris_csv, const fs:
   std::vector<std::string_view> fields;
   text::split_fields(line, ',', "", fields);
   std::int64_t declared_rows = 0, declared_features = 0;
-  if (fields.size() < 3 || !text::parse_int(fields[0], declared_rows) || !text::parse_int(fields[1], declared_features) ||
-      declared_rows < 1)
-    throw InputError(in.where(), "first line '" + std::string(line) + "' is not scikit-learn's `n_samples,n_features,class names`", kFix);
+  if (fields.size() < 3 || !text::parse_int(fields[0], declared_rows) ||
+      !text::parse_int(fields[1], declared_features) || declared_rows < 1)
+    throw InputError(in.where(),
+                     "first line '" + std::string(line) + "' is not scikit-learn's `n_samples,n_features,class names`",
+                     kFix);
   if (declared_features != static_cast<std::int64_t>(kFeatures))
-    throw InputError(in.where(), "the file declares " + std::to_string(declared_features) + " features; Iris has 4", kFix);
+    throw InputError(in.where(), "the file declares " + std::to_string(declared_features) + " features; Iris has 4",
+                     kFix);
   const auto classes = static_cast<std::int64_t>(fields.size() - 2);
 
   std::ofstream out(out_csv, std::ios::binary | std::ios::trunc);
@@ -57,12 +61,14 @@ DerivationReport derive_sklearn_iris(const fs::path& sklearn_iris_csv, const fs:
     ++report.rows_read;
     text::split_fields(line, ',', "", fields);
     if (fields.size() != kFeatures + 1)
-      throw InputError(in.where(), "expected 5 fields (4 measurements and the label), found " + std::to_string(fields.size()), kFix);
+      throw InputError(
+          in.where(), "expected 5 fields (4 measurements and the label), found " + std::to_string(fields.size()), kFix);
     row.clear();
     for (std::size_t k = 0; k < kFeatures; ++k) {
       double v = 0;
       if (!text::parse_double(fields[k], v) || !std::isfinite(v))
-        throw InputError(in.where(), "measurement " + std::to_string(k) + " is not a finite number (the value is not shown)", kFix);
+        throw InputError(in.where(),
+                         "measurement " + std::to_string(k) + " is not a finite number (the value is not shown)", kFix);
       // std::to_chars without a precision: the shortest text that parses back to the same double.
       const auto res = std::to_chars(num, num + sizeof num, v);
       const std::string_view printed(num, static_cast<std::size_t>(res.ptr - num));
@@ -71,14 +77,17 @@ DerivationReport derive_sklearn_iris(const fs::path& sklearn_iris_csv, const fs:
     }
     std::int64_t label = 0;
     if (!text::parse_int(fields[kFeatures], label) || label < 0 || label >= classes)
-      throw InputError(in.where(), "the label is not a class index 0.." + std::to_string(classes - 1) + " (the value is not shown)", kFix);
+      throw InputError(in.where(),
+                       "the label is not a class index 0.." + std::to_string(classes - 1) + " (the value is not shown)",
+                       kFix);
     row.append(fields[kFeatures]).push_back('\n');
     out.write(row.data(), static_cast<std::streamsize>(row.size()));
     ++report.rows_written;
   }
   if (report.rows_read != static_cast<std::uint64_t>(declared_rows))
-    throw InputError(in.where(1), "the first line declares " + std::to_string(declared_rows) + " rows but the file has " +
-                                      std::to_string(report.rows_read),
+    throw InputError(in.where(1),
+                     "the first line declares " + std::to_string(declared_rows) + " rows but the file has " +
+                         std::to_string(report.rows_read),
                      "the file is truncated; " + std::string(kFix));
   out.close();
   if (!out) throw std::runtime_error("cannot write " + out_csv.string() + " (check free disk space)");

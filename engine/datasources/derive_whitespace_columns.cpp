@@ -17,7 +17,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kWhitespaceFix = "pass a text file of numbers separated by blanks or tabs, the same count on every line";
+constexpr const char* kWhitespaceFix =
+    "pass a text file of numbers separated by blanks or tabs, the same count on every line";
 
 // The blank-separated fields of a line (spaces and tabs; runs of them count once).
 void split_blanks(std::string_view line, std::vector<std::string_view>& out) {
@@ -33,7 +34,8 @@ void split_blanks(std::string_view line, std::vector<std::string_view>& out) {
 
 }  // namespace
 
-DerivationReport derive_whitespace_columns(const fs::path& table, const std::vector<std::string>& columns, const fs::path& out_csv) {
+DerivationReport derive_whitespace_columns(const fs::path& table, const std::vector<std::string>& columns,
+                                           const fs::path& out_csv) {
   LineReader in(table);
   std::ofstream out(out_csv, std::ios::binary | std::ios::trunc);
   if (!out) throw std::runtime_error("cannot create " + out_csv.string());
@@ -63,12 +65,15 @@ DerivationReport derive_whitespace_columns(const fs::path& table, const std::vec
       header_written = true;
     }
     if (fields.size() != width)
-      throw InputError(in.where(), "expected " + std::to_string(width) + " numbers, found " + std::to_string(fields.size()), kWhitespaceFix);
+      throw InputError(in.where(),
+                       "expected " + std::to_string(width) + " numbers, found " + std::to_string(fields.size()),
+                       kWhitespaceFix);
     row.clear();
     for (std::size_t j = 0; j < width; ++j) {
       double v = 0;
       if (!text::parse_double(fields[j], v) || !std::isfinite(v))
-        throw InputError(in.where(), "field " + std::to_string(j) + " is not a finite number (the value is not shown)", kWhitespaceFix);
+        throw InputError(in.where(), "field " + std::to_string(j) + " is not a finite number (the value is not shown)",
+                         kWhitespaceFix);
       row.append(j ? "," : "").append(fields[j]);
     }
     row.push_back('\n');

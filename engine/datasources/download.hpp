@@ -25,8 +25,8 @@ struct DownloadRequest {
   std::string url;           // what is fetched (the upstream URL, or its mirror copy)
   std::string upstream_url;  // for messages: where the file really comes from
   std::filesystem::path destination;
-  std::string sha256;        // expected digest of the bytes; empty = not pinned (computed and returned)
-  std::uint64_t size = 0;    // expected size in bytes; 0 = unknown
+  std::string sha256;         // expected digest of the bytes; empty = not pinned (computed and returned)
+  std::uint64_t size = 0;     // expected size in bytes; 0 = unknown
   std::string git_blob = {};  // expected git blob id (sha256.hpp); empty = none. Checked as well as sha256.
   // The registry states a checksum (SourceFile::pinned()): the bytes are verified after the transfer, so
   // where they came from cannot change what is accepted, and a redirect may lead anywhere http(s).
@@ -68,7 +68,7 @@ struct DownloadResult {
   std::uint64_t bytes = 0;         // size of the placed file
   std::uint64_t resumed_from = 0;  // bytes of an earlier .part that were kept (0 = fresh)
   int attempts = 0;
-  bool already_present = false;    // destination existed with the right checksum; nothing fetched
+  bool already_present = false;  // destination existed with the right checksum; nothing fetched
 };
 
 // Throws InputError (exit 2: the user can fix it: network, mirror, disk space, a changed upstream) with

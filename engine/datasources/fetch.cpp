@@ -18,7 +18,9 @@
 namespace dpclust::datasources {
 namespace fs = std::filesystem;
 
-fs::path temporary_for(const fs::path& target) { return fs::path(target.string() + ".tmp." + std::to_string(::getpid())); }
+fs::path temporary_for(const fs::path& target) {
+  return fs::path(target.string() + ".tmp." + std::to_string(::getpid()));
+}
 
 void remove_stale_temporaries(const fs::path& target) {
   std::error_code ec;
@@ -53,7 +55,8 @@ fs::path set_aside(const fs::path& path) {
 // in the record (`differs_from_first_fetch`), and the earlier file, if it was still there, was set aside
 // (.rejected-<time>), never deleted. Results carry the data file's checksum, so results from the two files
 // cannot be mixed up.
-void note_first_fetch(const DatasetSource& s, const fs::path& root, FetchOutcome& outcome, nlohmann::json& record, std::ostream& log) {
+void note_first_fetch(const DatasetSource& s, const fs::path& root, FetchOutcome& outcome, nlohmann::json& record,
+                      std::ostream& log) {
   const nlohmann::json previous = read_record(s, root);  // the record this fetch is about to replace
   nlohmann::json first = {{"sha256", outcome.sha256}, {"fetched_at", record["fetched_at"]}};
   if (previous.is_object() && previous.contains("first_fetch") && previous["first_fetch"].contains("sha256"))
@@ -65,10 +68,13 @@ void note_first_fetch(const DatasetSource& s, const fs::path& root, FetchOutcome
   record["first_fetch"] = first;
   if (first["sha256"] == outcome.sha256) return;
   record["differs_from_first_fetch"] = true;
-  outcome.warning = s.name + ": this fetch gave a different file than the first fetch (" + first.value("fetched_at", std::string("?")) +
-                    ", SHA-256 " + first["sha256"].get<std::string>() + "); now SHA-256 " + outcome.sha256 +
-                    ". The source changed (a live data set, or rows corrected upstream): results computed before and after are not "
-                    "comparable; both checksums are in " + fetch_record_path(root, s.data_file).string();
+  outcome.warning =
+      s.name + ": this fetch gave a different file than the first fetch (" +
+      first.value("fetched_at", std::string("?")) + ", SHA-256 " + first["sha256"].get<std::string>() +
+      "); now SHA-256 " + outcome.sha256 +
+      ". The source changed (a live data set, or rows corrected upstream): results computed before and after are not "
+      "comparable; both checksums are in " +
+      fetch_record_path(root, s.data_file).string();
   log << "  WARNING: " << outcome.warning << "\n";
 }
 
@@ -120,19 +126,22 @@ FetchOutcome fetch_from_source(const DatasetSource& s, const FetchOptions& opt, 
 
 // The file already there: true when it is usable as it is; a damaged or mismatched one is set aside when
 // the user asked to replace it, else refused with the way to do so.
-bool usable_or_set_aside(const DatasetSource& s, const FetchOptions& opt, const DatasetState& before, std::ostream& log) {
-  if (before.status == DataStatus::ok || before.status == DataStatus::recorded || before.status == DataStatus::unverified) return true;
+bool usable_or_set_aside(const DatasetSource& s, const FetchOptions& opt, const DatasetState& before,
+                         std::ostream& log) {
+  if (before.status == DataStatus::ok || before.status == DataStatus::recorded ||
+      before.status == DataStatus::unverified)
+    return true;
   if (before.status == DataStatus::mismatch || before.status == DataStatus::damaged) {
     if (!opt.replace_mismatched)
       throw InputError(before.path.string(),
                        before.status == DataStatus::damaged
                            ? before.problem
-                           : "checksum mismatch: SHA-256 " + before.sha256 + ", the registry " + (s.pinned() ? "pins " : "recorded ") +
-                                 before.expected,
+                           : "checksum mismatch: SHA-256 " + before.sha256 + ", the registry " +
+                                 (s.pinned() ? "pins " : "recorded ") + before.expected,
                        "this is not the published file; `dpclust data fetch " + s.name +
                            " --replace` sets it aside (as .rejected-<time>) and fetches the real one");
-    log << "  " << s.name << ": setting aside the " << (before.status == DataStatus::damaged ? "damaged" : "mismatched") << " file as "
-        << set_aside(before.path).string() << "\n";
+    log << "  " << s.name << ": setting aside the " << (before.status == DataStatus::damaged ? "damaged" : "mismatched")
+        << " file as " << set_aside(before.path).string() << "\n";
   }
   return false;
 }
@@ -162,8 +171,11 @@ FetchOutcome fetch_dataset_locked(const DatasetSource& s, const FetchOptions& op
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     const DatasetSource& src = *candidates[i];
     const nlohmann::json provenance = {
-        {"source", {{"index", i + 1}, {"of", candidates.size()}, {"origin", src.origin()}}}, {"sources_failed", failures}};
-    if (candidates.size() > 1) log << "  " << s.name << ": source " << i + 1 << " of " << candidates.size() << ": " << src.origin() << "\n" << std::flush;
+        {"source", {{"index", i + 1}, {"of", candidates.size()}, {"origin", src.origin()}}},
+        {"sources_failed", failures}};
+    if (candidates.size() > 1)
+      log << "  " << s.name << ": source " << i + 1 << " of " << candidates.size() << ": " << src.origin() << "\n"
+          << std::flush;
     try {
       return fetch_from_source(src, opt, provenance, t0);
     } catch (const InputError& e) {
@@ -178,8 +190,10 @@ FetchOutcome fetch_dataset_locked(const DatasetSource& s, const FetchOptions& op
       remove_stale_temporaries(target);
     }
   }
-  throw InputError(s.where, "none of the " + std::to_string(candidates.size()) + " sources of '" + s.name + "' gave the file:" + failure_text,
-                   "each source's own fix is above; a mirror (--mirror URL) must hold MIRROR/<host>/<path> for one of them");
+  throw InputError(
+      s.where,
+      "none of the " + std::to_string(candidates.size()) + " sources of '" + s.name + "' gave the file:" + failure_text,
+      "each source's own fix is above; a mirror (--mirror URL) must hold MIRROR/<host>/<path> for one of them");
 }
 
 }  // namespace
@@ -205,7 +219,8 @@ FetchOutcome fetch_dataset(const DatasetSource& s, const FetchOptions& opt) {
   }
 }
 
-std::vector<const DatasetSource*> select_sources(const std::vector<DatasetSource>& all, const std::vector<std::string>& names) {
+std::vector<const DatasetSource*> select_sources(const std::vector<DatasetSource>& all,
+                                                 const std::vector<std::string>& names) {
   std::vector<const DatasetSource*> out;
   if (names.empty()) {
     for (const auto& s : all) out.push_back(&s);

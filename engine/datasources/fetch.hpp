@@ -24,11 +24,11 @@ struct FetchOptions {
 
 struct FetchOutcome {
   std::string name;
-  bool fetched = false;      // false: it was already present and verified
+  bool fetched = false;  // false: it was already present and verified
   std::string sha256;
   std::uint64_t bytes_downloaded = 0;
   double seconds = 0;
-  nlohmann::json record;     // what was written to .dpclust/records/
+  nlohmann::json record;  // what was written to .dpclust/records/
   // Unpinned sources: set when this fetch's file differs from the first fetch's (record: first_fetch).
   std::string warning;
 };
@@ -41,6 +41,7 @@ struct FetchOutcome {
 FetchOutcome fetch_dataset(const DatasetSource& source, const FetchOptions& options);
 
 // The sources to act on: all, or the named ones (unknown names are an InputError with a suggestion).
-std::vector<const DatasetSource*> select_sources(const std::vector<DatasetSource>& all, const std::vector<std::string>& names);
+std::vector<const DatasetSource*> select_sources(const std::vector<DatasetSource>& all,
+                                                 const std::vector<std::string>& names);
 
 }  // namespace dpclust::datasources

@@ -65,8 +65,9 @@ fs::path select_by_rows(const DatasetSource& s, const std::vector<fs::path>& mem
     if (n == want) hits.push_back(m);
   }
   if (hits.size() != 1)
-    throw InputError(s.where, std::to_string(hits.size()) + " member files have exactly " + want_text + " records (" + counts + ")",
-                     "replace options.select_rows by an explicit members: list of the files to use");
+    throw InputError(
+        s.where, std::to_string(hits.size()) + " member files have exactly " + want_text + " records (" + counts + ")",
+        "replace options.select_rows by an explicit members: list of the files to use");
   return hits[0];
 }
 
@@ -95,7 +96,8 @@ DerivedInputs locate_inputs(const DatasetSource& s, const fs::path& root, std::o
       try {
         check_archive(p);
       } catch (const InputError& e) {
-        log << "  " << s.name << ": " << p.string() << " is not a readable archive (" << e.problem() << "); fetching it again\n";
+        log << "  " << s.name << ": " << p.string() << " is not a readable archive (" << e.problem()
+            << "); fetching it again\n";
         std::error_code ec;
         fs::remove(p, ec);
       }
@@ -108,14 +110,15 @@ DerivedInputs locate_inputs(const DatasetSource& s, const fs::path& root, std::o
 
 // Downloads the missing inputs into downloads/, under one progress bar; returns what the record keeps of
 // those whose checksum the registry does not pin (the checksum this download gave).
-nlohmann::json download_inputs(const DatasetSource& s, const FetchOptions& opt, const std::vector<const SourceFile*>& needed,
-                               FetchOutcome& outcome, std::ostream& log) {
+nlohmann::json download_inputs(const DatasetSource& s, const FetchOptions& opt,
+                               const std::vector<const SourceFile*>& needed, FetchOutcome& outcome, std::ostream& log) {
   auto unpinned = nlohmann::json::array();
   if (needed.empty()) return unpinned;
   std::uint64_t total = 0;
   for (const auto* f : needed) total = f->size && total != UINT64_MAX ? total + f->size : UINT64_MAX;
   log << "  " << s.name << ": downloading " << needed.size() << " of " << s.inputs.size() << " input file(s)"
-      << (total != UINT64_MAX ? " (" + format_bytes(total) + ")" : "") << "\n" << std::flush;
+      << (total != UINT64_MAX ? " (" + format_bytes(total) + ")" : "") << "\n"
+      << std::flush;
   TransferProgress progress("  " + s.name, total == UINT64_MAX ? 0 : total, opt.progress);
   DownloadOptions dopt = download_options_from_environment();
   dopt.progress = &progress;
@@ -129,8 +132,9 @@ nlohmann::json download_inputs(const DatasetSource& s, const FetchOptions& opt, 
         const auto bytes = fs::file_size(part, ec);
         check_archive(part, std::max<std::uint64_t>(ec ? 0 : bytes, 1 << 20) * kMaxGzipExpansion);
       };
-    const DownloadResult r =
-        download_file({mirrored_url(f->url, opt.mirror), f->url, opt.data_root / f->download_path(), f->sha256, f->size, f->git_blob}, dopt);
+    const DownloadResult r = download_file(
+        {mirrored_url(f->url, opt.mirror), f->url, opt.data_root / f->download_path(), f->sha256, f->size, f->git_blob},
+        dopt);
     outcome.bytes_downloaded += r.bytes - r.resumed_from;
     if (f->sha256.empty()) {
       unpinned.push_back({{"url", f->url}, {"sha256", r.sha256}, {"bytes", r.bytes}});
@@ -147,7 +151,8 @@ nlohmann::json input_records(const DatasetSource& s, nlohmann::json unpinned) {
   if (s.inputs.size() <= 8)
     for (const auto& f : s.inputs)
       if (!f.sha256.empty()) unpinned.push_back({{"url", f.url}, {"sha256", f.sha256}, {"bytes", f.size}});
-  if (s.inputs.size() > 8) unpinned.push_back({{"files", s.inputs.size()}, {"all_pinned", true}, {"first_url", s.inputs.front().url}});
+  if (s.inputs.size() > 8)
+    unpinned.push_back({{"files", s.inputs.size()}, {"all_pinned", true}, {"first_url", s.inputs.front().url}});
   return unpinned;
 }
 
@@ -162,7 +167,8 @@ std::vector<fs::path> derivation_inputs(const DatasetSource& s, const std::vecto
     // Unpacked members are bounded like an inflated gzip: 64 x the archive's size (a zip bomb ends here).
     std::error_code ec;
     const auto archive_bytes = fs::file_size(inputs[0], ec);
-    extract_members(inputs[0], dir, s.members, std::max<std::uint64_t>(ec ? 0 : archive_bytes, 1 << 20) * kMaxGzipExpansion);
+    extract_members(inputs[0], dir, s.members,
+                    std::max<std::uint64_t>(ec ? 0 : archive_bytes, 1 << 20) * kMaxGzipExpansion);
     from.clear();
     for (const auto& m : s.members) from.push_back(dir / m);
   }
@@ -172,8 +178,8 @@ std::vector<fs::path> derivation_inputs(const DatasetSource& s, const std::vecto
 }
 
 // Derives into a temporary, verifies its checksum against the pinned one, and renames it into place.
-void derive_and_place(const DatasetSource& s, const std::vector<fs::path>& from, const fs::path& target, FetchOutcome& outcome,
-                      nlohmann::json& record, std::ostream& log) {
+void derive_and_place(const DatasetSource& s, const std::vector<fs::path>& from, const fs::path& target,
+                      FetchOutcome& outcome, nlohmann::json& record, std::ostream& log) {
   log << "  " << s.name << ": deriving " << s.data_file << " (" << s.derivation << ")\n" << std::flush;
   const fs::path tmp = temporary_for(target);
   DerivationReport rep;
@@ -185,12 +191,17 @@ void derive_and_place(const DatasetSource& s, const std::vector<fs::path>& from,
     fs::remove(tmp, ec);
     throw;
   }
-  record["derivation"] = {{"name", s.derivation}, {"rows_read", rep.rows_read}, {"rows_written", rep.rows_written}, {"details", rep.details}};
+  record["derivation"] = {{"name", s.derivation},
+                          {"rows_read", rep.rows_read},
+                          {"rows_written", rep.rows_written},
+                          {"details", rep.details}};
   if (s.pinned() && outcome.sha256 != s.sha256) {
     fs::remove(tmp);
-    throw InputError(target.string(), "derivation '" + s.derivation + "' produced SHA-256 " + outcome.sha256 + " (" +
-                                          std::to_string(rep.rows_written) + " rows), expected " + s.sha256 + "; nothing was written",
-                     "the inputs verified, so this is a bug in the derivation or a changed registry entry: please report it");
+    throw InputError(
+        target.string(),
+        "derivation '" + s.derivation + "' produced SHA-256 " + outcome.sha256 + " (" +
+            std::to_string(rep.rows_written) + " rows), expected " + s.sha256 + "; nothing was written",
+        "the inputs verified, so this is a bug in the derivation or a changed registry entry: please report it");
   }
   if (!rep.details.empty()) log << "  " << s.name << ": " << rep.details.dump() << "\n";
   fs::rename(tmp, target);

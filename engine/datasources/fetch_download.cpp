@@ -18,11 +18,13 @@ void fetch_download(const DatasetSource& s, const FetchOptions& opt, const fs::p
   // file is inflated once).
   std::string text_sha256;
   if (s.compressed()) dopt.check = [&](const fs::path& part) { text_sha256 = data_file_checksum(s, part); };
-  const DownloadResult r = download_file({mirrored_url(f.url, opt.mirror), f.url, target, f.sha256, f.size, f.git_blob}, dopt);
+  const DownloadResult r =
+      download_file({mirrored_url(f.url, opt.mirror), f.url, target, f.sha256, f.size, f.git_blob}, dopt);
   progress.finish();
   outcome.bytes_downloaded = r.bytes - r.resumed_from;
   outcome.sha256 = s.compressed() ? text_sha256 : r.sha256;
-  record["inputs"] = nlohmann::json::array({{{"url", f.url}, {"sha256", r.sha256}, {"bytes", r.bytes}, {"resumed_from", r.resumed_from}}});
+  record["inputs"] = nlohmann::json::array(
+      {{{"url", f.url}, {"sha256", r.sha256}, {"bytes", r.bytes}, {"resumed_from", r.resumed_from}}});
   if (!r.git_blob.empty()) record["inputs"][0]["git_blob"] = r.git_blob;
 }
 

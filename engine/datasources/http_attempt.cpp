@@ -20,11 +20,11 @@ namespace {
 struct Transfer {
   CURL* curl = nullptr;
   int fd = -1;
-  std::uint64_t offset = 0;     // bytes in the .part before this attempt
-  std::uint64_t received = 0;   // bytes written in this attempt
-  std::uint64_t limit = 0;      // bound on the total size (the expected size, or the unpinned bound)
+  std::uint64_t offset = 0;    // bytes in the .part before this attempt
+  std::uint64_t received = 0;  // bytes written in this attempt
+  std::uint64_t limit = 0;     // bound on the total size (the expected size, or the unpinned bound)
   bool checked_status = false;
-  bool discard = false;         // a redirect's body: not part of the file
+  bool discard = false;  // a redirect's body: not part of the file
   int write_errno = 0;
   bool too_large = false;
   bool has_content_length = false, chunked = false;
@@ -139,4 +139,3 @@ AttemptResult http_attempt(CURL* curl, const AttemptRequest& req) {
 }
 
 }  // namespace dpclust::datasources
-

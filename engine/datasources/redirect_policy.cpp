@@ -56,11 +56,12 @@ RedirectDecision redirect_policy(const std::string& from, const std::string& to,
   const std::string scheme = scheme_of(to);
   if (scheme != "http" && scheme != "https") {
     d.rule = RedirectDecision::Rule::not_http;
-    d.problem = shown + (scheme.empty() ? std::string("the address names no scheme")
-                                        : "its scheme is '" + scheme + "'") +
+    d.problem = shown +
+                (scheme.empty() ? std::string("the address names no scheme") : "its scheme is '" + scheme + "'") +
                 ", and a download follows only http and https";
-    d.fix = "the server does not serve the file over http(s); use another mirror (--mirror URL), or download the file "
-            "yourself and place it at its data_file path under the data root (`dpclust data verify` checks it)";
+    d.fix =
+        "the server does not serve the file over http(s); use another mirror (--mirror URL), or download the file "
+        "yourself and place it at its data_file path under the data root (`dpclust data verify` checks it)";
     return d;
   }
   const Origin a = origin_parts(from), b = origin_parts(to);
@@ -95,8 +96,12 @@ RedirectDecision redirect_policy(const std::string& from, const std::string& to,
   // https must not fall back to plain http, where anything on the path could change the bytes.
   if (a.scheme == "https" && b.scheme == "http") {
     d.rule = RedirectDecision::Rule::downgrade;
-    d.problem = shown + "it leaves https for plain http, and the registry pins no checksum that would catch bytes changed on the way";
-    d.fix = "use an https mirror that serves the file itself (--mirror URL); if you trust the plain-http server, give it as --mirror";
+    d.problem =
+        shown +
+        "it leaves https for plain http, and the registry pins no checksum that would catch bytes changed on the way";
+    d.fix =
+        "use an https mirror that serves the file itself (--mirror URL); if you trust the plain-http server, give it "
+        "as --mirror";
     return d;
   }
   d.rule = RedirectDecision::Rule::other_origin;

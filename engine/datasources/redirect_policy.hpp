@@ -11,13 +11,13 @@ namespace dpclust::datasources {
 // judged against the hop before it, and download_file() bounds the chain's length.
 struct RedirectDecision {
   enum class Rule {
-    same_origin,     // followed: same scheme, host and port
-    https_upgrade,   // followed: http://H[:80]/x -> https://H[:443]/y
-    pinned,          // followed: another origin, but the file's checksum is pinned
-    not_http,        // refused: the target's scheme is not http or https (pinned or not)
-    not_a_url,       // refused: the target does not parse as a URL
-    downgrade,       // refused: https -> http for a file without a pinned checksum
-    other_origin,    // refused: another host, port or scheme for a file without a pinned checksum
+    same_origin,    // followed: same scheme, host and port
+    https_upgrade,  // followed: http://H[:80]/x -> https://H[:443]/y
+    pinned,         // followed: another origin, but the file's checksum is pinned
+    not_http,       // refused: the target's scheme is not http or https (pinned or not)
+    not_a_url,      // refused: the target does not parse as a URL
+    downgrade,      // refused: https -> http for a file without a pinned checksum
+    other_origin,   // refused: another host, port or scheme for a file without a pinned checksum
   };
   Rule rule = Rule::not_a_url;
   // For a refusal: the InputError's problem (names both URLs, and the target's scheme when that is the

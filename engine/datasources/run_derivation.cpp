@@ -11,7 +11,8 @@ using Inputs = std::vector<fs::path>;
 
 const fs::path& single_input(const DatasetSource& s, const Inputs& inputs) {
   if (inputs.size() != 1)
-    throw InputError(s.where, "derivation '" + s.derivation + "' takes one input, got " + std::to_string(inputs.size()));
+    throw InputError(s.where,
+                     "derivation '" + s.derivation + "' takes one input, got " + std::to_string(inputs.size()));
   return inputs[0];
 }
 
@@ -30,19 +31,20 @@ struct Derivation {
 };
 
 const Derivation kDerivations[] = {
-    {"cabs_positions", [](const DatasetSource&, const Inputs& in, const fs::path& out) { return derive_cabs_positions(in, out); }},
+    {"cabs_positions",
+     [](const DatasetSource&, const Inputs& in, const fs::path& out) { return derive_cabs_positions(in, out); }},
     {"cabs_pickups_dropoffs",
      [](const DatasetSource&, const Inputs& in, const fs::path& out) { return derive_cabs_pickups_dropoffs(in, out); }},
     {"nyc_crash",
      [](const DatasetSource& s, const Inputs& in, const fs::path& out) {
        const int last = s.options.contains("last_crash_date")
-                                      ? parse_crash_cutoff(s.where, s.options["last_crash_date"].get<std::string>())
-                                      : 0;
+                            ? parse_crash_cutoff(s.where, s.options["last_crash_date"].get<std::string>())
+                            : 0;
        return derive_nyc_crash(single_input(s, in), out, last);
      }},
     {"har70", [](const DatasetSource&, const Inputs& in, const fs::path& out) { return derive_har70(in, out); }},
-    {"sklearn_iris",
-     [](const DatasetSource& s, const Inputs& in, const fs::path& out) { return derive_sklearn_iris(single_input(s, in), out); }},
+    {"sklearn_iris", [](const DatasetSource& s, const Inputs& in,
+                        const fs::path& out) { return derive_sklearn_iris(single_input(s, in), out); }},
     {"sklearn_csv",
      [](const DatasetSource& s, const Inputs& in, const fs::path& out) {
        const std::vector<std::string> columns = column_names(s);
@@ -51,10 +53,13 @@ const Derivation kDerivations[] = {
        return derive_sklearn_csv(single_input(s, in), columns, out);
      }},
     {"whitespace_columns",
-     [](const DatasetSource& s, const Inputs& in, const fs::path& out) { return derive_whitespace_columns(single_input(s, in), column_names(s), out); }},
-    {"gunzip",
-     [](const DatasetSource& s, const Inputs& in, const fs::path& out) { return derive_gunzip(single_input(s, in), out, s.bytes); }},
-    {"concat_csv", [](const DatasetSource&, const Inputs& in, const fs::path& out) { return derive_concat_csv(in, out); }},
+     [](const DatasetSource& s, const Inputs& in, const fs::path& out) {
+       return derive_whitespace_columns(single_input(s, in), column_names(s), out);
+     }},
+    {"gunzip", [](const DatasetSource& s, const Inputs& in,
+                  const fs::path& out) { return derive_gunzip(single_input(s, in), out, s.bytes); }},
+    {"concat_csv",
+     [](const DatasetSource&, const Inputs& in, const fs::path& out) { return derive_concat_csv(in, out); }},
 };
 
 }  // namespace

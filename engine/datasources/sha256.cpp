@@ -36,7 +36,8 @@ Sha256::~Sha256() {
 }
 
 void Sha256::update(const void* data, std::size_t size) {
-  if (size && EVP_DigestUpdate(context_->ctx, data, size) != 1) throw std::runtime_error("OpenSSL: SHA-256 update failed");
+  if (size && EVP_DigestUpdate(context_->ctx, data, size) != 1)
+    throw std::runtime_error("OpenSSL: SHA-256 update failed");
 }
 
 namespace {
@@ -56,7 +57,8 @@ std::string to_hex(const unsigned char* md, unsigned len) {
 std::string Sha256::hex_digest() {
   std::array<unsigned char, EVP_MAX_MD_SIZE> md{};
   unsigned int len = 0;
-  if (EVP_DigestFinal_ex(context_->ctx, md.data(), &len) != 1) throw std::runtime_error("OpenSSL: SHA-256 final failed");
+  if (EVP_DigestFinal_ex(context_->ctx, md.data(), &len) != 1)
+    throw std::runtime_error("OpenSSL: SHA-256 final failed");
   return to_hex(md.data(), len);
 }
 
@@ -68,7 +70,9 @@ std::string sha256_hex(std::string_view bytes) {
 
 std::string sha256_file(const std::filesystem::path& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw InputError(path.string(), std::string("cannot read: ") + std::strerror(errno), "check the path and its permissions");
+  if (!f)
+    throw InputError(path.string(), std::string("cannot read: ") + std::strerror(errno),
+                     "check the path and its permissions");
   Sha256 h;
   std::vector<char> buf(1 << 20);
   std::size_t got = 0;
@@ -78,7 +82,9 @@ std::string sha256_file(const std::filesystem::path& path) {
   }
   const bool failed = std::ferror(f) != 0;
   std::fclose(f);
-  if (failed) throw InputError(path.string(), "read error while computing its SHA-256", "check the disk; then run `dpclust data verify`");
+  if (failed)
+    throw InputError(path.string(), "read error while computing its SHA-256",
+                     "check the disk; then run `dpclust data verify`");
   return h.hex_digest();
 }
 
@@ -96,8 +102,10 @@ std::string sha256_gunzipped_file(const std::filesystem::path& path, std::uint64
     g_bytes_hashed += static_cast<std::uint64_t>(got);
     if (max_bytes && total > max_bytes) {
       gzclose(f);
-      throw InputError(path.string(), "inflates to more than " + std::to_string(max_bytes) + " bytes, the bound for this file",
-                       "this is not the expected file (or is a decompression bomb): delete it and fetch it again (dpclust data fetch)");
+      throw InputError(path.string(),
+                       "inflates to more than " + std::to_string(max_bytes) + " bytes, the bound for this file",
+                       "this is not the expected file (or is a decompression bomb): delete it and fetch it again "
+                       "(dpclust data fetch)");
     }
   }
   // gzread ends with 0, not -1, on a stream cut short: zlib reports it only through gzerror, as
@@ -107,8 +115,10 @@ std::string sha256_gunzipped_file(const std::filesystem::path& path, std::uint64
   const std::string what = msg ? msg : "";
   gzclose(f);
   if (got < 0 || err != Z_OK)
-    throw InputError(path.string(), "corrupt gzip data (" + (what.empty() ? std::string("zlib error ") + std::to_string(err) : what) + ")",
-                     "delete the file and fetch it again: dpclust data fetch");
+    throw InputError(
+        path.string(),
+        "corrupt gzip data (" + (what.empty() ? std::string("zlib error ") + std::to_string(err) : what) + ")",
+        "delete the file and fetch it again: dpclust data fetch");
   return h.hex_digest();
 }
 
@@ -118,7 +128,8 @@ namespace {
 class Sha1 {
  public:
   Sha1() : ctx_(EVP_MD_CTX_new()) {
-    if (!ctx_ || EVP_DigestInit_ex(ctx_, EVP_sha1(), nullptr) != 1) throw std::runtime_error("OpenSSL: cannot initialise SHA-1");
+    if (!ctx_ || EVP_DigestInit_ex(ctx_, EVP_sha1(), nullptr) != 1)
+      throw std::runtime_error("OpenSSL: cannot initialise SHA-1");
   }
   ~Sha1() { EVP_MD_CTX_free(ctx_); }
   Sha1(const Sha1&) = delete;
@@ -152,7 +163,9 @@ std::string git_blob_hex(std::string_view bytes) {
 
 std::string git_blob_file(const std::filesystem::path& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw InputError(path.string(), std::string("cannot read: ") + std::strerror(errno), "check the path and its permissions");
+  if (!f)
+    throw InputError(path.string(), std::string("cannot read: ") + std::strerror(errno),
+                     "check the path and its permissions");
   // The size in the header is the one of the bytes actually read: the file is read once into the hash
   // after its size is taken from the open descriptor, and a file that changes meanwhile fails below.
   struct Closer {
@@ -161,7 +174,8 @@ std::string git_blob_file(const std::filesystem::path& path) {
   } closer{f};
   std::error_code ec;
   const std::uint64_t size = std::filesystem::file_size(path, ec);
-  if (ec) throw InputError(path.string(), "cannot read its size: " + ec.message(), "check the path and its permissions");
+  if (ec)
+    throw InputError(path.string(), "cannot read its size: " + ec.message(), "check the path and its permissions");
   Sha1 h;
   git_blob_header(h, size);
   std::vector<char> buf(1 << 20);
@@ -173,7 +187,8 @@ std::string git_blob_file(const std::filesystem::path& path) {
     g_bytes_hashed += got;
   }
   if (std::ferror(f) || total != size)
-    throw InputError(path.string(), "read error (or the file changed) while computing its git blob id", "check the disk; then fetch again");
+    throw InputError(path.string(), "read error (or the file changed) while computing its git blob id",
+                     "check the disk; then fetch again");
   return h.hex_digest();
 }
 

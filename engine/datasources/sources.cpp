@@ -4,12 +4,12 @@
 #include <fstream>
 #include <set>
 
-#include "core/error.hpp"
-#include "core/files.hpp"
-#include "datasources/urls.hpp"
-#include "datasources/sha256.hpp"
 #include "config/config.hpp"
 #include "config/yaml_reader.hpp"
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "datasources/sha256.hpp"
+#include "datasources/urls.hpp"
 #include "io/text.hpp"
 
 namespace dpclust::datasources {
@@ -76,18 +76,21 @@ std::uint64_t DatasetSource::download_bytes() const {
 
 namespace {
 
-const std::vector<std::string> kSourceKeys = {"url",      "sha256",  "git_blob", "size",     "bytes",    "rows",   "dims",   "inputs", "members",
-                                              "derive",   "options", "generate", "citation", "licence", "note"};
+const std::vector<std::string> kSourceKeys = {"url",     "sha256",   "git_blob", "size",    "bytes",
+                                              "rows",    "dims",     "inputs",   "members", "derive",
+                                              "options", "generate", "citation", "licence", "note"};
 
 // "unpinned" (or an absent key) leaves the checksum empty; anything else must be a SHA-256 digest.
 std::string read_sha256(const Located& at, bool required_key) {
   if (!at.node || !at.node.IsDefined()) {
-    if (required_key) yaml::fail(at, "missing sha256", "give the SHA-256 of the file, or `sha256: unpinned` with a note saying why");
+    if (required_key)
+      yaml::fail(at, "missing sha256", "give the SHA-256 of the file, or `sha256: unpinned` with a note saying why");
     return "";
   }
   const std::string s = yaml::as_string(at);
   if (s == "unpinned") return "";
-  if (!is_sha256_hex(s)) yaml::fail(at, "'" + s.substr(0, 80) + "' is not a SHA-256 digest", "64 lower-case hex digits, or `unpinned`");
+  if (!is_sha256_hex(s))
+    yaml::fail(at, "'" + s.substr(0, 80) + "' is not a SHA-256 digest", "64 lower-case hex digits, or `unpinned`");
   return s;
 }
 
@@ -97,7 +100,8 @@ std::string read_git_blob(const Located& at) {
   std::string s = yaml::as_string(at);
   if (s.rfind(kGitBlobPrefix, 0) == 0) s = s.substr(kGitBlobPrefix.size());
   if (!is_git_blob_hex(s))
-    yaml::fail(at, "'" + s.substr(0, 80) + "' is not a git blob id", "40 lower-case hex digits, what `git hash-object FILE` prints");
+    yaml::fail(at, "'" + s.substr(0, 80) + "' is not a git blob id",
+               "40 lower-case hex digits, what `git hash-object FILE` prints");
   return s;
 }
 
@@ -120,7 +124,8 @@ SourceFile read_file_entry(const Located& at) {
   read_checksums(at, f.sha256, f.git_blob);
   if (at.has("size")) f.size = yaml::as_uint(at.child("size"));
   if (at.has("local_copies")) {
-    if (f.sha256.empty()) yaml::fail(at.child("local_copies"), "local copies are only trusted for a pinned input (give its sha256)");
+    if (f.sha256.empty())
+      yaml::fail(at.child("local_copies"), "local copies are only trusted for a pinned input (give its sha256)");
     f.local_copies = yaml::as_string_list(at.child("local_copies"));
   }
   return f;
@@ -175,8 +180,8 @@ std::string read_data_file(const Located& entry) {
 
 // One source map (`source:`, or an item of `sources:`). `in_list`: its citation and note may be left
 // out (the first item's apply) and the checks that need the whole list wait for it.
-DatasetSource read_one_source(const std::string& name, const std::string& data_file, const Located& entry, const Located& at,
-                              const fs::path& registry_dir, bool in_list) {
+DatasetSource read_one_source(const std::string& name, const std::string& data_file, const Located& entry,
+                              const Located& at, const fs::path& registry_dir, bool in_list) {
   DatasetSource s;
   s.name = name;
   s.data_file = data_file;
@@ -190,7 +195,9 @@ DatasetSource read_one_source(const std::string& name, const std::string& data_f
   if (at.has("dims")) s.dims = yaml::as_uint(at.child("dims"));
   if (at.has("bytes")) s.bytes = yaml::as_uint(at.child("bytes"));
   const int kinds = int(at.has("url")) + int(at.has("inputs")) + int(at.has("generate"));
-  if (kinds != 1) yaml::fail(at, "a source needs exactly one of url (a file as it is), inputs (derived) or generate", "see the docs/datasets.md");
+  if (kinds != 1)
+    yaml::fail(at, "a source needs exactly one of url (a file as it is), inputs (derived) or generate",
+               "see the docs/datasets.md");
   if (at.has("url")) {
     s.kind = SourceKind::download;
     SourceFile f;
@@ -212,7 +219,8 @@ DatasetSource read_one_source(const std::string& name, const std::string& data_f
     s.kind = SourceKind::generated;
     if (yaml::as_string(at.child("generate")) != "fallback")
       yaml::fail(at.child("generate"), "generate must be `fallback` (the entry's built-in generator)");
-    if (!entry.has("fallback")) yaml::fail(at.child("generate"), "the entry has no fallback generator to generate with");
+    if (!entry.has("fallback"))
+      yaml::fail(at.child("generate"), "the entry has no fallback generator to generate with");
     s.sha256 = read_sha256(at.child("sha256"), true);
   } else {
     s.kind = SourceKind::derived;
@@ -223,11 +231,14 @@ DatasetSource read_one_source(const std::string& name, const std::string& data_f
       if (item.has("manifest")) read_manifest(item, registry_dir, s.inputs);
       else s.inputs.push_back(read_file_entry(item));
     }
-    if (!at.has("derive")) yaml::fail(at, "a source with inputs needs `derive: <derivation>`", "one of: " + text::join(derivation_names()));
+    if (!at.has("derive"))
+      yaml::fail(at, "a source with inputs needs `derive: <derivation>`", "one of: " + text::join(derivation_names()));
     s.derivation = yaml::as_string(at.child("derive"));
     bool known = false;
     for (const auto& d : derivation_names()) known = known || d == s.derivation;
-    if (!known) yaml::fail(at.child("derive"), "unknown derivation '" + s.derivation + "'", "one of: " + text::join(derivation_names()));
+    if (!known)
+      yaml::fail(at.child("derive"), "unknown derivation '" + s.derivation + "'",
+                 "one of: " + text::join(derivation_names()));
     if (at.has("members")) s.members = yaml::as_string_list(at.child("members"));
     if (at.has("options")) {
       yaml::expect_map(at.child("options"));
@@ -244,7 +255,8 @@ DatasetSource read_one_source(const std::string& name, const std::string& data_f
       }
       // A malformed cutoff is the registry's error, found when it is read rather than after a download.
       if (s.derivation == "nyc_crash" && s.options.contains("last_crash_date"))
-        parse_crash_cutoff(at.child("options").child("last_crash_date").where(), s.options["last_crash_date"].get<std::string>());
+        parse_crash_cutoff(at.child("options").child("last_crash_date").where(),
+                           s.options["last_crash_date"].get<std::string>());
     }
     s.sha256 = read_sha256(at.child("sha256"), true);
   }
@@ -265,7 +277,8 @@ DatasetSource read_source(const std::string& name, const Located& entry, const f
   yaml::expect_sequence(list);
   if (list.node.size() == 0) yaml::fail(list, "sources: lists no source");
   std::vector<DatasetSource> all;
-  for (std::size_t i = 0; i < list.node.size(); ++i) all.push_back(read_one_source(name, data_file, entry, list.item(i), registry_dir, true));
+  for (std::size_t i = 0; i < list.node.size(); ++i)
+    all.push_back(read_one_source(name, data_file, entry, list.item(i), registry_dir, true));
   // The data file is the same whichever source gives it: every SHA-256 of it that a source pins must
   // agree, and that one pins the dataset. A source taken as it is that states no checksum of its own
   // (typically the official one, never published with a checksum) is held to the data file's.
@@ -280,7 +293,8 @@ DatasetSource read_source(const std::string& name, const Located& entry, const f
     }
     if (s.kind == SourceKind::download && s.inputs[0].pinned()) {
       if (!s.git_blob.empty()) {
-        if (!blob.empty() && blob != s.git_blob) yaml::fail(list, "two sources pin different git blob ids for the data file");
+        if (!blob.empty() && blob != s.git_blob)
+          yaml::fail(list, "two sources pin different git blob ids for the data file");
         blob = s.git_blob;
       }
       if (s.inputs[0].size) size = s.inputs[0].size;
@@ -305,11 +319,13 @@ DatasetSource read_source(const std::string& name, const Located& entry, const f
     if (!all[i].dims) all[i].dims = first.dims;
     first.alternatives.push_back(std::move(all[i]));
   }
-  if (first.citation.empty()) yaml::fail(list.item(0), "missing citation", "say whom to cite for this dataset (in the first source)");
+  if (first.citation.empty())
+    yaml::fail(list.item(0), "missing citation", "say whom to cite for this dataset (in the first source)");
   bool verifiable = first.pinned();
   for (const auto* s : first.all_sources())
     for (const auto& f : s->inputs) verifiable = verifiable || f.pinned();
-  if (!verifiable && first.note.empty()) yaml::fail(list.item(0), "no source pins a checksum: the first one needs a note saying why");
+  if (!verifiable && first.note.empty())
+    yaml::fail(list.item(0), "no source pins a checksum: the first one needs a note saying why");
   return first;
 }
 
@@ -328,7 +344,8 @@ std::vector<DatasetSource> load_sources(const fs::path& registry) {
                  "add a source: block (url and sha256, inputs and derive, or generate)");
     out.push_back(read_source(name, entry, registry.parent_path()));
     if (!files.insert(out.back().data_file).second)
-      yaml::fail(entry.child("data_file"), "two registered datasets write the same data file '" + out.back().data_file + "'");
+      yaml::fail(entry.child("data_file"),
+                 "two registered datasets write the same data file '" + out.back().data_file + "'");
   }
   return out;
 }

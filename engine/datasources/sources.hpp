@@ -5,9 +5,9 @@
 // Three kinds of source:
 //   download   the data file is one upstream file, taken as it is (url, sha256, size);
 //   derived    the data file is computed from downloaded inputs by a named derivation
-//              (datasources/derivations.hpp, by name in run_derivation.hpp); inputs are listed one by one or as a manifest
-//              (base_url + a TSV of name, size, sha256 under datasets/); archive members are extracted
-//              first when `members` is given;
+//              (datasources/derivations.hpp, by name in run_derivation.hpp); inputs are listed one by one or as a
+//              manifest (base_url + a TSV of name, size, sha256 under datasets/); archive members are extracted first
+//              when `members` is given;
 //   generated  the data file is written by the entry's built-in `fallback` generator (no download).
 // A checksum is "pinned" when the registry states it: a SHA-256 (`sha256:`), a git blob id (`git_blob:`,
 // what `git hash-object` prints, for a copy known only by a repository's history), or both. An unpinned
@@ -27,10 +27,10 @@
 namespace dpclust::datasources {
 
 struct SourceFile {
-  std::string url;          // upstream URL (https://host/path), pinned to a commit for GitHub sources
-  std::string sha256;       // expected SHA-256 of the bytes; empty = none
-  std::string git_blob;     // expected git blob id of the bytes (40 hex); empty = none
-  std::uint64_t size = 0;   // expected size; 0 = unknown
+  std::string url;         // upstream URL (https://host/path), pinned to a commit for GitHub sources
+  std::string sha256;      // expected SHA-256 of the bytes; empty = none
+  std::string git_blob;    // expected git blob id of the bytes (40 hex); empty = none
+  std::uint64_t size = 0;  // expected size; 0 = unknown
   // Files on this machine that may hold the same bytes (e.g. a copy a Debian package installs); one whose
   // checksum matches is used instead of downloading. Only for pinned inputs.
   std::vector<std::string> local_copies;
@@ -44,19 +44,19 @@ enum class SourceKind { download, derived, generated };
 const char* to_string(SourceKind kind);
 
 struct DatasetSource {
-  std::string name;        // registry key
-  std::string where;       // registry file:line, for messages
-  std::string data_file;   // relative to the data root
+  std::string name;       // registry key
+  std::string where;      // registry file:line, for messages
+  std::string data_file;  // relative to the data root
   SourceKind kind = SourceKind::download;
-  std::vector<SourceFile> inputs;      // download: exactly one; derived: one or more; generated: none
-  std::vector<std::string> members;    // archive members to extract before deriving (empty = not an archive)
-  std::string derivation;              // derived: the derivation's name
+  std::vector<SourceFile> inputs;    // download: exactly one; derived: one or more; generated: none
+  std::vector<std::string> members;  // archive members to extract before deriving (empty = not an archive)
+  std::string derivation;            // derived: the derivation's name
   nlohmann::json options = nlohmann::json::object();  // derived: the derivation's options
-  std::string sha256;                  // of the data file (of its uncompressed text for .gz); empty = unpinned
-  std::string git_blob;                // download: git blob id of the data file; empty = none
-  std::uint64_t bytes = 0;             // size of the data file (uncompressed text for .gz); 0 = unknown
-  std::uint64_t rows = 0;              // data rows, when stated
-  std::uint64_t dims = 0;              // coordinates per point as the experiments read them, when stated
+  std::string sha256;       // of the data file (of its uncompressed text for .gz); empty = unpinned
+  std::string git_blob;     // download: git blob id of the data file; empty = none
+  std::uint64_t bytes = 0;  // size of the data file (uncompressed text for .gz); 0 = unknown
+  std::uint64_t rows = 0;   // data rows, when stated
+  std::uint64_t dims = 0;   // coordinates per point as the experiments read them, when stated
   std::string citation, licence, note;
 
   // The further sources of a `sources:` list, in order (this object describes the first); each is a
@@ -68,7 +68,7 @@ struct DatasetSource {
   std::string origin() const;
 
   bool pinned() const { return !sha256.empty(); }
-  bool compressed() const;             // data_file ends in .gz: its checksum is of the uncompressed text
+  bool compressed() const;               // data_file ends in .gz: its checksum is of the uncompressed text
   std::uint64_t download_bytes() const;  // sum of the inputs' sizes (0 when unknown)
 };
 
@@ -78,6 +78,7 @@ std::vector<DatasetSource> load_sources(const std::filesystem::path& registry);
 std::vector<DatasetSource> load_sources();  // the project's datasets/registry.yaml
 
 // The registered datasets a config reads (by registry name), for `fetch --for CONFIG`.
-std::vector<std::string> datasets_of_config(const std::filesystem::path& config, const std::filesystem::path& data_root);
+std::vector<std::string> datasets_of_config(const std::filesystem::path& config,
+                                            const std::filesystem::path& data_root);
 
 }  // namespace dpclust::datasources

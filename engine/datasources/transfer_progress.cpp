@@ -11,8 +11,12 @@
 namespace dpclust::datasources {
 
 TransferProgress::TransferProgress(std::string label, std::uint64_t total_bytes, bool enabled)
-    : label_(std::move(label)), total_(total_bytes), enabled_(enabled), tty_(::isatty(STDERR_FILENO) == 1),
-      start_(std::chrono::steady_clock::now()), last_draw_(start_) {}
+    : label_(std::move(label)),
+      total_(total_bytes),
+      enabled_(enabled),
+      tty_(::isatty(STDERR_FILENO) == 1),
+      start_(std::chrono::steady_clock::now()),
+      last_draw_(start_) {}
 
 void TransferProgress::add(std::uint64_t bytes) {
   std::lock_guard<std::mutex> lock(mu_);
@@ -44,7 +48,8 @@ void TransferProgress::draw(bool final_line) {
   std::string line = label_ + "  " + format_bytes(done_);
   if (total_) {
     char pct[16];
-    std::snprintf(pct, sizeof pct, " (%3.0f%%)", 100.0 * static_cast<double>(std::min(done_, total_)) / static_cast<double>(total_));
+    std::snprintf(pct, sizeof pct, " (%3.0f%%)",
+                  100.0 * static_cast<double>(std::min(done_, total_)) / static_cast<double>(total_));
     line += " / " + format_bytes(total_) + pct;
   }
   line += "  " + format_bytes(static_cast<std::uint64_t>(rate)) + "/s";

@@ -21,8 +21,10 @@ UrlParts parse_url(const std::string& url) {
   }
   curl_url_cleanup(u);
   if (rc != CURLUE_OK || (p.scheme != "http" && p.scheme != "https") || p.host.empty())
-    throw InputError(url_for_messages(url), std::string("not an http(s) URL") + (rc != CURLUE_OK ? std::string(" (") + curl_url_strerror(rc) + ")" : ""),
-                     "give a URL such as http://127.0.0.1:8000 or https://mirror.example.org/dpclust");
+    throw InputError(
+        url_for_messages(url),
+        std::string("not an http(s) URL") + (rc != CURLUE_OK ? std::string(" (") + curl_url_strerror(rc) + ")" : ""),
+        "give a URL such as http://127.0.0.1:8000 or https://mirror.example.org/dpclust");
   return p;
 }
 
@@ -55,7 +57,8 @@ std::string url_for_messages(const std::string& url) {
     const std::size_t start = authority + 3;
     const std::size_t end = shown.find_first_of("/?#", start);
     const std::size_t at = shown.rfind('@', end == std::string::npos ? std::string::npos : end - 1);
-    if (at != std::string::npos && at >= start && (end == std::string::npos || at < end)) shown.erase(start, at + 1 - start);
+    if (at != std::string::npos && at >= start && (end == std::string::npos || at < end))
+      shown.erase(start, at + 1 - start);
   }
   // A server's text reaches the user's terminal: no escape sequences, and not 100 kB of it.
   std::string out;

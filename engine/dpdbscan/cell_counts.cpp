@@ -19,7 +19,8 @@ inline std::uint64_t code_of(const CellGrid& g, const double* p) {
     return g.code(p);
   } else {
     std::uint64_t c = 0;
-    for (int j = 0; j < D; ++j) c += g.index(static_cast<std::size_t>(j), p[j]) * g.strides[static_cast<std::size_t>(j)];
+    for (int j = 0; j < D; ++j)
+      c += g.index(static_cast<std::size_t>(j), p[j]) * g.strides[static_cast<std::size_t>(j)];
     return c;
   }
 }
@@ -69,7 +70,8 @@ void radix_sort(std::vector<std::uint64_t>& keys, unsigned bits) {
 }  // namespace
 
 CellCounts count_cells(const CellGrid& grid, const double* coords, std::size_t n, bool dense) {
-  if (n >= std::numeric_limits<std::uint32_t>::max()) throw std::invalid_argument("count_cells: more than 2^32 - 2 points");
+  if (n >= std::numeric_limits<std::uint32_t>::max())
+    throw std::invalid_argument("count_cells: more than 2^32 - 2 points");
   CellCounts c;
   c.dense = dense;
   c.universe = grid.universe;

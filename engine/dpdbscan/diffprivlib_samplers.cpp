@@ -20,7 +20,9 @@ std::int64_t two_sided_geometric(Rng& rng, double eps) {
 
 double bounded_laplace_scale(double epsilon, double sensitivity, double width) {
   const double dq = sensitivity, D = width;
-  auto delta_c = [&](double b) { return (2.0 - std::exp(-dq / b) - std::exp(-(D - dq) / b)) / (1.0 - std::exp(-D / b)); };
+  auto delta_c = [&](double b) {
+    return (2.0 - std::exp(-dq / b) - std::exp(-(D - dq) / b)) / (1.0 - std::exp(-D / b));
+  };
   auto f = [&](double b) { return dq / (epsilon - std::log(delta_c(b))); };
   // f(b) - b decreases in b; f(left) >= left (dC >= 1) and f(right) <= right, so bisect the fixed point.
   double left = dq / epsilon;

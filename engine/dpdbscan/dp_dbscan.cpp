@@ -23,7 +23,6 @@ void check_options(const DpDbscanOptions& o) {
     throw InputError("params.delta", "delta > 0 is only used by gaussian noise", "set delta: 0 or noise: gaussian");
   if (o.theta >= 0 && o.histogram == HistogramChoice::naive)
     throw InputError("params.theta", "theta is the threshold of the linear-time histogram; histogram is naive");
-
 }
 
 // The histogram (Sec. 8.1 uses Alg. 2 when n <= |X|/2 and the naive one otherwise) and the cells' storage.
@@ -37,28 +36,32 @@ void choose_histogram(const DpDbscanOptions& o, double n_pub, DpDbscanResult& re
   switch (o.storage) {
     case StorageChoice::automatic:
       res.dense = !res.linear || (g.universe <= kDenseAutoMax &&
-                                  g.universe <= std::max<std::uint64_t>(std::uint64_t{1} << 20, 32 * static_cast<std::uint64_t>(n_pub)));
+                                  g.universe <= std::max<std::uint64_t>(std::uint64_t{1} << 20,
+                                                                        32 * static_cast<std::uint64_t>(n_pub)));
       break;
     case StorageChoice::dense: res.dense = true; break;
     case StorageChoice::sparse: res.dense = false; break;
   }
   if (o.stream == RandomStream::numpy) check_numpy_stream(o.noise, effective_sampler(o.noise, o.sampler), res.linear);
   if (!res.linear && !res.dense)
-    throw InputError("params.storage", "the naive histogram noises every cell and needs dense storage", "use storage: auto or dense");
+    throw InputError("params.storage", "the naive histogram noises every cell and needs dense storage",
+                     "use storage: auto or dense");
   if (res.dense && g.universe > kDenseMax)
-    throw InputError(res.linear ? "params.storage" : "params.histogram",
-                     "dense storage of |X| = " + std::to_string(g.universe) + " cells exceeds the limit of 2^26 cells",
-                     res.linear ? "use storage: auto or sparse" : "use histogram: linear (Algorithm 2) or a larger alpha/eta");
-
+    throw InputError(
+        res.linear ? "params.storage" : "params.histogram",
+        "dense storage of |X| = " + std::to_string(g.universe) + " cells exceeds the limit of 2^26 cells",
+        res.linear ? "use storage: auto or sparse" : "use histogram: linear (Algorithm 2) or a larger alpha/eta");
 }
 
 // Line 5's mechanism, built (and its ledger entry recorded) before any noise: theta and Gamma derive from its scale.
-privacy::CountMechanism histogram_mechanism_of(const DpDbscanOptions& o, double n_pub, BudgetLedger& ledger, DpDbscanResult& res) {
+privacy::CountMechanism histogram_mechanism_of(const DpDbscanOptions& o, double n_pub, BudgetLedger& ledger,
+                                               DpDbscanResult& res) {
   const CellGrid& g = res.grid;
   const double X = static_cast<double>(g.universe);
   const double kappa = static_cast<double>(res.kappa);
   std::ostringstream note;
-  note << (res.linear ? "linear-time histogram (Alg. 2)" : "naive histogram over all |X| = " + std::to_string(g.universe) + " cells (Thm 2.8)")
+  note << (res.linear ? "linear-time histogram (Alg. 2)"
+                      : "naive histogram over all |X| = " + std::to_string(g.universe) + " cells (Thm 2.8)")
        << ", " << to_string(o.noise) << " noise, "
        << (o.bounded_dp ? "sensitivity of a changed point (bounded DP; an upper bound under add/remove)"
                         : "sensitivity of an added/removed point (unbounded DP)")
@@ -68,12 +71,13 @@ privacy::CountMechanism histogram_mechanism_of(const DpDbscanOptions& o, double 
   if (res.linear)
     note << "; the number of released empty cells m ~ Bin(M, p) (Alg. 2 line 9) is drawn "
          << (effective_sampler(o.noise, o.sampler) == privacy::Sampler::secure
-                 ? "exactly (geometric skips and an exact thinning with p bounded by MPFR from the noise's rational parameter)"
-                 : "with a floating-point binomial sampler (Boost BTRD, p rounded to a double), as the textbook sampler");
+                 ? "exactly (geometric skips and an exact thinning with p bounded by MPFR from the noise's rational "
+                   "parameter)"
+                 : "with a floating-point binomial sampler (Boost BTRD, p rounded to a double), as the textbook "
+                   "sampler");
   res.histogram_note = note.str();
-  privacy::CountMechanism mech =
-      histogram_mechanism(ledger, o.noise, o.sampler, o.epsilon, o.delta, o.bounded_dp, "noisy cell histogram (Alg. 1 line 5)",
-                          res.histogram_note);
+  privacy::CountMechanism mech = histogram_mechanism(ledger, o.noise, o.sampler, o.epsilon, o.delta, o.bounded_dp,
+                                                     "noisy cell histogram (Alg. 1 line 5)", res.histogram_note);
   res.sampler = mech.sampler();
   const double factor = ledger.noise_scale();
   res.gamma_noise = gamma_noise(o.noise, mech, factor, o.beta, kappa, X);
@@ -87,8 +91,8 @@ privacy::CountMechanism histogram_mechanism_of(const DpDbscanOptions& o, double 
 }
 
 // Line 5: the DP histogram, the mechanism's only access to the data.
-NoisyHistogram noisy_histogram(const double* coords, std::size_t n, const DpDbscanOptions& o, const privacy::CountMechanism& mech,
-                               Rng& rng, DpDbscanResult& res) {
+NoisyHistogram noisy_histogram(const double* coords, std::size_t n, const DpDbscanOptions& o,
+                               const privacy::CountMechanism& mech, Rng& rng, DpDbscanResult& res) {
   const CellGrid& g = res.grid;
   CellCounts counts = count_cells(g, coords, n, res.dense);
   res.occupied = counts.occupied;

@@ -59,12 +59,12 @@ struct DpDbscanOptions {
   HistogramChoice histogram = HistogramChoice::automatic;
   StorageChoice storage = StorageChoice::automatic;
   CoreRule core_rule = CoreRule::minpts_prime;
-  bool bounded_dp = false;     // sensitivity 2 (change one point) instead of 1 (add/remove)
-  double theta = -1;           // Alg. 2 threshold; < 0 = by theta_rule
+  bool bounded_dp = false;  // sensitivity 2 (change one point) instead of 1 (add/remove)
+  double theta = -1;        // Alg. 2 threshold; < 0 = by theta_rule
   // theta when not given: Theorem 7.1's max{0, ln(|X|/n)}/eps' (false), or the authors' code (true):
   // ln(|X|/n)/eps' when |X| > 2n, otherwise Gamma_noise / kappa.
   bool theta_authors_code = false;
-  std::uint64_t n_public = 0;  // 0 = the data's n
+  std::uint64_t n_public = 0;   // 0 = the data's n
   bool keep_histogram = false;  // return the released histogram (figures); otherwise it is freed
   // rng: numpy (the authors' stream): the naive histogram's noise from numpy's RandomState(numpy_seed), one draw per
   // cell in code order, as the authors' code draws it (naive histogram, textbook sampler, laplace or
@@ -78,11 +78,11 @@ struct DpDbscanResult {
   std::size_t kappa = 0;
   bool linear = false;
   bool dense = false;
-  double gamma = 0;        // Gamma used (kappa theta + Gamma_noise for the linear histogram)
-  double gamma_noise = 0;  // Gamma of the noise alone
-  double tau = 0;          // 2 Gamma (Lemma 5.1)
-  double theta = 0;        // Alg. 2 threshold (linear only)
-  double threshold = 0;    // core when S(X) >= threshold
+  double gamma = 0;          // Gamma used (kappa theta + Gamma_noise for the linear histogram)
+  double gamma_noise = 0;    // Gamma of the noise alone
+  double tau = 0;            // 2 Gamma (Lemma 5.1)
+  double theta = 0;          // Alg. 2 threshold (linear only)
+  double threshold = 0;      // core when S(X) >= threshold
   double min_pts_prime = 0;  // MinPts + tau (Sec. 7.2)
   privacy::Sampler sampler = privacy::Sampler::secure;  // the sampler the histogram really used
   // Public: functions of the release (released cells; cells whose neighbourhood sum was formed).

@@ -78,7 +78,8 @@ RowMatrix place_initial_centers(const Bounds& bounds, std::size_t k, Rng& rng) {
 std::string iteration_suffix(std::int64_t it) { return " (DP-k-means iteration " + std::to_string(it + 1) + ")"; }
 
 // diffprivlib's models.KMeans iterations, bit for bit (see the header); labels are current on entry.
-void run_diffprivlib(const double* coords, std::size_t n, const Bounds& bounds, DpKmeansResult& r, Rng& rng, BudgetLedger& ledger) {
+void run_diffprivlib(const double* coords, std::size_t n, const Bounds& bounds, DpKmeansResult& r, Rng& rng,
+                     BudgetLedger& ledger) {
   const std::size_t d = bounds.dims(), k = static_cast<std::size_t>(r.centers.rows());
   const double factor = ledger.noise_scale();
   std::vector<double> sums(k * d);
@@ -94,13 +95,14 @@ void run_diffprivlib(const double* coords, std::size_t n, const Bounds& bounds, 
     const std::string t = iteration_suffix(it);
     // The epsilons the draws below use (diffprivlib_split, dp_kmeans.hpp): as_run records diffprivlib's real
     // ones, its count at the share its docstring gives each sum and each sum at the count's.
-    privacy::charge(ledger, "noisy cluster counts" + t, r.epsilon_count, "two_sided_geometric (diffprivlib, floating point)", 1.0,
-                    "l1", "folded into [0.5, inf); disjoint clusters (parallel composition); empty clusters are skipped");
+    privacy::charge(ledger, "noisy cluster counts" + t, r.epsilon_count,
+                    "two_sided_geometric (diffprivlib, floating point)", 1.0, "l1",
+                    "folded into [0.5, inf); disjoint clusters (parallel composition); empty clusters are skipped");
     for (std::size_t j = 0; j < d; ++j)
       if (r.sum_sensitivity[j] > 0)
         privacy::charge(ledger, "noisy cluster coordinate sums, dimension " + std::to_string(j) + t, r.epsilon_sum,
-                        "bounded_laplace (Holohan et al. 2018; diffprivlib, floating point)", r.sum_sensitivity[j], "l1",
-                        "diffprivlib's sensitivity hi - lo on [count~ lo, count~ hi]; disjoint clusters");
+                        "bounded_laplace (Holohan et al. 2018; diffprivlib, floating point)", r.sum_sensitivity[j],
+                        "l1", "diffprivlib's sensitivity hi - lo on [count~ lo, count~ hi]; disjoint clusters");
     std::fill(sums.begin(), sums.end(), 0.0);
     std::fill(counts.begin(), counts.end(), 0);
     for (std::size_t i = 0; i < n; ++i) {
@@ -138,8 +140,8 @@ void run_diffprivlib(const double* coords, std::size_t n, const Bounds& bounds, 
 }
 
 // DPLloyd made eps-DP (see the header: centring, clamps, every cluster noised).
-void run_dplloyd(const double* coords, std::size_t n, const Bounds& bounds, const DpKmeansOptions& o, DpKmeansResult& r, Rng& rng,
-                 BudgetLedger& ledger) {
+void run_dplloyd(const double* coords, std::size_t n, const Bounds& bounds, const DpKmeansOptions& o, DpKmeansResult& r,
+                 Rng& rng, BudgetLedger& ledger) {
   const std::size_t d = bounds.dims(), k = static_cast<std::size_t>(r.centers.rows());
   std::vector<double> mid(d), half(d);
   for (std::size_t j = 0; j < d; ++j) {
@@ -156,9 +158,9 @@ void run_dplloyd(const double* coords, std::size_t n, const Bounds& bounds, cons
     // on the public grid (see the header: a double accumulation's sensitivity exceeds h_j).
     centred_cluster_sums(coords, n, bounds, r.labels, k, count_bound, sums, counts);
     // Every cluster's count, empty or not.
-    const privacy::CountMechanism count_mech =
-        privacy::CountMechanism::laplace(ledger, o.sampler, 1.0, r.epsilon_count, "noisy cluster counts" + t,
-                                         "every one of the k clusters, empty or not; disjoint clusters (parallel composition)");
+    const privacy::CountMechanism count_mech = privacy::CountMechanism::laplace(
+        ledger, o.sampler, 1.0, r.epsilon_count, "noisy cluster counts" + t,
+        "every one of the k clusters, empty or not; disjoint clusters (parallel composition)");
     r.noisy_counts.assign(k, 0.0);
     for (std::size_t c = 0; c < k; ++c) r.noisy_counts[c] = count_mech.noisy(rng, static_cast<double>(counts[c]));
     // Every cluster's centred sums, dimension by dimension.
@@ -168,9 +170,11 @@ void run_dplloyd(const double* coords, std::size_t n, const Bounds& bounds, cons
         continue;  // a constant dimension: no information, no budget
       }
       std::ostringstream note;
-      note << "centred sums sum(clamp(x_j) - c_j) of every cluster; a record moves one of them by at most (hi_j - lo_j)/2; "
+      note << "centred sums sum(clamp(x_j) - c_j) of every cluster; a record moves one of them by at most (hi_j - "
+              "lo_j)/2; "
               "summed exactly as integers on the public grid of spacing "
-           << sum_grid_spacing(half[j], count_bound) << " (Casacuberta et al. CCS 2022); clamped to +-N_bound (hi_j - lo_j)/2, N_bound = "
+           << sum_grid_spacing(half[j], count_bound)
+           << " (Casacuberta et al. CCS 2022); clamped to +-N_bound (hi_j - lo_j)/2, N_bound = "
            << (o.n_public > 0 ? "n_public" : "2^32") << "; disjoint clusters";
       const privacy::RealMechanism sum_mech = privacy::RealMechanism::laplace(
           ledger, o.sampler, half[j], r.epsilon_sum, count_bound * half[j],
@@ -182,7 +186,8 @@ void run_dplloyd(const double* coords, std::size_t n, const Bounds& bounds, cons
     for (std::size_t c = 0; c < k; ++c) {
       const double nc = std::max(r.noisy_counts[c], 1.0);
       for (std::size_t j = 0; j < d; ++j) {
-        const double offset = std::clamp(r.noisy_sums(static_cast<Idx>(c), static_cast<Idx>(j)) / nc, -half[j], half[j]);
+        const double offset =
+            std::clamp(r.noisy_sums(static_cast<Idx>(c), static_cast<Idx>(j)) / nc, -half[j], half[j]);
         r.centers(static_cast<Idx>(c), static_cast<Idx>(j)) = mid[j] + offset;
       }
     }
@@ -210,8 +215,9 @@ double sum_grid_spacing(double half_width, double count_bound) {
   return std::ldexp(1.0, ceil_log2 - sum_grid_bits(count_bound));
 }
 
-void centred_cluster_sums(const double* coords, std::size_t n, const Bounds& bounds, const Labels& labels, std::size_t k,
-                          double count_bound, std::vector<double>& sums, std::vector<std::int64_t>& counts) {
+void centred_cluster_sums(const double* coords, std::size_t n, const Bounds& bounds, const Labels& labels,
+                          std::size_t k, double count_bound, std::vector<double>& sums,
+                          std::vector<std::int64_t>& counts) {
   __extension__ typedef __int128 I128;  // n records of up to 2^53 units each cannot overflow it (n < 2^74)
   const std::size_t d = bounds.dims();
   sums.assign(k * d, 0.0);
@@ -227,7 +233,7 @@ void centred_cluster_sums(const double* coords, std::size_t n, const Bounds& bou
     if (!(half > 0)) continue;  // a constant dimension: its centred sum is 0
     shift[j] = std::ilogb(sum_grid_spacing(half, count_bound));
     unit[j] = static_cast<std::int64_t>(std::floor(std::ldexp(half, -shift[j])));  // exact: a power-of-two scaling
-    limit[j] = count_bound * static_cast<double>(unit[j]);                        // <= 2^53, exact
+    limit[j] = count_bound * static_cast<double>(unit[j]);                         // <= 2^53, exact
   }
   std::vector<I128> acc(k * d, 0);
   for (std::size_t i = 0; i < n; ++i) {
@@ -346,7 +352,8 @@ bool scales_supported(double epsilon, std::int64_t iterations, const Bounds& bou
 }
 
 // T: never the true n, except in the diffprivlib variant without n_public (gap (c)).
-void choose_iterations(std::size_t n, std::size_t d, const DpKmeansOptions& o, DpKmeansResult& r, BudgetLedger& ledger) {
+void choose_iterations(std::size_t n, std::size_t d, const DpKmeansOptions& o, DpKmeansResult& r,
+                       BudgetLedger& ledger) {
   const bool diffprivlib = o.variant == KmeansVariant::diffprivlib;
   if (o.iterations > 0) {
     r.iterations = o.iterations;
@@ -363,17 +370,19 @@ void choose_iterations(std::size_t n, std::size_t d, const DpKmeansOptions& o, D
     r.iterations = kDefaultIterations;
     r.iteration_rule = IterationRule::fixed_default;
   }
-
 }
 
 // What diffprivlib's split spends in all, against the configured epsilon: the ledger states the real entries, and
 // here the difference, so that its entries still add up (ledger.hpp).
-void record_diffprivlib_split(std::size_t d, std::size_t informative, const DpKmeansOptions& o, DpKmeansResult& r, BudgetLedger& ledger) {
-  const double spent = static_cast<double>(r.iterations) * (r.epsilon_count + static_cast<double>(informative) * r.epsilon_sum);
+void record_diffprivlib_split(std::size_t d, std::size_t informative, const DpKmeansOptions& o, DpKmeansResult& r,
+                              BudgetLedger& ledger) {
+  const double spent =
+      static_cast<double>(r.iterations) * (r.epsilon_count + static_cast<double>(informative) * r.epsilon_sum);
   r.epsilon_unspent = o.epsilon - spent;
   std::ostringstream why;
   why.precision(4);
-  why << "diffprivlib's KMeans draws its counts at eps / (T (d + e0)) and each sum at e0 eps / (T (d + e0)) (_split_epsilon's "
+  why << "diffprivlib's KMeans draws its counts at eps / (T (d + e0)) and each sum at e0 eps / (T (d + e0)) "
+         "(_split_epsilon's "
          "two values unpacked the other way round), e0 = cbrt(4 d 0.225^2) = "
       << std::cbrt(4.0 * static_cast<double>(d) * kRho * kRho) << ", d = " << d << ": " << spent / o.epsilon
       << " x the configured epsilon in all";
@@ -397,16 +406,17 @@ void diffprivlib_gaps(double worst_ratio, DpKmeansResult& r) {
   if (worst_ratio > 1) {
     std::ostringstream s;
     s.precision(3);
-    s << "diffprivlib DP-k-means: the coordinate sums are calibrated to hi - lo, but adding or removing a record moves its "
+    s << "diffprivlib DP-k-means: the coordinate sums are calibrated to hi - lo, but adding or removing a record moves "
+         "its "
          "cluster's sum by the record itself, up to max(|lo|, |hi|) per dimension: here up to "
       << worst_ratio << "x the calibrated sensitivity (the domain does not contain 0)";
     r.privacy_gaps.push_back(s.str());
   }
   r.privacy_gaps.push_back(
-      "diffprivlib DP-k-means: an empty cluster's centre is released unchanged, without noise (an atom revealing that its "
+      "diffprivlib DP-k-means: an empty cluster's centre is released unchanged, without noise (an atom revealing that "
+      "its "
       "count is exactly 0, covered by no epsilon)");
-  if (r.iteration_rule == IterationRule::true_n)
-    r.privacy_gaps.push_back(kTrueNIterationsNote);
+  if (r.iteration_rule == IterationRule::true_n) r.privacy_gaps.push_back(kTrueNIterationsNote);
 }
 
 }  // namespace
@@ -443,16 +453,19 @@ void check_secure_epsilon(const DpKmeansOptions& o, const Bounds& bounds) {
   const std::int64_t t = planned_iterations(o, bounds.dims());
   if (secure_scales_supported(o.epsilon, t, bounds, o.n_public)) return;
   const EpsilonLimits l = secure_epsilon_limits(t, bounds, o.n_public);
-  const std::string setting = "T = " + std::to_string(t) + " iterations, d = " + std::to_string(bounds.dims()) +
-                              ", sum bound N = " + (o.n_public > 0 ? "n_public = " + std::to_string(o.n_public) : std::string("2^32"));
+  const std::string setting =
+      "T = " + std::to_string(t) + " iterations, d = " + std::to_string(bounds.dims()) +
+      ", sum bound N = " + (o.n_public > 0 ? "n_public = " + std::to_string(o.n_public) : std::string("2^32"));
   if (o.epsilon < l.min_epsilon)
-    throw InputError("params.epsilon",
-                     "epsilon = " + short_number(o.epsilon) + " is below " + limit_text(l.min_epsilon, true) +
-                         ", the smallest epsilon whose noise the secure samplers can draw for dp_kmeans here (" + setting +
-                         "): eps / (T (d' + e0)) must give a snapping-Laplace scale below the sums' bound and a discrete "
-                         "Laplace count scale of at most 2^40 (dp_kmeans.hpp)",
-                     "use epsilon >= " + limit_text(l.min_epsilon, true) + ", fewer iterations, a larger n_public, or sampler: textbook "
-                         "(flagged non-private)");
+    throw InputError(
+        "params.epsilon",
+        "epsilon = " + short_number(o.epsilon) + " is below " + limit_text(l.min_epsilon, true) +
+            ", the smallest epsilon whose noise the secure samplers can draw for dp_kmeans here (" + setting +
+            "): eps / (T (d' + e0)) must give a snapping-Laplace scale below the sums' bound and a discrete "
+            "Laplace count scale of at most 2^40 (dp_kmeans.hpp)",
+        "use epsilon >= " + limit_text(l.min_epsilon, true) +
+            ", fewer iterations, a larger n_public, or sampler: textbook "
+            "(flagged non-private)");
   throw InputError("params.epsilon",
                    "epsilon = " + short_number(o.epsilon) + " is above " + limit_text(l.max_epsilon, false) +
                        ", the largest epsilon the secure snapping mechanism accepts for dp_kmeans here (" + setting +
@@ -463,9 +476,11 @@ void check_secure_epsilon(const DpKmeansOptions& o, const Bounds& bounds) {
 DpKmeansResult dp_kmeans(const double* coords, std::size_t n, const Bounds& bounds, const DpKmeansOptions& o, Rng& rng,
                          BudgetLedger& ledger) {
   if (bounds.empty())
-    throw InputError("dataset bounds", "DP-k-means needs the public domain bounds of the data", "add bounds: [[lo, hi], ...]");
+    throw InputError("dataset bounds", "DP-k-means needs the public domain bounds of the data",
+                     "add bounds: [[lo, hi], ...]");
   if (o.k < 1) throw InputError("params.k", "k must be >= 1");
-  if (!(o.epsilon > 0) || !std::isfinite(o.epsilon)) throw InputError("params.epsilon", "epsilon must be a finite number > 0");
+  if (!(o.epsilon > 0) || !std::isfinite(o.epsilon))
+    throw InputError("params.epsilon", "epsilon must be a finite number > 0");
   if (n == 0) throw InputError("dataset", "DP-k-means needs at least one point");
   const std::size_t d = bounds.dims();
   const auto K = static_cast<Idx>(o.k), Dm = static_cast<Idx>(d);
@@ -488,8 +503,7 @@ DpKmeansResult dp_kmeans(const double* coords, std::size_t n, const Bounds& boun
   }
   if (diffprivlib && o.diffprivlib_split == DiffprivlibSplit::as_run)
     diffprivlib_budget_split_as_run(o.epsilon, r.iterations, d, informative, r.epsilon_sum, r.epsilon_count);
-  else
-    kmeans_budget_split(o.epsilon, r.iterations, d, informative, r.epsilon_sum, r.epsilon_count);
+  else kmeans_budget_split(o.epsilon, r.iterations, d, informative, r.epsilon_sum, r.epsilon_count);
   if (!diffprivlib) check_secure_epsilon(o, bounds);
 
   if (o.initial_centers.size() > 0) {
@@ -504,7 +518,8 @@ DpKmeansResult dp_kmeans(const double* coords, std::size_t n, const Bounds& boun
   r.inertia = assign_nearest(coords, n, d, r.centers, r.labels);
   if (diffprivlib) run_diffprivlib(coords, n, bounds, r, rng, ledger);
   else run_dplloyd(coords, n, bounds, o, r, rng, ledger);
-  if (diffprivlib && o.diffprivlib_split == DiffprivlibSplit::as_run) record_diffprivlib_split(d, informative, o, r, ledger);
+  if (diffprivlib && o.diffprivlib_split == DiffprivlibSplit::as_run)
+    record_diffprivlib_split(d, informative, o, r, ledger);
 
   if (diffprivlib) diffprivlib_gaps(worst_ratio, r);
   return r;

@@ -113,9 +113,9 @@ struct DpKmeansOptions {
   KmeansVariant variant = KmeansVariant::dplloyd;
   std::int64_t iterations = 0;  // > 0 fixes T
   std::uint64_t n_public = 0;   // > 0: T by the rule on this public n, and N_bound of the sums (dplloyd)
-  privacy::Sampler sampler = privacy::Sampler::secure;  // dplloyd; diffprivlib always uses its own samplers
+  privacy::Sampler sampler = privacy::Sampler::secure;            // dplloyd; diffprivlib always uses its own samplers
   DiffprivlibSplit diffprivlib_split = DiffprivlibSplit::as_run;  // diffprivlib only
-  RowMatrix initial_centers;    // k x d, inside the bounds; empty = the data-independent draw
+  RowMatrix initial_centers;  // k x d, inside the bounds; empty = the data-independent draw
 };
 
 struct DpKmeansResult {
@@ -129,9 +129,9 @@ struct DpKmeansResult {
   // diffprivlib as_run: eps - T (eps_count + d' eps_sum), the budget its split leaves unspent (> 0, d' < 5)
   // or overspends (< 0, d' >= 5); 0 otherwise.
   double epsilon_unspent = 0;
-  std::vector<double> sum_sensitivity;  // per dimension, as calibrated (0 for a constant dimension)
-  std::vector<double> noisy_counts;     // the last iteration's released counts (k)
-  RowMatrix noisy_sums;                 // the last iteration's released sums (k x d; dplloyd: centred)
+  std::vector<double> sum_sensitivity;    // per dimension, as calibrated (0 for a constant dimension)
+  std::vector<double> noisy_counts;       // the last iteration's released counts (k)
+  RowMatrix noisy_sums;                   // the last iteration's released sums (k x d; dplloyd: centred)
   std::vector<std::string> privacy_gaps;  // diffprivlib: the gaps (a)-(c) that apply, one note each
   // Exact statistics of the true data (evaluation only):
   double inertia = 0;                       // of the final labels and centres, on the true points
@@ -194,8 +194,9 @@ int sum_grid_bits(double count_bound);
 double sum_grid_spacing(double half_width, double count_bound);
 // counts[c] = the size of cluster c (labels in [0, k)); sums[c d + j] = the sum over its records of
 // clamp(x_j, lo_j, hi_j) - (lo_j + hi_j) / 2 on the grid, exactly (0 for a constant dimension).
-void centred_cluster_sums(const double* coords, std::size_t n, const Bounds& bounds, const Labels& labels, std::size_t k,
-                          double count_bound, std::vector<double>& sums, std::vector<std::int64_t>& counts);
+void centred_cluster_sums(const double* coords, std::size_t n, const Bounds& bounds, const Labels& labels,
+                          std::size_t k, double count_bound, std::vector<double>& sums,
+                          std::vector<std::int64_t>& counts);
 
 // Throws InputError for unusable parameters. Every release is recorded in `ledger`.
 DpKmeansResult dp_kmeans(const double* coords, std::size_t n, const Bounds& bounds, const DpKmeansOptions& options,

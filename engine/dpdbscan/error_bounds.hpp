@@ -52,12 +52,13 @@ double gamma_geometric(double eps_unit, double beta, double kappa, double univer
 double gamma_gaussian(double sigma, double beta, double kappa, double universe);
 // Gamma of the noise alone (the naive histogram) that `mechanism` draws with the ledger's noise_scale
 // `noise_factor` applied (eps' = eps / (Delta_1 factor), sigma factor); 0 when the factor is 0.
-double gamma_noise(NoiseKind kind, const privacy::CountMechanism& mechanism, double noise_factor, double beta, double kappa,
-                   double universe);
+double gamma_noise(NoiseKind kind, const privacy::CountMechanism& mechanism, double noise_factor, double beta,
+                   double kappa, double universe);
 
 // theta of Alg. 2 when not given: Laplace/geometric max{0, ln(|X|/n)} / eps' (Thm 6.1 / 7.1); gaussian
 // the upper quantile of the mechanism's noise at n / (2|X|) (0 when n >= |X|). With the noise factor
 // applied as for gamma_noise (0 for no noise).
-double default_theta(NoiseKind kind, const privacy::CountMechanism& mechanism, double noise_factor, double universe, double n);
+double default_theta(NoiseKind kind, const privacy::CountMechanism& mechanism, double noise_factor, double universe,
+                     double n);
 
 }  // namespace dpclust::dpdbscan

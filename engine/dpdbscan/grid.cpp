@@ -30,7 +30,8 @@ CellGrid make_grid(const Bounds& bounds, double alpha, double eta) {
   for (std::size_t j = 0; j < g.d; ++j) {
     const double range = g.hi[j] - g.lo[j];
     if (!(std::isfinite(range) && range >= 0))
-      throw InputError("dataset bounds", "bounds of dimension " + std::to_string(j) + " are not a finite interval lo <= hi");
+      throw InputError("dataset bounds",
+                       "bounds of dimension " + std::to_string(j) + " are not a finite interval lo <= hi");
     const double q = std::floor(range * g.inv_width);  // +1 in integers below: exact beyond 2^53 cells
     total *= static_cast<long double>(q) + 1.0L;
     if (!(q >= 0) || total > static_cast<long double>(kMaxUniverse))
@@ -111,8 +112,8 @@ Neighbourhood alpha_neighbourhood(std::size_t d, double eta) {
   const std::uint64_t kappa = count_offsets(d, 0, 0, limit, kMaxKappa);
   if (kappa > kMaxKappa)
     throw InputError("params.eta",
-                     "the alpha-neighbourhood in d = " + std::to_string(d) + " dimensions with eta = " + std::to_string(eta) +
-                         " has more than 10^7 cells (kappa; it is at least 3^d)",
+                     "the alpha-neighbourhood in d = " + std::to_string(d) + " dimensions with eta = " +
+                         std::to_string(eta) + " has more than 10^7 cells (kappa; it is at least 3^d)",
                      kappa_limit_fix(d, eta));
   Neighbourhood nb;
   nb.d = d;
@@ -143,7 +144,9 @@ std::string kappa_limit_fix(std::size_t d, double eta) {
   // The largest d with kappa <= kMaxKappa at this eta (kappa grows with d).
   std::size_t d_fit = 0;
   for (std::size_t k = 1; k <= 14 && neighbourhood_size(k, eta, kMaxKappa) <= kMaxKappa; ++k) d_fit = k;
-  const std::string columns = d_fit > 0 ? "select at most " + std::to_string(d_fit) + " columns (columns: [...]) at eta = " + short_number(eta) : "";
+  const std::string columns =
+      d_fit > 0 ? "select at most " + std::to_string(d_fit) + " columns (columns: [...]) at eta = " + short_number(eta)
+                : "";
   double three_d = 1;
   for (std::size_t k = 0; k < d; ++k) three_d *= 3;
   if (three_d > static_cast<double>(kMaxKappa))
@@ -153,7 +156,9 @@ std::string kappa_limit_fix(std::size_t d, double eta) {
   // Sums of squared gaps are integers and NB needs sum < 16 d / eta^2, so kappa only changes where that bound
   // crosses an integer m: eta_m = sqrt(16 d / m). The largest m (smallest eta) whose kappa fits:
   // kappa grows with m, so a bisection over m in [1, floor(limit)] (m = 1 is {-1, 0, 1}^d, 3^d <= 10^7 here).
-  auto kappa_at = [&](double m) { return neighbourhood_size(d, std::sqrt(16.0 * static_cast<double>(d) / m), kMaxKappa); };
+  auto kappa_at = [&](double m) {
+    return neighbourhood_size(d, std::sqrt(16.0 * static_cast<double>(d) / m), kMaxKappa);
+  };
   // Above m = 1e14 kappa exceeds 10^7 in every d (already 2 sqrt(m) + 1 > 10^7 in 1-D).
   double lo = 1, hi = std::clamp(std::floor(16.0 * static_cast<double>(d) / (eta * eta)), 1.0, 1e14);
   while (hi - lo >= 1) {
@@ -165,8 +170,8 @@ std::string kappa_limit_fix(std::size_t d, double eta) {
   if (e > eta) {
     // Rounded up to 3 significant digits (a larger eta only shrinks kappa).
     const double scale = std::pow(10.0, std::floor(std::log10(e)) - 2);
-    return "eta: " + short_number(std::ceil(e / scale) * scale) + " or more (kappa " + std::to_string(kappa_at(lo)) + " at d = " +
-           std::to_string(d) + ")" + (columns.empty() ? "" : ", or " + columns);
+    return "eta: " + short_number(std::ceil(e / scale) * scale) + " or more (kappa " + std::to_string(kappa_at(lo)) +
+           " at d = " + std::to_string(d) + ")" + (columns.empty() ? "" : ", or " + columns);
   }
   return columns.empty() ? "reduce the dimension of the data" : columns;
 }

@@ -12,8 +12,8 @@
 
 namespace dpclust::dpdbscan {
 
-NoisyHistogram linear_histogram(const CellCounts& counts, const privacy::CountMechanism& mechanism, double theta, const CellStreams& noise,
-                                Rng& rng) {
+NoisyHistogram linear_histogram(const CellCounts& counts, const privacy::CountMechanism& mechanism, double theta,
+                                const CellStreams& noise, Rng& rng) {
   if (!(theta >= 0) || !std::isfinite(theta)) throw std::invalid_argument("linear_histogram: theta must be >= 0");
   // theta = 0: the smallest positive theta (a released 0 is no release; see the header).
   const double t = theta > 0 ? theta : std::numeric_limits<double>::denorm_min();

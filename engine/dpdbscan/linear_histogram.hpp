@@ -43,7 +43,7 @@
 namespace dpclust::dpdbscan {
 
 // theta >= 0 and finite (std::invalid_argument otherwise).
-NoisyHistogram linear_histogram(const CellCounts& counts, const privacy::CountMechanism& mechanism, double theta, const CellStreams& noise,
-                                Rng& rng);
+NoisyHistogram linear_histogram(const CellCounts& counts, const privacy::CountMechanism& mechanism, double theta,
+                                const CellStreams& noise, Rng& rng);
 
 }  // namespace dpclust::dpdbscan

@@ -22,7 +22,8 @@ NoisyHistogram dense_histogram(const CellCounts& counts) {
 
 }  // namespace
 
-NoisyHistogram naive_histogram(const CellCounts& counts, const privacy::CountMechanism& mechanism, NumpyRandomState& numpy) {
+NoisyHistogram naive_histogram(const CellCounts& counts, const privacy::CountMechanism& mechanism,
+                               NumpyRandomState& numpy) {
   NoisyHistogram h = dense_histogram(counts);
   // One stream, in code order: the authors' noise vector (see the header); no blocks, no threads.
   for (std::uint64_t i = 0; i < counts.universe; ++i)
@@ -30,7 +31,8 @@ NoisyHistogram naive_histogram(const CellCounts& counts, const privacy::CountMec
   return h;
 }
 
-NoisyHistogram naive_histogram(const CellCounts& counts, const privacy::CountMechanism& mechanism, const CellStreams& noise) {
+NoisyHistogram naive_histogram(const CellCounts& counts, const privacy::CountMechanism& mechanism,
+                               const CellStreams& noise) {
   NoisyHistogram h = dense_histogram(counts);
   const std::uint64_t X = counts.universe;
   // Thm 2.8: x~_i = x_i + Z_i for all i in X, Z_i from cell i's stream (see the header).
@@ -40,7 +42,8 @@ NoisyHistogram naive_histogram(const CellCounts& counts, const privacy::CountMec
   for (std::int64_t b = 0; b < nc; ++b) {
     CellCursor cursor(noise);
     const std::uint64_t lo = static_cast<std::uint64_t>(b) * kNoiseChunk, hi = std::min(X, lo + kNoiseChunk);
-    for (std::uint64_t i = lo; i < hi; ++i) h.dense_values[i] = mechanism.noisy(cursor.at(i), static_cast<double>(counts.dense_counts[i]));
+    for (std::uint64_t i = lo; i < hi; ++i)
+      h.dense_values[i] = mechanism.noisy(cursor.at(i), static_cast<double>(counts.dense_counts[i]));
   }
   return h;
 }

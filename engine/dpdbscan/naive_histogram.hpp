@@ -31,7 +31,9 @@ inline constexpr std::uint32_t kHistogramNoiseLane = 1;
 // Cells per parallel chunk of the naive histogram (each chunk has its own cursor).
 inline constexpr std::uint64_t kNoiseChunk = std::uint64_t{1} << 16;
 
-NoisyHistogram naive_histogram(const CellCounts& counts, const privacy::CountMechanism& mechanism, const CellStreams& noise);
-NoisyHistogram naive_histogram(const CellCounts& counts, const privacy::CountMechanism& mechanism, NumpyRandomState& numpy);
+NoisyHistogram naive_histogram(const CellCounts& counts, const privacy::CountMechanism& mechanism,
+                               const CellStreams& noise);
+NoisyHistogram naive_histogram(const CellCounts& counts, const privacy::CountMechanism& mechanism,
+                               NumpyRandomState& numpy);
 
 }  // namespace dpclust::dpdbscan

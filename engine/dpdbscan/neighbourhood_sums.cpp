@@ -20,9 +20,16 @@ struct Entry {
 
 class GroupedSums {
  public:
-  GroupedSums(const CellGrid& grid, const Neighbourhood& nb, const NoisyHistogram& hist, double threshold, std::uint64_t max_pairs,
-              std::uint64_t max_box_cells)
-      : g_(grid), nb_(nb), hist_(hist), threshold_(threshold), max_pairs_(max_pairs), max_box_(max_box_cells), d_(grid.d), K_(nb.kappa()) {
+  GroupedSums(const CellGrid& grid, const Neighbourhood& nb, const NoisyHistogram& hist, double threshold,
+              std::uint64_t max_pairs, std::uint64_t max_box_cells)
+      : g_(grid),
+        nb_(nb),
+        hist_(hist),
+        threshold_(threshold),
+        max_pairs_(max_pairs),
+        max_box_(max_box_cells),
+        d_(grid.d),
+        K_(nb.kappa()) {
     const std::size_t R = hist.codes.size();
     if (R >= std::numeric_limits<std::uint32_t>::max() || K_ >= std::numeric_limits<std::uint32_t>::max())
       throw std::invalid_argument("sparse_core_cells: too many released cells or offsets");
@@ -32,7 +39,8 @@ class GroupedSums {
 
   CoreCells run() {
     std::vector<Entry> top(hist_.codes.size());
-    for (std::size_t i = 0; i < top.size(); ++i) top[i] = {static_cast<std::uint32_t>(i), 0, static_cast<std::uint32_t>(K_)};
+    for (std::size_t i = 0; i < top.size(); ++i)
+      top[i] = {static_cast<std::uint32_t>(i), 0, static_cast<std::uint32_t>(K_)};
     group(0, top);
     return std::move(out_);
   }
@@ -86,7 +94,8 @@ class GroupedSums {
   void leaf(std::size_t L, const std::vector<Entry>& es) {
     const std::uint64_t pairs = pairs_of(es);
     // Sized for every pair at once (at most max_pairs, or one target per pair at the last level): no rehash.
-    FlatMap<double> sums(static_cast<std::size_t>(std::min<std::uint64_t>(pairs, std::max<std::uint64_t>(max_pairs_, 1u << 16))));
+    FlatMap<double> sums(
+        static_cast<std::size_t>(std::min<std::uint64_t>(pairs, std::max<std::uint64_t>(max_pairs_, 1u << 16))));
     for (const Entry& e : es) {
       const std::int64_t* s = coords_.data() + static_cast<std::size_t>(e.src) * d_;
       const double v = hist_.values[e.src];
@@ -143,7 +152,8 @@ class GroupedSums {
     for (std::size_t j = L; j < d_; ++j) volume *= static_cast<double>(hi[j] - lo[j] + 1);
     if (volume > static_cast<double>(max_box_)) return false;
     std::vector<std::uint64_t> bstride(d_, 1);
-    for (std::size_t j = d_ - 1; j > L; --j) bstride[j - 1] = bstride[j] * static_cast<std::uint64_t>(hi[j] - lo[j] + 1);
+    for (std::size_t j = d_ - 1; j > L; --j)
+      bstride[j - 1] = bstride[j] * static_cast<std::uint64_t>(hi[j] - lo[j] + 1);
     const std::size_t cells = static_cast<std::size_t>(volume);
     box_sums_.assign(cells, 0.0);
     box_touched_.assign(cells, 0);
@@ -174,7 +184,8 @@ class GroupedSums {
         }
         if (!inside) continue;
         // Targets s_last - o_last for o_last in [-r, r]: the cells s_last - r .. s_last + r of the last axis.
-        const std::int64_t t0 = std::max<std::int64_t>(s[last] - r, 0), t1 = std::min<std::int64_t>(s[last] + r, dim_last - 1);
+        const std::int64_t t0 = std::max<std::int64_t>(s[last] - r, 0),
+                           t1 = std::min<std::int64_t>(s[last] + r, dim_last - 1);
         if (L == last) {
           // The last axis is the box's only one: index t - lo.
           for (std::int64_t t = t0; t <= t1; ++t) {

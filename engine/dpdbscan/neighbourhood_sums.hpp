@@ -5,7 +5,8 @@
 //
 // Each released cell s contributes its value to the kappa cells X = s - o (o in NB). Summing all
 // released x kappa pairs in one hash map needs memory for every cell touched -- up to released x kappa
-// cells, 1.3 million per released cell in 8-D -- more than the memory of a machine on 8-column data. Here the targets are split by their leading grid coordinates until a group's pairs fit the budget:
+// cells, 1.3 million per released cell in 8-D -- more than the memory of a machine on 8-column data. Here the targets
+// are split by their leading grid coordinates until a group's pairs fit the budget:
 //
 //   group (prefix t_0..t_{L-1}) holds, for each released cell s (ascending), the run of offsets whose first
 //   L coordinates are s_0 - t_0, .., s_{L-1} - t_{L-1} (a contiguous run of the lexicographic offsets);

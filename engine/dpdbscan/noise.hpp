@@ -76,7 +76,8 @@ std::string limit_text(double x, bool lower);
 
 // Builds the histogram's mechanism and records its one ledger entry (every cell is a disjoint count:
 // parallel composition, stated in the entry's note). Throws InputError for unusable epsilon / delta.
-privacy::CountMechanism histogram_mechanism(BudgetLedger& ledger, NoiseKind kind, privacy::Sampler sampler, double epsilon,
-                                            double delta, bool bounded_dp, const std::string& step, const std::string& note);
+privacy::CountMechanism histogram_mechanism(BudgetLedger& ledger, NoiseKind kind, privacy::Sampler sampler,
+                                            double epsilon, double delta, bool bounded_dp, const std::string& step,
+                                            const std::string& note);
 
 }  // namespace dpclust::dpdbscan

@@ -17,7 +17,8 @@ namespace {
 // The inputs refused before any work.
 void check_inputs(std::size_t n, const Bounds& bounds, const PairwiseOptions& o, const BudgetLedger& ledger) {
   if (bounds.empty())
-    throw InputError("dataset bounds", "the pairwise baseline needs the public domain bounds (its sensitivity is the domain diameter)",
+    throw InputError("dataset bounds",
+                     "the pairwise baseline needs the public domain bounds (its sensitivity is the domain diameter)",
                      "add bounds: [[lo, hi], ...]");
   if (n > o.max_n)
     throw InputError("params.max_n",
@@ -27,8 +28,10 @@ void check_inputs(std::size_t n, const Bounds& bounds, const PairwiseOptions& o,
   if (!(o.alpha > 0)) throw InputError("params.alpha", "alpha must be > 0");
   if (o.min_pts < 1) throw InputError("params.min_pts", "min_pts must be >= 1");
   if (ledger.relation() != NeighbourRelation::replace_one)
-    throw std::logic_error("the pairwise baseline's sensitivity (n - 1) D is computed under replace-one neighbours, but the "
-                           "ledger is " + std::string(to_string(ledger.relation())));
+    throw std::logic_error(
+        "the pairwise baseline's sensitivity (n - 1) D is computed under replace-one neighbours, but the "
+        "ledger is " +
+        std::string(to_string(ledger.relation())));
 }
 
 // A symmetric bit matrix, one row of `words` 64-bit words per point.
@@ -110,8 +113,8 @@ void expand_clusters(const Adjacency& a, const std::vector<char>& core, BorderRu
 
 }  // namespace
 
-PairwiseResult pairwise_noisy_dbscan(const double* coords, std::size_t n, const Bounds& bounds, const PairwiseOptions& o,
-                                     Rng& rng, BudgetLedger& ledger) {
+PairwiseResult pairwise_noisy_dbscan(const double* coords, std::size_t n, const Bounds& bounds,
+                                     const PairwiseOptions& o, Rng& rng, BudgetLedger& ledger) {
   check_inputs(n, bounds, o, ledger);
   const std::size_t d = bounds.dims();
   PairwiseResult r;
@@ -132,9 +135,10 @@ PairwiseResult pairwise_noisy_dbscan(const double* coords, std::size_t n, const 
   // record moves n - 1 entries by up to D each: the matrix is (n - 1) eps-DP. The ledger states that true
   // cost, (n - 2) eps beyond the configured one, so the accounting does not sum the configured epsilon.
   if (o.per_entry_sensitivity && n > 2)
-    ledger.charge_excess("sensitivity: entry (true cost of the matrix)", static_cast<double>(n - 2) * o.epsilon,
-                         "sensitivity: entry calibrates each distance to D, but one replaced record changes its n - 1 = " +
-                             std::to_string(n - 1) + " distances by up to D each: the matrix costs (n - 1) epsilon");
+    ledger.charge_excess(
+        "sensitivity: entry (true cost of the matrix)", static_cast<double>(n - 2) * o.epsilon,
+        "sensitivity: entry calibrates each distance to D, but one replaced record changes its n - 1 = " +
+            std::to_string(n - 1) + " distances by up to D each: the matrix costs (n - 1) epsilon");
 
   const Adjacency a = noisy_adjacency(coords, n, bounds, o, mech, r.diameter, rng);
   std::vector<char> core(n, 0);

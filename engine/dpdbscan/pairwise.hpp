@@ -3,7 +3,8 @@
 // perturb the pairwise distance matrix with Laplace noise, clamp each entry to [0, D] (D = diameter of
 // the public domain), and run DBSCAN (scikit-learn semantics, metric='precomputed') on it; the point
 // labels are the release. `border` says whether border points join a cluster (scikit-learn) or stay
-// noise (the paper's Sec. 2 definition, which its Table 2 uses for exact DBSCAN; cluster/dbscan/dbscan.hpp). The paper reports ARI = AMI = 0 for it on every dataset.
+// noise (the paper's Sec. 2 definition, which its Table 2 uses for exact DBSCAN; cluster/dbscan/dbscan.hpp). The paper
+// reports ARI = AMI = 0 for it on every dataset.
 //
 // Neighbouring relation: replace-one (bounded DP; NeighbourRelation::replace_one in its MethodInfo, so
 // the runner's ledger and every entry carry it). The released object is an n x n matrix: its shape is n,
@@ -53,7 +54,7 @@ struct PairwiseResult {
   double noise_scale = 0;  // sensitivity / eps (the Laplace scale before snapping)
 };
 
-PairwiseResult pairwise_noisy_dbscan(const double* coords, std::size_t n, const Bounds& bounds, const PairwiseOptions& options,
-                                     Rng& rng, BudgetLedger& ledger);
+PairwiseResult pairwise_noisy_dbscan(const double* coords, std::size_t n, const Bounds& bounds,
+                                     const PairwiseOptions& options, Rng& rng, BudgetLedger& ledger);
 
 }  // namespace dpclust::dpdbscan

@@ -35,7 +35,8 @@ ReleasedSpans spans_from_release(const json& release, const std::string& where) 
   const json& hi = need(grid, "hi", "grid", where);
   const json& dims = need(grid, "cells_per_dim", "grid", where);
   const json& width = need(grid, "cell_width", "grid", where);
-  if (!lo.is_array() || lo.empty() || !hi.is_array() || !dims.is_array() || lo.size() != hi.size() || lo.size() != dims.size())
+  if (!lo.is_array() || lo.empty() || !hi.is_array() || !dims.is_array() || lo.size() != hi.size() ||
+      lo.size() != dims.size())
     bad(where, "grid", "lo, hi and cells_per_dim must be lists of the same non-zero length");
   if (!width.is_number() || !(width.get<double>() > 0) || !std::isfinite(width.get<double>()))
     bad(where, "grid.cell_width", "must be a positive number");
@@ -45,7 +46,8 @@ ReleasedSpans spans_from_release(const json& release, const std::string& where) 
   for (std::size_t j = 0; j < g.d; ++j) {
     if (!lo[j].is_number() || !hi[j].is_number() || !(lo[j].get<double>() < hi[j].get<double>()))
       bad(where, "grid.lo/hi", "each dimension needs numbers lo < hi");
-    if (!is_count(dims[j]) || dims[j].get<std::uint64_t>() == 0) bad(where, "grid.cells_per_dim", "positive integers expected");
+    if (!is_count(dims[j]) || dims[j].get<std::uint64_t>() == 0)
+      bad(where, "grid.cells_per_dim", "positive integers expected");
     g.lo.push_back(lo[j].get<double>());
     g.hi.push_back(hi[j].get<double>());
     g.dims.push_back(dims[j].get<std::uint64_t>());
@@ -70,7 +72,8 @@ ReleasedSpans spans_from_release(const json& release, const std::string& where) 
     const json& list = need(spans[s], "cells", at, where);
     if (!list.is_array()) bad(where, at + ".cells", "must be a list of cells");
     for (const json& c : list) {
-      if (!c.is_array() || c.size() != g.d) bad(where, at + ".cells", "each cell is a list of " + std::to_string(g.d) + " integers");
+      if (!c.is_array() || c.size() != g.d)
+        bad(where, at + ".cells", "each cell is a list of " + std::to_string(g.d) + " integers");
       std::uint64_t code = 0;
       for (std::size_t j = 0; j < g.d; ++j) {
         if (!is_count(c[j]) || c[j].get<std::uint64_t>() >= g.dims[j])

@@ -98,11 +98,13 @@ CoreCells find_core_cells(const CellGrid& grid, const Neighbourhood& nb, const N
   return sparse_core_cells(grid, nb, hist, threshold);
 }
 
-SpanSet merge_core_cells(const CellGrid& grid, const Neighbourhood& nb, std::vector<std::uint64_t> core_codes, bool dense) {
+SpanSet merge_core_cells(const CellGrid& grid, const Neighbourhood& nb, std::vector<std::uint64_t> core_codes,
+                         bool dense) {
   SpanSet out;
   out.codes = std::move(core_codes);
   const std::size_t n = out.codes.size();
-  if (n >= std::numeric_limits<std::uint32_t>::max()) throw std::invalid_argument("merge_core_cells: too many core cells");
+  if (n >= std::numeric_limits<std::uint32_t>::max())
+    throw std::invalid_argument("merge_core_cells: too many core cells");
   const std::size_t d = grid.d;
   std::vector<std::int32_t> table;
   FlatMap<std::uint32_t> map(dense ? 1 : n);

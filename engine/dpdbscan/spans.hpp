@@ -42,7 +42,8 @@ struct SpanSet {
 };
 
 // `dense` selects a |X|-long lookup table instead of a hash map for the neighbour look-ups.
-SpanSet merge_core_cells(const CellGrid& grid, const Neighbourhood& nb, std::vector<std::uint64_t> core_codes, bool dense);
+SpanSet merge_core_cells(const CellGrid& grid, const Neighbourhood& nb, std::vector<std::uint64_t> core_codes,
+                         bool dense);
 
 class SpanClassifier {
  public:

@@ -32,8 +32,8 @@ std::vector<double> sqrt_doubling_split(double total, std::size_t count) {
 double max_abs(double lo, double hi) { return std::max(std::abs(lo), std::abs(hi)); }
 
 // The per-leaf Gaussian sums and the centres (the reference's _averaging).
-void release_centres(const double* clamped, std::size_t d, const Bounds& bounds, const SplitTree& tree, const DpmOptions& o,
-                     const DpmBudget& budget, Rng& rng, BudgetLedger& ledger, DpmResult& r) {
+void release_centres(const double* clamped, std::size_t d, const Bounds& bounds, const SplitTree& tree,
+                     const DpmOptions& o, const DpmBudget& budget, Rng& rng, BudgetLedger& ledger, DpmResult& r) {
   double l2 = 0;
   for (std::size_t j = 0; j < d; ++j) l2 += max_abs(bounds.lo[j], bounds.hi[j]) * max_abs(bounds.lo[j], bounds.hi[j]);
   l2 = std::sqrt(l2);
@@ -42,12 +42,13 @@ void release_centres(const double* clamped, std::size_t d, const Bounds& bounds,
   const std::string step = "noisy leaf sums (centres)";
   const std::string note =
       "every coordinate of every leaf's sum of clamped points, one Gaussian per coordinate; L2 sensitivity sqrt(sum_j "
-      "max(|lo_j|, |hi_j|)^2) (the reference's max_norm); disjoint leaves (parallel composition); divided by the leaf's "
+      "max(|lo_j|, |hi_j|)^2) (the reference's max_norm); disjoint leaves (parallel composition); divided by the "
+      "leaf's "
       "noisy count from the tree";
   std::vector<double> sums(d);
   if (o.sampler == privacy::Sampler::textbook) {
-    const privacy::CountMechanism mech =
-        privacy::CountMechanism::gaussian_tight(ledger, o.sampler, l2, budget.centres, budget.delta_centres, step, note);
+    const privacy::CountMechanism mech = privacy::CountMechanism::gaussian_tight(ledger, o.sampler, l2, budget.centres,
+                                                                                 budget.delta_centres, step, note);
     r.sum_sigma = mech.scale();
     for (std::size_t c = 0; c < leaves; ++c) {
       const Leaf& leaf = tree.leaves[c];
@@ -55,7 +56,8 @@ void release_centres(const double* clamped, std::size_t d, const Bounds& bounds,
       for (std::size_t s = leaf.begin; s < leaf.end; ++s)
         for (std::size_t j = 0; j < d; ++j) sums[j] += clamped[static_cast<std::size_t>(tree.order[s]) * d + j];
       const double divisor = leaf.noisy_count >= 1 ? leaf.noisy_count : 1.0;
-      for (std::size_t j = 0; j < d; ++j) r.centres(static_cast<Idx>(c), static_cast<Idx>(j)) = mech.noisy(rng, sums[j]) / divisor;
+      for (std::size_t j = 0; j < d; ++j)
+        r.centres(static_cast<Idx>(c), static_cast<Idx>(j)) = mech.noisy(rng, sums[j]) / divisor;
     }
     return;
   }
@@ -91,7 +93,8 @@ void release_centres(const double* clamped, std::size_t d, const Bounds& bounds,
     }
     const double divisor = leaf.noisy_count >= 1 ? leaf.noisy_count : 1.0;
     for (std::size_t j = 0; j < d; ++j)
-      r.centres(static_cast<Idx>(c), static_cast<Idx>(j)) = mech.noisy(rng, static_cast<double>(units[j])) * grid / divisor;
+      r.centres(static_cast<Idx>(c), static_cast<Idx>(j)) =
+          mech.noisy(rng, static_cast<double>(units[j])) * grid / divisor;
   }
 }
 
@@ -114,7 +117,8 @@ DpmBudget dpm_budget(const DpmOptions& o) {
 }
 
 void check_dpm_options(const DpmOptions& o, const Bounds& bounds) {
-  if (!(o.epsilon > 0) || !std::isfinite(o.epsilon)) throw InputError("params.epsilon", "epsilon must be finite and > 0");
+  if (!(o.epsilon > 0) || !std::isfinite(o.epsilon))
+    throw InputError("params.epsilon", "epsilon must be finite and > 0");
   if (!(o.delta > 0 && o.delta < 1))
     throw InputError("params.delta", "DPM's centres are released with Gaussian noise, which needs delta in (0, 1)",
                      "set delta, e.g. 1e-5 (the paper) or 1 / (n sqrt n) (the artifact)");
@@ -123,24 +127,30 @@ void check_dpm_options(const DpmOptions& o, const Bounds& bounds) {
   const char* keys[] = {"share_interval", "share_counts", "share_splits", "share_centres"};
   for (int i = 0; i < 4; ++i)
     if (!(shares[i] > 0) || !std::isfinite(shares[i]))
-      throw InputError(std::string("params.") + keys[i], std::string(keys[i]) + " must be finite and > 0: every step of DPM spends budget",
+      throw InputError(std::string("params.") + keys[i],
+                       std::string(keys[i]) + " must be finite and > 0: every step of DPM spends budget",
                        "the reference's shares are 0.04, 0.18, 0.18, 0.6");
-  if (!(o.weights.q > 0 && o.weights.q < 0.5)) throw InputError("params.q", "q must be in (0, 1/2)", "the reference uses 1/12");
-  if (!(o.weights.t > 0 && o.weights.t < 1)) throw InputError("params.t", "t must be in (0, 1)", "the reference uses 0.3");
+  if (!(o.weights.q > 0 && o.weights.q < 0.5))
+    throw InputError("params.q", "q must be in (0, 1/2)", "the reference uses 1/12");
+  if (!(o.weights.t > 0 && o.weights.t < 1))
+    throw InputError("params.t", "t must be in (0, 1)", "the reference uses 0.3");
   if (!(o.weights.w_c + o.weights.w_e > 0))
-    throw InputError("params.w_e", "w_c and w_e cannot both be 0 (every split would be uniform)", "the reference uses w_c = 1, w_e = 5");
+    throw InputError("params.w_e", "w_c and w_e cannot both be 0 (every split would be uniform)",
+                     "the reference uses w_c = 1, w_e = 5");
   if (bounds.empty()) return;
   double norm = 0;
   for (std::size_t j = 0; j < bounds.dims(); ++j) norm = std::max(norm, max_abs(bounds.lo[j], bounds.hi[j]));
   if (!(norm > 0))
-    throw InputError("bounds", "DPM needs a box with a point other than the origin: the centres' sensitivity max |bound| is 0",
+    throw InputError("bounds",
+                     "DPM needs a box with a point other than the origin: the centres' sensitivity max |bound| is 0",
                      "widen the bounds");
   if (o.sampler == privacy::Sampler::secure) {
     const DpmBudget b = dpm_budget(o);
     // The exact discrete Laplace takes scales up to 2^40: the smallest level's count budget must be >= 2^-40.
     if (b.count_per_level.front() < 0x1p-40)
       throw InputError("params.epsilon",
-                       "epsilon " + short_number(o.epsilon) + " leaves the root's count " + short_number(b.count_per_level.front()) +
+                       "epsilon " + short_number(o.epsilon) + " leaves the root's count " +
+                           short_number(b.count_per_level.front()) +
                            ", below the exact sampler's smallest epsilon 2^-40",
                        "raise epsilon or share_counts");
   }
@@ -178,7 +188,8 @@ DpmResult dpm(const double* coords, std::size_t n, std::size_t d, const Bounds& 
     throw InputError("bounds", "DPM needs public bounds for each of the " + std::to_string(d) + " dimensions",
                      "set bounds: [[lo, hi], ...] in the dataset entry");
   check_dpm_options(o, bounds);
-  if (n >= (std::size_t{1} << 32)) throw InputError("dataset", "DPM takes at most 2^32 - 1 points", "sample the dataset (sample: N)");
+  if (n >= (std::size_t{1} << 32))
+    throw InputError("dataset", "DPM takes at most 2^32 - 1 points", "sample the dataset (sample: N)");
   DpmResult r;
   r.budget = dpm_budget(o);
   const DpmBudget& b = r.budget;
@@ -209,7 +220,8 @@ DpmResult dpm(const double* coords, std::size_t n, std::size_t d, const Bounds& 
   r.root_noisy_count = mech.counts[0].noisy(rng, static_cast<double>(n));
 
   // The interval size (its own ledger entry), then the public candidate grid.
-  r.interval = estimate_interval_size(clamped.data(), n, d, bounds, r.root_noisy_count, b.interval, o.gap_statistic, o.sampler, rng, ledger);
+  r.interval = estimate_interval_size(clamped.data(), n, d, bounds, r.root_noisy_count, b.interval, o.gap_statistic,
+                                      o.sampler, rng, ledger);
   if (o.gap_statistic == GapStatistic::rank_mean && d > 1) {
     // The charged sensitivity 2 is not the statistic's (up to n - 1 averaged gaps move), and no other finite
     // one is known: the trial is unbounded, not at its configured epsilon.
@@ -228,11 +240,15 @@ DpmResult dpm(const double* coords, std::size_t n, std::size_t d, const Bounds& 
     const std::string step = "split choices, " + level_text(l);
     const std::string note =
         "one separator per node of level " + std::to_string(l) +
-        " (disjoint nodes: parallel composition); score w_c C + w_e E, sensitivity w_c max(t/q, 2(1-t)/(1-2q)) / N' + w_e / N', "
+        " (disjoint nodes: parallel composition); score w_c C + w_e E, sensitivity w_c max(t/q, 2(1-t)/(1-2q)) / N' + "
+        "w_e / N', "
         "N' = max(N + ln(2 delta_c) / eps_c, 1); delta = the reference's share for that lower bound" +
-        std::string(o.sampler == privacy::Sampler::secure ? "; scores in units of sensitivity / 4096, charged as 4098 units" : "");
+        std::string(o.sampler == privacy::Sampler::secure
+                        ? "; scores in units of sensitivity / 4096, charged as 4098 units"
+                        : "");
     if (o.sampler == privacy::Sampler::secure) {
-      mech.exact.push_back(privacy::ExponentialMechanism::unrecorded(b.split_per_level[l], units, ledger.noise_scale()));
+      mech.exact.push_back(
+          privacy::ExponentialMechanism::unrecorded(b.split_per_level[l], units, ledger.noise_scale()));
       privacy::charge(ledger, step, b.split_per_level[l], "exponential_exact", units, "utility", note, split_delta);
     } else {
       privacy::charge(ledger, step, b.split_per_level[l], "exponential (textbook)", 1.0, "utility", note, split_delta);

@@ -62,7 +62,8 @@ namespace dpclust::dpm {
 
 // The non_private note, and the ledger's unbounded reason, of gap_statistic: rank_mean in d > 1 dimensions.
 inline constexpr const char* kRankMeanNote =
-    "DPM gap_statistic: rank_mean (the reference's) charges the percentile with sensitivity 2, which holds for d = 1 only: "
+    "DPM gap_statistic: rank_mean (the reference's) charges the percentile with sensitivity 2, which holds for d = 1 "
+    "only: "
     "one point shifts the ranks of each dimension at a different place and changes up to n - 1 of the averaged gaps";
 
 struct DpmOptions {
@@ -88,28 +89,28 @@ struct DpmBudget {
 DpmBudget dpm_budget(const DpmOptions& o);
 
 struct DpmResult {
-  RowMatrix centres;                   // leaves x d, the release
-  Labels labels;                       // nearest released centre (evaluation only)
-  double root_noisy_count = 0;         // released
-  IntervalSizeEstimate interval;       // released (w, p)
-  std::vector<std::size_t> candidates; // per dimension, m_j
-  std::vector<Split> splits;           // released (the kept separators)
+  RowMatrix centres;                      // leaves x d, the release
+  Labels labels;                          // nearest released centre (evaluation only)
+  double root_noisy_count = 0;            // released
+  IntervalSizeEstimate interval;          // released (w, p)
+  std::vector<std::size_t> candidates;    // per dimension, m_j
+  std::vector<Split> splits;              // released (the kept separators)
   std::vector<double> leaf_noisy_counts;  // released
   std::vector<int> leaf_levels;
   double split_limit = 0;
-  double sum_sigma = 0;                // the Gaussian's sigma, in the data's units
-  double sum_grid = 0;                 // secure: the grid spacing of the sums (0: textbook)
+  double sum_sigma = 0;  // the Gaussian's sigma, in the data's units
+  double sum_grid = 0;   // secure: the grid spacing of the sums (0: textbook)
   DpmBudget budget;
   std::vector<std::string> privacy_gaps;  // the non-private readings that apply
   // Exact statistics of the true data (evaluation only):
-  double inertia = 0;                  // of the released centres on the true points
+  double inertia = 0;  // of the released centres on the true points
   std::vector<std::size_t> leaf_sizes;
-  std::size_t clamped_coordinates = 0; // coordinates moved into the box
+  std::size_t clamped_coordinates = 0;  // coordinates moved into the box
 };
 
 // Throws InputError for unusable parameters (with the parameter's key). Every release is recorded in `ledger`.
-DpmResult dpm(const double* coords, std::size_t n, std::size_t d, const Bounds& bounds, const DpmOptions& options, Rng& rng,
-              BudgetLedger& ledger);
+DpmResult dpm(const double* coords, std::size_t n, std::size_t d, const Bounds& bounds, const DpmOptions& options,
+              Rng& rng, BudgetLedger& ledger);
 
 // Checks of the options and the box that need no data (check_shape and dpm()): InputError with the key.
 void check_dpm_options(const DpmOptions& o, const Bounds& bounds);

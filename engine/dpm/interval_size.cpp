@@ -49,7 +49,8 @@ double normal_spacing_survival(std::uint64_t n, double g) {
 }
 
 double normal_spacing_quantile(std::uint64_t n, double quantile) {
-  if (!(quantile > 0 && quantile < 1)) throw std::invalid_argument("normal_spacing_quantile: quantile must be in (0, 1)");
+  if (!(quantile > 0 && quantile < 1))
+    throw std::invalid_argument("normal_spacing_quantile: quantile must be in (0, 1)");
   const double target = 1 - quantile;
   // S decreases from 1 (g = 0) to 0; bisection on log g.
   // g is about 0.4 / n for large n and 0.9 for n = 2: the bracket [1e-4 / n, 10] holds it with room.
@@ -100,9 +101,11 @@ std::vector<double> rank_mean_gaps(const double* coords, std::size_t n, std::siz
   return mean;
 }
 
-double private_quantile(std::vector<double>& values, double quantile, double upper, double rank_sensitivity, double epsilon,
-                        privacy::Sampler sampler, Rng& rng, BudgetLedger& ledger, const std::string& step) {
-  if (!(upper > 0) || !std::isfinite(upper)) throw std::invalid_argument("private_quantile: the upper bound must be finite and > 0");
+double private_quantile(std::vector<double>& values, double quantile, double upper, double rank_sensitivity,
+                        double epsilon, privacy::Sampler sampler, Rng& rng, BudgetLedger& ledger,
+                        const std::string& step) {
+  if (!(upper > 0) || !std::isfinite(upper))
+    throw std::invalid_argument("private_quantile: the upper bound must be finite and > 0");
   for (double& v : values) v = clamp_to(v, 0.0, upper);
   std::sort(values.begin(), values.end());
   const std::size_t k = values.size();
@@ -110,12 +113,14 @@ double private_quantile(std::vector<double>& values, double quantile, double upp
   // Interval i (i = 0..k) lies between the i-th and (i+1)-th of 0, values..., upper; i values lie below it.
   auto left = [&](std::size_t i) { return i == 0 ? 0.0 : values[i - 1]; };
   auto right = [&](std::size_t i) { return i == k ? upper : values[i]; };
-  const std::string note = "the rank utility -|i - q k| over the intervals between the sorted gaps on [0, " + std::to_string(upper) +
-                           "] (diffprivlib's quantile); rank sensitivity " + std::to_string(rank_sensitivity);
+  const std::string note = "the rank utility -|i - q k| over the intervals between the sorted gaps on [0, " +
+                           std::to_string(upper) + "] (diffprivlib's quantile); rank sensitivity " +
+                           std::to_string(rank_sensitivity);
   if (sampler == privacy::Sampler::textbook) {
     privacy::charge(ledger, step, epsilon, "exponential (textbook)", rank_sensitivity, "utility", note);
     ledger.declare_unbounded(
-        "DPM's interval-size percentile with sampler: textbook is diffprivlib's continuous output (a uniform point of the "
+        "DPM's interval-size percentile with sampler: textbook is diffprivlib's continuous output (a uniform point of "
+        "the "
         "chosen interval, in doubles, whose ends are private values)");
     const double f = ledger.noise_scale();
     // diffprivlib: probabilities exp(eps (u - max u) / (2 Delta)) times the interval widths, then the
@@ -145,8 +150,8 @@ double private_quantile(std::vector<double>& values, double quantile, double upp
   // Secure: the lattice points of each interval form one block of the exact exponential mechanism.
   const privacy::ExponentialMechanism em = privacy::ExponentialMechanism::build(
       ledger, epsilon, static_cast<double>(kQualityUnits) * rank_sensitivity + 2, step,
-      note + "; utilities in units of 1/" + std::to_string(kQualityUnits) + " rank (sensitivity K Delta + 2 units), output on the lattice j " +
-          std::to_string(upper) + " 2^-40");
+      note + "; utilities in units of 1/" + std::to_string(kQualityUnits) +
+          " rank (sensitivity K Delta + 2 units), output on the lattice j " + std::to_string(upper) + " 2^-40");
   const LatticeBlocks blocks = quantile_lattice_blocks(values, quantile, upper);
   const privacy::ExponentialMechanism::Choice c = em.choose(blocks.count, blocks.distance, rng);
   const std::uint64_t j = blocks.first[c.block] + c.offset;
@@ -163,7 +168,8 @@ LatticeBlocks quantile_lattice_blocks(const std::vector<double>& sorted, double 
     const std::uint64_t first = i == 0 ? 0 : lattice_ceil(sorted[i - 1], upper);
     const std::uint64_t end = i == k ? kMaxBlock + 1 : lattice_ceil(sorted[i], upper);
     std::uint64_t count = end > first ? end - first : 0;
-    const auto distance = static_cast<std::uint64_t>(std::min(std::ceil(units * std::abs(static_cast<double>(i) - target)), 0x1p40));
+    const auto distance =
+        static_cast<std::uint64_t>(std::min(std::ceil(units * std::abs(static_cast<double>(i) - target)), 0x1p40));
     // Only the last interval can hold all 2^40 + 1 points (every value 0): its last point goes to a block of
     // its own at the same distance, so that it keeps the probability a neighbour's data would give it (a
     // neighbour with one gap above 0 has it in a smaller last block).
@@ -185,14 +191,15 @@ LatticeBlocks quantile_lattice_blocks(const std::vector<double>& sorted, double 
 }
 
 IntervalSizeEstimate estimate_interval_size(const double* coords, std::size_t n, std::size_t d, const Bounds& bounds,
-                                            double noisy_count, double epsilon, GapStatistic statistic, privacy::Sampler sampler,
-                                            Rng& rng, BudgetLedger& ledger) {
+                                            double noisy_count, double epsilon, GapStatistic statistic,
+                                            privacy::Sampler sampler, Rng& rng, BudgetLedger& ledger) {
   IntervalSizeEstimate e;
   e.statistic = statistic;
   double upper = 0;
   for (std::size_t j = 0; j < d; ++j) upper = std::max(upper, bounds.hi[j] - bounds.lo[j]);
   if (!(upper > 0)) upper = 1;  // a one-point domain: every gap is 0
-  std::vector<double> gaps = statistic == GapStatistic::pooled ? pooled_gaps(coords, n, d, bounds) : rank_mean_gaps(coords, n, d, bounds);
+  std::vector<double> gaps =
+      statistic == GapStatistic::pooled ? pooled_gaps(coords, n, d, bounds) : rank_mean_gaps(coords, n, d, bounds);
   e.rank_sensitivity = statistic == GapStatistic::pooled ? 2.0 * static_cast<double>(d) : 2.0;
   e.gap_percentile = private_quantile(gaps, kGapQuantile, upper, e.rank_sensitivity, epsilon, sampler, rng, ledger,
                                       "interval size: private 65th percentile of the gaps");

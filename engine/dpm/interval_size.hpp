@@ -81,8 +81,9 @@ std::vector<double> rank_mean_gaps(const double* coords, std::size_t n, std::siz
 // utility -|i - quantile k| of sensitivity `rank_sensitivity`, at `epsilon`; records its ledger entry
 // under `step`. Secure: a lattice point (above); textbook: diffprivlib's continuous output (declares the
 // ledger unbounded).
-double private_quantile(std::vector<double>& values, double quantile, double upper, double rank_sensitivity, double epsilon,
-                        privacy::Sampler sampler, Rng& rng, BudgetLedger& ledger, const std::string& step);
+double private_quantile(std::vector<double>& values, double quantile, double upper, double rank_sensitivity,
+                        double epsilon, privacy::Sampler sampler, Rng& rng, BudgetLedger& ledger,
+                        const std::string& step);
 
 // The secure percentile's blocks (above): block i holds the lattice points j upper 2^-40, j = 0..2^40, in
 // the interval i between the sorted values (its first point `first`, `count` points), at distance
@@ -95,17 +96,17 @@ LatticeBlocks quantile_lattice_blocks(const std::vector<double>& sorted, double 
 
 struct IntervalSizeEstimate {
   GapStatistic statistic = GapStatistic::pooled;
-  double rank_sensitivity = 0;     // 2d (pooled) or 2 (rank_mean, the reference's claim)
-  double gap_percentile = 0;       // p, released
-  std::uint64_t codebook_n = 0;    // int(N~), at least 2
-  double spacing_quantile = 0;     // g(codebook_n)
-  double sigma = 0;                // sigma*
-  double interval = 0;             // w = sigma* / 2
+  double rank_sensitivity = 0;   // 2d (pooled) or 2 (rank_mean, the reference's claim)
+  double gap_percentile = 0;     // p, released
+  std::uint64_t codebook_n = 0;  // int(N~), at least 2
+  double spacing_quantile = 0;   // g(codebook_n)
+  double sigma = 0;              // sigma*
+  double interval = 0;           // w = sigma* / 2
 };
 
 // Steps 1-4; `noisy_count` is the root's released count, `epsilon` the step's budget.
 IntervalSizeEstimate estimate_interval_size(const double* coords, std::size_t n, std::size_t d, const Bounds& bounds,
-                                            double noisy_count, double epsilon, GapStatistic statistic, privacy::Sampler sampler,
-                                            Rng& rng, BudgetLedger& ledger);
+                                            double noisy_count, double epsilon, GapStatistic statistic,
+                                            privacy::Sampler sampler, Rng& rng, BudgetLedger& ledger);
 
 }  // namespace dpclust::dpm

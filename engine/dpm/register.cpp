@@ -18,7 +18,8 @@ namespace {
 using json = nlohmann::json;
 
 const Named<GapStatistic> kGapStatistics[] = {{"pooled", GapStatistic::pooled}, {"rank_mean", GapStatistic::rank_mean}};
-const Named<HistogramBins> kHistogramBins[] = {{"reference", HistogramBins::reference}, {"aligned", HistogramBins::aligned}};
+const Named<HistogramBins> kHistogramBins[] = {{"reference", HistogramBins::reference},
+                                               {"aligned", HistogramBins::aligned}};
 
 class DpmMethod final : public Method {
  public:
@@ -32,7 +33,8 @@ class DpmMethod final : public Method {
     if (o.sampler == privacy::Sampler::textbook) out.non_private_notes.push_back(privacy::kTextbookSamplerNote);
     for (const std::string& gap : r.privacy_gaps) out.non_private_notes.push_back(gap);
     json splits = json::array();
-    for (const Split& s : r.splits) splits.push_back({{"level", s.level}, {"path", s.path}, {"dimension", s.dimension}, {"position", s.position}});
+    for (const Split& s : r.splits)
+      splits.push_back({{"level", s.level}, {"path", s.path}, {"dimension", s.dimension}, {"position", s.position}});
     out.release = {{"centers", rows_json(r.centres)},
                    {"root_noisy_count", r.root_noisy_count},
                    {"gap_percentile", r.interval.gap_percentile},
@@ -50,7 +52,8 @@ class DpmMethod final : public Method {
                        {"sum_grid", r.sum_grid},
                        {"gap_statistic", to_string(o.gap_statistic)},
                        {"histogram_bins", to_string(o.histogram_bins)}};
-    out.evaluation = {{"inertia", r.inertia}, {"leaf_sizes", r.leaf_sizes}, {"clamped_coordinates", r.clamped_coordinates}};
+    out.evaluation = {
+        {"inertia", r.inertia}, {"leaf_sizes", r.leaf_sizes}, {"clamped_coordinates", r.clamped_coordinates}};
     out.details = std::move(r);
     return out;
   }
@@ -83,10 +86,14 @@ const MethodInfo& dpm_method_info() {
     m.name = "dpm";
     m.releases_centres = true;  // the noisy leaf averages, in the data's coordinates
     m.labels_are_nearest_centre = true;
-    m.summary = "DPM: recursive axis-aligned splits at low-density separators (exponential mechanism), no k; noisy leaf means as centres";
-    m.reference = "Liebenow et al., DPM: Clustering Sensitive Data through Separation, CCS 2024 (arXiv 2307.02969); "
-                  "UzL-PrivSec/dp-mondrian-clustering dpm.py";
-    m.releases = "up to 2^levels noisy centres (one per leaf), the kept separators, the leaves' noisy counts, the interval size";
+    m.summary =
+        "DPM: recursive axis-aligned splits at low-density separators (exponential mechanism), no k; noisy leaf means "
+        "as centres";
+    m.reference =
+        "Liebenow et al., DPM: Clustering Sensitive Data through Separation, CCS 2024 (arXiv 2307.02969); "
+        "UzL-PrivSec/dp-mondrian-clustering dpm.py";
+    m.releases =
+        "up to 2^levels noisy centres (one per leaf), the kept separators, the leaves' noisy counts, the interval size";
     m.private_when = "gap_statistic: pooled, or d = 1";
     m.differentially_private = true;
     m.needs_bounds = true;
@@ -94,29 +101,36 @@ const MethodInfo& dpm_method_info() {
     m.params = {
         real_param("epsilon", 1.0, "privacy budget (epsilon), at least 1e-9", 1e-9),
         gives(real_param("delta", 1e-5,
-                   "delta of (eps, delta)-DP (the paper's 1e-5; the artifact's script 1/(n sqrt n)): 0.8 delta for the centres' "
-                   "Gaussian, 0.2 delta for the counts' lower bound",
-                   0.0, 1.0, true, true), "delta"),
+                         "delta of (eps, delta)-DP (the paper's 1e-5; the artifact's script 1/(n sqrt n)): 0.8 delta "
+                         "for the centres' "
+                         "Gaussian, 0.2 delta for the counts' lower bound",
+                         0.0, 1.0, true, true),
+              "delta"),
         privacy::sampler_param(),
         int_param("levels", 7, "split levels L (at most 2^L leaves)", 1, 16),
-        real_param("share_interval", 0.04, "budget share of the interval-size estimation (shares are normalised to sum to 1)", 0.0,
+        real_param("share_interval", 0.04,
+                   "budget share of the interval-size estimation (shares are normalised to sum to 1)", 0.0,
                    std::nullopt, true),
-        real_param("share_counts", 0.18, "budget share of the noisy counts (over the levels proportionally to sqrt(2^l))", 0.0,
-                   std::nullopt, true),
-        real_param("share_splits", 0.18, "budget share of the split choices (over the levels proportionally to sqrt(2^l))", 0.0,
-                   std::nullopt, true),
+        real_param("share_counts", 0.18,
+                   "budget share of the noisy counts (over the levels proportionally to sqrt(2^l))", 0.0, std::nullopt,
+                   true),
+        real_param("share_splits", 0.18,
+                   "budget share of the split choices (over the levels proportionally to sqrt(2^l))", 0.0, std::nullopt,
+                   true),
         real_param("share_centres", 0.6, "budget share of the centres' noisy sums", 0.0, std::nullopt, true),
         real_param("t", 0.3, "centreness at the q-quantiles (t)", 0.0, 1.0, true, true),
         real_param("q", 1.0 / 12.0, "outer quantile of the centreness ramp (q)", 0.0, 0.5, true, true),
         real_param("w_c", 1.0, "weight of the centreness score (w_c)", 0.0),
         real_param("w_e", 5.0, "weight of the emptiness score (w_e)", 0.0),
-        choice_param("gap_statistic", "pooled", names_of(kGapStatistics),
-                     "gaps whose private 65th percentile sets the interval size: pooled = every dimension's gaps (rank "
-                     "sensitivity 2d); rank_mean = the reference's mean of the i-th gaps over the dimensions (charged with "
-                     "sensitivity 2, which holds for d = 1 only: flagged for d > 1)"),
-        choice_param("histogram_bins", "reference", names_of(kHistogramBins),
-                     "emptiness counts: reference = the reference's histogram of m bins over [lo, hi] (not aligned with the "
-                     "candidates unless w divides hi - lo); aligned = each candidate's own interval of width w"),
+        choice_param(
+            "gap_statistic", "pooled", names_of(kGapStatistics),
+            "gaps whose private 65th percentile sets the interval size: pooled = every dimension's gaps (rank "
+            "sensitivity 2d); rank_mean = the reference's mean of the i-th gaps over the dimensions (charged with "
+            "sensitivity 2, which holds for d = 1 only: flagged for d > 1)"),
+        choice_param(
+            "histogram_bins", "reference", names_of(kHistogramBins),
+            "emptiness counts: reference = the reference's histogram of m bins over [lo, hi] (not aligned with the "
+            "candidates unless w divides hi - lo); aligned = each candidate's own interval of width w"),
     };
     m.non_private_counterpart = "kmeans";
     // DPM takes no k and no n: it estimates the size and the interval width privately (dpm.hpp).
@@ -130,7 +144,8 @@ const MethodInfo& dpm_method_info() {
       const bool bounds_known = !shape.bounds.empty() && (!shape.d || shape.bounds.dims() == *shape.d);
       check_dpm_options(o, bounds_known ? shape.bounds : Bounds{});
       if (shape.n && shape.n_exact && *shape.n >= (std::uint64_t{1} << 32))
-        throw InputError("dataset", "DPM takes at most 2^32 - 1 points; '" + shape.dataset + "' has " + std::to_string(*shape.n),
+        throw InputError("dataset",
+                         "DPM takes at most 2^32 - 1 points; '" + shape.dataset + "' has " + std::to_string(*shape.n),
                          "sample the dataset (sample: N)");
     };
     return m;

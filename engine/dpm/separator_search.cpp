@@ -11,8 +11,10 @@ namespace dpclust::dpm {
 
 const char* to_string(HistogramBins b) { return b == HistogramBins::reference ? "reference" : "aligned"; }
 
-CandidateGrid candidate_grid(const std::vector<double>& lo, const std::vector<double>& hi, double interval, HistogramBins bins) {
-  if (!(interval > 0) || !std::isfinite(interval)) throw std::invalid_argument("candidate_grid: the interval size must be finite and > 0");
+CandidateGrid candidate_grid(const std::vector<double>& lo, const std::vector<double>& hi, double interval,
+                             HistogramBins bins) {
+  if (!(interval > 0) || !std::isfinite(interval))
+    throw std::invalid_argument("candidate_grid: the interval size must be finite and > 0");
   CandidateGrid g;
   g.interval = interval;
   g.bins = bins;
@@ -44,8 +46,9 @@ double score_sensitivity(const ScoreWeights& w, double n_lower) {
   return w.w_c * slope / n_lower + w.w_e / n_lower;
 }
 
-void node_scores(const double* coords, std::size_t d, const std::uint32_t* members, std::size_t size, const CandidateGrid& grid,
-                 double noisy_count, const ScoreWeights& w, std::vector<double>& scores, ScoreScratch& scratch) {
+void node_scores(const double* coords, std::size_t d, const std::uint32_t* members, std::size_t size,
+                 const CandidateGrid& grid, double noisy_count, const ScoreWeights& w, std::vector<double>& scores,
+                 ScoreScratch& scratch) {
   scores.assign(grid.total(), 0.0);
   if (noisy_count <= 0) return;  // the reference's early return: every score 0
   for (std::size_t j = 0; j < d; ++j) {
@@ -110,7 +113,8 @@ std::size_t choose_candidate(const std::vector<double>& scores, double sensitivi
     return exact->choose(counts, candidate_distances(scores, sensitivity), rng).block;
   }
   // diffprivlib's Exponential (monotonic = False): exp(eps (u - max u) / (2 Delta)), cumulative, one uniform.
-  if (noise_scale == 0) return static_cast<std::size_t>(std::max_element(scores.begin(), scores.end()) - scores.begin());
+  if (noise_scale == 0)
+    return static_cast<std::size_t>(std::max_element(scores.begin(), scores.end()) - scores.begin());
   const double scale = epsilon / noise_scale / sensitivity / 2;
   std::vector<double> cumulative(scores.size());
   double total = 0;
@@ -119,7 +123,8 @@ std::size_t choose_candidate(const std::vector<double>& scores, double sensitivi
     cumulative[i] = total;
   }
   const double r = rng.uniform() * total;
-  const auto i = static_cast<std::size_t>(std::lower_bound(cumulative.begin(), cumulative.end(), r) - cumulative.begin());
+  const auto i =
+      static_cast<std::size_t>(std::lower_bound(cumulative.begin(), cumulative.end(), r) - cumulative.begin());
   return std::min(i, scores.size() - 1);
 }
 

@@ -66,13 +66,14 @@ struct ScoreWeights {
 struct CandidateGrid {
   double interval = 0;
   HistogramBins bins = HistogramBins::reference;
-  std::vector<double> lo, hi;                   // per dimension
-  std::vector<std::size_t> count;               // m_j
-  std::vector<std::size_t> offset;              // flattened index of (j, 0): sum of m_0..m_{j-1}
-  std::vector<double> position;                 // c_ji, flattened dimension-major
+  std::vector<double> lo, hi;       // per dimension
+  std::vector<std::size_t> count;   // m_j
+  std::vector<std::size_t> offset;  // flattened index of (j, 0): sum of m_0..m_{j-1}
+  std::vector<double> position;     // c_ji, flattened dimension-major
   std::size_t total() const { return position.size(); }
 };
-CandidateGrid candidate_grid(const std::vector<double>& lo, const std::vector<double>& hi, double interval, HistogramBins bins);
+CandidateGrid candidate_grid(const std::vector<double>& lo, const std::vector<double>& hi, double interval,
+                             HistogramBins bins);
 
 // The reference's centreness C(p) for a node of noisy count N (> 0).
 double centreness(double noisy_count, double q, double t, double p);
@@ -81,14 +82,15 @@ double score_sensitivity(const ScoreWeights& w, double n_lower);
 
 // Scratch buffers reused across nodes (no allocation per point or per node once grown).
 struct ScoreScratch {
-  std::vector<std::uint32_t> below;  // per candidate bucket: points with exactly i positions <= x
+  std::vector<std::uint32_t> below;   // per candidate bucket: points with exactly i positions <= x
   std::vector<std::uint32_t> in_bin;  // per candidate: histogram count
 };
 
 // The scores of every candidate (flattened, dimension-major) for the node holding points `members`
 // (indices into the row-major n x d coords, already clamped into the box).
-void node_scores(const double* coords, std::size_t d, const std::uint32_t* members, std::size_t size, const CandidateGrid& grid,
-                 double noisy_count, const ScoreWeights& w, std::vector<double>& scores, ScoreScratch& scratch);
+void node_scores(const double* coords, std::size_t d, const std::uint32_t* members, std::size_t size,
+                 const CandidateGrid& grid, double noisy_count, const ScoreWeights& w, std::vector<double>& scores,
+                 ScoreScratch& scratch);
 
 // The exact mechanism's integer distances of the candidates: floor(best K / Delta) - floor(score K / Delta),
 // capped at 2^40 (K = kQualityUnits). Every candidate is one block of one outcome.

@@ -10,7 +10,8 @@ double count_lower_bound(double noisy_count, double delta_count, double count_ep
   return std::max(noisy_count + std::log(2 * delta_count) / count_epsilon, 1.0);
 }
 
-double split_score_sensitivity(const ScoreWeights& weights, double noisy_count, double delta_count, double count_epsilon) {
+double split_score_sensitivity(const ScoreWeights& weights, double noisy_count, double delta_count,
+                               double count_epsilon) {
   const double n_lower = count_lower_bound(noisy_count, delta_count, count_epsilon);
   return score_sensitivity(weights, noisy_count > 0 ? std::min(noisy_count, n_lower) : n_lower);
 }
@@ -41,15 +42,20 @@ struct Builder {
     const double sensitivity = split_score_sensitivity(o.weights, noisy, mech.delta_count, mech.count_epsilon[l]);
     node_scores(x, d, tree.order.data() + begin, end - begin, grid, noisy, o.weights, scores, scratch);
     const privacy::ExponentialMechanism* exact = o.sampler == privacy::Sampler::secure ? &mech.exact[l] : nullptr;
-    const std::size_t chosen = choose_candidate(scores, sensitivity, o.sampler, exact, mech.split_epsilon[l], mech.noise_scale, rng);
-    const auto dim = static_cast<std::size_t>(std::upper_bound(grid.offset.begin(), grid.offset.end(), chosen) - grid.offset.begin()) - 1;
-    // Skip dimensions without candidates (equal offsets): the chosen index lies in the last one starting at or before it.
+    const std::size_t chosen =
+        choose_candidate(scores, sensitivity, o.sampler, exact, mech.split_epsilon[l], mech.noise_scale, rng);
+    const auto dim = static_cast<std::size_t>(std::upper_bound(grid.offset.begin(), grid.offset.end(), chosen) -
+                                              grid.offset.begin()) -
+                     1;
+    // Skip dimensions without candidates (equal offsets): the chosen index lies in the last one starting at or before
+    // it.
     std::size_t j = dim;
     while (grid.count[j] == 0 || chosen >= grid.offset[j] + grid.count[j]) --j;
     const double position = grid.position[chosen];
     // subset_0 = x_j > c first, subset_1 = x_j <= c (the reference's mask (x . e_j - c) <= 0), order kept.
     const auto mid = static_cast<std::size_t>(
-        std::stable_partition(tree.order.begin() + static_cast<std::ptrdiff_t>(begin), tree.order.begin() + static_cast<std::ptrdiff_t>(end),
+        std::stable_partition(tree.order.begin() + static_cast<std::ptrdiff_t>(begin),
+                              tree.order.begin() + static_cast<std::ptrdiff_t>(end),
                               [&](std::uint32_t i) { return x[static_cast<std::size_t>(i) * d + j] - position > 0; }) -
         tree.order.begin());
     const privacy::CountMechanism& child_counts = mech.counts[l + 1];
@@ -67,13 +73,16 @@ struct Builder {
 
 }  // namespace
 
-SplitTree build_split_tree(const double* clamped, std::size_t n, std::size_t d, const CandidateGrid& grid, double root_noisy_count,
-                           const TreeOptions& options, const LevelMechanisms& mechanisms, Rng& rng) {
+SplitTree build_split_tree(const double* clamped, std::size_t n, std::size_t d, const CandidateGrid& grid,
+                           double root_noisy_count, const TreeOptions& options, const LevelMechanisms& mechanisms,
+                           Rng& rng) {
   if (n >= (std::size_t{1} << 32)) throw std::invalid_argument("build_split_tree: at most 2^32 - 1 points");
   const auto levels = static_cast<std::size_t>(options.levels);
-  if (mechanisms.counts.size() != levels + 1 || mechanisms.count_epsilon.size() != levels + 1 || mechanisms.split_epsilon.size() != levels ||
+  if (mechanisms.counts.size() != levels + 1 || mechanisms.count_epsilon.size() != levels + 1 ||
+      mechanisms.split_epsilon.size() != levels ||
       (options.sampler == privacy::Sampler::secure && mechanisms.exact.size() != levels))
-    throw std::logic_error("build_split_tree: one count mechanism per level 0..L and one split mechanism per level 0..L-1");
+    throw std::logic_error(
+        "build_split_tree: one count mechanism per level 0..L and one split mechanism per level 0..L-1");
   SplitTree tree;
   tree.order.resize(n);
   for (std::size_t i = 0; i < n; ++i) tree.order[i] = static_cast<std::uint32_t>(i);

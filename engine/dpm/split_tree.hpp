@@ -49,10 +49,10 @@ struct TreeOptions {
 
 struct Split {
   int level = 0;
-  std::string path;         // "" root, then "0" (x > c) / "1" (x <= c) per level
+  std::string path;  // "" root, then "0" (x > c) / "1" (x <= c) per level
   std::size_t dimension = 0;
   double position = 0;
-  double noisy_count = 0;   // the split node's
+  double noisy_count = 0;  // the split node's
 };
 
 struct Leaf {
@@ -65,7 +65,7 @@ struct Leaf {
 struct SplitTree {
   std::vector<std::uint32_t> order;  // point indices, every leaf a contiguous range
   std::vector<Leaf> leaves;
-  std::vector<Split> splits;         // the kept splits, in the order they were made
+  std::vector<Split> splits;  // the kept splits, in the order they were made
   double split_limit = 0;
 };
 
@@ -76,10 +76,12 @@ double count_lower_bound(double noisy_count, double delta_count, double count_ep
 // instead, which is smaller than N (a larger sensitivity, more noise) whenever N >= 1. A continuous noisy
 // count (sampler: textbook) can land in (0, 1), below N' = 1: the sensitivity then takes N itself, the
 // smaller of the two, so that it always covers the scores. (N <= 0: every score is 0, any sensitivity.)
-double split_score_sensitivity(const ScoreWeights& weights, double noisy_count, double delta_count, double count_epsilon);
+double split_score_sensitivity(const ScoreWeights& weights, double noisy_count, double delta_count,
+                               double count_epsilon);
 
 // `clamped`: the row-major n x d points, clamped into the box; n < 2^32.
-SplitTree build_split_tree(const double* clamped, std::size_t n, std::size_t d, const CandidateGrid& grid, double root_noisy_count,
-                           const TreeOptions& options, const LevelMechanisms& mechanisms, Rng& rng);
+SplitTree build_split_tree(const double* clamped, std::size_t n, std::size_t d, const CandidateGrid& grid,
+                           double root_noisy_count, const TreeOptions& options, const LevelMechanisms& mechanisms,
+                           Rng& rng);
 
 }  // namespace dpclust::dpm

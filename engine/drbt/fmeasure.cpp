@@ -25,12 +25,14 @@ double overall_f_measure(const Labels& original, const Labels& transformed, OfMa
     const double freq = static_cast<double>(cell.count);
     const double P = freq / static_cast<double>(t.col_sums[static_cast<std::size_t>(cell.col)]);  // Eq. 11
     const double R = freq / static_cast<double>(t.row_sums[static_cast<std::size_t>(cell.row)]);  // Eq. 12
-    F[static_cast<std::size_t>(cell.row) * cols + static_cast<std::size_t>(cell.col)] = 2.0 * P * R / (P + R);  // Eq. 13
+    F[static_cast<std::size_t>(cell.row) * cols + static_cast<std::size_t>(cell.col)] =
+        2.0 * P * R / (P + R);  // Eq. 13
   }
   std::vector<double> best(rows, 0.0);
   if (matching == OfMatching::best) {
-    for (std::size_t i = 0; i < rows; ++i) best[i] = *std::max_element(F.begin() + static_cast<std::ptrdiff_t>(i * cols),
-                                                                       F.begin() + static_cast<std::ptrdiff_t>((i + 1) * cols));
+    for (std::size_t i = 0; i < rows; ++i)
+      best[i] = *std::max_element(F.begin() + static_cast<std::ptrdiff_t>(i * cols),
+                                  F.begin() + static_cast<std::ptrdiff_t>((i + 1) * cols));
   } else {
     std::vector<double> w(rows * cols);
     for (std::size_t i = 0; i < rows; ++i)

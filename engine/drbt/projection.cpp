@@ -95,8 +95,10 @@ RowMatrix random_matrix(Projection kind, std::size_t d, std::size_t k, Normaliza
         // Modified Gram-Schmidt against the columns already accepted.
         for (std::size_t p = 0; p < j; ++p) {
           double dot = 0.0;
-          for (std::size_t i = 0; i < d; ++i) dot += col[i] * R(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(p));
-          for (std::size_t i = 0; i < d; ++i) col[i] -= dot * R(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(p));
+          for (std::size_t i = 0; i < d; ++i)
+            dot += col[i] * R(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(p));
+          for (std::size_t i = 0; i < d; ++i)
+            col[i] -= dot * R(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(p));
         }
         if (!(norm_of(col) > 1e-8 * before)) continue;  // (nearly) dependent on the previous columns: redraw
       }
@@ -110,8 +112,9 @@ RowMatrix random_matrix(Projection kind, std::size_t d, std::size_t k, Normaliza
 }
 
 RowMatrix project(const RowMatrix& data, const RowMatrix& R) {
-  if (data.cols() != R.rows()) throw std::invalid_argument("random projection: data has " + std::to_string(data.cols()) +
-                                                           " columns, the matrix " + std::to_string(R.rows()) + " rows");
+  if (data.cols() != R.rows())
+    throw std::invalid_argument("random projection: data has " + std::to_string(data.cols()) + " columns, the matrix " +
+                                std::to_string(R.rows()) + " rows");
   // Coefficient-based product: a fixed summation order whatever the thread count (see header).
   return data.lazyProduct(R);
 }

@@ -59,7 +59,7 @@ std::vector<Party> partition_attributes(std::size_t d, std::size_t parties, std:
 // Each party projects its own attributes with its own matrix (drawn in party order); the central party
 // joins the parts column-wise (Sec. 4.3, steps 1-2). One party = PPC over centralised data (Sec. 4.2).
 struct Disguised {
-  RowMatrix data;                   // n x k
+  RowMatrix data;  // n x k
   std::vector<Party> parties;
   std::vector<RowMatrix> matrices;  // one per party (secret to it: never released)
 };

@@ -29,7 +29,8 @@ constexpr std::size_t kReleaseLimit = 10000;
 Labels kmeans_labels(const RowMatrix& m, const ParamSet& params, Rng& rng, bool skip = false) {
   const std::int64_t k = params.integer("k");
   if (static_cast<std::uint64_t>(k) > static_cast<std::uint64_t>(m.rows()))
-    throw InputError("params.k", "k = " + std::to_string(k) + " exceeds the number of points (" + std::to_string(m.rows()) + ")",
+    throw InputError("params.k",
+                     "k = " + std::to_string(k) + " exceeds the number of points (" + std::to_string(m.rows()) + ")",
                      "choose k <= " + std::to_string(m.rows()));
   KMeansOptions opt;
   opt.n_init = params.integer("n_init");
@@ -46,23 +47,26 @@ Labels kmeans_labels(const RowMatrix& m, const ParamSet& params, Rng& rng, bool 
 
 class DrbtMethod final : public Method {
  public:
-  MethodResult run(const Dataset& data, const ParamSet& params, Rng& rng, BudgetLedger& /*ledger: not private*/) const override {
+  MethodResult run(const Dataset& data, const ParamSet& params, Rng& rng,
+                   BudgetLedger& /*ledger: not private*/) const override {
     const RowMatrix X = prepare_original(data, params);
     const auto d = static_cast<std::size_t>(X.cols());
     const auto k_dims = static_cast<std::size_t>(params.integer("k_dims"));
     const auto parties = static_cast<std::size_t>(params.integer("parties"));
     if (k_dims > d)
-      throw InputError("params.k_dims", "k_dims = " + std::to_string(k_dims) + " exceeds the " + std::to_string(d) +
-                                            " attributes of dataset '" + data.name + "' (DRBT reduces the dimension)",
+      throw InputError("params.k_dims",
+                       "k_dims = " + std::to_string(k_dims) + " exceeds the " + std::to_string(d) +
+                           " attributes of dataset '" + data.name + "' (DRBT reduces the dimension)",
                        "choose k_dims <= " + std::to_string(d));
     if (parties > d || parties > k_dims)
-      throw InputError("params.parties", std::to_string(parties) + " parties need at least as many attributes (" +
-                                             std::to_string(d) + ") and target dimensions (k_dims = " + std::to_string(k_dims) + ")",
+      throw InputError("params.parties",
+                       std::to_string(parties) + " parties need at least as many attributes (" + std::to_string(d) +
+                           ") and target dimensions (k_dims = " + std::to_string(k_dims) + ")",
                        "choose parties <= min(d, k_dims)");
 
     // Sec. 4.2 step 2 / Sec. 4.3 steps 1-2: project (per party) and join.
-    Disguised D = transform(X, parse_projection(params.string("projection")), parse_normalization(params.string("normalization")),
-                            parties, k_dims, rng);
+    Disguised D = transform(X, parse_projection(params.string("projection")),
+                            parse_normalization(params.string("normalization")), parties, k_dims, rng);
     // Sec. 6.2 step 4: K-means on the disguised data (skipped, its words too, when nothing reads the labels).
     Labels labels = kmeans_labels(D.data, params, rng, !labels_needed());
     // Sec. 4.2 step 3: the data owner's check of the distortion (Eq. 6).
@@ -74,10 +78,13 @@ class DrbtMethod final : public Method {
 
     MethodResult r;
     r.labels = std::move(labels);
-    r.labels_are_release = labels_needed();  // the central party shares the clustering of the disguised data (Sec. 4.3 step 3)
+    r.labels_are_release =
+        labels_needed();  // the central party shares the clustering of the disguised data (Sec. 4.3 step 3)
     nlohmann::json plan = nlohmann::json::array();
-    for (const Party& p : D.parties) plan.push_back({{"first_attribute", p.first}, {"attributes", p.cols}, {"dims", p.dims}});
-    r.release = {{"projection", params.string("projection")}, {"d_original", d}, {"d_reduced", k_dims}, {"parties", plan}};
+    for (const Party& p : D.parties)
+      plan.push_back({{"first_attribute", p.first}, {"attributes", p.cols}, {"dims", p.dims}});
+    r.release = {
+        {"projection", params.string("projection")}, {"d_original", d}, {"d_reduced", k_dims}, {"parties", plan}};
     const auto n = static_cast<std::size_t>(D.data.rows());
     if (n * k_dims <= kReleaseLimit) {
       nlohmann::json rows = nlohmann::json::array();
@@ -87,7 +94,8 @@ class DrbtMethod final : public Method {
       }
       r.release["disguised"] = std::move(rows);
     } else {
-      r.release["disguised"] = "not stored: n * k_dims = " + std::to_string(n * k_dims) + " > " + std::to_string(kReleaseLimit);
+      r.release["disguised"] =
+          "not stored: n * k_dims = " + std::to_string(n * k_dims) + " > " + std::to_string(kReleaseLimit);
     }
     // Public: shapes fixed by the parameters. The stress compares with the original data, an exact
     // statistic of it: evaluation (DRBT is not private, but the split is the same for every method).
@@ -107,7 +115,8 @@ class DrbtMethod final : public Method {
     if (params.boolean("zscore"))
       r.non_private_notes.push_back("z-score normalisation uses the data's own means and standard deviations");
     if (params.boolean("class_attribute"))
-      r.non_private_notes.push_back("the ground-truth class is one of the clustered attributes (class_attribute: true)");
+      r.non_private_notes.push_back(
+          "the ground-truth class is one of the clustered attributes (class_attribute: true)");
     return r;
   }
 };
@@ -139,14 +148,16 @@ PartySizes party_sizes(const std::vector<Party>& parties) {
 RowMatrix prepare_original(const Dataset& data, const ParamSet& params) {
   const bool with_class = params.boolean("class_attribute");
   if (with_class && !data.has_labels())
-    throw InputError("params.class_attribute", "class_attribute: true needs ground-truth labels, but dataset '" + data.name +
-                                                   "' has none",
+    throw InputError("params.class_attribute",
+                     "class_attribute: true needs ground-truth labels, but dataset '" + data.name + "' has none",
                      "name the label column (label: <column>) or set class_attribute: false");
   RowMatrix X(static_cast<Eigen::Index>(data.n), static_cast<Eigen::Index>(data.d + (with_class ? 1 : 0)));
   for (std::size_t i = 0; i < data.n; ++i) {
-    for (std::size_t j = 0; j < data.d; ++j) X(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = data.point(i)[j];
+    for (std::size_t j = 0; j < data.d; ++j)
+      X(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = data.point(i)[j];
     // Table 9 counts d_o = 5 for Iris's 4 measurements: the class (coded 0, 1, 2) was an attribute too.
-    if (with_class) X(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(data.d)) = static_cast<double>(data.labels[i]);
+    if (with_class)
+      X(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(data.d)) = static_cast<double>(data.labels[i]);
   }
   if (params.boolean("zscore")) zscore(X);  // Sec. 6.2 step 1, Eq. 3
   return X;
@@ -156,18 +167,23 @@ const MethodInfo& drbt_method_info() {
   static const MethodInfo info = [] {
     MethodInfo m;
     m.name = kMethod;
-    m.summary = "DRBT: z-score, random projection (RP1 Gaussian / RP2 sparse) to k_dims dimensions, per party under "
-                "vertical partitioning, then K-means (not differentially private)";
-    m.reference = "Oliveira & Zaiane, DRBT: Sec. 2.4 (Eq. 7, 9), 4.2-4.5 (Eq. 6, 11-14), 6.2-6.4 (Tables 4, 8-11), App. A-B (Tables 12-20)";
+    m.summary =
+        "DRBT: z-score, random projection (RP1 Gaussian / RP2 sparse) to k_dims dimensions, per party under "
+        "vertical partitioning, then K-means (not differentially private)";
+    m.reference =
+        "Oliveira & Zaiane, DRBT: Sec. 2.4 (Eq. 7, 9), 4.2-4.5 (Eq. 6, 11-14), 6.2-6.4 (Tables 4, 8-11), App. A-B "
+        "(Tables 12-20)";
     m.differentially_private = false;
     m.needs_bounds = false;
     m.releases = "the projected (disguised) data and its K-means labels (Sec. 4.3)";
     m.private_when = "never: a random projection is not differential privacy";
     m.params = {
-        choice_param("projection", "rp2", {"rp1", "rp2"},
-                     "random matrix: rp1 = i.i.d. N(0,1) entries; rp2 = sqrt(3) * {+1, 0, -1} w.p. 1/6, 2/3, 1/6 (Eq. 9)"),
+        choice_param(
+            "projection", "rp2", {"rp1", "rp2"},
+            "random matrix: rp1 = i.i.d. N(0,1) entries; rp2 = sqrt(3) * {+1, 0, -1} w.p. 1/6, 2/3, 1/6 (Eq. 9)"),
         int_param("k_dims", std::nullopt, "target dimension d_r of the disguised data (the paper's k in Table 4)", 1),
-        int_param("parties", 1, "parties holding disjoint groups of attributes (vertical partitioning, Sec. 4.3); 1 = centralised",
+        int_param("parties", 1,
+                  "parties holding disjoint groups of attributes (vertical partitioning, Sec. 4.3); 1 = centralised",
                   1),
         gives(int_param("k", std::nullopt, "number of K-means clusters (the paper varies 2..5)", 1), "k"),
         bool_param("zscore", true, "z-score normalisation of every attribute first (Sec. 6.2 step 1, Eq. 3)"),
@@ -176,13 +192,15 @@ const MethodInfo& drbt_method_info() {
                      "orthonormal (Gram-Schmidt), or none"),
         bool_param("class_attribute", false,
                    "append the ground-truth class as one more attribute (Table 9 counts d_o = 5 for Iris)"),
-        int_param("n_init", 1, "K-means restarts per clustering (the paper runs K-means once per trial), at most 1e4", 1,
-                  kKMeansMaxInit),
+        int_param("n_init", 1, "K-means restarts per clustering (the paper runs K-means once per trial), at most 1e4",
+                  1, kKMeansMaxInit),
         choice_param("stress_form", "squared", {"squared", "root"},
                      "report Eq. 6's stress^2 (matches the magnitudes of Table 4) or its square root"),
         bool_param("stress_scaled", false, "scale reduced-space distances by sqrt(d/k) (Eq. 8) in the stress"),
         int_param("stress_pairs", 2000000,
-                  "stress over all pairs when n(n-1)/2 <= this, else over all pairs among m random rows, m the largest with m(m-1)/2 <= this; at most 1e9", 1, 1'000'000'000),
+                  "stress over all pairs when n(n-1)/2 <= this, else over all pairs among m random rows, m the largest "
+                  "with m(m-1)/2 <= this; at most 1e9",
+                  1, 1'000'000'000),
         choice_param("of_matching", "best", {"best", "hungarian"},
                      "overall F-measure: each original cluster takes its best transformed cluster (Eq. 14) or a "
                      "one-to-one Hungarian matching"),
@@ -195,19 +213,22 @@ const MethodInfo& drbt_method_info() {
       const auto k_dims = static_cast<std::size_t>(p.integer("k_dims"));
       const auto parties = static_cast<std::size_t>(p.integer("parties"));
       if (parties > k_dims)
-        throw InputError("params.parties", std::to_string(parties) + " parties need at least as many target dimensions (k_dims = " +
-                                               std::to_string(k_dims) + ")",
+        throw InputError("params.parties",
+                         std::to_string(parties) + " parties need at least as many target dimensions (k_dims = " +
+                             std::to_string(k_dims) + ")",
                          "choose parties <= k_dims");
       if (!shape.d) return;
       // The original data has d attributes, one more with class_attribute: true.
       const std::size_t d = *shape.d + (p.boolean("class_attribute") ? 1 : 0);
       if (k_dims > d)
-        throw InputError("params.k_dims", "k_dims = " + std::to_string(k_dims) + " exceeds the " + std::to_string(d) +
-                                              " attributes of dataset '" + shape.dataset + "' (DRBT reduces the dimension)",
+        throw InputError("params.k_dims",
+                         "k_dims = " + std::to_string(k_dims) + " exceeds the " + std::to_string(d) +
+                             " attributes of dataset '" + shape.dataset + "' (DRBT reduces the dimension)",
                          "choose k_dims <= " + std::to_string(d));
       if (parties > d)
-        throw InputError("params.parties", std::to_string(parties) + " parties need at least as many attributes (" +
-                                               std::to_string(d) + " in dataset '" + shape.dataset + "')",
+        throw InputError("params.parties",
+                         std::to_string(parties) + " parties need at least as many attributes (" + std::to_string(d) +
+                             " in dataset '" + shape.dataset + "')",
                          "choose parties <= " + std::to_string(d));
     };
     return m;
@@ -223,7 +244,8 @@ std::vector<MetricInfo> drbt_metric_list() {
        false,
        [](const MetricInput& in) {
          const auto* r = std::any_cast<DrbtResult>(&in.result.details);
-         if (!r) throw std::logic_error("the stress metric needs the DrbtResult of a drbt run in MethodResult::details");
+         if (!r)
+           throw std::logic_error("the stress metric needs the DrbtResult of a drbt run in MethodResult::details");
          return r->stress;
        },
        {kMethod},
@@ -235,7 +257,8 @@ std::vector<MetricInfo> drbt_metric_list() {
        "original data",
        false,
        [](const MetricInput& in) {
-         return overall_f_measure(reference_labels(in), in.result.labels, parse_of_matching(in.params.string("of_matching")));
+         return overall_f_measure(reference_labels(in), in.result.labels,
+                                  parse_of_matching(in.params.string("of_matching")));
        },
        {kMethod}},
   };

@@ -39,8 +39,8 @@ const char* to_string(SizeSource s) {
   return "?";
 }
 
-SizeEstimate estimate_size(std::size_t n, SizeSource source, double epsilon, std::uint64_t n_public, privacy::Sampler sampler,
-                           Rng& rng, BudgetLedger& ledger) {
+SizeEstimate estimate_size(std::size_t n, SizeSource source, double epsilon, std::uint64_t n_public,
+                           privacy::Sampler sampler, Rng& rng, BudgetLedger& ledger) {
   SizeEstimate s;
   s.source = source;
   switch (source) {
@@ -84,14 +84,16 @@ std::uint64_t grid_cells(std::int64_t m, std::size_t d) {
 
 std::int64_t largest_cells_per_dim(std::size_t d, std::uint64_t max_cells) {
   if (d == 0) return 1;
-  auto m = static_cast<std::int64_t>(std::floor(std::pow(static_cast<double>(max_cells), 1.0 / static_cast<double>(d))));
+  auto m =
+      static_cast<std::int64_t>(std::floor(std::pow(static_cast<double>(max_cells), 1.0 / static_cast<double>(d))));
   m = std::max<std::int64_t>(m, 1);
   while (m > 1 && grid_cells(m, d) > max_cells) --m;  // the power's rounding, either way
   while (grid_cells(m + 1, d) <= max_cells) ++m;
   return m;
 }
 
-GridSize grid_size(double n, double epsilon, std::size_t d, std::size_t k, double theta, std::int64_t fixed, std::uint64_t max_cells) {
+GridSize grid_size(double n, double epsilon, std::size_t d, std::size_t k, double theta, std::int64_t fixed,
+                   std::uint64_t max_cells) {
   GridSize g;
   if (d == 0) return g;  // one cell: the domain is a point
   if (fixed > 0) {
@@ -101,7 +103,8 @@ GridSize grid_size(double n, double epsilon, std::size_t d, std::size_t k, doubl
   }
   g.rule = grid_rule(n, epsilon, d, theta);
   constexpr double kLargest = 4611686018427387904.0;  // 2^62: any m past it is capped below anyway
-  g.cells_per_dim = g.rule >= kLargest ? std::int64_t{1} << 62 : std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor(g.rule)));
+  g.cells_per_dim = g.rule >= kLargest ? std::int64_t{1} << 62
+                                       : std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor(g.rule)));
   if (grid_cells(g.cells_per_dim, d) < k) {
     // The smallest m with m^d >= k: k and d are public, so the raise is too.
     auto m = static_cast<std::int64_t>(std::ceil(std::pow(static_cast<double>(k), 1.0 / static_cast<double>(d))));
@@ -126,15 +129,18 @@ void check_options(const EugkmOptions& o, std::size_t informative) {
 
 void check_parameters(const EugkmOptions& o, std::size_t informative) {
   if (o.k < 1) throw InputError("params.k", "k must be >= 1");
-  if (!(o.epsilon > 0) || !std::isfinite(o.epsilon)) throw InputError("params.epsilon", "epsilon must be a finite number > 0");
+  if (!(o.epsilon > 0) || !std::isfinite(o.epsilon))
+    throw InputError("params.epsilon", "epsilon must be a finite number > 0");
   if (o.n_source == SizeSource::noisy && !(o.n_fraction > 0 && o.n_fraction < 1))
-    throw InputError("params.n_fraction", "n_fraction must be in (0, 1): the share of epsilon for the noisy number of points",
+    throw InputError("params.n_fraction",
+                     "n_fraction must be in (0, 1): the share of epsilon for the noisy number of points",
                      "use e.g. n_fraction: 0.05, or n_source: public with n_public");
   if (o.n_source == SizeSource::public_n && o.n_public == 0)
     throw InputError("params.n_public", "n_source: public needs the public number of points n_public (> 0)",
                      "set n_public to a number of points known without the data, or n_source: noisy");
   if (!(o.grid_constant > 0) || !std::isfinite(o.grid_constant))
-    throw InputError("params.grid_constant", "the grid rule's constant theta must be a finite number > 0", "use the paper's 10");
+    throw InputError("params.grid_constant", "the grid rule's constant theta must be a finite number > 0",
+                     "use the paper's 10");
   if (o.grid_size < 0) throw InputError("params.grid_size", "grid_size must be >= 0 (0 = the grid rule)");
   if (o.max_cells < 1) throw InputError("params.max_grid_cells", "max_grid_cells must be >= 1");
   if (o.grid_size > 0 && informative > 0) {
@@ -142,15 +148,16 @@ void check_parameters(const EugkmOptions& o, std::size_t informative) {
     if (cells < o.k)
       throw InputError("params.grid_size",
                        "grid_size = " + std::to_string(o.grid_size) + " gives " + std::to_string(cells) + " cells in " +
-                           std::to_string(informative) + " dimensions, fewer than k = " + std::to_string(o.k) + " centres",
+                           std::to_string(informative) + " dimensions, fewer than k = " + std::to_string(o.k) +
+                           " centres",
                        "raise grid_size, or set grid_size: 0 (the grid rule, which raises m to host k)");
     if (cells > o.max_cells)
       throw InputError("params.grid_size",
                        "grid_size = " + std::to_string(o.grid_size) + " gives " +
                            (cells == std::numeric_limits<std::uint64_t>::max() ? std::string("more than 1.8e19")
-                                                                                : std::to_string(cells)) +
-                           " cells in " + std::to_string(informative) + " dimensions, more than max_grid_cells = " +
-                           std::to_string(o.max_cells),
+                                                                               : std::to_string(cells)) +
+                           " cells in " + std::to_string(informative) +
+                           " dimensions, more than max_grid_cells = " + std::to_string(o.max_cells),
                        "use grid_size <= " + std::to_string(largest_cells_per_dim(informative, o.max_cells)) +
                            ", or raise max_grid_cells (16 bytes a cell)");
   }
@@ -160,19 +167,23 @@ void check_grid_hosts_k(const EugkmOptions& o, std::size_t informative) {
   if (informative == 0 || o.grid_size > 0) return;
   const std::int64_t fits = largest_cells_per_dim(informative, o.max_cells);
   if (fits < 2 && o.k > 1)  // not even 2 cells a dimension: no max_grid_cells up to 2^28 changes that beyond d = 28
-    throw InputError("params.max_grid_cells",
-                     "EUGkM's uniform grid cannot hold k = " + std::to_string(o.k) + " centres in d = " + std::to_string(informative) +
-                         " dimensions: 2 cells per dimension are 2^" + std::to_string(informative) + " cells, above max_grid_cells = " +
-                         std::to_string(o.max_cells),
-                     informative > 28 ? "EUGkM is a method for few dimensions; use dp_kmeans, or hybrid_kmeans (which then runs DPLloyd alone)"
-                                      : "raise max_grid_cells to at least 2^" + std::to_string(informative) + ", or use dp_kmeans");
+    throw InputError(
+        "params.max_grid_cells",
+        "EUGkM's uniform grid cannot hold k = " + std::to_string(o.k) +
+            " centres in d = " + std::to_string(informative) + " dimensions: 2 cells per dimension are 2^" +
+            std::to_string(informative) + " cells, above max_grid_cells = " + std::to_string(o.max_cells),
+        informative > 28
+            ? "EUGkM is a method for few dimensions; use dp_kmeans, or hybrid_kmeans (which then runs DPLloyd alone)"
+            : "raise max_grid_cells to at least 2^" + std::to_string(informative) + ", or use dp_kmeans");
   if (grid_cells(fits, informative) < o.k)
     throw InputError("params.max_grid_cells",
-                     "max_grid_cells = " + std::to_string(o.max_cells) + " leaves fewer grid cells than k = " + std::to_string(o.k) + " centres",
+                     "max_grid_cells = " + std::to_string(o.max_cells) +
+                         " leaves fewer grid cells than k = " + std::to_string(o.k) + " centres",
                      "raise max_grid_cells to at least k");
 }
 
-void cell_indices(const double* coords, std::size_t n, const Bounds& bounds, std::int64_t m, std::vector<std::uint64_t>& cell) {
+void cell_indices(const double* coords, std::size_t n, const Bounds& bounds, std::int64_t m,
+                  std::vector<std::uint64_t>& cell) {
   const std::size_t d = bounds.dims();
   cell.assign(n, 0);
   const auto mu = static_cast<std::uint64_t>(m);
@@ -206,11 +217,14 @@ void cell_centre(std::uint64_t index, const Bounds& bounds, std::int64_t m, doub
   }
 }
 
-EugkmResult eugkm_on_grid(const double* coords, std::size_t n, const Bounds& bounds, const EugkmOptions& o, const SizeEstimate& size,
-                          double epsilon, Rng& rng, BudgetLedger& ledger) {
-  if (bounds.empty()) throw InputError("dataset bounds", "EUGkM needs the public domain bounds of the data", "add bounds: [[lo, hi], ...]");
+EugkmResult eugkm_on_grid(const double* coords, std::size_t n, const Bounds& bounds, const EugkmOptions& o,
+                          const SizeEstimate& size, double epsilon, Rng& rng, BudgetLedger& ledger) {
+  if (bounds.empty())
+    throw InputError("dataset bounds", "EUGkM needs the public domain bounds of the data",
+                     "add bounds: [[lo, hi], ...]");
   if (n == 0) throw InputError("dataset", "EUGkM needs at least one point");
-  if (!(epsilon > 0) || !std::isfinite(epsilon)) throw InputError("params.epsilon", "EUGkM's histogram needs a budget > 0");
+  if (!(epsilon > 0) || !std::isfinite(epsilon))
+    throw InputError("params.epsilon", "EUGkM's histogram needs a budget > 0");
   const std::size_t d = bounds.dims();
   EugkmResult r;
   r.size = size;
@@ -230,7 +244,8 @@ EugkmResult eugkm_on_grid(const double* coords, std::size_t n, const Bounds& bou
 
   // Every cell's noisy count, empty or not, each from its own stream.
   std::ostringstream note;
-  note << "every one of the " << cells << " cells (" << m << " per non-constant dimension), empty or not; a record is in one cell "
+  note << "every one of the " << cells << " cells (" << m
+       << " per non-constant dimension), empty or not; a record is in one cell "
        << "(parallel composition)";
   const privacy::CountMechanism mech =
       privacy::CountMechanism::laplace(ledger, o.sampler, 1.0, epsilon, "noisy grid histogram (EUGkM)", note.str());
@@ -242,7 +257,8 @@ EugkmResult eugkm_on_grid(const double* coords, std::size_t n, const Bounds& bou
   for (std::int64_t b = 0; b < nc; ++b) {
     CellCursor cursor(noise);
     const std::uint64_t lo = static_cast<std::uint64_t>(b) * kNoiseChunk, hi = std::min(cells, lo + kNoiseChunk);
-    for (std::uint64_t c = lo; c < hi; ++c) r.noisy_counts[c] = mech.noisy(cursor.at(c), static_cast<double>(counts[c]));
+    for (std::uint64_t c = lo; c < hi; ++c)
+      r.noisy_counts[c] = mech.noisy(cursor.at(c), static_cast<double>(counts[c]));
   }
   std::vector<std::int64_t>().swap(counts);
   std::vector<std::uint64_t>().swap(cell);
@@ -267,7 +283,8 @@ EugkmResult eugkm_on_grid(const double* coords, std::size_t n, const Bounds& bou
     for (Idx c = 0; c < K; ++c)
       for (Idx j = 0; j < D; ++j) r.centers(c, j) = centres[static_cast<std::size_t>(j)];
   } else {
-    const KMeansResult km = kmeans(centres.data(), static_cast<std::size_t>(points), d, o.k, o.kmeans, rng, weights.data());
+    const KMeansResult km =
+        kmeans(centres.data(), static_cast<std::size_t>(points), d, o.k, o.kmeans, rng, weights.data());
     r.centers = km.centers;
     r.synopsis_inertia = km.inertia;
     r.kmeans_iterations = km.n_iter;
@@ -277,8 +294,11 @@ EugkmResult eugkm_on_grid(const double* coords, std::size_t n, const Bounds& bou
   return r;
 }
 
-EugkmResult eugkm(const double* coords, std::size_t n, const Bounds& bounds, const EugkmOptions& o, Rng& rng, BudgetLedger& ledger) {
-  if (bounds.empty()) throw InputError("dataset bounds", "EUGkM needs the public domain bounds of the data", "add bounds: [[lo, hi], ...]");
+EugkmResult eugkm(const double* coords, std::size_t n, const Bounds& bounds, const EugkmOptions& o, Rng& rng,
+                  BudgetLedger& ledger) {
+  if (bounds.empty())
+    throw InputError("dataset bounds", "EUGkM needs the public domain bounds of the data",
+                     "add bounds: [[lo, hi], ...]");
   check_options(o, informative_dims(bounds));
   const double eps_n = o.n_source == SizeSource::noisy ? o.n_fraction * o.epsilon : 0.0;
   const SizeEstimate size = estimate_size(n, o.n_source, eps_n, o.n_public, o.sampler, rng, ledger);

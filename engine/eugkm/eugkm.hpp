@@ -74,7 +74,7 @@ inline constexpr const char* kTrueSizeNote =
 const char* to_string(SizeSource s);
 
 struct SizeEstimate {
-  double value = 0;   // N~ (noisy, may be below 1), n_public, or the true n
+  double value = 0;  // N~ (noisy, may be below 1), n_public, or the true n
   SizeSource source = SizeSource::noisy;
   double epsilon = 0;  // spent on it (noisy only)
   // The value the rules use: at least 1.
@@ -84,8 +84,8 @@ struct SizeEstimate {
 // N for the grid rule: a noisy count (one ledger entry, eps_N), n_public, or the true n (the ledger declared
 // data-derived with kTrueSizeNote). Throws InputError
 // for n_source public without n_public, or a noisy count without budget.
-SizeEstimate estimate_size(std::size_t n, SizeSource source, double epsilon, std::uint64_t n_public, privacy::Sampler sampler,
-                           Rng& rng, BudgetLedger& ledger);
+SizeEstimate estimate_size(std::size_t n, SizeSource source, double epsilon, std::uint64_t n_public,
+                           privacy::Sampler sampler, Rng& rng, BudgetLedger& ledger);
 
 // (N eps / theta)^(2 / (2 + d)): the real-valued rule (N, eps, theta > 0).
 double grid_rule(double n, double epsilon, std::size_t d, double theta = kGridConstant);
@@ -93,15 +93,16 @@ double grid_rule(double n, double epsilon, std::size_t d, double theta = kGridCo
 std::uint64_t grid_cells(std::int64_t m, std::size_t d);
 
 struct GridSize {
-  double rule = 0;               // (N eps / theta)^(2 / (2 + d)); 0 when `fixed` gave m
+  double rule = 0;  // (N eps / theta)^(2 / (2 + d)); 0 when `fixed` gave m
   std::int64_t cells_per_dim = 1;
-  bool raised_for_k = false;     // floor(rule) had m^d < k
-  bool capped = false;           // the rule's m^d was above max_cells: the largest m within it
-  std::uint64_t cells = 1;       // m^d
+  bool raised_for_k = false;  // floor(rule) had m^d < k
+  bool capped = false;        // the rule's m^d was above max_cells: the largest m within it
+  std::uint64_t cells = 1;    // m^d
 };
 // The grid: `fixed` > 0 is m as given (no raise, no cap); else floor(rule) >= 1, raised to host k cells,
 // then capped to max_cells. d = the non-constant dimensions.
-GridSize grid_size(double n, double epsilon, std::size_t d, std::size_t k, double theta, std::int64_t fixed, std::uint64_t max_cells);
+GridSize grid_size(double n, double epsilon, std::size_t d, std::size_t k, double theta, std::int64_t fixed,
+                   std::uint64_t max_cells);
 // The largest m with m^d <= max_cells (at least 1).
 std::int64_t largest_cells_per_dim(std::size_t d, std::uint64_t max_cells);
 
@@ -122,21 +123,22 @@ struct EugkmResult {
   SizeEstimate size;
   double epsilon_histogram = 0;
   GridSize grid;
-  std::size_t informative_dims = 0;    // d of the rule: the non-constant dimensions
-  std::vector<double> noisy_counts;     // every cell (m^d), row-major over the non-constant dimensions
-  std::uint64_t positive_cells = 0;     // cells with count~ > 0
-  bool smoothed = false;                // fewer than k positive cells: every weight + 1
-  RowMatrix centers;                    // k x d, the release
-  double synopsis_inertia = 0;          // weighted k-means cost on the synopsis (a function of the release)
+  std::size_t informative_dims = 0;  // d of the rule: the non-constant dimensions
+  std::vector<double> noisy_counts;  // every cell (m^d), row-major over the non-constant dimensions
+  std::uint64_t positive_cells = 0;  // cells with count~ > 0
+  bool smoothed = false;             // fewer than k positive cells: every weight + 1
+  RowMatrix centers;                 // k x d, the release
+  double synopsis_inertia = 0;       // weighted k-means cost on the synopsis (a function of the release)
   std::int64_t kmeans_iterations = 0;
   // Exact statistics of the true data (evaluation only):
-  Labels labels;                        // nearest released centre
-  double inertia = 0;                   // of the released centres on the true points
-  std::uint64_t occupied_cells = 0;     // cells with a true count > 0
+  Labels labels;                     // nearest released centre
+  double inertia = 0;                // of the released centres on the true points
+  std::uint64_t occupied_cells = 0;  // cells with a true count > 0
 };
 
 // The cell of every point (index into the m^d cells, row-major over the non-constant dimensions).
-void cell_indices(const double* coords, std::size_t n, const Bounds& bounds, std::int64_t cells_per_dim, std::vector<std::uint64_t>& cell);
+void cell_indices(const double* coords, std::size_t n, const Bounds& bounds, std::int64_t cells_per_dim,
+                  std::vector<std::uint64_t>& cell);
 // The centre of cell `index` (d coordinates; a constant dimension's is lo_j).
 void cell_centre(std::uint64_t index, const Bounds& bounds, std::int64_t cells_per_dim, double* out);
 

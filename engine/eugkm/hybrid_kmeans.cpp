@@ -20,16 +20,19 @@ const char* to_string(HybridPlan p) {
   return "?";
 }
 
-HybridSplit plan_hybrid(const HybridOptions& o, double n_estimate, double epsilon_shared, std::size_t d, std::size_t informative) {
+HybridSplit plan_hybrid(const HybridOptions& o, double n_estimate, double epsilon_shared, std::size_t d,
+                        std::size_t informative) {
   HybridSplit s;
   const double n = n_estimate < 1 ? 1.0 : n_estimate;
   s.epsilon_eugkm = o.eugkm_fraction * epsilon_shared;
   s.epsilon_dplloyd = epsilon_shared - s.epsilon_eugkm;
   s.epsilon_m = dpdbscan::dplloyd_min_epsilon(o.eugkm.k, n, d);
   s.grid_rule_at_share = o.eugkm.grid_size > 0 ? static_cast<double>(o.eugkm.grid_size)
-                                                : grid_rule(n, s.epsilon_eugkm, informative, o.eugkm.grid_constant);
+                                               : grid_rule(n, s.epsilon_eugkm, informative, o.eugkm.grid_constant);
   const double by_rule = std::floor(s.epsilon_dplloyd / s.epsilon_m);
-  s.iterations = o.iterations > 0 ? o.iterations : static_cast<std::int64_t>(std::min(by_rule, static_cast<double>(kMaxHybridIterations)));
+  s.iterations = o.iterations > 0
+                     ? o.iterations
+                     : static_cast<std::int64_t>(std::min(by_rule, static_cast<double>(kMaxHybridIterations)));
   if (o.fallback == HybridFallback::none) {
     s.iterations = std::max<std::int64_t>(s.iterations, 1);
     return s;
@@ -40,8 +43,9 @@ HybridSplit plan_hybrid(const HybridOptions& o, double n_estimate, double epsilo
     s.plan = HybridPlan::dplloyd_only;
     s.epsilon_eugkm = 0;
     s.epsilon_dplloyd = epsilon_shared;
-    s.iterations = o.iterations > 0 ? o.iterations
-                                    : static_cast<std::int64_t>(std::max(std::min(epsilon_shared / s.epsilon_m, 7.0), 2.0));
+    s.iterations = o.iterations > 0
+                       ? o.iterations
+                       : static_cast<std::int64_t>(std::max(std::min(epsilon_shared / s.epsilon_m, 7.0), 2.0));
     return s;
   }
   if (s.iterations == 0) {
@@ -56,7 +60,8 @@ HybridSplit plan_hybrid(const HybridOptions& o, double n_estimate, double epsilo
 HybridResult hybrid_kmeans(const double* coords, std::size_t n, const Bounds& bounds, const HybridOptions& o, Rng& rng,
                            BudgetLedger& ledger) {
   if (bounds.empty())
-    throw InputError("dataset bounds", "the hybrid k-means needs the public domain bounds of the data", "add bounds: [[lo, hi], ...]");
+    throw InputError("dataset bounds", "the hybrid k-means needs the public domain bounds of the data",
+                     "add bounds: [[lo, hi], ...]");
   if (n == 0) throw InputError("dataset", "the hybrid k-means needs at least one point");
   std::size_t informative = 0;
   for (std::size_t j = 0; j < bounds.dims(); ++j) informative += bounds.hi[j] > bounds.lo[j];

@@ -43,7 +43,7 @@ const char* to_string(HybridFallback f);
 const char* to_string(HybridPlan p);
 
 struct HybridOptions {
-  EugkmOptions eugkm;       // k, epsilon (the whole budget), N, the grid, the sampler, the synopsis' k-means
+  EugkmOptions eugkm;  // k, epsilon (the whole budget), N, the grid, the sampler, the synopsis' k-means
   double eugkm_fraction = kDefaultEugkmFraction;
   std::int64_t iterations = 0;  // DPLloyd's T; 0 = the rule
   HybridFallback fallback = HybridFallback::automatic;
@@ -53,9 +53,9 @@ struct HybridResult {
   HybridPlan plan = HybridPlan::both;
   SizeEstimate size;
   double epsilon_eugkm = 0, epsilon_dplloyd = 0;
-  double epsilon_m = 0;            // DPLloyd's per-iteration minimum at N
-  double grid_rule_at_share = 0;   // EUGkM's real-valued grid rule at eps_E (the grid test)
-  std::int64_t iterations = 0;     // DPLloyd's T (0 when it does not run)
+  double epsilon_m = 0;           // DPLloyd's per-iteration minimum at N
+  double grid_rule_at_share = 0;  // EUGkM's real-valued grid rule at eps_E (the grid test)
+  std::int64_t iterations = 0;    // DPLloyd's T (0 when it does not run)
   std::optional<EugkmResult> eugkm;
   std::optional<dpdbscan::DpKmeansResult> dplloyd;
   RowMatrix centers;  // the release
@@ -71,10 +71,11 @@ struct HybridSplit {
   double epsilon_eugkm = 0, epsilon_dplloyd = 0, epsilon_m = 0, grid_rule_at_share = 0;
   std::int64_t iterations = 0;
 };
-HybridSplit plan_hybrid(const HybridOptions& o, double n_estimate, double epsilon_shared, std::size_t d, std::size_t informative);
+HybridSplit plan_hybrid(const HybridOptions& o, double n_estimate, double epsilon_shared, std::size_t d,
+                        std::size_t informative);
 
 // Throws InputError for unusable parameters; every noisy step is in `ledger`.
-HybridResult hybrid_kmeans(const double* coords, std::size_t n, const Bounds& bounds, const HybridOptions& options, Rng& rng,
-                           BudgetLedger& ledger);
+HybridResult hybrid_kmeans(const double* coords, std::size_t n, const Bounds& bounds, const HybridOptions& options,
+                           Rng& rng, BudgetLedger& ledger);
 
 }  // namespace dpclust::eugkm

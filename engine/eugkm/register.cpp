@@ -16,7 +16,8 @@ namespace {
 
 using nlohmann::json;
 
-const Named<SizeSource> kSizeSources[] = {{"noisy", SizeSource::noisy}, {"public", SizeSource::public_n}, {"data", SizeSource::data}};
+const Named<SizeSource> kSizeSources[] = {
+    {"noisy", SizeSource::noisy}, {"public", SizeSource::public_n}, {"data", SizeSource::data}};
 const Named<HybridFallback> kFallbacks[] = {{"auto", HybridFallback::automatic}, {"none", HybridFallback::none}};
 
 constexpr std::int64_t kMaxGridSize = std::int64_t{1} << 31;
@@ -24,33 +25,40 @@ constexpr std::int64_t kMaxCellsParam = std::int64_t{1} << 28;
 
 std::vector<ParamSpec> eugkm_params() {
   return {
-      real_param("epsilon", 1.0,
-                 "privacy budget (epsilon), at least 1e-6: the noisy count of N (n_fraction of it, n_source: noisy) and the "
-                 "noisy grid histogram (the rest)",
-                 1e-6),
+      real_param(
+          "epsilon", 1.0,
+          "privacy budget (epsilon), at least 1e-6: the noisy count of N (n_fraction of it, n_source: noisy) and the "
+          "noisy grid histogram (the rest)",
+          1e-6),
       privacy::sampler_param(),
       gives(int_param("k", std::nullopt, "number of clusters (k)", 1), "k"),
-      selects(choice_param("n_source", "noisy", names_of(kSizeSources),
-                           "where the grid rule's number of points N comes from: noisy = a Laplace count with n_fraction of epsilon; "
-                           "public = n_public; data = the true n (the paper's analysis takes N as given; flagged non-private)"),
+      selects(choice_param(
+                  "n_source", "noisy", names_of(kSizeSources),
+                  "where the grid rule's number of points N comes from: noisy = a Laplace count with n_fraction of "
+                  "epsilon; "
+                  "public = n_public; data = the true n (the paper's analysis takes N as given; flagged non-private)"),
               "n",
               {{"noisy", InputSource::private_estimate, "a Laplace count with n_fraction of epsilon"},
                {"public", InputSource::public_value, "n_public (n_source: public)"},
                {"data", InputSource::data, "the true n (n_source: data, flagged)"}}),
-      real_param("n_fraction", kDefaultSizeFraction, "share of epsilon for the noisy N (n_source: noisy), in (0, 1)", 0.0, 1.0, true, true),
-      gives(int_param("n_public", 0, "a public number of points: N of the grid rule when n_source is public (at most 2^52)", 0,
+      real_param("n_fraction", kDefaultSizeFraction, "share of epsilon for the noisy N (n_source: noisy), in (0, 1)",
+                 0.0, 1.0, true, true),
+      gives(int_param("n_public", 0,
+                      "a public number of points: N of the grid rule when n_source is public (at most 2^52)", 0,
                       std::int64_t{1} << 52),
             "n", {{"0", InputSource::none, "no public n"}}),
       real_param("grid_constant", kGridConstant,
-                 "theta of the grid rule m = floor((N eps / theta)^(2 / (2 + d))): 10, UG's c (Qardaji et al. 2013)", 0.0,
-                 std::nullopt, true),
-      gives(int_param("grid_size", 0, "cells per dimension m instead of the grid rule; 0 = the rule", 0, kMaxGridSize), "grid",
-            {{"0", InputSource::rule, "m = floor((N eps / 10)^(2/(2+d))) on the N above"}}),
-      int_param("max_grid_cells", static_cast<std::int64_t>(kDefaultMaxCells),
-                "largest grid (m^d cells, about 16 bytes each): grid_size or the rule at n_public above it is refused before "
-                "any work, a grid from the noisy (or true) N is capped to it; at most 2^28",
-                1, kMaxCellsParam),
-      int_param("n_init", 1, "k-means++ restarts on the synopsis (post-processing), the lowest weighted inertia kept, at most 1e4",
+                 "theta of the grid rule m = floor((N eps / theta)^(2 / (2 + d))): 10, UG's c (Qardaji et al. 2013)",
+                 0.0, std::nullopt, true),
+      gives(int_param("grid_size", 0, "cells per dimension m instead of the grid rule; 0 = the rule", 0, kMaxGridSize),
+            "grid", {{"0", InputSource::rule, "m = floor((N eps / 10)^(2/(2+d))) on the N above"}}),
+      int_param(
+          "max_grid_cells", static_cast<std::int64_t>(kDefaultMaxCells),
+          "largest grid (m^d cells, about 16 bytes each): grid_size or the rule at n_public above it is refused before "
+          "any work, a grid from the noisy (or true) N is capped to it; at most 2^28",
+          1, kMaxCellsParam),
+      int_param("n_init", 1,
+                "k-means++ restarts on the synopsis (post-processing), the lowest weighted inertia kept, at most 1e4",
                 1, kKMeansMaxInit),
       int_param("max_iter", 300, "Lloyd iterations per restart on the synopsis, at most 1e6", 1, kKMeansMaxIter),
       real_param("tol", 1e-4, "convergence tolerance of the synopsis' k-means (scikit-learn tol)", 0.0),
@@ -78,13 +86,14 @@ void check_grid(const EugkmOptions& o, double epsilon_histogram, const DataShape
   std::string fix = "set grid_size: " + std::to_string(fits) + " (the largest m with m^" + std::to_string(d) +
                     " <= max_grid_cells; coarser than the rule)";
   if (!huge && g->cells <= static_cast<std::uint64_t>(kMaxCellsParam))
-    fix += ", or raise max_grid_cells to " + std::to_string(g->cells) + " (about " + short_number(16.0 * static_cast<double>(g->cells) / 1048576.0) +
-           " MiB for the counts)";
+    fix += ", or raise max_grid_cells to " + std::to_string(g->cells) + " (about " +
+           short_number(16.0 * static_cast<double>(g->cells) / 1048576.0) + " MiB for the counts)";
   throw InputError("params.max_grid_cells",
-                   "EUGkM's grid rule (N eps / " + short_number(o.grid_constant) + ")^(2 / (2 + d)) at N = n_public = " +
-                       std::to_string(o.n_public) + " gives m = " +
-                       std::to_string(g->cells_per_dim) + " cells per dimension for dataset '" + shape.dataset + "' (d = " +
-                       std::to_string(d) + "): " + cells + " cells, above max_grid_cells = " + std::to_string(o.max_cells),
+                   "EUGkM's grid rule (N eps / " + short_number(o.grid_constant) +
+                       ")^(2 / (2 + d)) at N = n_public = " + std::to_string(o.n_public) +
+                       " gives m = " + std::to_string(g->cells_per_dim) + " cells per dimension for dataset '" +
+                       shape.dataset + "' (d = " + std::to_string(d) + "): " + cells +
+                       " cells, above max_grid_cells = " + std::to_string(o.max_cells),
                    fix);
 }
 
@@ -215,9 +224,12 @@ double planned_histogram_epsilon(const EugkmOptions& o, const HybridOptions* hyb
 std::optional<GridSize> planned_grid(const EugkmOptions& o, double epsilon_histogram, const DataShape& shape) {
   if (!shape.d) return std::nullopt;
   const std::size_t d = informative_of(shape);
-  if (o.grid_size > 0) return grid_size(1, epsilon_histogram, d, o.k, o.grid_constant, o.grid_size, std::numeric_limits<std::uint64_t>::max());
+  if (o.grid_size > 0)
+    return grid_size(1, epsilon_histogram, d, o.k, o.grid_constant, o.grid_size,
+                     std::numeric_limits<std::uint64_t>::max());
   if (o.n_source != SizeSource::public_n || o.n_public == 0) return std::nullopt;
-  return grid_size(static_cast<double>(o.n_public), epsilon_histogram, d, o.k, o.grid_constant, 0, std::numeric_limits<std::uint64_t>::max());
+  return grid_size(static_cast<double>(o.n_public), epsilon_histogram, d, o.k, o.grid_constant, 0,
+                   std::numeric_limits<std::uint64_t>::max());
 }
 
 std::optional<GridSize> expected_grid(const EugkmOptions& o, double epsilon_histogram, const DataShape& shape) {
@@ -239,10 +251,12 @@ const MethodInfo& eugkm_method_info() {
     m.name = "eugkm";
     m.releases_centres = true;
     m.labels_are_nearest_centre = true;
-    m.summary = "EUGkM: k-means on a noisy uniform grid histogram (m = floor((N eps / 10)^(2/(2+d))) cells per dimension), "
-                "weighted by the noisy counts";
-    m.reference = "Su, Cao, Li, Bertino, Lin & Jin, VLDB Journal 2017 (arXiv 1504.05998); grid rule from Qardaji, Yang & Li, "
-                  "ICDE 2013 (UG)";
+    m.summary =
+        "EUGkM: k-means on a noisy uniform grid histogram (m = floor((N eps / 10)^(2/(2+d))) cells per dimension), "
+        "weighted by the noisy counts";
+    m.reference =
+        "Su, Cao, Li, Bertino, Lin & Jin, VLDB Journal 2017 (arXiv 1504.05998); grid rule from Qardaji, Yang & Li, "
+        "ICDE 2013 (UG)";
     m.releases = "the k centres (and the noisy N when n_source is noisy)";
     m.private_when = "n_source: noisy or public";
     m.params = eugkm_params();
@@ -267,22 +281,26 @@ const MethodInfo& hybrid_kmeans_method_info() {
     m.name = "hybrid_kmeans";
     m.releases_centres = true;
     m.labels_are_nearest_centre = true;
-    m.summary = "EUGkM's centres improved by DPLloyd (dp_kmeans, variant dplloyd) with the rest of the budget; either step "
-                "alone when the other cannot help";
+    m.summary =
+        "EUGkM's centres improved by DPLloyd (dp_kmeans, variant dplloyd) with the rest of the budget; either step "
+        "alone when the other cannot help";
     m.reference = "Su, Cao, Li, Bertino, Lin & Jin, VLDB Journal 2017 (arXiv 1504.05998), the hybrid approach";
     m.releases = "the k centres after DPLloyd (and EUGkM's centres, and the noisy N when n_source is noisy)";
     m.private_when = "n_source: noisy or public";
     m.params = eugkm_params();
     m.params.push_back(real_param("eugkm_fraction", kDefaultEugkmFraction,
-                                  "EUGkM's share of the budget left after N, in (0, 1); DPLloyd gets the rest", 0.0, 1.0, true, true));
-    m.params.push_back(gives(int_param("iterations", 0,
-                                       "DPLloyd iterations T after EUGkM, at most 1e6; 0 = floor(eps_D / eps_m), at most 7 (eps_m: "
-                                       "sqrt(500 k^3 / N^2 (d + cbrt(4 d 0.225^2))^3))",
-                                       0, kKMeansMaxIter),
-                             "iterations", {{"0", InputSource::rule, "floor(eps_D / eps_m), at most 7, on the N above"}}));
-    m.params.push_back(choice_param("fallback", "auto", names_of(kFallbacks),
-                                    "auto: EUGkM alone when T = 0, DPLloyd alone when EUGkM's grid at its share has fewer "
-                                    "than 2 cells per dimension; none: always both steps (T >= 1)"));
+                                  "EUGkM's share of the budget left after N, in (0, 1); DPLloyd gets the rest", 0.0,
+                                  1.0, true, true));
+    m.params.push_back(
+        gives(int_param("iterations", 0,
+                        "DPLloyd iterations T after EUGkM, at most 1e6; 0 = floor(eps_D / eps_m), at most 7 (eps_m: "
+                        "sqrt(500 k^3 / N^2 (d + cbrt(4 d 0.225^2))^3))",
+                        0, kKMeansMaxIter),
+              "iterations", {{"0", InputSource::rule, "floor(eps_D / eps_m), at most 7, on the N above"}}));
+    m.params.push_back(
+        choice_param("fallback", "auto", names_of(kFallbacks),
+                     "auto: EUGkM alone when T = 0, DPLloyd alone when EUGkM's grid at its share has fewer "
+                     "than 2 cells per dimension; none: always both steps (T >= 1)"));
     m.make = [] { return std::make_unique<HybridMethod>(); };
     m.cost.trial = [](const CostInputs& in) { return trial_cost(in, /*hybrid=*/true); };
     m.cost.advice = cost_advice;
@@ -302,7 +320,8 @@ const MethodInfo& hybrid_kmeans_method_info() {
       }
       if (o.eugkm.n_source != SizeSource::public_n || o.eugkm.n_public == 0) return;
       const double shared = planned_histogram_epsilon(o.eugkm);
-      const HybridSplit plan = plan_hybrid(o, static_cast<double>(o.eugkm.n_public), shared, *shape.d, informative_of(shape));
+      const HybridSplit plan =
+          plan_hybrid(o, static_cast<double>(o.eugkm.n_public), shared, *shape.d, informative_of(shape));
       if (plan.plan == HybridPlan::dplloyd_only) return;
       check_grid_hosts_k(o.eugkm, informative_of(shape));
       check_grid(o.eugkm, plan.epsilon_eugkm, shape);

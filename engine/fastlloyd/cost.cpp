@@ -11,7 +11,8 @@ TrialCost trial_cost(const CostInputs& in) {
   const ParamSet& p = in.params;
   const double n = in.n(), d = in.d();
   const double k = p.has("k") ? p.real("k") : 1.0;
-  const double t = p.has("iterations") && p.integer("iterations") > 0 ? p.real("iterations") : static_cast<double>(kMaxIterations);
+  const double t =
+      p.has("iterations") && p.integer("iterations") > 0 ? p.real("iterations") : static_cast<double>(kMaxIterations);
   TrialCost c;
   // The data mapped to [-1, 1]^d (n d doubles), the labels (4 n), the nearest-centre search's blocks (2048 rows
   // of k + 2 doubles per thread) and the integer sums (k d per thread, a few threads at most).

@@ -48,8 +48,10 @@ constexpr double kAuthorsCountGuard = 1e-9;
 const char* const kTrueSizeNote =
     "the iteration rule used the true number of points n (n_source: data), which add/remove DP does not make public";
 const char* const kAuthorsNote =
-    "variant: authors draws iteration i's noise from generators seeded with seed x i, the sums' and the counts' from the "
-    "same seed (the authors' server.py): iteration 0 draws the same noise for every seed and the counts' noise replays the "
+    "variant: authors draws iteration i's noise from generators seeded with seed x i, the sums' and the counts' from "
+    "the "
+    "same seed (the authors' server.py): iteration 0 draws the same noise for every seed and the counts' noise replays "
+    "the "
     "sums', so the composition the ledger records does not hold";
 
 std::string iteration_text(std::size_t i) { return "iteration " + std::to_string(i + 1); }
@@ -58,7 +60,8 @@ bool relative_updates(const FastLloydOptions& o) { return o.radius_rule != Radiu
 
 // Every coordinate clamped into the public bounds and mapped to [-1, 1]: u = (x - mid) / half (0 when the side is
 // 0). Returns the number of points with a coordinate moved.
-std::size_t scale_to_domain(const double* coords, std::size_t n, std::size_t d, const Bounds& bounds, std::vector<double>& u) {
+std::size_t scale_to_domain(const double* coords, std::size_t n, std::size_t d, const Bounds& bounds,
+                            std::vector<double>& u) {
   u.resize(n * d);
   std::size_t clamped = 0;
   std::vector<double> mid(d), half(d);
@@ -111,8 +114,8 @@ struct IterationSums {
   std::int64_t unassigned = 0;
 };
 
-IterationSums assign_and_sum(const std::vector<double>& u, std::size_t n, std::size_t d, const RowMatrix& centres, double radius,
-                             bool relative, const OffsetGrid& grid) {
+IterationSums assign_and_sum(const std::vector<double>& u, std::size_t n, std::size_t d, const RowMatrix& centres,
+                             double radius, bool relative, const OffsetGrid& grid) {
   const auto k = static_cast<std::size_t>(centres.rows());
   IterationSums out;
   out.sums.assign(k * d, 0);
@@ -137,7 +140,8 @@ IterationSums assign_and_sum(const std::vector<double>& u, std::size_t n, std::s
         }
         const auto c = static_cast<std::size_t>(labels[r]);
         const double* x = u.data() + (start + r) * d;
-        for (std::size_t j = 0; j < d; ++j) offset[j] = relative ? x[j] - centres(static_cast<Idx>(c), static_cast<Idx>(j)) : x[j];
+        for (std::size_t j = 0; j < d; ++j)
+          offset[j] = relative ? x[j] - centres(static_cast<Idx>(c), static_cast<Idx>(j)) : x[j];
         if (!grid_offset(offset.data(), grid, z.data())) {
           ++unassigned;
           continue;
@@ -175,21 +179,23 @@ void noise_note_grid(std::string& note, const OffsetGrid& g) {
   note += "; contributions on the public grid 2^" + std::to_string(g.exponent) + " (sums and sensitivity in its units)";
 }
 
-Mechanisms build_mechanisms(const FastLloydOptions& o, const std::vector<IterationPlan>& plan, double epsilon_iterations,
-                            BudgetLedger& ledger) {
+Mechanisms build_mechanisms(const FastLloydOptions& o, const std::vector<IterationPlan>& plan,
+                            double epsilon_iterations, BudgetLedger& ledger) {
   Mechanisms m;
   const std::string relation = relative_updates(o) ? "offsets x - c of the points within the radius r_i of their centre"
                                                    : "points of the domain [-1, 1]^d";
   if (o.noise == Noise::gaussian) {
-    m.budget.emplace(ledger, o.sampler, epsilon_iterations, o.delta, "FastLloyd iterations (Gaussian)",
-                     "T iterations of sums and counts, one Gaussian mechanism of sensitivity 1 at (eps, delta) split into "
-                     "their shares of its precision (the authors' server.py dp_setup)");
+    m.budget.emplace(
+        ledger, o.sampler, epsilon_iterations, o.delta, "FastLloyd iterations (Gaussian)",
+        "T iterations of sums and counts, one Gaussian mechanism of sensitivity 1 at (eps, delta) split into "
+        "their shares of its precision (the authors' server.py dp_setup)");
     for (std::size_t i = 0; i < plan.size(); ++i) {
       const IterationPlan& p = plan[i];
       std::string note = "the k x d cluster sums of the " + relation + " (L2 <= " + short_number(p.contribution_bound) +
                          " per record, one cluster each)";
       noise_note_grid(note, p.grid);
-      m.gaussian_sums.push_back(m.budget->release(p.share_sum, p.grid.sensitivity, "noisy sums, " + iteration_text(i), note));
+      m.gaussian_sums.push_back(
+          m.budget->release(p.share_sum, p.grid.sensitivity, "noisy sums, " + iteration_text(i), note));
       m.gaussian_counts.push_back(m.budget->release(p.share_count, 1.0, "noisy counts, " + iteration_text(i),
                                                     "the k cluster counts (one cluster per record)"));
     }
@@ -201,9 +207,10 @@ Mechanisms build_mechanisms(const FastLloydOptions& o, const std::vector<Iterati
                        short_number(p.contribution_bound) + " (M = " + std::to_string(p.grid.coordinate_cap) +
                        " grid units), L1 d M per record (one cluster each); Laplace noise on every coordinate";
     noise_note_grid(note, p.grid);
-    m.laplace_sums.push_back(
-        privacy::CountMechanism::laplace(ledger, o.sampler, p.grid.sensitivity, p.epsilon_sum, "noisy sums, " + iteration_text(i), note));
-    m.laplace_counts.push_back(privacy::CountMechanism::laplace(ledger, o.sampler, 1.0, p.epsilon_count, "noisy counts, " + iteration_text(i),
+    m.laplace_sums.push_back(privacy::CountMechanism::laplace(ledger, o.sampler, p.grid.sensitivity, p.epsilon_sum,
+                                                              "noisy sums, " + iteration_text(i), note));
+    m.laplace_counts.push_back(privacy::CountMechanism::laplace(ledger, o.sampler, 1.0, p.epsilon_count,
+                                                                "noisy counts, " + iteration_text(i),
                                                                 "the k cluster counts (one cluster per record)"));
   }
   return m;
@@ -275,21 +282,26 @@ void check_inputs(std::size_t n, std::size_t d, const Bounds& bounds, const Fast
     throw InputError("bounds", "FastLloyd needs public bounds for each of the " + std::to_string(d) + " dimensions",
                      "set bounds: [[lo, hi], ...] in the dataset entry");
   if (d == 0) throw InputError("dataset", "FastLloyd needs at least one coordinate column");
-  if (n >= (std::size_t{1} << 32)) throw InputError("dataset", "FastLloyd takes at most 2^32 - 1 points", "sample the dataset (sample: N)");
+  if (n >= (std::size_t{1} << 32))
+    throw InputError("dataset", "FastLloyd takes at most 2^32 - 1 points", "sample the dataset (sample: N)");
   if (o.k > n)
-    throw InputError("params.k", "k = " + std::to_string(o.k) + " clusters but the dataset has " + std::to_string(n) + " points",
+    throw InputError("params.k",
+                     "k = " + std::to_string(o.k) + " clusters but the dataset has " + std::to_string(n) + " points",
                      "choose k <= " + std::to_string(n) + ", or a larger dataset");
   if (o.initial_centres.size() > 0) {
     if (o.initial_centres.rows() != static_cast<Idx>(o.k) || o.initial_centres.cols() != static_cast<Idx>(d))
-      throw InputError("params.initial_centers", "the initial centres must be k x d = " + std::to_string(o.k) + " x " + std::to_string(d) +
-                                                     " numbers", "give k rows of d coordinates, row-major");
+      throw InputError(
+          "params.initial_centers",
+          "the initial centres must be k x d = " + std::to_string(o.k) + " x " + std::to_string(d) + " numbers",
+          "give k rows of d coordinates, row-major");
     for (Idx r = 0; r < o.initial_centres.rows(); ++r)
       for (Idx j = 0; j < o.initial_centres.cols(); ++j) {
         const double v = o.initial_centres(r, j);
         const auto jj = static_cast<std::size_t>(j);
         if (!(v >= bounds.lo[jj] && v <= bounds.hi[jj]))
           throw InputError("params.initial_centers",
-                           "initial centre " + std::to_string(r + 1) + " has coordinate " + std::to_string(j + 1) + " outside the bounds",
+                           "initial centre " + std::to_string(r + 1) + " has coordinate " + std::to_string(j + 1) +
+                               " outside the bounds",
                            "give public initial centres inside the bounds, or none (the data-independent draw)");
       }
   }
@@ -309,8 +321,8 @@ void choose_iterations(std::size_t n, std::size_t d, const FastLloydOptions& o, 
     double size = 0;
     if (o.n_source == SizeSource::noisy) {
       r.epsilon_n = o.epsilon - r.epsilon_iterations;
-      const privacy::CountMechanism count = privacy::CountMechanism::laplace(ledger, o.sampler, 1.0, r.epsilon_n, "noisy number of points",
-                                                                             "N of the iteration rule (calculate_iters)");
+      const privacy::CountMechanism count = privacy::CountMechanism::laplace(
+          ledger, o.sampler, 1.0, r.epsilon_n, "noisy number of points", "N of the iteration rule (calculate_iters)");
       r.noisy_n = count.noisy(cursor.at(kNoisyCountStream), static_cast<double>(n));
       size = r.noisy_n;
       r.iteration_source = IterationSource::noisy_n;
@@ -322,17 +334,18 @@ void choose_iterations(std::size_t n, std::size_t d, const FastLloydOptions& o, 
       r.iteration_source = IterationSource::true_n;
       r.non_private_notes.push_back(kTrueSizeNote);
     }
-    const double sigma0 =
-        o.noise == Noise::gaussian ? privacy::GaussianBudget::unit_sigma_for(o.sampler, r.epsilon_iterations, o.delta) : 0.0;
+    const double sigma0 = o.noise == Noise::gaussian
+                              ? privacy::GaussianBudget::unit_sigma_for(o.sampler, r.epsilon_iterations, o.delta)
+                              : 0.0;
     r.iterations = iteration_rule(o.noise, o.radius_rule, r.epsilon_iterations, sigma0, size, o.k, d, o.alpha, o.rho);
   }
 }
 
 // One iteration's noisy sums and counts: the authors' variant (an empty cluster reports count 1 and its old centre,
 // both streams seeded with seed x iteration, the noise truncated toward zero) or FastLloyd's own streams.
-void add_noise(const FastLloydOptions& o, const Mechanisms& mech, std::size_t i, const IterationPlan& p, const IterationSums& s,
-               const RowMatrix& centres, bool relative, std::uint64_t authors_seed, CellCursor& cursor, std::vector<double>& noisy_sums,
-               std::vector<double>& noisy_counts) {
+void add_noise(const FastLloydOptions& o, const Mechanisms& mech, std::size_t i, const IterationPlan& p,
+               const IterationSums& s, const RowMatrix& centres, bool relative, std::uint64_t authors_seed,
+               CellCursor& cursor, std::vector<double>& noisy_sums, std::vector<double>& noisy_counts) {
   const std::size_t k = o.k, d = static_cast<std::size_t>(centres.cols());
   std::vector<double> base_sums(s.sums.begin(), s.sums.end()), base_counts(s.counts.begin(), s.counts.end());
   if (o.variant == Variant::authors) {
@@ -344,7 +357,8 @@ void add_noise(const FastLloydOptions& o, const Mechanisms& mech, std::size_t i,
           base_sums[c * d + j] = relative ? 0.0 : centres(static_cast<Idx>(c), static_cast<Idx>(j)) / p.grid.spacing;
       }
     // Both streams seeded with seed x iteration (server.py dp_setup), the noise truncated toward zero.
-    Rng sums_rng(authors_seed * static_cast<std::uint64_t>(i)), counts_rng(authors_seed * static_cast<std::uint64_t>(i));
+    Rng sums_rng(authors_seed * static_cast<std::uint64_t>(i)),
+        counts_rng(authors_seed * static_cast<std::uint64_t>(i));
     const double fixed_units = kAuthorsFixedPoint * p.grid.spacing;
     for (std::size_t x = 0; x < k * d; ++x)
       noisy_sums[x] = base_sums[x] + std::trunc(sum_noise(mech, i, sums_rng) * fixed_units) / fixed_units;
@@ -360,12 +374,15 @@ void add_noise(const FastLloydOptions& o, const Mechanisms& mech, std::size_t i,
 }  // namespace
 
 void check_options(const FastLloydOptions& o) {
-  if (!(o.epsilon > 0) || !std::isfinite(o.epsilon)) throw InputError("params.epsilon", "epsilon must be finite and > 0");
+  if (!(o.epsilon > 0) || !std::isfinite(o.epsilon))
+    throw InputError("params.epsilon", "epsilon must be finite and > 0");
   if (o.noise == Noise::gaussian && !(o.delta > 0 && o.delta < 1))
     throw InputError("params.delta", "noise: gaussian needs delta in (0, 1), got delta = " + short_number(o.delta),
-                     "set delta, e.g. delta: 1e-6, or 1 / (n ln n) on a public n as the authors do; or noise: laplace with delta: 0");
+                     "set delta, e.g. delta: 1e-6, or 1 / (n ln n) on a public n as the authors do; or noise: laplace "
+                     "with delta: 0");
   if (o.noise == Noise::laplace && o.delta != 0)
-    throw InputError("params.delta", "noise: laplace is pure eps-DP and spends no delta, got delta = " + short_number(o.delta),
+    throw InputError("params.delta",
+                     "noise: laplace is pure eps-DP and spends no delta, got delta = " + short_number(o.delta),
                      "set delta: 0 with noise: laplace");
   if (o.n_source == SizeSource::public_n && o.n_public == 0 && o.iterations == 0)
     throw InputError("params.n_public", "n_source: public needs n_public > 0 for the iteration rule",
@@ -373,7 +390,8 @@ void check_options(const FastLloydOptions& o) {
   if (o.variant == Variant::authors && o.sampler != privacy::Sampler::textbook)
     throw InputError("params.sampler", "variant: authors draws the authors' continuous noise from seeded generators",
                      "set sampler: textbook with variant: authors (or use variant: fastlloyd)");
-  if (!(o.alpha > 0) || !std::isfinite(o.alpha)) throw InputError("params.radius_alpha", "radius_alpha must be finite and > 0", "the authors use 0.8");
+  if (!(o.alpha > 0) || !std::isfinite(o.alpha))
+    throw InputError("params.radius_alpha", "radius_alpha must be finite and > 0", "the authors use 0.8");
 }
 
 double iterations_epsilon(const FastLloydOptions& o) {
@@ -385,13 +403,17 @@ std::int64_t planned_iterations(const FastLloydOptions& o, std::size_t d) {
   if (o.iterations > 0) return o.iterations;
   if (o.n_source != SizeSource::public_n || o.n_public == 0) return 0;
   const double eps = iterations_epsilon(o);
-  const double sigma0 = o.noise == Noise::gaussian ? privacy::GaussianBudget::unit_sigma_for(o.sampler, eps, o.delta) : 0.0;
+  const double sigma0 =
+      o.noise == Noise::gaussian ? privacy::GaussianBudget::unit_sigma_for(o.sampler, eps, o.delta) : 0.0;
   return iteration_rule(o.noise, o.radius_rule, eps, sigma0, static_cast<double>(o.n_public), o.k, d, o.alpha, o.rho);
 }
 
-std::vector<IterationPlan> plan_iterations(const FastLloydOptions& o, std::size_t d, std::int64_t iterations, double epsilon_iterations) {
+std::vector<IterationPlan> plan_iterations(const FastLloydOptions& o, std::size_t d, std::int64_t iterations,
+                                           double epsilon_iterations) {
   std::vector<IterationPlan> plan(static_cast<std::size_t>(iterations));
-  const double sigma0 = o.noise == Noise::gaussian ? privacy::GaussianBudget::unit_sigma_for(o.sampler, epsilon_iterations, o.delta) : 0.0;
+  const double sigma0 = o.noise == Noise::gaussian
+                            ? privacy::GaussianBudget::unit_sigma_for(o.sampler, epsilon_iterations, o.delta)
+                            : 0.0;
   const LaplaceSplit split = laplace_split(epsilon_iterations, iterations, d, o.rho);
   const GaussianShares shares = gaussian_shares(o.radius_rule, iterations, d, o.rho);
   for (std::size_t i = 0; i < plan.size(); ++i) {
@@ -407,8 +429,10 @@ std::vector<IterationPlan> plan_iterations(const FastLloydOptions& o, std::size_
       p.sum_scale = per_sensitivity * p.grid.sensitivity * p.grid.spacing;
       p.count_scale = sigma0 / std::sqrt(shares.count) * (1 + 0x1p-40);
       if (o.sampler == privacy::Sampler::secure && p.count_scale > 0x1p19)
-        throw InputError("params.epsilon", "the counts' Gaussian sigma " + short_number(p.count_scale) + " exceeds the exact sampler's 2^19",
-                         "raise epsilon or delta, or lower the iterations");
+        throw InputError(
+            "params.epsilon",
+            "the counts' Gaussian sigma " + short_number(p.count_scale) + " exceeds the exact sampler's 2^19",
+            "raise epsilon or delta, or lower the iterations");
     } else {
       p.epsilon_sum = split.sum;
       p.epsilon_count = split.count;
@@ -417,15 +441,17 @@ std::vector<IterationPlan> plan_iterations(const FastLloydOptions& o, std::size_
       p.sum_scale = p.grid.sensitivity * p.grid.spacing / split.sum;
       p.count_scale = 1.0 / split.count;
       if (o.sampler == privacy::Sampler::secure && p.count_scale > 0x1p40)
-        throw InputError("params.epsilon", "the counts' Laplace scale " + short_number(p.count_scale) + " exceeds the exact sampler's 2^40",
-                         "raise epsilon, or lower the iterations");
+        throw InputError(
+            "params.epsilon",
+            "the counts' Laplace scale " + short_number(p.count_scale) + " exceeds the exact sampler's 2^40",
+            "raise epsilon, or lower the iterations");
     }
   }
   return plan;
 }
 
-FastLloydResult fastlloyd(const double* coords, std::size_t n, std::size_t d, const Bounds& bounds, const FastLloydOptions& o, Rng& rng,
-                          BudgetLedger& ledger) {
+FastLloydResult fastlloyd(const double* coords, std::size_t n, std::size_t d, const Bounds& bounds,
+                          const FastLloydOptions& o, Rng& rng, BudgetLedger& ledger) {
   check_options(o);
   check_inputs(n, d, bounds, o, rng);
   // The exact samplers' limits before anything is drawn: at the planned T, or at the rule's largest (its noise
@@ -441,7 +467,8 @@ FastLloydResult fastlloyd(const double* coords, std::size_t n, std::size_t d, co
   r.clamped_points = scale_to_domain(coords, n, d, bounds, u);
   const CellStreams streams = CellStreams::for_trial(rng, kNoiseLane);
   CellCursor cursor(streams);
-  RowMatrix centres = o.initial_centres.size() > 0 ? to_domain(o.initial_centres, bounds) : initial_centres(o.k, d, cursor.at(kInitialCentresStream));
+  RowMatrix centres = o.initial_centres.size() > 0 ? to_domain(o.initial_centres, bounds)
+                                                   : initial_centres(o.k, d, cursor.at(kInitialCentresStream));
   r.initial_centres = to_data_units(centres, bounds);
   r.trajectory.push_back(centres);
 

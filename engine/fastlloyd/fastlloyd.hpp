@@ -64,7 +64,8 @@ enum class Variant { fastlloyd, authors };
 inline constexpr Named<Variant> kVariants[] = {{"fastlloyd", Variant::fastlloyd}, {"authors", Variant::authors}};
 // Where N of the iteration rule comes from.
 enum class SizeSource { noisy, public_n, data };
-inline constexpr Named<SizeSource> kSizeSources[] = {{"noisy", SizeSource::noisy}, {"public", SizeSource::public_n}, {"data", SizeSource::data}};
+inline constexpr Named<SizeSource> kSizeSources[] = {
+    {"noisy", SizeSource::noisy}, {"public", SizeSource::public_n}, {"data", SizeSource::data}};
 inline const char* to_string(Post p) { return name_in(kPosts, p); }
 inline const char* to_string(Variant v) { return name_in(kVariants, v); }
 inline const char* to_string(SizeSource s) { return name_in(kSizeSources, s); }
@@ -98,11 +99,11 @@ struct FastLloydOptions {
 
 // One iteration, as planned before the data are read: public.
 struct IterationPlan {
-  double radius = 0;             // r_i in the domain's units (+inf: no radius)
-  double contribution_bound = 0; // a record's contribution: L2 bound (Gaussian), per-coordinate bound (Laplace)
-  OffsetGrid grid;               // the sums' grid and sensitivity (grid units)
-  double sum_scale = 0;          // the sums' noise in the domain's units: Laplace b, Gaussian sigma (as calibrated)
-  double count_scale = 0;        // the counts' noise: Laplace b, Gaussian sigma
+  double radius = 0;              // r_i in the domain's units (+inf: no radius)
+  double contribution_bound = 0;  // a record's contribution: L2 bound (Gaussian), per-coordinate bound (Laplace)
+  OffsetGrid grid;                // the sums' grid and sensitivity (grid units)
+  double sum_scale = 0;           // the sums' noise in the domain's units: Laplace b, Gaussian sigma (as calibrated)
+  double count_scale = 0;         // the counts' noise: Laplace b, Gaussian sigma
   double epsilon_sum = 0, epsilon_count = 0;  // Laplace
   double share_sum = 0, share_count = 0;      // Gaussian: shares of the budget's precision
 };
@@ -112,20 +113,20 @@ struct FastLloydResult {
   RowMatrix initial_centres;  // k x d in the data's coordinates (data-independent)
   std::int64_t iterations = 0;
   IterationSource iteration_source = IterationSource::fixed;
-  double noisy_n = 0;         // released when the rule ran on a noisy count (n_source: noisy)
-  double epsilon_n = 0;       // its budget
+  double noisy_n = 0;             // released when the rule ran on a noisy count (n_source: noisy)
+  double epsilon_n = 0;           // its budget
   double epsilon_iterations = 0;  // what the iterations spend (epsilon - epsilon_n)
-  double unit_sigma = 0;      // Gaussian: sigma0 of the iterations' (eps, delta)
+  double unit_sigma = 0;          // Gaussian: sigma0 of the iterations' (eps, delta)
   std::vector<IterationPlan> plan;
   std::vector<std::vector<double>> noisy_counts;  // per iteration, the released counts (k)
   std::vector<RowMatrix> trajectory;              // the centres in [-1, 1]^d before and after every iteration (T + 1)
   std::vector<std::string> non_private_notes;
   // Exact statistics of the true data (evaluation only):
-  Labels labels;                        // nearest released centre
-  double inertia = 0;                   // of the labels, on the true points
-  std::vector<std::int64_t> unassigned; // per iteration: points outside every radius (or the grid's norm cap)
+  Labels labels;                         // nearest released centre
+  double inertia = 0;                    // of the labels, on the true points
+  std::vector<std::int64_t> unassigned;  // per iteration: points outside every radius (or the grid's norm cap)
   std::vector<std::vector<std::int64_t>> cluster_sizes;  // per iteration, the true counts of the sums
-  std::size_t clamped_points = 0;       // points with a coordinate moved into the bounds
+  std::size_t clamped_points = 0;                        // points with a coordinate moved into the bounds
 };
 
 // The checks that need no data (check_shape and fastlloyd()): InputError naming the parameter and the fix.
@@ -134,14 +135,15 @@ void check_options(const FastLloydOptions& o);
 // The budget and the iterations' mechanisms' scales for T iterations in dimension d, without the ledger: what
 // fastlloyd() will draw (throws InputError("params.epsilon", ...) when the exact samplers cannot). epsilon_iterations
 // is what the iterations get (epsilon less the noisy N's share when there is one).
-std::vector<IterationPlan> plan_iterations(const FastLloydOptions& o, std::size_t d, std::int64_t iterations, double epsilon_iterations);
+std::vector<IterationPlan> plan_iterations(const FastLloydOptions& o, std::size_t d, std::int64_t iterations,
+                                           double epsilon_iterations);
 // The budget the iterations get: epsilon, less n_fraction of it when the rule runs on a noisy count.
 double iterations_epsilon(const FastLloydOptions& o);
 // T when it does not depend on the data (iterations > 0, or the rule on n_public); 0 otherwise.
 std::int64_t planned_iterations(const FastLloydOptions& o, std::size_t d);
 
 // One trial. Throws InputError for unusable parameters; every noisy release is recorded in `ledger`.
-FastLloydResult fastlloyd(const double* coords, std::size_t n, std::size_t d, const Bounds& bounds, const FastLloydOptions& options,
-                          Rng& rng, BudgetLedger& ledger);
+FastLloydResult fastlloyd(const double* coords, std::size_t n, std::size_t d, const Bounds& bounds,
+                          const FastLloydOptions& options, Rng& rng, BudgetLedger& ledger);
 
 }  // namespace dpclust::fastlloyd

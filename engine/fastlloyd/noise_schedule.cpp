@@ -16,15 +16,16 @@ double radius_fraction(double alpha, std::size_t k, std::size_t d) {
 double radius_of(RadiusRule rule, Noise noise, std::size_t iteration, double alpha, std::size_t k, std::size_t d) {
   if (rule == RadiusRule::none) return std::numeric_limits<double>::infinity();
   const double diagonal = domain_diagonal(d);
-  double r = rule == RadiusRule::diagonal_then_frac && iteration == 0 ? diagonal / 2 : diagonal * radius_fraction(alpha, k, d);
+  double r =
+      rule == RadiusRule::diagonal_then_frac && iteration == 0 ? diagonal / 2 : diagonal * radius_fraction(alpha, k, d);
   // update_maxdist: a radius at or above the sensitivity it was meant to lower is the diagonal.
   const double original = noise == Noise::laplace ? static_cast<double>(d) : diagonal;
   if (r >= original) r = diagonal;
   return r;
 }
 
-std::int64_t iteration_rule(Noise noise, RadiusRule rule, double epsilon, double unit_sigma, double n, std::size_t k, std::size_t d,
-                            double alpha, double rho) {
+std::int64_t iteration_rule(Noise noise, RadiusRule rule, double epsilon, double unit_sigma, double n, std::size_t k,
+                            std::size_t d, double alpha, double rho) {
   n = std::max(n, 1.0);
   const double kd = static_cast<double>(k), dd = static_cast<double>(d);
   double t = 0;
@@ -38,8 +39,9 @@ std::int64_t iteration_rule(Noise noise, RadiusRule rule, double epsilon, double
     t = 0.016 * n * n / (kd * kd * kd * eta * eta * std::pow(1 + std::sqrt(4 * dd), 2) * unit_sigma * unit_sigma);
   }
   // int(max(min(t, 7), 2)): truncation of a value in [2, 7] (NaN, from an infinite sigma, gives the floor).
-  const double clamped = std::isnan(t) ? static_cast<double>(kMinIterations)
-                                       : std::max(std::min(t, static_cast<double>(kMaxIterations)), static_cast<double>(kMinIterations));
+  const double clamped =
+      std::isnan(t) ? static_cast<double>(kMinIterations)
+                    : std::max(std::min(t, static_cast<double>(kMaxIterations)), static_cast<double>(kMinIterations));
   return static_cast<std::int64_t>(clamped);
 }
 

@@ -14,8 +14,9 @@
 //                       and r_i = D whenever r_i >= the mechanism's "original sensitivity" (d for Laplace, D for
 //                       the Gaussian): a radius that would not lower the sensitivity is the diagonal itself.
 //   calculate_iters     T = int(max(min(t, 7), 2)) with
-//                         Laplace (Su et al.'s rule, as diffprivlib): t = eps / sqrt(500 k^3 / N^2 (d + cbrt(4 d rho^2))^3)
-//                         Gaussian, radius:                       t = 0.016 N^2 / (k^3 eta^2 (1 + sqrt(4d))^2 sigma0^2),
+//                         Laplace (Su et al.'s rule, as diffprivlib): t = eps / sqrt(500 k^3 / N^2 (d + cbrt(4 d
+//                         rho^2))^3) Gaussian, radius:                       t = 0.016 N^2 / (k^3 eta^2 (1 +
+//                         sqrt(4d))^2 sigma0^2),
 //                                                                  eta = 2 sqrt(d) frac
 //                         Gaussian, no radius:                    t = 0.004 N^2 / (k^3 d (2 rho + sqrt d)^2 sigma0^2)
 //                       sigma0 = the unit sigma of the whole (eps, delta) (privacy/gaussian_budget.hpp). The authors
@@ -48,8 +49,9 @@ const char* name_in(const Named<E> (&table)[N], E kind) {
 enum class Noise { gaussian, laplace };
 inline constexpr Named<Noise> kNoises[] = {{"gaussian", Noise::gaussian}, {"laplace", Noise::laplace}};
 enum class RadiusRule { diagonal_then_frac, frac_stay, none };
-inline constexpr Named<RadiusRule> kRadiusRules[] = {
-    {"diagonal_then_frac", RadiusRule::diagonal_then_frac}, {"frac_stay", RadiusRule::frac_stay}, {"none", RadiusRule::none}};
+inline constexpr Named<RadiusRule> kRadiusRules[] = {{"diagonal_then_frac", RadiusRule::diagonal_then_frac},
+                                                     {"frac_stay", RadiusRule::frac_stay},
+                                                     {"none", RadiusRule::none}};
 inline const char* to_string(Noise n) { return name_in(kNoises, n); }
 inline const char* to_string(RadiusRule r) { return name_in(kRadiusRules, r); }
 
@@ -58,17 +60,17 @@ inline constexpr std::int64_t kMaxIterations = 7;  // params.py MAX_ITERATIONS
 // The largest `iterations` a config may fix: every iteration records two ledger entries, and beyond a few tens the
 // noise of each (the budget split T ways) swamps any update.
 inline constexpr std::int64_t kMaxIterationsParam = 1000;
-inline constexpr double kDefaultAlpha = 0.8;       // experiments.py --alpha
-inline constexpr double kDefaultRho = 0.225;       // params.py rho (Su et al.)
+inline constexpr double kDefaultAlpha = 0.8;  // experiments.py --alpha
+inline constexpr double kDefaultRho = 0.225;  // params.py rho (Su et al.)
 
-double domain_diagonal(std::size_t d);                                  // D = 2 sqrt(d)
-double radius_fraction(double alpha, std::size_t k, std::size_t d);     // frac = alpha / (2 k^(1/d))
+double domain_diagonal(std::size_t d);                               // D = 2 sqrt(d)
+double radius_fraction(double alpha, std::size_t k, std::size_t d);  // frac = alpha / (2 k^(1/d))
 // r_i; +inf for RadiusRule::none (no constraint).
 double radius_of(RadiusRule rule, Noise noise, std::size_t iteration, double alpha, std::size_t k, std::size_t d);
 
 // calculate_iters on N (> 0; below 1 taken as 1). unit_sigma: the Gaussian's sigma0 (unused for Laplace).
-std::int64_t iteration_rule(Noise noise, RadiusRule rule, double epsilon, double unit_sigma, double n, std::size_t k, std::size_t d,
-                            double alpha, double rho);
+std::int64_t iteration_rule(Noise noise, RadiusRule rule, double epsilon, double unit_sigma, double n, std::size_t k,
+                            std::size_t d, double alpha, double rho);
 
 // Laplace: the epsilon of one iteration's sums (all k x d of them together) and counts.
 struct LaplaceSplit {

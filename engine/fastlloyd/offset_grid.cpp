@@ -13,9 +13,9 @@ namespace {
 // GCC/Clang's 128-bit integer: a squared norm of d coordinates of up to 2^31 units each.
 __extension__ typedef unsigned __int128 uint128;
 
-constexpr int kUnitsBits = 29;            // m / g < 2^30: sums of 2^32 records fit in int64
-constexpr int kLaplaceScaleBits = 38;     // b / g <= 2^38 (the exact sampler takes up to 2^40)
-constexpr int kGaussianSigmaBits = 18;    // sigma m / (D g) <= 2^18; sigma / g <= 2^19 checked (sigma^2 <= 2^40)
+constexpr int kUnitsBits = 29;          // m / g < 2^30: sums of 2^32 records fit in int64
+constexpr int kLaplaceScaleBits = 38;   // b / g <= 2^38 (the exact sampler takes up to 2^40)
+constexpr int kGaussianSigmaBits = 18;  // sigma m / (D g) <= 2^18; sigma / g <= 2^19 checked (sigma^2 <= 2^40)
 constexpr double kMaxRoundingShare = 0.25;
 
 int floor_log2(double x) { return std::ilogb(x); }
@@ -35,8 +35,9 @@ std::int64_t round_units(double y) {
 }
 
 [[noreturn]] void refuse(const std::string& why) {
-  throw InputError("params.epsilon", why,
-                   "raise epsilon, or lower the iterations (iterations: 2), or use sampler: textbook (not a private release)");
+  throw InputError(
+      "params.epsilon", why,
+      "raise epsilon, or lower the iterations (iterations: 2), or use sampler: textbook (not a private release)");
 }
 
 }  // namespace
@@ -77,8 +78,8 @@ OffsetGrid gaussian_grid(double m, std::size_t d, double sigma_per_sensitivity) 
   // coarse grids whose rounding adds more than a quarter.
   if (units < 1 || g.rounding_share > kMaxRoundingShare || sigma_units > 0x1p19)
     refuse("the sums' Gaussian sigma is " + short_number(sigma_per_sensitivity) +
-           " times their sensitivity: the exact sampler's grid would raise the sensitivity by " + short_number(100 * g.rounding_share) +
-           "% (sigma " + short_number(sigma_units) + " grid units)");
+           " times their sensitivity: the exact sampler's grid would raise the sensitivity by " +
+           short_number(100 * g.rounding_share) + "% (sigma " + short_number(sigma_units) + " grid units)");
   return g;
 }
 

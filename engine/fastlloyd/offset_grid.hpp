@@ -28,13 +28,13 @@ namespace dpclust::fastlloyd {
 
 struct OffsetGrid {
   Noise noise = Noise::gaussian;
-  int exponent = 0;              // g = 2^exponent
-  double spacing = 1;            // g
+  int exponent = 0;    // g = 2^exponent
+  double spacing = 1;  // g
   std::size_t d = 0;
   std::int64_t coordinate_cap = 0;  // laplace: M
   std::uint64_t norm2_cap = 0;      // gaussian: N2
-  double sensitivity = 0;        // grid units: L1 (laplace) or L2 (gaussian)
-  double rounding_share = 0;     // sensitivity g / (the bound without rounding) - 1
+  double sensitivity = 0;           // grid units: L1 (laplace) or L2 (gaussian)
+  double rounding_share = 0;        // sensitivity g / (the bound without rounding) - 1
 };
 
 // Laplace: per-coordinate bound m, noise scale per unit of L1 sensitivity 1 / eps_sum (b = d m / eps_sum).

@@ -25,9 +25,9 @@ std::pair<double, double> calibration(const ParamSet& p, double levels) {
   try {
     const double epsilon = real_or(p, "epsilon", 1.0), delta = real_or(p, "delta", 1e-5);
     BudgetLedger scratch(epsilon, delta);
-    const auto counts = privacy::GaussianThresholding::build(scratch, p.has("sampler") ? privacy::sampler_of(p) : privacy::Sampler::secure,
-                                                             static_cast<std::uint64_t>(levels), epsilon, delta,
-                                                             real_or(p, "threshold_share", 0.5), "cost estimate", "");
+    const auto counts = privacy::GaussianThresholding::build(
+        scratch, p.has("sampler") ? privacy::sampler_of(p) : privacy::Sampler::secure,
+        static_cast<std::uint64_t>(levels), epsilon, delta, real_or(p, "threshold_share", 0.5), "cost estimate", "");
     return {counts.threshold(), counts.sigma()};
   } catch (const std::exception&) {
     return {1.0, 0.0};
@@ -56,8 +56,8 @@ TrialCostEstimate trial_cost_bound(const ParamSet& p, double n, double d) {
   c.tree_nodes = 1 + 2 * released;
   c.cost_entries = c.tree_nodes + std::min(k * c.tree_nodes, c.cells_per_level * (1 + levels));
   const double frontier = c.cells_per_level;
-  c.memory = 8 * n * d + 24 * n + 3 * c.tree_nodes * static_cast<double>(sizeof(HstNode)) + 8 * (3 * c.tree_nodes + c.cost_entries) +
-             2 * 2 * frontier * (24 + 16 * d) + 8 * k * d;
+  c.memory = 8 * n * d + 24 * n + 3 * c.tree_nodes * static_cast<double>(sizeof(HstNode)) +
+             8 * (3 * c.tree_nodes + c.cost_entries) + 2 * 2 * frontier * (24 + 16 * d) + 8 * k * d;
   c.work = n * levels + c.tree_nodes * k * k + n * k * d;
   return c;
 }

@@ -10,10 +10,10 @@ struct TrialCostEstimate {
   double memory = 0;  // bytes: an upper bound on the trial's peak (below)
   double work = 0;    // basic operations
   // The bounds the memory is built from (public: functions of n, d, L, k and the calibration).
-  double threshold = 0;      // tau, as the trial calibrates it (the exact variant's: the lower of the two)
+  double threshold = 0;        // tau, as the trial calibrates it (the exact variant's: the lower of the two)
   double cells_per_level = 0;  // released cells a level, at most
-  double tree_nodes = 0;     // root, released cells and empty siblings, at most
-  double cost_entries = 0;   // doubles in the dynamic program's table, at most
+  double tree_nodes = 0;       // root, released cells and empty siblings, at most
+  double cost_entries = 0;     // doubles in the dynamic program's table, at most
 };
 
 // n points of d dimensions. The bound holds for any data, with the noise's own high probability:

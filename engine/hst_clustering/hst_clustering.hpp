@@ -72,11 +72,11 @@ const char* to_string(Variant v);
 inline constexpr std::size_t kMaxLevels = std::size_t{1} << 20;
 
 struct HstClusteringOptions {
-  std::size_t k = 10;              // run_clustering.py k_params
+  std::size_t k = 10;  // run_clustering.py k_params
   double epsilon = 1.0;
-  double delta = 1e-5;             // run_clustering.py's default
-  double threshold_share = 0.5;    // share of delta for the threshold (the authors' delta / 2)
-  std::size_t layers = 10;         // L
+  double delta = 1e-5;                       // run_clustering.py's default
+  double threshold_share = 0.5;              // share of delta for the threshold (the authors' delta / 2)
+  std::size_t layers = 10;                   // L
   Objective objective = Objective::kmedian;  // run_clustering.py's exp = 1
   Variant variant = Variant::exact;
   privacy::Sampler sampler = privacy::Sampler::secure;
@@ -89,15 +89,15 @@ struct CountCalibration {
   double sigma = 0;                    // as calibrated
   double drawn_sigma = 0;              // as drawn (times the ledger's noise scale)
   double threshold = 0;                // tau
-  double true_epsilon = 0;             // what the Gaussian gives for cells_per_record counts at its delta (= epsilon for exact)
+  double true_epsilon = 0;  // what the Gaussian gives for cells_per_record counts at its delta (= epsilon for exact)
 };
 
 struct HstClusteringResult {
-  RowMatrix centres;     // at most k x d, cell midpoints in the data's coordinates: the release
-  Labels labels;         // nearest released centre (evaluation only)
-  double inertia = 0;    // of the centres on the true points (evaluation only)
-  SplitFractions splits; // public
-  PrivateHst tree;       // released cells and completion nodes (weights: noisy counts)
+  RowMatrix centres;      // at most k x d, cell midpoints in the data's coordinates: the release
+  Labels labels;          // nearest released centre (evaluation only)
+  double inertia = 0;     // of the centres on the true points (evaluation only)
+  SplitFractions splits;  // public
+  PrivateHst tree;        // released cells and completion nodes (weights: noisy counts)
   TreeSolution solution;
   CountCalibration calibration;
   std::size_t points_outside_bounds = 0;  // evaluation only

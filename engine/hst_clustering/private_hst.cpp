@@ -33,15 +33,16 @@ std::int32_t push_node(PrivateHst& t, const HstNode& node) {
 
 // Reorders the rows [begin, end) of a cell so that those with x_j >= split come first (the upper child's), and
 // returns where the lower child's rows begin.
-std::size_t partition_upper_first(std::vector<double>& rows, std::size_t d, std::size_t j, double split, std::size_t begin,
-                                  std::size_t end) {
+std::size_t partition_upper_first(std::vector<double>& rows, std::size_t d, std::size_t j, double split,
+                                  std::size_t begin, std::size_t end) {
   std::size_t a = begin, b = end;
   while (a < b) {
     if (rows[a * d + j] >= split) {
       ++a;
     } else {
       --b;
-      std::swap_ranges(rows.begin() + static_cast<std::ptrdiff_t>(a * d), rows.begin() + static_cast<std::ptrdiff_t>((a + 1) * d),
+      std::swap_ranges(rows.begin() + static_cast<std::ptrdiff_t>(a * d),
+                       rows.begin() + static_cast<std::ptrdiff_t>((a + 1) * d),
                        rows.begin() + static_cast<std::ptrdiff_t>(b * d));
     }
   }
@@ -79,10 +80,13 @@ SplitFractions draw_split_fractions(std::size_t layers, std::size_t d, const Cel
   return SplitFractions(layers, d, std::move(f));
 }
 
-PrivateHst build_private_hst(const double* coords, std::size_t n, std::size_t d, const Bounds& box, const SplitFractions& splits,
-                             const privacy::GaussianThresholding& counts, bool release_root, const CellStreams& noise) {
-  if (box.dims() != d || splits.dims() != d) throw std::invalid_argument("build_private_hst: the box and the splits need d dimensions");
-  if (n == 0 || n > std::numeric_limits<std::uint32_t>::max()) throw std::invalid_argument("build_private_hst: need 1 to 2^32 - 1 points");
+PrivateHst build_private_hst(const double* coords, std::size_t n, std::size_t d, const Bounds& box,
+                             const SplitFractions& splits, const privacy::GaussianThresholding& counts,
+                             bool release_root, const CellStreams& noise) {
+  if (box.dims() != d || splits.dims() != d)
+    throw std::invalid_argument("build_private_hst: the box and the splits need d dimensions");
+  if (n == 0 || n > std::numeric_limits<std::uint32_t>::max())
+    throw std::invalid_argument("build_private_hst: need 1 to 2^32 - 1 points");
   PrivateHst t;
   CellCursor cursor(noise);
   HstNode root;
@@ -141,7 +145,8 @@ PrivateHst build_private_hst(const double* coords, std::size_t n, std::size_t d,
       // io.DataFrameToTree: a cell with one released child gets the other as an empty node of weight 0.
       if ((made[0] < 0) != (made[1] < 0)) {
         const bool upper = made[0] < 0;
-        made[upper ? 0 : 1] = push_node(t, child_node(fr.node, level + 1, upper, NodeKind::completion, lo, d, j, split, child));
+        made[upper ? 0 : 1] =
+            push_node(t, child_node(fr.node, level + 1, upper, NodeKind::completion, lo, d, j, split, child));
         ++t.completion_nodes;
       }
       t.nodes[static_cast<std::size_t>(fr.node)].upper = made[0];
@@ -159,8 +164,8 @@ PrivateHst build_private_hst(const double* coords, std::size_t n, std::size_t d,
   return t;
 }
 
-void cell_box(const PrivateHst& tree, std::size_t node, const Bounds& box, const SplitFractions& splits, std::vector<double>& lo,
-              std::vector<double>& hi) {
+void cell_box(const PrivateHst& tree, std::size_t node, const Bounds& box, const SplitFractions& splits,
+              std::vector<double>& lo, std::vector<double>& hi) {
   std::vector<std::size_t> path;
   for (std::int32_t v = static_cast<std::int32_t>(node); v > 0; v = tree.nodes[static_cast<std::size_t>(v)].parent)
     path.push_back(static_cast<std::size_t>(v));
@@ -174,7 +179,8 @@ void cell_box(const PrivateHst& tree, std::size_t node, const Bounds& box, const
   }
 }
 
-std::vector<double> cell_midpoint(const PrivateHst& tree, std::size_t node, const Bounds& box, const SplitFractions& splits) {
+std::vector<double> cell_midpoint(const PrivateHst& tree, std::size_t node, const Bounds& box,
+                                  const SplitFractions& splits) {
   std::vector<double> lo, hi;
   cell_box(tree, node, box, splits, lo, hi);
   std::vector<double> mid(lo.size());

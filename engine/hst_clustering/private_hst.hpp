@@ -80,9 +80,10 @@ struct PrivateHst {
   std::size_t released_cells = 0;    // noisy counts released (the root's included when released)
   std::size_t completion_nodes = 0;  // empty siblings added
   std::size_t leaves = 0;
-  std::uint32_t depth = 0;           // deepest released cell (binary levels)
+  std::uint32_t depth = 0;  // deepest released cell (binary levels)
   bool root_released = false;
-  bool root_below_threshold = false; // release_root and the root's own noisy count missed tau: the tree is the root alone
+  bool root_below_threshold =
+      false;  // release_root and the root's own noisy count missed tau: the tree is the root alone
   // Evaluation only (counts occupied cells, which the release does not show): the cells that drew noise.
   std::size_t cells_noised = 0;
 };
@@ -90,14 +91,16 @@ struct PrivateHst {
 // Builds the tree of the points (n x d, row-major; finite) in `box` (d dimensions; points outside it fall in
 // the border cells, as if clamped) with `splits` (its layers x d levels). Each noised cell draws from its own
 // stream of `noise`: cell i of the breadth-first order of the cells noised.
-PrivateHst build_private_hst(const double* coords, std::size_t n, std::size_t d, const Bounds& box, const SplitFractions& splits,
-                             const privacy::GaussianThresholding& counts, bool release_root, const CellStreams& noise);
+PrivateHst build_private_hst(const double* coords, std::size_t n, std::size_t d, const Bounds& box,
+                             const SplitFractions& splits, const privacy::GaussianThresholding& counts,
+                             bool release_root, const CellStreams& noise);
 
 // The cell of node `node`: its box, walked down from the root with the same arithmetic as the build.
-void cell_box(const PrivateHst& tree, std::size_t node, const Bounds& box, const SplitFractions& splits, std::vector<double>& lo,
-              std::vector<double>& hi);
+void cell_box(const PrivateHst& tree, std::size_t node, const Bounds& box, const SplitFractions& splits,
+              std::vector<double>& lo, std::vector<double>& hi);
 // Its midpoint (hi - lo) / 2 + lo (get_diameter_center_one_count_tuple's centre).
-std::vector<double> cell_midpoint(const PrivateHst& tree, std::size_t node, const Bounds& box, const SplitFractions& splits);
+std::vector<double> cell_midpoint(const PrivateHst& tree, std::size_t node, const Bounds& box,
+                                  const SplitFractions& splits);
 // The authors' cell id: one character per level, '0' for an upper child, '1' for a lower one ("" = the root).
 std::string cell_id(const PrivateHst& tree, std::size_t node);
 

@@ -61,7 +61,9 @@ class HstClusteringMethod final : public Method {
     if (c.drawn_sigma != c.sigma) out.diagnostics["drawn_sigma"] = c.drawn_sigma;
     if (r.tree.root_released) out.diagnostics["root_noisy_count"] = r.tree.nodes[0].weight;
     if (o.variant == Variant::authors) out.diagnostics["epsilon_of_the_noise"] = c.true_epsilon;
-    out.evaluation = {{"inertia", r.inertia}, {"cells_noised", r.tree.cells_noised}, {"points_outside_bounds", r.points_outside_bounds}};
+    out.evaluation = {{"inertia", r.inertia},
+                      {"cells_noised", r.tree.cells_noised},
+                      {"points_outside_bounds", r.points_outside_bounds}};
     out.details = std::move(r);
     return out;
   }
@@ -88,12 +90,17 @@ const MethodInfo& hst_clustering_method_info() {
     m.name = "hst_clustering";
     m.releases_centres = true;  // cell midpoints of the private tree
     m.labels_are_nearest_centre = true;
-    m.summary = "HST clustering: a randomly split quadtree whose cells' counts are released above a threshold with Gaussian "
-                "noise, and the k-median / k-means solution of a dynamic program on that tree; (eps, delta)-DP";
-    m.reference = "Cohen-Addad, Epasto, Mirrokni, Narayanan & Zhong, Scalable Differentially Private Clustering via Hierarchically "
-                  "Separated Trees, KDD 2022 (arXiv 2206.08646); google-research/google-research hst_clustering";
-    m.releases = "the (at most k) centres, midpoints of cells of the private tree; with release_tree the released cells (ids and "
-                 "noisy counts) and the split fractions";
+    m.summary =
+        "HST clustering: a randomly split quadtree whose cells' counts are released above a threshold with Gaussian "
+        "noise, and the k-median / k-means solution of a dynamic program on that tree; (eps, delta)-DP";
+    m.reference =
+        "Cohen-Addad, Epasto, Mirrokni, Narayanan & Zhong, Scalable Differentially Private Clustering via "
+        "Hierarchically "
+        "Separated Trees, KDD 2022 (arXiv 2206.08646); google-research/google-research hst_clustering";
+    m.releases =
+        "the (at most k) centres, midpoints of cells of the private tree; with release_tree the released cells (ids "
+        "and "
+        "noisy counts) and the split fractions";
     m.private_when = "variant: exact";
     m.differentially_private = true;
     m.needs_bounds = true;
@@ -101,27 +108,36 @@ const MethodInfo& hst_clustering_method_info() {
     m.params = {
         real_param("epsilon", 1.0, "privacy budget (epsilon) of the whole release, in [1e-6, 1e6]", 1e-6, 1e6),
         gives(real_param("delta", 1e-5,
-                         "delta of (eps, delta)-DP (the authors' default 1e-5): threshold_share of it for the threshold, the rest "
+                         "delta of (eps, delta)-DP (the authors' default 1e-5): threshold_share of it for the "
+                         "threshold, the rest "
                          "for the Gaussian",
                          0.0, 1.0, true, true),
               "delta"),
         privacy::sampler_param(),
-        gives(int_param("k", std::nullopt, "number of centres (k); fewer when the private tree has fewer leaves", 1), "k"),
-        int_param("layers", 10,
-                  "number of HST layers L: each splits every dimension once (L d binary levels, one noisy count per level a "
-                  "record; the authors' default 10)",
-                  1, 64),
-        choice_param("objective", "kmedian", names_of(kObjectives),
-                     "tree cost the dynamic program minimises: kmedian = cell diameters (the authors' exp = 1, what their "
-                     "run_clustering.py solves), kmeans = squared diameters (exp = 2)"),
-        choice_param("variant", "exact", names_of(kVariants),
-                     "calibration of the counts: exact = the root's count is not released, a record changes L d counts, sigma "
-                     "for sqrt(L d) and tau from the noise's tail; authors = their calibration (the root's count released too, sigma for L d counts where a "
-                     "record changes 1 + L d, tau = 1 + sqrt(2) sigma Phi^-1(1 - delta / (L d))): flagged non-private, its excess "
-                     "epsilon declared"),
-        real_param("threshold_share", 0.5, "share of delta for the threshold (the authors' 1/2); the Gaussian gets the rest", 0.0, 1.0,
-                   true, true),
-        bool_param("release_tree", false, "also put the released cells (ids and noisy counts) and the split fractions in the release"),
+        gives(int_param("k", std::nullopt, "number of centres (k); fewer when the private tree has fewer leaves", 1),
+              "k"),
+        int_param(
+            "layers", 10,
+            "number of HST layers L: each splits every dimension once (L d binary levels, one noisy count per level a "
+            "record; the authors' default 10)",
+            1, 64),
+        choice_param(
+            "objective", "kmedian", names_of(kObjectives),
+            "tree cost the dynamic program minimises: kmedian = cell diameters (the authors' exp = 1, what their "
+            "run_clustering.py solves), kmeans = squared diameters (exp = 2)"),
+        choice_param(
+            "variant", "exact", names_of(kVariants),
+            "calibration of the counts: exact = the root's count is not released, a record changes L d counts, sigma "
+            "for sqrt(L d) and tau from the noise's tail; authors = their calibration (the root's count released too, "
+            "sigma for L d counts where a "
+            "record changes 1 + L d, tau = 1 + sqrt(2) sigma Phi^-1(1 - delta / (L d))): flagged non-private, its "
+            "excess "
+            "epsilon declared"),
+        real_param("threshold_share", 0.5,
+                   "share of delta for the threshold (the authors' 1/2); the Gaussian gets the rest", 0.0, 1.0, true,
+                   true),
+        bool_param("release_tree", false,
+                   "also put the released cells (ids and noisy counts) and the split fractions in the release"),
     };
     m.non_private_counterpart = "kmeans";
     m.side_inputs = {{"n", InputSource::none, "the noise and the threshold depend on epsilon, delta, L and d only"}};

@@ -38,7 +38,8 @@ struct TreeSolution {
   // node's centre is its parent's midpoint, dynamic_program._get_center). At most k, at least 1.
   std::vector<std::int32_t> centre_nodes;
   double tree_cost = 0;  // the optimum at the root with budget k (public: from the noisy weights and the diameters)
-  std::size_t cost_entries = 0;  // doubles in the program's table: the sum over nodes of min(k, leaves of nonzero weight) + 1
+  std::size_t cost_entries =
+      0;  // doubles in the program's table: the sum over nodes of min(k, leaves of nonzero weight) + 1
 };
 
 // k >= 1 (std::invalid_argument otherwise).

@@ -90,17 +90,20 @@ Labels nominal_labels(const Attribute& a) {
   if (text::parse_double(v, x))
     throw InputError(in.where(), at + "the value is NaN or infinite: NaN/inf not allowed; remove or impute the row",
                      "drop or impute rows with missing or infinite values");
-  throw InputError(in.where(), at + "the value is not a number" + text::kValueNotShown, "fix the value or remove the row");
+  throw InputError(in.where(), at + "the value is not a number" + text::kValueNotShown,
+                   "fix the value or remove the row");
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void bad_label(const LineReader& in, const Attribute& a, std::string_view v,
                                                       std::size_t record) {
   const std::string at = text::record_label(record) + ", attribute '" + text::printable(a.name) + "': ";
   if (v == "?")
-    throw InputError(in.where(), at + "missing values ('?') are not supported", "remove the row or give it a declared value");
-  throw InputError(in.where(), at + "the value is not declared in its nominal set {" + text::join(a.values) + "}" +
-                                   text::kValueNotShown,
-                   "add the value to the @attribute declaration or fix the row");
+    throw InputError(in.where(), at + "missing values ('?') are not supported",
+                     "remove the row or give it a declared value");
+  throw InputError(
+      in.where(),
+      at + "the value is not declared in its nominal set {" + text::join(a.values) + "}" + text::kValueNotShown,
+      "add the value to the @attribute declaration or fix the row");
 }
 
 // Declared nominal value -> label, looked up in constant time per row (a header may declare many values).
@@ -139,11 +142,10 @@ class NominalIndex {
   std::vector<std::pair<std::string, Label>> undeclared_;
 };
 
-
 // Every attribute that is neither a coordinate nor the label: left out, said once on stderr, by name and
 // type only (never a value); returned as provenance["skipped_attributes"].
-nlohmann::json skipped_attributes(const Header& h, std::optional<std::size_t> label, const std::vector<Coordinate>& coords,
-                                  const LineReader& in) {
+nlohmann::json skipped_attributes(const Header& h, std::optional<std::size_t> label,
+                                  const std::vector<Coordinate>& coords, const LineReader& in) {
   nlohmann::json skipped = nlohmann::json::array();
   std::vector<std::string> skipped_nominal;
   for (std::size_t i = 0; i < h.attrs.size(); ++i) {
@@ -155,13 +157,16 @@ nlohmann::json skipped_attributes(const Header& h, std::optional<std::size_t> la
       skipped_nominal.push_back(h.attrs[i].name);
       continue;
     }
-    std::cerr << "warning: " << in.where(h.attrs[i].line) << ": attribute '" << text::printable(h.attrs[i].name) << "' has type "
-              << kind_name(h.attrs[i].kind) << ": skipped (not a coordinate; it is listed in the provenance as skipped_attributes)\n";
+    std::cerr << "warning: " << in.where(h.attrs[i].line) << ": attribute '" << text::printable(h.attrs[i].name)
+              << "' has type " << kind_name(h.attrs[i].kind)
+              << ": skipped (not a coordinate; it is listed in the provenance as skipped_attributes)\n";
   }
   if (!skipped_nominal.empty())
     std::cerr << "warning: " << in.path().string() << ": " << skipped_nominal.size() << " of " << h.attrs.size()
-              << " attributes are nominal and left out (neither coordinates nor the label): " << text::join(skipped_nominal)
-              << "; list those whose values are numbers in `columns`, or set `nominal: codes` or `nominal: onehot` on the dataset to "
+              << " attributes are nominal and left out (neither coordinates nor the label): "
+              << text::join(skipped_nominal)
+              << "; list those whose values are numbers in `columns`, or set `nominal: codes` or `nominal: onehot` on "
+                 "the dataset to "
                  "use them (they are listed in the provenance as skipped_attributes)\n";
   return skipped;
 }
@@ -173,8 +178,7 @@ std::vector<std::string> coordinate_names(const Header& h, const std::vector<Coo
     const Attribute& a = h.attrs[c.attr];
     if (c.how == Encoding::onehot)
       for (const std::string& v : a.values) names.push_back(a.name + "=" + v);
-    else
-      names.push_back(a.name);
+    else names.push_back(a.name);
   }
   return names;
 }
@@ -183,7 +187,8 @@ std::vector<std::string> coordinate_names(const Header& h, const std::vector<Coo
 // one-hot; a missing value ('?') is noted (MissingValues decides the row's fate at its end).
 class RowEncoder {
  public:
-  RowEncoder(const Header& h, const std::vector<Coordinate>& coords) : h_(h), coords_(coords), positions_(coords.size()) {
+  RowEncoder(const Header& h, const std::vector<Coordinate>& coords)
+      : h_(h), coords_(coords), positions_(coords.size()) {
     // Nominal coordinates by code or one-hot: each declared value's position.
     for (std::size_t c = 0; c < coords.size(); ++c) {
       if (coords[c].how == Encoding::number) continue;
@@ -194,8 +199,8 @@ class RowEncoder {
     }
   }
 
-  void encode(const std::vector<std::string_view>& fields, const LineReader& in, std::size_t record, MissingValues& missing,
-              std::vector<double>& row) const {
+  void encode(const std::vector<std::string_view>& fields, const LineReader& in, std::size_t record,
+              MissingValues& missing, std::vector<double>& row) const {
     std::size_t out = 0;
     for (std::size_t c = 0; c < coords_.size(); ++c) {
       const Attribute& a = h_.attrs[coords_[c].attr];
@@ -233,13 +238,17 @@ class RowEncoder {
 class LabelColumn {
  public:
   LabelColumn(const Header& h, std::optional<std::size_t> label)
-      : h_(h), label_(label), text_(label && h.attrs[*label].kind == AttrKind::string),
+      : h_(h),
+        label_(label),
+        text_(label && h.attrs[*label].kind == AttrKind::string),
         table_(label && !text_ ? nominal_labels(h.attrs[*label]) : Labels{}),
         nominal_(label && !text_ ? h.attrs[*label] : Attribute{}, table_) {}
 
   bool present() const { return label_.has_value(); }
   // The label attribute's value in `fields` is missing ('?').
-  bool missing_in(const std::vector<std::string_view>& fields) const { return label_ && is_missing_value(fields[*label_]); }
+  bool missing_in(const std::vector<std::string_view>& fields) const {
+    return label_ && is_missing_value(fields[*label_]);
+  }
   const std::string& name() const { return h_.attrs[*label_].name; }
 
   Label code(const std::vector<std::string_view>& fields, const LineReader& in, std::size_t record) {
@@ -269,7 +278,8 @@ class LabelColumn {
     // Said without the values (a message never prints a record's value); the label map, an evaluation
     // field of the results, has them.
     provenance["undeclared_label_values"] = nominal_.undeclared().size();
-    std::cerr << "warning: " << path.string() << ": label attribute '" << text::printable(name()) << "': " << nominal_.undeclared().size()
+    std::cerr << "warning: " << path.string() << ": label attribute '" << text::printable(name())
+              << "': " << nominal_.undeclared().size()
               << " value(s) not declared in its @attribute set; each got a label of its own "
               << "(declare them in the header to silence this)\n";
   }
@@ -285,8 +295,8 @@ class LabelColumn {
 
 // The data rows after @data (at most `max_rows` kept; 0 = all) into `ds`; returns the rows read, kept or
 // dropped for a missing value.
-std::size_t read_rows(LineReader& in, const Header& h, const RowEncoder& encoder, LabelColumn& labels, MissingValues& missing,
-                      std::size_t max_rows, Dataset& ds) {
+std::size_t read_rows(LineReader& in, const Header& h, const RowEncoder& encoder, LabelColumn& labels,
+                      MissingValues& missing, std::size_t max_rows, Dataset& ds) {
   std::vector<double> row(ds.d);
   std::vector<std::string_view> fields;
   std::string_view line;
@@ -299,8 +309,9 @@ std::size_t read_rows(LineReader& in, const Header& h, const RowEncoder& encoder
                        "convert the file to dense rows (one value per attribute)");
     split_values(t, fields);
     if (fields.size() != h.attrs.size())
-      throw InputError(in.where(), "expected " + std::to_string(h.attrs.size()) + " values (one per @attribute), found " +
-                                       std::to_string(fields.size()) + " (values are separated by commas or blanks)",
+      throw InputError(in.where(),
+                       "expected " + std::to_string(h.attrs.size()) + " values (one per @attribute), found " +
+                           std::to_string(fields.size()) + " (values are separated by commas or blanks)",
                        "fix or remove the row; a value holding a blank or a comma must be quoted");
     ++rows_read;
     encoder.encode(fields, in, ds.n, missing, row);
@@ -325,11 +336,14 @@ void record_provenance(Dataset& ds, const fs::path& path, const Header& h, const
   ds.provenance["relation"] = h.relation;
   ds.provenance["columns"] = cols;
   ds.provenance["rows"] = ds.n;
-  if (std::any_of(coords.begin(), coords.end(), [&](const Coordinate& c) { return h.attrs[c.attr].kind == AttrKind::nominal; })) {
+  if (std::any_of(coords.begin(), coords.end(),
+                  [&](const Coordinate& c) { return h.attrs[c.attr].kind == AttrKind::nominal; })) {
     nlohmann::json nominal = nlohmann::json::object();
     for (const Coordinate& c : coords)
       if (h.attrs[c.attr].kind == AttrKind::nominal)
-        nominal[h.attrs[c.attr].name] = c.how == Encoding::number ? "number" : c.how == Encoding::code ? "code" : "onehot";
+        nominal[h.attrs[c.attr].name] = c.how == Encoding::number ? "number"
+                                        : c.how == Encoding::code ? "code"
+                                                                  : "onehot";
     ds.provenance["nominal_coordinates"] = nominal;
   }
   if (options.missing == MissingPolicy::drop) ds.provenance["missing"] = missing.provenance();
@@ -346,7 +360,8 @@ Dataset load_arff(const std::filesystem::path& path, const ArffOptions& options)
   using namespace arff;
   LineReader in(path);
   const Header h = read_header(in);
-  if (h.attrs.empty()) throw InputError(in.where(h.data_line), "@data before any @attribute", "declare the attributes first");
+  if (h.attrs.empty())
+    throw InputError(in.where(h.data_line), "@data before any @attribute", "declare the attributes first");
   const std::optional<std::size_t> label = select_label(h, options, path);
   const std::vector<Coordinate> coords = select_coords(h, options, label, in);
   const nlohmann::json skipped = skipped_attributes(h, label, coords, in);
@@ -362,9 +377,11 @@ Dataset load_arff(const std::filesystem::path& path, const ArffOptions& options)
   missing.finish(path.string(), rows_read);
   if (ds.n == 0)
     throw InputError(in.where(h.data_line),
-                     missing.rows() ? "no data rows with every selected value present (" + std::to_string(missing.rows()) + " dropped by missing: drop)"
+                     missing.rows() ? "no data rows with every selected value present (" +
+                                          std::to_string(missing.rows()) + " dropped by missing: drop)"
                                     : std::string("no data rows after @data"),
-                     missing.rows() ? "leave the columns with missing values out of `columns`" : "check that this is the right file");
+                     missing.rows() ? "leave the columns with missing values out of `columns`"
+                                    : "check that this is the right file");
   labels.finish(ds.labels);
   record_provenance(ds, path, h, coords, options, missing, skipped);
   labels.record(ds.provenance, path);

@@ -60,7 +60,8 @@ Attribute parse_attribute(std::string_view rest, const LineReader& in) {
   if (a.name.empty()) throw InputError(in.where(), "@attribute without a name", "write @attribute <name> <type>");
   if (!rest.empty() && rest.front() == '{') {
     if (rest.back() != '}')
-      throw InputError(in.where(), "nominal attribute '" + text::printable(a.name) + "': missing closing '}'", "close the value list with '}'");
+      throw InputError(in.where(), "nominal attribute '" + text::printable(a.name) + "': missing closing '}'",
+                       "close the value list with '}'");
     a.kind = AttrKind::nominal;
     std::vector<std::string_view> vals;
     text::split_fields(rest.substr(1, rest.size() - 2), ',', "'\"", vals);
@@ -74,9 +75,12 @@ Attribute parse_attribute(std::string_view rest, const LineReader& in) {
     return a;
   }
   if (type == "relational")
-    throw InputError(in.where(), "attribute '" + text::printable(a.name) + "' has type relational: multi-instance ARFF files are not supported",
-                     "flatten the file to one row per point, or convert it to a CSV");
-  throw InputError(in.where(), "attribute '" + text::printable(a.name) + "' has unknown type '" + text::printable(rest) + "'",
+    throw InputError(
+        in.where(),
+        "attribute '" + text::printable(a.name) + "' has type relational: multi-instance ARFF files are not supported",
+        "flatten the file to one row per point, or convert it to a CSV");
+  throw InputError(in.where(),
+                   "attribute '" + text::printable(a.name) + "' has unknown type '" + text::printable(rest) + "'",
                    "use numeric, real, integer or a nominal {v1,v2,...} list");
 }
 
@@ -98,8 +102,9 @@ std::string describe_attributes(const Header& h) {
   return out;
 }
 
-[[noreturn]] void unknown_attribute(const fs::path& path, const std::string& name, const std::vector<std::string>& candidates,
-                                    const char* kind, const std::string& available) {
+[[noreturn]] void unknown_attribute(const fs::path& path, const std::string& name,
+                                    const std::vector<std::string>& candidates, const char* kind,
+                                    const std::string& available) {
   std::string what = "unknown " + std::string(kind) + " attribute '" + text::printable(name) + "'";
   const std::string guess = name.size() > 200 ? "" : closest_match(name, candidates);
   if (!guess.empty()) what += "; did you mean '" + text::printable(guess) + "'?";
@@ -137,7 +142,6 @@ bool fractional_values(const Attribute& a) {
 
 bool is_comment_or_blank(std::string_view t) { return t.empty() || t.front() == '%'; }
 
-
 Header read_header(LineReader& in) {
   Header h;
   std::string_view line;
@@ -158,9 +162,11 @@ Header read_header(LineReader& in) {
     } else {
       // The line is not shown: in a file whose @data line is missing it is the first data row, and a
       // message never shows a record's values.
-      throw InputError(in.where(), "unexpected line in the ARFF header: it is not @relation, @attribute, @data or a % comment"
-                                   " (the line is not shown: if the @data line is missing, it is a data row)",
-                       "add the line @data before the first data row; header lines are @relation, @attribute or @data; comments start with %");
+      throw InputError(in.where(),
+                       "unexpected line in the ARFF header: it is not @relation, @attribute, @data or a % comment"
+                       " (the line is not shown: if the @data line is missing, it is a data row)",
+                       "add the line @data before the first data row; header lines are @relation, @attribute or @data; "
+                       "comments start with %");
     }
   }
   throw InputError(in.where(), "no @data section", "an ARFF file needs @attribute lines followed by @data");
@@ -175,8 +181,9 @@ std::optional<std::size_t> select_label(const Header& h, const ArffOptions& o, c
       std::vector<std::string> candidates = names_of(h, AttrKind::nominal);
       for (const std::string& s : names_of(h, AttrKind::string)) candidates.push_back(s);
       if (i < h.attrs.size())
-        throw InputError(path.string(), "label attribute '" + text::printable(o.label) + "' has type " + kind_name(h.attrs[i].kind) +
-                                            ": a label must be nominal (or string); Available: " + describe_attributes(h),
+        throw InputError(path.string(),
+                         "label attribute '" + text::printable(o.label) + "' has type " + kind_name(h.attrs[i].kind) +
+                             ": a label must be nominal (or string); Available: " + describe_attributes(h),
                          "name a nominal attribute as the label, or write label: none");
       unknown_attribute(path, o.label, candidates, "nominal or string", describe_attributes(h));
     }
@@ -192,12 +199,14 @@ std::optional<std::size_t> select_label(const Header& h, const ArffOptions& o, c
   // `class {1,2,3}` first), said on stderr: a file that names its class so means it, wherever it stands.
   std::vector<std::size_t> named;
   for (std::size_t i = 0; i < h.attrs.size(); ++i)
-    if ((h.attrs[i].kind == AttrKind::nominal || h.attrs[i].kind == AttrKind::string) && !fractional_values(h.attrs[i]) &&
-        label_like_name(h.attrs[i].name))
+    if ((h.attrs[i].kind == AttrKind::nominal || h.attrs[i].kind == AttrKind::string) &&
+        !fractional_values(h.attrs[i]) && label_like_name(h.attrs[i].name))
       named.push_back(i);
   if (named.size() == 1) {
-    std::cerr << "warning: " << path.string() << ": attribute '" << text::printable(h.attrs[named[0]].name) << "' (" << kind_name(h.attrs[named[0]].kind)
-              << ") is taken as the label, as its name says (the last attribute is not nominal); `label: NAME` names another, "
+    std::cerr << "warning: " << path.string() << ": attribute '" << text::printable(h.attrs[named[0]].name) << "' ("
+              << kind_name(h.attrs[named[0]].kind)
+              << ") is taken as the label, as its name says (the last attribute is not nominal); `label: NAME` names "
+                 "another, "
                  "`label: none` takes none\n";
     return named[0];
   }
@@ -207,13 +216,15 @@ std::optional<std::size_t> select_label(const Header& h, const ArffOptions& o, c
               << "' is nominal but its values are numbers with fractions (a discretised reading, not a class); `label: "
               << text::printable(last.name) << "` makes it the ground truth\n";
   else if (!nominal.empty())
-    std::cerr << "warning: " << path.string() << ": no label: the last attribute '" << text::printable(last.name) << "' is "
-              << kind_name(last.kind) << " (a label is taken by default only from a last attribute that is nominal); `label: NAME` names one ("
+    std::cerr << "warning: " << path.string() << ": no label: the last attribute '" << text::printable(last.name)
+              << "' is " << kind_name(last.kind)
+              << " (a label is taken by default only from a last attribute that is nominal); `label: NAME` names one ("
               << "nominal attributes: " << text::join(nominal, 10) << ")\n";
   return std::nullopt;
 }
 
-std::vector<Coordinate> select_coords(const Header& h, const ArffOptions& o, std::optional<std::size_t> label, const LineReader& in) {
+std::vector<Coordinate> select_coords(const Header& h, const ArffOptions& o, std::optional<std::size_t> label,
+                                      const LineReader& in) {
   const fs::path& path = in.path();
   auto nominal_how = [&](const Attribute& a) {
     if (o.nominal == NominalEncoding::onehot) return Encoding::onehot;
@@ -236,31 +247,40 @@ std::vector<Coordinate> select_coords(const Header& h, const ArffOptions& o, std
     }
     const Attribute& a = h.attrs[i];
     if (is_text(a.kind))
-      throw InputError(in.where(a.line), "attribute '" + text::printable(name) + "' has type " + kind_name(a.kind) +
-                                             ": a string or date attribute cannot be a coordinate",
-                       "remove it from `columns` (numeric attributes: " + text::join(names_of(h, AttrKind::numeric)) + ")");
+      throw InputError(
+          in.where(a.line),
+          "attribute '" + text::printable(name) + "' has type " + kind_name(a.kind) +
+              ": a string or date attribute cannot be a coordinate",
+          "remove it from `columns` (numeric attributes: " + text::join(names_of(h, AttrKind::numeric)) + ")");
     if (label && i == *label)
-      throw InputError(path.string(), "attribute '" + text::printable(name) + "' is selected both as a coordinate and as the label",
+      throw InputError(path.string(),
+                       "attribute '" + text::printable(name) + "' is selected both as a coordinate and as the label",
                        "remove it from `columns`, or name another label (label: NAME, or label: none)");
     Encoding how = Encoding::number;
     if (a.kind == AttrKind::nominal) {
       how = nominal_how(a);
       if (how == Encoding::code && o.nominal == NominalEncoding::skip)
-        throw InputError(in.where(a.line), "attribute '" + text::printable(name) + "' is nominal and its declared values {" + text::join(a.values, 12) +
-                                               "} are not all numbers, so they are no coordinate as they stand",
-                         "set `nominal: codes` (each value its 0-based position in the declaration) or `nominal: onehot` (one 0/1 "
-                         "coordinate per value) on the dataset, or remove it from `columns`");
+        throw InputError(
+            in.where(a.line),
+            "attribute '" + text::printable(name) + "' is nominal and its declared values {" +
+                text::join(a.values, 12) + "} are not all numbers, so they are no coordinate as they stand",
+            "set `nominal: codes` (each value its 0-based position in the declaration) or `nominal: onehot` (one 0/1 "
+            "coordinate per value) on the dataset, or remove it from `columns`");
     }
     if (std::find_if(out.begin(), out.end(), [&](const Coordinate& c) { return c.attr == i; }) != out.end())
-      throw InputError(path.string(), "attribute '" + text::printable(name) + "' is selected twice", "list each column once");
+      throw InputError(path.string(), "attribute '" + text::printable(name) + "' is selected twice",
+                       "list each column once");
     out.push_back({i, how});
   }
   if (out.empty())
-    throw InputError(path.string(), "no coordinates: the file has no numeric attribute" +
-                                        std::string(names_of(h, AttrKind::nominal).empty() ? "" : " (and its nominal attributes are left out)") +
-                                        "; attributes: " + describe_attributes(h),
-                     names_of(h, AttrKind::nominal).empty() ? "the points need numeric/real attributes"
-                                                            : "set `nominal: codes` or `nominal: onehot` on the dataset to use the nominal attributes");
+    throw InputError(
+        path.string(),
+        "no coordinates: the file has no numeric attribute" +
+            std::string(names_of(h, AttrKind::nominal).empty() ? "" : " (and its nominal attributes are left out)") +
+            "; attributes: " + describe_attributes(h),
+        names_of(h, AttrKind::nominal).empty()
+            ? "the points need numeric/real attributes"
+            : "set `nominal: codes` or `nominal: onehot` on the dataset to use the nominal attributes");
   return out;
 }
 

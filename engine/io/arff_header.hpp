@@ -49,6 +49,7 @@ struct Coordinate {
 std::optional<std::size_t> select_label(const Header& h, const ArffOptions& o, const std::filesystem::path& path);
 // The coordinates, in output order (ArffOptions::columns and nominal); InputError for a name that is not
 // an attribute, a text attribute, the label, a repeat, or no coordinate at all.
-std::vector<Coordinate> select_coords(const Header& h, const ArffOptions& o, std::optional<std::size_t> label, const LineReader& in);
+std::vector<Coordinate> select_coords(const Header& h, const ArffOptions& o, std::optional<std::size_t> label,
+                                      const LineReader& in);
 
 }  // namespace dpclust::arff

@@ -72,9 +72,10 @@ std::optional<std::uint64_t> parse_byte_size(std::string_view text) {
 
 std::uint64_t byte_size_or_throw(std::string_view text, const std::string& where) {
   if (const auto bytes = parse_byte_size(text)) return *bytes;
-  throw InputError(where, "'" + text::printable(text, 40) + "' is not a size in bytes",
-                   "write a number of bytes (at least 1), optionally with a K, M, G or T suffix (powers of 1024), e.g. 8G, "
-                   "1.5T or 512MiB; or leave it out for the default");
+  throw InputError(
+      where, "'" + text::printable(text, 40) + "' is not a size in bytes",
+      "write a number of bytes (at least 1), optionally with a K, M, G or T suffix (powers of 1024), e.g. 8G, "
+      "1.5T or 512MiB; or leave it out for the default");
 }
 
 std::string format_bytes(std::uint64_t bytes) {

@@ -30,8 +30,8 @@ namespace {
 // Error paths are out of line so the row loop stays small.
 // A bad value is named by its line (in.where()), its record index and its column, never shown: the text of
 // a private record's field is data even when it is not a number (see record_label in text.hpp).
-[[noreturn, gnu::cold, gnu::noinline]] void bad_value(const LineReader& in, const std::string& column, std::string_view value,
-                                                      std::size_t record) {
+[[noreturn, gnu::cold, gnu::noinline]] void bad_value(const LineReader& in, const std::string& column,
+                                                      std::string_view value, std::size_t record) {
   const std::string at = text::record_label(record) + ", column " + column + ": ";
   double v;
   if (text::parse_double(value, v))  // it parsed, so it was NaN or infinite
@@ -39,7 +39,8 @@ namespace {
                      "drop or impute rows with missing or infinite values before loading");
   // The first pass typed the column from every value, so this one changed after it (the file was written
   // while it was read).
-  throw InputError(in.where(), at + "the value is not what the first pass over the file found there" + text::kValueNotShown,
+  throw InputError(in.where(),
+                   at + "the value is not what the first pass over the file found there" + text::kValueNotShown,
                    "load the file again once nothing writes to it");
 }
 
@@ -63,8 +64,9 @@ struct NotAllNumbers {};
 // The planned coordinates of one row, written to out[0 .. plan.width()); a missing value is noted
 // (MissingValues decides the row's fate at its end). `one_pass`: a value that is not a finite number throws
 // NotAllNumbers.
-void encode_row(const ColumnPlan& plan, const Layout& layout, const CsvOptions& options, const std::vector<std::string_view>& fields,
-                const LineReader& in, std::size_t record, MissingValues& missing, bool one_pass, double* out) {
+void encode_row(const ColumnPlan& plan, const Layout& layout, const CsvOptions& options,
+                const std::vector<std::string_view>& fields, const LineReader& in, std::size_t record,
+                MissingValues& missing, bool one_pass, double* out) {
   for (const PlannedCoordinate& c : plan.coords) {
     const std::string_view v = fields[c.column];
     const std::size_t width = c.width();
@@ -112,8 +114,9 @@ void encode_row(const ColumnPlan& plan, const Layout& layout, const CsvOptions& 
 // The second pass over one file: its data rows (below its header rows) into ds and the labels.
 // rows_before: rows kept from the earlier files (max_rows counts them); records_before: their data rows, kept
 // or not (messages number records in file order, as the first pass does).
-FileRead read_file_rows(const fs::path& path, const CsvOptions& options, const TableScan& scan, const ColumnPlan& plan, Dataset& ds,
-                        LabelText& labels, MissingValues& missing, std::size_t rows_before, std::size_t records_before, bool one_pass) {
+FileRead read_file_rows(const fs::path& path, const CsvOptions& options, const TableScan& scan, const ColumnPlan& plan,
+                        Dataset& ds, LabelText& labels, MissingValues& missing, std::size_t rows_before,
+                        std::size_t records_before, bool one_pass) {
   const Layout& layout = scan.layout();
   const char delim = resolve_delimiter(path, options.delimiter);
   LineReader in(path);
@@ -135,11 +138,14 @@ FileRead read_file_rows(const fs::path& path, const CsvOptions& options, const T
       continue;
     }
     if (fields.size() != layout.names.size())  // the first pass checked every row: the file changed since
-      throw InputError(in.where(), "expected " + std::to_string(layout.names.size()) + " fields, found " + std::to_string(fields.size()),
-                       "load the file again once nothing writes to it");
+      throw InputError(
+          in.where(),
+          "expected " + std::to_string(layout.names.size()) + " fields, found " + std::to_string(fields.size()),
+          "load the file again once nothing writes to it");
     const std::size_t record = records_before + got.rows + got.dropped;
     encode_row(plan, layout, options, fields, in, record, missing, one_pass, row.data());
-    if (plan.label && is_missing_value(fields[*plan.label])) missing.note(short_column(layout, plan.typed, *plan.label), in.where());
+    if (plan.label && is_missing_value(fields[*plan.label]))
+      missing.note(short_column(layout, plan.typed, *plan.label), in.where());
     if (missing.end_row()) {
       ++got.dropped;
       continue;
@@ -158,8 +164,9 @@ FileRead read_file_rows(const fs::path& path, const CsvOptions& options, const T
   // Under missing: refuse, rows left out for a missing value are reported (with their count) once every file is read.
   const bool refused_later = missing.policy() == MissingPolicy::refuse && got.dropped > 0;
   if (got.rows == 0 && !refused_later && !(options.max_rows && rows_before >= options.max_rows))
-    throw InputError(in.where(header_line), "no data rows with every coordinate present (" + std::to_string(got.dropped) +
-                                                " rows dropped by missing: drop)",
+    throw InputError(in.where(header_line),
+                     "no data rows with every coordinate present (" + std::to_string(got.dropped) +
+                         " rows dropped by missing: drop)",
                      "leave the columns with missing values out of `columns`, or check that this is the right file");
   return got;
 }
@@ -177,9 +184,9 @@ const char* coordinate_kind_name(CoordKind kind) {
 
 // What the dataset was read from and how: every column accounted for (coordinates, label, left out),
 // the encodings and their value lists, the counts of blank and missing rows.
-void record_provenance(Dataset& ds, const CsvOptions& options, const TableScan& scan, const ColumnPlan& plan, const LabelText& labels,
-                       const MissingValues& missing, const nlohmann::json& files, const nlohmann::json& per_file, std::size_t rows,
-                       std::size_t blank_rows) {
+void record_provenance(Dataset& ds, const CsvOptions& options, const TableScan& scan, const ColumnPlan& plan,
+                       const LabelText& labels, const MissingValues& missing, const nlohmann::json& files,
+                       const nlohmann::json& per_file, std::size_t rows, std::size_t blank_rows) {
   const Layout& layout = scan.layout();
   // Guessed, unconfirmed names (header: auto) stay in the results for the report's tables and figures, which
   // are not a release; `dpclust release` writes "#<index>" in their place (name_confirmed: false).
@@ -194,9 +201,9 @@ void record_provenance(Dataset& ds, const CsvOptions& options, const TableScan& 
     const std::string& name = layout.names[c.column];
     if (c.kind == CoordKind::onehot)
       for (const std::string& v : c.categories->values) cols.push_back(entry(c.column, name + "=" + v));
-    else
-      cols.push_back(entry(c.column, name));
-    if (c.kind == CoordKind::code || c.kind == CoordKind::onehot || c.kind == CoordKind::boolean) nominal[name] = coordinate_kind_name(c.kind);
+    else cols.push_back(entry(c.column, name));
+    if (c.kind == CoordKind::code || c.kind == CoordKind::onehot || c.kind == CoordKind::boolean)
+      nominal[name] = coordinate_kind_name(c.kind);
     if (c.categories) values[name] = c.categories->values;
     if (c.kind == CoordKind::date)
       dates[name] = std::string(options.dates == DateEncoding::days ? "days" : "seconds") +
@@ -243,16 +250,16 @@ void record_provenance(Dataset& ds, const CsvOptions& options, const TableScan& 
 // The second pass over every file the first one read: the rows, then the provenance. With `one_pass` (the
 // first pass read the layouts only) nullopt when a value, a missing one under `missing: refuse`, or a label
 // error says the full first pass is needed.
-std::optional<Dataset> read_dataset(const std::vector<fs::path>& paths, const CsvOptions& options, const TableScan& scan,
-                                    const ColumnPlan& plan, const std::string& source, bool one_pass) {
+std::optional<Dataset> read_dataset(const std::vector<fs::path>& paths, const CsvOptions& options,
+                                    const TableScan& scan, const ColumnPlan& plan, const std::string& source,
+                                    bool one_pass) {
   Dataset ds;
   ds.name = options.name.empty() ? dataset_stem(paths.front()) : options.name;
   for (const PlannedCoordinate& c : plan.coords) {
     const std::string& name = scan.layout().names[c.column];
     if (c.kind == CoordKind::onehot)
       for (const std::string& v : c.categories->values) ds.column_names.push_back(name + "=" + v);
-    else
-      ds.column_names.push_back(name);
+    else ds.column_names.push_back(name);
   }
   ds.d = ds.column_names.size();
   LabelText labels;
@@ -262,7 +269,8 @@ std::optional<Dataset> read_dataset(const std::vector<fs::path>& paths, const Cs
   try {
     for (std::size_t f = 0; f < scan.files_scanned(); ++f) {
       if (options.max_rows && rows >= options.max_rows) break;  // later files are not read (nor listed)
-      const FileRead r = read_file_rows(paths[f], options, scan, plan, ds, labels, missing, rows, rows + dropped, one_pass);
+      const FileRead r =
+          read_file_rows(paths[f], options, scan, plan, ds, labels, missing, rows, rows + dropped, one_pass);
       rows += r.rows;
       dropped += r.dropped;
       blank += r.blank;
@@ -288,10 +296,11 @@ std::optional<Dataset> read_dataset(const std::vector<fs::path>& paths, const Cs
   for (const PlannedCoordinate& c : plan.coords)
     if (c.categories) encoded.push_back(short_column(scan.layout(), plan.typed, c.column));
   if (!encoded.empty())
-    ds.non_private_notes.push_back("nominal: " + std::string(table_choice_name(kNominalEncodings, options.nominal)) +
-                                   " on the text column(s) " + text::join(encoded) +
-                                   ": the values, and so each record's coordinates, are taken from the data (one record with a new "
-                                   "value moves the codes or one-hot columns of the others)");
+    ds.non_private_notes.push_back(
+        "nominal: " + std::string(table_choice_name(kNominalEncodings, options.nominal)) + " on the text column(s) " +
+        text::join(encoded) +
+        ": the values, and so each record's coordinates, are taken from the data (one record with a new "
+        "value moves the codes or one-hot columns of the others)");
   return ds;
 }
 
@@ -302,7 +311,8 @@ std::optional<Dataset> read_dataset(const std::vector<fs::path>& paths, const Cs
 // again with the full first pass, which types every listed column and reports what it finds; the result
 // is then the same as that pass gives. Not taken when the label may come from a column's name (that
 // needs the column typed first): nullopt.
-std::optional<Dataset> read_listed_numbers(const std::vector<fs::path>& paths, const CsvOptions& options, const std::string& source) {
+std::optional<Dataset> read_listed_numbers(const std::vector<fs::path>& paths, const CsvOptions& options,
+                                           const std::string& source) {
   TableScan scan(options);
   ColumnRefs refs;
   bool label_by_name = false;
@@ -314,8 +324,9 @@ std::optional<Dataset> read_listed_numbers(const std::vector<fs::path>& paths, c
             refs = resolve_refs(options, layout, in);
             std::vector<bool> typed = columns_to_type(options, layout, refs);
             for (std::size_t c = 0; c < typed.size(); ++c)
-              label_by_name = label_by_name || (typed[c] && (!refs.label || c != *refs.label) &&
-                                                std::find(refs.columns.begin(), refs.columns.end(), c) == refs.columns.end());
+              label_by_name =
+                  label_by_name || (typed[c] && (!refs.label || c != *refs.label) &&
+                                    std::find(refs.columns.begin(), refs.columns.end(), c) == refs.columns.end());
             return typed;
           },
           /*rows=*/false);
@@ -336,13 +347,16 @@ std::optional<Dataset> read_listed_numbers(const std::vector<fs::path>& paths, c
 
 Dataset load_csv_files(const std::vector<fs::path>& paths, const CsvOptions& options) {
   using namespace csv;
-  if (paths.empty()) throw InputError(options.name.empty() ? "dataset" : options.name, "no files to read", "list at least one file");
+  if (paths.empty())
+    throw InputError(options.name.empty() ? "dataset" : options.name, "no files to read", "list at least one file");
   if (options.header_rows > kMaxHeaderRows)
-    throw InputError(paths.front().string(), "header_rows: " + std::to_string(options.header_rows) + " is more than " +
-                                                 std::to_string(kMaxHeaderRows),
-                     "set header_rows to the number of rows of column names at the top");
+    throw InputError(
+        paths.front().string(),
+        "header_rows: " + std::to_string(options.header_rows) + " is more than " + std::to_string(kMaxHeaderRows),
+        "set header_rows to the number of rows of column names at the top");
   const std::string source =
-      paths.size() == 1 ? paths.front().string() : paths.front().string() + " (and " + std::to_string(paths.size() - 1) + " more files)";
+      paths.size() == 1 ? paths.front().string()
+                        : paths.front().string() + " (and " + std::to_string(paths.size() - 1) + " more files)";
   if (!options.columns.empty())
     if (std::optional<Dataset> ds = read_listed_numbers(paths, options, source)) return std::move(*ds);
   // First pass: the layout, and every column's type.

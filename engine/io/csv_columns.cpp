@@ -18,7 +18,8 @@ std::size_t reference_index(const std::string& ref) {
   return ref.size() <= 18 && text::parse_int(ref, v) ? static_cast<std::size_t>(v) : SIZE_MAX;
 }
 
-std::size_t resolve_one(const std::string& ref, const Layout& layout, std::vector<bool>& typed, const LineReader& in, const char* role) {
+std::size_t resolve_one(const std::string& ref, const Layout& layout, std::vector<bool>& typed, const LineReader& in,
+                        const char* role) {
   const std::size_t ncols = layout.names.size();
   if (layout.header_rows > 0) {
     const auto it = std::find(layout.names.begin(), layout.names.end(), ref);
@@ -32,21 +33,26 @@ std::size_t resolve_one(const std::string& ref, const Layout& layout, std::vecto
   if (text::is_digits(ref)) {
     const std::size_t idx = reference_index(ref);
     if (idx >= ncols)
-      throw InputError(where, std::string(role) + " index " + text::printable(ref, 40) + " is out of range: the file has " + std::to_string(ncols) +
-                                  " columns (0.." + std::to_string(ncols - 1) + ")",
+      throw InputError(where,
+                       std::string(role) + " index " + text::printable(ref, 40) + " is out of range: the file has " +
+                           std::to_string(ncols) + " columns (0.." + std::to_string(ncols - 1) + ")",
                        "use a 0-based index below " + std::to_string(ncols) + " or a column name");
     return idx;
   }
   if (layout.header_rows == 0)
-    throw InputError(where, std::string(role) + " '" + text::printable(ref) + "' is a name but the file has no header row",
-                     "select columns by 0-based index, e.g. columns: [\"0\", \"1\"] (the file has " + std::to_string(ncols) +
-                         " columns), or set header: true if the first row holds names");
+    throw InputError(where,
+                     std::string(role) + " '" + text::printable(ref) + "' is a name but the file has no header row",
+                     "select columns by 0-based index, e.g. columns: [\"0\", \"1\"] (the file has " +
+                         std::to_string(ncols) + " columns), or set header: true if the first row holds names");
   std::string what = "unknown " + std::string(role) + " '" + text::printable(ref) + "'";
   if (layout.guessed)
-    throw InputError(where, what + ": header: auto took the first row, of " + std::to_string(ncols) +
-                                " fields, for column names; they are not shown, since a guessed header may be a record",
-                     "set header: true if the first row holds names (they are then listed), or select columns by 0-based index "
-                     "(0.." + std::to_string(ncols - 1) + ")");
+    throw InputError(
+        where,
+        what + ": header: auto took the first row, of " + std::to_string(ncols) +
+            " fields, for column names; they are not shown, since a guessed header may be a record",
+        "set header: true if the first row holds names (they are then listed), or select columns by 0-based index "
+        "(0.." +
+            std::to_string(ncols - 1) + ")");
   const std::string guess = ref.size() > 200 ? "" : closest_match(ref, layout.names);
   if (!guess.empty()) what += "; did you mean '" + text::printable(guess) + "'?";
   what += " Available columns: " + text::join(layout.names);
@@ -68,16 +74,16 @@ bool names_records(const ColumnTally& t) {
 
 // "3 of 6433 values are not numbers, the first at taxis.csv:12, record 10 (0-based)" for a column mixing both.
 std::string mixed_text(const ColumnTally& t) {
-  return std::to_string(t.non_numbers()) + " of " + std::to_string(t.values()) + (t.non_numbers() == 1 ? " values is not a number" : " values are not numbers") +
-         ", the first at " + t.first_other_where + ", " + text::record_label(t.first_other_record);
+  return std::to_string(t.non_numbers()) + " of " + std::to_string(t.values()) +
+         (t.non_numbers() == 1 ? " values is not a number" : " values are not numbers") + ", the first at " +
+         t.first_other_where + ", " + text::record_label(t.first_other_record);
 }
 
 Categories categories_of(const ColumnTally& t, NominalOrder order) {
   std::vector<std::pair<std::string, std::size_t>> values(t.distinct.begin(), t.distinct.end());
   if (order == NominalOrder::sorted)
     std::sort(values.begin(), values.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  else
-    std::sort(values.begin(), values.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  else std::sort(values.begin(), values.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   Categories c;
   for (auto& [value, first] : values) {
     c.code.emplace(value, c.values.size());
@@ -90,17 +96,23 @@ Categories categories_of(const ColumnTally& t, NominalOrder order) {
 [[noreturn]] void listed_needs_key(const ColumnTally& t, const std::string& column, const std::string& where) {
   const ColumnType type = t.type();
   if (type == ColumnType::date || type == ColumnType::timestamp)
-    throw InputError(where, "column " + column + " holds ISO 8601 " + (type == ColumnType::date ? "dates" : "timestamps") +
-                                ", which are no number as they stand (never read as their year)",
-                     "set `dates: days` or `dates: seconds` on the dataset (days or seconds since 1970-01-01 UTC), or remove it from `columns`");
+    throw InputError(where,
+                     "column " + column + " holds ISO 8601 " + (type == ColumnType::date ? "dates" : "timestamps") +
+                         ", which are no number as they stand (never read as their year)",
+                     "set `dates: days` or `dates: seconds` on the dataset (days or seconds since 1970-01-01 UTC), or "
+                     "remove it from `columns`");
   if (t.mixed())
-    throw InputError(t.first_other_where, text::record_label(t.first_other_record) + ", column " + column +
-                                              ": the value is not a number" + text::kValueNotShown + "; the column holds " + mixed_text(t),
-                     "fix the values or remove the rows; to use the column as categories set `nominal: codes` or `nominal: onehot` on the "
+    throw InputError(t.first_other_where,
+                     text::record_label(t.first_other_record) + ", column " + column + ": the value is not a number" +
+                         text::kValueNotShown + "; the column holds " + mixed_text(t),
+                     "fix the values or remove the rows; to use the column as categories set `nominal: codes` or "
+                     "`nominal: onehot` on the "
                      "dataset; if this is a text column, leave it out of `columns`");
-  throw InputError(where, "column " + column + " is " + column_type_name(t.type()) + " (" + std::to_string(t.values()) +
-                              " values, none of them a number): no number as it stands",
-                   "set `nominal: codes` (one coordinate: each value's 0-based position) or `nominal: onehot` (one 0/1 coordinate per value) on "
+  throw InputError(where,
+                   "column " + column + " is " + column_type_name(t.type()) + " (" + std::to_string(t.values()) +
+                       " values, none of them a number): no number as it stands",
+                   "set `nominal: codes` (one coordinate: each value's 0-based position) or `nominal: onehot` (one 0/1 "
+                   "coordinate per value) on "
                    "the dataset, or remove it from `columns`");
 }
 
@@ -140,11 +152,15 @@ std::string describe_left_out(const ColumnPlan& plan, const Layout& layout, cons
     const std::string list = type + ": " + text::join(by_type[type]);
     (type == "date" || type == "timestamp" ? by_dates : by_nominal).push_back(list);
   }
-  if (!by_dates.empty()) groups.push_back(joined(by_dates, "; ") + " (`dates: days` or `dates: seconds` makes coordinates of them)");
-  if (!by_nominal.empty()) groups.push_back(joined(by_nominal, "; ") + " (`nominal: codes` or `nominal: onehot` encodes them)");
+  if (!by_dates.empty())
+    groups.push_back(joined(by_dates, "; ") + " (`dates: days` or `dates: seconds` makes coordinates of them)");
+  if (!by_nominal.empty())
+    groups.push_back(joined(by_nominal, "; ") + " (`nominal: codes` or `nominal: onehot` encodes them)");
   if (!mixed.empty())
     groups.push_back("text mixing numbers and words: " + joined(mixed, ", ") +
-                     (mixed_columns > mixed.size() ? ", and " + std::to_string(mixed_columns - mixed.size()) + " more such columns" : ""));
+                     (mixed_columns > mixed.size()
+                          ? ", and " + std::to_string(mixed_columns - mixed.size()) + " more such columns"
+                          : ""));
   if (!names.empty()) groups.push_back("text naming records, no category: " + joined(names, ", "));
   if (!empty.empty()) groups.push_back("empty (every value missing): " + text::join(empty));
   return joined(groups, "; ");
@@ -177,10 +193,13 @@ ColumnRefs resolve_refs(const CsvOptions& o, const Layout& layout, const LineRea
   for (const std::string& ref : o.columns) {
     const std::size_t idx = resolve_one(ref, layout, refs.typed, in, "column");
     if (std::find(refs.columns.begin(), refs.columns.end(), idx) != refs.columns.end())
-      throw InputError(where, "column " + shown_column(layout, refs.typed, idx) + " is selected twice", "list each coordinate column once");
+      throw InputError(where, "column " + shown_column(layout, refs.typed, idx) + " is selected twice",
+                       "list each coordinate column once");
     if (refs.label && idx == *refs.label)
-      throw InputError(where, "column " + shown_column(layout, refs.typed, idx) + " is selected both as a coordinate and as the label",
-                       "remove it from `columns` or choose another label column");
+      throw InputError(
+          where,
+          "column " + shown_column(layout, refs.typed, idx) + " is selected both as a coordinate and as the label",
+          "remove it from `columns` or choose another label column");
     refs.columns.push_back(idx);
   }
   if (!o.columns.empty() && refs.columns.empty())
@@ -213,7 +232,8 @@ LabelChoice choose_label(const CsvOptions& o, const TableScan& scan, const Colum
   return choice;
 }
 
-ColumnPlan plan_columns(const CsvOptions& o, const TableScan& scan, ColumnRefs refs, const LabelChoice& label, const std::string& source) {
+ColumnPlan plan_columns(const CsvOptions& o, const TableScan& scan, ColumnRefs refs, const LabelChoice& label,
+                        const std::string& source) {
   const Layout& layout = scan.layout();
   const std::vector<ColumnTally>& tallies = scan.tallies();
   const std::size_t ncols = scan.columns();
@@ -226,14 +246,15 @@ ColumnPlan plan_columns(const CsvOptions& o, const TableScan& scan, ColumnRefs r
 
   // The label by convention, said once: a column named like the class is one, as the file's author meant.
   if (label.by_name) {
-    std::cerr << "warning: " << source << ": column " << name(*plan.label) << " (" << column_type_name(tallies[*plan.label].type())
+    std::cerr << "warning: " << source << ": column " << name(*plan.label) << " ("
+              << column_type_name(tallies[*plan.label].type())
               << ") is taken as the label, as its name says, since the config names none; `label: NAME` names another, "
                  "`label: none` takes none\n";
   } else if (label.candidates.size() > 1) {
     std::vector<std::string> names;
     for (std::size_t c : label.candidates) names.push_back(short_column(layout, plan.typed, c));
-    std::cerr << "warning: " << source << ": no label: " << label.candidates.size() << " columns are named like one (" << text::join(names)
-              << "); `label: NAME` names the class\n";
+    std::cerr << "warning: " << source << ": no label: " << label.candidates.size() << " columns are named like one ("
+              << text::join(names) << "); `label: NAME` names the class\n";
   }
 
   const auto add = [&](std::size_t c, CoordKind kind) {
@@ -262,8 +283,9 @@ ColumnPlan plan_columns(const CsvOptions& o, const TableScan& scan, ColumnRefs r
         case ColumnType::text:
           if (o.nominal == NominalEncoding::skip) listed_needs_key(t, name(c), header_where);
           if (t.overflow)
-            throw InputError(header_where, "column " + name(c) + " has more than " + std::to_string(kMaxCategories) +
-                                               " distinct values: too many to encode as categories",
+            throw InputError(header_where,
+                             "column " + name(c) + " has more than " + std::to_string(kMaxCategories) +
+                                 " distinct values: too many to encode as categories",
                              "remove it from `columns`");
           add(c, text_kind);
           break;
@@ -289,8 +311,10 @@ ColumnPlan plan_columns(const CsvOptions& o, const TableScan& scan, ColumnRefs r
       } else if (o.nominal == NominalEncoding::skip) {
         plan.skipped.push_back({c, type, "nominal: skip"});
       } else if (names_records(t)) {
-        plan.skipped.push_back({c, type, (t.overflow ? "more than " + std::to_string(kMaxCategories) : std::to_string(t.distinct.size())) +
-                                             " distinct values in " + std::to_string(t.values()) + " rows: a name or free text, not a category"});
+        plan.skipped.push_back(
+            {c, type,
+             (t.overflow ? "more than " + std::to_string(kMaxCategories) : std::to_string(t.distinct.size())) +
+                 " distinct values in " + std::to_string(t.values()) + " rows: a name or free text, not a category"});
       } else {
         add(c, text_kind);
       }
@@ -303,22 +327,28 @@ ColumnPlan plan_columns(const CsvOptions& o, const TableScan& scan, ColumnRefs r
     hint = "the first row looks like column names above numbers (in " + std::to_string(hint_gain) +
            " columns every value below it is a number): set `header: true`";
   else if (hint_rows > 0)
-    hint = "the first " + std::to_string(hint_rows) + " rows look like column names above numbers (in " + std::to_string(hint_gain) +
+    hint = "the first " + std::to_string(hint_rows) + " rows look like column names above numbers (in " +
+           std::to_string(hint_gain) +
            " more columns every value below them is a number): set `header_rows: " + std::to_string(hint_rows) +
            "` to read them as one header (each column's names joined with '" + std::string(kHeaderJoin) + "')";
   const std::string left_out = describe_left_out(plan, layout, tallies);
   if (plan.coords.empty())
-    throw InputError(header_where, "no coordinates: none of the file's " + std::to_string(ncols) + " columns is numeric" +
-                                       (left_out.empty() ? std::string() : " (" + left_out + ")") + (hint.empty() ? "" : "; " + hint),
-                     hint.empty() ? "set `nominal: codes` or `nominal: onehot` to encode text and true/false columns, `dates: days` or "
-                                    "`dates: seconds` to use dates, or check the delimiter"
-                                  : hint);
+    throw InputError(
+        header_where,
+        "no coordinates: none of the file's " + std::to_string(ncols) + " columns is numeric" +
+            (left_out.empty() ? std::string() : " (" + left_out + ")") + (hint.empty() ? "" : "; " + hint),
+        hint.empty()
+            ? "set `nominal: codes` or `nominal: onehot` to encode text and true/false columns, `dates: days` or "
+              "`dates: seconds` to use dates, or check the delimiter"
+            : hint);
   if (!left_out.empty() || !hint.empty()) {
     std::cerr << "warning: " << source << ": ";
     if (!left_out.empty()) {
       std::cerr << plan.skipped.size() << " of " << ncols << " columns are left out of the coordinates: " << left_out
                 << "; they are listed in the provenance as skipped_attributes";
-      if (!layout.names_shown()) std::cerr << " (names not shown: header: auto could not confirm the first row as names; `header: true` shows them)";
+      if (!layout.names_shown())
+        std::cerr
+            << " (names not shown: header: auto could not confirm the first row as names; `header: true` shows them)";
       const bool class_like = std::any_of(plan.skipped.begin(), plan.skipped.end(), [](const SkippedColumn& sk) {
         return sk.type == ColumnType::text || sk.type == ColumnType::boolean;
       });

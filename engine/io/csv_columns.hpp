@@ -19,7 +19,7 @@ namespace dpclust::csv {
 struct ColumnRefs {
   std::vector<std::size_t> columns;  // in the config's order
   std::optional<std::size_t> label;
-  std::vector<bool> typed;           // names the config typed: the user knows them, so they may be shown
+  std::vector<bool> typed;  // names the config typed: the user knows them, so they may be shown
 };
 
 // Resolves the config's column references (names or 0-based indices); InputError at the header for a
@@ -51,7 +51,7 @@ struct Categories {
 struct PlannedCoordinate {
   std::size_t column = 0;
   CoordKind kind = CoordKind::number;
-  std::size_t width() const;  // coordinates it gives (a one-hot column: one per value)
+  std::size_t width() const;               // coordinates it gives (a one-hot column: one per value)
   const Categories* categories = nullptr;  // code and onehot
 };
 

@@ -40,13 +40,16 @@ bool numeric_row(const std::vector<std::string>& fields) {
 }
 
 bool names_used(const CsvOptions& o) {
-  const bool columns_by_name = std::any_of(o.columns.begin(), o.columns.end(), [](const std::string& r) { return !text::is_digits(r); });
+  const bool columns_by_name =
+      std::any_of(o.columns.begin(), o.columns.end(), [](const std::string& r) { return !text::is_digits(r); });
   return columns_by_name || (!o.label.empty() && !text::is_digits(o.label));
 }
 
-[[noreturn, gnu::cold, gnu::noinline]] void bad_count(const LineReader& in, std::size_t expected, std::size_t found, char delim) {
-  throw InputError(in.where(), "expected " + std::to_string(expected) + " fields (as in the first row), found " + std::to_string(found) +
-                                   " separated by " + describe_delimiter(delim),
+[[noreturn, gnu::cold, gnu::noinline]] void bad_count(const LineReader& in, std::size_t expected, std::size_t found,
+                                                      char delim) {
+  throw InputError(in.where(),
+                   "expected " + std::to_string(expected) + " fields (as in the first row), found " +
+                       std::to_string(found) + " separated by " + describe_delimiter(delim),
                    "fix or remove the row; if every row fails, set `delimiter` (a quote left open also causes this)");
 }
 
@@ -75,8 +78,8 @@ const char* column_type_name(ColumnType type) {
   return "?";
 }
 
-void ColumnTally::add(std::string_view value, FieldKind kind, double number, bool has_zone, std::size_t record, const LineReader& in,
-                      std::size_t line, bool values) {
+void ColumnTally::add(std::string_view value, FieldKind kind, double number, bool has_zone, std::size_t record,
+                      const LineReader& in, std::size_t line, bool values) {
   ++count[kind_index(kind)];
   if (kind == FieldKind::missing) return;
   if (kind == FieldKind::number) {
@@ -96,7 +99,9 @@ void ColumnTally::add(std::string_view value, FieldKind kind, double number, boo
   distinct.emplace(std::string(value), record);
 }
 
-std::size_t ColumnTally::values() const { return std::size_t{0} + count[1] + count[2] + count[3] + count[4] + count[5]; }
+std::size_t ColumnTally::values() const {
+  return std::size_t{0} + count[1] + count[2] + count[3] + count[4] + count[5];
+}
 
 std::size_t ColumnTally::non_numbers() const { return values() - count[kind_index(FieldKind::number)]; }
 
@@ -106,7 +111,8 @@ ColumnType ColumnTally::type() const {
   if (count[kind_index(FieldKind::number)] == all) return ColumnType::numeric;
   if (count[kind_index(FieldKind::boolean)] == all) return ColumnType::boolean;
   const std::size_t timestamps = count[kind_index(FieldKind::timestamp)];
-  if (count[kind_index(FieldKind::date)] + timestamps == all) return timestamps ? ColumnType::timestamp : ColumnType::date;
+  if (count[kind_index(FieldKind::date)] + timestamps == all)
+    return timestamps ? ColumnType::timestamp : ColumnType::date;
   return ColumnType::text;
 }
 
@@ -118,10 +124,12 @@ Layout TableScan::read_layout(LineReader& in, std::vector<TopRow>& top) {
     text::split_fields(line, delimiter_, "\"", fields);
     if (blank_row(line, fields)) continue;  // counted by the second pass
     if (top.empty() && fields.size() > kMaxTableColumns)
-      throw InputError(in.where(), "the first row has " + std::to_string(fields.size()) + " fields; at most " +
-                                       std::to_string(kMaxTableColumns) + " columns are supported",
+      throw InputError(in.where(),
+                       "the first row has " + std::to_string(fields.size()) + " fields; at most " +
+                           std::to_string(kMaxTableColumns) + " columns are supported",
                        "check the delimiter and that this is the right file");
-    if (!top.empty() && fields.size() != top.front().fields.size()) bad_count(in, top.front().fields.size(), fields.size(), delimiter_);
+    if (!top.empty() && fields.size() != top.front().fields.size())
+      bad_count(in, top.front().fields.size(), fields.size(), delimiter_);
     top.push_back({in.line_number(), std::vector<std::string>(fields.begin(), fields.end())});
   }
   if (top.empty()) throw InputError(in.path().string(), "file is empty (no rows)", "check that this is the right file");
@@ -130,8 +138,9 @@ Layout TableScan::read_layout(LineReader& in, std::vector<TopRow>& top) {
   const std::vector<std::string>& first = top.front().fields;
   if (options_.header_rows > 0) {
     if (top.size() < options_.header_rows)
-      throw InputError(in.path().string(), "header_rows: " + std::to_string(options_.header_rows) + ", but the file has only " +
-                                               std::to_string(top.size()) + " rows that are not blank",
+      throw InputError(in.path().string(),
+                       "header_rows: " + std::to_string(options_.header_rows) + ", but the file has only " +
+                           std::to_string(top.size()) + " rows that are not blank",
                        "set header_rows to the number of rows of column names at the top");
     layout.header_rows = options_.header_rows;
   } else if (options_.header) {
@@ -139,8 +148,10 @@ Layout TableScan::read_layout(LineReader& in, std::vector<TopRow>& top) {
   } else if (numeric_row(first)) {
     // header: auto. A first row of numbers is data, never names.
     if (names_used(options_))
-      throw InputError(in.where(top.front().line), "columns are selected by name but the file has no header row (its first row is numbers)",
-                       "select columns by 0-based index, e.g. columns: [\"0\", \"1\"], or set header: true if the first row holds names");
+      throw InputError(in.where(top.front().line),
+                       "columns are selected by name but the file has no header row (its first row is numbers)",
+                       "select columns by 0-based index, e.g. columns: [\"0\", \"1\"], or set header: true if the "
+                       "first row holds names");
     layout.header_rows = 0;
   } else if (std::none_of(first.begin(), first.end(), [](const std::string& f) { return parses_as_number(f); })) {
     layout.header_rows = 1;  // no number at all: names
@@ -152,7 +163,8 @@ Layout TableScan::read_layout(LineReader& in, std::vector<TopRow>& top) {
     layout.header_rows = 0;
     if (top.size() > 1)
       for (std::size_t i = 0; i < first.size(); ++i)
-        if (!first[i].empty() && !parses_as_number(first[i]) && parses_as_number(top[1].fields[i])) layout.header_rows = 1;
+        if (!first[i].empty() && !parses_as_number(first[i]) && parses_as_number(top[1].fields[i]))
+          layout.header_rows = 1;
   }
   layout.guessed = layout.header_rows == 1 && !options_.header && options_.header_rows == 0;
   layout.header_line = layout.header_rows ? top[layout.header_rows - 1].line : 0;
@@ -195,8 +207,8 @@ void TableScan::assume_numeric(const std::vector<std::size_t>& columns) {
   }
 }
 
-bool TableScan::scan_file(const fs::path& path, const std::function<std::vector<bool>(const Layout&, const LineReader&)>& select,
-                          bool rows) {
+bool TableScan::scan_file(const fs::path& path,
+                          const std::function<std::vector<bool>(const Layout&, const LineReader&)>& select, bool rows) {
   if (files_ > 0 && row_limit_reached()) return false;
   delimiter_ = resolve_delimiter(path, options_.delimiter);
   LineReader in(path);
@@ -210,10 +222,11 @@ bool TableScan::scan_file(const fs::path& path, const std::function<std::vector<
     tallied_ = select(layout_, in);
     tallies_.assign(ncols_, ColumnTally{});
   } else if (layout.names != layout_.names || layout.header_rows != layout_.header_rows) {
-    throw InputError(in.where(top.front().line),
-                     "this file's columns differ from the first file's (" +
-                         (layout_.guessed ? std::to_string(layout_.names.size()) + " columns" : text::join(layout_.names)) + ")",
-                     "list only files of the same layout (same header, same number of columns) in one dataset");
+    throw InputError(
+        in.where(top.front().line),
+        "this file's columns differ from the first file's (" +
+            (layout_.guessed ? std::to_string(layout_.names.size()) + " columns" : text::join(layout_.names)) + ")",
+        "list only files of the same layout (same header, same number of columns) in one dataset");
   }
   ++files_;
   if (!rows) return true;
@@ -232,7 +245,8 @@ bool TableScan::scan_file(const fs::path& path, const std::function<std::vector<
   }
   if (records_ == before)
     throw InputError(in.where(layout.header_line ? layout.header_line : top.front().line),
-                     "no data rows" + std::string(layout.header_rows ? " after the header" : ""), "check that this is the right file");
+                     "no data rows" + std::string(layout.header_rows ? " after the header" : ""),
+                     "check that this is the right file");
   return true;
 }
 
@@ -246,7 +260,8 @@ void TableScan::confirm_names(std::optional<std::size_t> label) {
   const std::vector<std::string>& names = top_.front().fields;
   bool named = false;
   for (std::size_t c = 0; c < ncols_; ++c) {
-    if (!tallied_[c] || (label && c == *label) || tallies_[c].type() != ColumnType::numeric || names[c].empty()) continue;
+    if (!tallied_[c] || (label && c == *label) || tallies_[c].type() != ColumnType::numeric || names[c].empty())
+      continue;
     const FieldKind k = classify_field(names[c]);
     if (k == FieldKind::number || k == FieldKind::missing) return;  // a record could hold that above numbers
     named = true;

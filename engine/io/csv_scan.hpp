@@ -55,8 +55,8 @@ struct ColumnTally {
 
   // One value of record `record` at `line`: `number` is its value when it is a number, `has_zone` whether a
   // timestamp states its zone; `values` whether to keep the distinct values.
-  void add(std::string_view value, FieldKind kind, double number, bool has_zone, std::size_t record, const LineReader& in,
-           std::size_t line, bool values);
+  void add(std::string_view value, FieldKind kind, double number, bool has_zone, std::size_t record,
+           const LineReader& in, std::size_t line, bool values);
   std::size_t values() const;       // non-missing values
   std::size_t non_numbers() const;  // values that are not numbers
   ColumnType type() const;
@@ -91,8 +91,8 @@ class TableScan {
   // for the first file, `select(layout)` then names the columns to tally (false: not needed). With `rows`,
   // tallies every data row; without, stops after the top rows (the layout alone). Returns false when
   // max_rows was reached before this file (it is then not read at all).
-  bool scan_file(const std::filesystem::path& path, const std::function<std::vector<bool>(const Layout&, const LineReader&)>& select,
-                 bool rows = true);
+  bool scan_file(const std::filesystem::path& path,
+                 const std::function<std::vector<bool>(const Layout&, const LineReader&)>& select, bool rows = true);
   // The one-pass read of listed numeric columns (csv.cpp): their tallies say "numbers", as a full pass
   // would have found them (the read falls back to the full pass at the first value that is not one).
   void assume_numeric(const std::vector<std::size_t>& columns);

@@ -32,24 +32,29 @@ bool is_blank(char c) { return c == ' ' || c == '\t'; }
 // Named by line, transaction index and position, never by the token (text.hpp): an
 // item id of a private transaction is data whether or not it parses.
 [[noreturn, gnu::cold, gnu::noinline]] void bad_token(const LineReader& in, std::size_t pos, std::size_t record) {
-  throw InputError(in.where(), text::record_label(record) + ", item " + std::to_string(pos + 1) +
-                                   ": not a non-negative integer item id (at most 2^53)" + text::kValueNotShown,
+  throw InputError(in.where(),
+                   text::record_label(record) + ", item " + std::to_string(pos + 1) +
+                       ": not a non-negative integer item id (at most 2^53)" + text::kValueNotShown,
                    "a FIMI .dat line lists item ids separated by spaces; fix or remove the line "
                    "(is this the right file and format?)");
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void bad_length(const LineReader& in, std::size_t expected, std::size_t found,
                                                        std::size_t first_line) {
-  throw InputError(in.where(), "transaction has " + std::to_string(found) + " items, but the first (line " +
-                                   std::to_string(first_line) + ") has " + std::to_string(expected) +
-                                   "; attribute j is the j-th item, so rows of different lengths would misalign",
+  throw InputError(in.where(),
+                   "transaction has " + std::to_string(found) + " items, but the first (line " +
+                       std::to_string(first_line) + ") has " + std::to_string(expected) +
+                       "; attribute j is the j-th item, so rows of different lengths would misalign",
                    "check the file (the DRBT sets hold the same number of items on every line); a dataset's "
-                   "`ragged: pad` (with item 0) or `ragged: truncate` (to the shortest line), or `items_per_row: N`, reads ragged files");
+                   "`ragged: pad` (with item 0) or `ragged: truncate` (to the shortest line), or `items_per_row: N`, "
+                   "reads ragged files");
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void too_short(const LineReader& in, std::size_t wanted, std::size_t found) {
-  throw InputError(in.where(), "transaction has " + std::to_string(found) + " items, fewer than items_per_row " + std::to_string(wanted),
-                   "add `ragged: pad` to pad short transactions with item 0, or lower items_per_row");
+  throw InputError(
+      in.where(),
+      "transaction has " + std::to_string(found) + " items, fewer than items_per_row " + std::to_string(wanted),
+      "add `ragged: pad` to pad short transactions with item 0, or lower items_per_row");
 }
 
 // Appends the items of `line` to `out`; returns how many.
@@ -113,7 +118,8 @@ Dataset load_fimi(const std::filesystem::path& path, const FimiOptions& options)
     lengths.push_back(static_cast<std::uint32_t>(len));
     in.check_values(items.size() + lengths.size() / 2);
   }
-  if (lengths.empty()) throw InputError(path.string(), "file is empty (no transactions)", "check that this is the right file");
+  if (lengths.empty())
+    throw InputError(path.string(), "file is empty (no transactions)", "check that this is the right file");
 
   Dataset ds;
   ds.name = options.name.empty() ? dataset_stem(path) : options.name;
@@ -131,7 +137,8 @@ Dataset load_fimi(const std::filesystem::path& path, const FimiOptions& options)
     std::size_t from = 0;
     for (std::size_t r = 0; r < ds.n; ++r) {
       const std::size_t len = lengths[r];
-      std::copy_n(items.begin() + static_cast<std::ptrdiff_t>(from), std::min(len, ds.d), ds.coords.begin() + static_cast<std::ptrdiff_t>(r * ds.d));
+      std::copy_n(items.begin() + static_cast<std::ptrdiff_t>(from), std::min(len, ds.d),
+                  ds.coords.begin() + static_cast<std::ptrdiff_t>(r * ds.d));
       changed += len != ds.d;
       from += len;
     }

@@ -21,8 +21,9 @@ constexpr std::size_t kFields = 5;  // user, time, lat, lon, location_id
   const std::string at = text::record_label(record) + ", " + name + ": ";
   if (!text::parse_double(v, x))
     throw InputError(in.where(), at + "the value is not a number" + text::kValueNotShown, "fix or remove the row");
-  throw InputError(in.where(), at + "the value is outside [-" + std::to_string(int(limit)) + ", " + std::to_string(int(limit)) +
-                                   "] or not finite" + text::kValueNotShown,
+  throw InputError(in.where(),
+                   at + "the value is outside [-" + std::to_string(int(limit)) + ", " + std::to_string(int(limit)) +
+                       "] or not finite" + text::kValueNotShown,
                    "remove the row; check that the columns are user, time, latitude, longitude, location_id");
 }
 
@@ -46,8 +47,9 @@ Dataset load_gowalla(const std::filesystem::path& path, const GowallaOptions& op
     if (text::trim(line).empty()) continue;
     text::split_fields(line, '\t', "", fields);
     if (fields.size() != kFields)
-      throw InputError(in.where(), "expected 5 tab-separated fields (user, time, latitude, longitude, location_id), found " +
-                                       std::to_string(fields.size()),
+      throw InputError(in.where(),
+                       "expected 5 tab-separated fields (user, time, latitude, longitude, location_id), found " +
+                           std::to_string(fields.size()),
                        "check that this is the SNAP Gowalla check-ins file; fix or remove the row");
     if (ds.n == 0) {
       std::size_t rows = in.estimated_bytes() / (line.size() + 1) * 9 / 8 + 16;

@@ -10,9 +10,9 @@ namespace dpclust {
 long long days_from_civil(long long year, unsigned month, unsigned day) {
   year -= month <= 2 ? 1 : 0;
   const long long era = (year >= 0 ? year : year - 399) / 400;
-  const long long year_of_era = year - era * 400;                                        // [0, 399]
-  const long long month_from_march = month > 2 ? month - 3 : month + 9;                 // [0, 11]
-  const long long day_of_year = (153 * month_from_march + 2) / 5 + day - 1;             // [0, 365]
+  const long long year_of_era = year - era * 400;                            // [0, 399]
+  const long long month_from_march = month > 2 ? month - 3 : month + 9;      // [0, 11]
+  const long long day_of_year = (153 * month_from_march + 2) / 5 + day - 1;  // [0, 365]
   const long long day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
   return era * 146097 + day_of_era - 719468;  // 719468: days from 0000-03-01 to 1970-01-01
 }

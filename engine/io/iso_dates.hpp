@@ -9,9 +9,9 @@
 namespace dpclust {
 
 struct IsoTime {
-  double seconds = 0;      // since 1970-01-01T00:00:00Z; a time without a zone is read as UTC
-  bool has_time = false;   // a timestamp, not a date alone
-  bool has_zone = false;   // the value states its offset from UTC
+  double seconds = 0;     // since 1970-01-01T00:00:00Z; a time without a zone is read as UTC
+  bool has_time = false;  // a timestamp, not a date alone
+  bool has_zone = false;  // the value states its offset from UTC
 };
 
 // The value when the whole of `s` is one of:

@@ -27,11 +27,13 @@ Labels read_label_file(const std::filesystem::path& path) {
     std::int64_t v = 0;
     // The label of a record is data: named by line and record index, never shown.
     if (!text::parse_int(t, v))
-      throw InputError(in.where(), text::record_label(labels.size()) + ": expected one integer label; the line is not one" +
-                                       text::kValueNotShown,
+      throw InputError(in.where(),
+                       text::record_label(labels.size()) + ": expected one integer label; the line is not one" +
+                           text::kValueNotShown,
                        "write one integer per line (-1 for noise)");
     if (v < -1 || v > std::numeric_limits<Label>::max())
-      throw InputError(in.where(), text::record_label(labels.size()) + ": the label is out of range" + text::kValueNotShown,
+      throw InputError(in.where(),
+                       text::record_label(labels.size()) + ": the label is out of range" + text::kValueNotShown,
                        "labels are -1 (noise) or 0 .. 2147483647");
     labels.push_back(static_cast<Label>(v));
     in.check_values(labels.size());

@@ -25,7 +25,9 @@ bool label_like_name(std::string_view name) {
 Label LabelText::code(std::string_view t, const LineReader& in, const std::string& column, std::size_t record) {
   if (auto it = codes_.find(t); it != codes_.end()) return it->second;
   if (t.empty())
-    throw InputError(in.where(), text::record_label(record) + ": label column '" + text::printable(column) + "' is empty", "give every row a label (use noise or -1 for noise)");
+    throw InputError(in.where(),
+                     text::record_label(record) + ": label column '" + text::printable(column) + "' is empty",
+                     "give every row a label (use noise or -1 for noise)");
   std::int64_t v = 0;
   const bool is_int = integer_value(t, v);
   Label c;

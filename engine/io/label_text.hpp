@@ -38,8 +38,8 @@ class LabelText {
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   std::unordered_map<std::string, Label, Hash, std::equal_to<>> codes_;
-  std::vector<std::string> texts_;      // code -> text
-  std::vector<std::int64_t> values_;    // code -> integer value (when all_int_)
+  std::vector<std::string> texts_;    // code -> text
+  std::vector<std::int64_t> values_;  // code -> integer value (when all_int_)
   bool all_int_ = true;
 };
 

@@ -44,8 +44,10 @@ const char* file_kind(mode_t m) {
 
 [[noreturn]] void not_regular(const fs::path& p, mode_t m) {
   if (S_ISDIR(m)) throw InputError(p.string(), "is a directory, not a data file", "name a file inside it");
-  throw InputError(p.string(), std::string("not a regular file: it is ") + file_kind(m) + "; data files are read only from regular files",
-                   "save the data to a file first (e.g. `cat ... > data.csv`) and name that file");
+  throw InputError(
+      p.string(),
+      std::string("not a regular file: it is ") + file_kind(m) + "; data files are read only from regular files",
+      "save the data to a file first (e.g. `cat ... > data.csv`) and name that file");
 }
 
 // Opens a regular file for reading without ever blocking (a FIFO with no writer would block open()).
@@ -55,12 +57,14 @@ int open_regular(const fs::path& p) {
     if (errno == ENOENT || errno == ENOTDIR)
       throw InputError(p.string(), "file not found",
                        "check the path; relative paths are resolved against the data root or the working directory");
-    throw InputError(p.string(), std::string("cannot access the file: ") + std::strerror(errno), "check the path and its permissions");
+    throw InputError(p.string(), std::string("cannot access the file: ") + std::strerror(errno),
+                     "check the path and its permissions");
   }
   if (!S_ISREG(st.st_mode)) not_regular(p, st.st_mode);
   const int fd = ::open(p.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0)
-    throw InputError(p.string(), std::string("cannot open file for reading: ") + std::strerror(errno), "check the file's permissions");
+    throw InputError(p.string(), std::string("cannot open file for reading: ") + std::strerror(errno),
+                     "check the file's permissions");
   // The path may have been replaced between stat and open: check what was opened.
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     const mode_t m = st.st_mode;
@@ -114,7 +118,8 @@ LineReader::LineReader(fs::path path, std::size_t buffer_bytes, const ReadLimits
   file_ = gzdopen(fd, "rb");
   if (!file_) {
     ::close(fd);
-    throw InputError(path_.string(), "cannot open file for reading (out of memory in zlib)", "retry with more memory available");
+    throw InputError(path_.string(), "cannot open file for reading (out of memory in zlib)",
+                     "retry with more memory available");
   }
   // zlib's own input buffer: larger than the 8 KiB default so inflate is fed in long runs.
   gzbuffer(file_, 256u << 10);
@@ -131,16 +136,18 @@ std::string LineReader::where(std::size_t line) const { return path_.string() + 
 bool LineReader::compressed() const { return file_ && gzdirect(file_) == 0; }
 
 void LineReader::too_many_values(std::size_t values) const {
-  throw InputError(where(), "the data needs at least " + (values == SIZE_MAX ? std::string("2^64") : std::to_string(values)) +
-                                " numbers in memory, more than the " + std::to_string(max_values()) + " (" +
-                                format_bytes(limits_.max_bytes) + ") allowed for one data file",
+  throw InputError(where(),
+                   "the data needs at least " + (values == SIZE_MAX ? std::string("2^64") : std::to_string(values)) +
+                       " numbers in memory, more than the " + std::to_string(max_values()) + " (" +
+                       format_bytes(limits_.max_bytes) + ") allowed for one data file",
                    "if the file really is this large, raise the limit with the environment variable "
                    "DPCLUST_MAX_DATA_BYTES (e.g. DPCLUST_MAX_DATA_BYTES=64G), or read fewer rows (max_rows)");
 }
 
 void LineReader::line_too_long() const {
-  throw InputError(where(line_no_ + 1), "line longer than " + format_bytes(limits_.max_line_bytes) +
-                                            " (the limit for one line); is this a binary file, or a file without line breaks?",
+  throw InputError(where(line_no_ + 1),
+                   "line longer than " + format_bytes(limits_.max_line_bytes) +
+                       " (the limit for one line); is this a binary file, or a file without line breaks?",
                    "check that this is the right file and format; if its lines really are this long, raise the limit "
                    "with the environment variable DPCLUST_MAX_LINE_BYTES");
 }
@@ -150,8 +157,10 @@ void LineReader::bad_text(std::string_view line, std::size_t at) const {
   const std::uint64_t offset = buf_offset_ + static_cast<std::uint64_t>(line.data() - buf_.get()) + at;
   const std::string pos = " at column " + std::to_string(at + 1) + " (byte offset " + std::to_string(offset) +
                           (compressed() ? " of the decompressed text)" : ")");
-  if (line_no_ == 0 && line.size() >= 2 && ((line[0] == '\xFF' && line[1] == '\xFE') || (line[0] == '\xFE' && line[1] == '\xFF')))
-    throw InputError(where(1), "the file is UTF-16 text (it starts with a UTF-16 byte-order mark); data files must be UTF-8",
+  if (line_no_ == 0 && line.size() >= 2 &&
+      ((line[0] == '\xFF' && line[1] == '\xFE') || (line[0] == '\xFE' && line[1] == '\xFF')))
+    throw InputError(where(1),
+                     "the file is UTF-16 text (it starts with a UTF-16 byte-order mark); data files must be UTF-8",
                      "convert it, e.g. `iconv -f utf-16 -t utf-8 in.csv > out.csv`");
   if (c == 0)
     throw InputError(where(line_no_ + 1), "NUL byte" + pos + "; data files must be text",
@@ -200,12 +209,13 @@ bool LineReader::refill() {
   }
   total_ += static_cast<std::uint64_t>(got);
   if (total_ > limits_.max_bytes)
-    throw InputError(where(line_no_ + 1),
-                     std::string("the file holds more than ") + format_bytes(limits_.max_bytes) +
-                         (compressed() ? " of decompressed text (a corrupt file or a decompression bomb?)" : " of text") +
-                         ", the limit for one data file",
-                     "check the file; if it really is this large, raise the limit with the environment variable "
-                     "DPCLUST_MAX_DATA_BYTES (e.g. DPCLUST_MAX_DATA_BYTES=64G)");
+    throw InputError(
+        where(line_no_ + 1),
+        std::string("the file holds more than ") + format_bytes(limits_.max_bytes) +
+            (compressed() ? " of decompressed text (a corrupt file or a decompression bomb?)" : " of text") +
+            ", the limit for one data file",
+        "check the file; if it really is this large, raise the limit with the environment variable "
+        "DPCLUST_MAX_DATA_BYTES (e.g. DPCLUST_MAX_DATA_BYTES=64G)");
   end_ += static_cast<std::size_t>(got);
   return true;
 }

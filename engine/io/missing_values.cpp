@@ -34,16 +34,20 @@ bool MissingValues::end_row() {
 void MissingValues::finish(const std::string& source, std::size_t rows_read) const {
   if (policy_ != MissingPolicy::refuse || rows_ == 0) return;
   std::vector<std::string> per_column;
-  for (std::size_t i = 0; i < columns_.size(); ++i) per_column.push_back(columns_[i] + ": " + std::to_string(counts_[i]));
-  throw InputError(source, std::to_string(rows_) + " of " + std::to_string(rows_read) + " rows have a missing value ('?', 'NA' or empty) in " +
-                               std::to_string(columns_.size()) + " of the selected columns (rows per column: " +
-                               text::join(per_column) + "); the first at " + first_where_,
-                   "set `missing: drop` on the dataset to leave those rows out (they are counted in the provenance), impute the "
-                   "values before loading, or leave those columns out of `columns`");
+  for (std::size_t i = 0; i < columns_.size(); ++i)
+    per_column.push_back(columns_[i] + ": " + std::to_string(counts_[i]));
+  throw InputError(
+      source,
+      std::to_string(rows_) + " of " + std::to_string(rows_read) +
+          " rows have a missing value ('?', 'NA' or empty) in " + std::to_string(columns_.size()) +
+          " of the selected columns (rows per column: " + text::join(per_column) + "); the first at " + first_where_,
+      "set `missing: drop` on the dataset to leave those rows out (they are counted in the provenance), impute the "
+      "values before loading, or leave those columns out of `columns`");
 }
 
 nlohmann::json MissingValues::provenance() const {
-  return {{"policy", policy_ == MissingPolicy::drop ? "drop" : "refuse"}, {"rows_dropped", rows_}, {"columns", columns_}};
+  return {
+      {"policy", policy_ == MissingPolicy::drop ? "drop" : "refuse"}, {"rows_dropped", rows_}, {"columns", columns_}};
 }
 
 }  // namespace dpclust

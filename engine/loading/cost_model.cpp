@@ -21,7 +21,9 @@ namespace dpclust {
 
 std::uint64_t default_max_memory() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  std::uint64_t limit = pages <= 0 || page <= 0 ? std::uint64_t{4} << 30 : static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 2;
+  std::uint64_t limit = pages <= 0 || page <= 0
+                            ? std::uint64_t{4} << 30
+                            : static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 2;
   // A process address-space limit (ulimit -v, prlimit --as, a batch system's) is a harder bound than the
   // RAM: an allocation over it fails. Keep 3/4 of it for the estimate (the rest: libraries, threads'
   // stacks, the allocator's slack).
@@ -34,7 +36,8 @@ std::uint64_t default_max_memory() {
 double parse_count(const std::string& text, const std::string& option) {
   const std::string fix = "write a positive whole number, e.g. " + option + " 5000000 or " + option + " 5e6";
   bool ok = !text.empty() && text.size() <= 30;
-  for (char c : text) ok = ok && (std::isdigit(static_cast<unsigned char>(c)) || c == 'e' || c == 'E' || c == '.' || c == '+');
+  for (char c : text)
+    ok = ok && (std::isdigit(static_cast<unsigned char>(c)) || c == 'e' || c == 'E' || c == '.' || c == '+');
   char* end = nullptr;
   const double v = ok ? std::strtod(text.c_str(), &end) : 0;
   if (!ok || end != text.c_str() + text.size() || !(v >= 1) || v != std::floor(v) || v > 1.8e19)
@@ -50,12 +53,13 @@ std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const 
   // the data.
   TrialCost s{16 * in.n(), in.n() * in.d()};
   if (info && info->cost.trial) s = info->cost.trial(in);
-  const TrialCost measures = kmeans_measures_cost(in, info && info->releases_centres, cfg.trials,
-                                                        cfg.evaluation.silhouette_sample);
+  const TrialCost measures =
+      kmeans_measures_cost(in, info && info->releases_centres, cfg.trials, cfg.evaluation.silhouette_sample);
   return TrialCost{s.memory + measures.memory, s.work + measures.work, s.noise_draws};
 }
 
-RunCost estimate_run_cost(const ExperimentConfig& cfg, const std::vector<Cell>& cells, int threads, const std::vector<DataShape>* given) {
+RunCost estimate_run_cost(const ExperimentConfig& cfg, const std::vector<Cell>& cells, int threads,
+                          const std::vector<DataShape>* given) {
   RunCost r;
   r.cells = cells.size();
   std::vector<DataShape> shapes;
@@ -69,7 +73,8 @@ RunCost estimate_run_cost(const ExperimentConfig& cfg, const std::vector<Cell>& 
   for (const auto& c : cells) {
     const auto t = estimate_trial_cost(cfg, c, shapes[c.dataset_index]);
     if (!t) continue;
-    if (const MethodInfo* info = find_method(c.method); info && n_is_private(*info, shapes[c.dataset_index])) r.private_sizes = true;
+    if (const MethodInfo* info = find_method(c.method); info && n_is_private(*info, shapes[c.dataset_index]))
+      r.private_sizes = true;
     r.work += t->work * static_cast<double>(cfg.trials);
     if (t->memory > r.trial_memory) {
       r.trial_memory = t->memory;
@@ -95,9 +100,9 @@ std::string describe_cost(const RunCost& c) {
     for (std::size_t i = 0; i < c.unknown.size() && i < 5; ++i) s += (i ? ", " : " ") + c.unknown[i];
     return s + (c.unknown.size() > 5 ? ", ..." : "") + " is known only once loaded";
   }
-  std::string s = "estimated peak memory " + format_bytes(c.peak_memory) + " (datasets " + format_bytes(c.data_memory) + " + " +
-                  std::to_string(c.parallel) + " parallel trial" + (c.parallel == 1 ? "" : "s") + " x " + format_bytes(c.trial_memory) +
-                  "), work ~" + format_count(c.work) + " operations";
+  std::string s = "estimated peak memory " + format_bytes(c.peak_memory) + " (datasets " + format_bytes(c.data_memory) +
+                  " + " + std::to_string(c.parallel) + " parallel trial" + (c.parallel == 1 ? "" : "s") + " x " +
+                  format_bytes(c.trial_memory) + "), work ~" + format_count(c.work) + " operations";
   if (!c.unknown.empty()) {
     s += "; not counted (size known only once loaded):";
     for (std::size_t i = 0; i < c.unknown.size() && i < 5; ++i) s += (i ? ", " : " ") + c.unknown[i];

@@ -25,11 +25,11 @@
 #include <string>
 #include <vector>
 
+#include "config/config.hpp"
+#include "config/grid.hpp"
 #include "core/error.hpp"
 #include "core/method.hpp"
 #include "io/byte_size.hpp"  // sizes as --max-memory takes them and messages show them
-#include "config/config.hpp"
-#include "config/grid.hpp"
 
 namespace dpclust {
 
@@ -54,13 +54,13 @@ std::optional<TrialCost> estimate_trial_cost(const ExperimentConfig& cfg, const 
 
 struct RunCost {
   std::uint64_t cells = 0;
-  double data_memory = 0;      // the datasets, loaded once each
-  double trial_memory = 0;     // the largest trial
-  double peak_memory = 0;      // data_memory + parallel trials x trial_memory
-  double work = 0;             // every cell x trials
-  int parallel = 1;            // trials in flight at once
-  std::string largest_trial;   // "method 'x' on dataset 'y'" of the largest trial
-  std::string largest_where;   // its method entry in the config
+  double data_memory = 0;            // the datasets, loaded once each
+  double trial_memory = 0;           // the largest trial
+  double peak_memory = 0;            // data_memory + parallel trials x trial_memory
+  double work = 0;                   // every cell x trials
+  int parallel = 1;                  // trials in flight at once
+  std::string largest_trial;         // "method 'x' on dataset 'y'" of the largest trial
+  std::string largest_where;         // its method entry in the config
   std::vector<std::string> unknown;  // datasets whose size is not known without reading them
   // A cell of a private method was estimated on the loaded number of points of its dataset, which is private to
   // it (n_is_private): describe_cost then shows no number computed from the sizes.
@@ -76,8 +76,9 @@ RunCost estimate_run_cost(const ExperimentConfig& cfg, const std::vector<Cell>& 
 // storage and eta; max_rows for any method), or --max-memory. max_memory is the limit for the whole run: `parallel`
 // trials at once plus the data. First the method's own limits (CostHooks::limits: nD-Laplace's rejection samplers'
 // estimated time against max_trial_seconds, resampling against max_retries).
-std::optional<InputError> cell_cost_problem(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape, double max_memory,
-                                            int parallel, double data_memory, double max_trial_seconds = 3600);
+std::optional<InputError> cell_cost_problem(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape,
+                                            double max_memory, int parallel, double data_memory,
+                                            double max_trial_seconds = 3600);
 // A note for a cell whose one trial is estimated to take long (over `seconds`), with what shortens it;
 // empty otherwise. Not a problem: the run goes ahead.
 std::string slow_trial_note(const ExperimentConfig& cfg, const Cell& cell, const DataShape& shape, double seconds);

@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "catalog/catalog.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "data/identifier_columns.hpp"
 #include "data/sklearn_datasets.hpp"
 #include "data/transforms.hpp"
-#include "catalog/catalog.hpp"
 #include "io/arff.hpp"
 #include "io/csv.hpp"
 #include "io/fimi.hpp"
@@ -32,7 +32,8 @@ std::vector<fs::path> glob_files(const fs::path& pattern) {
   for (fs::directory_iterator it(pattern.parent_path(), ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
     std::error_code ec2;
-    if (::fnmatch(pat.c_str(), name.c_str(), FNM_PERIOD) == 0 && fs::is_regular_file(it->path(), ec2)) out.push_back(it->path());
+    if (::fnmatch(pat.c_str(), name.c_str(), FNM_PERIOD) == 0 && fs::is_regular_file(it->path(), ec2))
+      out.push_back(it->path());
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -98,7 +99,9 @@ Dataset load_file(const DatasetSpec& spec) {
   }
   if (spec.format == "fimi") {
     FimiOptions o;
-    o.ragged = spec.fimi_ragged == "pad" ? FimiRagged::pad : spec.fimi_ragged == "truncate" ? FimiRagged::truncate : FimiRagged::error;
+    o.ragged = spec.fimi_ragged == "pad"        ? FimiRagged::pad
+               : spec.fimi_ragged == "truncate" ? FimiRagged::truncate
+                                                : FimiRagged::error;
     o.items_per_row = spec.fimi_items_per_row;
     o.max_rows = max_rows;
     o.name = spec.name;
@@ -131,9 +134,11 @@ void warn_label_like_a_reading(const DatasetSpec& spec, const Dataset& data) {
   const std::size_t classes = distinct.size() - std::count(distinct.begin(), distinct.end(), kNoise);
   if (classes * 10 <= data.n) return;
   const auto label = data.provenance.find("label");
-  const std::string name = label != data.provenance.end() && label->is_string() ? label->get<std::string>() : std::string("?");
+  const std::string name =
+      label != data.provenance.end() && label->is_string() ? label->get<std::string>() : std::string("?");
   std::fprintf(stderr,
-               "warning: dataset '%s' (%s): the label '%s' has %zu distinct values over %zu rows (more than a tenth): is it a class? "
+               "warning: dataset '%s' (%s): the label '%s' has %zu distinct values over %zu rows (more than a tenth): "
+               "is it a class? "
                "ARI/AMI against it say little; name the class with `label: NAME`, or write `label: none`\n",
                spec.name.c_str(), spec.file.c_str(), name.c_str(), classes, data.n);
 }
@@ -150,8 +155,10 @@ void drop_identifiers(const DatasetSpec& spec, Dataset& data) {
 std::size_t column_index(const Dataset& data, const std::string& name, const DatasetSpec& spec) {
   auto it = std::find(data.column_names.begin(), data.column_names.end(), name);
   if (it == data.column_names.end())
-    throw InputError(spec.where, "projection column '" + name + "' is not among the coordinate columns of dataset '" + spec.name + "'",
-                     "set project.lon / project.lat to the names of the longitude and latitude columns");
+    throw InputError(
+        spec.where,
+        "projection column '" + name + "' is not among the coordinate columns of dataset '" + spec.name + "'",
+        "set project.lon / project.lat to the names of the longitude and latitude columns");
   return static_cast<std::size_t>(it - data.column_names.begin());
 }
 
@@ -159,7 +166,8 @@ std::size_t column_index(const Dataset& data, const std::string& name, const Dat
 // bit, so that generated Circles / Moons / Blobs equal the published files.
 void scale_standard(Dataset& data) {
   const auto generator = data.provenance.find("generator");
-  const bool numpy_stream = generator != data.provenance.end() && generator->is_object() && generator->value("stream", "") == "numpy";
+  const bool numpy_stream =
+      generator != data.provenance.end() && generator->is_object() && generator->value("stream", "") == "numpy";
   if (numpy_stream) sklearn_standard_scale(data);
   else standard_scale(data);
 }
@@ -176,7 +184,8 @@ void record_fetch_source(const DatasetSpec& spec, Dataset& data) {
   const fs::path record = fetch_record_path(root, spec.file);
   std::error_code ec;
   if (!fs::is_regular_file(record, ec)) {
-    data.provenance["source"] = "no fetch record (the file was placed in the data root, not fetched by `dpclust data fetch`)";
+    data.provenance["source"] =
+        "no fetch record (the file was placed in the data root, not fetched by `dpclust data fetch`)";
     return;
   }
   try {
@@ -199,15 +208,21 @@ void record_fetch_source(const DatasetSpec& spec, Dataset& data) {
 void check_dataset_available(const DatasetSpec& spec) {
   if (!spec.generator.empty() || file_present(spec) || spec.fallback_available) return;
   if (spec.file_under_data_root && spec.resolved.empty())
-    throw InputError(spec.where, "dataset '" + spec.name + "' needs the file '" + spec.file + "' under the data root, but no data root is set",
-                     "pass --data-root DIR or set DPCLUST_DATA_ROOT=DIR");
+    throw InputError(
+        spec.where,
+        "dataset '" + spec.name + "' needs the file '" + spec.file + "' under the data root, but no data root is set",
+        "pass --data-root DIR or set DPCLUST_DATA_ROOT=DIR");
   // A registered dataset knows its public source: say the one command that gets it.
-  const std::string registered = spec.definition.contains("registry") ? spec.definition["registry"].get<std::string>() : "";
+  const std::string registered =
+      spec.definition.contains("registry") ? spec.definition["registry"].get<std::string>() : "";
   if (spec.file_under_data_root && !registered.empty())
-    throw InputError(spec.where, "dataset '" + spec.name + "': file not found: " + first_missing(spec).string(),
-                     "fetch it from its public source with `dpclust data fetch " + registered +
-                         "` (add --data-root DIR for another data root; `dpclust data list` shows every dataset's state)");
-  throw InputError(spec.where, "dataset '" + spec.name + "': " + (spec.multi_file && has_glob(first_missing(spec)) ? "no file matches " : "file not found: ") +
+    throw InputError(
+        spec.where, "dataset '" + spec.name + "': file not found: " + first_missing(spec).string(),
+        "fetch it from its public source with `dpclust data fetch " + registered +
+            "` (add --data-root DIR for another data root; `dpclust data list` shows every dataset's state)");
+  throw InputError(spec.where,
+                   "dataset '" + spec.name + "': " +
+                       (spec.multi_file && has_glob(first_missing(spec)) ? "no file matches " : "file not found: ") +
                        first_missing(spec).string(),
                    spec.file_under_data_root ? "check --data-root / DPCLUST_DATA_ROOT, or place the file there"
                                              : "check the path (relative paths are relative to the config file)");
@@ -225,14 +240,17 @@ Dataset read_points(const DatasetSpec& spec) {
     data = load_file(spec);
     drop_identifiers(spec, data);
     warn_label_like_a_reading(spec, data);
-    if (spec.scaling == Scaling::standard) data.non_private_notes.push_back("standard scaling uses the data's mean and standard deviation");
-    if (spec.scaling == Scaling::minmax) data.non_private_notes.push_back("min-max scaling to [-1, 1] uses the data's minimum and maximum");
+    if (spec.scaling == Scaling::standard)
+      data.non_private_notes.push_back("standard scaling uses the data's mean and standard deviation");
+    if (spec.scaling == Scaling::minmax)
+      data.non_private_notes.push_back("min-max scaling to [-1, 1] uses the data's minimum and maximum");
   } else {
     data = find_generator(spec.fallback_generator)->make(spec.fallback_params);
     // The fallback stands in for the file, which holds the already scaled points: scale now, so the
     // registry's bounds (in the file's coordinates) apply to the same coordinates as for the file.
     if (spec.fallback_scale) scale_standard(data);
-    data.provenance["fallback"] = "file '" + spec.file + "' absent; generated by the built-in '" + spec.fallback_generator + "' generator";
+    data.provenance["fallback"] =
+        "file '" + spec.file + "' absent; generated by the built-in '" + spec.fallback_generator + "' generator";
   }
   return data;
 }
@@ -240,8 +258,9 @@ Dataset read_points(const DatasetSpec& spec) {
 // The configured public domain (bounds: [[lo, hi], ...] or public).
 void attach_configured_bounds(const DatasetSpec& spec, Dataset& data) {
   if (spec.bounds.dims() != data.d)
-    throw InputError(spec.where, "bounds have " + std::to_string(spec.bounds.dims()) + " dimensions but dataset '" + spec.name +
-                                     "' has " + std::to_string(data.d),
+    throw InputError(spec.where,
+                     "bounds have " + std::to_string(spec.bounds.dims()) + " dimensions but dataset '" + spec.name +
+                         "' has " + std::to_string(data.d),
                      "give one [lo, hi] pair per coordinate column");
   data.bounds = spec.bounds;
   data.bounds_source = BoundsSource::config;
@@ -279,8 +298,13 @@ void sample_securely(const DatasetSpec& spec, Dataset& data) {
     std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(os_random_u64()));
     Rng rng = Rng::secure();
     poisson_subsample(data, m, den, rng,
-                      {{"name", "subsample"}, {"scheme", "poisson"}, {"randomness", "secure"}, {"rate", static_cast<double>(m) / static_cast<double>(den)},
-                       {"rate_numerator", m}, {"rate_denominator", den}, {"rate_denominator_source", den_source},
+                      {{"name", "subsample"},
+                       {"scheme", "poisson"},
+                       {"randomness", "secure"},
+                       {"rate", static_cast<double>(m) / static_cast<double>(den)},
+                       {"rate_numerator", m},
+                       {"rate_denominator", den},
+                       {"rate_denominator_source", den_source},
                        {"rate_public", den_source.find("(public)") != std::string::npos},
                        // Identifies this draw (a random nonce, nothing of the data): cells computed on the same sample
                        // share it, and the accounting amplifies the epsilon they spent on it together.
@@ -294,8 +318,10 @@ void sample_by_seed(const DatasetSpec& spec, Dataset& data) {
   subsample(data, static_cast<std::size_t>(spec.sample), spec.sample_seed);
   if (data.n < before)
     data.non_private_notes.push_back(
-        "sample: drawn with a fixed public seed by record position (randomness: seeded): the sample is a public function of "
-        "the positions, not a DP subsample (inserting one record changes which records are drawn), and it gives no privacy "
+        "sample: drawn with a fixed public seed by record position (randomness: seeded): the sample is a public "
+        "function of "
+        "the positions, not a DP subsample (inserting one record changes which records are drawn), and it gives no "
+        "privacy "
         "amplification; randomness: secure draws a Poisson sample with secret randomness");
 }
 
@@ -307,16 +333,19 @@ Dataset materialize_dataset(const DatasetSpec& spec, Randomness mode) {
   data.name = spec.name;
   if (file_present(spec) && spec.generator.empty()) record_fetch_source(spec, data);
   const std::string source = !spec.generator.empty() || !file_present(spec)
-                                 ? "dataset '" + spec.name + "' (generated by '" + (spec.generator.empty() ? spec.fallback_generator : spec.generator) + "')"
-                                 : spec.multi_file ? "dataset '" + spec.name + "' (files " + spec.file + ")" : spec.resolved.string();
+                                 ? "dataset '" + spec.name + "' (generated by '" +
+                                       (spec.generator.empty() ? spec.fallback_generator : spec.generator) + "')"
+                             : spec.multi_file ? "dataset '" + spec.name + "' (files " + spec.file + ")"
+                                               : spec.resolved.string();
 
   // NaN/inf first, before any bounds are attached (validate_points also checks the domain, which
   // is decided below: fail, or clip when clip_to_bounds is set).
   validate_points(data, source);
   if (spec.bounds_mode == "config") attach_configured_bounds(spec, data);
   if (spec.project) {
-    project_lonlat_to_km(data, column_index(data, spec.project->lon_column, spec), column_index(data, spec.project->lat_column, spec),
-                         spec.project->ref_lat_deg, spec.project->origin_lon, spec.project->origin_lat);
+    project_lonlat_to_km(data, column_index(data, spec.project->lon_column, spec),
+                         column_index(data, spec.project->lat_column, spec), spec.project->ref_lat_deg,
+                         spec.project->origin_lon, spec.project->origin_lat);
   }
   if (!data.bounds.empty()) {
     switch (spec.clip_to_bounds) {
@@ -335,7 +364,8 @@ Dataset materialize_dataset(const DatasetSpec& spec, Randomness mode) {
   }
   if (spec.resample_per_class > 0) {
     if (!data.has_labels())
-      throw InputError(spec.where, "resample_per_class resamples by class, but dataset '" + spec.name + "' has no labels",
+      throw InputError(spec.where,
+                       "resample_per_class resamples by class, but dataset '" + spec.name + "' has no labels",
                        "name the label column (label: ...), or leave resample_per_class out");
     resample_per_class(data, static_cast<std::size_t>(spec.resample_per_class), spec.resample_seed);
   }
@@ -348,7 +378,8 @@ Dataset materialize_dataset(const DatasetSpec& spec, Randomness mode) {
     data.bounds_source = BoundsSource::data;
     data.non_private_notes.push_back("domain bounds derived from the data (bounds: data)");
   }
-  if (data.n == 0) throw InputError(spec.where, "dataset '" + spec.name + "' has no points", "check the file, max_rows and bounds");
+  if (data.n == 0)
+    throw InputError(spec.where, "dataset '" + spec.name + "' has no points", "check the file, max_rows and bounds");
   data.check_invariants();
   return data;
 }
@@ -368,7 +399,8 @@ DataShape known_shape(const DatasetSpec& spec) {
   } else {
     if (spec.declared_rows > 0) s.n = spec.declared_rows;
     // One coordinate per listed column, except under one-hot, where a nominal or text column gives one per value.
-    if (!spec.columns.empty() && spec.format != "gowalla" && spec.format != "fimi" && spec.nominal != NominalEncoding::onehot)
+    if (!spec.columns.empty() && spec.format != "gowalla" && spec.format != "fimi" &&
+        spec.nominal != NominalEncoding::onehot)
       s.d = spec.columns.size();
     else if (spec.fimi_items_per_row > 0) s.d = static_cast<std::size_t>(spec.fimi_items_per_row);
     else if (spec.bounds_mode == "config" && !spec.bounds.empty()) s.d = spec.bounds.dims();  // must match the data's d

@@ -9,10 +9,10 @@
 // coordinates. Data-derived bounds are computed last and flagged non-private.
 #include <nlohmann/json.hpp>
 
+#include "config/config.hpp"
 #include "core/dataset.hpp"
 #include "core/method.hpp"
 #include "core/rng.hpp"
-#include "config/config.hpp"
 
 namespace dpclust {
 

@@ -83,21 +83,27 @@ const char* to_string(Centre c) {
 
 Calibration check_options(const LshClusteringOptions& o, std::size_t d) {
   if (o.k < 1) throw InputError("params.k", "k must be >= 1");
-  if (!(o.epsilon > 0) || !std::isfinite(o.epsilon)) throw InputError("params.epsilon", "epsilon must be a finite number > 0");
-  if (!(o.delta > 0 && o.delta < 1)) throw InputError("params.delta", "delta must be in (0, 1): the sums' Gaussian noise needs delta > 0");
+  if (!(o.epsilon > 0) || !std::isfinite(o.epsilon))
+    throw InputError("params.epsilon", "epsilon must be a finite number > 0");
+  if (!(o.delta > 0 && o.delta < 1))
+    throw InputError("params.delta", "delta must be in (0, 1): the sums' Gaussian noise needs delta > 0");
   if (o.max_depth < 0 || o.max_depth > 63) throw InputError("params.max_depth", "max_depth must be in [0, 63]");
   if (o.accountant == Accountant::pld && o.sampler == privacy::Sampler::secure)
-    throw InputError("params.accounting",
-                     "accounting: pld is the exact privacy loss distribution of the continuous Gaussian (the textbook "
-                     "sampler); the secure sampler's multivariate discrete Gaussian is certified by its Renyi divergences",
-                     "use accounting: auto or rdp with sampler: secure, or sampler: textbook (flagged non-private) with pld");
+    throw InputError(
+        "params.accounting",
+        "accounting: pld is the exact privacy loss distribution of the continuous Gaussian (the textbook "
+        "sampler); the secure sampler's multivariate discrete Gaussian is certified by its Renyi divergences",
+        "use accounting: auto or rdp with sampler: secure, or sampler: textbook (flagged non-private) with pld");
   if (o.min_points_in_branching_node > 0 && o.min_points_in_node == 0)
-    throw InputError("params.min_points_in_branching_node", "min_points_in_branching_node needs min_points_in_node (0 = both automatic)",
-                     "set min_points_in_node too, or leave both 0");
-  if (o.min_points_in_node > 0 && o.min_points_in_branching_node > 0 && o.min_points_in_branching_node < o.min_points_in_node)
     throw InputError("params.min_points_in_branching_node",
-                     "min_points_in_branching_node (" + std::to_string(o.min_points_in_branching_node) + ") is below min_points_in_node (" +
-                         std::to_string(o.min_points_in_node) + "); the reference's TreeParam refuses it",
+                     "min_points_in_branching_node needs min_points_in_node (0 = both automatic)",
+                     "set min_points_in_node too, or leave both 0");
+  if (o.min_points_in_node > 0 && o.min_points_in_branching_node > 0 &&
+      o.min_points_in_branching_node < o.min_points_in_node)
+    throw InputError("params.min_points_in_branching_node",
+                     "min_points_in_branching_node (" + std::to_string(o.min_points_in_branching_node) +
+                         ") is below min_points_in_node (" + std::to_string(o.min_points_in_node) +
+                         "); the reference's TreeParam refuses it",
                      "use min_points_in_branching_node >= min_points_in_node, or 0 for 3 min_points_in_node");
   Calibration c;
   try {
@@ -111,23 +117,27 @@ Calibration check_options(const LshClusteringOptions& o, std::size_t d) {
       (void)sum_grid(1.0, d, c.noise_multiplier);
     } catch (const std::invalid_argument& e) {
       throw InputError("params.epsilon",
-                       "epsilon = " + short_number(o.epsilon) + " with delta = " + short_number(o.delta) + " needs noise the exact " +
-                           "discrete Gaussian sampler cannot draw in " + std::to_string(d) + " dimensions (" + e.what() + ")",
+                       "epsilon = " + short_number(o.epsilon) + " with delta = " + short_number(o.delta) +
+                           " needs noise the exact " + "discrete Gaussian sampler cannot draw in " + std::to_string(d) +
+                           " dimensions (" + e.what() + ")",
                        "use a larger epsilon or delta, or sampler: textbook (flagged non-private)");
     }
   }
   return c;
 }
 
-void centre_and_radius(const LshClusteringOptions& o, const double* coords, std::size_t n, std::size_t d, const Bounds& bounds,
-                       std::vector<double>& centre, double& radius, std::vector<std::string>& notes) {
+void centre_and_radius(const LshClusteringOptions& o, const double* coords, std::size_t n, std::size_t d,
+                       const Bounds& bounds, std::vector<double>& centre, double& radius,
+                       std::vector<std::string>& notes) {
   const bool have_bounds = !bounds.empty() && bounds.dims() == d;
   centre.assign(d, 0.0);
   switch (o.centre) {
     case Centre::bounds:
       if (!have_bounds)
-        throw InputError("params.centre", "centre: bounds centres the data on the midpoint of the public bounds, which this dataset has not",
-                         "give the dataset's public bounds, or centre: origin (data already centred on 0)");
+        throw InputError(
+            "params.centre",
+            "centre: bounds centres the data on the midpoint of the public bounds, which this dataset has not",
+            "give the dataset's public bounds, or centre: origin (data already centred on 0)");
       for (std::size_t j = 0; j < d; ++j) centre[j] = 0.5 * (bounds.lo[j] + bounds.hi[j]);
       break;
     case Centre::origin: break;
@@ -135,8 +145,9 @@ void centre_and_radius(const LshClusteringOptions& o, const double* coords, std:
       for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j < d; ++j) centre[j] += coords[i * d + j];
       for (std::size_t j = 0; j < d; ++j) centre[j] /= static_cast<double>(n);
-      notes.push_back("lsh_clustering centre: data: the data are centred on their true mean (not private; the reference "
-                      "README's benchmarks were centred so)");
+      notes.push_back(
+          "lsh_clustering centre: data: the data are centred on their true mean (not private; the reference "
+          "README's benchmarks were centred so)");
       break;
   }
   if (o.radius_from_data) {
@@ -147,8 +158,9 @@ void centre_and_radius(const LshClusteringOptions& o, const double* coords, std:
       m2 = std::max(m2, s);
     }
     radius = m2 > 0 ? std::sqrt(m2) : 1.0;
-    notes.push_back("lsh_clustering radius_from_data: the radius is the largest norm of the centred data (not private; the "
-                    "reference README's benchmarks computed it exactly)");
+    notes.push_back(
+        "lsh_clustering radius_from_data: the radius is the largest norm of the centred data (not private; the "
+        "reference README's benchmarks computed it exactly)");
     return;
   }
   if (o.radius > 0) {
@@ -165,13 +177,15 @@ void centre_and_radius(const LshClusteringOptions& o, const double* coords, std:
   }
   radius = std::sqrt(s);
   if (!(radius > 0) || !std::isfinite(radius))
-    throw InputError("params.radius", "the public bounds give the ball radius " + short_number(radius) + " around the centre",
+    throw InputError("params.radius",
+                     "the public bounds give the ball radius " + short_number(radius) + " around the centre",
                      "give radius > 0");
 }
 
-LshClusteringResult lsh_clustering(const double* coords, std::size_t n, std::size_t d, const Bounds& bounds, const LshClusteringOptions& o,
-                                   Rng& rng, BudgetLedger& ledger) {
-  if (n == 0 || d == 0) throw InputError("dataset", "lsh_clustering needs at least one point of at least one dimension");
+LshClusteringResult lsh_clustering(const double* coords, std::size_t n, std::size_t d, const Bounds& bounds,
+                                   const LshClusteringOptions& o, Rng& rng, BudgetLedger& ledger) {
+  if (n == 0 || d == 0)
+    throw InputError("dataset", "lsh_clustering needs at least one point of at least one dimension");
   const Calibration calibration = check_options(o, d);
   for (std::size_t i = 0; i < n * d; ++i)
     if (!std::isfinite(coords[i]))
@@ -197,15 +211,17 @@ LshClusteringResult lsh_clustering(const double* coords, std::size_t n, std::siz
   r.calibration = calibration;
   const Calibration& cal = r.calibration;
   std::ostringstream account_note;
-  account_note << "Google's DP clustering (privacy_calculator.py): one Gaussian release (the leaf sums, l2 sensitivity r) and "
-               << cal.count_releases << " discrete Laplace releases (the node counts of tree levels 0.." << o.max_depth
-               << ", l1 sensitivity 1 each) composed by the " << to_string(cal.accountant)
-               << " accountant; alpha = " << number(cal.alpha) << ", sigma / Delta = " << number(cal.noise_multiplier)
-               << ", count scale = " << number(cal.count_scale) << ", delta at epsilon = " << number(cal.delta);
-  const privacy::JointAccount account(ledger, "lsh_clustering: LSH tree counts and leaf sums", accountant_description(cal.accountant),
-                                      o.epsilon, o.delta, account_note.str());
+  account_note
+      << "Google's DP clustering (privacy_calculator.py): one Gaussian release (the leaf sums, l2 sensitivity r) and "
+      << cal.count_releases << " discrete Laplace releases (the node counts of tree levels 0.." << o.max_depth
+      << ", l1 sensitivity 1 each) composed by the " << to_string(cal.accountant)
+      << " accountant; alpha = " << number(cal.alpha) << ", sigma / Delta = " << number(cal.noise_multiplier)
+      << ", count scale = " << number(cal.count_scale) << ", delta at epsilon = " << number(cal.delta);
+  const privacy::JointAccount account(ledger, "lsh_clustering: LSH tree counts and leaf sums",
+                                      accountant_description(cal.accountant), o.epsilon, o.delta, account_note.str());
   const privacy::JointCountNoise counts(
-      account, cal.count_scale, 1.0, "LSH tree: private count of every node, levels 0.." + std::to_string(o.max_depth) + " (lsh_tree.py)",
+      account, cal.count_scale, 1.0,
+      "LSH tree: private count of every node, levels 0.." + std::to_string(o.max_depth) + " (lsh_tree.py)",
       "count + discrete Laplace per node; a record is in at most one node per level (sensitivity 1 a level); all " +
           std::to_string(cal.count_releases) + " levels are charged whatever depth the tree reaches");
   r.count_scale = counts.scale();
@@ -215,7 +231,8 @@ LshClusteringResult lsh_clustering(const double* coords, std::size_t n, std::siz
   if (o.min_points_in_node > 0) {
     r.automatic_tree = false;
     r.tree.min_points_in_node = o.min_points_in_node;
-    r.tree.min_points_in_branching_node = o.min_points_in_branching_node > 0 ? o.min_points_in_branching_node : 3 * o.min_points_in_node;
+    r.tree.min_points_in_branching_node =
+        o.min_points_in_branching_node > 0 ? o.min_points_in_branching_node : 3 * o.min_points_in_node;
     r.tree.max_depth = o.max_depth;
   } else {
     r.tree = default_tree_params(o.k, d, cal.noise_multiplier, r.root_private_count, o.max_depth);
@@ -229,20 +246,25 @@ LshClusteringResult lsh_clustering(const double* coords, std::size_t n, std::siz
   // The leaves' sums: on the public grid with the discrete Gaussian (secure), or on doubles (textbook).
   const bool secure = o.sampler == privacy::Sampler::secure;
   std::optional<privacy::JointGaussianNoise> gauss;
-  const std::string sum_step = "private coreset: noisy coordinate sums of every leaf (central_privacy_utils.get_private_average)";
+  const std::string sum_step =
+      "private coreset: noisy coordinate sums of every leaf (central_privacy_utils.get_private_average)";
   if (secure) {
     r.on_grid = true;
     r.grid = sum_grid(r.radius, d, cal.noise_multiplier);
     std::ostringstream note;
-    note << "each clipped point rounded to the grid of spacing 2^" << r.grid.exponent << " (r = " << number(r.grid.units_radius)
-         << " units), integer sums exact; l2 sensitivity after rounding r + sqrt(d)/2 units (with a 2^-30 margin, enforced per "
+    note << "each clipped point rounded to the grid of spacing 2^" << r.grid.exponent
+         << " (r = " << number(r.grid.units_radius)
+         << " units), integer sums exact; l2 sensitivity after rounding r + sqrt(d)/2 units (with a 2^-30 margin, "
+            "enforced per "
             "point) = "
          << number(r.grid.sensitivity) << " units; a record is in at most one leaf";
-    gauss.emplace(account, privacy::Sampler::secure, cal.noise_multiplier * r.grid.sensitivity, r.grid.sensitivity, sum_step, note.str());
+    gauss.emplace(account, privacy::Sampler::secure, cal.noise_multiplier * r.grid.sensitivity, r.grid.sensitivity,
+                  sum_step, note.str());
     r.sum_sigma = gauss->sigma() * r.grid.spacing();
   } else {
-    gauss.emplace(account, privacy::Sampler::textbook, cal.noise_multiplier * r.radius, r.radius, sum_step,
-                  "sums of the clipped points on doubles (the reference's); a record is in at most one leaf, norm <= r");
+    gauss.emplace(
+        account, privacy::Sampler::textbook, cal.noise_multiplier * r.radius, r.radius, sum_step,
+        "sums of the clipped points on doubles (the reference's); a record is in at most one leaf, norm <= r");
     r.sum_sigma = gauss->sigma();
   }
   // validate_accounting: the accountant's delta at the scales actually drawn (rounded up, never down).
@@ -250,7 +272,8 @@ LshClusteringResult lsh_clustering(const double* coords, std::size_t n, std::siz
     const double drawn_multiplier = secure ? gauss->sigma() / r.grid.sensitivity : gauss->sigma() / r.radius;
     r.certified_delta = composed_delta(cal.accountant, o.epsilon, drawn_multiplier, counts.scale(), cal.count_releases);
     if (r.certified_delta > o.delta * (1.0 + 1e-9))
-      throw std::logic_error("lsh_clustering: the drawn noise certifies delta " + number(r.certified_delta) + " > " + number(o.delta));
+      throw std::logic_error("lsh_clustering: the drawn noise certifies delta " + number(r.certified_delta) + " > " +
+                             number(o.delta));
   }
   r.coreset = private_coreset(x.data(), n, d, tree, r.radius, secure ? &r.grid : nullptr, *gauss, rng);
 

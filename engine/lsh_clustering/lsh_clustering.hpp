@@ -66,9 +66,9 @@ const char* to_string(Centre c);
 struct LshClusteringOptions {
   std::size_t k = 2;
   double epsilon = 1.0;
-  double delta = 1e-6;                  // DifferentialPrivacyParam's default
-  double radius = 0;                    // > 0: the public radius r; 0: from the public bounds (see radius_of)
-  bool radius_from_data = false;        // r = the largest norm of the centred data (flagged)
+  double delta = 1e-6;            // DifferentialPrivacyParam's default
+  double radius = 0;              // > 0: the public radius r; 0: from the public bounds (see radius_of)
+  bool radius_from_data = false;  // r = the largest norm of the centred data (flagged)
   Centre centre = Centre::bounds;
   int max_depth = kDefaultMaxDepth;
   std::int64_t min_points_in_node = 0;            // 0: automatic (default_tree_params)
@@ -80,9 +80,9 @@ struct LshClusteringOptions {
 };
 
 struct LshClusteringResult {
-  RowMatrix centres;   // k' x d (k' = min(k, coreset points)), in the data's coordinates: the release
-  Labels labels;       // nearest released centre of every point (evaluation only)
-  double inertia = 0;  // of the labels on the true points (evaluation only)
+  RowMatrix centres;           // k' x d (k' = min(k, coreset points)), in the data's coordinates: the release
+  Labels labels;               // nearest released centre of every point (evaluation only)
+  double inertia = 0;          // of the labels on the true points (evaluation only)
   std::vector<double> centre;  // the centre subtracted before clipping
   double radius = 0;           // r
   Calibration calibration;
@@ -104,8 +104,9 @@ struct LshClusteringResult {
 
 // The ball's centre and radius from the options, the public bounds and (flagged options only) the data.
 // Throws InputError naming the parameter when what they need is missing.
-void centre_and_radius(const LshClusteringOptions& o, const double* coords, std::size_t n, std::size_t d, const Bounds& bounds,
-                       std::vector<double>& centre, double& radius, std::vector<std::string>& notes);
+void centre_and_radius(const LshClusteringOptions& o, const double* coords, std::size_t n, std::size_t d,
+                       const Bounds& bounds, std::vector<double>& centre, double& radius,
+                       std::vector<std::string>& notes);
 
 // One trial. Throws InputError for unusable parameters; every noisy step is recorded in `ledger` (one
 // joint account, its two steps).

@@ -15,11 +15,13 @@ RowMatrix simhash_projections(std::size_t d, int max_depth, Rng& rng) {
   return v;
 }
 
-LshTree build_lsh_tree(const double* points, std::size_t n, std::size_t d, const RowMatrix& projections, const TreeParams& params,
-                       std::int64_t root_private_count, const privacy::JointCountNoise& counts, Rng& rng) {
+LshTree build_lsh_tree(const double* points, std::size_t n, std::size_t d, const RowMatrix& projections,
+                       const TreeParams& params, std::int64_t root_private_count,
+                       const privacy::JointCountNoise& counts, Rng& rng) {
   if (projections.rows() != params.max_depth || projections.cols() != static_cast<Eigen::Index>(d))
     throw std::invalid_argument("build_lsh_tree: the projections must be max_depth x d");
-  if (params.max_depth > 63) throw std::invalid_argument("build_lsh_tree: max_depth must be at most 63 (the prefix is 64 bits)");
+  if (params.max_depth > 63)
+    throw std::invalid_argument("build_lsh_tree: max_depth must be at most 63 (the prefix is 64 bits)");
   LshTree tree;
   tree.order.resize(n);
   std::iota(tree.order.begin(), tree.order.end(), std::size_t{0});
@@ -37,7 +39,8 @@ LshTree build_lsh_tree(const double* points, std::size_t n, std::size_t d, const
   const std::size_t depth = static_cast<std::size_t>(params.max_depth);
   std::vector<double> vt(d * depth);
   for (std::size_t l = 0; l < depth; ++l)
-    for (std::size_t j = 0; j < d; ++j) vt[j * depth + l] = projections(static_cast<Eigen::Index>(l), static_cast<Eigen::Index>(j));
+    for (std::size_t j = 0; j < d; ++j)
+      vt[j * depth + l] = projections(static_cast<Eigen::Index>(l), static_cast<Eigen::Index>(j));
   std::vector<std::uint64_t> hash(n, 0);
   std::vector<double> dot(depth);
   for (std::size_t i = 0; i < n; ++i) {

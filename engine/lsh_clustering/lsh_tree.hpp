@@ -58,7 +58,8 @@ RowMatrix simhash_projections(std::size_t d, int max_depth, Rng& rng);
 // The tree over n x d row-major `points` (clipped and centred), with `params`' thresholds, the root's
 // private count, and `counts` for every child's count (one draw per child, '0' before '1', nodes in level
 // order). Throws std::invalid_argument when projections is not max_depth x d.
-LshTree build_lsh_tree(const double* points, std::size_t n, std::size_t d, const RowMatrix& projections, const TreeParams& params,
-                       std::int64_t root_private_count, const privacy::JointCountNoise& counts, Rng& rng);
+LshTree build_lsh_tree(const double* points, std::size_t n, std::size_t d, const RowMatrix& projections,
+                       const TreeParams& params, std::int64_t root_private_count,
+                       const privacy::JointCountNoise& counts, Rng& rng);
 
 }  // namespace dpclust::lsh

@@ -21,13 +21,15 @@ double log_phi(double x) {
   if (x > -30.0) return std::log(0.5 * std::erfc(-x / kSqrt2));
   const double x2 = x * x;
   // Phi(x) = phi(x) / |x| (1 - 1/x^2 + 3/x^4 - 15/x^6 ...), x -> -inf
-  return -0.5 * x2 - 0.5 * std::log(2.0 * 3.14159265358979323846) - std::log(-x) + std::log1p(-1.0 / x2 + 3.0 / (x2 * x2) - 15.0 / (x2 * x2 * x2));
+  return -0.5 * x2 - 0.5 * std::log(2.0 * 3.14159265358979323846) - std::log(-x) +
+         std::log1p(-1.0 / x2 + 3.0 / (x2 * x2) - 15.0 / (x2 * x2 * x2));
 }
 
 double phi_cdf(double x) { return 0.5 * std::erfc(-x / kSqrt2); }
 
 void check_scales(double noise_multiplier, double count_scale, int count_releases) {
-  if (!(noise_multiplier > 0) || !std::isfinite(noise_multiplier)) throw std::invalid_argument("lsh_clustering: the noise multiplier must be finite and > 0");
+  if (!(noise_multiplier > 0) || !std::isfinite(noise_multiplier))
+    throw std::invalid_argument("lsh_clustering: the noise multiplier must be finite and > 0");
   if (count_releases > 0 && (!(count_scale > 0) || !std::isfinite(count_scale)))
     throw std::invalid_argument("lsh_clustering: the count scale must be finite and > 0");
   if (count_releases < 0) throw std::invalid_argument("lsh_clustering: the number of count releases must be >= 0");
@@ -64,8 +66,9 @@ double golden_min(F f, double lo, double hi) {
 const char* to_string(Accountant a) { return a == Accountant::pld ? "pld" : "rdp"; }
 
 const char* accountant_description(Accountant a) {
-  return a == Accountant::pld ? "joint account: exact privacy loss distribution (Gaussian + discrete Laplace)"
-                              : "joint account: Renyi DP (discrete Gaussian zCDP + discrete Laplace), CKS20 Prop. 12 conversion";
+  return a == Accountant::pld
+             ? "joint account: exact privacy loss distribution (Gaussian + discrete Laplace)"
+             : "joint account: Renyi DP (discrete Gaussian zCDP + discrete Laplace), CKS20 Prop. 12 conversion";
 }
 
 double gaussian_delta(double e, double s) {
@@ -75,7 +78,8 @@ double gaussian_delta(double e, double s) {
   return std::max(0.0, first - second);
 }
 
-double composed_delta(Accountant accountant, double epsilon, double noise_multiplier, double count_scale, int count_releases) {
+double composed_delta(Accountant accountant, double epsilon, double noise_multiplier, double count_scale,
+                      int count_releases) {
   check_scales(noise_multiplier, count_scale, count_releases);
   if (accountant == Accountant::rdp) return rdp_delta(epsilon, noise_multiplier, count_scale, count_releases);
   const double s = 1.0 / noise_multiplier;
@@ -130,13 +134,16 @@ double rdp_delta(double epsilon, double noise_multiplier, double count_scale, in
 }
 
 Calibration calibrate(Accountant accountant, double epsilon, double delta, int max_depth, const NoiseMultipliers& m) {
-  if (!(epsilon > 0) || !std::isfinite(epsilon)) throw std::invalid_argument("lsh_clustering: epsilon must be finite and > 0");
+  if (!(epsilon > 0) || !std::isfinite(epsilon))
+    throw std::invalid_argument("lsh_clustering: epsilon must be finite and > 0");
   if (!(delta > 0 && delta < 1)) throw std::invalid_argument("lsh_clustering: delta must be in (0, 1)");
   if (max_depth < 0) throw std::invalid_argument("lsh_clustering: max_depth must be >= 0");
   if (!(m.gaussian > 0) || !std::isfinite(m.gaussian) || !(m.dlaplace > 0) || !std::isfinite(m.dlaplace))
     throw std::invalid_argument("lsh_clustering: the noise multipliers must be finite and > 0");
   const int releases = max_depth + 1;
-  auto delta_at = [&](double alpha) { return composed_delta(accountant, epsilon, m.gaussian * alpha, m.dlaplace * alpha, releases); };
+  auto delta_at = [&](double alpha) {
+    return composed_delta(accountant, epsilon, m.gaussian * alpha, m.dlaplace * alpha, releases);
+  };
   // A bracket [lo, hi] with delta_at(lo) > delta >= delta_at(hi) (delta_at decreases in alpha: more noise).
   double lo = 1.0, hi = 1.0;
   if (delta_at(1.0) <= delta) {
@@ -164,7 +171,8 @@ Calibration calibrate(Accountant accountant, double epsilon, double delta, int m
   return c;
 }
 
-Calibration calibrate_cached(Accountant accountant, double epsilon, double delta, int max_depth, const NoiseMultipliers& m) {
+Calibration calibrate_cached(Accountant accountant, double epsilon, double delta, int max_depth,
+                             const NoiseMultipliers& m) {
   using Key = std::tuple<int, double, double, int, double, double>;
   static std::mutex mu;
   static std::map<Key, Calibration> cache;

@@ -68,7 +68,8 @@ struct Calibration {
 double gaussian_delta(double e, double s);
 // The composition's delta at epsilon: Gaussian with sigma / Delta = noise_multiplier, `count_releases`
 // discrete Laplace releases of sensitivity 1 and scale count_scale.
-double composed_delta(Accountant accountant, double epsilon, double noise_multiplier, double count_scale, int count_releases);
+double composed_delta(Accountant accountant, double epsilon, double noise_multiplier, double count_scale,
+                      int count_releases);
 // The Renyi divergence of order lambda > 1 of the discrete Laplace pair (Y, Y + 1), scale t.
 double discrete_laplace_rdp(double lambda, double scale);
 // The composition's Renyi divergence of order lambda: lambda / (2 noise_multiplier^2) + count_releases
@@ -81,9 +82,11 @@ double rdp_delta(double epsilon, double noise_multiplier, double count_scale, in
 // The smallest alpha (to a relative 1e-12, rounded up) with composed_delta(eps) <= delta, as the
 // reference's calibrate_dp_mechanism searches it. Throws std::invalid_argument unless epsilon > 0 is
 // finite, 0 < delta < 1, max_depth >= 0 and the multipliers are finite and > 0.
-Calibration calibrate(Accountant accountant, double epsilon, double delta, int max_depth, const NoiseMultipliers& multipliers);
+Calibration calibrate(Accountant accountant, double epsilon, double delta, int max_depth,
+                      const NoiseMultipliers& multipliers);
 // calibrate(), remembered per argument tuple for the process (a cell's trials share one calibration; the
 // result is a pure function of the arguments, so reuse changes no number). Thread-safe; at most 256 entries.
-Calibration calibrate_cached(Accountant accountant, double epsilon, double delta, int max_depth, const NoiseMultipliers& multipliers);
+Calibration calibrate_cached(Accountant accountant, double epsilon, double delta, int max_depth,
+                             const NoiseMultipliers& multipliers);
 
 }  // namespace dpclust::lsh

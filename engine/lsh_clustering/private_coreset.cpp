@@ -13,7 +13,7 @@ __extension__ typedef __int128 I128;
 
 // 2^20 (1 - 2^-20): the discrete Gaussian sampler takes sigma^2 <= 2^40, and JointGaussianNoise rounds sigma^2 up.
 constexpr double kMaxSigmaUnits = 1048576.0 - 1.0;
-constexpr int kMaxGridBits = 30;              // R <= 2^30
+constexpr int kMaxGridBits = 30;  // R <= 2^30
 
 int ceil_log2(double x) {
   int e = 0;
@@ -32,21 +32,25 @@ I128 norm2_of(const std::int64_t* z, std::size_t d) {
 double SumGrid::spacing() const { return std::ldexp(1.0, exponent); }
 
 SumGrid sum_grid(double radius, std::size_t d, double noise_multiplier) {
-  if (!(radius > 0) || !std::isfinite(radius)) throw std::invalid_argument("sum_grid: the radius must be finite and > 0");
-  if (!(noise_multiplier > 0) || !std::isfinite(noise_multiplier)) throw std::invalid_argument("sum_grid: the noise multiplier must be finite and > 0");
+  if (!(radius > 0) || !std::isfinite(radius))
+    throw std::invalid_argument("sum_grid: the radius must be finite and > 0");
+  if (!(noise_multiplier > 0) || !std::isfinite(noise_multiplier))
+    throw std::invalid_argument("sum_grid: the noise multiplier must be finite and > 0");
   const int er = ceil_log2(radius);
   const double half_diagonal = std::sqrt(static_cast<double>(d)) / 2.0;
   for (int m = kMaxGridBits; m >= 0; --m) {
     SumGrid g;
     g.exponent = er - m;
     g.units_radius = std::ldexp(radius, m - er);  // in (2^(m-1), 2^m], exact
-    const double delta0 = std::nextafter(g.units_radius * (1.0 + 0x1p-30) + half_diagonal, std::numeric_limits<double>::infinity());
+    const double delta0 =
+        std::nextafter(g.units_radius * (1.0 + 0x1p-30) + half_diagonal, std::numeric_limits<double>::infinity());
     g.norm2_bound = std::floor(delta0 * delta0);  // an integer (every double >= 2^53 is one)
     g.sensitivity = std::nextafter(std::sqrt(g.norm2_bound), std::numeric_limits<double>::infinity());
     if (noise_multiplier * g.sensitivity <= kMaxSigmaUnits) return g;
   }
-  throw std::invalid_argument("sum_grid: the noise multiplier " + std::to_string(noise_multiplier) +
-                              " needs a discrete Gaussian above the exact sampler's sigma = 2^20 even on the coarsest grid");
+  throw std::invalid_argument(
+      "sum_grid: the noise multiplier " + std::to_string(noise_multiplier) +
+      " needs a discrete Gaussian above the exact sampler's sigma = 2^20 even on the coarsest grid");
 }
 
 void grid_point(const double* x, std::size_t d, const SumGrid& grid, std::int64_t* z) {
@@ -106,14 +110,16 @@ PrivateCoreset private_coreset(const double* points, std::size_t n, std::size_t 
         for (std::size_t j = 0; j < d; ++j) isum[j] += z[j];
       }
       for (std::size_t j = 0; j < d; ++j)
-        c.noisy_sums(row, static_cast<Eigen::Index>(j)) = std::ldexp(static_cast<double>(isum[j] + noise.integer_noise(rng)), grid->exponent);
+        c.noisy_sums(row, static_cast<Eigen::Index>(j)) =
+            std::ldexp(static_cast<double>(isum[j] + noise.integer_noise(rng)), grid->exponent);
     } else {
       std::fill(rsum.begin(), rsum.end(), 0.0);
       for (std::size_t t = leaf.begin; t < leaf.end; ++t) {
         const double* x = points + tree.order[t] * d;
         for (std::size_t j = 0; j < d; ++j) rsum[j] += x[j];
       }
-      for (std::size_t j = 0; j < d; ++j) c.noisy_sums(row, static_cast<Eigen::Index>(j)) = rsum[j] + noise.real_noise(rng);
+      for (std::size_t j = 0; j < d; ++j)
+        c.noisy_sums(row, static_cast<Eigen::Index>(j)) = rsum[j] + noise.real_noise(rng);
     }
     // get_private_average: the noisy sum over the leaf's private count (>= 1), post-processing.
     const double count = static_cast<double>(leaf.private_count);

@@ -12,8 +12,8 @@
 //   textbook  the reference's: double sums of the clipped points + N(0, sigma^2) per coordinate,
 //             sigma = noise_multiplier * r (Box-Muller on doubles; not floating-point safe, flagged).
 //   secure    on a public grid of spacing gamma = 2^e (sum_grid below): each clipped point is rounded to
-//             z = round(x / gamma) in Z^d (an exact power-of-two scaling, then to the nearest integer, ties to even), the
-//             integer sums are exact (int64), and the discrete Gaussian N_Z(0, sigma_u^2) is added to each
+//             z = round(x / gamma) in Z^d (an exact power-of-two scaling, then to the nearest integer, ties to even),
+//             the integer sums are exact (int64), and the discrete Gaussian N_Z(0, sigma_u^2) is added to each
 //             coordinate (CKS20 Alg. 3), sigma_u = noise_multiplier * Delta_u. The release gamma (S + Y)
 //             lies on the grid. The l2 sensitivity after rounding, in grid units: ||z|| <= ||x|| / gamma +
 //             ||z - x / gamma|| <= R + sqrt(d) / 2, R = r / gamma; Delta_u = R (1 + 2^-30) + sqrt(d) / 2
@@ -36,11 +36,11 @@ namespace dpclust::lsh {
 
 // The secure sampler's public grid for the sums.
 struct SumGrid {
-  int exponent = 0;          // gamma = 2^exponent
-  double units_radius = 0;   // R = r / gamma (exact)
-  double sensitivity = 0;    // Delta_u, grid units
-  double norm2_bound = 0;    // floor(Delta_u^2): every rounded point has ||z||^2 <= this (an integer)
-  double spacing() const;    // gamma
+  int exponent = 0;         // gamma = 2^exponent
+  double units_radius = 0;  // R = r / gamma (exact)
+  double sensitivity = 0;   // Delta_u, grid units
+  double norm2_bound = 0;   // floor(Delta_u^2): every rounded point has ||z||^2 <= this (an integer)
+  double spacing() const;   // gamma
 };
 
 // The grid for radius r, dimension d and the noise multiplier sigma / Delta (see above). Throws
@@ -51,9 +51,9 @@ SumGrid sum_grid(double radius, std::size_t d, double noise_multiplier);
 void grid_point(const double* x, std::size_t d, const SumGrid& grid, std::int64_t* z);
 
 struct PrivateCoreset {
-  RowMatrix points;              // one row per leaf (centred coordinates), clipped to r
-  std::vector<double> weights;   // the leaves' private counts
-  RowMatrix noisy_sums;          // the released sums (real units; secure: on the grid)
+  RowMatrix points;                  // one row per leaf (centred coordinates), clipped to r
+  std::vector<double> weights;       // the leaves' private counts
+  RowMatrix noisy_sums;              // the released sums (real units; secure: on the grid)
   std::size_t points_in_leaves = 0;  // true number of points in the leaves (evaluation only)
 };
 

@@ -90,7 +90,9 @@ LshClusteringOptions options_of(const ParamSet& p) {
   o.multipliers.dlaplace = p.real("dlaplace_multiplier");
   o.sampler = privacy::sampler_of(p);
   switch (kind_of(kAccountants, p, "accounting")) {
-    case AccountantChoice::automatic: o.accountant = o.sampler == privacy::Sampler::secure ? Accountant::rdp : Accountant::pld; break;
+    case AccountantChoice::automatic:
+      o.accountant = o.sampler == privacy::Sampler::secure ? Accountant::rdp : Accountant::pld;
+      break;
     case AccountantChoice::pld: o.accountant = Accountant::pld; break;
     case AccountantChoice::rdp: o.accountant = Accountant::rdp; break;
   }
@@ -108,10 +110,12 @@ const MethodInfo& lsh_clustering_method_info() {
     m.name = "lsh_clustering";
     m.releases_centres = true;  // the centres of the weighted k-means on the private coreset
     m.labels_are_nearest_centre = true;
-    m.summary = "Google's DP clustering: an LSH prefix tree grown on private counts, a private coreset of leaf averages and "
-                "counts, weighted k-means on the coreset; (eps, delta)-DP with one accountant for all its noise";
-    m.reference = "Chang & Kamath 2021 (Google, learning/clustering of google/differential-privacy); Chang, Ghazi, Kumar & "
-                  "Manurangsi, ICML 2021";
+    m.summary =
+        "Google's DP clustering: an LSH prefix tree grown on private counts, a private coreset of leaf averages and "
+        "counts, weighted k-means on the coreset; (eps, delta)-DP with one accountant for all its noise";
+    m.reference =
+        "Chang & Kamath 2021 (Google, learning/clustering of google/differential-privacy); Chang, Ghazi, Kumar & "
+        "Manurangsi, ICML 2021";
     m.releases = "the (at most k) centres; with release_coreset the private coreset (leaf averages and counts)";
     m.private_when = "radius_from_data: false and centre: bounds or origin";
     m.differentially_private = true;
@@ -121,44 +125,60 @@ const MethodInfo& lsh_clustering_method_info() {
     m.relation = NeighbourRelation::add_remove;
     m.params = {
         real_param("epsilon", 1.0, "privacy budget (epsilon) of the whole release, in [1e-6, 1e6]", 1e-6, 1e6),
-        gives(real_param("delta", 1e-6, "delta of (eps, delta)-DP (the reference's default 1e-6)", 0.0, 1.0, true, true), "delta"),
+        gives(
+            real_param("delta", 1e-6, "delta of (eps, delta)-DP (the reference's default 1e-6)", 0.0, 1.0, true, true),
+            "delta"),
         privacy::sampler_param(),
-        gives(int_param("k", std::nullopt, "number of clusters (k); fewer centres when the coreset has fewer than k points", 1), "k"),
-        gives(real_param("radius", 0.0,
-                         "public radius r of the ball (around `centre`) every point is clipped to; 0 = the smallest such ball "
-                         "holding the public bounds",
-                         0.0),
+        gives(int_param("k", std::nullopt,
+                        "number of clusters (k); fewer centres when the coreset has fewer than k points", 1),
+              "k"),
+        gives(real_param(
+                  "radius", 0.0,
+                  "public radius r of the ball (around `centre`) every point is clipped to; 0 = the smallest such ball "
+                  "holding the public bounds",
+                  0.0),
               "radius", {{"0", InputSource::rule, "the smallest ball around the centre holding the public bounds"}}),
         selects(bool_param("radius_from_data", false,
-                           "take r as the largest norm of the centred data, as the reference README's benchmarks did (not private: "
+                           "take r as the largest norm of the centred data, as the reference README's benchmarks did "
+                           "(not private: "
                            "flagged)"),
-                "radius", {{"true", InputSource::data, "the largest norm of the centred data (radius_from_data, flagged)"}}),
-        selects(choice_param("centre", "bounds", names_of(kCentres),
-                             "the origin of the ball and of the SimHash hyperplanes: the midpoint of the public bounds, the origin "
-                             "(data already centred), or the true mean (not private: flagged)"),
-                "centre",
-                {{"bounds", InputSource::rule, "the midpoint of the public bounds"},
-                 {"origin", InputSource::public_value, "the origin (the data taken as centred)"},
-                 {"data", InputSource::data, "the true mean of the data (centre: data, flagged)"}}),
+                "radius",
+                {{"true", InputSource::data, "the largest norm of the centred data (radius_from_data, flagged)"}}),
+        selects(
+            choice_param(
+                "centre", "bounds", names_of(kCentres),
+                "the origin of the ball and of the SimHash hyperplanes: the midpoint of the public bounds, the origin "
+                "(data already centred), or the true mean (not private: flagged)"),
+            "centre",
+            {{"bounds", InputSource::rule, "the midpoint of the public bounds"},
+             {"origin", InputSource::public_value, "the origin (the data taken as centred)"},
+             {"data", InputSource::data, "the true mean of the data (centre: data, flagged)"}}),
         int_param("max_depth", kDefaultMaxDepth,
-                  "levels of the LSH prefix tree below the root (the reference's 20); every level's counts are charged", 0, 63),
-        int_param("min_points_in_node", 0,
-                  "a child joins the tree when its private count is at least this; 0 = automatic: max(1, min(int(10 sqrt(d) "
-                  "sigma/Delta), floor(n~ / 2k)))",
-                  0),
-        int_param("min_points_in_branching_node", 0, "a node branches when its private count is at least this; 0 = 3 min_points_in_node", 0),
+                  "levels of the LSH prefix tree below the root (the reference's 20); every level's counts are charged",
+                  0, 63),
+        int_param(
+            "min_points_in_node", 0,
+            "a child joins the tree when its private count is at least this; 0 = automatic: max(1, min(int(10 sqrt(d) "
+            "sigma/Delta), floor(n~ / 2k)))",
+            0),
+        int_param("min_points_in_branching_node", 0,
+                  "a node branches when its private count is at least this; 0 = 3 min_points_in_node", 0),
         real_param("gaussian_multiplier", 1.0,
-                   "PrivacyCalculatorMultiplier.gaussian_std_dev_multiplier: sigma / Delta = this times alpha", 0.0, std::nullopt, true),
+                   "PrivacyCalculatorMultiplier.gaussian_std_dev_multiplier: sigma / Delta = this times alpha", 0.0,
+                   std::nullopt, true),
         real_param("dlaplace_multiplier", 20.0,
-                   "PrivacyCalculatorMultiplier.dlaplace_param_multiplier: the counts' discrete Laplace scale = this times alpha",
+                   "PrivacyCalculatorMultiplier.dlaplace_param_multiplier: the counts' discrete Laplace scale = this "
+                   "times alpha",
                    0.0, std::nullopt, true),
-        choice_param("accounting", "auto", names_of(kAccountants),
-                     "the accountant calibrating alpha: pld = exact privacy loss distribution of the continuous Gaussian "
-                     "(textbook sampler; at least as tight as the reference's dp_accounting PLD), rdp = Renyi DP (the secure "
-                     "sampler's discrete Gaussian); auto = rdp when secure, pld when textbook"),
+        choice_param(
+            "accounting", "auto", names_of(kAccountants),
+            "the accountant calibrating alpha: pld = exact privacy loss distribution of the continuous Gaussian "
+            "(textbook sampler; at least as tight as the reference's dp_accounting PLD), rdp = Renyi DP (the secure "
+            "sampler's discrete Gaussian); auto = rdp when secure, pld when textbook"),
         int_param("n_init", 10,
-                  "k-means++ restarts on the coreset (scikit-learn < 1.4's KMeans default, as the reference ran), at most 1e4", 1,
-                  kKMeansMaxInit),
+                  "k-means++ restarts on the coreset (scikit-learn < 1.4's KMeans default, as the reference ran), at "
+                  "most 1e4",
+                  1, kKMeansMaxInit),
         int_param("max_iter", 300, "Lloyd iterations per restart on the coreset, at most 1e6", 1, kKMeansMaxIter),
         real_param("tol", 1e-4, "k-means tolerance on the coreset (scikit-learn tol)", 0.0),
         bool_param("release_coreset", false, "also put the private coreset (leaf averages and counts) in the release"),

@@ -13,7 +13,8 @@ std::int64_t floor_div(std::int64_t a, std::int64_t b) {
   return (a % b != 0 && a < 0) ? q - 1 : q;
 }
 
-TreeParams default_tree_params(std::size_t k, std::size_t d, double noise_multiplier, std::int64_t root_private_count, int max_depth) {
+TreeParams default_tree_params(std::size_t k, std::size_t d, double noise_multiplier, std::int64_t root_private_count,
+                               int max_depth) {
   if (k < 1 || d < 1) throw std::invalid_argument("default_tree_params: k and d must be >= 1");
   // int(10 * sqrt(d) * sigma / Delta): Python's int() truncates towards 0 (the value is >= 0). Capped far
   // above any count so that the conversion is defined.

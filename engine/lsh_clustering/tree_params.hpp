@@ -25,7 +25,8 @@ struct TreeParams {
 };
 
 // The rule above: `noise_multiplier` = sigma / Delta of the sums, `root_private_count` = n~.
-TreeParams default_tree_params(std::size_t k, std::size_t d, double noise_multiplier, std::int64_t root_private_count, int max_depth);
+TreeParams default_tree_params(std::size_t k, std::size_t d, double noise_multiplier, std::int64_t root_private_count,
+                               int max_depth);
 
 // Python's floor division a // b (b > 0), which the reference applies to a possibly negative count.
 std::int64_t floor_div(std::int64_t a, std::int64_t b);

@@ -67,8 +67,8 @@ std::vector<std::ptrdiff_t> solve(std::size_t r, std::size_t c, Cost a) {
 
 Assignment min_cost_assignment(const std::vector<double>& cost, std::size_t rows, std::size_t cols) {
   if (cost.size() != rows * cols)
-    throw std::invalid_argument("min_cost_assignment: matrix has " + std::to_string(cost.size()) + " entries, expected " +
-                                std::to_string(rows) + " x " + std::to_string(cols));
+    throw std::invalid_argument("min_cost_assignment: matrix has " + std::to_string(cost.size()) +
+                                " entries, expected " + std::to_string(rows) + " x " + std::to_string(cols));
   for (double x : cost)
     if (!std::isfinite(x)) throw std::invalid_argument("min_cost_assignment: non-finite cost entry");
   Assignment out;
@@ -77,10 +77,12 @@ Assignment min_cost_assignment(const std::vector<double>& cost, std::size_t rows
   if (rows == 0 || cols == 0) return out;
   if (rows <= cols) {
     out.row_to_col = solve(rows, cols, [&](std::size_t i, std::size_t j) { return cost[i * cols + j]; });
-    for (std::size_t i = 0; i < rows; ++i) out.col_to_row[static_cast<std::size_t>(out.row_to_col[i])] = static_cast<std::ptrdiff_t>(i);
+    for (std::size_t i = 0; i < rows; ++i)
+      out.col_to_row[static_cast<std::size_t>(out.row_to_col[i])] = static_cast<std::ptrdiff_t>(i);
   } else {
     out.col_to_row = solve(cols, rows, [&](std::size_t i, std::size_t j) { return cost[j * cols + i]; });
-    for (std::size_t j = 0; j < cols; ++j) out.row_to_col[static_cast<std::size_t>(out.col_to_row[j])] = static_cast<std::ptrdiff_t>(j);
+    for (std::size_t j = 0; j < cols; ++j)
+      out.row_to_col[static_cast<std::size_t>(out.col_to_row[j])] = static_cast<std::ptrdiff_t>(j);
   }
   for (std::size_t i = 0; i < rows; ++i)
     if (out.row_to_col[i] >= 0) out.total += cost[i * cols + static_cast<std::size_t>(out.row_to_col[i])];

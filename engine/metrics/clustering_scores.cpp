@@ -1,9 +1,9 @@
 #include "metrics/clustering_scores.hpp"
 
+#include <math.h>  // lgamma_r (glibc, BSD libc): the re-entrant lgamma, which does not write signgam
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <math.h>  // lgamma_r (glibc, BSD libc): the re-entrant lgamma, which does not write signgam
 
 namespace dpclust {
 
@@ -55,9 +55,9 @@ PairConfusion pair_confusion_matrix(const Labels& truth, const Labels& pred) {
 double adjusted_rand_score(const ContingencyTable& t) {
   const PairConfusion pc = pair_confusion_matrix(t);
   if (pc.fn == 0 && pc.fp == 0) return 1.0;  // full agreement (and both labelings one cluster)
-  __extension__ typedef __int128 I128;  // GCC/Clang 128-bit integer (__extension__: no -Wpedantic note)
+  __extension__ typedef __int128 I128;       // GCC/Clang 128-bit integer (__extension__: no -Wpedantic note)
   const I128 tp = pc.tp, tn = pc.tn, fp = pc.fp, fn = pc.fn;
-  const I128 numerator = tp * tn - fn * fp;                             // |.| < n^4 < 2^124
+  const I128 numerator = tp * tn - fn * fp;                                // |.| < n^4 < 2^124
   const I128 denominator = (tp + fn) * (fn + tn) + (tp + fp) * (fp + tn);  // > 0 here
   // scikit-learn evaluates 2.0 * int / int in Python: each integer rounded once to double, then
   // multiplied and divided in double. The same operations give the same bits.
@@ -79,8 +79,8 @@ double mutual_info_score(const ContingencyTable& t) {
   for (const auto& c : t.cells) {
     const double nij = to_double(c.count);
     const double p = nij / n;
-    const double outer = to_double(t.row_sums[static_cast<std::size_t>(c.row)] *
-                                   t.col_sums[static_cast<std::size_t>(c.col)]);
+    const double outer =
+        to_double(t.row_sums[static_cast<std::size_t>(c.row)] * t.col_sums[static_cast<std::size_t>(c.col)]);
     const double log_outer = -std::log(outer) + log_n + log_n;
     double term = p * (std::log(nij) - log_n) + p * log_outer;
     if (std::abs(term) < kEps) term = 0.0;
@@ -346,7 +346,9 @@ ClusteringScores score_labelings(const Labels& truth, const Labels& pred) {
   }
   auto count_noise = [](const std::vector<Label>& values, const std::vector<std::int64_t>& counts) {
     auto it = std::lower_bound(values.begin(), values.end(), kNoise);
-    return (it != values.end() && *it == kNoise) ? static_cast<std::size_t>(counts[static_cast<std::size_t>(it - values.begin())]) : std::size_t{0};
+    return (it != values.end() && *it == kNoise)
+               ? static_cast<std::size_t>(counts[static_cast<std::size_t>(it - values.begin())])
+               : std::size_t{0};
   };
   s.n_noise_true = count_noise(t.row_labels, t.row_sums);
   s.n_noise_pred = count_noise(t.col_labels, t.col_sums);

@@ -36,8 +36,8 @@ TrialCost kmeans_measures_cost(const CostInputs& in, bool releases_centres, std:
   if (names("silhouette")) {
     const auto sample = static_cast<double>(silhouette_sample);
     const double m = sample == 0 || n <= sample ? n : std::min(n, sample + 50 * k);
-    s.memory += kBytesPerDouble * m * (2 * d + 2 + k + 128) +
-                (m < n ? kBytesPerDouble * std::min(m * k * 17, 4194304.0) : 0);
+    s.memory +=
+        kBytesPerDouble * m * (2 * d + 2 + k + 128) + (m < n ? kBytesPerDouble * std::min(m * k * 17, 4194304.0) : 0);
     s.work += m * m * d / 2;
   }
   return s;

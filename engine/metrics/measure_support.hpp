@@ -53,6 +53,7 @@ void require_true_labels(const MetricInput& in, const char* metric);
 // none; never computed by default.
 MetricInfo centre_measure(std::string name, std::string summary, std::function<double(const MetricInput&)> f);
 // A measure of the measure labels (every method); never computed by default.
-MetricInfo label_measure(std::string name, std::string summary, bool needs_truth, std::function<double(const MetricInput&)> f);
+MetricInfo label_measure(std::string name, std::string summary, bool needs_truth,
+                         std::function<double(const MetricInput&)> f);
 
 }  // namespace dpclust::measures

@@ -29,8 +29,8 @@ NearestCentres nearest_centres(const double* X, std::size_t n, std::size_t d, co
   const auto k = static_cast<std::size_t>(centres.rows());
   if (k == 0) throw std::invalid_argument("nearest_centres: no centres");
   if (static_cast<std::size_t>(centres.cols()) != d)
-    throw std::invalid_argument("nearest_centres: the centres have " + std::to_string(centres.cols()) + " coordinates, the points " +
-                                std::to_string(d));
+    throw std::invalid_argument("nearest_centres: the centres have " + std::to_string(centres.cols()) +
+                                " coordinates, the points " + std::to_string(d));
   const NearestSearch search(centres.data(), k, d);
   NearestCentres out;
   out.labels.resize(n);
@@ -51,12 +51,14 @@ NearestCentres nearest_centres(const double* X, std::size_t n, std::size_t d, co
 
 double mean_nearest_distance(const RowMatrix& from, const RowMatrix& to) {
   if (from.rows() == 0 || to.rows() == 0) throw std::invalid_argument("mean_nearest_distance: no centres");
-  if (from.cols() != to.cols()) throw std::invalid_argument("mean_nearest_distance: the centre sets differ in dimension");
+  if (from.cols() != to.cols())
+    throw std::invalid_argument("mean_nearest_distance: the centre sets differ in dimension");
   const auto d = static_cast<std::size_t>(from.cols());
   double total = 0.0;
   for (Eigen::Index r = 0; r < from.rows(); ++r) {
     double best = std::numeric_limits<double>::infinity();
-    for (Eigen::Index c = 0; c < to.rows(); ++c) best = std::min(best, squared_difference(from.row(r).data(), to.row(c).data(), d));
+    for (Eigen::Index c = 0; c < to.rows(); ++c)
+      best = std::min(best, squared_difference(from.row(r).data(), to.row(c).data(), d));
     total += std::sqrt(best);
   }
   return total / static_cast<double>(from.rows());

@@ -10,9 +10,9 @@
 
 #include <Eigen/Core>
 
+#include "core/cross_products.hpp"
 #include "core/numpy_random.hpp"
 #include "metrics/contingency.hpp"
-#include "core/cross_products.hpp"
 
 namespace dpclust {
 namespace {
@@ -65,7 +65,8 @@ SilhouetteInput gather(const double* X, std::size_t d, const Labels& labels, con
 
 // Distances of the rows [r0, r0 + rows) to the columns [c0, m), written to panel (rows x (m - c0)); the
 // inner products in parallel over column chunks (each entry computed whole by one thread).
-void distance_panel(const SilhouetteInput& in, std::size_t r0, std::size_t rows, std::size_t c0, std::vector<double>& panel) {
+void distance_panel(const SilhouetteInput& in, std::size_t r0, std::size_t rows, std::size_t c0,
+                    std::vector<double>& panel) {
   const std::size_t width = in.m - c0;
   panel.resize(rows * width);
   constexpr std::size_t kChunk = 512;
@@ -73,7 +74,8 @@ void distance_panel(const SilhouetteInput& in, std::size_t r0, std::size_t rows,
 #pragma omp parallel for schedule(static) if (rows * width * in.d >= (std::size_t{1} << 21))
   for (std::ptrdiff_t ch = 0; ch < chunks; ++ch) {
     const std::size_t first = static_cast<std::size_t>(ch) * kChunk, cols = std::min(kChunk, width - first);
-    cross_products(in.points.data() + r0 * in.d, rows, in.d, in.transposed.data() + c0 + first, in.m, cols, panel.data() + first, width);
+    cross_products(in.points.data() + r0 * in.d, rows, in.d, in.transposed.data() + c0 + first, in.m, cols,
+                   panel.data() + first, width);
     const double* norm_col = in.norm.data() + c0 + first;
     for (std::size_t r = 0; r < rows; ++r) {
       double* v = panel.data() + r * width + first;
@@ -106,8 +108,8 @@ double run_sum(const double* v, std::size_t len) {
 // Adds to sums (rows x runs, one row per panel row) each panel row's distances to the columns [c0, m), per run of
 // columns: `bounds` holds runs + 1 boundaries, run k being [bounds[k], bounds[k + 1]) (the clusters, or the
 // jackknife's chunks).
-void add_row_sums(const std::vector<std::size_t>& bounds, std::size_t m, const std::vector<double>& panel, std::size_t rows,
-                  std::size_t c0, double* sums) {
+void add_row_sums(const std::vector<std::size_t>& bounds, std::size_t m, const std::vector<double>& panel,
+                  std::size_t rows, std::size_t c0, double* sums) {
   const std::size_t width = m - c0, runs = bounds.size() - 1;
   for (std::size_t r = 0; r < rows; ++r) {
     const double* row = panel.data() + r * width;
@@ -121,8 +123,9 @@ void add_row_sums(const std::vector<std::size_t>& bounds, std::size_t m, const s
 
 // Adds to sums ((m - r0) x runs) the distances of each column c >= r0 to the block's rows, per run of rows
 // (`run_of[i]`: the run of point i; `bounds` as above): the other end of each pair of the symmetric pass.
-void add_column_sums(const std::vector<std::size_t>& bounds, const std::vector<std::size_t>& run_of, const std::vector<double>& panel,
-                     std::size_t r0, std::size_t rows, std::size_t width, std::vector<double>& column, double* sums) {
+void add_column_sums(const std::vector<std::size_t>& bounds, const std::vector<std::size_t>& run_of,
+                     const std::vector<double>& panel, std::size_t r0, std::size_t rows, std::size_t width,
+                     std::vector<double>& column, double* sums) {
   const std::size_t runs = bounds.size() - 1;
   for (std::size_t a = 0; a < rows;) {
     const std::size_t k = run_of[r0 + a], b = std::min(rows, bounds[k + 1] - r0);
@@ -166,10 +169,10 @@ struct Design {
 };
 
 struct Jackknife {
-  std::size_t G = 0;                   // groups; 0: not computed
-  std::vector<std::size_t> bounds;     // L (G + 1) + 1: chunk l (G + 1) + g is cluster l's part of group g
-  std::vector<std::size_t> chunk_of;   // each point's chunk
-  std::vector<double> totals;          // G x L: the sum of s(i) without group g over cluster l's points outside it
+  std::size_t G = 0;                  // groups; 0: not computed
+  std::vector<std::size_t> bounds;    // L (G + 1) + 1: chunk l (G + 1) + g is cluster l's part of group g
+  std::vector<std::size_t> chunk_of;  // each point's chunk
+  std::vector<double> totals;         // G x L: the sum of s(i) without group g over cluster l's points outside it
   std::size_t chunks() const { return G + 1; }
   std::int64_t size(std::size_t l, std::size_t g) const {
     return static_cast<std::int64_t>(bounds[l * chunks() + g + 1] - bounds[l * chunks() + g]);
@@ -201,7 +204,8 @@ Jackknife plan_jackknife(const SilhouetteInput& in, const Design& design, std::s
 
 // Adds s(i) of the sample without group g, for every group g but i's own, to the jackknife's totals: from i's
 // sums to each cluster and to each chunk.
-void add_without_groups(const SilhouetteInput& in, Jackknife& jk, std::size_t i, const double* sums, const double* chunk_sums) {
+void add_without_groups(const SilhouetteInput& in, Jackknife& jk, std::size_t i, const double* sums,
+                        const double* chunk_sums) {
   const std::size_t G = jk.G, C = jk.chunks(), own = static_cast<std::size_t>(in.id[i]), mine = jk.chunk_of[i] % C;
   for (std::size_t g = 0; g < G; ++g) {
     if (g == mine) continue;
@@ -234,8 +238,8 @@ std::vector<double> cluster_means(const SilhouetteInput& in, const std::vector<d
 // and score_l the mean of its points' s(i) (a mean of cluster means weighted by multinomial shares).
 // Stratified: score_-g = sum_l w_l (mean of cluster l's s(i) left), the shares fixed by design; f the sampled
 // fraction of the clusters not held whole.
-double jackknife_standard_error(const SilhouetteInput& in, const Jackknife& jk, const Design& design, const std::vector<double>& s,
-                                std::size_t n) {
+double jackknife_standard_error(const SilhouetteInput& in, const Jackknife& jk, const Design& design,
+                                const std::vector<double>& s, std::size_t n) {
   const std::size_t G = jk.G;
   if (G == 0) return std::numeric_limits<double>::quiet_NaN();
   const bool stratified = !design.weight.empty();
@@ -249,7 +253,8 @@ double jackknife_standard_error(const SilhouetteInput& in, const Jackknife& jk, 
       const std::int64_t kept = in.count[l] - jk.size(l, g);
       left += kept;
       labels += kept > 0;
-      if (stratified) total += design.weight[l] * (kept > 0 ? jk.totals[g * in.L + l] / static_cast<double>(kept) : means[l]);
+      if (stratified)
+        total += design.weight[l] * (kept > 0 ? jk.totals[g * in.L + l] / static_cast<double>(kept) : means[l]);
       else total += jk.totals[g * in.L + l];
     }
     if (labels < 2 || labels > left - 1) return std::numeric_limits<double>::quiet_NaN();
@@ -268,7 +273,8 @@ double jackknife_standard_error(const SilhouetteInput& in, const Jackknife& jk, 
     double score = 0.0, shares = 0.0;
     for (double v : s) score += v;
     score /= m;
-    for (std::size_t l = 0; l < in.L; ++l) shares += static_cast<double>(in.count[l]) / m * (means[l] - score) * (means[l] - score);
+    for (std::size_t l = 0; l < in.L; ++l)
+      shares += static_cast<double>(in.count[l]) / m * (means[l] - score) * (means[l] - score);
     variance += shares / m;
   }
   return std::sqrt(unsampled * variance);
@@ -309,7 +315,8 @@ PointScores point_scores(const SilhouetteInput& in, std::size_t n, const Design&
       if (jk.G > 0) {
         add_row_sums(jk.bounds, m, panel, rows, r0, chunk_sums.data() + r0 * chunks);
         add_column_sums(jk.bounds, jk.chunk_of, panel, r0, rows, width, column, chunk_sums.data() + r0 * chunks);
-        for (std::size_t i = r0; i < r0 + rows; ++i) add_without_groups(in, jk, i, sums.data() + i * L, chunk_sums.data() + i * chunks);
+        for (std::size_t i = r0; i < r0 + rows; ++i)
+          add_without_groups(in, jk, i, sums.data() + i * L, chunk_sums.data() + i * chunks);
       }
     }
     for (std::size_t i = 0; i < m; ++i) out.s[i] = silhouette_of(in, i, sums.data() + i * L);
@@ -328,7 +335,8 @@ PointScores point_scores(const SilhouetteInput& in, std::size_t n, const Design&
       if (jk.G > 0) {
         std::fill(chunk_sums.begin(), chunk_sums.end(), 0.0);
         add_row_sums(jk.bounds, m, panel, rows, 0, chunk_sums.data());
-        for (std::size_t r = 0; r < rows; ++r) add_without_groups(in, jk, r0 + r, sums.data() + r * L, chunk_sums.data() + r * chunks);
+        for (std::size_t r = 0; r < rows; ++r)
+          add_without_groups(in, jk, r0 + r, sums.data() + r * L, chunk_sums.data() + r * chunks);
       }
     }
     if (sampled) out.standard_error = jackknife_standard_error(in, jk, design, out.s, n);
@@ -349,8 +357,8 @@ SilhouetteEstimate estimate(const PointScores& p) {
 // sampled s(i) of cluster l), every s(i) computed among the sampled points. Every point when that takes them all.
 constexpr std::size_t kStratumFloor = 50;
 
-SilhouetteEstimate stratified(const double* X, std::size_t n, std::size_t d, const Labels& labels, const std::vector<std::size_t>& order,
-                              std::size_t size, std::size_t* points) {
+SilhouetteEstimate stratified(const double* X, std::size_t n, std::size_t d, const Labels& labels,
+                              const std::vector<std::size_t>& order, std::size_t size, std::size_t* points) {
   const double undefined = std::numeric_limits<double>::quiet_NaN();
   const DenseLabeling all = relabel_dense(labels);
   const std::size_t L = all.size();
@@ -397,7 +405,8 @@ SilhouetteEstimate stratified(const double* X, std::size_t n, std::size_t d, con
 
 void check_labels(std::size_t n, const Labels& labels) {
   if (labels.size() != n)
-    throw std::invalid_argument("silhouette: " + std::to_string(labels.size()) + " labels for " + std::to_string(n) + " points");
+    throw std::invalid_argument("silhouette: " + std::to_string(labels.size()) + " labels for " + std::to_string(n) +
+                                " points");
 }
 
 }  // namespace
@@ -426,7 +435,8 @@ SilhouetteEstimate silhouette_stratified(const double* X, std::size_t n, std::si
   return stratified(X, n, d, labels, order, size, points);
 }
 
-double silhouette_score(const double* X, std::size_t n, std::size_t d, const Labels& labels, const std::vector<std::size_t>& rows) {
+double silhouette_score(const double* X, std::size_t n, std::size_t d, const Labels& labels,
+                        const std::vector<std::size_t>& rows) {
   return silhouette_estimate(X, n, d, labels, rows).score;
 }
 

@@ -62,7 +62,8 @@ inline constexpr std::size_t kSilhouetteSymmetricCells = std::size_t{1} << 22;
 // On every point. labels.size() == n (throws std::invalid_argument otherwise).
 double silhouette_score(const double* X, std::size_t n, std::size_t d, const Labels& labels);
 // On the points `rows` (indices into X and labels, as drawn by silhouette_sample).
-double silhouette_score(const double* X, std::size_t n, std::size_t d, const Labels& labels, const std::vector<std::size_t>& rows);
+double silhouette_score(const double* X, std::size_t n, std::size_t d, const Labels& labels,
+                        const std::vector<std::size_t>& rows);
 
 // subset: the score of the points `rows` as a dataset of their own and its jackknife standard error (above; 0 when
 // rows are all n points). score is the same double silhouette_score returns for these rows.
@@ -75,7 +76,8 @@ struct SilhouetteEstimate {
 SilhouetteEstimate silhouette_estimate(const double* X, std::size_t n, std::size_t d, const Labels& labels,
                                        const std::vector<std::size_t>& rows);
 SilhouetteEstimate silhouette_stratified(const double* X, std::size_t n, std::size_t d, const Labels& labels,
-                                         const std::vector<std::size_t>& order, std::size_t size, std::size_t* points = nullptr);
+                                         const std::vector<std::size_t>& order, std::size_t size,
+                                         std::size_t* points = nullptr);
 
 // numpy.random.RandomState(seed).permutation(n), the order both samples are drawn from.
 std::vector<std::size_t> silhouette_order(std::size_t n, std::uint32_t seed);

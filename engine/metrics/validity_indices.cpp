@@ -28,7 +28,8 @@ struct Clusters {
 void check_input(std::size_t n, const Labels& labels, const char* what) {
   if (n == 0) throw std::invalid_argument(std::string(what) + ": no points");
   if (labels.size() != n)
-    throw std::invalid_argument(std::string(what) + ": " + std::to_string(labels.size()) + " labels for " + std::to_string(n) + " points");
+    throw std::invalid_argument(std::string(what) + ": " + std::to_string(labels.size()) + " labels for " +
+                                std::to_string(n) + " points");
 }
 
 Clusters clusters_of(const double* X, std::size_t n, std::size_t d, const Labels& labels) {
@@ -109,8 +110,10 @@ double calinski_harabasz_score(const double* X, std::size_t n, std::size_t d, co
   if (!defined_for(L, n)) return kNaN;
   const std::vector<double> m = overall_mean(X, n, d);
   double extra = 0.0, intra = 0.0;
-  for (std::size_t l = 0; l < L; ++l) extra += static_cast<double>(c.size[l]) * squared_distance(c.mean.data() + l * d, m.data(), d);
-  for (std::size_t i = 0; i < n; ++i) intra += squared_distance(X + i * d, c.mean.data() + static_cast<std::size_t>(c.id[i]) * d, d);
+  for (std::size_t l = 0; l < L; ++l)
+    extra += static_cast<double>(c.size[l]) * squared_distance(c.mean.data() + l * d, m.data(), d);
+  for (std::size_t i = 0; i < n; ++i)
+    intra += squared_distance(X + i * d, c.mean.data() + static_cast<std::size_t>(c.id[i]) * d, d);
   if (intra == 0.0) return 1.0;
   return extra * static_cast<double>(n - L) / (intra * static_cast<double>(L - 1));
 }
@@ -118,8 +121,9 @@ double calinski_harabasz_score(const double* X, std::size_t n, std::size_t d, co
 double dunn_index(const double* X, std::size_t n, std::size_t d, const Labels& labels) {
   check_input(n, labels, "dunn_index");
   if (n > kDunnMaxPoints)
-    throw std::invalid_argument("dunn_index: " + std::to_string(n) + " points need n^2 / 2 = " + std::to_string(n / 2 * (n - 1)) +
-                                " distances; at most " + std::to_string(kDunnMaxPoints) + " points (sample the dataset first)");
+    throw std::invalid_argument("dunn_index: " + std::to_string(n) +
+                                " points need n^2 / 2 = " + std::to_string(n / 2 * (n - 1)) + " distances; at most " +
+                                std::to_string(kDunnMaxPoints) + " points (sample the dataset first)");
   const DenseLabeling dense = relabel_dense(labels);
   const std::vector<std::int32_t>& id = dense.ids;
   const std::size_t L = dense.size();
@@ -140,21 +144,24 @@ double dunn_index(const double* X, std::size_t n, std::size_t d, const Labels& l
   return std::sqrt(closest) / std::sqrt(widest);
 }
 
-double between_cluster_ss(const double* X, std::size_t n, std::size_t d, const RowMatrix& centres, const Labels& labels) {
+double between_cluster_ss(const double* X, std::size_t n, std::size_t d, const RowMatrix& centres,
+                          const Labels& labels) {
   check_input(n, labels, "between_cluster_ss");
   const auto k = static_cast<std::size_t>(centres.rows());
   if (static_cast<std::size_t>(centres.cols()) != d)
-    throw std::invalid_argument("between_cluster_ss: centres have " + std::to_string(centres.cols()) + " coordinates, the points " +
-                                std::to_string(d));
+    throw std::invalid_argument("between_cluster_ss: centres have " + std::to_string(centres.cols()) +
+                                " coordinates, the points " + std::to_string(d));
   std::vector<std::int64_t> size(k, 0);
   for (Label l : labels) {
     if (l < 0 || static_cast<std::size_t>(l) >= k)
-      throw std::invalid_argument("between_cluster_ss: a label is not the row of a centre (0.." + std::to_string(k) + ")");
+      throw std::invalid_argument("between_cluster_ss: a label is not the row of a centre (0.." + std::to_string(k) +
+                                  ")");
     ++size[static_cast<std::size_t>(l)];
   }
   const std::vector<double> m = overall_mean(X, n, d);
   double total = 0.0;
-  for (std::size_t j = 0; j < k; ++j) total += squared_distance(centres.data() + j * d, m.data(), d) * static_cast<double>(size[j]);
+  for (std::size_t j = 0; j < k; ++j)
+    total += squared_distance(centres.data() + j * d, m.data(), d) * static_cast<double>(size[j]);
   return total;
 }
 

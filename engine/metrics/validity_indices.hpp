@@ -38,6 +38,7 @@ double davies_bouldin_score(const double* X, std::size_t n, std::size_t d, const
 double calinski_harabasz_score(const double* X, std::size_t n, std::size_t d, const Labels& labels);
 double dunn_index(const double* X, std::size_t n, std::size_t d, const Labels& labels);
 // labels[i] in [0, centres.rows()): the row of the centre point i belongs to (its nearest released centre).
-double between_cluster_ss(const double* X, std::size_t n, std::size_t d, const RowMatrix& centres, const Labels& labels);
+double between_cluster_ss(const double* X, std::size_t n, std::size_t d, const RowMatrix& centres,
+                          const Labels& labels);
 
 }  // namespace dpclust

@@ -12,7 +12,6 @@
 namespace dpclust::ndlaplace {
 namespace {
 
-
 // Member and non-member (leave-one-out) scores of every true point.
 void scores(const double* x, const double* z, std::size_t n, std::size_t d, std::vector<double>& member,
             std::vector<double>& nonmember) {

@@ -8,7 +8,8 @@
 
 namespace dpclust::ndlaplace {
 
-std::vector<double> cluster_centroids(const double* coords, std::size_t n, std::size_t d, const Labels& labels, std::size_t* k) {
+std::vector<double> cluster_centroids(const double* coords, std::size_t n, std::size_t d, const Labels& labels,
+                                      std::size_t* k) {
   if (labels.size() != n) throw std::invalid_argument("cluster_centroids: one label per point");
   std::map<Label, std::size_t> index;
   for (Label l : labels)

@@ -16,7 +16,8 @@
 namespace dpclust::ndlaplace {
 
 // The means of the points of each cluster (labels >= 0, in increasing label order), k x d row-major.
-std::vector<double> cluster_centroids(const double* coords, std::size_t n, std::size_t d, const Labels& labels, std::size_t* k);
+std::vector<double> cluster_centroids(const double* coords, std::size_t n, std::size_t d, const Labels& labels,
+                                      std::size_t* k);
 
 // ref: k_ref x d, est: k_est x d. NaN when either is empty.
 double centroid_relative_error(const std::vector<double>& ref, std::size_t k_ref, const std::vector<double>& est,

@@ -9,13 +9,11 @@
 #include "ndlaplace/privacy.hpp"
 
 namespace dpclust::ndlaplace {
-namespace {
+namespace {}  // namespace
 
-
-}  // namespace
-
-GeoCheck geo_indistinguishability_check(const double* x, const double* xp, std::size_t d, const double* zx, std::size_t n_x,
-                                        const double* zxp, std::size_t n_xp, double eps, const GeoCheckOptions& o) {
+GeoCheck geo_indistinguishability_check(const double* x, const double* xp, std::size_t d, const double* zx,
+                                        std::size_t n_x, const double* zxp, std::size_t n_xp, double eps,
+                                        const GeoCheckOptions& o) {
   if (d == 0 || n_x == 0 || n_xp == 0) throw std::invalid_argument("geo-indistinguishability check: no reports");
   if (o.thresholds < 2) throw std::invalid_argument("geo-indistinguishability check: thresholds must be >= 2");
   GeoCheck g;

@@ -44,8 +44,8 @@ struct GeoCheck {
 };
 
 // x, xp: the two inputs (d values each); zx (n_x x d) and zxp (n_xp x d): reports drawn for them.
-GeoCheck geo_indistinguishability_check(const double* x, const double* xp, std::size_t d, const double* zx, std::size_t n_x,
-                                        const double* zxp, std::size_t n_xp, double eps,
+GeoCheck geo_indistinguishability_check(const double* x, const double* xp, std::size_t d, const double* zx,
+                                        std::size_t n_x, const double* zxp, std::size_t n_xp, double eps,
                                         const GeoCheckOptions& options = {});
 
 struct PArea {

@@ -22,7 +22,7 @@ Rational exact(double v) {
   if (!std::isfinite(v)) throw std::logic_error("grid Laplace: a non-finite value reached the exact arithmetic");
   if (v == 0.0) return Rational(0);
   int e = 0;
-  const double m = std::frexp(v, &e);  // v = m 2^e, 0.5 <= |m| < 1
+  const double m = std::frexp(v, &e);                            // v = m 2^e, 0.5 <= |m| < 1
   const auto mi = static_cast<std::int64_t>(std::ldexp(m, 53));  // exact: 53 significant bits
   e -= 53;
   BigInt num = mi;
@@ -36,7 +36,8 @@ constexpr double kUnitRoundoff = 0x1.0p-53;
 // bound, and the exact pieces on demand.
 class Exponent {
  public:
-  Exponent(double eps, const double* a, const double* b, std::size_t d, std::uint64_t l1, std::uint64_t t, double c, bool fast)
+  Exponent(double eps, const double* a, const double* b, std::size_t d, std::uint64_t l1, std::uint64_t t, double c,
+           bool fast)
       : eps_(eps), a_(a), b_(b), d_(d), l1_(l1), t_(t), c_(c) {
     // IEEE-754 +, -, *, / and sqrt are correctly rounded (relative error <= u0 = 2^-53 each, barring
     // underflow and overflow, excluded below). diff_j: u0; diff_j^2: 3 u0; the sum of d non-negative
@@ -56,7 +57,8 @@ class Exponent {
     const double lt = static_cast<double>(l1) / static_cast<double>(t);
     const double q = lt - c;
     estimate_ = A - q;
-    error_ = 2.0 * kUnitRoundoff * ((static_cast<double>(d_) + 6.0) * A + 2.0 * (lt + std::fabs(c)) + std::fabs(*estimate_)) +
+    error_ = 2.0 * kUnitRoundoff *
+                 ((static_cast<double>(d_) + 6.0) * A + 2.0 * (lt + std::fabs(c)) + std::fabs(*estimate_)) +
              0x1.0p-1000;
     error_ *= 1.0 + 1e-6;
   }
@@ -112,11 +114,13 @@ std::uint64_t exact_floor(const Exponent& T) {
     if (hi < 0) throw std::logic_error("grid Laplace: negative acceptance exponent (proposal bound violated)");
     if (lo >= 0 && std::floor(lo) == std::floor(hi) && hi < 0x1.0p62) return static_cast<std::uint64_t>(std::floor(lo));
   }
-  if (!T.le(Rational(0))) throw std::logic_error("grid Laplace: negative acceptance exponent (proposal bound violated)");
+  if (!T.le(Rational(0)))
+    throw std::logic_error("grid Laplace: negative acceptance exponent (proposal bound violated)");
   std::uint64_t n = 0;
-  if (T.has_estimate() && T.estimate() > 1 && T.estimate() < 0x1.0p62) n = static_cast<std::uint64_t>(std::floor(T.estimate())) - 1;
-  while (n > 0 && !T.le(Rational(BigInt(n)))) --n;        // T >= n
-  while (T.le(Rational(BigInt(n + 1)))) ++n;               // T < n + 1 (T = n + 1 exactly: floor is n + 1)
+  if (T.has_estimate() && T.estimate() > 1 && T.estimate() < 0x1.0p62)
+    n = static_cast<std::uint64_t>(std::floor(T.estimate())) - 1;
+  while (n > 0 && !T.le(Rational(BigInt(n)))) --n;  // T >= n
+  while (T.le(Rational(BigInt(n + 1)))) ++n;        // T < n + 1 (T = n + 1 exactly: floor is n + 1)
   return n;
 }
 
@@ -130,8 +134,8 @@ bool bernoulli_fraction(Rng& rng, const Exponent& T, std::uint64_t n, std::uint6
     const double y_lo = Kd * std::ldexp(static_cast<double>(a), -64) + nd;
     const double y_hi = Kd * std::ldexp(static_cast<double>(a) + 1.0, -64) + nd;
     const double ey = 8.0 * kUnitRoundoff * (Kd + nd + 1.0);
-    if (y_hi + ey < T.estimate() - T.error()) return true;    // K U + n < y_hi < T
-    if (y_lo - ey > T.estimate() + T.error()) return false;   // K U + n >= y_lo > T
+    if (y_hi + ey < T.estimate() - T.error()) return true;   // K U + n < y_hi < T
+    if (y_lo - ey > T.estimate() + T.error()) return false;  // K U + n >= y_lo > T
   }
   BigInt A = a;
   BigInt den = BigInt(1) << 64;
@@ -148,8 +152,8 @@ bool bernoulli_fraction(Rng& rng, const Exponent& T, std::uint64_t n, std::uint6
 
 }  // namespace
 
-bool bernoulli_exp_minus_distance(Rng& rng, double eps, const double* a, const double* b, std::size_t d, std::uint64_t l1,
-                                  std::uint64_t t, double c, bool fast) {
+bool bernoulli_exp_minus_distance(Rng& rng, double eps, const double* a, const double* b, std::size_t d,
+                                  std::uint64_t l1, std::uint64_t t, double c, bool fast) {
   if (!(eps > 0) || !std::isfinite(eps) || t == 0 || !std::isfinite(c))
     throw std::invalid_argument("bernoulli_exp_minus_distance: eps > 0, t >= 1 and a finite c are required");
   const Exponent T(eps, a, b, d, l1, t, c, fast);
@@ -168,7 +172,8 @@ double expected_proposals(std::size_t d, double eps, double step) {
   const double t = std::max(1.0, std::ceil(need));
   const double tu_e = t * step * eps;  // >= sqrt(d)
   // log of Z_target / Z_envelope, in units where e = 1.
-  const double log_accept = std::log(2.0) + 0.5 * dd * std::log(M_PI) + std::lgamma(dd) - std::lgamma(0.5 * dd) - dd * std::log(2.0 * tu_e);
+  const double log_accept =
+      std::log(2.0) + 0.5 * dd * std::log(M_PI) + std::lgamma(dd) - std::lgamma(0.5 * dd) - dd * std::log(2.0 * tu_e);
   const double log_offset = dd / (4.0 * t);
   return std::exp(std::min(700.0, std::max(0.0, -log_accept + log_offset)));
 }
@@ -197,12 +202,14 @@ GridLaplaceSampler::GridLaplaceSampler(std::size_t d, double eps, std::vector<do
     : d_(d), eps_(eps), origin_(std::move(origin)), step_(step) {
   if (d == 0) throw std::invalid_argument("grid Laplace: d must be >= 1");
   if (!(eps > 0) || !std::isfinite(eps)) throw std::invalid_argument("grid Laplace: eps must be finite and > 0");
-  if (!(step > 0) || !std::isfinite(step)) throw std::invalid_argument("grid Laplace: the grid step must be finite and > 0");
+  if (!(step > 0) || !std::isfinite(step))
+    throw std::invalid_argument("grid Laplace: the grid step must be finite and > 0");
   if (origin_.size() != d) throw std::invalid_argument("grid Laplace: the origin needs d coordinates");
   // t >= (1 + 1e-9) sqrt(d) / (e u): the 1e-9 covers the rounding of this line and of G (header).
   const double need = (1.0 + 1e-9) * std::sqrt(static_cast<double>(d)) / (eps * step);
   if (!(need < 0x1.0p40))
-    throw std::invalid_argument("grid Laplace: the grid step is too fine against the noise scale (sqrt(d) / (eps u) >= 2^40)");
+    throw std::invalid_argument(
+        "grid Laplace: the grid step is too fine against the noise scale (sqrt(d) / (eps u) >= 2^40)");
   t_ = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(need)));
 }
 
@@ -210,7 +217,8 @@ void GridLaplaceSampler::draw(const double* x, Rng& rng, double* out, std::uint6
   double max_abs = step_;
   for (std::size_t j = 0; j < d_; ++j) max_abs = std::max(max_abs, std::fabs(origin_[j]) + std::fabs(x[j]) + step_);
   if (step_ < finest_grid_step(max_abs))
-    throw std::invalid_argument("the grid step is finer than the doubles of the grid resolve (2^-40 of the coordinates' magnitude)");
+    throw std::invalid_argument(
+        "the grid step is finer than the doubles of the grid resolve (2^-40 of the coordinates' magnitude)");
   std::vector<std::int64_t> k0(d_);
   double dist1 = 0.0;  // ||x - G(k0)||_1
   for (std::size_t j = 0; j < d_; ++j) {

@@ -73,8 +73,8 @@ namespace dpclust::ndlaplace {
 // Bernoulli(exp(-T)), T = eps ||a - b||_2 - l1 / t + c, computed exactly from the doubles eps, a, b, c
 // and the integers l1, t. Throws std::logic_error when T < 0 (the proposal bound was violated).
 // fast = false skips the double-precision pre-check (tests use it to exercise the exact path).
-bool bernoulli_exp_minus_distance(Rng& rng, double eps, const double* a, const double* b, std::size_t d, std::uint64_t l1,
-                                  std::uint64_t t, double c, bool fast = true);
+bool bernoulli_exp_minus_distance(Rng& rng, double eps, const double* a, const double* b, std::size_t d,
+                                  std::uint64_t l1, std::uint64_t t, double c, bool fast = true);
 
 // The grid step used when `grid_step` is 0 (auto): 1/100 of the noise scale 1/e, at most 1/1000 of the
 // narrowest side of the domain box (when given), and never finer than max_abs * 2^-38, so that the

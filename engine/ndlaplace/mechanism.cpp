@@ -36,10 +36,12 @@ ContinuousSampler parse_continuous_sampler(const std::string& name, std::size_t 
   if (name == "nd") return ContinuousSampler::nd;
   if (name == "planar") {
     if (d != 2)
-      throw InputError("params.continuous_sampler",
-                       "continuous_sampler 'planar' (polar Laplace, thesis Sec. 3.1.1) is defined for 2-dimensional data only, "
-                       "the data has d = " + std::to_string(d),
-                       "use continuous_sampler: nd (Gamma(d, 1/eps) radius, uniform direction) or auto");
+      throw InputError(
+          "params.continuous_sampler",
+          "continuous_sampler 'planar' (polar Laplace, thesis Sec. 3.1.1) is defined for 2-dimensional data only, "
+          "the data has d = " +
+              std::to_string(d),
+          "use continuous_sampler: nd (Gamma(d, 1/eps) radius, uniform direction) or auto");
     return ContinuousSampler::planar;
   }
   throw std::invalid_argument("unknown continuous sampler '" + name + "'");
@@ -140,24 +142,30 @@ std::vector<double> perturb(const double* coords, std::size_t n, std::size_t d, 
                             const PerturbOptions& o, Rng& rng, PerturbStats* stats) {
   if (!(o.eps > 0) || !std::isfinite(o.eps)) throw std::invalid_argument("nD-Laplace: eps must be a finite number > 0");
   if (o.max_retries < 1) throw std::invalid_argument("nD-Laplace: max_retries must be >= 1");
-  if (!(o.grid_step >= 0) || !std::isfinite(o.grid_step)) throw std::invalid_argument("nD-Laplace: grid_step must be finite and >= 0");
+  if (!(o.grid_step >= 0) || !std::isfinite(o.grid_step))
+    throw std::invalid_argument("nD-Laplace: grid_step must be finite and >= 0");
   const bool truncate = o.truncation != Truncation::none;
   const bool have_bounds = bounds.dims() == d;
   if (truncate && !have_bounds)
-    throw InputError("dataset.bounds", "truncation needs the public domain bounds of all " + std::to_string(d) + " dimensions",
+    throw InputError("dataset.bounds",
+                     "truncation needs the public domain bounds of all " + std::to_string(d) + " dimensions",
                      "add bounds: [[lo, hi], ...] to the dataset, or use truncation: none");
   // The secure sampler's grid: origin at the domain's lower corner (0 without bounds), step u.
   std::optional<GridLaplaceSampler> grid;
   if (o.sampler == privacy::Sampler::secure) {
     const std::vector<double> empty;
-    const double u = o.grid_step > 0 ? o.grid_step : auto_grid_step(o.eps, have_bounds ? bounds.lo : empty, have_bounds ? bounds.hi : empty);
+    const double u = o.grid_step > 0
+                         ? o.grid_step
+                         : auto_grid_step(o.eps, have_bounds ? bounds.lo : empty, have_bounds ? bounds.hi : empty);
     if (have_bounds) {
       double max_abs = u;
-      for (std::size_t j = 0; j < d; ++j) max_abs = std::max(max_abs, 2.0 * std::fabs(bounds.lo[j]) + std::fabs(bounds.hi[j]) + u);
+      for (std::size_t j = 0; j < d; ++j)
+        max_abs = std::max(max_abs, 2.0 * std::fabs(bounds.lo[j]) + std::fabs(bounds.hi[j]) + u);
       if (u < finest_grid_step(max_abs))
-        throw InputError("params.grid_step",
-                         "grid_step " + std::to_string(u) + " is finer than doubles resolve on this domain (2^-40 of its magnitude)",
-                         "use a coarser grid_step, or 0 (auto)");
+        throw InputError(
+            "params.grid_step",
+            "grid_step " + std::to_string(u) + " is finer than doubles resolve on this domain (2^-40 of its magnitude)",
+            "use a coarser grid_step, or 0 (auto)");
     }
     try {
       grid.emplace(d, o.eps, have_bounds ? bounds.lo : std::vector<double>(d, 0.0), u);
@@ -174,7 +182,8 @@ std::vector<double> perturb(const double* coords, std::size_t n, std::size_t d, 
     double* zi = z.data() + i * d;
     // Messages name the point by its index: its coordinates are private.
     if (truncate && !bounds.contains(x))
-      throw InputError("dataset.bounds", "point " + std::to_string(i) + " (0-based row) lies outside the domain used for truncation",
+      throw InputError("dataset.bounds",
+                       "point " + std::to_string(i) + " (0-based row) lies outside the domain used for truncation",
                        "widen the dataset's bounds or drop out-of-domain points (clip_to_bounds: true)");
     std::uint64_t draws = 0;
     for (;;) {
@@ -195,9 +204,10 @@ std::vector<double> perturb(const double* coords, std::size_t n, std::size_t d, 
       if (draws >= static_cast<std::uint64_t>(o.max_retries)) {
         std::ostringstream fix;
         fix << "the noise is drawn at rate " << o.eps << " per data unit"
-            << (o.rate_origin.empty() ? std::string() : " (" + o.rate_origin + ")") << ", a mean noise length of d / rate = "
-            << static_cast<double>(d) / o.eps
-            << " against the domain: raise epsilon or lower radius (rate = epsilon / radius), raise max_retries, or use truncation: remap";
+            << (o.rate_origin.empty() ? std::string() : " (" + o.rate_origin + ")")
+            << ", a mean noise length of d / rate = " << static_cast<double>(d) / o.eps
+            << " against the domain: raise epsilon or lower radius (rate = epsilon / radius), raise max_retries, or "
+               "use truncation: remap";
         throw InputError("params.max_retries",
                          "truncation by resampling (thesis Alg. 1) did not bring point " + std::to_string(i) +
                              " (0-based row) into the domain within " + std::to_string(o.max_retries) + " draws",
@@ -227,16 +237,20 @@ std::vector<double> perturb(const double* coords, std::size_t n, std::size_t d, 
   return z;
 }
 
-NdLaplaceMechanism NdLaplaceMechanism::create(BudgetLedger& ledger, const NdLaplaceSettings& s, std::size_t d, const Bounds& bounds,
-                                               std::string step) {
-  if (!(s.epsilon > 0) || !std::isfinite(s.epsilon)) throw std::invalid_argument("nD-Laplace: epsilon must be finite and > 0");
-  if (!(s.radius > 0) || !std::isfinite(s.radius)) throw std::invalid_argument("nD-Laplace: radius must be finite and > 0");
+NdLaplaceMechanism NdLaplaceMechanism::create(BudgetLedger& ledger, const NdLaplaceSettings& s, std::size_t d,
+                                              const Bounds& bounds, std::string step) {
+  if (!(s.epsilon > 0) || !std::isfinite(s.epsilon))
+    throw std::invalid_argument("nD-Laplace: epsilon must be finite and > 0");
+  if (!(s.radius > 0) || !std::isfinite(s.radius))
+    throw std::invalid_argument("nD-Laplace: radius must be finite and > 0");
   if (d == 0) throw std::invalid_argument("nD-Laplace: the data has no dimensions");
   // privacy::charge types the entry after the ledger: a central ledger would record this per-record
   // metric guarantee as central eps-DP, which it is not.
   if (ledger.measure() != PrivacyMeasure::local)
-    throw std::logic_error("nD-Laplace is a local (per-record, metric) guarantee: it needs a local ledger "
-                           "(MethodInfo::local_privacy), not a " + std::string(to_string(ledger.measure())) + " one");
+    throw std::logic_error(
+        "nD-Laplace is a local (per-record, metric) guarantee: it needs a local ledger "
+        "(MethodInfo::local_privacy), not a " +
+        std::string(to_string(ledger.measure())) + " one");
   NdLaplaceMechanism m;
   m.d_ = d;
   const bool secure = s.sampler == privacy::Sampler::secure;
@@ -267,39 +281,47 @@ NdLaplaceMechanism NdLaplaceMechanism::create(BudgetLedger& ledger, const NdLapl
     m.options_.rate_origin = origin.str();
   }
   if (secure) {
-    if (!(s.grid_step >= 0) || !std::isfinite(s.grid_step)) throw std::invalid_argument("nD-Laplace: grid_step must be finite and >= 0");
+    if (!(s.grid_step >= 0) || !std::isfinite(s.grid_step))
+      throw std::invalid_argument("nD-Laplace: grid_step must be finite and >= 0");
     const bool have_bounds = bounds.dims() == d;
     const std::vector<double> empty;
     m.options_.grid_step = s.grid_step > 0 ? s.grid_step
-                                           : auto_grid_step(m.options_.eps, have_bounds ? bounds.lo : empty, have_bounds ? bounds.hi : empty);
+                                           : auto_grid_step(m.options_.eps, have_bounds ? bounds.lo : empty,
+                                                            have_bounds ? bounds.hi : empty);
   }
   m.mechanism_ = std::string(d == 2 ? "planar_laplace" : "nd_laplace") + (secure ? " (grid, exact)" : " (textbook)");
 
   std::ostringstream note;
   note.precision(6);
-  note << "local geo-indistinguishability (Andres et al. 2013; thesis Eq. 3.1): for two inputs x, x' of one record in the "
-          "domain, the distribution of its report changes by at most a factor exp(epsilon d(x, x') / radius) (epsilon = "
-       << s.epsilon << " at distance radius = " << s.radius << ", i.e. " << rate
-       << " per unit distance; sensitivity 1 per unit distance); a per-record guarantee, not central (neighbouring-dataset) DP. ";
+  note
+      << "local geo-indistinguishability (Andres et al. 2013; thesis Eq. 3.1): for two inputs x, x' of one record in "
+         "the "
+         "domain, the distribution of its report changes by at most a factor exp(epsilon d(x, x') / radius) (epsilon = "
+      << s.epsilon << " at distance radius = " << s.radius << ", i.e. " << rate
+      << " per unit distance; sensitivity 1 per unit distance); a per-record guarantee, not central "
+         "(neighbouring-dataset) DP. ";
   if (secure)
     note << "Sampler secure: reports on the grid lo + u Z^d (u = " << m.options_.grid_step
-         << "), sampled exactly (ndlaplace/grid_laplace.hpp; Andres et al. 2013 Sec. 4.1-4.2: discretisation and truncation). ";
-  else
-    note << "Sampler textbook: the thesis's continuous sampler on doubles. ";
+         << "), sampled exactly (ndlaplace/grid_laplace.hpp; Andres et al. 2013 Sec. 4.1-4.2: discretisation and "
+            "truncation). ";
+  else note << "Sampler textbook: the thesis's continuous sampler on doubles. ";
   if (normaliser_depends_on_x) {
     note << (s.truncation == Truncation::resample
-                 ? "Truncation by resampling (thesis Alg. 1) conditions the noise on the domain, p(z | x) = f_x(z) / Z(x)"
+                 ? "Truncation by resampling (thesis Alg. 1) conditions the noise on the domain, p(z | x) = f_x(z) / "
+                   "Z(x)"
                  : "On the grid the normaliser Z(x) = sum_g exp(-e ||g - x||) depends on x")
-         << ", and Z(x') / Z(x) <= exp(e d(x, x')) like the density itself, so noise drawn at rate e gives 2 e d(x, x') ";
+         << ", and Z(x') / Z(x) <= exp(e d(x, x')) like the density itself, so noise drawn at rate e gives 2 e d(x, "
+            "x') ";
     if (m.thesis_)
-      note << "(the normalising constant of the truncated distribution). resampling_budget: thesis: the noise is drawn at the full "
+      note << "(the normalising constant of the truncated distribution). resampling_budget: thesis: the noise is drawn "
+              "at the full "
               "rate "
            << m.draw_rate_ << " as in the thesis, so the release is only " << 2 * s.epsilon
            << "-geo-indistinguishable at distance radius; this entry records the thesis's epsilon, not the guarantee "
               "(the result is flagged non-private).";
     else
-      note << "(the normalising constant of the truncated distribution); the noise is therefore drawn at rate / 2 = " << m.draw_rate_
-           << " (resampling_budget: halve), so the recorded epsilon holds.";
+      note << "(the normalising constant of the truncated distribution); the noise is therefore drawn at rate / 2 = "
+           << m.draw_rate_ << " (resampling_budget: halve), so the recorded epsilon holds.";
   } else {
     note << (s.truncation == Truncation::remap ? "Remapping to the nearest admissible point is post-processing."
                                                : "Reports are released as drawn (truncation: none).");
@@ -310,10 +332,11 @@ NdLaplaceMechanism NdLaplaceMechanism::create(BudgetLedger& ledger, const NdLapl
   // The thesis's reading draws at the full rate, so the release is 2 epsilon at distance
   // radius: the ledger states that true cost (the configured epsilon again, as a declared excess).
   if (m.thesis_)
-    ledger.charge_excess("resampling_budget: thesis (true cost of truncation by resampling)", s.epsilon,
-                         "resampling_budget: thesis draws the noise at the full rate epsilon / radius; truncation by resampling "
-                         "doubles the cost (the normaliser Z(x) depends on x: mechanism.hpp \"The factor 2\"), so the release "
-                         "costs 2 epsilon at distance radius");
+    ledger.charge_excess(
+        "resampling_budget: thesis (true cost of truncation by resampling)", s.epsilon,
+        "resampling_budget: thesis draws the noise at the full rate epsilon / radius; truncation by resampling "
+        "doubles the cost (the normaliser Z(x) depends on x: mechanism.hpp \"The factor 2\"), so the release "
+        "costs 2 epsilon at distance radius");
   return m;
 }
 
@@ -323,11 +346,13 @@ std::vector<double> NdLaplaceMechanism::perturb(const double* coords, std::size_
     // Testable noise: no noise at all, the release is the input (the non-private counterpart).
     const bool truncate = options_.truncation != Truncation::none;
     if (truncate && bounds.dims() != d_)
-      throw InputError("dataset.bounds", "truncation needs the public domain bounds of all " + std::to_string(d_) + " dimensions",
+      throw InputError("dataset.bounds",
+                       "truncation needs the public domain bounds of all " + std::to_string(d_) + " dimensions",
                        "add bounds: [[lo, hi], ...] to the dataset, or use truncation: none");
     for (std::size_t i = 0; i < n; ++i)
       if (truncate && !bounds.contains(coords + i * d_))
-        throw InputError("dataset.bounds", "point " + std::to_string(i) + " (0-based row) lies outside the domain used for truncation",
+        throw InputError("dataset.bounds",
+                         "point " + std::to_string(i) + " (0-based row) lies outside the domain used for truncation",
                          "widen the dataset's bounds or drop out-of-domain points (clip_to_bounds: true)");
     if (stats) *stats = PerturbStats{};
     return std::vector<double>(coords, coords + n * d_);
@@ -340,7 +365,8 @@ std::vector<std::string> NdLaplaceMechanism::non_private_notes() const {
   if (options_.sampler == privacy::Sampler::textbook) notes.emplace_back(privacy::kTextbookSamplerNote);
   if (thesis_)
     notes.emplace_back(
-        "resampling_budget: thesis: nD-Laplace noise drawn at the full rate epsilon / radius as the thesis does; truncation by "
+        "resampling_budget: thesis: nD-Laplace noise drawn at the full rate epsilon / radius as the thesis does; "
+        "truncation by "
         "resampling makes the release only 2 epsilon-geo-indistinguishable (the normalising constant of the truncated "
         "distribution depends on x)");
   return notes;

@@ -80,9 +80,9 @@ enum class ContinuousSampler { planar, nd };
 enum class Truncation { resample, remap, none };
 enum class ResamplingBudget { halve, thesis };
 ContinuousSampler parse_continuous_sampler(const std::string& name, std::size_t d);  // "auto" | "planar" | "nd"
-Truncation parse_truncation(const std::string& name);                              // "resample" | "remap" | "none"
+Truncation parse_truncation(const std::string& name);                                // "resample" | "remap" | "none"
 const char* truncation_name(Truncation truncation);
-ResamplingBudget parse_resampling_budget(const std::string& name);                 // "halve" | "thesis"
+ResamplingBudget parse_resampling_budget(const std::string& name);  // "halve" | "thesis"
 
 // One textbook noise vector of dimension d with density proportional to exp(-eps ||v||), written to
 // out[0..d). planar needs d == 2 (std::invalid_argument otherwise). Draw order: planar p then theta;
@@ -159,7 +159,8 @@ struct NdLaplaceSettings {
 // divides the draw rate (0 = no noise: the release is the input).
 class NdLaplaceMechanism {
  public:
-  static NdLaplaceMechanism create(BudgetLedger& ledger, const NdLaplaceSettings& settings, std::size_t d, const Bounds& bounds,
+  static NdLaplaceMechanism create(BudgetLedger& ledger, const NdLaplaceSettings& settings, std::size_t d,
+                                   const Bounds& bounds,
                                    std::string step = "nD-Laplace perturbation of every point (thesis Alg. 2)");
 
   std::vector<double> perturb(const double* coords, std::size_t n, const Bounds& bounds, Rng& rng,

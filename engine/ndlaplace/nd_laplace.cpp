@@ -31,7 +31,8 @@ EvalClustering cluster_for_evaluation(std::vector<double> coords, std::size_t n,
   if (algo == "kmeans") {
     const std::int64_t k = params.integer("k");
     if (static_cast<std::uint64_t>(k) > n)
-      throw InputError("params.k", "k = " + std::to_string(k) + " exceeds the number of points (" + std::to_string(n) + ")",
+      throw InputError("params.k",
+                       "k = " + std::to_string(k) + " exceeds the number of points (" + std::to_string(n) + ")",
                        "choose k <= " + std::to_string(n));
     KMeansOptions opt;
     opt.n_init = params.integer("n_init");

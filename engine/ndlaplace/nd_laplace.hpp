@@ -35,13 +35,13 @@ struct EvalClustering {
 // MethodResult::details of nd_laplace: what its metrics read (std::any_cast), split like the result.
 struct NdLaplaceResult {
   // Public: functions of the parameters, the public domain and the release.
-  double rate = 0;              // epsilon / radius, the recorded rate per unit distance
-  double draw_rate = 0;         // the rate the noise was drawn at (rate / 2 when the normaliser depends on x)
-  double grid_step = 0;         // secure sampler's grid step u (0 for textbook)
-  bool converged = true;        // Affinity Propagation converged on the perturbed data
+  double rate = 0;        // epsilon / radius, the recorded rate per unit distance
+  double draw_rate = 0;   // the rate the noise was drawn at (rate / 2 when the normaliser depends on x)
+  double grid_step = 0;   // secure sampler's grid step u (0 for textbook)
+  bool converged = true;  // Affinity Propagation converged on the perturbed data
   // Exact statistics of the true points (the result's `evaluation`, never published).
-  PerturbStats perturbation;    // draws, max draws per point, remapped points, average distance
-  PeEstimate pe;                // average p_e of Table 5.4
+  PerturbStats perturbation;  // draws, max draws per point, remapped points, average distance
+  PeEstimate pe;              // average p_e of Table 5.4
   // The released points z (n x d), what the Chapter 4 attacks (attacks.hpp) and the centroid error read.
   std::vector<double> released;
   // Evaluation of the mechanism itself (param privacy_probe_draws > 0; never released): reports drawn for

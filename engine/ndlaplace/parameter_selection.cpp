@@ -35,8 +35,8 @@ std::size_t knee_index(const std::vector<double>& y) {
   return best;
 }
 
-std::vector<double> inertia_curve(const double* coords, std::size_t n, std::size_t d, std::size_t k_max, std::int64_t n_init,
-                                  Rng& rng) {
+std::vector<double> inertia_curve(const double* coords, std::size_t n, std::size_t d, std::size_t k_max,
+                                  std::int64_t n_init, Rng& rng) {
   std::vector<double> out;
   KMeansOptions opt;
   opt.n_init = n_init;
@@ -52,7 +52,8 @@ std::vector<double> k_distance(const double* coords, std::size_t n, std::size_t 
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = 0; j < n; ++j) {
       double s = 0.0;
-      for (std::size_t c = 0; c < d; ++c) s += (coords[i * d + c] - coords[j * d + c]) * (coords[i * d + c] - coords[j * d + c]);
+      for (std::size_t c = 0; c < d; ++c)
+        s += (coords[i * d + c] - coords[j * d + c]) * (coords[i * d + c] - coords[j * d + c]);
       row[j] = std::sqrt(s);
     }
     std::nth_element(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(k - 1), row.end());

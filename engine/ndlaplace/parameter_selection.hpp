@@ -21,8 +21,8 @@ namespace dpclust::ndlaplace {
 std::size_t knee_index(const std::vector<double>& y);
 
 // K-Means (k-means++, n_init restarts) inertia for k = 1 .. min(k_max, n).
-std::vector<double> inertia_curve(const double* coords, std::size_t n, std::size_t d, std::size_t k_max, std::int64_t n_init,
-                                  Rng& rng);
+std::vector<double> inertia_curve(const double* coords, std::size_t n, std::size_t d, std::size_t k_max,
+                                  std::int64_t n_init, Rng& rng);
 // The elbow k of an inertia curve that starts at k = 1.
 std::size_t elbow_k(const std::vector<double>& inertia);
 

@@ -37,10 +37,12 @@ void probe_mechanism(const NdLaplaceMechanism& mech, const Dataset& data, double
   std::vector<double> cp = c;
   cp[0] += distance;
   if (have_bounds && cp[0] > data.bounds.hi[0])
-    throw InputError("params.gi_distance",
-                     "the probe pair (the public box's centre and the centre + gi_distance along the first axis) leaves the "
-                     "domain: gi_distance " + short_number(distance) + " exceeds half the box's first side",
-                     "choose a smaller gi_distance (0 = radius)");
+    throw InputError(
+        "params.gi_distance",
+        "the probe pair (the public box's centre and the centre + gi_distance along the first axis) leaves the "
+        "domain: gi_distance " +
+            short_number(distance) + " exceeds half the box's first side",
+        "choose a smaller gi_distance (0 = radius)");
   Rng prng(splitmix64(trial_seed ^ 0x6e646c70726f6265ULL));  // "ndlprobe"
   std::vector<double> xs(draws * d), xps(draws * d);
   for (std::size_t i = 0; i < draws; ++i)
@@ -69,8 +71,8 @@ class NdLaplaceMethod final : public Method {
     set.resampling_budget = parse_resampling_budget(params.string("resampling_budget"));
     set.grid_step = params.real("grid_step");
     set.max_retries = params.integer("max_retries");
-    const TruncationChoice truncation = choose_truncation(params.string("truncation"), set.epsilon, set.radius, set.resampling_budget,
-                                                          set.max_retries, data.d, data.bounds);
+    const TruncationChoice truncation = choose_truncation(params.string("truncation"), set.epsilon, set.radius,
+                                                          set.resampling_budget, set.max_retries, data.d, data.bounds);
     set.truncation = truncation.truncation;
 
     // Local mechanism: the whole budget is one typed entry, applied to every point separately.
@@ -87,13 +89,15 @@ class NdLaplaceMethod final : public Method {
 
     // Privacy figures of Table 5.4 (evaluation only: they use the original points). p_e is computed at
     // the recorded rate epsilon / radius (what the thesis reports per epsilon).
-    res.pe = average_pe(data.coords.data(), z.data(), data.n, data.d, res.rate, parse_pe_pairs(params.string("pe_pairs")),
-                        static_cast<std::uint64_t>(params.integer("pe_max_pairs")), rng);
+    res.pe =
+        average_pe(data.coords.data(), z.data(), data.n, data.d, res.rate, parse_pe_pairs(params.string("pe_pairs")),
+                   static_cast<std::uint64_t>(params.integer("pe_max_pairs")), rng);
     // Chapter 4 evaluation of the mechanism (off by default; its own generator, after the release).
     if (const std::int64_t draws = params.integer("privacy_probe_draws"); draws > 0) {
       const double dist = params.real("gi_distance") > 0 ? params.real("gi_distance") : set.radius;
       // A secure trial has no seed: the probe's generator is then a fresh secure one (nothing recorded).
-      probe_mechanism(mech, data, dist, static_cast<std::size_t>(draws), rng.is_secure() ? rng.next_u64() : rng.seed(), res);
+      probe_mechanism(mech, data, dist, static_cast<std::size_t>(draws), rng.is_secure() ? rng.next_u64() : rng.seed(),
+                      res);
     }
 
     MethodResult r;
@@ -116,11 +120,13 @@ class NdLaplaceMethod final : public Method {
                                       {"reason", truncation.reason}};
     if (data.n * data.d <= kReleaseLimit) {
       nlohmann::json pts = nlohmann::json::array();
-      for (std::size_t i = 0; i < data.n; ++i) pts.push_back(std::vector<double>(z.begin() + static_cast<std::ptrdiff_t>(i * data.d),
-                                                                                  z.begin() + static_cast<std::ptrdiff_t>((i + 1) * data.d)));
+      for (std::size_t i = 0; i < data.n; ++i)
+        pts.push_back(std::vector<double>(z.begin() + static_cast<std::ptrdiff_t>(i * data.d),
+                                          z.begin() + static_cast<std::ptrdiff_t>((i + 1) * data.d)));
       r.release["points"] = std::move(pts);
     } else {
-      r.release["points"] = "not stored: n * d = " + std::to_string(data.n * data.d) + " > " + std::to_string(kReleaseLimit);
+      r.release["points"] =
+          "not stored: n * d = " + std::to_string(data.n * data.d) + " > " + std::to_string(kReleaseLimit);
     }
     // Public numbers: the clustering of the release, the parameters' rates, points outside the public box.
     r.diagnostics = std::move(cl.diagnostics);
@@ -159,54 +165,64 @@ const MethodInfo& nd_laplace_method_info() {
   static const MethodInfo info = [] {
     MethodInfo m;
     m.name = kNdLaplaceMethod;
-    m.summary = "nD-Laplace (geo-indistinguishability) local perturbation of every point, then K-Means / Affinity "
-                "Propagation / DBSCAN on the standard-scaled perturbed data";
-    m.reference = "van der Ende, nD-Laplace thesis draft: Sec. 3.1 (planar Laplace, Eq. 3.3), Alg. 1 (truncation), "
-                  "Alg. 2, Sec. 5.3; Andres et al. CCS 2013 (geo-indistinguishability)";
+    m.summary =
+        "nD-Laplace (geo-indistinguishability) local perturbation of every point, then K-Means / Affinity "
+        "Propagation / DBSCAN on the standard-scaled perturbed data";
+    m.reference =
+        "van der Ende, nD-Laplace thesis draft: Sec. 3.1 (planar Laplace, Eq. 3.3), Alg. 1 (truncation), "
+        "Alg. 2, Sec. 5.3; Andres et al. CCS 2013 (geo-indistinguishability)";
     m.differentially_private = true;
     m.local_privacy = true;
     m.releases = "every point perturbed (and the clustering computed from the perturbed points alone)";
-    m.private_when = "resampling_budget: halve (or truncation remap / none)";  // metric (geo-indistinguishability) guarantee per record: a local ledger
-    m.needs_bounds = true;   // truncation to the public domain
+    m.private_when = "resampling_budget: halve (or truncation remap / none)";  // metric (geo-indistinguishability)
+                                                                               // guarantee per record: a local ledger
+    m.needs_bounds = true;                                                     // truncation to the public domain
     m.params = {
-        real_param("epsilon", std::nullopt,
-                   "geo-indistinguishability level: the privacy level l reached at distance `radius` (eps = l / r, "
-                   "thesis Sec. 3.1.3); with radius 1 the rate per unit distance; at least 1e-6 (a denormal level has no "
-                   "finite noise scale)",
-                   1e-6),
+        real_param(
+            "epsilon", std::nullopt,
+            "geo-indistinguishability level: the privacy level l reached at distance `radius` (eps = l / r, "
+            "thesis Sec. 3.1.3); with radius 1 the rate per unit distance; at least 1e-6 (a denormal level has no "
+            "finite noise scale)",
+            1e-6),
         real_param("radius", 1.0, "radius r in data units at which the level `epsilon` holds; rate = epsilon / radius",
                    0.0, std::nullopt, true),
         privacy::sampler_param(),
-        choice_param("continuous_sampler", "auto", {"auto", "planar", "nd"},
-                     "the continuous noise of sampler: textbook: planar = polar Laplace with the Lambert W_-1 inverse CDF "
-                     "(thesis Eq. 3.3, d = 2 only); nd = Gamma(d, 1/eps) radius and uniform direction; auto = planar for "
-                     "d = 2, nd otherwise"),
+        choice_param(
+            "continuous_sampler", "auto", {"auto", "planar", "nd"},
+            "the continuous noise of sampler: textbook: planar = polar Laplace with the Lambert W_-1 inverse CDF "
+            "(thesis Eq. 3.3, d = 2 only); nd = Gamma(d, 1/eps) radius and uniform direction; auto = planar for "
+            "d = 2, nd otherwise"),
         real_param("grid_step", 0.0,
                    "sampler: secure: step u of the grid the reports lie on (data units); 0 = auto (1/100 of the noise "
                    "scale, at most 1/1000 of the domain's narrowest side)",
                    0.0),
-        choice_param("truncation", "auto", {"auto", "resample", "remap", "none"},
-                     "keeping reports in the domain: resample (thesis Alg. 1), remap to the nearest admissible point "
-                     "(Andres et al. step 5), none; auto = resample when its expected draws per point and 2^d are at most "
-                     "max_retries / 10 (or under resampling_budget: thesis), else remap (recorded in the release)"),
-        choice_param("resampling_budget", "halve", {"halve", "thesis"},
-                     "reading of epsilon under truncation: resample (the normaliser of the truncated noise depends on x, "
-                     "which doubles the guarantee): halve = draw at epsilon / 2 so the release is epsilon-geo-"
-                     "indistinguishable; thesis = draw at epsilon as the thesis does (the release is only 2 epsilon-geo-"
-                     "indistinguishable; flagged non-private). The secure grid sampler always draws at epsilon / 2 "
-                     "otherwise"),
+        choice_param(
+            "truncation", "auto", {"auto", "resample", "remap", "none"},
+            "keeping reports in the domain: resample (thesis Alg. 1), remap to the nearest admissible point "
+            "(Andres et al. step 5), none; auto = resample when its expected draws per point and 2^d are at most "
+            "max_retries / 10 (or under resampling_budget: thesis), else remap (recorded in the release)"),
+        choice_param(
+            "resampling_budget", "halve", {"halve", "thesis"},
+            "reading of epsilon under truncation: resample (the normaliser of the truncated noise depends on x, "
+            "which doubles the guarantee): halve = draw at epsilon / 2 so the release is epsilon-geo-"
+            "indistinguishable; thesis = draw at epsilon as the thesis does (the release is only 2 epsilon-geo-"
+            "indistinguishable; flagged non-private). The secure grid sampler always draws at epsilon / 2 "
+            "otherwise"),
         int_param("max_retries", 10000, "noise draws allowed per point under truncation = resample, at most 1e6", 1,
                   1'000'000),
         choice_param("cluster", "kmeans", {"kmeans", "affinity", "dbscan"},
                      "clustering algorithm run on the perturbed data (and on the original data by *_vs_original)"),
         gives(int_param("k", 4, "number of clusters for K-Means (thesis dataset 1 has 4 centres)", 1), "k"),
-        int_param("n_init", 10, "K-Means restarts (scikit-learn 1.0's default n_init = 10, which the thesis used), at most 1e4",
-                  1, kKMeansMaxInit),
+        int_param("n_init", 10,
+                  "K-Means restarts (scikit-learn 1.0's default n_init = 10, which the thesis used), at most 1e4", 1,
+                  kKMeansMaxInit),
         real_param("damping", 0.5, "Affinity Propagation damping (thesis Table 5.2: 0.5)", 0.5, 1.0, false, true),
         choice_param("preference", "median", {"median", "minimum"},
                      "Affinity Propagation preference: median similarity (thesis Table 5.2) or the minimum"),
-        int_param("ap_max_iter", 200, "Affinity Propagation iterations at most (sklearn default 200), at most 1e6; without "
-                                      "convergence every label is -1", 1, kAffinityMaxIter),
+        int_param("ap_max_iter", 200,
+                  "Affinity Propagation iterations at most (sklearn default 200), at most 1e6; without "
+                  "convergence every label is -1",
+                  1, kAffinityMaxIter),
         real_param("alpha", 0.5, "DBSCAN radius (sklearn eps) in the units of the (scaled) clustering input", 0.0,
                    std::nullopt, true),
         int_param("min_pts", 4, "DBSCAN MinPts (thesis Table 5.3: 2 * d, i.e. 4 for d = 2)", 1),
@@ -215,15 +231,19 @@ const MethodInfo& nd_laplace_method_info() {
                      "what the average p_e of Table 5.4 averages over: all pairs of perturbed points (diagonal "
                      "included), of original points, original x perturbed, or each point with its own report"),
         int_param("pe_max_pairs", 4000000,
-                  "average p_e exactly when n^2 <= this, else from this many random pairs; at most 1e9", 1, 1'000'000'000),
-        int_param("privacy_probe_draws", 0,
-                  "evaluation only (metrics gi_ratio, gi_violation, p_area_radius): reports drawn for each of two probe "
-                  "inputs, the public box's centre c and c + gi_distance e_1, to check geo-indistinguishability (thesis "
-                  "Eq. 3.1) and P_area (Eq. 3.4); never released; 0 = off; at most 1e7",
-                  0, 10'000'000),
+                  "average p_e exactly when n^2 <= this, else from this many random pairs; at most 1e9", 1,
+                  1'000'000'000),
+        int_param(
+            "privacy_probe_draws", 0,
+            "evaluation only (metrics gi_ratio, gi_violation, p_area_radius): reports drawn for each of two probe "
+            "inputs, the public box's centre c and c + gi_distance e_1, to check geo-indistinguishability (thesis "
+            "Eq. 3.1) and P_area (Eq. 3.4); never released; 0 = off; at most 1e7",
+            0, 10'000'000),
         real_param("gi_distance", 0.0,
-                   "distance d(x, x') of the probe pair in data units (0 = radius); at most half the box's first side", 0.0),
-        int_param("elbow_k_max", 10, "largest k of the elbow plot of metric elbow_k_original (thesis Table 5.1)", 2, 1000),
+                   "distance d(x, x') of the probe pair in data units (0 = radius); at most half the box's first side",
+                   0.0),
+        int_param("elbow_k_max", 10, "largest k of the elbow plot of metric elbow_k_original (thesis Table 5.1)", 2,
+                  1000),
     };
     m.make = [] { return std::make_unique<NdLaplaceMethod>(); };
     m.cost.trial = trial_cost;
@@ -234,7 +254,8 @@ const MethodInfo& nd_laplace_method_info() {
       if (!(std::isfinite(rate) && rate >= 1e-12))
         throw InputError("params.radius",
                          "the noise rate epsilon / radius = " + short_number(p.real("epsilon")) + " / " +
-                             short_number(p.real("radius")) + " is not finite or below 1e-12 per data unit: the noise "
+                             short_number(p.real("radius")) +
+                             " is not finite or below 1e-12 per data unit: the noise "
                              "would have no finite scale",
                          "choose a radius in data units comparable to the domain");
       if (p.string("cluster") == "kmeans") check_at_most_points(p, shape, "k", "K-Means clusters");

@@ -24,8 +24,8 @@ mpfr_rnd_t opposite(mpfr_rnd_t r) { return r == MPFR_RNDD ? MPFR_RNDU : MPFR_RND
 void check_param(ExactNoise noise, Rational p) {
   const char* what = noise == ExactNoise::discrete_laplace ? "scale" : "sigma2";
   if (p.num == 0 || p.den == 0 || static_cast<wide_t>(p.num) > static_cast<wide_t>(p.den) << 40)
-    throw std::invalid_argument(std::string("binomial_tail_count: the ") + what + " " + std::to_string(p.num) + "/" + std::to_string(p.den) +
-                                " must be a positive rational of at most 2^40");
+    throw std::invalid_argument(std::string("binomial_tail_count: the ") + what + " " + std::to_string(p.num) + "/" +
+                                std::to_string(p.den) + " must be a positive rational of at most 2^40");
 }
 
 // out = (a * b) / c rounded in `rnd`, a * b computed exactly (both below 2^64).
@@ -89,7 +89,7 @@ struct GaussianSums {
     Mpfr t(prec), f(prec), g(prec), x(prec);
     term(t.v, from, rnd);
     ratio_of_product(x.v, 2 * from + 1, s2.den, s2.num, opposite(rnd));  // (2 from + 1) / sigma^2 ...
-    mpfr_div_2ui(x.v, x.v, 1, opposite(rnd));                              // ... / 2
+    mpfr_div_2ui(x.v, x.v, 1, opposite(rnd));                            // ... / 2
     mpfr_neg(x.v, x.v, MPFR_RNDN);
     mpfr_exp(f.v, x.v, rnd);
     ratio_of_product(x.v, 1, s2.den, s2.num, opposite(rnd));
@@ -183,7 +183,8 @@ void gaussian_tail(mpfr_t out, Rational s2, std::int64_t k, mpfr_rnd_t rnd) {
   const GaussianSums g{s2, prec};
   // By symmetry Pr[Z >= k] = 1 - Pr[Z >= 1 - k] for k <= 0.
   const bool upper = k >= 1;
-  const std::uint64_t j = upper ? static_cast<std::uint64_t>(k) : static_cast<std::uint64_t>(1) - static_cast<std::uint64_t>(k);
+  const std::uint64_t j =
+      upper ? static_cast<std::uint64_t>(k) : static_cast<std::uint64_t>(1) - static_cast<std::uint64_t>(k);
   const mpfr_rnd_t dir = upper ? rnd : opposite(rnd);  // the direction of T(j) / N
   Mpfr t(prec), n(prec);
   g.tail(t.v, j, dir);
@@ -279,7 +280,8 @@ class Thinning {
 
 double tail_estimate(ExactNoise noise, Rational param, std::int64_t k) {
   const double x = static_cast<double>(param.num) / static_cast<double>(param.den);
-  return noise == ExactNoise::discrete_laplace ? discrete_laplace_tail_probability(x, k) : discrete_gaussian_tail_probability(x, k);
+  return noise == ExactNoise::discrete_laplace ? discrete_laplace_tail_probability(x, k)
+                                               : discrete_gaussian_tail_probability(x, k);
 }
 
 }  // namespace

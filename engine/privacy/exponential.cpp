@@ -19,10 +19,11 @@ using detail::uint128;
 namespace detail {
 
 double dyadic_at_most(double x) {
-  if (!(x >= 0) || !std::isfinite(x)) throw std::invalid_argument("exponential mechanism: gamma must be finite and >= 0");
+  if (!(x >= 0) || !std::isfinite(x))
+    throw std::invalid_argument("exponential mechanism: gamma must be finite and >= 0");
   if (x < 0x1p-63) return 0.0;
   int e = 0;
-  std::frexp(x, &e);         // x = m 2^e, m in [1/2, 1)
+  std::frexp(x, &e);                   // x = m 2^e, m in [1/2, 1)
   const int k = std::min(63, 63 - e);  // x 2^k < 2^63
   return std::ldexp(std::floor(std::ldexp(x, k)), -k);
 }
@@ -76,7 +77,8 @@ bool bernoulli_exp_ratio(Rng& rng, double gamma, std::uint64_t delta, std::uint6
     bound(lo.v, neg_x.v, count, qf.v, MPFR_RNDD);
     bound(hi.v, neg_x.v, count, qf.v, MPFR_RNDU);
     if (mpfr_cmp_ui(lo.v, 1) > 0)
-      throw std::logic_error("exponential mechanism: the proposal does not dominate the target (a bug; nothing was released)");
+      throw std::logic_error(
+          "exponential mechanism: the proposal does not dominate the target (a bug; nothing was released)");
     // Enough bits of V to resolve to about the precision of the bounds.
     while (k < static_cast<unsigned long>(prec)) {
       mpz_mul_2exp(v.v, v.v, 64);
@@ -112,7 +114,8 @@ double gamma_for(double epsilon, double quality_sensitivity) {
 }  // namespace
 
 ExponentialMechanism ExponentialMechanism::unrecorded(double epsilon, double quality_sensitivity, double noise_scale) {
-  if (!(epsilon > 0) || !std::isfinite(epsilon)) throw std::invalid_argument("exponential mechanism: epsilon must be finite and > 0");
+  if (!(epsilon > 0) || !std::isfinite(epsilon))
+    throw std::invalid_argument("exponential mechanism: epsilon must be finite and > 0");
   ExponentialMechanism m;
   if (noise_scale == 0) {
     m.noiseless_ = true;
@@ -122,8 +125,8 @@ ExponentialMechanism ExponentialMechanism::unrecorded(double epsilon, double qua
   return m;
 }
 
-ExponentialMechanism ExponentialMechanism::build(BudgetLedger& ledger, double epsilon, double quality_sensitivity, std::string step,
-                                                 std::string note) {
+ExponentialMechanism ExponentialMechanism::build(BudgetLedger& ledger, double epsilon, double quality_sensitivity,
+                                                 std::string step, std::string note) {
   ExponentialMechanism m = unrecorded(epsilon, quality_sensitivity, ledger.noise_scale());
   charge(ledger, std::move(step), epsilon, "exponential_exact", quality_sensitivity, "utility", std::move(note));
   return m;
@@ -143,8 +146,8 @@ void check_blocks(const std::vector<std::uint64_t>& counts, const std::vector<st
 }
 }  // namespace
 
-ExponentialMechanism::Choice ExponentialMechanism::choose(const std::vector<std::uint64_t>& counts, const std::vector<std::uint64_t>& distance,
-                                                          Rng& rng) const {
+ExponentialMechanism::Choice ExponentialMechanism::choose(const std::vector<std::uint64_t>& counts,
+                                                          const std::vector<std::uint64_t>& distance, Rng& rng) const {
   check_blocks(counts, distance);
   const std::size_t m = counts.size();
   std::uint64_t d_min = std::numeric_limits<std::uint64_t>::max();
@@ -162,7 +165,8 @@ ExponentialMechanism::Choice ExponentialMechanism::choose(const std::vector<std:
   uint128 total = 0;
   for (std::size_t b = 0; b < m; ++b) {
     if (counts[b] == 0) continue;
-    const double t = std::ldexp(static_cast<double>(counts[b]), 40) * std::exp(-(gamma_ * static_cast<double>(distance[b] - d_min)));
+    const double t =
+        std::ldexp(static_cast<double>(counts[b]), 40) * std::exp(-(gamma_ * static_cast<double>(distance[b] - d_min)));
     q[b] = static_cast<uint128>(std::floor(t * (1.0 + 0x1p-30))) + 1;
     total += q[b];
   }
@@ -199,7 +203,8 @@ std::vector<double> ExponentialMechanism::block_probabilities(const std::vector<
   }
   for (std::size_t b = 0; b < counts.size(); ++b) {
     if (counts[b] == 0) continue;
-    lw[b] = std::log(static_cast<long double>(counts[b])) - static_cast<long double>(gamma_) * static_cast<long double>(distance[b]);
+    lw[b] = std::log(static_cast<long double>(counts[b])) -
+            static_cast<long double>(gamma_) * static_cast<long double>(distance[b]);
     mx = std::max(mx, lw[b]);
   }
   long double total = 0;

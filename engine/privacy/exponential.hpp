@@ -50,15 +50,16 @@ class ExponentialMechanism {
   static ExponentialMechanism unrecorded(double epsilon, double quality_sensitivity, double noise_scale = 1.0);
 
   struct Choice {
-    std::size_t block = 0;      // index into counts / distance
-    std::uint64_t offset = 0;   // uniform in [0, counts[block])
+    std::size_t block = 0;     // index into counts / distance
+    std::uint64_t offset = 0;  // uniform in [0, counts[block])
   };
   // counts[b] <= 2^40 outcomes in block b, each at quality -distance[b] (distance <= 2^40); at least
   // one count must be positive (std::invalid_argument otherwise). Blocks of count 0 are never chosen.
   Choice choose(const std::vector<std::uint64_t>& counts, const std::vector<std::uint64_t>& distance, Rng& rng) const;
 
   // Probabilities of the blocks (doubles, for tests and diagnostics; not used to sample).
-  std::vector<double> block_probabilities(const std::vector<std::uint64_t>& counts, const std::vector<std::uint64_t>& distance) const;
+  std::vector<double> block_probabilities(const std::vector<std::uint64_t>& counts,
+                                          const std::vector<std::uint64_t>& distance) const;
 
   bool noiseless() const { return noiseless_; }
   // gamma as used: a multiple of 2^-63 (or of a coarser power of two above 2^10), <= eps / (2 Delta_q).

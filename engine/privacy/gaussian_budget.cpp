@@ -15,8 +15,9 @@ constexpr double kSigmaMargin = 1.0 + 0x1p-40;
 constexpr double kShareTolerance = 1e-12;
 
 const char* accountant_of(Sampler s) {
-  return s == Sampler::secure ? "gaussian composition: zCDP (Bun & Steinke 2016; CKS20 Thm 14, Cor 13)"
-                              : "gaussian composition: mu-GDP (Dong, Roth & Su 2022, Cor 3.3; Balle & Wang 2018, Thm 8)";
+  return s == Sampler::secure
+             ? "gaussian composition: zCDP (Bun & Steinke 2016; CKS20 Thm 14, Cor 13)"
+             : "gaussian composition: mu-GDP (Dong, Roth & Su 2022, Cor 3.3; Balle & Wang 2018, Thm 8)";
 }
 
 }  // namespace
@@ -31,12 +32,14 @@ double GaussianBudget::unit_sigma_for(Sampler sampler, double epsilon, double de
   };
   thread_local Last last;
   if (last.valid && last.sampler == sampler && last.epsilon == epsilon && last.delta == delta) return last.sigma;
-  const double sigma = sampler == Sampler::secure ? zcdp_gaussian_sigma(epsilon, delta, 1.0) : analytic_gaussian_sigma(epsilon, delta, 1.0);
+  const double sigma = sampler == Sampler::secure ? zcdp_gaussian_sigma(epsilon, delta, 1.0)
+                                                  : analytic_gaussian_sigma(epsilon, delta, 1.0);
   last = {sampler, epsilon, delta, sigma, true};
   return sigma;
 }
 
-GaussianBudget::GaussianBudget(BudgetLedger& ledger, Sampler sampler, double epsilon, double delta, std::string name, std::string note)
+GaussianBudget::GaussianBudget(BudgetLedger& ledger, Sampler sampler, double epsilon, double delta, std::string name,
+                               std::string note)
     : sampler_(sampler),
       sigma0_(unit_sigma_for(sampler, epsilon, delta)),
       account_(ledger, std::move(name), accountant_of(sampler), epsilon, delta, std::move(note)) {}
@@ -49,7 +52,8 @@ double GaussianBudget::sigma_of(double share, double l2) const {
 JointGaussianNoise GaussianBudget::release(double share, double l2, std::string step, std::string note) {
   const double sigma = sigma_of(share, l2);
   if (used_ + share > 1 + kShareTolerance)
-    throw std::logic_error("privacy: the releases of the Gaussian budget '" + account_.name() + "' take more than all of it");
+    throw std::logic_error("privacy: the releases of the Gaussian budget '" + account_.name() +
+                           "' take more than all of it");
   used_ += share;
   return JointGaussianNoise(account_, sampler_, sigma, l2, std::move(step), std::move(note));
 }

@@ -33,7 +33,8 @@ namespace dpclust::privacy {
 class GaussianBudget {
  public:
   // Records the account {name, eps, delta}; std::invalid_argument unless eps > 0 finite and delta in (0, 1).
-  GaussianBudget(BudgetLedger& ledger, Sampler sampler, double epsilon, double delta, std::string name, std::string note);
+  GaussianBudget(BudgetLedger& ledger, Sampler sampler, double epsilon, double delta, std::string name,
+                 std::string note);
 
   // sigma0 for (eps, delta) without building anything (the iteration rules need it before the run).
   static double unit_sigma_for(Sampler sampler, double epsilon, double delta);

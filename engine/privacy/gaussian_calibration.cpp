@@ -9,9 +9,11 @@ namespace dpclust::privacy {
 namespace {
 
 void check_arguments(double epsilon, double delta, double l2) {
-  if (!(epsilon > 0) || !std::isfinite(epsilon)) throw std::invalid_argument("Gaussian calibration: epsilon must be finite and > 0");
+  if (!(epsilon > 0) || !std::isfinite(epsilon))
+    throw std::invalid_argument("Gaussian calibration: epsilon must be finite and > 0");
   if (!(delta > 0 && delta < 1)) throw std::invalid_argument("Gaussian calibration: delta must be in (0, 1)");
-  if (!(l2 > 0) || !std::isfinite(l2)) throw std::invalid_argument("Gaussian calibration: the L2 sensitivity must be finite and > 0");
+  if (!(l2 > 0) || !std::isfinite(l2))
+    throw std::invalid_argument("Gaussian calibration: the L2 sensitivity must be finite and > 0");
 }
 
 // Phi(x) = erfc(-x / sqrt 2) / 2, accurate in the lower tail.

@@ -26,19 +26,22 @@ double standard_normal_upper_quantile(double p) {
   return hi;
 }
 
-GaussianThresholding GaussianThresholding::build(BudgetLedger& ledger, Sampler sampler, std::uint64_t cells_per_record, double epsilon,
-                                                 double delta, double threshold_share, const std::string& step, const std::string& note) {
+GaussianThresholding GaussianThresholding::build(BudgetLedger& ledger, Sampler sampler, std::uint64_t cells_per_record,
+                                                 double epsilon, double delta, double threshold_share,
+                                                 const std::string& step, const std::string& note) {
   if (cells_per_record < 1) throw std::invalid_argument("privacy: '" + step + "' needs at least one cell per record");
-  if (!(delta > 0 && delta < 1)) throw std::invalid_argument("privacy: the thresholded Gaussian of '" + step + "' needs delta in (0, 1)");
+  if (!(delta > 0 && delta < 1))
+    throw std::invalid_argument("privacy: the thresholded Gaussian of '" + step + "' needs delta in (0, 1)");
   if (!(threshold_share > 0 && threshold_share < 1))
     throw std::invalid_argument("privacy: the threshold's share of delta in '" + step + "' must be in (0, 1)");
   const double m = static_cast<double>(cells_per_record);
   const double delta_threshold = threshold_share * delta, delta_gaussian = delta - delta_threshold;
   std::ostringstream gauss_note;
-  gauss_note << "every occupied cell's count; a record adds 1 to at most " << cells_per_record << " counts (l2 sensitivity sqrt("
-             << cells_per_record << "))";
+  gauss_note << "every occupied cell's count; a record adds 1 to at most " << cells_per_record
+             << " counts (l2 sensitivity sqrt(" << cells_per_record << "))";
   if (!note.empty()) gauss_note << "; " << note;
-  GaussianThresholding g(CountMechanism::gaussian_tight(ledger, sampler, std::sqrt(m), epsilon, delta_gaussian, step, gauss_note.str()));
+  GaussianThresholding g(
+      CountMechanism::gaussian_tight(ledger, sampler, std::sqrt(m), epsilon, delta_gaussian, step, gauss_note.str()));
   g.cells_ = cells_per_record;
   g.threshold_delta_ = delta_threshold;
   g.factor_ = ledger.noise_scale();
@@ -69,7 +72,8 @@ GaussianThresholding GaussianThresholding::build(BudgetLedger& ledger, Sampler s
   e.relation = ledger.relation();
   e.measure = PrivacyMeasure::approximate;
   std::ostringstream t;
-  t << "a cell is released when its noisy count reaches tau = " << g.threshold_ << "; a cell only one of two neighbouring datasets "
+  t << "a cell is released when its noisy count reaches tau = " << g.threshold_
+    << "; a cell only one of two neighbouring datasets "
     << "occupies holds one record and is released with probability Pr[Z >= tau - 1]; at most " << cells_per_record
     << " such cells: delta_T <= " << cells_per_record << " Pr[Z >= tau - 1]";
   e.note = t.str();
@@ -77,7 +81,9 @@ GaussianThresholding GaussianThresholding::build(BudgetLedger& ledger, Sampler s
   return g;
 }
 
-double GaussianThresholding::single_record_release_probability() const { return gauss_.tail_probability(threshold_ - 1.0); }
+double GaussianThresholding::single_record_release_probability() const {
+  return gauss_.tail_probability(threshold_ - 1.0);
+}
 
 void GaussianThresholding::raise_threshold(double tau) {
   if (!std::isfinite(tau)) throw std::invalid_argument("privacy: a threshold must be finite");

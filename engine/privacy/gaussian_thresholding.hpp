@@ -46,8 +46,9 @@ class GaussianThresholding {
  public:
   // cells_per_record: m >= 1; 0 < delta < 1; 0 < threshold_share < 1 (delta_T = threshold_share delta, delta_G
   // the rest). Throws std::invalid_argument for anything else (and what gaussian_tight throws).
-  static GaussianThresholding build(BudgetLedger& ledger, Sampler sampler, std::uint64_t cells_per_record, double epsilon, double delta,
-                                    double threshold_share, const std::string& step, const std::string& note);
+  static GaussianThresholding build(BudgetLedger& ledger, Sampler sampler, std::uint64_t cells_per_record,
+                                    double epsilon, double delta, double threshold_share, const std::string& step,
+                                    const std::string& note);
 
   Sampler sampler() const { return gauss_.sampler(); }
   std::uint64_t cells_per_record() const { return cells_; }

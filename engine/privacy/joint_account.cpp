@@ -9,8 +9,8 @@ namespace dpclust::privacy {
 namespace {
 
 // The typed entry of a step of `account`: epsilon = delta = 0, the account's name.
-BudgetEntry step_entry(const JointAccount& account, std::string step, std::string mechanism, double sensitivity, std::string norm,
-                       PrivacyMeasure measure, std::string note) {
+BudgetEntry step_entry(const JointAccount& account, std::string step, std::string mechanism, double sensitivity,
+                       std::string norm, PrivacyMeasure measure, std::string note) {
   BudgetEntry e;
   e.step = std::move(step);
   e.mechanism = std::move(mechanism);
@@ -24,7 +24,8 @@ BudgetEntry step_entry(const JointAccount& account, std::string step, std::strin
 }
 
 void check_positive(double x, const char* what, const std::string& step) {
-  if (!(x > 0) || !std::isfinite(x)) throw std::invalid_argument(std::string("privacy: the ") + what + " of '" + step + "' must be finite and > 0");
+  if (!(x > 0) || !std::isfinite(x))
+    throw std::invalid_argument(std::string("privacy: the ") + what + " of '" + step + "' must be finite and > 0");
 }
 
 }  // namespace
@@ -34,7 +35,8 @@ JointAccount::JointAccount(BudgetLedger& ledger, std::string name, std::string a
     : ledger_(&ledger), name_(std::move(name)) {
   if (name_.empty()) throw std::invalid_argument("privacy: a joint account needs a name");
   check_positive(epsilon, "epsilon", name_);
-  if (!(delta >= 0 && delta < 1)) throw std::invalid_argument("privacy: the delta of the joint account '" + name_ + "' must be in [0, 1)");
+  if (!(delta >= 0 && delta < 1))
+    throw std::invalid_argument("privacy: the delta of the joint account '" + name_ + "' must be in [0, 1)");
   BudgetEntry e;
   e.step = name_;
   e.epsilon = epsilon;
@@ -42,15 +44,17 @@ JointAccount::JointAccount(BudgetLedger& ledger, std::string name, std::string a
   e.mechanism = std::move(accountant);
   e.sensitivity_norm = "none";
   e.relation = ledger.relation();
-  e.measure = ledger.measure() == PrivacyMeasure::local ? PrivacyMeasure::local
-                                                        : (delta > 0 ? PrivacyMeasure::approximate : PrivacyMeasure::pure);
+  e.measure = ledger.measure() == PrivacyMeasure::local
+                  ? PrivacyMeasure::local
+                  : (delta > 0 ? PrivacyMeasure::approximate : PrivacyMeasure::pure);
   e.note = std::move(note);
   e.joint = name_;
   e.joint_total = true;
   ledger.charge(std::move(e));
 }
 
-JointCountNoise::JointCountNoise(const JointAccount& account, double scale, double l1, std::string step, std::string note) {
+JointCountNoise::JointCountNoise(const JointAccount& account, double scale, double l1, std::string step,
+                                 std::string note) {
   check_positive(scale, "noise scale", step);
   check_positive(l1, "sensitivity", step);
   const double factor = account.ledger().noise_scale();
@@ -60,7 +64,8 @@ JointCountNoise::JointCountNoise(const JointAccount& account, double scale, doub
     exact_ = rational_at_least(scale * factor);
     drawn_scale_ = static_cast<double>(exact_.num) / static_cast<double>(exact_.den);
   }
-  account.ledger().charge(step_entry(account, std::move(step), "discrete_laplace", l1, "l1", PrivacyMeasure::pure, std::move(note)));
+  account.ledger().charge(
+      step_entry(account, std::move(step), "discrete_laplace", l1, "l1", PrivacyMeasure::pure, std::move(note)));
 }
 
 std::int64_t JointCountNoise::noise(Rng& rng) const {
@@ -68,8 +73,8 @@ std::int64_t JointCountNoise::noise(Rng& rng) const {
   return discrete_laplace(rng, exact_);
 }
 
-JointGaussianNoise::JointGaussianNoise(const JointAccount& account, Sampler sampler, double sigma, double l2, std::string step,
-                                       std::string note)
+JointGaussianNoise::JointGaussianNoise(const JointAccount& account, Sampler sampler, double sigma, double l2,
+                                       std::string step, std::string note)
     : sampler_(sampler) {
   check_positive(sigma, "standard deviation", step);
   check_positive(l2, "sensitivity", step);
@@ -83,8 +88,9 @@ JointGaussianNoise::JointGaussianNoise(const JointAccount& account, Sampler samp
       drawn_sigma_ = s;
     }
   }
-  account.ledger().charge(step_entry(account, std::move(step), sampler == Sampler::secure ? "discrete_gaussian" : "gaussian (textbook)", l2,
-                                     "l2", PrivacyMeasure::approximate, std::move(note)));
+  account.ledger().charge(step_entry(account, std::move(step),
+                                     sampler == Sampler::secure ? "discrete_gaussian" : "gaussian (textbook)", l2, "l2",
+                                     PrivacyMeasure::approximate, std::move(note)));
 }
 
 std::int64_t JointGaussianNoise::integer_noise(Rng& rng) const {
@@ -94,7 +100,8 @@ std::int64_t JointGaussianNoise::integer_noise(Rng& rng) const {
 }
 
 double JointGaussianNoise::real_noise(Rng& rng) const {
-  if (sampler_ != Sampler::textbook) throw std::logic_error("privacy: real Gaussian noise on doubles is the textbook sampler only");
+  if (sampler_ != Sampler::textbook)
+    throw std::logic_error("privacy: real Gaussian noise on doubles is the textbook sampler only");
   if (drawn_sigma_ == 0) return 0.0;
   return gaussian_textbook(rng, drawn_sigma_);
 }

@@ -34,7 +34,8 @@ class JointAccount {
   // Records {step: name, epsilon, delta, mechanism: accountant, joint: name, joint_total}. Throws
   // std::invalid_argument unless epsilon is finite and > 0 and delta in [0, 1); the ledger refuses an
   // approximate entry in a pure ledger (std::logic_error).
-  JointAccount(BudgetLedger& ledger, std::string name, std::string accountant, double epsilon, double delta, std::string note);
+  JointAccount(BudgetLedger& ledger, std::string name, std::string accountant, double epsilon, double delta,
+               std::string note);
   const std::string& name() const { return name_; }
   BudgetLedger& ledger() const { return *ledger_; }
 
@@ -65,8 +66,8 @@ class JointCountNoise {
 // by Box-Muller on doubles (flagged by the caller).
 class JointGaussianNoise {
  public:
-  JointGaussianNoise(const JointAccount& account, Sampler sampler, double sigma, double l2_sensitivity, std::string step,
-                     std::string note);
+  JointGaussianNoise(const JointAccount& account, Sampler sampler, double sigma, double l2_sensitivity,
+                     std::string step, std::string note);
   // secure only (std::logic_error otherwise)
   std::int64_t integer_noise(Rng& rng) const;
   // textbook only (std::logic_error otherwise)

@@ -19,9 +19,10 @@ const char* const kTextbookSamplerNote =
     "sampler: textbook (continuous noise on doubles, as the papers): not floating-point safe (Mironov 2012)";
 
 ParamSpec sampler_param() {
-  return choice_param("sampler", "secure", {"secure", "textbook"},
-                      "noise sampler: secure = exact integer noise for counts (discrete Laplace/Gaussian) and the snapping "
-                      "mechanism for real values; textbook = the papers' continuous samplers (flagged non-private)");
+  return choice_param(
+      "sampler", "secure", {"secure", "textbook"},
+      "noise sampler: secure = exact integer noise for counts (discrete Laplace/Gaussian) and the snapping "
+      "mechanism for real values; textbook = the papers' continuous samplers (flagged non-private)");
 }
 
 Sampler sampler_of(const ParamSet& params) {
@@ -32,7 +33,8 @@ Sampler sampler_of(const ParamSet& params) {
 namespace {
 
 void check_budget(double epsilon, double sensitivity, const std::string& step) {
-  if (!(epsilon > 0) || !std::isfinite(epsilon)) throw std::invalid_argument("privacy: epsilon of '" + step + "' must be finite and > 0");
+  if (!(epsilon > 0) || !std::isfinite(epsilon))
+    throw std::invalid_argument("privacy: epsilon of '" + step + "' must be finite and > 0");
   if (!(sensitivity > 0) || !std::isfinite(sensitivity))
     throw std::invalid_argument("privacy: the sensitivity of '" + step + "' must be finite and > 0");
 }
@@ -63,8 +65,9 @@ double gaussian_tail_draw(Rng& rng, double sigma, double theta) {
 }
 
 // The typed entry of one release under the ledger's neighbouring relation.
-BudgetEntry typed_entry(const BudgetLedger& ledger, std::string step, double epsilon, double delta, std::string mechanism,
-                        double sensitivity, std::string norm, PrivacyMeasure measure, std::string note) {
+BudgetEntry typed_entry(const BudgetLedger& ledger, std::string step, double epsilon, double delta,
+                        std::string mechanism, double sensitivity, std::string norm, PrivacyMeasure measure,
+                        std::string note) {
   BudgetEntry e;
   e.step = std::move(step);
   e.epsilon = epsilon;
@@ -94,7 +97,8 @@ double laplace_scale_at_least(double l1, double epsilon) {
 
 double gaussian_sigma2_at_least(double l2, double epsilon, double delta) {
   if (!(l2 > 0 && epsilon > 0 && delta > 0 && delta < 1) || !std::isfinite(l2) || !std::isfinite(epsilon))
-    throw std::invalid_argument("privacy: a Gaussian sigma needs a finite sensitivity, epsilon > 0 and delta in (0, 1)");
+    throw std::invalid_argument(
+        "privacy: a Gaussian sigma needs a finite sensitivity, epsilon > 0 and delta in (0, 1)");
   // 2 ln(1.25 / delta) l2^2 / eps^2, every step rounded up (the logarithm's argument too; eps^2 down).
   detail::Mpfr x(53), e2(53);
   mpfr_set_d(x.v, 1.25, MPFR_RNDN);
@@ -109,8 +113,8 @@ double gaussian_sigma2_at_least(double l2, double epsilon, double delta) {
   return mpfr_get_d(x.v, MPFR_RNDU);
 }
 
-CountMechanism CountMechanism::laplace(BudgetLedger& ledger, Sampler sampler, double l1, double epsilon, std::string step,
-                                       std::string note) {
+CountMechanism CountMechanism::laplace(BudgetLedger& ledger, Sampler sampler, double l1, double epsilon,
+                                       std::string step, std::string note) {
   check_budget(epsilon, l1, step);
   CountMechanism m;
   m.kind_ = CountNoise::laplace;
@@ -120,16 +124,19 @@ CountMechanism CountMechanism::laplace(BudgetLedger& ledger, Sampler sampler, do
   m.scale_ = l1 / epsilon;
   m.factor_ = ledger.noise_scale();
   m.prepare_exact_parameter();
-  ledger.charge(typed_entry(ledger, std::move(step), epsilon, 0.0, sampler == Sampler::secure ? "discrete_laplace" : "laplace (textbook)",
-                            l1, "l1", PrivacyMeasure::pure, std::move(note)));
+  ledger.charge(typed_entry(ledger, std::move(step), epsilon, 0.0,
+                            sampler == Sampler::secure ? "discrete_laplace" : "laplace (textbook)", l1, "l1",
+                            PrivacyMeasure::pure, std::move(note)));
   return m;
 }
 
 CountMechanism CountMechanism::gaussian(BudgetLedger& ledger, Sampler sampler, double l2, double epsilon, double delta,
                                         std::string step, std::string note) {
   check_budget(epsilon, l2, step);
-  if (!(delta > 0 && delta < 1)) throw std::invalid_argument("privacy: the Gaussian mechanism of '" + step + "' needs delta in (0, 1)");
-  if (!(epsilon < 1)) throw std::invalid_argument("privacy: the classic Gaussian mechanism of '" + step + "' needs epsilon < 1");
+  if (!(delta > 0 && delta < 1))
+    throw std::invalid_argument("privacy: the Gaussian mechanism of '" + step + "' needs delta in (0, 1)");
+  if (!(epsilon < 1))
+    throw std::invalid_argument("privacy: the classic Gaussian mechanism of '" + step + "' needs epsilon < 1");
   CountMechanism m;
   m.kind_ = CountNoise::gaussian;
   m.sampler_ = sampler;
@@ -140,29 +147,32 @@ CountMechanism CountMechanism::gaussian(BudgetLedger& ledger, Sampler sampler, d
   m.classic_gaussian_ = true;
   m.factor_ = ledger.noise_scale();
   m.prepare_exact_parameter();
-  ledger.charge(typed_entry(ledger, std::move(step), epsilon, delta, sampler == Sampler::secure ? "discrete_gaussian" : "gaussian (textbook)", l2, "l2",
-                             PrivacyMeasure::approximate, std::move(note)));
+  ledger.charge(typed_entry(ledger, std::move(step), epsilon, delta,
+                            sampler == Sampler::secure ? "discrete_gaussian" : "gaussian (textbook)", l2, "l2",
+                            PrivacyMeasure::approximate, std::move(note)));
   return m;
 }
 
-CountMechanism CountMechanism::gaussian_tight(BudgetLedger& ledger, Sampler sampler, double l2, double epsilon, double delta,
-                                              std::string step, std::string note) {
+CountMechanism CountMechanism::gaussian_tight(BudgetLedger& ledger, Sampler sampler, double l2, double epsilon,
+                                              double delta, std::string step, std::string note) {
   check_budget(epsilon, l2, step);
-  if (!(delta > 0 && delta < 1)) throw std::invalid_argument("privacy: the Gaussian mechanism of '" + step + "' needs delta in (0, 1)");
+  if (!(delta > 0 && delta < 1))
+    throw std::invalid_argument("privacy: the Gaussian mechanism of '" + step + "' needs delta in (0, 1)");
   CountMechanism m;
   m.kind_ = CountNoise::gaussian;
   m.sampler_ = sampler;
   m.epsilon_ = epsilon;
   m.delta_ = delta;
   m.sensitivity_ = l2;
-  m.scale_ = sampler == Sampler::secure ? zcdp_gaussian_sigma(epsilon, delta, l2) : analytic_gaussian_sigma(epsilon, delta, l2);
+  m.scale_ = sampler == Sampler::secure ? zcdp_gaussian_sigma(epsilon, delta, l2)
+                                        : analytic_gaussian_sigma(epsilon, delta, l2);
   m.factor_ = ledger.noise_scale();
   m.prepare_exact_parameter();
-  std::string calibration = sampler == Sampler::secure
-                                ? "sigma from rho-zCDP (CKS20 Thm 14, Cor 13)"
-                                : "sigma by Balle & Wang's analytic calibration (Thm 8)";
-  ledger.charge(typed_entry(ledger, std::move(step), epsilon, delta, sampler == Sampler::secure ? "discrete_gaussian" : "gaussian (textbook)",
-                            l2, "l2", PrivacyMeasure::approximate, note.empty() ? calibration : note + "; " + calibration));
+  std::string calibration = sampler == Sampler::secure ? "sigma from rho-zCDP (CKS20 Thm 14, Cor 13)"
+                                                       : "sigma by Balle & Wang's analytic calibration (Thm 8)";
+  ledger.charge(typed_entry(ledger, std::move(step), epsilon, delta,
+                            sampler == Sampler::secure ? "discrete_gaussian" : "gaussian (textbook)", l2, "l2",
+                            PrivacyMeasure::approximate, note.empty() ? calibration : note + "; " + calibration));
   return m;
 }
 
@@ -202,14 +212,16 @@ void CountMechanism::prepare_exact_parameter() {
 }
 
 Rational CountMechanism::exact_parameter() const {
-  if (!exact_ready_) throw std::invalid_argument(exact_error_.empty() ? "privacy: no exact noise parameter" : exact_error_);
+  if (!exact_ready_)
+    throw std::invalid_argument(exact_error_.empty() ? "privacy: no exact noise parameter" : exact_error_);
   return exact_;
 }
 
 double CountMechanism::noise(Rng& rng) const {
   if (factor_ == 0) return 0.0;
   const double s = scale_ * factor_;
-  if (sampler_ == Sampler::textbook) return kind_ == CountNoise::laplace ? laplace_textbook(rng, s) : gaussian_textbook(rng, s);
+  if (sampler_ == Sampler::textbook)
+    return kind_ == CountNoise::laplace ? laplace_textbook(rng, s) : gaussian_textbook(rng, s);
   if (kind_ == CountNoise::laplace) return static_cast<double>(discrete_laplace(rng, exact_parameter()));
   return static_cast<double>(discrete_gaussian(rng, exact_parameter()));
 }
@@ -225,7 +237,8 @@ double CountMechanism::noise(NumpyRandomState& numpy) const {
 double CountMechanism::tail_probability(double theta) const {
   if (factor_ == 0) return theta <= 0 ? 1.0 : 0.0;
   const double s = scale_ * factor_;
-  if (sampler_ == Sampler::textbook) return kind_ == CountNoise::laplace ? laplace_tail(s, theta) : gaussian_tail(s, theta);
+  if (sampler_ == Sampler::textbook)
+    return kind_ == CountNoise::laplace ? laplace_tail(s, theta) : gaussian_tail(s, theta);
   const auto k = static_cast<std::int64_t>(std::ceil(theta));
   if (kind_ == CountNoise::laplace) return discrete_laplace_tail_probability(s, k);
   return discrete_gaussian_tail_probability(s * s, k);
@@ -238,8 +251,9 @@ std::uint64_t CountMechanism::count_at_least(Rng& rng, std::uint64_t trials, dou
     const double p = tail_probability(theta);
     return p <= 0 ? 0 : rng.binomial(trials, p);
   }
-  return binomial_tail_count(rng, trials, kind_ == CountNoise::laplace ? ExactNoise::discrete_laplace : ExactNoise::discrete_gaussian,
-                             exact_parameter(), static_cast<std::int64_t>(std::ceil(theta)));
+  return binomial_tail_count(
+      rng, trials, kind_ == CountNoise::laplace ? ExactNoise::discrete_laplace : ExactNoise::discrete_gaussian,
+      exact_parameter(), static_cast<std::int64_t>(std::ceil(theta)));
 }
 
 double CountMechanism::draw_tail(Rng& rng, double theta) const {
@@ -272,17 +286,20 @@ double CountMechanism::upper_quantile(double p) const {
 std::string CountMechanism::describe() const {
   std::ostringstream o;
   if (kind_ == CountNoise::laplace)
-    o << (sampler_ == Sampler::secure ? "discrete Laplace" : "Laplace") << "(" << scale_ << "), L1 sensitivity " << sensitivity_;
+    o << (sampler_ == Sampler::secure ? "discrete Laplace" : "Laplace") << "(" << scale_ << "), L1 sensitivity "
+      << sensitivity_;
   else
-    o << (sampler_ == Sampler::secure ? "discrete Gaussian" : "Gaussian") << "(sigma " << scale_ << "), L2 sensitivity " << sensitivity_;
+    o << (sampler_ == Sampler::secure ? "discrete Gaussian" : "Gaussian") << "(sigma " << scale_ << "), L2 sensitivity "
+      << sensitivity_;
   o << sampler_suffix(sampler_);
   return o.str();
 }
 
-RealMechanism RealMechanism::laplace(BudgetLedger& ledger, Sampler sampler, double l1, double epsilon, double bound, std::string step,
-                                     std::string note) {
+RealMechanism RealMechanism::laplace(BudgetLedger& ledger, Sampler sampler, double l1, double epsilon, double bound,
+                                     std::string step, std::string note) {
   check_budget(epsilon, l1, step);
-  if (!(bound > 0) || !std::isfinite(bound)) throw std::invalid_argument("privacy: the range bound of '" + step + "' must be finite and > 0");
+  if (!(bound > 0) || !std::isfinite(bound))
+    throw std::invalid_argument("privacy: the range bound of '" + step + "' must be finite and > 0");
   RealMechanism m;
   m.sampler_ = sampler;
   m.epsilon_ = epsilon;
@@ -294,12 +311,14 @@ RealMechanism RealMechanism::laplace(BudgetLedger& ledger, Sampler sampler, doub
     // construction at epsilon / factor.
     m.snapping_ = std::make_shared<SnappingLaplace>(epsilon, l1, bound);
     m.scale_ = m.snapping_->lambda();
-    if (m.factor_ > 0 && m.factor_ != 1) m.snapping_ = std::make_shared<SnappingLaplace>(epsilon / m.factor_, l1, bound);
+    if (m.factor_ > 0 && m.factor_ != 1)
+      m.snapping_ = std::make_shared<SnappingLaplace>(epsilon / m.factor_, l1, bound);
   } else {
     m.scale_ = l1 / epsilon;
   }
-  ledger.charge(typed_entry(ledger, std::move(step), epsilon, 0.0, sampler == Sampler::secure ? "snapping_laplace" : "laplace (textbook)", l1, "l1",
-                             PrivacyMeasure::pure, std::move(note)));
+  ledger.charge(typed_entry(ledger, std::move(step), epsilon, 0.0,
+                            sampler == Sampler::secure ? "snapping_laplace" : "laplace (textbook)", l1, "l1",
+                            PrivacyMeasure::pure, std::move(note)));
   return m;
 }
 
@@ -312,9 +331,11 @@ double RealMechanism::noisy(Rng& rng, double value) const {
 void charge(BudgetLedger& ledger, std::string step, double epsilon, std::string mechanism, double sensitivity,
             std::string sensitivity_norm, std::string note, double delta) {
   check_budget(epsilon, sensitivity, step);
-  ledger.charge(typed_entry(ledger, std::move(step), epsilon, delta, std::move(mechanism), sensitivity, std::move(sensitivity_norm),
-                             ledger.measure() == PrivacyMeasure::local ? PrivacyMeasure::local
-                                                        : (delta > 0 ? PrivacyMeasure::approximate : PrivacyMeasure::pure), std::move(note)));
+  ledger.charge(typed_entry(
+      ledger, std::move(step), epsilon, delta, std::move(mechanism), sensitivity, std::move(sensitivity_norm),
+      ledger.measure() == PrivacyMeasure::local ? PrivacyMeasure::local
+                                                : (delta > 0 ? PrivacyMeasure::approximate : PrivacyMeasure::pure),
+      std::move(note)));
 }
 
 }  // namespace dpclust::privacy

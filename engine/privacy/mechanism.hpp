@@ -43,19 +43,19 @@ class CountMechanism {
  public:
   // eps-DP, L1 sensitivity: discrete Laplace (= two-sided geometric) of scale l1/eps, or textbook
   // continuous Laplace.
-  static CountMechanism laplace(BudgetLedger& ledger, Sampler sampler, double l1_sensitivity, double epsilon, std::string step,
-                                std::string note = "");
+  static CountMechanism laplace(BudgetLedger& ledger, Sampler sampler, double l1_sensitivity, double epsilon,
+                                std::string step, std::string note = "");
   // (eps, delta)-DP, L2 sensitivity: sigma = sqrt(2 ln(1.25/delta)) l2 / eps (Dwork & Roth Thm A.1,
   // eps < 1); discrete Gaussian with that sigma^2, or textbook continuous Gaussian.
-  static CountMechanism gaussian(BudgetLedger& ledger, Sampler sampler, double l2_sensitivity, double epsilon, double delta,
-                                 std::string step, std::string note = "");
+  static CountMechanism gaussian(BudgetLedger& ledger, Sampler sampler, double l2_sensitivity, double epsilon,
+                                 double delta, std::string step, std::string note = "");
   // (eps, delta)-DP at any eps > 0, L2 sensitivity (privacy/gaussian_calibration.hpp): textbook = the
   // continuous Gaussian with Balle & Wang's analytic sigma (diffprivlib's GaussianAnalytic); secure = the
   // discrete Gaussian with the sigma of its rho-zCDP guarantee converted to (eps, delta) (Canonne, Kamath &
   // Steinke 2020, Thm 14 and Cor 13). One entry covers one release of a vector (every coordinate gets
   // this noise) of the given L2 sensitivity, or disjoint such vectors.
-  static CountMechanism gaussian_tight(BudgetLedger& ledger, Sampler sampler, double l2_sensitivity, double epsilon, double delta,
-                                       std::string step, std::string note = "");
+  static CountMechanism gaussian_tight(BudgetLedger& ledger, Sampler sampler, double l2_sensitivity, double epsilon,
+                                       double delta, std::string step, std::string note = "");
 
   CountNoise kind() const { return kind_; }
   Sampler sampler() const { return sampler_; }
@@ -65,7 +65,7 @@ class CountMechanism {
   // The calibrated scale: Laplace b = l1/eps, Gaussian sigma.
   double scale() const { return scale_; }
 
-  double noise(Rng& rng) const;                      // Z
+  double noise(Rng& rng) const;  // Z
   double noisy(Rng& rng, double count) const { return count + noise(rng); }
   // Z from numpy's legacy stream, as a paper's own Python code draws it: RandomState.laplace(0, b) or
   // RandomState.normal(0, sigma), one call per value. Continuous noise on doubles, so textbook sampler
@@ -121,8 +121,8 @@ double gaussian_sigma2_at_least(double l2, double epsilon, double delta);
 // value + continuous Laplace(l1/eps), unclamped.
 class RealMechanism {
  public:
-  static RealMechanism laplace(BudgetLedger& ledger, Sampler sampler, double l1_sensitivity, double epsilon, double bound,
-                               std::string step, std::string note = "");
+  static RealMechanism laplace(BudgetLedger& ledger, Sampler sampler, double l1_sensitivity, double epsilon,
+                               double bound, std::string step, std::string note = "");
   double noisy(Rng& rng, double value) const;
   double scale() const { return scale_; }
   double bound() const { return bound_; }

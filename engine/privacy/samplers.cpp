@@ -84,11 +84,11 @@ U256 twice(const U256& a) {  // a < 2^255
 bool bernoulli_ratio_narrow(Rng& rng, std::uint64_t num, std::uint64_t den) {
   for (;;) {
     const std::uint64_t word = rng.next_u64();
-    const u128 scaled = static_cast<u128>(num) << 64;         // num 2^64 < 2^127
-    const u128 word_den = static_cast<u128>(word) * den;      // W den < 2^127
-    if (word_den + den <= scaled) return true;                // W < P
-    if (word_den > scaled) return false;                      // W > P
-    num = static_cast<std::uint64_t>(scaled - word_den);      // W = P: the remainder, < den
+    const u128 scaled = static_cast<u128>(num) << 64;     // num 2^64 < 2^127
+    const u128 word_den = static_cast<u128>(word) * den;  // W den < 2^127
+    if (word_den + den <= scaled) return true;            // W < P
+    if (word_den > scaled) return false;                  // W > P
+    num = static_cast<std::uint64_t>(scaled - word_den);  // W = P: the remainder, < den
   }
 }
 
@@ -316,13 +316,13 @@ std::uint64_t geometric_failures(Rng& rng, std::uint64_t t) {
   if (t == 0) throw std::invalid_argument("geometric_failures: t must be at least 1");
   // geometric_floor(t, 1) is X with Pr[X = x] ∝ exp(-x/t) on {0, 1, ...}: exactly this law.
   const u128 g = geometric_floor(rng, t, 1);
-  return g > std::numeric_limits<std::uint64_t>::max() ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(g);
+  return g > std::numeric_limits<std::uint64_t>::max() ? std::numeric_limits<std::uint64_t>::max()
+                                                       : static_cast<std::uint64_t>(g);
 }
 
 double discrete_laplace_tail_probability(double scale, std::int64_t k) {
   if (!std::isfinite(scale) || !(scale > 0))
-    throw std::invalid_argument("discrete_laplace_tail_probability: scale = " + str(scale) +
-                                " must be finite and > 0");
+    throw std::invalid_argument("discrete_laplace_tail_probability: scale = " + str(scale) + " must be finite and > 0");
   // Pr[Z = z] = (1 - q) / (1 + q) q^|z|, so Pr[Z >= k] = q^k / (1 + q) for k >= 0.
   const double q = std::exp(-1.0 / scale);
   if (k >= 0) return std::exp(-static_cast<double>(k) / scale) / (1.0 + q);
@@ -389,8 +389,7 @@ SnappingLaplace::SnappingLaplace(double epsilon, double sensitivity, double boun
   if (!positive(epsilon))
     throw std::invalid_argument("snapping mechanism: epsilon = " + str(epsilon) + " must be finite and > 0");
   if (!positive(sensitivity))
-    throw std::invalid_argument("snapping mechanism: sensitivity = " + str(sensitivity) +
-                                " must be finite and > 0");
+    throw std::invalid_argument("snapping mechanism: sensitivity = " + str(sensitivity) + " must be finite and > 0");
   if (!positive(bound))
     throw std::invalid_argument("snapping mechanism: bound = " + str(bound) + " must be finite and > 0");
   const double b0 = bound / sensitivity;
@@ -412,13 +411,13 @@ SnappingLaplace::SnappingLaplace(double epsilon, double sensitivity, double boun
   // (each <= 2^-53 relative) are covered by three ulps up: lambda is never below the exact value.
   lambda_units_ = round_up((1.0 + 0x1p-49 * bound_units_) / epsilon, 3);
   if (!(lambda_units_ < bound_units_))
-    throw std::invalid_argument("snapping mechanism: needs lambda < B (Mironov 2012, Theorem 1), but lambda = " +
-                                str(lambda_units_) + " >= B = " + str(bound_units_) +
-                                " (in units of the sensitivity): raise the bound or epsilon");
+    throw std::invalid_argument(
+        "snapping mechanism: needs lambda < B (Mironov 2012, Theorem 1), but lambda = " + str(lambda_units_) +
+        " >= B = " + str(bound_units_) + " (in units of the sensitivity): raise the bound or epsilon");
   if (!(bound_units_ < 0x1p46 * lambda_units_))
-    throw std::invalid_argument("snapping mechanism: needs B < 2^46 lambda (Mironov 2012, Theorem 1), but B = " +
-                                str(bound_units_) + " and lambda = " + str(lambda_units_) +
-                                " (in units of the sensitivity): lower the bound or epsilon");
+    throw std::invalid_argument(
+        "snapping mechanism: needs B < 2^46 lambda (Mironov 2012, Theorem 1), but B = " + str(bound_units_) +
+        " and lambda = " + str(lambda_units_) + " (in units of the sensitivity): lower the bound or epsilon");
   // Lambda: the smallest power of two >= lambda.
   const double mant = std::frexp(lambda_units_, &exp2);
   grid_units_ = mant == 0.5 ? lambda_units_ : std::ldexp(1.0, exp2);
@@ -433,11 +432,11 @@ double SnappingLaplace::release(Rng& rng, double value) const {
   // std::clamp rather than fmin(fmax(...)): the same value for every non-NaN input when the bounds are
   // not zero (no signed-zero tie; NaN is refused above and cannot arise below), without libm calls.
   const double x = std::clamp(value / unit_, -bound_units_, bound_units_);  // clamp_B(f(D))
-  const double u = uniform_full_precision(rng);                                        // U*
-  const bool negative = (rng.next_u64() >> 63) != 0;                                   // S
-  double noise = lambda_units_ * std::log(u);  // lambda (x) LN(U*), <= 0
-  if (negative) noise = -noise;                // exact
-  const double y = x + noise;                  // one rounding, as in M12
+  const double u = uniform_full_precision(rng);                             // U*
+  const bool negative = (rng.next_u64() >> 63) != 0;                        // S
+  double noise = lambda_units_ * std::log(u);                               // lambda (x) LN(U*), <= 0
+  if (negative) noise = -noise;                                             // exact
+  const double y = x + noise;                                               // one rounding, as in M12
   // Round to the nearest multiple of Lambda, ties towards +infinity (M12 Sec. 5.2). y / Lambda is exact
   // (power of two) and so is r - floor(r); |r| < 2^47 + 2^11, so m Lambda is exact too.
   const double r = y / grid_units_;

@@ -48,7 +48,7 @@ std::string param_text(const json& params, const std::vector<std::string>& names
 struct Entry {  // one results cell (or skipped cell) placed in a table
   std::string series, method;
   bool baseline = false;  // the trivial baseline (role trivial_baseline; uniform_centres in older results)
-  json params;  // without epsilon
+  json params;            // without epsilon
   std::optional<double> epsilon;
   bool reference = false, local = false;
   const json* cell = nullptr;  // null for a skipped cell
@@ -63,14 +63,16 @@ bool same_column(const std::optional<double>& a, const std::optional<double>& b)
 // The trials of a cell that failed: no value of the metric (an undefined value included: NaN is stored as null),
 // no cluster found (n_clusters 0 when recorded), or, with a baseline median, a value no better than it in the
 // metric's direction.
-std::size_t count_failures(const json& cell, const std::string& metric, Better better, std::optional<double> baseline_median) {
+std::size_t count_failures(const json& cell, const std::string& metric, Better better,
+                           std::optional<double> baseline_median) {
   const char* part = trial_part(cell, metric);
   if (!part || !cell.contains("trials") || !cell["trials"].is_array()) return 0;
   std::size_t failed = 0;
   for (const auto& t : cell["trials"]) {
     const json* v = t.contains(part) && t[part].is_object() && t[part].contains(metric) ? &t[part][metric] : nullptr;
     bool fail = !v || !v->is_number();
-    if (!fail && t.contains("metrics") && t["metrics"].is_object() && t["metrics"].contains("n_clusters") && t["metrics"]["n_clusters"].is_number())
+    if (!fail && t.contains("metrics") && t["metrics"].is_object() && t["metrics"].contains("n_clusters") &&
+        t["metrics"]["n_clusters"].is_number())
       fail = t["metrics"]["n_clusters"].get<double>() == 0;
     if (!fail && baseline_median) fail = no_better_than(v->get<double>(), *baseline_median, better);
     failed += fail;
@@ -86,7 +88,8 @@ std::string side_class(const json* record, std::string* detail) {
   const std::string source = record ? text_of(*record, "source") : "";
   if (source == "public") {
     const json& v = record->contains("value") ? (*record)["value"] : json(nullptr);
-    return "given" + (v.is_null() ? std::string(" (") + text_of(*record, "how") + ")" : " " + (v.is_string() ? v.get<std::string>() : v.dump()));
+    return "given" + (v.is_null() ? std::string(" (") + text_of(*record, "how") + ")"
+                                  : " " + (v.is_string() ? v.get<std::string>() : v.dump()));
   }
   if (source == "data") return "taken from the data: " + text_of(*record, "how");
   *detail = source == "private" ? "estimated privately" : source == "rule" ? "a rule on the public inputs" : "not used";
@@ -136,11 +139,13 @@ void compare_side_information(ComparisonTable& t) {
     for (std::size_t i = 0; i < diff.groups.size(); ++i)
       if (i != largest || tied > 0)
         for (ComparisonRow* r : rows)
-          if (std::find(diff.groups[i].rows.begin(), diff.groups[i].rows.end(), r->label) != diff.groups[i].rows.end()) {
+          if (std::find(diff.groups[i].rows.begin(), diff.groups[i].rows.end(), r->label) !=
+              diff.groups[i].rows.end()) {
             r->side_differs = true;
             diff.marked.push_back(r->label);
           }
-    // A "not given" group says which kind each of its rows is: "not given (estimated privately: dpm; not used: dp_kmeans)".
+    // A "not given" group says which kind each of its rows is: "not given (estimated privately: dpm; not used:
+    // dp_kmeans)".
     for (std::size_t i = 0; i < diff.groups.size(); ++i) {
       if (kinds_of[i].empty()) continue;
       std::vector<std::pair<std::string, std::string>> kinds;  // kind -> its rows
@@ -165,7 +170,9 @@ void compare_deltas(ComparisonTable& t) {
   for (const auto& r : t.rows) {
     if (r.role != RowRole::private_method || !r.side_information.is_array()) continue;
     for (const auto& rec : r.side_information) {
-      if (text_of(rec, "input") != "delta" || text_of(rec, "source") != "public" || !rec.contains("value") || !rec["value"].is_number()) continue;
+      if (text_of(rec, "input") != "delta" || text_of(rec, "source") != "public" || !rec.contains("value") ||
+          !rec["value"].is_number())
+        continue;
       std::ostringstream v;
       v << rec["value"].get<double>();
       auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x.description == v.str(); });
@@ -193,9 +200,11 @@ void check_monotonicity(ComparisonTable& t, double alpha) {
     for (std::size_t i = 0; i < r.cells.size(); ++i)
       for (std::size_t j = i + 1; j < r.cells.size(); ++j) {
         const auto &a = r.cells[i], &b = r.cells[j];
-        if (!t.columns[i] || !t.columns[j] || !a || !b || a->skipped || b->skipped || !a->ranked || !b->ranked) continue;
+        if (!t.columns[i] || !t.columns[j] || !a || !b || a->skipped || b->skipped || !a->ranked || !b->ranked)
+          continue;
         if (a->values.size() < 2 || b->values.size() < 2) continue;
-        const auto test = rank_sum_test(b->values, a->values, t.traits.better == Better::higher ? Alternative::less : Alternative::greater);
+        const auto test = rank_sum_test(b->values, a->values,
+                                        t.traits.better == Better::higher ? Alternative::less : Alternative::greater);
         if (test) pairs.push_back({ri, i, j, test->p});
       }
   }
@@ -229,7 +238,8 @@ bool compatible(const ComparisonRow& row, const json& reference) {
 // The benchmark's part of a table: spread and failures of every cell, the tests against the trivial baseline
 // and against each private row's non-private counterpart (two Holm families of their own), the side
 // information compared between rows.
-void annotate_benchmark(ComparisonTable& t, const std::vector<std::vector<const json*>>& cells_of, const std::string& metric, double alpha) {
+void annotate_benchmark(ComparisonTable& t, const std::vector<std::vector<const json*>>& cells_of,
+                        const std::string& metric, double alpha) {
   const bool ranked = t.traits.better != Better::none;
   const std::size_t none_col = t.columns.empty() || t.columns.back() ? t.columns.size() : t.columns.size() - 1;
   const ComparisonCell* base = nullptr;
@@ -259,7 +269,8 @@ void annotate_benchmark(ComparisonTable& t, const std::vector<std::vector<const 
       if (!c || c->skipped) continue;
       c->spread = spread(c->values);
       if (ranked && cells_of[ri][col] && ri != t.baseline_row) {
-        c->failures = count_failures(*cells_of[ri][col], metric, t.traits.better, r.role == RowRole::private_method ? base_median : std::nullopt);
+        c->failures = count_failures(*cells_of[ri][col], metric, t.traits.better,
+                                     r.role == RowRole::private_method ? base_median : std::nullopt);
         c->failure_against_baseline = base_median && r.role == RowRole::private_method;
       }
       if (!ranked || r.role != RowRole::private_method || !c->ranked) continue;
@@ -296,7 +307,8 @@ void annotate_benchmark(ComparisonTable& t, const std::vector<std::vector<const 
       if (r.role != RowRole::private_method) continue;
       for (auto& c : r.cells) {
         if (!c || !c->baseline_tested) continue;
-        const bool better = t.traits.better == Better::higher ? c->sample.median > base->sample.median : c->sample.median < base->sample.median;
+        const bool better = t.traits.better == Better::higher ? c->sample.median > base->sample.median
+                                                              : c->sample.median < base->sample.median;
         c->beats_baseline = better && c->baseline_p_holm && *c->baseline_p_holm < alpha;
         t.below_baseline += !c->beats_baseline;
       }
@@ -333,10 +345,12 @@ Entries collect_entries(const json& results_of_cells) {
     e.epsilon = epsilon_of(params);
     e.params = without_epsilon(params);
     // Results written before `private` existed: a cell with an epsilon is taken as private.
-    const bool priv = c.contains("private") && c["private"].is_boolean() ? c["private"].get<bool>() : e.epsilon.has_value();
+    const bool priv =
+        c.contains("private") && c["private"].is_boolean() ? c["private"].get<bool>() : e.epsilon.has_value();
     if (!priv || e.baseline) e.epsilon.reset();  // a non-private method's epsilon, if any, is not a privacy level
-    e.reference = !priv || e.baseline;  // the baseline (0-DP, no epsilon) sits in the no-epsilon column
-    e.local = priv && c.contains("privacy_spent") && c["privacy_spent"].is_object() && text_of(c["privacy_spent"], "measure") == "local";
+    e.reference = !priv || e.baseline;           // the baseline (0-DP, no epsilon) sits in the no-epsilon column
+    e.local = priv && c.contains("privacy_spent") && c["privacy_spent"].is_object() &&
+              text_of(c["privacy_spent"], "measure") == "local";
     if (e.local) local_series[e.series] = true;
     e.cell = &c;
     if (!entries.count(ds)) datasets.push_back(ds);
@@ -358,7 +372,8 @@ Entries collect_entries(const json& results_of_cells) {
 
 // The entries of a table: its axis's private cells and every reference; a results cell only when it holds the
 // metric (a metric may apply to some methods only, e.g. DSG_C). has_private: whether a private one is among them.
-std::vector<const Entry*> table_entries(const std::vector<Entry>& es, const std::string& metric, PrivacyAxis axis, bool& has_private) {
+std::vector<const Entry*> table_entries(const std::vector<Entry>& es, const std::string& metric, PrivacyAxis axis,
+                                        bool& has_private) {
   std::vector<const Entry*> in;
   has_private = false;
   for (const auto& e : es) {
@@ -377,7 +392,8 @@ void add_columns(ComparisonTable& t, const std::vector<const Entry*>& in) {
   bool none_column = false;
   for (const Entry* e : in) {
     if (!e->epsilon) none_column = true;
-    else if (std::none_of(eps.begin(), eps.end(), [&](double x) { return same_column(x, e->epsilon); })) eps.push_back(*e->epsilon);
+    else if (std::none_of(eps.begin(), eps.end(), [&](double x) { return same_column(x, e->epsilon); }))
+      eps.push_back(*e->epsilon);
   }
   std::sort(eps.begin(), eps.end());
   for (double x : eps) t.columns.emplace_back(x);
@@ -390,7 +406,8 @@ ComparisonCell table_cell(const Entry& entry, ComparisonTable& t, const std::str
   ComparisonCell cc;
   if (e->cell) {
     cc.values = trial_values(*e->cell, metric);
-    cc.trials = e->cell->contains("trials") && (*e->cell)["trials"].is_array() ? (*e->cell)["trials"].size() : cc.values.size();
+    cc.trials =
+        e->cell->contains("trials") && (*e->cell)["trials"].is_array() ? (*e->cell)["trials"].size() : cc.values.size();
     cc.sample = summarize(cc.values, t.traits);
     cc.ranked = cc.sample.n > 0 && 2 * cc.sample.n >= cc.trials;
     t.unranked_cells += !cc.ranked;
@@ -405,12 +422,14 @@ ComparisonCell table_cell(const Entry& entry, ComparisonTable& t, const std::str
 
 // Rows: one per (series, parameters without epsilon); private rows first, references last. cells_of: the results
 // cell behind each row's cell.
-std::vector<std::vector<const json*>> add_rows(ComparisonTable& t, const std::vector<const Entry*>& in, const std::string& metric) {
+std::vector<std::vector<const json*>> add_rows(ComparisonTable& t, const std::vector<const Entry*>& in,
+                                               const std::string& metric) {
   std::vector<std::vector<const json*>> cells_of;
   for (bool ref : {false, true}) {
     for (const Entry* e : in) {
       if (e->reference != ref) continue;
-      auto row = std::find_if(t.rows.begin(), t.rows.end(), [&](const ComparisonRow& r) { return r.series == e->series && r.params == e->params; });
+      auto row = std::find_if(t.rows.begin(), t.rows.end(),
+                              [&](const ComparisonRow& r) { return r.series == e->series && r.params == e->params; });
       if (row == t.rows.end()) {
         ComparisonRow r;
         r.series = e->series;
@@ -425,14 +444,17 @@ std::vector<std::vector<const json*>> add_rows(ComparisonTable& t, const std::ve
       }
       if (e->cell) {
         if (row->counterpart.empty()) row->counterpart = text_of(*e->cell, "counterpart");
-        if (row->side_information.is_null() && e->cell->contains("side_information")) row->side_information = (*e->cell)["side_information"];
+        if (row->side_information.is_null() && e->cell->contains("side_information"))
+          row->side_information = (*e->cell)["side_information"];
         if (row->oracle.empty() && e->cell->contains("tuning") && (*e->cell)["tuning"].is_object() &&
             (*e->cell)["tuning"].value("oracle", false) && (*e->cell)["tuning"].contains("reasons"))
           for (const auto& why : (*e->cell)["tuning"]["reasons"])
             if (why.is_string()) row->oracle.push_back(why.get<std::string>());
       }
       const std::size_t col = static_cast<std::size_t>(
-          std::find_if(t.columns.begin(), t.columns.end(), [&](const std::optional<double>& c) { return same_column(c, e->epsilon); }) - t.columns.begin());
+          std::find_if(t.columns.begin(), t.columns.end(),
+                       [&](const std::optional<double>& c) { return same_column(c, e->epsilon); }) -
+          t.columns.begin());
       if (row->cells[col] && !e->cell) continue;  // a cell that ran wins over a skipped record of it
       if (e->cell) cells_of[static_cast<std::size_t>(row - t.rows.begin())][col] = e->cell;
       row->cells[col] = table_cell(*e, t, metric);
@@ -449,7 +471,8 @@ void label_rows(ComparisonTable& t, PrivacyAxis axis) {
     for (const auto& o : t.rows) {
       if (&o == &r || o.series != r.series) continue;
       for (const auto& [k, v] : r.params.items())
-        if ((!o.params.contains(k) || o.params[k] != v) && std::find(differ.begin(), differ.end(), k) == differ.end()) differ.push_back(k);
+        if ((!o.params.contains(k) || o.params[k] != v) && std::find(differ.begin(), differ.end(), k) == differ.end())
+          differ.push_back(k);
       for (const auto& [k, v] : o.params.items())
         if (!r.params.contains(k) && std::find(differ.begin(), differ.end(), k) == differ.end()) differ.push_back(k);
     }
@@ -474,7 +497,8 @@ void test_against_best(ComparisonTable& t, double alpha) {
       for (auto& r : t.rows) {
         auto& c = r.cells[col];
         if (!c || c->skipped || !c->ranked) continue;
-        const bool better = !best || (t.traits.better == Better::higher ? c->sample.median > best->sample.median : c->sample.median < best->sample.median);
+        const bool better = !best || (t.traits.better == Better::higher ? c->sample.median > best->sample.median
+                                                                        : c->sample.median < best->sample.median);
         if (better) best = &*c;
       }
       if (!best) continue;
@@ -503,8 +527,9 @@ void test_against_best(ComparisonTable& t, double alpha) {
 }
 
 // One table: a dataset's entries for one metric on one privacy axis (nullopt when nothing belongs in it).
-std::optional<ComparisonTable> one_table(const std::string& experiment, const std::string& ds, const std::vector<Entry>& es,
-                                         const std::string& metric, PrivacyAxis axis, const ComparisonOptions& opts) {
+std::optional<ComparisonTable> one_table(const std::string& experiment, const std::string& ds,
+                                         const std::vector<Entry>& es, const std::string& metric, PrivacyAxis axis,
+                                         const ComparisonOptions& opts) {
   ComparisonTable t;
   t.experiment = experiment;
   t.dataset = ds;
@@ -528,7 +553,8 @@ const char* to_string(PrivacyAxis a) { return a == PrivacyAxis::local ? "local" 
 
 std::string figure_name_part(const std::string& name) {
   std::string out;
-  for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_') ? c : '_';
+  for (char c : name)
+    out += (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_') ? c : '_';
   return out.empty() ? "_" : out;
 }
 
@@ -553,11 +579,13 @@ std::vector<SkippedCell> skipped_cells(const json& experiment) {
       if (e.is_object()) add(e);
   if (auto it = experiment.find("cells"); it != experiment.end() && it->is_array())
     for (const auto& c : *it)
-      if (c.is_object() && ((c.contains("skipped") && c["skipped"].is_object()) || text_of(c, "status") == "skipped")) add(c);
+      if (c.is_object() && ((c.contains("skipped") && c["skipped"].is_object()) || text_of(c, "status") == "skipped"))
+        add(c);
   return out;
 }
 
-std::vector<ComparisonTable> compare_methods(const std::string& experiment, const json& results, const ComparisonOptions& opts) {
+std::vector<ComparisonTable> compare_methods(const std::string& experiment, const json& results,
+                                             const ComparisonOptions& opts) {
   using namespace comparison_detail;
   std::vector<ComparisonTable> tables;
   auto cells_it = results.find("cells");

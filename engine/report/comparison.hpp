@@ -58,10 +58,10 @@ struct ComparisonCell {
   // Ranked: at least half of the trials have a value (2 n >= trials). A cell with fewer is shown, not ranked:
   // its median would rest on a minority of its trials (1 of 10 silhouettes defined).
   bool ranked = false;
-  bool best = false;           // the best median of its column among the ranked cells (ties: every cell with it)
-  std::optional<RankSumTest> test;    // against the column's best (none for the best, or an unranked cell)
-  std::optional<double> p_holm;       // the test's p, Holm-adjusted within the table
-  bool significant = false;           // p_holm < alpha
+  bool best = false;                // the best median of its column among the ranked cells (ties: every cell with it)
+  std::optional<RankSumTest> test;  // against the column's best (none for the best, or an unranked cell)
+  std::optional<double> p_holm;     // the test's p, Holm-adjusted within the table
+  bool significant = false;         // p_holm < alpha
   std::optional<std::string> skipped;  // "reason (fix)" of a cell recorded as skipped
   // A private method's cell that is not a private release: its results.json `non_private` notes (n treated
   // as public, a range from the true maximum, the textbook sampler, bounds from the data, ...).
@@ -94,12 +94,12 @@ struct ComparisonRow {
   std::string method;      // the registered method of the row's cells
   bool reference = false;  // a non-private method (no epsilon), or the trivial baseline
   RowRole role = RowRole::private_method;
-  std::string counterpart;             // the cells' declared non-private counterpart (a method name)
-  std::string counterpart_label;       // the row it is tested against; empty when the table has none
-  nlohmann::json side_information;     // the first cell's record (null when not recorded: older results)
-  std::vector<std::string> oracle;     // tuning.reasons of an oracle-tuned row (empty: chosen on public information)
-  bool side_differs = false;           // given other side information than most comparable rows (see the table's differences)
-  nlohmann::json params;   // the row's parameters without epsilon
+  std::string counterpart;          // the cells' declared non-private counterpart (a method name)
+  std::string counterpart_label;    // the row it is tested against; empty when the table has none
+  nlohmann::json side_information;  // the first cell's record (null when not recorded: older results)
+  std::vector<std::string> oracle;  // tuning.reasons of an oracle-tuned row (empty: chosen on public information)
+  bool side_differs = false;  // given other side information than most comparable rows (see the table's differences)
+  nlohmann::json params;      // the row's parameters without epsilon
   std::vector<std::optional<ComparisonCell>> cells;  // one per column
   // Significantly worse with more epsilon (private rows): the pairs of columns (smaller epsilon, larger epsilon)
   // where the larger one's trials are worse (one-sided rank-sum test, Holm over the table's pairs, p_holm < alpha).
@@ -118,21 +118,22 @@ struct ComparisonTable {
   std::vector<ComparisonRow> rows;             // private rows in the results' order, then the references
   std::size_t tests = 0;                       // tests in the Holm family (the table)
   std::size_t significant = 0;
-  std::vector<double> radii;                   // local tables: the `radius` values of the local rows
+  std::vector<double> radii;  // local tables: the `radius` values of the local rows
   // Benchmarks: the trivial baseline's row (index into rows), the tests against it and against the
   // counterparts, and the side information that differs between the private rows and the baseline.
   std::optional<std::size_t> baseline_row;
   std::size_t baseline_tests = 0, below_baseline = 0, baseline_compared = 0;
   std::size_t counterpart_tests = 0, counterpart_significant = 0;
   struct SideGroup {
-    std::string description;  // "given 5", "taken from the data: ...", "not given (estimated privately: dpm; not used: dp_kmeans)"
-    std::vector<std::string> rows;    // the rows' labels
+    std::string description;  // "given 5", "taken from the data: ...", "not given (estimated privately: dpm; not used:
+                              // dp_kmeans)"
+    std::vector<std::string> rows;     // the rows' labels
     bool rows_in_description = false;  // a "not given" group names its rows by kind in its description
   };
   struct SideDifference {
     std::string input;
-    std::vector<SideGroup> groups;     // one per distinct description, in row order
-    std::vector<std::string> marked;   // the rows marked for this input (outside its largest group)
+    std::vector<SideGroup> groups;    // one per distinct description, in row order
+    std::vector<std::string> marked;  // the rows marked for this input (outside its largest group)
   };
   std::vector<SideDifference> side_differences;
   std::vector<std::string> side_not_recorded;  // comparable rows whose cells carry no side-information record
@@ -152,7 +153,8 @@ struct ComparisonOptions {
 // Every table of one experiment's results (a results.json document as Results holds it), by dataset
 // (in the order the cells name them), metric (sorted), central before local. Metrics are the cells'
 // `aggregates` (the metrics part; diagnostics and evaluation statistics are not compared).
-std::vector<ComparisonTable> compare_methods(const std::string& experiment, const nlohmann::json& results, const ComparisonOptions& opts = {});
+std::vector<ComparisonTable> compare_methods(const std::string& experiment, const nlohmann::json& results,
+                                             const ComparisonOptions& opts = {});
 
 // File-name-safe form of a dataset or metric name (letters, digits, '.', '-', '_'; anything else '_'),
 // as plots/plot_comparison.py names the figure: <figures>/comparison/<experiment>/<dataset>__<metric>.png.

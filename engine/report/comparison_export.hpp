@@ -24,7 +24,7 @@ std::string comparison_latex(const std::vector<const ComparisonTable*>& tables);
 std::vector<std::filesystem::path> write_comparison_tables(const Results& results, const std::filesystem::path& dir,
                                                            const ComparisonOptions& opts = {});
 // The two files' paths of one (dataset, metric), relative to `dir`.
-std::filesystem::path comparison_table_file(const std::string& experiment, const std::string& dataset, const std::string& metric,
-                                            const std::string& extension);
+std::filesystem::path comparison_table_file(const std::string& experiment, const std::string& dataset,
+                                            const std::string& metric, const std::string& extension);
 
 }  // namespace dpclust::report

@@ -11,11 +11,12 @@
 namespace dpclust::report {
 
 struct ComparisonSectionOptions {
-  std::filesystem::path figures_dir;   // where plots/make_figures.py wrote comparison/<experiment>/*.png
-  std::filesystem::path report_path;   // the report file (links are relative to it)
-  std::set<std::string> folded;        // experiments shown folded (<details>): those the paper sections judge
+  std::filesystem::path figures_dir;  // where plots/make_figures.py wrote comparison/<experiment>/*.png
+  std::filesystem::path report_path;  // the report file (links are relative to it)
+  std::set<std::string> folded;       // experiments shown folded (<details>): those the paper sections judge
   ComparisonOptions stats;
-  std::filesystem::path tables_dir;    // where the CSV and LaTeX tables are written (comparison_export.hpp); empty: no link
+  std::filesystem::path
+      tables_dir;  // where the CSV and LaTeX tables are written (comparison_export.hpp); empty: no link
 };
 
 // One table as Markdown (heading, table, notes; no figure link).

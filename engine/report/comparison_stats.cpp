@@ -10,7 +10,9 @@
 
 namespace dpclust::report {
 
-const char* to_string(Better b) { return b == Better::higher ? "higher is better" : b == Better::lower ? "lower is better" : "no better direction"; }
+const char* to_string(Better b) {
+  return b == Better::higher ? "higher is better" : b == Better::lower ? "lower is better" : "no better direction";
+}
 
 MetricTraits metric_traits(const std::string& metric) {
   constexpr auto none = std::nullopt;
@@ -21,10 +23,10 @@ MetricTraits metric_traits(const std::string& metric) {
       {"ari", {Better::higher, -0.5, 1.0}},
       {"ami", {Better::higher, none, 1.0}},
       {"nmi", {Better::higher, 0.0, 1.0}},
-      {"f_measure", {Better::higher, 0.0, 1.0}},           // DP WaveCluster Sec. 7
+      {"f_measure", {Better::higher, 0.0, 1.0}},  // DP WaveCluster Sec. 7
       {"overall_f_measure", {Better::higher, 0.0, 1.0}},
-      {"of", {Better::higher, 0.0, 1.0}},                  // DRBT Eq. 14
-      {"ari_vs_original", {Better::higher, -0.5, 1.0}},    // nD-Laplace thesis Sec. 5.3.2
+      {"of", {Better::higher, 0.0, 1.0}},                // DRBT Eq. 14
+      {"ari_vs_original", {Better::higher, -0.5, 1.0}},  // nD-Laplace thesis Sec. 5.3.2
       {"ami_vs_original", {Better::higher, none, 1.0}},
       {"dsg_c", {Better::lower, 0.0, none}},               // DP WaveCluster Sec. 6.1 (cell distances per true cell)
       {"ocm", {Better::lower, 0.0, 1.0}},                  // Sec. 6.2 (1 - matched share)
@@ -76,7 +78,8 @@ Sample summarize(const std::vector<double>& v, const MetricTraits& range) {
   // The same interval as the runner's aggregates (run/aggregate.cpp), then cut to the metric's range:
   // a t-interval over a few trials can leave it (ARI up to 2.1 with 3 trials).
   const boost::math::students_t t(static_cast<double>(v.size() - 1));
-  const double half = boost::math::quantile(boost::math::complement(t, 0.025)) * s.sd / std::sqrt(static_cast<double>(v.size()));
+  const double half =
+      boost::math::quantile(boost::math::complement(t, 0.025)) * s.sd / std::sqrt(static_cast<double>(v.size()));
   double lo = s.mean - half, hi = s.mean + half;
   if (range.lo) lo = std::max(lo, *range.lo);
   if (range.hi) hi = std::min(hi, *range.hi);
@@ -115,7 +118,8 @@ std::optional<MedianInterval> median_interval(std::vector<double> v) {
   return m;
 }
 
-std::optional<RankSumTest> rank_sum_test(const std::vector<double>& a, const std::vector<double>& b, Alternative alternative) {
+std::optional<RankSumTest> rank_sum_test(const std::vector<double>& a, const std::vector<double>& b,
+                                         Alternative alternative) {
   if (a.empty() || b.empty()) return std::nullopt;
   const std::size_t na = a.size(), nb = b.size(), N = na + nb;
   // Mid-ranks of the pooled sample; tie groups for the variance.
@@ -156,7 +160,7 @@ std::optional<RankSumTest> rank_sum_test(const std::vector<double>& a, const std
         for (std::size_t u = 0; u < f[i][j - 1].size(); ++u) f[i][j][u] += f[i][j - 1][u];
       }
     const std::vector<double>& dist = f[na][nb];
-    double total = 0, below = 0, above = 0;  // P(U <= u), P(U >= u) as counts
+    double total = 0, below = 0, above = 0;        // P(U <= u), P(U >= u) as counts
     const auto u = static_cast<std::size_t>(r.u);  // whole without ties
     for (std::size_t x = 0; x < dist.size(); ++x) {
       total += dist[x];
@@ -164,7 +168,7 @@ std::optional<RankSumTest> rank_sum_test(const std::vector<double>& a, const std
       if (x >= u) above += dist[x];
     }
     r.exact = true;
-    r.p = alternative == Alternative::less ? below / total
+    r.p = alternative == Alternative::less      ? below / total
           : alternative == Alternative::greater ? above / total
                                                 : std::min(1.0, 2 * std::min(below, above) / total);
     return r;
@@ -177,7 +181,8 @@ std::optional<RankSumTest> rank_sum_test(const std::vector<double>& a, const std
   const double sd = std::sqrt(var);
   const boost::math::normal normal;
   if (alternative == Alternative::less) r.p = boost::math::cdf(normal, (r.u - mu + 0.5) / sd);
-  else if (alternative == Alternative::greater) r.p = boost::math::cdf(boost::math::complement(normal, (r.u - mu - 0.5) / sd));
+  else if (alternative == Alternative::greater)
+    r.p = boost::math::cdf(boost::math::complement(normal, (r.u - mu - 0.5) / sd));
   else r.p = std::min(1.0, 2 * boost::math::cdf(boost::math::complement(normal, (std::fabs(r.u - mu) - 0.5) / sd)));
   return r;
 }

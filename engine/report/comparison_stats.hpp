@@ -86,7 +86,6 @@ struct RankSumTest {
 std::optional<RankSumTest> rank_sum_test(const std::vector<double>& a, const std::vector<double>& b,
                                          Alternative alternative = Alternative::two_sided);
 
-
 // Holm's step-down adjustment (Holm 1979) of a family of p-values, returned in the input order:
 // with p sorted ascending p_(1) <= ... <= p_(m), adjusted p_(i) = max_{j <= i} min(1, (m - j + 1) p_(j)).
 // Rejecting where the adjusted p < alpha keeps the family-wise error rate at alpha.

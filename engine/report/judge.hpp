@@ -13,13 +13,12 @@
 //   not run               no result covers it.
 // The tolerance verdict alone (holds / differs) stays visible beside it, and a verdict whose two rules
 // disagree says so: "holds (within tolerance; the published value lies outside our k-seed band,
-// percentile 0.0)", or "within seed variance (outside tolerance; ... inside our k-seed band ...)". A value or claim may carry
-// a reason (and a link) that the report prints when it differs or is within seed variance.
-// Claims stated in words are checked where they can be computed: orderings between series,
-// thresholds, and which parameter value is best; orderings and thresholds use the same machinery.
-// Published running times (DP-DBSCAN Table 3) are compared, not judged.
-// Values with `authors_code:` are also checked against an experiment run with the authors' own seeds
-// (exact at the published value's printed decimals, or the difference) or code options (by tolerance):
+// percentile 0.0)", or "within seed variance (outside tolerance; ... inside our k-seed band ...)". A value or claim may
+// carry a reason (and a link) that the report prints when it differs or is within seed variance. Claims stated in words
+// are checked where they can be computed: orderings between series, thresholds, and which parameter value is best;
+// orderings and thresholds use the same machinery. Published running times (DP-DBSCAN Table 3) are compared, not
+// judged. Values with `authors_code:` are also checked against an experiment run with the authors' own seeds (exact at
+// the published value's printed decimals, or the difference) or code options (by tolerance):
 //
 // Each judge returns an outcome struct and renders nothing: markdown.hpp turns outcomes into text.
 //   judge_values.cpp   published values (tolerance and seed variance)
@@ -48,15 +47,15 @@ enum class BandDisagreement {
 };
 
 struct ValueOutcome {
-  Verdict verdict = Verdict::not_run;            // by the paper's protocol (see the top of this file)
-  Verdict tolerance_verdict = Verdict::not_run;  // |mean - published| <= tolerance alone
+  Verdict verdict = Verdict::not_run;                      // by the paper's protocol (see the top of this file)
+  Verdict tolerance_verdict = Verdict::not_run;            // |mean - published| <= tolerance alone
   BandDisagreement disagreement = BandDisagreement::none;  // the report says so beside the verdict
   std::optional<double> mean;
   std::optional<std::pair<double, double>> ci95;
   std::size_t trials = 0;
-  std::optional<double> percentile;                  // of the published value in the k-seed statistic
-  std::optional<std::pair<double, double>> band;     // central interval of the k-seed statistic
-  bool band_exact = true;                            // every k-subset enumerated (else resampled)
+  std::optional<double> percentile;               // of the published value in the k-seed statistic
+  std::optional<std::pair<double, double>> band;  // central interval of the k-seed statistic
+  bool band_exact = true;                         // every k-subset enumerated (else resampled)
   std::string note;  // e.g. "3 cells match: add a parameter filter", "too few trials for a variance verdict (n < 10)"
 };
 
@@ -69,8 +68,9 @@ Verdict judge(double published, double tolerance, bool relative, std::optional<d
 // half a unit of the published value's last printed decimal (0.005 for 0.95), so that a value that holds
 // is said to lie outside the band only when every number printed as it does (a deterministic 0.947
 // is printed 0.95).
-Verdict judge_seed_variance(Verdict tolerance_verdict, double published, const std::vector<double>& trials, const Protocol& p,
-                            const VerdictSettings& s, ValueOutcome& out, double printed_half_width = 0);
+Verdict judge_seed_variance(Verdict tolerance_verdict, double published, const std::vector<double>& trials,
+                            const Protocol& p, const VerdictSettings& s, ValueOutcome& out,
+                            double printed_half_width = 0);
 
 // The fewest trials that allow a variance verdict for a protocol: max(min_trials_for_variance, 2k).
 std::size_t min_trials_for(const Protocol& p, const VerdictSettings& s);
@@ -96,17 +96,18 @@ struct GapReduction {
   double value = 0;
   std::optional<std::pair<double, double>> interval;
 };
-GapReduction gap_reduction(const std::vector<double>& series, const std::vector<double>& baseline, const std::vector<double>& against,
-                           const ResampleSettings& rs = {}, double coverage = 0.95);
+GapReduction gap_reduction(const std::vector<double>& series, const std::vector<double>& baseline,
+                           const std::vector<double>& against, const ResampleSettings& rs = {}, double coverage = 0.95);
 
-// The reduction of the area under a curve (FastLloyd's "up to 88% reduction in clustering error" against SuLloyd, as its
-// plots/synthetic_bar.py computes it: the area under the NICV-over-eps curve by the trapezoid rule, over SuLloyd's):
-// 1 - area(series) / area(against), each curve the means of its trials at the points `x` (ascending; series[i] and
-// against[i] are the trials at x[i]). NaN when against's area is 0 or fewer than two points. `interval`: the central
-// `coverage` interval of the same quantity over bootstrap resamples (every point's trials drawn with replacement,
-// independently, from the seeded stream of `rs`); absent when a point has fewer than 2 trials.
+// The reduction of the area under a curve (FastLloyd's "up to 88% reduction in clustering error" against SuLloyd, as
+// its plots/synthetic_bar.py computes it: the area under the NICV-over-eps curve by the trapezoid rule, over
+// SuLloyd's): 1 - area(series) / area(against), each curve the means of its trials at the points `x` (ascending;
+// series[i] and against[i] are the trials at x[i]). NaN when against's area is 0 or fewer than two points. `interval`:
+// the central `coverage` interval of the same quantity over bootstrap resamples (every point's trials drawn with
+// replacement, independently, from the seeded stream of `rs`); absent when a point has fewer than 2 trials.
 GapReduction auc_reduction(const std::vector<double>& x, const std::vector<std::vector<double>>& series,
-                           const std::vector<std::vector<double>>& against, const ResampleSettings& rs = {}, double coverage = 0.95);
+                           const std::vector<std::vector<double>>& against, const ResampleSettings& rs = {},
+                           double coverage = 0.95);
 
 // Our running time of one published timing: the median over trials of the trial's timing field.
 struct TimingOutcome {
@@ -125,14 +126,15 @@ int printed_decimals(const std::string& text);
 //                       published value's printed decimals: exact, or differs by (reproduction - published);
 //   compare: tolerance  evaluate() on the authors' experiment (mean over all trials, the usual verdicts).
 struct AuthorsOutcome {
-  bool run = false;                                   // a cell of the authors' experiment was found
-  std::optional<double> reproduced;                   // the protocol's statistic (seeds) or the mean (tolerance)
+  bool run = false;                                        // a cell of the authors' experiment was found
+  std::optional<double> reproduced;                        // the protocol's statistic (seeds) or the mean (tolerance)
   std::vector<std::pair<std::uint64_t, double>> per_seed;  // every seeded trial of the cell, by seed
-  std::vector<std::uint64_t> missing_seeds;           // of 0..K-1
-  std::optional<bool> exact;                          // compare: seeds, when reproduced
-  double difference = 0;                              // reproduced - published
-  ValueOutcome tolerance;                             // compare: tolerance
-  std::string status;  // "exact", "differs by -0.034", "missing seeds 1, 2", "not run (configs/paper/E.yaml)", a verdict
+  std::vector<std::uint64_t> missing_seeds;                // of 0..K-1
+  std::optional<bool> exact;                               // compare: seeds, when reproduced
+  double difference = 0;                                   // reproduced - published
+  ValueOutcome tolerance;                                  // compare: tolerance
+  std::string
+      status;  // "exact", "differs by -0.034", "missing seeds 1, 2", "not run (configs/paper/E.yaml)", a verdict
 };
 AuthorsOutcome evaluate_authors(const PublishedValue& v, const Results& results, const VerdictSettings& s = {});
 

@@ -61,7 +61,8 @@ AuthorsOutcome evaluate_authors(const PublishedValue& v, const Results& results,
     return out;
   }
   if (cells.size() > 1) {
-    out.status = std::to_string(cells.size()) + " cells of " + a.experiment + " match: the reference entry needs a parameter filter";
+    out.status = std::to_string(cells.size()) + " cells of " + a.experiment +
+                 " match: the reference entry needs a parameter filter";
     return out;
   }
   const json& cell = *cells[0];
@@ -76,7 +77,9 @@ AuthorsOutcome evaluate_authors(const PublishedValue& v, const Results& results,
     for (const auto& t : cell["trials"]) {
       if (!t.contains("seed") || !t["seed"].is_number_integer()) continue;  // unsigned counts as integer too
       if (!t["seed"].is_number_unsigned() && t["seed"].get<long long>() < 0) continue;
-      if (!t.contains(part) || !t[part].is_object() || !t[part].contains(v.query.metric) || !t[part][v.query.metric].is_number()) continue;
+      if (!t.contains(part) || !t[part].is_object() || !t[part].contains(v.query.metric) ||
+          !t[part][v.query.metric].is_number())
+        continue;
       by_seed.emplace(t["seed"].get<std::uint64_t>(), t[part][v.query.metric].get<double>());
     }
   out.per_seed.assign(by_seed.begin(), by_seed.end());
@@ -89,7 +92,8 @@ AuthorsOutcome evaluate_authors(const PublishedValue& v, const Results& results,
   }
   if (!out.missing_seeds.empty()) {
     out.status = "missing seeds ";
-    for (std::size_t i = 0; i < out.missing_seeds.size(); ++i) out.status += (i ? ", " : "") + std::to_string(out.missing_seeds[i]);
+    for (std::size_t i = 0; i < out.missing_seeds.size(); ++i)
+      out.status += (i ? ", " : "") + std::to_string(out.missing_seeds[i]);
     return out;
   }
   if (v.protocol.statistic == SeedStatistic::median) {

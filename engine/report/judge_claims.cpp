@@ -70,8 +70,8 @@ std::optional<std::pair<double, double>> bootstrap_interval(const ResampleSettin
 
 }  // namespace
 
-GapReduction gap_reduction(const std::vector<double>& series, const std::vector<double>& baseline, const std::vector<double>& against,
-                           const ResampleSettings& rs, double coverage) {
+GapReduction gap_reduction(const std::vector<double>& series, const std::vector<double>& baseline,
+                           const std::vector<double>& against, const ResampleSettings& rs, double coverage) {
   GapReduction out;
   out.value = reduction(mean(series), mean(baseline), mean(against));
   if (series.size() < 2 || baseline.size() < 2 || against.size() < 2 || rs.resamples == 0) return out;
@@ -90,7 +90,8 @@ double trapezoid_area(const std::vector<double>& x, const std::vector<double>& y
   return area;
 }
 
-double area_reduction(const std::vector<double>& x, const std::vector<double>& series, const std::vector<double>& against) {
+double area_reduction(const std::vector<double>& x, const std::vector<double>& series,
+                      const std::vector<double>& against) {
   const double base = trapezoid_area(x, against);
   return base == 0 || x.size() < 2 ? std::nan("") : 1.0 - trapezoid_area(x, series) / base;
 }
@@ -98,7 +99,8 @@ double area_reduction(const std::vector<double>& x, const std::vector<double>& s
 }  // namespace
 
 GapReduction auc_reduction(const std::vector<double>& x, const std::vector<std::vector<double>>& series,
-                           const std::vector<std::vector<double>>& against, const ResampleSettings& rs, double coverage) {
+                           const std::vector<std::vector<double>>& against, const ResampleSettings& rs,
+                           double coverage) {
   GapReduction out;
   std::vector<double> s(x.size()), a(x.size());
   for (std::size_t i = 0; i < x.size(); ++i) {
@@ -131,7 +133,8 @@ struct LargestReduction {
     if (!std::isfinite(r.value)) return;
     ++out.checked;
     per_group += (per_group.empty() ? "" : "; ") + group + ": " + fmt(100 * r.value, 1) + "%";
-    if (r.interval) per_group += " [" + fmt(100 * r.interval->first, 1) + "%, " + fmt(100 * r.interval->second, 1) + "%]";
+    if (r.interval)
+      per_group += " [" + fmt(100 * r.interval->first, 1) + "%, " + fmt(100 * r.interval->second, 1) + "%]";
     if (best_group.empty() || r.value > best.value) {
       best_group = group;
       best = r;
@@ -143,12 +146,14 @@ struct LargestReduction {
   void settle(const Claim& c, const VerdictSettings& s, const std::string& head, ClaimOutcome& out) const {
     if (out.checked == 0) return;
     const bool ok = std::fabs(best.value - c.expected) <= c.expected_tolerance + 1e-12;
-    const bool inside = best.interval && c.expected >= best.interval->first - 1e-12 && c.expected <= best.interval->second + 1e-12;
+    const bool inside =
+        best.interval && c.expected >= best.interval->first - 1e-12 && c.expected <= best.interval->second + 1e-12;
     out.satisfied = ok ? out.checked : 0;
     out.within = !ok && inside ? out.checked : 0;
-    out.detail = head + fmt(100 * best.value, 1) + "% (" + best_group + "; claimed " + fmt(100 * c.expected, 0) + "% +- " +
-                 fmt(100 * c.expected_tolerance, 0) + "%" +
-                 (best.interval ? std::string(inside ? ", inside" : ", outside") + " our bootstrap " + fmt(100 * s.coverage, 0) + "% interval"
+    out.detail = head + fmt(100 * best.value, 1) + "% (" + best_group + "; claimed " + fmt(100 * c.expected, 0) +
+                 "% +- " + fmt(100 * c.expected_tolerance, 0) + "%" +
+                 (best.interval ? std::string(inside ? ", inside" : ", outside") + " our bootstrap " +
+                                      fmt(100 * s.coverage, 0) + "% interval"
                                 : std::string(", no interval: fewer than 2 trials")) +
                  "); per group: " + per_group;
   }
@@ -156,12 +161,14 @@ struct LargestReduction {
 
 // ordering: in every group, each winner's mean better than each loser's; a violation within seed variance when 0
 // lies inside the k-seed distribution of the difference.
-void judge_ordering(const Claim& c, const Results& results, const VerdictSettings& s, ClaimOutcome& out, std::vector<std::string>& violations) {
+void judge_ordering(const Claim& c, const Results& results, const VerdictSettings& s, ClaimOutcome& out,
+                    std::vector<std::string>& violations) {
   const auto better = [&](double a, double b) { return c.lower_is_better ? a < b : a > b; };
   Query q = c.query;
   q.series.clear();
   std::map<std::string, std::map<std::string, const json*>> groups;  // group -> series -> cell
-  for (const json* cell : results.cells(q)) groups[group_key(*cell, c.group_by)][(*cell)["series"].get<std::string>()] = cell;
+  for (const json* cell : results.cells(q))
+    groups[group_key(*cell, c.group_by)][(*cell)["series"].get<std::string>()] = cell;
   for (const auto& [g, cells] : groups) {
     std::map<std::string, double> means;
     for (const auto& [series, cell] : cells) means[series] = mean_of(*cell, c.query.metric);
@@ -184,8 +191,8 @@ void judge_ordering(const Claim& c, const Results& results, const VerdictSetting
           const SeedDistribution d = difference_distribution(a, b, s.resample);
           const bool within = inside_central(d, 0.0, s.coverage);
           all_within = all_within && within;
-          why = "0 at percentile " + fmt(percentile(d, 0.0), 1) + " of the k-seed difference: " +
-                (within ? "within seed variance" : "differs");
+          why = "0 at percentile " + fmt(percentile(d, 0.0), 1) +
+                " of the k-seed difference: " + (within ? "within seed variance" : "differs");
         }
         if (violations.size() < 4)
           violations.push_back(g + ": " + w + " " + fmt_value(c.query.metric, means.at(w)) + " vs " + l + " " +
@@ -214,14 +221,15 @@ void judge_threshold(const Claim& c, const Results& results, const VerdictSettin
     } else {
       const bool within = inside_central(d, c.bound, s.coverage);
       out.within += within;
-      why = "bound at percentile " + fmt(percentile(d, c.bound), 1) + " of the k-seed statistic: " + (within ? "within seed variance" : "differs");
+      why = "bound at percentile " + fmt(percentile(d, c.bound), 1) +
+            " of the k-seed statistic: " + (within ? "within seed variance" : "differs");
     }
     if (violations.size() < 4) {
       // Name the cell by the parameters the claim filters on (the others are fixed).
       std::string at_params;
       for (const auto& [k, r] : c.query.where) at_params += " " + k + "=" + (*cell)["params"][k].dump();
-      violations.push_back((*cell)["dataset"].get<std::string>() + " " + (*cell)["series"].get<std::string>() + at_params + ": " + fmt_value(c.query.metric, m) + " (" +
-                           why + ")");
+      violations.push_back((*cell)["dataset"].get<std::string>() + " " + (*cell)["series"].get<std::string>() +
+                           at_params + ": " + fmt_value(c.query.metric, m) + " (" + why + ")");
     }
   }
 }
@@ -232,16 +240,20 @@ void judge_gap_reduction(const Claim& c, const Results& results, const VerdictSe
   Query q = c.query;
   q.series.clear();
   std::map<std::string, std::map<std::string, const json*>> groups;
-  for (const json* cell : results.cells(q)) groups[group_key(*cell, c.group_by)][(*cell)["series"].get<std::string>()] = cell;
+  for (const json* cell : results.cells(q))
+    groups[group_key(*cell, c.group_by)][(*cell)["series"].get<std::string>()] = cell;
   LargestReduction largest;
   for (const auto& [g, cells] : groups) {
     if (!cells.count(c.query.series) || !cells.count(c.baseline) || !cells.count(c.against)) continue;
-    const auto values = [&cells = cells, &c](const std::string& sr) { return trial_values(*cells.at(sr), c.query.metric); };
-    largest.add(g, gap_reduction(values(c.query.series), values(c.baseline), values(c.against), s.resample, s.coverage), out);
+    const auto values = [&cells = cells, &c](const std::string& sr) {
+      return trial_values(*cells.at(sr), c.query.metric);
+    };
+    largest.add(g, gap_reduction(values(c.query.series), values(c.baseline), values(c.against), s.resample, s.coverage),
+                out);
   }
   largest.settle(c, s,
-                 "largest " + c.query.series + " reduction of the " + c.query.metric + " gap between " + c.baseline + " and " +
-                     c.against + ": ",
+                 "largest " + c.query.series + " reduction of the " + c.query.metric + " gap between " + c.baseline +
+                     " and " + c.against + ": ",
                  out);
 }
 

@@ -11,9 +11,10 @@ TimingOutcome evaluate(const PublishedTiming& t, const Results& results) {
   const auto cells = results.cells(t.query);
   if (cells.empty()) {
     if (!results.experiments().count(t.query.experiment))
-      out.note = results.skipped().count(t.query.experiment) ? "skipped (data missing)" : "experiment '" + t.query.experiment + "' not in the results";
-    else
-      out.note = "no matching cell";
+      out.note = results.skipped().count(t.query.experiment)
+                     ? "skipped (data missing)"
+                     : "experiment '" + t.query.experiment + "' not in the results";
+    else out.note = "no matching cell";
     return out;
   }
   if (cells.size() > 1) {

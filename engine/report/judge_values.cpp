@@ -38,8 +38,8 @@ std::size_t min_trials_for(const Protocol& p, const VerdictSettings& s) {
   return std::max(s.min_trials_for_variance, 2 * k);
 }
 
-Verdict judge_seed_variance(Verdict tolerance_verdict, double published, const std::vector<double>& trials, const Protocol& p,
-                            const VerdictSettings& s, ValueOutcome& out, double printed_half_width) {
+Verdict judge_seed_variance(Verdict tolerance_verdict, double published, const std::vector<double>& trials,
+                            const Protocol& p, const VerdictSettings& s, ValueOutcome& out, double printed_half_width) {
   out.disagreement = BandDisagreement::none;
   if (tolerance_verdict == Verdict::not_run) return Verdict::not_run;
   const std::size_t need = min_trials_for(p, s);
@@ -71,9 +71,10 @@ ValueOutcome evaluate(const PublishedValue& v, const Results& results, const Ver
   auto cells = results.cells(v.query);
   if (cells.empty()) {
     const auto sk = results.skipped().find(v.query.experiment);
-    const bool dataset_missing = sk != results.skipped().end() && sk->second.contains("datasets") && sk->second["datasets"].is_array() &&
-                                 std::find(sk->second["datasets"].begin(), sk->second["datasets"].end(), v.query.dataset) !=
-                                     sk->second["datasets"].end();
+    const bool dataset_missing =
+        sk != results.skipped().end() && sk->second.contains("datasets") && sk->second["datasets"].is_array() &&
+        std::find(sk->second["datasets"].begin(), sk->second["datasets"].end(), v.query.dataset) !=
+            sk->second["datasets"].end();
     if (dataset_missing) {
       out.note = "skipped: dataset '" + v.query.dataset + "' missing";
       if (sk->second.contains("fix")) out.note += "; fix: " + sk->second["fix"].get<std::string>();
@@ -98,10 +99,12 @@ ValueOutcome evaluate(const PublishedValue& v, const Results& results, const Ver
   }
   out.mean = (*st)["mean"].get<double>();
   out.trials = st->value("n", std::size_t{0});
-  if (st->contains("ci95") && (*st)["ci95"].is_array()) out.ci95 = std::make_pair((*st)["ci95"][0].get<double>(), (*st)["ci95"][1].get<double>());
+  if (st->contains("ci95") && (*st)["ci95"].is_array())
+    out.ci95 = std::make_pair((*st)["ci95"][0].get<double>(), (*st)["ci95"][1].get<double>());
   out.tolerance_verdict = judge(v.value, v.tolerance, v.relative, out.mean);
   const double half_width = v.value_text.empty() ? 0.0 : 0.5 * std::pow(10.0, -printed_decimals(v.value_text));
-  out.verdict = judge_seed_variance(out.tolerance_verdict, v.value, trial_values(*cells[0], v.query.metric), v.protocol, s, out, half_width);
+  out.verdict = judge_seed_variance(out.tolerance_verdict, v.value, trial_values(*cells[0], v.query.metric), v.protocol,
+                                    s, out, half_width);
   return out;
 }
 
@@ -125,11 +128,13 @@ int printed_decimals(const std::string& text) {
 
 std::size_t parse_min_trials_for_variance(const std::string& text) {
   const auto bad = [&](const std::string& why) {
-    return InputError("--min-trials-for-variance", why + ", got '" + text + "'",
-                      "give an integer >= 2: the fewest trials of a cell that allow a variance verdict (the reference file's "
-                      "verdicts.min_trials_for_variance otherwise)");
+    return InputError(
+        "--min-trials-for-variance", why + ", got '" + text + "'",
+        "give an integer >= 2: the fewest trials of a cell that allow a variance verdict (the reference file's "
+        "verdicts.min_trials_for_variance otherwise)");
   };
-  if (text.empty() || text.size() > 7 || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+  if (text.empty() || text.size() > 7 ||
+      !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
     throw bad("must be an integer >= 2 and <= 1000000");
   const std::size_t n = std::stoul(text);
   if (n < 2 || n > 1000000) throw bad("must be an integer >= 2 and <= 1000000");

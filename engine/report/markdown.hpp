@@ -37,6 +37,7 @@ struct ReportSummary {
 std::string value_verdict_text(const ValueOutcome& o);
 
 // The whole report as Markdown; `summary`, when given, receives its verdict counts.
-std::string write_markdown(const Reference& ref, const Results& results, const ReportOptions& opts, ReportSummary* summary = nullptr);
+std::string write_markdown(const Reference& ref, const Results& results, const ReportOptions& opts,
+                           ReportSummary* summary = nullptr);
 
 }  // namespace dpclust::report

@@ -58,38 +58,49 @@ void read_tolerance(const YAML::Node& n, double& tol, bool& relative, const std:
 }
 
 // Every key of a map node must be one of `allowed`; the error names the entry and suggests the closest key.
-void check_keys(const YAML::Node& n, std::initializer_list<const char*> allowed, const std::string& file, const std::string& what) {
+void check_keys(const YAML::Node& n, std::initializer_list<const char*> allowed, const std::string& file,
+                const std::string& what) {
   if (!n.IsMap()) throw InputError(at(file, n), what + ": expected a map");
   std::vector<std::string> names(allowed.begin(), allowed.end());
   for (const auto& kv : n) {
     const std::string key = kv.first.as<std::string>();
     if (std::find(names.begin(), names.end(), key) != names.end()) continue;
     const std::string near = closest_match(key, names);
-    throw InputError(at(file, kv.first), what + ": unknown key '" + key + "'", near.empty() ? "" : "did you mean '" + near + "'?");
+    throw InputError(at(file, kv.first), what + ": unknown key '" + key + "'",
+                     near.empty() ? "" : "did you mean '" + near + "'?");
   }
 }
 
 constexpr const char* kProtocolForms =
-    "protocol: {statistic: mean, seeds: K} (mean over K seeds), {statistic: median, seeds: K} or {statistic: single} (one run)";
+    "protocol: {statistic: mean, seeds: K} (mean over K seeds), {statistic: median, seeds: K} or {statistic: single} "
+    "(one run)";
 
 // `protocol: {statistic: mean | median | single, seeds: K, note: "..."}`; `what` names the entry.
-Protocol parse_protocol(const YAML::Node& n, const YAML::Node& owner, const std::string& file, const std::string& what) {
-  if (!n) throw InputError(at(file, owner), what + ": needs a 'protocol' (how the paper obtained the value)", kProtocolForms);
+Protocol parse_protocol(const YAML::Node& n, const YAML::Node& owner, const std::string& file,
+                        const std::string& what) {
+  if (!n)
+    throw InputError(at(file, owner), what + ": needs a 'protocol' (how the paper obtained the value)", kProtocolForms);
   check_keys(n, {"statistic", "seeds", "note"}, file, what + " protocol");
   Protocol p;
   const std::string stat = n["statistic"] ? n["statistic"].as<std::string>() : "";
   if (stat == "mean") p.statistic = SeedStatistic::mean;
   else if (stat == "median") p.statistic = SeedStatistic::median;
   else if (stat == "single") p.statistic = SeedStatistic::single;
-  else throw InputError(at(file, n), what + ": protocol statistic '" + stat + "' is not one of mean, median, single", kProtocolForms);
+  else
+    throw InputError(at(file, n), what + ": protocol statistic '" + stat + "' is not one of mean, median, single",
+                     kProtocolForms);
   if (p.statistic == SeedStatistic::single) {
     if (n["seeds"] && n["seeds"].as<long long>() != 1)
-      throw InputError(at(file, n["seeds"]), what + ": a single-run protocol has no 'seeds' (or seeds: 1)", kProtocolForms);
+      throw InputError(at(file, n["seeds"]), what + ": a single-run protocol has no 'seeds' (or seeds: 1)",
+                       kProtocolForms);
     p.seeds = 1;
   } else {
-    if (!n["seeds"]) throw InputError(at(file, n), what + ": protocol '" + stat + "' needs 'seeds' (how many runs the paper combined)", kProtocolForms);
+    if (!n["seeds"])
+      throw InputError(at(file, n), what + ": protocol '" + stat + "' needs 'seeds' (how many runs the paper combined)",
+                       kProtocolForms);
     const long long k = n["seeds"].as<long long>();
-    if (k < 1 || k > 10000) throw InputError(at(file, n["seeds"]), what + ": protocol seeds must be in [1, 10000], got " + std::to_string(k));
+    if (k < 1 || k > 10000)
+      throw InputError(at(file, n["seeds"]), what + ": protocol seeds must be in [1, 10000], got " + std::to_string(k));
     p.seeds = static_cast<std::size_t>(k);
   }
   p.note = str(n, "note");
@@ -97,7 +108,8 @@ Protocol parse_protocol(const YAML::Node& n, const YAML::Node& owner, const std:
 }
 
 constexpr const char* kAuthorsForm =
-    "authors_code: {experiment: E, series: [s1, ...], label: \"...\", compare: seeds | tolerance, note: \"...\"} (all but experiment optional)";
+    "authors_code: {experiment: E, series: [s1, ...], label: \"...\", compare: seeds | tolerance, note: \"...\"} (all "
+    "but experiment optional)";
 
 // `authors_code: {experiment, series, label, compare, note}` of a value or a table.
 AuthorsCode parse_authors_code(const YAML::Node& n, const std::string& file, const std::string& what) {
@@ -113,7 +125,8 @@ AuthorsCode parse_authors_code(const YAML::Node& n, const std::string& file, con
   a.label = str(n, "label", "the authors' own seeds");
   const std::string compare = str(n, "compare", "seeds");
   if (compare != "seeds" && compare != "tolerance")
-    throw InputError(at(file, n["compare"]), what + ": authors_code compare '" + compare + "' is not one of seeds, tolerance", kAuthorsForm);
+    throw InputError(at(file, n["compare"]),
+                     what + ": authors_code compare '" + compare + "' is not one of seeds, tolerance", kAuthorsForm);
   a.by_seeds = compare == "seeds";
   a.note = str(n, "note");
   return a;
@@ -128,8 +141,8 @@ struct PerDataset {
   const std::string& of(const std::string& dataset) const { return mapped ? by_dataset.at(dataset) : all; }
 };
 
-PerDataset per_dataset(const YAML::Node& t, const char* key, const std::set<std::string>& datasets, const std::string& file,
-                       const std::string& what) {
+PerDataset per_dataset(const YAML::Node& t, const char* key, const std::set<std::string>& datasets,
+                       const std::string& file, const std::string& what) {
   PerDataset p;
   const YAML::Node n = t[key];
   if (!n) return p;
@@ -139,35 +152,42 @@ PerDataset per_dataset(const YAML::Node& t, const char* key, const std::set<std:
   }
   const std::string form = std::string("give '") + key + ": \"...\"' for every value, or '" + key +
                            ": {dataset: \"...\", ...}' naming every dataset of the table's values";
-  if (!n.IsMap()) throw InputError(at(file, n), what + ": '" + key + "' must be a string or a map from dataset to string", form);
+  if (!n.IsMap())
+    throw InputError(at(file, n), what + ": '" + key + "' must be a string or a map from dataset to string", form);
   p.mapped = true;
   for (const auto& kv : n) {
     const std::string d = kv.first.as<std::string>();
     if (!datasets.count(d)) {
       const std::string near = closest_match(d, std::vector<std::string>(datasets.begin(), datasets.end()));
-      throw InputError(at(file, kv.first), what + ": " + key + " names dataset '" + d + "', which has no value in the table",
+      throw InputError(at(file, kv.first),
+                       what + ": " + key + " names dataset '" + d + "', which has no value in the table",
                        near.empty() ? form : "did you mean '" + near + "'?");
     }
-    if (!kv.second.IsScalar()) throw InputError(at(file, kv.second), what + ": " + key + " of dataset '" + d + "' must be a string", form);
+    if (!kv.second.IsScalar())
+      throw InputError(at(file, kv.second), what + ": " + key + " of dataset '" + d + "' must be a string", form);
     p.by_dataset[d] = kv.second.Scalar();
   }
   for (const auto& d : datasets)
-    if (!p.by_dataset.count(d)) throw InputError(at(file, n), what + ": " + key + " has no entry for dataset '" + d + "'", form);
+    if (!p.by_dataset.count(d))
+      throw InputError(at(file, n), what + ": " + key + " has no entry for dataset '" + d + "'", form);
   return p;
 }
 
 VerdictSettings parse_verdict_settings(const YAML::Node& n, const std::string& file) {
   VerdictSettings s;
   if (!n) return s;
-  check_keys(n, {"min_trials_for_variance", "coverage", "max_exact_subsets", "resamples", "resample_seed"}, file, "verdicts");
+  check_keys(n, {"min_trials_for_variance", "coverage", "max_exact_subsets", "resamples", "resample_seed"}, file,
+             "verdicts");
   if (n["min_trials_for_variance"]) {
     const long long m = n["min_trials_for_variance"].as<long long>();
-    if (m < 2) throw InputError(at(file, n["min_trials_for_variance"]), "verdicts: min_trials_for_variance must be >= 2");
+    if (m < 2)
+      throw InputError(at(file, n["min_trials_for_variance"]), "verdicts: min_trials_for_variance must be >= 2");
     s.min_trials_for_variance = static_cast<std::size_t>(m);
   }
   if (n["coverage"]) {
     s.coverage = n["coverage"].as<double>();
-    if (!(s.coverage > 0 && s.coverage < 1)) throw InputError(at(file, n["coverage"]), "verdicts: coverage must be in (0, 1), e.g. 0.95");
+    if (!(s.coverage > 0 && s.coverage < 1))
+      throw InputError(at(file, n["coverage"]), "verdicts: coverage must be in (0, 1), e.g. 0.95");
   }
   if (n["max_exact_subsets"]) s.resample.max_exact = n["max_exact_subsets"].as<std::size_t>();
   if (n["resamples"]) {
@@ -198,14 +218,14 @@ void table_settings_apart(std::vector<PublishedValue>& values, std::size_t first
   }
 }
 
-
 // One entry of `values`.
 PublishedValue parse_value(const YAML::Node& n, const std::string& f) {
   PublishedValue v;
   v.id = str(n, "id");
   const std::string what = "published value '" + v.id + "'";
-  check_keys(n, {"id", "paper", "source", "setting", "value", "tolerance", "tolerance_relative", "query", "protocol", "reason", "see",
-                 "authors_code", "authors_run"},
+  check_keys(n,
+             {"id", "paper", "source", "setting", "value", "tolerance", "tolerance_relative", "query", "protocol",
+              "reason", "see", "authors_code", "authors_run"},
              f, what);
   v.paper = str(n, "paper");
   v.source = str(n, "source");
@@ -222,7 +242,8 @@ PublishedValue parse_value(const YAML::Node& n, const std::string& f) {
   if (n["authors_code"]) {
     v.authors_code = parse_authors_code(n["authors_code"], f, what);
     if (!covers(*v.authors_code, v.query.series))
-      throw InputError(at(f, n["authors_code"]), what + ": authors_code series do not include the value's series '" + v.query.series + "'",
+      throw InputError(at(f, n["authors_code"]),
+                       what + ": authors_code series do not include the value's series '" + v.query.series + "'",
                        "drop 'series' (a single value has one series)");
   }
   return v;
@@ -230,12 +251,14 @@ PublishedValue parse_value(const YAML::Node& n, const std::string& f) {
 
 // A compact table: values[metric][dataset][series] = number (null = not published). protocol,
 // reason and see apply to every value of the table; `overrides` change them for the values
-// matching {metric, dataset, series} (each optional). Appends the table's values to `values`; returns the index of its first.
+// matching {metric, dataset, series} (each optional). Appends the table's values to `values`; returns the index of its
+// first.
 std::size_t parse_table_values(const YAML::Node& t, const std::string& f, std::vector<PublishedValue>& values) {
   const std::string tid = str(t, "id");
   const std::string what = "table '" + tid + "'";
-  check_keys(t, {"id", "paper", "source", "setting", "labels", "experiment", "params", "where", "tolerance", "tolerance_relative", "values",
-                 "protocol", "reason", "see", "overrides", "authors_code", "authors_run"},
+  check_keys(t,
+             {"id", "paper", "source", "setting", "labels", "experiment", "params", "where", "tolerance",
+              "tolerance_relative", "values", "protocol", "reason", "see", "overrides", "authors_code", "authors_run"},
              f, what);
   double tol = 0;
   bool rel = false;
@@ -252,12 +275,14 @@ std::size_t parse_table_values(const YAML::Node& t, const std::string& f, std::v
     for (const auto& d : m.second)
       for (const auto& s : d.second)
         if (published(s.second)) datasets.insert(d.first.as<std::string>());
-  const PerDataset source = per_dataset(t, "source", datasets, f, what), setting = per_dataset(t, "setting", datasets, f, what);
+  const PerDataset source = per_dataset(t, "source", datasets, f, what),
+                   setting = per_dataset(t, "setting", datasets, f, what);
   // `labels: {series: "RP1, orthonormal"}`: how the setting column names a series (unused ones allowed,
   // so that one anchored map serves a family of tables).
   std::map<std::string, std::string> labels;
   if (t["labels"]) {
-    if (!t["labels"].IsMap()) throw InputError(at(f, t["labels"]), what + ": 'labels' must be a map from series to its name in the report");
+    if (!t["labels"].IsMap())
+      throw InputError(at(f, t["labels"]), what + ": 'labels' must be a map from series to its name in the report");
     for (const auto& kv : t["labels"]) labels[kv.first.as<std::string>()] = kv.second.as<std::string>();
   }
   for (const auto& m : t["values"])
@@ -292,14 +317,15 @@ std::size_t parse_table_values(const YAML::Node& t, const std::string& f, std::v
   if (authors)
     for (const auto& sr : authors->series)
       if (!authors_series_seen.count(sr))
-        throw InputError(at(f, t["authors_code"]), what + ": authors_code series '" + sr + "' is not a series of the table's values",
+        throw InputError(at(f, t["authors_code"]),
+                         what + ": authors_code series '" + sr + "' is not a series of the table's values",
                          "name series of the table's values (or drop 'series' for all)");
   return first;
 }
 
 // `overrides`: protocol, reason and see for the table's values matching {metric, dataset, series} (each optional).
-void apply_table_overrides(const YAML::Node& t, const std::string& f, const std::string& what, std::vector<PublishedValue>& values,
-                           std::size_t first) {
+void apply_table_overrides(const YAML::Node& t, const std::string& f, const std::string& what,
+                           std::vector<PublishedValue>& values, std::size_t first) {
   for (const auto& o : t["overrides"]) {
     const std::string owhat = what + " override";
     check_keys(o, {"metric", "dataset", "series", "protocol", "reason", "see"}, f, owhat);
@@ -307,15 +333,19 @@ void apply_table_overrides(const YAML::Node& t, const std::string& f, const std:
     std::size_t matched = 0;
     for (std::size_t i = first; i < values.size(); ++i) {
       PublishedValue& v = values[i];
-      if ((!om.empty() && om != v.query.metric) || (!od.empty() && od != v.query.dataset) || (!os.empty() && os != v.query.series)) continue;
+      if ((!om.empty() && om != v.query.metric) || (!od.empty() && od != v.query.dataset) ||
+          (!os.empty() && os != v.query.series))
+        continue;
       ++matched;
       if (o["protocol"]) v.protocol = parse_protocol(o["protocol"], o, f, "published value '" + v.id + "'");
       if (o["reason"]) v.reason = str(o, "reason");
       if (o["see"]) v.see = str(o, "see");
     }
     if (matched == 0)
-      throw InputError(at(f, o), owhat + " {metric: '" + om + "', dataset: '" + od + "', series: '" + os + "'} matches no published value",
-                       "name a metric, dataset and series of the table's values");
+      throw InputError(
+          at(f, o),
+          owhat + " {metric: '" + om + "', dataset: '" + od + "', series: '" + os + "'} matches no published value",
+          "name a metric, dataset and series of the table's values");
   }
 }
 
@@ -334,7 +364,8 @@ Claim parse_claim(const YAML::Node& n, const std::string& f) {
   else if (kind == "gap_reduction") c.kind = ClaimKind::gap_reduction;
   else if (kind == "auc_reduction") c.kind = ClaimKind::auc_reduction;
   else
-    throw InputError(at(f, n["kind"]), "unknown claim kind '" + kind + "'", "one of: ordering, threshold, best_at, gap_reduction, auc_reduction");
+    throw InputError(at(f, n["kind"]), "unknown claim kind '" + kind + "'",
+                     "one of: ordering, threshold, best_at, gap_reduction, auc_reduction");
   c.query = parse_query(n, f);
   c.lower_is_better = str(n, "better", "lower") == "lower";
   if (n["winners"]) c.winners = n["winners"].as<std::vector<std::string>>();
@@ -372,15 +403,19 @@ Claim parse_claim(const YAML::Node& n, const std::string& f) {
 void parse_timing_table(const YAML::Node& t, const std::string& f, std::vector<PublishedTiming>& timings) {
   const std::string tid = str(t, "id");
   const std::string what = "timing table '" + tid + "'";
-  check_keys(t, {"id", "paper", "source", "machine", "experiment", "metric", "params", "where", "series_for", "seconds"}, f, what);
+  check_keys(t,
+             {"id", "paper", "source", "machine", "experiment", "metric", "params", "where", "series_for", "seconds"},
+             f, what);
   Query base = parse_query(t, f);
   if (base.metric.empty()) base.metric = "method_seconds";
   if (!is_timing_metric(base.metric))
-    throw InputError(at(f, t["metric"]), what + ": metric '" + base.metric + "' is not a timing field", "method_seconds or metrics_seconds");
+    throw InputError(at(f, t["metric"]), what + ": metric '" + base.metric + "' is not a timing field",
+                     "method_seconds or metrics_seconds");
   std::map<std::string, std::string> series_for;
   if (t["series_for"])
     for (const auto& kv : t["series_for"]) series_for[kv.first.as<std::string>()] = kv.second.as<std::string>();
-  if (!t["seconds"] || !t["seconds"].IsMap()) throw InputError(at(f, t), what + ": needs 'seconds: {dataset: {column: seconds}}'");
+  if (!t["seconds"] || !t["seconds"].IsMap())
+    throw InputError(at(f, t), what + ": needs 'seconds: {dataset: {column: seconds}}'");
   for (const auto& d : t["seconds"])
     for (const auto& c : d.second) {
       PublishedTiming pt;
@@ -392,7 +427,8 @@ void parse_timing_table(const YAML::Node& t, const std::string& f, std::vector<P
       pt.query.dataset = d.first.as<std::string>();
       pt.query.series = series_for.count(pt.column) ? series_for.at(pt.column) : pt.column;
       pt.id = tid + "." + pt.query.dataset + "." + pt.column;
-      if (!c.second.IsScalar()) throw InputError(at(f, c.second), "timing '" + pt.id + "': expected seconds or a remark");
+      if (!c.second.IsScalar())
+        throw InputError(at(f, c.second), "timing '" + pt.id + "': expected seconds or a remark");
       double x = 0;
       if (YAML::convert<double>::decode(c.second, x)) {
         if (!(x > 0)) throw InputError(at(f, c.second), "timing '" + pt.id + "': seconds must be > 0");

@@ -15,8 +15,8 @@ namespace dpclust::report {
 // Which cells a value or claim is about.
 struct Query {
   std::string experiment, dataset, series, metric;
-  std::map<std::string, double> params;                         // exact numeric matches (1e-9)
-  std::map<std::string, std::pair<double, double>> where;       // inclusive ranges
+  std::map<std::string, double> params;                    // exact numeric matches (1e-9)
+  std::map<std::string, std::pair<double, double>> where;  // inclusive ranges
 };
 
 // `authors_code:` of a value or table: an experiment run with the authors' own random stream and
@@ -36,14 +36,15 @@ struct PublishedValue {
   // that expands into several values appends what tells them apart (see load_reference). Empty: the
   // report names the query (row_setting).
   std::string setting;
-  std::string label;            // the series as a reader names it (a table's `labels:`), e.g. "RP1, orthonormal"
+  std::string label;  // the series as a reader names it (a table's `labels:`), e.g. "RP1, orthonormal"
   double value = 0;
-  std::string value_text;       // the number as written in the reference file ("0.50"): its decimals are the printed precision
-  double tolerance = 0;         // absolute
-  bool relative = false;        // tolerance is relative to |value|
+  std::string
+      value_text;        // the number as written in the reference file ("0.50"): its decimals are the printed precision
+  double tolerance = 0;  // absolute
+  bool relative = false;  // tolerance is relative to |value|
   Query query;
-  Protocol protocol;            // how the paper obtained the value (required in the reference file)
-  std::string reason, see;      // why it differs (printed when it does), and a link or anchor
+  Protocol protocol;        // how the paper obtained the value (required in the reference file)
+  std::string reason, see;  // why it differs (printed when it does), and a link or anchor
   std::optional<AuthorsCode> authors_code;
   // Where the paper prints its numbers in figures only, the reference is its authors' code run here: `authors_run:`
   // says how (the script, its options, the code's version). The report marks such a value "(authors' code)" and
@@ -56,14 +57,14 @@ enum class ClaimKind { ordering, threshold, best_at, gap_reduction, auc_reductio
 struct Claim {
   std::string id, paper, source, text;
   ClaimKind kind = ClaimKind::ordering;
-  Query query;                          // experiment, metric, where/params filters (series unused for ordering)
+  Query query;  // experiment, metric, where/params filters (series unused for ordering)
   bool lower_is_better = true;
-  std::vector<std::string> winners, losers;   // ordering: every winner better than every loser
-  std::vector<std::string> group_by;          // ordering: compare within groups (e.g. dataset, epsilon)
-  std::string op;                             // threshold: "<", "<=", ">", ">="
-  double bound = 0;                           // threshold value
-  std::string over;                           // best_at: the parameter whose best value is claimed (the metric
-                                              // is averaged over the cells sharing each value)
+  std::vector<std::string> winners, losers;     // ordering: every winner better than every loser
+  std::vector<std::string> group_by;            // ordering: compare within groups (e.g. dataset, epsilon)
+  std::string op;                               // threshold: "<", "<=", ">", ">="
+  double bound = 0;                             // threshold value
+  std::string over;                             // best_at: the parameter whose best value is claimed (the metric
+                                                // is averaged over the cells sharing each value)
   double expected = 0, expected_tolerance = 0;  // best_at: claimed best value (+- tolerance); gap_reduction: the
                                                 // claimed largest reduction (+- tolerance)
   // gap_reduction: how much of the gap between `against` and `baseline` the claim's series (query.series)
@@ -73,7 +74,7 @@ struct Claim {
   // auc_reduction (FastLloyd's "up to 88% lower clustering error" than SuLloyd): per group (group_by, default the
   // dataset), the area under the metric's mean over the parameter `over` (trapezoids over the values both series ran),
   // 1 - area(series) / area(against); "up to `expected`" judged on the largest group (judge_claims.cpp).
-  Protocol protocol;                            // how the paper's numbers behind the claim were obtained
+  Protocol protocol;  // how the paper's numbers behind the claim were obtained
   std::string reason, see;
 };
 
@@ -81,10 +82,10 @@ struct Claim {
 // other language).
 struct PublishedTiming {
   std::string id, paper, source, machine;
-  std::string column;              // the paper's column (a series name, e.g. dp_dbscan_naive)
-  std::optional<double> seconds;   // absent when the paper prints "-"
-  std::string note;                // the paper's remark, e.g. "out of memory"
-  Query query;                     // experiment, dataset, series; metric: the trial `timing` field
+  std::string column;             // the paper's column (a series name, e.g. dp_dbscan_naive)
+  std::optional<double> seconds;  // absent when the paper prints "-"
+  std::string note;               // the paper's remark, e.g. "out of memory"
+  Query query;                    // experiment, dataset, series; metric: the trial `timing` field
 };
 
 // Top-level `verdicts:` of the reference file.

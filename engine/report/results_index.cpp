@@ -18,13 +18,15 @@ bool close(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0,
 
 Results::Results(const fs::path& dir) {
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw InputError(dir.string(), "not a results directory", "pass the --out directory of `dpclust run`");
+  if (!fs::is_directory(dir, ec))
+    throw InputError(dir.string(), "not a results directory", "pass the --out directory of `dpclust run`");
   for (const auto& e : fs::directory_iterator(dir)) {
     const fs::path audit = e.path() / "audit.json";
     if (fs::exists(audit)) {
       json a = json::parse(read_text_file(audit));
       if (a.value("schema", "") != "dpclust.audit/1")
-        throw InputError(audit.string(), "not a dpclust audit (schema dpclust.audit/1)", "rerun `dpclust audit` or remove the file");
+        throw InputError(audit.string(), "not a dpclust audit (schema dpclust.audit/1)",
+                         "rerun `dpclust audit` or remove the file");
       const std::string name = a.value("experiment", e.path().filename().string());  // before `a` is moved
       audits_[name] = std::move(a);
     }
@@ -53,7 +55,9 @@ std::vector<const json*> Results::cells(const Query& q) const {
     if (!q.dataset.empty() && cell["dataset"] != q.dataset) continue;
     if (!q.series.empty() && cell["series"] != q.series) continue;
     bool ok = true;
-    for (const auto& [k, v] : q.params) ok = ok && cell["params"].contains(k) && cell["params"][k].is_number() && close(cell["params"][k].get<double>(), v);
+    for (const auto& [k, v] : q.params)
+      ok = ok && cell["params"].contains(k) && cell["params"][k].is_number() &&
+           close(cell["params"][k].get<double>(), v);
     for (const auto& [k, r] : q.where) {
       ok = ok && cell["params"].contains(k) && cell["params"][k].is_number();
       if (ok) {
@@ -68,8 +72,10 @@ std::vector<const json*> Results::cells(const Query& q) const {
 
 namespace {
 // Where a cell keeps a number, in the order statistic() looks: the aggregate and the per-trial part.
-constexpr std::pair<const char*, const char*> kSources[] = {
-    {"aggregates", "metrics"}, {"diagnostics_aggregates", "diagnostics"}, {"evaluation_aggregates", "evaluation"}, {"timing", "timing"}};
+constexpr std::pair<const char*, const char*> kSources[] = {{"aggregates", "metrics"},
+                                                            {"diagnostics_aggregates", "diagnostics"},
+                                                            {"evaluation_aggregates", "evaluation"},
+                                                            {"timing", "timing"}};
 }  // namespace
 
 const json* statistic(const json& cell, const std::string& metric) {
@@ -84,7 +90,8 @@ std::vector<double> trial_values(const json& cell, const std::string& metric) {
     if (!cell.contains(where) || !cell[where].is_object() || !cell[where].contains(metric)) continue;
     if (!cell.contains("trials") || !cell["trials"].is_array()) return out;
     for (const auto& t : cell["trials"])
-      if (t.contains(part) && t[part].is_object() && t[part].contains(metric) && t[part][metric].is_number()) out.push_back(t[part][metric].get<double>());
+      if (t.contains(part) && t[part].is_object() && t[part].contains(metric) && t[part][metric].is_number())
+        out.push_back(t[part][metric].get<double>());
     return out;
   }
   return out;

@@ -104,7 +104,8 @@ class Reader {
     try {
       return json::parse(text);
     } catch (const json::parse_error& e) {
-      throw InputError(where_ + ": byte " + std::to_string(at + (e.byte > 0 ? e.byte - 1 : 0)), std::string("not valid JSON: ") + e.what(),
+      throw InputError(where_ + ": byte " + std::to_string(at + (e.byte > 0 ? e.byte - 1 : 0)),
+                       std::string("not valid JSON: ") + e.what(),
                        "rerun `dpclust run` (or `dpclust merge`) to rewrite the results");
     }
   }

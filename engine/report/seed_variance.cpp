@@ -102,7 +102,8 @@ SeedDistribution k_seed_distribution(const std::vector<double>& trials, const Pr
   return d;
 }
 
-SeedDistribution difference_distribution(const SeedDistribution& a, const SeedDistribution& b, const ResampleSettings& rs) {
+SeedDistribution difference_distribution(const SeedDistribution& a, const SeedDistribution& b,
+                                         const ResampleSettings& rs) {
   SeedDistribution d;
   if (a.values.empty() || b.values.empty()) return d;
   d.exact = a.exact && b.exact;
@@ -116,7 +117,8 @@ SeedDistribution difference_distribution(const SeedDistribution& a, const SeedDi
     d.values.reserve(rs.resamples);
     std::mt19937_64 rng(rs.seed ^ 0x9e3779b97f4a7c15ULL);
     const std::uint64_t ta = threshold_of(na), tb = threshold_of(nb);
-    for (std::size_t r = 0; r < rs.resamples; ++r) d.values.push_back(a.values[bounded(rng, na, ta)] - b.values[bounded(rng, nb, tb)]);
+    for (std::size_t r = 0; r < rs.resamples; ++r)
+      d.values.push_back(a.values[bounded(rng, na, ta)] - b.values[bounded(rng, nb, tb)]);
   }
   std::sort(d.values.begin(), d.values.end());
   return d;

@@ -34,9 +34,9 @@ struct Protocol {
 std::string describe(const Protocol& p);  // "mean of 3 seeds", "single run", "median of 5 seeds"
 
 struct ResampleSettings {
-  std::size_t max_exact = 200000;   // enumerate every k-subset up to this many
-  std::size_t resamples = 100000;   // else draw this many random k-subsets
-  std::uint64_t seed = 20240916;    // of the resampling stream (results do not depend on the run order)
+  std::size_t max_exact = 200000;  // enumerate every k-subset up to this many
+  std::size_t resamples = 100000;  // else draw this many random k-subsets
+  std::uint64_t seed = 20240916;   // of the resampling stream (results do not depend on the run order)
 };
 
 // The statistic of the k-subsets of `trials`, sorted ascending. `exact` says whether every subset was
@@ -49,11 +49,13 @@ struct SeedDistribution {
 // Number of k-subsets of n, saturated at SIZE_MAX.
 std::size_t choose(std::size_t n, std::size_t k);
 
-SeedDistribution k_seed_distribution(const std::vector<double>& trials, const Protocol& p, const ResampleSettings& rs = {});
+SeedDistribution k_seed_distribution(const std::vector<double>& trials, const Protocol& p,
+                                     const ResampleSettings& rs = {});
 
 // The distribution of a - b for independent draws a from `a` and b from `b` (both sorted): every pair
 // when |a| |b| <= max_exact, else `resamples` seeded random pairs. Used for ordering claims.
-SeedDistribution difference_distribution(const SeedDistribution& a, const SeedDistribution& b, const ResampleSettings& rs = {});
+SeedDistribution difference_distribution(const SeedDistribution& a, const SeedDistribution& b,
+                                         const ResampleSettings& rs = {});
 
 // Percentile of x in the distribution (mid-rank: 100 (#below + #equal / 2) / N), in [0, 100].
 double percentile(const SeedDistribution& d, double x);

@@ -3,9 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <tuple>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace dpclust::report {
 using json = nlohmann::json;
@@ -24,7 +24,8 @@ std::vector<std::optional<WinCell>> column_winners(const ComparisonTable& t, dou
     if (!t.columns[col]) continue;  // the no-epsilon column: references and the baseline only
     std::vector<const ComparisonRow*> rows;
     for (const auto& r : t.rows)
-      if (r.role == RowRole::private_method && r.cells[col] && !r.cells[col]->skipped && r.cells[col]->ranked) rows.push_back(&r);
+      if (r.role == RowRole::private_method && r.cells[col] && !r.cells[col]->skipped && r.cells[col]->ranked)
+        rows.push_back(&r);
     if (rows.empty()) continue;
     const ComparisonRow* best = rows.front();
     for (const ComparisonRow* r : rows) {
@@ -67,19 +68,23 @@ std::vector<std::optional<WinCell>> column_winners(const ComparisonTable& t, dou
 
 std::vector<WinTable> win_regions(const json& results, const std::vector<ComparisonTable>& tables, double alpha) {
   std::vector<WinTable> out;
-  const json datasets = results.is_object() && results.contains("datasets") && results["datasets"].is_object() ? results["datasets"] : json::object();
+  const json datasets = results.is_object() && results.contains("datasets") && results["datasets"].is_object()
+                            ? results["datasets"]
+                            : json::object();
   auto family_of = [&](const std::string& ds) {
     if (datasets.contains(ds) && datasets[ds].is_object()) {
       const json& d = datasets[ds];
       if (d.contains("family") && d["family"].is_string()) return d["family"].get<std::string>();
       if (d.contains("provenance") && d["provenance"].is_object() && d["provenance"].contains("generator") &&
-          d["provenance"]["generator"].is_object() && d["provenance"]["generator"].contains("type") && d["provenance"]["generator"]["type"].is_string())
+          d["provenance"]["generator"].is_object() && d["provenance"]["generator"].contains("type") &&
+          d["provenance"]["generator"]["type"].is_string())
         return d["provenance"]["generator"]["type"].get<std::string>();
     }
     return ds;
   };
   auto size_of = [&](const std::string& ds, const char* key) -> std::uint64_t {
-    if (datasets.contains(ds) && datasets[ds].is_object() && datasets[ds].contains(key) && datasets[ds][key].is_number())
+    if (datasets.contains(ds) && datasets[ds].is_object() && datasets[ds].contains(key) &&
+        datasets[ds][key].is_number())
       return static_cast<std::uint64_t>(datasets[ds][key].get<double>());
     return 0;
   };
@@ -121,7 +126,9 @@ std::vector<WinTable> win_regions(const json& results, const std::vector<Compari
         const auto winners = column_winners(*t, alpha);
         for (std::size_t col = 0; col < t->columns.size(); ++col) {
           if (!t->columns[col]) continue;
-          const auto at = std::find_if(w.epsilons.begin(), w.epsilons.end(), [&](double e) { return std::fabs(e - *t->columns[col]) <= 1e-12 * std::max(1.0, e); });
+          const auto at = std::find_if(w.epsilons.begin(), w.epsilons.end(), [&](double e) {
+            return std::fabs(e - *t->columns[col]) <= 1e-12 * std::max(1.0, e);
+          });
           if (at != w.epsilons.end()) r.cells[static_cast<std::size_t>(at - w.epsilons.begin())] = winners[col];
         }
         w.rows.push_back(std::move(r));

@@ -36,7 +36,10 @@ std::string win_table_markdown(const WinTable& w) {
   std::map<std::string, std::size_t> wins;
   std::size_t cells = 0, undecided = 0;
   for (const auto& r : w.rows) {
-    md << "| " << (by_n ? size_text(r.n) + " (d = " + std::to_string(r.d) + ")" : std::to_string(r.d) + " (n = " + size_text(r.n) + ")") << " |";
+    md << "| "
+       << (by_n ? size_text(r.n) + " (d = " + std::to_string(r.d) + ")"
+                : std::to_string(r.d) + " (n = " + size_text(r.n) + ")")
+       << " |";
     for (const auto& c : r.cells) {
       if (!c) {
         md << " |";
@@ -56,7 +59,8 @@ std::string win_table_markdown(const WinTable& w) {
   md << "\n";
   std::string counts;
   for (const auto& [name, k] : wins) counts += (counts.empty() ? "" : ", ") + name + " " + std::to_string(k);
-  md << "Significant winners in " << cells - undecided << " of " << cells << " cells" << (counts.empty() ? "" : " (" + counts + ")")
+  md << "Significant winners in " << cells - undecided << " of " << cells << " cells"
+     << (counts.empty() ? "" : " (" + counts + ")")
      << "; in parentheses the best median where no method is significantly best.\n";
   return md.str();
 }
@@ -72,12 +76,14 @@ std::string win_regions_section(const Results& results, const ComparisonSectionO
     for (const auto& w : wins) {
       body << win_table_markdown(w);
       if (!opts.figures_dir.empty()) {
-        const fs::path png = opts.figures_dir / "benchmark" / figure_name_part(name) /
-                             ("wins__" + figure_name_part(w.family) + "__" + figure_name_part(w.metric) + "__" + w.axis + ".png");
+        const fs::path png =
+            opts.figures_dir / "benchmark" / figure_name_part(name) /
+            ("wins__" + figure_name_part(w.family) + "__" + figure_name_part(w.metric) + "__" + w.axis + ".png");
         std::error_code ec;
         if (fs::is_regular_file(png, ec)) {
           const std::string rel = fs::relative(fs::absolute(png), base).generic_string();
-          body << "\n[<img src=\"" << rel << "\" width=\"480\" alt=\"" << name << ": " << w.family << ", " << w.metric << "\">](" << rel << ")\n";
+          body << "\n[<img src=\"" << rel << "\" width=\"480\" alt=\"" << name << ": " << w.family << ", " << w.metric
+               << "\">](" << rel << ")\n";
         }
       }
       body << "\n";
@@ -86,11 +92,16 @@ std::string win_regions_section(const Results& results, const ComparisonSectionO
   const std::string b = body.str();
   if (b.empty()) return "";
   return "\n## Where each method wins\n\n"
-         "Per dataset family (datasets that differ in size n or dimension d; results.json `datasets.*.family`) and ranked metric: "
-         "the best private method of every (n, ε) and (d, ε) cell in **bold** where it is significantly better than every "
-         "other private method of that column (the rank-sum test of the best median, Holm-adjusted over all such tests of its "
-         "dataset and metric, 5%), else the best median in parentheses. The trivial baseline and the non-private methods do not compete. Time "
-         "against n and d: `benchmark/<experiment>/time__<family>__n.png` and `time__<family>__d.png` (plots/benchmark_figures.py).\n" +
+         "Per dataset family (datasets that differ in size n or dimension d; results.json `datasets.*.family`) and "
+         "ranked metric: "
+         "the best private method of every (n, ε) and (d, ε) cell in **bold** where it is significantly better than "
+         "every "
+         "other private method of that column (the rank-sum test of the best median, Holm-adjusted over all such tests "
+         "of its "
+         "dataset and metric, 5%), else the best median in parentheses. The trivial baseline and the non-private "
+         "methods do not compete. Time "
+         "against n and d: `benchmark/<experiment>/time__<family>__n.png` and `time__<family>__d.png` "
+         "(plots/benchmark_figures.py).\n" +
          b;
 }
 

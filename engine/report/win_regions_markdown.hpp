@@ -1,6 +1,7 @@
 #pragma once
 // The report's "Where each method wins" section: the win tables of win_regions.hpp as Markdown, with a link
-// to each table's figure (plots/benchmark_figures.py: <figures>/benchmark/<experiment>/wins__<family>__<metric>__<axis>.png).
+// to each table's figure (plots/benchmark_figures.py:
+// <figures>/benchmark/<experiment>/wins__<family>__<metric>__<axis>.png).
 #include <string>
 
 #include "report/comparison_markdown.hpp"

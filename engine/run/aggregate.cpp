@@ -24,7 +24,8 @@ nlohmann::json summarize(const std::vector<double>& values) {
   j["std"] = sd;
   if (v.size() > 1) {
     boost::math::students_t t(static_cast<double>(v.size() - 1));
-    const double half = boost::math::quantile(boost::math::complement(t, 0.025)) * sd / std::sqrt(static_cast<double>(v.size()));
+    const double half =
+        boost::math::quantile(boost::math::complement(t, 0.025)) * sd / std::sqrt(static_cast<double>(v.size()));
     j["ci95"] = {mean - half, mean + half};
   } else {
     j["ci95"] = nullptr;

@@ -7,10 +7,10 @@
 #include <set>
 
 #include "catalog/catalog.hpp"
-#include "loading/dataset_loading.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/rng.hpp"
+#include "loading/dataset_loading.hpp"
 #include "run/aggregate.hpp"
 #include "run/release_flags.hpp"
 #include "run/selection_privacy.hpp"
@@ -36,7 +36,8 @@ std::vector<const MetricInfo*> resolve_metrics(const ExperimentConfig& cfg, cons
     const MetricInfo* m = find_metric(name);
     if (!m->applies_to(method)) continue;
     if (m->needs_truth && !data.has_labels())
-      throw InputError(spec.where, "metric '" + name + "' needs ground-truth labels, but dataset '" + spec.name + "' has none",
+      throw InputError(spec.where,
+                       "metric '" + name + "' needs ground-truth labels, but dataset '" + spec.name + "' has none",
                        "name the label column (label: <column>) or drop the metric");
     out.push_back(m);
   }
@@ -47,8 +48,9 @@ void check_prerequisites(const ExperimentConfig& cfg, const Cell& cell, const Da
   const MethodInfo& info = *find_method(cell.method);
   const DatasetSpec& spec = cfg.datasets[cell.dataset_index];
   if (info.needs_bounds && data.bounds.empty())
-    throw InputError(spec.where, "method '" + cell.method_label + "' needs the public domain bounds of dataset '" + spec.name + "'",
-                     "add bounds: [[lo, hi], ...] (public knowledge) or bounds: data (derived from the data; flagged non-private)");
+    throw InputError(
+        spec.where, "method '" + cell.method_label + "' needs the public domain bounds of dataset '" + spec.name + "'",
+        "add bounds: [[lo, hi], ...] (public knowledge) or bounds: data (derived from the data; flagged non-private)");
   // What a trial would refuse (k > n, a grid too large for d, ...), from the loaded data's shape (a private
   // method's checks see the declared size only: shape_for_checks).
   check_cell_shape(cfg, cell, loaded_shape(spec, data));
@@ -106,7 +108,8 @@ json build_cell_json(int threads, const ExperimentConfig& cfg, const Cell& cell,
       action = t.record["post_processing"]["action"].get<std::string>();
     }
   if (trials_outside > 0)
-    j["post_processing"] = {{"centres_outside_domain", action}, {"trials", trials_outside}, {"centres", centres_outside}};
+    j["post_processing"] = {
+        {"centres_outside_domain", action}, {"trials", trials_outside}, {"centres", centres_outside}};
   json trial_list = json::array();
   for (auto& t : trials) trial_list.push_back(std::move(t.record));
   json agg = json::object();
@@ -124,7 +127,8 @@ json build_cell_json(int threads, const ExperimentConfig& cfg, const Cell& cell,
       if (!it.value().is_number()) continue;
       std::vector<double> vals;
       for (const auto& t : trial_list)
-        if (t.contains(part) && t[part].contains(it.key()) && t[part][it.key()].is_number()) vals.push_back(t[part][it.key()].get<double>());
+        if (t.contains(part) && t[part].contains(it.key()) && t[part][it.key()].is_number())
+          vals.push_back(t[part][it.key()].get<double>());
       out[it.key()] = summarize(vals);
     }
     return out;
@@ -150,8 +154,11 @@ json build_cell_json(int threads, const ExperimentConfig& cfg, const Cell& cell,
     }
     metric_secs[metrics[m]->name] = summarize(vals);
     if (sampled)
-      samples[metrics[m]->name] = {{"points", sampled->points}, {"of", sampled->population}, {"seed", sampled->seed},
-                                   {"sampling", sampled->design}, {"standard_error", summarize(errors)}};
+      samples[metrics[m]->name] = {{"points", sampled->points},
+                                   {"of", sampled->population},
+                                   {"seed", sampled->seed},
+                                   {"sampling", sampled->design},
+                                   {"standard_error", summarize(errors)}};
   }
   if (!samples.empty()) j["evaluation_samples"] = std::move(samples);
   j["trials"] = std::move(trial_list);
@@ -160,14 +167,18 @@ json build_cell_json(int threads, const ExperimentConfig& cfg, const Cell& cell,
   if (!eval_agg.empty()) j["evaluation_aggregates"] = std::move(eval_agg);
   // The worker threads of the run that computed this cell: parallel trials share the cores, so a time is
   // comparable to single-threaded code only with 1 (configs with `threads: 1`, Table 3).
-  j["timing"] = {{"method_seconds", summarize(secs)}, {"metrics_seconds", summarize(metrics_secs)}, {"metric_seconds", std::move(metric_secs)},
+  j["timing"] = {{"method_seconds", summarize(secs)},
+                 {"metrics_seconds", summarize(metrics_secs)},
+                 {"metric_seconds", std::move(metric_secs)},
                  {"threads", threads}};
   const auto& b = build_info();
-  j["computed_by"] = {{"version", b.version}, {"git_commit", b.git_commit}, {"build_type", b.build_type},
-                      {"host", b.host}, {"finished", utc_now_iso8601()}};
+  j["computed_by"] = {{"version", b.version},
+                      {"git_commit", b.git_commit},
+                      {"build_type", b.build_type},
+                      {"host", b.host},
+                      {"finished", utc_now_iso8601()}};
   return j;
 }
-
 
 TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Dataset& data,
                        const std::vector<const MetricInfo*>& metrics, std::int64_t trial, double noise_scale,
@@ -193,8 +204,14 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
   res.non_private_notes.insert(res.non_private_notes.end(), selection.non_private.begin(), selection.non_private.end());
   json metric_json = json::object(), metric_seconds = json::object(), standard_errors = json::object();
   std::map<std::string, std::any> metric_cache;
-  MetricInput in{data, res, cell.params, info, secure ? os_random_u64() : splitmix64(seed ^ fnv1a64("metrics")), metric_cache,
-                 dataset_cache, &cfg.evaluation};
+  MetricInput in{data,
+                 res,
+                 cell.params,
+                 info,
+                 secure ? os_random_u64() : splitmix64(seed ^ fnv1a64("metrics")),
+                 metric_cache,
+                 dataset_cache,
+                 &cfg.evaluation};
   for (const MetricInfo* m : metrics) {
     // Each metric timed on its own (what is shared within the trial, e.g. the nearest centres, counts for the
     // first metric that needs it; what is shared across trials, e.g. the k-means reference, for the first trial).
@@ -217,11 +234,13 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
   if (!secure) rec["seed"] = seed;
   rec["private_release"] = trial_private_release(info, run, data.non_private_notes);
   rec["metrics"] = std::move(metric_json);
-  // A metric computed on a sample of the points (silhouette above `silhouette_sample`): the standard error of its value.
+  // A metric computed on a sample of the points (silhouette above `silhouette_sample`): the standard error of its
+  // value.
   if (!standard_errors.empty()) rec["metric_standard_errors"] = std::move(standard_errors);
   // Released centres outside the public domain (core/centres_domain.hpp): recorded only where there were some.
   if (run.centres_outside > 0)
-    rec["post_processing"] = {{"centres_outside_domain", run.centres_outside}, {"action", to_string(run.centres_policy)}};
+    rec["post_processing"] = {{"centres_outside_domain", run.centres_outside},
+                              {"action", to_string(run.centres_policy)}};
   rec["diagnostics"] = res.diagnostics;
   rec["ledger"] = ledger.to_json();
   if (!selection.subsampled.is_null()) rec["ledger"]["subsampled"] = std::move(selection.subsampled);
@@ -229,7 +248,9 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
   if (!res.evaluation.empty()) rec["evaluation"] = std::move(res.evaluation);
   if (cfg.save_release && !res.release.empty()) rec["release"] = std::move(res.release);
   if (cfg.save_labels) rec["labels"] = res.labels;
-  rec["timing"] = {{"method_seconds", out.method_seconds}, {"metrics_seconds", out.metrics_seconds}, {"metric_seconds", std::move(metric_seconds)}};
+  rec["timing"] = {{"method_seconds", out.method_seconds},
+                   {"metrics_seconds", out.metrics_seconds},
+                   {"metric_seconds", std::move(metric_seconds)}};
   // The part of metrics_seconds that re-ran the mechanism (cross-validation folds), when a metric did.
   if (const auto rerun = metric_cache.find(kMechanismRerunSecondsKey); rerun != metric_cache.end())
     rec["timing"]["mechanism_rerun_seconds"] = std::any_cast<double>(rerun->second);
@@ -240,6 +261,5 @@ TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Data
   out.evaluation_only = std::move(run.evaluation_only);
   return out;
 }
-
 
 }  // namespace dpclust

@@ -26,8 +26,8 @@ void check_prerequisites(const ExperimentConfig& cfg, const Cell& cell, const Da
 struct TrialOutcome {
   nlohmann::json record;
   std::vector<double> metric_values;
-  std::vector<double> metric_seconds;         // each metric's own time, in the order of metric_values
-  std::vector<SampledValue> metric_samples;   // each metric's sample (points 0: on every point)
+  std::vector<double> metric_seconds;        // each metric's own time, in the order of metric_values
+  std::vector<SampledValue> metric_samples;  // each metric's sample (points 0: on every point)
   double method_seconds = 0;
   double metrics_seconds = 0;
   std::vector<std::string> non_private;
@@ -39,8 +39,9 @@ struct TrialOutcome {
 // Trial `trial` of a cell: the trial of single_trial.hpp (seeded as the config says, or secure), scored
 // by `metrics`, recorded as results.json's trial entry. `dataset_cache`: the run's cache for `data`
 // (core/metric.hpp), shared by the trials of every cell on it; nullptr = nothing reused.
-TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Dataset& data, const std::vector<const MetricInfo*>& metrics,
-                       std::int64_t trial, double noise_scale, DatasetCache* dataset_cache = nullptr);
+TrialOutcome run_trial(const ExperimentConfig& cfg, const Cell& cell, const Dataset& data,
+                       const std::vector<const MetricInfo*>& metrics, std::int64_t trial, double noise_scale,
+                       DatasetCache* dataset_cache = nullptr);
 
 // The cell's JSON (cells/<id>.json): its trials, aggregates, flags and provenance. Moves the trials' records.
 nlohmann::json build_cell_json(int threads, const ExperimentConfig& cfg, const Cell& cell, const Dataset& data,

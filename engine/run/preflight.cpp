@@ -15,7 +15,8 @@ namespace {
 constexpr double kSlowTrialSeconds = 10;
 }  // namespace
 
-Preflight preflight(const ExperimentConfig& cfg, const std::vector<const Cell*>& cells, bool load_data, const RunLimits& limits) {
+Preflight preflight(const ExperimentConfig& cfg, const std::vector<const Cell*>& cells, bool load_data,
+                    const RunLimits& limits) {
   Preflight pf;
   const std::size_t nd = cfg.datasets.size();
   pf.data.resize(nd);
@@ -39,7 +40,8 @@ Preflight preflight(const ExperimentConfig& cfg, const std::vector<const Cell*>&
   }
   // 2. The shapes: loaded where loaded, else what the config says.
   std::vector<DataShape> shapes;
-  for (std::size_t i = 0; i < nd; ++i) shapes.push_back(pf.data[i] ? loaded_shape(cfg.datasets[i], *pf.data[i]) : known_shape(cfg.datasets[i]));
+  for (std::size_t i = 0; i < nd; ++i)
+    shapes.push_back(pf.data[i] ? loaded_shape(cfg.datasets[i], *pf.data[i]) : known_shape(cfg.datasets[i]));
   std::vector<Cell> all;
   all.reserve(cells.size());
   for (const Cell* c : cells) all.push_back(*c);
@@ -69,8 +71,11 @@ Preflight preflight(const ExperimentConfig& cfg, const std::vector<const Cell*>&
       }
     });
     if (ok) {
-      if (auto p = cell_cost_problem(cfg, *c, shapes[di], max_memory, pf.cost.parallel, pf.cost.data_memory, limits.max_trial_seconds)) mine.add(*p);
-      else if (std::string note = slow_trial_note(cfg, *c, shapes[di], kSlowTrialSeconds); !note.empty()) pf.notes.push_back(note);
+      if (auto p = cell_cost_problem(cfg, *c, shapes[di], max_memory, pf.cost.parallel, pf.cost.data_memory,
+                                     limits.max_trial_seconds))
+        mine.add(*p);
+      else if (std::string note = slow_trial_note(cfg, *c, shapes[di], kSlowTrialSeconds); !note.empty())
+        pf.notes.push_back(note);
     }
     if (mine.empty()) continue;
     pf.blocked.emplace(c->index, mine.problems().front());

@@ -32,6 +32,7 @@ struct Preflight {
 
 // `cells` are the cells to check (a run's pending cells; every cell for validate). With load_data false only
 // what the config says of each dataset's shape is checked (validate --no-load-data).
-Preflight preflight(const ExperimentConfig& cfg, const std::vector<const Cell*>& cells, bool load_data, const RunLimits& limits);
+Preflight preflight(const ExperimentConfig& cfg, const std::vector<const Cell*>& cells, bool load_data,
+                    const RunLimits& limits);
 
 }  // namespace dpclust

@@ -7,8 +7,13 @@
 namespace dpclust {
 
 Progress::Progress(std::string label, std::size_t total, bool enabled, double quiet_seconds)
-    : label_(std::move(label)), total_(total), enabled_(enabled && total > 0), tty_(::isatty(2) != 0), quiet_seconds_(quiet_seconds),
-      start_(std::chrono::steady_clock::now()), last_draw_(start_) {
+    : label_(std::move(label)),
+      total_(total),
+      enabled_(enabled && total > 0),
+      tty_(::isatty(2) != 0),
+      quiet_seconds_(quiet_seconds),
+      start_(std::chrono::steady_clock::now()),
+      last_draw_(start_) {
   if (enabled_) watchdog_ = std::thread([this] { watch(); });
 }
 
@@ -58,13 +63,18 @@ void Progress::watch() {
     const double elapsed = std::chrono::duration<double>(now - start_).count();
     std::string line = label_ + ": " + std::to_string(done_) + "/" + std::to_string(total_) + " trials done after " +
                        std::to_string(static_cast<long long>(elapsed)) + " s";
-    const std::pair<const std::thread::id, std::pair<std::string, std::chrono::steady_clock::time_point>>* longest = nullptr;
+    const std::pair<const std::thread::id, std::pair<std::string, std::chrono::steady_clock::time_point>>* longest =
+        nullptr;
     for (const auto& r : running_)
       if (!longest || r.second.second < longest->second.second) longest = &r;
     if (longest)
-      line += "; running: " + longest->second.first + " for " +
-              std::to_string(static_cast<long long>(std::chrono::duration<double>(now - longest->second.second).count())) + " s" +
-              (running_.size() > 1 ? " (and " + std::to_string(running_.size() - 1) + " more trial" + (running_.size() > 2 ? "s" : "") + ")" : "");
+      line +=
+          "; running: " + longest->second.first + " for " +
+          std::to_string(static_cast<long long>(std::chrono::duration<double>(now - longest->second.second).count())) +
+          " s" +
+          (running_.size() > 1
+               ? " (and " + std::to_string(running_.size() - 1) + " more trial" + (running_.size() > 2 ? "s" : "") + ")"
+               : "");
     std::fprintf(stderr, "%s%s\n", tty_ ? "\r" : "", line.c_str());
     std::fflush(stderr);
   }
@@ -82,7 +92,8 @@ void Progress::draw(bool final_line) {
                  "##############################", width - filled, "", done_, total_, rate, eta);
     if (final_line) std::fputc('\n', stderr);
   } else {
-    std::fprintf(stderr, "%s: %zu/%zu trials (%.0f%%), %.1f/s, ETA %.0fs\n", label_.c_str(), done_, total_, 100 * frac, rate, eta);
+    std::fprintf(stderr, "%s: %zu/%zu trials (%.0f%%), %.1f/s, ETA %.0fs\n", label_.c_str(), done_, total_, 100 * frac,
+                 rate, eta);
   }
   std::fflush(stderr);
 }

@@ -19,8 +19,11 @@ const char* generator_name(Randomness mode) {
 bool secure_sampler_mechanism(std::string_view mechanism) {
   // Exactly the names engine/privacy records for its exact samplers (mechanism.cpp, exponential.cpp,
   // ndlaplace/mechanism.cpp). An allow-list: a new or renamed mechanism is not secure until listed.
-  static constexpr std::array<std::string_view, 6> kSecure = {"discrete_laplace", "discrete_gaussian", "snapping_laplace",
-                                                              "exponential_exact", "planar_laplace (grid, exact)",
+  static constexpr std::array<std::string_view, 6> kSecure = {"discrete_laplace",
+                                                              "discrete_gaussian",
+                                                              "snapping_laplace",
+                                                              "exponential_exact",
+                                                              "planar_laplace (grid, exact)",
                                                               "nd_laplace (grid, exact)"};
   return std::find(kSecure.begin(), kSecure.end(), mechanism) != kSecure.end();
 }
@@ -31,14 +34,19 @@ bool ledger_uses_secure_samplers(const BudgetLedger& ledger) {
                      [](const BudgetEntry& e) { return e.joint_total || secure_sampler_mechanism(e.mechanism); });
 }
 
-bool is_private_release(bool differentially_private, Randomness mode, const BudgetLedger& ledger, const std::vector<std::string>& notes) {
-  return differentially_private && ledger.is_private() && mode == Randomness::secure && ledger_uses_secure_samplers(ledger) &&
-         notes.empty();
+bool is_private_release(bool differentially_private, Randomness mode, const BudgetLedger& ledger,
+                        const std::vector<std::string>& notes) {
+  return differentially_private && ledger.is_private() && mode == Randomness::secure &&
+         ledger_uses_secure_samplers(ledger) && notes.empty();
 }
 
 nlohmann::json randomness_record(Randomness mode) {
-  if (mode == Randomness::secure) return {{"mode", "secure"}, {"generator", generator_name(mode)}, {"reproducible", false}};
-  return {{"mode", "seeded"}, {"generator", generator_name(mode)}, {"secure_release", false}, {"why", kSeededNotSecureReason}};
+  if (mode == Randomness::secure)
+    return {{"mode", "secure"}, {"generator", generator_name(mode)}, {"reproducible", false}};
+  return {{"mode", "seeded"},
+          {"generator", generator_name(mode)},
+          {"secure_release", false},
+          {"why", kSeededNotSecureReason}};
 }
 
 }  // namespace dpclust

@@ -38,7 +38,8 @@ bool secure_sampler_mechanism(std::string_view mechanism);
 bool ledger_uses_secure_samplers(const BudgetLedger& ledger);
 
 // The rule above. `notes`: every non_private note that applies to the result.
-bool is_private_release(bool differentially_private, Randomness mode, const BudgetLedger& ledger, const std::vector<std::string>& notes);
+bool is_private_release(bool differentially_private, Randomness mode, const BudgetLedger& ledger,
+                        const std::vector<std::string>& notes);
 
 // A result's `randomness` record: seeded {"mode", "generator", "secure_release": false, "why"} (each
 // trial records its own `seed` beside it); secure {"mode", "generator", "reproducible": false}.

@@ -16,8 +16,8 @@ namespace dpclust {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-RunSession::RunSession(const ExperimentConfig& cfg, const RunOptions& opts, const fs::path& exp_dir, const json& planned,
-                       std::size_t pending_cells, const std::string& started)
+RunSession::RunSession(const ExperimentConfig& cfg, const RunOptions& opts, const fs::path& exp_dir,
+                       const json& planned, std::size_t pending_cells, const std::string& started)
     : opts_(opts), exp_dir_(exp_dir), started_(started), planned_(planned) {
   const std::string config_path = fs::weakly_canonical(fs::absolute(cfg.file)).string();
   const std::string work_needed =
@@ -31,8 +31,10 @@ RunSession::RunSession(const ExperimentConfig& cfg, const RunOptions& opts, cons
   // rather than after computing cells that cannot be written.
   for (const fs::path& d : {exp_dir, exp_dir / "cells"})
     if (::access(d.c_str(), W_OK) != 0 && (errno == EACCES || errno == EROFS || errno == EPERM))
-      throw InputError(d.string(), std::string("cannot write to this results directory (") + std::strerror(errno) + "); " + work_needed,
-                       "make it writable (chmod -R u+w " + exp_dir.string() + "), or write the results somewhere else with --out");
+      throw InputError(
+          d.string(),
+          std::string("cannot write to this results directory (") + std::strerror(errno) + "); " + work_needed,
+          "make it writable (chmod -R u+w " + exp_dir.string() + "), or write the results somewhere else with --out");
   // The identity of this run in the manifest's `runs` (record()).
   run_id_ = build_info().host + ":" + std::to_string(::getpid()) + ":" + started;
   {
@@ -46,18 +48,22 @@ RunSession::RunSession(const ExperimentConfig& cfg, const RunOptions& opts, cons
     const auto old = read_manifest(exp_dir);
     if (old && !same_work(*old, planned)) {
       // Two different config files with the same experiment name would overwrite each other's results.
-      if ((*old)["config_crc32"] != planned["config_crc32"] && old->contains("config_path") && (*old)["config_path"] != config_path)
-        throw InputError(cfg.file.string(), "experiment '" + cfg.name + "' in " + exp_dir.string() + " holds the results of another config (" +
-                                                (*old)["config_path"].get<std::string>() + (others_active ? ", running now" : "") +
-                                                "), not of " + config_path,
+      if ((*old)["config_crc32"] != planned["config_crc32"] && old->contains("config_path") &&
+          (*old)["config_path"] != config_path)
+        throw InputError(cfg.file.string(),
+                         "experiment '" + cfg.name + "' in " + exp_dir.string() +
+                             " holds the results of another config (" + (*old)["config_path"].get<std::string>() +
+                             (others_active ? ", running now" : "") + "), not of " + config_path,
                          "give this experiment another name (experiment: in " + cfg.file.string() +
                              "), or use another --out directory");
       // The same file edited (or another --trials) is a legitimate rerun, but not while a run of the
       // old version is still writing cells here.
       if (others_active)
-        throw InputError(cfg.file.string(), "a run of another version of this config (" + old->value("config_path", (*old)["config_file"].get<std::string>()) +
-                                                ", crc32 " + (*old)["config_crc32"].get<std::string>() + ") is writing experiment '" + cfg.name +
-                                                "' in " + exp_dir.string() + " now",
+        throw InputError(cfg.file.string(),
+                         "a run of another version of this config (" +
+                             old->value("config_path", (*old)["config_file"].get<std::string>()) + ", crc32 " +
+                             (*old)["config_crc32"].get<std::string>() + ") is writing experiment '" + cfg.name +
+                             "' in " + exp_dir.string() + " now",
                          "wait for it to finish, or use another --out directory");
     }
     if (old && same_work(*old, planned)) {

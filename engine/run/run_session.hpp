@@ -23,8 +23,8 @@ class RunSession {
   // `planned`: the manifest this run's cells need (build_manifest); `pending_cells`: how many it will
   // compute (for messages); `started`: its start time, part of its id. Throws InputError (nothing
   // written) when the directory cannot be written or belongs to another config.
-  RunSession(const ExperimentConfig& cfg, const RunOptions& opts, const std::filesystem::path& exp_dir, const nlohmann::json& planned,
-             std::size_t pending_cells, const std::string& started);
+  RunSession(const ExperimentConfig& cfg, const RunOptions& opts, const std::filesystem::path& exp_dir,
+             const nlohmann::json& planned, std::size_t pending_cells, const std::string& started);
 
   // This run's entry in the manifest's `runs` at `state` (running, succeeded, failed).
   nlohmann::json record(const std::string& state) const;

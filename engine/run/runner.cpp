@@ -21,24 +21,23 @@
 #include <optional>
 #include <set>
 
+#include "catalog/catalog.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/rng.hpp"
-#include "run/aggregate.hpp"
-#include "catalog/catalog.hpp"
 #include "loading/cost_model.hpp"
 #include "loading/dataset_loading.hpp"
+#include "run/aggregate.hpp"
+#include "run/cell_trials.hpp"
 #include "run/progress.hpp"
 #include "run/release_flags.hpp"
-#include "store/results_store.hpp"
-#include "run/cell_trials.hpp"
 #include "run/run_session.hpp"
 #include "run/single_trial.hpp"
+#include "store/results_store.hpp"
 
 namespace dpclust {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
-
 
 ScopedThreads::ScopedThreads(int requested, int config_cap) : before_(omp_get_max_threads()) {
   threads_ = requested > 0 ? requested : before_;
@@ -57,12 +56,12 @@ BudgetLedger trial_ledger(const MethodInfo& info, const ParamSet& params, double
   if (delta > 0)
     for (const SideInputRecord& r : side_information(info, params, DatasetSideInputs{}))
       if (r.input == "delta" && r.source == InputSource::none) delta = 0.0;
-  BudgetLedger ledger = info.local_privacy ? BudgetLedger(params.real("epsilon"), delta, info.relation, PrivacyMeasure::local)
-                                           : BudgetLedger(params.real("epsilon"), delta, info.relation);
+  BudgetLedger ledger = info.local_privacy
+                            ? BudgetLedger(params.real("epsilon"), delta, info.relation, PrivacyMeasure::local)
+                            : BudgetLedger(params.real("epsilon"), delta, info.relation);
   if (noise_scale != 1.0) ledger.set_noise_scale(noise_scale);
   return ledger;
 }
-
 
 Validation validate_experiment(const ExperimentConfig& cfg, bool load_data, const RunLimits& limits) {
   const std::vector<Cell> cells = expand_grid(cfg);
@@ -73,14 +72,17 @@ Validation validate_experiment(const ExperimentConfig& cfg, bool load_data, cons
   return {pf.cost, pf.notes};
 }
 
-fs::path skipped_cell_path(const fs::path& experiment_dir, const std::string& id) { return experiment_dir / "skipped" / (id + ".json"); }
+fs::path skipped_cell_path(const fs::path& experiment_dir, const std::string& id) {
+  return experiment_dir / "skipped" / (id + ".json");
+}
 
 bool in_shard(const RunOptions& opts, const Cell& cell) {
   if (opts.cell_shard.empty()) return cell.index % opts.shard_count == opts.shard - 1;
   return cell.index < opts.cell_shard.size() && opts.cell_shard[cell.index] == opts.shard;
 }
 
-void print_plan(const ExperimentConfig& cfg, const std::vector<Cell>& cells, const RunOptions& opts, std::ostream& out) {
+void print_plan(const ExperimentConfig& cfg, const std::vector<Cell>& cells, const RunOptions& opts,
+                std::ostream& out) {
   std::size_t mine = 0;
   out << "experiment " << cfg.name << ": " << cells.size() << " cells x " << cfg.trials << " trials, "
       << (cfg.randomness == Randomness::secure ? std::string("randomness secure (OS CSPRNG, not reproducible)")
@@ -93,8 +95,9 @@ void print_plan(const ExperimentConfig& cfg, const std::vector<Cell>& cells, con
     std::snprintf(head, sizeof head, "%s %5zu  %s  ", mine_too ? " " : "-", c.index, c.id.c_str());
     out << head << c.dataset << "  " << c.method_label << "  " << c.params.canonical() << "\n";
   }
-  out << "this shard (" << opts.shard << "/" << opts.shard_count << (opts.shard_count > 1 ? std::string(", by ") + opts.shard_by : "") << "): " << mine << " cells, " << mine * static_cast<std::size_t>(cfg.trials)
-      << " trials\n";
+  out << "this shard (" << opts.shard << "/" << opts.shard_count
+      << (opts.shard_count > 1 ? std::string(", by ") + opts.shard_by : "") << "): " << mine << " cells, "
+      << mine * static_cast<std::size_t>(cfg.trials) << " trials\n";
   out << describe_cost(estimate_run_cost(cfg, cells, opts.threads)) << " (whole grid)\n";
 }
 
@@ -117,12 +120,14 @@ struct FileStamp {
 FileStamp stamp_of(const fs::path& file) {
   struct stat st {};
   if (::stat(file.c_str(), &st) != 0) return {};
-  return {true, st.st_dev, st.st_ino, st.st_size, static_cast<long long>(st.st_mtim.tv_sec) * 1'000'000'000LL + st.st_mtim.tv_nsec};
+  return {true, st.st_dev, st.st_ino, st.st_size,
+          static_cast<long long>(st.st_mtim.tv_sec) * 1'000'000'000LL + st.st_mtim.tv_nsec};
 }
 
 std::size_t count_valid_cells(const fs::path& exp_dir, const json& manifest) {
   std::size_t n = 0;
-  for (const auto& e : manifest["grid"]) n += check_cell(exp_dir, e["id"], e["fingerprint"]).state == CellCheck::State::valid;
+  for (const auto& e : manifest["grid"])
+    n += check_cell(exp_dir, e["id"], e["fingerprint"]).state == CellCheck::State::valid;
   return n;
 }
 
@@ -134,8 +139,8 @@ struct Pending {
   std::vector<FileStamp> stamps;
 };
 
-Pending find_pending(const std::vector<Cell>& cells, const json& planned, const RunOptions& opts, const fs::path& exp_dir,
-                     RunReport& report) {
+Pending find_pending(const std::vector<Cell>& cells, const json& planned, const RunOptions& opts,
+                     const fs::path& exp_dir, RunReport& report) {
   Pending p;
   for (std::size_t i = 0; i < cells.size(); ++i) {
     const Cell& c = cells[i];
@@ -165,8 +170,8 @@ namespace {
 // What a run with nothing to compute reports, when the directory already holds this run's cells: the directory
 // is left untouched, so that a complete results directory can be read-only (an archive, a shared copy) and a
 // rerun is a no-op. nullopt when the run has to record something.
-std::optional<RunReport> report_if_up_to_date(const fs::path& exp_dir, const json& planned, std::size_t cells, RunReport report,
-                                              std::chrono::steady_clock::time_point wall0) {
+std::optional<RunReport> report_if_up_to_date(const fs::path& exp_dir, const json& planned, std::size_t cells,
+                                              RunReport report, std::chrono::steady_clock::time_point wall0) {
   auto on_disk = read_manifest(exp_dir);
   if (!on_disk || !same_work(*on_disk, planned)) return std::nullopt;
   const bool current = results_current(exp_dir);
@@ -219,10 +224,11 @@ void say_blocked(const ExperimentConfig& cfg, const RunnableCells& cells) {
     else ++it->second;
   }
   if (cells.cells.empty())
-    std::cerr << cfg.name << ": no cell can run: all " << cells.blocked.size() << " pending cell" << (cells.blocked.size() == 1 ? " is" : "s are")
-              << " skipped before the run:\n";
+    std::cerr << cfg.name << ": no cell can run: all " << cells.blocked.size() << " pending cell"
+              << (cells.blocked.size() == 1 ? " is" : "s are") << " skipped before the run:\n";
   for (const auto& [text, count] : reasons)
-    std::cerr << cfg.name << ": skipped " << count << " cell" << (count == 1 ? "" : "s") << " before the run: " << text << "\n";
+    std::cerr << cfg.name << ": skipped " << count << " cell" << (count == 1 ? "" : "s") << " before the run: " << text
+              << "\n";
 }
 
 // What the watchdog says of a long trial: the cell, and the cost model's estimate of one trial.
@@ -246,12 +252,22 @@ class TrialRuns {
  public:
   TrialRuns(const ExperimentConfig& cfg, const RunOptions& opts, const fs::path& exp_dir, const RunnableCells& cells,
             const std::vector<std::optional<Dataset>>& data, int threads)
-      : cfg_(cfg), opts_(opts), exp_dir_(exp_dir), cells_(cells), data_(data), threads_(threads),
-        trials_(static_cast<std::size_t>(cfg.trials)), outcomes_(cells.cells.size(), std::vector<TrialOutcome>(trials_)),
-        remaining_(cells.cells.size()), skipped_(new std::atomic<bool>[cells.cells.size()]),
-        dataset_caches_(new DatasetCache[cfg.datasets.size()]), decision_(cells.cells.size(), Decision::deferred),
-        claims_(cells.cells.size()), claimed_(new std::once_flag[cells.cells.size()]),
-        progress_(cfg.name, cells.cells.size() * trials_, opts.progress), task_names_(task_names_of(cfg, cells.cells, data)) {
+      : cfg_(cfg),
+        opts_(opts),
+        exp_dir_(exp_dir),
+        cells_(cells),
+        data_(data),
+        threads_(threads),
+        trials_(static_cast<std::size_t>(cfg.trials)),
+        outcomes_(cells.cells.size(), std::vector<TrialOutcome>(trials_)),
+        remaining_(cells.cells.size()),
+        skipped_(new std::atomic<bool>[cells.cells.size()]),
+        dataset_caches_(new DatasetCache[cfg.datasets.size()]),
+        decision_(cells.cells.size(), Decision::deferred),
+        claims_(cells.cells.size()),
+        claimed_(new std::once_flag[cells.cells.size()]),
+        progress_(cfg.name, cells.cells.size() * trials_, opts.progress),
+        task_names_(task_names_of(cfg, cells.cells, data)) {
     for (auto& r : remaining_) r.store(trials_);
     for (std::size_t i = 0; i < cells.cells.size(); ++i) skipped_[i].store(false);
   }
@@ -260,9 +276,18 @@ class TrialRuns {
   // engine's messages name parameters, files and lines).
   void record_skip(const Cell& c, const std::string& fingerprint, const std::string& phase, const std::string& reason,
                    const std::string& fix) {
-    const json rec{{"index", c.index},   {"id", c.id},        {"key", c.key},       {"dataset", c.dataset},
-                   {"method", c.method}, {"series", c.method_label}, {"params", c.params.to_json()}, {"fingerprint", fingerprint},
-                   {"phase", phase},     {"reason", reason},  {"fix", fix},         {"when", utc_now_iso8601()}};
+    const json rec{{"index", c.index},
+                   {"id", c.id},
+                   {"key", c.key},
+                   {"dataset", c.dataset},
+                   {"method", c.method},
+                   {"series", c.method_label},
+                   {"params", c.params.to_json()},
+                   {"fingerprint", fingerprint},
+                   {"phase", phase},
+                   {"reason", reason},
+                   {"fix", fix},
+                   {"when", utc_now_iso8601()}};
     std::lock_guard<std::mutex> lock(skip_mu_);
     write_file_atomic(skipped_cell_path(exp_dir_, c.id), rec.dump(2) + "\n");
     ++skipped_count_;
@@ -326,7 +351,9 @@ class TrialRuns {
     } catch (...) {
       what = "unknown error";
     }
-    return {{"index", error_cell_ ? error_cell_->index : 0}, {"id", error_cell_ ? error_cell_->id : ""}, {"where", error_context_},
+    return {{"index", error_cell_ ? error_cell_->index : 0},
+            {"id", error_cell_ ? error_cell_->id : ""},
+            {"where", error_context_},
             {"error", what.substr(0, 500)}};
   }
 
@@ -361,11 +388,13 @@ class TrialRuns {
   // it finds the cell), the notes said once.
   void write_cell_of(std::size_t ci) {
     const Cell& cell = *cells_.cells[ci];
-    const json cell_json = build_cell_json(threads_, cfg_, cell, *data_[cell.dataset_index], cells_.metrics[ci], outcomes_[ci]);
+    const json cell_json =
+        build_cell_json(threads_, cfg_, cell, *data_[cell.dataset_index], cells_.metrics[ci], outcomes_[ci]);
     if (const auto it = cell_json.find("notes"); it != cell_json.end()) {
       std::lock_guard<std::mutex> lock(skip_mu_);
       for (const auto& note : *it)
-        if (said_notes_.insert(note.get<std::string>()).second) std::cerr << cfg_.name << ": note: " << note.get<std::string>() << "\n";
+        if (said_notes_.insert(note.get<std::string>()).second)
+          std::cerr << cfg_.name << ": note: " << note.get<std::string>() << "\n";
     }
     write_cell(exp_dir_, cell_json);
     claims_[ci].release();
@@ -381,12 +410,17 @@ class TrialRuns {
     const Cell& cell = *cells_.cells[ci];
     const auto* ie = dynamic_cast<const InputError*>(&e);
     const bool oom = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
-    std::string reason = oom ? "ran out of memory" : ie ? (ie->where().empty() ? ie->problem() : ie->where() + ": " + ie->problem()) : e.what();
-    std::string fix = ie ? ie->fix() : oom ? "lower --threads or the sizes of this cell (max_rows:, eta, grid sizes), or raise --max-memory" : "";
+    std::string reason = oom  ? "ran out of memory"
+                         : ie ? (ie->where().empty() ? ie->problem() : ie->where() + ": " + ie->problem())
+                              : e.what();
+    std::string fix =
+        ie    ? ie->fix()
+        : oom ? "lower --threads or the sizes of this cell (max_rows:, eta, grid sizes), or raise --max-memory"
+              : "";
     {
       std::lock_guard<std::mutex> lock(skip_mu_);
-      std::cerr << cfg_.name << ": skipped cell " << cell.index << " (" << cell.method_label << " on " << cell.dataset << ", trial " << t
-                << "): " << reason.substr(0, 1000) << (fix.empty() ? "" : "\n  fix: " + fix) << "\n";
+      std::cerr << cfg_.name << ": skipped cell " << cell.index << " (" << cell.method_label << " on " << cell.dataset
+                << ", trial " << t << "): " << reason.substr(0, 1000) << (fix.empty() ? "" : "\n  fix: " + fix) << "\n";
     }
     try {
       record_skip(cell, cells_.fingerprints[ci], "trial " + std::to_string(t), reason.substr(0, 1000), fix);
@@ -404,8 +438,9 @@ class TrialRuns {
     }
     progress_.started(task_names_[ci] + ", trial " + std::to_string(t));
     try {
-      outcomes_[ci][t] = run_trial(cfg_, cell, *data_[cell.dataset_index], cells_.metrics[ci], static_cast<std::int64_t>(t), opts_.noise_scale,
-                                   &dataset_caches_[cell.dataset_index]);
+      outcomes_[ci][t] =
+          run_trial(cfg_, cell, *data_[cell.dataset_index], cells_.metrics[ci], static_cast<std::int64_t>(t),
+                    opts_.noise_scale, &dataset_caches_[cell.dataset_index]);
       if (remaining_[ci].fetch_sub(1) == 1) write_cell_of(ci);
     } catch (const std::logic_error&) {
       record_error(cell, t);  // a bug, never a property of the input: it stops the run, --keep-going or not
@@ -499,8 +534,8 @@ RunReport run_experiment(const ExperimentConfig& cfg, const RunOptions& opts) {
   TrialRuns runs(cfg, opts, exp_dir, runnable, data, threads);
   for (std::size_t i = 0; i < runnable.blocked.size(); ++i) {
     const auto& [c, e] = runnable.blocked[i];
-    runs.record_skip(*c, runnable.blocked_fingerprints[i], "before the run", e.where().empty() ? e.problem() : e.where() + ": " + e.problem(),
-                     e.fix());
+    runs.record_skip(*c, runnable.blocked_fingerprints[i], "before the run",
+                     e.where().empty() ? e.problem() : e.where() + ": " + e.problem(), e.fix());
   }
   say_blocked(cfg, runnable);
   runs.run();

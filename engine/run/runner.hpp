@@ -27,9 +27,9 @@ namespace dpclust {
 
 struct RunOptions {
   std::filesystem::path out_dir = "results";
-  int threads = 0;          // 0: OpenMP's default (all cores)
-  bool resume = true;       // false (--force): recompute every cell of this shard
-  std::size_t shard = 1;    // this machine runs the cells of shard `shard` of `shard_count`:
+  int threads = 0;        // 0: OpenMP's default (all cores)
+  bool resume = true;     // false (--force): recompute every cell of this shard
+  std::size_t shard = 1;  // this machine runs the cells of shard `shard` of `shard_count`:
   std::size_t shard_count = 1;
   // cell_shard[i] is cell i's shard (1..shard_count) in the plan of this invocation (shard_plan.hpp,
   // by estimated cost); empty: by index, cell i in shard i % shard_count + 1.
@@ -47,7 +47,7 @@ struct RunOptions {
   // OUT/<experiment>/skipped/<id>.json with its reason and fix, and every other cell runs. Without it, every
   // problem found before the run is reported at once and nothing runs.
   bool keep_going = false;
-  std::uint64_t max_memory = 0;  // --max-memory (0: half the RAM), checked per cell on the loaded data
+  std::uint64_t max_memory = 0;     // --max-memory (0: half the RAM), checked per cell on the loaded data
   double max_trial_seconds = 3600;  // --max-trial-seconds: a rejection sampler's estimated time in one trial
 };
 
@@ -57,8 +57,8 @@ struct RunReport {
   std::size_t cells_present = 0;               // valid cells of the whole grid on disk at the end
   std::size_t cells_skipped = 0;               // --keep-going: cells recorded as skipped by this run
   std::vector<std::string> notes;              // estimates worth saying before the run (slow trials)
-  bool complete = false;    // results.json is there and current (every cell of the grid present)
-  bool up_to_date = false;  // nothing to compute or record: the run wrote nothing
+  bool complete = false;                       // results.json is there and current (every cell of the grid present)
+  bool up_to_date = false;                     // nothing to compute or record: the run wrote nothing
   std::filesystem::path experiment_dir, results_file;
   double wall_seconds = 0;
 };

@@ -15,8 +15,9 @@ DatasetSideInputs dataset_side_inputs(const DatasetSpec& spec, const Dataset& da
       break;
     case BoundsSource::config:
       in.bounds = InputSource::public_value;
-      in.bounds_how = spec.bounds_from_public_key ? "the registry's public_bounds (bounds: public)"
-                                                  : "a box given in the config or the registry entry (bounds: [[lo, hi], ...])";
+      in.bounds_how = spec.bounds_from_public_key
+                          ? "the registry's public_bounds (bounds: public)"
+                          : "a box given in the config or the registry entry (bounds: [[lo, hi], ...])";
       break;
     case BoundsSource::data:
       in.bounds = InputSource::data;
@@ -28,7 +29,8 @@ DatasetSideInputs dataset_side_inputs(const DatasetSpec& spec, const Dataset& da
       break;
   }
   in.scaled_on_data = spec.scaling != Scaling::none;
-  if (spec.scaling == Scaling::minmax) in.scaling_how = "every column mapped to [-1, 1] by the data's own min and max (scale: minmax)";
+  if (spec.scaling == Scaling::minmax)
+    in.scaling_how = "every column mapped to [-1, 1] by the data's own min and max (scale: minmax)";
   in.tuned_on_data = spec.tuned_on_data;
   return in;
 }

@@ -16,7 +16,8 @@ DatasetSideInputs dataset_side_inputs(const DatasetSpec& spec, const Dataset& da
 
 // Adds to a cell's JSON: `side_information` (one record per input), `tuning` (oracle-tuned or not, and why),
 // `role` (private | non_private | trivial_baseline) and `counterpart` (the declared non-private counterpart).
-void record_side_information(nlohmann::json& cell_json, const ExperimentConfig& cfg, const Cell& cell, const Dataset& data);
+void record_side_information(nlohmann::json& cell_json, const ExperimentConfig& cfg, const Cell& cell,
+                             const Dataset& data);
 
 // The family of a dataset for the benchmark's win regions: its `family:`, else its generator's type, else its name.
 std::string dataset_family(const DatasetSpec& spec);

@@ -4,18 +4,19 @@
 #include <stdexcept>
 #include <vector>
 
+#include "config/param_checks.hpp"
 #include "core/error.hpp"
 #include "core/named_choice.hpp"
 #include "core/rng.hpp"
 #include "loading/dataset_loading.hpp"
 #include "metrics/nearest_centre.hpp"
-#include "config/param_checks.hpp"
 #include "run/release_flags.hpp"
 #include "run/runner.hpp"
 
 namespace dpclust {
 
-TrialRun run_single_trial(const MethodInfo& info, const Dataset& data, const ParamSet& params, std::uint64_t seed, double noise_scale) {
+TrialRun run_single_trial(const MethodInfo& info, const Dataset& data, const ParamSet& params, std::uint64_t seed,
+                          double noise_scale) {
   return run_single_trial(info, data, params, Randomness::seeded, seed, noise_scale);
 }
 
@@ -25,8 +26,8 @@ bool trial_private_release(const MethodInfo& info, const TrialRun& run, const st
   return is_private_release(info.differentially_private, run.randomness, run.ledger, notes);
 }
 
-TrialRun run_single_trial(const MethodInfo& info, const Dataset& data, const ParamSet& params, Randomness mode, std::uint64_t seed,
-                          double noise_scale, bool labels_needed, CentresOutsideDomain centres) {
+TrialRun run_single_trial(const MethodInfo& info, const Dataset& data, const ParamSet& params, Randomness mode,
+                          std::uint64_t seed, double noise_scale, bool labels_needed, CentresOutsideDomain centres) {
   check_randomness(mode, params, "params");
   Rng rng = Rng::make(mode, seed);
   TrialRun out{MethodResult{}, trial_ledger(info, params, noise_scale), 0.0, mode, {}};
@@ -47,7 +48,8 @@ TrialRun run_single_trial(const MethodInfo& info, const Dataset& data, const Par
   out.centres_outside = centres_outside_domain(res.centres, data.bounds, centres);
   if (out.centres_outside > 0 && centres == CentresOutsideDomain::clamp) {
     if (res.release.is_object() && res.release.contains("centers")) res.release["centers"] = rows_json(res.centres);
-    if (info.labels_are_nearest_centre && labels_needed) res.labels = nearest_centres(data.coords.data(), data.n, data.d, res.centres).labels;
+    if (info.labels_are_nearest_centre && labels_needed)
+      res.labels = nearest_centres(data.coords.data(), data.n, data.d, res.centres).labels;
   }
   // The notes a trial of `dpclust run` adds (runner.cpp, run_trial), in the same words. Labels a private
   // method computes for evaluation are not released: an evaluation_only note, not a privacy condition.

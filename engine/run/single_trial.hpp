@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "config/param_checks.hpp"  // complete_params, check_trial_inputs, check_randomness (callers of this header use them)
 #include "core/centres_domain.hpp"
 #include "core/dataset.hpp"
 #include "core/ledger.hpp"
 #include "core/method.hpp"
 #include "core/params.hpp"
 #include "core/rng.hpp"
-#include "config/param_checks.hpp"  // complete_params, check_trial_inputs, check_randomness (callers of this header use them)
 
 namespace dpclust {
 
@@ -37,8 +37,8 @@ struct TrialRun {
 // The trial (the ledger verified, the label count checked, the non-private and evaluation-only notes of
 // runner.cpp added). The data's own non_private_notes are the caller's to report, as a cell reports them
 // once. Seeded: Rng(seed); secure: Rng::secure() and `seed` is ignored. labels_needed: Method::set_labels_needed.
-TrialRun run_single_trial(const MethodInfo& info, const Dataset& data, const ParamSet& params, Randomness mode, std::uint64_t seed,
-                          double noise_scale = 1.0, bool labels_needed = true,
+TrialRun run_single_trial(const MethodInfo& info, const Dataset& data, const ParamSet& params, Randomness mode,
+                          std::uint64_t seed, double noise_scale = 1.0, bool labels_needed = true,
                           CentresOutsideDomain centres = CentresOutsideDomain::clamp);
 TrialRun run_single_trial(const MethodInfo& info, const Dataset& data, const ParamSet& params, std::uint64_t seed,
                           double noise_scale = 1.0);

@@ -34,6 +34,7 @@ using EnvLookup = std::function<const char*(const char*)>;
 
 // `--shard` text "auto" or "auto/N" (anything else: nullopt, the caller parses K/N). InputError naming
 // --shard or the variable, with the fix, when no scheduler variable is set or they are inconsistent.
-std::optional<ArrayTask> resolve_auto_shard(const std::string& shard_text, const EnvLookup& env, std::size_t max_shards);
+std::optional<ArrayTask> resolve_auto_shard(const std::string& shard_text, const EnvLookup& env,
+                                            std::size_t max_shards);
 
 }  // namespace dpclust

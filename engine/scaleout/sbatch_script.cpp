@@ -37,8 +37,8 @@ std::string run_command(const SbatchOptions& o) {
     cmd += ' ';
     cmd += shell_quote(c);
   }
-  cmd += " --out " + shell_quote(o.out) + " --shard auto --shard-by " + o.shard_by + " --threads \"${SLURM_CPUS_PER_TASK:-" +
-         std::to_string(o.cpus_per_task) + "}\" --no-progress";
+  cmd += " --out " + shell_quote(o.out) + " --shard auto --shard-by " + o.shard_by +
+         " --threads \"${SLURM_CPUS_PER_TASK:-" + std::to_string(o.cpus_per_task) + "}\" --no-progress";
   for (const auto& a : o.run_args) {
     cmd += ' ';
     cmd += shell_quote(a);
@@ -69,7 +69,8 @@ void check_sbatch_options(const SbatchOptions& o) {
   for (const auto& e : o.extra_sbatch) {
     check_text(e, "--sbatch-option");
     if (e.rfind("--", 0) != 0 && e.rfind("-", 0) != 0)
-      throw InputError("--sbatch-option", "'" + e.substr(0, 40) + "' is not an sbatch option", "write it as sbatch takes it, e.g. --sbatch-option=--qos=long");
+      throw InputError("--sbatch-option", "'" + e.substr(0, 40) + "' is not an sbatch option",
+                       "write it as sbatch takes it, e.g. --sbatch-option=--qos=long");
   }
   // Slurm's time formats: minutes, minutes:seconds, hours:minutes:seconds, days-hours,
   // days-hours:minutes, days-hours:minutes:seconds.
@@ -86,7 +87,8 @@ std::string array_script(const SbatchOptions& o) {
   const std::string logs = slurm_dir(o.out) + "/logs";
   s << "#!/bin/bash\n"
     << "# Written by `dpclust submit` (" << o.version << "): one array task per shard of " << o.tasks << ".\n"
-    << "# Every task computes the same plan of cells (by " << o.shard_by << ") and runs its shard into the shared --out;\n"
+    << "# Every task computes the same plan of cells (by " << o.shard_by
+    << ") and runs its shard into the shared --out;\n"
     << "# cells already on disk are kept, so resubmitting (all tasks, or some: sbatch --array=3,7 this-file)\n"
     << "# computes only what is missing. `dpclust status " << o.out << "` shows what is done.\n"
     << "#SBATCH --job-name=" << o.job_name << "\n"

@@ -16,16 +16,16 @@
 namespace dpclust {
 
 struct SbatchOptions {
-  std::string dpclust;                 // absolute path of the dpclust binary the tasks run
-  std::string workdir;                 // absolute: the directory relative config paths were given from
-  std::vector<std::string> configs;    // as given (relative to workdir, or absolute)
-  std::string out;                     // absolute --out, on a filesystem every node sees
-  std::size_t tasks = 1;               // shards = array tasks
-  std::string shard_by = "cost";       // "cost" or "index"
-  int cpus_per_task = 1;               // also the run's --threads
-  std::string time;                    // --time (Slurm's format), empty: the partition's default
-  std::string merge_time = "00:30:00"; // the merge job's --time
-  std::string partition, account, mem; // empty: not written
+  std::string dpclust;                  // absolute path of the dpclust binary the tasks run
+  std::string workdir;                  // absolute: the directory relative config paths were given from
+  std::vector<std::string> configs;     // as given (relative to workdir, or absolute)
+  std::string out;                      // absolute --out, on a filesystem every node sees
+  std::size_t tasks = 1;                // shards = array tasks
+  std::string shard_by = "cost";        // "cost" or "index"
+  int cpus_per_task = 1;                // also the run's --threads
+  std::string time;                     // --time (Slurm's format), empty: the partition's default
+  std::string merge_time = "00:30:00";  // the merge job's --time
+  std::string partition, account, mem;  // empty: not written
   std::string job_name = "dpclust";
   std::vector<std::string> extra_sbatch;  // further "#SBATCH" options, each "--name=value" as given
   std::vector<std::string> run_args;      // further `dpclust run` arguments (--trials 3, --data-root D, ...)

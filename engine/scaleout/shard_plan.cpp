@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <queue>
 
@@ -47,11 +47,20 @@ struct MethodSpeed {
 };
 constexpr MethodSpeed kDefaultSpeed{"", 2e-9, 1.0};
 constexpr MethodSpeed kMethodSpeeds[] = {
-    {"dbscan", 1.429e-10, 1.339},        {"dp_dbscan", 3.259e-08, 0.872},          {"dp_dbscan_pairwise", 1.193e-08, 1.018},
-    {"dp_kmeans", 1.938e-08, 0.847},     {"drbt", 8.749e-11, 1.135},               {"kmeans", 2.032e-11, 1.086},
-    {"nd_laplace:affinity", 8.723e-09, 0.817}, {"nd_laplace:dbscan", 2.13e-06, 0.610}, {"nd_laplace:kmeans", 1.655e-04, 0.166},
-    {"privqt", 3.979e-08, 1.0},          {"privthr", 4.687e-11, 1.5},              {"privthr_em", 4.064e-11, 1.5},
-    {"wavecluster", 2.801e-11, 1.5},     {"wc_baseline", 1.872e-07, 0.931},
+    {"dbscan", 1.429e-10, 1.339},
+    {"dp_dbscan", 3.259e-08, 0.872},
+    {"dp_dbscan_pairwise", 1.193e-08, 1.018},
+    {"dp_kmeans", 1.938e-08, 0.847},
+    {"drbt", 8.749e-11, 1.135},
+    {"kmeans", 2.032e-11, 1.086},
+    {"nd_laplace:affinity", 8.723e-09, 0.817},
+    {"nd_laplace:dbscan", 2.13e-06, 0.610},
+    {"nd_laplace:kmeans", 1.655e-04, 0.166},
+    {"privqt", 3.979e-08, 1.0},
+    {"privthr", 4.687e-11, 1.5},
+    {"privthr_em", 4.064e-11, 1.5},
+    {"wavecluster", 2.801e-11, 1.5},
+    {"wc_baseline", 1.872e-07, 0.931},
 };
 
 const MethodSpeed& speed_of(const std::string& key) {
@@ -104,7 +113,8 @@ std::string speed_key(const Cell& cell) {
   return cell.method;
 }
 
-std::vector<double> estimate_cell_seconds(const ExperimentConfig& cfg, const std::vector<Cell>& cells, ShapeCache* cache) {
+std::vector<double> estimate_cell_seconds(const ExperimentConfig& cfg, const std::vector<Cell>& cells,
+                                          ShapeCache* cache) {
   std::vector<DataShape> shapes;
   for (const auto& ds : cfg.datasets) {
     if (!cache) {
@@ -121,7 +131,8 @@ std::vector<double> estimate_cell_seconds(const ExperimentConfig& cfg, const std
   for (std::size_t i = 0; i < cells.size(); ++i) {
     const Cell& c = cells[i];
     if (const auto cost = estimate_trial_cost(cfg, c, shapes[c.dataset_index]))
-      seconds[i] = trials * (estimate_trial_seconds(speed_key(c), cost->work) + kSecondsPerNoiseDraw * cost->noise_draws);
+      seconds[i] =
+          trials * (estimate_trial_seconds(speed_key(c), cost->work) + kSecondsPerNoiseDraw * cost->noise_draws);
   }
   return seconds;
 }
@@ -152,7 +163,8 @@ std::vector<std::uint32_t> assign_by_cost(const std::vector<double>& costs, std:
   return shard;
 }
 
-ShardPlan plan_shards(const std::vector<ExperimentConfig>& cfgs, std::size_t count, ShardBy by, const ShardCosts* measured) {
+ShardPlan plan_shards(const std::vector<ExperimentConfig>& cfgs, std::size_t count, ShardBy by,
+                      const ShardCosts* measured) {
   ShardPlan plan;
   plan.by = by;
   plan.count = count;
@@ -190,7 +202,8 @@ ShardPlan plan_shards(const std::vector<ExperimentConfig>& cfgs, std::size_t cou
     const std::vector<std::uint32_t> shard = assign_by_cost(all, count);
     std::size_t at = 0;
     for (const auto& s : plan.seconds) {
-      plan.shard_of.emplace_back(shard.begin() + static_cast<std::ptrdiff_t>(at), shard.begin() + static_cast<std::ptrdiff_t>(at + s.size()));
+      plan.shard_of.emplace_back(shard.begin() + static_cast<std::ptrdiff_t>(at),
+                                 shard.begin() + static_cast<std::ptrdiff_t>(at + s.size()));
       at += s.size();
     }
   } else {
@@ -207,7 +220,8 @@ ShardPlan plan_shards(const std::vector<ExperimentConfig>& cfgs, std::size_t cou
   return plan;
 }
 
-ShardBalance shard_balance(const std::vector<double>& seconds, const std::vector<std::uint32_t>& shard_of, std::size_t count) {
+ShardBalance shard_balance(const std::vector<double>& seconds, const std::vector<std::uint32_t>& shard_of,
+                           std::size_t count) {
   ShardBalance b;
   std::vector<double> load(count + 1, 0.0);
   double total = 0;
@@ -263,19 +277,25 @@ std::string shard_costs_json(const ShardCosts& costs) {
 
 ShardCosts read_shard_costs(const std::filesystem::path& file) {
   std::ifstream in(file);
-  if (!in) throw InputError(file.string(), "cannot read the shard costs file", "pass the costs.json that `dpclust submit --timings` wrote");
+  if (!in)
+    throw InputError(file.string(), "cannot read the shard costs file",
+                     "pass the costs.json that `dpclust submit --timings` wrote");
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);
   } catch (const std::exception& e) {
-    throw InputError(file.string(), std::string("not JSON (") + e.what() + ")", "pass the costs.json that `dpclust submit --timings` wrote");
+    throw InputError(file.string(), std::string("not JSON (") + e.what() + ")",
+                     "pass the costs.json that `dpclust submit --timings` wrote");
   }
-  if (!j.is_object() || j.value("schema", "") != "dpclust.shard_costs/1" || !j.contains("experiments") || !j["experiments"].is_object())
-    throw InputError(file.string(), "not a shard costs file (schema dpclust.shard_costs/1 with an `experiments` object)",
+  if (!j.is_object() || j.value("schema", "") != "dpclust.shard_costs/1" || !j.contains("experiments") ||
+      !j["experiments"].is_object())
+    throw InputError(file.string(),
+                     "not a shard costs file (schema dpclust.shard_costs/1 with an `experiments` object)",
                      "pass the costs.json that `dpclust submit --timings` wrote");
   ShardCosts costs;
   for (const auto& [exp, cells] : j["experiments"].items()) {
-    if (!cells.is_object()) throw InputError(file.string() + " experiments." + exp, "expected an object of cell id -> seconds");
+    if (!cells.is_object())
+      throw InputError(file.string() + " experiments." + exp, "expected an object of cell id -> seconds");
     for (const auto& [id, seconds] : cells.items()) {
       if (!seconds.is_number() || !(seconds.get<double>() >= 0) || !std::isfinite(seconds.get<double>()))
         throw InputError(file.string() + " experiments." + exp + "." + id, "expected a number of seconds >= 0");

@@ -26,9 +26,9 @@
 #include <string>
 #include <vector>
 
-#include "core/method.hpp"
 #include "config/config.hpp"
 #include "config/grid.hpp"
+#include "core/method.hpp"
 
 namespace dpclust {
 
@@ -50,7 +50,8 @@ std::string speed_key(const Cell& cell);
 // plan_shards fills from the other cells of the same method.
 // `cache` (optional) keeps planning shapes by dataset definition across configs.
 using ShapeCache = std::map<std::string, DataShape>;
-std::vector<double> estimate_cell_seconds(const ExperimentConfig& cfg, const std::vector<Cell>& cells, ShapeCache* cache = nullptr);
+std::vector<double> estimate_cell_seconds(const ExperimentConfig& cfg, const std::vector<Cell>& cells,
+                                          ShapeCache* cache = nullptr);
 // Estimated seconds of one trial of `method` whose cost-model work is `work` (the fitted table in
 // shard_plan.cpp).
 double estimate_trial_seconds(const std::string& speed_key, double work);
@@ -74,7 +75,8 @@ struct ShardPlan {
 // `dpclust submit --timings DIR` snapshots them into OUT/slurm/costs.json and every task reads that file
 // (`run --shard-costs`), so the plan stays the same in every task while following real running times.
 using ShardCosts = std::map<std::string, std::map<std::string, double>>;
-ShardPlan plan_shards(const std::vector<ExperimentConfig>& cfgs, std::size_t count, ShardBy by, const ShardCosts* measured = nullptr);
+ShardPlan plan_shards(const std::vector<ExperimentConfig>& cfgs, std::size_t count, ShardBy by,
+                      const ShardCosts* measured = nullptr);
 // Reads/writes the snapshot (schema dpclust.shard_costs/1); InputError naming the file and key.
 ShardCosts read_shard_costs(const std::filesystem::path& file);
 std::string shard_costs_json(const ShardCosts& costs);
@@ -87,7 +89,8 @@ struct ShardBalance {
   double slowest = 0, mean = 0, largest_cell = 0;
   double ratio() const { return mean > 0 ? slowest / mean : 1.0; }
 };
-ShardBalance shard_balance(const std::vector<double>& seconds, const std::vector<std::uint32_t>& shard_of, std::size_t count);
+ShardBalance shard_balance(const std::vector<double>& seconds, const std::vector<std::uint32_t>& shard_of,
+                           std::size_t count);
 
 // The largest task count <= max_tasks (and <= the number of cells) at which the estimated slowest shard
 // of a by-cost plan stays within `bound` x the mean; 1 when even 2 shards would not.

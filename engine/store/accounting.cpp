@@ -16,16 +16,22 @@ using json = nlohmann::json;
 namespace {
 
 constexpr const char* kMeaning =
-    "Sequential composition (basic: the epsilons add up, and the deltas) of every trial of every cell of this file, per set "
-    "of records (each file's content, or the generator: one file configured under several names or selections is one set, "
+    "Sequential composition (basic: the epsilons add up, and the deltas) of every trial of every cell of this file, "
+    "per set "
+    "of records (each file's content, or the generator: one file configured under several names or selections is one "
+    "set, "
     "and datasets that share a file are one set): "
-    "each trial is a separate release computed on the same people, so a reader of the whole file learns about one of them "
-    "at most what these totals allow. Central notions of one neighbouring relation are summed into (epsilon, delta)-DP; "
+    "each trial is a separate release computed on the same people, so a reader of the whole file learns about one of "
+    "them "
+    "at most what these totals allow. Central notions of one neighbouring relation are summed into (epsilon, "
+    "delta)-DP; "
     "local guarantees are composed per unit distance; other relations are listed apart. Epsilons spent on one secure "
     "Poisson sample are summed and then amplified once; max_rows counts add/remove trials twice; ledgers that declare "
-    "their true cost are counted at it, and unbounded ones (or data-derived ranges) make the total unbounded. A total is "
+    "their true cost are counted at it, and unbounded ones (or data-derived ranges) make the total unbounded. A total "
+    "is "
     "a guarantee (holds: true) only when every trial in it is a secure private release without non_private notes; "
-    "otherwise it says what the total would be, and why it does not hold. Each notion's guarantee covers the cells listed "
+    "otherwise it says what the total would be, and why it does not hold. Each notion's guarantee covers the cells "
+    "listed "
     "in its `covers`; whole_file states one guarantee for every release of the set only when a single notion produced "
     "them all, and otherwise none, with the reasons.";
 constexpr const char* kNonPrivateNote =
@@ -82,11 +88,14 @@ template <class T>
 json reasons_not_held(const T& s) {
   json r = json::array();
   if (s.unbounded > 0) r.push_back(std::to_string(s.unbounded) + " trial(s) have no finite bound (unbounded)");
-  if (s.flagged > 0) r.push_back(std::to_string(s.flagged) + " trial(s) belong to cells with non_private notes (see each cell)");
-  if (s.uncalibrated > 0) r.push_back(std::to_string(s.uncalibrated) + " trial(s) ran with scaled noise (uncalibrated)");
+  if (s.flagged > 0)
+    r.push_back(std::to_string(s.flagged) + " trial(s) belong to cells with non_private notes (see each cell)");
+  if (s.uncalibrated > 0)
+    r.push_back(std::to_string(s.uncalibrated) + " trial(s) ran with scaled noise (uncalibrated)");
   if (s.seeded > 0)
-    r.push_back(std::to_string(s.seeded) +
-                " trial(s) ran with randomness: seeded (the seed regenerates the noise): no guarantee holds for this file");
+    r.push_back(
+        std::to_string(s.seeded) +
+        " trial(s) ran with randomness: seeded (the seed regenerates the noise): no guarantee holds for this file");
   return r;
 }
 
@@ -105,8 +114,10 @@ void state_guarantee(json& out, const T& s, const std::string& notion) {
   out["guarantee"] = nullptr;
   out["not_a_guarantee_because"] = why;
   if (s.unbounded == 0 && s.flagged == 0 && s.uncalibrated == 0)
-    out["if_run_secure"] = notion + " with these totals, if the same cells were run with randomness: secure (it does not hold for "
-                                    "this file)";
+    out["if_run_secure"] =
+        notion +
+        " with these totals, if the same cells were run with randomness: secure (it does not hold for "
+        "this file)";
 }
 
 }  // namespace
@@ -117,7 +128,9 @@ json trial_privacy_spent(const json& ledger) {
   const double delta_total = number_or(ledger, "delta_total", 0.0);
   // Ledgers written before the typed entries have no measure or relation: pure unless they carry a delta,
   // under the harness default relation (core/ledger.hpp).
-  const std::string measure = ledger.contains("measure") ? ledger["measure"].get<std::string>() : delta_total > 0 ? "approximate" : "pure";
+  const std::string measure = ledger.contains("measure") ? ledger["measure"].get<std::string>()
+                              : delta_total > 0          ? "approximate"
+                                                         : "pure";
   const std::string relation = ledger.value("relation", std::string("add_remove"));
   // What was spent: the configured total plus any declared excess, which BudgetLedger::verify checked the
   // entries add up to (relative tolerance 1e-9). The totals rather than the sum of the entries, so that a
@@ -169,7 +182,8 @@ json trial_privacy_spent_on(const json& ledger, const json& data_summary) {
 json cell_privacy_spent(const json& cell) {
   const json& trials = cell.at("trials");
   std::vector<json> spent;
-  for (const auto& t : trials) spent.push_back(trial_privacy_spent(t.contains("ledger") ? t["ledger"] : json::object()));
+  for (const auto& t : trials)
+    spent.push_back(trial_privacy_spent(t.contains("ledger") ? t["ledger"] : json::object()));
   bool any_private = false;
   for (const auto& s : spent) any_private = any_private || s["private"].get<bool>();
   if (!any_private)
@@ -181,14 +195,15 @@ json cell_privacy_spent(const json& cell) {
   bool uniform = true;
   for (const auto& s : spent) {
     if (!s["private"].get<bool>() || s["measure"] != first["measure"] || s["relation"] != first["relation"])
-      throw std::logic_error("cell_privacy_spent: the trials of cell '" + cell.value("id", std::string("?")) + "' have ledgers of different notions");
+      throw std::logic_error("cell_privacy_spent: the trials of cell '" + cell.value("id", std::string("?")) +
+                             "' have ledgers of different notions");
     uniform = uniform && s["epsilon"] == first["epsilon"] && s.value("delta", 0.0) == first.value("delta", 0.0);
     epsilon += s["epsilon"].get<double>();
     delta += number_or(s, "delta", 0.0);
     uncalibrated += !s.value("calibrated", true);
     unbounded += s.value("unbounded", false);
   }
-  json out{{"private", true},         {"measure", first["measure"]}, {"relation", first["relation"]},
+  json out{{"private", true},           {"measure", first["measure"]}, {"relation", first["relation"]},
            {"notion", first["notion"]}, {"trials", spent.size()},      {"epsilon", epsilon}};
   if (uniform) out["epsilon_per_trial"] = first["epsilon"];
   if (first["measure"] == "local" && uniform) {
@@ -202,8 +217,9 @@ json cell_privacy_spent(const json& cell) {
   if (first.contains("epsilon_excess")) out["includes_declared_excess"] = true;
   if (uncalibrated > 0) out["uncalibrated_trials"] = uncalibrated;
   // Ranges derived from the data (record_set_of): no epsilon prices them, whatever the ledger says.
-  const std::string derived =
-      cell.contains("record_set") && cell["record_set"].is_object() ? cell["record_set"].value("data_derived_range", std::string()) : "";
+  const std::string derived = cell.contains("record_set") && cell["record_set"].is_object()
+                                  ? cell["record_set"].value("data_derived_range", std::string())
+                                  : "";
   if (unbounded > 0 || !derived.empty()) {
     out["unbounded"] = true;
     json reasons = unbounded > 0 ? first.value("unbounded_reasons", json::array()) : json::array();
@@ -216,7 +232,8 @@ json cell_privacy_spent(const json& cell) {
 namespace {
 
 std::string cell_name(const json& cell, std::uint64_t i) {
-  return cell.is_object() && cell.contains("id") && cell["id"].is_string() ? cell["id"].get<std::string>() : "cell " + std::to_string(i);
+  return cell.is_object() && cell.contains("id") && cell["id"].is_string() ? cell["id"].get<std::string>()
+                                                                           : "cell " + std::to_string(i);
 }
 
 // The cells a total covers, named as results.json names them.
@@ -233,11 +250,12 @@ json covers(const json& cells, const std::set<std::uint64_t>& which) {
 // One notion's guarantee, scoped: alone in its set it speaks for every release of the set; beside other
 // notions (or non-private outputs) only for the cells it covers.
 std::string scoped(const std::string& notion, bool alone) {
-  return alone ? notion
-               : notion + ", for the releases of the cells in `covers` only (the file holds other releases of these records: "
-                          "see whole_file)";
+  return alone
+             ? notion
+             : notion +
+                   ", for the releases of the cells in `covers` only (the file holds other releases of these records: "
+                   "see whole_file)";
 }
-
 
 // What one trial of a cell adds: the conditions every trial of the cell shares, and the trial's own spend.
 struct TrialContext {
@@ -268,8 +286,8 @@ void add_local_trial(Local& l, const json& spent, const TrialContext& t, bool un
   ++level.second;
 }
 
-void add_central_trial(Central& c, const std::string& relation, const json& spent, const json& ledger, const TrialContext& t,
-                       bool uncalibrated, bool unbounded, const std::set<std::string>& reasons) {
+void add_central_trial(Central& c, const std::string& relation, const json& spent, const json& ledger,
+                       const TrialContext& t, bool uncalibrated, bool unbounded, const std::set<std::string>& reasons) {
   count_trial(c, t, uncalibrated, unbounded, reasons);
   double eps = spent["epsilon"].get<double>(), delta = number_or(spent, "delta", 0.0);
   if (t.max_rows && relation == "add_remove") {
@@ -323,7 +341,8 @@ void add_cell(RecordSet& set, const json& cell, std::uint64_t i, const json& rs)
   if (rec.contains("files")) {
     if (!set.records.contains("files")) set.records["files"] = json::array();
     for (const auto& f : rec["files"])
-      if (std::find(set.records["files"].begin(), set.records["files"].end(), f) == set.records["files"].end()) set.records["files"].push_back(f);
+      if (std::find(set.records["files"].begin(), set.records["files"].end(), f) == set.records["files"].end())
+        set.records["files"].push_back(f);
     if (rec.contains("rows_read")) set.records["rows_read"][dataset] = rec["rows_read"];
   } else {
     for (auto it = rec.begin(); it != rec.end(); ++it) set.records[it.key()] = it.value();
@@ -332,8 +351,9 @@ void add_cell(RecordSet& set, const json& cell, std::uint64_t i, const json& rs)
     set.selections.push_back(rs["selection"]);
   TrialContext t;
   t.cell = i;
-  t.seeded = cell.contains("randomness") && cell["randomness"].is_object() ? cell["randomness"].value("mode", std::string("seeded")) != "secure"
-                                                                            : true;
+  t.seeded = cell.contains("randomness") && cell["randomness"].is_object()
+                 ? cell["randomness"].value("mode", std::string("seeded")) != "secure"
+                 : true;
   t.flagged = cell.contains("non_private") && cell["non_private"].is_array() && !cell["non_private"].empty();
   t.max_rows = rs.contains("max_rows");
   t.derived = rs.value("data_derived_range", std::string());
@@ -349,7 +369,8 @@ json central_total(const std::string& relation, const Central& c, const json& ce
     const double amplified = std::log1p(smp.q * std::expm1(smp.eps));
     eps += amplified;
     delta += smp.q * smp.delta;
-    samples.push_back({{"sample_id", id}, {"rate", smp.q}, {"epsilon_on_sample", smp.eps}, {"epsilon_amplified", amplified}});
+    samples.push_back(
+        {{"sample_id", id}, {"rate", smp.q}, {"epsilon_on_sample", smp.eps}, {"epsilon_amplified", amplified}});
   }
   const bool pure = delta == 0;
   json e{{"relation", relation}, {"cells", c.cells.size()}, {"trials", c.trials}, {"covers", covers(cells, c.cells)}};
@@ -372,8 +393,14 @@ json central_total(const std::string& relation, const Central& c, const json& ce
 json local_total(const Local& l, const json& cells, bool alone) {
   json levels = json::array();
   for (const auto& [distance, v] : l.levels)
-    levels.push_back({{"distance", distance}, {"level_epsilon", v.first}, {"trials", v.second}, {"epsilon_per_unit_distance", v.first / distance}});
-  json e{{"cells", l.cells.size()}, {"trials", l.trials}, {"levels", std::move(levels)}, {"covers", covers(cells, l.cells)}};
+    levels.push_back({{"distance", distance},
+                      {"level_epsilon", v.first},
+                      {"trials", v.second},
+                      {"epsilon_per_unit_distance", v.first / distance}});
+  json e{{"cells", l.cells.size()},
+         {"trials", l.trials},
+         {"levels", std::move(levels)},
+         {"covers", covers(cells, l.cells)}};
   if (l.unbounded > 0) {
     e["epsilon_per_unit_distance"] = nullptr;
     e["unbounded"] = true;
@@ -391,21 +418,25 @@ json whole_file_reasons(const RecordSet& set) {
   json whole_reasons = json::array();
   const bool add_remove = set.central.count("add_remove") > 0;
   if (!set.non_private_series.empty())
-    whole_reasons.push_back(std::to_string(set.non_private_cells.size()) +
-                            " cell(s) of non-private methods release functions of these records without noise: no guarantee "
-                            "bounds what the file reveals of them");
-  if (set.local.trials > 0 && !set.central.empty())
     whole_reasons.push_back(
-        "the file holds " + std::to_string(set.local.cells.size()) +
-        " local (geo-indistinguishability) release(s) of these records: every record perturbed and published, which reveals "
-        "the exact number of records" + std::string(add_remove ? ", protected by the add/remove guarantee" : "") +
-        "; local and central guarantees do not compose into one");
+        std::to_string(set.non_private_cells.size()) +
+        " cell(s) of non-private methods release functions of these records without noise: no guarantee "
+        "bounds what the file reveals of them");
+  if (set.local.trials > 0 && !set.central.empty())
+    whole_reasons.push_back("the file holds " + std::to_string(set.local.cells.size()) +
+                            " local (geo-indistinguishability) release(s) of these records: every record perturbed and "
+                            "published, which reveals "
+                            "the exact number of records" +
+                            std::string(add_remove ? ", protected by the add/remove guarantee" : "") +
+                            "; local and central guarantees do not compose into one");
   if (add_remove && set.central.count("replace_one") > 0)
-    whole_reasons.push_back("the file holds replace-one releases of these records, which treat the number of records as "
-                            "public and reveal it, protected by the add/remove guarantee; the relations do not compose "
-                            "into one");
+    whole_reasons.push_back(
+        "the file holds replace-one releases of these records, which treat the number of records as "
+        "public and reveal it, protected by the add/remove guarantee; the relations do not compose "
+        "into one");
   else if (set.central.size() > 1)
-    whole_reasons.push_back("the file holds releases under different neighbouring relations, which do not compose into one");
+    whole_reasons.push_back(
+        "the file holds releases under different neighbouring relations, which do not compose into one");
   return whole_reasons;
 }
 
@@ -419,7 +450,8 @@ json whole_file(const RecordSet& set, std::size_t notions, bool alone, const jso
       whole["epsilon"] = only["epsilon"];
       whole["delta"] = only["delta"];
     }
-    if (only.contains("epsilon_per_unit_distance")) whole["epsilon_per_unit_distance"] = only["epsilon_per_unit_distance"];
+    if (only.contains("epsilon_per_unit_distance"))
+      whole["epsilon_per_unit_distance"] = only["epsilon_per_unit_distance"];
   } else {
     whole["holds"] = false;
     whole["guarantee"] = nullptr;
@@ -438,8 +470,10 @@ json whole_file(const RecordSet& set, std::size_t notions, bool alone, const jso
 // file; otherwise each speaks for its cells only, and whole_file says why no single guarantee bounds what the file
 // reveals.
 json set_summary(const std::string& key, const RecordSet& set, const json& cells) {
-  json d{{"key", key}, {"datasets", std::vector<std::string>(set.datasets.begin(), set.datasets.end())},
-         {"records", set.records}, {"selections", set.selections}};
+  json d{{"key", key},
+         {"datasets", std::vector<std::string>(set.datasets.begin(), set.datasets.end())},
+         {"records", set.records},
+         {"selections", set.selections}};
   const std::size_t notions = set.central.size() + (set.local.trials > 0 ? 1 : 0);
   const bool alone = notions == 1 && set.non_private_series.empty();
   std::uint64_t private_trials = set.local.trials;
@@ -461,9 +495,11 @@ json set_summary(const std::string& key, const RecordSet& set, const json& cells
     d["local"] = std::move(e);
   }
   if (!set.non_private_series.empty())
-    d["non_private"] = {{"cells", set.non_private_cells.size()}, {"trials", set.non_private_trials},
-                        {"series", std::vector<std::string>(set.non_private_series.begin(), set.non_private_series.end())},
-                        {"note", kNonPrivateNote}};
+    d["non_private"] = {
+        {"cells", set.non_private_cells.size()},
+        {"trials", set.non_private_trials},
+        {"series", std::vector<std::string>(set.non_private_series.begin(), set.non_private_series.end())},
+        {"note", kNonPrivateNote}};
   d["central"] = std::move(central);
   d["whole_file"] = whole_file(set, notions, alone, only);
   return d;
@@ -476,7 +512,8 @@ json privacy_accounting(const json& cells) {
   std::vector<json> rs(cells.size());
   for (std::uint64_t i = 0; i < cells.size(); ++i)
     // Cells assembled before record sets existed carry none: keyed by their dataset name.
-    rs[i] = cells[i].contains("record_set") ? cells[i]["record_set"] : record_set_of(json::object(), cells[i].at("dataset").get<std::string>());
+    rs[i] = cells[i].contains("record_set") ? cells[i]["record_set"]
+                                            : record_set_of(json::object(), cells[i].at("dataset").get<std::string>());
   const std::vector<std::string> set_key = merged_record_set_keys(rs);
   std::map<std::string, RecordSet> sets;
   json by_dataset = json::object();

@@ -36,7 +36,9 @@ std::vector<fs::path> experiment_dirs(const fs::path& in) {
     for (const auto& e : fs::directory_iterator(in))
       if (fs::exists(e.path() / "manifest.json", ec)) dirs.push_back(e.path());
   }
-  if (dirs.empty()) throw InputError(in.string(), "no experiment output here (no manifest.json)", "pass the --out directory of a shard run");
+  if (dirs.empty())
+    throw InputError(in.string(), "no experiment output here (no manifest.json)",
+                     "pass the --out directory of a shard run");
   return dirs;
 }
 
@@ -53,8 +55,10 @@ std::vector<fs::path> merge_results(const fs::path& out_dir, const std::vector<f
       if (merged.manifest.is_null()) {
         merged.manifest = m;
       } else if (!same_work(merged.manifest, m)) {
-        throw InputError(dir.string(), "shard of '" + name + "' was run with a different config (crc32 " + m["config_crc32"].get<std::string>() +
-                                           " vs " + merged.manifest["config_crc32"].get<std::string>() + ", or another trial count)",
+        throw InputError(dir.string(),
+                         "shard of '" + name + "' was run with a different config (crc32 " +
+                             m["config_crc32"].get<std::string>() + " vs " +
+                             merged.manifest["config_crc32"].get<std::string>() + ", or another trial count)",
                          "merge only shards of the same config");
       } else {
         for (const auto& r : m["runs"]) merged.manifest["runs"].push_back(r);
@@ -68,8 +72,8 @@ std::vector<fs::path> merge_results(const fs::path& out_dir, const std::vector<f
     if (!is_safe_name(name)) throw std::logic_error("unchecked experiment name reached merge: " + name);
     if (auto existing = read_manifest(target); existing && !same_work(*existing, merged.manifest))
       throw InputError((target / "manifest.json").string(),
-                       "holds the results of another config (crc32 " + (*existing)["config_crc32"].get<std::string>() + ", merging " +
-                           merged.manifest["config_crc32"].get<std::string>() + ")",
+                       "holds the results of another config (crc32 " + (*existing)["config_crc32"].get<std::string>() +
+                           ", merging " + merged.manifest["config_crc32"].get<std::string>() + ")",
                        "merge into another --out directory, or remove " + target.string() + " first");
   }
 
@@ -79,7 +83,9 @@ std::vector<fs::path> merge_results(const fs::path& out_dir, const std::vector<f
     const fs::path target = out_dir / name;
     std::error_code ec;
     fs::create_directories(target / "cells", ec);
-    if (ec) throw InputError(target.string(), "cannot create the merged experiment directory (" + ec.message() + ")", "choose another --out");
+    if (ec)
+      throw InputError(target.string(), "cannot create the merged experiment directory (" + ec.message() + ")",
+                       "choose another --out");
     // A run or another merge may be writing this directory: one at a time.
     FileLock lock = FileLock::acquire(ExperimentLocks::lock_file(target), /*exclusive=*/true, /*wait=*/true);
     remove_stale_temp_files(target, /*all=*/false);
@@ -94,7 +100,8 @@ std::vector<fs::path> merge_results(const fs::path& out_dir, const std::vector<f
           write_file_atomic(cell_path(target, id), read_text_file(check.file));
           ++copied;
         } else if (check.state != CellCheck::State::absent) {
-          log << "merge: warning: " << check.file.string() << ": " << check.reason << "; not copied (rerun that shard to recompute it)\n";
+          log << "merge: warning: " << check.file.string() << ": " << check.reason
+              << "; not copied (rerun that shard to recompute it)\n";
         }
       }
       log << "merge: " << shard.dir.string() << ": " << copied << " cells of '" << name << "'\n";
@@ -107,7 +114,8 @@ std::vector<fs::path> merge_results(const fs::path& out_dir, const std::vector<f
       log << "merge: " << (target / "results.json").string() << " complete (" << present << " cells)\n";
       written.push_back(target);
     } else {
-      log << "merge: '" << name << "' incomplete: " << present << " of " << merged.manifest["grid"].size() << " cells present\n";
+      log << "merge: '" << name << "' incomplete: " << present << " of " << merged.manifest["grid"].size()
+          << " cells present\n";
     }
   }
   return written;

@@ -62,7 +62,9 @@ std::string data_derived_range(const json& data) {
 json record_set_of(const json& data, const std::string& dataset) {
   std::string identity;
   json records;
-  const json prov = data.is_object() && data.contains("provenance") && data["provenance"].is_object() ? data["provenance"] : json::object();
+  const json prov = data.is_object() && data.contains("provenance") && data["provenance"].is_object()
+                        ? data["provenance"]
+                        : json::object();
   json file_keys = json::array();
   if (prov.contains("files") && prov["files"].is_array() && !prov["files"].empty()) {
     // The content, not the path: a copy of a file holds the same people. Each file has its own key, so that
@@ -90,14 +92,17 @@ json record_set_of(const json& data, const std::string& dataset) {
     if (prov.contains(key)) selection[key] = prov[key];
   json transforms = json::array();
   if (prov.contains("transforms") && prov["transforms"].is_array())
-    for (const auto& t : prov["transforms"]) transforms.push_back(t.is_object() ? t.value("name", std::string("?")) : std::string("?"));
+    for (const auto& t : prov["transforms"])
+      transforms.push_back(t.is_object() ? t.value("name", std::string("?")) : std::string("?"));
   selection["transforms"] = std::move(transforms);
   if (!file_keys.empty()) selection["files"] = file_keys;
-  json out{{"key", record_key_hex(fnv1a64(identity))}, {"records", std::move(records)}, {"selection", std::move(selection)}};
+  json out{
+      {"key", record_key_hex(fnv1a64(identity))}, {"records", std::move(records)}, {"selection", std::move(selection)}};
   // What the set is made of, for merging: its files' keys, or its own key (a generator, a name).
   out["members"] = file_keys.empty() ? json::array({out["key"]}) : file_keys;
   if (const json* s = find_transform(data, "subsample"); s && s->value("scheme", std::string()) == "poisson")
-    out["subsample"] = {{"scheme", "poisson"}, {"rate", s->value("rate", 1.0)}, {"sample_id", s->value("sample_id", std::string())}};
+    out["subsample"] = {
+        {"scheme", "poisson"}, {"rate", s->value("rate", 1.0)}, {"sample_id", s->value("sample_id", std::string())}};
   if (const json* m = find_transform(data, "max_rows")) out["max_rows"] = m->value("max_rows", json(nullptr));
   if (const std::string why = data_derived_range(data); !why.empty()) out["data_derived_range"] = why;
   return out;

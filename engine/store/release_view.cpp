@@ -11,26 +11,51 @@ using json = nlohmann::json;
 json field_roles() {
   return {
       {"meaning",
-       "release: what the methods publish, under the privacy flags beside it (private_release, non_private); evaluation: exact "
-       "statistics of the true data, computed to judge the release and NOT private (never publish them with it); configuration: "
-       "the public inputs of the run. `dpclust release RESULTS.json` writes the release and configuration fields only."},
+       "release: what the methods publish, under the privacy flags beside it (private_release, non_private); "
+       "evaluation: exact "
+       "statistics of the true data, computed to judge the release and NOT private (never publish them with it); "
+       "configuration: "
+       "the public inputs of the run. `dpclust release RESULTS.json` writes the release and configuration fields "
+       "only."},
       {"release",
-       {"cells[].trials[].release", "cells[].trials[].labels (only when the cell's evaluation_only does not list the labels)",
-        "cells[].trials[].ledger (without its steps' sensitivity and note when the ledger lists data_derived reasons or the dataset's domain is derived from the data)",
-        "cells[].privacy_spent", "cells[].private_release", "cells[].trials[].private_release",
-        "cells[].non_private", "cells[].evaluation_only", "cells[].randomness", "privacy_accounting (without record_sets[].records and the file keys of record_sets[].selections[].files)"}},
+       {"cells[].trials[].release",
+        "cells[].trials[].labels (only when the cell's evaluation_only does not list the labels)",
+        "cells[].trials[].ledger (without its steps' sensitivity and note when the ledger lists data_derived reasons "
+        "or the dataset's domain is derived from the data)",
+        "cells[].privacy_spent", "cells[].private_release", "cells[].trials[].private_release", "cells[].non_private",
+        "cells[].evaluation_only", "cells[].randomness",
+        "privacy_accounting (without record_sets[].records and the file keys of record_sets[].selections[].files)"}},
       {"evaluation",
        {"datasets.*.n", "datasets.*.labels", "datasets.*.bounds (when bounds_source is data)", "datasets.*.provenance",
-        "datasets.*.points", "datasets.*.true_labels", "cells[].record_set", "cells[].trials[].metrics", "cells[].trials[].evaluation",
-        "cells[].trials[].diagnostics", "cells[].trials[].labels (when evaluation_only lists them)",
-        "cells[].trials[].ledger.steps[].sensitivity and .note (when the ledger lists data_derived reasons or the dataset's domain is derived from the data)", "cells[].trials[].timing",
-        "cells[].aggregates", "cells[].diagnostics_aggregates", "cells[].evaluation_aggregates", "cells[].timing",
-        "privacy_accounting.record_sets[].records", "privacy_accounting.record_sets[].selections[].files"}},
+        "datasets.*.points", "datasets.*.true_labels", "cells[].record_set", "cells[].trials[].metrics",
+        "cells[].trials[].evaluation", "cells[].trials[].diagnostics",
+        "cells[].trials[].labels (when evaluation_only lists them)",
+        "cells[].trials[].ledger.steps[].sensitivity and .note (when the ledger lists data_derived reasons or the "
+        "dataset's domain is derived from the data)",
+        "cells[].trials[].timing", "cells[].aggregates", "cells[].diagnostics_aggregates",
+        "cells[].evaluation_aggregates", "cells[].timing", "privacy_accounting.record_sets[].records",
+        "privacy_accounting.record_sets[].selections[].files"}},
       {"configuration",
        // The seeds are named in words: a secure run's file must not mention a seed field at all.
-       {"schema", "experiment", "description", "trials", "randomness", "reproducible", "the run's base seed, its scheme and each trial's seed (seeded runs only)",
-        "cells[].index", "cells[].id", "cells[].key", "cells[].dataset", "cells[].method", "cells[].series", "cells[].params",
-        "cells[].private", "cells[].trials[].trial", "datasets.*.d", "datasets.*.columns", "datasets.*.bounds_source",
+       {"schema",
+        "experiment",
+        "description",
+        "trials",
+        "randomness",
+        "reproducible",
+        "the run's base seed, its scheme and each trial's seed (seeded runs only)",
+        "cells[].index",
+        "cells[].id",
+        "cells[].key",
+        "cells[].dataset",
+        "cells[].method",
+        "cells[].series",
+        "cells[].params",
+        "cells[].private",
+        "cells[].trials[].trial",
+        "datasets.*.d",
+        "datasets.*.columns",
+        "datasets.*.bounds_source",
         "provenance.config_text"}}};
 }
 
@@ -89,7 +114,8 @@ json released_ledger(const json& ledger, const std::string& derived_range) {
 
 json release_only(const json& results) {
   json out{{"schema", "dpclust.release/1"}, {"field_roles", field_roles()}};
-  copy_keys(results, out, {"experiment", "description", "trials", "randomness", "reproducible", "base_seed", "seed_scheme"});
+  copy_keys(results, out,
+            {"experiment", "description", "trials", "randomness", "reproducible", "base_seed", "seed_scheme"});
   json datasets = json::object();
   if (results.contains("datasets"))
     for (auto it = results["datasets"].begin(); it != results["datasets"].end(); ++it) {
@@ -109,8 +135,9 @@ json release_only(const json& results) {
                                           ? data_derived_range(results["datasets"][dataset])
                                           : std::string();
     json cell;
-    copy_keys(c, cell, {"index", "id", "key", "dataset", "method", "series", "params", "private", "non_private", "evaluation_only",
-                        "private_release", "randomness", "privacy_spent"});
+    copy_keys(c, cell,
+              {"index", "id", "key", "dataset", "method", "series", "params", "private", "non_private",
+               "evaluation_only", "private_release", "randomness", "privacy_spent"});
     const bool labels_eval = labels_are_evaluation(c);
     json trials = json::array();
     for (const auto& t : c.value("trials", json::array())) {

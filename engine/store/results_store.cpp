@@ -9,12 +9,12 @@
 #include <cstring>
 #include <set>
 
+#include "catalog/catalog.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/rng.hpp"
 #include "store/accounting.hpp"
 #include "store/release_view.hpp"
-#include "catalog/catalog.hpp"
 
 namespace dpclust {
 namespace fs = std::filesystem;
@@ -81,7 +81,8 @@ std::string key_problem(const json& obj, const std::string& path, const char* ke
 bool is_safe_name(const std::string& name) {
   if (name.empty() || name.size() > kMaxNameLength || name == "." || name == "..") return false;
   for (unsigned char c : name)
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-'))
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+          c == '-'))
       return false;
   return true;
 }
@@ -105,14 +106,16 @@ std::string cell_fingerprint(const ExperimentConfig& cfg, const Cell& cell) {
          {"version", build_info().version}};
   // A method the config defines itself (`method: python`): its callable, declaration and source digest,
   // which the build's version does not cover. Absent for built-in methods, whose fingerprints are unchanged.
-  if (const MethodInfo* info = find_method(cell.method); info && !info->definition.is_null()) j["method_definition"] = info->definition;
+  if (const MethodInfo* info = find_method(cell.method); info && !info->definition.is_null())
+    j["method_definition"] = info->definition;
   // randomness: secure (a non-default mode, so seeded fingerprints are unchanged): a cell computed in one
   // mode is never reused or merged as the other's.
   if (cfg.randomness != Randomness::seeded) j["randomness"] = to_string(cfg.randomness);
   // centres_outside_domain: keep (a non-default, so other fingerprints are unchanged): its centres, metrics and
   // labels differ from clamp's wherever a centre left the domain.
   const MethodSpec& entry = cfg.methods[cell.method_index];
-  if (entry.centres_outside_domain.value_or(cfg.centres_outside_domain) == CentresOutsideDomain::keep) j["centres_outside_domain"] = "keep";
+  if (entry.centres_outside_domain.value_or(cfg.centres_outside_domain) == CentresOutsideDomain::keep)
+    j["centres_outside_domain"] = "keep";
   return hex16(fnv1a64(j.dump()));
 }
 
@@ -132,13 +135,14 @@ void write_cell(const fs::path& exp_dir, json cell) {
 std::string cell_shape_problem(const json& c) {
   if (!c.is_object()) return "it is " + type_name(c) + ", not a cell object";
   if (auto p = key_problem(c, "", "schema", Kind::string); !p.empty()) return p;
-  if (c["schema"] != kCellSchema) return "schema is '" + c["schema"].get<std::string>() + "', expected '" + kCellSchema + "'";
+  if (c["schema"] != kCellSchema)
+    return "schema is '" + c["schema"].get<std::string>() + "', expected '" + kCellSchema + "'";
   const std::pair<const char*, Kind> top[] = {
-      {"index", Kind::unsigned_integer}, {"id", Kind::string},         {"key", Kind::string},
-      {"fingerprint", Kind::string},     {"complete", Kind::boolean},  {"dataset", Kind::string},
-      {"method", Kind::string},          {"series", Kind::string},     {"params", Kind::object},
-      {"private", Kind::boolean},        {"non_private", Kind::array}, {"data", Kind::object},
-      {"trials", Kind::array},           {"aggregates", Kind::object}, {"diagnostics_aggregates", Kind::object},
+      {"index", Kind::unsigned_integer}, {"id", Kind::string},          {"key", Kind::string},
+      {"fingerprint", Kind::string},     {"complete", Kind::boolean},   {"dataset", Kind::string},
+      {"method", Kind::string},          {"series", Kind::string},      {"params", Kind::object},
+      {"private", Kind::boolean},        {"non_private", Kind::array},  {"data", Kind::object},
+      {"trials", Kind::array},           {"aggregates", Kind::object},  {"diagnostics_aggregates", Kind::object},
       {"timing", Kind::object},          {"computed_by", Kind::object}, {"checksum", Kind::string}};
   for (const auto& [key, kind] : top)
     if (auto p = key_problem(c, "", key, kind); !p.empty()) return p;
@@ -214,8 +218,13 @@ CellCheck check_cell(const fs::path& exp_dir, const std::string& id, const std::
 json build_manifest(const ExperimentConfig& cfg, const std::vector<Cell>& cells) {
   json grid = json::array();
   for (const auto& c : cells)
-    grid.push_back({{"index", c.index}, {"id", c.id}, {"key", c.key}, {"dataset", c.dataset}, {"method", c.method},
-                    {"series", c.method_label}, {"fingerprint", cell_fingerprint(cfg, c)}});
+    grid.push_back({{"index", c.index},
+                    {"id", c.id},
+                    {"key", c.key},
+                    {"dataset", c.dataset},
+                    {"method", c.method},
+                    {"series", c.method_label},
+                    {"fingerprint", cell_fingerprint(cfg, c)}});
   if (cfg.randomness == Randomness::secure)  // no seed and no seed scheme: there is none
     return json{{"schema", kManifestSchema},
                 {"experiment", cfg.name},
@@ -245,58 +254,68 @@ json build_manifest(const ExperimentConfig& cfg, const std::vector<Cell>& cells)
 }
 
 bool same_work(const json& a, const json& b) {
-  return a.value("config_crc32", "") == b.value("config_crc32", "") && a.contains("grid") && b.contains("grid") && a["grid"] == b["grid"];
+  return a.value("config_crc32", "") == b.value("config_crc32", "") && a.contains("grid") && b.contains("grid") &&
+         a["grid"] == b["grid"];
 }
 
 std::optional<json> read_manifest(const fs::path& exp_dir) {
   const fs::path file = exp_dir / "manifest.json";
   std::error_code ec;
   if (!fs::exists(file, ec)) return std::nullopt;
-  const std::string fix = "restore it from the run that wrote it; or remove it to start this directory's run records afresh "
-                          "(cell files are kept and reused by fingerprint)";
+  const std::string fix =
+      "restore it from the run that wrote it; or remove it to start this directory's run records afresh "
+      "(cell files are kept and reused by fingerprint)";
   json m;
   try {
     m = json::parse(read_text_file(file));
   } catch (const std::exception& e) {
     throw InputError(file.string(), std::string("not readable JSON (") + e.what() + ")", fix);
   }
-  auto fail = [&](const std::string& problem) { throw InputError(file.string(), "not a dpclust manifest: " + problem, fix); };
+  auto fail = [&](const std::string& problem) {
+    throw InputError(file.string(), "not a dpclust manifest: " + problem, fix);
+  };
   if (!m.is_object()) fail("it is " + type_name(m) + ", not an object");
-  const std::pair<const char*, Kind> keys[] = {
-      {"schema", Kind::string},      {"experiment", Kind::string}, {"description", Kind::string}, {"config_file", Kind::string},
-      {"config_text", Kind::string}, {"config_crc32", Kind::string},
-      {"trials", Kind::integer},     {"data_root", Kind::string},
-      {"grid", Kind::array},         {"runs", Kind::array}};
+  const std::pair<const char*, Kind> keys[] = {{"schema", Kind::string},      {"experiment", Kind::string},
+                                               {"description", Kind::string}, {"config_file", Kind::string},
+                                               {"config_text", Kind::string}, {"config_crc32", Kind::string},
+                                               {"trials", Kind::integer},     {"data_root", Kind::string},
+                                               {"grid", Kind::array},         {"runs", Kind::array}};
   for (const auto& [key, kind] : keys)
     if (auto p = key_problem(m, "", key, kind); !p.empty()) fail(p);
   // randomness (absent in manifests written before it existed: seeded). A secure run has no seed.
   if (auto p = key_problem(m, "", "randomness", Kind::string, false); !p.empty()) fail(p);
   const std::string randomness = m.value("randomness", std::string("seeded"));
-  if (randomness != "seeded" && randomness != "secure") fail("'randomness' is '" + randomness.substr(0, 60) + "', expected seeded or secure");
+  if (randomness != "seeded" && randomness != "secure")
+    fail("'randomness' is '" + randomness.substr(0, 60) + "', expected seeded or secure");
   for (const char* key : {"base_seed", "seed_scheme"}) {
-    if (randomness == "secure" && m.contains(key)) fail(std::string("'") + key + "' is present in a manifest of randomness: secure");
-    if (auto p = key_problem(m, "", key, std::string(key) == "base_seed" ? Kind::unsigned_integer : Kind::string, randomness == "seeded");
+    if (randomness == "secure" && m.contains(key))
+      fail(std::string("'") + key + "' is present in a manifest of randomness: secure");
+    if (auto p = key_problem(m, "", key, std::string(key) == "base_seed" ? Kind::unsigned_integer : Kind::string,
+                             randomness == "seeded");
         !p.empty())
       fail(p);
   }
   if (auto p = key_problem(m, "", "config_path", Kind::string, false); !p.empty()) fail(p);
-  if (m["schema"] != kManifestSchema) fail("schema is '" + m["schema"].get<std::string>() + "', expected '" + kManifestSchema + "'");
+  if (m["schema"] != kManifestSchema)
+    fail("schema is '" + m["schema"].get<std::string>() + "', expected '" + kManifestSchema + "'");
   // Names read from a file become paths (merge writes OUT/<experiment>/cells/<id>.json): untrusted.
   const std::string name = m["experiment"];
   if (!is_safe_name(name))
     throw InputError(file.string() + " experiment",
-                     "experiment name '" + name.substr(0, 60) + "' is not a safe folder name (letters, digits, _ . - only, not '.' or '..', "
-                     "at most 200 characters)",
+                     "experiment name '" + name.substr(0, 60) +
+                         "' is not a safe folder name (letters, digits, _ . - only, not '.' or '..', "
+                         "at most 200 characters)",
                      "this manifest was not written by dpclust or was edited: rerun the experiment from its config");
   for (std::size_t i = 0; i < m["grid"].size(); ++i) {
     const json& e = m["grid"][i];
     const std::string at = "grid[" + std::to_string(i) + "]";
     if (!e.is_object()) fail("'" + at + "' is " + type_name(e) + ", expected an object");
-    for (const auto& [key, kind] : {std::pair{"index", Kind::unsigned_integer}, std::pair{"id", Kind::string}, std::pair{"key", Kind::string},
-                                    std::pair{"fingerprint", Kind::string}})
+    for (const auto& [key, kind] : {std::pair{"index", Kind::unsigned_integer}, std::pair{"id", Kind::string},
+                                    std::pair{"key", Kind::string}, std::pair{"fingerprint", Kind::string}})
       if (auto p = key_problem(e, at, key, kind); !p.empty()) fail(p);
     if (!is_cell_id(e["id"]))
-      throw InputError(file.string() + " " + at + ".id", "cell id '" + e["id"].get<std::string>().substr(0, 60) + "' is not 16 hex digits",
+      throw InputError(file.string() + " " + at + ".id",
+                       "cell id '" + e["id"].get<std::string>().substr(0, 60) + "' is not 16 hex digits",
                        "this manifest was not written by dpclust or was edited: rerun the experiment from its config");
   }
   for (const auto& r : m["runs"])
@@ -377,8 +396,13 @@ std::optional<json> assemble_results_json(const fs::path& exp_dir) {
                            {"data_root", m["data_root"]},
                            {"runs", m["runs"]},
                            {"cell_git_commits", json(std::vector<std::string>(commits.begin(), commits.end()))},
-                           {"assembled_by", {{"version", b.version}, {"git_commit", b.git_commit}, {"compiler", b.compiler},
-                                             {"build_type", b.build_type}, {"host", b.host}, {"at", utc_now_iso8601()}}}};
+                           {"assembled_by",
+                            {{"version", b.version},
+                             {"git_commit", b.git_commit},
+                             {"compiler", b.compiler},
+                             {"build_type", b.build_type},
+                             {"host", b.host},
+                             {"at", utc_now_iso8601()}}}};
   return results;
 }
 
@@ -434,14 +458,14 @@ FileLock FileLock::acquire(const fs::path& file, bool exclusive, bool wait) {
   if (fd < 0) {
     const int err = errno;
     if (err == EACCES || err == EPERM || err == EROFS)
-      throw InputError(file.parent_path().string(), std::string("cannot write to this results directory (") + std::strerror(err) + ")",
+      throw InputError(file.parent_path().string(),
+                       std::string("cannot write to this results directory (") + std::strerror(err) + ")",
                        "make it writable (chmod -R u+w), or write the results somewhere else with --out");
     throw std::runtime_error("cannot open lock file " + file.string() + ": " + std::strerror(err));
   }
   const int op = (exclusive ? LOCK_EX : LOCK_SH) | (wait ? 0 : LOCK_NB);
   int rc;
-  while ((rc = ::flock(fd, op)) != 0 && errno == EINTR) {
-  }
+  while ((rc = ::flock(fd, op)) != 0 && errno == EINTR) {}
   if (rc != 0) {
     const int err = errno;
     ::close(fd);

@@ -112,8 +112,12 @@ class FileLock {
 
 // The lock files of one experiment directory (see the top of this file).
 struct ExperimentLocks {
-  static std::filesystem::path lock_file(const std::filesystem::path& experiment_dir) { return experiment_dir / ".lock"; }
-  static std::filesystem::path active_file(const std::filesystem::path& experiment_dir) { return experiment_dir / ".active"; }
+  static std::filesystem::path lock_file(const std::filesystem::path& experiment_dir) {
+    return experiment_dir / ".lock";
+  }
+  static std::filesystem::path active_file(const std::filesystem::path& experiment_dir) {
+    return experiment_dir / ".active";
+  }
   static std::filesystem::path claim_file(const std::filesystem::path& experiment_dir, const std::string& id) {
     return experiment_dir / ".claims" / id;
   }

@@ -52,7 +52,8 @@ bool cell_matches(const json& c, const SpanReleaseQuery& q) {
 
 SpanRelease find_span_release(const SpanReleaseQuery& q) {
   if (q.cell_id.empty() && q.dataset.empty() && q.series.empty())
-    throw InputError("classify", "no cell selected", "give --cell ID, or --dataset NAME (and --series, --param name=value)");
+    throw InputError("classify", "no cell selected",
+                     "give --cell ID, or --dataset NAME (and --series, --param name=value)");
   const fs::path dir = q.results_dir / q.experiment;
   const fs::path results = dir / "results.json";
   json doc;
@@ -67,8 +68,9 @@ SpanRelease find_span_release(const SpanReleaseQuery& q) {
     source = dir / "cells" / (q.cell_id + ".json");
     cells.push_back(read_json(source, ""));
   } else {
-    throw InputError(results.string(), "no results of experiment '" + q.experiment + "' here",
-                     "run it first (dpclust run CONFIG --out " + q.results_dir.string() + "), or check --results and --experiment");
+    throw InputError(
+        results.string(), "no results of experiment '" + q.experiment + "' here",
+        "run it first (dpclust run CONFIG --out " + q.results_dir.string() + "), or check --results and --experiment");
   }
   std::vector<const json*> found;
   for (const json& c : cells)
@@ -93,17 +95,20 @@ SpanRelease find_span_release(const SpanReleaseQuery& q) {
   out.dataset = cell.value("dataset", "");
   out.series = cell.value("series", "");
   if (cell.value("method", "") != "dp_dbscan")
-    throw InputError(source.string(), "cell " + out.cell_id + " (" + out.key + ") is a '" + cell.value("method", "?") +
-                                          "' cell; only dp_dbscan releases spans",
+    throw InputError(source.string(),
+                     "cell " + out.cell_id + " (" + out.key + ") is a '" + cell.value("method", "?") +
+                         "' cell; only dp_dbscan releases spans",
                      "select a dp_dbscan cell (--series)");
   const json trials = cell.value("trials", json::array());
   if (q.trial >= trials.size())
-    throw InputError(source.string(), "cell " + out.cell_id + " has " + std::to_string(trials.size()) + " trials; trial " +
-                                          std::to_string(q.trial) + " does not exist",
+    throw InputError(source.string(),
+                     "cell " + out.cell_id + " has " + std::to_string(trials.size()) + " trials; trial " +
+                         std::to_string(q.trial) + " does not exist",
                      "use --trial between 0 and " + std::to_string(trials.empty() ? 0 : trials.size() - 1));
   const json& t = trials[q.trial];
   if (!t.contains("release") || !t["release"].is_object() || !t["release"].contains("spans"))
-    throw InputError(source.string(), "trial " + std::to_string(q.trial) + " of cell " + out.cell_id + " kept no release",
+    throw InputError(source.string(),
+                     "trial " + std::to_string(q.trial) + " of cell " + out.cell_id + " kept no release",
                      "rerun the experiment with output: {release: true} (the default) in its config");
   out.release = t["release"];
   out.seed = t.value("seed", std::uint64_t{0});

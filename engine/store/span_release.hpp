@@ -21,11 +21,11 @@ struct SpanReleaseQuery {
 };
 
 struct SpanRelease {
-  nlohmann::json release;             // the trial's release (grid + spans)
+  nlohmann::json release;  // the trial's release (grid + spans)
   std::string cell_id, key, dataset, series;
   std::uint64_t seed = 0;
-  std::vector<std::string> columns;   // the dataset's coordinate columns (the release's coordinates)
-  std::string where;                  // "results.json cell <id> trial <t>", for messages
+  std::vector<std::string> columns;  // the dataset's coordinate columns (the release's coordinates)
+  std::string where;                 // "results.json cell <id> trial <t>", for messages
 };
 
 // Reads RESULTS_DIR/EXPERIMENT/results.json (or, with a cell id, cells/<id>.json when the grid is not

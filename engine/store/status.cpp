@@ -75,7 +75,8 @@ ExperimentStatus status_of(const fs::path& dir) {
       state = "interrupted";
     }
     if (state != "failed" && state != "interrupted") continue;
-    ShardRunProblem p{shard, state, str(*r, "host"), str(*r, "scheduler_job"), str(*r, "started"), str(*r, "finished"), "", ""};
+    ShardRunProblem p{shard, state, str(*r, "host"), str(*r, "scheduler_job"), str(*r, "started"), str(*r, "finished"),
+                      "",    ""};
     if (const auto f = r->find("failed_cell"); f != r->end() && f->is_object()) {
       p.where = str(*f, "where");
       p.error = str(*f, "error");
@@ -112,7 +113,8 @@ std::vector<ExperimentStatus> collect_status(const fs::path& out, bool allow_non
     throw InputError(out.string(), "not a directory", "pass the --out directory of `dpclust run` (default: results)");
   std::vector<fs::path> dirs;
   for (const auto& entry : fs::directory_iterator(out, ec))
-    if (entry.is_directory() && (fs::exists(entry.path() / "manifest.json") || fs::exists(entry.path() / "skipped.json")))
+    if (entry.is_directory() &&
+        (fs::exists(entry.path() / "manifest.json") || fs::exists(entry.path() / "skipped.json")))
       dirs.push_back(entry.path());
   if (ec) throw InputError(out.string(), "cannot list this directory (" + ec.message() + ")");
   if (dirs.empty() && !allow_none)
@@ -133,7 +135,8 @@ std::optional<SubmissionStatus> collect_submission(const fs::path& out) {
     std::ifstream in(file);
     rec = json::parse(in);
   } catch (const std::exception&) {
-    throw InputError(file.string(), "not readable JSON", "it is written by `dpclust submit`; submit again, or remove the file");
+    throw InputError(file.string(), "not readable JSON",
+                     "it is written by `dpclust submit`; submit again, or remove the file");
   }
   SubmissionStatus s;
   s.array_job = str(rec, "array_job");
@@ -141,7 +144,8 @@ std::optional<SubmissionStatus> collect_submission(const fs::path& out) {
   s.submitted = str(rec, "submitted");
   s.shard_plan = str(rec, "shard_plan");
   if (const auto t = rec.find("tasks"); t != rec.end() && t->is_number_unsigned()) s.tasks = t->get<std::size_t>();
-  if (s.tasks == 0 || s.tasks > 100000) throw InputError(file.string() + " tasks", "missing or not a task count", "submit again");
+  if (s.tasks == 0 || s.tasks > 100000)
+    throw InputError(file.string() + " tasks", "missing or not a task count", "submit again");
   const std::string of_n = "/" + std::to_string(s.tasks);
   std::vector<bool> started(s.tasks + 1, false), failed(s.tasks + 1, false);
   std::vector<std::size_t> cells(s.tasks + 1, 0), done(s.tasks + 1, 0);
@@ -171,7 +175,8 @@ std::optional<SubmissionStatus> collect_submission(const fs::path& out) {
     std::map<std::string, std::string> fingerprint;  // cell id -> fingerprint, of the grid on disk
     if (manifest) {
       for (const auto& e : (*manifest)["grid"])
-        if (e.is_object() && e.contains("id") && e.contains("fingerprint") && e["id"].is_string() && e["fingerprint"].is_string())
+        if (e.is_object() && e.contains("id") && e.contains("fingerprint") && e["id"].is_string() &&
+            e["fingerprint"].is_string())
           fingerprint[e["id"].get<std::string>()] = e["fingerprint"].get<std::string>();
       // The latest record of each of this submission's shards: a run of it started; failed or interrupted.
       std::map<std::string, std::string> latest;
@@ -215,30 +220,34 @@ void print_submission(const SubmissionStatus& s, std::ostream& os) {
   os << "\n  tasks: " << s.started << " of " << s.tasks << " started";
   if (s.has_plan) {
     const std::size_t running = s.started - std::min(s.started, s.finished + s.failed);
-    os << ", " << s.finished << " finished, " << running << " running, " << s.failed << " failed; cells of the plan: " << s.cells_done
-       << " of " << s.cells << " on disk";
+    os << ", " << s.finished << " finished, " << running << " running, " << s.failed
+       << " failed; cells of the plan: " << s.cells_done << " of " << s.cells << " on disk";
   }
   os << "\n";
   if (s.started == 0)
-    os << "  no task has started yet (queued: `squeue -j " << s.array_job << "` shows them); results appear here as tasks run\n";
+    os << "  no task has started yet (queued: `squeue -j " << s.array_job
+       << "` shows them); results appear here as tasks run\n";
 }
 
 json submission_to_json(const SubmissionStatus& s) {
-  return {{"array_job", s.array_job}, {"merge_job", s.merge_job}, {"submitted", s.submitted}, {"shard_plan", s.shard_plan},
-          {"tasks", s.tasks},         {"started", s.started},     {"finished", s.finished},   {"failed", s.failed},
-          {"cells", s.cells},         {"cells_done", s.cells_done}, {"has_plan", s.has_plan}};
+  return {{"array_job", s.array_job},   {"merge_job", s.merge_job}, {"submitted", s.submitted},
+          {"shard_plan", s.shard_plan}, {"tasks", s.tasks},         {"started", s.started},
+          {"finished", s.finished},     {"failed", s.failed},       {"cells", s.cells},
+          {"cells_done", s.cells_done}, {"has_plan", s.has_plan}};
 }
 
 void print_status(const fs::path& out, const std::vector<ExperimentStatus>& status, std::ostream& os) {
   std::size_t width = 10;
   for (const auto& s : status) width = std::max(width, s.name.size());
   std::size_t complete = 0, total = 0, done = 0, running = 0, failed = 0, pending = 0;
-  os << std::left << std::setw(static_cast<int>(width)) << "experiment" << std::right << std::setw(8) << "cells" << std::setw(8) << "done"
-     << std::setw(9) << "running" << std::setw(8) << "failed" << std::setw(9) << "pending" << "  state\n";
+  os << std::left << std::setw(static_cast<int>(width)) << "experiment" << std::right << std::setw(8) << "cells"
+     << std::setw(8) << "done" << std::setw(9) << "running" << std::setw(8) << "failed" << std::setw(9) << "pending"
+     << "  state\n";
   for (const auto& s : status) {
     os << std::left << std::setw(static_cast<int>(width)) << s.name << std::right;
     if (s.skipped) {
-      os << std::setw(8) << "-" << std::setw(8) << "-" << std::setw(9) << "-" << std::setw(8) << "-" << std::setw(9) << "-"
+      os << std::setw(8) << "-" << std::setw(8) << "-" << std::setw(9) << "-" << std::setw(8) << "-" << std::setw(9)
+         << "-"
          << "  skipped: " << s.skipped_reason << "\n";
       continue;
     }
@@ -248,9 +257,10 @@ void print_status(const fs::path& out, const std::vector<ExperimentStatus>& stat
     failed += s.failed;
     pending += s.pending;
     complete += s.complete();
-    os << std::setw(8) << s.total << std::setw(8) << s.done << std::setw(9) << s.running << std::setw(8) << s.failed << std::setw(9)
-       << s.pending << "  "
-       << (s.complete() ? (s.results_current ? "complete (results.json current)" : "complete; results.json not assembled: dpclust merge")
+    os << std::setw(8) << s.total << std::setw(8) << s.done << std::setw(9) << s.running << std::setw(8) << s.failed
+       << std::setw(9) << s.pending << "  "
+       << (s.complete() ? (s.results_current ? "complete (results.json current)"
+                                             : "complete; results.json not assembled: dpclust merge")
                         : (s.run_active ? "running" : "incomplete"))
        << "\n";
     for (const auto& p : s.problems) {
@@ -263,10 +273,12 @@ void print_status(const fs::path& out, const std::vector<ExperimentStatus>& stat
       os << "\n";
     }
   }
-  const std::size_t skipped = static_cast<std::size_t>(std::count_if(status.begin(), status.end(), [](const ExperimentStatus& s) { return s.skipped; }));
-  os << "\n" << complete << " of " << status.size() - skipped << " experiments complete"
-     << (skipped ? " (" + std::to_string(skipped) + " skipped for missing data)" : std::string()) << "; cells: " << done << " of " << total << " done, " << running
-     << " running, " << failed << " failed, " << pending << " pending\n";
+  const std::size_t skipped = static_cast<std::size_t>(
+      std::count_if(status.begin(), status.end(), [](const ExperimentStatus& s) { return s.skipped; }));
+  os << "\n"
+     << complete << " of " << status.size() - skipped << " experiments complete"
+     << (skipped ? " (" + std::to_string(skipped) + " skipped for missing data)" : std::string()) << "; cells: " << done
+     << " of " << total << " done, " << running << " running, " << failed << " failed, " << pending << " pending\n";
   if (failed + pending > 0 && running == 0)
     os << "Rerun what is missing (completed cells are kept): the same `dpclust run CONFIG... --out " << out.string()
        << "` (with the same --shard for one shard).\n";
@@ -277,8 +289,13 @@ json status_to_json(const std::vector<ExperimentStatus>& status) {
   for (const auto& s : status) {
     json problems = json::array();
     for (const auto& p : s.problems)
-      problems.push_back({{"shard", p.shard}, {"state", p.state}, {"host", p.host}, {"job", p.job}, {"started", p.started},
-                          {"where", p.where}, {"error", p.error}});
+      problems.push_back({{"shard", p.shard},
+                          {"state", p.state},
+                          {"host", p.host},
+                          {"job", p.job},
+                          {"started", p.started},
+                          {"where", p.where},
+                          {"error", p.error}});
     arr.push_back({{"experiment", s.name},
                    {"skipped", s.skipped},
                    {"skipped_reason", s.skipped_reason},

@@ -15,8 +15,8 @@
 namespace dpclust {
 
 struct ShardRunProblem {
-  std::string shard;     // "3/8"
-  std::string state;     // "failed" or "interrupted"
+  std::string shard;  // "3/8"
+  std::string state;  // "failed" or "interrupted"
   std::string host, job, started, finished;
   std::string where, error;  // failed: the cell and trial, and the engine's message
 };
@@ -26,10 +26,10 @@ struct ExperimentStatus {
   std::filesystem::path dir;
   std::size_t total = 0, done = 0, running = 0, failed = 0, pending = 0;
   bool results_current = false;
-  bool skipped = false;         // skipped.json: the data was missing (run --skip-missing-data)
+  bool skipped = false;  // skipped.json: the data was missing (run --skip-missing-data)
   std::string skipped_reason;
-  bool run_active = false;      // some run holds `.active` now
-  std::size_t runs = 0;         // finished or running records in the manifest
+  bool run_active = false;                // some run holds `.active` now
+  std::size_t runs = 0;                   // finished or running records in the manifest
   std::vector<ShardRunProblem> problems;  // latest failed/interrupted run of each shard not since succeeded
   std::vector<std::string> failed_cells;  // "17 (dataset=..|method=..)" of the failed runs, not yet done
   bool complete() const { return total > 0 && done == total; }

@@ -16,7 +16,8 @@ WaveClusterOutput baseline(const Dataset& data, const WcParams& params, const Ba
   // ag_variant: flat_origin = the adaptive grid of the authors' flat_origin.py (flat_origin.hpp).
   const bool flat = opt.variant == AgVariant::flat_origin;
   if (flat && opt.type != "adaptive")
-    throw InputError("wc_baseline.ag_variant", "ag_variant: flat_origin is a variant of the adaptive grid, not of synopsis: " + opt.type,
+    throw InputError("wc_baseline.ag_variant",
+                     "ag_variant: flat_origin is a variant of the adaptive grid, not of synopsis: " + opt.type,
                      "use synopsis: adaptive with ag_variant: flat_origin, or ag_variant: paper");
   SyntheticCounts syn = flat ? flat_origin_counts(data, q, options.epsilon, opt, rng, ledger)
                              : synthetic_counts(data, q, options.epsilon, opt, rng, ledger);
@@ -25,7 +26,8 @@ WaveClusterOutput baseline(const Dataset& data, const WcParams& params, const Ba
   const std::size_t l_noisy = positive_sorted(w_noisy).size();
   const std::size_t k_prime = top_k_count(params.p, l_noisy);
   // lines 7-8: d' = Top(k', L'), ConnCompLabel(W', d')
-  WaveClusterOutput out = significant_top_k(w_noisy, q.shape().coarsened(params.wavelet.level), params, l_noisy, k_prime);
+  WaveClusterOutput out =
+      significant_top_k(w_noisy, q.shape().coarsened(params.wavelet.level), params, l_noisy, k_prime);
   out.is_private = true;
   if (flat) out.non_private_notes.push_back(kFlatOriginBoundsNote);
   out.public_extra["synthetic_points"] = syn.info["synthetic_points"];  // a function of the noisy synopsis

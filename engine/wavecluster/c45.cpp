@@ -24,7 +24,8 @@ C45Presort C45Presort::of(std::vector<double> x, std::size_t n, std::size_t a) {
   for (std::size_t att = 0; att < a; ++att) {
     std::vector<std::uint32_t>& o = p.order[att];
     std::iota(o.begin(), o.end(), 0u);
-    std::stable_sort(o.begin(), o.end(), [&](std::uint32_t i, std::uint32_t j) { return p.value(i, att) < p.value(j, att); });
+    std::stable_sort(o.begin(), o.end(),
+                     [&](std::uint32_t i, std::uint32_t j) { return p.value(i, att) < p.value(j, att); });
   }
   return p;
 }
@@ -37,7 +38,8 @@ C45Presort C45Presort::subset(const std::vector<std::uint8_t>& keep) const {
   for (std::size_t i = 0; i < n; ++i) {
     if (!keep[i]) continue;
     renumber[i] = static_cast<std::uint32_t>(p.n++);
-    p.x.insert(p.x.end(), x.begin() + static_cast<std::ptrdiff_t>(i * a), x.begin() + static_cast<std::ptrdiff_t>((i + 1) * a));
+    p.x.insert(p.x.end(), x.begin() + static_cast<std::ptrdiff_t>(i * a),
+               x.begin() + static_cast<std::ptrdiff_t>((i + 1) * a));
   }
   p.order.assign(a, {});
   for (std::size_t att = 0; att < a; ++att) {
@@ -49,11 +51,13 @@ C45Presort C45Presort::subset(const std::vector<std::uint8_t>& keep) const {
 }
 
 namespace {
-void check_fit_input(std::size_t x_size, std::size_t n, std::size_t a, const std::vector<std::int32_t>& y, std::size_t num_classes) {
+void check_fit_input(std::size_t x_size, std::size_t n, std::size_t a, const std::vector<std::int32_t>& y,
+                     std::size_t num_classes) {
   if (x_size != n * a || y.size() != n) throw std::invalid_argument("C45Tree::fit: input sizes do not match");
   if (num_classes == 0) throw std::invalid_argument("C45Tree::fit: no classes");
   for (auto c : y)
-    if (c < 0 || static_cast<std::size_t>(c) >= num_classes) throw std::invalid_argument("C45Tree::fit: class index out of range");
+    if (c < 0 || static_cast<std::size_t>(c) >= num_classes)
+      throw std::invalid_argument("C45Tree::fit: class index out of range");
 }
 }  // namespace
 
@@ -63,13 +67,14 @@ C45Tree C45Tree::fit(const std::vector<double>& x, std::size_t n, std::size_t a,
   return fit(C45Presort::of(x, n, a), y, num_classes, opt);
 }
 
-C45Tree C45Tree::fit(const C45Presort& data, const std::vector<std::int32_t>& y, std::size_t num_classes, const C45Options& opt) {
+C45Tree C45Tree::fit(const C45Presort& data, const std::vector<std::int32_t>& y, std::size_t num_classes,
+                     const C45Options& opt) {
   check_fit_input(data.x.size(), data.n, data.a, y, num_classes);
   return fit_impl(data, y, num_classes, opt, nullptr);
 }
 
-C45Tree C45Tree::fit(const C45Presort& data, const std::vector<std::int32_t>& y, std::size_t num_classes, const C45Options& opt,
-                     std::vector<std::int32_t>& training_classes) {
+C45Tree C45Tree::fit(const C45Presort& data, const std::vector<std::int32_t>& y, std::size_t num_classes,
+                     const C45Options& opt, std::vector<std::int32_t>& training_classes) {
   check_fit_input(data.x.size(), data.n, data.a, y, num_classes);
   return fit_impl(data, y, num_classes, opt, &training_classes);
 }
@@ -79,7 +84,8 @@ std::int32_t C45Tree::predict(const double* x) const {
   while (nodes_[id].attribute >= 0) {
     const Node& nd = nodes_[id];
     const auto child = static_cast<std::size_t>(x[nd.attribute] <= nd.threshold ? nd.left : nd.right);
-    if (nodes_[child].empty) return nd.majority;  // ClassifierTree.getProbs: an empty son uses the parent's distribution
+    if (nodes_[child].empty)
+      return nd.majority;  // ClassifierTree.getProbs: an empty son uses the parent's distribution
     id = child;
   }
   return nodes_[id].majority;
@@ -112,7 +118,8 @@ std::string C45Tree::to_text(const std::vector<std::string>& att, const std::vec
       }
     }
   };
-  if (nodes_[0].attribute < 0) os << ": " << cls[static_cast<std::size_t>(nodes_[0].majority)] << " (" << nodes_[0].count << ")\n";
+  if (nodes_[0].attribute < 0)
+    os << ": " << cls[static_cast<std::size_t>(nodes_[0].majority)] << " (" << nodes_[0].count << ")\n";
   else rec(0, 0);
   return os.str();
 }

@@ -32,7 +32,7 @@ namespace dpclust::wavecluster {
 // (linear), instead of sorting every node's instances again (J48: O(m log m) per node and attribute).
 struct C45Presort {
   std::size_t n = 0, a = 0;
-  std::vector<double> x;                         // row-major n x a
+  std::vector<double> x;                          // row-major n x a
   std::vector<std::vector<std::uint32_t>> order;  // order[att]: the n instances by (x[i * a + att], i)
   // Sorts the instances on every attribute (x: row-major n x a).
   static C45Presort of(std::vector<double> x, std::size_t n, std::size_t a);
@@ -43,12 +43,12 @@ struct C45Presort {
 };
 
 struct C45Options {
-  std::size_t min_leaf = 2;      // J48 -M
-  bool prune = false;            // J48 default prunes; the authors ran -U (unpruned)
-  double confidence = 0.25;      // J48 -C, used when pruning
-  bool subtree_raising = true;   // J48 default (when pruning)
-  bool collapse = true;          // J48 default
-  bool mdl_correction = true;    // J48 default
+  std::size_t min_leaf = 2;     // J48 -M
+  bool prune = false;           // J48 default prunes; the authors ran -U (unpruned)
+  double confidence = 0.25;     // J48 -C, used when pruning
+  bool subtree_raising = true;  // J48 default (when pruning)
+  bool collapse = true;         // J48 default
+  bool mdl_correction = true;   // J48 default
 };
 
 class C45Tree {
@@ -67,7 +67,8 @@ class C45Tree {
   std::size_t leaves() const;
   std::size_t size() const;  // number of nodes, Weka's "Size of the tree"
   // Weka-style text: "a1 <= 0.6: 0 (50.0)" lines with "|   " indentation.
-  std::string to_text(const std::vector<std::string>& attribute_names, const std::vector<std::string>& class_names) const;
+  std::string to_text(const std::vector<std::string>& attribute_names,
+                      const std::vector<std::string>& class_names) const;
 
   struct Node {
     std::int32_t attribute = -1;  // -1: leaf

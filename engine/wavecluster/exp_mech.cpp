@@ -43,7 +43,7 @@ std::size_t sample_log_weights(const std::vector<double>& log_w, Rng& rng) {
   // First index whose cumulative weight exceeds u; zero-weight outcomes can never be chosen.
   const auto it = std::upper_bound(cum.begin(), cum.end(), u);
   std::size_t i = static_cast<std::size_t>(it - cum.begin());
-  if (i >= cum.size()) i = cum.size() - 1;  // u == total can only happen by rounding
+  if (i >= cum.size()) i = cum.size() - 1;                  // u == total can only happen by rounding
   while (i > 0 && !(cum[i] > (i ? cum[i - 1] : 0.0))) --i;  // never land on a zero-weight outcome
   return i;
 }
@@ -63,7 +63,8 @@ void argmax_weights(std::vector<double>& lw, std::size_t k, std::size_t first_ra
 }
 }  // namespace
 
-EmThreshold em_threshold_continuous(const std::vector<double>& asc_in, std::size_t k, double eps2, double delta_q, Rng& rng, double upper) {
+EmThreshold em_threshold_continuous(const std::vector<double>& asc_in, std::size_t k, double eps2, double delta_q,
+                                    Rng& rng, double upper) {
   if (asc_in.empty()) throw std::invalid_argument("em_threshold_continuous: no positive values");
   const bool noiseless = std::isinf(eps2) && eps2 > 0;
   if (noiseless) eps2 = 1.0;  // the widths decide emptiness; the weights are replaced below
@@ -101,7 +102,8 @@ std::uint64_t ThresholdLattice::points_up_to(double x) const {
 double ThresholdLattice::point(std::uint64_t j) const { return std::ldexp(static_cast<double>(j), exponent); }
 
 ThresholdLattice threshold_lattice(double upper, int bits) {
-  if (!(upper > 0) || !std::isfinite(upper)) throw std::invalid_argument("threshold lattice: the range's upper end must be finite and > 0");
+  if (!(upper > 0) || !std::isfinite(upper))
+    throw std::invalid_argument("threshold lattice: the range's upper end must be finite and > 0");
   if (bits < 1 || bits > 40) throw std::invalid_argument("threshold lattice: lattice_bits must be in [1, 40]");
   int e = 0;
   std::frexp(upper, &e);  // upper = m 2^e, m in [1/2, 1): 2^(e-1) <= upper < 2^e
@@ -119,7 +121,8 @@ ThresholdLattice threshold_lattice(double upper, int bits) {
 EmThreshold em_threshold_lattice(const std::vector<double>& asc, std::size_t k, const privacy::ExponentialMechanism& em,
                                  const ThresholdLattice& lattice, bool public_top, Rng& rng) {
   // No positive value: with a public range the one block is rank 0, every lattice point (Pt_0 = (0, U]).
-  if (asc.empty() && !public_top) throw std::invalid_argument("em_threshold_lattice: no positive values and no public range");
+  if (asc.empty() && !public_top)
+    throw std::invalid_argument("em_threshold_lattice: no positive values and no public range");
   const std::size_t m = asc.size();
   // Blocks in order of decreasing threshold: [rank 0 when the range is public], rank 1, ..., rank m.
   // Block of rank i = the lattice points j with floor(W_{i+1} / s) < j <= floor(W_i / s) (W_0 = upper,

@@ -55,8 +55,8 @@ struct EmThreshold {
 // The public lattice of thresholds in (0, upper]: spacing 2^exponent, points j 2^exponent, j = 1..points.
 struct ThresholdLattice {
   double upper = 0;
-  int exponent = 0;            // s = 2^exponent = 2^(ceil(log2 upper) - bits)
-  std::uint64_t points = 0;    // N = floor(upper / s), in (2^(bits-1), 2^bits] (2^bits exactly when upper = 2^k)
+  int exponent = 0;          // s = 2^exponent = 2^(ceil(log2 upper) - bits)
+  std::uint64_t points = 0;  // N = floor(upper / s), in (2^(bits-1), 2^bits] (2^bits exactly when upper = 2^k)
   double spacing() const;
   // floor(min(x, upper) / s) for x >= 0: the number of lattice points in (0, x] (exact: s is a power of two).
   std::uint64_t points_up_to(double x) const;
@@ -70,8 +70,9 @@ ThresholdLattice threshold_lattice(double upper, int bits);
 // (W_1, upper] of rank 0 (no value at or above the threshold) joins the choice -- with no value at all it
 // is the whole range, so the draw is uniform on the lattice; otherwise upper is Max itself (the paper)
 // and ranks run from 1. The mechanism's noise scale and budget are in `em`.
-EmThreshold em_threshold_lattice(const std::vector<double>& ascending, std::size_t k, const privacy::ExponentialMechanism& em,
-                                 const ThresholdLattice& lattice, bool public_top, Rng& rng);
+EmThreshold em_threshold_lattice(const std::vector<double>& ascending, std::size_t k,
+                                 const privacy::ExponentialMechanism& em, const ThresholdLattice& lattice,
+                                 bool public_top, Rng& rng);
 
 // The continuous form (threshold_output: continuous; NOT floating-point safe, see above).
 // upper <= 0: the paper's range (0, Max], Max the largest true value (data-dependent).
@@ -80,7 +81,7 @@ EmThreshold em_threshold_lattice(const std::vector<double>& ascending, std::size
 // eps2 = +infinity (the ledger's noise_scale 0, privthr_em.cpp) is the noiseless limit: the non-empty
 // partition nearest rank k (the higher threshold on a tie of distances) with certainty, d' still
 // uniform inside it.
-EmThreshold em_threshold_continuous(const std::vector<double>& ascending, std::size_t k, double eps2, double delta_q, Rng& rng,
-                                    double upper = 0.0);
+EmThreshold em_threshold_continuous(const std::vector<double>& ascending, std::size_t k, double eps2, double delta_q,
+                                    Rng& rng, double upper = 0.0);
 
 }  // namespace dpclust::wavecluster

@@ -39,8 +39,8 @@ std::size_t power_capped(std::size_t b, std::size_t e, const char* what) {
 void check_step(double step_eps, double sensitivity, const char* step) {
   if (!(step_eps > 0) || !(sensitivity / step_eps <= kSynopsisMaxNoiseScale))
     throw InputError("wc_baseline.epsilon",
-                     std::string("the ") + step + " gets epsilon " + short_number(step_eps) + ", a Laplace noise scale above " +
-                         short_number(kSynopsisMaxNoiseScale),
+                     std::string("the ") + step + " gets epsilon " + short_number(step_eps) +
+                         ", a Laplace noise scale above " + short_number(kSynopsisMaxNoiseScale),
                      "raise epsilon, or ag_alpha towards 0.5");
 }
 
@@ -128,8 +128,9 @@ FlatSplit flat_split(const std::vector<double>& v, std::size_t d, double eps, do
       const double side = std::ceil(root(v[c] * eps2 / c2, d));
       if (!(side <= static_cast<double>(kSynopsisMaxPerDim)))
         throw InputError("wc_baseline.m2",
-                         "m2 = " + short_number(side) + " cells per dimension (epsilon = " + short_number(eps) + ", ag_c = " + short_number(opt.c) +
-                             ") exceeds the cap of " + std::to_string(kSynopsisMaxPerDim),
+                         "m2 = " + short_number(side) + " cells per dimension (epsilon = " + short_number(eps) +
+                             ", ag_c = " + short_number(opt.c) + ") exceeds the cap of " +
+                             std::to_string(kSynopsisMaxPerDim),
                          "lower epsilon or raise ag_c");
       m2[c] = static_cast<std::size_t>(side);
       leaves = power_capped(m2[c], d, "m2");
@@ -138,9 +139,10 @@ FlatSplit flat_split(const std::vector<double>& v, std::size_t d, double eps, do
       m2_max = std::max(m2_max, m2[c]);
     }
     if (__builtin_add_overflow(offset[c], leaves, &offset[c + 1]) || offset[c + 1] > kSynopsisMaxCells)
-      throw InputError("wc_baseline.epsilon",
-                       "the flat_origin adaptive grid would have more than " + std::to_string(kSynopsisMaxCells) + " leaves",
-                       "lower epsilon or raise ag_c");
+      throw InputError(
+          "wc_baseline.epsilon",
+          "the flat_origin adaptive grid would have more than " + std::to_string(kSynopsisMaxCells) + " leaves",
+          "lower epsilon or raise ag_c");
   }
   return sp;
 }
@@ -181,8 +183,9 @@ std::vector<double> flat_leaf_counts(const Dataset& data, std::size_t d, const F
 
 // Cell after cell: the second-level noise, the combination with the first level, synthetic points. Returns the
 // synthetic points placed.
-std::uint64_t flat_place(const Quantizer& q, const FlatGrid& g, const FlatSplit& sp, const std::vector<double>& v, std::vector<double> u,
-                         const privacy::CountMechanism& level2, const SynopsisOptions& opt, Rng& rng, std::vector<double>& counts) {
+std::uint64_t flat_place(const Quantizer& q, const FlatGrid& g, const FlatSplit& sp, const std::vector<double>& v,
+                         std::vector<double> u, const privacy::CountMechanism& level2, const SynopsisOptions& opt,
+                         Rng& rng, std::vector<double>& counts) {
   const std::size_t d = q.dims(), m1 = kFlatOriginM1, cells1 = sp.m2.size();
   const std::vector<std::size_t>& m2 = sp.m2;
   const std::vector<std::size_t>& offset = sp.offset;
@@ -192,13 +195,13 @@ std::uint64_t flat_place(const Quantizer& q, const FlatGrid& g, const FlatSplit&
   std::vector<std::size_t> s(d);
   auto place = [&](const std::vector<double>& box_lo, const std::vector<double>& box_w, std::uint64_t n_points) {
     if (n_points > kSynopsisMaxSyntheticPoints - synthetic)
-      throw InputError("wc_baseline.epsilon",
-                       "the noisy synopsis asks for more than " + std::to_string(kSynopsisMaxSyntheticPoints) +
-                           " synthetic points",
-                       "raise epsilon (less noise per cell)");
+      throw InputError(
+          "wc_baseline.epsilon",
+          "the noisy synopsis asks for more than " + std::to_string(kSynopsisMaxSyntheticPoints) + " synthetic points",
+          "raise epsilon (less noise per cell)");
     synthetic += n_points;
-    place_uniform_points(
-        q, counts, n_points, rng, [&](std::size_t j, double draw) { return box_lo[j] + draw * box_w[j]; });
+    place_uniform_points(q, counts, n_points, rng,
+                         [&](std::size_t j, double draw) { return box_lo[j] + draw * box_w[j]; });
   };
   std::vector<double> box_lo(d), box_w(d);
   for (std::size_t c = 0; c < cells1; ++c) {
@@ -228,8 +231,8 @@ std::uint64_t flat_place(const Quantizer& q, const FlatGrid& g, const FlatSplit&
 
 }  // namespace
 
-SyntheticCounts flat_origin_counts(const Dataset& data, const Quantizer& q, double eps, const SynopsisOptions& opt, Rng& rng,
-                                   BudgetLedger& ledger) {
+SyntheticCounts flat_origin_counts(const Dataset& data, const Quantizer& q, double eps, const SynopsisOptions& opt,
+                                   Rng& rng, BudgetLedger& ledger) {
   const std::size_t d = q.dims();
   check_synopsis_inputs(eps, opt);
   // The grid is laid over the data's own bounding box: one extreme record moves every cell edge, so no
@@ -266,10 +269,16 @@ SyntheticCounts flat_origin_counts(const Dataset& data, const Quantizer& q, doub
   const FlatSplit sp = flat_split(v, d, eps, eps2, opt);
   SyntheticCounts res;
   res.counts.assign(q.shape().size(), 0.0);
-  const std::uint64_t synthetic = flat_place(q, g, sp, v, flat_leaf_counts(data, d, g, sp, cell1), level2, opt, rng, res.counts);
-  res.info = {{"type", "adaptive"},     {"variant", "flat_origin"}, {"m1", m1},
-              {"split_cells", sp.split_cells}, {"m2_min", sp.m2_min},       {"m2_max", sp.m2_max},
-              {"leaves", sp.offset[cells1]}, {"synthetic_points", synthetic}};
+  const std::uint64_t synthetic =
+      flat_place(q, g, sp, v, flat_leaf_counts(data, d, g, sp, cell1), level2, opt, rng, res.counts);
+  res.info = {{"type", "adaptive"},
+              {"variant", "flat_origin"},
+              {"m1", m1},
+              {"split_cells", sp.split_cells},
+              {"m2_min", sp.m2_min},
+              {"m2_max", sp.m2_max},
+              {"leaves", sp.offset[cells1]},
+              {"synthetic_points", synthetic}};
   return res;
 }
 

@@ -57,7 +57,7 @@ std::uint64_t flat_origin_leaf_points(double v);
 // `ledger` (two entries). info: type, variant, m1, split_cells, m2_min, m2_max (over the split cells;
 // 0 when none), leaves, synthetic_points. Throws InputError for d with 10^d above kSynopsisMaxCells or
 // an m2 above kSynopsisMaxPerDim.
-SyntheticCounts flat_origin_counts(const Dataset& data, const Quantizer& q, double eps, const SynopsisOptions& opt, Rng& rng,
-                                   BudgetLedger& ledger);
+SyntheticCounts flat_origin_counts(const Dataset& data, const Quantizer& q, double eps, const SynopsisOptions& opt,
+                                   Rng& rng, BudgetLedger& ledger);
 
 }  // namespace dpclust::wavecluster

@@ -1,5 +1,5 @@
-#include <algorithm>
 #include "wavecluster/grid.hpp"
+#include <algorithm>
 
 #include <cmath>
 #include <stdexcept>
@@ -46,7 +46,8 @@ std::size_t checked_cell_count(const std::vector<std::size_t>& g) {
     if (g.size() > 6) shape += " x ...";
   }
   const bool at_minimum = std::all_of(g.begin(), g.end(), [](std::size_t n) { return n <= 2; });
-  const std::string fewer = "fewer columns: at most " + std::to_string(fitting_columns) + " fit at these g (list them in `columns`, or project the data)";
+  const std::string fewer = "fewer columns: at most " + std::to_string(fitting_columns) +
+                            " fit at these g (list them in `columns`, or project the data)";
   throw InputError("params.g",
                    "the WaveCluster grid " + shape + " (" + std::to_string(g.size()) + " dimensions) has more than " +
                        std::to_string(kMaxGridCells) + " (2^28) cells",

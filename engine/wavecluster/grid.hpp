@@ -35,7 +35,7 @@ class Quantizer {
   // Cell index along dimension j of coordinate x.
   std::size_t cell_1d(std::size_t j, double x) const {
     const double t = (x - lo_[j]) / span_[j] * g_[j];
-    if (!(t > 0)) return 0;  // also catches NaN: the loader rejects such points anyway
+    if (!(t > 0)) return 0;                     // also catches NaN: the loader rejects such points anyway
     if (t >= g_[j]) return shape_.dims[j] - 1;  // before the cast: a point far outside the domain overflows size_t
     // 0 < t < g <= 2^28: through int64 (one instruction on x86-64; the unsigned conversion is a branch and
     // two), the same integer.

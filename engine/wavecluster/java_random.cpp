@@ -26,8 +26,7 @@ std::int32_t JavaRandom::next_int(std::int32_t bound) {
   const std::int32_t m = bound - 1;
   if ((bound & m) == 0) return static_cast<std::int32_t>((static_cast<std::int64_t>(bound) * r) >> 31);
   // Rejection: u - r + m overflows a Java int exactly when it exceeds INT32_MAX.
-  for (std::int64_t u = r; u - (r = static_cast<std::int32_t>(u % bound)) + m > INT32_MAX; u = next(31)) {
-  }
+  for (std::int64_t u = r; u - (r = static_cast<std::int32_t>(u % bound)) + m > INT32_MAX; u = next(31)) {}
   return r;
 }
 

@@ -17,8 +17,8 @@ class JavaRandom {
   explicit JavaRandom(std::int64_t seed) { set_seed(seed); }
   void set_seed(std::int64_t seed);
   std::int32_t next(int bits);
-  std::int32_t next_int();                     // nextInt()
-  std::int32_t next_int(std::int32_t bound);   // nextInt(bound), bound > 0 (throws std::invalid_argument otherwise)
+  std::int32_t next_int();                    // nextInt()
+  std::int32_t next_int(std::int32_t bound);  // nextInt(bound), bound > 0 (throws std::invalid_argument otherwise)
 
  private:
   std::uint64_t seed_ = 0;  // 48 bits

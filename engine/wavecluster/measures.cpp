@@ -34,7 +34,8 @@ double dsg_c(const Clustering& truth, const Clustering& priv) {
       cost[i * s + j] = std::max(size_t_[i] - x, size_p[j] - x) - size_t_[i] - size_p[j];
     }
   const Assignment a = min_cost_assignment(cost, t, s);
-  const double all = std::accumulate(size_t_.begin(), size_t_.end(), 0.0) + std::accumulate(size_p.begin(), size_p.end(), 0.0);
+  const double all =
+      std::accumulate(size_t_.begin(), size_t_.end(), 0.0) + std::accumulate(size_p.begin(), size_p.end(), 0.0);
   const double m_cost = all + a.total;
   return m_cost / std::max(1.0, static_cast<double>(truth.n_significant));
 }
@@ -55,7 +56,8 @@ Table table_of(const std::vector<std::int32_t>& x, const std::vector<std::int32_
     t.cols = std::max(t.cols, static_cast<std::size_t>(y[i]) + 1);
   }
   t.n.assign(t.rows * t.cols, 0.0);
-  for (std::size_t i = 0; i < x.size(); ++i) t.n[static_cast<std::size_t>(x[i]) * t.cols + static_cast<std::size_t>(y[i])] += 1;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    t.n[static_cast<std::size_t>(x[i]) * t.cols + static_cast<std::size_t>(y[i])] += 1;
   t.total = x.size();
   return t;
 }
@@ -180,7 +182,8 @@ std::vector<std::int32_t> cell_classifier(const WaveClusterOutput& result, const
   const std::size_t cells = c.cell_cluster.size(), d = c.shape.dims.size();
   std::vector<std::int32_t> table(cells, 0);
   if (c.n_clusters == 0) return table;  // a single class: every cell is C0
-  if (lattice.n != cells || lattice.a != d) throw std::logic_error("cell_classifier: the presorted cells are of another grid");
+  if (lattice.n != cells || lattice.a != d)
+    throw std::logic_error("cell_classifier: the presorted cells are of another grid");
   if (c0 == C0Grids::positive && result.transformed.size() != cells)
     throw std::logic_error("cell_classifier: the transformed values are missing");
   // Training instances: every cell (class: cluster id + 1, or 0 = C0), or with c0 = positive only the
@@ -230,7 +233,8 @@ namespace {
 // quantizing the training points again (M_train = M - the held-out points' cells; whole-number counts,
 // so the same doubles as counting the training points).
 // The count matrix of a fold's training part: every point's counts minus the held-out points' cells.
-std::vector<double> training_counts(const CvFixed& fixed, const std::vector<std::uint32_t>& perm, std::size_t lo, std::size_t hi) {
+std::vector<double> training_counts(const CvFixed& fixed, const std::vector<std::uint32_t>& perm, std::size_t lo,
+                                    std::size_t hi) {
   std::vector<double> m = fixed.counts;
   for (std::size_t i = lo; i < hi; ++i) m[fixed.cell[perm[i]]] -= 1.0;
   return m;
@@ -243,9 +247,10 @@ WaveClusterOutput truth_from(const std::vector<double>& training, const CvFixed&
 void check_folds(const Dataset& data, const CvOptions& opt) {
   if (opt.folds < 2) throw std::invalid_argument("cross-validation needs at least 2 folds");
   if (opt.fold_rule == CvFolds::weka && !data.has_labels())
-    throw InputError("params.ocm_folds", "ocm_folds: weka stratifies the folds on the dataset's labels, but dataset '" +
-                                             data.name + "' has none",
-                     "use a labelled dataset, or ocm_folds: dpclust");
+    throw InputError(
+        "params.ocm_folds",
+        "ocm_folds: weka stratifies the folds on the dataset's labels, but dataset '" + data.name + "' has none",
+        "use a labelled dataset, or ocm_folds: dpclust");
 }
 
 // Fold f's held-out block [lo, hi) of the fold order.
@@ -283,8 +288,8 @@ CvFixed CvFixed::of(const Dataset& data, const WcParams& wp, const CvOptions& op
     fx.weka_order = weka_fold_order(data.labels, k);
     for (std::size_t f = 0; f < k; ++f) {
       const auto [lo, hi] = test_block(n, k, f, opt.fold_rule);
-      fx.weka_truth.push_back(
-          cell_classifier(truth_from(training_counts(fx, fx.weka_order, lo, hi), fx, wp), opt.tree, opt.c0, fx.lattice));
+      fx.weka_truth.push_back(cell_classifier(truth_from(training_counts(fx, fx.weka_order, lo, hi), fx, wp), opt.tree,
+                                              opt.c0, fx.lattice));
     }
   }
   return fx;
@@ -339,7 +344,8 @@ CvResult cross_validate(const Dataset& data, const WcParams& wp, const ParamSet&
     // Clustering first: true WaveCluster (the same in every trial for weka folds) and the mechanism on the
     // training part.
     std::vector<std::int32_t> ct_local;
-    if (opt.fold_rule != CvFolds::weka) ct_local = cell_classifier(truth_from(m_train, *fixed, wp), opt.tree, opt.c0, fixed->lattice);
+    if (opt.fold_rule != CvFolds::weka)
+      ct_local = cell_classifier(truth_from(m_train, *fixed, wp), opt.tree, opt.c0, fixed->lattice);
     const std::vector<std::int32_t>& ct = opt.fold_rule == CvFolds::weka ? fixed->weka_truth[f] : ct_local;
     Rng fold_rng(splitmix64(seed ^ splitmix64(0x5743u + f)));
     BudgetLedger ledger = is_private ? BudgetLedger(params.real("epsilon")) : BudgetLedger();
@@ -359,7 +365,8 @@ CvResult cross_validate(const Dataset& data, const WcParams& wp, const ParamSet&
       pp[i - lo] = cp[cell];
     }
     if (pt.empty()) continue;
-    const std::optional<double> o = opt.matching == OcmMatching::authors_set_difference ? ocm_authors(pt, pp) : ocm(pt, pp);
+    const std::optional<double> o =
+        opt.matching == OcmMatching::authors_set_difference ? ocm_authors(pt, pp) : ocm(pt, pp);
     if (o) {
       sum_ocm += *o;
       ++res.ocm_folds;

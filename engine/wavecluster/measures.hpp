@@ -3,8 +3,8 @@
 // clusters, OCM and 2CE by "clustering-first-then-classification", and the F-measure the paper compares
 // them with (Sec. 7). Every measure compares a private WaveCluster result with the true (non-private)
 // one computed with the same parameters.
-#include <cstddef>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -50,7 +50,8 @@ double ocm(const std::vector<std::int32_t>& pred_true, const std::vector<std::in
 // counted): std::nullopt, and cross_validate leaves the fold out of the OCM mean. With no cluster on
 // one side (their code would fail on an empty matrix) only C0 and C0 count. Ties between equally cheap
 // matchings may be broken differently from their Munkres code.
-std::optional<double> ocm_authors(const std::vector<std::int32_t>& pred_true, const std::vector<std::int32_t>& pred_priv);
+std::optional<double> ocm_authors(const std::vector<std::int32_t>& pred_true,
+                                  const std::vector<std::int32_t>& pred_priv);
 // 2CE (Sec. 6.2): share of unordered test pairs classified inconsistently (same class under one
 // classifier, different under the other; two points in C0 are "same class"). Counted from the
 // contingency table in O(n + c^2): same-in-both = sum C(n_ij, 2), inconsistent = sum_i C(a_i, 2) +
@@ -86,14 +87,16 @@ enum class OcmMatching { max_intersection, authors_set_difference };
 template <>
 struct ChoiceNames<OcmMatching> {
   static constexpr std::array<std::pair<OcmMatching, std::string_view>, 2> names{
-      {{OcmMatching::max_intersection, "max_intersection"}, {OcmMatching::authors_set_difference, "authors_set_difference"}}};
+      {{OcmMatching::max_intersection, "max_intersection"},
+       {OcmMatching::authors_set_difference, "authors_set_difference"}}};
 };
 // How the points are cut into folds: dpclust = shuffled with the trial's metric seed, cut into equal
 // consecutive parts; weka = the authors' fixed, label-stratified Weka folds (weka_folds.hpp).
 enum class CvFolds { dpclust, weka };
 template <>
 struct ChoiceNames<CvFolds> {
-  static constexpr std::array<std::pair<CvFolds, std::string_view>, 2> names{{{CvFolds::dpclust, "dpclust"}, {CvFolds::weka, "weka"}}};
+  static constexpr std::array<std::pair<CvFolds, std::string_view>, 2> names{
+      {{CvFolds::dpclust, "dpclust"}, {CvFolds::weka, "weka"}}};
 };
 
 struct CvOptions {
@@ -105,9 +108,9 @@ struct CvOptions {
   static CvOptions from(const ParamSet& params);
 };
 struct CvResult {
-  double ocm = 0, two_ce = 0;  // means over the folds
-  std::size_t folds = 0;       // folds with a held-out point (2CE's mean)
-  std::size_t ocm_folds = 0;   // folds in OCM's mean (ocm_authors skips its one-cluster-each special case)
+  double ocm = 0, two_ce = 0;    // means over the folds
+  std::size_t folds = 0;         // folds with a held-out point (2CE's mean)
+  std::size_t ocm_folds = 0;     // folds in OCM's mean (ocm_authors skips its one-cluster-each special case)
   double mechanism_seconds = 0;  // wall seconds of the folds' mechanism runs (steady clock), not a result
 };
 
@@ -119,11 +122,11 @@ struct CvResult {
 // points again. The mechanism re-run on the fold gets that count matrix too (WcMechanism::run_wc's
 // known_counts), and the training points are copied only for Baseline, whose synopsis reads them.
 struct CvFixed {
-  GridShape grid, subband;              // the count matrix's shape and the average subband's
-  std::vector<std::uint32_t> cell;      // per point: its cell of the count matrix (Quantizer::cell_of)
-  std::vector<std::uint32_t> coarse;    // per point: its cell of the average subband (what classifies it)
-  std::vector<double> counts;           // the count matrix M of all the points
-  C45Presort lattice;                   // the average subband's cells as C4.5 instances (lattice_presort)
+  GridShape grid, subband;            // the count matrix's shape and the average subband's
+  std::vector<std::uint32_t> cell;    // per point: its cell of the count matrix (Quantizer::cell_of)
+  std::vector<std::uint32_t> coarse;  // per point: its cell of the average subband (what classifies it)
+  std::vector<double> counts;         // the count matrix M of all the points
+  C45Presort lattice;                 // the average subband's cells as C4.5 instances (lattice_presort)
   // fold_rule weka only: the authors' fold order (Weka's stratification on the dataset's own labels, the
   // same in every trial) and, per fold, the true classifier's cell table (it depends on the fold alone).
   std::vector<std::uint32_t> weka_order;
@@ -134,11 +137,11 @@ struct CvFixed {
 
 // K-fold clustering-first-then-classification (Sec. 6.2, SPEC.md): the points are shuffled with
 // `seed` and cut into K folds (opt.fold_rule = weka: the authors' fixed stratified folds instead, which
-// need the dataset's labels; InputError without them); for each fold, true WaveCluster and `mechanism` (re-run with its own
-// budget epsilon, seeded from `seed` and the fold) cluster the other K-1 folds, a tree is built from
-// each result, both classify the held-out fold; OCM and 2CE are computed per fold and averaged.
-// `fixed`: CvFixed::of(data, wp, opt) when the caller keeps it across trials; nullptr computes it here.
-// Either way the numbers are those of training and classifying every fold from scratch.
+// need the dataset's labels; InputError without them); for each fold, true WaveCluster and `mechanism` (re-run with its
+// own budget epsilon, seeded from `seed` and the fold) cluster the other K-1 folds, a tree is built from each result,
+// both classify the held-out fold; OCM and 2CE are computed per fold and averaged. `fixed`: CvFixed::of(data, wp, opt)
+// when the caller keeps it across trials; nullptr computes it here. Either way the numbers are those of training and
+// classifying every fold from scratch.
 CvResult cross_validate(const Dataset& data, const WcParams& wp, const ParamSet& params, const WcMechanism& mechanism,
                         bool is_private, std::uint64_t seed, const CvOptions& opt, const CvFixed* fixed = nullptr);
 

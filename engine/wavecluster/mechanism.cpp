@@ -37,7 +37,9 @@ MethodResult WcMechanism::run(const Dataset& data, const ParamSet& params, Rng& 
   return r;
 }
 
-const WaveClusterOutput* output_of(const MethodResult& result) { return std::any_cast<WaveClusterOutput>(&result.details); }
+const WaveClusterOutput* output_of(const MethodResult& result) {
+  return std::any_cast<WaveClusterOutput>(&result.details);
+}
 
 namespace {
 
@@ -52,8 +54,8 @@ class WaveClusterMethod final : public WcMechanism {
 
 class PrivQtMethod final : public WcMechanism {
  public:
-  WaveClusterOutput run_wc(const Dataset& data, const WcParams& wp, const ParamSet& params, Rng& rng, BudgetLedger& ledger,
-                           const std::vector<double>* known_counts) const override {
+  WaveClusterOutput run_wc(const Dataset& data, const WcParams& wp, const ParamSet& params, Rng& rng,
+                           BudgetLedger& ledger, const std::vector<double>* known_counts) const override {
     return privqt(data, wp, params.real("epsilon"), privacy::sampler_of(params), rng, ledger, known_counts);
   }
   bool reads_points() const override { return false; }
@@ -61,8 +63,8 @@ class PrivQtMethod final : public WcMechanism {
 
 class PrivThrMethod final : public WcMechanism {
  public:
-  WaveClusterOutput run_wc(const Dataset& data, const WcParams& wp, const ParamSet& params, Rng& rng, BudgetLedger& ledger,
-                           const std::vector<double>* known_counts) const override {
+  WaveClusterOutput run_wc(const Dataset& data, const WcParams& wp, const ParamSet& params, Rng& rng,
+                           BudgetLedger& ledger, const std::vector<double>* known_counts) const override {
     PrivThrOptions o;
     o.epsilon = params.real("epsilon");
     o.rho = params.real("rho");
@@ -74,8 +76,8 @@ class PrivThrMethod final : public WcMechanism {
 
 class PrivThrEmMethod final : public WcMechanism {
  public:
-  WaveClusterOutput run_wc(const Dataset& data, const WcParams& wp, const ParamSet& params, Rng& rng, BudgetLedger& ledger,
-                           const std::vector<double>* known_counts) const override {
+  WaveClusterOutput run_wc(const Dataset& data, const WcParams& wp, const ParamSet& params, Rng& rng,
+                           BudgetLedger& ledger, const std::vector<double>* known_counts) const override {
     PrivThrEmOptions o;
     o.epsilon = params.real("epsilon");
     o.rho = params.real("rho");
@@ -93,8 +95,8 @@ class PrivThrEmMethod final : public WcMechanism {
 
 class BaselineMethod final : public WcMechanism {
  public:
-  WaveClusterOutput run_wc(const Dataset& data, const WcParams& wp, const ParamSet& params, Rng& rng, BudgetLedger& ledger,
-                           const std::vector<double>* known_counts) const override {
+  WaveClusterOutput run_wc(const Dataset& data, const WcParams& wp, const ParamSet& params, Rng& rng,
+                           BudgetLedger& ledger, const std::vector<double>* known_counts) const override {
     BaselineOptions o;
     o.epsilon = params.real("epsilon");
     o.synopsis.type = params.string("synopsis");

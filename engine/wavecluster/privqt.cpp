@@ -5,10 +5,12 @@
 
 namespace dpclust::wavecluster {
 
-double neighbour_factor(const BudgetLedger& ledger) { return ledger.relation() == NeighbourRelation::replace_one ? 2.0 : 1.0; }
+double neighbour_factor(const BudgetLedger& ledger) {
+  return ledger.relation() == NeighbourRelation::replace_one ? 2.0 : 1.0;
+}
 
-PrivQuantization private_quantization(const std::vector<double>& counts, double epsilon, privacy::Sampler sampler, Rng& rng,
-                                      BudgetLedger& ledger, std::string step) {
+PrivQuantization private_quantization(const std::vector<double>& counts, double epsilon, privacy::Sampler sampler,
+                                      Rng& rng, BudgetLedger& ledger, std::string step) {
   const double l1 = neighbour_factor(ledger);
   PrivQuantization r{counts, privacy::CountMechanism::laplace(
                                  ledger, sampler, l1, epsilon, std::move(step),
@@ -22,20 +24,22 @@ PrivQuantization private_quantization(const std::vector<double>& counts, double 
 void release_noisy_counts(const WcParams& params, const PrivQuantization& noisy, WaveClusterOutput& out) {
   if (!params.release_counts) return;
   if (noisy.noisy.size() > (std::size_t{1} << 20))
-    throw InputError("params.release_counts", "release_counts writes every cell of the grid (" + std::to_string(noisy.noisy.size()) +
-                                                  " cells); at most 2^20",
-                     "use release_counts: false for this grid, or a smaller g");
+    throw InputError(
+        "params.release_counts",
+        "release_counts writes every cell of the grid (" + std::to_string(noisy.noisy.size()) + " cells); at most 2^20",
+        "use release_counts: false for this grid, or a smaller g");
   out.release_extra["noisy_counts"] = noisy.noisy;
 }
 
-WaveClusterOutput privqt(const Dataset& data, const WcParams& params, double epsilon, privacy::Sampler sampler, Rng& rng,
-                         BudgetLedger& ledger, const std::vector<double>* known_counts) {
+WaveClusterOutput privqt(const Dataset& data, const WcParams& params, double epsilon, privacy::Sampler sampler,
+                         Rng& rng, BudgetLedger& ledger, const std::vector<double>* known_counts) {
   const Quantizer q = make_quantizer(data, params);
   const GridShape shape = q.shape().coarsened(params.wavelet.level);
   std::vector<double> storage;
   const std::vector<double>& m = count_matrix(known_counts, q, data, storage);
   // line 2: M' = PrivQuantization(D, g, eps)
-  const PrivQuantization noisy = private_quantization(m, epsilon, sampler, rng, ledger, "noisy count matrix (PrivQT line 2)");
+  const PrivQuantization noisy =
+      private_quantization(m, epsilon, sampler, rng, ledger, "noisy count matrix (PrivQT line 2)");
   // line 3: W' = WaveletTransform(M', w)
   const std::vector<double> w_noisy = approximation(noisy.noisy, q.shape(), params.wavelet);
   // line 4: L' = ConvertToPosSortedArray(W'); line 5: k' = ceil((1-p)|L'|)

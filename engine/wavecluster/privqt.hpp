@@ -45,12 +45,12 @@ struct PrivQuantization {
 void release_noisy_counts(const WcParams& params, const PrivQuantization& noisy, WaveClusterOutput& out);
 
 // `counts` is the true count matrix M of the public grid. Records one ledger entry named `step`.
-PrivQuantization private_quantization(const std::vector<double>& counts, double epsilon, privacy::Sampler sampler, Rng& rng,
-                                      BudgetLedger& ledger, std::string step);
+PrivQuantization private_quantization(const std::vector<double>& counts, double epsilon, privacy::Sampler sampler,
+                                      Rng& rng, BudgetLedger& ledger, std::string step);
 
 // PrivQT on `data` (whose bounds are the public domain), spending `epsilon` in `ledger`. `known_counts`:
 // data's count matrix when the caller holds it (count_matrix, wavecluster.hpp); the points are then not read.
-WaveClusterOutput privqt(const Dataset& data, const WcParams& params, double epsilon, privacy::Sampler sampler, Rng& rng,
-                         BudgetLedger& ledger, const std::vector<double>* known_counts = nullptr);
+WaveClusterOutput privqt(const Dataset& data, const WcParams& params, double epsilon, privacy::Sampler sampler,
+                         Rng& rng, BudgetLedger& ledger, const std::vector<double>* known_counts = nullptr);
 
 }  // namespace dpclust::wavecluster

@@ -16,8 +16,8 @@ double noisy_zero(const std::vector<double>& w, double s_z, double epsilon, priv
   std::size_t z = 0;
   for (double v : w) z += !(v > 0);  // line 14: |Z| = CountOfNonPos(W)
   // line 15: |Z|' = |Z| + Lap(S_Z / eps2)
-  const auto mech = privacy::CountMechanism::laplace(ledger, sampler, s_z, epsilon, "noisy |Z| (Alg. 1 line 5, lines 11-17)",
-                                                     std::move(note));
+  const auto mech = privacy::CountMechanism::laplace(ledger, sampler, s_z, epsilon,
+                                                     "noisy |Z| (Alg. 1 line 5, lines 11-17)", std::move(note));
   return mech.noisy(rng, static_cast<double>(z));
 }
 
@@ -60,7 +60,8 @@ double probability_sum_is_zero(const std::map<double, double>& weights, double a
   for (std::size_t j = 1; j < n; ++j) sum += f(std::numbers::pi * static_cast<double>(j) / static_cast<double>(n));
   double value = sum / static_cast<double>(n);
   while (n < (std::size_t{1} << 22)) {
-    for (std::size_t j = 1; j < 2 * n; j += 2) sum += f(std::numbers::pi * static_cast<double>(j) / static_cast<double>(2 * n));
+    for (std::size_t j = 1; j < 2 * n; j += 2)
+      sum += f(std::numbers::pi * static_cast<double>(j) / static_cast<double>(2 * n));
     n *= 2;
     const double next = sum / static_cast<double>(n);
     const bool done = std::fabs(next - value) < 1e-13;
@@ -72,8 +73,9 @@ double probability_sum_is_zero(const std::map<double, double>& weights, double a
 
 }  // namespace
 
-double zero_turns_positive(const privacy::CountMechanism& counts, double noise_scale, const WaveletSpec& spec, std::size_t d) {
-  if (noise_scale == 0) return 0.0;                               // no noise: no zero turns positive
+double zero_turns_positive(const privacy::CountMechanism& counts, double noise_scale, const WaveletSpec& spec,
+                           std::size_t d) {
+  if (noise_scale == 0) return 0.0;                                // no noise: no zero turns positive
   if (counts.sampler() == privacy::Sampler::textbook) return 0.5;  // continuous symmetric noise: the paper's |Z|'/2
   // Discrete Laplace: Pr[X >= 1] = a / (1 + a), so a = t / (1 - t); Pr[X = 0] = (1 - a) / (1 + a).
   const double t = counts.tail_probability(1.0);
@@ -115,16 +117,18 @@ WaveClusterOutput privthr(const Dataset& data, const WcParams& params, const Pri
   std::vector<double> storage;
   const std::vector<double>& m = count_matrix(known_counts, q, data, storage);
   // line 2: M' = PrivQuantization(D, g, rho eps)
-  const PrivQuantization noisy = private_quantization(m, eps1, options.sampler, rng, ledger, "noisy count matrix (Alg. 1 line 2)");
+  const PrivQuantization noisy =
+      private_quantization(m, eps1, options.sampler, rng, ledger, "noisy count matrix (Alg. 1 line 2)");
   // line 3: W' = WaveletTransform(M', w); line 4: L' = ConvertToPosSortedArray(W')
   const std::vector<double> w_noisy = approximation(noisy.noisy, q.shape(), params.wavelet);
   const std::size_t l_noisy = positive_sorted(w_noisy).size();
   // line 5 -> lines 11-17 (NoisyZero): M and W of lines 12-13 are the true ones of line 2.
   const std::vector<double> w = approximation(m, q.shape(), params.wavelet);
   const double s_z = sensitivity(q.shape(), params.wavelet).nonpositive_count * neighbour_factor(ledger);
-  const double z_noisy = noisy_zero(w, s_z, eps2, options.sampler, rng, ledger,
-                                    "L1 sensitivity " + std::to_string(static_cast<int>(s_z)) + " (" + to_string(params.wavelet.wavelet) +
-                                        ", level " + std::to_string(params.wavelet.level) + ")");
+  const double z_noisy =
+      noisy_zero(w, s_z, eps2, options.sampler, rng, ledger,
+                 "L1 sensitivity " + std::to_string(static_cast<int>(s_z)) + " (" + to_string(params.wavelet.wavelet) +
+                     ", level " + std::to_string(params.wavelet.level) + ")");
   // line 6: L'' = RemoveFrom(L', 0, r |Z|'): drop the round(r |Z|') smallest noisy positives (halves
   // up), clamped to [0, |L'|]; r = 1/2 for the paper's continuous noise (privthr.hpp).
   const double r = zero_turns_positive(noisy.mechanism, ledger.noise_scale(), params.wavelet, data.d);

@@ -62,6 +62,7 @@ double noisy_zero(const std::vector<double>& w, double s_z, double epsilon, priv
 // r of line 6: Pr[W' > 0 at a cell where W = 0] when M' = M + the noise of `counts` scaled by
 // `noise_scale` (the ledger's), for the transform `spec` of a d-dimensional grid (interior cells: the
 // full filter support). See the header comment.
-double zero_turns_positive(const privacy::CountMechanism& counts, double noise_scale, const WaveletSpec& spec, std::size_t d);
+double zero_turns_positive(const privacy::CountMechanism& counts, double noise_scale, const WaveletSpec& spec,
+                           std::size_t d);
 
 }  // namespace dpclust::wavecluster

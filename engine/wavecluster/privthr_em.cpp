@@ -18,16 +18,19 @@ std::string em_repeats_note(std::size_t repeats, double eps2) {
 }
 
 const char* const kContinuousThresholdNote =
-    "PrivTHR_EM threshold_output: continuous releases d' = hi - u (hi - lo) computed in doubles from the private partition "
-    "ends (the paper's continuous form): which doubles can occur depends on the data (Mironov 2012; Ilvento 2020), so the "
+    "PrivTHR_EM threshold_output: continuous releases d' = hi - u (hi - lo) computed in doubles from the private "
+    "partition "
+    "ends (the paper's continuous form): which doubles can occur depends on the data (Mironov 2012; Ilvento 2020), so "
+    "the "
     "threshold is not a private release; use threshold_output: lattice";
 
 const char* const kDataRangeNote =
-    "PrivTHR_EM's threshold range (0, Max] uses the largest true transformed value (Alg. 2 line 10, as the paper defines "
+    "PrivTHR_EM's threshold range (0, Max] uses the largest true transformed value (Alg. 2 line 10, as the paper "
+    "defines "
     "it); set em_upper to a public bound for a fully private release";
 
-EmThreshold noisy_threshold_by_em(const std::vector<double>& w, double p, double eps2, double delta_q, const EmSettings& settings,
-                                  Rng& rng, BudgetLedger& ledger, std::size_t& k) {
+EmThreshold noisy_threshold_by_em(const std::vector<double>& w, double p, double eps2, double delta_q,
+                                  const EmSettings& settings, Rng& rng, BudgetLedger& ledger, std::size_t& k) {
   const std::size_t repeats = settings.repeats;
   if (repeats < 1) throw std::invalid_argument("noisy_threshold_by_em: em_repeats must be at least 1");
   const std::vector<double> l = positive_sorted(w);  // line 10: L (ascending; Min, Max = its ends)
@@ -35,8 +38,9 @@ EmThreshold noisy_threshold_by_em(const std::vector<double>& w, double p, double
   const bool lattice = settings.output == ThresholdOutput::lattice;
   const std::string range =
       settings.em_upper > 0 ? "(0, em_upper] (public)" : "(0, Max], Max the largest true value (the paper)";
-  const std::string outcomes = lattice ? ", outcomes the public lattice of spacing threshold_grid (exact sampler)"
-                                       : ", outcomes real numbers computed in doubles (continuous form, not floating-point safe)";
+  const std::string outcomes =
+      lattice ? ", outcomes the public lattice of spacing threshold_grid (exact sampler)"
+              : ", outcomes real numbers computed in doubles (continuous form, not floating-point safe)";
   // One draw (the paper) or R draws (the authors' ExponentialMech.noisyPercentileValue, 10 draws
   // averaged): every draw is its own ledger entry, at eps2 / R (split) or at eps2 each with the excess
   // (R - 1) eps2 declared (authors).
@@ -50,9 +54,10 @@ EmThreshold noisy_threshold_by_em(const std::vector<double>& w, double p, double
   // one side (the audit measures 5.76 at a claimed 1: configs/audit/privthr_em_range.yaml). No finite epsilon.
   if (settings.em_upper <= 0) ledger.declare_data_derived(kDataRangeNote);
   auto step = [&](std::size_t r) {
-    return repeats == 1 ? std::string("threshold by the exponential mechanism (Alg. 2 line 4, lines 7-15)")
-                        : "threshold by the exponential mechanism (Alg. 2 line 4, lines 7-15), draw " + std::to_string(r + 1) + " of " +
-                              std::to_string(repeats) + " averaged (the authors' ExponentialMech.noisyPercentileValue)";
+    return repeats == 1
+               ? std::string("threshold by the exponential mechanism (Alg. 2 line 4, lines 7-15)")
+               : "threshold by the exponential mechanism (Alg. 2 line 4, lines 7-15), draw " + std::to_string(r + 1) +
+                     " of " + std::to_string(repeats) + " averaged (the authors' ExponentialMech.noisyPercentileValue)";
   };
   const std::string note = "quality -|rank(x) - k| over the threshold range " + range + outcomes;
   // The lattice mechanism records its own entries (noise and budget in one call); the continuous form's
@@ -70,8 +75,10 @@ EmThreshold noisy_threshold_by_em(const std::vector<double>& w, double p, double
   if (l.empty() && !lattice) return {};
   const bool public_top = settings.em_upper > 0 || l.empty();
   // The threshold lattice: from the public range, or from Max in the paper's reading (flagged).
-  const ThresholdLattice grid =
-      threshold_lattice(settings.em_upper > 0 ? settings.em_upper : l.empty() ? 1.0 : l.back(), settings.lattice_bits);
+  const ThresholdLattice grid = threshold_lattice(settings.em_upper > 0 ? settings.em_upper
+                                                  : l.empty()           ? 1.0
+                                                                        : l.back(),
+                                                  settings.lattice_bits);
   // Testable noise for the continuous form: the mechanism at eps_draw / noise_scale (0: noiseless).
   const double f = ledger.noise_scale();
   const double eps_run = f == 0 ? std::numeric_limits<double>::infinity() : eps_draw / f;
@@ -100,7 +107,8 @@ WaveClusterOutput privthr_em(const Dataset& data, const WcParams& params, const 
   std::vector<double> storage;
   const std::vector<double>& m = count_matrix(known_counts, q, data, storage);
   // line 2: M' = PrivQuantization(D, g, rho eps); line 3: W' = WaveletTransform(M', w)
-  const PrivQuantization noisy = private_quantization(m, eps1, options.sampler, rng, ledger, "noisy count matrix (Alg. 2 line 2)");
+  const PrivQuantization noisy =
+      private_quantization(m, eps1, options.sampler, rng, ledger, "noisy count matrix (Alg. 2 line 2)");
   const std::vector<double> w_noisy = approximation(noisy.noisy, q.shape(), params.wavelet);
   // line 4 -> lines 7-15 (NoisyThresholdByEM) on the true W of lines 8-9.
   const std::vector<double> w = approximation(m, q.shape(), params.wavelet);

@@ -120,7 +120,7 @@ WaveClusterOutput privthr_em(const Dataset& data, const WcParams& params, const 
 // continuous gives threshold 0, rank 0 and selects nothing.
 // With R > 1 lattice draws the mean lies on the grid threshold_grid / R (post-processing of lattice
 // points); `grid` of the result is the lattice's spacing.
-EmThreshold noisy_threshold_by_em(const std::vector<double>& w, double p, double eps2, double delta_q, const EmSettings& settings,
-                                  Rng& rng, BudgetLedger& ledger, std::size_t& k);
+EmThreshold noisy_threshold_by_em(const std::vector<double>& w, double p, double eps2, double delta_q,
+                                  const EmSettings& settings, Rng& rng, BudgetLedger& ledger, std::size_t& k);
 
 }  // namespace dpclust::wavecluster

@@ -25,8 +25,9 @@ double root(double x, std::size_t d) { return d == 2 ? std::sqrt(x) : std::pow(x
 std::size_t grid_side(double x, const char* what, const SynopsisOptions& opt, double eps) {
   if (!(x <= static_cast<double>(kSynopsisMaxPerDim)))  // also catches NaN and inf
     throw InputError("wc_baseline." + std::string(what),
-                     std::string(what) + " = " + short_number(x) + " cells per dimension (epsilon = " + short_number(eps) +
-                         ", ag_c = " + short_number(opt.c) + ") exceeds the cap of " + std::to_string(kSynopsisMaxPerDim),
+                     std::string(what) + " = " + short_number(x) +
+                         " cells per dimension (epsilon = " + short_number(eps) + ", ag_c = " + short_number(opt.c) +
+                         ") exceeds the cap of " + std::to_string(kSynopsisMaxPerDim),
                      "lower epsilon, raise ag_c, or raise n_share so the noisy record count is less noisy");
   return static_cast<std::size_t>(x);
 }
@@ -49,8 +50,9 @@ void check_step_epsilon(double step_eps, double sensitivity, const char* param, 
   const double scale = sensitivity / step_eps;
   if (!(step_eps > 0) || !(scale <= kSynopsisMaxNoiseScale))
     throw InputError(std::string("wc_baseline.") + param,
-                     std::string("the ") + step + " gets epsilon " + short_number(step_eps) + ", a Laplace noise scale of " +
-                         short_number(scale) + " (above " + short_number(kSynopsisMaxNoiseScale) + ")",
+                     std::string("the ") + step + " gets epsilon " + short_number(step_eps) +
+                         ", a Laplace noise scale of " + short_number(scale) + " (above " +
+                         short_number(kSynopsisMaxNoiseScale) + ")",
                      fix);
 }
 
@@ -71,7 +73,9 @@ std::uint64_t leaf_points(double v, std::uint64_t& total) {
 
 // std::floor(t), without the library call for the values every point gives (0 <= t < 2^52, where the
 // conversion to an integer truncates exactly and truncation is the floor).
-double floor_of(double t) { return t >= 0 && t < 0x1p52 ? static_cast<double>(static_cast<std::int64_t>(t)) : std::floor(t); }
+double floor_of(double t) {
+  return t >= 0 && t < 0x1p52 ? static_cast<double>(static_cast<std::int64_t>(t)) : std::floor(t);
+}
 
 // Quantizes `count` uniform points of the box [lo_j + (a_j + s_j / m2) w_j, ...), given in units of
 // first-level cells (a = first-level cell coords, s = sub-cell coords) into the g-grid counts.
@@ -79,12 +83,10 @@ struct Placer {
   const Quantizer& q;
   std::vector<double>& out;
   void place(const std::size_t* a, const std::size_t* s, double m1, double m2, std::uint64_t count, Rng& rng) {
-    place_uniform_points(
-        q, out, count, rng,
-        [&](std::size_t j, double u) {
-          const double frac = (static_cast<double>(a[j]) + (static_cast<double>(s[j]) + u) / m2) / m1;
-          return q.lo(j) + frac * (q.hi(j) - q.lo(j));
-        });
+    place_uniform_points(q, out, count, rng, [&](std::size_t j, double u) {
+      const double frac = (static_cast<double>(a[j]) + (static_cast<double>(s[j]) + u) / m2) / m1;
+      return q.lo(j) + frac * (q.hi(j) - q.lo(j));
+    });
   }
 };
 
@@ -94,7 +96,9 @@ void level_cells(const Quantizer& q, const double* p, double m, std::size_t mi, 
   for (std::size_t j = 0; j < q.dims(); ++j) {
     const double t = (p[j] - q.lo(j)) / (q.hi(j) - q.lo(j)) * m;
     // Clamped before the cast: a point far outside the domain would overflow size_t.
-    a[j] = !(t > 0) ? 0 : t >= static_cast<double>(mi) ? mi - 1 : static_cast<std::size_t>(static_cast<std::int64_t>(t));
+    a[j] = !(t > 0)                       ? 0
+           : t >= static_cast<double>(mi) ? mi - 1
+                                          : static_cast<std::size_t>(static_cast<std::int64_t>(t));
   }
 }
 std::size_t ravel_cell(const std::size_t* a, std::size_t m, std::size_t d) {
@@ -112,8 +116,9 @@ void unravel_cell(std::size_t idx, std::size_t m, std::size_t d, std::size_t* a)
 // Every step's noise scale, checked before anything is spent or allocated.
 void check_step_budgets(double eps_n, double eps_grid, const SynopsisOptions& opt) {
   if (opt.n_share > 0)
-    check_step_epsilon(eps_n, opt.sensitivity, "n_share", "noisy record count (n_share * epsilon)",
-                       "raise n_share (e.g. the default 0.05) or epsilon; n_share: 0 uses the true count (non-private)");
+    check_step_epsilon(
+        eps_n, opt.sensitivity, "n_share", "noisy record count (n_share * epsilon)",
+        "raise n_share (e.g. the default 0.05) or epsilon; n_share: 0 uses the true count (non-private)");
   if (opt.type == "uniform") {
     check_step_epsilon(eps_grid, opt.sensitivity, "epsilon", "uniform grid", "raise epsilon");
   } else {
@@ -175,14 +180,17 @@ FirstLevel first_level(const Dataset& data, const Quantizer& q, double eps, doub
     for (std::size_t j = 0; j < d; ++j) {
       const double t = (p[j] - q.lo(j)) / (q.hi(j) - q.lo(j)) * static_cast<double>(m1);  // level_cells' t
       f.t1[i * d + j] = t;
-      a[j] = !(t > 0) ? 0 : t >= static_cast<double>(m1) ? m1 - 1 : static_cast<std::size_t>(static_cast<std::int64_t>(t));
+      a[j] = !(t > 0)                       ? 0
+             : t >= static_cast<double>(m1) ? m1 - 1
+                                            : static_cast<std::size_t>(static_cast<std::int64_t>(t));
     }
     f.cell1[i] = static_cast<std::uint32_t>(ravel_cell(a.data(), m1, d));
     f.v[f.cell1[i]] += 1.0;
   }
-  const auto level1 = privacy::CountMechanism::laplace(ledger, opt.sampler, opt.sensitivity, eps1,
-                                                      "adaptive grid: first-level noisy counts (Baseline line 2, Qardaji et al. AG)",
-                                                      "parallel composition over the m1^d cells");
+  const auto level1 =
+      privacy::CountMechanism::laplace(ledger, opt.sampler, opt.sensitivity, eps1,
+                                       "adaptive grid: first-level noisy counts (Baseline line 2, Qardaji et al. AG)",
+                                       "parallel composition over the m1^d cells");
   for (auto& x : f.v) x = level1.noisy(rng, x);
   return f;
 }
@@ -194,8 +202,8 @@ struct SecondLevel {
   std::vector<double> u;
 };
 
-SecondLevel second_level(const Dataset& data, std::size_t d, const FirstLevel& f, double eps, double eps2, const SynopsisOptions& opt,
-                         Rng& rng, BudgetLedger& ledger) {
+SecondLevel second_level(const Dataset& data, std::size_t d, const FirstLevel& f, double eps, double eps2,
+                         const SynopsisOptions& opt, Rng& rng, BudgetLedger& ledger) {
   const std::size_t m1 = f.m1, cells1 = f.cells1;
   SecondLevel sl;
   const double c2 = opt.c / 2.0;
@@ -205,7 +213,8 @@ SecondLevel second_level(const Dataset& data, std::size_t d, const FirstLevel& f
   std::vector<std::size_t>& offset = sl.offset;
   for (std::size_t c = 0; c < cells1; ++c) {
     m2[c] = grid_side(std::max(1.0, std::ceil(root(std::max(0.0, f.v[c]) * eps2 / c2, d))), "m2", opt, eps);
-    if (__builtin_add_overflow(offset[c], cells_of(m2[c], d, "m2"), &offset[c + 1]) || offset[c + 1] > kSynopsisMaxCells)
+    if (__builtin_add_overflow(offset[c], cells_of(m2[c], d, "m2"), &offset[c + 1]) ||
+        offset[c + 1] > kSynopsisMaxCells)
       throw InputError("wc_baseline.epsilon",
                        "the adaptive grid's second level would have more than " + std::to_string(kSynopsisMaxCells) +
                            " leaves in all",
@@ -219,23 +228,25 @@ SecondLevel second_level(const Dataset& data, std::size_t d, const FirstLevel& f
     for (std::size_t j = 0; j < d; ++j) {
       const double t = f.t1[i * d + j];
       const double fr = std::min(std::max(t - floor_of(t), 0.0), 1.0);
-      std::size_t sj = static_cast<std::size_t>(static_cast<std::int64_t>(fr * static_cast<double>(mm)));  // 0 <= f mm <= mm
+      std::size_t sj =
+          static_cast<std::size_t>(static_cast<std::int64_t>(fr * static_cast<double>(mm)));  // 0 <= f mm <= mm
       if (t >= static_cast<double>(m1)) sj = mm - 1;  // x = hi: last sub-cell of the last cell
       if (sj >= mm) sj = mm - 1;
       sub = sub * mm + sj;
     }
     sl.u[offset[c] + sub] += 1.0;
   }
-  const auto level2 = privacy::CountMechanism::laplace(ledger, opt.sampler, opt.sensitivity, eps2,
-                                                      "adaptive grid: second-level noisy counts (Baseline line 2, Qardaji et al. AG)",
-                                                      "parallel composition over the leaves");
+  const auto level2 =
+      privacy::CountMechanism::laplace(ledger, opt.sampler, opt.sensitivity, eps2,
+                                       "adaptive grid: second-level noisy counts (Baseline line 2, Qardaji et al. AG)",
+                                       "parallel composition over the leaves");
   for (auto& x : sl.u) x = level2.noisy(rng, x);
   return sl;
 }
 
 // Constrained inference between the levels, then synthetic points in every leaf.
-nlohmann::json place_adaptive(std::size_t d, const FirstLevel& f, const SecondLevel& sl, const SynopsisOptions& opt, Rng& rng,
-                              Placer& placer, const nlohmann::json& released_n) {
+nlohmann::json place_adaptive(std::size_t d, const FirstLevel& f, const SecondLevel& sl, const SynopsisOptions& opt,
+                              Rng& rng, Placer& placer, const nlohmann::json& released_n) {
   const std::size_t m1 = f.m1, cells1 = f.cells1;
   const std::vector<double>& v = f.v;
   const std::vector<double>& u = sl.u;
@@ -261,22 +272,24 @@ nlohmann::json place_adaptive(std::size_t d, const FirstLevel& f, const SecondLe
     m2_min = std::min(m2_min, m2[c]);
     m2_max = std::max(m2_max, m2[c]);
   }
-  return {{"type", "adaptive"}, {"noisy_n", released_n},   {"m1", m1},
-          {"m2_min", m2_min},   {"m2_max", m2_max},         {"leaves", offset[cells1]},
-          {"synthetic_points", synthetic}};
+  return {
+      {"type", "adaptive"},       {"noisy_n", released_n},        {"m1", m1}, {"m2_min", m2_min}, {"m2_max", m2_max},
+      {"leaves", offset[cells1]}, {"synthetic_points", synthetic}};
 }
 
 }  // namespace
 
 void check_synopsis_inputs(double eps, const SynopsisOptions& opt) {
   if (!(eps > 0) || !std::isfinite(eps))
-    throw InputError("wc_baseline.epsilon", "epsilon must be finite and > 0, got " + short_number(eps), "set epsilon in (0, 1e6]");
+    throw InputError("wc_baseline.epsilon", "epsilon must be finite and > 0, got " + short_number(eps),
+                     "set epsilon in (0, 1e6]");
   if (!(opt.c > 0) || !std::isfinite(opt.c))
-    throw InputError("wc_baseline.ag_c", "ag_c must be finite and > 0, got " + short_number(opt.c), "use the paper's ag_c: 10");
+    throw InputError("wc_baseline.ag_c", "ag_c must be finite and > 0, got " + short_number(opt.c),
+                     "use the paper's ag_c: 10");
 }
 
-SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double eps, const SynopsisOptions& opt, Rng& rng,
-                                 BudgetLedger& ledger) {
+SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double eps, const SynopsisOptions& opt,
+                                 Rng& rng, BudgetLedger& ledger) {
   const std::size_t d = q.dims();
   check_synopsis_inputs(eps, opt);
 
@@ -288,8 +301,9 @@ SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double
   res.counts.assign(q.shape().size(), 0.0);
   double n_noisy = static_cast<double>(data.n);
   if (eps_n > 0) {
-    const auto mech = privacy::CountMechanism::laplace(ledger, opt.sampler, opt.sensitivity, eps_n,
-                                                       "noisy N for the synopsis grid sizes (Baseline line 2)", "the record count");
+    const auto mech =
+        privacy::CountMechanism::laplace(ledger, opt.sampler, opt.sensitivity, eps_n,
+                                         "noisy N for the synopsis grid sizes (Baseline line 2)", "the record count");
     n_noisy = mech.noisy(rng, n_noisy);
   } else {
     res.used_true_n = true;

@@ -25,10 +25,10 @@
 //
 // Every noisy count is a privacy::CountMechanism (discrete Laplace by default, the papers' continuous
 // Laplace with `sampler: textbook`); Baseline (baseline.hpp) is this file's only user.
-#include <nlohmann/json.hpp>
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -56,13 +56,13 @@ struct ChoiceNames<AgVariant> {
 extern const char* const kTrueNNote;
 
 struct SynopsisOptions {
-  std::string type = "adaptive";  // "adaptive" (AG) or "uniform" (UG)
-  AgVariant variant = AgVariant::paper;  // AG only: flat_origin = the authors' code (flat_origin.hpp)
-  double c = 10.0;                // Qardaji et al.'s constant c (c2 = c / 2)
-  double alpha = 0.5;             // AG: share of the grid budget for the first level
-  double n_share = 0.05;          // share of eps for the noisy N (0: true N, non-private)
+  std::string type = "adaptive";                        // "adaptive" (AG) or "uniform" (UG)
+  AgVariant variant = AgVariant::paper;                 // AG only: flat_origin = the authors' code (flat_origin.hpp)
+  double c = 10.0;                                      // Qardaji et al.'s constant c (c2 = c / 2)
+  double alpha = 0.5;                                   // AG: share of the grid budget for the first level
+  double n_share = 0.05;                                // share of eps for the noisy N (0: true N, non-private)
   privacy::Sampler sampler = privacy::Sampler::secure;  // noise of every count (privacy/mechanism.hpp)
-  double sensitivity = 1.0;       // of every count: 1 for add/remove neighbours, 2 for replace-one
+  double sensitivity = 1.0;  // of every count: 1 for add/remove neighbours, 2 for replace-one
 };
 
 struct SyntheticCounts {
@@ -74,10 +74,10 @@ struct SyntheticCounts {
 // Caps that keep a schema-valid but extreme configuration (epsilon 1e300, ag_c 1e-300, n_share 1e-300,
 // data of many dimensions) from exhausting memory or running forever: synthetic_counts throws
 // dpclust::InputError naming the parameter before it allocates beyond them.
-inline constexpr std::size_t kSynopsisMaxPerDim = std::size_t{1} << 12;        // m, m1, m2 per dimension
-inline constexpr std::size_t kSynopsisMaxCells = std::size_t{1} << 26;         // cells of a level (leaves in all)
+inline constexpr std::size_t kSynopsisMaxPerDim = std::size_t{1} << 12;  // m, m1, m2 per dimension
+inline constexpr std::size_t kSynopsisMaxCells = std::size_t{1} << 26;   // cells of a level (leaves in all)
 inline constexpr std::uint64_t kSynopsisMaxSyntheticPoints = std::uint64_t{1} << 27;
-inline constexpr double kSynopsisMaxNoiseScale = 1e9;                          // sensitivity / eps of one step
+inline constexpr double kSynopsisMaxNoiseScale = 1e9;  // sensitivity / eps of one step
 
 // Spends the whole `eps` in `ledger` (steps: noisy N, level 1, level 2 / grid), one
 // privacy::CountMechanism entry per step.
@@ -85,7 +85,7 @@ inline constexpr double kSynopsisMaxNoiseScale = 1e9;                          /
 // epsilon and ag_c finite and > 0 (InputError naming the wc_baseline parameter).
 void check_synopsis_inputs(double eps, const SynopsisOptions& opt);
 
-SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double eps, const SynopsisOptions& opt, Rng& rng,
-                                 BudgetLedger& ledger);
+SyntheticCounts synthetic_counts(const Dataset& data, const Quantizer& q, double eps, const SynopsisOptions& opt,
+                                 Rng& rng, BudgetLedger& ledger);
 
 }  // namespace dpclust::wavecluster

@@ -65,13 +65,15 @@ void place_uniform_points(const Quantizer& q, std::vector<double>& counts, std::
   // along a dimension, or more than kMaxDims dimensions: the definition's loop.
   constexpr std::size_t kMaxSteps = 8, kMaxDims = 8;
   struct Steps {
-    std::size_t first = 0;  // the cell of u = 0
-    bool up = true;         // the cell grows with u
-    std::size_t n = 0;      // steps between the cells of u = 0 and u = kLargestUniform
+    std::size_t first = 0;                       // the cell of u = 0
+    bool up = true;                              // the cell grows with u
+    std::size_t n = 0;                           // steps between the cells of u = 0 and u = kLargestUniform
     std::uint64_t lo[kMaxSteps], hi[kMaxSteps];  // i <= lo[k]: before step k; i >= hi[k]: past it
   };
   constexpr std::uint64_t kTop = (std::uint64_t{1} << 53) - 1;  // the largest i
-  auto cell_at = [&](std::size_t j, std::uint64_t i) { return q.cell_1d(j, coord(j, static_cast<double>(i) * 0x1.0p-53)); };
+  auto cell_at = [&](std::size_t j, std::uint64_t i) {
+    return q.cell_1d(j, coord(j, static_cast<double>(i) * 0x1.0p-53));
+  };
   const std::size_t* dims = q.shape().dims.data();
   Steps steps[kMaxDims];
   bool by_steps = d <= kMaxDims;
@@ -95,7 +97,10 @@ void place_uniform_points(const Quantizer& q, std::vector<double>& counts, std::
       if (!(u >= 0)) u = 0;  // also NaN
       if (u > 1) u = 1;
       const auto guess = static_cast<std::uint64_t>(u * static_cast<double>(kTop));
-      auto before = [&](std::uint64_t i) { const std::size_t c = cell_at(j, i); return st.up ? c < target : c > target; };
+      auto before = [&](std::uint64_t i) {
+        const std::size_t c = cell_at(j, i);
+        return st.up ? c < target : c > target;
+      };
       // The bracket: grown until it holds the step (i = 0 is before every step, kTop past every one).
       std::uint64_t half = std::uint64_t{1} << 20;
       for (;;) {

@@ -14,7 +14,8 @@ WcParams WcParams::from(const ParamSet& params, std::size_t d) {
   WcParams w;
   for (double x : params.per_dim("g", d)) {
     if (x != std::floor(x) || x < 2 || x > 1e7)
-      throw InputError("params.g", "grid size g must be a whole number >= 2 in every dimension (got " + std::to_string(x) + ")",
+      throw InputError("params.g",
+                       "grid size g must be a whole number >= 2 in every dimension (got " + std::to_string(x) + ")",
                        "write g: 40 or g: {per_dim: [40, 50]}");
     w.g.push_back(static_cast<std::size_t>(x));
   }
@@ -209,7 +210,8 @@ double connected_components_memory(std::size_t d, bool full, double significant_
   const double offsets = neighbour_offsets(d, full);
   const double by_offsets = offsets * static_cast<double>(d) * 4;
   const double by_pairs = significant_cells * (static_cast<double>(d) * 4 + 3 * 8 + 1);
-  return significant_cells > 0 && offsets * significant_cells <= significant_cells * significant_cells / 2 ? by_offsets : by_pairs;
+  return significant_cells > 0 && offsets * significant_cells <= significant_cells * significant_cells / 2 ? by_offsets
+                                                                                                           : by_pairs;
 }
 
 Clustering connected_components(const std::vector<std::uint8_t>& significant, const GridShape& shape, bool full) {
@@ -232,7 +234,8 @@ Clustering connected_components(const std::vector<std::uint8_t>& significant, co
 
 Quantizer make_quantizer(const Dataset& data, const WcParams& params) {
   if (data.bounds.empty())
-    throw InputError("dataset " + data.name, "WaveCluster quantizes the public domain, but dataset '" + data.name + "' has no bounds",
+    throw InputError("dataset " + data.name,
+                     "WaveCluster quantizes the public domain, but dataset '" + data.name + "' has no bounds",
                      "add bounds: [[lo, hi], ...] to the dataset");
   if (params.g.size() != data.d)
     throw InputError("params.g", "g has " + std::to_string(params.g.size()) + " entries but the data has " +
@@ -282,7 +285,8 @@ WaveClusterOutput significant_top_k(const std::vector<double>& w_noisy, const Gr
   return out;
 }
 
-WaveClusterOutput wavecluster_from_transform(const std::vector<double>& w, const GridShape& shape, const WcParams& params) {
+WaveClusterOutput wavecluster_from_transform(const std::vector<double>& w, const GridShape& shape,
+                                             const WcParams& params) {
   std::size_t positives = 0;
   for (double v : w) positives += v > 0;
   WaveClusterOutput out = significant_top_k(w, shape, params, positives, top_k_count(params.p, positives));
@@ -295,19 +299,20 @@ const std::vector<double>& count_matrix(const std::vector<double>* known, const 
                                         std::vector<double>& storage) {
   if (known) {
     if (known->size() != q.shape().size())
-      throw std::logic_error("count_matrix: the known counts do not fit the grid (" + std::to_string(known->size()) + " for " +
-                             std::to_string(q.shape().size()) + " cells)");
+      throw std::logic_error("count_matrix: the known counts do not fit the grid (" + std::to_string(known->size()) +
+                             " for " + std::to_string(q.shape().size()) + " cells)");
     return *known;
   }
   storage = q.counts(data);
   return storage;
 }
 
-WaveClusterOutput run_wavecluster(const Dataset& data, const WcParams& params, const std::vector<double>* known_counts) {
+WaveClusterOutput run_wavecluster(const Dataset& data, const WcParams& params,
+                                  const std::vector<double>* known_counts) {
   const Quantizer q = make_quantizer(data, params);
   std::vector<double> storage;
-  const std::vector<double>& m = count_matrix(known_counts, q, data, storage);  // step 1: count matrix M
-  const std::vector<double> w = approximation(m, q.shape(), params.wavelet);  // step 2: average subband W
+  const std::vector<double>& m = count_matrix(known_counts, q, data, storage);              // step 1: count matrix M
+  const std::vector<double> w = approximation(m, q.shape(), params.wavelet);                // step 2: average subband W
   return wavecluster_from_transform(w, q.shape().coarsened(params.wavelet.level), params);  // steps 3-4
 }
 

@@ -26,7 +26,7 @@ struct WcParams {
   double p = 0.1;              // density threshold: p of the positive values are non-significant
   WaveletSpec wavelet;
   bool full_connectivity = true;  // cells touching at a corner are adjacent (SPEC.md: 8-connectivity in 2D)
-  Ties ties = Ties::include;       // cells tied with the k-th largest value (see select_top_k)
+  Ties ties = Ties::include;      // cells tied with the k-th largest value (see select_top_k)
   // release_counts (PrivQT, PrivTHR, PrivTHR_EM): also publish the noisy count matrix M' the cells were
   // derived from -- what the mechanism computed, at no extra privacy cost; the audit tests it directly.
   bool release_counts = false;
@@ -73,7 +73,8 @@ struct Clustering {
 // 3^d - 1 neighbours). Components are numbered in index order of their first cell. The work is the
 // smaller of S (3^d - 1) and S^2 / 2 neighbour tests for S significant cells, so that a grid of 22
 // dimensions (4 million cells at g = 2) does not list its 3^22 neighbour offsets.
-Clustering connected_components(const std::vector<std::uint8_t>& significant, const GridShape& shape, bool full_connectivity);
+Clustering connected_components(const std::vector<std::uint8_t>& significant, const GridShape& shape,
+                                bool full_connectivity);
 // The bytes connected_components needs besides the mask and the labels, for S significant cells.
 double connected_components_memory(std::size_t d, bool full_connectivity, double significant_cells);
 
@@ -87,16 +88,16 @@ struct WaveClusterOutput {
   Clustering clustering;
   std::vector<double> transformed;  // the (noisy) average subband W or W' significance was decided on
   // Public (for plain WaveCluster, which is not private, these are statistics of the true data).
-  std::size_t k_prime = 0;  // k': the number of top values declared significant
-  std::size_t l_prime = 0;  // |L'|: positive values of W' (Baseline, PrivQT, PrivTHR)
-  double threshold = 0;     // d': the significance threshold
-  nlohmann::json public_extra = nlohmann::json::object();  // PrivTHR: Z_noisy, ...; Baseline: synthetic_points
+  std::size_t k_prime = 0;                                  // k': the number of top values declared significant
+  std::size_t l_prime = 0;                                  // |L'|: positive values of W' (Baseline, PrivQT, PrivTHR)
+  double threshold = 0;                                     // d': the significance threshold
+  nlohmann::json public_extra = nlohmann::json::object();   // PrivTHR: Z_noisy, ...; Baseline: synthetic_points
   nlohmann::json release_extra = nlohmann::json::object();  // published besides the cells (Baseline: synopsis sizes;
                                                             // release_counts: the noisy count matrix M')
   // Evaluation only: of the true (non-private) W of the same grid.
-  std::size_t k = 0;  // k = ceil((1-p)|L|)
-  std::size_t l = 0;  // |L|: positive values of W
-  std::size_t z = 0;  // |Z|: non-positive values of W
+  std::size_t k = 0;             // k = ceil((1-p)|L|)
+  std::size_t l = 0;             // |L|: positive values of W
+  std::size_t z = 0;             // |Z|: non-positive values of W
   bool is_private = false;       // false for plain WaveCluster: every number is then of the true data
   bool range_from_data = false;  // PrivTHR_EM took its threshold range from the true values (flagged non-private)
   // PrivTHR_EM's k' is the rank of the chosen threshold among the TRUE coefficients (Alg. 3 lines 8-15):
@@ -132,9 +133,11 @@ const std::vector<double>& count_matrix(const std::vector<double>* known, const 
 
 // Non-private WaveCluster over the public domain of `data` (its bounds): k' = k, |L|, |Z|, the
 // threshold d and the clustering. `known_counts`: count_matrix's `known`.
-WaveClusterOutput run_wavecluster(const Dataset& data, const WcParams& params, const std::vector<double>* known_counts = nullptr);
+WaveClusterOutput run_wavecluster(const Dataset& data, const WcParams& params,
+                                  const std::vector<double>* known_counts = nullptr);
 // The same from an already transformed matrix W.
-WaveClusterOutput wavecluster_from_transform(const std::vector<double>& w, const GridShape& shape, const WcParams& params);
+WaveClusterOutput wavecluster_from_transform(const std::vector<double>& w, const GridShape& shape,
+                                             const WcParams& params);
 
 // The grid of a dataset: its public domain bounds, g cells per dimension. Throws InputError when the
 // dataset has no bounds.

@@ -23,7 +23,7 @@ E parse_choice(const std::string& name, const char* what) {
 Wavelet parse_wavelet(const std::string& name) { return parse_choice<Wavelet>(name, "wavelet"); }
 Boundary parse_boundary(const std::string& name) { return parse_choice<Boundary>(name, "boundary mode"); }
 
-const char* to_string(Wavelet w) { return name_of(w).data(); }    // the table's literals are NUL-terminated
+const char* to_string(Wavelet w) { return name_of(w).data(); }  // the table's literals are NUL-terminated
 const char* to_string(Boundary b) { return name_of(b).data(); }
 
 LowpassFilter lowpass_filter(Wavelet w) {
@@ -67,7 +67,8 @@ void lowpass_1d(const double* x, std::size_t n, std::size_t in_stride, double* y
     double s = 0;
     if (first >= 0 && first + taps <= sn) {  // interior: no boundary lookups
       const double* p = x + static_cast<std::size_t>(first) * in_stride;
-      for (std::ptrdiff_t t = 0; t < taps; ++t) s += f.taps[static_cast<std::size_t>(t)] * p[static_cast<std::size_t>(t) * in_stride];
+      for (std::ptrdiff_t t = 0; t < taps; ++t)
+        s += f.taps[static_cast<std::size_t>(t)] * p[static_cast<std::size_t>(t) * in_stride];
     } else {
       for (std::ptrdiff_t t = 0; t < taps; ++t) {
         const std::ptrdiff_t j = boundary_index(first + t, sn, b);
@@ -98,7 +99,8 @@ std::vector<double> approximation(const std::vector<double>& m, const GridShape&
       next.assign(outer * h * inner, 0.0);
       for (std::size_t o = 0; o < outer; ++o)
         for (std::size_t in = 0; in < inner; ++in)
-          lowpass_1d(cur.data() + o * n * inner + in, n, inner, next.data() + o * h * inner + in, inner, f, spec.boundary);
+          lowpass_1d(cur.data() + o * n * inner + in, n, inner, next.data() + o * h * inner + in, inner, f,
+                     spec.boundary);
       dims[a] = h;
       std::swap(cur, next);
     }

@@ -9,11 +9,13 @@
 namespace dpclust::wavecluster {
 
 std::vector<std::uint32_t> weka_randomize(std::size_t n, std::int64_t seed) {
-  if (n > static_cast<std::size_t>(INT32_MAX)) throw std::invalid_argument("weka_randomize: more instances than a Java int");
+  if (n > static_cast<std::size_t>(INT32_MAX))
+    throw std::invalid_argument("weka_randomize: more instances than a Java int");
   std::vector<std::uint32_t> order(n);
   std::iota(order.begin(), order.end(), 0u);
   JavaRandom r(seed);
-  for (std::size_t j = n; j-- > 1;) std::swap(order[j], order[static_cast<std::size_t>(r.next_int(static_cast<std::int32_t>(j + 1)))]);
+  for (std::size_t j = n; j-- > 1;)
+    std::swap(order[j], order[static_cast<std::size_t>(r.next_int(static_cast<std::int32_t>(j + 1)))]);
   return order;
 }
 

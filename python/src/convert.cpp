@@ -4,8 +4,8 @@
 #include <cstring>
 #include <limits>
 
-#include "core/error.hpp"
 #include "config/yaml_reader.hpp"
+#include "core/error.hpp"
 
 namespace dpclust::python {
 
@@ -68,8 +68,9 @@ nlohmann::json to_json(py::handle obj, const std::string& where) {
   }
   // numpy: arrays and scalars through their Python values (tolist / item).
   if (py::hasattr(obj, "tolist") && py::hasattr(obj, "dtype")) return to_json(obj.attr("tolist")(), where);
-  throw InputError(where, "cannot store a " + py::str(py::type::handle_of(obj).attr("__name__")).cast<std::string>() +
-                              " in the results (JSON)",
+  throw InputError(where,
+                   "cannot store a " + py::str(py::type::handle_of(obj).attr("__name__")).cast<std::string>() +
+                       " in the results (JSON)",
                    "use dicts, lists, numbers, strings, booleans, None or numpy arrays");
 }
 
@@ -93,8 +94,10 @@ py::dict to_python(const ParamSet& params) {
 namespace {
 
 [[noreturn]] void wrong_kind(const ParamSpec& spec, py::handle value, const std::string& where) {
-  throw InputError(where, yaml::clip("'" + spec.name + "' must be " + spec.allowed() + ", got " + py::repr(value).cast<std::string>(), 600),
-                   spec.description.empty() ? "" : spec.name + " is the " + spec.description);
+  throw InputError(
+      where,
+      yaml::clip("'" + spec.name + "' must be " + spec.allowed() + ", got " + py::repr(value).cast<std::string>(), 600),
+      spec.description.empty() ? "" : spec.name + " is the " + spec.description);
 }
 
 bool is_bool(py::handle v) {
@@ -105,7 +108,9 @@ bool is_bool(py::handle v) {
 
 // An int, or a numpy integer (anything with __index__ that is not a bool).
 bool is_integer(py::handle v) { return !is_bool(v) && (py::isinstance<py::int_>(v) || py::hasattr(v, "__index__")); }
-bool is_real(py::handle v) { return !is_bool(v) && (is_integer(v) || py::isinstance<py::float_>(v) || py::hasattr(v, "__float__")); }
+bool is_real(py::handle v) {
+  return !is_bool(v) && (is_integer(v) || py::isinstance<py::float_>(v) || py::hasattr(v, "__float__"));
+}
 
 }  // namespace
 
@@ -163,9 +168,11 @@ py::array_t<double> to_numpy(RowMatrix&& m) {
 Labels labels_from(py::handle array, const std::string& what) {
   const auto np = py::module_::import("numpy");
   py::array a = np.attr("asarray")(array);
-  if (a.ndim() != 1) throw InputError(what, "labels must be a 1-d array, got " + std::to_string(a.ndim()) + " dimensions");
+  if (a.ndim() != 1)
+    throw InputError(what, "labels must be a 1-d array, got " + std::to_string(a.ndim()) + " dimensions");
   if (!np.attr("issubdtype")(a.dtype(), np.attr("integer")).cast<bool>())
-    throw InputError(what, "labels must be integers (cluster ids, -1 = noise), got dtype " + py::str(a.dtype()).cast<std::string>());
+    throw InputError(
+        what, "labels must be integers (cluster ids, -1 = noise), got dtype " + py::str(a.dtype()).cast<std::string>());
   if (py::isinstance<py::array_t<Label, py::array::c_style>>(a)) {  // the engine's own type: one copy, no checks needed
     const auto a32 = py::array_t<Label, py::array::c_style>::ensure(a);
     return Labels(a32.data(), a32.data() + a32.size());
@@ -176,8 +183,9 @@ Labels labels_from(py::handle array, const std::string& what) {
   for (std::size_t i = 0; i < out.size(); ++i) {
     if (p[i] < std::numeric_limits<Label>::min() || p[i] > std::numeric_limits<Label>::max())
       // The label of a record is data: its index is named, its value never.
-      throw InputError(what, "the label at index " + std::to_string(i) + " (0-based) does not fit in 32 bits (the value is not shown: "
-                             "error messages never print a record's values)");
+      throw InputError(what, "the label at index " + std::to_string(i) +
+                                 " (0-based) does not fit in 32 bits (the value is not shown: "
+                                 "error messages never print a record's values)");
     out[i] = static_cast<Label>(p[i]);
   }
   return out;
@@ -186,19 +194,22 @@ Labels labels_from(py::handle array, const std::string& what) {
 Dataset dataset_from(py::handle X, py::handle y, const std::string& name) {
   auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(X);
   if (!a) throw InputError(name, "X must be an array of numbers");
-  if (a.ndim() != 2) throw InputError(name, "X must be 2-d (n_samples, n_features), got " + std::to_string(a.ndim()) + " dimensions",
-                                      "reshape a single feature with X.reshape(-1, 1)");
+  if (a.ndim() != 2)
+    throw InputError(name, "X must be 2-d (n_samples, n_features), got " + std::to_string(a.ndim()) + " dimensions",
+                     "reshape a single feature with X.reshape(-1, 1)");
   Dataset d;
   d.name = name;
   d.n = static_cast<std::size_t>(a.shape(0));
   d.d = static_cast<std::size_t>(a.shape(1));
-  if (d.n == 0 || d.d == 0) throw InputError(name, "X is empty (" + std::to_string(d.n) + " x " + std::to_string(d.d) + ")");
+  if (d.n == 0 || d.d == 0)
+    throw InputError(name, "X is empty (" + std::to_string(d.n) + " x " + std::to_string(d.d) + ")");
   d.coords.resize(d.n * d.d);
   std::memcpy(d.coords.data(), a.data(), d.coords.size() * sizeof(double));
   if (!y.is_none()) {
     d.labels = labels_from(y, name + " (y)");
     if (d.labels.size() != d.n)
-      throw InputError(name, "y has " + std::to_string(d.labels.size()) + " labels for " + std::to_string(d.n) + " points");
+      throw InputError(name,
+                       "y has " + std::to_string(d.labels.size()) + " labels for " + std::to_string(d.n) + " points");
   }
   return d;
 }
@@ -211,15 +222,19 @@ py::object bounds_to_python(const Bounds& b) {
 
 Bounds bounds_from(py::handle bounds, std::size_t d, const std::string& where) {
   const std::string fix = "bounds=(lower, upper), each a number or one value per feature, lower < upper";
-  if (!py::isinstance<py::tuple>(bounds) && !py::isinstance<py::list>(bounds)) throw InputError(where, "bounds must be a pair (lower, upper)", fix);
+  if (!py::isinstance<py::tuple>(bounds) && !py::isinstance<py::list>(bounds))
+    throw InputError(where, "bounds must be a pair (lower, upper)", fix);
   auto pair = py::reinterpret_borrow<py::sequence>(bounds);
   if (pair.size() != 2) throw InputError(where, "bounds must be a pair (lower, upper)", fix);
   const auto np = py::module_::import("numpy");
   Bounds b;
   for (int side = 0; side < 2; ++side) {
-    auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(np.attr("atleast_1d")(pair[static_cast<std::size_t>(side)]));
+    auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(
+        np.attr("atleast_1d")(pair[static_cast<std::size_t>(side)]));
     if (!a || a.ndim() != 1 || (a.size() != 1 && static_cast<std::size_t>(a.size()) != d))
-      throw InputError(where, std::string(side ? "upper" : "lower") + " bounds must be a number or " + std::to_string(d) + " numbers", fix);
+      throw InputError(
+          where,
+          std::string(side ? "upper" : "lower") + " bounds must be a number or " + std::to_string(d) + " numbers", fix);
     std::vector<double>& v = side ? b.hi : b.lo;
     for (std::size_t j = 0; j < d; ++j) v.push_back(a.data()[a.size() == 1 ? 0 : j]);
   }

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "bindings.hpp"
+#include "catalog/catalog.hpp"
 #include "convert.hpp"
 #include "core/error.hpp"
 #include "data/transforms.hpp"
@@ -12,11 +13,10 @@
 #include "dpdbscan/release_classifier.hpp"
 #include "drbt/register.hpp"
 #include "loading/dataset_loading.hpp"
-#include "store/accounting.hpp"
-#include "catalog/catalog.hpp"
+#include "ndlaplace/nd_laplace.hpp"
 #include "run/release_flags.hpp"
 #include "run/single_trial.hpp"
-#include "ndlaplace/nd_laplace.hpp"
+#include "store/accounting.hpp"
 #include "wavecluster/mechanism.hpp"
 #include "wavecluster/wavecluster.hpp"
 
@@ -27,7 +27,8 @@ const MethodInfo& method_named(const std::string& name) {
   const MethodInfo* info = find_method(name);
   if (!info) {
     const std::string s = closest_match(name, names_of(all_methods()));
-    throw InputError("dpclust", "unknown method '" + name + "'", (s.empty() ? "" : "did you mean '" + s + "'? ") + "see `dpclust list`");
+    throw InputError("dpclust", "unknown method '" + name + "'",
+                     (s.empty() ? "" : "did you mean '" + s + "'? ") + "see `dpclust list`");
   }
   return *info;
 }
@@ -63,7 +64,8 @@ py::dict method_dict(const MethodInfo& m) {
 }
 
 // Keyword arguments typed against their specs (unknown names are left for complete_params to name).
-std::map<std::string, ParamValue> typed(const std::vector<ParamSpec>& specs, const py::dict& given, const std::string& where) {
+std::map<std::string, ParamValue> typed(const std::vector<ParamSpec>& specs, const py::dict& given,
+                                        const std::string& where) {
   std::map<std::string, ParamValue> out;
   for (auto kv : given) {
     const std::string name = kv.first.cast<std::string>();
@@ -107,17 +109,19 @@ void add_details(MethodResult& r, std::size_t d, py::dict& out) {
   } else if (auto* dr = std::any_cast<drbt::DrbtResult>(&r.details)) {
     out["disguised"] = to_numpy(std::move(dr->disguised));
   }
-  // Any other method that releases centres (MethodResult::centres: DPM, EUGkM, LSH clustering, FastLloyd, HST clustering, ...).
+  // Any other method that releases centres (MethodResult::centres: DPM, EUGkM, LSH clustering, FastLloyd, HST
+  // clustering, ...).
   if (!out.contains("centers") && r.centres.rows() > 0) out["centers"] = to_numpy(RowMatrix(r.centres));
 }
 
 // randomness: "seeded" (Rng(seed), reproducible, not a secure release) or "secure" (the OS CSPRNG; seed
 // ignored, none is returned). docs/results.md "Seeds and randomness".
-py::dict fit(const std::string& method, py::handle X, py::handle y, py::handle bounds, const py::dict& params, std::uint64_t seed,
-             const std::string& where, double noise_scale, const std::string& randomness) {
+py::dict fit(const std::string& method, py::handle X, py::handle y, py::handle bounds, const py::dict& params,
+             std::uint64_t seed, const std::string& where, double noise_scale, const std::string& randomness) {
   const MethodInfo& info = method_named(method);
   const Randomness mode = parse_randomness(randomness, where + ".randomness");
-  const ParamSet ps = complete_params(info.params, "method '" + info.name + "'", typed(info.params, params, where), where);
+  const ParamSet ps =
+      complete_params(info.params, "method '" + info.name + "'", typed(info.params, params, where), where);
   check_randomness(mode, ps, where);
   const Dataset data = estimator_data(X, y, bounds, where);
   check_trial_inputs(info, ps, data, where);
@@ -159,7 +163,8 @@ py::dict fit(const std::string& method, py::handle X, py::handle y, py::handle b
 py::array_t<double, py::array::c_style | py::array::forcecast> points(py::handle X, std::size_t d, const char* of) {
   auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(X);
   if (!a || a.ndim() != 2 || static_cast<std::size_t>(a.shape(1)) != d)
-    throw InputError("X", std::string("the points must be a 2-d array with ") + std::to_string(d) + " features, the dimension of " + of);
+    throw InputError("X", std::string("the points must be a 2-d array with ") + std::to_string(d) +
+                              " features, the dimension of " + of);
   return a;
 }
 
@@ -167,7 +172,8 @@ py::array_t<double, py::array::c_style | py::array::forcecast> points(py::handle
 // falls into"): post-processing of the release, no privacy cost.
 class SpanModel {
  public:
-  explicit SpanModel(const py::dict& release) : spans_(dpdbscan::spans_from_release(to_json(release, "release"), "release")) {}
+  explicit SpanModel(const py::dict& release)
+      : spans_(dpdbscan::spans_from_release(to_json(release, "release"), "release")) {}
   py::array_t<std::int32_t> classify(py::handle X) const {
     const auto pts = points(X, spans_.grid.d, "the release");
     Labels labels = dpdbscan::classify_with_release(spans_, pts.data(), static_cast<std::size_t>(pts.shape(0)));
@@ -191,11 +197,12 @@ py::array_t<std::int32_t> nearest_centers(py::handle centers, py::handle X) {
 
 // Points labelled with the released significant cells of a WaveCluster-family run (arXiv Sec. 3.2, "map
 // the clusters back to the original space"), over the same public grid: post-processing of the release.
-py::array_t<std::int32_t> wavecluster_labels(const std::string& method, const py::dict& params, py::handle bounds, const py::dict& release,
-                                             py::handle X) {
+py::array_t<std::int32_t> wavecluster_labels(const std::string& method, const py::dict& params, py::handle bounds,
+                                             const py::dict& release, py::handle X) {
   const MethodInfo& info = method_named(method);
   Dataset pts = estimator_data(X, py::none(), bounds, "X");
-  const ParamSet ps = complete_params(info.params, "method '" + info.name + "'", typed(info.params, params, "params"), "params");
+  const ParamSet ps =
+      complete_params(info.params, "method '" + info.name + "'", typed(info.params, params, "params"), "params");
   const wavecluster::WcParams wp = wavecluster::WcParams::from(ps, pts.d);
   const wavecluster::Clustering c = wavecluster::clustering_from_release(to_json(release, "release"));
   Labels labels = wavecluster::label_points(pts, wavecluster::make_quantizer(pts, wp), wp.wavelet.level, c);
@@ -205,18 +212,22 @@ py::array_t<std::int32_t> wavecluster_labels(const std::string& method, const py
 }  // namespace
 
 void bind_estimators(py::module_& m) {
-  m.def("methods", [] { return names_of(all_methods()); }, "Names of the built-in methods (`dpclust list`).");
-  m.def("method_info", [](const std::string& name) { return method_dict(method_named(name)); }, py::arg("name"),
-        "A method's summary, reference, privacy and declared parameters (the ParamSpecs `dpclust list` shows).");
-  m.def("fit", &fit, py::arg("method"), py::arg("X"), py::arg("y"), py::arg("bounds"), py::arg("params"), py::arg("seed"),
-        py::arg("where"), py::arg("noise_scale") = 1.0, py::arg("randomness") = "seeded",
+  m.def(
+      "methods", [] { return names_of(all_methods()); }, "Names of the built-in methods (`dpclust list`).");
+  m.def(
+      "method_info", [](const std::string& name) { return method_dict(method_named(name)); }, py::arg("name"),
+      "A method's summary, reference, privacy and declared parameters (the ParamSpecs `dpclust list` shows).");
+  m.def("fit", &fit, py::arg("method"), py::arg("X"), py::arg("y"), py::arg("bounds"), py::arg("params"),
+        py::arg("seed"), py::arg("where"), py::arg("noise_scale") = 1.0, py::arg("randomness") = "seeded",
         "One trial of a method on X (validated as a config cell; the GIL is released while it runs).");
   py::class_<SpanModel>(m, "SpanModel", "DP-DBSCAN's span classifier rebuilt from a release (post-processing).")
       .def(py::init<const py::dict&>(), py::arg("release"))
       .def("classify", &SpanModel::classify, py::arg("X"))
       .def_property_readonly("n_spans", &SpanModel::n_spans);
-  m.def("nearest_centers", &nearest_centers, py::arg("centers"), py::arg("X"), "Nearest released centre of each point (ties: lowest index).");
-  m.def("wavecluster_labels", &wavecluster_labels, py::arg("method"), py::arg("params"), py::arg("bounds"), py::arg("release"), py::arg("X"),
+  m.def("nearest_centers", &nearest_centers, py::arg("centers"), py::arg("X"),
+        "Nearest released centre of each point (ties: lowest index).");
+  m.def("wavecluster_labels", &wavecluster_labels, py::arg("method"), py::arg("params"), py::arg("bounds"),
+        py::arg("release"), py::arg("X"),
         "Points labelled by the released significant cells of a WaveCluster-family run.");
 }
 

@@ -4,16 +4,16 @@
 // cells (which take it back per trial) and other Python threads keep running.
 #include "audit/auditor.hpp"
 #include "bindings.hpp"
+#include "config/config.hpp"
 #include "convert.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/rng.hpp"
-#include "config/config.hpp"
 #include "loading/cost_model.hpp"
 #include "loading/dataset_loading.hpp"
-#include "run/runner.hpp"
 #include "report/comparison_export.hpp"
 #include "report/report.hpp"
+#include "run/runner.hpp"
 
 namespace dpclust::python {
 namespace fs = std::filesystem;
@@ -28,7 +28,8 @@ struct ConfigSource {
 ExperimentConfig config_from(const ConfigSource& s) {
   const fs::path root = resolve_data_root(s.data_root);
   if (!s.data_root.empty() && !fs::is_directory(root))
-    throw InputError("data_root", "'" + root.string() + "' is not a directory", "point it at the folder holding the papers' datasets");
+    throw InputError("data_root", "'" + root.string() + "' is not a directory",
+                     "point it at the folder holding the papers' datasets");
   if (!s.path.empty()) return load_config(s.path, root);
   return parse_config(s.text, s.label, s.base_dir.empty() ? fs::current_path() : fs::path(s.base_dir), root);
 }
@@ -37,14 +38,15 @@ ExperimentConfig config_from(const ConfigSource& s) {
 void override_trials(ExperimentConfig& cfg, std::int64_t t) {
   if (t < 1 || t > kMaxTrials) throw InputError("trials", "must be >= 1 and <= 1000000, got " + std::to_string(t));
   if (!cfg.seeds.empty() && t > static_cast<std::int64_t>(cfg.seeds.size()))
-    throw InputError("trials", std::to_string(t) + " trials, but " + cfg.file.string() + " lists " + std::to_string(cfg.seeds.size()) +
-                                   " seeds (one trial per listed seed)",
+    throw InputError("trials",
+                     std::to_string(t) + " trials, but " + cfg.file.string() + " lists " +
+                         std::to_string(cfg.seeds.size()) + " seeds (one trial per listed seed)",
                      "use trials=" + std::to_string(cfg.seeds.size()) + " or fewer, or list more seeds");
   cfg.trials = t;
 }
 
-py::dict run(const ConfigSource& src, const std::string& out, int threads, std::int64_t trials, bool force, bool progress,
-             double noise_scale) {
+py::dict run(const ConfigSource& src, const std::string& out, int threads, std::int64_t trials, bool force,
+             bool progress, double noise_scale) {
   if (threads < 0) throw InputError("threads", "must be >= 0");
   ExperimentConfig cfg = config_from(src);
   if (trials > 0) override_trials(cfg, trials);
@@ -105,8 +107,8 @@ py::dict validate(const ConfigSource& src, bool load_data, int threads) {
   return d;
 }
 
-py::dict audit(const ConfigSource& src, const std::string& out, int threads, std::int64_t runs, std::int64_t pilot_runs, bool progress,
-               double noise_scale) {
+py::dict audit(const ConfigSource& src, const std::string& out, int threads, std::int64_t runs, std::int64_t pilot_runs,
+               bool progress, double noise_scale) {
   if (threads < 0) throw InputError("threads", "must be >= 0");
   ExperimentConfig cfg = config_from(src);
   if (runs > 0) {
@@ -139,11 +141,14 @@ py::dict audit(const ConfigSource& src, const std::string& out, int threads, std
 }
 
 // `dpclust report`: REPORT.md of a results directory against the published numbers.
-py::dict report(const std::string& results_dir, const std::string& published, const std::string& figures, const std::string& out) {
+py::dict report(const std::string& results_dir, const std::string& published, const std::string& figures,
+                const std::string& out) {
   const std::string source = build_info().source_dir;
   const fs::path ref_file = published.empty() ? fs::path(source) / "reference" / "published.yaml" : fs::path(published);
   report::ReportOptions ropts{figures.empty() ? fs::path(source) / "plots" / "out" : fs::path(figures),
-                              out.empty() ? fs::path(results_dir) / "REPORT.md" : fs::path(out), std::nullopt, {}};
+                              out.empty() ? fs::path(results_dir) / "REPORT.md" : fs::path(out),
+                              std::nullopt,
+                              {}};
   ropts.tables_dir = ropts.report_path.parent_path() / "tables";  // the comparison's CSV and LaTeX, as `dpclust report`
   const report::Reference ref = report::load_reference(ref_file);
   const report::Results results(results_dir);
@@ -194,24 +199,30 @@ py::dict load_dataset(const ConfigSource& src, const std::string& name) {
   std::string all;
   for (const auto& x : names) all += (all.empty() ? "" : ", ") + x;
   const std::string s = closest_match(name, names);
-  throw InputError(cfg.file.string(), "no dataset '" + name + "' in this config", (s.empty() ? "" : "did you mean '" + s + "'? ") + "datasets: " + all);
+  throw InputError(cfg.file.string(), "no dataset '" + name + "' in this config",
+                   (s.empty() ? "" : "did you mean '" + s + "'? ") + "datasets: " + all);
 }
 
 }  // namespace
 
 void bind_experiments(py::module_& m) {
-  py::class_<ConfigSource>(m, "ConfigSource", "A config file (path) or config text (label and base_dir for its messages and paths).")
-      .def(py::init<std::string, std::string, std::string, std::string, std::string>(), py::arg("path") = "", py::arg("text") = "",
-           py::arg("label") = "", py::arg("base_dir") = "", py::arg("data_root") = "");
-  m.def("run", &run, py::arg("config"), py::arg("out"), py::arg("threads") = 0, py::arg("trials") = 0, py::arg("force") = false,
-        py::arg("progress") = false, py::arg("noise_scale") = 1.0, "`dpclust run` on one config.");
+  py::class_<ConfigSource>(m, "ConfigSource",
+                           "A config file (path) or config text (label and base_dir for its messages and paths).")
+      .def(py::init<std::string, std::string, std::string, std::string, std::string>(), py::arg("path") = "",
+           py::arg("text") = "", py::arg("label") = "", py::arg("base_dir") = "", py::arg("data_root") = "");
+  m.def("run", &run, py::arg("config"), py::arg("out"), py::arg("threads") = 0, py::arg("trials") = 0,
+        py::arg("force") = false, py::arg("progress") = false, py::arg("noise_scale") = 1.0,
+        "`dpclust run` on one config.");
   m.def("validate", &validate, py::arg("config"), py::arg("load_data") = true, py::arg("threads") = 0,
-        "`dpclust validate` on one config (with load_data, the default, the data files read and every cell checked against them).");
-  m.def("audit", &audit, py::arg("config"), py::arg("out"), py::arg("threads") = 0, py::arg("runs") = 0, py::arg("pilot_runs") = 0,
-        py::arg("progress") = false, py::arg("noise_scale") = 1.0, "`dpclust audit` on one config.");
-  m.def("report", &report, py::arg("results_dir"), py::arg("published") = "", py::arg("figures") = "", py::arg("out") = "",
-        "`dpclust report`: writes REPORT.md.");
-  m.def("load_dataset", &load_dataset, py::arg("config"), py::arg("name"), "A config's dataset as `dpclust run` materialises it.");
+        "`dpclust validate` on one config (with load_data, the default, the data files read and every cell checked "
+        "against them).");
+  m.def("audit", &audit, py::arg("config"), py::arg("out"), py::arg("threads") = 0, py::arg("runs") = 0,
+        py::arg("pilot_runs") = 0, py::arg("progress") = false, py::arg("noise_scale") = 1.0,
+        "`dpclust audit` on one config.");
+  m.def("report", &report, py::arg("results_dir"), py::arg("published") = "", py::arg("figures") = "",
+        py::arg("out") = "", "`dpclust report`: writes REPORT.md.");
+  m.def("load_dataset", &load_dataset, py::arg("config"), py::arg("name"),
+        "A config's dataset as `dpclust run` materialises it.");
   m.def("derive_seed", &derive_seed, py::arg("base_seed"), py::arg("cell_key"), py::arg("trial"),
         "The seed of trial `trial` of the cell with this key (docs/results.md \"Seeds and randomness\").");
 }

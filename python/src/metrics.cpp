@@ -23,7 +23,8 @@ namespace {
 std::pair<Labels, Labels> pair_of(py::handle a, py::handle b, const char* first, const char* second) {
   Labels x = labels_from(a, first), y = labels_from(b, second);
   if (x.size() != y.size())
-    throw InputError(second, "has " + std::to_string(y.size()) + " labels but " + first + " has " + std::to_string(x.size()),
+    throw InputError(second,
+                     "has " + std::to_string(y.size()) + " labels but " + first + " has " + std::to_string(x.size()),
                      "both must label the same points in the same order");
   if (x.empty()) throw InputError(first, "no labels");
   return {std::move(x), std::move(y)};
@@ -82,15 +83,18 @@ void set_centres(MeasureCall& c, py::handle centres) {
   auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(centres);
   if (!a || a.ndim() != 2) throw InputError("centres", "centres must be a 2-d array (n_centres, n_features)");
   if (static_cast<std::size_t>(a.shape(1)) != c.data.d)
-    throw InputError("centres", "centres have " + std::to_string(a.shape(1)) + " features, X has " + std::to_string(c.data.d));
+    throw InputError("centres",
+                     "centres have " + std::to_string(a.shape(1)) + " features, X has " + std::to_string(c.data.d));
   if (a.shape(0) == 0) throw InputError("centres", "no centres");
   c.result.centres = Eigen::Map<const RowMatrix>(a.data(), a.shape(0), a.shape(1));
   for (Eigen::Index i = 0; i < c.result.centres.size(); ++i)
-    if (!std::isfinite(c.result.centres.data()[i])) throw InputError("centres", "a centre holds a value that is not a finite number");
+    if (!std::isfinite(c.result.centres.data()[i]))
+      throw InputError("centres", "a centre holds a value that is not a finite number");
   c.result.labels.assign(c.data.n, 0);
 }
 
-double measure(MeasureCall& c, const char* name, const EvaluationSettings& settings = {}, SampledValue* sampled = nullptr) {
+double measure(MeasureCall& c, const char* name, const EvaluationSettings& settings = {},
+               SampledValue* sampled = nullptr) {
   for (const MetricInfo& m : kmeans_measures())
     if (m.name == name) {
       std::map<std::string, std::any> cache;
@@ -117,16 +121,32 @@ double centre_measure(py::handle X, py::handle centres, py::handle k, py::handle
 
 void bind_metrics(py::module_& m) {
   m.def(
-      "ari", [](py::handle t, py::handle p) { auto [a, b] = pair_of(t, p, "labels_true", "labels_pred"); return adjusted_rand_score(a, b); },
+      "ari",
+      [](py::handle t, py::handle p) {
+        auto [a, b] = pair_of(t, p, "labels_true", "labels_pred");
+        return adjusted_rand_score(a, b);
+      },
       py::arg("labels_true"), py::arg("labels_pred"));
   m.def(
-      "ami", [](py::handle t, py::handle p) { auto [a, b] = pair_of(t, p, "labels_true", "labels_pred"); return adjusted_mutual_info_score(a, b); },
+      "ami",
+      [](py::handle t, py::handle p) {
+        auto [a, b] = pair_of(t, p, "labels_true", "labels_pred");
+        return adjusted_mutual_info_score(a, b);
+      },
       py::arg("labels_true"), py::arg("labels_pred"));
   m.def(
-      "nmi", [](py::handle t, py::handle p) { auto [a, b] = pair_of(t, p, "labels_true", "labels_pred"); return normalized_mutual_info_score(a, b); },
+      "nmi",
+      [](py::handle t, py::handle p) {
+        auto [a, b] = pair_of(t, p, "labels_true", "labels_pred");
+        return normalized_mutual_info_score(a, b);
+      },
       py::arg("labels_true"), py::arg("labels_pred"));
   m.def(
-      "f_measure", [](py::handle t, py::handle p) { auto [a, b] = pair_of(t, p, "labels_true", "labels_pred"); return wavecluster::f_measure(a, b); },
+      "f_measure",
+      [](py::handle t, py::handle p) {
+        auto [a, b] = pair_of(t, p, "labels_true", "labels_pred");
+        return wavecluster::f_measure(a, b);
+      },
       py::arg("labels_true"), py::arg("labels_pred"));
   m.def(
       "overall_f_measure",
@@ -148,7 +168,11 @@ void bind_metrics(py::module_& m) {
       },
       py::arg("pred_true"), py::arg("pred_private"), py::arg("matching") = "max_intersection");
   m.def(
-      "two_ce", [](py::handle t, py::handle p) { auto [a, b] = pair_of(t, p, "pred_true", "pred_private"); return wavecluster::two_ce(classes_of(a), classes_of(b)); },
+      "two_ce",
+      [](py::handle t, py::handle p) {
+        auto [a, b] = pair_of(t, p, "pred_true", "pred_private");
+        return wavecluster::two_ce(classes_of(a), classes_of(b));
+      },
       py::arg("pred_true"), py::arg("pred_private"));
   m.def(
       "dsg_c",
@@ -159,34 +183,46 @@ void bind_metrics(py::module_& m) {
       },
       py::arg("cells_true"), py::arg("cells_private"));
   m.def(
-      "inertia", [](py::handle X, py::handle centres) { return centre_measure(X, centres, py::none(), py::none(), "inertia"); },
+      "inertia",
+      [](py::handle X, py::handle centres) { return centre_measure(X, centres, py::none(), py::none(), "inertia"); },
       py::arg("X"), py::arg("centres"));
   m.def(
-      "inertia_per_point", [](py::handle X, py::handle centres) { return centre_measure(X, centres, py::none(), py::none(), "inertia_per_point"); },
+      "inertia_per_point",
+      [](py::handle X, py::handle centres) {
+        return centre_measure(X, centres, py::none(), py::none(), "inertia_per_point");
+      },
       py::arg("X"), py::arg("centres"));
   m.def(
       "normalized_kmeans_cost",
-      [](py::handle X, py::handle centres, py::handle k) { return centre_measure(X, centres, k, py::none(), "normalized_kmeans_cost"); },
+      [](py::handle X, py::handle centres, py::handle k) {
+        return centre_measure(X, centres, k, py::none(), "normalized_kmeans_cost");
+      },
       py::arg("X"), py::arg("centres"), py::arg("k") = py::none());
   m.def(
       "centre_distance",
-      [](py::handle X, py::handle centres, py::handle k, py::handle bounds) { return centre_measure(X, centres, k, bounds, "centre_distance"); },
+      [](py::handle X, py::handle centres, py::handle k, py::handle bounds) {
+        return centre_measure(X, centres, k, bounds, "centre_distance");
+      },
       py::arg("X"), py::arg("centres"), py::arg("k") = py::none(), py::arg("bounds") = py::none());
   m.def(
       "silhouette",
-      [](py::handle X, py::handle labels, py::handle sample_size, const std::string& sampling, bool return_standard_error) -> py::object {
+      [](py::handle X, py::handle labels, py::handle sample_size, const std::string& sampling,
+         bool return_standard_error) -> py::object {
         MeasureCall c = measure_call(X, py::none());
         c.method.releases_centres = false;
         c.result.labels = labels_from(labels, "labels");
         if (c.result.labels.size() != c.data.n)
-          throw InputError("labels", "has " + std::to_string(c.result.labels.size()) + " labels for " + std::to_string(c.data.n) + " points");
+          throw InputError("labels", "has " + std::to_string(c.result.labels.size()) + " labels for " +
+                                         std::to_string(c.data.n) + " points");
         // sample_size: the runner's `silhouette_sample` (None: every point).
         EvaluationSettings settings;
         if (sample_size.is_none()) {
           settings.silhouette_sample = 0;
         } else {
           const auto size = sample_size.cast<std::int64_t>();
-          if (size < 3) throw InputError("sample_size", "sample_size must be at least 3 (or None: every point), got " + std::to_string(size));
+          if (size < 3)
+            throw InputError("sample_size",
+                             "sample_size must be at least 3 (or None: every point), got " + std::to_string(size));
           settings.silhouette_sample = static_cast<std::size_t>(size);
         }
         bool known = false;
@@ -198,39 +234,62 @@ void bind_metrics(py::module_& m) {
         if (!return_standard_error) return py::float_(score);
         return py::make_tuple(score, sampled.points > 0 ? sampled.standard_error : 0.0);
       },
-      py::arg("X"), py::arg("labels"), py::arg("sample_size") = EvaluationSettings{}.silhouette_sample, py::arg("sampling") = "stratified",
-      py::arg("return_standard_error") = false);
+      py::arg("X"), py::arg("labels"), py::arg("sample_size") = EvaluationSettings{}.silhouette_sample,
+      py::arg("sampling") = "stratified", py::arg("return_standard_error") = false);
   m.def(
-      "accuracy", [](py::handle t, py::handle p) { auto [a, b] = pair_of(t, p, "labels_true", "labels_pred"); return clustering_accuracy(a, b); },
+      "accuracy",
+      [](py::handle t, py::handle p) {
+        auto [a, b] = pair_of(t, p, "labels_true", "labels_pred");
+        return clustering_accuracy(a, b);
+      },
       py::arg("labels_true"), py::arg("labels_pred"));
   m.def(
-      "purity", [](py::handle t, py::handle p) { auto [a, b] = pair_of(t, p, "labels_true", "labels_pred"); return purity(a, b); },
+      "purity",
+      [](py::handle t, py::handle p) {
+        auto [a, b] = pair_of(t, p, "labels_true", "labels_pred");
+        return purity(a, b);
+      },
       py::arg("labels_true"), py::arg("labels_pred"));
   m.def(
       "false_match_fraction",
-      [](py::handle t, py::handle p) { auto [a, b] = pair_of(t, p, "labels_true", "labels_pred"); return false_match_fraction(a, b); },
+      [](py::handle t, py::handle p) {
+        auto [a, b] = pair_of(t, p, "labels_true", "labels_pred");
+        return false_match_fraction(a, b);
+      },
       py::arg("labels_true"), py::arg("labels_pred"));
   m.def(
       "true_non_match_fraction",
-      [](py::handle t, py::handle p) { auto [a, b] = pair_of(t, p, "labels_true", "labels_pred"); return true_non_match_fraction(a, b); },
+      [](py::handle t, py::handle p) {
+        auto [a, b] = pair_of(t, p, "labels_true", "labels_pred");
+        return true_non_match_fraction(a, b);
+      },
       py::arg("labels_true"), py::arg("labels_pred"));
   // The validity indices of X and labels (FastLloyd's evaluation; engine/metrics/validity_indices.hpp).
-  const auto on_labels = [](py::handle X, py::handle labels, double (*index)(const double*, std::size_t, std::size_t, const Labels&)) {
+  const auto on_labels = [](py::handle X, py::handle labels,
+                            double (*index)(const double*, std::size_t, std::size_t, const Labels&)) {
     MeasureCall c = measure_call(X, py::none());
     const Labels l = labels_from(labels, "labels");
-    if (l.size() != c.data.n) throw InputError("labels", "has " + std::to_string(l.size()) + " labels for " + std::to_string(c.data.n) + " points");
+    if (l.size() != c.data.n)
+      throw InputError("labels",
+                       "has " + std::to_string(l.size()) + " labels for " + std::to_string(c.data.n) + " points");
     return index(c.data.coords.data(), c.data.n, c.data.d, l);
   };
   m.def(
-      "davies_bouldin", [on_labels](py::handle X, py::handle labels) { return on_labels(X, labels, davies_bouldin_score); }, py::arg("X"),
+      "davies_bouldin",
+      [on_labels](py::handle X, py::handle labels) { return on_labels(X, labels, davies_bouldin_score); }, py::arg("X"),
       py::arg("labels"));
   m.def(
-      "calinski_harabasz", [on_labels](py::handle X, py::handle labels) { return on_labels(X, labels, calinski_harabasz_score); },
+      "calinski_harabasz",
+      [on_labels](py::handle X, py::handle labels) { return on_labels(X, labels, calinski_harabasz_score); },
       py::arg("X"), py::arg("labels"));
   m.def(
-      "dunn", [on_labels](py::handle X, py::handle labels) { return on_labels(X, labels, dunn_index); }, py::arg("X"), py::arg("labels"));
+      "dunn", [on_labels](py::handle X, py::handle labels) { return on_labels(X, labels, dunn_index); }, py::arg("X"),
+      py::arg("labels"));
   m.def(
-      "nicv", [](py::handle X, py::handle centres) { return centre_measure(X, centres, py::none(), py::none(), "inertia_per_point"); },
+      "nicv",
+      [](py::handle X, py::handle centres) {
+        return centre_measure(X, centres, py::none(), py::none(), "inertia_per_point");
+      },
       py::arg("X"), py::arg("centres"));
   m.def(
       "bcss",

@@ -20,8 +20,9 @@ PYBIND11_MODULE(_core, m) {
   });
   const BuildInfo& b = build_info();
   m.attr("__version__") = b.version;
-  m.attr("build") = py::dict(py::arg("version") = b.version, py::arg("git_commit") = b.git_commit, py::arg("build_type") = b.build_type,
-                             py::arg("compiler") = b.compiler, py::arg("source_dir") = b.source_dir);
+  m.attr("build") = py::dict(py::arg("version") = b.version, py::arg("git_commit") = b.git_commit,
+                             py::arg("build_type") = b.build_type, py::arg("compiler") = b.compiler,
+                             py::arg("source_dir") = b.source_dir);
   python::bind_estimators(m);
   python::bind_experiments(m);
   python::bind_metrics(m);

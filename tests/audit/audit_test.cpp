@@ -18,14 +18,14 @@
 #include "audit/events.hpp"
 #include "audit/features.hpp"
 #include "audit/neighbours.hpp"
-#include "core/error.hpp"
-#include "core/method.hpp"
 #include "catalog/catalog.hpp"
-#include "privacy/mechanism.hpp"
-#include "core/files.hpp"
 #include "config/config.hpp"
-#include "loading/dataset_loading.hpp"
 #include "config/grid.hpp"
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "core/method.hpp"
+#include "loading/dataset_loading.hpp"
+#include "privacy/mechanism.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -35,7 +35,9 @@ using nlohmann::json;
 
 namespace {
 
-ExperimentConfig parse(const std::string& text) { return parse_config(text, "audit.yaml", fs::temp_directory_path(), ""); }
+ExperimentConfig parse(const std::string& text) {
+  return parse_config(text, "audit.yaml", fs::temp_directory_path(), "");
+}
 
 Dataset points(std::vector<double> xy, Bounds b = {{0, 0}, {10, 10}}) {
   Dataset d;
@@ -53,11 +55,15 @@ std::string small_audit(const std::string& method_and_params, const std::string&
   return "experiment: audit_test\n"
          "datasets:\n"
          "  - name: b\n"
-         "    generator: {type: blobs, n_samples: 200, centers: 2, cluster_std: 0.5, center_box_lo: 2, center_box_hi: 5, seed: 3}\n"
+         "    generator: {type: blobs, n_samples: 200, centers: 2, cluster_std: 0.5, center_box_lo: 2, center_box_hi: "
+         "5, seed: 3}\n"
          "    bounds: [[0, 10], [0, 10]]\n"
          "methods:\n"
-         "  - " + method_and_params + "\n"
-         "audit: {runs: " + std::to_string(runs) + ", pilot_runs: 300, pairs: [" + pairs + "], seed: 11}\n";
+         "  - " +
+         method_and_params +
+         "\n"
+         "audit: {runs: " +
+         std::to_string(runs) + ", pilot_runs: 300, pairs: [" + pairs + "], seed: 11}\n";
 }
 
 CellResult audit_one(const std::string& text, double noise_scale) {
@@ -72,7 +78,8 @@ CellResult audit_one(const std::string& text, double noise_scale) {
 }
 
 const std::string kPrivqt = "{method: privqt, params: {epsilon: 1.0, g: 8, p: 0.5, release_counts: true}}";
-const std::string kDbscan = "{method: dp_dbscan, params: {epsilon: 1.0, alpha: 2.0, min_pts: 5, histogram: naive, release_histogram: true}}";
+const std::string kDbscan =
+    "{method: dp_dbscan, params: {epsilon: 1.0, alpha: 2.0, min_pts: 5, histogram: naive, release_histogram: true}}";
 
 }  // namespace
 
@@ -143,18 +150,23 @@ TEST(AuditFeatures, ReleaseLeavesAndArraySizesAreNamedFeatures) {
 TEST(AuditPairs, BuiltInPairsChangeOneRecord) {
   // Points crowded in the lower-left corner: the empty cell is far from them.
   const Dataset d = points({1, 1, 1.2, 1.1, 0.9, 1.3, 1.1, 0.8, 4, 4});
-  const NeighbourPair empty = make_pair(d, {"add_empty_cell", {}, std::nullopt}, NeighbourRelation::add_remove, false, 1, "t");
+  const NeighbourPair empty =
+      make_pair(d, {"add_empty_cell", {}, std::nullopt}, NeighbourRelation::add_remove, false, 1, "t");
   EXPECT_EQ(empty.d_prime.n, 6u);
   EXPECT_DOUBLE_EQ(empty.record[0], 9.375);  // centre of the coarse cell (7.5 + 1.25) farthest away
   EXPECT_DOUBLE_EQ(empty.record[1], 9.375);
-  const NeighbourPair corner = make_pair(d, {"add_domain_corner", {}, std::nullopt}, NeighbourRelation::add_remove, false, 1, "t");
+  const NeighbourPair corner =
+      make_pair(d, {"add_domain_corner", {}, std::nullopt}, NeighbourRelation::add_remove, false, 1, "t");
   EXPECT_EQ(corner.record, std::vector<double>({10, 10}));
-  const NeighbourPair removed = make_pair(d, {"remove_one", {}, std::nullopt}, NeighbourRelation::add_remove, false, 1, "t");
+  const NeighbourPair removed =
+      make_pair(d, {"remove_one", {}, std::nullopt}, NeighbourRelation::add_remove, false, 1, "t");
   EXPECT_EQ(removed.d_prime.n, 4u);  // the record (4, 4), farthest from the mean, is gone
   EXPECT_EQ(removed.d_prime.coords.back(), 0.8);
-  const NeighbourPair replaced = make_pair(d, {"replace_domain_corner", {}, std::nullopt}, NeighbourRelation::replace_one, false, 1, "t");
+  const NeighbourPair replaced =
+      make_pair(d, {"replace_domain_corner", {}, std::nullopt}, NeighbourRelation::replace_one, false, 1, "t");
   EXPECT_EQ(replaced.d_prime.n, 5u);
-  const NeighbourPair local = make_pair(d, {"replace_local", {}, std::nullopt}, NeighbourRelation::add_remove, true, 0.5, "t");
+  const NeighbourPair local =
+      make_pair(d, {"replace_local", {}, std::nullopt}, NeighbourRelation::add_remove, true, 0.5, "t");
   EXPECT_DOUBLE_EQ(local.d_prime.coords[0], 1.5);
   EXPECT_DOUBLE_EQ(local.local_distance, 0.5);
   // Descriptions (audit.json, the report) give coordinates only for the public corner; records placed
@@ -162,7 +174,8 @@ TEST(AuditPairs, BuiltInPairsChangeOneRecord) {
   EXPECT_EQ(corner.description, "record added: [10, 10] (the public domain's upper corner)");
   EXPECT_EQ(empty.description, "record added: a point in the coarse cell farthest from the data");
   EXPECT_EQ(empty.description.find("9.375"), std::string::npos);
-  const NeighbourPair boundary = make_pair(d, {"add_cluster_boundary", {}, std::nullopt}, NeighbourRelation::add_remove, false, 1, "t");
+  const NeighbourPair boundary =
+      make_pair(d, {"add_cluster_boundary", {}, std::nullopt}, NeighbourRelation::add_remove, false, 1, "t");
   EXPECT_EQ(boundary.description.find('['), std::string::npos) << boundary.description;
 }
 
@@ -176,15 +189,21 @@ TEST(AuditPairs, BadPairsNameTheProblem) {
     }
     return std::string();
   };
-  EXPECT_NE(msg({"far", {20, 1}, std::nullopt}, NeighbourRelation::add_remove).find("outside the dataset's public domain"), std::string::npos);
-  EXPECT_NE(msg({"far", {1}, std::nullopt}, NeighbourRelation::add_remove).find("1 coordinates, the data 2"), std::string::npos);
+  EXPECT_NE(
+      msg({"far", {20, 1}, std::nullopt}, NeighbourRelation::add_remove).find("outside the dataset's public domain"),
+      std::string::npos);
+  EXPECT_NE(msg({"far", {1}, std::nullopt}, NeighbourRelation::add_remove).find("1 coordinates, the data 2"),
+            std::string::npos);
   EXPECT_NE(msg({"gone", {}, 5}, NeighbourRelation::add_remove).find("record index 5 >= n = 2"), std::string::npos);
-  EXPECT_NE(msg({"add_empty_cell", {}, std::nullopt}, NeighbourRelation::replace_one).find("replace_empty_cell"), std::string::npos);
-  EXPECT_NE(msg({"mine", {3, 3}, std::nullopt}, NeighbourRelation::replace_one).find("remove: INDEX, with"), std::string::npos);
+  EXPECT_NE(msg({"add_empty_cell", {}, std::nullopt}, NeighbourRelation::replace_one).find("replace_empty_cell"),
+            std::string::npos);
+  EXPECT_NE(msg({"mine", {3, 3}, std::nullopt}, NeighbourRelation::replace_one).find("remove: INDEX, with"),
+            std::string::npos);
 }
 
 TEST(AuditConfig, SectionIsParsedAndChecked) {
-  const ExperimentConfig cfg = parse(small_audit(kDbscan, "add_empty_cell, {name: mine, add: [9, 9]}, {name: swap, remove: 0, with: [1, 1]}"));
+  const ExperimentConfig cfg =
+      parse(small_audit(kDbscan, "add_empty_cell, {name: mine, add: [9, 9]}, {name: swap, remove: 0, with: [1, 1]}"));
   EXPECT_EQ(cfg.audit.runs, 4000u);
   EXPECT_EQ(cfg.audit.pilot_runs, 300u);
   ASSERT_EQ(cfg.audit.pairs.size(), 3u);
@@ -199,7 +218,8 @@ TEST(AuditConfig, SectionIsParsedAndChecked) {
     return std::string();
   };
   EXPECT_NE(error(small_audit(kDbscan, "add_empty_cell", 10)).find("runs must be in [200"), std::string::npos);
-  EXPECT_NE(error(small_audit(kDbscan, "{name: x, add: [1, 1], remove: 0}")).find("a config pair is"), std::string::npos);
+  EXPECT_NE(error(small_audit(kDbscan, "{name: x, add: [1, 1], remove: 0}")).find("a config pair is"),
+            std::string::npos);
   EXPECT_NE(error(small_audit(kDbscan, "a, a")).find("listed twice"), std::string::npos);
 }
 
@@ -237,10 +257,12 @@ TEST(AuditTeeth, DiffprivlibEmptyClusterIsAViolationDplloydIsNot) {
       "experiment: km\n"
       "datasets:\n"
       "  - name: two\n"
-      "    generator: {type: blobs, n_samples: 200, centers: 2, center_list: {values: [-3, -3, 3, 3]}, cluster_std: 0.5, seed: 4}\n"
+      "    generator: {type: blobs, n_samples: 200, centers: 2, center_list: {values: [-3, -3, 3, 3]}, cluster_std: "
+      "0.5, seed: 4}\n"
       "    bounds: [[-10, 10], [-10, 10]]\n"
       "methods:\n"
-      "  - {method: dp_kmeans, params: {epsilon: 1.0, k: 3, iterations: 3, variant: VARIANT, initial_centers: {values: [-3, -3, 3, 3, 9, 9]}}}\n"
+      "  - {method: dp_kmeans, params: {epsilon: 1.0, k: 3, iterations: 3, variant: VARIANT, initial_centers: {values: "
+      "[-3, -3, 3, 3, 9, 9]}}}\n"
       "audit: {runs: 2000, pilot_runs: 200, pairs: [{name: empty_cluster, add: [9.5, 9.5]}], seed: 2}\n";
   auto with = [&](const std::string& v) {
     std::string t = cfg;
@@ -263,7 +285,8 @@ TEST(AuditTeeth, PrivThrEmDataDerivedRangeIsAViolation) {
       "experiment: em\n"
       "datasets:\n"
       "  - name: spike\n"
-      "    generator: {type: blobs, n_samples: 20, centers: 1, cluster_std: 0.001, center_box_lo: 5, center_box_hi: 5, seed: 1}\n"
+      "    generator: {type: blobs, n_samples: 20, centers: 1, cluster_std: 0.001, center_box_lo: 5, center_box_hi: 5, "
+      "seed: 1}\n"
       "    bounds: [[0, 10], [0, 10]]\n"
       "    params: {g: 8, p: 0.5}\n"
       "methods:\n"
@@ -300,8 +323,9 @@ TEST(AuditRun, WritesAuditJsonWithProvenanceAndIsThreadIndependent) {
   EXPECT_EQ(a.at("provenance").at("threads"), 2);
   EXPECT_TRUE(a.at("provenance").contains("git_commit"));
   // A config without a private method is refused.
-  const ExperimentConfig plain =
-      parse("experiment: p\ndatasets: [{name: m, generator: {type: moons, n_samples: 50}}]\nmethods: [{method: kmeans, params: {k: 2}}]\n");
+  const ExperimentConfig plain = parse(
+      "experiment: p\ndatasets: [{name: m, generator: {type: moons, n_samples: 50}}]\nmethods: [{method: kmeans, "
+      "params: {k: 2}}]\n");
   EXPECT_THROW(run_audit(plain, o), InputError);
 }
 
@@ -327,22 +351,26 @@ const MethodInfo& fixture_method() {
     m.name = "audit_fixture";
     m.summary = "broken mechanisms for the audit's tests";
     m.differentially_private = true;
-    m.params = {real_param("epsilon", std::nullopt, "claimed epsilon", 0.0, std::nullopt, true),
-                choice_param("leak", "none", {"none", "lsb", "parity", "grain", "clip", "support"}, "the broken channel"),
-                real_param("leak_epsilon", 0.0, "randomized response on the private bit (0: the bit itself)", 0.0),
-                real_param("support_mass", 0.05, "leak support: probability of an exclusive value", 0.0, 1.0),
-                bool_param("count", true, "false: release Z alone (the power table isolates the leaking channel)")};
+    m.params = {
+        real_param("epsilon", std::nullopt, "claimed epsilon", 0.0, std::nullopt, true),
+        choice_param("leak", "none", {"none", "lsb", "parity", "grain", "clip", "support"}, "the broken channel"),
+        real_param("leak_epsilon", 0.0, "randomized response on the private bit (0: the bit itself)", 0.0),
+        real_param("support_mass", 0.05, "leak support: probability of an exclusive value", 0.0, 1.0),
+        bool_param("count", true, "false: release Z alone (the power table isolates the leaking channel)")};
     struct Fixture final : Method {
       MethodResult run(const Dataset& data, const ParamSet& p, Rng& rng, BudgetLedger& ledger) const override {
         const std::string& leak = p.string("leak");
         const bool continuous = leak == "lsb" || leak == "grain";
-        const auto mech = privacy::CountMechanism::laplace(ledger, continuous ? privacy::Sampler::textbook : privacy::Sampler::secure, 1.0,
-                                                           p.real("epsilon"), "noisy n");
+        const auto mech =
+            privacy::CountMechanism::laplace(ledger, continuous ? privacy::Sampler::textbook : privacy::Sampler::secure,
+                                             1.0, p.real("epsilon"), "noisy n");
         const double n = static_cast<double>(data.n);
         double v = mech.noisy(rng, p.boolean("count") ? n : 0.0);
         bool bit = data.n % 2 == 1;
-        if (const double l = p.real("leak_epsilon"); l > 0 && rng.uniform() >= std::exp(l) / (1 + std::exp(l))) bit = !bit;
-        if (leak == "lsb") v = std::bit_cast<double>((std::bit_cast<std::uint64_t>(v) & ~std::uint64_t{1}) | (bit ? 1u : 0u));
+        if (const double l = p.real("leak_epsilon"); l > 0 && rng.uniform() >= std::exp(l) / (1 + std::exp(l)))
+          bit = !bit;
+        if (leak == "lsb")
+          v = std::bit_cast<double>((std::bit_cast<std::uint64_t>(v) & ~std::uint64_t{1}) | (bit ? 1u : 0u));
         if (leak == "parity" && (std::fmod(std::fabs(v), 2.0) == 1.0) != bit) v += 1;
         if (leak == "grain" && bit) v = std::ldexp(std::round(std::ldexp(v, 10)), -10);
         if (leak == "clip") v = std::max(v, p.boolean("count") ? n : 0.0);
@@ -365,18 +393,24 @@ const MethodInfo& fixture_method() {
 }
 
 // An audit of the fixture on 200 blob points, D' = D plus one record (n odd on one side, even on the other).
-CellResult audit_fixture(const std::string& params, std::uint64_t runs = 20000, std::uint64_t pilot = 1000, double noise_scale = 1.0) {
+CellResult audit_fixture(const std::string& params, std::uint64_t runs = 20000, std::uint64_t pilot = 1000,
+                         double noise_scale = 1.0) {
   fixture_method();
-  return audit_one("experiment: fixture\n"
-                   "datasets:\n"
-                   "  - name: b\n"
-                   "    generator: {type: blobs, n_samples: 200, centers: 2, cluster_std: 0.5, center_box_lo: 2, center_box_hi: 5, seed: 3}\n"
-                   "    bounds: [[0, 10], [0, 10]]\n"
-                   "methods:\n"
-                   "  - {method: audit_fixture, params: {" + params + "}}\n"
-                   "audit: {runs: " + std::to_string(runs) + ", pilot_runs: " + std::to_string(pilot) +
-                       ", pairs: [{name: canary, add: [9.5, 9.5]}], seed: 8}\n",
-                   noise_scale);
+  return audit_one(
+      "experiment: fixture\n"
+      "datasets:\n"
+      "  - name: b\n"
+      "    generator: {type: blobs, n_samples: 200, centers: 2, cluster_std: 0.5, center_box_lo: 2, center_box_hi: 5, "
+      "seed: 3}\n"
+      "    bounds: [[0, 10], [0, 10]]\n"
+      "methods:\n"
+      "  - {method: audit_fixture, params: {" +
+          params +
+          "}}\n"
+          "audit: {runs: " +
+          std::to_string(runs) + ", pilot_runs: " + std::to_string(pilot) +
+          ", pairs: [{name: canary, add: [9.5, 9.5]}], seed: 8}\n",
+      noise_scale);
 }
 
 std::string family(const PairResult& p) { return event_family(p.event, p.column.rep); }
@@ -389,8 +423,8 @@ TEST(AuditRepresentations, BitsGrainAndParityOfADouble) {
   EXPECT_EQ(represent(Representation::low4, std::bit_cast<double>(std::bit_cast<std::uint64_t>(3.0) | 0xBu)), 11.0);
   EXPECT_EQ(represent(Representation::mantissa_zeros, 1.0), 52.0);
   EXPECT_EQ(represent(Representation::mantissa_zeros, 1.5), 51.0);  // 1.1b: one fraction bit set, the top one
-  EXPECT_EQ(represent(Representation::grain, 0.375), -3.0);          // 3 * 2^-3
-  EXPECT_EQ(represent(Representation::grain, 12.0), 2.0);            // 3 * 2^2
+  EXPECT_EQ(represent(Representation::grain, 0.375), -3.0);         // 3 * 2^-3
+  EXPECT_EQ(represent(Representation::grain, 12.0), 2.0);           // 3 * 2^2
   EXPECT_EQ(represent(Representation::grain, 0.0), 2048.0);
   EXPECT_EQ(represent(Representation::grain, 0x1p-1074), -1074.0);  // the smallest subnormal
   EXPECT_EQ(represent(Representation::mod2, -3.0), 1.0);
@@ -407,7 +441,8 @@ TEST(AuditRepresentations, BitsGrainAndParityOfADouble) {
   s.learn({{"x", 3.0}}, json::object());
   EXPECT_EQ(s.name(FeatureRef{0, Representation::lsb}), "release.x~lsb");
   std::vector<double> v;
-  s.extract_refs({{"x", std::nextafter(3.0, 4.0)}}, json::object(), {{0, Representation::value}, {0, Representation::lsb}}, v);
+  s.extract_refs({{"x", std::nextafter(3.0, 4.0)}}, json::object(),
+                 {{0, Representation::value}, {0, Representation::lsb}}, v);
   EXPECT_EQ(v, std::vector<double>({std::nextafter(3.0, 4.0), 1.0}));
 }
 
@@ -460,7 +495,8 @@ TEST(AuditBitChannels, ALatticeChosenByThePrivateBitIsAViolation) {
 }
 
 TEST(AuditBitChannels, UnderNoisedClippedAndExclusiveOutputsAreViolations) {
-  const CellResult third = audit_fixture("epsilon: 1.0, leak: none", 20000, 1000, 1.0 / 3.0);  // Laplace at a third of its scale
+  const CellResult third =
+      audit_fixture("epsilon: 1.0, leak: none", 20000, 1000, 1.0 / 3.0);  // Laplace at a third of its scale
   EXPECT_TRUE(third.violation) << third.eps_lower;
   EXPECT_EQ(family(third.pairs[0]), "value");
   const CellResult clip = audit_fixture("epsilon: 1.0, leak: clip");
@@ -477,7 +513,8 @@ TEST(AuditBitChannels, UnderNoisedClippedAndExclusiveOutputsAreViolations) {
 // doubles depends on the smallest coefficient, 2 on D and 1.5 on D' (record 1 removed), and thresholds
 // off the lattice 2^-52 Z occur on D' only. The lattice threshold on the same pair is consistent.
 TEST(AuditBitChannels, ContinuousPrivThrEmIsAViolationTheLatticeOneIsNot) {
-  const std::string cfg = read_text_file(fs::path(DPCLUST_TEST_SOURCE_DIR) / "configs" / "audit" / "privthr_em_continuous.yaml");
+  const std::string cfg =
+      read_text_file(fs::path(DPCLUST_TEST_SOURCE_DIR) / "configs" / "audit" / "privthr_em_continuous.yaml");
   const CellResult continuous = audit_one(cfg, 1.0);
   EXPECT_TRUE(continuous.violation) << to_json(continuous).dump();
   EXPECT_EQ(continuous.pairs[0].feature, "diagnostics.threshold~grain");
@@ -516,7 +553,8 @@ TEST(AuditPower, DISABLED_SmallestViolationEachFamilyDetects) {
       const CellResult c = cell_for(x);
       const PairResult& p = c.pairs[0];
       std::printf("%-8s claimed %-5g leak %-8g eps_lower %-8.4f %-11s %s (%s)\n", fam.c_str(), claimed, x, c.eps_lower,
-                  c.violation ? "VIOLATION" : "consistent", describe_event(p.feature, p.event).c_str(), family(p).c_str());
+                  c.violation ? "VIOLATION" : "consistent", describe_event(p.feature, p.event).c_str(),
+                  family(p).c_str());
       if (c.violation) break;
     }
   };
@@ -549,7 +587,8 @@ TEST(AuditTeeth, DataDerivedChoicesOfTheNewerMethodsAreViolationsTheAccountingDo
     cfg.replace(cfg.find("pilot_runs: 1000"), 16, "pilot_runs: 400");
     return cfg;
   };
-  const std::string eugkm = fewer_runs(read_text_file(fs::path(DPCLUST_TEST_SOURCE_DIR) / "configs" / "audit" / "eugkm.yaml"));
+  const std::string eugkm =
+      fewer_runs(read_text_file(fs::path(DPCLUST_TEST_SOURCE_DIR) / "configs" / "audit" / "eugkm.yaml"));
   for (const char* source : {"noisy", "data"}) {
     std::string one = eugkm;
     one.replace(one.find("n_source: [noisy, data]"), 23, std::string("n_source: ") + source);
@@ -561,7 +600,8 @@ TEST(AuditTeeth, DataDerivedChoicesOfTheNewerMethodsAreViolationsTheAccountingDo
       EXPECT_DOUBLE_EQ(r.accounting["epsilon"].get<double>(), 0.95);
     }
   }
-  std::string lsh = fewer_runs(read_text_file(fs::path(DPCLUST_TEST_SOURCE_DIR) / "configs" / "audit" / "lsh_clustering.yaml"));
+  std::string lsh =
+      fewer_runs(read_text_file(fs::path(DPCLUST_TEST_SOURCE_DIR) / "configs" / "audit" / "lsh_clustering.yaml"));
   // The public ball and the radius from the data (the first two methods of the file).
   lsh = lsh.substr(0, lsh.find("  - method: lsh_clustering\n    as: lsh_centre_data")) + lsh.substr(lsh.find("audit:"));
   const ExperimentConfig cfg = parse(lsh);

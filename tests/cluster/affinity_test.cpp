@@ -7,8 +7,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <string>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "core/error.hpp"
@@ -66,8 +66,8 @@ AffinityResult reference_affinity(std::vector<double> S, std::size_t n, const Af
   std::vector<double> sorted = S;
   std::sort(sorted.begin(), sorted.end());
   res.preference = o.preference == "minimum" ? sorted.front()
-                   : n * n % 2 == 1   ? sorted[n * n / 2]
-                                      : (sorted[n * n / 2 - 1] + sorted[n * n / 2]) / 2.0;
+                   : n * n % 2 == 1          ? sorted[n * n / 2]
+                                             : (sorted[n * n / 2 - 1] + sorted[n * n / 2]) / 2.0;
   for (std::size_t i = 0; i < n; ++i) S[i * n + i] = res.preference;
   if (o.tie_noise) {
     Rng noise(o.noise_seed);
@@ -177,7 +177,8 @@ TEST(AffinityPropagation, EqualsStraightforwardReference) {
         const std::vector<double> S = similarities(X, n, d);
         const AffinityResult got = affinity_propagation(S, n, o);
         const AffinityResult want = reference_affinity(S, n, o);
-        const std::string what = "n=" + std::to_string(n) + " damping=" + std::to_string(damping) + " grid=" + std::to_string(grid);
+        const std::string what =
+            "n=" + std::to_string(n) + " damping=" + std::to_string(damping) + " grid=" + std::to_string(grid);
         EXPECT_EQ(got.labels, want.labels) << what;
         EXPECT_EQ(got.exemplars, want.exemplars) << what;
         EXPECT_EQ(got.converged, want.converged) << what;
@@ -320,7 +321,8 @@ TEST(AffinityPropagation, RejectsBadOptions) {
 TEST(AffinityPropagation, HugeConvergenceIterIsRefusedBeforeAllocating) {
   const MethodInfo& info = affinity_propagation_method_info();
   for (const char* name : {"convergence_iter", "max_iter"}) {
-    const auto spec = std::find_if(info.params.begin(), info.params.end(), [&](const ParamSpec& p) { return p.name == name; });
+    const auto spec =
+        std::find_if(info.params.begin(), info.params.end(), [&](const ParamSpec& p) { return p.name == name; });
     ASSERT_NE(spec, info.params.end()) << name;
     EXPECT_FALSE(spec->check(ParamValue{std::int64_t{1} << 62}).empty()) << name;
     EXPECT_TRUE(spec->check(ParamValue{std::int64_t{15}}).empty()) << name;

@@ -192,7 +192,8 @@ TEST(Dbscan, ThreeDimensionalLatticeCubes) {
   // min_pts = 6: face centres become core too; every edge point is within 1 of a face centre.
   const Labels six = dbscan(x.data(), 54, 3, 1.0, 6);
   for (std::size_t i = 0; i < 54; ++i) {
-    const int off = std::abs(int(x[3 * i]) % 10 - 1) + std::abs(int(x[3 * i + 1]) % 10 - 1) + std::abs(int(x[3 * i + 2]) % 10 - 1);
+    const int off =
+        std::abs(int(x[3 * i]) % 10 - 1) + std::abs(int(x[3 * i + 1]) % 10 - 1) + std::abs(int(x[3 * i + 2]) % 10 - 1);
     EXPECT_EQ(six[i], off <= 2 ? Label(i / 27) : kNoise) << i;
   }
 }
@@ -264,10 +265,12 @@ std::vector<double> make_points(Shape shape, std::size_t n, std::size_t d, Rng& 
         for (std::size_t j = 0; j < d; ++j) x.push_back(static_cast<double>(rng.below(12)) * 0.1);
         break;
       case Shape::offset_lattice:  // exact quarter steps far from the origin: distances exactly alpha
-        for (std::size_t j = 0; j < d; ++j) x.push_back(1e6 + static_cast<double>(rng.below(10)) * 0.25 - 3e6 * static_cast<double>(j));
+        for (std::size_t j = 0; j < d; ++j)
+          x.push_back(1e6 + static_cast<double>(rng.below(10)) * 0.25 - 3e6 * static_cast<double>(j));
         break;
       case Shape::far_lattice:  // steps of 0.001 (inexact) at 1e9, where an ulp is 1.2e-7
-        for (std::size_t j = 0; j < d; ++j) x.push_back(1e9 * static_cast<double>(j + 1) + static_cast<double>(rng.below(12)) * 0.001);
+        for (std::size_t j = 0; j < d; ++j)
+          x.push_back(1e9 * static_cast<double>(j + 1) + static_cast<double>(rng.below(12)) * 0.001);
         break;
     }
   }
@@ -282,10 +285,10 @@ struct Case {
 
 TEST(Dbscan, MatchesSklearnTranscriptionOnRandomData) {
   const std::vector<Case> cases{
-      {Shape::blobs, 0.3, 3},          {Shape::blobs, 0.7, 5},        {Shape::blobs, 1.5, 10},
-      {Shape::blobs, 0.5, 1},          {Shape::blobs, 3.0, 20},       {Shape::lattice, 0.1, 3},
-      {Shape::lattice, 0.2, 6},        {Shape::lattice, 0.3, 12},     {Shape::offset_lattice, 0.25, 3},
-      {Shape::offset_lattice, 0.5, 8}, {Shape::sparse, 1.0, 4},       {Shape::sparse, 2.5, 8},
+      {Shape::blobs, 0.3, 3},          {Shape::blobs, 0.7, 5},         {Shape::blobs, 1.5, 10},
+      {Shape::blobs, 0.5, 1},          {Shape::blobs, 3.0, 20},        {Shape::lattice, 0.1, 3},
+      {Shape::lattice, 0.2, 6},        {Shape::lattice, 0.3, 12},      {Shape::offset_lattice, 0.25, 3},
+      {Shape::offset_lattice, 0.5, 8}, {Shape::sparse, 1.0, 4},        {Shape::sparse, 2.5, 8},
       {Shape::far_lattice, 0.001, 3},  {Shape::far_lattice, 0.002, 7}, {Shape::far_lattice, 0.0015, 12}};
   std::set<std::string> indexes;
   std::size_t compared = 0, with_clusters = 0;
@@ -297,7 +300,9 @@ TEST(Dbscan, MatchesSklearnTranscriptionOnRandomData) {
         const std::size_t n = 250 + rng.below(200);
         const auto x = make_points(c.shape, n, d, rng);
         // Higher dimensions spread the points: scale alpha so that clusters still form.
-        const double alpha = c.alpha * (d >= 5 && (c.shape == Shape::blobs || c.shape == Shape::sparse) ? std::sqrt(double(d) / 2.0) : 1.0);
+        const double alpha =
+            c.alpha *
+            (d >= 5 && (c.shape == Shape::blobs || c.shape == Shape::sparse) ? std::sqrt(double(d) / 2.0) : 1.0);
         DbscanStats st;
         const Labels got = dbscan(x.data(), n, d, alpha, c.min_pts, &st);
         const Labels want = reference_dbscan(x.data(), n, d, alpha, c.min_pts);
@@ -386,7 +391,8 @@ TEST(DbscanData, CabsTinySubsampleMatchesTranscription) {
   const auto p = testing::read_cabs_km(testing::data_root() / "geo/cabs_tiny.csv");
   // Every 80th point (~10.6k), with min_pts scaled down accordingly.
   std::vector<double> sub;
-  for (std::size_t i = 0; i < p.n; i += 80) sub.insert(sub.end(), p.x.begin() + long(2 * i), p.x.begin() + long(2 * i + 2));
+  for (std::size_t i = 0; i < p.n; i += 80)
+    sub.insert(sub.end(), p.x.begin() + long(2 * i), p.x.begin() + long(2 * i + 2));
   const std::size_t n = sub.size() / 2;
   for (std::int64_t min_pts : {5, 13}) {
     DbscanStats st;
@@ -405,8 +411,8 @@ TEST(DbscanData, CabsTiny) {
   const Labels got = dbscan(p.x.data(), p.n, 2, 0.05, 1000, &st);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::cout << "[ cabs-tiny ] alpha=0.05 km min_pts=1000: " << st.clusters << " clusters, " << st.core_points
-            << " core, " << st.noise_points << " noise, " << s << " s (" << st.index << ", " << st.cells
-            << " cells, " << omp_get_max_threads() << " threads)\n";
+            << " core, " << st.noise_points << " noise, " << s << " s (" << st.index << ", " << st.cells << " cells, "
+            << omp_get_max_threads() << " threads)\n";
   expect_canonical(got, st);
   EXPECT_GT(st.clusters, 0u);
 }

@@ -19,7 +19,8 @@ namespace dpclust {
 namespace {
 
 // n points in d dimensions around `clusters` centres spread `spread` apart (sd 1), in random order.
-std::vector<double> gaussian_clusters(std::size_t n, std::size_t d, std::size_t clusters, double spread, std::uint64_t seed) {
+std::vector<double> gaussian_clusters(std::size_t n, std::size_t d, std::size_t clusters, double spread,
+                                      std::uint64_t seed) {
   Rng rng(seed);
   std::vector<double> centres(clusters * d), x(n * d);
   for (double& c : centres) c = rng.uniform(-spread, spread);
@@ -47,10 +48,11 @@ void expect_same_run(const std::vector<double>& x, std::size_t d, std::size_t k,
 
 TEST(KMeansPruning, SameResultOnSeparatedAndOverlappingClusters) {
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-    expect_same_run(gaussian_clusters(2000, 2, 8, 50.0, seed), 2, 8, KMeansOptions{}, seed);   // separated
-    expect_same_run(gaussian_clusters(2000, 2, 8, 2.0, seed), 2, 8, KMeansOptions{}, seed);    // overlapping
+    expect_same_run(gaussian_clusters(2000, 2, 8, 50.0, seed), 2, 8, KMeansOptions{}, seed);      // separated
+    expect_same_run(gaussian_clusters(2000, 2, 8, 2.0, seed), 2, 8, KMeansOptions{}, seed);       // overlapping
     expect_same_run(gaussian_clusters(1500, 30, 16, 20.0, seed), 30, 16, KMeansOptions{}, seed);  // higher d
-    expect_same_run(gaussian_clusters(1000, 5, 4, 1.0, seed), 5, 12, KMeansOptions{3, 300, 1e-4}, seed);  // k above the clusters
+    expect_same_run(gaussian_clusters(1000, 5, 4, 1.0, seed), 5, 12, KMeansOptions{3, 300, 1e-4},
+                    seed);  // k above the clusters
   }
 }
 
@@ -108,7 +110,8 @@ TEST(HamerlyAssignment, LabelsOfTheExhaustiveSearchWithFewerDistances) {
       double best = 0;
       for (std::size_t c = 0; c < k; ++c) {
         double s = 0;
-        for (std::size_t j = 0; j < d; ++j) s += (x[i * d + j] - centres[c * d + j]) * (x[i * d + j] - centres[c * d + j]);
+        for (std::size_t j = 0; j < d; ++j)
+          s += (x[i * d + j] - centres[c * d + j]) * (x[i * d + j] - centres[c * d + j]);
         if (c == 0 || s < best) {
           best = s;
           want[i] = static_cast<Label>(c);
@@ -140,8 +143,9 @@ TEST(NearestSearch, TheExhaustiveSearchsResults) {
     double offset;
     bool lattice;
   };
-  for (const SearchCase& cs : {SearchCase{500, 2, 7, 0.0, true}, SearchCase{500, 3, 9, 1e6, true}, SearchCase{400, 50, 12, 0.0, false},
-                         SearchCase{300, 5, 1, 0.0, false}, SearchCase{700, 4, 33, 1e3, false}}) {
+  for (const SearchCase& cs :
+       {SearchCase{500, 2, 7, 0.0, true}, SearchCase{500, 3, 9, 1e6, true}, SearchCase{400, 50, 12, 0.0, false},
+        SearchCase{300, 5, 1, 0.0, false}, SearchCase{700, 4, 33, 1e3, false}}) {
     Rng rng(cs.n + cs.d);
     std::vector<double> x(cs.n * cs.d), c(cs.k * cs.d);
     for (double& v : x) v = cs.offset + (cs.lattice ? static_cast<double>(rng.below(5)) : rng.normal());
@@ -155,7 +159,8 @@ TEST(NearestSearch, TheExhaustiveSearchsResults) {
       Label arg = 0;
       for (std::size_t j = 0; j < cs.k; ++j) {
         double s = 0;
-        for (std::size_t t = 0; t < cs.d; ++t) s += (x[i * cs.d + t] - c[j * cs.d + t]) * (x[i * cs.d + t] - c[j * cs.d + t]);
+        for (std::size_t t = 0; t < cs.d; ++t)
+          s += (x[i * cs.d + t] - c[j * cs.d + t]) * (x[i * cs.d + t] - c[j * cs.d + t]);
         if (j == 0 || s < want) {
           if (j > 0) want_second = std::min(want_second, want);
           want = s;
@@ -195,12 +200,14 @@ TEST(PlusPlusCandidates, TheMinimaOfThePlainLoop) {
   pruned.start(0, closest);
   Rng rng(8);
   for (std::size_t placed = 1; placed < 12; ++placed) {
-    std::vector<std::size_t> ids = {static_cast<std::size_t>(rng.below(n)), static_cast<std::size_t>(rng.below(n)), 100, 3, 0};
+    std::vector<std::size_t> ids = {static_cast<std::size_t>(rng.below(n)), static_cast<std::size_t>(rng.below(n)), 100,
+                                    3, 0};
     std::vector<double> dist(ids.size() * n);
     pruned.evaluate(centres.data(), placed, ids, closest, dist.data());
     for (std::size_t t = 0; t < ids.size(); ++t)
       for (std::size_t i = 0; i < n; ++i)
-        ASSERT_EQ(dist[t * n + i], std::min(closest[i], sq(i, x.data() + ids[t] * d))) << "round " << placed << " candidate " << t;
+        ASSERT_EQ(dist[t * n + i], std::min(closest[i], sq(i, x.data() + ids[t] * d)))
+            << "round " << placed << " candidate " << t;
     const std::size_t best = placed % ids.size();
     pruned.accept(placed, dist.data() + best * n, closest);
     std::copy_n(dist.data() + best * n, n, closest.begin());

@@ -55,9 +55,9 @@ TEST(KMeans, RecoversWellSeparatedBlobs) {
     ASSERT_EQ(r.centers.cols(), 2);
     // Every centre is within 0.5 of a true centre.
     for (Eigen::Index c = 0; c < 3; ++c) {
-      const double dx = std::min({std::hypot(r.centers(c, 0), r.centers(c, 1)),
-                                  std::hypot(r.centers(c, 0) - 20, r.centers(c, 1)),
-                                  std::hypot(r.centers(c, 0), r.centers(c, 1) - 20)});
+      const double dx =
+          std::min({std::hypot(r.centers(c, 0), r.centers(c, 1)), std::hypot(r.centers(c, 0) - 20, r.centers(c, 1)),
+                    std::hypot(r.centers(c, 0), r.centers(c, 1) - 20)});
       EXPECT_LT(dx, 0.5);
     }
     EXPECT_GE(r.n_iter, 1);

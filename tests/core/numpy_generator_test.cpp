@@ -18,8 +18,10 @@ std::vector<std::int64_t> draws(NumpyGenerator& g, std::int64_t low, std::int64_
 
 TEST(NumpyGenerator, SeedSequenceWords) {
   // np.random.SeedSequence(s).generate_state(4, np.uint32)
-  EXPECT_EQ(NumpyGenerator::seed_sequence_state(42, 4), (std::vector<std::uint32_t>{0xcd540ab7, 0x9f1e2e6d, 0x79fb94b6, 0xd57873dc}));
-  EXPECT_EQ(NumpyGenerator::seed_sequence_state(0, 4), (std::vector<std::uint32_t>{0xb0f478be, 0xdb2cd7e7, 0x2c71ba49, 0xabf4641a}));
+  EXPECT_EQ(NumpyGenerator::seed_sequence_state(42, 4),
+            (std::vector<std::uint32_t>{0xcd540ab7, 0x9f1e2e6d, 0x79fb94b6, 0xd57873dc}));
+  EXPECT_EQ(NumpyGenerator::seed_sequence_state(0, 4),
+            (std::vector<std::uint32_t>{0xb0f478be, 0xdb2cd7e7, 0x2c71ba49, 0xabf4641a}));
   // A seed above 2^32 is two entropy words (low first).
   EXPECT_EQ(NumpyGenerator::seed_sequence_state((std::uint64_t{1} << 40) + 5, 4),
             (std::vector<std::uint32_t>{0xe08a170b, 0xdae41755, 0x7ecdcb2c, 0x8415abe8}));
@@ -42,7 +44,8 @@ TEST(NumpyGenerator, IntegersAndPermutationAsDefaultRng42) {
   NumpyGenerator g(42);
   EXPECT_EQ(draws(g, 0, 773, 10), (std::vector<std::int64_t>{68, 598, 505, 339, 334, 663, 66, 539, 155, 72}));
   EXPECT_EQ(g.permutation(10), (std::vector<std::int64_t>{4, 8, 2, 6, 5, 9, 7, 3, 0, 1}));
-  EXPECT_EQ(draws(g, 0, std::int64_t{1} << 40, 3), (std::vector<std::int64_t>{904635960679, 487539067531, 249851616883}));
+  EXPECT_EQ(draws(g, 0, std::int64_t{1} << 40, 3),
+            (std::vector<std::int64_t>{904635960679, 487539067531, 249851616883}));
 }
 
 TEST(NumpyGenerator, TheBufferedHalfOfA64BitDrawCarriesOver) {

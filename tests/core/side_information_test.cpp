@@ -57,7 +57,8 @@ DatasetSideInputs public_box() {
 using namespace side_information_test;
 
 TEST(SideInformation, PublicInputsFromTheirParameters) {
-  const json j = side_information_json(side_information(declared_method(), params(5, 10000, "public", false), public_box()));
+  const json j =
+      side_information_json(side_information(declared_method(), params(5, 10000, "public", false), public_box()));
   // Sorted by input: bounds, iterations, k, n, radius.
   const json want = json::parse(R"([
     {"input": "bounds", "source": "public", "how": "a box given in the config"},
@@ -118,9 +119,11 @@ TEST(SideInformation, ASpecialValueTheParameterCannotTakeIsRefused) {
                std::logic_error);
   EXPECT_NO_THROW(selects(choice_param("centre", "bounds", {"bounds", "origin", "data"}, "the centre"), "centre",
                           {{"data", InputSource::data, "the true mean"}}));
-  EXPECT_THROW(selects(bool_param("radius_from_data", false, "r from the data"), "radius", {{"yes", InputSource::data, "x"}}),
+  EXPECT_THROW(
+      selects(bool_param("radius_from_data", false, "r from the data"), "radius", {{"yes", InputSource::data, "x"}}),
+      std::logic_error);
+  EXPECT_THROW(gives(int_param("n_public", 0, "a public n", 0), "n", {{"none", InputSource::none, "x"}}),
                std::logic_error);
-  EXPECT_THROW(gives(int_param("n_public", 0, "a public n", 0), "n", {{"none", InputSource::none, "x"}}), std::logic_error);
   EXPECT_NO_THROW(gives(int_param("n_public", 0, "a public n", 0), "n", {{"0", InputSource::none, "no public n"}}));
 }
 

@@ -58,7 +58,8 @@ TEST(BallMixture, TheDemoDefaultsGiveItsPrintedSetting) {
 TEST(BallMixture, ClusterSizesPutTheRemainderInTheLastCluster) {
   // data_generation_test.py's shape: 1003 points over 10 clusters -> 100 each and 103 in the last (make_blobs would
   // give the extra 3 to the first three).
-  const Dataset ds = ball_mixture({.n_samples = 1003, .n_features = 10, .centers = 10, .cluster_ratio = 20, .radius = 3, .seed = 1});
+  const Dataset ds =
+      ball_mixture({.n_samples = 1003, .n_features = 10, .centers = 10, .cluster_ratio = 20, .radius = 3, .seed = 1});
   ASSERT_EQ(ds.n, 1003u);
   ASSERT_EQ(ds.d, 10u);
   std::vector<std::size_t> count(10, 0);
@@ -74,7 +75,8 @@ TEST(BallMixture, CentreNormsFollowTheUniformBall) {
   // |c| / r_c has CDF t^d in the uniform ball: (|c| / r_c)^d is uniform on [0, 1). 4,000 centres in 5-D, KS test at
   // the 1% level (critical value 1.63 / sqrt(4000) = 0.0258); the directions average to the origin.
   const std::size_t k = 4000, d = 5;
-  const Dataset ds = ball_mixture({.n_samples = k, .n_features = d, .centers = k, .cluster_ratio = 4, .radius = 2, .seed = 7});
+  const Dataset ds =
+      ball_mixture({.n_samples = k, .n_features = d, .centers = k, .cluster_ratio = 4, .radius = 2, .seed = 7});
   const double r_c = 2.0 * (1 - 1.0 / 4);
   EXPECT_DOUBLE_EQ(ds.provenance["generator"]["centre_radius"].get<double>(), r_c);
   std::vector<double> u;
@@ -97,7 +99,8 @@ TEST(BallMixture, PointsAreTheirCentrePlusGaussiansOfTheDemosSd) {
   // reaches the ball's edge when it lies within 0.875 + a few sd of the origin in most directions; the clipped ones
   // are left out). The sample sd of ~2e6 deviations is within 1% of 0.0125 and their mean within 4 standard errors
   // of 0.
-  const Dataset ds = ball_mixture({.n_samples = 20'000, .n_features = 100, .centers = 64, .cluster_ratio = 8, .radius = 1, .seed = 3});
+  const Dataset ds =
+      ball_mixture({.n_samples = 20'000, .n_features = 100, .centers = 64, .cluster_ratio = 8, .radius = 1, .seed = 3});
   const auto centres = centres_of(ds);
   double sum = 0, sum2 = 0;
   std::size_t count = 0;
@@ -121,7 +124,8 @@ TEST(BallMixture, PointsAreTheirCentrePlusGaussiansOfTheDemosSd) {
 TEST(BallMixture, EveryPointIsClippedToTheBall) {
   // A large sd pushes many points out of the ball: they are scaled onto its sphere, direction kept; the others stay
   // where their Gaussian put them. cluster_ratio 1.5, radius 2 in 3-D: centres within 2/3, sd sqrt(2) / (1.5 sqrt 3).
-  const BallMixtureOptions o{.n_samples = 5000, .n_features = 3, .centers = 4, .cluster_ratio = 1.5, .radius = 2, .seed = 11};
+  const BallMixtureOptions o{
+      .n_samples = 5000, .n_features = 3, .centers = 4, .cluster_ratio = 1.5, .radius = 2, .seed = 11};
   const Dataset ds = ball_mixture(o);
   std::size_t on_sphere = 0;
   for (std::size_t i = 0; i < ds.n; ++i) {

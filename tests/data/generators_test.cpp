@@ -109,7 +109,8 @@ TEST(Blobs, SklearnSplitAndDimension) {
 
 TEST(Blobs, SampleMeansNearGivenCenters) {
   const std::vector<std::vector<double>> centers = {{0, 0}, {10, -5}, {-20, 30}};
-  Dataset ds = make_blobs(BlobsOptions{.n_samples = 30000, .centers = centers, .cluster_std = {0.5, 1.0, 2.0}, .seed = 7});
+  Dataset ds =
+      make_blobs(BlobsOptions{.n_samples = 30000, .centers = centers, .cluster_std = {0.5, 1.0, 2.0}, .seed = 7});
   expect_shape(ds, 30000, 2);
   std::vector<std::vector<double>> sum(3, std::vector<double>(2, 0.0));
   std::vector<double> sq(3, 0.0);

@@ -53,13 +53,14 @@ TEST(IdentifierColumns, IncreasingIntegersFromTenRowsOn) {
   EXPECT_FALSE(increasing_integers(with_ids(repeat, "a"), 0));  // not strictly increasing
   std::vector<double> frac = counting(12, 1);
   frac[7] += 0.25;
-  EXPECT_FALSE(increasing_integers(with_ids(frac, "a"), 0));  // not all integers
+  EXPECT_FALSE(increasing_integers(with_ids(frac, "a"), 0));             // not all integers
   EXPECT_FALSE(increasing_integers(with_ids(counting(12, 1), "a"), 1));  // x = 0, 0.5, 1, ...
 }
 
 TEST(IdentifierColumns, DropRemovesTheColumnEverywhereAndNotesIt) {
   // wdbc's IDNumber: not monotone, found by its name.
-  std::vector<double> ids = {842302, 842517, 84300903, 84348301, 84358402, 843786, 844359, 84458202, 844981, 84501001, 845636};
+  std::vector<double> ids = {842302, 842517,   84300903, 84348301, 84358402, 843786,
+                             844359, 84458202, 844981,   84501001, 845636};
   Dataset ds = with_ids(ids, "IDNumber");
   ::testing::internal::CaptureStderr();
   const auto dropped = drop_identifier_columns(ds, "dataset 'wdbc' (wdbc.arff)");
@@ -71,9 +72,11 @@ TEST(IdentifierColumns, DropRemovesTheColumnEverywhereAndNotesIt) {
   EXPECT_EQ(ds.coords[3], 1.5);
   EXPECT_EQ(ds.column_names, (std::vector<std::string>{"x"}));
   EXPECT_EQ(ds.provenance["columns"], nlohmann::json::array({"x"}));
-  EXPECT_EQ(ds.provenance["identifier_columns_dropped"], nlohmann::json::parse(R"([{"name": "IDNumber", "reason": "name"}])"));
+  EXPECT_EQ(ds.provenance["identifier_columns_dropped"],
+            nlohmann::json::parse(R"([{"name": "IDNumber", "reason": "name"}])"));
   EXPECT_NO_THROW(ds.check_invariants());
-  EXPECT_NE(err.find("dataset 'wdbc' (wdbc.arff): column 'IDNumber' looks like a record identifier"), std::string::npos) << err;
+  EXPECT_NE(err.find("dataset 'wdbc' (wdbc.arff): column 'IDNumber' looks like a record identifier"), std::string::npos)
+      << err;
   EXPECT_NE(err.find("identifier_columns: keep"), std::string::npos) << err;
   EXPECT_EQ(err.find("842302"), std::string::npos) << err;  // never a value
 }
@@ -100,7 +103,9 @@ TEST(IdentifierColumns, EveryColumnAnIdentifierIsAnError) {
     }
     return std::string();
   }();
-  EXPECT_NE(msg.find("every coordinate column looks like a record identifier: 'k' (increasing integers)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("every coordinate column looks like a record identifier: 'k' (increasing integers)"),
+            std::string::npos)
+      << msg;
   EXPECT_NE(msg.find("identifier_columns: keep"), std::string::npos) << msg;
   EXPECT_EQ(ds.d, 1u);
 }

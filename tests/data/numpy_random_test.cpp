@@ -53,8 +53,8 @@ TEST(NumpyRandomState, StandardNormalUsesThePolarMethodsCachedValue) {
             (std::vector<double>{-0x1.4398f497a2e48p+0, 0x1.8724ce1caba47p+0, -0x1.f10106293c2d6p-1,
                                  0x1.e1da614433bb8p-2, -0x1.9c742900f4d4bp-4}));
   EXPECT_EQ(draws(0, 5, [](auto& rs) { return rs.standard_normal(); }),
-            (std::vector<double>{0x1.c398ef3e5cfa5p+0, 0x1.99c2cfacc8953p-2, 0x1.f51d25222c9abp-1,
-                                 0x1.1ed5969e3314ep+1, 0x1.de1847cb13ddap+0}));
+            (std::vector<double>{0x1.c398ef3e5cfa5p+0, 0x1.99c2cfacc8953p-2, 0x1.f51d25222c9abp-1, 0x1.1ed5969e3314ep+1,
+                                 0x1.de1847cb13ddap+0}));
 }
 
 TEST(NumpyRandomState, NormalAndUniform) {
@@ -71,8 +71,8 @@ TEST(NumpyRandomState, Laplace) {
             (std::vector<double>{0x1.5c3e196c87af6p-2, -0x1.170221fee6606p-2, 0x1.9423ac3549b95p-2,
                                  -0x1.1deb6ea5de730p+0, 0x1.4bec381cdf24fp+1}));
   EXPECT_EQ(draws(0, 5, [](auto& rs) { return rs.laplace(0, 1); }),
-            (std::vector<double>{0x1.a4c56907608b9p-4, 0x1.20252b72516c7p-1, 0x1.d73211528d9b4p-3,
-                                 0x1.813ebccc1b1d6p-4, -0x1.5354d23846f13p-3}));
+            (std::vector<double>{0x1.a4c56907608b9p-4, 0x1.20252b72516c7p-1, 0x1.d73211528d9b4p-3, 0x1.813ebccc1b1d6p-4,
+                                 -0x1.5354d23846f13p-3}));
   EXPECT_EQ(draws(0, 3, [](auto& rs) { return rs.laplace(3.5, 2.25); }),
             (std::vector<double>{0x1.dd95e16284c9dp+1, 0x1.310a743826e68p+2, 0x1.01218537cdf4fp+2}));
 }
@@ -110,8 +110,9 @@ TEST(NumpyRandomState, RandintRejectsAnEmptyRange) {
 }
 
 TEST(NumpyRandomState, ShuffleAndPermutation) {
-  for (const auto& [seed, expected] : {std::pair<std::uint32_t, std::vector<std::int64_t>>{30, {0, 1, 2, 3, 6, 4, 7, 8, 9, 5}},
-                                       std::pair<std::uint32_t, std::vector<std::int64_t>>{0, {2, 8, 4, 9, 1, 6, 7, 3, 0, 5}}}) {
+  for (const auto& [seed, expected] :
+       {std::pair<std::uint32_t, std::vector<std::int64_t>>{30, {0, 1, 2, 3, 6, 4, 7, 8, 9, 5}},
+        std::pair<std::uint32_t, std::vector<std::int64_t>>{0, {2, 8, 4, 9, 1, 6, 7, 3, 0, 5}}}) {
     NumpyRandomState shuffler(seed);
     std::vector<std::int64_t> values(10);
     std::iota(values.begin(), values.end(), 0);
@@ -121,7 +122,8 @@ TEST(NumpyRandomState, ShuffleAndPermutation) {
   }
   // rs.permutation(2000)[:5]: the size sklearn's make_* shuffle with.
   const std::vector<std::int64_t> perm = NumpyRandomState(30).permutation(2000);
-  EXPECT_EQ(std::vector<std::int64_t>(perm.begin(), perm.begin() + 5), (std::vector<std::int64_t>{1856, 364, 1948, 1458, 609}));
+  EXPECT_EQ(std::vector<std::int64_t>(perm.begin(), perm.begin() + 5),
+            (std::vector<std::int64_t>{1856, 364, 1948, 1458, 609}));
 }
 
 TEST(NumpyRandomState, LargestSeed) {

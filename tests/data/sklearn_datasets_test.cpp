@@ -49,13 +49,14 @@ std::vector<std::string> lines_of(const std::string& text) {
 
 // The DP-DBSCAN data sets as the registry defines them (datasets/registry.yaml), generated and scaled.
 Dataset circles_2000() {
-  Dataset ds = make_circles(CirclesOptions{.n_samples = 2000, .noise = 0.05, .factor = 0.5, .shuffle = true, .seed = 30,
-                                           .stream = RandomStream::numpy});
+  Dataset ds = make_circles(CirclesOptions{
+      .n_samples = 2000, .noise = 0.05, .factor = 0.5, .shuffle = true, .seed = 30, .stream = RandomStream::numpy});
   sklearn_standard_scale(ds);
   return ds;
 }
 Dataset moons_2000() {
-  Dataset ds = make_moons(MoonsOptions{.n_samples = 2000, .noise = 0.05, .shuffle = true, .seed = 30, .stream = RandomStream::numpy});
+  Dataset ds = make_moons(
+      MoonsOptions{.n_samples = 2000, .noise = 0.05, .shuffle = true, .seed = 30, .stream = RandomStream::numpy});
   sklearn_standard_scale(ds);
   return ds;
 }
@@ -147,14 +148,15 @@ TEST(SklearnDatasets, ProvenanceNamesTheStreamAndEveryParameter) {
 // Unshuffled moons/circles are Fortran-ordered arrays in sklearn, and numpy then sums each column
 // pairwise: digests of make_*(2000, ..., shuffle=False), raw and after StandardScaler.
 TEST(SklearnDatasets, UnshuffledOutputIsScaledWithPairwiseSums) {
-  Dataset moons = make_moons(MoonsOptions{.n_samples = 2000, .noise = 0.05, .shuffle = false, .seed = 30, .stream = RandomStream::numpy});
+  Dataset moons = make_moons(
+      MoonsOptions{.n_samples = 2000, .noise = 0.05, .shuffle = false, .seed = 30, .stream = RandomStream::numpy});
   EXPECT_EQ(moons.provenance["generator"]["numpy_memory_order"], "F");
   EXPECT_EQ(sha256_hex(points_csv_text(moons)), "534d91a60ec30ea0c669034d347d580b0649dffe3aba6c21602bc86bd7c137da");
   sklearn_standard_scale(moons);
   EXPECT_EQ(sha256_hex(points_csv_text(moons)), "4bb50bb16f95c7cd808a67ed2ca2766c253b94ef1d51f6ca9274917b285c5f63");
 
-  Dataset circles = make_circles(CirclesOptions{.n_samples = 2000, .noise = 0.05, .factor = 0.5, .shuffle = false, .seed = 30,
-                                                .stream = RandomStream::numpy});
+  Dataset circles = make_circles(CirclesOptions{
+      .n_samples = 2000, .noise = 0.05, .factor = 0.5, .shuffle = false, .seed = 30, .stream = RandomStream::numpy});
   EXPECT_EQ(sha256_hex(points_csv_text(circles)), "0c9b60d67f33e8d599a3d26bbbd8a48679c814068dd1367fed592331831428b2");
   sklearn_standard_scale(circles);
   EXPECT_EQ(sha256_hex(points_csv_text(circles)), "6523a88ba4ea78128b421956b90db6a9497b9ed347447d67aae77d6a9ec5eb21");
@@ -163,14 +165,16 @@ TEST(SklearnDatasets, UnshuffledOutputIsScaledWithPairwiseSums) {
 TEST(SklearnDatasets, StreamNumpyRejectsSeedsOf2To32AndAbove) {
   const std::uint64_t too_big = std::uint64_t{1} << 32;
   try {
-    make_moons(MoonsOptions{.n_samples = 10, .noise = 0.1, .shuffle = true, .seed = too_big, .stream = RandomStream::numpy});
+    make_moons(
+        MoonsOptions{.n_samples = 10, .noise = 0.1, .shuffle = true, .seed = too_big, .stream = RandomStream::numpy});
     FAIL() << "expected InputError";
   } catch (const InputError& e) {
     EXPECT_NE(e.problem().find("below 2^32"), std::string::npos) << e.problem();
     EXPECT_NE(e.problem().find("4294967296"), std::string::npos) << e.problem();
     EXPECT_NE(e.fix().find("stream: dpclust"), std::string::npos) << e.fix();
   }
-  EXPECT_THROW(make_circles(CirclesOptions{.n_samples = 10, .seed = too_big, .stream = RandomStream::numpy}), InputError);
+  EXPECT_THROW(make_circles(CirclesOptions{.n_samples = 10, .seed = too_big, .stream = RandomStream::numpy}),
+               InputError);
   BlobsOptions blobs;
   blobs.seed = too_big;
   blobs.stream = RandomStream::numpy;
@@ -219,13 +223,14 @@ TEST(SklearnStandardScaler, MatchesSklearnOnASmallArrayWithAConstantColumn) {
   ds.coords = {1, 2, 5, 3, 5, 5, 4, 9, 5, 0.1, -3, 5};
   sklearn_standard_scale(ds, NumpyMemoryOrder::c_contiguous);
   // StandardScaler().fit_transform(np.array([[1, 2, 5], [3, 5, 5], [4, 9, 5], [0.1, -3, 5]], dtype=float))
-  EXPECT_EQ(points_csv_text(ds), "x0,x1,x2\n"
-                                 "-0.6613763552776305,-0.28536507276767481,0\n"
-                                 "0.62911409404457552,0.3995111018747447,0\n"
-                                 "1.2743593187056785,1.3126793347313042,0\n"
-                                 "-1.2420970574726231,-1.4268253638383739,0\n");
+  EXPECT_EQ(points_csv_text(ds),
+            "x0,x1,x2\n"
+            "-0.6613763552776305,-0.28536507276767481,0\n"
+            "0.62911409404457552,0.3995111018747447,0\n"
+            "1.2743593187056785,1.3126793347313042,0\n"
+            "-1.2420970574726231,-1.4268253638383739,0\n");
   const auto& entry = ds.provenance["transforms"][0];
-  EXPECT_EQ(entry["mean"][0].get<double>(), 0x1.0333333333333p+1);  // sc.mean_
+  EXPECT_EQ(entry["mean"][0].get<double>(), 0x1.0333333333333p+1);   // sc.mean_
   EXPECT_EQ(entry["scale"][0].get<double>(), 0x1.8cbf9613a685ap+0);  // sc.scale_
   EXPECT_EQ(entry["scale"][1].get<double>(), 0x1.1857b7bee690dp+2);
   EXPECT_EQ(entry["scale"][2].get<double>(), 1.0);  // constant feature: only centred
@@ -271,7 +276,8 @@ TEST(PointsCsv, FormatsLikePythonPercent17g) {
   ds.coords = {0.1, -0.0, 1e-300, 123456789012345678.0, 1.0 / 3, 2};
   ds.labels = {-1, 7};
   // '%.17g' % v in Python for the same values.
-  EXPECT_EQ(points_csv_text(ds), "x0,x1,x2,label\n0.10000000000000001,-0,1e-300,-1\n1.2345678901234568e+17,0.33333333333333331,2,7\n");
+  EXPECT_EQ(points_csv_text(ds),
+            "x0,x1,x2,label\n0.10000000000000001,-0,1e-300,-1\n1.2345678901234568e+17,0.33333333333333331,2,7\n");
   ds.labels.clear();
   ds.d = 2;
   ds.n = 3;

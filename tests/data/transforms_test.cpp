@@ -154,7 +154,8 @@ TEST(Validate, OutOfDomain) {
     const std::string msg = e.what();
     EXPECT_TRUE(contains(msg, "cfg.yaml")) << msg;
     // Point 4 = (4, -4): coordinate 1 is the one outside; the public interval is shown, the value not.
-    EXPECT_TRUE(contains(msg, "point 4 (0-based, in file order): coordinate 1 is outside the public bounds [-3, 0]")) << msg;
+    EXPECT_TRUE(contains(msg, "point 4 (0-based, in file order): coordinate 1 is outside the public bounds [-3, 0]"))
+        << msg;
     EXPECT_FALSE(contains(msg, "-4")) << msg;
     EXPECT_TRUE(contains(msg, "clip_to_bounds: drop | clamp")) << msg;
   }
@@ -218,9 +219,11 @@ TEST(ErrorPrivacy, OutOfBoundsRecordIsNamedByIndexNotValues) {
       FAIL() << "expected InputError";
     } catch (const InputError& e) {
       const std::string msg = e.what();
-      EXPECT_TRUE(contains(msg, "point 2 (0-based, in file order): coordinate 0 ('lon') is outside the public bounds [0, 100]"))
+      EXPECT_TRUE(
+          contains(msg, "point 2 (0-based, in file order): coordinate 0 ('lon') is outside the public bounds [0, 100]"))
           << msg;
-      for (const char* leak : {"123456", "98765", "1.23456", "9.8765", "4321"}) EXPECT_FALSE(contains(msg, leak)) << msg;
+      for (const char* leak : {"123456", "98765", "1.23456", "9.8765", "4321"})
+        EXPECT_FALSE(contains(msg, leak)) << msg;
     }
   }
 }

@@ -67,7 +67,6 @@ std::string sha256_of_text(const fs::path& path) {
   return out;
 }
 
-
 // ---- Cabs and Cabs-tiny ----------------------------------------------------------------------------
 // Two cabs. new_a.txt walks the box edges and the pick-up/drop-off flag; it ends loaded, so the first
 // line of new_b.txt (occupied = 1) is a pick-up only if the flag starts afresh for each file. The files
@@ -78,17 +77,18 @@ struct CabFixture {
   std::vector<fs::path> files;
   CabFixture() : dir(temp_dir("cabs")) {
     const fs::path b = write_file(dir / "a_dir" / "new_b.txt",
-                                  "37.75 -122.40 1 10\n"     // tiny: pick-up (fresh flag), kept
-                                  "37.75 -122.40 0 9\n");    // tiny: drop-off, kept
-    const fs::path a = write_file(dir / "z_dir" / "new_a.txt",
-                                  "37.55 -122.6 0 100\n"        // cabs: lower-left corner, kept; tiny: not loaded, occupied 0: nothing
-                                  "37.85000 -122.30 1 99\n"     // cabs: upper-right corner, original text kept; tiny: pick-up outside its box
-                                  "37.549999 -122.5 1 98\n"     // cabs: just below; tiny: still loaded, nothing
-                                  "37.7200 -122.4800 0 97\n"    // tiny: drop-off on its lower-left corner, kept as written
-                                  "37.8 -122.2999 1 96\n"       // cabs: just east; tiny: pick-up outside its box
-                                  "37.82 -122.38 0 95\n"        // tiny: drop-off on its upper-right corner
-                                  "37.82 -122.38 0 94\n"        // tiny: empty again, nothing
-                                  "37.76 -122.41 1 93\n");      // tiny: pick-up, kept; the cab ends loaded
+                                  "37.75 -122.40 1 10\n"   // tiny: pick-up (fresh flag), kept
+                                  "37.75 -122.40 0 9\n");  // tiny: drop-off, kept
+    const fs::path a = write_file(
+        dir / "z_dir" / "new_a.txt",
+        "37.55 -122.6 0 100\n"      // cabs: lower-left corner, kept; tiny: not loaded, occupied 0: nothing
+        "37.85000 -122.30 1 99\n"   // cabs: upper-right corner, original text kept; tiny: pick-up outside its box
+        "37.549999 -122.5 1 98\n"   // cabs: just below; tiny: still loaded, nothing
+        "37.7200 -122.4800 0 97\n"  // tiny: drop-off on its lower-left corner, kept as written
+        "37.8 -122.2999 1 96\n"     // cabs: just east; tiny: pick-up outside its box
+        "37.82 -122.38 0 95\n"      // tiny: drop-off on its upper-right corner
+        "37.82 -122.38 0 94\n"      // tiny: empty again, nothing
+        "37.76 -122.41 1 93\n");    // tiny: pick-up, kept; the cab ends loaded
     files = {b, a};
   }
   ~CabFixture() { fs::remove_all(dir); }
@@ -146,12 +146,9 @@ TEST(DeriveCabs, MalformedLinesNameFileAndLine) {
   const fs::path dir = temp_dir("cabs_bad");
   const std::string good = "37.75 -122.40 1 10\n";
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"37.7 -122.4 2 5\n", "occupied flag is not 0 or 1"},
-      {"37.7 -122.4 1\n", "expected 4 fields"},
-      {"37.7 -122.4 1 5 9\n", "more than 4 fields"},
-      {"37.7x -122.4 1 5\n", "latitude is not a finite number"},
-      {"37.7 nan 1 5\n", "longitude is not a finite number"},
-      {"37.7 -122.4 1 5.5\n", "unix time is not an integer"},
+      {"37.7 -122.4 2 5\n", "occupied flag is not 0 or 1"},   {"37.7 -122.4 1\n", "expected 4 fields"},
+      {"37.7 -122.4 1 5 9\n", "more than 4 fields"},          {"37.7x -122.4 1 5\n", "latitude is not a finite number"},
+      {"37.7 nan 1 5\n", "longitude is not a finite number"}, {"37.7 -122.4 1 5.5\n", "unix time is not an integer"},
   };
   for (const auto& [line, what] : cases) {
     const fs::path f = write_file(dir / "new_x.txt", good + line);
@@ -164,7 +161,8 @@ TEST(DeriveCabs, MalformedLinesNameFileAndLine) {
     EXPECT_TRUE(contains(msg, "new_x.txt:2")) << msg;
   }
   EXPECT_TRUE(contains(input_error([&] { derive_cabs_positions({}, dir / "o.csv.gz"); }), "no trace files"));
-  EXPECT_TRUE(contains(input_error([&] { derive_cabs_positions({dir / "absent.txt"}, dir / "o.csv.gz"); }), "file not found"));
+  EXPECT_TRUE(
+      contains(input_error([&] { derive_cabs_positions({dir / "absent.txt"}, dir / "o.csv.gz"); }), "file not found"));
   fs::remove_all(dir);
 }
 
@@ -187,8 +185,8 @@ TEST(DeriveCabs, RealTracesGiveThePublishedChecksums) {
   auto t1 = clock::now();
   DerivationReport tiny = derive_cabs_pickups_dropoffs(files, dir / "cabs_tiny.csv");
   auto t2 = clock::now();
-  std::cout << "cabs: " << std::chrono::duration<double>(t1 - t0).count() << " s, cabs_tiny: "
-            << std::chrono::duration<double>(t2 - t1).count() << " s\n";
+  std::cout << "cabs: " << std::chrono::duration<double>(t1 - t0).count()
+            << " s, cabs_tiny: " << std::chrono::duration<double>(t2 - t1).count() << " s\n";
 
   EXPECT_EQ(cabs.rows_written, 10995626u);
   EXPECT_EQ(tiny.rows_written, 845685u);
@@ -203,16 +201,16 @@ TEST(DeriveCabs, RealTracesGiveThePublishedChecksums) {
 // a line break inside a quoted field, empty and 0.0 coordinates, quoted numbers, a CRLF line end.
 const char* kCrash =
     "\"CRASH DATE\",\"CRASH TIME\",BOROUGH,\"ZIP CODE\",LATITUDE,LONGITUDE,LOCATION,\"ON STREET NAME\"\n"
-    "09/11/2021,2:39,,,,,,\"WHITESTONE EXPRESSWAY\"\n"                                   // 2: missing
+    "09/11/2021,2:39,,,,,,\"WHITESTONE EXPRESSWAY\"\n"                                                 // 2: missing
     "03/26/2022,11:45,BROOKLYN,11201,40.69,-73.99,\"(40.69, -73.99)\",\"COURT ST, \"\"A\"\" SIDE\"\n"  // 3: kept
-    "06/29/2022,6:55,,,0.0,0.0,\"(0.0, 0.0)\",X\n"                                       // 4: outside
-    "07/01/2022,1:00,QUEENS,11101,40.7440000,-73.9400000,\"(40.744, -73.94)\",\"LINE ONE\n"  // 5-7: kept
+    "06/29/2022,6:55,,,0.0,0.0,\"(0.0, 0.0)\",X\n"                                                     // 4: outside
+    "07/01/2022,1:00,QUEENS,11101,40.7440000,-73.9400000,\"(40.744, -73.94)\",\"LINE ONE\n"            // 5-7: kept
     "LINE TWO, WITH A COMMA\n"
     "\"\n"
-    "07/02/2022,1:00,,,40.5,,\"\",Y\r\n"                                                 // 8: missing (no longitude)
-    "07/03/2022,1:00,,,41.0,-75.0,\"(41, -75)\",Z\n"                                     // 9: kept (corner)
-    "07/04/2022,1:00,,,41.0001,-74,\"(41.0001, -74)\",Z\n"                               // 10: outside
-    "07/05/2022,1:00,,,\"40.1\",\"-74.5\",,\"\"\"QUOTED\"\" AVE\"\n"                       // 11: kept
+    "07/02/2022,1:00,,,40.5,,\"\",Y\r\n"                              // 8: missing (no longitude)
+    "07/03/2022,1:00,,,41.0,-75.0,\"(41, -75)\",Z\n"                  // 9: kept (corner)
+    "07/04/2022,1:00,,,41.0001,-74,\"(41.0001, -74)\",Z\n"            // 10: outside
+    "07/05/2022,1:00,,,\"40.1\",\"-74.5\",,\"\"\"QUOTED\"\" AVE\"\n"  // 11: kept
     "\n";
 
 TEST(DeriveCrash, QuotedFieldsMissingAndOutsideCounted) {
@@ -261,9 +259,10 @@ TEST(DeriveCrash, DateCutoffDropsLaterCrashesInBothFormats) {
   EXPECT_EQ(r.rows_written, 4u);
   EXPECT_FALSE(r.details.contains("dropped_after_cutoff"));
   // The SODA API export: lower-case names, ISO timestamps.
-  const std::string api = "crash_date,crash_time,latitude,longitude\n"
-                          "2024-09-28T00:00:00.000,1:00,40.5,-74.0\n"
-                          "2024-09-29T00:00:00.000,1:00,40.6,-74.0\n";
+  const std::string api =
+      "crash_date,crash_time,latitude,longitude\n"
+      "2024-09-28T00:00:00.000,1:00,40.5,-74.0\n"
+      "2024-09-29T00:00:00.000,1:00,40.6,-74.0\n";
   r = derive_nyc_crash(write_file(dir / "api.csv", api), dir / "d.out", parse_crash_cutoff("t", "2024-09-28"));
   EXPECT_EQ(read_text(dir / "d.out"), "lon,lat\n-74.0,40.5\n");
   EXPECT_EQ(r.details["dropped_after_cutoff"], 1);
@@ -285,20 +284,26 @@ TEST(DeriveCrash, ErrorsNameTheRecordsFirstLine) {
   const fs::path dir = temp_dir("crash_bad");
   const std::string header = "CRASH DATE,LATITUDE,LONGITUDE,NOTE\n";
   const std::string multi = "1/1/2020,40.5,-74,\"two\nlines\"\n";  // lines 2-3
-  std::string msg = input_error([&] { derive_nyc_crash(write_file(dir / "a.csv", header + multi + "1/2/2020,4O.5,-74,x\n"), dir / "o"); });
+  std::string msg = input_error(
+      [&] { derive_nyc_crash(write_file(dir / "a.csv", header + multi + "1/2/2020,4O.5,-74,x\n"), dir / "o"); });
   EXPECT_TRUE(contains(msg, "a.csv:4")) << msg;
   EXPECT_TRUE(contains(msg, "LATITUDE is not a finite number")) << msg;
   EXPECT_FALSE(contains(msg, "4O.5")) << msg;  // a record's values stay out of messages
-  msg = input_error([&] { derive_nyc_crash(write_file(dir / "b.csv", header + multi + "1/2/2020,40.5,-74\n"), dir / "o"); });
+  msg = input_error(
+      [&] { derive_nyc_crash(write_file(dir / "b.csv", header + multi + "1/2/2020,40.5,-74\n"), dir / "o"); });
   EXPECT_TRUE(contains(msg, "b.csv:4")) << msg;
   EXPECT_TRUE(contains(msg, "expected 4 fields")) << msg;
-  msg = input_error([&] { derive_nyc_crash(write_file(dir / "c.csv", header + multi + "1/2/2020,40.5,-74,\"open\nnever closed\n"), dir / "o"); });
+  msg = input_error([&] {
+    derive_nyc_crash(write_file(dir / "c.csv", header + multi + "1/2/2020,40.5,-74,\"open\nnever closed\n"), dir / "o");
+  });
   EXPECT_TRUE(contains(msg, "c.csv:4")) << msg;
   EXPECT_TRUE(contains(msg, "never closed")) << msg;
-  msg = input_error([&] { derive_nyc_crash(write_file(dir / "d.csv", header + "1/2/2020,40.5,-74,\"x\"y\n"), dir / "o"); });
+  msg = input_error(
+      [&] { derive_nyc_crash(write_file(dir / "d.csv", header + "1/2/2020,40.5,-74,\"x\"y\n"), dir / "o"); });
   EXPECT_TRUE(contains(msg, "d.csv:2")) << msg;
   EXPECT_TRUE(contains(msg, "after the closing quote")) << msg;
-  msg = input_error([&] { derive_nyc_crash(write_file(dir / "e.csv", "CRASH DATE,LAT,LONGITUDE\n1,2,3\n"), dir / "o"); });
+  msg =
+      input_error([&] { derive_nyc_crash(write_file(dir / "e.csv", "CRASH DATE,LAT,LONGITUDE\n1,2,3\n"), dir / "o"); });
   EXPECT_TRUE(contains(msg, "e.csv:1")) << msg;
   EXPECT_TRUE(contains(msg, "no column named LATITUDE")) << msg;
   msg = input_error([&] { derive_nyc_crash(write_file(dir / "f.csv", ""), dir / "o"); });
@@ -310,9 +315,10 @@ TEST(DeriveCrash, ErrorsNameTheRecordsFirstLine) {
 TEST(DeriveHar70, BackSensorAndLabelOfTheGivenFilesInOrder) {
   const fs::path dir = temp_dir("har70");
   const std::string header = "timestamp,back_x,back_y,back_z,thigh_x,thigh_y,thigh_z,label\n";
-  const fs::path p501 = write_file(dir / "501.csv", header +
-                                                        "2021-03-24 14:42:03.839,-0.999023,-0.063477,0.140625,-0.980469,-0.112061,-0.048096,6\n"
-                                                        "2021-03-24 14:42:03.859,-0.980225,-0.079346,0.140625,-0.961182,-0.121582,-0.051758,6\n");
+  const fs::path p501 = write_file(
+      dir / "501.csv", header +
+                           "2021-03-24 14:42:03.839,-0.999023,-0.063477,0.140625,-0.980469,-0.112061,-0.048096,6\n"
+                           "2021-03-24 14:42:03.859,-0.980225,-0.079346,0.140625,-0.961182,-0.121582,-0.051758,6\n");
   // Another column order: columns are found by name in each file. CRLF line ends are read as well.
   const fs::path p502 = write_file(dir / "502.csv",
                                    "timestamp,label,thigh_x,back_z,back_y,back_x,thigh_y,thigh_z\r\n"
@@ -329,7 +335,8 @@ TEST(DeriveHar70, BackSensorAndLabelOfTheGivenFilesInOrder) {
   EXPECT_EQ(r.details["rows_per_file"],
             nlohmann::json::parse(R"([{"file":"502.csv","rows":1},{"file":"501.csv","rows":2}])"));
 
-  std::string msg = input_error([&] { derive_har70({write_file(dir / "503.csv", header + "t,1,2,3,4,5,6,walking\n")}, dir / "o"); });
+  std::string msg =
+      input_error([&] { derive_har70({write_file(dir / "503.csv", header + "t,1,2,3,4,5,6,walking\n")}, dir / "o"); });
   EXPECT_TRUE(contains(msg, "503.csv:2")) << msg;
   EXPECT_TRUE(contains(msg, "the label is not an integer")) << msg;
   EXPECT_FALSE(contains(msg, "walking")) << msg;  // never a record's value
@@ -350,18 +357,24 @@ TEST(DeriveHar70, BackSensorAndLabelOfTheGivenFilesInOrder) {
 TEST(DeriveConcatCsv, OneHeaderThenEveryFilesRowsInTheGivenOrder) {
   const fs::path dir = temp_dir("concat");
   const std::string header = "AT,AP,AH,AFDP,GTEP,TIT,TAT,TDP,CO,NOX\n";
-  const fs::path y2011 = write_file(dir / "gt_2011.csv", header + "4.5878,1018.7,83.675,3.5758,23.979,1086.2,549.83,11.898,0.32663,81.952\n");
-  const fs::path y2012 = write_file(dir / "gt_2012.csv", "AT,AP,AH,AFDP,GTEP,TIT,TAT,TDP,CO,NOX\r\n1,2,3,4,5,6,7,8,9,10\r\n\r\n11,12,13,14,15,16,17,18,19,20\r\n");
+  const fs::path y2011 = write_file(
+      dir / "gt_2011.csv", header + "4.5878,1018.7,83.675,3.5758,23.979,1086.2,549.83,11.898,0.32663,81.952\n");
+  const fs::path y2012 = write_file(
+      dir / "gt_2012.csv",
+      "AT,AP,AH,AFDP,GTEP,TIT,TAT,TDP,CO,NOX\r\n1,2,3,4,5,6,7,8,9,10\r\n\r\n11,12,13,14,15,16,17,18,19,20\r\n");
   const DerivationReport r = derive_concat_csv({y2012, y2011}, dir / "gas.csv.part");
-  EXPECT_EQ(read_text(dir / "gas.csv.part"), header +
-                                                 "1,2,3,4,5,6,7,8,9,10\n11,12,13,14,15,16,17,18,19,20\n"
-                                                 "4.5878,1018.7,83.675,3.5758,23.979,1086.2,549.83,11.898,0.32663,81.952\n");
+  EXPECT_EQ(read_text(dir / "gas.csv.part"),
+            header +
+                "1,2,3,4,5,6,7,8,9,10\n11,12,13,14,15,16,17,18,19,20\n"
+                "4.5878,1018.7,83.675,3.5758,23.979,1086.2,549.83,11.898,0.32663,81.952\n");
   EXPECT_EQ(r.rows_read, 3u);
   EXPECT_EQ(r.rows_written, 3u);
-  EXPECT_EQ(r.details["rows_per_file"], nlohmann::json::parse(R"([{"file":"gt_2012.csv","rows":2},{"file":"gt_2011.csv","rows":1}])"));
+  EXPECT_EQ(r.details["rows_per_file"],
+            nlohmann::json::parse(R"([{"file":"gt_2012.csv","rows":2},{"file":"gt_2011.csv","rows":1}])"));
   // A file of another layout (or without a header) is refused, naming it, never printing its first line.
-  const std::string msg =
-      input_error([&] { derive_concat_csv({y2011, write_file(dir / "gt_2013.csv", "1.5,2,3\n")}, dir / "o"); });
+  const std::string msg = input_error([&] {
+    derive_concat_csv({y2011, write_file(dir / "gt_2013.csv", "1.5,2,3\n")}, dir / "o");
+  });
   EXPECT_TRUE(contains(msg, "gt_2013.csv:1")) << msg;
   EXPECT_FALSE(contains(msg, "1.5")) << msg;
   EXPECT_TRUE(contains(input_error([&] { derive_concat_csv({}, dir / "o"); }), "no input files"));
@@ -386,12 +399,15 @@ TEST(DeriveIris, HeaderReplacedAndNumbersInShortestForm) {
   EXPECT_EQ(r.rows_written, 3u);
   EXPECT_EQ(r.details["numbers_reprinted"], 2);
 
-  std::string msg = input_error([&] { derive_sklearn_iris(write_file(dir / "a.csv", "sepal_length,sepal_width\n5.1,3.5\n"), dir / "o"); });
+  std::string msg = input_error(
+      [&] { derive_sklearn_iris(write_file(dir / "a.csv", "sepal_length,sepal_width\n5.1,3.5\n"), dir / "o"); });
   EXPECT_TRUE(contains(msg, "a.csv:1")) << msg;
-  msg = input_error([&] { derive_sklearn_iris(write_file(dir / "b.csv", "2,4,a,b,c\n5.1,3.5,1.4,0.2,0\n"), dir / "o"); });
+  msg =
+      input_error([&] { derive_sklearn_iris(write_file(dir / "b.csv", "2,4,a,b,c\n5.1,3.5,1.4,0.2,0\n"), dir / "o"); });
   EXPECT_TRUE(contains(msg, "b.csv:1")) << msg;
   EXPECT_TRUE(contains(msg, "declares 2 rows but the file has 1")) << msg;
-  msg = input_error([&] { derive_sklearn_iris(write_file(dir / "c.csv", "1,4,a,b,c\n5.1,3.5,1.4,0.2,3\n"), dir / "o"); });
+  msg =
+      input_error([&] { derive_sklearn_iris(write_file(dir / "c.csv", "1,4,a,b,c\n5.1,3.5,1.4,0.2,3\n"), dir / "o"); });
   EXPECT_TRUE(contains(msg, "c.csv:2")) << msg;
   EXPECT_TRUE(contains(msg, "the label is not a class index 0..2")) << msg;
   EXPECT_FALSE(contains(msg, "'3'")) << msg;  // never a record's value
@@ -404,7 +420,8 @@ TEST(DeriveIris, HeaderReplacedAndNumbersInShortestForm) {
 // the published checksum.
 TEST(DeriveIris, ScikitLearnsFileGivesThePublishedChecksum) {
   const char* env = std::getenv("DPCLUST_SKLEARN_IRIS");
-  const fs::path in = env && *env ? fs::path(env) : fs::path("/usr/lib/python3/dist-packages/sklearn/datasets/data/iris.csv");
+  const fs::path in =
+      env && *env ? fs::path(env) : fs::path("/usr/lib/python3/dist-packages/sklearn/datasets/data/iris.csv");
   if (!fs::exists(in))
     GTEST_SKIP() << "scikit-learn's iris.csv not found at " << in
                  << ": install python3-sklearn or set DPCLUST_SKLEARN_IRIS to sklearn/datasets/data/iris.csv";
@@ -414,7 +431,6 @@ TEST(DeriveIris, ScikitLearnsFileGivesThePublishedChecksum) {
   EXPECT_EQ(sha256_of_text(dir / "iris.csv"), "c76446d7595036b79f4e16e537de7ceb22c452a1adbed4f9a1498b4ba18133a7");
   fs::remove_all(dir);
 }
-
 
 // ---- scikit-learn's bundled CSVs (wine, breast cancer) -----------------------------------------------
 TEST(DeriveSklearnCsv, HeaderFromTheRegistryAndRowsAsWritten) {
@@ -455,23 +471,25 @@ TEST(DeriveSklearnCsv, ScikitLearnsFilesGiveTheRegisteredChecksums) {
   if (!fs::exists(data / "wine_data.csv") || !fs::exists(data / "breast_cancer.csv"))
     GTEST_SKIP() << "scikit-learn's bundled CSVs not found under " << data << ": install python3-sklearn";
   const fs::path dir = temp_dir("sklearn_csv_real");
-  const DerivationReport wine = derive_sklearn_csv(data / "wine_data.csv",
-                                                   {"alcohol", "malic_acid", "ash", "alcalinity_of_ash", "magnesium", "total_phenols",
-                                                    "flavanoids", "nonflavanoid_phenols", "proanthocyanins", "color_intensity", "hue",
-                                                    "od280_od315_of_diluted_wines", "proline"},
-                                                   dir / "wine.csv");
+  const DerivationReport wine = derive_sklearn_csv(
+      data / "wine_data.csv",
+      {"alcohol", "malic_acid", "ash", "alcalinity_of_ash", "magnesium", "total_phenols", "flavanoids",
+       "nonflavanoid_phenols", "proanthocyanins", "color_intensity", "hue", "od280_od315_of_diluted_wines", "proline"},
+      dir / "wine.csv");
   EXPECT_EQ(wine.rows_written, 178u);
   EXPECT_EQ(sha256_of_text(dir / "wine.csv"), "23e4194a5c52a750cd051677786d41f8de435bb6fc210f597f07080b5d910ef7");
   // scikit-learn's feature names with '_' for ' ': the ten means, their errors, the ten worst values.
-  const std::vector<std::string> features{"radius",    "texture",   "perimeter",      "area",     "smoothness",
-                                          "compactness", "concavity", "concave_points", "symmetry", "fractal_dimension"};
+  const std::vector<std::string> features{"radius",     "texture",          "perimeter", "area",
+                                          "smoothness", "compactness",      "concavity", "concave_points",
+                                          "symmetry",   "fractal_dimension"};
   std::vector<std::string> columns;
   for (const auto& f : features) columns.push_back("mean_" + f);
   for (const auto& f : features) columns.push_back(f + "_error");
   for (const auto& f : features) columns.push_back("worst_" + f);
   const DerivationReport breast = derive_sklearn_csv(data / "breast_cancer.csv", columns, dir / "breast_cancer.csv");
   EXPECT_EQ(breast.rows_written, 569u);
-  EXPECT_EQ(sha256_of_text(dir / "breast_cancer.csv"), "5c3e458a6f8780b7dd2bc07e65dc975d149b6f8324cb7442a6ead4c5c9858d07");
+  EXPECT_EQ(sha256_of_text(dir / "breast_cancer.csv"),
+            "5c3e458a6f8780b7dd2bc07e65dc975d149b6f8324cb7442a6ead4c5c9858d07");
   fs::remove_all(dir);
 }
 
@@ -486,13 +504,16 @@ TEST(DeriveWhitespaceColumns, BlanksAndTabsBecomeCommas) {
   r = derive_whitespace_columns(write_file(dir / "t.txt", "1 2 3\n4 5 6\n"), {}, dir / "t.csv");
   EXPECT_EQ(read_text(dir / "t.csv"), "x0,x1,x2\n1,2,3\n4,5,6\n");
   EXPECT_EQ(r.details["columns"], 3);
-  std::string msg = input_error([&] { derive_whitespace_columns(write_file(dir / "u.txt", "1 2\n3\n"), {}, dir / "o"); });
+  std::string msg =
+      input_error([&] { derive_whitespace_columns(write_file(dir / "u.txt", "1 2\n3\n"), {}, dir / "o"); });
   EXPECT_TRUE(contains(msg, "u.txt:2")) << msg;
   EXPECT_TRUE(contains(msg, "expected 2 numbers, found 1")) << msg;
   msg = input_error([&] { derive_whitespace_columns(write_file(dir / "v.txt", "1 2\n3 abc\n"), {}, dir / "o"); });
   EXPECT_TRUE(contains(msg, "v.txt:2")) << msg;
   EXPECT_FALSE(contains(msg, "abc")) << msg;
-  EXPECT_TRUE(contains(input_error([&] { derive_whitespace_columns(write_file(dir / "w.txt", "\n \n"), {}, dir / "o"); }), "no rows of numbers"));
+  EXPECT_TRUE(
+      contains(input_error([&] { derive_whitespace_columns(write_file(dir / "w.txt", "\n \n"), {}, dir / "o"); }),
+               "no rows of numbers"));
   fs::remove_all(dir);
 }
 

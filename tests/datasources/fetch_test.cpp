@@ -4,10 +4,10 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <netinet/in.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -33,9 +33,9 @@
 using namespace dpclust;
 using namespace dpclust::datasources;
 namespace fs = std::filesystem;
+using dpclust::testing::HttpTestServer;
 using dpclust::testing::input_error;
 using dpclust::testing::pattern_bytes;
-using dpclust::testing::HttpTestServer;
 
 namespace {
 
@@ -64,7 +64,6 @@ struct Mirror {
   void start() { server = std::make_unique<HttpTestServer>(dir.path); }
   std::string url() const { return server->url(); }
 };
-
 
 std::string binary() {
   const char* b = std::getenv("DPCLUST_BINARY");
@@ -123,7 +122,8 @@ TEST(Urls, MirrorLayoutIsHostThenPath) {
   EXPECT_EQ(mirrored_url("https://raw.githubusercontent.com/a/b/c.arff", "http://127.0.0.1:8000/m/"),
             "http://127.0.0.1:8000/m/raw.githubusercontent.com/a/b/c.arff");
   EXPECT_EQ(mirrored_url("https://x.org/a", ""), "https://x.org/a");
-  EXPECT_NE(input_error([] { mirrored_url("https://x.org/a", "ftp://mirror"); }).find("not an http(s) URL"), std::string::npos);
+  EXPECT_NE(input_error([] { mirrored_url("https://x.org/a", "ftp://mirror"); }).find("not an http(s) URL"),
+            std::string::npos);
   EXPECT_NE(input_error([] { parse_url("file:///etc/passwd"); }).find("not an http(s) URL"), std::string::npos);
   SourceFile f;
   f.url = "https://data.example.org/api/rows.csv?accessType=DOWNLOAD";
@@ -150,7 +150,8 @@ TEST(RedirectPolicy, TheSameOriginIsFollowedWithDefaultPortsAndHostCaseNormalise
 
 TEST(RedirectPolicy, AnUpgradeToHttpsOnTheSameHostIsFollowedUnpinned) {
   // What a site that serves only https answers to http (FIMI's server: the case).
-  const auto d = redirect_policy("http://fimi.uantwerpen.be/data/kosarak.dat", "https://fimi.uantwerpen.be/data/kosarak.dat", false);
+  const auto d = redirect_policy("http://fimi.uantwerpen.be/data/kosarak.dat",
+                                 "https://fimi.uantwerpen.be/data/kosarak.dat", false);
   EXPECT_EQ(d.rule, Rule::https_upgrade);
   EXPECT_TRUE(d.follow());
   EXPECT_EQ(redirect_policy("http://H.org:80/x", "https://h.org:443/y", false).rule, Rule::https_upgrade);
@@ -186,9 +187,9 @@ TEST(RedirectPolicy, AnotherPortOnTheSameHostIsAnotherOrigin) {
 
 TEST(RedirectPolicy, NonHttpSchemesAreRefusedEvenPinnedAndNamed) {
   const std::vector<std::pair<std::string, std::string>> targets = {
-      {"ftp://h.org/x", "ftp"},           {"file:///etc/passwd", "file"},   {"javascript:alert(1)", "javascript"},
-      {"gopher://h.org/", "gopher"},      {"data:text/plain,hi", "data"},   {"FTP://h.org/x", "ftp"},
-      {"mailto:a@b.org", "mailto"},       {"ldap://h.org/", "ldap"}};
+      {"ftp://h.org/x", "ftp"},      {"file:///etc/passwd", "file"}, {"javascript:alert(1)", "javascript"},
+      {"gopher://h.org/", "gopher"}, {"data:text/plain,hi", "data"}, {"FTP://h.org/x", "ftp"},
+      {"mailto:a@b.org", "mailto"},  {"ldap://h.org/", "ldap"}};
   for (const bool pinned : {false, true}) {
     for (const auto& [to, scheme] : targets) {
       const auto d = redirect_policy("http://h.org/x", to, pinned);
@@ -213,10 +214,13 @@ TEST(RedirectPolicy, RefusalsNameBothUrlsAndTheFixButNoCredentials) {
   EXPECT_NE(d.problem.find("http://evil.org/y"), std::string::npos) << d.problem;
   EXPECT_NE(d.problem.find("http://mirror.org:80"), std::string::npos) << d.problem;  // the origin it may use
   EXPECT_NE(d.fix.find("--mirror"), std::string::npos) << d.fix;
-  for (const char* secret : {"alice", "s3cret", "bob", "hunter2"}) EXPECT_EQ(d.problem.find(secret), std::string::npos) << d.problem;
+  for (const char* secret : {"alice", "s3cret", "bob", "hunter2"})
+    EXPECT_EQ(d.problem.find(secret), std::string::npos) << d.problem;
   // Other schemes and URLs no parser takes keep their passwords out of messages too.
-  EXPECT_EQ(redirect_policy("http://h.org/x", "ftp://u:pw4ftp@h.org/x", true).problem.find("pw4ftp"), std::string::npos);
-  EXPECT_EQ(url_for_messages("http://u:pw5@[::1/x").find("pw5"), std::string::npos) << url_for_messages("http://u:pw5@[::1/x");
+  EXPECT_EQ(redirect_policy("http://h.org/x", "ftp://u:pw4ftp@h.org/x", true).problem.find("pw4ftp"),
+            std::string::npos);
+  EXPECT_EQ(url_for_messages("http://u:pw5@[::1/x").find("pw5"), std::string::npos)
+      << url_for_messages("http://u:pw5@[::1/x");
   EXPECT_EQ(url_for_messages("https://u:p@h.org/a@b"), "https://h.org/a@b");
   EXPECT_EQ(url_for_messages("https://h.org/a"), "https://h.org/a");
   // A server's Location reaches the terminal escaped and bounded.
@@ -237,20 +241,21 @@ TEST(Registry, EveryDatasetNamesItsSource) {
     if (s.pinned()) ++pinned;
     else EXPECT_FALSE(s.note.empty()) << s.name << ": an unpinned source says why";
     for (const auto* src : s.all_sources())
-    for (const auto& in : src->inputs) {
-      EXPECT_NO_THROW(parse_url(in.url)) << s.name;
-      // GitHub sources are pinned to a commit (40 hex digits in the path) or a release tag, and by checksum
-      // (a SHA-256, or a git blob id where only the repository's history pins the file).
-      if (in.url.find("raw.githubusercontent.com") != std::string::npos) {
-        EXPECT_TRUE(in.pinned()) << in.url;
-        const std::string& u = in.url;
-        bool has_commit = false;
-        for (std::size_t i = 0; i + 41 < u.size(); ++i)
-          if (u[i] == '/' && u[i + 41] == '/' && is_sha256_hex(u.substr(i + 1, 40) + std::string(24, '0'))) has_commit = true;
-        const bool release_tag = u.find("/scikit-learn/scikit-learn/1.2.1/") != std::string::npos;
-        EXPECT_TRUE(has_commit || release_tag) << u;
+      for (const auto& in : src->inputs) {
+        EXPECT_NO_THROW(parse_url(in.url)) << s.name;
+        // GitHub sources are pinned to a commit (40 hex digits in the path) or a release tag, and by checksum
+        // (a SHA-256, or a git blob id where only the repository's history pins the file).
+        if (in.url.find("raw.githubusercontent.com") != std::string::npos) {
+          EXPECT_TRUE(in.pinned()) << in.url;
+          const std::string& u = in.url;
+          bool has_commit = false;
+          for (std::size_t i = 0; i + 41 < u.size(); ++i)
+            if (u[i] == '/' && u[i + 41] == '/' && is_sha256_hex(u.substr(i + 1, 40) + std::string(24, '0')))
+              has_commit = true;
+          const bool release_tag = u.find("/scikit-learn/scikit-learn/1.2.1/") != std::string::npos;
+          EXPECT_TRUE(has_commit || release_tag) << u;
+        }
       }
-    }
   }
   // Pinned: the generated Circles, Moons, Blobs; Cluto t4/t5/t7/t8; Cabs and Cabs-tiny; DS1-DS3; R15,
   // Aggregation; Iris; the FIMI chess, mushroom and connect (by public copies); UCI Letter (a public copy in
@@ -265,12 +270,14 @@ TEST(Registry, EveryDatasetNamesItsSource) {
     EXPECT_TRUE(s->inputs[0].pinned()) << fimi << ": the official file is held to the copy's pin";
   }
   EXPECT_EQ(select_sources(sources, {"chess"}).at(0)->inputs[0].git_blob, "caa58ae911310ddc68433c9ccf9599084de2b686");
-  EXPECT_EQ(select_sources(sources, {"accidents"}).at(0)->alternatives[0].inputs[0].git_blob, "3411322ed5f75b05a04a2e7f66f320bd8b358302");
+  EXPECT_EQ(select_sources(sources, {"accidents"}).at(0)->alternatives[0].inputs[0].git_blob,
+            "3411322ed5f75b05a04a2e7f66f320bd8b358302");
   EXPECT_EQ(sources.size(), 31u);
   const auto gas = select_sources(sources, {"uci_gas_emissions"}).at(0);
   EXPECT_EQ(gas->derivation, "concat_csv");
   EXPECT_EQ(gas->members.size(), 5u);
-  EXPECT_EQ(select_sources(sources, {"letter"}).at(0)->sha256, "ccaa0721f3c049c7a2f6617525d1ec46204279dfb67031a49bbfd057bdd12ba6");
+  EXPECT_EQ(select_sources(sources, {"letter"}).at(0)->sha256,
+            "ccaa0721f3c049c7a2f6617525d1ec46204279dfb67031a49bbfd057bdd12ba6");
   const auto cabs = select_sources(sources, {"cabs"}).at(0);
   EXPECT_EQ(cabs->kind, SourceKind::derived);
   EXPECT_EQ(cabs->inputs.size(), 536u);
@@ -278,7 +285,8 @@ TEST(Registry, EveryDatasetNamesItsSource) {
   EXPECT_EQ(cabs->sha256, "d8b6d1c95384d5631e858e272ba6953f1cd9ee410eed63ec05a190d604b6186b");
   EXPECT_EQ(select_sources(sources, {"cabs-tiny"}).at(0)->inputs.size(), 536u);
   EXPECT_EQ(select_sources(sources, {"circles"}).at(0)->kind, SourceKind::generated);
-  for (const char* fimi : {"accidents", "mushroom", "chess", "connect", "pumsb"}) EXPECT_EQ(select_sources(sources, {fimi}).size(), 1u);
+  for (const char* fimi : {"accidents", "mushroom", "chess", "connect", "pumsb"})
+    EXPECT_EQ(select_sources(sources, {fimi}).size(), 1u);
   const auto har70 = select_sources(sources, {"har70"}).at(0);
   EXPECT_EQ(har70->members.size(), 18u);
   EXPECT_EQ(har70->options["select_rows"], "103860");
@@ -287,14 +295,16 @@ TEST(Registry, EveryDatasetNamesItsSource) {
 
 TEST(Registry, RejectsASourceWithoutChecksumOrCitation) {
   TempDir t("reg");
-  const fs::path reg = dpclust::testing::write_file(t.path / "registry.yaml",
-                                                    "a:\n  data_file: a.csv\n  source:\n    url: https://x.org/a.csv\n    citation: x\n");
+  const fs::path reg = dpclust::testing::write_file(
+      t.path / "registry.yaml", "a:\n  data_file: a.csv\n  source:\n    url: https://x.org/a.csv\n    citation: x\n");
   EXPECT_NE(input_error([&] { load_sources(reg); }).find("missing sha256"), std::string::npos);
   dpclust::testing::write_file(reg, "a:\n  data_file: a.csv\n");
   EXPECT_NE(input_error([&] { load_sources(reg); }).find("does not say where its data comes from"), std::string::npos);
-  dpclust::testing::write_file(reg, "a:\n  data_file: a.csv\n  source:\n    url: https://x.org/a.csv\n    sha256: unpinned\n    citation: x\n");
+  dpclust::testing::write_file(
+      reg, "a:\n  data_file: a.csv\n  source:\n    url: https://x.org/a.csv\n    sha256: unpinned\n    citation: x\n");
   EXPECT_NE(input_error([&] { load_sources(reg); }).find("needs a note"), std::string::npos);
-  dpclust::testing::write_file(reg, "a:\n  data_file: a.csv\n  source:\n    url: https://x.org/a.csv\n    sha256: 1234\n    citation: x\n");
+  dpclust::testing::write_file(
+      reg, "a:\n  data_file: a.csv\n  source:\n    url: https://x.org/a.csv\n    sha256: 1234\n    citation: x\n");
   EXPECT_NE(input_error([&] { load_sources(reg); }).find("not a SHA-256 digest"), std::string::npos);
 }
 
@@ -307,7 +317,8 @@ TEST(Download, PlacesAVerifiedFile) {
   m.start();
   TempDir out("out");
   const fs::path dest = out.path / "sub" / "x.bin";
-  const DownloadResult r = download_file({mirrored_url(up, m.url()), up, dest, sha256_hex(content), content.size()}, {});
+  const DownloadResult r =
+      download_file({mirrored_url(up, m.url()), up, dest, sha256_hex(content), content.size()}, {});
   EXPECT_EQ(r.sha256, sha256_hex(content));
   EXPECT_EQ(r.bytes, content.size());
   EXPECT_EQ(slurp(dest), content);
@@ -325,7 +336,9 @@ TEST(Download, ChecksumMismatchRejectsTheFileAndNamesUrlAndBothHashes) {
   const fs::path dest = out.path / "x.bin";
   std::string bad = content;
   bad[1234] = static_cast<char>(bad[1234] ^ 0xFF);
-  const std::string msg = input_error([&] { download_file({mirrored_url(up, m.url()), up, dest, sha256_hex(content), content.size()}, {}); });
+  const std::string msg = input_error([&] {
+    download_file({mirrored_url(up, m.url()), up, dest, sha256_hex(content), content.size()}, {});
+  });
   EXPECT_NE(msg.find("checksum mismatch"), std::string::npos) << msg;
   EXPECT_NE(msg.find(sha256_hex(content)), std::string::npos) << msg;
   EXPECT_NE(msg.find(sha256_hex(bad)), std::string::npos) << msg;
@@ -343,7 +356,8 @@ TEST(Download, TruncatedTransferResumesWithARangeRequest) {
   m.server->truncate_once("/example.org/t.bin", 70000);
   TempDir out("out");
   const fs::path dest = out.path / "t.bin";
-  const DownloadResult r = download_file({mirrored_url(up, m.url()), up, dest, sha256_hex(content), content.size()}, {});
+  const DownloadResult r =
+      download_file({mirrored_url(up, m.url()), up, dest, sha256_hex(content), content.size()}, {});
   EXPECT_EQ(slurp(dest), content);
   EXPECT_EQ(r.attempts, 2);
   const auto ranges = m.server->range_headers("/example.org/t.bin");
@@ -360,7 +374,8 @@ TEST(Download, APartialFileFromAKilledRunIsResumed) {
   TempDir out("out");
   const fs::path dest = out.path / "k.bin";
   dpclust::testing::write_file(dest.string() + ".part", content.substr(0, 41234));
-  const DownloadResult r = download_file({mirrored_url(up, m.url()), up, dest, sha256_hex(content), content.size()}, {});
+  const DownloadResult r =
+      download_file({mirrored_url(up, m.url()), up, dest, sha256_hex(content), content.size()}, {});
   EXPECT_EQ(r.resumed_from, 41234u);
   EXPECT_EQ(slurp(dest), content);
   EXPECT_EQ(m.server->range_headers("/example.org/k.bin"), std::vector<std::string>{"bytes=41234-"});
@@ -371,14 +386,18 @@ TEST(Download, NotFoundAndUnreachableHostAreClearErrors) {
   m.start();
   TempDir out("out");
   const std::string up = "https://example.org/missing.bin";
-  const std::string msg = input_error([&] { download_file({mirrored_url(up, m.url()), up, out.path / "m.bin", "", 0}, {}); });
+  const std::string msg = input_error([&] {
+    download_file({mirrored_url(up, m.url()), up, out.path / "m.bin", "", 0}, {});
+  });
   EXPECT_NE(msg.find("HTTP 404"), std::string::npos) << msg;
   EXPECT_NE(msg.find("--mirror"), std::string::npos) << msg;
   EXPECT_FALSE(fs::exists(out.path / "m.bin"));
   EXPECT_FALSE(fs::exists(out.path / "m.bin.part"));
 
   const std::string dead = "http://127.0.0.1:" + std::to_string(closed_port());
-  const std::string msg2 = input_error([&] { download_file({mirrored_url(up, dead), up, out.path / "m.bin", "", 0}, {}); });
+  const std::string msg2 = input_error([&] {
+    download_file({mirrored_url(up, dead), up, out.path / "m.bin", "", 0}, {});
+  });
   EXPECT_NE(msg2.find("cannot reach the host"), std::string::npos) << msg2;
 }
 
@@ -388,7 +407,9 @@ TEST(Download, AServerSendingMoreThanExpectedIsCutOff) {
   const std::string up = m.add("example.org/big.bin", content);
   m.start();
   TempDir out("out");
-  const std::string msg = input_error([&] { download_file({mirrored_url(up, m.url()), up, out.path / "b.bin", "", 1000}, {}); });
+  const std::string msg = input_error([&] {
+    download_file({mirrored_url(up, m.url()), up, out.path / "b.bin", "", 1000}, {});
+  });
   EXPECT_NE(msg.find("more than the expected 1000 bytes"), std::string::npos) << msg;
   EXPECT_FALSE(fs::exists(out.path / "b.bin"));
 }
@@ -408,7 +429,9 @@ TEST(Download, FullDiskSaysNoSpaceAndKeepsThePartialFileForResume) {
   const std::string up = m.add("example.org/f.bin", content);
   m.start();
   const fs::path dest = small / "f.bin";
-  const std::string msg = input_error([&] { download_file({mirrored_url(up, m.url()), up, dest, sha256_hex(content), content.size()}, {}); });
+  const std::string msg = input_error([&] {
+    download_file({mirrored_url(up, m.url()), up, dest, sha256_hex(content), content.size()}, {});
+  });
   EXPECT_NE(msg.find("no space left on device"), std::string::npos) << msg;
   EXPECT_NE(msg.find("resumes"), std::string::npos) << msg;
   EXPECT_FALSE(fs::exists(dest));
@@ -447,8 +470,10 @@ TEST(Archive, ExtractsWantedMembersFlatAndNeverOutsideTheFolder) {
   EXPECT_FALSE(fs::exists(t.path / "evil.csv"));
   EXPECT_FALSE(fs::exists(t.path.parent_path() / "evil.csv"));
   EXPECT_FALSE(fs::exists(t.path / "out" / "501.csv"));
-  EXPECT_NE(input_error([&] { extract_members(zip, t.path / "out2", {"503.csv"}); }).find("no member named '503.csv'"), std::string::npos);
-  EXPECT_NE(input_error([&] { extract_members(zip, t.path / "out3", {}, 10); }).find("unpacks to more than 10 bytes"), std::string::npos);
+  EXPECT_NE(input_error([&] { extract_members(zip, t.path / "out2", {"503.csv"}); }).find("no member named '503.csv'"),
+            std::string::npos);
+  EXPECT_NE(input_error([&] { extract_members(zip, t.path / "out3", {}, 10); }).find("unpacks to more than 10 bytes"),
+            std::string::npos);
 }
 
 TEST(Archive, CorruptArchiveIsAClearError) {
@@ -490,10 +515,10 @@ struct FixtureSite {
     // Pick-ups/drop-offs inside [-122.48,-122.38] x [37.72,37.82]: a's line 2 (pick-up) and line 4
     // (drop-off); b's pick-up at 37.70 is outside the box, its drop-off is kept.
     tiny_expected = "lon,lat\n-122.41,37.76\n-122.43,37.78\n-122.45,37.80\n";
-    const fs::path manifest = dpclust::testing::write_file(
-        regdir.path / "sources" / "traces.tsv",
-        "# fixture\nnew_b.txt\t" + std::to_string(t2.size()) + "\t" + sha256_hex(t2) + "\nnew_a.txt\t" + std::to_string(t1.size()) +
-            "\t" + sha256_hex(t1) + "\n");
+    const fs::path manifest =
+        dpclust::testing::write_file(regdir.path / "sources" / "traces.tsv",
+                                     "# fixture\nnew_b.txt\t" + std::to_string(t2.size()) + "\t" + sha256_hex(t2) +
+                                         "\nnew_a.txt\t" + std::to_string(t1.size()) + "\t" + sha256_hex(t1) + "\n");
     registry = dpclust::testing::write_file(
         regdir.path / "registry.yaml",
         "plain:\n  data_file: bench/plain.arff\n  source:\n    url: " + up + "\n    sha256: " + sha256_hex(plain) +
@@ -576,8 +601,8 @@ TEST(DataCommand, MismatchFromTheMirrorFailsWithExit2AndLeavesNothing) {
 TEST(DataCommand, UnreachableMirrorFailsEveryDatasetButKeepsGoing) {
   FixtureSite site;
   const std::string dead = "http://127.0.0.1:" + std::to_string(closed_port());
-  Shell r = sh("DPCLUST_REGISTRY=" + site.registry.string() + " " + binary() + " data fetch --all --mirror " + dead + " --data-root " +
-             site.root.path.string() + " --no-progress");
+  Shell r = sh("DPCLUST_REGISTRY=" + site.registry.string() + " " + binary() + " data fetch --all --mirror " + dead +
+               " --data-root " + site.root.path.string() + " --no-progress");
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_NE(r.output.find("cannot reach the host"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("0 fetched, 0 already present, 3 failed"), std::string::npos) << r.output;

@@ -33,9 +33,9 @@
 using namespace dpclust;
 using namespace dpclust::datasources;
 namespace fs = std::filesystem;
+using dpclust::testing::HttpTestServer;
 using dpclust::testing::input_error;
 using dpclust::testing::pattern_bytes;
-using dpclust::testing::HttpTestServer;
 
 namespace {
 
@@ -102,7 +102,6 @@ std::string binary() {
 
 dpclust::testing::CommandResult sh(const std::string& cmd) { return dpclust::testing::run_command(cmd); }
 
-
 std::string quoted(const std::string& s) {
   std::string out = "'";
   for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -131,14 +130,17 @@ struct Site {
     registry_text += name + ":\n  data_file: " + data_file + "\n  source:\n    url: " + url +
                      "\n    sha256: unpinned\n    citation: fixture\n    note: a fixture without a pinned checksum\n";
   }
-  void pinned(const std::string& name, const std::string& data_file, const std::string& url, const std::string& content) {
-    registry_text += name + ":\n  data_file: " + data_file + "\n  source:\n    url: " + url + "\n    sha256: " + sha256_hex(content) +
-                     "\n    size: " + std::to_string(content.size()) + "\n    citation: fixture\n";
+  void pinned(const std::string& name, const std::string& data_file, const std::string& url,
+              const std::string& content) {
+    registry_text += name + ":\n  data_file: " + data_file + "\n  source:\n    url: " + url +
+                     "\n    sha256: " + sha256_hex(content) + "\n    size: " + std::to_string(content.size()) +
+                     "\n    citation: fixture\n";
   }
   fs::path registry() const { return dpclust::testing::write_file(regdir.path / "registry.yaml", registry_text); }
   std::string data(const std::string& args, const fs::path& data_root = {}) const {
-    return "DPCLUST_REGISTRY=" + quoted(registry().string()) + " DPCLUST_MIRROR=" + server->url() + " " + extra_env + binary() +
-           " data " + args + " --data-root " + quoted((data_root.empty() ? root.path : data_root).string()) + " --no-progress 2>&1";
+    return "DPCLUST_REGISTRY=" + quoted(registry().string()) + " DPCLUST_MIRROR=" + server->url() + " " + extra_env +
+           binary() + " data " + args + " --data-root " + quoted((data_root.empty() ? root.path : data_root).string()) +
+           " --no-progress 2>&1";
   }
   fs::path at(const std::string& rel) const { return root.path / rel; }
 };
@@ -164,7 +166,8 @@ TEST(HostileServer, GzipCutInHalfIsRejectedAndNeverVerifiedOk) {
   EXPECT_FALSE(fs::exists(site.at(".dpclust/records/snap/g.txt.gz.json")));
   // The checksum itself refuses a half stream, so a half file placed by hand is not "ok" either.
   dpclust::testing::write_file(site.at("snap/g.txt.gz"), gz.substr(0, gz.size() / 2));
-  EXPECT_NE(input_error([&] { sha256_gunzipped_file(site.at("snap/g.txt.gz")); }).find("corrupt gzip data"), std::string::npos);
+  EXPECT_NE(input_error([&] { sha256_gunzipped_file(site.at("snap/g.txt.gz")); }).find("corrupt gzip data"),
+            std::string::npos);
   const auto v = sh(site.data("verify g"));
   EXPECT_EQ(v.code, 2) << v.output;
 }
@@ -231,7 +234,8 @@ TEST(HostileServer, UnpinnedDownloadIsBoundedAndLeavesNoPart) {
   site.extra_env = "DPCLUST_FETCH_MAX_BYTES=lots ";
   const auto bad = sh(site.data("fetch u"));
   EXPECT_EQ(bad.code, 2) << bad.output;
-  EXPECT_NE(bad.output.find("$DPCLUST_FETCH_MAX_BYTES: 'lots' is not a size in bytes"), std::string::npos) << bad.output;
+  EXPECT_NE(bad.output.find("$DPCLUST_FETCH_MAX_BYTES: 'lots' is not a size in bytes"), std::string::npos)
+      << bad.output;
 }
 
 // The bound is read by the rule of every size (io/byte_size.hpp): a fraction or a unit ending in B or iB
@@ -288,7 +292,8 @@ TEST(HostileServer, ServerWithoutRangeSupportRestartsThePartialFile) {
   const fs::path dest = out.path / "n.bin";
   dpclust::testing::write_file(dest.string() + ".part", content.substr(0, 30000));
   const std::string up = "https://example.org/n.bin";
-  const DownloadResult r = download_file({mirrored_url(up, server.url()), up, dest, sha256_hex(content), content.size()}, {});
+  const DownloadResult r =
+      download_file({mirrored_url(up, server.url()), up, dest, sha256_hex(content), content.size()}, {});
   EXPECT_EQ(read_text_file(dest), content);
   EXPECT_EQ(r.resumed_from, 0u);
   EXPECT_FALSE(exists_no_follow(dest.string() + ".part"));
@@ -298,9 +303,10 @@ TEST(HostileServer, ServerWithoutRangeSupportRestartsThePartialFile) {
 // malformed zip from the server must not be left there in the first place.
 TEST(HostileServer, MalformedArchiveUnderDownloadsIsNotReused) {
   Site site;
-  const std::string member = "timestamp,back_x,back_y,back_z,thigh_x,thigh_y,thigh_z,label\n"
-                             "2021-03-24 14:42:03.839,-0.99,-0.01,-0.04,-0.99,-0.01,-0.04,6\n"
-                             "2021-03-24 14:42:03.859,-0.98,-0.02,-0.05,-0.98,-0.02,-0.05,6\n";
+  const std::string member =
+      "timestamp,back_x,back_y,back_z,thigh_x,thigh_y,thigh_z,label\n"
+      "2021-03-24 14:42:03.839,-0.99,-0.01,-0.04,-0.99,-0.01,-0.04,6\n"
+      "2021-03-24 14:42:03.859,-0.98,-0.02,-0.05,-0.98,-0.02,-0.05,6\n";
   const std::string zip = zip_bytes({{"har/501.csv", member}, {"har/502.csv", member}});
   const std::string url = site.serve("h/har.zip", zip);
   site.registry_text += "har:\n  data_file: har/har.csv\n  source:\n    inputs:\n      - url: " + url +
@@ -343,7 +349,9 @@ TEST(HostileServer, RedirectOfAnUnpinnedFileToAnotherHostIsRefused) {
   HttpTestServer a(a_dir.path), b(b_dir.path);
   a.set_redirect("/example.org/r.bin", b.url() + "/example.org/r.bin");
   const std::string up = "https://example.org/r.bin";
-  const std::string msg = input_error([&] { download_file({mirrored_url(up, a.url()), up, out.path / "r.bin", "", 0}, {}); });
+  const std::string msg = input_error([&] {
+    download_file({mirrored_url(up, a.url()), up, out.path / "r.bin", "", 0}, {});
+  });
   EXPECT_NE(msg.find("refused"), std::string::npos) << msg;
   EXPECT_NE(msg.find(a.url() + "/example.org/r.bin to " + b.url()), std::string::npos) << msg;  // both URLs
   EXPECT_NE(msg.find("--mirror"), std::string::npos) << msg;
@@ -387,8 +395,9 @@ TEST(HostileServer, RedirectOfAPinnedFileToAnotherOriginIsFollowedAndTheChecksum
   // The other server serves different bytes: followed, then rejected by the checksum and removed.
   a.set_redirect("/example.org/q.bin", b.url() + "/cdn/other.bin");
   const std::string upq = "https://example.org/q.bin";
-  const std::string msg =
-      input_error([&] { download_file({mirrored_url(upq, a.url()), upq, out.path / "q.bin", sha256_hex(content), content.size()}, {}); });
+  const std::string msg = input_error([&] {
+    download_file({mirrored_url(upq, a.url()), upq, out.path / "q.bin", sha256_hex(content), content.size()}, {});
+  });
   EXPECT_NE(msg.find("checksum mismatch"), std::string::npos) << msg;
   EXPECT_EQ(b.request_count("/cdn/other.bin"), 1u);
   EXPECT_FALSE(exists_no_follow(out.path / "q.bin"));
@@ -444,8 +453,9 @@ TEST(HostileServer, RedirectToAnotherSchemeIsRefusedEvenForAPinnedFile) {
   a.set_redirect("/example.org/l.bin", "file:///etc/passwd");
   for (const std::string name : {"f.bin", "l.bin"}) {
     const std::string up = "https://example.org/" + name;
-    const std::string msg =
-        input_error([&] { download_file({mirrored_url(up, a.url()), up, out.path / name, sha256_hex(content), content.size()}, {}); });
+    const std::string msg = input_error([&] {
+      download_file({mirrored_url(up, a.url()), up, out.path / name, sha256_hex(content), content.size()}, {});
+    });
     EXPECT_NE(msg.find("refused"), std::string::npos) << msg;
     EXPECT_NE(msg.find(name == "f.bin" ? "scheme is 'ftp'" : "scheme is 'file'"), std::string::npos) << msg;
     EXPECT_FALSE(exists_no_follow(out.path / name));
@@ -465,7 +475,9 @@ TEST(HostileServer, RedirectChainsAreBoundedAtFiveHops) {
   const std::string sha = sha256_hex(content);
   download_file({a.url() + "/c1", "", out.path / "five.bin", sha, content.size()}, {});
   EXPECT_EQ(read_text_file(out.path / "five.bin"), content);
-  const std::string msg = input_error([&] { download_file({a.url() + "/c0", "", out.path / "six.bin", sha, content.size()}, {}); });
+  const std::string msg = input_error([&] {
+    download_file({a.url() + "/c0", "", out.path / "six.bin", sha, content.size()}, {});
+  });
   EXPECT_NE(msg.find("more than 5 redirects (last to " + a.url() + "/end.bin)"), std::string::npos) << msg;
   EXPECT_FALSE(exists_no_follow(out.path / "six.bin"));
   // A loop (through the password-carrying URL, which must not show).
@@ -526,10 +538,14 @@ TEST(HostileServer, AFollowedHttpsRedirectIsFetchedOverTls) {
   const std::string https_here = "https://127.0.0.1:" + std::to_string(tls_less.port()) + "/t.bin";
   a.set_redirect("/t.bin", https_here);
   const std::string content = pattern_bytes(1000, 2);
-  const std::string pinned = input_error([&] { download_file({a.url() + "/t.bin", "", out.path / "t.bin", sha256_hex(content), content.size()}, {}); });
+  const std::string pinned = input_error([&] {
+    download_file({a.url() + "/t.bin", "", out.path / "t.bin", sha256_hex(content), content.size()}, {});
+  });
   EXPECT_EQ(pinned.find("refused:"), std::string::npos) << pinned;
   EXPECT_NE(pinned.find("SSL"), std::string::npos) << pinned;
-  const std::string unpinned = input_error([&] { download_file({a.url() + "/t.bin", "", out.path / "t.bin", "", 0}, {}); });
+  const std::string unpinned = input_error([&] {
+    download_file({a.url() + "/t.bin", "", out.path / "t.bin", "", 0}, {});
+  });
   EXPECT_NE(unpinned.find("refused:"), std::string::npos) << unpinned;
   EXPECT_NE(unpinned.find(https_here), std::string::npos) << unpinned;
 }
@@ -573,8 +589,9 @@ TEST(HostileServer, DataRootNamedLikeAnOptionOrWithQuotes) {
   Site site;
   site.pinned("p", "sub/p.csv", site.serve("p.csv", "a\n1\n"), "a\n1\n");
   site.unpinned("g", "snap/g.txt.gz", site.serve("snap/g.txt.gz", gzip_bytes(csv_text(1000))));
-  const std::string member = "timestamp,back_x,back_y,back_z,thigh_x,thigh_y,thigh_z,label\n"
-                             "2021-03-24 14:42:03.839,-0.99,-0.01,-0.04,-0.99,-0.01,-0.04,6\n";
+  const std::string member =
+      "timestamp,back_x,back_y,back_z,thigh_x,thigh_y,thigh_z,label\n"
+      "2021-03-24 14:42:03.839,-0.99,-0.01,-0.04,-0.99,-0.01,-0.04,6\n";
   site.registry_text += "har:\n  data_file: har/har.csv\n  source:\n    inputs:\n      - url: " +
                         site.serve("h/har.zip", zip_bytes({{"har/501.csv", member}})) +
                         "\n        sha256: unpinned\n    members: [501.csv]\n    derive: har70\n    sha256: unpinned\n"
@@ -595,7 +612,8 @@ TEST(HostileServer, RegistryDataFileOutsideTheDataRootIsRefused) {
   for (const std::string bad : {"../outside.csv", "a/../../outside.csv", "/tmp/outside.csv"}) {
     const fs::path reg = dpclust::testing::write_file(
         t.path / "registry.yaml",
-        "a:\n  data_file: " + bad + "\n  source:\n    url: https://x.org/a.csv\n    sha256: unpinned\n    citation: x\n    note: y\n");
+        "a:\n  data_file: " + bad +
+            "\n  source:\n    url: https://x.org/a.csv\n    sha256: unpinned\n    citation: x\n    note: y\n");
     const std::string msg = input_error([&] { load_sources(reg); });
     EXPECT_NE(msg.find("not a relative path inside the data root"), std::string::npos) << bad << ": " << msg;
   }
@@ -623,8 +641,9 @@ TEST(HostileServer, ListDoesNotHashAnUnchangedFileAgain) {
   TempDir root("hroot"), reg("hreg");
   const std::string content = csv_text(3000000);
   const fs::path registry = dpclust::testing::write_file(
-      reg.path / "registry.yaml", "p:\n  data_file: p.csv\n  source:\n    url: https://x.org/p.csv\n    sha256: " + sha256_hex(content) +
-                                      "\n    size: " + std::to_string(content.size()) + "\n    citation: x\n");
+      reg.path / "registry.yaml",
+      "p:\n  data_file: p.csv\n  source:\n    url: https://x.org/p.csv\n    sha256: " + sha256_hex(content) +
+          "\n    size: " + std::to_string(content.size()) + "\n    citation: x\n");
   const auto sources = load_sources(registry);
   dpclust::testing::write_file(root.path / "p.csv", content);
   auto before = sha256_bytes_hashed();
@@ -671,17 +690,19 @@ TEST(HostileServer, ZipBombAndPlantedExtractionLinkStayInsideTheBounds) {
   Site site;
   const std::string zip = zip_bytes({{"har/501.csv", std::string(100u << 20, '0')}});
   ASSERT_LT(zip.size(), 1u << 20) << "the fixture must be a compressed zip";
-  site.registry_text += "har:\n  data_file: har/har.csv\n  source:\n    inputs:\n      - url: " + site.serve("h/har.zip", zip) +
-                        "\n        sha256: unpinned\n    members: [501.csv]\n    derive: har70\n    sha256: unpinned\n"
-                        "    citation: fixture\n    note: fixture\n";
+  site.registry_text +=
+      "har:\n  data_file: har/har.csv\n  source:\n    inputs:\n      - url: " + site.serve("h/har.zip", zip) +
+      "\n        sha256: unpinned\n    members: [501.csv]\n    derive: har70\n    sha256: unpinned\n"
+      "    citation: fixture\n    note: fixture\n";
   auto r = sh(site.data("fetch har"));
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_NE(r.output.find("unpacks to more than"), std::string::npos) << r.output;
   EXPECT_FALSE(exists_no_follow(site.at("downloads/example.org/h/har.zip")));
 
   Site linked;
-  const std::string member = "timestamp,back_x,back_y,back_z,thigh_x,thigh_y,thigh_z,label\n"
-                             "2021-03-24 14:42:03.839,-0.99,-0.01,-0.04,-0.99,-0.01,-0.04,6\n";
+  const std::string member =
+      "timestamp,back_x,back_y,back_z,thigh_x,thigh_y,thigh_z,label\n"
+      "2021-03-24 14:42:03.839,-0.99,-0.01,-0.04,-0.99,-0.01,-0.04,6\n";
   linked.registry_text = site.registry_text;
   linked.serve("h/har.zip", zip_bytes({{"har/501.csv", member}}));
   TempDir elsewhere("helse");
@@ -719,7 +740,8 @@ TEST(LiveSource, ALaterFetchThatDiffersFromTheFirstIsReportedAndTheFirstChecksum
   fs::remove(site.at("nyc/live.csv"));
   r = sh(site.data("fetch live"));
   ASSERT_EQ(r.code, 0) << r.output;
-  EXPECT_NE(r.output.find("WARNING: live: this fetch gave a different file than the first fetch"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("WARNING: live: this fetch gave a different file than the first fetch"), std::string::npos)
+      << r.output;
   EXPECT_NE(r.output.find("warning: live:"), std::string::npos) << r.output;  // repeated at the end
   EXPECT_NE(r.output.find(sha256_hex(first)), std::string::npos) << r.output;
   rec = nlohmann::json::parse(read_text_file(record));

@@ -142,9 +142,7 @@ bool send_all(int fd, const char* data, std::size_t size, const StopSignal& stop
   return true;
 }
 
-bool send_all(int fd, const std::string& s, const StopSignal& stop) {
-  return send_all(fd, s.data(), s.size(), stop);
-}
+bool send_all(int fd, const std::string& s, const StopSignal& stop) { return send_all(fd, s.data(), s.size(), stop); }
 
 // Reads until the end of the request head ("\r\n\r\n"). nullopt when the client closed or stalled, or
 // the server is stopping; `too_large` is set when the head exceeds kMaxHeadBytes.
@@ -279,8 +277,7 @@ HttpTestServer::HttpTestServer(fs::path root, std::uint16_t port) {
   addr.sin_family = AF_INET;
   addr.sin_port = htons(port);
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);  // 127.0.0.1 only: tests must never listen outside
-  if (::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-      ::listen(listen_fd_, 128) != 0) {
+  if (::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(listen_fd_, 128) != 0) {
     const std::string err = std::strerror(errno);
     ::close(listen_fd_);
     close_wake_pipe();
@@ -513,7 +510,8 @@ void HttpTestServer::handle_connection(int fd) {
 
   if (!is_get && !is_head) return respond(simple_response(405, "Allow: GET, HEAD\r\n", true));
   if (faults.status != 0)
-    return respond(simple_response(faults.status, faults.redirect_to.empty() ? "" : "Location: " + faults.redirect_to + "\r\n", is_get));
+    return respond(simple_response(
+        faults.status, faults.redirect_to.empty() ? "" : "Location: " + faults.redirect_to + "\r\n", is_get));
 
   // Never serve outside root: refuse any "..", then also check the resolved path (symlinks).
   if (url_path.empty() || url_path[0] != '/' || url_path.find("..") != std::string::npos ||
@@ -574,8 +572,8 @@ void HttpTestServer::handle_connection(int fd) {
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return;  // file shrank or read error: the client sees a short body
     const auto got = static_cast<std::uint64_t>(n);
-    for (auto it = faults.corrupt_offsets.lower_bound(offset);
-         it != faults.corrupt_offsets.end() && *it < offset + got; ++it)
+    for (auto it = faults.corrupt_offsets.lower_bound(offset); it != faults.corrupt_offsets.end() && *it < offset + got;
+         ++it)
       chunk[static_cast<std::size_t>(*it - offset)] ^= static_cast<char>(0xFF);
     if (!send_all(fd, chunk.data(), static_cast<std::size_t>(got), stop)) return;
     sent += got;

@@ -96,8 +96,7 @@ std::optional<Response> request(std::uint16_t port, const std::string& method, c
   const int fd = connect_to(port);
   if (fd < 0) return std::nullopt;
   std::optional<Response> r;
-  if (send_text(fd, method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extra + "\r\n"))
-    r = read_response(fd);
+  if (send_text(fd, method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extra + "\r\n")) r = read_response(fd);
   ::close(fd);
   return r;
 }
@@ -205,9 +204,8 @@ TEST_F(HttpTestServerTest, RangeAtOrPastTheEndGives416) {
 TEST_F(HttpTestServerTest, MissingFilesDirectoriesAndDotDotGive404) {
   write_file(dir_ / "secret.txt", "outside the root");
   HttpTestServer server(root_);
-  for (const std::string path :
-       {"/nope.txt", "/a", "/a/", "/", "/../secret.txt", "/a/../../secret.txt", "/%2e%2e/secret.txt",
-        "/a/../a/b.txt"}) {
+  for (const std::string path : {"/nope.txt", "/a", "/a/", "/", "/../secret.txt", "/a/../../secret.txt",
+                                 "/%2e%2e/secret.txt", "/a/../a/b.txt"}) {
     const auto r = get(server.port(), path);
     ASSERT_TRUE(r) << path;
     EXPECT_EQ(r->status, 404) << path;
@@ -246,7 +244,7 @@ TEST_F(HttpTestServerTest, TruncateOnceCutsOneBodyShortThenServesInFull) {
   r = get(server.port(), "/t.bin");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 200);
-  EXPECT_EQ(r->content_length(), 1000u);  // the full length is announced...
+  EXPECT_EQ(r->content_length(), 1000u);    // the full length is announced...
   EXPECT_EQ(r->body, data.substr(0, 100));  // ...but only 100 bytes arrive
 
   r = get(server.port(), "/t.bin", "bytes=100-");  // the resume is served in full
@@ -386,9 +384,9 @@ TEST_F(HttpTestServerTest, StopIsPromptWithStalledClientsAndIsIdempotent) {
   write_file(root_ / "big.bin", pattern(8'000'000));
   auto server = std::make_unique<HttpTestServer>(root_);
   server->set_delay_ms("/a/b.txt", 60'000);
-  const int silent = connect_to(server->port());            // never sends a request
-  const int not_reading = connect_to(server->port());       // asks for 8 MB and never reads
-  const int waiting = connect_to(server->port());           // waits on a 60 s delay
+  const int silent = connect_to(server->port());       // never sends a request
+  const int not_reading = connect_to(server->port());  // asks for 8 MB and never reads
+  const int waiting = connect_to(server->port());      // waits on a 60 s delay
   ASSERT_GE(silent, 0);
   ASSERT_GE(not_reading, 0);
   ASSERT_GE(waiting, 0);

@@ -21,8 +21,8 @@
 using namespace dpclust;
 using namespace dpclust::datasources;
 namespace fs = std::filesystem;
-using dpclust::testing::input_error;
 using dpclust::testing::HttpTestServer;
+using dpclust::testing::input_error;
 
 namespace {
 
@@ -34,7 +34,6 @@ struct TempDir {
     fs::remove_all(path, ec);
   }
 };
-
 
 // A FIMI-like fixture (each line ends with a space, as the real files do). Its ids were computed with
 // `printf '1 3 5 \n2 4 6 \n' > fx.dat; git hash-object fx.dat; sha256sum fx.dat`.
@@ -101,14 +100,17 @@ struct MultiSite {
   std::unique_ptr<HttpTestServer> server;
   MultiSite(const std::string& sources, const std::vector<std::pair<std::string, std::string>>& files) {
     for (const auto& [path, content] : files) dpclust::testing::write_file(mirror.path / path, content);
-    registry = dpclust::testing::write_file(regdir.path / "registry.yaml", "fx:\n  data_file: fimi/fx.dat\n  sources:\n" + sources);
+    registry = dpclust::testing::write_file(regdir.path / "registry.yaml",
+                                            "fx:\n  data_file: fimi/fx.dat\n  sources:\n" + sources);
     server = std::make_unique<HttpTestServer>(mirror.path);
   }
   std::string data(const std::string& args) const {
-    return "DPCLUST_REGISTRY=" + registry.string() + " " + binary() + " data " + args + " --mirror " + server->url() + " --data-root " +
-           root.path.string() + " --no-progress";
+    return "DPCLUST_REGISTRY=" + registry.string() + " " + binary() + " data " + args + " --mirror " + server->url() +
+           " --data-root " + root.path.string() + " --no-progress";
   }
-  nlohmann::json record() const { return nlohmann::json::parse(read_text_file(root.path / ".dpclust/records/fimi/fx.dat.json")); }
+  nlohmann::json record() const {
+    return nlohmann::json::parse(read_text_file(root.path / ".dpclust/records/fimi/fx.dat.json"));
+  }
 };
 
 // The official source, unpinned (as the FIMI repository's files are), then a pinned copy.
@@ -118,8 +120,12 @@ const std::string kOfficialThenPinned =
     "      citation: fixture\n"
     "      note: the official file has no published checksum\n"
     "    - url: https://raw.githubusercontent.com/someone/copy/0123456789abcdef0123456789abcdef01234567/fx.dat\n"
-    "      sha256: " + kFixtureSha256 + "\n"
-    "      git_blob: " + kFixtureBlob + "\n"
+    "      sha256: " +
+    kFixtureSha256 +
+    "\n"
+    "      git_blob: " +
+    kFixtureBlob +
+    "\n"
     "      size: 14\n";
 const std::string kCopyPath = "raw.githubusercontent.com/someone/copy/0123456789abcdef0123456789abcdef01234567/fx.dat";
 
@@ -141,7 +147,8 @@ TEST(SeveralSources, RegistryReadsTheListAndHoldsTheOfficialSourceToThePinnedChe
   EXPECT_EQ(s.alternatives[0].citation, "fixture");
 
   // A copy pinned only by a git blob id (no sha256 key) is accepted; a malformed id is not.
-  MultiSite blob_only("    - url: https://x.org/fx.dat\n      git_blob: git-blob:" + kFixtureBlob + "\n      citation: c\n", {});
+  MultiSite blob_only(
+      "    - url: https://x.org/fx.dat\n      git_blob: git-blob:" + kFixtureBlob + "\n      citation: c\n", {});
   const auto b = load_sources(blob_only.registry);
   EXPECT_EQ(b[0].inputs[0].git_blob, kFixtureBlob);
   EXPECT_TRUE(b[0].inputs[0].sha256.empty());
@@ -230,10 +237,12 @@ TEST(SeveralSources, ParticipantFilesPinnedByGitBlobIdsAreSelectedByRowsWithoutA
   const std::string base = "raw.githubusercontent.com/a/b/0123456789abcdef0123456789abcdef01234567/";
   const std::string sources =
       "    - inputs:\n        - url: https://uci.example.org/har70.zip\n          sha256: unpinned\n"
-      "      members: [501.csv, 502.csv]\n      options: {select_rows: \"2\"}\n      derive: har70\n      sha256: unpinned\n"
+      "      members: [501.csv, 502.csv]\n      options: {select_rows: \"2\"}\n      derive: har70\n      sha256: "
+      "unpinned\n"
       "      citation: fixture\n      note: unpinned fixture\n"
-      "    - inputs:\n        - url: https://" + base + "501.csv\n          git_blob: " + git_blob_hex(p1) + "\n" +
-      "        - url: https://" + base + "502.csv\n          git_blob: " + git_blob_hex(p2) + "\n" +
+      "    - inputs:\n        - url: https://" +
+      base + "501.csv\n          git_blob: " + git_blob_hex(p1) + "\n" + "        - url: https://" + base +
+      "502.csv\n          git_blob: " + git_blob_hex(p2) + "\n" +
       "      options: {select_rows: \"2\"}\n      derive: har70\n      sha256: unpinned\n";
   MultiSite site(sources, {{base + "501.csv", p1}, {base + "502.csv", p2}});
   const auto fetch = sh(site.data("fetch fx"));

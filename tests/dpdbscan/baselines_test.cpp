@@ -87,7 +87,8 @@ TEST(DpKmeans, LedgerAddsUpAndLargeBudgetFindsBlobs) {
         // diffprivlib as it runs: the shares exchanged, 0.905 of epsilon drawn in d = 2, the rest unspent.
         EXPECT_EQ(static_cast<std::int64_t>(ledger.entries().size()), 3 * r.iterations + 1);
         EXPECT_NEAR(r.epsilon_sum / r.epsilon_count, e0, 1e-12);
-        EXPECT_NEAR(static_cast<double>(r.iterations) * (r.epsilon_count + 2 * r.epsilon_sum), 20.0 * 0.90505499048067, 1e-9);
+        EXPECT_NEAR(static_cast<double>(r.iterations) * (r.epsilon_count + 2 * r.epsilon_sum), 20.0 * 0.90505499048067,
+                    1e-9);
         EXPECT_NEAR(r.epsilon_unspent, 20.0 * (1 - 0.90505499048067), 1e-9);
         EXPECT_EQ(ledger.entries().back().mechanism, "unspent");
       }
@@ -229,7 +230,9 @@ TEST(DpKmeans, SumSensitivityCoversARecordFarFromZero) {
       if (e.step.find("sums") != std::string::npos) {
         recorded.push_back(e.sensitivity);
         EXPECT_EQ(e.sensitivity_norm, "l1");
-        EXPECT_EQ(e.mechanism, v == KmeansVariant::dplloyd ? "snapping_laplace" : "bounded_laplace (Holohan et al. 2018; diffprivlib, floating point)");
+        EXPECT_EQ(e.mechanism, v == KmeansVariant::dplloyd
+                                   ? "snapping_laplace"
+                                   : "bounded_laplace (Holohan et al. 2018; diffprivlib, floating point)");
       }
     ASSERT_EQ(recorded.size(), 2u);
     // The change of the released sums between the neighbours without noise: the true sensitivity.
@@ -556,8 +559,8 @@ TEST(Pairwise, SensitivityIsThatOfReplacingOnePoint) {
 // The plain per-pair loop (the reference the blocked one must equal): clamp both points for every pair, one draw per
 // pair in row-major order, then scikit-learn's expansion. The hoisted loop of pairwise.cpp must give the
 // same labels and core points and consume the generator identically.
-PairwiseResult reference_pairwise(const double* coords, std::size_t n, const Bounds& bounds, const PairwiseOptions& o, Rng& rng,
-                                  BudgetLedger& ledger) {
+PairwiseResult reference_pairwise(const double* coords, std::size_t n, const Bounds& bounds, const PairwiseOptions& o,
+                                  Rng& rng, BudgetLedger& ledger) {
   const std::size_t d = bounds.dims();
   PairwiseResult r;
   double diam2 = 0;
@@ -565,8 +568,8 @@ PairwiseResult reference_pairwise(const double* coords, std::size_t n, const Bou
   r.diameter = std::sqrt(diam2);
   r.sensitivity = o.per_entry_sensitivity ? r.diameter : static_cast<double>(n - 1) * r.diameter;
   const double bound_units = std::min(std::max(r.diameter / r.sensitivity, 4.0 / o.epsilon), 0x1p45 / o.epsilon);
-  const privacy::RealMechanism mech =
-      privacy::RealMechanism::laplace(ledger, o.sampler, r.sensitivity, o.epsilon, bound_units * r.sensitivity, "reference");
+  const privacy::RealMechanism mech = privacy::RealMechanism::laplace(ledger, o.sampler, r.sensitivity, o.epsilon,
+                                                                      bound_units * r.sensitivity, "reference");
   std::vector<std::vector<char>> adj(n, std::vector<char>(n, 0));
   for (std::size_t i = 0; i < n; ++i) {
     adj[i][i] = 1;
@@ -612,7 +615,8 @@ TEST(Pairwise, HoistedLoopEqualsOriginalPerPairLoop) {
   for (privacy::Sampler s : {privacy::Sampler::secure, privacy::Sampler::textbook})
     for (const bool entry : {false, true})
       for (const double eps : {1.0, 3e3, 1e4, 1e13}) {
-        SCOPED_TRACE(std::string(privacy::to_string(s)) + (entry ? " entry" : " matrix") + " eps=" + std::to_string(eps));
+        SCOPED_TRACE(std::string(privacy::to_string(s)) + (entry ? " entry" : " matrix") +
+                     " eps=" + std::to_string(eps));
         PairwiseOptions o;
         o.alpha = 0.6;
         o.min_pts = 5;

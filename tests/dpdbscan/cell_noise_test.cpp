@@ -1,6 +1,7 @@
 // DP-DBSCAN's histograms draw each cell's noise from the ChaCha20 stream addressed by the cell
-// (core/cell_streams.hpp): in secure mode every noise word comes from ChaCha20 keyed by the OS, the naive histogram does not depend on the thread count, and the linear-time histogram gives an
-// occupied cell exactly the noise the naive one gives it (Theorem 6.1, cell by cell).
+// (core/cell_streams.hpp): in secure mode every noise word comes from ChaCha20 keyed by the OS, the naive histogram
+// does not depend on the thread count, and the linear-time histogram gives an occupied cell exactly the noise the naive
+// one gives it (Theorem 6.1, cell by cell).
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -53,7 +54,8 @@ TEST(CellNoise, NaiveHistogramIsTheSameOnOneAndTwoThreads) {
   ASSERT_GT(g.universe, 3 * kNoiseChunk);
   const CellCounts c = count_cells(g, pts.data(), 3000, true);
   BudgetLedger ledger(1.0);
-  const privacy::CountMechanism m = histogram_mechanism(ledger, NoiseKind::laplace, privacy::Sampler::secure, 1.0, 0.0, false, "h", "");
+  const privacy::CountMechanism m =
+      histogram_mechanism(ledger, NoiseKind::laplace, privacy::Sampler::secure, 1.0, 0.0, false, "h", "");
   const CellStreams streams(seeded_chacha_key(21), kHistogramNoiseLane, Randomness::seeded);
   const int threads = omp_get_max_threads();
   omp_set_num_threads(1);
@@ -68,7 +70,8 @@ TEST(CellNoise, LinearHistogramGivesOccupiedCellsTheNaiveNoise) {
   const std::vector<double> pts = blob_points(3000);
   const CellGrid g = make_grid(Bounds{{0, 0}, {10, 10}}, 0.05, 4.0);
   BudgetLedger ledger(1.0);
-  const privacy::CountMechanism m = histogram_mechanism(ledger, NoiseKind::laplace, privacy::Sampler::secure, 1.0, 0.0, false, "h", "");
+  const privacy::CountMechanism m =
+      histogram_mechanism(ledger, NoiseKind::laplace, privacy::Sampler::secure, 1.0, 0.0, false, "h", "");
   const CellStreams streams(seeded_chacha_key(8), kHistogramNoiseLane, Randomness::seeded);
   const CellCounts dense = count_cells(g, pts.data(), 3000, true), sparse = count_cells(g, pts.data(), 3000, false);
   const NoisyHistogram naive = naive_histogram(dense, m, streams);

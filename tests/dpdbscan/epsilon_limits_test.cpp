@@ -14,8 +14,8 @@
 #include "core/error.hpp"
 #include "core/method.hpp"
 #include "dpdbscan/dp_kmeans.hpp"
-#include "dpdbscan/register.hpp"
 #include "dpdbscan/noise.hpp"
+#include "dpdbscan/register.hpp"
 
 namespace dpclust::dpdbscan {
 namespace {
@@ -99,7 +99,7 @@ TEST(EpsilonLimits, DpKmeansAcceptsJustAboveAndRefusesJustBelowItsSecureLimit) {
         EXPECT_NEAR(number_after(msg, " is below "), c.expected_min, 1e-5 * c.expected_min) << msg;
         EXPECT_NEAR(number_after(msg, "use epsilon >= "), c.expected_min, 1e-5 * c.expected_min) << msg;
         EXPECT_GE(number_after(msg, "use epsilon >= "), c.expected_min) << msg;  // the printed limit is accepted
-        EXPECT_TRUE(ledger.entries().empty());  // nothing charged, nothing drawn
+        EXPECT_TRUE(ledger.entries().empty());                                   // nothing charged, nothing drawn
       } catch (const std::exception& e) {
         ADD_FAILURE() << "not an InputError: " << e.what();
       }
@@ -121,7 +121,8 @@ TEST(EpsilonLimits, DpKmeansCheckShapeRefusesInValidation) {
     EXPECT_NEAR(number_after(e.what(), " is below "), limit, 1e-5 * limit) << e.what();
     EXPECT_NE(std::string(e.what()).find("sampler: textbook"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(m.check_shape(with_defaults(m, {{"k", std::int64_t{2}}, {"epsilon", limit * (1 - 1e-9)}}), shape), InputError);
+  EXPECT_THROW(m.check_shape(with_defaults(m, {{"k", std::int64_t{2}}, {"epsilon", limit * (1 - 1e-9)}}), shape),
+               InputError);
   // Just above, and the paper's 1/n^2 for Cluto's 8,000 points (shipped configs use 1.5625e-8).
   EXPECT_NO_THROW(m.check_shape(with_defaults(m, {{"k", std::int64_t{2}}, {"epsilon", limit * (1 + 1e-9)}}), shape));
   EXPECT_NO_THROW(m.check_shape(with_defaults(m, {{"k", std::int64_t{2}}, {"epsilon", 1.5625e-8}}), shape));
@@ -169,7 +170,8 @@ TEST(EpsilonLimits, DpDbscanGaussianSecureLimit) {
     }
     BudgetLedger ledger(1.0, 1e-3);
     try {
-      histogram_mechanism(ledger, NoiseKind::gaussian, privacy::Sampler::secure, limit * (1 - 1e-9), delta, bounded, "h", "n");
+      histogram_mechanism(ledger, NoiseKind::gaussian, privacy::Sampler::secure, limit * (1 - 1e-9), delta, bounded,
+                          "h", "n");
       ADD_FAILURE() << "accepted";
     } catch (const InputError& e) {
       EXPECT_NEAR(number_after(e.what(), " is below "), limit, 1e-5 * limit) << e.what();
@@ -182,8 +184,12 @@ TEST(EpsilonLimits, DpDbscanGaussianSecureLimit) {
   const MethodInfo& m = dp_dbscan_method_info();
   DataShape shape;
   const auto params = [&](double eps, const char* sampler) {
-    return with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{7}}, {"noise", std::string("gaussian")}, {"delta", 1e-6},
-                             {"epsilon", eps}, {"sampler", std::string(sampler)}});
+    return with_defaults(m, {{"alpha", 0.2},
+                             {"min_pts", std::int64_t{7}},
+                             {"noise", std::string("gaussian")},
+                             {"delta", 1e-6},
+                             {"epsilon", eps},
+                             {"sampler", std::string(sampler)}});
   };
   EXPECT_THROW(m.check_shape(params(1e-6, "secure"), shape), InputError);
   EXPECT_NO_THROW(m.check_shape(params(5.06e-6, "secure"), shape));

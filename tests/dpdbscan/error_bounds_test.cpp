@@ -21,11 +21,14 @@ TEST(ErrorBounds, PaperWorkedExample) {
   EXPECT_NEAR(gamma_laplace(1.0, 1.0 / 3.0, 21, 1000), 38.2, 0.05);
   EXPECT_NEAR(gamma_geometric(1.0, 1.0 / 3.0, 21, 1000), 252.0, 0.5);
   const auto lap = mech(NoiseKind::laplace, 1.0), geo = mech(NoiseKind::geometric, 1.0);
-  EXPECT_DOUBLE_EQ(gamma_noise(NoiseKind::laplace, lap, 1.0, 1.0 / 3.0, 21, 1000), gamma_laplace(1.0, 1.0 / 3.0, 21, 1000));
-  EXPECT_DOUBLE_EQ(gamma_noise(NoiseKind::geometric, geo, 1.0, 1.0 / 3.0, 21, 1000), gamma_geometric(1.0, 1.0 / 3.0, 21, 1000));
+  EXPECT_DOUBLE_EQ(gamma_noise(NoiseKind::laplace, lap, 1.0, 1.0 / 3.0, 21, 1000),
+                   gamma_laplace(1.0, 1.0 / 3.0, 21, 1000));
+  EXPECT_DOUBLE_EQ(gamma_noise(NoiseKind::geometric, geo, 1.0, 1.0 / 3.0, 21, 1000),
+                   gamma_geometric(1.0, 1.0 / 3.0, 21, 1000));
   // The secure discrete Laplace keeps Gamma_Lap (its MGF is below the Laplace one; next test).
   const auto dlap = mech(NoiseKind::laplace, 1.0, 0, false, privacy::Sampler::secure);
-  EXPECT_DOUBLE_EQ(gamma_noise(NoiseKind::laplace, dlap, 1.0, 1.0 / 3.0, 21, 1000), gamma_laplace(1.0, 1.0 / 3.0, 21, 1000));
+  EXPECT_DOUBLE_EQ(gamma_noise(NoiseKind::laplace, dlap, 1.0, 1.0 / 3.0, 21, 1000),
+                   gamma_laplace(1.0, 1.0 / 3.0, 21, 1000));
   // geometric is always the exact discrete Laplace, whatever the requested sampler.
   EXPECT_EQ(geo.sampler(), privacy::Sampler::secure);
 }
@@ -63,8 +66,8 @@ TEST(ErrorBounds, GaussianMatchesPaperFormula) {
 
 TEST(ErrorBounds, BoundedDpDoublesTheLaplaceBound) {
   const auto unb = mech(NoiseKind::laplace, 1.0), bnd = mech(NoiseKind::laplace, 1.0, 0, true);
-  EXPECT_NEAR(gamma_noise(NoiseKind::laplace, bnd, 1.0, 0.5, 21, 1e4), 2 * gamma_noise(NoiseKind::laplace, unb, 1.0, 0.5, 21, 1e4),
-              1e-9);
+  EXPECT_NEAR(gamma_noise(NoiseKind::laplace, bnd, 1.0, 0.5, 21, 1e4),
+              2 * gamma_noise(NoiseKind::laplace, unb, 1.0, 0.5, 21, 1e4), 1e-9);
 }
 
 TEST(ErrorBounds, FollowTheNoiseScale) {
@@ -76,7 +79,8 @@ TEST(ErrorBounds, FollowTheNoiseScale) {
     EXPECT_NEAR(default_theta(kind, m, 0.5, 1e6, 1e3), 0.5 * default_theta(kind, m, 1.0, 1e6, 1e3), 1e-12);
   }
   const auto l = mech(NoiseKind::laplace, 1.0);
-  EXPECT_NEAR(gamma_noise(NoiseKind::laplace, l, 0.5, 0.5, 21, 1e6), 0.5 * gamma_noise(NoiseKind::laplace, l, 1.0, 0.5, 21, 1e6), 1e-9);
+  EXPECT_NEAR(gamma_noise(NoiseKind::laplace, l, 0.5, 0.5, 21, 1e6),
+              0.5 * gamma_noise(NoiseKind::laplace, l, 1.0, 0.5, 21, 1e6), 1e-9);
   const auto g = mech(NoiseKind::gaussian, 0.5, 1e-6);
   EXPECT_EQ(gamma_noise(NoiseKind::gaussian, g, 0.0, 0.5, 21, 1e6), 0.0);
   EXPECT_EQ(default_theta(NoiseKind::gaussian, g, 0.0, 1e6, 1e3), 0.0);
@@ -99,9 +103,11 @@ TEST(ErrorBounds, ThetaAndTheorem71) {
   // Theorem 7.1: tau = 2 (kappa theta + Gamma_Lap) with theta = ln(|X|/n)/eps.
   const double eps = 1, beta = 0.5, kappa = 21, X = 4.4e6, n = 1e5;
   const auto l1 = mech(NoiseKind::laplace, eps);
-  const double tau = 2 * (kappa * default_theta(NoiseKind::laplace, l1, 1.0, X, n) + gamma_noise(NoiseKind::laplace, l1, 1.0, beta, kappa, X));
+  const double tau = 2 * (kappa * default_theta(NoiseKind::laplace, l1, 1.0, X, n) +
+                          gamma_noise(NoiseKind::laplace, l1, 1.0, beta, kappa, X));
   const double L = std::log(2 * X / beta);
-  EXPECT_NEAR(tau, 2 * kappa / eps * std::log(X / n) + 4 * std::sqrt(2.0) / eps * std::max(std::sqrt(kappa * L), L), 1e-9);
+  EXPECT_NEAR(tau, 2 * kappa / eps * std::log(X / n) + 4 * std::sqrt(2.0) / eps * std::max(std::sqrt(kappa * L), L),
+              1e-9);
 }
 
 }  // namespace

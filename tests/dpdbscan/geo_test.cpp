@@ -47,17 +47,19 @@ TEST(Geo, ProjectedCabsLikePointsGiveSpansInKilometres) {
                       "experiment: geo\nseed: 1\ntrials: 1\noutput: {release: true}\n"
                       "datasets:\n"
                       "  - name: pts\n"
-                      "    file: " + (dir / "points.csv").string() + "\n"
-                      "    columns: [lon, lat]\n"
-                      "    label: none\n"
-                      "    bounds: [[-122.48, -122.38], [37.72, 37.82]]\n"
-                      "    project: {lon: lon, lat: lat, ref_lat: 37.8}\n"
-                      "    params: {alpha: 0.02, min_pts: 50}\n"
-                      "methods:\n"
-                      "  - {method: dp_dbscan, params: {epsilon: 5.0}}\n"
-                      "metrics: [n_clusters]\n");
-  const std::string cmd = bin.string() + " run " + (dir / "geo.yaml").string() + " --out " + (dir / "out").string() + " > " +
-                          (dir / "log.txt").string() + " 2>&1";
+                      "    file: " +
+                          (dir / "points.csv").string() +
+                          "\n"
+                          "    columns: [lon, lat]\n"
+                          "    label: none\n"
+                          "    bounds: [[-122.48, -122.38], [37.72, 37.82]]\n"
+                          "    project: {lon: lon, lat: lat, ref_lat: 37.8}\n"
+                          "    params: {alpha: 0.02, min_pts: 50}\n"
+                          "methods:\n"
+                          "  - {method: dp_dbscan, params: {epsilon: 5.0}}\n"
+                          "metrics: [n_clusters]\n");
+  const std::string cmd = bin.string() + " run " + (dir / "geo.yaml").string() + " --out " + (dir / "out").string() +
+                          " > " + (dir / "log.txt").string() + " 2>&1";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << std::ifstream(dir / "log.txt").rdbuf();
   std::ifstream in(dir / "out" / "geo" / "results.json");
   ASSERT_TRUE(in.good());
@@ -75,11 +77,12 @@ TEST(Geo, ProjectedCabsLikePointsGiveSpansInKilometres) {
   const nlohmann::json& spans = trial["release"]["spans"];
   ASSERT_EQ(spans.size(), 2u);
   for (double lon : {lon_a, lon_b}) {
-    const double x = grid["lo"][0].get<double>() + (lon + 122.48) * kx, y = grid["lo"][1].get<double>() + (lat - 37.72) * ky;
+    const double x = grid["lo"][0].get<double>() + (lon + 122.48) * kx,
+                 y = grid["lo"][1].get<double>() + (lat - 37.72) * ky;
     int hits = 0;
     for (const auto& s : spans)
-      hits += x >= s["bbox"][0][0].get<double>() && x <= s["bbox"][0][1].get<double>() && y >= s["bbox"][1][0].get<double>() &&
-              y <= s["bbox"][1][1].get<double>();
+      hits += x >= s["bbox"][0][0].get<double>() && x <= s["bbox"][0][1].get<double>() &&
+              y >= s["bbox"][1][0].get<double>() && y <= s["bbox"][1][1].get<double>();
     EXPECT_EQ(hits, 1) << "lon " << lon;
   }
   // The spans are a few cells of 14 m, not the whole kilometre between the clumps.

@@ -96,7 +96,7 @@ TEST(Grid, CellsCodesAndBoxes) {
 TEST(Grid, RefusesUniversesBeyond64BitCodes) {
   Bounds b{{0.0, 0.0, 0.0}, {1e6, 1e6, 1e6}};
   EXPECT_THROW(make_grid(b, 1e-4, 4.0), InputError);  // (1.7e10)^3 cells
-  EXPECT_NO_THROW(make_grid(b, 10.0, 4.0));            // (1.7e5)^3 = 5.2e15 cells
+  EXPECT_NO_THROW(make_grid(b, 10.0, 4.0));           // (1.7e5)^3 = 5.2e15 cells
 }
 
 TEST(Grid, UniverseAtTheLimit) {
@@ -135,11 +135,11 @@ TEST(Neighbourhood, HugeKappaIsRefusedBeforeStoringOffsets) {
     }
   };
   expect_refused(40, 4.0);
-  expect_refused(15, 1e6);     // 3^15 > 10^7 whatever eta
-  expect_refused(1, 1e-7);     // 1-D, about 8e7 offsets
-  expect_refused(2, 1e-300);   // unbounded
+  expect_refused(15, 1e6);    // 3^15 > 10^7 whatever eta
+  expect_refused(1, 1e-7);    // 1-D, about 8e7 offsets
+  expect_refused(2, 1e-300);  // unbounded
   expect_refused(3, 0.01);
-  EXPECT_EQ(alpha_neighbourhood(2, 4.0).kappa(), 21u);  // the paper's value is unchanged
+  EXPECT_EQ(alpha_neighbourhood(2, 4.0).kappa(), 21u);    // the paper's value is unchanged
   EXPECT_EQ(alpha_neighbourhood(8, 1e6).kappa(), 6561u);  // 3^8: only the gap-0 offsets
 }
 

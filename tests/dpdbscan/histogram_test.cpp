@@ -40,7 +40,8 @@ double ks_statistic(std::vector<double> a, std::vector<double> b) {
     const double x = std::min(a[i], b[j]);
     while (i < a.size() && a[i] <= x) ++i;
     while (j < b.size() && b[j] <= x) ++j;
-    dmax = std::max(dmax, std::fabs(static_cast<double>(i) / static_cast<double>(a.size()) - static_cast<double>(j) / static_cast<double>(b.size())));
+    dmax = std::max(dmax, std::fabs(static_cast<double>(i) / static_cast<double>(a.size()) -
+                                    static_cast<double>(j) / static_cast<double>(b.size())));
   }
   return dmax;
 }
@@ -66,7 +67,8 @@ struct ChiSquare {
   double statistic = 0, critical = 0;
   std::size_t df = 0;
 };
-ChiSquare chi_square_two_sample(const std::vector<double>& a, const std::vector<double>& b, std::int64_t k0, double alpha) {
+ChiSquare chi_square_two_sample(const std::vector<double>& a, const std::vector<double>& b, std::int64_t k0,
+                                double alpha) {
   std::map<std::int64_t, double> ca, cb;
   for (double v : a) ca[static_cast<std::int64_t>(v)] += 1;
   for (double v : b) cb[static_cast<std::int64_t>(v)] += 1;
@@ -90,7 +92,8 @@ ChiSquare chi_square_two_sample(const std::vector<double>& a, const std::vector<
     r.statistic += (xa - ea) * (xa - ea) / ea + (xb - eb) * (xb - eb) / eb;
   }
   r.df = cells.size() - 1;
-  r.critical = boost::math::quantile(boost::math::complement(boost::math::chi_squared(static_cast<double>(r.df)), alpha));
+  r.critical =
+      boost::math::quantile(boost::math::complement(boost::math::chi_squared(static_cast<double>(r.df)), alpha));
   return r;
 }
 
@@ -114,7 +117,8 @@ ChiSquare chi_square_tail_fit(const std::vector<double>& a, std::int64_t k, doub
   }
   r.statistic += (rest_obs - n * rest_p) * (rest_obs - n * rest_p) / (n * rest_p);
   r.df = cells;  // cells + 1 bins, no fitted parameter
-  r.critical = boost::math::quantile(boost::math::complement(boost::math::chi_squared(static_cast<double>(r.df)), alpha));
+  r.critical =
+      boost::math::quantile(boost::math::complement(boost::math::chi_squared(static_cast<double>(r.df)), alpha));
   return r;
 }
 
@@ -182,30 +186,40 @@ void compare(NoiseKind kind, Sampler sampler, double eps, double delta) {
   };
   // Number of cells released (above theta): same mean within 4.5 standard errors of the difference.
   const double se = std::sqrt((sd(naive.released_counts) * sd(naive.released_counts) +
-                               sd(linear.released_counts) * sd(linear.released_counts)) / trials);
+                               sd(linear.released_counts) * sd(linear.released_counts)) /
+                              trials);
   EXPECT_NEAR(mean(naive.released_counts), mean(linear.released_counts), 4.5 * se)
       << "naive " << mean(naive.released_counts) << " linear " << mean(linear.released_counts);
   // Expected released empty cells: M p.
   const double Mp = static_cast<double>(X - c.occupied) * noise.tail_probability(theta);
   EXPECT_NEAR(static_cast<double>(linear.empty_values.size()) / trials, Mp, 4.5 * std::sqrt(Mp / trials));
   // Released values of empty and of occupied cells: same distributions.
-  EXPECT_LT(ks_statistic(naive.empty_values, linear.empty_values), ks_critical(naive.empty_values.size(), linear.empty_values.size()));
+  EXPECT_LT(ks_statistic(naive.empty_values, linear.empty_values),
+            ks_critical(naive.empty_values.size(), linear.empty_values.size()));
   EXPECT_LT(ks_statistic(naive.occupied_values, linear.occupied_values),
             ks_critical(naive.occupied_values.size(), linear.occupied_values.size()));
   if (sampler == Sampler::secure || kind == NoiseKind::geometric) {
     // Integers, and the same law of the released empty-cell values (chi-square, level 1e-3).
-    EXPECT_TRUE(all_integers(naive.empty_values) && all_integers(linear.empty_values) && all_integers(linear.occupied_values));
-    const ChiSquare cs = chi_square_two_sample(naive.empty_values, linear.empty_values, static_cast<std::int64_t>(std::ceil(theta)), 1e-3);
+    EXPECT_TRUE(all_integers(naive.empty_values) && all_integers(linear.empty_values) &&
+                all_integers(linear.occupied_values));
+    const ChiSquare cs = chi_square_two_sample(naive.empty_values, linear.empty_values,
+                                               static_cast<std::int64_t>(std::ceil(theta)), 1e-3);
     EXPECT_GE(cs.df, 2u);
     EXPECT_LT(cs.statistic, cs.critical) << "df " << cs.df;
   }
 }
 
 TEST(LinearHistogram, MatchesNaiveInDistributionLaplace) { compare(NoiseKind::laplace, Sampler::textbook, 1.0, 0); }
-TEST(LinearHistogram, MatchesNaiveInDistributionDiscreteLaplace) { compare(NoiseKind::laplace, Sampler::secure, 1.0, 0); }
+TEST(LinearHistogram, MatchesNaiveInDistributionDiscreteLaplace) {
+  compare(NoiseKind::laplace, Sampler::secure, 1.0, 0);
+}
 TEST(LinearHistogram, MatchesNaiveInDistributionGeometric) { compare(NoiseKind::geometric, Sampler::textbook, 1.0, 0); }
-TEST(LinearHistogram, MatchesNaiveInDistributionGaussian) { compare(NoiseKind::gaussian, Sampler::textbook, 0.9, 1e-3); }
-TEST(LinearHistogram, MatchesNaiveInDistributionDiscreteGaussian) { compare(NoiseKind::gaussian, Sampler::secure, 0.9, 1e-3); }
+TEST(LinearHistogram, MatchesNaiveInDistributionGaussian) {
+  compare(NoiseKind::gaussian, Sampler::textbook, 0.9, 1e-3);
+}
+TEST(LinearHistogram, MatchesNaiveInDistributionDiscreteGaussian) {
+  compare(NoiseKind::gaussian, Sampler::secure, 0.9, 1e-3);
+}
 
 TEST(LinearHistogram, SecureBranchesReleaseTheSameIntegersAboveTheta) {
   // Alg. 2's two branches under the secure sampler: an occupied cell of count 0 (listed in F with x = 0,
@@ -213,8 +227,8 @@ TEST(LinearHistogram, SecureBranchesReleaseTheSameIntegersAboveTheta) {
   // must release integers >= ceil(theta) with Pr[z] = Pr[Z = z | Z >= ceil(theta)] = (1 - q) q^(z - k).
   // Checked by a two-sample chi-square test between the branches and a goodness-of-fit test of each
   // branch to the exact law, each at level 1e-3 (false-alarm rate <= 3e-3 in all; fixed seeds).
-  const std::size_t K = 4000;      // listed cells of count 0
-  const std::uint64_t X = 44000;   // universe: 40000 empty cells
+  const std::size_t K = 4000;     // listed cells of count 0
+  const std::uint64_t X = 44000;  // universe: 40000 empty cells
   CellCounts c;
   c.dense = false;
   c.universe = X;
@@ -232,7 +246,8 @@ TEST(LinearHistogram, SecureBranchesReleaseTheSameIntegersAboveTheta) {
   for (int t = 0; t < 150; ++t) {
     Rng rng(77 + static_cast<std::uint64_t>(t));
     const NoisyHistogram h = linear_histogram(c, m, theta, cell_noise(rng), rng);
-    for (std::size_t i = 0; i < h.codes.size(); ++i) (listed[h.codes[i]] ? from_occupied : from_empty).push_back(h.values[i]);
+    for (std::size_t i = 0; i < h.codes.size(); ++i)
+      (listed[h.codes[i]] ? from_occupied : from_empty).push_back(h.values[i]);
   }
   ASSERT_GT(from_occupied.size(), 3000u);
   ASSERT_GT(from_empty.size(), 30000u);
@@ -310,7 +325,8 @@ TEST(Noise, TailDrawsMatchRejection) {
     Sampler sampler;
     double eps, delta, theta;
   };
-  for (const Case& cs : {Case{NoiseKind::laplace, Sampler::textbook, 1.0, 0, 1.5}, Case{NoiseKind::laplace, Sampler::secure, 1.0, 0, 1.5},
+  for (const Case& cs : {Case{NoiseKind::laplace, Sampler::textbook, 1.0, 0, 1.5},
+                         Case{NoiseKind::laplace, Sampler::secure, 1.0, 0, 1.5},
                          Case{NoiseKind::geometric, Sampler::textbook, 0.7, 0, 2.3},
                          Case{NoiseKind::gaussian, Sampler::textbook, 0.8, 1e-2, 2.0},
                          Case{NoiseKind::gaussian, Sampler::secure, 0.8, 1e-2, 9.0}}) {
@@ -347,7 +363,8 @@ TEST(LinearHistogram, HugeUniverseSparseRunsInOrderN) {
     const privacy::CountMechanism noise = mech(NoiseKind::laplace, s, 1.0);
     Rng rng(5);
     const NoisyHistogram h =
-        linear_histogram(c, noise, default_theta(NoiseKind::laplace, noise, 1.0, static_cast<double>(g.universe), 1000), cell_noise(rng), rng);
+        linear_histogram(c, noise, default_theta(NoiseKind::laplace, noise, 1.0, static_cast<double>(g.universe), 1000),
+                         cell_noise(rng), rng);
     EXPECT_LT(h.sampled_empty, 1000u);
     EXPECT_GT(h.sampled_empty, 300u);  // mean 500 (textbook), 532 (secure: Pr[Z >= 35])
     EXPECT_EQ(h.codes.size(), h.released);

@@ -65,15 +65,17 @@ TEST(Methods, DpDbscanSaysWhenItCannotFindAnything) {
   const MethodInfo& m = dp_dbscan_method_info();
   BudgetLedger ledger(1.0);
   Rng rng(3);
-  const MethodResult none = m.make()->run(d, with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{5000}}}), rng, ledger);
+  const MethodResult none =
+      m.make()->run(d, with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{5000}}}), rng, ledger);
   ASSERT_EQ(none.notes.size(), 1u);
   EXPECT_NE(none.notes[0].find("finds nothing by construction"), std::string::npos) << none.notes[0];
   // Without n_public the true n (2000) is not printed: the note names it in words.
   EXPECT_NE(none.notes[0].find("exceeds the number of points n"), std::string::npos) << none.notes[0];
   EXPECT_EQ(none.notes[0].find("2000"), std::string::npos) << none.notes[0];
   BudgetLedger l1(1.0);
-  const MethodResult declared =
-      m.make()->run(d, with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{5000}}, {"n_public", std::int64_t{2100}}}), rng, l1);
+  const MethodResult declared = m.make()->run(
+      d, with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{5000}}, {"n_public", std::int64_t{2100}}}), rng,
+      l1);
   ASSERT_EQ(declared.notes.size(), 1u);
   EXPECT_NE(declared.notes[0].find("exceeds n_public = 2100"), std::string::npos) << declared.notes[0];
   EXPECT_EQ(none.diagnostics["spans"], 0);
@@ -109,7 +111,8 @@ TEST(Methods, DpDbscanRunLedgerReleaseAndDeterminism) {
       bool inside = false;
       for (const auto& box : rel[static_cast<std::size_t>(r.labels[i])]["boxes"]) {
         bool in = true;
-        for (std::size_t j = 0; j < 2; ++j) in &= d.coords[2 * i + j] >= box[j][0].get<double>() && d.coords[2 * i + j] < box[j][1].get<double>();
+        for (std::size_t j = 0; j < 2; ++j)
+          in &= d.coords[2 * i + j] >= box[j][0].get<double>() && d.coords[2 * i + j] < box[j][1].get<double>();
         inside |= in;
       }
       EXPECT_TRUE(inside) << "point " << i;
@@ -128,8 +131,11 @@ TEST(Methods, GaussianSpendsDeltaAndOtherNoisesLeaveItUnused) {
   const Dataset d = two_blobs();
   const MethodInfo& m = dp_dbscan_method_info();
   {
-    const ParamSet p = with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{7}}, {"noise", std::string("gaussian")},
-                                         {"epsilon", 0.9}, {"delta", 1e-5}});
+    const ParamSet p = with_defaults(m, {{"alpha", 0.2},
+                                         {"min_pts", std::int64_t{7}},
+                                         {"noise", std::string("gaussian")},
+                                         {"epsilon", 0.9},
+                                         {"delta", 1e-5}});
     BudgetLedger ledger(0.9, 1e-5);
     Rng rng(1);
     m.make()->run(d, p, rng, ledger);
@@ -155,8 +161,12 @@ TEST(Methods, LinearHistogramEntrySaysTheBinomialIsExactWhenSecure) {
   for (const std::string noise : {"laplace", "geometric"})
     for (const std::string sampler : {"secure", "textbook"}) {
       SCOPED_TRACE(noise + " " + sampler);
-      const ParamSet p = with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{7}}, {"histogram", std::string("linear")},
-                                           {"noise", noise}, {"sampler", sampler}, {"n_public", std::int64_t{2000}}});
+      const ParamSet p = with_defaults(m, {{"alpha", 0.2},
+                                           {"min_pts", std::int64_t{7}},
+                                           {"histogram", std::string("linear")},
+                                           {"noise", noise},
+                                           {"sampler", sampler},
+                                           {"n_public", std::int64_t{2000}}});
       BudgetLedger ledger(1.0);
       Rng rng(6);
       m.make()->run(d, p, rng, ledger);
@@ -170,7 +180,9 @@ TEST(Methods, LinearHistogramEntrySaysTheBinomialIsExactWhenSecure) {
 }
 
 // The trial's ledger as the runner builds it: the method's declared relation.
-BudgetLedger ledger_for(const MethodInfo& m, double eps, double delta = 0) { return BudgetLedger(eps, delta, m.relation); }
+BudgetLedger ledger_for(const MethodInfo& m, double eps, double delta = 0) {
+  return BudgetLedger(eps, delta, m.relation);
+}
 
 bool has_note(const MethodResult& r, const std::string& what) {
   for (const auto& s : r.non_private_notes)
@@ -190,10 +202,14 @@ TEST(Methods, DpDbscanFlagsTheTrueNOnlyWhenItShapesTheRelease) {
     std::int64_t n_public;
     bool flagged;
   };
-  for (const Case& c : {Case{"naive", -1.0, 0, false}, Case{"linear", 2.0, 0, false}, Case{"linear", -1.0, 0, true},
-                        Case{"auto", -1.0, 0, true}, Case{"linear", -1.0, 2000, false}, Case{"auto", -1.0, 2000, false}}) {
+  for (const Case& c :
+       {Case{"naive", -1.0, 0, false}, Case{"linear", 2.0, 0, false}, Case{"linear", -1.0, 0, true},
+        Case{"auto", -1.0, 0, true}, Case{"linear", -1.0, 2000, false}, Case{"auto", -1.0, 2000, false}}) {
     SCOPED_TRACE(c.histogram + " theta " + std::to_string(c.theta) + " n_public " + std::to_string(c.n_public));
-    const ParamSet p = with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{7}}, {"histogram", c.histogram}, {"theta", c.theta},
+    const ParamSet p = with_defaults(m, {{"alpha", 0.2},
+                                         {"min_pts", std::int64_t{7}},
+                                         {"histogram", c.histogram},
+                                         {"theta", c.theta},
                                          {"n_public", c.n_public}});
     BudgetLedger ledger(1.0);
     Rng rng(3);
@@ -204,8 +220,11 @@ TEST(Methods, DpDbscanFlagsTheTrueNOnlyWhenItShapesTheRelease) {
     EXPECT_EQ(ledger.unbounded(), c.flagged);
   }
   // The naive histogram's release is the same for any n it is told: n is really not used.
-  const ParamSet a = with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{7}}, {"histogram", std::string("naive")}});
-  const ParamSet b = with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{7}}, {"histogram", std::string("naive")},
+  const ParamSet a =
+      with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{7}}, {"histogram", std::string("naive")}});
+  const ParamSet b = with_defaults(m, {{"alpha", 0.2},
+                                       {"min_pts", std::int64_t{7}},
+                                       {"histogram", std::string("naive")},
                                        {"n_public", std::int64_t{5}}});
   BudgetLedger la(1.0), lb(1.0);
   Rng ra(8), rb(8);
@@ -230,7 +249,8 @@ TEST(Methods, DpKmeansAndPairwiseRun) {
         EXPECT_FALSE(ledger.data_derived());
       } else {
         EXPECT_EQ(r.evaluation["iterations"], 6);
-        for (const char* key : {"iterations", "epsilon_count_per_iteration", "epsilon_sum_per_iteration_and_dim", "epsilon_unspent"})
+        for (const char* key :
+             {"iterations", "epsilon_count_per_iteration", "epsilon_sum_per_iteration_and_dim", "epsilon_unspent"})
           EXPECT_FALSE(r.diagnostics.contains(key)) << key;
         EXPECT_EQ(r.diagnostics["iteration_rule"], "rule on the true n");
         EXPECT_TRUE(ledger.data_derived());
@@ -250,7 +270,8 @@ TEST(Methods, ExactStatisticsGoToEvaluationAndTypedResultsToDetails) {
   const Dataset d = two_blobs();
   {
     const MethodInfo& m = dp_dbscan_method_info();
-    const ParamSet p = with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{7}}, {"histogram", std::string("linear")}});
+    const ParamSet p =
+        with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{7}}, {"histogram", std::string("linear")}});
     BudgetLedger ledger = ledger_for(m, 1.0);
     Rng rng(42);
     const MethodResult r = m.make()->run(d, p, rng, ledger);
@@ -314,7 +335,9 @@ TEST(Methods, EveryMethodTakesTheSamplerAndFlagsTextbook) {
 TEST(Methods, GeometricNoiseIsAlwaysTheExactDiscreteLaplace) {
   const Dataset d = two_blobs();
   const MethodInfo& m = dp_dbscan_method_info();
-  const ParamSet p = with_defaults(m, {{"alpha", 0.2}, {"min_pts", std::int64_t{7}}, {"noise", std::string("geometric")},
+  const ParamSet p = with_defaults(m, {{"alpha", 0.2},
+                                       {"min_pts", std::int64_t{7}},
+                                       {"noise", std::string("geometric")},
                                        {"sampler", std::string("textbook")}});
   BudgetLedger ledger = ledger_for(m, 1.0);
   Rng rng(1);

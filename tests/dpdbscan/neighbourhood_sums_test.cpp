@@ -46,7 +46,8 @@ NoisyHistogram densify(const NoisyHistogram& s) {
 void expect_same(const CoreCells& a, const CoreCells& b) {
   ASSERT_EQ(a.codes, b.codes);
   ASSERT_EQ(a.sums.size(), b.sums.size());
-  for (std::size_t i = 0; i < a.sums.size(); ++i) ASSERT_EQ(a.sums[i], b.sums[i]) << "cell " << a.codes[i];  // bit for bit
+  for (std::size_t i = 0; i < a.sums.size(); ++i)
+    ASSERT_EQ(a.sums[i], b.sums[i]) << "cell " << a.codes[i];  // bit for bit
 }
 
 TEST(NeighbourhoodSums, GroupsChangeNothingIn2D) {

@@ -68,9 +68,12 @@ TEST(ReleaseClassifier, ReproducesTheTrialsOwnLabelsFromTheReleaseAlone) {
     // New points: a core cell's centre gets its span; outside the domain and an empty corner are noise.
     const json& cell0 = r.release["spans"][1]["cells"][0];
     const double w = back.grid.width;
-    const std::vector<double> pts = {-3 + (cell0[0].get<double>() + 0.5) * w, -3 + (cell0[1].get<double>() + 0.5) * w,
-                                     3.5, 0.0,     // outside the public domain
-                                     -2.99, 2.99};  // empty corner
+    const std::vector<double> pts = {-3 + (cell0[0].get<double>() + 0.5) * w,
+                                     -3 + (cell0[1].get<double>() + 0.5) * w,
+                                     3.5,
+                                     0.0,  // outside the public domain
+                                     -2.99,
+                                     2.99};  // empty corner
     EXPECT_EQ(classify_with_release(back, pts.data(), 3), (Labels{1, kNoise, kNoise}));
   }
 }

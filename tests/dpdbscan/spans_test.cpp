@@ -33,7 +33,8 @@ TEST(Spans, MergeRuleIsMinimumDistanceBelowAlpha) {
   for (bool dense : {true, false}) {
     // (0,0)-(2,1): gap (1,0) = w < alpha, merged. (5,5)-(7,7): gap (1,1) = sqrt(2) w = alpha, not merged.
     // (5,0)-(8,0): gap 2w > alpha, not merged.
-    std::vector<std::uint64_t> cells{code(g, 0, 0), code(g, 2, 1), code(g, 5, 0), code(g, 5, 5), code(g, 7, 7), code(g, 8, 0)};
+    std::vector<std::uint64_t> cells{code(g, 0, 0), code(g, 2, 1), code(g, 5, 0),
+                                     code(g, 5, 5), code(g, 7, 7), code(g, 8, 0)};
     std::sort(cells.begin(), cells.end());
     const SpanSet s = merge_core_cells(g, nb, cells, dense);
     std::map<std::uint64_t, Label> span;
@@ -59,7 +60,7 @@ TEST(Spans, ClassifierOnHandMadePoints) {
       return c.classify(p);
     };
     EXPECT_EQ(at(0.5, 0.5), 0);
-    EXPECT_EQ(at(0.0, 1.99), 0);   // cell (0, 1)
+    EXPECT_EQ(at(0.0, 1.99), 0);  // cell (0, 1)
     EXPECT_EQ(at(5.2, 5.9), 1);
     EXPECT_EQ(at(6.0, 5.5), kNoise);  // x = 6 is the next cell
     EXPECT_EQ(at(3.0, 3.0), kNoise);
@@ -244,7 +245,8 @@ TEST(DpDbscan, ZeroNoiseReleasesTheNonPrivateSkeleton) {
     double ub = 0;
     for (std::size_t k = 0; k < nb.kappa(); ++k) {
       const std::int64_t i = idx[0] + nb.offset(k)[0], j = idx[1] + nb.offset(k)[1];
-      if (i < 0 || j < 0 || i >= static_cast<std::int64_t>(g.dims[0]) || j >= static_cast<std::int64_t>(g.dims[1])) continue;
+      if (i < 0 || j < 0 || i >= static_cast<std::int64_t>(g.dims[0]) || j >= static_cast<std::int64_t>(g.dims[1]))
+        continue;
       ub += counts.dense_counts[static_cast<std::uint64_t>(i) * g.strides[0] + static_cast<std::uint64_t>(j)];
     }
     if (ub >= static_cast<double>(min_pts)) skeleton.push_back(c);
@@ -256,8 +258,8 @@ TEST(DpDbscan, ZeroNoiseReleasesTheNonPrivateSkeleton) {
     for (privacy::Sampler s : {privacy::Sampler::secure, privacy::Sampler::textbook})
       for (auto rule : {CoreRule::minpts_prime, CoreRule::lemma_5_1})
         for (std::uint64_t seed : {1u, 2u}) {
-          SCOPED_TRACE(std::string(hist == HistogramChoice::naive ? "naive " : "linear ") + privacy::to_string(s) + " seed " +
-                       std::to_string(seed));
+          SCOPED_TRACE(std::string(hist == HistogramChoice::naive ? "naive " : "linear ") + privacy::to_string(s) +
+                       " seed " + std::to_string(seed));
           DpDbscanOptions o;
           o.alpha = alpha;
           o.min_pts = min_pts;

@@ -21,7 +21,8 @@ namespace dpclust::dpm {
 namespace {
 
 // Gaussian blobs in d dimensions, centres given, sd `sd`, `per` points each.
-std::vector<double> blobs(const std::vector<std::vector<double>>& centres, std::size_t per, double sd, std::uint64_t seed) {
+std::vector<double> blobs(const std::vector<std::vector<double>>& centres, std::size_t per, double sd,
+                          std::uint64_t seed) {
   Rng rng(seed);
   std::vector<double> x;
   for (std::size_t i = 0; i < per; ++i)
@@ -30,7 +31,9 @@ std::vector<double> blobs(const std::vector<std::vector<double>>& centres, std::
   return x;
 }
 
-Bounds cube(std::size_t d, double lo, double hi) { return Bounds{std::vector<double>(d, lo), std::vector<double>(d, hi)}; }
+Bounds cube(std::size_t d, double lo, double hi) {
+  return Bounds{std::vector<double>(d, lo), std::vector<double>(d, hi)};
+}
 
 TEST(DpmBudget, TheReferencesSplitByHand) {
   DpmOptions o;
@@ -79,7 +82,8 @@ TEST(DpmRun, LedgerAddsUpToEpsilonAndDelta) {
     EXPECT_LE(r.centres.rows(), 128);
     for (const BudgetEntry& e : ledger.entries()) {
       if (s == privacy::Sampler::secure) {
-        EXPECT_TRUE(e.mechanism == "discrete_laplace" || e.mechanism == "exponential_exact" || e.mechanism == "discrete_gaussian")
+        EXPECT_TRUE(e.mechanism == "discrete_laplace" || e.mechanism == "exponential_exact" ||
+                    e.mechanism == "discrete_gaussian")
             << e.mechanism;
       }
     }
@@ -106,7 +110,9 @@ TEST(DpmRun, NoiselessTreeSplitsInTheGapAndReleasesExactMeans) {
     EXPECT_EQ(r.splits[0].dimension, 0u);
     // Every position in the gap scores the same (emptiness 1, centreness 1 at p = n/2): any of them.
     double left_max = -1e9, right_min = 1e9;
-    for (std::size_t i = 0; i < 1000; ++i) (x[2 * i] < -10 ? left_max : right_min) = x[2 * i] < -10 ? std::max(left_max, x[2 * i]) : std::min(right_min, x[2 * i]);
+    for (std::size_t i = 0; i < 1000; ++i)
+      (x[2 * i] < -10 ? left_max : right_min) =
+          x[2 * i] < -10 ? std::max(left_max, x[2 * i]) : std::min(right_min, x[2 * i]);
     EXPECT_GT(r.splits[0].position, left_max);
     EXPECT_LT(r.splits[0].position, right_min);
     // Noiseless counts: every leaf's released count is its size, and the leaves hold every point.

@@ -59,7 +59,7 @@ TEST(DpmCodebook, LookupRuleByHand) {
   EXPECT_EQ(codebook_sigma(10.3, 1.0), 10.5);
   EXPECT_EQ(codebook_sigma(10.25, 1.0), 10.0);  // a tie: the first, as numpy's argmin
   EXPECT_EQ(codebook_sigma(0.0, 1.0), 0.5);
-  EXPECT_EQ(codebook_sigma(1e9, 1.0), 29.5);   // synth_10d's case: p / g = 37 is beyond the codebook
+  EXPECT_EQ(codebook_sigma(1e9, 1.0), 29.5);  // synth_10d's case: p / g = 37 is beyond the codebook
   EXPECT_EQ(codebook_sigma(0.0154, 0.001), 15.5);
 }
 
@@ -93,7 +93,8 @@ TEST(DpmGaps, PooledRankSensitivityIsTwoPerDimensionAndRankMeanIsNot) {
   for (int trial = 0; trial < 50; ++trial) {
     std::vector<double> y = x;
     for (std::size_t j = 0; j < d; ++j) y.push_back(rng.uniform(0, 10));  // the neighbour with one more point
-    const auto a = counts_below(pooled_gaps(x.data(), n, d, b), thresholds), c = counts_below(pooled_gaps(y.data(), n + 1, d, b), thresholds);
+    const auto a = counts_below(pooled_gaps(x.data(), n, d, b), thresholds),
+               c = counts_below(pooled_gaps(y.data(), n + 1, d, b), thresholds);
     const auto ra = counts_below(rank_mean_gaps(x.data(), n, d, b), thresholds),
                rc = counts_below(rank_mean_gaps(y.data(), n + 1, d, b), thresholds);
     for (std::size_t i = 0; i < thresholds.size(); ++i) {

@@ -54,7 +54,8 @@ TEST(DpmScores, SplitSensitivityCoversTheScoresOfANoisyCountBelowOne) {
   const ScoreWeights w;
   const double delta_c = 1e-5 / 8, eps_c = 0.03;
   // N >= 1: the reference's N' (the smaller).
-  EXPECT_DOUBLE_EQ(split_score_sensitivity(w, 500, delta_c, eps_c), score_sensitivity(w, count_lower_bound(500, delta_c, eps_c)));
+  EXPECT_DOUBLE_EQ(split_score_sensitivity(w, 500, delta_c, eps_c),
+                   score_sensitivity(w, count_lower_bound(500, delta_c, eps_c)));
   EXPECT_LT(count_lower_bound(500, delta_c, eps_c), 500);
   // N = 0.25: N itself.
   const double n = 0.25;
@@ -101,8 +102,10 @@ TEST(DpmScores, ReferenceBinsDriftFromTheCandidatesIntervals) {
   const std::uint32_t member = 0;
   std::vector<double> ref, aligned;
   ScoreScratch scratch;
-  node_scores(x.data(), 1, &member, 1, candidate_grid({0.0}, {9.0}, 2.0, HistogramBins::reference), 1.0, ScoreWeights{}, ref, scratch);
-  node_scores(x.data(), 1, &member, 1, candidate_grid({0.0}, {9.0}, 2.0, HistogramBins::aligned), 1.0, ScoreWeights{}, aligned, scratch);
+  node_scores(x.data(), 1, &member, 1, candidate_grid({0.0}, {9.0}, 2.0, HistogramBins::reference), 1.0, ScoreWeights{},
+              ref, scratch);
+  node_scores(x.data(), 1, &member, 1, candidate_grid({0.0}, {9.0}, 2.0, HistogramBins::aligned), 1.0, ScoreWeights{},
+              aligned, scratch);
   // Emptiness 0 where the point is counted (N = 1), 1 elsewhere; the centreness is the same in both.
   EXPECT_NEAR(ref[1] - aligned[1], 5.0, 1e-12);
   EXPECT_NEAR(ref[0] - aligned[0], -5.0, 1e-12);
@@ -114,7 +117,8 @@ TEST(DpmScores, NonPositiveNoisyCountGivesZeroScores) {
   const std::vector<std::uint32_t> m = {0, 1};
   std::vector<double> scores;
   ScoreScratch scratch;
-  node_scores(x.data(), 1, m.data(), 2, candidate_grid({0.0}, {8.0}, 2.0, HistogramBins::reference), -3.0, ScoreWeights{}, scores, scratch);
+  node_scores(x.data(), 1, m.data(), 2, candidate_grid({0.0}, {8.0}, 2.0, HistogramBins::reference), -3.0,
+              ScoreWeights{}, scores, scratch);
   for (double s : scores) EXPECT_EQ(s, 0.0);
 }
 
@@ -163,7 +167,8 @@ TEST(DpmChoice, FrequenciesRejectAMisScaledMechanism) {
       const auto em = privacy::ExponentialMechanism::unrecorded(eps, kQualityUnits + 2, noise);
       Rng rng(20240);
       std::vector<double> freq(scores.size(), 0);
-      for (int i = 0; i < draws; ++i) freq[choose_candidate(scores, sensitivity, s, &em, eps, noise, rng)] += 1.0 / draws;
+      for (int i = 0; i < draws; ++i)
+        freq[choose_candidate(scores, sensitivity, s, &em, eps, noise, rng)] += 1.0 / draws;
       const double calibrated = worst_z(freq, probabilities(eps), draws);
       if (noise == 1.0) EXPECT_LT(calibrated, 4.5) << privacy::to_string(s);
       else EXPECT_GT(calibrated, 10.0) << privacy::to_string(s) << ": a mechanism with half the noise passed";

@@ -18,8 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "drbt/register.hpp"
 #include "drbt/projection.hpp"
+#include "drbt/register.hpp"
 #include "io/fimi.hpp"
 #include "test_support.hpp"
 
@@ -76,8 +76,11 @@ TEST(DrbtFimi, PipelineOnAFixture) {
 
   // z-score (Eq. 3, population sd): attribute 0 holds four 1s and four 2s -> -1 / +1; attribute 3 holds
   // six 10s and two 11s: mean 10.25, sd sqrt(0.1875) -> (10 - 10.25) / 0.4330127 = -0.5773503.
-  const ParamSet rotate = drbt_params({{"k_dims", std::int64_t{4}}, {"k", std::int64_t{2}}, {"normalization", std::string("orthonormal")},
-                                       {"projection", std::string("rp1")}, {"n_init", std::int64_t{10}}});
+  const ParamSet rotate = drbt_params({{"k_dims", std::int64_t{4}},
+                                       {"k", std::int64_t{2}},
+                                       {"normalization", std::string("orthonormal")},
+                                       {"projection", std::string("rp1")},
+                                       {"n_init", std::int64_t{10}}});
   const RowMatrix X = prepare_original(ds, rotate);
   EXPECT_DOUBLE_EQ(X(0, 0), -1.0);
   EXPECT_DOUBLE_EQ(X(7, 2), 1.0);
@@ -134,8 +137,8 @@ fs::path dpclust_binary() {
   return fs::exists(candidate) ? candidate : fs::path{};
 }
 
-#define DRBT_REQUIRE_BINARY(bin)                                                                       \
-  const fs::path bin = dpclust_binary();                                                               \
+#define DRBT_REQUIRE_BINARY(bin)         \
+  const fs::path bin = dpclust_binary(); \
   if (bin.empty()) GTEST_SKIP() << "the dpclust binary is not built beside this test (set DPCLUST_BINARY)"
 
 // Stand-ins for the five FIMI files with the papers' widths (Table 7): 40 transactions each, three
@@ -165,9 +168,8 @@ fs::path fimi_fixture_root() {
 }
 
 // configs/paper/<name>.yaml.
-const std::vector<std::string> kNewConfigs = {"drbt_stress_fimi",       "drbt_of_fimi",
-                                              "drbt_partitioned_pumsb", "drbt_table4_series",
-                                              "drbt_stress_accidents", "drbt_of_accidents"};
+const std::vector<std::string> kNewConfigs = {"drbt_stress_fimi",   "drbt_of_fimi",          "drbt_partitioned_pumsb",
+                                              "drbt_table4_series", "drbt_stress_accidents", "drbt_of_accidents"};
 
 std::string config_path(const std::string& name) { return (kSource / "configs" / "paper" / (name + ".yaml")).string(); }
 
@@ -180,13 +182,14 @@ TEST(DrbtConfigs, ValidateWithTheDataFiles) {
   DRBT_REQUIRE_BINARY(bin);
   const fs::path root = fimi_fixture_root();
   for (const auto& name : kNewConfigs) {
-    const testing::CommandResult r =
-        testing::run_command(bin.string() + " validate " + config_path(name) + " --data-root " + root.string() + " --load-data");
+    const testing::CommandResult r = testing::run_command(bin.string() + " validate " + config_path(name) +
+                                                          " --data-root " + root.string() + " --load-data");
     EXPECT_EQ(r.code, 0) << name << ": " << r.output;
   }
   // Without the files each FIMI config names the fetch command (exit code 2).
   const fs::path empty = testing::temp_dir("drbt_empty_root");
-  const testing::CommandResult r = testing::run_command(bin.string() + " validate " + config_path("drbt_of_fimi") + " --data-root " + empty.string());
+  const testing::CommandResult r = testing::run_command(bin.string() + " validate " + config_path("drbt_of_fimi") +
+                                                        " --data-root " + empty.string());
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_NE(r.output.find("dpclust data fetch"), std::string::npos) << r.output;
 }
@@ -195,10 +198,11 @@ TEST(DrbtConfigs, RunOnFixtureSizedData) {
   DRBT_REQUIRE_BINARY(bin);
   const fs::path root = fimi_fixture_root();
   const fs::path out = testing::temp_dir("drbt_fimi_out");
-  const testing::CommandResult r = testing::run_command(
-      bin.string() + " run " + config_path("drbt_stress_fimi") + " " + config_path("drbt_of_fimi") + " " +
-      config_path("drbt_partitioned_pumsb") + " " + config_path("drbt_stress_accidents") + " " +
-      config_path("drbt_of_accidents") + " --data-root " + root.string() + " --out " + out.string() + " --trials 2 --no-progress");
+  const testing::CommandResult r =
+      testing::run_command(bin.string() + " run " + config_path("drbt_stress_fimi") + " " +
+                           config_path("drbt_of_fimi") + " " + config_path("drbt_partitioned_pumsb") + " " +
+                           config_path("drbt_stress_accidents") + " " + config_path("drbt_of_accidents") +
+                           " --data-root " + root.string() + " --out " + out.string() + " --trials 2 --no-progress");
   ASSERT_EQ(r.code, 0) << r.output;
 
   // Tables 12-16: 4 + 1 datasets x 7 d_r x 4 series; the orthonormal series is a rotation at d_r = d_o.
@@ -217,7 +221,8 @@ TEST(DrbtConfigs, RunOnFixtureSizedData) {
   EXPECT_GE(acc["provenance"]["min_items"].get<int>(), 15);
   EXPECT_LE(acc["provenance"]["max_items"].get<int>(), 45);
   EXPECT_GT(acc["provenance"]["cut_or_padded_rows"].get<int>(), 30);  // all but the lines of exactly 18
-  const std::map<std::string, int> d_o = {{"accidents", 18}, {"mushroom", 23}, {"chess", 37}, {"connect", 43}, {"pumsb", 74}};
+  const std::map<std::string, int> d_o = {
+      {"accidents", 18}, {"mushroom", 23}, {"chess", 37}, {"connect", 43}, {"pumsb", 74}};
   std::set<std::string> seen;
   json all_stress = stress["cells"];
   for (const json& cell : stress_acc["cells"]) all_stress.push_back(cell);
@@ -243,7 +248,8 @@ TEST(DrbtConfigs, RunOnFixtureSizedData) {
   const json of_acc = results_of(out, "drbt_of_accidents");
   ASSERT_EQ(of["cells"].size(), 16u);
   ASSERT_EQ(of_acc["cells"].size(), 4u);
-  const std::map<std::string, int> d_r = {{"accidents", 12}, {"chess", 25}, {"mushroom", 15}, {"pumsb", 38}, {"connect", 28}};
+  const std::map<std::string, int> d_r = {
+      {"accidents", 12}, {"chess", 25}, {"mushroom", 15}, {"pumsb", 38}, {"connect", 28}};
   json all_of = of["cells"];
   for (const json& cell : of_acc["cells"]) all_of.push_back(cell);
   for (const json& cell : all_of) {
@@ -257,7 +263,8 @@ TEST(DrbtConfigs, RunOnFixtureSizedData) {
   // Table 10: the split of every cell, as diagnostics.
   const json part = results_of(out, "drbt_partitioned_pumsb");
   ASSERT_EQ(part["cells"].size(), 32u);
-  const std::map<int, std::vector<int>> table10 = {{1, {74, 74, 38, 38}}, {2, {37, 37, 19, 19}}, {3, {25, 24, 13, 12}}, {4, {19, 18, 10, 9}}};
+  const std::map<int, std::vector<int>> table10 = {
+      {1, {74, 74, 38, 38}}, {2, {37, 37, 19, 19}}, {3, {25, 24, 13, 12}}, {4, {19, 18, 10, 9}}};
   for (const json& cell : part["cells"]) {
     const int parties = static_cast<int>(cell["params"]["parties"].get<double>());
     const json& diag = cell["diagnostics_aggregates"];
@@ -272,11 +279,13 @@ TEST(DrbtConfigs, RunOnFixtureSizedData) {
   // plots/paper_drbt.py turns these results into the paper's tables and figures (JSON only).
   if (!fs::exists("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3 for plots/paper_drbt.py";
   const fs::path figs = testing::temp_dir("drbt_fimi_figs");
-  const testing::CommandResult p = testing::run_command("/usr/bin/python3 " + (kSource / "plots" / "paper_drbt.py").string() +
-                                                        " --results " + out.string() + " --out " + figs.string());
+  const testing::CommandResult p =
+      testing::run_command("/usr/bin/python3 " + (kSource / "plots" / "paper_drbt.py").string() + " --results " +
+                           out.string() + " --out " + figs.string());
   ASSERT_EQ(p.code, 0) << p.output;
-  for (const char* f : {"drbt_table7.md", "drbt_table10.md", "drbt_table11.md", "drbt_tables12_16.md", "drbt_tables8_17_20.md",
-                        "drbt_fig2_stress.png", "drbt_fig3_partitioned.png"})  // PDF only with --pdf
+  for (const char* f :
+       {"drbt_table7.md", "drbt_table10.md", "drbt_table11.md", "drbt_tables12_16.md", "drbt_tables8_17_20.md",
+        "drbt_fig2_stress.png", "drbt_fig3_partitioned.png"})  // PDF only with --pdf
     EXPECT_TRUE(fs::exists(figs / f) && fs::file_size(figs / f) > 0) << f << "\n" << p.output;
   std::ifstream t10(figs / "drbt_table10.md");
   const std::string text((std::istreambuf_iterator<char>(t10)), std::istreambuf_iterator<char>());
@@ -288,14 +297,15 @@ TEST(DrbtConfigs, RunOnFixtureSizedData) {
 TEST(DrbtConfigs, Table4SeriesRuns) {
   DRBT_REQUIRE_BINARY(bin);
   const fs::path out = testing::temp_dir("drbt_t4_out");
-  const testing::CommandResult r =
-      testing::run_command(bin.string() + " run " + config_path("drbt_table4_series") + " --out " + out.string() + " --trials 20 --no-progress");
+  const testing::CommandResult r = testing::run_command(bin.string() + " run " + config_path("drbt_table4_series") +
+                                                        " --out " + out.string() + " --trials 20 --no-progress");
   ASSERT_EQ(r.code, 0) << r.output;
   const json res = results_of(out, "drbt_table4_series");
   ASSERT_EQ(res["cells"].size(), 16u);
   std::map<std::string, std::map<int, double>> mean;
   for (const json& cell : res["cells"])
-    mean[cell["series"]][static_cast<int>(cell["params"]["k_dims"].get<double>())] = cell["aggregates"]["stress"]["mean"];
+    mean[cell["series"]][static_cast<int>(cell["params"]["k_dims"].get<double>())] =
+        cell["aggregates"]["stress"]["mean"];
   EXPECT_LT(mean["rp1_orthonormal"][6], 1e-20);
   EXPECT_LT(mean["rp2_orthonormal"][6], 1e-20);
   // Fewer dimensions, more distortion (on the mean over 20 draws).

@@ -10,9 +10,9 @@
 
 #include "core/error.hpp"
 #include "data/generators.hpp"
-#include "drbt/register.hpp"
 #include "drbt/fmeasure.hpp"
 #include "drbt/projection.hpp"
+#include "drbt/register.hpp"
 #include "io/csv.hpp"
 #include "test_support.hpp"
 
@@ -221,7 +221,8 @@ TEST(Drbt, StressSampleEstimatesTheFullStress) {
   const double mean = sum / runs, sd = std::sqrt((sum2 - runs * mean * mean) / (runs - 1));
   EXPECT_GT(full, 0.05);
   EXPECT_GT(sd, 0.0);
-  EXPECT_LT(std::fabs(mean - full), 4 * sd / std::sqrt(double(runs)) + 0.015 * full) << mean << " vs " << full << ", sd " << sd;
+  EXPECT_LT(std::fabs(mean - full), 4 * sd / std::sqrt(double(runs)) + 0.015 * full)
+      << mean << " vs " << full << ", sd " << sd;
 }
 
 // Table 10: Pumsb's 74 attributes over 1-4 parties, reduced to 38 dimensions.
@@ -291,7 +292,8 @@ TEST(DrbtMethod, RunsAsANonPrivateMethod) {
   bo.n_centers = 3;
   bo.seed = 1;
   const Dataset ds = make_blobs(bo);
-  const ParamSet p = params_for(info, {{"k_dims", std::int64_t{5}}, {"k", std::int64_t{3}}, {"parties", std::int64_t{2}}});
+  const ParamSet p =
+      params_for(info, {{"k_dims", std::int64_t{5}}, {"k", std::int64_t{3}}, {"parties", std::int64_t{2}}});
   BudgetLedger ledger;
   Rng rng(5);
   MethodResult r = info.make()->run(ds, p, rng, ledger);
@@ -318,10 +320,11 @@ TEST(DrbtMethod, RunsAsANonPrivateMethod) {
                InputError);
   Dataset unlabelled = ds;
   unlabelled.labels.clear();
-  EXPECT_THROW(info.make()->run(unlabelled,
-                                params_for(info, {{"k_dims", std::int64_t{3}}, {"k", std::int64_t{3}}, {"class_attribute", true}}),
-                                rng, l2),
-               InputError);
+  EXPECT_THROW(
+      info.make()->run(
+          unlabelled,
+          params_for(info, {{"k_dims", std::int64_t{3}}, {"k", std::int64_t{3}}, {"class_attribute", true}}), rng, l2),
+      InputError);
 }
 
 // A trial that reads no labels (the stress tables) skips the K-means step: the same stress, the same disguised
@@ -339,8 +342,11 @@ TEST(DrbtMethod, SkippedKMeansGivesTheSameStress) {
   for (std::int64_t n_init : {1, 2})
     for (const char* projection : {"rp1", "rp2"}) {
       // stress_pairs below n(n-1)/2: the row sample that the skipped words would shift.
-      const ParamSet p = params_for(info, {{"k_dims", std::int64_t{5}}, {"k", std::int64_t{3}}, {"n_init", n_init},
-                                           {"projection", std::string(projection)}, {"stress_pairs", std::int64_t{20000}}});
+      const ParamSet p = params_for(info, {{"k_dims", std::int64_t{5}},
+                                           {"k", std::int64_t{3}},
+                                           {"n_init", n_init},
+                                           {"projection", std::string(projection)},
+                                           {"stress_pairs", std::int64_t{20000}}});
       BudgetLedger l1, l2;
       Rng with(9), without(9);
       const auto m1 = info.make();

@@ -185,7 +185,8 @@ TEST(Eugkm, NoiselessIsTheExactWeightedKmeansOfTheTrueHistogram) {
   // And the three centres are the blobs' within the grid's resolution (cells of width 2).
   for (const auto& c : kBlobCentres) {
     double best = 1e300;
-    for (Eigen::Index a = 0; a < 3; ++a) best = std::min(best, std::hypot(r.centers(a, 0) - c[0], r.centers(a, 1) - c[1]));
+    for (Eigen::Index a = 0; a < 3; ++a)
+      best = std::min(best, std::hypot(r.centers(a, 0) - c[0], r.centers(a, 1) - c[1]));
     EXPECT_LT(best, 1.0);
   }
 }
@@ -248,7 +249,8 @@ TEST(Eugkm, FindsSeparatedBlobsAtLargeEpsilon) {
     EXPECT_EQ(r.grid.cells_per_dim, static_cast<std::int64_t>(std::floor(std::sqrt(r.size.value * 9.5 / 10))));
     for (const auto& c : kBlobCentres) {
       double best = 1e300;
-      for (Eigen::Index a = 0; a < 3; ++a) best = std::min(best, std::hypot(r.centers(a, 0) - c[0], r.centers(a, 1) - c[1]));
+      for (Eigen::Index a = 0; a < 3; ++a)
+        best = std::min(best, std::hypot(r.centers(a, 0) - c[0], r.centers(a, 1) - c[1]));
       EXPECT_LT(best, 0.3) << c[0] << " " << c[1];
     }
     // The released centres' cost on the true data is close to the blobs' own (2 * 0.25 per point).
@@ -379,8 +381,10 @@ TEST(EugkmMethod, CheckShapeRefusesAGridTooLargeWithAFixThatApplies) {
   shape.d = 10;
   shape.dataset = "synth_10d";
   // eps = 2 at N = n_public = 1e5: N eps / 10 = 2e4 -> m = 5, 5^10 = 9.8e6 cells > 2^22.
-  const std::map<std::string, ParamValue> at_public_n = {
-      {"k", std::int64_t{64}}, {"epsilon", 2.0}, {"n_source", std::string("public")}, {"n_public", std::int64_t{100000}}};
+  const std::map<std::string, ParamValue> at_public_n = {{"k", std::int64_t{64}},
+                                                         {"epsilon", 2.0},
+                                                         {"n_source", std::string("public")},
+                                                         {"n_public", std::int64_t{100000}}};
   auto with = [&](std::map<std::string, ParamValue> more) {
     std::map<std::string, ParamValue> all = at_public_n;
     for (auto& [k, v] : more) all[k] = v;
@@ -404,7 +408,8 @@ TEST(EugkmMethod, CheckShapeRefusesAGridTooLargeWithAFixThatApplies) {
   EXPECT_NO_THROW(m.check_shape(with({{"epsilon", 1.0}}), shape));
   // k above n, n_source public without n_public.
   EXPECT_THROW(m.check_shape(with_defaults(m, {{"k", std::int64_t{200000}}}), shape), InputError);
-  EXPECT_THROW(m.check_shape(with_defaults(m, {{"k", std::int64_t{2}}, {"n_source", std::string("public")}}), shape), InputError);
+  EXPECT_THROW(m.check_shape(with_defaults(m, {{"k", std::int64_t{2}}, {"n_source", std::string("public")}}), shape),
+               InputError);
 }
 
 // The number of points of the data never decides whether a run starts: with the noisy N (or the true n) the
@@ -423,8 +428,11 @@ TEST(EugkmMethod, TheTrueNNeverRefusesARun) {
       shape.bounds = kBox;
       for (const std::string source : {"noisy", "data"}) {
         // The hybrid at eps 2 puts eps_E = 0.95 in EUGkM: the same grid as EUGkM alone at eps 1.
-        const ParamSet p = with_defaults(*m, {{"k", std::int64_t{3}}, {"max_grid_cells", std::int64_t{25}}, {"n_source", source},
-                                               {"epsilon", m->name == "eugkm" ? 1.0 : 2.0}, {"fallback", std::string("none")}});
+        const ParamSet p = with_defaults(*m, {{"k", std::int64_t{3}},
+                                              {"max_grid_cells", std::int64_t{25}},
+                                              {"n_source", source},
+                                              {"epsilon", m->name == "eugkm" ? 1.0 : 2.0},
+                                              {"fallback", std::string("none")}});
         EXPECT_NO_THROW(m->check_shape(p, shape)) << n << " " << source;
       }
     }
@@ -432,9 +440,12 @@ TEST(EugkmMethod, TheTrueNNeverRefusesARun) {
     DataShape shape;
     shape.d = 2;
     shape.bounds = kBox;
-    const ParamSet pub =
-        with_defaults(*m, {{"k", std::int64_t{3}}, {"max_grid_cells", std::int64_t{25}}, {"n_source", std::string("public")},
-                           {"n_public", std::int64_t{379}}, {"epsilon", m->name == "eugkm" ? 0.95 : 1.9}, {"fallback", std::string("none")}});
+    const ParamSet pub = with_defaults(*m, {{"k", std::int64_t{3}},
+                                            {"max_grid_cells", std::int64_t{25}},
+                                            {"n_source", std::string("public")},
+                                            {"n_public", std::int64_t{379}},
+                                            {"epsilon", m->name == "eugkm" ? 0.95 : 1.9},
+                                            {"fallback", std::string("none")}});
     EXPECT_THROW(m->check_shape(pub, shape), InputError);
   }
   // In the run, the grid from the true n is capped (diagnostics in the evaluation: a function of n).
@@ -448,7 +459,10 @@ TEST(EugkmMethod, TheTrueNNeverRefusesARun) {
   Rng rng(1);
   const MethodInfo& m = eugkm_method_info();
   const MethodResult r = m.make()->run(
-      data, with_defaults(m, {{"k", std::int64_t{3}}, {"max_grid_cells", std::int64_t{25}}, {"n_source", std::string("data")}}), rng, ledger);
+      data,
+      with_defaults(m,
+                    {{"k", std::int64_t{3}}, {"max_grid_cells", std::int64_t{25}}, {"n_source", std::string("data")}}),
+      rng, ledger);
   EXPECT_EQ(r.evaluation["cells_per_dim"], 5);
   EXPECT_EQ(r.evaluation["grid_capped"], true);
 }
@@ -464,7 +478,8 @@ TEST(EugkmMethod, ResultCarriesCentresReleaseAndNotes) {
   for (const std::string source : {"noisy", "data"}) {
     BudgetLedger ledger(1.0);
     Rng rng(3);
-    const MethodResult r = m.make()->run(data, with_defaults(m, {{"k", std::int64_t{3}}, {"n_source", source}}), rng, ledger);
+    const MethodResult r =
+        m.make()->run(data, with_defaults(m, {{"k", std::int64_t{3}}, {"n_source", source}}), rng, ledger);
     EXPECT_EQ(r.centres.rows(), 3);
     EXPECT_EQ(r.centres.cols(), 2);
     EXPECT_EQ(r.release["centers"].size(), 3u);

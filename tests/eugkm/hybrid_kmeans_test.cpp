@@ -36,7 +36,8 @@ HybridOptions options(std::size_t k, double epsilon) {
 }
 
 TEST(HybridPlan, SplitAndIterationsByHand) {
-  // N = 10^4, k = 3, d = 2: eps_m = sqrt(500 * 27 / 10^8 * (2 + cbrt(0.405))^3) = sqrt(1.35e-4 * 2.739864^3) = 0.052694.
+  // N = 10^4, k = 3, d = 2: eps_m = sqrt(500 * 27 / 10^8 * (2 + cbrt(0.405))^3) = sqrt(1.35e-4 * 2.739864^3) =
+  // 0.052694.
   HybridOptions o = options(3, 1.0);
   HybridSplit s = plan_hybrid(o, 10000, 1.0, 2, 2);
   EXPECT_NEAR(s.epsilon_m, 0.0526939, 1e-6);
@@ -195,7 +196,8 @@ TEST(Hybrid, FindsSeparatedBlobsAndIsTheSameOnAnyThreadCount) {
   ASSERT_EQ(one.plan, HybridPlan::both);
   for (const auto& c : kCentres) {
     double best = 1e300;
-    for (Eigen::Index a = 0; a < 3; ++a) best = std::min(best, std::hypot(one.centers(a, 0) - c[0], one.centers(a, 1) - c[1]));
+    for (Eigen::Index a = 0; a < 3; ++a)
+      best = std::min(best, std::hypot(one.centers(a, 0) - c[0], one.centers(a, 1) - c[1]));
     EXPECT_LT(best, 0.3);
   }
 }
@@ -259,7 +261,8 @@ TEST(HybridMethod, ReleaseNamesThePlanAndBothCentreSets) {
   EXPECT_TRUE(l2.unbounded());
   EXPECT_TRUE(l2.data_derived());
   EXPECT_EQ(t.diagnostics, nlohmann::json({{"n_source", "data"}}));
-  for (const char* key : {"plan", "epsilon_eugkm", "dplloyd_iterations", "cells_per_dim"}) EXPECT_TRUE(t.evaluation.contains(key)) << key;
+  for (const char* key : {"plan", "epsilon_eugkm", "dplloyd_iterations", "cells_per_dim"})
+    EXPECT_TRUE(t.evaluation.contains(key)) << key;
 }
 
 }  // namespace hybrid_test

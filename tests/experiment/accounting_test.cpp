@@ -8,12 +8,12 @@
 #include <functional>
 #include <sstream>
 
+#include "config/config.hpp"
 #include "core/files.hpp"
 #include "core/ledger.hpp"
+#include "run/runner.hpp"
 #include "store/accounting.hpp"
 #include "store/release_view.hpp"
-#include "config/config.hpp"
-#include "run/runner.hpp"
 #include "test_support.hpp"
 
 using namespace dpclust;
@@ -69,7 +69,8 @@ ExperimentConfig config(const std::string& text, const std::string& name) {
   return parse_config(text, name + ".yaml", fs::temp_directory_path(), "");
 }
 
-json run(const std::string& text, const std::string& name, const fs::path& out, std::size_t shard = 1, std::size_t shards = 1) {
+json run(const std::string& text, const std::string& name, const fs::path& out, std::size_t shard = 1,
+         std::size_t shards = 1) {
   RunOptions o;
   o.out_dir = out;
   o.threads = 1;
@@ -128,7 +129,8 @@ TEST(Accounting, TwoCellsOfThreeTrialsSumPerCellAndPerDataset) {
   // A seeded run: the total is what the cells spent, stated as what they would guarantee in secure mode.
   EXPECT_EQ(ds["central"][0]["holds"], false);
   EXPECT_TRUE(ds["central"][0]["guarantee"].is_null());
-  EXPECT_NE(ds["central"][0]["if_run_secure"].get<std::string>().find("eps-DP (add/remove one record)"), std::string::npos);
+  EXPECT_NE(ds["central"][0]["if_run_secure"].get<std::string>().find("eps-DP (add/remove one record)"),
+            std::string::npos);
   EXPECT_EQ(ds["central"][0]["epsilon"].get<double>(), 3.75);
   EXPECT_EQ(ds["central"][0]["delta"].get<double>(), 0.0);
   EXPECT_FALSE(ds.contains("local"));
@@ -224,7 +226,8 @@ TEST(Accounting, TrialSpendIsTheLedgersVerifiedTotal) {
 
   // A ledger written before measure and relation were recorded (tests/fixtures/results): pure unless it
   // carries a delta, add/remove.
-  const json old = json::parse(R"({"epsilon_total": 3.0, "private": true, "steps": [{"epsilon": 3.0, "step": "noisy cell histogram"}]})");
+  const json old = json::parse(
+      R"({"epsilon_total": 3.0, "private": true, "steps": [{"epsilon": 3.0, "step": "noisy cell histogram"}]})");
   const json o = trial_privacy_spent(old);
   EXPECT_EQ(o["measure"], "pure");
   EXPECT_EQ(o["relation"], "add_remove");
@@ -240,9 +243,14 @@ TEST(Accounting, DifferentRelationsAreListedApart) {
   BudgetLedger add(1.0), replace(0.5, 0.0, NeighbourRelation::replace_one);
   add.spend("counts", 1.0);
   replace.spend("matrix", 0.5);
-  const json cells = json::array(
-      {{{"dataset", "d"}, {"series", "a"}, {"private", true}, {"trials", json::array({{{"ledger", add.to_json()}}, {{"ledger", add.to_json()}}})}},
-       {{"dataset", "d"}, {"series", "r"}, {"private", true}, {"trials", json::array({{{"ledger", replace.to_json()}}})}}});
+  const json cells = json::array({{{"dataset", "d"},
+                                   {"series", "a"},
+                                   {"private", true},
+                                   {"trials", json::array({{{"ledger", add.to_json()}}, {{"ledger", add.to_json()}}})}},
+                                  {{"dataset", "d"},
+                                   {"series", "r"},
+                                   {"private", true},
+                                   {"trials", json::array({{{"ledger", replace.to_json()}}})}}});
   const json acct = privacy_accounting(cells);
   const json& central = set_of(acct, "d")["central"];
   ASSERT_EQ(central.size(), 2u);
@@ -442,7 +450,8 @@ metrics: [n_clusters]
   const json s = run(seeded, "acct_sample", dpclust::testing::temp_dir("acct_sample_seeded"));
   ASSERT_FALSE(s.is_null());
   bool flagged = false;
-  for (const auto& n : s["cells"][0]["non_private"]) flagged = flagged || n.get<std::string>().find("not a DP subsample") != std::string::npos;
+  for (const auto& n : s["cells"][0]["non_private"])
+    flagged = flagged || n.get<std::string>().find("not a DP subsample") != std::string::npos;
   EXPECT_TRUE(flagged);
   EXPECT_EQ(set_of(s["privacy_accounting"], "blobs")["central"][0]["epsilon"].get<double>(), 2.0);  // no amplification
 
@@ -480,7 +489,8 @@ metrics: [n_clusters]
 TEST(Accounting, ReleaseOnlyOutputDropsEvaluationOfTheTrueData) {
   const fs::path dir = dpclust::testing::temp_dir("acct_release");
   std::string csv = "x,y,label\n";
-  for (int i = 0; i < 40; ++i) csv += std::to_string(i % 10) + "," + std::to_string((i * 3) % 10) + "," + (i % 2 ? "a" : "b") + "\n";
+  for (int i = 0; i < 40; ++i)
+    csv += std::to_string(i % 10) + "," + std::to_string((i * 3) % 10) + "," + (i % 2 ? "a" : "b") + "\n";
   dpclust::testing::write_file(dir / "pts.csv", csv);
   const std::string text = R"(experiment: acct_release
 randomness: secure
@@ -514,7 +524,8 @@ metrics: [ari, n_clusters]
   ASSERT_TRUE(full["datasets"]["p"]["provenance"].contains("label_map"));  // the full file has it ...
 
   const fs::path out = dir / "release.json";
-  const auto r = dpclust::testing::run_command(std::string(DPCLUST_BINARY_PATH) + " release " + rep.results_file.string() + " --out " + out.string());
+  const auto r = dpclust::testing::run_command(std::string(DPCLUST_BINARY_PATH) + " release " +
+                                               rep.results_file.string() + " --out " + out.string());
   ASSERT_EQ(r.code, 0) << r.output;
   const json rel = json::parse(read_text_file(out));
   EXPECT_EQ(rel["schema"], "dpclust.release/1");
@@ -522,10 +533,12 @@ metrics: [ari, n_clusters]
   json body = rel;
   body.erase("field_roles");  // names the evaluation fields, holds none
   const std::string dump = body.dump();
-  for (const char* absent : {"\"metrics\"", "\"evaluation\"", "\"diagnostics\"", "\"timing\"", "\"aggregates\"", "\"label_map\"",
-                             "\"crc32\"", "\"provenance\"", "\"n\"", "\"record_set\"", "method_seconds"})
+  for (const char* absent :
+       {"\"metrics\"", "\"evaluation\"", "\"diagnostics\"", "\"timing\"", "\"aggregates\"", "\"label_map\"",
+        "\"crc32\"", "\"provenance\"", "\"n\"", "\"record_set\"", "method_seconds"})
     EXPECT_EQ(dump.find(absent), std::string::npos) << absent;  // ... the release does not
-  EXPECT_EQ(rel["datasets"]["p"], json({{"d", 2}, {"columns", {"x", "y"}}, {"bounds_source", "config"}, {"bounds", {{0, 10}, {0, 10}}}}));
+  EXPECT_EQ(rel["datasets"]["p"],
+            json({{"d", 2}, {"columns", {"x", "y"}}, {"bounds_source", "config"}, {"bounds", {{0, 10}, {0, 10}}}}));
   ASSERT_EQ(rel["cells"][0]["trials"].size(), 2u);
   EXPECT_TRUE(rel["cells"][0]["trials"][0].contains("release"));
   EXPECT_TRUE(rel["cells"][0]["trials"][0].contains("ledger"));
@@ -533,7 +546,8 @@ metrics: [ari, n_clusters]
   EXPECT_EQ(rel["privacy_accounting"]["datasets"]["p"], "set 1");
   // Not a results file: exit 2 with the reason.
   dpclust::testing::write_file(dir / "other.json", "{\"schema\": \"x\"}");
-  const auto bad = dpclust::testing::run_command(std::string(DPCLUST_BINARY_PATH) + " release " + (dir / "other.json").string());
+  const auto bad =
+      dpclust::testing::run_command(std::string(DPCLUST_BINARY_PATH) + " release " + (dir / "other.json").string());
   EXPECT_EQ(bad.code, 2) << bad.output;
   EXPECT_NE(bad.output.find("not a dpclust results file"), std::string::npos);
 }
@@ -579,7 +593,8 @@ methods:
   - method: dp_kmeans
     params: {epsilon: 1.0}
 metrics: [n_clusters]
-)", "acct_shared");
+)",
+                        "acct_shared");
   ASSERT_FALSE(r.is_null());
   const json& acct = r["privacy_accounting"];
   ASSERT_EQ(acct["record_sets"].size(), 2u) << acct.dump(1);
@@ -605,7 +620,8 @@ metrics: [n_clusters]
   const json rel = release_only(r);
   for (const auto& s : rel["privacy_accounting"]["record_sets"])
     for (const auto& sel : s["selections"])
-      for (const auto& f : sel.value("files", json::array())) EXPECT_EQ(f.get<std::string>().rfind("file ", 0), 0u) << f;
+      for (const auto& f : sel.value("files", json::array()))
+        EXPECT_EQ(f.get<std::string>().rfind("file ", 0), 0u) << f;
 }
 
 // One notion's guarantee is not claimed over a file that also holds another notion's releases. A secure
@@ -629,14 +645,17 @@ methods:
   - method: dp_dbscan_pairwise
     params: {epsilon: 1.0}
 metrics: [n_clusters]
-)", "acct_notions");
+)",
+                        "acct_notions");
   ASSERT_FALSE(r.is_null());
   const json& set = set_of(r["privacy_accounting"], "pts");
   ASSERT_EQ(set["central"].size(), 2u);
   for (const auto& c : set["central"]) {
     EXPECT_EQ(c["holds"], true);
     EXPECT_EQ(c["covers"]["series"], json::array({c["relation"] == "add_remove" ? "dp_kmeans" : "dp_dbscan_pairwise"}));
-    EXPECT_NE(c["guarantee"].get<std::string>().find("for the releases of the cells in `covers` only"), std::string::npos) << c["guarantee"];
+    EXPECT_NE(c["guarantee"].get<std::string>().find("for the releases of the cells in `covers` only"),
+              std::string::npos)
+        << c["guarantee"];
   }
   EXPECT_EQ(set["local"]["covers"]["series"], json::array({"nd_laplace"}));
   const json& whole = set["whole_file"];
@@ -657,7 +676,8 @@ methods:
   - method: dp_kmeans
     params: {epsilon: 0.5}
 metrics: [n_clusters]
-)", "acct_alone");
+)",
+                            "acct_alone");
   const json& w = set_of(alone["privacy_accounting"], "pts")["whole_file"];
   EXPECT_EQ(w["holds"], true);
   EXPECT_EQ(w["guarantee"], "eps-DP (add/remove one record)");
@@ -673,7 +693,8 @@ methods:
     params: {epsilon: 0.5}
   - method: kmeans
 metrics: [n_clusters]
-)", "acct_with_exact");
+)",
+                            "acct_with_exact");
   const json& m = set_of(mixed["privacy_accounting"], "pts");
   EXPECT_EQ(m["central"][0]["holds"], true);
   EXPECT_EQ(m["whole_file"]["holds"], false);
@@ -702,7 +723,8 @@ metrics: [n_clusters]
   const json r = run(text, "acct_wc", dpclust::testing::temp_dir("acct_wc"));
   ASSERT_FALSE(r.is_null());
   for (const auto& c : r["cells"]) {
-    const double knob = c["series"] == "privthr_em" ? c["params"]["em_upper"].get<double>() : c["params"]["n_share"].get<double>();
+    const double knob =
+        c["series"] == "privthr_em" ? c["params"]["em_upper"].get<double>() : c["params"]["n_share"].get<double>();
     SCOPED_TRACE(c["series"].get<std::string>() + " " + std::to_string(knob));
     const bool data_dependent = knob == 0;
     EXPECT_EQ(c["trials"][0]["ledger"].value("unbounded", false), data_dependent);
@@ -734,7 +756,8 @@ methods:
   - method: wc_baseline
     params: {epsilon: 1.0, n_share: 0.0}
 metrics: [n_clusters]
-)", "acct_true_n");
+)",
+                        "acct_true_n");
   ASSERT_FALSE(r.is_null());
   const json rel = release_only(r);
   for (const auto& c : rel["cells"]) {
@@ -761,7 +784,8 @@ metrics: [n_clusters]
 // A column name header: auto guessed from the first row and the config never typed may be a record's text:
 // the release writes its file index instead (results.json keeps it for the report's own tables).
 TEST(Release, GuessedColumnNamesAreWithheld) {
-  const json results = json::parse(R"({"datasets": {"p": {"d": 2, "columns": ["SECRETJOHN", "y"], "bounds_source": "config",
+  const json results =
+      json::parse(R"({"datasets": {"p": {"d": 2, "columns": ["SECRETJOHN", "y"], "bounds_source": "config",
       "provenance": {"header_guessed": true, "columns": [{"name": "SECRETJOHN", "index": 0, "name_confirmed": false},
                                                          {"name": "y", "index": 3, "name_confirmed": true}]}}}})");
   const json rel = release_only(results);
@@ -801,8 +825,8 @@ metrics: [n_clusters]
   ASSERT_EQ(r["cells"].size(), 10u);
   for (const auto& c : r["cells"]) {
     const json& p = c["params"];
-    const bool derived = p.value("radius_from_data", false) || p.value("centre", "") == "data" || p.value("n_source", "") == "data" ||
-                         p.value("gap_statistic", "") == "rank_mean";
+    const bool derived = p.value("radius_from_data", false) || p.value("centre", "") == "data" ||
+                         p.value("n_source", "") == "data" || p.value("gap_statistic", "") == "rank_mean";
     SCOPED_TRACE(c["series"].get<std::string>() + " " + p.dump());
     EXPECT_EQ(c["trials"][0]["ledger"].value("unbounded", false), derived);
     EXPECT_EQ(c["privacy_spent"].value("unbounded", false), derived);
@@ -842,7 +866,8 @@ methods:
   - method: dp_kmeans
   - method: dpm
 metrics: [n_clusters]
-)", "release_derived");
+)",
+                        "release_derived");
   ASSERT_FALSE(r.is_null());
   const json rel = release_only(r);
   ASSERT_EQ(rel["cells"].size(), r["cells"].size());
@@ -851,7 +876,8 @@ metrics: [n_clusters]
     const json& full = r["cells"][i];
     const json& cell = rel["cells"][i];
     const bool derived = full["dataset"] == "own_box" || full["params"].value("radius_from_data", false);
-    SCOPED_TRACE(full["dataset"].get<std::string>() + " " + full["series"].get<std::string>() + " " + full["params"].dump());
+    SCOPED_TRACE(full["dataset"].get<std::string>() + " " + full["series"].get<std::string>() + " " +
+                 full["params"].dump());
     const json& ledger = cell["trials"][0]["ledger"];
     EXPECT_EQ(ledger.contains("withheld_because"), derived) << ledger.dump();
     ASSERT_EQ(ledger["steps"].size(), full["trials"][0]["ledger"]["steps"].size());

@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "config/config.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/ledger.hpp"
 #include "core/numpy_random.hpp"
-#include "config/config.hpp"
-#include "run/runner.hpp"
 #include "privacy/mechanism.hpp"
+#include "run/runner.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -52,9 +52,10 @@ json run(const ExperimentConfig& cfg, const fs::path& out, int threads = 2) {
 
 // One dataset of Table 2 run as configs/paper/dpdbscan_table2_authors.yaml runs it.
 std::string authors_config(const std::string& dataset, double alpha, int min_pts) {
-  return "experiment: authors\nseeds: [0, 1, 2]\ndatasets:\n  - {name: " + dataset + ", bounds: data, params: {alpha: " +
-         std::to_string(alpha) + ", min_pts: " + std::to_string(min_pts) +
-         "}}\nmethods:\n  - method: dp_dbscan\n    params: {epsilon: 1.0, rng: numpy, sampler: textbook, histogram: naive}\n"
+  return "experiment: authors\nseeds: [0, 1, 2]\ndatasets:\n  - {name: " + dataset +
+         ", bounds: data, params: {alpha: " + std::to_string(alpha) + ", min_pts: " + std::to_string(min_pts) +
+         "}}\nmethods:\n  - method: dp_dbscan\n    params: {epsilon: 1.0, rng: numpy, sampler: textbook, histogram: "
+         "naive}\n"
          "metrics: [ari, ami]\n";
 }
 
@@ -66,39 +67,46 @@ struct SeedRun {
 std::vector<SeedRun> per_seed(const json& results) {
   std::vector<SeedRun> v;
   for (const json& t : results.at("cells").at(0).at("trials"))
-    v.push_back({t.at("seed").get<std::uint64_t>(), t.at("metrics").at("ari").get<double>(), t.at("metrics").at("ami").get<double>()});
+    v.push_back({t.at("seed").get<std::uint64_t>(), t.at("metrics").at("ari").get<double>(),
+                 t.at("metrics").at("ami").get<double>()});
   return v;
 }
 
 }  // namespace
 
 TEST(AuthorsSeeds, ListedSeedsAreTheTrialsSeeds) {
-  const ExperimentConfig cfg = parse("experiment: s\nseeds: [0, 1, 4294967295]\ndatasets: [{name: moons}]\nmethods: [{method: kmeans}]\n");
+  const ExperimentConfig cfg =
+      parse("experiment: s\nseeds: [0, 1, 4294967295]\ndatasets: [{name: moons}]\nmethods: [{method: kmeans}]\n");
   EXPECT_EQ(cfg.trials, 3);
   EXPECT_EQ(dpclust::trial_seed(cfg, "any cell", 0), 0u);
   EXPECT_EQ(dpclust::trial_seed(cfg, "another cell", 2), 4294967295u);
   // Without a list: derived per cell and trial.
-  const ExperimentConfig derived = parse("experiment: s\nseed: 5\ntrials: 2\ndatasets: [{name: moons}]\nmethods: [{method: kmeans}]\n");
+  const ExperimentConfig derived =
+      parse("experiment: s\nseed: 5\ntrials: 2\ndatasets: [{name: moons}]\nmethods: [{method: kmeans}]\n");
   EXPECT_EQ(dpclust::trial_seed(derived, "k", 1), dpclust::derive_seed(5, "k", 1));
   EXPECT_NE(dpclust::trial_seed(derived, "k", 1), dpclust::trial_seed(derived, "other", 1));
 }
 
 TEST(AuthorsSeeds, BadSeedListsAreRefusedNamingTheKey) {
   const std::string tail = "datasets: [{name: moons}]\nmethods: [{method: kmeans}]\n";
-  EXPECT_NE(error_of("experiment: s\nseeds: [0, 1]\ntrials: 3\n" + tail).find("trials: 3 but seeds lists 2 seeds"), std::string::npos);
+  EXPECT_NE(error_of("experiment: s\nseeds: [0, 1]\ntrials: 3\n" + tail).find("trials: 3 but seeds lists 2 seeds"),
+            std::string::npos);
   EXPECT_NE(error_of("experiment: s\nseeds: [0, 1, 0]\n" + tail).find("seed 0 is listed twice"), std::string::npos);
-  EXPECT_NE(error_of("experiment: s\nseed: 3\nseeds: [0]\n" + tail).find("seed and seeds are both given"), std::string::npos);
+  EXPECT_NE(error_of("experiment: s\nseed: 3\nseeds: [0]\n" + tail).find("seed and seeds are both given"),
+            std::string::npos);
   const std::string big = error_of("experiment: s\nseeds: [4294967296]\n" + tail);
   EXPECT_NE(big.find("authors.yaml:2"), std::string::npos) << big;
   EXPECT_NE(big.find("[0, 4294967295]"), std::string::npos) << big;
-  EXPECT_NE(error_of("experiment: s\nseeds: []\n" + tail).find("seeds must list 1 to 1000000 seeds"), std::string::npos);
+  EXPECT_NE(error_of("experiment: s\nseeds: []\n" + tail).find("seeds must list 1 to 1000000 seeds"),
+            std::string::npos);
   EXPECT_NE(error_of("experiment: s\nthreads: 0\n" + tail).find("threads must be in [1, 1024]"), std::string::npos);
 }
 
 TEST(AuthorsSeeds, NumpyStreamNeedsTheAuthorsNaiveTextbookLaplace) {
   auto cfg = [](const std::string& params) {
     return "experiment: s\ndatasets: [{name: moons, bounds: data, params: {alpha: 0.2, min_pts: 7}}]\n"
-           "methods: [{method: dp_dbscan, params: {rng: numpy, " + params + "}}]\n";
+           "methods: [{method: dp_dbscan, params: {rng: numpy, " +
+           params + "}}]\n";
   };
   EXPECT_EQ(error_of(cfg("sampler: textbook, histogram: naive")), "");
   const std::string secure = error_of(cfg("histogram: naive"));
@@ -107,30 +115,35 @@ TEST(AuthorsSeeds, NumpyStreamNeedsTheAuthorsNaiveTextbookLaplace) {
   const std::string automatic = error_of(cfg("sampler: textbook"));
   EXPECT_NE(automatic.find("params.histogram"), std::string::npos) << automatic;
   EXPECT_NE(error_of(cfg("sampler: textbook, histogram: linear")).find("params.histogram"), std::string::npos);
-  EXPECT_NE(error_of(cfg("sampler: textbook, histogram: naive, noise: geometric")).find("params.rng"), std::string::npos);
+  EXPECT_NE(error_of(cfg("sampler: textbook, histogram: naive, noise: geometric")).find("params.rng"),
+            std::string::npos);
   const std::string unknown = error_of(
       "experiment: s\ndatasets: [{name: moons, bounds: data, params: {alpha: 0.2, min_pts: 7}}]\n"
       "methods: [{method: dp_dbscan, params: {rng: scipy}}]\n");
-  EXPECT_NE(unknown.find("methods[0].params.rng: 'rng' must be one of dpclust, numpy, got scipy"), std::string::npos) << unknown;
+  EXPECT_NE(unknown.find("methods[0].params.rng: 'rng' must be one of dpclust, numpy, got scipy"), std::string::npos)
+      << unknown;
   EXPECT_NE(unknown.find("numpy"), std::string::npos) << unknown;
 }
 
 TEST(AuthorsSeeds, CountMechanismDrawsNumpysLaplaceAndNormal) {
   // numpy 1.24: RandomState(0).laplace(0, 0.5, 3) and RandomState(30).normal(0, 2.0, 3).
   dpclust::BudgetLedger ledger(2.0);
-  const auto lap = dpclust::privacy::CountMechanism::laplace(ledger, dpclust::privacy::Sampler::textbook, 1.0, 2.0, "counts");
+  const auto lap =
+      dpclust::privacy::CountMechanism::laplace(ledger, dpclust::privacy::Sampler::textbook, 1.0, 2.0, "counts");
   dpclust::NumpyRandomState a(0);
   EXPECT_EQ(lap.noise(a), 0.05136366380158237);
   EXPECT_EQ(lap.noisy(a, 3.0), 3.0 + 0.2813917912029464);
   EXPECT_EQ(lap.noise(a), 0.11503798262206183);
   dpclust::BudgetLedger ledger2(0.5, 1e-5);
-  auto gauss = dpclust::privacy::CountMechanism::gaussian(ledger2, dpclust::privacy::Sampler::textbook, 1.0, 0.5, 1e-5, "counts");
+  auto gauss = dpclust::privacy::CountMechanism::gaussian(ledger2, dpclust::privacy::Sampler::textbook, 1.0, 0.5, 1e-5,
+                                                          "counts");
   dpclust::NumpyRandomState b(30);
   const double sigma = gauss.scale();
   EXPECT_DOUBLE_EQ(gauss.noise(b), -2.5281053295528046 / 2.0 * sigma);
   // The secure sampler has no numpy form: a logic error, not a silent textbook draw.
   dpclust::BudgetLedger ledger3(1.0);
-  const auto secure = dpclust::privacy::CountMechanism::laplace(ledger3, dpclust::privacy::Sampler::secure, 1.0, 1.0, "counts");
+  const auto secure =
+      dpclust::privacy::CountMechanism::laplace(ledger3, dpclust::privacy::Sampler::secure, 1.0, 1.0, "counts");
   EXPECT_THROW(secure.noise(a), std::logic_error);
 }
 
@@ -165,12 +178,14 @@ TEST(AuthorsSeeds, CirclesReproducesTheAuthorsPerSeedNumbers) {
 TEST(AuthorsSeeds, ClutoT7MeanOfTheAuthorsSeedsIsThePublishedValue) {
   DPCLUST_REQUIRE_DATA("benchmark/cluto-t7-10k.arff");
   const fs::path dir = dpclust::testing::temp_dir("authors_t7");
-  const std::vector<SeedRun> runs = per_seed(run(parse(authors_config("cluto-t7", 12.0, 20), dpclust::testing::data_root()), dir));
+  const std::vector<SeedRun> runs =
+      per_seed(run(parse(authors_config("cluto-t7", 12.0, 20), dpclust::testing::data_root()), dir));
   ASSERT_EQ(runs.size(), 3u);
   EXPECT_NEAR(runs[0].ari, 0.6100, 5e-5);
   EXPECT_NEAR(runs[1].ari, 0.3546, 5e-5);
   EXPECT_NEAR(runs[2].ari, 0.6009, 5e-5);
-  const double mean_ari = (runs[0].ari + runs[1].ari + runs[2].ari) / 3, mean_ami = (runs[0].ami + runs[1].ami + runs[2].ami) / 3;
+  const double mean_ari = (runs[0].ari + runs[1].ari + runs[2].ari) / 3,
+               mean_ami = (runs[0].ami + runs[1].ami + runs[2].ami) / 3;
   EXPECT_EQ(std::round(mean_ari * 100) / 100, 0.52);
   EXPECT_EQ(std::round(mean_ami * 100) / 100, 0.63);
 }
@@ -178,8 +193,9 @@ TEST(AuthorsSeeds, ClutoT7MeanOfTheAuthorsSeedsIsThePublishedValue) {
 TEST(AuthorsSeeds, ConfigThreadsCapsTheRunAndIsRestoredAfterwards) {
   const int before = omp_get_max_threads();
   const fs::path dir = dpclust::testing::temp_dir("threads_cap");
-  const ExperimentConfig cfg =
-      parse("experiment: capped\nthreads: 1\ntrials: 2\ndatasets: [{name: moons}]\nmethods: [{method: kmeans, params: {k: 2}}]\n");
+  const ExperimentConfig cfg = parse(
+      "experiment: capped\nthreads: 1\ntrials: 2\ndatasets: [{name: moons}]\nmethods: [{method: kmeans, params: {k: "
+      "2}}]\n");
   const json results = run(cfg, dir, /*threads=*/2);
   EXPECT_EQ(results.at("cells").at(0).at("timing").at("threads"), 1);  // beside the times it qualifies
   const json manifest = json::parse(dpclust::read_text_file(dir / "capped" / "manifest.json"));
@@ -192,7 +208,8 @@ TEST(AuthorsSeeds, ConfigThreadsCapsTheRunAndIsRestoredAfterwards) {
 TEST(TrialTiming, MechanismRerunsOfTheCrossValidationAreAPartOfTheMetricsTime) {
   const fs::path dir = dpclust::testing::temp_dir("rerun_timing");
   const std::string head =
-      "trials: 2\ndatasets: [{name: moons, params: {g: 16, p: 0.3}}]\nmethods: [{method: privthr, params: {epsilon: 1.0}}]\n";
+      "trials: 2\ndatasets: [{name: moons, params: {g: 16, p: 0.3}}]\nmethods: [{method: privthr, params: {epsilon: "
+      "1.0}}]\n";
   const json cv = run(parse("experiment: with_cv\n" + head + "metrics: [ocm, two_ce]\n"), dir, 1);
   for (const json& t : cv.at("cells").at(0).at("trials")) {
     const json& timing = t.at("timing");
@@ -202,5 +219,6 @@ TEST(TrialTiming, MechanismRerunsOfTheCrossValidationAreAPartOfTheMetricsTime) {
     EXPECT_LE(rerun, timing.at("metrics_seconds").get<double>());
   }
   const json plain = run(parse("experiment: without_cv\n" + head + "metrics: [dsg_c]\n"), dir, 1);
-  for (const json& t : plain.at("cells").at(0).at("trials")) EXPECT_FALSE(t.at("timing").contains("mechanism_rerun_seconds"));
+  for (const json& t : plain.at("cells").at(0).at("trials"))
+    EXPECT_FALSE(t.at("timing").contains("mechanism_rerun_seconds"));
 }

@@ -26,7 +26,8 @@ std::map<std::string, std::map<std::string, std::set<std::string>>> deltas_by_da
   for (const Cell& cell : expand_grid(cfg)) {
     const MethodInfo& info = *find_method(cell.method);
     for (const SideInputRecord& r : side_information(info, cell.params, DatasetSideInputs{}))
-      if (r.input == "delta" && r.source == InputSource::public_value && !r.value.is_null()) out[cell.dataset][r.value.dump()].insert(cell.method_label);
+      if (r.input == "delta" && r.source == InputSource::public_value && !r.value.is_null())
+        out[cell.dataset][r.value.dump()].insert(cell.method_label);
   }
   return out;
 }
@@ -68,7 +69,8 @@ methods:
   const auto deltas = deltas_by_dataset(cfg);
   ASSERT_EQ(deltas.at("m").size(), 1u);
   EXPECT_EQ(deltas.at("m").begin()->second, std::set<std::string>{"lsh_clustering"});
-  // And it runs: the ledger of a dp_dbscan trial expects no delta (run/runner.cpp trial_ledger), lsh_clustering's the dataset's.
+  // And it runs: the ledger of a dp_dbscan trial expects no delta (run/runner.cpp trial_ledger), lsh_clustering's the
+  // dataset's.
   RunOptions o;
   o.out_dir = dpclust::testing::temp_dir("bench_delta_run");
   o.threads = 1;
@@ -78,7 +80,8 @@ methods:
   const nlohmann::json results = nlohmann::json::parse(read_text_file(r.results_file));
   for (const auto& c : results["cells"]) {
     const double delta = c["trials"][0]["ledger"].value("delta_total", 0.0);
-    EXPECT_EQ(delta, c["method"] == "lsh_clustering" ? 1e-6 : 0.0) << c["method"] << " " << c["trials"][0]["ledger"].dump();
+    EXPECT_EQ(delta, c["method"] == "lsh_clustering" ? 1e-6 : 0.0)
+        << c["method"] << " " << c["trials"][0]["ledger"].dump();
   }
   for (const Cell& cell : expand_grid(cfg)) {
     if (cell.method != "dp_dbscan") continue;

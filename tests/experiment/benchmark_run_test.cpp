@@ -79,7 +79,8 @@ TEST(BenchmarkRun, BaselinesSideInformationAndTuning) {
   ASSERT_FALSE(r.is_null());
   // dp_kmeans and dp_dbscan, their counterparts kmeans (k = 3) and dbscan (alpha, min_pts), the baseline: per dataset.
   for (const char* ds : {"mix_a", "mix_b"})
-    for (const char* m : {"dp_kmeans", "dp_dbscan", "kmeans", "dbscan", "uniform_centres"}) ASSERT_NE(cell_of(r, ds, m), nullptr) << ds << " " << m;
+    for (const char* m : {"dp_kmeans", "dp_dbscan", "kmeans", "dbscan", "uniform_centres"})
+      ASSERT_NE(cell_of(r, ds, m), nullptr) << ds << " " << m;
   EXPECT_EQ(r["cells"].size(), 10u);
   const json& km = *cell_of(r, "mix_a", "kmeans");
   EXPECT_EQ(km["role"], "non_private");
@@ -163,7 +164,8 @@ methods:
   }
   for (const auto& c : r["cells"]) {
     if (c["role"] != "private") continue;
-    for (const auto& t : c["trials"]) EXPECT_GE(t["metrics"]["normalized_kmeans_cost"].get<double>(), ceiling - 1e-9) << c["method"];
+    for (const auto& t : c["trials"])
+      EXPECT_GE(t["metrics"]["normalized_kmeans_cost"].get<double>(), ceiling - 1e-9) << c["method"];
   }
 }
 

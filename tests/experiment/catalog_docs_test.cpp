@@ -37,7 +37,8 @@ TEST(MethodTable, EveryBuiltInMethodHasARowWithItsNotionAndRelease) {
 
 TEST(MethodTable, DocsHoldTheGeneratedTable) {
   const std::string readme = read_file(std::string(DPCLUST_TEST_SOURCE_DIR) + "/docs/privacy.md");
-  const std::string begin = "<!-- method-table:begin (generated: dpclust list --method-table) -->\n", end = "<!-- method-table:end -->";
+  const std::string begin = "<!-- method-table:begin (generated: dpclust list --method-table) -->\n",
+                    end = "<!-- method-table:end -->";
   const auto b = readme.find(begin), e = readme.find(end);
   ASSERT_NE(b, std::string::npos) << "docs/privacy.md lacks the method-table markers";
   ASSERT_NE(e, std::string::npos);
@@ -48,7 +49,8 @@ TEST(MethodTable, DocsHoldTheGeneratedTable) {
 // docs/config-keys.md is generated; adding or changing a method's parameter without regenerating it fails here.
 TEST(ConfigKeysDoc, DocsHoldTheGeneratedReference) {
   const std::string doc = read_file(DPCLUST_TEST_SOURCE_DIR "/docs/config-keys.md");
-  EXPECT_EQ(doc, config_keys_markdown()) << "docs/config-keys.md is out of date: run `dpclust list --config-keys > docs/config-keys.md`";
+  EXPECT_EQ(doc, config_keys_markdown())
+      << "docs/config-keys.md is out of date: run `dpclust list --config-keys > docs/config-keys.md`";
 }
 
 TEST(ConfigKeysDoc, EveryDeclaredParameterIsListed) {

@@ -85,10 +85,11 @@ TEST(CentresDomain, ClampedByDefaultAsPostProcessing) {
   EXPECT_EQ(run.result.centres(1, 0), 0.0);
   EXPECT_EQ(run.result.centres(1, 1), 1.0);
   EXPECT_EQ(run.result.release["centers"][1], json::array({0.0, 1.0}));
-  EXPECT_EQ(run.result.labels, (Labels{0, 1, 1}));  // relabelled from the moved centres
+  EXPECT_EQ(run.result.labels, (Labels{0, 1, 1}));        // relabelled from the moved centres
   EXPECT_EQ(run.ledger.to_json()["epsilon_total"], 0.0);  // free of privacy cost
 
-  const TrialRun kept = run_single_trial(info, data, ParamSet{}, Randomness::seeded, 1, 1.0, true, CentresOutsideDomain::keep);
+  const TrialRun kept =
+      run_single_trial(info, data, ParamSet{}, Randomness::seeded, 1, 1.0, true, CentresOutsideDomain::keep);
   EXPECT_EQ(kept.centres_outside, 1u);
   EXPECT_EQ(kept.result.centres(1, 0), -18797.0);
   EXPECT_EQ(kept.result.labels, (Labels{0, 0, 0}));
@@ -120,7 +121,8 @@ methods:
   const json keep = run(config("centres_outside_domain: keep\n"), "centres_keep");
   const json& c = clamp["cells"][0];
   const json& k = keep["cells"][0];
-  ASSERT_TRUE(c.contains("post_processing")) << "no trial released a centre outside [0, 16]^2: choose a smaller epsilon";
+  ASSERT_TRUE(c.contains("post_processing"))
+      << "no trial released a centre outside [0, 16]^2: choose a smaller epsilon";
   EXPECT_EQ(c["post_processing"]["centres_outside_domain"], "clamp");
   EXPECT_EQ(k["post_processing"]["centres_outside_domain"], "keep");
   EXPECT_EQ(c["post_processing"]["trials"], k["post_processing"]["trials"]);  // the same seeds, the same releases
@@ -133,7 +135,8 @@ methods:
     }
     EXPECT_EQ(c["trials"][t]["post_processing"]["action"], "clamp");
     // Moving a centre into the domain never moves it away from a point of the domain: the cost cannot grow.
-    EXPECT_LE(c["trials"][t]["metrics"]["normalized_kmeans_cost"].get<double>(), k["trials"][t]["metrics"]["normalized_kmeans_cost"].get<double>());
+    EXPECT_LE(c["trials"][t]["metrics"]["normalized_kmeans_cost"].get<double>(),
+              k["trials"][t]["metrics"]["normalized_kmeans_cost"].get<double>());
   }
   EXPECT_NE(c["fingerprint"], k["fingerprint"]);  // a resumed run never reuses one for the other
 }

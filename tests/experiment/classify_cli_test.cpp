@@ -20,7 +20,9 @@ std::string binary() {
   return b ? b : DPCLUST_BINARY_PATH;
 }
 
-dpclust::testing::CommandResult sh(const std::string& args) { return dpclust::testing::run_command(binary() + " " + args); }
+dpclust::testing::CommandResult sh(const std::string& args) {
+  return dpclust::testing::run_command(binary() + " " + args);
+}
 
 std::vector<int> read_labels(const fs::path& p) {
   std::ifstream in(p);
@@ -70,8 +72,9 @@ TEST(ClassifyCli, ReleasedSpansRelabelTheDataExactlyAsTheTrial) {
     if (cell["method"] != "dp_dbscan") continue;
     for (int t = 0; t < 2; ++t) {
       const fs::path out = r.dir / ("labels_" + cell["id"].get<std::string>() + std::to_string(t) + ".txt");
-      const auto res = sh("classify --results " + r.out.string() + " --experiment cls --cell " + cell["id"].get<std::string>() +
-                          " --trial " + std::to_string(t) + " --points " + points.string() + " --out " + out.string());
+      const auto res =
+          sh("classify --results " + r.out.string() + " --experiment cls --cell " + cell["id"].get<std::string>() +
+             " --trial " + std::to_string(t) + " --points " + points.string() + " --out " + out.string());
       ASSERT_EQ(res.code, 0) << res.output;
       const auto want = cell["trials"][t]["labels"].get<std::vector<int>>();
       EXPECT_EQ(read_labels(out), want);
@@ -79,7 +82,8 @@ TEST(ClassifyCli, ReleasedSpansRelabelTheDataExactlyAsTheTrial) {
       if (cell["params"]["epsilon"] == 1.0) {
         EXPECT_GT(std::count_if(want.begin(), want.end(), [](int l) { return l >= 0; }), 300);
       }
-      EXPECT_NE(res.output.find("classified 600 points with " + std::to_string(cell["trials"][t]["diagnostics"]["spans"].get<int>()) + " spans"),
+      EXPECT_NE(res.output.find("classified 600 points with " +
+                                std::to_string(cell["trials"][t]["diagnostics"]["spans"].get<int>()) + " spans"),
                 std::string::npos)
           << res.output;
     }
@@ -92,8 +96,10 @@ TEST(ClassifyCli, SelectByDatasetSeriesAndParameterValue) {
   const json& ds = r.results["datasets"]["m"];
   const fs::path points = dpclust::testing::write_file(
       r.dir / "two.csv", "a,b\n" + ds["points"][0].dump() + "," + ds["points"][1].dump() + "\n50,50\n");
-  const auto res = sh("classify --results " + r.out.string() + " --experiment cls --dataset m --series dp_dbscan --param epsilon=1 "
-                      "--points " + points.string());
+  const auto res = sh("classify --results " + r.out.string() +
+                      " --experiment cls --dataset m --series dp_dbscan --param epsilon=1 "
+                      "--points " +
+                      points.string());
   ASSERT_EQ(res.code, 0) << res.output;
   int expected = -2;
   for (const json& c : r.results["cells"])
@@ -119,7 +125,8 @@ TEST(ClassifyCli, AmbiguousOrWrongSelectionsExitTwoWithTheFix) {
   EXPECT_EQ(res.code, 2);
   EXPECT_NE(res.output.find("dpclust run"), std::string::npos) << res.output;
   const fs::path three = dpclust::testing::write_file(r.dir / "p3.csv", "x,y,z\n0,0,0\n");
-  res = sh("classify --results " + r.out.string() + " --experiment cls --dataset m --param epsilon=0.5 --points " + three.string());
+  res = sh("classify --results " + r.out.string() + " --experiment cls --dataset m --param epsilon=0.5 --points " +
+           three.string());
   EXPECT_EQ(res.code, 2);
   EXPECT_NE(res.output.find("--columns"), std::string::npos) << res.output;
 }

@@ -70,9 +70,10 @@ TEST(Cli, ListKeepsEveryParameterNameApartFromItsDefault) {
 
 TEST(Cli, BadConfigExitsWithCodeTwoAndNamesTheKey) {
   fs::path dir = dpclust::testing::temp_dir("badcfg");
-  fs::path cfg = dpclust::testing::write_file(dir / "bad.yaml",
-                                     "experiment: bad\ndatasets:\n  - name: m\n    generator: {type: moons}\n    params: {alpha: 0.2, min_pts: 5}\n"
-                                     "methods:\n  - method: dbscan\ntrails: 3\n");
+  fs::path cfg = dpclust::testing::write_file(
+      dir / "bad.yaml",
+      "experiment: bad\ndatasets:\n  - name: m\n    generator: {type: moons}\n    params: {alpha: 0.2, min_pts: 5}\n"
+      "methods:\n  - method: dbscan\ntrails: 3\n");
   Result r = sh("validate " + cfg.string());
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.output.find("bad.yaml:8:1 trails: unknown key 'trails'"), std::string::npos) << r.output;
@@ -102,22 +103,26 @@ TEST(Cli, BadCsvNamesFileAndLine) {
   fs::path dir = dpclust::testing::temp_dir("badcsv");
   // "7" above numbers could be a record's value: header: auto's names are not confirmed by the data.
   dpclust::testing::write_file(dir / "pts.csv", "7,y,label\n0.1,0.2,0\n0.3,oops,1\n");
-  fs::path cfg = dpclust::testing::write_file(
-      dir / "c.yaml", "experiment: c\ndatasets:\n  - {name: pts, file: pts.csv, label: label, columns: [\"0\", \"1\"], params: {k: 2}}\nmethods: [kmeans]\n");
+  fs::path cfg = dpclust::testing::write_file(dir / "c.yaml",
+                                              "experiment: c\ndatasets:\n  - {name: pts, file: pts.csv, label: label, "
+                                              "columns: [\"0\", \"1\"], params: {k: 2}}\nmethods: [kmeans]\n");
   Result r = sh("run " + cfg.string() + " --out " + (dir / "out").string() + " --no-progress");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.output.find("pts.csv:3"), std::string::npos) << r.output;
   // header: auto guessed the names and the config typed only the label's: the column is named by its index.
-  EXPECT_NE(r.output.find("record 1 (0-based), column #1 (0-based; header: auto, names not shown; `header: true` shows them): the value is not a number"),
-            std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("record 1 (0-based), column #1 (0-based; header: auto, names not shown; `header: true` shows "
+                          "them): the value is not a number"),
+            std::string::npos)
+      << r.output;
   EXPECT_EQ(r.output.find("oops"), std::string::npos) << r.output;  // never a record's value
 }
 
 TEST(Cli, DryRunListsCellsAndShardMembership) {
   fs::path dir = dpclust::testing::temp_dir("dry");
-  fs::path cfg = dpclust::testing::write_file(dir / "d.yaml",
-                                     "experiment: d\ntrials: 4\ndatasets:\n  - {name: m, generator: {type: moons}, params: {min_pts: 5}}\n"
-                                     "methods:\n  - {method: dbscan, params: {alpha: [0.1, 0.2, 0.3]}}\n");
+  fs::path cfg = dpclust::testing::write_file(
+      dir / "d.yaml",
+      "experiment: d\ntrials: 4\ndatasets:\n  - {name: m, generator: {type: moons}, params: {min_pts: 5}}\n"
+      "methods:\n  - {method: dbscan, params: {alpha: [0.1, 0.2, 0.3]}}\n");
   Result r = sh("run " + cfg.string() + " --dry-run --shard 2/2 --shard-by index");
   EXPECT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("3 cells x 4 trials"), std::string::npos) << r.output;
@@ -156,14 +161,16 @@ TEST(Cli, ScoreComputesAriAmiNmiFromLabelFiles) {
 TEST(Cli, KilledRunResumesToTheSameResult) {
   fs::path dir = dpclust::testing::temp_dir("kill");
   // 40 cells of DBSCAN on 80k points, one thread: long enough to be killed midway.
-  fs::path cfg = dpclust::testing::write_file(dir / "k.yaml",
-                                     "experiment: k\nseed: 1\ndatasets:\n  - {name: m, generator: {type: moons, n_samples: 80000, noise: 0.1, seed: 2}, params: {min_pts: 5}}\n"
-                                     "methods:\n  - {method: dbscan, params: {alpha: {from: 0.01, to: 0.4, step: 0.01}}}\n");
+  fs::path cfg = dpclust::testing::write_file(
+      dir / "k.yaml",
+      "experiment: k\nseed: 1\ndatasets:\n  - {name: m, generator: {type: moons, n_samples: 80000, noise: 0.1, seed: "
+      "2}, params: {min_pts: 5}}\n"
+      "methods:\n  - {method: dbscan, params: {alpha: {from: 0.01, to: 0.4, step: 0.01}}}\n");
   const fs::path cells = dir / "killed" / "k" / "cells";
   pid_t pid = fork();
   if (pid == 0) {
-    execl(binary().c_str(), binary().c_str(), "run", cfg.c_str(), "--out", (dir / "killed").c_str(), "--threads", "1", "--no-progress",
-          static_cast<char*>(nullptr));
+    execl(binary().c_str(), binary().c_str(), "run", cfg.c_str(), "--out", (dir / "killed").c_str(), "--threads", "1",
+          "--no-progress", static_cast<char*>(nullptr));
     _exit(127);
   }
   // Wait until a few cells are on disk, then kill without warning.
@@ -196,13 +203,13 @@ TEST(Cli, KilledRunResumesToTheSameResult) {
 TEST(Cli, SkipMissingDataRunsTheDatasetsThatArePresent) {
   const fs::path dir = dpclust::testing::temp_dir("skip_partial");
   dpclust::testing::write_file(dir / "present.csv", "x,y\n0.1,0.2\n0.3,0.1\n0.2,0.4\n0.9,0.8\n0.8,0.9\n0.85,0.95\n");
-  const fs::path cfg = dpclust::testing::write_file(
-      dir / "part.yaml",
-      "experiment: part\nseed: 0\ntrials: 1\n"
-      "datasets:\n"
-      "  - {name: here, file: present.csv, label: none, bounds: [[0, 1], [0, 1]]}\n"
-      "  - {name: gone, file: absent.csv, label: none, bounds: [[0, 1], [0, 1]]}\n"
-      "methods:\n  - {method: kmeans, params: {k: 2}}\n");
+  const fs::path cfg =
+      dpclust::testing::write_file(dir / "part.yaml",
+                                   "experiment: part\nseed: 0\ntrials: 1\n"
+                                   "datasets:\n"
+                                   "  - {name: here, file: present.csv, label: none, bounds: [[0, 1], [0, 1]]}\n"
+                                   "  - {name: gone, file: absent.csv, label: none, bounds: [[0, 1], [0, 1]]}\n"
+                                   "methods:\n  - {method: kmeans, params: {k: 2}}\n");
   const fs::path out = dir / "out";
   Result r = sh("run " + cfg.string() + " --out " + out.string() + " --skip-missing-data --no-progress");
   ASSERT_EQ(r.code, 0) << r.output;

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
 #include "config/config.hpp"
 #include "config/grid.hpp"
+#include "core/error.hpp"
 #include "test_support.hpp"
 
 using namespace dpclust;
@@ -46,7 +46,8 @@ TEST(Config, UnknownTopLevelKeySuggestsClosest) {
 }
 
 TEST(Config, UnknownMethodSuggestsClosest) {
-  std::string msg = error_of("experiment: x\ndatasets: [{name: m, generator: {type: moons}}]\nmethods:\n  - method: dbscna\n");
+  std::string msg =
+      error_of("experiment: x\ndatasets: [{name: m, generator: {type: moons}}]\nmethods:\n  - method: dbscna\n");
   EXPECT_NE(msg.find("t.yaml:4:13 methods[0].method"), std::string::npos) << msg;
   EXPECT_NE(msg.find("did you mean 'dbscan'"), std::string::npos) << msg;
 }
@@ -117,7 +118,8 @@ TEST(Config, SameParameterAtTwoLevelsIsAnError) {
 
 TEST(Config, ParameterOfNoListedMethodIsAnError) {
   std::string msg = error_of(kGood + "params: {epsilonn: 1}\n");
-  EXPECT_NE(msg.find("'epsilonn' (experiment params) is not a parameter of any listed method"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("'epsilonn' (experiment params) is not a parameter of any listed method"), std::string::npos)
+      << msg;
 }
 
 TEST(Config, MalformedYamlNamesTheLine) {
@@ -159,22 +161,31 @@ TEST(Config, GeneratorParametersThatDisagreeAreRefusedWhenTheConfigIsRead) {
            {"{type: uniform, low: 1, high: 1}", "datasets[0].generator.high", "low must be below high"},
            {"{type: uniform, low: 2, high: 1}", "datasets[0].generator.high", "low must be below high"},
            {"{type: uniform, low: -1e308, high: 1e308}", "datasets[0].generator.high", "wider than the largest double"},
-           {"{type: blobs, center_box_lo: 5, center_box_hi: 1}", "datasets[0].generator.center_box_hi", "center_box_lo must be at most"},
-           {"{type: blobs, n_features: 2, center_list: {values: [1, 2, 3]}}", "datasets[0].generator.center_list", "not a multiple"},
-           {"{type: blobs, centers: 3, cluster_std: {values: [1, 2]}}", "datasets[0].generator.cluster_std", "2 values for 3 centres"},
-           {"{type: gaussian_mixture, box_lo: 5, box_hi: 1}", "datasets[0].generator.box_hi", "box_lo must be at most box_hi"}}) {
+           {"{type: blobs, center_box_lo: 5, center_box_hi: 1}", "datasets[0].generator.center_box_hi",
+            "center_box_lo must be at most"},
+           {"{type: blobs, n_features: 2, center_list: {values: [1, 2, 3]}}", "datasets[0].generator.center_list",
+            "not a multiple"},
+           {"{type: blobs, centers: 3, cluster_std: {values: [1, 2]}}", "datasets[0].generator.cluster_std",
+            "2 values for 3 centres"},
+           {"{type: gaussian_mixture, box_lo: 5, box_hi: 1}", "datasets[0].generator.box_hi",
+            "box_lo must be at most box_hi"}}) {
     SCOPED_TRACE(c.generator);
-    const std::string msg = error_of("experiment: x\ndatasets: [{name: g, generator: " + c.generator + ", params: {k: 2}}]\nmethods: [kmeans]\n");
+    const std::string msg = error_of("experiment: x\ndatasets: [{name: g, generator: " + c.generator +
+                                     ", params: {k: 2}}]\nmethods: [kmeans]\n");
     EXPECT_NE(msg.find("t.yaml:2:"), std::string::npos) << msg;
     EXPECT_NE(msg.find(c.key), std::string::npos) << msg;
     EXPECT_NE(msg.find(c.says), std::string::npos) << msg;
     EXPECT_NE(msg.find("fix:"), std::string::npos) << msg;
   }
   // What agrees still passes: a point-sized centre box, whole centres with one sd each.
-  EXPECT_EQ(error_of("experiment: x\ndatasets: [{name: g, generator: {type: blobs, center_box_lo: 3, center_box_hi: 3}, params: {k: 2}}]\n"
-                     "methods: [kmeans]\n"), "");
-  EXPECT_EQ(error_of("experiment: x\ndatasets: [{name: g, generator: {type: blobs, center_list: {values: [0, 0, 5, 5]}, "
-                     "cluster_std: {values: [1, 2]}}, params: {k: 2}}]\nmethods: [kmeans]\n"), "");
+  EXPECT_EQ(error_of("experiment: x\ndatasets: [{name: g, generator: {type: blobs, center_box_lo: 3, center_box_hi: "
+                     "3}, params: {k: 2}}]\n"
+                     "methods: [kmeans]\n"),
+            "");
+  EXPECT_EQ(
+      error_of("experiment: x\ndatasets: [{name: g, generator: {type: blobs, center_list: {values: [0, 0, 5, 5]}, "
+               "cluster_std: {values: [1, 2]}}, params: {k: 2}}]\nmethods: [kmeans]\n"),
+      "");
 }
 
 TEST(Config, ZipNeedsEqualLengths) {
@@ -191,18 +202,19 @@ TEST(Config, DuplicateSeriesNamesAreRejected) {
   EXPECT_NE(msg.find("as: <name>"), std::string::npos) << msg;
 }
 
-TEST(Config, EmptyConfigIsRejected) {
-  EXPECT_NE(error_of("").find("the config is empty"), std::string::npos);
-}
+TEST(Config, EmptyConfigIsRejected) { EXPECT_NE(error_of("").find("the config is empty"), std::string::npos); }
 
 TEST(Config, ErrorsInOverridesOfARegisteredDatasetPointAtTheConfig) {
   // The entry merges the registry's cluto-t4 with the config's keys: a typo in the config's part
   // must be reported in the config, not in datasets/registry.yaml.
-  std::string msg = error_of("experiment: x\ndatasets:\n  - name: cluto-t4\n    params: {alpha: 9.0, minpts: 11}\nmethods: [dbscan]\n");
+  std::string msg = error_of(
+      "experiment: x\ndatasets:\n  - name: cluto-t4\n    params: {alpha: 9.0, minpts: 11}\nmethods: [dbscan]\n");
   EXPECT_NE(msg.find("t.yaml:4:"), std::string::npos) << msg;
   EXPECT_NE(msg.find("datasets[0].params.minpts"), std::string::npos) << msg;
   EXPECT_EQ(msg.find("registry.yaml"), std::string::npos) << msg;
-  msg = error_of("experiment: x\ndatasets:\n  - name: cluto-t4\n    bounds: [[1, 0], [0, 1]]\n    params: {k: 6}\nmethods: [kmeans]\n");
+  msg = error_of(
+      "experiment: x\ndatasets:\n  - name: cluto-t4\n    bounds: [[1, 0], [0, 1]]\n    params: {k: 6}\nmethods: "
+      "[kmeans]\n");
   EXPECT_NE(msg.find("t.yaml:4:"), std::string::npos) << msg;
   EXPECT_NE(msg.find("datasets[0].bounds[0]"), std::string::npos) << msg;
 }

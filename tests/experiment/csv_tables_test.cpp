@@ -7,8 +7,8 @@
 
 #include <algorithm>
 
-#include "core/error.hpp"
 #include "config/config.hpp"
+#include "core/error.hpp"
 #include "loading/dataset_loading.hpp"
 #include "test_support.hpp"
 
@@ -18,7 +18,8 @@ namespace fs = std::filesystem;
 namespace {
 
 ExperimentConfig parse(const fs::path& dir, const std::string& dataset_lines) {
-  const std::string text = "experiment: tables\ndatasets:\n  - name: d\n" + dataset_lines + "methods:\n  - method: kmeans\n    params: {k: 2}\n";
+  const std::string text = "experiment: tables\ndatasets:\n  - name: d\n" + dataset_lines +
+                           "methods:\n  - method: kmeans\n    params: {k: 2}\n";
   return parse_config(text, (dir / "t.yaml").string(), dir, "/nonexistent-data-root");
 }
 
@@ -85,7 +86,8 @@ TEST(CsvTables, TextTrueFalseAndTimestampColumnsAreLeftOutWithOneWarningNamingTh
   EXPECT_TRUE(contains(err, "true/false: shared")) << err;
   EXPECT_TRUE(contains(err, "`dates: days`")) << err;
   EXPECT_TRUE(contains(err, "`nominal: codes`")) << err;
-  for (const char* value : {"yellow", "Lenox", "2019-03", "credit"}) EXPECT_FALSE(contains(err, value)) << value << ": " << err;
+  for (const char* value : {"yellow", "Lenox", "2019-03", "credit"})
+    EXPECT_FALSE(contains(err, value)) << value << ": " << err;
   ASSERT_EQ(ds.provenance["skipped_attributes"].size(), 6u);
   EXPECT_EQ(skipped_named(ds, "pickup")["type"], "timestamp");
   EXPECT_EQ(skipped_named(ds, "zone")["type"], "text");
@@ -122,20 +124,25 @@ TEST(CsvTables, NominalCodesAndOnehotEncodeTextAndTrueFalseColumns) {
   trips(dir);
   // codes: sorted values (green 0, yellow 1); True/False 0/1; rows with a missing value dropped.
   auto [codes, err] = load(dir, "    file: trips.csv\n    nominal: codes\n    missing: drop\n");
-  EXPECT_EQ(codes.column_names, (std::vector<std::string>{"passengers", "distance", "fare", "color", "payment", "zone", "shared"}));
+  EXPECT_EQ(codes.column_names,
+            (std::vector<std::string>{"passengers", "distance", "fare", "color", "payment", "zone", "shared"}));
   ASSERT_EQ(codes.n, 2u);  // the rows with an empty payment and an NA zone are dropped
-  EXPECT_EQ(std::vector<double>(codes.coords.begin(), codes.coords.begin() + 7), (std::vector<double>{1, 1.6, 7.0, 1, 1, 1, 0}));
-  EXPECT_EQ(std::vector<double>(codes.coords.begin() + 7, codes.coords.end()), (std::vector<double>{1, 0.79, 5.0, 1, 0, 2, 1}));
+  EXPECT_EQ(std::vector<double>(codes.coords.begin(), codes.coords.begin() + 7),
+            (std::vector<double>{1, 1.6, 7.0, 1, 1, 1, 0}));
+  EXPECT_EQ(std::vector<double>(codes.coords.begin() + 7, codes.coords.end()),
+            (std::vector<double>{1, 0.79, 5.0, 1, 0, 2, 1}));
   EXPECT_EQ(codes.provenance["nominal_coordinates"]["color"], "code");
   EXPECT_EQ(codes.provenance["nominal_coordinates"]["shared"], "boolean");
   EXPECT_EQ(codes.provenance["nominal_order"], "sorted");
   EXPECT_EQ(codes.provenance["nominal_values"]["color"], (nlohmann::json{"green", "yellow"}));
-  EXPECT_EQ(codes.provenance["nominal_values"]["zone"], (nlohmann::json{"Alphabet City", "Lenox Hill West", "Upper West Side South"}));
+  EXPECT_EQ(codes.provenance["nominal_values"]["zone"],
+            (nlohmann::json{"Alphabet City", "Lenox Hill West", "Upper West Side South"}));
   ASSERT_EQ(codes.non_private_notes.size(), 1u);  // the codes come from the data's values
   EXPECT_TRUE(contains(codes.non_private_notes[0], "color, payment, zone")) << codes.non_private_notes[0];
   EXPECT_EQ(count(err, "warning:"), 1u) << err;  // the timestamps, still left out
   // appearance: in order of first appearance (yellow 0, green 1).
-  const auto appearance = load(dir, "    file: trips.csv\n    nominal: codes\n    nominal_order: appearance\n    columns: [color]\n").first;
+  const auto appearance =
+      load(dir, "    file: trips.csv\n    nominal: codes\n    nominal_order: appearance\n    columns: [color]\n").first;
   EXPECT_EQ(appearance.coords, (std::vector<double>{0, 0, 1, 0}));
   EXPECT_EQ(appearance.provenance["nominal_order"], "appearance");
   // onehot: one 0/1 column per value, named column=value; True/False stays one 0/1 column.
@@ -168,9 +175,12 @@ TEST(CsvTables, DatesAreNeverNumbersAndACoordinateOnRequest) {
   EXPECT_TRUE(contains(days.provenance["date_coordinates"]["Date"].get<std::string>(), "days since 1970-01-01"));
   dpclust::testing::write_file(dir / "ts.csv", "t,v\n2019-03-23T20:21:09+01:00,1\n2019-03-23 20:21:09,2\n");
   const auto seconds = load(dir, "    file: ts.csv\n    dates: seconds\n").first;
-  EXPECT_EQ(seconds.coords, (std::vector<double>{17978.0 * 86400 + 19 * 3600 + 21 * 60 + 9, 1, 17978.0 * 86400 + 20 * 3600 + 21 * 60 + 9, 2}));
-  EXPECT_TRUE(contains(error_of(dir, "    file: dow.csv\n    dates: weeks\n"), "dates must be one of: skip, days, seconds"));
-  EXPECT_TRUE(contains(error_of(dir, "    file: x.arff\n    dates: days\n"), "dates applies to csv and tsv files only"));
+  EXPECT_EQ(seconds.coords, (std::vector<double>{17978.0 * 86400 + 19 * 3600 + 21 * 60 + 9, 1,
+                                                 17978.0 * 86400 + 20 * 3600 + 21 * 60 + 9, 2}));
+  EXPECT_TRUE(
+      contains(error_of(dir, "    file: dow.csv\n    dates: weeks\n"), "dates must be one of: skip, days, seconds"));
+  EXPECT_TRUE(
+      contains(error_of(dir, "    file: x.arff\n    dates: days\n"), "dates applies to csv and tsv files only"));
 }
 
 TEST(CsvTables, HeaderRowsJoinTheNamesAndBlankRowsAreSkippedAndCounted) {
@@ -178,7 +188,9 @@ TEST(CsvTables, HeaderRowsJoinTheNamesAndBlankRowsAreSkippedAndCounted) {
   // seaborn's brain_networks layout: names in three rows (the first column names the levels), a blank row
   // of empty fields, then an index column and the readings.
   std::string text = "network,1,1,2\nnode,1,1,1\nhemi,lh,rh,lh\n,,,\n";
-  for (int i = 0; i < 12; ++i) text += std::to_string(i) + "," + std::to_string(i * 1.5) + ",-" + std::to_string(i) + "," + std::to_string(i % 3) + ".25\n";
+  for (int i = 0; i < 12; ++i)
+    text += std::to_string(i) + "," + std::to_string(i * 1.5) + ",-" + std::to_string(i) + "," + std::to_string(i % 3) +
+            ".25\n";
   dpclust::testing::write_file(dir / "brain.csv", text);
   // Without the key the rows above the numbers make every column text: the load stops naming the key.
   const std::string msg = error_of(dir, "    file: brain.csv\n");
@@ -193,7 +205,8 @@ TEST(CsvTables, HeaderRowsJoinTheNamesAndBlankRowsAreSkippedAndCounted) {
   EXPECT_EQ(ds.provenance["header_rows"], 3);
   EXPECT_EQ(ds.provenance["blank_rows"], 1);
   EXPECT_EQ(ds.provenance["identifier_columns_dropped"][0]["name"], "network_node_hemi");
-  EXPECT_TRUE(contains(error_of(dir, "    file: brain.csv\n    header_rows: 3\n    header: false\n"), "header is false"));
+  EXPECT_TRUE(
+      contains(error_of(dir, "    file: brain.csv\n    header_rows: 3\n    header: false\n"), "header is false"));
   EXPECT_TRUE(contains(error_of(dir, "    file: brain.csv\n    header_rows: 0\n"), "between 1 and 100"));
 }
 
@@ -205,12 +218,14 @@ TEST(CsvTables, HeaderAutoShowsNamesOnceTheNumbersBelowConfirmThem) {
   // A number above a numeric column confirms nothing (it could be a record): the index, and how to show names.
   dpclust::testing::write_file(dir / "unsure.csv", "7,height\n1.5,2\n2.5,3\n3.5,x\n");
   const std::string unsure = error_of(dir, "    file: unsure.csv\n    columns: [\"0\", \"1\"]\n");
-  EXPECT_TRUE(contains(unsure, "column #1 (0-based; header: auto, names not shown; `header: true` shows them)")) << unsure;
+  EXPECT_TRUE(contains(unsure, "column #1 (0-based; header: auto, names not shown; `header: true` shows them)"))
+      << unsure;
 }
 
 TEST(CsvTables, AColumnNamedClassLabelOrTargetIsTheLabelUnlessTheConfigSaysOtherwise) {
   const fs::path dir = dpclust::testing::temp_dir("tables");
-  dpclust::testing::write_file(dir / "wine.csv", "Class,alcohol,malic_acid\n1,14.23,1.71\n1,13.2,1.78\n2,12.37,0.94\n3,13.17,2.59\n");
+  dpclust::testing::write_file(dir / "wine.csv",
+                               "Class,alcohol,malic_acid\n1,14.23,1.71\n1,13.2,1.78\n2,12.37,0.94\n3,13.17,2.59\n");
   const auto [ds, err] = load(dir, "    file: wine.csv\n");
   EXPECT_EQ(ds.column_names, (std::vector<std::string>{"alcohol", "malic_acid"}));
   EXPECT_EQ(ds.labels, (Labels{1, 1, 2, 3}));
@@ -222,9 +237,10 @@ TEST(CsvTables, AColumnNamedClassLabelOrTargetIsTheLabelUnlessTheConfigSaysOther
   EXPECT_EQ(load(dir, "    file: wine.csv\n    label: none\n").first.column_names,
             (std::vector<std::string>{"Class", "alcohol", "malic_acid"}));
   // The same in an ARFF file whose class is its first attribute (UCI wine's layout).
-  dpclust::testing::write_file(dir / "wine.arff",
-                      "@relation wine\n@attribute class {1,2,3}\n@attribute Alcohol numeric\n@attribute Malic_acid numeric\n@data\n"
-                      "1,14.23,1.71\n2,12.37,0.94\n3,13.17,2.59\n");
+  dpclust::testing::write_file(
+      dir / "wine.arff",
+      "@relation wine\n@attribute class {1,2,3}\n@attribute Alcohol numeric\n@attribute Malic_acid numeric\n@data\n"
+      "1,14.23,1.71\n2,12.37,0.94\n3,13.17,2.59\n");
   const auto [arff, arff_err] = load(dir, "    file: wine.arff\n");
   EXPECT_EQ(arff.labels, (Labels{1, 2, 3}));
   EXPECT_EQ(arff.column_names, (std::vector<std::string>{"Alcohol", "Malic_acid"}));
@@ -235,11 +251,13 @@ TEST(CsvTables, AColumnNamedClassLabelOrTargetIsTheLabelUnlessTheConfigSaysOther
 TEST(CsvTables, TheNewKeysAreCheckedWhereTheyApply) {
   const fs::path dir = dpclust::testing::temp_dir("tables");
   trips(dir);
-  EXPECT_TRUE(contains(error_of(dir, "    file: trips.csv\n    nominal: sorted\n"), "nominal must be one of: skip, codes, onehot"));
+  EXPECT_TRUE(contains(error_of(dir, "    file: trips.csv\n    nominal: sorted\n"),
+                       "nominal must be one of: skip, codes, onehot"));
   EXPECT_TRUE(contains(error_of(dir, "    file: trips.csv\n    nominal_order: appearance\n"), "`nominal` is skip"));
   EXPECT_TRUE(contains(error_of(dir, "    file: trips.csv\n    nominal: codes\n    nominal_order: random\n"),
                        "nominal_order must be one of: sorted, appearance"));
-  EXPECT_TRUE(contains(error_of(dir, "    file: x.dat\n    format: fimi\n    nominal: codes\n"), "csv, tsv and arff files only"));
+  EXPECT_TRUE(contains(error_of(dir, "    file: x.dat\n    format: fimi\n    nominal: codes\n"),
+                       "csv, tsv and arff files only"));
 }
 
 }  // namespace dpclust::csv_tables_test

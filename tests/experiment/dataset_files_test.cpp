@@ -2,8 +2,8 @@
 // (Crash), a list or a glob of files concatenated in sorted order (HAR70+'s per-participant files).
 #include <gtest/gtest.h>
 
-#include "core/error.hpp"
 #include "config/config.hpp"
+#include "core/error.hpp"
 #include "loading/dataset_loading.hpp"
 #include "test_support.hpp"
 
@@ -43,7 +43,8 @@ fs::path participants() {
 
 TEST(DatasetFiles, ListIsReadInSortedOrderWithEveryChecksum) {
   const fs::path dir = participants();
-  const ExperimentConfig cfg = parse(dir, "    file: [p/510.csv, p/502.csv, p/501.csv]\n    columns: [back_x, back_y]\n    label: label\n");
+  const ExperimentConfig cfg =
+      parse(dir, "    file: [p/510.csv, p/502.csv, p/501.csv]\n    columns: [back_x, back_y]\n    label: label\n");
   const Dataset ds = materialize_dataset(cfg.datasets.at(0));
   ASSERT_EQ(ds.n, 4u);
   EXPECT_EQ(ds.coords, (std::vector<double>{1, 2, 5, 6, 7, 8, 9, 10}));
@@ -89,7 +90,8 @@ TEST(DatasetFiles, MissingDropFromTheConfigIsCountedInProvenance) {
   dpclust::testing::write_file(dir / "crash.csv", "LATITUDE,LONGITUDE\n40.5,-74.0\nNA,\n40.7,\n40.6,-73.9\n");
   std::string msg = error_of(dir, "    file: crash.csv\n    columns: [LONGITUDE, LATITUDE]\n");
   EXPECT_TRUE(contains(msg, "crash.csv:3")) << msg;
-  const ExperimentConfig cfg = parse(dir, "    file: crash.csv\n    columns: [LONGITUDE, LATITUDE]\n    missing: drop\n");
+  const ExperimentConfig cfg =
+      parse(dir, "    file: crash.csv\n    columns: [LONGITUDE, LATITUDE]\n    missing: drop\n");
   const Dataset ds = materialize_dataset(cfg.datasets.at(0));
   EXPECT_EQ(ds.coords, (std::vector<double>{-74.0, 40.5, -73.9, 40.6}));
   const nlohmann::json summary = dataset_summary(ds);
@@ -118,14 +120,16 @@ TEST(DatasetFiles, MissingOptionIsValidated) {
 TEST(DatasetFiles, FimiRaggedAndItemsPerRowFromTheConfig) {
   const fs::path dir = dpclust::testing::temp_dir("fimi_cfg");
   dpclust::testing::write_file(dir / "acc.dat", "1 2 3 4\n5 6\n7 8 9\n");
-  const ExperimentConfig cfg = parse(dir, "    file: acc.dat\n    format: fimi\n    ragged: pad\n    items_per_row: 3\n");
+  const ExperimentConfig cfg =
+      parse(dir, "    file: acc.dat\n    format: fimi\n    ragged: pad\n    items_per_row: 3\n");
   EXPECT_EQ(known_shape(cfg.datasets[0]).d, std::optional<std::size_t>(3));
   const Dataset ds = materialize_dataset(cfg.datasets.at(0));
   EXPECT_EQ(ds.coords, (std::vector<double>{1, 2, 3, 5, 6, 0, 7, 8, 9}));
   // Part of the dataset's definition, so of every cell's fingerprint.
   EXPECT_EQ(cfg.datasets[0].definition["items_per_row"].dump(), "\"3\"");  // as written in the config
   EXPECT_EQ(cfg.datasets[0].definition["ragged"], "pad");
-  const Dataset truncated = materialize_dataset(parse(dir, "    file: acc.dat\n    format: fimi\n    ragged: truncate\n").datasets.at(0));
+  const Dataset truncated =
+      materialize_dataset(parse(dir, "    file: acc.dat\n    format: fimi\n    ragged: truncate\n").datasets.at(0));
   EXPECT_EQ(truncated.d, 2u);
 
   std::string msg = error_of(dir, "    file: acc.dat\n    format: fimi\n    ragged: squash\n");
@@ -146,13 +150,17 @@ TEST(DatasetFiles, FimiRaggedAndItemsPerRowFromTheConfig) {
 TEST(DatasetFiles, TheFetchRecordsSourceIsInTheDatasetsProvenance) {
   const fs::path root = dpclust::testing::temp_dir("src_root");
   dpclust::testing::write_file(root / "fimi" / "x.dat", "1 2\n3 4\n");
-  const std::string text = "experiment: files\ndatasets:\n  - name: d\n    data_file: fimi/x.dat\n    format: fimi\n"
-                           "methods:\n  - method: kmeans\n    params: {k: 1}\n";
-  const auto load = [&] { return materialize_dataset(parse_config(text, (root / "t.yaml").string(), root, root).datasets.at(0)); };
+  const std::string text =
+      "experiment: files\ndatasets:\n  - name: d\n    data_file: fimi/x.dat\n    format: fimi\n"
+      "methods:\n  - method: kmeans\n    params: {k: 1}\n";
+  const auto load = [&] {
+    return materialize_dataset(parse_config(text, (root / "t.yaml").string(), root, root).datasets.at(0));
+  };
   EXPECT_TRUE(contains(load().provenance["source"].get<std::string>(), "no fetch record")) << load().provenance.dump();
 
-  dpclust::testing::write_file(root / ".dpclust" / "records" / "fimi" / "x.dat.json",
-                               R"({"dataset": "d", "sha256": "abc", "pinned": true, "fetched_at": "2026-01-01T00:00:00Z",
+  dpclust::testing::write_file(
+      root / ".dpclust" / "records" / "fimi" / "x.dat.json",
+      R"({"dataset": "d", "sha256": "abc", "pinned": true, "fetched_at": "2026-01-01T00:00:00Z",
                                    "source": {"index": 2, "of": 2, "origin": "https://example.org/copy/x.dat"},
                                    "sources_failed": [{"index": 1, "error": "404"}]})");
   const nlohmann::json s = load().provenance["source"];
@@ -171,12 +179,14 @@ TEST(DatasetFiles, TheFetchRecordsSourceIsInTheDatasetsProvenance) {
 // `identifier_columns: keep`; an unnamed row-number column (integers increasing in file order) likewise.
 TEST(DatasetFiles, IdentifierColumnsDroppedByDefaultKeptWhenListedOrKept) {
   const fs::path dir = dpclust::testing::temp_dir("idcols");
-  std::string wdbc = "@relation wdbc\n@attribute IDNumber real\n@attribute radius real\n@attribute texture real\n"
-                     "@attribute class {B,M}\n@data\n";
-  const double ids[] = {842302, 842517, 84300903, 84348301, 84358402, 843786, 844359, 84458202, 844981, 84501001, 845636};
+  std::string wdbc =
+      "@relation wdbc\n@attribute IDNumber real\n@attribute radius real\n@attribute texture real\n"
+      "@attribute class {B,M}\n@data\n";
+  const double ids[] = {842302, 842517,   84300903, 84348301, 84358402, 843786,
+                        844359, 84458202, 844981,   84501001, 845636};
   for (int i = 0; i < 11; ++i)
-    wdbc += std::to_string(static_cast<long long>(ids[i])) + "," + std::to_string(10 + i) + ".5," + std::to_string(20 - i) + ".25," +
-            (i % 2 ? "M" : "B") + "\n";
+    wdbc += std::to_string(static_cast<long long>(ids[i])) + "," + std::to_string(10 + i) + ".5," +
+            std::to_string(20 - i) + ".25," + (i % 2 ? "M" : "B") + "\n";
   dpclust::testing::write_file(dir / "wdbc.arff", wdbc);
 
   ::testing::internal::CaptureStderr();
@@ -186,14 +196,17 @@ TEST(DatasetFiles, IdentifierColumnsDroppedByDefaultKeptWhenListedOrKept) {
   EXPECT_EQ(dflt.column_names, (std::vector<std::string>{"radius", "texture"}));
   EXPECT_EQ(dflt.coords[0], 10.5);
   EXPECT_EQ(dflt.coords[1], 20.25);
-  EXPECT_EQ(dflt.provenance["identifier_columns_dropped"], nlohmann::json::parse(R"([{"name": "IDNumber", "reason": "name"}])"));
+  EXPECT_EQ(dflt.provenance["identifier_columns_dropped"],
+            nlohmann::json::parse(R"([{"name": "IDNumber", "reason": "name"}])"));
   EXPECT_EQ(dflt.provenance["columns"], nlohmann::json::parse(R"(["radius", "texture"])"));
   EXPECT_TRUE(contains(err, "column 'IDNumber' looks like a record identifier")) << err;
   EXPECT_FALSE(contains(err, "842302")) << err;
 
   ::testing::internal::CaptureStderr();
-  const Dataset listed = materialize_dataset(parse(dir, "    file: wdbc.arff\n    columns: [IDNumber, radius]\n").datasets.at(0));
-  const Dataset kept = materialize_dataset(parse(dir, "    file: wdbc.arff\n    identifier_columns: keep\n").datasets.at(0));
+  const Dataset listed =
+      materialize_dataset(parse(dir, "    file: wdbc.arff\n    columns: [IDNumber, radius]\n").datasets.at(0));
+  const Dataset kept =
+      materialize_dataset(parse(dir, "    file: wdbc.arff\n    identifier_columns: keep\n").datasets.at(0));
   EXPECT_TRUE(::testing::internal::GetCapturedStderr().empty());
   EXPECT_EQ(listed.d, 2u);
   EXPECT_EQ(listed.coords[0], 842302);
@@ -204,7 +217,9 @@ TEST(DatasetFiles, IdentifierColumnsDroppedByDefaultKeptWhenListedOrKept) {
 
   // A header-less CSV whose first column counts the rows; the label column is never an identifier.
   std::string rows;
-  for (int i = 0; i < 12; ++i) rows += std::to_string(i + 1) + "," + std::to_string(i % 3) + ".5," + std::to_string(i % 4) + "," + std::to_string(i) + "\n";
+  for (int i = 0; i < 12; ++i)
+    rows += std::to_string(i + 1) + "," + std::to_string(i % 3) + ".5," + std::to_string(i % 4) + "," +
+            std::to_string(i) + "\n";
   dpclust::testing::write_file(dir / "rows.csv", rows);
   ::testing::internal::CaptureStderr();
   const Dataset counted = materialize_dataset(parse(dir, "    file: rows.csv\n    label: \"3\"\n").datasets.at(0));

@@ -20,7 +20,8 @@ namespace {
 
 Dataset load(const std::string& dataset_lines, const std::string& root = "/nonexistent-data-root") {
   const fs::path dir = dpclust::testing::temp_dir("dpm_data");
-  const std::string text = "experiment: dpm_data\ndatasets:\n" + dataset_lines + "methods:\n  - method: kmeans\n    params: {k: 2}\n";
+  const std::string text =
+      "experiment: dpm_data\ndatasets:\n" + dataset_lines + "methods:\n  - method: kmeans\n    params: {k: 2}\n";
   const ExperimentConfig cfg = parse_config(text, (dir / "t.yaml").string(), dir, root);
   Dataset ds = materialize_dataset(cfg.datasets.at(0));
   fs::remove_all(dir);
@@ -60,8 +61,9 @@ TEST(DpmDatasets, SynthBig1IsScikitLearnsMakeBlobsIn100Dimensions) {
 TEST(DpmDatasets, LettersResampledAsTheArtifactsUciLetters) {
   DPCLUST_REQUIRE_DATA("uci/letter-recognition.data");
   // datasets.uciLetters on UCI's file: 720 rows a letter by default_rng(42), then permuted.
-  const Dataset ds = load("  - name: uci_letters\n    use: letter\n    resample_per_class: 720\n    resample_seed: 42\n",
-                          dpclust::testing::data_root().string());
+  const Dataset ds =
+      load("  - name: uci_letters\n    use: letter\n    resample_per_class: 720\n    resample_seed: 42\n",
+           dpclust::testing::data_root().string());
   ASSERT_EQ(ds.n, 26u * 720u);
   EXPECT_EQ(sha256_of_doubles(ds.coords), "470847eb34806ca01b0cdf580fe6333a1e74f4874a5cb52129576e4fd547cc9a");
   // The first labels, y_new[:10] = 0 7 5 24 15 23 9 24 10 9: A H F Y P X J Y K J.

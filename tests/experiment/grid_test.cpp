@@ -10,7 +10,8 @@ namespace {
 std::vector<Cell> expand(const std::string& text) {
   return expand_grid(parse_config(text, "g.yaml", std::filesystem::temp_directory_path(), ""));
 }
-const std::string kHead = "experiment: g\ndatasets:\n  - {name: a, generator: {type: moons}}\n  - {name: b, generator: {type: circles}}\n";
+const std::string kHead =
+    "experiment: g\ndatasets:\n  - {name: a, generator: {type: moons}}\n  - {name: b, generator: {type: circles}}\n";
 }  // namespace
 
 TEST(Grid, CartesianProductInDocumentedOrder) {
@@ -25,14 +26,17 @@ TEST(Grid, CartesianProductInDocumentedOrder) {
 }
 
 TEST(Grid, ZipVariesParametersTogether) {
-  auto cells = expand(kHead + "methods:\n  - method: dbscan\n    params: {alpha: [0.1, 0.2, 0.3], min_pts: [4, 8, 16]}\n    zip: [[alpha, min_pts]]\n");
+  auto cells = expand(kHead +
+                      "methods:\n  - method: dbscan\n    params: {alpha: [0.1, 0.2, 0.3], min_pts: [4, 8, 16]}\n    "
+                      "zip: [[alpha, min_pts]]\n");
   ASSERT_EQ(cells.size(), 2u * 3u);
   EXPECT_EQ(cells[1].key, "dataset=a|method=dbscan|alpha=0.2;min_pts=8");
   EXPECT_EQ(cells[2].key, "dataset=a|method=dbscan|alpha=0.3;min_pts=16");
 }
 
 TEST(Grid, RangesAreExactDecimals) {
-  auto cells = expand(kHead + "methods:\n  - method: dbscan\n    params: {alpha: {from: 0.1, to: 2.0, step: 0.1}, min_pts: 5}\n");
+  auto cells = expand(
+      kHead + "methods:\n  - method: dbscan\n    params: {alpha: {from: 0.1, to: 2.0, step: 0.1}, min_pts: 5}\n");
   ASSERT_EQ(cells.size(), 2u * 20u);
   EXPECT_EQ(cells[2].params.real("alpha"), 0.3);  // not 0.30000000000000004
   EXPECT_EQ(cells[19].params.real("alpha"), 2.0);
@@ -45,7 +49,7 @@ TEST(Grid, DatasetParamsApplyOnlyToMethodsThatDeclareThem) {
   ASSERT_EQ(cells.size(), 2u);
   EXPECT_EQ(cells[0].key, "dataset=a|method=dbscan|alpha=0.2;min_pts=5");
   EXPECT_EQ(cells[1].key, "dataset=a|method=kmeans|k=2");  // defaults are not part of the key
-  EXPECT_EQ(cells[1].params.integer("max_iter"), 300);      // but they are in the cell's parameters
+  EXPECT_EQ(cells[1].params.integer("max_iter"), 300);     // but they are in the cell's parameters
 }
 
 TEST(Grid, SeriesNamesSeparateSameMethod) {
@@ -66,11 +70,14 @@ TEST(Grid, CellIdsAreStableAcrossRuns) {
 
 TEST(Grid, DefaultsDoNotChangeTheKey) {
   // Writing a default explicitly names the same cell (same key, same seeds) as leaving it out.
-  auto a = expand("experiment: g\ndatasets: [{name: a, generator: {type: moons}, params: {k: 2}}]\nmethods: [kmeans]\n");
-  auto b = expand("experiment: g\ndatasets: [{name: a, generator: {type: moons}, params: {k: 2}}]\n"
-                  "methods: [{method: kmeans, params: {max_iter: 300, n_init: 1}}]\n");
-  auto c = expand("experiment: g\ndatasets: [{name: a, generator: {type: moons}, params: {k: 2}}]\n"
-                  "methods: [{method: kmeans, params: {n_init: 5}}]\n");
+  auto a =
+      expand("experiment: g\ndatasets: [{name: a, generator: {type: moons}, params: {k: 2}}]\nmethods: [kmeans]\n");
+  auto b = expand(
+      "experiment: g\ndatasets: [{name: a, generator: {type: moons}, params: {k: 2}}]\n"
+      "methods: [{method: kmeans, params: {max_iter: 300, n_init: 1}}]\n");
+  auto c = expand(
+      "experiment: g\ndatasets: [{name: a, generator: {type: moons}, params: {k: 2}}]\n"
+      "methods: [{method: kmeans, params: {n_init: 5}}]\n");
   EXPECT_EQ(a[0].key, b[0].key);
   EXPECT_EQ(a[0].id, b[0].id);
   EXPECT_EQ(c[0].key, "dataset=a|method=kmeans|k=2;n_init=5");

@@ -9,9 +9,9 @@
 #include <cstdio>
 #include <string>
 
-#include "core/error.hpp"
 #include "config/config.hpp"
 #include "config/grid.hpp"
+#include "core/error.hpp"
 #include "test_support.hpp"
 
 using namespace dpclust;
@@ -37,7 +37,8 @@ void expect_clean(const std::string& msg) {
   EXPECT_FALSE(has(msg, "invalid node")) << msg;
   EXPECT_FALSE(has(msg, "bad conversion")) << msg;
   EXPECT_LT(msg.size(), 1500u) << msg.substr(0, 300);
-  for (char c : msg) EXPECT_TRUE(c == '\n' || static_cast<unsigned char>(c) >= 0x20) << "control byte in: " << msg.substr(0, 300);
+  for (char c : msg)
+    EXPECT_TRUE(c == '\n' || static_cast<unsigned char>(c) >= 0x20) << "control byte in: " << msg.substr(0, 300);
 }
 
 const std::string kDatasets =
@@ -129,7 +130,9 @@ TEST(HostileConfig, DeepNestingIsRejectedWithoutCrashing) {
 }
 
 TEST(HostileConfig, SmallAliasesStillWork) {
-  EXPECT_EQ(error_of("experiment: a\n" + kDatasets + "    params: &p {alpha: 0.1}\n  - method: dbscan\n    as: d2\n    params: *p\n"), "");
+  EXPECT_EQ(error_of("experiment: a\n" + kDatasets +
+                     "    params: &p {alpha: 0.1}\n  - method: dbscan\n    as: d2\n    params: *p\n"),
+            "");
 }
 
 // --- yaml-cpp conversion messages never leak ---
@@ -158,8 +161,10 @@ TEST(HostileConfig, NullOrListWhereAScalarIsExpected) {
   expect_clean(msg);
   EXPECT_TRUE(has(msg, "methods[0].params.alpha")) << msg;
 
-  msg = error_of("experiment: a\ndatasets:\n  - name: m\n    generator: {type: moons, n_samples: 100}\n    bounds: [[0, ~], [0, 1]]\n"
-                 "methods: [dbscan]\n");
+  msg = error_of(
+      "experiment: a\ndatasets:\n  - name: m\n    generator: {type: moons, n_samples: 100}\n    bounds: [[0, ~], [0, "
+      "1]]\n"
+      "methods: [dbscan]\n");
   expect_clean(msg);
   EXPECT_TRUE(has(msg, "x.yaml:5:")) << msg;
   EXPECT_TRUE(has(msg, "datasets[0].bounds[0][1]")) << msg;
@@ -264,7 +269,8 @@ CliRun dpclust_cli(const std::string& args) {
 }  // namespace
 
 TEST(HostileConfig, ShardIsParsedStrictly) {
-  for (const char* bad : {"1/-1", "1/99999999999", "1/3x", "0/3", "4/3", "-1/3", "1/", "/3", "1/2/3", "+1/3", " 1/3", "1/1000001"}) {
+  for (const char* bad :
+       {"1/-1", "1/99999999999", "1/3x", "0/3", "4/3", "-1/3", "1/", "/3", "1/2/3", "+1/3", " 1/3", "1/1000001"}) {
     CliRun r = dpclust_cli(std::string("run /nonexistent/hostile.yaml --dry-run --shard '") + bad + "'");
     EXPECT_EQ(r.code, 2) << bad << ": " << r.output;
     EXPECT_TRUE(has(r.output, "--shard")) << bad << ": " << r.output;

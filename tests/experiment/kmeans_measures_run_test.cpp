@@ -11,10 +11,10 @@
 #include "config/config.hpp"
 #include "config/grid.hpp"
 #include "config/param_checks.hpp"
-#include "data/generators.hpp"
-#include "loading/cost_model.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "data/generators.hpp"
+#include "loading/cost_model.hpp"
 #include "run/runner.hpp"
 #include "test_support.hpp"
 
@@ -86,25 +86,32 @@ metrics: [normalized_kmeans_cost, silhouette, accuracy]
 }
 
 TEST(KMeansMeasuresRun, NotComputedUnlessNamed) {
-  const std::string text = "experiment: defaults\nseed: 3\ntrials: 1\n" + kDataset + "methods:\n  - {method: kmeans, params: {k: 4}}\n";
+  const std::string text =
+      "experiment: defaults\nseed: 3\ntrials: 1\n" + kDataset + "methods:\n  - {method: kmeans, params: {k: 4}}\n";
   const json r = run_text(text, dpclust::testing::temp_dir("measures_default"), 1);
   ASSERT_FALSE(r.is_null());
   const std::set<std::string> names = metric_names(r["cells"][0]);
   EXPECT_TRUE(names.count("ari"));
-  for (const char* m : {"inertia", "inertia_per_point", "normalized_kmeans_cost", "centre_distance", "silhouette", "accuracy", "purity"})
+  for (const char* m : {"inertia", "inertia_per_point", "normalized_kmeans_cost", "centre_distance", "silhouette",
+                        "accuracy", "purity"})
     EXPECT_FALSE(names.count(m)) << m;
 }
 
 TEST(KMeansMeasuresRun, AListNoMethodCanHaveIsRefusedWithTheFix) {
   const std::string head = "experiment: x\n" + kDataset;
-  const std::string dbscan = "  - {method: dbscan, params: {alpha: 1.0, min_pts: 5}}\n", kmeans = "  - {method: kmeans, params: {k: 4}}\n";
-  std::string msg = error_of(head + "methods:\n" + dbscan + "metrics: [normalized_kmeans_cost, silhouette, accuracy]\n");
+  const std::string dbscan = "  - {method: dbscan, params: {alpha: 1.0, min_pts: 5}}\n",
+                    kmeans = "  - {method: kmeans, params: {k: 4}}\n";
+  std::string msg =
+      error_of(head + "methods:\n" + dbscan + "metrics: [normalized_kmeans_cost, silhouette, accuracy]\n");
   EXPECT_NE(msg.find("metric 'normalized_kmeans_cost' reads the centres a method releases"), std::string::npos) << msg;
   EXPECT_NE(msg.find("none of the listed methods releases centres"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("(kmeans, uniform_centres, dp_kmeans"), std::string::npos) << msg;  // the fix names the methods that release centres, in registration order
+  EXPECT_NE(msg.find("(kmeans, uniform_centres, dp_kmeans"), std::string::npos)
+      << msg;  // the fix names the methods that release centres, in registration order
   EXPECT_NE(msg.find("t.yaml:"), std::string::npos) << msg;
   // One method with centres is enough; the label measures apply to every method.
-  EXPECT_EQ(error_of(head + "methods:\n" + dbscan + kmeans + "metrics: [normalized_kmeans_cost, silhouette, accuracy]\n"), "");
+  EXPECT_EQ(
+      error_of(head + "methods:\n" + dbscan + kmeans + "metrics: [normalized_kmeans_cost, silhouette, accuracy]\n"),
+      "");
   EXPECT_EQ(error_of(head + "methods:\n" + dbscan + "metrics: [silhouette, accuracy, purity]\n"), "");
 }
 
@@ -123,12 +130,14 @@ TEST(KMeansMeasuresRun, EveryMethodThatDeclaresCentresReleasesThem) {
       else if (p.name == "delta") params += std::string(params.empty() ? "" : ", ") + "delta: 1.0e-5";
       else if (p.required()) ADD_FAILURE() << m.name << ": give a test value for its required parameter " << p.name;
     }
-    if (m.name == "affinity_propagation") params += std::string(params.empty() ? "" : ", ") + "damping: 0.9";  // converges here (0.5 does not)
+    if (m.name == "affinity_propagation")
+      params += std::string(params.empty() ? "" : ", ") + "damping: 0.9";  // converges here (0.5 does not)
     methods += "  - {method: " + m.name + (params.empty() ? "" : ", params: {" + params + "}") + "}\n";
     ++count;
   }
   ASSERT_GE(count, 3u);  // kmeans, dp_kmeans, affinity_propagation at least
-  const std::string text = "experiment: centres\nseed: 5\ntrials: 1\n" + kDataset + "methods:\n" + methods + "metrics: [inertia]\n";
+  const std::string text =
+      "experiment: centres\nseed: 5\ntrials: 1\n" + kDataset + "methods:\n" + methods + "metrics: [inertia]\n";
   const json r = run_text(text, dpclust::testing::temp_dir("measures_centres"), 1);
   ASSERT_FALSE(r.is_null());
   ASSERT_EQ(r["cells"].size(), count);
@@ -154,10 +163,11 @@ TEST(KMeansMeasuresRun, CentresAreTheReleasedOnes) {
     const char* method;
     std::map<std::string, ParamValue> given;
   };
-  const std::vector<Case> cases = {{"kmeans", {{"k", std::int64_t{3}}}},
-                                   {"dp_kmeans", {{"k", std::int64_t{3}}, {"epsilon", 1.0}}},
-                                   {"dp_kmeans", {{"k", std::int64_t{3}}, {"epsilon", 1.0}, {"variant", std::string("diffprivlib")}}},
-                                   {"affinity_propagation", {{"damping", 0.9}}}};
+  const std::vector<Case> cases = {
+      {"kmeans", {{"k", std::int64_t{3}}}},
+      {"dp_kmeans", {{"k", std::int64_t{3}}, {"epsilon", 1.0}}},
+      {"dp_kmeans", {{"k", std::int64_t{3}}, {"epsilon", 1.0}, {"variant", std::string("diffprivlib")}}},
+      {"affinity_propagation", {{"damping", 0.9}}}};
   for (const Case& c : cases) {
     const MethodInfo& info = *find_method(c.method);
     ASSERT_TRUE(info.releases_centres) << c.method;
@@ -169,9 +179,11 @@ TEST(KMeansMeasuresRun, CentresAreTheReleasedOnes) {
     ASSERT_EQ(r.centres.cols(), 2) << c.method;
     for (Eigen::Index k = 0; k < r.centres.rows(); ++k)
       for (Eigen::Index j = 0; j < 2; ++j) {
-        const double released = info.name == "affinity_propagation"
-                                    ? data.coords[r.release["exemplars"][static_cast<std::size_t>(k)].get<std::size_t>() * 2 + static_cast<std::size_t>(j)]
-                                    : r.release["centers"][static_cast<std::size_t>(k)][static_cast<std::size_t>(j)].get<double>();
+        const double released =
+            info.name == "affinity_propagation"
+                ? data.coords[r.release["exemplars"][static_cast<std::size_t>(k)].get<std::size_t>() * 2 +
+                              static_cast<std::size_t>(j)]
+                : r.release["centers"][static_cast<std::size_t>(k)][static_cast<std::size_t>(j)].get<double>();
         EXPECT_EQ(r.centres(k, j), released) << c.method << " centre " << k;
       }
   }
@@ -204,13 +216,15 @@ metrics: [silhouette, accuracy]
       EXPECT_GT(se, 0.0);
       EXPECT_LT(se, 0.05);
       EXPECT_FALSE(t["metric_standard_errors"].contains("accuracy"));
-      for (const char* m : {"silhouette", "accuracy"}) EXPECT_GE(t["timing"]["metric_seconds"][m].get<double>(), 0.0) << m;
+      for (const char* m : {"silhouette", "accuracy"})
+        EXPECT_GE(t["timing"]["metric_seconds"][m].get<double>(), 0.0) << m;
     }
     EXPECT_EQ(cell["timing"]["metric_seconds"]["silhouette"]["n"], 3);
     EXPECT_EQ(cell["timing"]["metrics_seconds"]["n"], 3);
   }
   EXPECT_EQ(seeds.size(), 1u);  // one sample for the dataset
-  const json exact = run_text(head + "silhouette_sample: all\n", dir / "all", 2), large = run_text(head + "silhouette_sample: 600\n", dir / "600", 2);
+  const json exact = run_text(head + "silhouette_sample: all\n", dir / "all", 2),
+             large = run_text(head + "silhouette_sample: 600\n", dir / "600", 2);
   ASSERT_FALSE(exact.is_null());
   for (const json* r : {&exact, &large})
     for (const auto& cell : (*r)["cells"]) {
@@ -227,10 +241,15 @@ metrics: [silhouette, accuracy]
 }
 
 TEST(KMeansMeasuresRun, SilhouetteSampleKeyIsCheckedWithItsLine) {
-  const std::string head = "experiment: x\n" + kDataset + "methods:\n  - {method: kmeans, params: {k: 4}}\nmetrics: [silhouette]\n";
+  const std::string head =
+      "experiment: x\n" + kDataset + "methods:\n  - {method: kmeans, params: {k: 4}}\nmetrics: [silhouette]\n";
   EXPECT_EQ(parse_config(head, "t.yaml", fs::temp_directory_path(), "").evaluation.silhouette_sample, 2000u);
-  EXPECT_EQ(parse_config(head + "silhouette_sample: all\n", "t.yaml", fs::temp_directory_path(), "").evaluation.silhouette_sample, 0u);
-  EXPECT_EQ(parse_config(head + "silhouette_sample: 1e4\n", "t.yaml", fs::temp_directory_path(), "").evaluation.silhouette_sample, 10000u);
+  EXPECT_EQ(parse_config(head + "silhouette_sample: all\n", "t.yaml", fs::temp_directory_path(), "")
+                .evaluation.silhouette_sample,
+            0u);
+  EXPECT_EQ(parse_config(head + "silhouette_sample: 1e4\n", "t.yaml", fs::temp_directory_path(), "")
+                .evaluation.silhouette_sample,
+            10000u);
   for (const char* bad : {"2", "-5", "2000001", "1.5", "some"}) {
     const std::string msg = error_of(head + "silhouette_sample: " + bad + "\n");
     EXPECT_NE(msg.find("t.yaml:9"), std::string::npos) << bad << ": " << msg;
@@ -252,7 +271,7 @@ TEST(KMeansMeasuresRun, TheCostModelCountsTheNamedMeasures) {
   };
   const TrialCost plain = cost("metrics: [ari]\n"), sil = cost("metrics: [ari, silhouette]\n"),
                   ref = cost("metrics: [ari, normalized_kmeans_cost]\n"), unnamed = cost("");
-  EXPECT_EQ(unnamed.work, plain.work);  // not computed by default
+  EXPECT_EQ(unnamed.work, plain.work);                    // not computed by default
   EXPECT_GE(sil.work - plain.work, 2e3 * 2e3 * 100 / 2);  // the default sample, 2000 points
   EXPECT_LT(sil.work - plain.work, 1e4 * 1e4 * 100 / 2);
   const TrialCost dpm_sample = cost("metrics: [ari, silhouette]\nsilhouette_sample: 10000\n");
@@ -267,8 +286,9 @@ TEST(KMeansMeasuresRun, TheCostModelCountsTheNamedMeasures) {
 // counted EUGkM's largest grid.
 TEST(KMeansMeasuresRun, TheCostModelCountsTheDunnIndexAndNoGridForTheHybridAlone) {
   auto cost = [&](const std::string& methods, const std::string& metrics, std::size_t n, std::size_t d) {
-    const ExperimentConfig cfg = parse_config("experiment: x\ntrials: 4\n" + kDataset + "methods:\n" + methods + metrics, "t.yaml",
-                                              fs::temp_directory_path(), "");
+    const ExperimentConfig cfg =
+        parse_config("experiment: x\ntrials: 4\n" + kDataset + "methods:\n" + methods + metrics, "t.yaml",
+                     fs::temp_directory_path(), "");
     DataShape shape;
     shape.n = n;
     shape.d = d;
@@ -276,7 +296,8 @@ TEST(KMeansMeasuresRun, TheCostModelCountsTheDunnIndexAndNoGridForTheHybridAlone
     return *estimate_trial_cost(cfg, expand_grid(cfg)[0], shape);
   };
   const std::string kmeans = "  - {method: kmeans, params: {k: 4}}\n";
-  EXPECT_GE(cost(kmeans, "metrics: [dunn]\n", 20'000, 10).work - cost(kmeans, "metrics: [ari]\n", 20'000, 10).work, 2e4 * 2e4 * 10 / 2);
+  EXPECT_GE(cost(kmeans, "metrics: [dunn]\n", 20'000, 10).work - cost(kmeans, "metrics: [ari]\n", 20'000, 10).work,
+            2e4 * 2e4 * 10 / 2);
   const std::string hybrid = "  - {method: hybrid_kmeans, params: {k: 64, epsilon: 1.0}}\n";
   const TrialCost high = cost(hybrid, "", 20'000, 100);
   EXPECT_LT(high.memory, 64.0 * 1024 * 1024);

@@ -45,8 +45,8 @@ TEST(Licence, LicenseFileHoldsTheFullApacheTwoText) {
   EXPECT_NE(text.find("Version 2.0, January 2004"), std::string::npos);
   // The full text, not a notice: its nine sections and the appendix.
   for (const char* part : {"1. Definitions.", "2. Grant of Copyright License.", "3. Grant of Patent License.",
-                           "4. Redistribution.", "9. Accepting Warranty or Additional Liability.", "END OF TERMS AND CONDITIONS",
-                           "APPENDIX: How to apply the Apache License to your work."})
+                           "4. Redistribution.", "9. Accepting Warranty or Additional Liability.",
+                           "END OF TERMS AND CONDITIONS", "APPENDIX: How to apply the Apache License to your work."})
     EXPECT_NE(text.find(part), std::string::npos) << part;
 }
 
@@ -65,16 +65,35 @@ TEST(Citation, CitationFileHasTheFieldsOfCffOneTwo) {
   EXPECT_EQ(keys.count("version") ? keys.at("version") : "", build_info().version);
   // date-released: a date (YYYY-MM-DD). repository-code, when given, is a URL: the project names no public address
   // it does not have, so the key is left out until the repository is published.
-  EXPECT_TRUE(std::regex_match(keys.count("date-released") ? keys.at("date-released") : "", std::regex(R"(\d{4}-\d{2}-\d{2})")));
+  EXPECT_TRUE(std::regex_match(keys.count("date-released") ? keys.at("date-released") : "",
+                               std::regex(R"(\d{4}-\d{2}-\d{2})")));
   if (keys.count("repository-code")) {
     EXPECT_TRUE(std::regex_match(keys.at("repository-code"), std::regex(R"(https://\S+)")));
   }
   // Nothing at the top level that CFF 1.2.0 does not define (a typo such as `licence:` would be invalid CFF).
-  const std::set<std::string> known = {"abstract", "authors", "cff-version", "commit", "contact", "date-released", "doi",
-                                       "identifiers", "keywords", "license", "license-url", "message", "preferred-citation",
-                                       "references", "repository", "repository-artifact", "repository-code", "title", "type",
-                                       "url", "version"};
-  for (const auto& [key, _] : keys) EXPECT_TRUE(known.count(key)) << "CITATION.cff: '" << key << "' is not a CFF 1.2.0 key";
+  const std::set<std::string> known = {"abstract",
+                                       "authors",
+                                       "cff-version",
+                                       "commit",
+                                       "contact",
+                                       "date-released",
+                                       "doi",
+                                       "identifiers",
+                                       "keywords",
+                                       "license",
+                                       "license-url",
+                                       "message",
+                                       "preferred-citation",
+                                       "references",
+                                       "repository",
+                                       "repository-artifact",
+                                       "repository-code",
+                                       "title",
+                                       "type",
+                                       "url",
+                                       "version"};
+  for (const auto& [key, _] : keys)
+    EXPECT_TRUE(known.count(key)) << "CITATION.cff: '" << key << "' is not a CFF 1.2.0 key";
 }
 
 TEST(Citation, ReadmeNamesTheLicenceAndTheCitationFile) {

@@ -24,10 +24,11 @@ const std::string kHead =
     "     params: {alpha: 0.3}}\n";
 
 TEST(ParseOnce, SweepsAreTypedAndExpandedWhenTheConfigIsRead) {
-  const ExperimentConfig cfg = parse(kHead +
-                                     "methods:\n"
-                                     "  - {method: dp_dbscan, params: {epsilon: {from: 0.5, to: 1.5, step: 0.5}, min_pts: [4, 6]}}\n"
-                                     "  - {method: dbscan, params: {min_pts: 5}}\n");
+  const ExperimentConfig cfg =
+      parse(kHead +
+            "methods:\n"
+            "  - {method: dp_dbscan, params: {epsilon: {from: 0.5, to: 1.5, step: 0.5}, min_pts: [4, 6]}}\n"
+            "  - {method: dbscan, params: {min_pts: 5}}\n");
   const ParamSource& eps = cfg.methods[0].params.at("epsilon");
   ASSERT_EQ(eps.sweep.at("dp_dbscan").size(), 3u);
   EXPECT_EQ(std::get<double>(eps.sweep.at("dp_dbscan")[2]), 1.5);

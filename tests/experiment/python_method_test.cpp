@@ -12,8 +12,8 @@
 #include "config/grid.hpp"
 #include "config/python_method.hpp"
 #include "core/side_information.hpp"
-#include "run/runner.hpp"
 #include "privacy/mechanism.hpp"
+#include "run/runner.hpp"
 #include "test_support.hpp"
 
 using namespace dpclust;
@@ -53,7 +53,8 @@ void install_stand_in_backend() {
 }
 
 std::string config(const std::string& method_entry) {
-  return "experiment: py\nseed: 3\ntrials: 2\ndatasets:\n  - name: moons\n    generator: {type: moons, n_samples: 60, seed: 1}\n"
+  return "experiment: py\nseed: 3\ntrials: 2\ndatasets:\n  - name: moons\n    generator: {type: moons, n_samples: 60, "
+         "seed: 1}\n"
          "    bounds: [[-2, 3], [-2, 3]]\nmethods:\n" +
          method_entry;
 }
@@ -121,27 +122,34 @@ TEST(PythonMethod, TheDeclarationBecomesParamSpecs) {
 TEST(PythonMethod, BadDeclarationsAreRefusedWhereTheyAre) {
   install_stand_in_backend();
   auto entry = [](const std::string& declare) {
-    return "  - method: python\n    callable: \"mechs:grid\"\n    declare:\n      " + declare + "\n    params: {epsilon: 1.0}\n";
+    return "  - method: python\n    callable: \"mechs:grid\"\n    declare:\n      " + declare +
+           "\n    params: {epsilon: 1.0}\n";
   };
   EXPECT_NE(error_of(config(entry("w: {type: reel}"))).find("did you mean 'real'"), std::string::npos);
-  EXPECT_NE(error_of(config(entry("w: {type: real, default: -1, min: 0}"))).find("'w' must be a real number >= 0, got -1"),
+  EXPECT_NE(
+      error_of(config(entry("w: {type: real, default: -1, min: 0}"))).find("'w' must be a real number >= 0, got -1"),
+      std::string::npos);
+  EXPECT_NE(error_of(config(entry("w: {type: real, choices: [a]}"))).find("choices apply to string parameters only"),
             std::string::npos);
-  EXPECT_NE(error_of(config(entry("w: {type: real, choices: [a]}"))).find("choices apply to string parameters only"), std::string::npos);
   EXPECT_NE(error_of(config(entry("epsilon: {type: real, default: 1.0}"))).find("min > 0"), std::string::npos);
   EXPECT_NE(error_of(config(entry("bad-name: 1"))).find("not an identifier"), std::string::npos);
-  EXPECT_NE(error_of(config("  - {method: python, callable: \"no_colon\", params: {epsilon: 1.0}}\n")).find("is not \"module:function\""),
+  EXPECT_NE(error_of(config("  - {method: python, callable: \"no_colon\", params: {epsilon: 1.0}}\n"))
+                .find("is not \"module:function\""),
             std::string::npos);
-  const std::string missing = error_of(config("  - {method: python, callable: \"missing:f\", params: {epsilon: 1.0}}\n"));
+  const std::string missing =
+      error_of(config("  - {method: python, callable: \"missing:f\", params: {epsilon: 1.0}}\n"));
   EXPECT_NE(missing.find("py.yaml:"), std::string::npos) << missing;
   EXPECT_NE(missing.find("ModuleNotFoundError"), std::string::npos) << missing;
-  EXPECT_NE(error_of(config("  - {method: python, callable: \"mechs:grid\", params: {epsilon: 1.0, widht: 2}}\n")).find("widht"),
+  EXPECT_NE(error_of(config("  - {method: python, callable: \"mechs:grid\", params: {epsilon: 1.0, widht: 2}}\n"))
+                .find("widht"),
             std::string::npos);
 }
 
 TEST(PythonMethod, TheRunnerVerifiesItsLedgerAndTheFingerprintCoversItsSource) {
   install_stand_in_backend();
   const fs::path out = dpclust::testing::temp_dir("python_method");
-  const std::string good = "  - {method: python, callable: \"mechs:good\", declare: {w: 1.0}, params: {epsilon: 0.5}}\n";
+  const std::string good =
+      "  - {method: python, callable: \"mechs:good\", declare: {w: 1.0}, params: {epsilon: 0.5}}\n";
   RunOptions ro;
   ro.out_dir = out;
   ro.progress = false;
@@ -155,13 +163,15 @@ TEST(PythonMethod, TheRunnerVerifiesItsLedgerAndTheFingerprintCoversItsSource) {
   EXPECT_NE(cell_fingerprint(edited, expand_grid(edited)[0]), before);
   source_digest = "digest-1";
 
-  const ExperimentConfig half = parse(config("  - {method: python, callable: \"mechs:half\", params: {epsilon: 0.5}}\n"));
+  const ExperimentConfig half =
+      parse(config("  - {method: python, callable: \"mechs:half\", params: {epsilon: 0.5}}\n"));
   ro.out_dir = out / "half";
   try {
     run_experiment(half, ro);
     FAIL() << "a ledger spending half of epsilon was accepted";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("differs from the configured total (eps=0.500000"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("differs from the configured total (eps=0.500000"), std::string::npos)
+        << e.what();
   }
 }
 
@@ -191,13 +201,16 @@ TEST(PythonMethod, ParameterTypesAsUsersSpellThem) {
   EXPECT_EQ(by_name.at("how")->choices, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(by_name.at("g")->type, ParamType::real_vector);
   auto entry = [](const std::string& declare) {
-    return "  - method: python\n    callable: \"mechs:grid\"\n    declare:\n      " + declare + "\n    params: {epsilon: 1.0}\n";
+    return "  - method: python\n    callable: \"mechs:grid\"\n    declare:\n      " + declare +
+           "\n    params: {epsilon: 1.0}\n";
   };
-  EXPECT_NE(error_of(config(entry("w: {type: choice, default: a}"))).find("a choice parameter needs its choices"), std::string::npos);
+  EXPECT_NE(error_of(config(entry("w: {type: choice, default: a}"))).find("a choice parameter needs its choices"),
+            std::string::npos);
   const std::string typo = error_of(config(entry("w: {type: integr}")));
   EXPECT_NE(typo.find("did you mean 'integer'"), std::string::npos) << typo;
   EXPECT_NE(typo.find("int"), std::string::npos) << typo;
-  EXPECT_NE(error_of(config(entry("w: {type: choice, choices: [a, b], default: c}"))).find("'w' must be one of"), std::string::npos);
+  EXPECT_NE(error_of(config(entry("w: {type: choice, choices: [a, b], default: c}"))).find("'w' must be one of"),
+            std::string::npos);
 }
 
 // The side information of a config's method is declared as a built-in method's is (ParamSpec::side and
@@ -238,14 +251,18 @@ TEST(PythonMethod, SideInputsAreDeclaredAsTheBuiltInMethodsDeclareThem) {
     EXPECT_EQ(record(cell, "n")["source"], noisy ? "private" : public_n ? "public" : "none") << cell.params.canonical();
   }
   auto entry = [](const std::string& declare) {
-    return "  - method: python\n    callable: \"mechs:grid\"\n    declare:\n      " + declare + "\n    params: {epsilon: 1.0}\n";
+    return "  - method: python\n    callable: \"mechs:grid\"\n    declare:\n      " + declare +
+           "\n    params: {epsilon: 1.0}\n";
   };
-  EXPECT_NE(error_of(config(entry("w: {type: int, default: 0, gives: {input: n, values: {x: none}}}"))).find("is not a value of"),
+  EXPECT_NE(error_of(config(entry("w: {type: int, default: 0, gives: {input: n, values: {x: none}}}")))
+                .find("is not a value of"),
             std::string::npos);
-  EXPECT_NE(error_of(config(entry("w: {type: int, default: 0, gives: {input: n, values: {0: {source: secret}}}}"))).find("unknown source"),
+  EXPECT_NE(error_of(config(entry("w: {type: int, default: 0, gives: {input: n, values: {0: {source: secret}}}}")))
+                .find("unknown source"),
             std::string::npos);
   EXPECT_NE(error_of(config(entry("w: {type: int, default: 0, selects: n}"))).find("selects needs"), std::string::npos);
-  EXPECT_NE(error_of(config(entry("w: {type: int, default: 0, gives: 2k}"))).find("is not an identifier"), std::string::npos);
+  EXPECT_NE(error_of(config(entry("w: {type: int, default: 0, gives: 2k}"))).find("is not an identifier"),
+            std::string::npos);
 }
 
 // An input the entry declares taken from the data flags the cells where it is (as built-in methods flag
@@ -283,12 +300,15 @@ TEST(PythonMethod, DataInputsAreFlaggedAndCentresAndInitReachTheBackend) {
     const bool from_data = cell.params.real("radius") == 0;
     ASSERT_EQ(r.non_private_notes.size(), from_data ? 1u : 0u) << cell.params.canonical();
     if (from_data) {
-      EXPECT_NE(r.non_private_notes[0].find("radius taken from the data without privacy (the largest norm)"), std::string::npos);
+      EXPECT_NE(r.non_private_notes[0].find("radius taken from the data without privacy (the largest norm)"),
+                std::string::npos);
     }
   }
-  const std::string plain = "  - {method: python, callable: \"mechs:good\", declare: {w: 1.0}, params: {epsilon: 0.5}}\n";
+  const std::string plain =
+      "  - {method: python, callable: \"mechs:good\", declare: {w: 1.0}, params: {epsilon: 0.5}}\n";
   EXPECT_FALSE(find_method(parse(config(plain)).methods[0].method)->definition.contains("init"));
-  EXPECT_NE(error_of(config("  - {method: python, callable: \"mechs:good\", init: \"nocolon\", params: {epsilon: 0.5}}\n"))
-                .find("init 'nocolon' is not \"module:function\""),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(config("  - {method: python, callable: \"mechs:good\", init: \"nocolon\", params: {epsilon: 0.5}}\n"))
+          .find("init 'nocolon' is not \"module:function\""),
+      std::string::npos);
 }

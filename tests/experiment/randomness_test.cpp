@@ -6,14 +6,14 @@
 #include <cctype>
 #include <string>
 
-#include "core/error.hpp"
-#include "core/files.hpp"
 #include "catalog/catalog.hpp"
 #include "config/config.hpp"
 #include "config/grid.hpp"
-#include "store/results_store.hpp"
+#include "core/error.hpp"
+#include "core/files.hpp"
 #include "run/runner.hpp"
 #include "run/single_trial.hpp"
+#include "store/results_store.hpp"
 #include "test_support.hpp"
 
 using namespace dpclust;
@@ -40,7 +40,9 @@ std::string with_mode(const std::string& mode_line, std::string text = kConfig) 
   return text.replace(text.find("{MODE}"), 6, mode_line);
 }
 
-ExperimentConfig config(const std::string& text) { return parse_config(text, "rnd.yaml", fs::temp_directory_path(), ""); }
+ExperimentConfig config(const std::string& text) {
+  return parse_config(text, "rnd.yaml", fs::temp_directory_path(), "");
+}
 
 std::string error_of(const std::string& text) {
   try {
@@ -182,7 +184,8 @@ TEST(Randomness, SecureRunWithANonPrivateNoteIsNotAPrivateRelease) {
 TEST(Randomness, TextbookSamplerIsNotAPrivateReleaseEvenWhenSecure) {
   const fs::path dir = dpclust::testing::temp_dir("securetextbook");
   std::string text = with_mode("randomness: secure\n");
-  text.replace(text.find("{histogram: linear, epsilon: 1.0}"), 33, "{histogram: linear, epsilon: 1.0, sampler: textbook}");
+  text.replace(text.find("{histogram: linear, epsilon: 1.0}"), 33,
+               "{histogram: linear, epsilon: 1.0, sampler: textbook}");
   const json r = run(text, dir);
   EXPECT_EQ(r["cells"][0]["private_release"], false);
   EXPECT_EQ(r["cells"][0]["trials"][0]["private_release"], false);

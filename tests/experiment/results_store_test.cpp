@@ -45,8 +45,10 @@ std::string run_args(const fs::path& cfg, const fs::path& out, const std::string
 // Six cells of exact DBSCAN on 2000 points, two trials: well under a second.
 std::string small_config(const std::string& name, int seed) {
   return "experiment: " + name + "\nseed: " + std::to_string(seed) +
-         "\ntrials: 2\ndatasets:\n  - {name: m, generator: {type: moons, n_samples: 2000, noise: 0.08, seed: 3}, params: {min_pts: 5}}\n"
-         "methods:\n  - {method: dbscan, params: {alpha: [0.05, 0.1, 0.15, 0.2, 0.25, 0.3]}}\nmetrics: [ari, n_clusters]\n";
+         "\ntrials: 2\ndatasets:\n  - {name: m, generator: {type: moons, n_samples: 2000, noise: 0.08, seed: 3}, "
+         "params: {min_pts: 5}}\n"
+         "methods:\n  - {method: dbscan, params: {alpha: [0.05, 0.1, 0.15, 0.2, 0.25, 0.3]}}\nmetrics: [ari, "
+         "n_clusters]\n";
 }
 
 json read_json(const fs::path& p) { return json::parse(read_text_file(p)); }
@@ -54,7 +56,8 @@ json read_json(const fs::path& p) { return json::parse(read_text_file(p)); }
 std::vector<fs::path> files_under(const fs::path& dir, const std::string& containing = "") {
   std::vector<fs::path> out;
   for (const auto& e : fs::recursive_directory_iterator(dir))
-    if (e.is_regular_file() && e.path().filename().string().find(containing) != std::string::npos) out.push_back(e.path());
+    if (e.is_regular_file() && e.path().filename().string().find(containing) != std::string::npos)
+      out.push_back(e.path());
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -74,8 +77,8 @@ struct Pair {
 };
 Pair run_at_once(const fs::path& dir, const std::string& a, const std::string& b) {
   const fs::path la = dir / "a.log", lb = dir / "b.log", ra = dir / "a.rc", rb = dir / "b.rc";
-  const std::string script = "(" + a + " > " + quote(la) + " 2>&1; echo $? > " + quote(ra) + ") & (" + b + " > " + quote(lb) +
-                             " 2>&1; echo $? > " + quote(rb) + ") & wait";
+  const std::string script = "(" + a + " > " + quote(la) + " 2>&1; echo $? > " + quote(ra) + ") & (" + b + " > " +
+                             quote(lb) + " 2>&1; echo $? > " + quote(rb) + ") & wait";
   dpclust::testing::run_command(script);  // popen runs it with sh -c
   Pair p;
   p.code_a = std::stoi(read_text_file(ra));
@@ -92,8 +95,8 @@ std::map<std::string, std::string> snapshot(const fs::path& dir) {
   for (const auto& e : fs::recursive_directory_iterator(dir)) {
     struct stat st {};
     ::lstat(e.path().c_str(), &st);
-    s[e.path().string()] = std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
-                           std::to_string(st.st_mtim.tv_nsec);
+    s[e.path().string()] = std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) + ":" +
+                           std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
   }
   return s;
 }
@@ -102,23 +105,45 @@ std::map<std::string, std::string> snapshot(const fs::path& dir) {
 
 TEST(Store, NamesReadFromFilesMustBeSafeSingleComponents) {
   EXPECT_TRUE(is_safe_name("my_sweep-1.2"));
-  for (const char* bad : {"", ".", "..", "../../escaped", "a/b", "/abs", "a b", "x\\y"}) EXPECT_FALSE(is_safe_name(bad)) << bad;
+  for (const char* bad : {"", ".", "..", "../../escaped", "a/b", "/abs", "a b", "x\\y"})
+    EXPECT_FALSE(is_safe_name(bad)) << bad;
   EXPECT_FALSE(is_safe_name(std::string(201, 'a')));
   EXPECT_TRUE(is_cell_id("0123456789abcdef"));
-  for (const char* bad : {"0123456789abcde", "0123456789ABCDEF", "../0123456789ab", "0123456789abcdeg"}) EXPECT_FALSE(is_cell_id(bad)) << bad;
+  for (const char* bad : {"0123456789abcde", "0123456789ABCDEF", "../0123456789ab", "0123456789abcdeg"})
+    EXPECT_FALSE(is_cell_id(bad)) << bad;
 }
 
 TEST(Store, CellShapeProblemsNameTheKey) {
   EXPECT_NE(cell_shape_problem(json::array()).find("not a cell object"), std::string::npos);
   EXPECT_NE(cell_shape_problem(json{{"schema", "dpclust.cell/1"}}).find("key 'index' is missing"), std::string::npos);
-  json c{{"schema", "dpclust.cell/1"}, {"index", 0u}, {"id", "0123456789abcdef"}, {"key", "k"}, {"fingerprint", "f"}, {"complete", true},
-         {"dataset", "d"}, {"method", "m"}, {"series", "m"}, {"params", json::object()}, {"private", false}, {"non_private", json::array()},
-         {"private_release", false}, {"evaluation_only", json::array()}, {"randomness", {{"mode", "seeded"}}},
+  json c{{"schema", "dpclust.cell/1"},
+         {"index", 0u},
+         {"id", "0123456789abcdef"},
+         {"key", "k"},
+         {"fingerprint", "f"},
+         {"complete", true},
+         {"dataset", "d"},
+         {"method", "m"},
+         {"series", "m"},
+         {"params", json::object()},
+         {"private", false},
+         {"non_private", json::array()},
+         {"private_release", false},
+         {"evaluation_only", json::array()},
+         {"randomness", {{"mode", "seeded"}}},
          {"data", json::object()},
-         {"trials", json::array({{{"trial", 0}, {"seed", 1u}, {"private_release", false}, {"metrics", {{"ari", "high"}}}, {"ledger", json::object()}}})},
-         {"aggregates", json::object()}, {"diagnostics_aggregates", json::object()}, {"timing", json::object()},
-         {"computed_by", json::object()}, {"checksum", "x"}};
-  EXPECT_NE(cell_shape_problem(c).find("'trials[0].metrics.ari' is a string, expected a number"), std::string::npos) << cell_shape_problem(c);
+         {"trials", json::array({{{"trial", 0},
+                                  {"seed", 1u},
+                                  {"private_release", false},
+                                  {"metrics", {{"ari", "high"}}},
+                                  {"ledger", json::object()}}})},
+         {"aggregates", json::object()},
+         {"diagnostics_aggregates", json::object()},
+         {"timing", json::object()},
+         {"computed_by", json::object()},
+         {"checksum", "x"}};
+  EXPECT_NE(cell_shape_problem(c).find("'trials[0].metrics.ari' is a string, expected a number"), std::string::npos)
+      << cell_shape_problem(c);
   c["trials"][0]["metrics"]["ari"] = 0.5;
   EXPECT_EQ(cell_shape_problem(c), "");
   // Release flags: required; a seeded trial has a seed, a secure one must not.
@@ -132,7 +157,8 @@ TEST(Store, CellShapeProblemsNameTheKey) {
     d["randomness"]["mode"] = "secure";
     EXPECT_EQ(cell_shape_problem(d), "");
     d["trials"][0]["seed"] = 1u;
-    EXPECT_NE(cell_shape_problem(d).find("'trials[0].seed' is present in a cell computed with randomness: secure"), std::string::npos);
+    EXPECT_NE(cell_shape_problem(d).find("'trials[0].seed' is present in a cell computed with randomness: secure"),
+              std::string::npos);
   }
   // The checksum covers everything but itself.
   const std::string sum = cell_checksum(c);
@@ -173,9 +199,11 @@ TEST(Store, IdenticalRunsAtOnceShareTheWorkAndBothAreRecorded) {
   // Eight cells of DBSCAN on 400k points, three trials: about a second, so that the two runs overlap
   // (a second run that started after the first had finished would rightly find nothing to do).
   const fs::path cfg = dpclust::testing::write_file(
-      dir / "s.yaml", "experiment: same\nseed: 5\ntrials: 3\ndatasets:\n  - {name: m, generator: {type: moons, n_samples: 400000, noise: 0.1, seed: 2}, "
-                      "params: {min_pts: 5}}\nmethods:\n  - {method: dbscan, params: {alpha: {from: 0.02, to: 0.16, step: 0.02}}}\n"
-                      "metrics: [ari, n_clusters]\n");
+      dir / "s.yaml",
+      "experiment: same\nseed: 5\ntrials: 3\ndatasets:\n  - {name: m, generator: {type: moons, n_samples: 400000, "
+      "noise: 0.1, seed: 2}, "
+      "params: {min_pts: 5}}\nmethods:\n  - {method: dbscan, params: {alpha: {from: 0.02, to: 0.16, step: 0.02}}}\n"
+      "metrics: [ari, n_clusters]\n");
   const fs::path out = dir / "out";
   Pair p = run_at_once(dir, binary() + " " + run_args(cfg, out), binary() + " " + run_args(cfg, out));
   ASSERT_EQ(p.code_a, 0) << p.out_a;
@@ -193,10 +221,11 @@ TEST(Store, IdenticalRunsAtOnceShareTheWorkAndBothAreRecorded) {
   EXPECT_EQ(computed, cells) << "each cell computed exactly once: " << manifest["runs"].dump();
   const json results = read_json(out / "same" / "results.json");
   EXPECT_EQ(results["provenance"]["runs"].size(), 2u);  // the last run out assembled with both records
-  EXPECT_FALSE(fs::exists(out / "same" / ".claims"));    // the last run out removed the claim files
+  EXPECT_FALSE(fs::exists(out / "same" / ".claims"));   // the last run out removed the claim files
   EXPECT_TRUE(files_under(out / "same", ".tmp.").empty());
   ASSERT_EQ(dpclust_cmd(run_args(cfg, dir / "single")).code, 0);
-  EXPECT_EQ(strip_nondeterministic(results).dump(), strip_nondeterministic(read_json(dir / "single" / "same" / "results.json")).dump());
+  EXPECT_EQ(strip_nondeterministic(results).dump(),
+            strip_nondeterministic(read_json(dir / "single" / "same" / "results.json")).dump());
 }
 
 TEST(Store, WrongShapeCellFileIsNamedAndRecomputed) {
@@ -212,11 +241,15 @@ TEST(Store, WrongShapeCellFileIsNamedAndRecomputed) {
   fs::remove(dir / "out" / "shape" / "results.json");
   auto r = dpclust_cmd(run_args(cfg, dir / "out"));
   ASSERT_EQ(r.code, 0) << r.output;
-  EXPECT_NE(r.output.find("warning: " + files[0].string() + ": not a dpclust cell: key 'index' is missing; recomputing"), std::string::npos)
+  EXPECT_NE(
+      r.output.find("warning: " + files[0].string() + ": not a dpclust cell: key 'index' is missing; recomputing"),
+      std::string::npos)
       << r.output;
-  EXPECT_NE(r.output.find("warning: " + files[1].string() + ": not a dpclust cell: it is an array"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("warning: " + files[1].string() + ": not a dpclust cell: it is an array"), std::string::npos)
+      << r.output;
   EXPECT_NE(r.output.find("2 cells run"), std::string::npos) << r.output;
-  EXPECT_EQ(strip_nondeterministic(read_json(dir / "out" / "shape" / "results.json")).dump(), strip_nondeterministic(original).dump());
+  EXPECT_EQ(strip_nondeterministic(read_json(dir / "out" / "shape" / "results.json")).dump(),
+            strip_nondeterministic(original).dump());
 }
 
 TEST(Store, EditedNumberFailsTheChecksumAndIsRecomputed) {
@@ -233,7 +266,8 @@ TEST(Store, EditedNumberFailsTheChecksumAndIsRecomputed) {
   ASSERT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("warning: " + cell.string() + ": checksum mismatch"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("1 cells run"), std::string::npos) << r.output;
-  EXPECT_EQ(strip_nondeterministic(read_json(dir / "out" / "sum" / "results.json")).dump(), strip_nondeterministic(original).dump());
+  EXPECT_EQ(strip_nondeterministic(read_json(dir / "out" / "sum" / "results.json")).dump(),
+            strip_nondeterministic(original).dump());
 }
 
 TEST(Store, MergeTreatsManifestNamesAsUntrusted) {
@@ -280,7 +314,9 @@ TEST(Store, MergeTreatsManifestNamesAsUntrusted) {
   c["aggregates"] = "edited";
   dpclust::testing::write_file(damaged, c.dump(1));
   r = dpclust_cmd("merge --out " + quote(out) + " " + quote(shard));
-  EXPECT_NE(r.output.find("warning: " + damaged.string() + ": not a dpclust cell: 'aggregates' is a string"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("warning: " + damaged.string() + ": not a dpclust cell: 'aggregates' is a string"),
+            std::string::npos)
+      << r.output;
   EXPECT_FALSE(fs::exists(out / "mp" / "cells" / damaged.filename()));
   EXPECT_EQ(cell_files(out / "mp").size(), 2u);  // shard 1/2 of six cells has three; one was damaged
 }
@@ -297,8 +333,9 @@ TEST(Store, StaleTempFilesOfKilledWritersAreRemoved) {
   const std::string dead = std::to_string(child);
   dpclust::testing::write_file(exp / ("manifest.json.tmp." + dead), "{\"half");
   dpclust::testing::write_file(exp / "cells" / ("0123456789abcdef.json.tmp." + dead), "{\"half");
-  dpclust::testing::write_file(exp / "cells" / ("0123456789abcdef.json.tmp." + std::to_string(::getpid())), "{");  // no run active: stale too
-  fs::remove(cell_files(exp)[0]);  // give the rerun work, so that it takes the lock
+  dpclust::testing::write_file(exp / "cells" / ("0123456789abcdef.json.tmp." + std::to_string(::getpid())),
+                               "{");  // no run active: stale too
+  fs::remove(cell_files(exp)[0]);     // give the rerun work, so that it takes the lock
   auto r = dpclust_cmd(run_args(cfg, dir / "out"));
   ASSERT_EQ(r.code, 0) << r.output;
   EXPECT_TRUE(files_under(exp, ".tmp.").empty());
@@ -309,7 +346,8 @@ TEST(Store, FullDiskIsAnInputErrorAndKeepsCompletedCells) {
   const fs::path dir = dpclust::testing::temp_dir("enospc");
   const fs::path cfg = dpclust::testing::write_file(dir / "c.yaml", small_config("full", 1));
   // Test seam (core/files.hpp): the manifest and two cells are written, then the disk is "full".
-  auto r = dpclust::testing::run_command("DPCLUST_TEST_FAIL_WRITES_AFTER=3 " + binary() + " " + run_args(cfg, dir / "out"));
+  auto r =
+      dpclust::testing::run_command("DPCLUST_TEST_FAIL_WRITES_AFTER=3 " + binary() + " " + run_args(cfg, dir / "out"));
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_NE(r.output.find("no space left on device"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find((dir / "out" / "full" / "cells").string()), std::string::npos) << r.output;  // names the file
@@ -337,8 +375,10 @@ TEST(Store, CompleteResultsResumeWithoutWritingEvenReadOnly) {
   EXPECT_NE(r.output.find("ro: nothing to do, results up to date (6 cells on disk)"), std::string::npos) << r.output;
   EXPECT_EQ(snapshot(out), before) << "an up-to-date resume writes nothing";
 
-  fs::permissions(out / "ro", fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write, fs::perm_options::remove);
-  fs::permissions(out / "ro" / "cells", fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write, fs::perm_options::remove);
+  fs::permissions(out / "ro", fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write,
+                  fs::perm_options::remove);
+  fs::permissions(out / "ro" / "cells", fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write,
+                  fs::perm_options::remove);
   r = dpclust_cmd(run_args(cfg, out));
   EXPECT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("nothing to do, results up to date"), std::string::npos) << r.output;
@@ -357,6 +397,7 @@ TEST(Store, CompleteResultsResumeWithoutWritingEvenReadOnly) {
   }
   fs::permissions(out / "ro", fs::perms::owner_write, fs::perm_options::add);
   fs::permissions(out / "ro" / "cells", fs::perms::owner_write, fs::perm_options::add);
-  if (!enforced) GTEST_SKIP() << "running as root: write permissions are not enforced, so the read-only refusal was not checked "
-                                 "(the no-write resume above was)";
+  if (!enforced)
+    GTEST_SKIP() << "running as root: write permissions are not enforced, so the read-only refusal was not checked "
+                    "(the no-write resume above was)";
 }

@@ -7,11 +7,11 @@
 #include <map>
 #include <random>
 
+#include "config/config.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
-#include "scaleout/array_task.hpp"
-#include "config/config.hpp"
 #include "run/runner.hpp"
+#include "scaleout/array_task.hpp"
 #include "scaleout/sbatch_script.hpp"
 #include "scaleout/shard_plan.hpp"
 #include "test_support.hpp"
@@ -81,22 +81,29 @@ metrics: [ari, n_clusters]
 // --- `--shard auto`: the job-array variables ---------------------------------------------------------
 
 TEST(ArrayTask, SlurmCompleteRangeGivesShardAndCount) {
-  const ArrayTask t = resolve("auto", {{"SLURM_ARRAY_TASK_ID", "3"}, {"SLURM_ARRAY_TASK_MIN", "1"}, {"SLURM_ARRAY_TASK_MAX", "8"},
+  const ArrayTask t = resolve("auto", {{"SLURM_ARRAY_TASK_ID", "3"},
+                                       {"SLURM_ARRAY_TASK_MIN", "1"},
+                                       {"SLURM_ARRAY_TASK_MAX", "8"},
                                        {"SLURM_ARRAY_TASK_COUNT", "8"}});
   EXPECT_EQ(t.shard, 3u);
   EXPECT_EQ(t.count, 8u);
   EXPECT_EQ(t.scheduler, "slurm");
   // Zero-based arrays and steps: ids 0,2,4,6 are shards 1..4.
-  const ArrayTask z = resolve("auto", {{"SLURM_ARRAY_TASK_ID", "4"}, {"SLURM_ARRAY_TASK_MIN", "0"}, {"SLURM_ARRAY_TASK_MAX", "6"},
-                                       {"SLURM_ARRAY_TASK_STEP", "2"}, {"SLURM_ARRAY_TASK_COUNT", "4"}});
+  const ArrayTask z = resolve("auto", {{"SLURM_ARRAY_TASK_ID", "4"},
+                                       {"SLURM_ARRAY_TASK_MIN", "0"},
+                                       {"SLURM_ARRAY_TASK_MAX", "6"},
+                                       {"SLURM_ARRAY_TASK_STEP", "2"},
+                                       {"SLURM_ARRAY_TASK_COUNT", "4"}});
   EXPECT_EQ(z.shard, 3u);
   EXPECT_EQ(z.count, 4u);
 }
 
 TEST(ArrayTask, SlurmSubsetNeedsTheOriginalCount) {
   // `sbatch --array=3,7` of an 8-task plan: MIN 3, MAX 7, COUNT 2 is not a complete range.
-  const std::map<std::string, std::string> subset{
-      {"SLURM_ARRAY_TASK_ID", "7"}, {"SLURM_ARRAY_TASK_MIN", "3"}, {"SLURM_ARRAY_TASK_MAX", "7"}, {"SLURM_ARRAY_TASK_COUNT", "2"}};
+  const std::map<std::string, std::string> subset{{"SLURM_ARRAY_TASK_ID", "7"},
+                                                  {"SLURM_ARRAY_TASK_MIN", "3"},
+                                                  {"SLURM_ARRAY_TASK_MAX", "7"},
+                                                  {"SLURM_ARRAY_TASK_COUNT", "2"}};
   const std::string e = error_of("auto", subset);
   EXPECT_TRUE(has(e, "SLURM_ARRAY_TASK_COUNT")) << e;
   EXPECT_TRUE(has(e, "auto/N")) << e;
@@ -116,7 +123,8 @@ TEST(ArrayTask, SlurmSubsetNeedsTheOriginalCount) {
 }
 
 TEST(ArrayTask, SgeLsfPbsTorque) {
-  const ArrayTask sge = resolve("auto", {{"SGE_TASK_ID", "5"}, {"SGE_TASK_FIRST", "1"}, {"SGE_TASK_LAST", "9"}, {"SGE_TASK_STEPSIZE", "2"}});
+  const ArrayTask sge = resolve(
+      "auto", {{"SGE_TASK_ID", "5"}, {"SGE_TASK_FIRST", "1"}, {"SGE_TASK_LAST", "9"}, {"SGE_TASK_STEPSIZE", "2"}});
   EXPECT_EQ(sge.scheduler, "sge");
   EXPECT_EQ(sge.shard, 3u);
   EXPECT_EQ(sge.count, 5u);
@@ -144,11 +152,15 @@ TEST(ArrayTask, BadValuesAreRefusedByName) {
   const std::string none = error_of("auto", {});
   EXPECT_TRUE(has(none, "SLURM_ARRAY_TASK_ID")) << none;
   EXPECT_TRUE(has(none, "--shard K/N")) << none;
-  EXPECT_TRUE(has(error_of("auto", {{"SLURM_ARRAY_TASK_ID", "3x"}, {"SLURM_ARRAY_TASK_MIN", "1"}}), "SLURM_ARRAY_TASK_ID"));
+  EXPECT_TRUE(
+      has(error_of("auto", {{"SLURM_ARRAY_TASK_ID", "3x"}, {"SLURM_ARRAY_TASK_MIN", "1"}}), "SLURM_ARRAY_TASK_ID"));
   EXPECT_TRUE(has(error_of("auto/0", {{"SLURM_ARRAY_TASK_ID", "1"}}), "auto/N with 1 <= N"));
   EXPECT_TRUE(has(error_of("auto/x", {{"SLURM_ARRAY_TASK_ID", "1"}}), "--shard"));
-  EXPECT_TRUE(has(error_of("auto", {{"SLURM_ARRAY_TASK_ID", "1"}, {"DPCLUST_SHARD_COUNT", "-2"}}), "DPCLUST_SHARD_COUNT"));
-  const std::string outside = error_of("auto", {{"SLURM_ARRAY_TASK_ID", "9"}, {"SLURM_ARRAY_TASK_MIN", "1"}, {"SLURM_ARRAY_TASK_MAX", "8"},
+  EXPECT_TRUE(
+      has(error_of("auto", {{"SLURM_ARRAY_TASK_ID", "1"}, {"DPCLUST_SHARD_COUNT", "-2"}}), "DPCLUST_SHARD_COUNT"));
+  const std::string outside = error_of("auto", {{"SLURM_ARRAY_TASK_ID", "9"},
+                                                {"SLURM_ARRAY_TASK_MIN", "1"},
+                                                {"SLURM_ARRAY_TASK_MAX", "8"},
                                                 {"SLURM_ARRAY_TASK_COUNT", "8"}});
   EXPECT_TRUE(has(outside, "not in the array's range 1..8")) << outside;
 }
@@ -245,7 +257,8 @@ TEST(ShardPlan, ShardsByCostMergeToTheUnshardedResults) {
   const fs::path cfg = dpclust::testing::write_file(dir / "shards.yaml", kConfig);
   ASSERT_EQ(dpclust_cmd("run " + cfg.string() + " --out " + (dir / "whole").string() + " --no-progress").code, 0);
   for (const char* k : {"3/3", "1/3", "2/3"}) {
-    const auto r = dpclust_cmd("run " + cfg.string() + " --out " + (dir / "sharded").string() + " --no-progress --shard " + k);
+    const auto r =
+        dpclust_cmd("run " + cfg.string() + " --out " + (dir / "sharded").string() + " --no-progress --shard " + k);
     ASSERT_EQ(r.code, 0) << r.output;
   }
   const json whole = json::parse(read_text_file(dir / "whole" / "shards" / "results.json"));
@@ -266,12 +279,14 @@ TEST(ShardPlan, ShardsByCostMergeToTheUnshardedResults) {
 TEST(ShardPlan, ShardAutoFromTheEnvironment) {
   const fs::path dir = dpclust::testing::temp_dir("auto");
   const fs::path cfg = dpclust::testing::write_file(dir / "shards.yaml", kConfig);
-  const auto none = dpclust_cmd("run " + cfg.string() + " --dry-run --shard auto",
-                                "env -u SLURM_ARRAY_TASK_ID -u SGE_TASK_ID -u LSB_JOBINDEX -u PBS_ARRAY_INDEX -u PBS_ARRAYID");
+  const auto none =
+      dpclust_cmd("run " + cfg.string() + " --dry-run --shard auto",
+                  "env -u SLURM_ARRAY_TASK_ID -u SGE_TASK_ID -u LSB_JOBINDEX -u PBS_ARRAY_INDEX -u PBS_ARRAYID");
   EXPECT_EQ(none.code, 2) << none.output;
   EXPECT_TRUE(has(none.output, "no job-array variable is set")) << none.output;
-  const auto slurm = dpclust_cmd("run " + cfg.string() + " --dry-run --shard auto",
-                                 "SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_MAX=4 SLURM_ARRAY_TASK_COUNT=4");
+  const auto slurm =
+      dpclust_cmd("run " + cfg.string() + " --dry-run --shard auto",
+                  "SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_MAX=4 SLURM_ARRAY_TASK_COUNT=4");
   EXPECT_EQ(slurm.code, 0) << slurm.output;
   EXPECT_TRUE(has(slurm.output, "shard 2/4 from slurm")) << slurm.output;
   EXPECT_TRUE(has(slurm.output, "this shard (2/4, by cost): ")) << slurm.output;
@@ -318,11 +333,15 @@ TEST(Sbatch, ScriptsAreExactlyAsDocumented) {
             "# The task ids are the shard numbers 1..8, whatever subset of them runs.\n"
             "export DPCLUST_SHARD_COUNT=8\n"
             "export OMP_NUM_THREADS=\"${SLURM_CPUS_PER_TASK:-4}\"\n"
-            "'/opt/dpclust/build/experiments/dpclust' run 'configs/paper/a.yaml' 'it'\\''s.yaml' --out '/scratch/me/results' --shard auto "
+            "'/opt/dpclust/build/experiments/dpclust' run 'configs/paper/a.yaml' 'it'\\''s.yaml' --out "
+            "'/scratch/me/results' --shard auto "
             "--shard-by cost --threads \"${SLURM_CPUS_PER_TASK:-4}\" --no-progress '--trials' '3'\n");
   const std::string merge = merge_script(o);
   EXPECT_TRUE(has(merge, "#SBATCH --job-name=dpclust-a-merge\n")) << merge;
-  EXPECT_TRUE(has(merge, "'/opt/dpclust/build/experiments/dpclust' merge '/scratch/me/results' --out '/scratch/me/results' || true\n")) << merge;
+  EXPECT_TRUE(
+      has(merge,
+          "'/opt/dpclust/build/experiments/dpclust' merge '/scratch/me/results' --out '/scratch/me/results' || true\n"))
+      << merge;
   EXPECT_TRUE(has(merge, "status '/scratch/me/results' --fail-if-incomplete\n")) << merge;
   EXPECT_FALSE(has(merge, "--array")) << merge;
 }
@@ -360,32 +379,35 @@ TEST(Submit, WritesScriptsAndChainsTheMergeWithAStandInSbatch) {
   const fs::path dir = dpclust::testing::temp_dir("submit");
   const fs::path cfg = dpclust::testing::write_file(dir / "shards.yaml", kConfig);
   // A stand-in for sbatch: records its arguments, prints a job id as --parsable does.
-  const fs::path fake = dpclust::testing::write_file(dir / "sbatch",
-                                                     "#!/bin/sh\necho \"$@\" >> '" + (dir / "calls").string() +
-                                                         "'\nn=$(wc -l < '" + (dir / "calls").string() + "')\necho $((100 + n))\n");
+  const fs::path fake = dpclust::testing::write_file(
+      dir / "sbatch", "#!/bin/sh\necho \"$@\" >> '" + (dir / "calls").string() + "'\nn=$(wc -l < '" +
+                          (dir / "calls").string() + "')\necho $((100 + n))\n");
   fs::permissions(fake, fs::perms::owner_all);
-  const auto dry = dpclust_cmd("submit " + cfg.string() + " --scheduler slurm --tasks 3 --out " + (dir / "out").string() + " --dry-run");
+  const auto dry = dpclust_cmd("submit " + cfg.string() + " --scheduler slurm --tasks 3 --out " +
+                               (dir / "out").string() + " --dry-run");
   ASSERT_EQ(dry.code, 0) << dry.output;
   EXPECT_TRUE(has(dry.output, "plan: 8 cells of 1 experiment in 3 shards (by cost")) << dry.output;
   EXPECT_TRUE(has(dry.output, "#SBATCH --array=1-3")) << dry.output;
   EXPECT_FALSE(fs::exists(dir / "out")) << "a dry run writes nothing";
-  const auto r = dpclust_cmd("submit " + cfg.string() + " --scheduler slurm --tasks 3 --time 10 --out " + (dir / "out").string() + " --sbatch " +
-                             fake.string());
+  const auto r = dpclust_cmd("submit " + cfg.string() + " --scheduler slurm --tasks 3 --time 10 --out " +
+                             (dir / "out").string() + " --sbatch " + fake.string());
   ASSERT_EQ(r.code, 0) << r.output;
   EXPECT_TRUE(has(r.output, "submitted: array job 101 (3 tasks), merge job 102")) << r.output;
   const std::string calls = read_text_file(dir / "calls");
   EXPECT_TRUE(has(calls, "--parsable " + (dir / "out" / "slurm" / "array.sbatch").string() + "\n")) << calls;
-  EXPECT_TRUE(has(calls, "--parsable --dependency=afterok:101 --kill-on-invalid-dep=yes " + (dir / "out" / "slurm" / "merge.sbatch").string()))
+  EXPECT_TRUE(has(calls, "--parsable --dependency=afterok:101 --kill-on-invalid-dep=yes " +
+                             (dir / "out" / "slurm" / "merge.sbatch").string()))
       << calls;
   const json record = json::parse(read_text_file(dir / "out" / "slurm" / "submit.json"));
   EXPECT_EQ(record["array_job"], "101");
   EXPECT_EQ(record["merge_job"], "102");
   EXPECT_EQ(record["tasks"], 3);
   // An sbatch that fails is reported with its message, exit 2.
-  const fs::path failing = dpclust::testing::write_file(dir / "sbatch_fail", "#!/bin/sh\necho 'sbatch: error: invalid partition specified: nope' >&2\nexit 1\n");
+  const fs::path failing = dpclust::testing::write_file(
+      dir / "sbatch_fail", "#!/bin/sh\necho 'sbatch: error: invalid partition specified: nope' >&2\nexit 1\n");
   fs::permissions(failing, fs::perms::owner_all);
-  const auto bad = dpclust_cmd("submit " + cfg.string() + " --scheduler slurm --tasks 2 --out " + (dir / "out2").string() + " --sbatch " +
-                               failing.string());
+  const auto bad = dpclust_cmd("submit " + cfg.string() + " --scheduler slurm --tasks 2 --out " +
+                               (dir / "out2").string() + " --sbatch " + failing.string());
   EXPECT_EQ(bad.code, 2) << bad.output;
   EXPECT_TRUE(has(bad.output, "invalid partition specified")) << bad.output;
   const auto pbs = dpclust_cmd("submit " + cfg.string() + " --scheduler pbs --dry-run");
@@ -422,10 +444,12 @@ methods:
   - method: kmeans
 metrics: [n_clusters]
 )");
-  const fs::path fake = dpclust::testing::write_file(dir / "sbatch", "#!/bin/sh\necho called >> '" + (dir / "calls").string() + "'\necho 7\n");
+  const fs::path fake = dpclust::testing::write_file(
+      dir / "sbatch", "#!/bin/sh\necho called >> '" + (dir / "calls").string() + "'\necho 7\n");
   fs::permissions(fake, fs::perms::owner_all);
   for (const std::string& extra : {std::string(" --dry-run"), " --sbatch " + fake.string()}) {
-    const auto r = dpclust_cmd("submit " + a.string() + " " + b.string() + " --scheduler slurm --tasks 2 --out " + (dir / "out").string() + extra);
+    const auto r = dpclust_cmd("submit " + a.string() + " " + b.string() + " --scheduler slurm --tasks 2 --out " +
+                               (dir / "out").string() + extra);
     EXPECT_EQ(r.code, 2) << r.output;
     EXPECT_TRUE(has(r.output, "2 datasets are missing")) << r.output;
     EXPECT_TRUE(has(r.output, "dataset 'gone': file not found: " + (dir / "no_such_file.csv").string())) << r.output;
@@ -436,8 +460,8 @@ metrics: [n_clusters]
     EXPECT_FALSE(fs::exists(dir / "calls")) << "sbatch must not be called";
   }
   // With --skip-missing-data the tasks skip what is missing, as `run` does: the submission goes ahead.
-  const auto skip = dpclust_cmd("submit " + a.string() + " --scheduler slurm --tasks 1 --out " + (dir / "out").string() +
-                                " --skip-missing-data --dry-run");
+  const auto skip = dpclust_cmd("submit " + a.string() + " --scheduler slurm --tasks 1 --out " +
+                                (dir / "out").string() + " --skip-missing-data --dry-run");
   EXPECT_EQ(skip.code, 0) << skip.output;
   EXPECT_TRUE(has(skip.output, "--skip-missing-data")) << skip.output;
 }
@@ -448,15 +472,20 @@ TEST(Status, RightAfterSubmitCountsTheArrayTasks) {
   const fs::path dir = dpclust::testing::temp_dir("status_submit");
   const fs::path cfg = dpclust::testing::write_file(dir / "shards.yaml", kConfig);
   const fs::path out = dir / "out";
-  const fs::path fake = dpclust::testing::write_file(dir / "sbatch",
-                                                     "#!/bin/sh\necho \"$@\" >> '" + (dir / "calls").string() +
-                                                         "'\nn=$(wc -l < '" + (dir / "calls").string() + "')\necho $((100 + n))\n");
+  const fs::path fake = dpclust::testing::write_file(
+      dir / "sbatch", "#!/bin/sh\necho \"$@\" >> '" + (dir / "calls").string() + "'\nn=$(wc -l < '" +
+                          (dir / "calls").string() + "')\necho $((100 + n))\n");
   fs::permissions(fake, fs::perms::owner_all);
-  ASSERT_EQ(dpclust_cmd("submit " + cfg.string() + " --scheduler slurm --tasks 3 --out " + out.string() + " --sbatch " + fake.string()).code, 0);
+  ASSERT_EQ(dpclust_cmd("submit " + cfg.string() + " --scheduler slurm --tasks 3 --out " + out.string() + " --sbatch " +
+                        fake.string())
+                .code,
+            0);
   auto st = dpclust_cmd("status " + out.string());
   ASSERT_EQ(st.code, 0) << st.output;
   EXPECT_TRUE(has(st.output, "submitted: array job 101 (3 tasks)")) << st.output;
-  EXPECT_TRUE(has(st.output, "tasks: 0 of 3 started, 0 finished, 0 running, 0 failed; cells of the plan: 0 of 8 on disk")) << st.output;
+  EXPECT_TRUE(
+      has(st.output, "tasks: 0 of 3 started, 0 finished, 0 running, 0 failed; cells of the plan: 0 of 8 on disk"))
+      << st.output;
   EXPECT_EQ(dpclust_cmd("status " + out.string() + " --fail-if-incomplete").code, 1);
   // Task 1 has started (Slurm opened its log); task 2 ran its shard of the same plan to the end.
   dpclust::testing::write_file(out / "slurm" / "logs" / "101_1.out", "");
@@ -474,9 +503,13 @@ TEST(Status, RightAfterSubmitCountsTheArrayTasks) {
   EXPECT_GE(in_shard_2, 1u);
   EXPECT_EQ(j["experiments"][0]["done"], in_shard_2);
   // The other two shards: every task finished, the plan complete.
-  for (const char* k : {"1/3", "3/3"}) ASSERT_EQ(dpclust_cmd("run " + cfg.string() + " --out " + out.string() + " --shard " + k + " --no-progress").code, 0);
+  for (const char* k : {"1/3", "3/3"})
+    ASSERT_EQ(dpclust_cmd("run " + cfg.string() + " --out " + out.string() + " --shard " + k + " --no-progress").code,
+              0);
   st = dpclust_cmd("status " + out.string());
-  EXPECT_TRUE(has(st.output, "tasks: 3 of 3 started, 3 finished, 0 running, 0 failed; cells of the plan: 8 of 8 on disk")) << st.output;
+  EXPECT_TRUE(
+      has(st.output, "tasks: 3 of 3 started, 3 finished, 0 running, 0 failed; cells of the plan: 8 of 8 on disk"))
+      << st.output;
 }
 
 TEST(Status, CountsCellsAndNamesFailedAndInterruptedShards) {
@@ -487,7 +520,8 @@ TEST(Status, CountsCellsAndNamesFailedAndInterruptedShards) {
   auto st = dpclust_cmd("status " + out.string());
   ASSERT_EQ(st.code, 0) << st.output;
   EXPECT_TRUE(has(st.output, "complete (results.json current)")) << st.output;
-  EXPECT_TRUE(has(st.output, "1 of 1 experiments complete; cells: 8 of 8 done, 0 running, 0 failed, 0 pending")) << st.output;
+  EXPECT_TRUE(has(st.output, "1 of 1 experiments complete; cells: 8 of 8 done, 0 running, 0 failed, 0 pending"))
+      << st.output;
   EXPECT_EQ(dpclust_cmd("status " + out.string() + " --fail-if-incomplete").code, 0);
 
   // Shard 2/4 failed on cell 3 and shard 4/4 was killed (its record still says "running"): what a
@@ -495,10 +529,19 @@ TEST(Status, CountsCellsAndNamesFailedAndInterruptedShards) {
   const fs::path exp = out / "shards";
   json manifest = json::parse(read_text_file(exp / "manifest.json"));
   const std::string failed_id = manifest["grid"][3]["id"], lost_id = manifest["grid"][5]["id"];
-  manifest["runs"].push_back({{"run_id", "n1:1:t"}, {"state", "failed"}, {"shard", "2/4"}, {"host", "node07"}, {"scheduler_job", "4242"},
-                              {"started", "2026-11-23T10:00:00Z"},
-                              {"failed_cell", {{"index", 3}, {"id", failed_id}, {"where", "cell 3 (x), trial 1"}, {"error", "boom"}}}});
-  manifest["runs"].push_back({{"run_id", "n2:2:t"}, {"state", "running"}, {"shard", "4/4"}, {"host", "node09"}, {"started", "2026-11-23T10:00:01Z"}});
+  manifest["runs"].push_back(
+      {{"run_id", "n1:1:t"},
+       {"state", "failed"},
+       {"shard", "2/4"},
+       {"host", "node07"},
+       {"scheduler_job", "4242"},
+       {"started", "2026-11-23T10:00:00Z"},
+       {"failed_cell", {{"index", 3}, {"id", failed_id}, {"where", "cell 3 (x), trial 1"}, {"error", "boom"}}}});
+  manifest["runs"].push_back({{"run_id", "n2:2:t"},
+                              {"state", "running"},
+                              {"shard", "4/4"},
+                              {"host", "node09"},
+                              {"started", "2026-11-23T10:00:01Z"}});
   write_file_atomic(exp / "manifest.json", manifest.dump(1));
   fs::remove(exp / "cells" / (failed_id + ".json"));
   fs::remove(exp / "cells" / (lost_id + ".json"));
@@ -506,7 +549,9 @@ TEST(Status, CountsCellsAndNamesFailedAndInterruptedShards) {
   st = dpclust_cmd("status " + out.string());
   EXPECT_EQ(st.code, 0) << st.output;
   EXPECT_TRUE(has(st.output, "8       6        0       1        1  incomplete")) << st.output;
-  EXPECT_TRUE(has(st.output, "shard 2/4 failed on node07 (job 4242), started 2026-11-23T10:00:00Z: cell 3 (x), trial 1: boom")) << st.output;
+  EXPECT_TRUE(
+      has(st.output, "shard 2/4 failed on node07 (job 4242), started 2026-11-23T10:00:00Z: cell 3 (x), trial 1: boom"))
+      << st.output;
   EXPECT_TRUE(has(st.output, "shard 4/4 interrupted on node09")) << st.output;
   EXPECT_EQ(dpclust_cmd("status " + out.string() + " --fail-if-incomplete").code, 1);
   const json j = json::parse(dpclust_cmd("status " + out.string() + " --json").output);

@@ -4,9 +4,9 @@
 // number for number. Skips, with the script's reason, where Slurm is not installed or cannot start
 // (not root, no munge); `./run_all.sh --test` installs slurm-wlm and munge, so CI runs it.
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
-#include <fcntl.h>
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -39,7 +39,8 @@ int free_port() {
   a.sin_port = 0;
   socklen_t len = sizeof a;
   int port = -1;
-  if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 && ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
+  if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
     port = ntohs(a.sin_port);
   if (fd >= 0) ::close(fd);
   return port;
@@ -58,7 +59,8 @@ class LocalSlurm : public ::testing::Test {
     state_ = short_dir;
     int p1 = free_port(), p2 = free_port();
     while (p2 == p1) p2 = free_port();
-    const auto r = dpclust::testing::run_command(script() + " start " + state_.string() + " " + std::to_string(p1) + " " + std::to_string(p2));
+    const auto r = dpclust::testing::run_command(script() + " start " + state_.string() + " " + std::to_string(p1) +
+                                                 " " + std::to_string(p2));
     started_ = r.code == 0;
     if (r.code == 77) GTEST_SKIP() << "no local Slurm here: " << r.output;
     ASSERT_EQ(r.code, 0) << r.output;
@@ -71,7 +73,9 @@ class LocalSlurm : public ::testing::Test {
     if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock
   }
   static std::string script() { return std::string(DPCLUST_TEST_SOURCE_DIR) + "/tests/slurm/local_slurm.sh"; }
-  dpclust::testing::CommandResult slurm(const std::string& command) { return dpclust::testing::run_command(env_ + command); }
+  dpclust::testing::CommandResult slurm(const std::string& command) {
+    return dpclust::testing::run_command(env_ + command);
+  }
   // Waits until none of these jobs ("12,13") is queued any more; false after `seconds`.
   bool wait_until_gone(const std::string& jobs, double seconds) {
     const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
@@ -118,15 +122,18 @@ TEST_F(LocalSlurm, SubmittedArrayAndMergeEqualAnUnshardedRun) {
   const fs::path cfg = dpclust::testing::write_file(dir_ / "sweep.yaml", kConfig);
   const fs::path out = dir_ / "out";
   const auto t0 = std::chrono::steady_clock::now();
-  const auto sub = slurm(binary() + " submit " + cfg.string() + " --scheduler slurm --tasks 3 --time 10 --out " + out.string());
+  const auto sub =
+      slurm(binary() + " submit " + cfg.string() + " --scheduler slurm --tasks 3 --time 10 --out " + out.string());
   ASSERT_EQ(sub.code, 0) << sub.output;
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(sub.output, m, std::regex("array job (\\d+) \\(3 tasks\\), merge job (\\d+)"))) << sub.output;
+  ASSERT_TRUE(std::regex_search(sub.output, m, std::regex("array job (\\d+) \\(3 tasks\\), merge job (\\d+)")))
+      << sub.output;
   const std::string array_job = m[1], merge_job = m[2];
   // Wait for the array and the merge job to leave the queue (a minute at most; seconds in practice).
   const bool gone = wait_until_gone(array_job + "," + merge_job, 120);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  ASSERT_TRUE(gone) << "jobs still queued after 120 s:\n" << slurm("squeue").output << slurm("scontrol show job " + merge_job).output;
+  ASSERT_TRUE(gone) << "jobs still queued after 120 s:\n"
+                    << slurm("squeue").output << slurm("scontrol show job " + merge_job).output;
   // The merge job ran and succeeded: its log ends with the status table, all complete.
   const auto job = slurm("scontrol show job " + merge_job);
   EXPECT_NE(job.output.find("JobState=COMPLETED"), std::string::npos) << job.output;
@@ -151,7 +158,8 @@ TEST_F(LocalSlurm, SubmittedArrayAndMergeEqualAnUnshardedRun) {
   EXPECT_EQ(jobs.size(), 3u);
 
   // The numbers: identical to one unsharded run on this machine.
-  const auto whole = dpclust::testing::run_command(binary() + " run " + cfg.string() + " --out " + (dir_ / "whole").string() + " --no-progress");
+  const auto whole = dpclust::testing::run_command(binary() + " run " + cfg.string() + " --out " +
+                                                   (dir_ / "whole").string() + " --no-progress");
   ASSERT_EQ(whole.code, 0) << whole.output;
   const json a = json::parse(read_text_file(out / "slurm_sweep" / "results.json"));
   const json b = json::parse(read_text_file(dir_ / "whole" / "slurm_sweep" / "results.json"));
@@ -161,14 +169,17 @@ TEST_F(LocalSlurm, SubmittedArrayAndMergeEqualAnUnshardedRun) {
             << " s; merged results.json equals the unsharded run (" << a["cells"].size() << " cells)\n";
 
   // Resubmitting is harmless: every cell is on disk, so the tasks find nothing to do.
-  const auto again = slurm(binary() + " submit " + cfg.string() + " --scheduler slurm --tasks 3 --time 10 --out " + out.string());
+  const auto again =
+      slurm(binary() + " submit " + cfg.string() + " --scheduler slurm --tasks 3 --time 10 --out " + out.string());
   ASSERT_EQ(again.code, 0) << again.output;
-  ASSERT_TRUE(std::regex_search(again.output, m, std::regex("array job (\\d+) \\(3 tasks\\), merge job (\\d+)"))) << again.output;
+  ASSERT_TRUE(std::regex_search(again.output, m, std::regex("array job (\\d+) \\(3 tasks\\), merge job (\\d+)")))
+      << again.output;
   const std::string array2 = m[1], merge2 = m[2];
   ASSERT_TRUE(wait_until_gone(array2 + "," + merge2, 120));
   const std::string log = read_text_file(out / "slurm" / "logs" / (array2 + "_2.out"));
   EXPECT_NE(log.find("nothing to do"), std::string::npos) << log;
-  EXPECT_EQ(strip_nondeterministic(json::parse(read_text_file(out / "slurm_sweep" / "results.json"))).dump(), strip_nondeterministic(b).dump());
+  EXPECT_EQ(strip_nondeterministic(json::parse(read_text_file(out / "slurm_sweep" / "results.json"))).dump(),
+            strip_nondeterministic(b).dump());
 }
 
 TEST_F(LocalSlurm, AKilledTaskIsReportedAndItsResubmissionCompletesTheSweep) {
@@ -195,7 +206,8 @@ metrics: [ari]
   const auto sub = slurm(binary() + " submit " + cfg.string() + " --scheduler slurm --tasks 2 --out " + out.string());
   ASSERT_EQ(sub.code, 0) << sub.output;
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(sub.output, m, std::regex("array job (\\d+) \\(2 tasks\\), merge job (\\d+)"))) << sub.output;
+  ASSERT_TRUE(std::regex_search(sub.output, m, std::regex("array job (\\d+) \\(2 tasks\\), merge job (\\d+)")))
+      << sub.output;
   const std::string array_job = m[1], merge_job = m[2];
   // Wait until task 1 runs and has recorded its run, then cancel it.
   bool running = false;
@@ -218,7 +230,8 @@ metrics: [ari]
   std::cout << "after scancel of task 1 of array job " << array_job << ":\n" << st.output;
   // The command status prints resubmits exactly that task and the merge after it.
   std::smatch cmd;
-  ASSERT_TRUE(std::regex_search(st.output, cmd, std::regex("\\n  (j=\\$\\(sbatch --parsable --array=1 [^\\n]+)\\n"))) << st.output;
+  ASSERT_TRUE(std::regex_search(st.output, cmd, std::regex("\\n  (j=\\$\\(sbatch --parsable --array=1 [^\\n]+)\\n")))
+      << st.output;
   const auto again = slurm("sh -c '" + cmd[1].str() + "'");
   ASSERT_EQ(again.code, 0) << again.output;
   ASSERT_TRUE(std::regex_search(again.output, m, std::regex("Submitted batch job (\\d+)"))) << again.output;
@@ -227,7 +240,8 @@ metrics: [ari]
   EXPECT_NE(slurm("scontrol show job " + merge2).output.find("JobState=COMPLETED"), std::string::npos);
   const auto done = dpclust::testing::run_command(binary() + " status " + out.string() + " --fail-if-incomplete");
   EXPECT_EQ(done.code, 0) << done.output;
-  const auto whole = dpclust::testing::run_command(binary() + " run " + cfg.string() + " --out " + (dir_ / "whole").string() + " --no-progress");
+  const auto whole = dpclust::testing::run_command(binary() + " run " + cfg.string() + " --out " +
+                                                   (dir_ / "whole").string() + " --no-progress");
   ASSERT_EQ(whole.code, 0) << whole.output;
   EXPECT_EQ(strip_nondeterministic(json::parse(read_text_file(out / "killed" / "results.json"))).dump(),
             strip_nondeterministic(json::parse(read_text_file(dir_ / "whole" / "killed" / "results.json"))).dump());

@@ -9,12 +9,12 @@
 #include <set>
 #include <string>
 
-#include "core/error.hpp"
-#include "core/files.hpp"
 #include "catalog/catalog.hpp"
 #include "config/config.hpp"
-#include "loading/cost_model.hpp"
 #include "config/grid.hpp"
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "loading/cost_model.hpp"
 #include "run/runner.hpp"
 #include "test_support.hpp"
 
@@ -40,7 +40,8 @@ Result validate(const std::string& tag, const std::string& text, const std::stri
   return cli("validate " + cfg.string() + " " + extra);
 }
 
-const std::string kMoons = "datasets:\n  - {name: m, generator: {type: moons, n_samples: 100, seed: 1}, bounds: [[-2, 3], [-2, 2]]}\n";
+const std::string kMoons =
+    "datasets:\n  - {name: m, generator: {type: moons, n_samples: 100, seed: 1}, bounds: [[-2, 3], [-2, 2]]}\n";
 
 // The library's view: the message of the first refusal of check_run_cost (default limits), "" if none.
 std::string plan_error(const std::string& text, RunLimits limits = {}) {
@@ -58,8 +59,9 @@ std::string plan_error(const std::string& text, RunLimits limits = {}) {
 // --- iteration and restart counts have declared upper bounds ---
 
 TEST(ValidationLimits, EveryIterationAndRestartCountHasAnUpperBound) {
-  const std::set<std::string> counts = {"n_init",      "max_iter", "iterations", "max_retries",  "ap_max_iter", "convergence_iter",
-                                        "cv_folds",    "level",    "max_n",      "stress_pairs", "pe_max_pairs"};
+  const std::set<std::string> counts = {"n_init",      "max_iter",         "iterations",  "max_retries",
+                                        "ap_max_iter", "convergence_iter", "cv_folds",    "level",
+                                        "max_n",       "stress_pairs",     "pe_max_pairs"};
   std::size_t seen = 0;
   for (const auto& m : all_methods())
     for (const auto& p : m.params) {
@@ -88,7 +90,8 @@ TEST(ValidationLimits, HugeIterationCountsAreRefusedNamingKeyAndRange) {
       {"dp_dbscan_pairwise", "{alpha: 0.2, min_pts: 3, max_n: 1e9}", "max_n", "[2, 1e+06]"},
   };
   for (const auto& c : cases) {
-    Result r = validate("iter_" + c.key, "experiment: it\n" + kMoons + "methods:\n  - method: " + c.method + "\n    params: " + c.params + "\n");
+    Result r = validate("iter_" + c.key, "experiment: it\n" + kMoons + "methods:\n  - method: " + c.method +
+                                             "\n    params: " + c.params + "\n");
     EXPECT_EQ(r.code, 2) << c.method << " " << c.key << ": " << r.output;
     EXPECT_TRUE(has(r.output, "c.yaml:")) << r.output;
     EXPECT_TRUE(has(r.output, "methods[0].params." + c.key)) << r.output;
@@ -97,13 +100,15 @@ TEST(ValidationLimits, HugeIterationCountsAreRefusedNamingKeyAndRange) {
 }
 
 TEST(ValidationLimits, DenormalEpsilonIsRefused) {
-  for (const std::string& method : std::vector<std::string>{"wc_baseline", "privqt", "dp_dbscan", "dp_kmeans", "dp_dbscan_pairwise", "nd_laplace"}) {
+  for (const std::string& method : std::vector<std::string>{"wc_baseline", "privqt", "dp_dbscan", "dp_kmeans",
+                                                            "dp_dbscan_pairwise", "nd_laplace"}) {
     std::string params = "{epsilon: 5e-324";
     if (method == "wc_baseline" || method == "privqt") params += ", g: 20, p: 0.5";
     if (method == "dp_dbscan" || method == "dp_dbscan_pairwise") params += ", alpha: 0.3, min_pts: 5";
     if (method == "dp_kmeans") params += ", k: 2";
     params += "}";
-    Result r = validate("eps_" + method, "experiment: e\n" + kMoons + "methods:\n  - method: " + method + "\n    params: " + params + "\n");
+    Result r = validate("eps_" + method, "experiment: e\n" + kMoons + "methods:\n  - method: " + method +
+                                             "\n    params: " + params + "\n");
     EXPECT_EQ(r.code, 2) << method << ": " << r.output;
     EXPECT_TRUE(has(r.output, "methods[0].params.epsilon")) << method << ": " << r.output;
     // DP-k-means goes down to 1e-12 (the DP-DBSCAN paper's eps = 1/n^2 test); every other method to 1e-6.
@@ -116,7 +121,8 @@ TEST(ValidationLimits, TinyBudgetSharesAndNoiseRatesAreRefused) {
     std::string method, key, text;
   };
   const std::vector<Case> cases = {
-      {"{method: privthr, params: {g: 20, p: 0.5, epsilon: 1, rho: 5e-324}}", "rho", "leaves a share of epsilon of 4.94066e-324"},
+      {"{method: privthr, params: {g: 20, p: 0.5, epsilon: 1, rho: 5e-324}}", "rho",
+       "leaves a share of epsilon of 4.94066e-324"},
       {"{method: wc_baseline, params: {g: 20, p: 0.5, epsilon: 1, n_share: 1e-300}}", "n_share", "below 1e-9"},
       {"{method: nd_laplace, params: {epsilon: 1, radius: 1e300}}", "radius", "epsilon / radius = 1 / 1e+300"},
   };
@@ -134,9 +140,11 @@ TEST(ValidationLimits, ShapeErrorsAreCaughtWithoutLoadingData) {
   struct Case {
     std::string tag, datasets, method, key, text;
   };
-  const std::string blobs3 = "datasets:\n  - {name: b, generator: {type: blobs, n_samples: 50, n_features: 3, seed: 2}, "
-                             "bounds: [[-20, 20], [-20, 20], [-20, 20]]}\n";
-  const std::string uniform1 = "datasets:\n  - {name: u, generator: {type: uniform, n_samples: 50, n_features: 1}, bounds: [[0, 1]]}\n";
+  const std::string blobs3 =
+      "datasets:\n  - {name: b, generator: {type: blobs, n_samples: 50, n_features: 3, seed: 2}, "
+      "bounds: [[-20, 20], [-20, 20], [-20, 20]]}\n";
+  const std::string uniform1 =
+      "datasets:\n  - {name: u, generator: {type: uniform, n_samples: 50, n_features: 1}, bounds: [[0, 1]]}\n";
   const std::string blobs40 = [] {
     std::string b = "datasets:\n  - {name: h, generator: {type: blobs, n_samples: 50, n_features: 40}, bounds: [";
     for (int i = 0; i < 40; ++i) b += std::string(i ? ", " : "") + "[-20, 20]";
@@ -148,19 +156,23 @@ TEST(ValidationLimits, ShapeErrorsAreCaughtWithoutLoadingData) {
     return b + "]}\n";
   }();
   const std::vector<Case> cases = {
-      {"k_kmeans", kMoons, "{method: kmeans, params: {k: 500}}", "k", "exceeds the number of points of dataset 'm' (100)"},
+      {"k_kmeans", kMoons, "{method: kmeans, params: {k: 500}}", "k",
+       "exceeds the number of points of dataset 'm' (100)"},
       {"k_dpkmeans", kMoons, "{method: dp_kmeans, params: {k: 101}}", "k", "exceeds the number of points"},
       {"k_nd", kMoons, "{method: nd_laplace, params: {epsilon: 1, k: 200}}", "k", "exceeds the number of points"},
       {"k_drbt", blobs3, "{method: drbt, params: {k: 60, k_dims: 2}}", "k", "exceeds the number of points"},
-      {"kdims_drbt", blobs3, "{method: drbt, params: {k: 2, k_dims: 5}}", "k_dims", "exceeds the 3 attributes of dataset 'b'"},
+      {"kdims_drbt", blobs3, "{method: drbt, params: {k: 2, k_dims: 5}}", "k_dims",
+       "exceeds the 3 attributes of dataset 'b'"},
       {"g_frac", kMoons, "{method: wavecluster, params: {g: 40.5, p: 0.5}}", "g", "whole number"},
       {"g_perdim", kMoons, "{method: privqt, params: {g: {per_dim: [10, 20, 30]}, p: 0.5, epsilon: 1}}", "g",
        "g has 3 per-dimension entries but dataset 'm' has 2 dimensions"},
       {"g_10d", blobs10, "{method: wavecluster, params: {g: 10, p: 0.5}}", "g", "(2^28) cells"},
-      {"gauss_nodelta", kMoons, "{method: dp_dbscan, params: {alpha: 0.3, min_pts: 5, noise: gaussian, epsilon: 0.5}}", "delta",
-       "noise: gaussian needs delta in (0, 1)"},
-      {"dpdbscan_40d", blobs40, "{method: dp_dbscan, params: {alpha: 0.3, min_pts: 5}}", "eta", "more than 10^7 cells (kappa"},
-      {"planar_1d", uniform1, "{method: nd_laplace, params: {epsilon: 1, sampler: textbook, continuous_sampler: planar}}",
+      {"gauss_nodelta", kMoons, "{method: dp_dbscan, params: {alpha: 0.3, min_pts: 5, noise: gaussian, epsilon: 0.5}}",
+       "delta", "noise: gaussian needs delta in (0, 1)"},
+      {"dpdbscan_40d", blobs40, "{method: dp_dbscan, params: {alpha: 0.3, min_pts: 5}}", "eta",
+       "more than 10^7 cells (kappa"},
+      {"planar_1d", uniform1,
+       "{method: nd_laplace, params: {epsilon: 1, sampler: textbook, continuous_sampler: planar}}",
        "continuous_sampler", "2-dimensional data only"},
   };
   for (const auto& c : cases) {
@@ -174,9 +186,10 @@ TEST(ValidationLimits, ShapeErrorsAreCaughtWithoutLoadingData) {
 }
 
 TEST(ValidationLimits, ParameterSetAtDatasetLevelIsLocatedThere) {
-  Result r = validate("shape_dslevel",
-                      "experiment: s\ndatasets:\n  - name: m\n    generator: {type: moons, n_samples: 30}\n    params: {k: 31}\n"
-                      "methods: [kmeans]\n");
+  Result r = validate(
+      "shape_dslevel",
+      "experiment: s\ndatasets:\n  - name: m\n    generator: {type: moons, n_samples: 30}\n    params: {k: 31}\n"
+      "methods: [kmeans]\n");
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_TRUE(has(r.output, "c.yaml:5:") && has(r.output, "datasets[0].params.k")) << r.output;
   EXPECT_TRUE(has(r.output, "method 'kmeans' on dataset 'm'")) << r.output;
@@ -185,7 +198,8 @@ TEST(ValidationLimits, ParameterSetAtDatasetLevelIsLocatedThere) {
 TEST(ValidationLimits, RegistryRowCountAndSampleBoundN) {
   // iris declares 150 rows: k = 151 cannot work, whether or not the file is present. The default data
   // root may or may not hold it; an empty data root certainly does not, and then both problems are listed.
-  const std::string iris = "experiment: s\ndatasets:\n  - name: iris\nmethods:\n  - {method: kmeans, params: {k: 151}}\n";
+  const std::string iris =
+      "experiment: s\ndatasets:\n  - name: iris\nmethods:\n  - {method: kmeans, params: {k: 151}}\n";
   Result r = validate("shape_iris", iris);
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_TRUE(has(r.output, "methods[0].params.k")) << r.output;
@@ -208,10 +222,11 @@ TEST(ValidationLimits, RegistryRowCountAndSampleBoundN) {
 TEST(ValidationLimits, FileShapeIsCheckedWithLoadDataAndBeforeAnyTrial) {
   const fs::path dir = dpclust::testing::temp_dir("shape_file");
   dpclust::testing::write_file(dir / "pts.csv", "x,y,label\n0,0,0\n1,1,1\n2,2,1\n");
-  const fs::path cfg = dpclust::testing::write_file(
-      dir / "c.yaml", "experiment: f\ndatasets:\n  - {name: pts, file: pts.csv, label: label}\nmethods:\n  - method: kmeans\n    params: {k: 5}\n");
+  const fs::path cfg = dpclust::testing::write_file(dir / "c.yaml",
+                                                    "experiment: f\ndatasets:\n  - {name: pts, file: pts.csv, label: "
+                                                    "label}\nmethods:\n  - method: kmeans\n    params: {k: 5}\n");
   Result r = cli("validate --no-load-data " + cfg.string());
-  EXPECT_EQ(r.code, 0) << r.output;  // n is not known without reading the file
+  EXPECT_EQ(r.code, 0) << r.output;     // n is not known without reading the file
   r = cli("validate " + cfg.string());  // validate reads the data by default
   EXPECT_EQ(r.code, 2) << r.output;
   r = cli("validate --load-data " + cfg.string());
@@ -234,7 +249,8 @@ TEST(ValidationLimits, TenMillionCellConfigIsRefusedQuicklyInLittleMemory) {
   ASSERT_LE(text.size(), 392u);
   const fs::path dir = dpclust::testing::temp_dir("cells_big");
   const fs::path cfg = dpclust::testing::write_file(dir / "c.yaml", text);
-  for (const std::string& cmd : std::vector<std::string>{"validate ", "run --dry-run ", "run --no-progress --out " + (dir / "out").string() + " "}) {
+  for (const std::string& cmd : std::vector<std::string>{"validate ", "run --dry-run ",
+                                                         "run --no-progress --out " + (dir / "out").string() + " "}) {
     const auto t0 = std::chrono::steady_clock::now();
     // 512 MiB of address space: expanding 10^7 cells would need several GiB. AddressSanitizer reserves
     // terabytes of shadow address space up front, so the sanitizer build runs without the limit
@@ -257,10 +273,11 @@ TEST(ValidationLimits, TenMillionCellConfigIsRefusedQuicklyInLittleMemory) {
 }
 
 TEST(ValidationLimits, CellsAreCountedAcrossDatasetsAndMethodsAndMaxCellsRaisesTheLimit) {
-  const std::string text = "experiment: c\ndatasets:\n  - {name: a, generator: {type: moons, n_samples: 50}}\n"
-                           "  - {name: b, generator: {type: moons, n_samples: 60}}\n"
-                           "methods:\n  - {method: dbscan, params: {alpha: [0.1, 0.2, 0.3], min_pts: [3, 4]}}\n"
-                           "  - {method: kmeans, params: {k: [2, 3]}}\n";  // 2 x (6 + 2) = 16 cells
+  const std::string text =
+      "experiment: c\ndatasets:\n  - {name: a, generator: {type: moons, n_samples: 50}}\n"
+      "  - {name: b, generator: {type: moons, n_samples: 60}}\n"
+      "methods:\n  - {method: dbscan, params: {alpha: [0.1, 0.2, 0.3], min_pts: [3, 4]}}\n"
+      "  - {method: kmeans, params: {k: [2, 3]}}\n";  // 2 x (6 + 2) = 16 cells
   Result r = validate("cells_limit", text, "--max-cells 15");
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_TRUE(has(r.output, "expands to 16 cells")) << r.output;
@@ -283,14 +300,17 @@ TEST(ValidationLimits, CellsAreCountedAcrossDatasetsAndMethodsAndMaxCellsRaisesT
 }
 
 TEST(ValidationLimits, TrialsAreBounded) {
-  Result r = validate("trials_big", "experiment: t\ntrials: 1e9\n" + kMoons + "methods:\n  - {method: kmeans, params: {k: 2}}\n");
+  Result r = validate("trials_big",
+                      "experiment: t\ntrials: 1e9\n" + kMoons + "methods:\n  - {method: kmeans, params: {k: 2}}\n");
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_TRUE(has(r.output, "c.yaml:2:9 trials")) << r.output;
   EXPECT_TRUE(has(r.output, "trials must be >= 1 and <= 1000000, got 1000000000")) << r.output;
-  r = validate("trials_max", "experiment: t\ntrials: 1000000\n" + kMoons + "methods:\n  - {method: kmeans, params: {k: 2}}\n");
+  r = validate("trials_max",
+               "experiment: t\ntrials: 1000000\n" + kMoons + "methods:\n  - {method: kmeans, params: {k: 2}}\n");
   EXPECT_EQ(r.code, 0) << r.output;
   const fs::path dir = dpclust::testing::temp_dir("trials_cli");
-  const fs::path cfg = dpclust::testing::write_file(dir / "c.yaml", "experiment: t\n" + kMoons + "methods:\n  - {method: kmeans, params: {k: 2}}\n");
+  const fs::path cfg = dpclust::testing::write_file(
+      dir / "c.yaml", "experiment: t\n" + kMoons + "methods:\n  - {method: kmeans, params: {k: 2}}\n");
   r = cli("run " + cfg.string() + " --dry-run --trials 2000000");
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_TRUE(has(r.output, "--trials")) << r.output;
@@ -298,8 +318,9 @@ TEST(ValidationLimits, TrialsAreBounded) {
 
 TEST(ValidationLimits, MemoryEstimateIsRefusedOverMaxMemory) {
   // Affinity Propagation keeps 3 n x n matrices: 20,000 points need ~9 GiB.
-  const std::string text = "experiment: ap\ndatasets:\n  - {name: m, generator: {type: moons, n_samples: 20000}}\n"
-                           "methods: [affinity_propagation]\n";
+  const std::string text =
+      "experiment: ap\ndatasets:\n  - {name: m, generator: {type: moons, n_samples: 20000}}\n"
+      "methods: [affinity_propagation]\n";
   Result r = validate("mem_ap", text, "--max-memory 1G");
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_TRUE(has(r.output, "methods[0]")) << r.output;
@@ -318,8 +339,9 @@ TEST(ValidationLimits, MemoryEstimateIsRefusedOverMaxMemory) {
 
 TEST(ValidationLimits, EugkmGridMemoryIsEstimated) {
   // EUGkM's histogram: 16384^2 = 2^28 cells (16 bytes each, plus the synopsis' positive cells): over 4 GiB.
-  const std::string text = "experiment: eg\n" + kMoons +
-                           "methods:\n  - {method: eugkm, params: {k: 2, grid_size: 16384, max_grid_cells: 268435456}}\n";
+  const std::string text =
+      "experiment: eg\n" + kMoons +
+      "methods:\n  - {method: eugkm, params: {k: 2, grid_size: 16384, max_grid_cells: 268435456}}\n";
   Result r = validate("mem_eugkm", text, "--max-memory 1G --threads 1");
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_TRUE(has(r.output, "method 'eugkm' on dataset")) << r.output;
@@ -358,7 +380,8 @@ TEST(ValidationLimits, TheRowsOfAFileNeverDecideOrShowInAPrivateCellsChecks) {
   };
   // The temporary folder's name holds the process id, which may contain the count: it is left out of the check.
   auto without_folder = [&](std::string text) {
-    for (std::size_t at; (at = text.find(dir.string())) != std::string::npos;) text.replace(at, dir.string().size(), "<dir>");
+    for (std::size_t at; (at = text.find(dir.string())) != std::string::npos;)
+      text.replace(at, dir.string().size(), "<dir>");
     return text;
   };
   for (int n : {378, 379}) {
@@ -373,8 +396,9 @@ TEST(ValidationLimits, TheRowsOfAFileNeverDecideOrShowInAPrivateCellsChecks) {
   // validate line is the config's (the file's size is not declared), not the loaded data's.
   dpclust::testing::write_file(dir / "pts3.csv", "x,y\n0,0\n1,1\n2,2\n");
   const fs::path small = dpclust::testing::write_file(
-      dir / "small.yaml", "experiment: s\ndatasets:\n  - {name: pts, file: pts3.csv, label: none, bounds: [[0, 5], [0, 5]]}\n"
-                          "methods:\n  - {method: dp_kmeans, params: {k: 5}}\n");
+      dir / "small.yaml",
+      "experiment: s\ndatasets:\n  - {name: pts, file: pts3.csv, label: none, bounds: [[0, 5], [0, 5]]}\n"
+      "methods:\n  - {method: dp_kmeans, params: {k: 5}}\n");
   Result r = cli("validate " + small.string());
   EXPECT_EQ(r.code, 0) << r.output;
   EXPECT_TRUE(has(r.output, "the rows read are private to its private methods")) << r.output;
@@ -393,8 +417,10 @@ TEST(ValidationLimits, TheRowsOfAFileNeverDecideOrShowInAPrivateCellsChecks) {
 TEST(ValidationLimits, DataRootOverTheFileNameLimitIsAnInputError) {
   // A folder name over NAME_MAX ended in an uncaught filesystem_error, exit 1.
   const fs::path dir = dpclust::testing::temp_dir("long_root");
-  const fs::path cfg = dpclust::testing::write_file(
-      dir / "c.yaml", "experiment: r\ndatasets:\n  - {name: m, generator: {type: moons, n_samples: 50}}\nmethods:\n  - {method: kmeans, params: {k: 2}}\n");
+  const fs::path cfg =
+      dpclust::testing::write_file(dir / "c.yaml",
+                                   "experiment: r\ndatasets:\n  - {name: m, generator: {type: moons, n_samples: "
+                                   "50}}\nmethods:\n  - {method: kmeans, params: {k: 2}}\n");
   const std::string root = "/tmp/" + std::string(300, 'a');
   Result r = cli("validate " + cfg.string() + " --data-root " + root);
   EXPECT_EQ(r.code, 2) << r.output;
@@ -404,7 +430,8 @@ TEST(ValidationLimits, DataRootOverTheFileNameLimitIsAnInputError) {
 TEST(ValidationLimits, ParallelTrialsMultiplyTrialMemory) {
   // A 2-D WaveCluster grid of 6000^2 = 36M cells: ~2.5 GiB per trial (five arrays over the grid, and C4.5 over
   // the 3000^2 cells of the average subband for OCM/2CE).
-  const std::string text = "experiment: wc\ntrials: 4\n" + kMoons + "methods:\n  - {method: wavecluster, params: {g: 6000, p: 0.5}}\n";
+  const std::string text =
+      "experiment: wc\ntrials: 4\n" + kMoons + "methods:\n  - {method: wavecluster, params: {g: 6000, p: 0.5}}\n";
   EXPECT_EQ(validate("mem_wc1", text, "--max-memory 3G --threads 1").code, 0);
   Result r = validate("mem_wc4", text, "--max-memory 3G --threads 4");
   EXPECT_EQ(r.code, 2) << r.output;
@@ -415,14 +442,18 @@ TEST(ValidationLimits, ParallelTrialsMultiplyTrialMemory) {
 
 TEST(ValidationLimits, WorkEstimateIsRefusedOverMaxWork) {
   // 10^4 restarts x 10^6 iterations x 10^5 points x 1000 centres x 2 dimensions: 2e18 operations at most.
-  const std::string text = "experiment: w\ndatasets:\n  - {name: m, generator: {type: moons, n_samples: 100000}}\n"
-                           "methods:\n  - {method: kmeans, params: {k: 1000, n_init: 10000, max_iter: 1000000}}\n";
+  const std::string text =
+      "experiment: w\ndatasets:\n  - {name: m, generator: {type: moons, n_samples: 100000}}\n"
+      "methods:\n  - {method: kmeans, params: {k: 1000, n_init: 10000, max_iter: 1000000}}\n";
   Result r = validate("work", text);
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_TRUE(has(r.output, "work limit of 1e+15")) << r.output;
   EXPECT_TRUE(has(r.output, "--max-work")) << r.output;
   EXPECT_EQ(validate("work_ok", text, "--max-work 1e19").code, 0);
-  EXPECT_EQ(validate("work_small", "experiment: w\n" + kMoons + "methods:\n  - {method: kmeans, params: {k: 2}}\n", "--max-work 1000").code, 2);
+  EXPECT_EQ(validate("work_small", "experiment: w\n" + kMoons + "methods:\n  - {method: kmeans, params: {k: 2}}\n",
+                     "--max-work 1000")
+                .code,
+            2);
 }
 
 TEST(ValidationLimits, EveryShippedConfigPassesThePlanChecks) {

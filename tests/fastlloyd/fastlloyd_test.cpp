@@ -21,9 +21,12 @@ namespace {
 
 using Idx = Eigen::Index;
 
-Bounds cube(std::size_t d, double lo, double hi) { return Bounds{std::vector<double>(d, lo), std::vector<double>(d, hi)}; }
+Bounds cube(std::size_t d, double lo, double hi) {
+  return Bounds{std::vector<double>(d, lo), std::vector<double>(d, hi)};
+}
 
-std::vector<double> blobs(const std::vector<std::vector<double>>& centres, std::size_t per, double sd, std::uint64_t seed) {
+std::vector<double> blobs(const std::vector<std::vector<double>>& centres, std::size_t per, double sd,
+                          std::uint64_t seed) {
   Rng rng(seed);
   std::vector<double> x;
   for (std::size_t i = 0; i < per; ++i)
@@ -95,7 +98,9 @@ RowMatrix lloyd(const std::vector<double>& x, std::size_t d, RowMatrix c, int it
       double best_d = 1e300;
       for (std::size_t a = 0; a < k; ++a) {
         double s = 0;
-        for (std::size_t j = 0; j < d; ++j) s += (x[i * d + j] - c(static_cast<Idx>(a), static_cast<Idx>(j))) * (x[i * d + j] - c(static_cast<Idx>(a), static_cast<Idx>(j)));
+        for (std::size_t j = 0; j < d; ++j)
+          s += (x[i * d + j] - c(static_cast<Idx>(a), static_cast<Idx>(j))) *
+               (x[i * d + j] - c(static_cast<Idx>(a), static_cast<Idx>(j)));
         if (s < best_d) best_d = s, best = a;
       }
       for (std::size_t j = 0; j < d; ++j) sum(static_cast<Idx>(best), static_cast<Idx>(j)) += x[i * d + j];
@@ -154,7 +159,8 @@ TEST(FastLloydRun, LedgerAddsUpToEpsilonAndDelta) {
         EXPECT_NEAR(ledger.spent_epsilon(), 0.7, 1e-12);
         EXPECT_NEAR(ledger.spent_delta(), o.delta, 1e-18);
         // The noisy N (when the rule runs on it), per iteration sums and counts, and the Gaussian budget's account.
-        const std::size_t entries = (fixed == 0 ? 1 : 0) + 2 * static_cast<std::size_t>(r.iterations) + (noise == Noise::gaussian ? 1 : 0);
+        const std::size_t entries =
+            (fixed == 0 ? 1 : 0) + 2 * static_cast<std::size_t>(r.iterations) + (noise == Noise::gaussian ? 1 : 0);
         EXPECT_EQ(ledger.entries().size(), entries);
         EXPECT_EQ(r.iteration_source, fixed == 0 ? IterationSource::noisy_n : IterationSource::fixed);
         EXPECT_NEAR(r.epsilon_n, fixed == 0 ? 0.035 : 0.0, 1e-15);

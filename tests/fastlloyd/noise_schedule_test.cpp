@@ -63,24 +63,34 @@ TEST(FastLloydIterations, CalculateItersAsTheAuthorsCode) {
     std::int64_t t;
   };
   const Case cases[] = {
-      {Noise::gaussian, RadiusRule::diagonal_then_frac, 2000, 2, 5, 1, 7},   {Noise::gaussian, RadiusRule::diagonal_then_frac, 5000, 2, 15, 0.75, 4},
-      {Noise::gaussian, RadiusRule::diagonal_then_frac, 1000, 2, 5, 1, 3},   {Noise::gaussian, RadiusRule::diagonal_then_frac, 1e5, 10, 64, 1, 2},
-      {Noise::gaussian, RadiusRule::diagonal_then_frac, 1797, 64, 10, 1, 2}, {Noise::gaussian, RadiusRule::none, 2000, 2, 5, 1, 2},
-      {Noise::laplace, RadiusRule::none, 2000, 2, 5, 1, 2},                  {Noise::laplace, RadiusRule::none, 4000, 2, 5, 1, 3},
+      {Noise::gaussian, RadiusRule::diagonal_then_frac, 2000, 2, 5, 1, 7},
+      {Noise::gaussian, RadiusRule::diagonal_then_frac, 5000, 2, 15, 0.75, 4},
+      {Noise::gaussian, RadiusRule::diagonal_then_frac, 1000, 2, 5, 1, 3},
+      {Noise::gaussian, RadiusRule::diagonal_then_frac, 1e5, 10, 64, 1, 2},
+      {Noise::gaussian, RadiusRule::diagonal_then_frac, 1797, 64, 10, 1, 2},
+      {Noise::gaussian, RadiusRule::none, 2000, 2, 5, 1, 2},
+      {Noise::laplace, RadiusRule::none, 2000, 2, 5, 1, 2},
+      {Noise::laplace, RadiusRule::none, 4000, 2, 5, 1, 3},
       {Noise::laplace, RadiusRule::none, 1e5, 2, 15, 0.5, 7},
   };
   for (const Case& c : cases) {
-    const double sigma0 = privacy::GaussianBudget::unit_sigma_for(privacy::Sampler::textbook, c.eps, authors_delta(c.n));
-    EXPECT_EQ(iteration_rule(c.noise, c.rule, c.eps, sigma0, c.n, c.k, c.d, 0.8, 0.225), c.t) << c.n << " " << c.d << " " << c.k;
+    const double sigma0 =
+        privacy::GaussianBudget::unit_sigma_for(privacy::Sampler::textbook, c.eps, authors_delta(c.n));
+    EXPECT_EQ(iteration_rule(c.noise, c.rule, c.eps, sigma0, c.n, c.k, c.d, 0.8, 0.225), c.t)
+        << c.n << " " << c.d << " " << c.k;
     EXPECT_EQ(planned_iterations(public_n(c.noise, c.rule, c.k, c.n, c.eps), c.d), c.t);
   }
   // diffprivlib's GaussianAnalytic(eps, 1 / (n ln n), 1)._scale, the sigma0 of the rule: 4.585429002841397 (n 5000,
   // eps 0.75) and 3.0924589339344277 (n 1000, eps 1).
-  EXPECT_NEAR(privacy::GaussianBudget::unit_sigma_for(privacy::Sampler::textbook, 0.75, authors_delta(5000)), 4.585429002841397, 1e-9);
-  EXPECT_NEAR(privacy::GaussianBudget::unit_sigma_for(privacy::Sampler::textbook, 1.0, authors_delta(1000)), 3.0924589339344277, 1e-9);
+  EXPECT_NEAR(privacy::GaussianBudget::unit_sigma_for(privacy::Sampler::textbook, 0.75, authors_delta(5000)),
+              4.585429002841397, 1e-9);
+  EXPECT_NEAR(privacy::GaussianBudget::unit_sigma_for(privacy::Sampler::textbook, 1.0, authors_delta(1000)),
+              3.0924589339344277, 1e-9);
   // No data: N below 1 is 1 (the floor), and an infinite sigma gives the floor too.
-  EXPECT_EQ(iteration_rule(Noise::gaussian, RadiusRule::diagonal_then_frac, 1, 3, -5, 5, 2, 0.8, 0.225), kMinIterations);
-  EXPECT_EQ(iteration_rule(Noise::gaussian, RadiusRule::none, 1, std::numeric_limits<double>::infinity(), 1e9, 5, 2, 0.8, 0.225),
+  EXPECT_EQ(iteration_rule(Noise::gaussian, RadiusRule::diagonal_then_frac, 1, 3, -5, 5, 2, 0.8, 0.225),
+            kMinIterations);
+  EXPECT_EQ(iteration_rule(Noise::gaussian, RadiusRule::none, 1, std::numeric_limits<double>::infinity(), 1e9, 5, 2,
+                           0.8, 0.225),
             kMinIterations);
 }
 
@@ -105,7 +115,8 @@ TEST(FastLloydSplit, SharesAddUpToTheBudget) {
 // Each iteration's noise in [-1, 1]^d as the authors' Server.dp_setup sets it (sum_sigma / count_sigma, or the
 // Laplace b of sums and counts), against plan_iterations' scales for the textbook sampler. The plan's sum scale
 // includes the public grid's rounding share (offset_grid.hpp), which the comparison takes out.
-void expect_authors_scales(const FastLloydOptions& o, std::size_t d, std::int64_t t, const double (&sums)[2], double count) {
+void expect_authors_scales(const FastLloydOptions& o, std::size_t d, std::int64_t t, const double (&sums)[2],
+                           double count) {
   ASSERT_EQ(planned_iterations(o, d), t);
   const std::vector<IterationPlan> plan = plan_iterations(o, d, t, o.epsilon);
   ASSERT_EQ(plan.size(), static_cast<std::size_t>(t));
@@ -117,15 +128,16 @@ void expect_authors_scales(const FastLloydOptions& o, std::size_t d, std::int64_
 }
 
 TEST(FastLloydSplit, NoiseScalesAreTheAuthors) {
-  // FastLloyd on 2,000 x 2 blobs, k 5, eps 1: T 7, sums 14.318436219618476 then 5.122719474969924, counts 17.027586228082956.
-  expect_authors_scales(public_n(Noise::gaussian, RadiusRule::diagonal_then_frac, 5, 2000, 1), 2, 7, {14.318436219618476, 5.122719474969924},
-                        17.027586228082956);
+  // FastLloyd on 2,000 x 2 blobs, k 5, eps 1: T 7, sums 14.318436219618476 then 5.122719474969924,
+  // counts 17.027586228082956.
+  expect_authors_scales(public_n(Noise::gaussian, RadiusRule::diagonal_then_frac, 5, 2000, 1), 2, 7,
+                        {14.318436219618476, 5.122719474969924}, 17.027586228082956);
   // GLloyd (no radius) on the same: T 2, sums 7.552908166634495, counts 9.467829937747718.
-  expect_authors_scales(public_n(Noise::gaussian, RadiusRule::none, 5, 2000, 1), 2, 2, {7.552908166634495, 7.552908166634495},
-                        9.467829937747718);
+  expect_authors_scales(public_n(Noise::gaussian, RadiusRule::none, 5, 2000, 1), 2, 2,
+                        {7.552908166634495, 7.552908166634495}, 9.467829937747718);
   // SuLloyd (Laplace, no radius): T 2, b 5.479727244598282 (sums) and 7.4064017738430215 (counts).
-  expect_authors_scales(public_n(Noise::laplace, RadiusRule::none, 5, 2000, 1), 2, 2, {5.479727244598282, 5.479727244598282},
-                        7.4064017738430215);
+  expect_authors_scales(public_n(Noise::laplace, RadiusRule::none, 5, 2000, 1), 2, 2,
+                        {5.479727244598282, 5.479727244598282}, 7.4064017738430215);
   // FastLloyd on synth_10d (100,000 x 10, k 64, eps 1): T 2, sums 20.470981515019535 then 10.804648820141585, counts
   // 16.279972388026412.
   expect_authors_scales(public_n(Noise::gaussian, RadiusRule::diagonal_then_frac, 64, 1e5, 1), 10, 2,

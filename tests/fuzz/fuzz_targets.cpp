@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/error.hpp"
 #include "config/config.hpp"
+#include "core/error.hpp"
 #include "io/arff.hpp"
 #include "io/csv.hpp"
 #include "io/fimi.hpp"
@@ -24,8 +24,9 @@ const fs::path& scratch_dir() {
     // Memory-backed /dev/shm when there is one: every input is written to a file, and a busy disk would
     // make the fuzz test slow.
     std::error_code ec;
-    const fs::path base = fs::is_directory("/dev/shm", ec) && ::access("/dev/shm", W_OK) == 0 ? fs::path("/dev/shm")
-                                                                                             : fs::temp_directory_path();
+    const fs::path base = fs::is_directory("/dev/shm", ec) && ::access("/dev/shm", W_OK) == 0
+                              ? fs::path("/dev/shm")
+                              : fs::temp_directory_path();
     auto* d = new fs::path(base / ("dpclust_fuzz_" + std::to_string(::getpid())));
     fs::create_directories(*d);
     std::atexit([] {
@@ -67,17 +68,34 @@ bool csv(const std::uint8_t* data, std::size_t size) {
   const fs::path p = write_input(size % 5 == 4 ? "input.tsv" : "input.csv", data, size);
   CsvOptions o;
   switch (size % 5) {
-    case 0: break;                                              // all defaults: auto header, no label
-    case 1: o.label = "label"; break;                           // label by name (implies a header)
-    case 2: o.label = "2"; o.header = false; break;             // label by index, no header
-    case 3: o.columns = {"0", "1"}; o.delimiter = ';'; o.max_rows = 50; break;
-    default: o.columns = {"x", "y"}; break;                     // by name, tab-separated
+    case 0: break;                     // all defaults: auto header, no label
+    case 1: o.label = "label"; break;  // label by name (implies a header)
+    case 2:
+      o.label = "2";
+      o.header = false;
+      break;  // label by index, no header
+    case 3:
+      o.columns = {"0", "1"};
+      o.delimiter = ';';
+      o.max_rows = 50;
+      break;
+    default: o.columns = {"x", "y"}; break;  // by name, tab-separated
   }
   switch ((size / 5) % 4) {  // the typed columns' keys: encodings, dates, headers of several rows
     case 0: break;
-    case 1: o.nominal = NominalEncoding::codes; o.dates = DateEncoding::days; o.missing = MissingPolicy::drop; break;
-    case 2: o.nominal = NominalEncoding::onehot; o.nominal_order = NominalOrder::appearance; o.dates = DateEncoding::seconds; break;
-    default: if (!o.header) o.header_rows = 2; break;
+    case 1:
+      o.nominal = NominalEncoding::codes;
+      o.dates = DateEncoding::days;
+      o.missing = MissingPolicy::drop;
+      break;
+    case 2:
+      o.nominal = NominalEncoding::onehot;
+      o.nominal_order = NominalOrder::appearance;
+      o.dates = DateEncoding::seconds;
+      break;
+    default:
+      if (!o.header) o.header_rows = 2;
+      break;
   }
   return expect_input_error_or_success([&] { (void)load_csv(p, o); });
 }
@@ -86,7 +104,10 @@ bool arff(const std::uint8_t* data, std::size_t size) {
   const fs::path p = write_input("input.arff", data, size);
   ArffOptions o;
   if (size % 3 == 1) o.use_label = false;
-  if (size % 3 == 2) { o.columns = {"x", "y"}; o.label = "class"; }
+  if (size % 3 == 2) {
+    o.columns = {"x", "y"};
+    o.label = "class";
+  }
   return expect_input_error_or_success([&] { (void)load_arff(p, o); });
 }
 

@@ -2,8 +2,8 @@
 // One function per fuzz target, shared by the GoogleTest mutation harness (fuzz_test.cpp, part of the
 // suite) and the optional libFuzzer programs (fuzz_<target>.cpp, -DDPCLUST_LIBFUZZER=ON).
 //
-// Each function (true: it loaded, false: InputError) feeds `data` to one loader (written to a scratch file first: the loaders read paths)
-// or to the config parser. The contract it checks: every input either loads or throws
+// Each function (true: it loaded, false: InputError) feeds `data` to one loader (written to a scratch file first: the
+// loaders read paths) or to the config parser. The contract it checks: every input either loads or throws
 // dpclust::InputError. InputError is swallowed here; anything else (another exception type, a crash,
 // a sanitizer report, a hang) escapes to the harness, which reports the input.
 #include <cstddef>
@@ -15,7 +15,7 @@
 namespace dpclust::fuzz {
 
 struct Target {
-  const char* name;  // also the corpus folder: tests/fuzz/corpus/<name>/
+  const char* name;                                         // also the corpus folder: tests/fuzz/corpus/<name>/
   bool (*run)(const std::uint8_t* data, std::size_t size);  // true: loaded; false: InputError
 };
 

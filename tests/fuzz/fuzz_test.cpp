@@ -132,7 +132,8 @@ class Watchdog {
     while (!cv_.wait_for(lock, std::chrono::milliseconds(200), [this] { return stop_; })) {
       std::lock_guard<std::mutex> cur(g_current.mutex);
       if (!g_current.running) continue;
-      const auto secs = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - g_current.started);
+      const auto secs =
+          std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - g_current.started);
       if (static_cast<std::size_t>(secs.count()) < timeout_) continue;
       const fs::path p = dir_ / ("hang-" + g_current.target + ".bin");
       std::ofstream(p, std::ios::binary) << g_current.input;
@@ -153,14 +154,69 @@ class Watchdog {
 // ---- mutations ----------------------------------------------------------------------------------
 
 const std::vector<std::string>& common_tokens() {
-  static const std::vector<std::string> t{
-      "nan", "NaN", "-nan", "inf", "-inf", "Infinity", "1e999", "-1e999", "1e-999", "4.9e-324", "1.7976931348623157e308",
-      "9223372036854775807", "9223372036854775808", "-9223372036854775809", "18446744073709551616",
-      "99999999999999999999999999999999999999", "2147483648", "-2147483649", "9007199254740993", "-1", "-0", "0x1p3",
-      "+", "-", ".", "1.", ".5", "1e", "e5", "+-1", "0", "1", "", " ", "\t", ",", ";", "\n", "\r", "\r\n", "\n\n", "\"",
-      "'", "\"\"", "\"a,b\"", "noise", "NOISE", "?", "%", std::string(1, '\0'), "\xFF", "\xFE\xFF", "\xEF\xBB\xBF",
-      "\xC0\x80", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\x80", "\xC3",
-      "\x1b[31m", "\x7f"};
+  static const std::vector<std::string> t{"nan",
+                                          "NaN",
+                                          "-nan",
+                                          "inf",
+                                          "-inf",
+                                          "Infinity",
+                                          "1e999",
+                                          "-1e999",
+                                          "1e-999",
+                                          "4.9e-324",
+                                          "1.7976931348623157e308",
+                                          "9223372036854775807",
+                                          "9223372036854775808",
+                                          "-9223372036854775809",
+                                          "18446744073709551616",
+                                          "99999999999999999999999999999999999999",
+                                          "2147483648",
+                                          "-2147483649",
+                                          "9007199254740993",
+                                          "-1",
+                                          "-0",
+                                          "0x1p3",
+                                          "+",
+                                          "-",
+                                          ".",
+                                          "1.",
+                                          ".5",
+                                          "1e",
+                                          "e5",
+                                          "+-1",
+                                          "0",
+                                          "1",
+                                          "",
+                                          " ",
+                                          "\t",
+                                          ",",
+                                          ";",
+                                          "\n",
+                                          "\r",
+                                          "\r\n",
+                                          "\n\n",
+                                          "\"",
+                                          "'",
+                                          "\"\"",
+                                          "\"a,b\"",
+                                          "noise",
+                                          "NOISE",
+                                          "?",
+                                          "%",
+                                          std::string(1, '\0'),
+                                          "\xFF",
+                                          "\xFE\xFF",
+                                          "\xEF\xBB\xBF",
+                                          "\xC0\x80",
+                                          "\xED\xA0\x80",
+                                          "\xF4\x90\x80\x80",
+                                          "\xC3\xA9",
+                                          "\xE2\x82\xAC",
+                                          "\xF0\x9F\x98\x80",
+                                          "\x80",
+                                          "\xC3",
+                                          "\x1b[31m",
+                                          "\x7f"};
   return t;
 }
 
@@ -171,18 +227,55 @@ std::vector<std::string> tokens_for(const std::string& target) {
     add({"x,y,label\n", "label", "x", "y", "\"x\"", "1,2,3,4,5,6,7,8\n", "True", "false", "2019-03-23", "2019-02-30",
          "2019-03-23T20:21:09.5+01:00", "9999-12-31 23:59:59Z", ",,,\n", "class", "NA"});
   if (target == "arff")
-    add({"@relation r\n", "@attribute x numeric\n", "@attribute class {a,b,noise}\n", "@attribute s string\n", "@data\n",
-         "{0 1, 1 2}", "@ATTRIBUTE", "{", "}", "'quoted name'", "{1,2,3,4,5,6,7,8,9,10}", "real", "integer", "date"});
+    add({"@relation r\n", "@attribute x numeric\n", "@attribute class {a,b,noise}\n", "@attribute s string\n",
+         "@data\n", "{0 1, 1 2}", "@ATTRIBUTE", "{", "}", "'quoted name'", "{1,2,3,4,5,6,7,8,9,10}", "real", "integer",
+         "date"});
   if (target == "fimi") add({" ", "  ", "1 2 3 ", "9007199254740992", "9007199254740993 "});
-  if (target == "gowalla") add({"\t", "2010-10-19T23:55:27Z", "30.2359091167", "-97.7951395833", "90.0000001", "-180", "181"});
+  if (target == "gowalla")
+    add({"\t", "2010-10-19T23:55:27Z", "30.2359091167", "-97.7951395833", "90.0000001", "-180", "181"});
   if (target == "labels") add({"-2", "2147483647", "2147483648", "1.0", " 3 "});
   if (target == "config")
-    add({"experiment: x\n", "datasets:\n  - name: moons\n", "methods: [dbscan]\n", ": ", "- ", "? ", "{", "}", "[", "]",
-         "&a ", "*a", "<<: *a", "!!binary ", "!!str ", "!<tag:yaml.org,2002:int> ", "%YAML 1.2\n---\n", "---\n", "...\n",
-         "|\n", ">-\n", "~", "null", "true", "yes", "{from: 0, to: 1e308, step: 1e-300}", "{per_dim: [1, 2]}",
-         "params: {epsilon: [0.1, 0.5]}", "zip: [[alpha, min_pts]]", "generator: {type: moons, n_samples: 100000000000}",
-         "file: /dev/zero", "file: ../../etc/passwd", "bounds: [[0, 1], [1, 0]]", "sample: -1", "trials: 0",
-         "seed: 18446744073709551616", "use: cluto-t4", "as: dup", "  ", "    ", "\t"});
+    add({"experiment: x\n",
+         "datasets:\n  - name: moons\n",
+         "methods: [dbscan]\n",
+         ": ",
+         "- ",
+         "? ",
+         "{",
+         "}",
+         "[",
+         "]",
+         "&a ",
+         "*a",
+         "<<: *a",
+         "!!binary ",
+         "!!str ",
+         "!<tag:yaml.org,2002:int> ",
+         "%YAML 1.2\n---\n",
+         "---\n",
+         "...\n",
+         "|\n",
+         ">-\n",
+         "~",
+         "null",
+         "true",
+         "yes",
+         "{from: 0, to: 1e308, step: 1e-300}",
+         "{per_dim: [1, 2]}",
+         "params: {epsilon: [0.1, 0.5]}",
+         "zip: [[alpha, min_pts]]",
+         "generator: {type: moons, n_samples: 100000000000}",
+         "file: /dev/zero",
+         "file: ../../etc/passwd",
+         "bounds: [[0, 1], [1, 0]]",
+         "sample: -1",
+         "trials: 0",
+         "seed: 18446744073709551616",
+         "use: cluto-t4",
+         "as: dup",
+         "  ",
+         "    ",
+         "\t"});
   return t;
 }
 
@@ -241,7 +334,8 @@ class Mutator {
       case 7: {  // replace a number (a run of digits, signs, dots) by a token
         std::vector<std::size_t> starts;
         for (std::size_t i = 0; i < s.size(); ++i)
-          if (std::isdigit(static_cast<unsigned char>(s[i])) && (i == 0 || !std::isdigit(static_cast<unsigned char>(s[i - 1]))))
+          if (std::isdigit(static_cast<unsigned char>(s[i])) &&
+              (i == 0 || !std::isdigit(static_cast<unsigned char>(s[i - 1]))))
             starts.push_back(i);
         if (starts.empty()) break;
         const std::size_t a = starts[pick(starts.size())];
@@ -255,7 +349,7 @@ class Mutator {
         s.insert(pos(s), 1, bytes[pick(sizeof bytes)]);
         break;
       }
-      case 9: {  // a very long line (sometimes past the harness's 64 KiB line limit)
+      case 9: {                   // a very long line (sometimes past the harness's 64 KiB line limit)
         if (pick(8) != 0) break;  // rare: they are slow to build and to read
         const std::size_t len = pick(2) ? 70'000 : 1'000 + pick(10'000);
         s.insert(pos(s), std::string(len, "1x,;\t 9"[pick(7)]));
@@ -321,7 +415,8 @@ void fuzz_target(const Target& target) {
   ASSERT_FALSE(corpus.empty()) << "no seeds in " << DPCLUST_FUZZ_CORPUS << "/" << target.name;
   const fs::path dir = testing::temp_dir(std::string("fuzz_") + target.name);
   (void)scratch_dir();  // sets the harness's small read limits before anything reads a file
-  std::snprintf(g_current.crash_path, sizeof g_current.crash_path, "%s", (dir / ("crash-" + std::string(target.name) + ".bin")).c_str());
+  std::snprintf(g_current.crash_path, sizeof g_current.crash_path, "%s",
+                (dir / ("crash-" + std::string(target.name) + ".bin")).c_str());
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) std::signal(sig, on_crash);
   Watchdog watchdog(dir);
 
@@ -364,9 +459,10 @@ void fuzz_target(const Target& target) {
     if (!problem.empty()) {
       const fs::path saved = dir / ("failure-" + std::string(target.name) + "-" + std::to_string(i) + ".bin");
       std::ofstream(saved, std::ios::binary) << input;
-      ADD_FAILURE() << "fuzz target '" << target.name << "', input " << i << " (" << input.size() << " bytes) " << problem
-                    << "\n  the input is saved as " << saved << "; reproduce with the libFuzzer program fuzz_"
-                    << target.name << " or add it to tests/fuzz/corpus/" << target.name << "/";
+      ADD_FAILURE() << "fuzz target '" << target.name << "', input " << i << " (" << input.size() << " bytes) "
+                    << problem << "\n  the input is saved as " << saved
+                    << "; reproduce with the libFuzzer program fuzz_" << target.name
+                    << " or add it to tests/fuzz/corpus/" << target.name << "/";
       ++failures;
     }
   }

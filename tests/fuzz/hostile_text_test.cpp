@@ -7,9 +7,9 @@
 #include <chrono>
 #include <string>
 
-#include "core/error.hpp"
 #include "config/config.hpp"
 #include "config/yaml_reader.hpp"
+#include "core/error.hpp"
 #include "io/text.hpp"
 #include "test_support.hpp"
 
@@ -51,7 +51,10 @@ TEST(HostileConfigText, NulAndUtf16AreRefused) {
   std::string msg = error_of(std::string("experiment: a\n\0datasets: []\n", 28));
   expect_clean(msg);
   EXPECT_TRUE(has(msg, "x.yaml:2:1: NUL byte (byte offset 14)")) << msg;
-  msg = error_of(std::string("\xFF\xFE" "e\0x\0", 6));
+  msg =
+      error_of(std::string("\xFF\xFE"
+                           "e\0x\0",
+                           6));
   EXPECT_TRUE(has(msg, "UTF-16")) << msg;
 }
 

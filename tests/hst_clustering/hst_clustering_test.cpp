@@ -33,7 +33,8 @@ Dataset blobs(std::size_t n, std::size_t d, std::size_t k, std::uint64_t seed) {
   for (auto& c : centres) c = r.uniform(-90, 90);
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t c = i % k;
-    for (std::size_t j = 0; j < d; ++j) data.coords.push_back(std::clamp(centres[c * d + j] + r.normal(), -100.0, 100.0));
+    for (std::size_t j = 0; j < d; ++j)
+      data.coords.push_back(std::clamp(centres[c * d + j] + r.normal(), -100.0, 100.0));
     data.labels.push_back(static_cast<Label>(c));
   }
   data.bounds = Bounds{std::vector<double>(d, -100.0), std::vector<double>(d, 100.0)};
@@ -48,7 +49,8 @@ HstClusteringOptions options(std::size_t k, double epsilon) {
   return o;
 }
 
-HstClusteringResult fit(const Dataset& data, const HstClusteringOptions& o, BudgetLedger& ledger, std::uint64_t seed = 3) {
+HstClusteringResult fit(const Dataset& data, const HstClusteringOptions& o, BudgetLedger& ledger,
+                        std::uint64_t seed = 3) {
   Rng rng(seed);
   return hst_clustering(data.coords.data(), data.n, data.d, data.bounds, o, rng, ledger);
 }
@@ -99,7 +101,8 @@ TEST(HstClustering, AuthorsVariantDeclaresTheRootsCountAsExcessAndIsFlagged) {
   EXPECT_EQ(r.calibration.cells_per_record, 21u);
   EXPECT_EQ(r.calibration.cells_calibrated, 20u);
   EXPECT_TRUE(r.tree.root_released);
-  EXPECT_NEAR(r.calibration.true_epsilon, gaussian_epsilon(privacy::Sampler::textbook, r.calibration.sigma, std::sqrt(21.0), 5e-6), 1e-12);
+  EXPECT_NEAR(r.calibration.true_epsilon,
+              gaussian_epsilon(privacy::Sampler::textbook, r.calibration.sigma, std::sqrt(21.0), 5e-6), 1e-12);
   EXPECT_NEAR(r.calibration.true_epsilon, 1.0269800760038275, 1e-9);
   EXPECT_NO_THROW(ledger.verify());
   EXPECT_NEAR(ledger.excess_epsilon(), r.calibration.true_epsilon - 1.0, 1e-12);
@@ -129,7 +132,8 @@ TEST(HstClustering, AuthorsVariantDeclaresTheRootsCountAsExcessAndIsFlagged) {
 
 TEST(HstClustering, GaussianEpsilonInvertsTheCalibration) {
   for (privacy::Sampler s : {privacy::Sampler::secure, privacy::Sampler::textbook}) {
-    const double sigma = s == privacy::Sampler::secure ? privacy::zcdp_gaussian_sigma(0.6, 2e-6, 3.0) : privacy::analytic_gaussian_sigma(0.6, 2e-6, 3.0);
+    const double sigma = s == privacy::Sampler::secure ? privacy::zcdp_gaussian_sigma(0.6, 2e-6, 3.0)
+                                                       : privacy::analytic_gaussian_sigma(0.6, 2e-6, 3.0);
     EXPECT_NEAR(gaussian_epsilon(s, sigma, 3.0, 2e-6), 0.6, 1e-9);
   }
 }
@@ -390,8 +394,9 @@ TEST(HstClusteringCost, TheMemoryBoundHoldsOnChainsOfDuplicatesAndIsNotLooseAtTh
   // A chain node keeps 2 costs (budget 0 and 1: one leaf of nonzero weight below it), not min(k, leaves) + 1
   // counting the empty siblings, which cost 0 at every budget.
   EXPECT_LE(res.solution.cost_entries, 3 * res.tree.nodes.size());
-  const double structures = static_cast<double>(res.tree.nodes.size() * sizeof(HstNode) + 8 * (3 * res.tree.nodes.size() + res.solution.cost_entries) +
-                                                data.coords.size() * 8);
+  const double structures =
+      static_cast<double>(res.tree.nodes.size() * sizeof(HstNode) +
+                          8 * (3 * res.tree.nodes.size() + res.solution.cost_entries) + data.coords.size() * 8);
   EXPECT_LE(structures, bound.memory);
 
   // Google's demo (20,000 x 100, k 64, delta 1e-6, 10 layers) at eps 100: 58 MB measured peak on the demo's

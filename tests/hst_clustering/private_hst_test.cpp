@@ -22,7 +22,8 @@ struct ExactCounts {
   explicit ExactCounts(std::uint64_t cells)
       : counts([&] {
           ledger.set_noise_scale(0);
-          return privacy::GaussianThresholding::build(ledger, privacy::Sampler::secure, cells, 1.0, 1e-5, 0.5, "test counts", "");
+          return privacy::GaussianThresholding::build(ledger, privacy::Sampler::secure, cells, 1.0, 1e-5, 0.5,
+                                                      "test counts", "");
         }()) {}
 };
 
@@ -35,7 +36,8 @@ CellStreams test_streams() { return CellStreams(ChaChaKey{}, 0, Randomness::seed
 PrivateHst hand_tree() {
   static const std::vector<double> x = {0.1, 0.8, 0.3, 0.1, 0.85, 0.2};
   ExactCounts exact(2);
-  return build_private_hst(x.data(), x.size(), 1, unit_interval(), SplitFractions(2, 1, {0.5, 0.5}), exact.counts, false, test_streams());
+  return build_private_hst(x.data(), x.size(), 1, unit_interval(), SplitFractions(2, 1, {0.5, 0.5}), exact.counts,
+                           false, test_streams());
 }
 
 TEST(PrivateHst, HandTreeHasTheOccupiedCellsAndOneCompletionNode) {
@@ -75,7 +77,8 @@ TEST(TreeSolution, HandComputedKMeansCostsAndCentres) {
   const SplitFractions s(2, 1, {0.5, 0.5});
   auto centres = [&](const TreeSolution& sol) {
     std::vector<double> c;
-    for (std::int32_t v : sol.centre_nodes) c.push_back(cell_midpoint(t, static_cast<std::size_t>(v), unit_interval(), s)[0]);
+    for (std::int32_t v : sol.centre_nodes)
+      c.push_back(cell_midpoint(t, static_cast<std::size_t>(v), unit_interval(), s)[0]);
     return c;
   };
   const TreeSolution k1 = solve_on_tree(t, 1, Objective::kmeans);
@@ -131,9 +134,11 @@ TEST(TreeSolution, CappedBudgetsGiveTheFullDynamicProgramsChoices) {
   }
   BudgetLedger ledger(1.0, 1e-5);
   // Noisy counts (eps 4, small tau) so that weights are not integers and ties are rare but possible.
-  const auto counts = privacy::GaussianThresholding::build(ledger, privacy::Sampler::textbook, 12, 4.0, 0.2, 0.5, "test counts", "");
+  const auto counts =
+      privacy::GaussianThresholding::build(ledger, privacy::Sampler::textbook, 12, 4.0, 0.2, 0.5, "test counts", "");
   const SplitFractions s(6, 2, {0.4, 0.6, 0.35, 0.5, 0.62, 0.45, 0.5, 0.5, 0.38, 0.61, 0.55, 0.41});
-  const PrivateHst t = build_private_hst(x.data(), 400, 2, Bounds{{0, 0}, {1, 1}}, s, counts, false, CellStreams(ChaChaKey{}, 3, Randomness::seeded));
+  const PrivateHst t = build_private_hst(x.data(), 400, 2, Bounds{{0, 0}, {1, 1}}, s, counts, false,
+                                         CellStreams(ChaChaKey{}, 3, Randomness::seeded));
   ASSERT_GT(t.leaves, 12u);
   for (std::size_t k : {1u, 3u, 8u, 15u, 40u}) {
     // The naive program: full tables of k + 1 costs, the authors' loop.
@@ -151,7 +156,8 @@ TEST(TreeSolution, CappedBudgetsGiveTheFullDynamicProgramsChoices) {
         }
         double best = 4294967296.0;
         for (std::size_t k1 = 0; k1 <= b; ++k1) {
-          const double c = cost[static_cast<std::size_t>(v.upper)][k1] + cost[static_cast<std::size_t>(v.lower)][b - k1];
+          const double c =
+              cost[static_cast<std::size_t>(v.upper)][k1] + cost[static_cast<std::size_t>(v.lower)][b - k1];
           if (c < best) best = c, upper[i][b] = k1;
         }
         cost[i][b] = best;

@@ -92,9 +92,10 @@ TEST(ArffNominal, CodesAndOnehot) {
 TEST(ArffLabel, OnlyTheLastAttributeWhenNominalNeverANumericOne) {
   auto dir = temp_dir("arfflab");
   // The last attribute is a reading: no label, although a nominal attribute exists elsewhere.
-  auto sensor = write_file(dir / "sensor.arff",
-                           "@relation s\n@attribute site {a,b}\n@attribute x numeric\n@attribute reading numeric\n@data\n"
-                           "a,1,0.5\nb,2,0.25\n");
+  auto sensor =
+      write_file(dir / "sensor.arff",
+                 "@relation s\n@attribute site {a,b}\n@attribute x numeric\n@attribute reading numeric\n@data\n"
+                 "a,1,0.5\nb,2,0.25\n");
   ::testing::internal::CaptureStderr();
   const Dataset s = load_arff(sensor);
   const std::string err = ::testing::internal::GetCapturedStderr();
@@ -103,7 +104,8 @@ TEST(ArffLabel, OnlyTheLastAttributeWhenNominalNeverANumericOne) {
   EXPECT_EQ(s.d, 2u);
   EXPECT_TRUE(says(err, "no label: the last attribute 'reading' is numeric")) << err;
   // A last nominal attribute of numbers with fractions (a discretised reading) is no class either.
-  auto steps = write_file(dir / "steps.arff", "@relation s\n@attribute x numeric\n@attribute level {0.5,1.25,2}\n@data\n1,0.5\n2,2\n");
+  auto steps = write_file(dir / "steps.arff",
+                          "@relation s\n@attribute x numeric\n@attribute level {0.5,1.25,2}\n@data\n1,0.5\n2,2\n");
   ::testing::internal::CaptureStderr();
   EXPECT_FALSE(load_arff(steps).has_labels());
   EXPECT_TRUE(says(::testing::internal::GetCapturedStderr(), "numbers with fractions"));
@@ -119,10 +121,10 @@ TEST(ArffLabel, OnlyTheLastAttributeWhenNominalNeverANumericOne) {
 
 const char* kWithGaps =
     "@relation gaps\n@attribute a numeric\n@attribute b numeric\n@attribute c numeric\n@attribute cls {x,y}\n@data\n"
-    "1,2,3,x\n"   // 7
-    "?,2,3,x\n"   // 8
-    "4,?,?,y\n"   // 9
-    "5,6,7,?\n"   // 10
+    "1,2,3,x\n"  // 7
+    "?,2,3,x\n"  // 8
+    "4,?,?,y\n"  // 9
+    "5,6,7,?\n"  // 10
     "8,9,10,y\n";
 
 TEST(ArffMissing, RefusedWithTheCountOfRowsAndColumns) {

@@ -15,18 +15,18 @@ using testing::write_file;
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 const char* kCluto =
-    "% a comment\n"              // 1
-    "@RELATION cluto\n"          // 2
-    "\n"                         // 3
-    "@ATTRIBUTE x REAL\n"        // 4
-    "@attribute 'y value' numeric\n"  // 5
+    "% a comment\n"                     // 1
+    "@RELATION cluto\n"                 // 2
+    "\n"                                // 3
+    "@ATTRIBUTE x REAL\n"               // 4
+    "@attribute 'y value' numeric\n"    // 5
     "@ATTRIBUTE CLASS {0,1,2,noise}\n"  // 6
-    "@DATA\n"                    // 7
-    "1.5,2,0\n"                  // 8
-    "% inside data\n"            // 9
-    "3,4,noise\n"                // 10
-    "\n"                         // 11
-    "5,6,2\n";                   // 12
+    "@DATA\n"                           // 7
+    "1.5,2,0\n"                         // 8
+    "% inside data\n"                   // 9
+    "3,4,noise\n"                       // 10
+    "\n"                                // 11
+    "5,6,2\n";                          // 12
 
 TEST(Arff, NumericCoordinatesNoiseAndIntegerLabels) {
   auto p = write_file(temp_dir("arff") / "c.arff", kCluto);
@@ -135,10 +135,13 @@ TEST(ArffErrors, StringOrDateAttributeAsCoordinate) {
     load_arff(write_file(dir / "str.arff", "@relation r\n@attribute x real\n@attribute name string\n@data\n1,a\n"), o);
   });
   EXPECT_TRUE(contains(msg, "str.arff:3")) << msg;
-  EXPECT_TRUE(contains(msg, "attribute 'name' has type string: a string or date attribute cannot be a coordinate")) << msg;
+  EXPECT_TRUE(contains(msg, "attribute 'name' has type string: a string or date attribute cannot be a coordinate"))
+      << msg;
   o.columns = {"when"};
   msg = input_error([&] {
-    load_arff(write_file(dir / "date.arff", "@relation r\n\n@attribute when DATE \"yyyy-MM-dd\"\n@attribute x real\n@data\n"), o);
+    load_arff(
+        write_file(dir / "date.arff", "@relation r\n\n@attribute when DATE \"yyyy-MM-dd\"\n@attribute x real\n@data\n"),
+        o);
   });
   EXPECT_TRUE(contains(msg, "date.arff:3")) << msg;
   EXPECT_TRUE(contains(msg, "has type date")) << msg;
@@ -146,7 +149,8 @@ TEST(ArffErrors, StringOrDateAttributeAsCoordinate) {
 
 TEST(ArffErrors, HeaderProblems) {
   auto dir = temp_dir("arff");
-  std::string msg = input_error([&] { load_arff(write_file(dir / "nodata.arff", "@relation r\n@attribute x real\n")); });
+  std::string msg =
+      input_error([&] { load_arff(write_file(dir / "nodata.arff", "@relation r\n@attribute x real\n")); });
   EXPECT_TRUE(contains(msg, "nodata.arff")) << msg;
   EXPECT_TRUE(contains(msg, "no @data")) << msg;
   msg = input_error([&] { load_arff(write_file(dir / "junk.arff", "@relation r\nhello\n@data\n")); });

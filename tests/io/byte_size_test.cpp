@@ -58,7 +58,8 @@ TEST(ByteSize, TheLargestSizeIsJustBelow2To64) {
 }
 
 TEST(ByteSize, AnythingElseIsNotASize) {
-  for (const char* bad : {"", " ", "12Q", "G", "-1G", "+1G", "0", "0.4", "0K", "1.2.3M", "1 G", "1e6", "8GiBs", "8KB2", "lots", "."})
+  for (const char* bad :
+       {"", " ", "12Q", "G", "-1G", "+1G", "0", "0.4", "0K", "1.2.3M", "1 G", "1e6", "8GiBs", "8KB2", "lots", "."})
     EXPECT_FALSE(parse_byte_size(bad)) << "'" << bad << "' was taken as " << parse_byte_size(bad).value_or(0);
 }
 

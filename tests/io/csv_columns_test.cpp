@@ -78,7 +78,8 @@ TEST(CsvColumns, OneStrayWordUnderTheHeaderIsATextValueNotAHeaderRow) {
 TEST(CsvColumns, HeaderFalseOnAFileWithNamesSaysHeaderTrue) {
   CsvOptions o;
   o.header = false;
-  const std::string msg = input_error([&] { load_quietly(write_file(temp_dir("csvcols") / "n.csv", "u,v\n1,2\n3,4\n"), o); });
+  const std::string msg =
+      input_error([&] { load_quietly(write_file(temp_dir("csvcols") / "n.csv", "u,v\n1,2\n3,4\n"), o); });
   EXPECT_TRUE(has(msg, "no coordinates")) << msg;
   EXPECT_TRUE(has(msg, "the first row looks like column names above numbers")) << msg;
   EXPECT_TRUE(has(msg, "set `header: true`")) << msg;
@@ -86,13 +87,15 @@ TEST(CsvColumns, HeaderFalseOnAFileWithNamesSaysHeaderTrue) {
 
 TEST(CsvColumns, TextNamingRecordsIsNoCategoryUnderCodes) {
   std::string text = "name,kind,v\n";
-  for (int i = 0; i < 60; ++i) text += "car" + std::to_string(i) + "," + (i % 2 ? "suv" : "van") + "," + std::to_string(i) + ".5\n";
+  for (int i = 0; i < 60; ++i)
+    text += "car" + std::to_string(i) + "," + (i % 2 ? "suv" : "van") + "," + std::to_string(i) + ".5\n";
   CsvOptions o;
   o.nominal = NominalEncoding::codes;
   const auto [ds, err] = load_quietly(write_file(temp_dir("csvcols") / "cars.csv", text), o);
   EXPECT_EQ(ds.column_names, (std::vector<std::string>{"kind", "v"}));
   EXPECT_TRUE(has(err, "name (60 distinct values in 60 rows: a name or free text, not a category)")) << err;
-  EXPECT_EQ(ds.provenance["skipped_attributes"][0]["reason"], "60 distinct values in 60 rows: a name or free text, not a category");
+  EXPECT_EQ(ds.provenance["skipped_attributes"][0]["reason"],
+            "60 distinct values in 60 rows: a name or free text, not a category");
   EXPECT_EQ(ds.provenance["nominal_values"]["kind"], (nlohmann::json{"suv", "van"}));
   EXPECT_EQ(ds.coords[0], 1.0);  // van
 }
@@ -109,7 +112,8 @@ TEST(CsvColumns, TwoColumnsNamedLikeALabelGiveNoneAndSaySo) {
 }
 
 TEST(CsvColumns, DatesAndTimestampsMixedWithTextAreText) {
-  const auto p = write_file(temp_dir("csvcols") / "when.csv", "when,v\n2019-03-23,1\nyesterday,2\n2019-03-24 10:00:00,3\n");
+  const auto p =
+      write_file(temp_dir("csvcols") / "when.csv", "when,v\n2019-03-23,1\nyesterday,2\n2019-03-24 10:00:00,3\n");
   const auto [ds, err] = load_quietly(p, CsvOptions{});
   EXPECT_EQ(ds.provenance["skipped_attributes"][0]["type"], "text");
   const auto q = write_file(temp_dir("csvcols") / "mixed_dates.csv", "when,v\n2019-03-23,1\n2019-03-24 10:00:00,2\n");

@@ -19,11 +19,11 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 // The crash export's shape: text columns around the coordinates, some coordinates empty.
 const char* kCrash =
     "CRASH DATE,BOROUGH,LATITUDE,LONGITUDE,ON STREET\n"
-    "09/11/2021,,40.667202,-73.8665,WHITESTONE EXPRESSWAY\n"   // line 2
-    "03/26/2022,BROOKLYN,,,WEST 93 STREET\n"                     // line 3: both empty
-    "06/29/2022,,40.86816,,BROOKLYN QUEENS EXPRESSWAY\n"         // line 4: longitude empty
-    "09/11/2021,BRONX,40.83,-73.91,\n"                           // line 5 (an empty text column is fine)
-    "12/14/2021,QUEENS, ,-73.95,3 AVENUE\n";                     // line 6: blank latitude
+    "09/11/2021,,40.667202,-73.8665,WHITESTONE EXPRESSWAY\n"  // line 2
+    "03/26/2022,BROOKLYN,,,WEST 93 STREET\n"                  // line 3: both empty
+    "06/29/2022,,40.86816,,BROOKLYN QUEENS EXPRESSWAY\n"      // line 4: longitude empty
+    "09/11/2021,BRONX,40.83,-73.91,\n"                        // line 5 (an empty text column is fine)
+    "12/14/2021,QUEENS, ,-73.95,3 AVENUE\n";                  // line 6: blank latitude
 
 TEST(CsvMissing, DefaultIsAnErrorAtTheLineNamingTheOption) {
   auto p = write_file(temp_dir("miss") / "crash.csv", kCrash);
@@ -55,7 +55,7 @@ TEST(CsvMissing, DropKeepsRejectingTextNanAndInf) {
   o.missing = MissingPolicy::drop;
   o.columns = {"x", "y"};  // listed: a value that is not a number is an error, not a missing value
   auto dir = temp_dir("miss");
-  EXPECT_TRUE(contains(input_error([&] { load_csv(write_file(dir / "a.csv", "x,y\n1,2\n3,abc\n"), o); }), "a.csv:3")) ;
+  EXPECT_TRUE(contains(input_error([&] { load_csv(write_file(dir / "a.csv", "x,y\n1,2\n3,abc\n"), o); }), "a.csv:3"));
   EXPECT_TRUE(contains(input_error([&] { load_csv(write_file(dir / "b.csv", "x,y\n1,nan\n"), o); }), "NaN/inf"));
 }
 

@@ -167,7 +167,10 @@ TEST(CsvErrors, BadNumberNamesFileLineRecordAndColumnNotText) {
   // A number above the numbers (a record, perhaps) confirms nothing: the names are not shown.
   auto q = write_file(temp_dir("csv") / "unconfirmed.csv", "7,y\n1,2\n3,4\n5,abc\n");
   msg = input_error([&] { load_csv(q, by_index); });
-  EXPECT_TRUE(contains(msg, "record 2 (0-based), column #1 (0-based; header: auto, names not shown; `header: true` shows them): the value is not a number")) << msg;
+  EXPECT_TRUE(contains(msg,
+                       "record 2 (0-based), column #1 (0-based; header: auto, names not shown; `header: true` shows "
+                       "them): the value is not a number"))
+      << msg;
 }
 
 TEST(CsvErrors, WrongColumnCount) {

@@ -92,7 +92,8 @@ TEST(ErrorPrivacy, ArffNotFinite) {
 TEST(ErrorPrivacy, ArffUndeclaredLabelIsCodedAndNotPrinted) {
   // A label value the header does not declare (cure-t2-4k's classes 3..6) gets a label of its
   // own; the warning names the attribute and the count, never the value.
-  const auto p = write_file(temp_dir("privacy") / "c.arff", std::string(kArffHeader) + "1,2,a\n3,4,secretclass\n5,6,b\n");
+  const auto p =
+      write_file(temp_dir("privacy") / "c.arff", std::string(kArffHeader) + "1,2,a\n3,4,secretclass\n5,6,b\n");
   ::testing::internal::CaptureStderr();
   const Dataset d = load_arff(p);
   const std::string err = ::testing::internal::GetCapturedStderr();
@@ -115,7 +116,8 @@ TEST(ErrorPrivacy, FimiBadItem) {
 
 TEST(ErrorPrivacy, GowallaNotANumberAndOutOfRange) {
   const auto dir = temp_dir("privacy");
-  std::string msg = input_error([&] { load_gowalla(write_file(dir / "a.txt", "0\tt\t1\t2\t3\n0\tt\t12x3456\t2\t3\n")); });
+  std::string msg =
+      input_error([&] { load_gowalla(write_file(dir / "a.txt", "0\tt\t1\t2\t3\n0\tt\t12x3456\t2\t3\n")); });
   EXPECT_TRUE(contains(msg, "a.txt:2")) << msg;
   EXPECT_TRUE(contains(msg, "record 1 (0-based), latitude: the value is not a number")) << msg;
   expect_no_value(msg, {"12x3456"});

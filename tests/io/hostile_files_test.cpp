@@ -136,8 +136,7 @@ TEST(HostileFiles, GzipBombStopsAtTheByteLimit) {
   LineReader in(p, LineReader::kDefaultBufferBytes, limits);
   std::string_view line;
   const std::string msg = input_error([&] {
-    while (in.next(line)) {
-    }
+    while (in.next(line)) {}
   });
   EXPECT_TRUE(contains(msg, "bomb.csv.gz:")) << msg;
   EXPECT_TRUE(contains(msg, "more than 1 MiB of decompressed text")) << msg;
@@ -208,7 +207,8 @@ TEST(HostileFiles, DefaultLineLimitStopsAFileWithoutNewlines) {
   gzFile f = gzopen(p.c_str(), "wb");
   ASSERT_NE(f, nullptr);
   const std::string chunk(1 << 20, '7');
-  for (int i = 0; i < 80; ++i) ASSERT_EQ(gzwrite(f, chunk.data(), static_cast<unsigned>(chunk.size())), int(chunk.size()));
+  for (int i = 0; i < 80; ++i)
+    ASSERT_EQ(gzwrite(f, chunk.data(), static_cast<unsigned>(chunk.size())), int(chunk.size()));
   gzclose(f);
   const std::string msg = input_error([&] { load_csv(p); });
   EXPECT_TRUE(contains(msg, "one_line.csv.gz:1")) << msg;
@@ -237,7 +237,8 @@ TEST(HostileFiles, InvalidUtf8IsRefusedWithLineColumnAndOffset) {
 
 TEST(HostileFiles, ValidUtf8NamesAndLabelsLoad) {
   const auto dir = temp_dir("hostile");
-  const auto p = write_file(dir / "utf8.csv", "\xEF\xBB\xBFx\xC3\xA9,y\xE2\x82\xAC,classe\n1,2,caf\xC3\xA9\n3,4,\xF0\x9F\x98\x80\n");
+  const auto p = write_file(dir / "utf8.csv",
+                            "\xEF\xBB\xBFx\xC3\xA9,y\xE2\x82\xAC,classe\n1,2,caf\xC3\xA9\n3,4,\xF0\x9F\x98\x80\n");
   CsvOptions o;
   o.label = "classe";
   const Dataset ds = load_csv(p, o);
@@ -256,14 +257,17 @@ TEST(HostileFiles, NulBytesAreRefused) {
   const auto labels = write_file(dir / "l.txt", std::string("1\n\0\n", 4));
   EXPECT_TRUE(contains(input_error([&] { read_label_file(labels); }), "l.txt:2: NUL byte at column 1 (byte offset 2)"));
   // UTF-16 text (here with its byte-order mark) is named as such.
-  const auto u16 = write_file(dir / "u16.txt", std::string("\xFF\xFE" "1\0\n\0", 6));
+  const auto u16 = write_file(dir / "u16.txt", std::string("\xFF\xFE"
+                                                           "1\0\n\0",
+                                                           6));
   const std::string m16 = input_error([&] { read_label_file(u16); });
   EXPECT_TRUE(contains(m16, "u16.txt:1: the file is UTF-16 text")) << m16;
 }
 
 TEST(HostileFiles, EveryLoaderChecksTheEncoding) {
   const auto dir = temp_dir("hostile");
-  const auto arff = write_file(dir / "a.arff", "@relation r\n@attribute x numeric\n@attribute c {a,\xff}\n@data\n1,a\n");
+  const auto arff =
+      write_file(dir / "a.arff", "@relation r\n@attribute x numeric\n@attribute c {a,\xff}\n@data\n1,a\n");
   EXPECT_TRUE(contains(input_error([&] { load_arff(arff); }), "a.arff:3: invalid UTF-8: byte 0xff"));
   const auto fimi = write_file(dir / "f.dat", "1 2\n3 \xff\n");
   EXPECT_TRUE(contains(input_error([&] { load_fimi(fimi); }), "f.dat:2: invalid UTF-8"));
@@ -297,11 +301,14 @@ TEST(HostileFiles, MessagesEscapeControlCharacters) {
 TEST(Text, Utf8ValidatorAndPrintable) {
   EXPECT_EQ(text::first_invalid_utf8(""), std::string::npos);
   EXPECT_EQ(text::first_invalid_utf8("plain ascii, long enough for the word loop 0123456789"), std::string::npos);
-  EXPECT_EQ(text::first_invalid_utf8("\xC2\x80\xDF\xBF\xE0\xA0\x80\xEF\xBF\xBF\xF0\x90\x80\x80\xF4\x8F\xBF\xBF"), std::string::npos);
+  EXPECT_EQ(text::first_invalid_utf8("\xC2\x80\xDF\xBF\xE0\xA0\x80\xEF\xBF\xBF\xF0\x90\x80\x80\xF4\x8F\xBF\xBF"),
+            std::string::npos);
   EXPECT_EQ(text::first_invalid_utf8("abcdefghij\xFFk"), 10u);
   EXPECT_EQ(text::first_invalid_utf8(std::string("abcdefghijklmnop\0", 17)), 16u);
   EXPECT_EQ(text::first_invalid_utf8("ab\xE2\x82"), 2u);  // truncated at the end
-  EXPECT_EQ(text::printable("a\xFF\x1b" "b"), "a\\xff\\x1bb");
+  EXPECT_EQ(text::printable("a\xFF\x1b"
+                            "b"),
+            "a\\xff\\x1bb");
   EXPECT_EQ(text::printable(std::string(100, 'a'), 10), "aaaaaaaaaa...");
   EXPECT_EQ(text::printable("\xC3\xA9\xC3\xA9", 3), "\xC3\xA9...");  // never cut inside a character
 }

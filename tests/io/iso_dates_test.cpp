@@ -15,10 +15,10 @@ TEST(IsoDates, DaysFromCivilAgreesWithHandCounts) {
   EXPECT_EQ(days_from_civil(1970, 1, 1), 0);
   EXPECT_EQ(days_from_civil(1970, 1, 2), 1);
   EXPECT_EQ(days_from_civil(1969, 12, 31), -1);
-  EXPECT_EQ(days_from_civil(1972, 3, 1), 365 + 365 + 31 + 29);    // 1972 is a leap year
-  EXPECT_EQ(days_from_civil(2000, 3, 1), 11017);                   // 2000 is one too (divisible by 400)
+  EXPECT_EQ(days_from_civil(1972, 3, 1), 365 + 365 + 31 + 29);            // 1972 is a leap year
+  EXPECT_EQ(days_from_civil(2000, 3, 1), 11017);                          // 2000 is one too (divisible by 400)
   EXPECT_EQ(days_from_civil(2019, 3, 23), 49 * 365 + 12 + 31 + 28 + 22);  // 17978
-  EXPECT_EQ(days_from_civil(1914, 12, 1), -20120);                 // Dow Jones' first month
+  EXPECT_EQ(days_from_civil(1914, 12, 1), -20120);                        // Dow Jones' first month
 }
 
 TEST(IsoDates, DatesAndTimestampsWithAndWithoutZone) {
@@ -43,9 +43,9 @@ TEST(IsoDates, DatesAndTimestampsWithAndWithoutZone) {
 }
 
 TEST(IsoDates, WhatIsNotADate) {
-  for (const char* s : {"2019", "20190323", "2019-3-23", "2019-02-29", "2019-13-01", "2019-04-31", "2019-03-23 24:00:00",
-                        "2019-03-23 20:61:00", "2019-03-23T20:21:09+25:00", "2019-03-23x", "2019-03-23 20", "23/03/2019",
-                        "2019-03-23 20:21:09 UTC", "2019-03-23T20:21:09."})
+  for (const char* s : {"2019", "20190323", "2019-3-23", "2019-02-29", "2019-13-01", "2019-04-31",
+                        "2019-03-23 24:00:00", "2019-03-23 20:61:00", "2019-03-23T20:21:09+25:00", "2019-03-23x",
+                        "2019-03-23 20", "23/03/2019", "2019-03-23 20:21:09 UTC", "2019-03-23T20:21:09."})
     EXPECT_FALSE(parse_iso8601(s)) << s;
   EXPECT_TRUE(parse_iso8601("2020-02-29"));  // a leap day
 }
@@ -57,7 +57,8 @@ TEST(FieldKinds, EachFieldByItsTextAlone) {
   EXPECT_EQ(classify_field("3.5"), FieldKind::number);
   EXPECT_EQ(classify_field("2019"), FieldKind::number);  // a year alone is a number
   EXPECT_EQ(classify_field("NaN"), FieldKind::number);   // refused at its line if it is a coordinate
-  for (const char* b : {"True", "False", "true", "false", "TRUE", "FALSE"}) EXPECT_EQ(classify_field(b), FieldKind::boolean) << b;
+  for (const char* b : {"True", "False", "true", "false", "TRUE", "FALSE"})
+    EXPECT_EQ(classify_field(b), FieldKind::boolean) << b;
   for (const char* t : {"yes", "no", "T", "F", "tRUE"}) EXPECT_EQ(classify_field(t), FieldKind::text) << t;
   EXPECT_EQ(classify_field("2019-03-23"), FieldKind::date);
   EXPECT_EQ(classify_field("2019-03-23 20:21:09"), FieldKind::timestamp);

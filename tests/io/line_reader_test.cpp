@@ -18,7 +18,8 @@ using testing::temp_dir;
 using testing::write_file;
 using testing::write_gzip;
 
-std::vector<std::string> all_lines(const std::filesystem::path& p, std::size_t buffer = LineReader::kDefaultBufferBytes) {
+std::vector<std::string> all_lines(const std::filesystem::path& p,
+                                   std::size_t buffer = LineReader::kDefaultBufferBytes) {
   LineReader in(p, buffer);
   std::vector<std::string> out;
   std::string_view line;

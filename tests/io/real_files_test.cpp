@@ -21,15 +21,15 @@ bool has_text(const std::string& s, const std::string& part) { return s.find(par
 
 // The shape of UCI yeast as the clustering benchmark ships it: a string attribute naming the protein.
 const char* kYeastLike =
-    "@relation yeast\n"                       // 1
-    "@attribute SequenceName string\n"        // 2
-    "@attribute mcg numeric\n"                // 3
-    "@attribute gvh numeric\n"                // 4
-    "@attribute class {MIT,NUC,CYT}\n"        // 5
-    "@data\n"                                 // 6
-    "ADT1_YEAST,0.58,0.61,MIT\n"              // 7
-    "'ADT 2 YEAST',0.43,0.67,NUC\n"           // 8: a quoted value with blanks
-    "ADT3_YEAST,0.64,0.62,CYT\n";             // 9
+    "@relation yeast\n"                 // 1
+    "@attribute SequenceName string\n"  // 2
+    "@attribute mcg numeric\n"          // 3
+    "@attribute gvh numeric\n"          // 4
+    "@attribute class {MIT,NUC,CYT}\n"  // 5
+    "@data\n"                           // 6
+    "ADT1_YEAST,0.58,0.61,MIT\n"        // 7
+    "'ADT 2 YEAST',0.43,0.67,NUC\n"     // 8: a quoted value with blanks
+    "ADT3_YEAST,0.64,0.62,CYT\n";       // 9
 
 TEST(ArffText, StringAttributeSkippedWithANoteNamingItNeverAValue) {
   const auto p = write_file(temp_dir("realfiles") / "yeast.arff", kYeastLike);
@@ -51,9 +51,10 @@ TEST(ArffText, StringAttributeSkippedWithANoteNamingItNeverAValue) {
 }
 
 TEST(ArffText, DateAttributeWithQuotedValuesSkipped) {
-  const auto p = write_file(temp_dir("realfiles") / "d.arff",
-                            "@relation d\n@attribute when date \"yyyy-MM-dd HH:mm:ss\"\n@attribute x real\n@attribute y real\n"
-                            "@data\n\"2021-03-04 10:11:12\",1.5,2.5\n'2021-03-05 00:00:00',3.5,4.5\n");
+  const auto p =
+      write_file(temp_dir("realfiles") / "d.arff",
+                 "@relation d\n@attribute when date \"yyyy-MM-dd HH:mm:ss\"\n@attribute x real\n@attribute y real\n"
+                 "@data\n\"2021-03-04 10:11:12\",1.5,2.5\n'2021-03-05 00:00:00',3.5,4.5\n");
   ::testing::internal::CaptureStderr();
   const Dataset ds = load_arff(p);
   const std::string err = ::testing::internal::GetCapturedStderr();
@@ -84,8 +85,10 @@ TEST(ArffText, WhitespaceSeparatedRowsEqualTheCommaVersion) {
   const std::string header = "@relation w\n@attribute x real\n@attribute y real\n@attribute c {a,'b c',noise}\n@data\n";
   const auto dir = temp_dir("realfiles");
   const Dataset commas = load_arff(write_file(dir / "commas.arff", header + "1.0,2.0,a\n-3.5,4e1,'b c'\n5,6,noise\n"));
-  const Dataset blanks = load_arff(write_file(dir / "blanks.arff", header + "1.0 2.0 a\n-3.5\t4e1   'b c'\n  5 6 noise  \n"));
-  const Dataset mixed = load_arff(write_file(dir / "mixed.arff", header + "1.0, 2.0 a\n-3.5 ,4e1,'b c'\n5 ,\t6 , noise\n"));
+  const Dataset blanks =
+      load_arff(write_file(dir / "blanks.arff", header + "1.0 2.0 a\n-3.5\t4e1   'b c'\n  5 6 noise  \n"));
+  const Dataset mixed =
+      load_arff(write_file(dir / "mixed.arff", header + "1.0, 2.0 a\n-3.5 ,4e1,'b c'\n5 ,\t6 , noise\n"));
   EXPECT_EQ(commas.coords, (std::vector<double>{1.0, 2.0, -3.5, 40, 5, 6}));
   EXPECT_EQ(commas.labels, (Labels{0, 1, -1}));
   EXPECT_EQ(blanks.coords, commas.coords);
@@ -145,7 +148,8 @@ TEST(CsvHeaderAuto, MixedFirstRowIsAHeaderOnlyWhenTheSecondRowShowsIt) {
   CsvOptions lab;
   lab.label = "3";
   ::testing::internal::CaptureStderr();
-  const Dataset text_left_out = load_csv(write_file(dir / "y2.csv", "ADT1_YEAST,0.58,0.61,MIT\nADT2_YEAST,0.43,0.67,NUC\n"), lab);
+  const Dataset text_left_out =
+      load_csv(write_file(dir / "y2.csv", "ADT1_YEAST,0.58,0.61,MIT\nADT2_YEAST,0.43,0.67,NUC\n"), lab);
   const std::string warning = ::testing::internal::GetCapturedStderr();
   EXPECT_EQ(text_left_out.provenance["header"], false);
   EXPECT_EQ(text_left_out.coords, (std::vector<double>{0.58, 0.61, 0.43, 0.67}));
@@ -157,7 +161,8 @@ TEST(CsvHeaderAuto, MixedFirstRowIsAHeaderOnlyWhenTheSecondRowShowsIt) {
 
 TEST(CsvHeaderAuto, NamesInAHeaderlessFileAreRefusedWithoutShowingTheFirstRecord) {
   const auto dir = temp_dir("realfiles");
-  const auto p = write_file(dir / "yeast.csv", "ADT1_YEAST,0.58,0.61,MIT\nADT2_YEAST,0.43,0.67,NUC\nADT3_YEAST,0.64,0.62,CYT\n");
+  const auto p =
+      write_file(dir / "yeast.csv", "ADT1_YEAST,0.58,0.61,MIT\nADT2_YEAST,0.43,0.67,NUC\nADT3_YEAST,0.64,0.62,CYT\n");
   CsvOptions o;
   o.columns = {"mcg", "gvh"};
   o.label = "class";

@@ -30,7 +30,8 @@ Dataset blobs(std::size_t n, std::size_t d, std::size_t k, std::uint64_t seed) {
   for (auto& c : centres) c = r.uniform(-90, 90);
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t c = i % k;
-    for (std::size_t j = 0; j < d; ++j) data.coords.push_back(std::clamp(centres[c * d + j] + r.normal(), -100.0, 100.0));
+    for (std::size_t j = 0; j < d; ++j)
+      data.coords.push_back(std::clamp(centres[c * d + j] + r.normal(), -100.0, 100.0));
     data.labels.push_back(static_cast<Label>(c));
   }
   data.bounds = Bounds{std::vector<double>(d, -100.0), std::vector<double>(d, 100.0)};
@@ -144,7 +145,8 @@ TEST(LshClustering, CostFallsWithEpsilonOnClustersOfDistinctDirections) {
     BudgetLedger ledger(epsilon, 1e-6);
     if (noise_scale != 1) ledger.set_noise_scale(noise_scale);
     Rng rng(0);
-    const LshClusteringResult r = lsh_clustering(data.coords.data(), data.n, data.d, data.bounds, options(8, epsilon), rng, ledger);
+    const LshClusteringResult r =
+        lsh_clustering(data.coords.data(), data.n, data.d, data.bounds, options(8, epsilon), rng, ledger);
     EXPECT_EQ(r.centres.rows(), 8);
     return r.inertia / oracle;
   };
@@ -351,8 +353,8 @@ TEST(LshClusteringMethod, RegisteredAndRunsFromParameters) {
 TEST(LshClusteringMethod, NoiseDiagnosticsOfADataRadiusAreEvaluationOnly) {
   const MethodInfo& m = lsh_clustering_method_info();
   const Dataset data = blobs(1500, 2, 3, 5);
-  for (const auto& [key, value] : std::vector<std::pair<std::string, ParamValue>>{{"radius_from_data", true},
-                                                                                   {"centre", std::string("data")}}) {
+  for (const auto& [key, value] :
+       std::vector<std::pair<std::string, ParamValue>>{{"radius_from_data", true}, {"centre", std::string("data")}}) {
     SCOPED_TRACE(key);
     Rng rng(4);
     BudgetLedger ledger(1.0, 1e-6);
@@ -373,8 +375,10 @@ TEST(LshClusteringMethod, ACentreFromTheDataIsRecordedAsData) {
   DatasetSideInputs box;
   box.bounds = InputSource::public_value;
   box.bounds_how = "a box given in the config";
-  const auto records = side_information(m, with_defaults(m, {{"k", std::int64_t{3}}, {"centre", std::string("data")}}), box);
-  const auto centre = std::find_if(records.begin(), records.end(), [](const SideInputRecord& r) { return r.input == "centre"; });
+  const auto records =
+      side_information(m, with_defaults(m, {{"k", std::int64_t{3}}, {"centre", std::string("data")}}), box);
+  const auto centre =
+      std::find_if(records.begin(), records.end(), [](const SideInputRecord& r) { return r.input == "centre"; });
   ASSERT_NE(centre, records.end());
   EXPECT_EQ(centre->source, InputSource::data);
   EXPECT_EQ(centre->params, std::vector<std::string>{"centre"});
@@ -382,7 +386,8 @@ TEST(LshClusteringMethod, ACentreFromTheDataIsRecordedAsData) {
   EXPECT_TRUE(tuning["oracle"].get<bool>());
   EXPECT_EQ(tuning["reasons"].dump().find("centre: the true mean of the data"), 2u) << tuning.dump();
   // The public choices stay public.
-  const auto origin = side_information(m, with_defaults(m, {{"k", std::int64_t{3}}, {"centre", std::string("origin")}}), box);
+  const auto origin =
+      side_information(m, with_defaults(m, {{"k", std::int64_t{3}}, {"centre", std::string("origin")}}), box);
   EXPECT_FALSE(tuning_record(origin)["oracle"].get<bool>());
 }
 

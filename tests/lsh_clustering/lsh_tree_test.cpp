@@ -59,11 +59,11 @@ struct Quadrants {
 
 TEST(LshTree, BranchesOnNoiselessCountsAsTheReference) {
   Quadrants q;
-  q.add(1, 1, 10);    // x >= 0, y >= 0: prefix "00"
-  q.add(1, -1, 2);    // x >= 0, y < 0:  prefix "01" (below min_points_in_node: pruned)
-  q.add(-1, 1, 5);    // x < 0: prefix "1" with 5 + 4 points
+  q.add(1, 1, 10);  // x >= 0, y >= 0: prefix "00"
+  q.add(1, -1, 2);  // x >= 0, y < 0:  prefix "01" (below min_points_in_node: pruned)
+  q.add(-1, 1, 5);  // x < 0: prefix "1" with 5 + 4 points
   q.add(-1, -1, 4);
-  q.add(0, -2, 1);    // <x, e_x> = 0 >= 0: '0'; y < 0: "01"
+  q.add(0, -2, 1);  // <x, e_x> = 0 >= 0: '0'; y < 0: "01"
   BudgetLedger ledger(1.0, 1e-6);
   ledger.set_noise_scale(0);  // counts exact: the tree is a function of the data alone
   const privacy::JointAccount account(ledger, "test", "joint account: test", 1.0, 1e-6, "");
@@ -92,7 +92,8 @@ TEST(LshTree, BranchesOnNoiselessCountsAsTheReference) {
   EXPECT_EQ(tree.leaves[1].level, 2);
   EXPECT_EQ(tree.leaves[1].size(), 10u);
   // Each node's points are contiguous in `order`, in index order.
-  for (std::size_t t2 = tree.leaves[1].begin; t2 < tree.leaves[1].end; ++t2) EXPECT_EQ(tree.order[t2], t2 - tree.leaves[1].begin);
+  for (std::size_t t2 = tree.leaves[1].begin; t2 < tree.leaves[1].end; ++t2)
+    EXPECT_EQ(tree.order[t2], t2 - tree.leaves[1].begin);
   for (std::size_t t2 = tree.leaves[0].begin; t2 < tree.leaves[0].end; ++t2) {
     const std::size_t i = tree.order[t2];
     EXPECT_LT(q.x[2 * i], 0.0);

@@ -37,7 +37,8 @@ const std::vector<ReferenceSigma> kReference = {
     {0.5, 1e-6, 20, 8.282309533216235, 8.265189968277669},
     {2.0, 1e-6, 20, 2.2889815030300853, 2.28785286722904},
     {1.0, 1e-5, 20, 3.8304378536113033, 3.8268217295084144},
-    {1.0, 3.162277660168379e-08, 20, 5.023726445994069, 5.018812337144899},  // delta = 1 / (n sqrt n), n = 1e5 (DPM's artifact)
+    {1.0, 3.162277660168379e-08, 20, 5.023726445994069,
+     5.018812337144899},  // delta = 1 / (n sqrt n), n = 1e5 (DPM's artifact)
     {1.0, 1e-6, 10, 4.283969571585616, 4.281985493345526},
     {4.0, 1e-6, 20, 1.2244932326033737, 1.2241848561510482},
 };
@@ -45,7 +46,8 @@ const std::vector<ReferenceSigma> kReference = {
 TEST(NoiseCalibration, PldIsAtLeastAsTightAsTheReference) {
   for (const auto& r : kReference) {
     const Calibration c = calibrate(Accountant::pld, r.epsilon, r.delta, r.max_depth, NoiseMultipliers{});
-    SCOPED_TRACE("eps " + std::to_string(r.epsilon) + " delta " + std::to_string(r.delta) + " depth " + std::to_string(r.max_depth));
+    SCOPED_TRACE("eps " + std::to_string(r.epsilon) + " delta " + std::to_string(r.delta) + " depth " +
+                 std::to_string(r.max_depth));
     // dp_accounting discretises the privacy loss pessimistically: the reference's alpha is an upper bound of
     // the exact one, within about 1% (0.1% at eps >= 0.5).
     EXPECT_LE(c.alpha, r.reference_alpha);
@@ -58,7 +60,8 @@ TEST(NoiseCalibration, PldIsAtLeastAsTightAsTheReference) {
     EXPECT_LE(c.delta, r.delta);
     EXPECT_GT(c.delta, r.delta * (1 - 1e-9));
     // The reference's noise certified by the exact formula: below its target (it is more noise than needed).
-    EXPECT_LT(composed_delta(Accountant::pld, r.epsilon, r.reference_alpha, 20.0 * r.reference_alpha, r.max_depth + 1), r.delta);
+    EXPECT_LT(composed_delta(Accountant::pld, r.epsilon, r.reference_alpha, 20.0 * r.reference_alpha, r.max_depth + 1),
+              r.delta);
   }
 }
 
@@ -69,7 +72,8 @@ TEST(NoiseCalibration, PldMatchesDpAccountingAsItsDiscretisationRefines) {
   //   alpha 4.338105816410237:  v = 1e-4 -> 9.999997018014779e-07, v = 1e-5 -> 9.799738278660124e-07
   // Pessimistic estimates converging from above to the exact value.
   const double a1 = 4.3334419302790765, a2 = 4.338105816410237;
-  const double d1 = composed_delta(Accountant::pld, 1.0, a1, 20 * a1, 21), d2 = composed_delta(Accountant::pld, 1.0, a2, 20 * a2, 21);
+  const double d1 = composed_delta(Accountant::pld, 1.0, a1, 20 * a1, 21),
+               d2 = composed_delta(Accountant::pld, 1.0, a2, 20 * a2, 21);
   EXPECT_NEAR(d1, 1e-6, 1e-15);
   EXPECT_LT(d1, 1.0017360808332806e-06);
   EXPECT_GT(d1, 1.0017360808332806e-06 * 0.995);
@@ -83,7 +87,8 @@ TEST(NoiseCalibration, GaussianProfileMatchesTheAnalyticGaussian) {
   struct Case {
     double eps, delta, sigma;
   };
-  for (const Case& c : {Case{1.0, 1e-6, 4.224678930001968}, Case{0.5, 1e-5, 7.0318267420168326}, Case{2.0, 1e-8, 2.65292680528351}}) {
+  for (const Case& c :
+       {Case{1.0, 1e-6, 4.224678930001968}, Case{0.5, 1e-5, 7.0318267420168326}, Case{2.0, 1e-8, 2.65292680528351}}) {
     EXPECT_NEAR(gaussian_delta(c.eps, 1.0 / c.sigma), c.delta, 1e-3 * c.delta);
     EXPECT_NEAR(composed_delta(Accountant::pld, c.eps, c.sigma, 1.0, 0), c.delta, 1e-3 * c.delta);
   }
@@ -100,7 +105,8 @@ TEST(NoiseCalibration, DiscreteLaplaceRenyiDivergenceByDirectSummation) {
       double s = 0;
       for (int x = -20000; x <= 20000; ++x)  // p(x)^lambda q(x)^(1 - lambda), in logs
         s += std::exp(log_c - a * (lambda * std::abs(x) + (1 - lambda) * std::abs(x - 1)));
-      EXPECT_NEAR(discrete_laplace_rdp(lambda, t), std::log(s) / (lambda - 1), 1e-9) << "t " << t << " lambda " << lambda;
+      EXPECT_NEAR(discrete_laplace_rdp(lambda, t), std::log(s) / (lambda - 1), 1e-9)
+          << "t " << t << " lambda " << lambda;
     }
     EXPECT_NEAR(discrete_laplace_rdp(1e7, t), a, 1e-6);  // lambda -> inf: the pure epsilon a
   }
@@ -112,7 +118,8 @@ TEST(NoiseCalibration, RdpIsLooserThanPldAndMatchesScipy) {
   struct Case {
     double eps, delta, alpha;
   };
-  for (const Case& c : {Case{1.0, 1e-6, 4.647272296475244}, Case{0.1, 1e-6, 40.479666627042846}, Case{2.0, 1e-6, 2.4427211600660153}}) {
+  for (const Case& c :
+       {Case{1.0, 1e-6, 4.647272296475244}, Case{0.1, 1e-6, 40.479666627042846}, Case{2.0, 1e-6, 2.4427211600660153}}) {
     const Calibration rdp = calibrate(Accountant::rdp, c.eps, c.delta, 20, NoiseMultipliers{});
     const Calibration pld = calibrate(Accountant::pld, c.eps, c.delta, 20, NoiseMultipliers{});
     EXPECT_NEAR(rdp.alpha, c.alpha, 1e-6 * c.alpha);

@@ -87,7 +87,8 @@ TEST(PrivateCoreset, ZeroNoiseIsTheNonPrivateCoresetExactly) {
     const privacy::JointAccount account(ledger, "sums", "joint account: test", 1.0, 0.0, "");
     const SumGrid grid = sum_grid(1.0, f.d, 4.0);
     const bool secure = sampler == privacy::Sampler::secure;
-    const privacy::JointGaussianNoise noise(account, sampler, secure ? 4.0 * grid.sensitivity : 4.0, secure ? grid.sensitivity : 1.0, "sums", "");
+    const privacy::JointGaussianNoise noise(account, sampler, secure ? 4.0 * grid.sensitivity : 4.0,
+                                            secure ? grid.sensitivity : 1.0, "sums", "");
     const PrivateCoreset c = private_coreset(f.x.data(), f.n, f.d, tree, 1.0, secure ? &grid : nullptr, noise, rng);
     ASSERT_EQ(static_cast<std::size_t>(c.points.rows()), tree.leaves.size());
     std::size_t total = 0;
@@ -115,7 +116,8 @@ TEST(PrivateCoreset, ZeroNoiseIsTheNonPrivateCoresetExactly) {
       }
       // An average of points in the unit ball is in it (up to rounding); the clip leaves it.
       for (std::size_t j = 0; j < f.d; ++j)
-        EXPECT_NEAR(c.points(static_cast<Eigen::Index>(l), static_cast<Eigen::Index>(j)), avg[j], norm2 > 1 ? 1e-9 : 0.0);
+        EXPECT_NEAR(c.points(static_cast<Eigen::Index>(l), static_cast<Eigen::Index>(j)), avg[j],
+                    norm2 > 1 ? 1e-9 : 0.0);
     }
     EXPECT_EQ(c.points_in_leaves, total);
     EXPECT_NO_THROW(ledger.verify());
@@ -138,7 +140,8 @@ TEST(PrivateCoreset, NoiseHasTheCalibratedVariance) {
     BudgetLedger zero(1.0, 1e-6);
     zero.set_noise_scale(0);
     BudgetLedger calibrated(1.0, 1e-6);
-    const privacy::JointAccount za(zero, "sums", "joint account: test", 1.0, 1e-6, ""), ca(calibrated, "sums", "joint account: test", 1.0, 1e-6, "");
+    const privacy::JointAccount za(zero, "sums", "joint account: test", 1.0, 1e-6, ""),
+        ca(calibrated, "sums", "joint account: test", 1.0, 1e-6, "");
     const double sigma_units = secure ? multiplier * grid.sensitivity : multiplier;
     const double sensitivity = secure ? grid.sensitivity : 1.0;
     const privacy::JointGaussianNoise none(za, sampler, sigma_units, sensitivity, "sums", "");

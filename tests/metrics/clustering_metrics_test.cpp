@@ -22,11 +22,11 @@ TEST(ClusteringMetrics, RegistersTheFiveMetrics) {
     EXPECT_FALSE(m.summary.empty()) << m.name;
     EXPECT_TRUE(static_cast<bool>(m.compute)) << m.name;
   }
-  EXPECT_EQ(needs_truth, (std::map<std::string, bool>{
-                             {"ari", true}, {"ami", true}, {"nmi", true}, {"n_clusters", false}, {"noise_fraction", false}}));
+  EXPECT_EQ(needs_truth,
+            (std::map<std::string, bool>{
+                {"ari", true}, {"ami", true}, {"nmi", true}, {"n_clusters", false}, {"noise_fraction", false}}));
   EXPECT_NE(find_metric("ari").summary.find("Hubert & Arabie 1985"), std::string::npos);
-  for (const char* name : {"ami", "nmi"})
-    EXPECT_NE(find_metric(name).summary.find("Vinh"), std::string::npos) << name;
+  for (const char* name : {"ami", "nmi"}) EXPECT_NE(find_metric(name).summary.find("Vinh"), std::string::npos) << name;
   for (const char* name : {"ari", "ami", "nmi"})
     EXPECT_NE(find_metric(name).summary.find("noise (-1) counts as its own label, as scikit-learn does"),
               std::string::npos)

@@ -94,21 +94,21 @@ void expect_reference(const Labels& truth, const Labels& pred, const Reference& 
 TEST(ScikitLearnReference, HandCase) {
   // values from scikit-learn 1.2.1 adjusted_rand_score / adjusted_mutual_info_score /
   // normalized_mutual_info_score / mutual_info_score([0,0,1,1], [0,0,1,2])
-  expect_reference({0, 0, 1, 1}, {0, 0, 1, 2},
-                   {0.5714285714285714, 0.5714285714285715, 0.7999999999999999, 0.6931471805599452,
-                    0.4620981203732966});
+  expect_reference(
+      {0, 0, 1, 1}, {0, 0, 1, 2},
+      {0.5714285714285714, 0.5714285714285715, 0.7999999999999999, 0.6931471805599452, 0.4620981203732966});
 }
 
 TEST(ScikitLearnReference, WithNoise) {
   // values from scikit-learn 1.2.1 adjusted_rand_score(...), adjusted_mutual_info_score(...), etc. of
   // ([0,0,0,1,1,1,2,2,2,-1], [0,0,1,1,1,-1,2,2,-1,-1])
-  expect_reference({0, 0, 0, 1, 1, 1, 2, 2, 2, -1}, {0, 0, 1, 1, 1, -1, 2, 2, -1, -1},
-                   {0.2028985507246377, 0.2662693564010163, 0.5920135846617088, 0.7932960961038705,
-                    0.5948996544603091});
+  expect_reference(
+      {0, 0, 0, 1, 1, 1, 2, 2, 2, -1}, {0, 0, 1, 1, 1, -1, 2, 2, -1, -1},
+      {0.2028985507246377, 0.2662693564010163, 0.5920135846617088, 0.7932960961038705, 0.5948996544603091});
   // values from scikit-learn 1.2.1 of ([-1,-1,0,0,0,5,5,5,5,7,7,-1], [3,3,3,1,1,1,-1,-1,2,2,2,2])
-  expect_reference({-1, -1, 0, 0, 0, 5, 5, 5, 5, 7, 7, -1}, {3, 3, 3, 1, 1, 1, -1, -1, 2, 2, 2, 2},
-                   {0.1378809869375907, 0.21113664362311274, 0.5104259822899803, 0.6931471805599455,
-                    0.5152074701632263});
+  expect_reference(
+      {-1, -1, 0, 0, 0, 5, 5, 5, 5, 7, 7, -1}, {3, 3, 3, 1, 1, 1, -1, -1, 2, 2, 2, 2},
+      {0.1378809869375907, 0.21113664362311274, 0.5104259822899803, 0.6931471805599455, 0.5152074701632263});
 }
 
 TEST(ScikitLearnReference, FormulaLabels5000WithNoise) {
@@ -121,9 +121,9 @@ TEST(ScikitLearnReference, FormulaLabels5000WithNoise) {
   }
   // values from scikit-learn 1.2.1 adjusted_rand_score(...), adjusted_mutual_info_score(...),
   // normalized_mutual_info_score(...), mutual_info_score(...) and expected_mutual_information(...)
-  expect_reference(truth, pred,
-                   {0.4066827994732289, 0.47165277039055054, 0.47199255982217186, 0.5880541820246424,
-                    0.0008012584499658253});
+  expect_reference(
+      truth, pred,
+      {0.4066827994732289, 0.47165277039055054, 0.47199255982217186, 0.5880541820246424, 0.0008012584499658253});
 }
 
 TEST(ScikitLearnReference, ManySparseLabels) {
@@ -134,9 +134,9 @@ TEST(ScikitLearnReference, ManySparseLabels) {
     pred.push_back(static_cast<Label>((i * 13 + (i * i) % 17) % 1200 - 1));
   }
   // values from scikit-learn 1.2.1 adjusted_rand_score(...), adjusted_mutual_info_score(...), etc.
-  expect_reference(truth, pred,
-                   {0.0008356383439425759, 0.0035757385286101597, 0.6828050087711797, 4.141462399924266,
-                    4.134558335965916});
+  expect_reference(
+      truth, pred,
+      {0.0008356383439425759, 0.0035757385286101597, 0.6828050087711797, 4.141462399924266, 4.134558335965916});
 }
 
 TEST(ScikitLearnReference, FormulaLabels200kLargeClusters) {
@@ -149,9 +149,9 @@ TEST(ScikitLearnReference, FormulaLabels200kLargeClusters) {
     pred.push_back(static_cast<Label>((t + ((i * i * 31 + i * 17) % 5 == 0 ? i % 40 : 0)) % 40));
   }
   // values from scikit-learn 1.2.1 adjusted_rand_score(...), adjusted_mutual_info_score(...), etc.
-  expect_reference(truth, pred,
-                   {0.4911512455322856, 0.7497864743476017, 0.7498264908113189, 1.93443534728019,
-                    0.0004125925333612605});
+  expect_reference(
+      truth, pred,
+      {0.4911512455322856, 0.7497864743476017, 0.7498264908113189, 1.93443534728019, 0.0004125925333612605});
 }
 
 TEST(ScikitLearnReference, KnuthHash200kWithNoise) {
@@ -161,13 +161,12 @@ TEST(ScikitLearnReference, KnuthHash200kWithNoise) {
   for (std::int64_t i = 0; i < 200000; ++i) {
     const std::int64_t t = ((i * 2654435761LL) % 4294967296LL) % 37;
     truth.push_back(static_cast<Label>(t));
-    pred.push_back(i % 97 == 0 ? kNoise
-                               : static_cast<Label>((t + (((i * 40503) % 65536) % 7 == 0 ? i % 23 : 0)) % 31));
+    pred.push_back(i % 97 == 0 ? kNoise : static_cast<Label>((t + (((i * 40503) % 65536) % 7 == 0 ? i % 23 : 0)) % 31));
   }
   // values from scikit-learn 1.2.1 adjusted_rand_score(...), adjusted_mutual_info_score(...), etc.
-  expect_reference(truth, pred,
-                   {0.6341793344031526, 0.7253544318102639, 0.7255726154820525, 2.5511571245745106,
-                    0.0027932253505259944});
+  expect_reference(
+      truth, pred,
+      {0.6341793344031526, 0.7253544318102639, 0.7255726154820525, 2.5511571245745106, 0.0027932253505259944});
 }
 
 TEST(ScikitLearnReference, TwoByThree200kFewHugeClusters) {
@@ -181,9 +180,9 @@ TEST(ScikitLearnReference, TwoByThree200kFewHugeClusters) {
     pred.push_back(static_cast<Label>(((i * 40503) % 65536) % 5 == 0 ? i % 3 : t + (i % 7 == 0 ? 1 : 0)));
   }
   // values from scikit-learn 1.2.1 adjusted_rand_score(...), adjusted_mutual_info_score(...), etc.
-  expect_reference(truth, pred,
-                   {0.4047293551516567, 0.32978771672873775, 0.3297917225556599, 0.2758902081899328,
-                    5.000072870714145e-06});
+  expect_reference(
+      truth, pred,
+      {0.4047293551516567, 0.32978771672873775, 0.3297917225556599, 0.2758902081899328, 5.000072870714145e-06});
 }
 
 TEST(ScikitLearnReference, OneSideSingleCluster) {
@@ -233,8 +232,8 @@ double naive_emi(const ContingencyTable& t) {
         const double x = static_cast<double>(nij);
         const double ad = static_cast<double>(a), bd = static_cast<double>(b);
         const double term2 = (std::log(n) + std::log(x)) - std::log(ad) - std::log(bd);
-        const double gln = lf(ad) + lf(bd) + lf(n - ad) + lf(n - bd) - (lf(x) + lf(n)) - lf(ad - x) - lf(bd - x) -
-                           lf(n - ad - bd + x);
+        const double gln =
+            lf(ad) + lf(bd) + lf(n - ad) + lf(n - bd) - (lf(x) + lf(n)) - lf(ad - x) - lf(bd - x) - lf(n - ad - bd + x);
         emi += x / n * term2 * std::exp(gln);
       }
   return emi;
@@ -280,7 +279,8 @@ TEST(Identities, PermutingLabelIdsChangesNothing) {
   for (std::size_t i = 0; i < pred.size(); ++i)
     if (i % 3 == 0) pred[i] = truth[i] == 5 ? kNoise : truth[i];  // correlated, with noise
   // Relabel the prediction by a bijection of its values (noise moved to an ordinary id and back).
-  const Label map[] = {/* -1 -> */ 40, /* 0 -> */ -1, /* 1 -> */ 999, /* 2 -> */ 7, /* 3 -> */ 123456789, /* 4 -> */ -5};
+  const Label map[] = {/* -1 -> */ 40, /* 0 -> */ -1,        /* 1 -> */ 999,
+                       /* 2 -> */ 7,   /* 3 -> */ 123456789, /* 4 -> */ -5};
   Labels pred2(pred.size());
   for (std::size_t i = 0; i < pred.size(); ++i) pred2[i] = map[pred[i] + 1];
   Labels truth2(truth.size());
@@ -319,9 +319,9 @@ TEST(Identities, IndependentRandomLabelingsScoreNearZero) {
 
 TEST(SpecialCases, BothSingleClusterScoreOne) {
   // scikit-learn: both labelings a single cluster (any label values, even different ones) -> 1.0.
-  for (const auto& [t, p] : {std::pair<Labels, Labels>{{0, 0, 0}, {0, 0, 0}},
-                             std::pair<Labels, Labels>{{3, 3, 3, 3}, {-1, -1, -1, -1}},
-                             std::pair<Labels, Labels>{{9}, {2}}}) {
+  for (const auto& [t, p] :
+       {std::pair<Labels, Labels>{{0, 0, 0}, {0, 0, 0}}, std::pair<Labels, Labels>{{3, 3, 3, 3}, {-1, -1, -1, -1}},
+        std::pair<Labels, Labels>{{9}, {2}}}) {
     EXPECT_EQ(adjusted_rand_score(t, p), 1.0);
     EXPECT_EQ(adjusted_mutual_info_score(t, p), 1.0);
     EXPECT_EQ(normalized_mutual_info_score(t, p), 1.0);
@@ -395,7 +395,7 @@ TEST(Scale, OneMillionPointsFortyByForty) {
   }
   EXPECT_EQ(ami, s.ami);
   EXPECT_GT(emi, 0.0);
-  EXPECT_LT(emi, 0.01);  // chance MI of 40x40 labels on 1e6 points is ~ (39*39)/(2N) nats
+  EXPECT_LT(emi, 0.01);   // chance MI of 40x40 labels on 1e6 points is ~ (39*39)/(2N) nats
   EXPECT_GT(s.ami, 0.5);  // 80% of the points copy their true label
 }
 

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "cluster/kmeans/kmeans.hpp"
+#include "cluster/kmeans/kmeans_reference.hpp"
 #include "core/numpy_random.hpp"
 #include "core/rng.hpp"
 #include "metrics/clustering_accuracy.hpp"
-#include "cluster/kmeans/kmeans_reference.hpp"
 #include "metrics/nearest_centre.hpp"
 #include "metrics/silhouette.hpp"
 
@@ -101,7 +101,8 @@ TEST(NearestCentres, TheExhaustiveSearchDoubleForDouble) {
     std::vector<double> x(n * d);
     RowMatrix c(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(d));
     for (double& v : x) v = lattice ? static_cast<double>(rng.below(3)) : rng.normal();
-    for (Eigen::Index i = 0; i < c.size(); ++i) c.data()[i] = lattice ? static_cast<double>(rng.below(3)) : rng.normal();
+    for (Eigen::Index i = 0; i < c.size(); ++i)
+      c.data()[i] = lattice ? static_cast<double>(rng.below(3)) : rng.normal();
     const NearestCentres nc = nearest_centres(x.data(), n, d, c);
     double cost = 0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -109,7 +110,8 @@ TEST(NearestCentres, TheExhaustiveSearchDoubleForDouble) {
       Label arg = 0;
       for (std::size_t j = 0; j < k; ++j) {
         double s = 0;
-        for (std::size_t t = 0; t < d; ++t) s += (x[i * d + t] - c.data()[j * d + t]) * (x[i * d + t] - c.data()[j * d + t]);
+        for (std::size_t t = 0; t < d; ++t)
+          s += (x[i * d + t] - c.data()[j * d + t]) * (x[i * d + t] - c.data()[j * d + t]);
         if (j == 0 || s < best) {
           best = s;
           arg = static_cast<Label>(j);
@@ -196,12 +198,12 @@ TEST(KMeansMeasures, RegisteredWithWhatTheyRead) {
     EXPECT_TRUE(m.methods.empty()) << m.name;
   }
   EXPECT_EQ(read, (std::map<std::string, std::pair<bool, bool>>{{"inertia", {false, true}},
-                                                                 {"inertia_per_point", {false, true}},
-                                                                 {"normalized_kmeans_cost", {false, true}},
-                                                                 {"centre_distance", {false, true}},
-                                                                 {"silhouette", {false, false}},
-                                                                 {"accuracy", {true, false}},
-                                                                 {"purity", {true, false}}}));
+                                                                {"inertia_per_point", {false, true}},
+                                                                {"normalized_kmeans_cost", {false, true}},
+                                                                {"centre_distance", {false, true}},
+                                                                {"silhouette", {false, false}},
+                                                                {"accuracy", {true, false}},
+                                                                {"purity", {true, false}}}));
   MethodInfo with, without;
   with.name = without.name = "m";
   with.releases_centres = true;
@@ -290,23 +292,48 @@ struct SklearnSet {
 
 const std::vector<SklearnSet>& sklearn_sets() {
   static const std::vector<SklearnSet> sets = {
-      {0, 300, 2, 3, 10.0, 0.4281654146106735, 0.27733547199301045, 0.41692073233167554, 507.07064023628504,
-       {1.8076514495742648, 0.9177881498525937, -1.6611464657477062, 2.8633855959300845, 1.0232476263399772, 4.496229110589759}},
-      {1, 400, 5, 4, 3.0, 0.354365055693375, 0.24126778794163947, 0.35343716070397074, 1948.2438206975394,
-       {1.0573781685097137, -0.3920271978913428, 0.4334039227842541, -1.9750830775168862, -1.8307957680673974,
+      {0,
+       300,
+       2,
+       3,
+       10.0,
+       0.4281654146106735,
+       0.27733547199301045,
+       0.41692073233167554,
+       507.07064023628504,
+       {1.8076514495742648, 0.9177881498525937, -1.6611464657477062, 2.8633855959300845, 1.0232476263399772,
+        4.496229110589759}},
+      {1,
+       400,
+       5,
+       4,
+       3.0,
+       0.354365055693375,
+       0.24126778794163947,
+       0.35343716070397074,
+       1948.2438206975394,
+       {1.0573781685097137,  -0.3920271978913428, 0.4334039227842541,  -1.9750830775168862, -1.8307957680673974,
         -2.3052286775082047, -1.7844690916314752, -0.8996298082421986, -0.6730247405040601, 0.33695371939849816,
-        -0.619941865843637, 1.128403363712235, -1.7039522523159651, 2.436276978799305, -2.7098519540757713,
-        -0.498030142793234, 1.153253845079281, -3.0888437461854146, -1.3077033736168213, -2.04617986539741}},
-      {2, 250, 8, 6, 20.0, 0.8501916698377556, 0.6001521217124103, 0.8526020597574504, 1887.4190954611022,
-       {5.594809339527,      -0.8831400906826246, 0.45023474102204375, -4.708963494593045,  11.460057478709084,
-        3.032388611449324,   -13.272384912810386, 7.983241949044136,   -14.80796407564769,  3.721658484939182,
-        -10.728997062754706, -15.707473169550163, -11.110111883857172, -5.880118529309339,  -1.2848223722062686,
-        -12.035240695663584, 14.081382399521011,  -0.12745657211074057, 13.81966145089035,  -16.724910036076324,
-        0.22415402722806954, -17.312132234553175, -2.969329045865172,  -16.371289580289403, -8.083276923367187,
-        -9.285357006731262,  5.024287322334972,   0.9456331664119135,  -14.423191694337447, 0.6296191340265302,
-        -12.708710175554703, 11.26706047307285,   18.69078556029472,   -0.2160227933609722, 15.343548449590413,
-        -6.476628721152504,  2.5214466058799765,  -2.9477334231479086, -2.362530476913493,  10.963739178995834,
-        -2.386778089234432,  -19.010716607625323, 2.071229514262679,   -2.8324031873765403, -3.0751511981357584,
+        -0.619941865843637,  1.128403363712235,   -1.7039522523159651, 2.436276978799305,   -2.7098519540757713,
+        -0.498030142793234,  1.153253845079281,   -3.0888437461854146, -1.3077033736168213, -2.04617986539741}},
+      {2,
+       250,
+       8,
+       6,
+       20.0,
+       0.8501916698377556,
+       0.6001521217124103,
+       0.8526020597574504,
+       1887.4190954611022,
+       {5.594809339527,      -0.8831400906826246, 0.45023474102204375,  -4.708963494593045,  11.460057478709084,
+        3.032388611449324,   -13.272384912810386, 7.983241949044136,    -14.80796407564769,  3.721658484939182,
+        -10.728997062754706, -15.707473169550163, -11.110111883857172,  -5.880118529309339,  -1.2848223722062686,
+        -12.035240695663584, 14.081382399521011,  -0.12745657211074057, 13.81966145089035,   -16.724910036076324,
+        0.22415402722806954, -17.312132234553175, -2.969329045865172,   -16.371289580289403, -8.083276923367187,
+        -9.285357006731262,  5.024287322334972,   0.9456331664119135,   -14.423191694337447, 0.6296191340265302,
+        -12.708710175554703, 11.26706047307285,   18.69078556029472,    -0.2160227933609722, 15.343548449590413,
+        -6.476628721152504,  2.5214466058799765,  -2.9477334231479086,  -2.362530476913493,  10.963739178995834,
+        -2.386778089234432,  -19.010716607625323, 2.071229514262679,    -2.8324031873765403, -3.0751511981357584,
         -7.025515627419194,  -11.765339237653162, 4.870136628652967}},
   };
   return sets;
@@ -330,7 +357,8 @@ TEST(SklearnAgreement, SilhouetteScore) {
     EXPECT_NEAR(silhouette_score(data.coords.data(), s.n, s.d, data.labels), s.silhouette, 1e-9) << "seed " << s.seed;
     Labels noisy = data.labels;
     for (std::size_t i = 0; i < s.n; i += 7) noisy[i] = kNoise;
-    EXPECT_NEAR(silhouette_score(data.coords.data(), s.n, s.d, noisy), s.silhouette_noise_label, 1e-9) << "seed " << s.seed;
+    EXPECT_NEAR(silhouette_score(data.coords.data(), s.n, s.d, noisy), s.silhouette_noise_label, 1e-9)
+        << "seed " << s.seed;
     // silhouette_score(X, labels, sample_size=100, random_state=7): the same sample, the same score.
     EXPECT_NEAR(silhouette_score(data.coords.data(), s.n, s.d, data.labels, silhouette_sample(s.n, 100, 7)),
                 s.silhouette_sample_100_seed_7, 1e-9)

@@ -144,11 +144,12 @@ struct ReferenceSet {
 
 const std::vector<ReferenceSet>& reference_sets() {
   static const std::vector<ReferenceSet> sets = {
-      {0, 300, 2, 3, 10.0, 0.10713333333333333, 0.19616161616161615, 0.7041002276469822, 376.2876784003474, 0.05498737717568596,
-       1328.3641838937142, 1.8964321099759172},
-      {1, 400, 5, 4, 3.0, 0.032216666666666664, 0.09575757575757576, 0.9989553248214387, 236.06096420836388, 0.10445033049704049,
-       3625.6126828005295, 5.25961170880702},
-      {2, 250, 8, 6, 20.0, 0.0, 0.0, 0.2115865902453554, 3787.333508839496, 2.0007595740525015, 148560.8984362974, 8.540407342389692},
+      {0, 300, 2, 3, 10.0, 0.10713333333333333, 0.19616161616161615, 0.7041002276469822, 376.2876784003474,
+       0.05498737717568596, 1328.3641838937142, 1.8964321099759172},
+      {1, 400, 5, 4, 3.0, 0.032216666666666664, 0.09575757575757576, 0.9989553248214387, 236.06096420836388,
+       0.10445033049704049, 3625.6126828005295, 5.25961170880702},
+      {2, 250, 8, 6, 20.0, 0.0, 0.0, 0.2115865902453554, 3787.333508839496, 2.0007595740525015, 148560.8984362974,
+       8.540407342389692},
   };
   return sets;
 }
@@ -178,8 +179,10 @@ TEST(SklearnAgreement, PairCountsAndValidityIndicesOfNearestCentreLabels) {
     const double* X = t.data.coords.data();
     EXPECT_NEAR(false_match_fraction(t.data.labels, pred), s.false_match, 1e-15) << "seed " << s.seed;
     EXPECT_NEAR(true_non_match_fraction(t.data.labels, pred), s.true_non_match, 1e-15) << "seed " << s.seed;
-    EXPECT_NEAR(davies_bouldin_score(X, s.n, s.d, pred), s.davies_bouldin, 1e-12 * s.davies_bouldin) << "seed " << s.seed;
-    EXPECT_NEAR(calinski_harabasz_score(X, s.n, s.d, pred), s.calinski_harabasz, 1e-12 * s.calinski_harabasz) << "seed " << s.seed;
+    EXPECT_NEAR(davies_bouldin_score(X, s.n, s.d, pred), s.davies_bouldin, 1e-12 * s.davies_bouldin)
+        << "seed " << s.seed;
+    EXPECT_NEAR(calinski_harabasz_score(X, s.n, s.d, pred), s.calinski_harabasz, 1e-12 * s.calinski_harabasz)
+        << "seed " << s.seed;
     EXPECT_NEAR(dunn_index(X, s.n, s.d, pred), s.dunn, 1e-12 * s.dunn) << "seed " << s.seed;
     EXPECT_NEAR(between_cluster_ss(X, s.n, s.d, t.released, pred), s.bcss, 1e-12 * s.bcss) << "seed " << s.seed;
   }
@@ -193,8 +196,10 @@ TEST(SklearnAgreement, TheMetricsAConfigNames) {
     EXPECT_NEAR(metric("nicv", t.data, t.released), s.nicv, 1e-12 * s.nicv) << "seed " << s.seed;
     EXPECT_EQ(metric("nicv", t.data, t.released), metric("inertia_per_point", t.data, t.released));
     EXPECT_NEAR(metric("bcss", t.data, t.released), s.bcss, 1e-12 * s.bcss) << "seed " << s.seed;
-    EXPECT_NEAR(metric("davies_bouldin", t.data, t.released), s.davies_bouldin, 1e-12 * s.davies_bouldin) << "seed " << s.seed;
-    EXPECT_NEAR(metric("calinski_harabasz", t.data, t.released), s.calinski_harabasz, 1e-12 * s.calinski_harabasz) << "seed " << s.seed;
+    EXPECT_NEAR(metric("davies_bouldin", t.data, t.released), s.davies_bouldin, 1e-12 * s.davies_bouldin)
+        << "seed " << s.seed;
+    EXPECT_NEAR(metric("calinski_harabasz", t.data, t.released), s.calinski_harabasz, 1e-12 * s.calinski_harabasz)
+        << "seed " << s.seed;
     EXPECT_NEAR(metric("dunn", t.data, t.released), s.dunn, 1e-12 * s.dunn) << "seed " << s.seed;
   }
 }

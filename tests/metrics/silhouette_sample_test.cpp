@@ -34,7 +34,8 @@ TEST(SilhouetteEstimate, EveryPointIsExact) {
 }
 
 // s(i) of each listed point among the listed points, by the definition (Rousseeuw 1987).
-std::vector<double> point_silhouettes(const std::vector<double>& x, const Labels& labels, const std::vector<std::size_t>& rows) {
+std::vector<double> point_silhouettes(const std::vector<double>& x, const Labels& labels,
+                                      const std::vector<std::size_t>& rows) {
   std::vector<double> out;
   for (std::size_t i : rows) {
     std::map<Label, std::pair<double, int>> to;  // label -> (distance sum, points)
@@ -184,7 +185,8 @@ TEST(SilhouetteEstimate, StratifiedIsNotMisledByATinyCluster) {
     return silhouette_stratified(b.x.data(), b.n, 2, b.labels, silhouette_order(b.n, seed), 400);
   });
   EXPECT_GT(subset.spread / subset.stated, 1.5) << "spread " << subset.spread << ", stated " << subset.stated;
-  EXPECT_NEAR(stratified.spread / stratified.stated, 1.0, 0.2) << "spread " << stratified.spread << ", stated " << stratified.stated;
+  EXPECT_NEAR(stratified.spread / stratified.stated, 1.0, 0.2)
+      << "spread " << stratified.spread << ", stated " << stratified.stated;
   EXPECT_GE(stratified.within, 255);
 }
 
@@ -232,7 +234,8 @@ TEST(SilhouetteEstimate, StratifiedEqualsItsDefinition) {
     std::map<Label, std::vector<std::size_t>> kept;
     for (const auto& [label, members] : picked)
       for (std::size_t p = 0; p < members.size(); ++p)
-        if (label == 7 || !(p >= members.size() * g / G && p < members.size() * (g + 1) / G)) kept[label].push_back(members[p]);
+        if (label == 7 || !(p >= members.size() * g / G && p < members.size() * (g + 1) / G))
+          kept[label].push_back(members[p]);
     without[g] = weighted(kept);
     mean += without[g] / G;
   }
@@ -246,7 +249,8 @@ TEST(SilhouetteEstimate, StratifiedEqualsItsDefinition) {
   EXPECT_NEAR(e.score, want, 1e-12);
   EXPECT_NEAR(e.standard_error, want_error, 1e-12 * want_error);
   // A sample that takes every point is the score on every point, exactly.
-  EXPECT_EQ(silhouette_stratified(x.data(), n, 2, labels, order, 299).score, silhouette_score(x.data(), n, 2, labels));  // 148 + 148 + 4
+  EXPECT_EQ(silhouette_stratified(x.data(), n, 2, labels, order, 299).score,
+            silhouette_score(x.data(), n, 2, labels));  // 148 + 148 + 4
 }
 
 struct MeasureTrial {
@@ -283,7 +287,8 @@ TEST(SilhouetteMeasure, SampleOfTheConfiguredSizeDrawnOncePerDataset) {
   EXPECT_EQ(sampled.points, 2000u);
   EXPECT_EQ(sampled.design, "stratified");
   std::size_t read = 0;
-  silhouette_stratified(b.x.data(), b.n, 2, b.labels, silhouette_order(b.n, static_cast<std::uint32_t>(sampled.seed)), 2000, &read);
+  silhouette_stratified(b.x.data(), b.n, 2, b.labels, silhouette_order(b.n, static_cast<std::uint32_t>(sampled.seed)),
+                        2000, &read);
   EXPECT_EQ(read, 667u + 667u + 667u);
   EXPECT_EQ(sampled.population, 5000u);
   EXPECT_GT(sampled.standard_error, 0.0);
@@ -305,11 +310,13 @@ TEST(SilhouetteMeasure, SampleOfTheConfiguredSizeDrawnOncePerDataset) {
   // subset: scikit-learn's silhouette_score(X, labels, sample_size=500, random_state=seed).
   const EvaluationSettings subset{500, SilhouetteSampling::subset};
   SampledValue drawn;
-  EXPECT_EQ(t.silhouette(&subset, &drawn), silhouette_score(b.x.data(), b.n, 2, b.labels, silhouette_sample(b.n, 500, seed)));
+  EXPECT_EQ(t.silhouette(&subset, &drawn),
+            silhouette_score(b.x.data(), b.n, 2, b.labels, silhouette_sample(b.n, 500, seed)));
   EXPECT_EQ(drawn.points, 500u);
   EXPECT_EQ(drawn.design, "subset");
   // No larger than the sample, or `all`: every point, exact, nothing described.
-  for (const EvaluationSettings s : {EvaluationSettings{5000}, EvaluationSettings{0}, EvaluationSettings{5000, SilhouetteSampling::subset}}) {
+  for (const EvaluationSettings s :
+       {EvaluationSettings{5000}, EvaluationSettings{0}, EvaluationSettings{5000, SilhouetteSampling::subset}}) {
     SampledValue none;
     EXPECT_EQ(t.silhouette(&s, &none), exact);
     EXPECT_EQ(none.points, 0u);

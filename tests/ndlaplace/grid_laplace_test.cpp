@@ -30,9 +30,9 @@ TEST(GridLaplace, BernoulliExpMinusDistanceIsExact) {
     double c;
   };
   const std::vector<Case> cases = {
-      {0.7, {1.0, 0.0}, {0.0, 1.0}, 0, 1, 0.0},             // T = 0.7 sqrt(2) ~ 0.99
+      {0.7, {1.0, 0.0}, {0.0, 1.0}, 0, 1, 0.0},              // T = 0.7 sqrt(2) ~ 0.99
       {1.3, {0.25, 2.0, -1.0}, {0.0, 0.5, 0.0}, 3, 7, 0.1},  // T ~ 1.3 * 1.82 - 3/7 + 0.1 ~ 2.04
-      {0.05, {3.0}, {0.0}, 0, 1, 0.0},                      // T = 0.15, a one-dimensional distance
+      {0.05, {3.0}, {0.0}, 0, 1, 0.0},                       // T = 0.15, a one-dimensional distance
       {2.0, {0.0, 0.0}, {0.0, 0.0}, 0, 1, 0.3},              // T = c: zero distance
   };
   for (const Case& k : cases) {
@@ -44,7 +44,8 @@ TEST(GridLaplace, BernoulliExpMinusDistanceIsExact) {
       Rng rng(fast ? 17 : 18);
       std::size_t hits = 0;
       for (std::size_t i = 0; i < n; ++i)
-        hits += bernoulli_exp_minus_distance(rng, k.eps, k.a.data(), k.b.data(), k.a.size(), k.l1, k.t, k.c, fast) ? 1 : 0;
+        hits +=
+            bernoulli_exp_minus_distance(rng, k.eps, k.a.data(), k.b.data(), k.a.size(), k.l1, k.t, k.c, fast) ? 1 : 0;
       expect_frequency(hits, n, std::exp(-T), 5.0, "T = " + std::to_string(T) + (fast ? " fast" : " exact"));
     }
   }
@@ -63,7 +64,8 @@ TEST(GridLaplace, TruncatedDistributionMatchesTheFormula) {
     double eps, u;
     std::vector<double> x;
   };
-  for (const Case& k : {Case{2, 2.0, 0.25, {0.3, 0.55}}, Case{3, 1.5, 0.5, {0.1, 0.8, 0.45}}, Case{1, 0.8, 0.2, {0.93}}}) {
+  for (const Case& k :
+       {Case{2, 2.0, 0.25, {0.3, 0.55}}, Case{3, 1.5, 0.5, {0.1, 0.8, 0.45}}, Case{1, 0.8, 0.2, {0.93}}}) {
     const std::size_t d = k.d;
     const Bounds box{std::vector<double>(d, 0.0), std::vector<double>(d, 1.0)};
     const auto per_axis = static_cast<std::size_t>(std::llround(1.0 / k.u)) + 1;

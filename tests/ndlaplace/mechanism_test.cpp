@@ -122,7 +122,8 @@ TEST(NdLaplace, RadiusIsGammaInHigherDimensions) {
       for (std::size_t j = 0; j < d; ++j) mean_dir[j] += v[j] / r[i] / static_cast<double>(kDraws);
     }
     const double crit = kKs001 / std::sqrt(static_cast<double>(kDraws));
-    EXPECT_LT(ks_statistic(r, [&](double x) { return boost::math::gamma_p(static_cast<double>(d), eps * x); }), crit) << d;
+    EXPECT_LT(ks_statistic(r, [&](double x) { return boost::math::gamma_p(static_cast<double>(d), eps * x); }), crit)
+        << d;
     for (double m : mean_dir) EXPECT_NEAR(m, 0.0, 0.03) << d;  // uniform direction: mean unit vector ~ 0
   }
 }
@@ -174,26 +175,26 @@ TEST(Truncation, ResampleKeepsEveryPointInTheDomain) {
 
 TEST(Truncation, RemapClampsAndNoneMayLeave) {
   for (privacy::Sampler sampler : {privacy::Sampler::textbook, privacy::Sampler::secure}) {
-  const auto x = border_grid();
-  const std::size_t n = x.size() / 2;
-  PerturbOptions o;
-  o.sampler = sampler;
-  o.eps = 0.3;
-  o.truncation = Truncation::remap;
-  Rng rng(8);
-  PerturbStats st;
-  const auto z = perturb(x.data(), n, 2, box10(), o, rng, &st);
-  for (std::size_t i = 0; i < n; ++i) EXPECT_TRUE(box10().contains(&z[2 * i]));
-  EXPECT_GT(st.remapped, 0u);
-  EXPECT_EQ(st.draws, n);  // one draw per point
+    const auto x = border_grid();
+    const std::size_t n = x.size() / 2;
+    PerturbOptions o;
+    o.sampler = sampler;
+    o.eps = 0.3;
+    o.truncation = Truncation::remap;
+    Rng rng(8);
+    PerturbStats st;
+    const auto z = perturb(x.data(), n, 2, box10(), o, rng, &st);
+    for (std::size_t i = 0; i < n; ++i) EXPECT_TRUE(box10().contains(&z[2 * i]));
+    EXPECT_GT(st.remapped, 0u);
+    EXPECT_EQ(st.draws, n);  // one draw per point
 
-  o.truncation = Truncation::none;
-  Rng rng2(8);
-  const auto z2 = perturb(x.data(), n, 2, box10(), o, rng2, &st);
-  EXPECT_GT(st.outside, 0u);
-  EXPECT_EQ(st.remapped, 0u);
-  // none and remap used the same noise: remap = clamp(none).
-  for (std::size_t i = 0; i < 2 * n; ++i) EXPECT_EQ(z[i], std::clamp(z2[i], 0.0, 10.0));
+    o.truncation = Truncation::none;
+    Rng rng2(8);
+    const auto z2 = perturb(x.data(), n, 2, box10(), o, rng2, &st);
+    EXPECT_GT(st.outside, 0u);
+    EXPECT_EQ(st.remapped, 0u);
+    // none and remap used the same noise: remap = clamp(none).
+    for (std::size_t i = 0; i < 2 * n; ++i) EXPECT_EQ(z[i], std::clamp(z2[i], 0.0, 10.0));
   }
 }
 

@@ -1,18 +1,18 @@
 #include <gtest/gtest.h>
 
 #include <any>
-#include <filesystem>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <string>
 
 #include "core/error.hpp"
-#include "privacy/mechanism.hpp"
-#include "io/csv.hpp"
 #include "data/generators.hpp"
+#include "io/csv.hpp"
 #include "ndlaplace/nd_laplace.hpp"
 #include "ndlaplace/privacy.hpp"
 #include "ndlaplace/register.hpp"
+#include "privacy/mechanism.hpp"
 
 namespace dpclust::ndlaplace {
 namespace {
@@ -57,8 +57,10 @@ const MetricInfo& metric(const std::string& name) {
 TEST(ThesisData, FileIsReproducibleFromTheGenerator) {
   BlobsOptions o;
   o.n_samples = 50;
-  o.centers = {{0.9762700785464951, 4.30378732744839}, {2.055267521432878, 0.8976636599379368},
-               {-1.5269040132219054, 2.917882261333123}, {-1.2482557747461502, 7.835460015641594}};
+  o.centers = {{0.9762700785464951, 4.30378732744839},
+               {2.055267521432878, 0.8976636599379368},
+               {-1.5269040132219054, 2.917882261333123},
+               {-1.2482557747461502, 7.835460015641594}};
   o.cluster_std = {0.6};
   o.seed = 0;
   const Dataset gen = make_blobs(o);
@@ -165,7 +167,8 @@ TEST(NdLaplaceMethod, SharedOriginalClusteringGivesTheSameScores) {
 TEST(NdLaplaceMethod, UnconvergedAffinityGivesNaN) {
   const MethodInfo& info = nd_laplace_method_info();
   const Dataset ds = thesis_blobs();
-  const ParamSet p = params_for(info, {{"epsilon", 1.0}, {"cluster", std::string("affinity")}, {"ap_max_iter", std::int64_t{3}}});
+  const ParamSet p =
+      params_for(info, {{"epsilon", 1.0}, {"cluster", std::string("affinity")}, {"ap_max_iter", std::int64_t{3}}});
   BudgetLedger ledger = local_ledger(1.0);
   Rng rng(2);
   MethodResult r = info.make()->run(ds, p, rng, ledger);
@@ -211,7 +214,8 @@ TEST(NdLaplaceMethod, RecordsALocalMetricEntry) {
   EXPECT_EQ(e.sensitivity_norm, "metric");
   EXPECT_DOUBLE_EQ(e.epsilon, 1.0);
   // The local ledger refuses a central entry (it cannot be composed with the metric guarantee) ...
-  EXPECT_THROW(privacy::CountMechanism::laplace(ledger, privacy::Sampler::secure, 1.0, 0.5, "a central count"), std::logic_error);
+  EXPECT_THROW(privacy::CountMechanism::laplace(ledger, privacy::Sampler::secure, 1.0, 0.5, "a central count"),
+               std::logic_error);
   BudgetEntry central_entry;
   central_entry.step = "a central entry";
   central_entry.epsilon = 0.5;
@@ -246,7 +250,9 @@ TEST(NdLaplaceMethod, ResamplingDrawsAtHalfTheRecordedEpsilon) {
   const Dataset ds = thesis_blobs();
   for (const char* sampler : {"textbook", "secure"}) {
     const ParamSet halve = params_for(info, {{"epsilon", 2.0}, {"sampler", std::string(sampler)}, {"grid_step", 0.01}});
-    const ParamSet thesis = params_for(info, {{"epsilon", 1.0}, {"sampler", std::string(sampler)}, {"grid_step", 0.01},
+    const ParamSet thesis = params_for(info, {{"epsilon", 1.0},
+                                              {"sampler", std::string(sampler)},
+                                              {"grid_step", 0.01},
                                               {"resampling_budget", std::string("thesis")}});
     BudgetLedger lh = local_ledger(2.0), lt = local_ledger(1.0);
     Rng rh(21), rt(21);
@@ -262,14 +268,16 @@ TEST(NdLaplaceMethod, ResamplingDrawsAtHalfTheRecordedEpsilon) {
     EXPECT_NE(lh.entries()[0].note.find("normalising constant"), std::string::npos);
     auto flagged = [](const MethodResult& r) {
       for (const auto& n : r.non_private_notes)
-        if (n.find("resampling_budget: thesis") != std::string::npos && n.find("2 epsilon") != std::string::npos) return true;
+        if (n.find("resampling_budget: thesis") != std::string::npos && n.find("2 epsilon") != std::string::npos)
+          return true;
       return false;
     };
     EXPECT_FALSE(flagged(h));
     EXPECT_TRUE(flagged(t));
   }
   // Remapping is post-processing: the textbook sampler keeps the full rate there.
-  const ParamSet remap = params_for(info, {{"epsilon", 2.0}, {"sampler", std::string("textbook")}, {"truncation", std::string("remap")}});
+  const ParamSet remap =
+      params_for(info, {{"epsilon", 2.0}, {"sampler", std::string("textbook")}, {"truncation", std::string("remap")}});
   BudgetLedger lr = local_ledger(2.0);
   Rng rr(3);
   const MethodResult r = info.make()->run(ds, remap, rr, lr);
@@ -308,7 +316,8 @@ TEST(NdLaplaceMethod, SecureSamplerByDefaultTextbookFlagged) {
   const Dataset ds = thesis_blobs();
   BudgetLedger ledger = local_ledger(1.0);
   Rng rng(8);
-  const MethodResult r = info.make()->run(ds, params_for(info, {{"epsilon", 1.0}, {"sampler", std::string("textbook")}}), rng, ledger);
+  const MethodResult r =
+      info.make()->run(ds, params_for(info, {{"epsilon", 1.0}, {"sampler", std::string("textbook")}}), rng, ledger);
   EXPECT_EQ(ledger.entries()[0].mechanism, "planar_laplace (textbook)");
   bool noted = false;
   for (const auto& n : r.non_private_notes) noted = noted || n == privacy::kTextbookSamplerNote;
@@ -343,21 +352,29 @@ TEST(NdLaplaceMethod, DefaultTruncationIsTheOneThatRuns) {
   Dataset wide = thesis_blobs(12);
   const std::string fails = [&] {
     try {
-      run(wide, {{"epsilon", 1.0}, {"truncation", std::string("resample")}, {"sampler", std::string("textbook")}, {"max_retries", std::int64_t{200}}});
+      run(wide, {{"epsilon", 1.0},
+                 {"truncation", std::string("resample")},
+                 {"sampler", std::string("textbook")},
+                 {"max_retries", std::int64_t{200}}});
     } catch (const InputError& e) {
       return std::string(e.what());
     }
     return std::string();
   }();
   EXPECT_NE(fails.find("did not bring point"), std::string::npos) << fails;
-  const MethodResult remapped = run(wide, {{"epsilon", 1.0}, {"sampler", std::string("textbook")}, {"max_retries", std::int64_t{200}}});
+  const MethodResult remapped =
+      run(wide, {{"epsilon", 1.0}, {"sampler", std::string("textbook")}, {"max_retries", std::int64_t{200}}});
   EXPECT_EQ(remapped.release["truncation"], "remap");
   EXPECT_EQ(remapped.release["truncation_auto"]["corner_draws"], 4096.0);
-  EXPECT_NE(remapped.release["truncation_auto"]["reason"].get<std::string>().find("not both at most max_retries / 10 = 20"), std::string::npos)
+  EXPECT_NE(
+      remapped.release["truncation_auto"]["reason"].get<std::string>().find("not both at most max_retries / 10 = 20"),
+      std::string::npos)
       << remapped.release["truncation_auto"];
-  for (const auto& pt : remapped.release["points"]) EXPECT_TRUE(wide.bounds.contains(pt.get<std::vector<double>>().data()));
+  for (const auto& pt : remapped.release["points"])
+    EXPECT_TRUE(wide.bounds.contains(pt.get<std::vector<double>>().data()));
   // The thesis's reading of resampling keeps it, whatever the shape.
-  EXPECT_EQ(choose_truncation("auto", 1.0, 1.0, ResamplingBudget::thesis, 10000, 12, wide.bounds).truncation, Truncation::resample);
+  EXPECT_EQ(choose_truncation("auto", 1.0, 1.0, ResamplingBudget::thesis, 10000, 12, wide.bounds).truncation,
+            Truncation::resample);
 }
 
 TEST(NdLaplaceMechanism, ExpectedResampleDrawsByHand) {
@@ -416,14 +433,16 @@ TEST(NdLaplaceMethod, ZeroNoiseReleasesTheInput) {
   const Dataset ds = thesis_blobs();
   for (const char* sampler : {"secure", "textbook"}) {
     for (const char* algo : {"kmeans", "affinity", "dbscan"}) {
-      const ParamSet p = params_for(info, {{"epsilon", 0.5}, {"cluster", std::string(algo)}, {"sampler", std::string(sampler)}});
+      const ParamSet p =
+          params_for(info, {{"epsilon", 0.5}, {"cluster", std::string(algo)}, {"sampler", std::string(sampler)}});
       BudgetLedger ledger = local_ledger(0.5);
       ledger.set_noise_scale(0.0);
       Rng rng(4);
       MethodResult r = info.make()->run(ds, p, rng, ledger);
       EXPECT_NO_THROW(ledger.verify());
       for (std::size_t i = 0; i < ds.n; ++i)
-        EXPECT_EQ(r.release["points"][i].get<std::vector<double>>(), std::vector<double>(ds.point(i), ds.point(i) + ds.d));
+        EXPECT_EQ(r.release["points"][i].get<std::vector<double>>(),
+                  std::vector<double>(ds.point(i), ds.point(i) + ds.d));
       std::map<std::string, std::any> cache;
       MetricInput in{ds, r, p, info, 5, cache};
       EXPECT_DOUBLE_EQ(metric("ari_vs_original").compute(in), 1.0) << algo;

@@ -217,8 +217,10 @@ TEST(GeoCheck, PassesCalibratedFailsUnderNoised) {
     ds.bounds.hi.assign(d, 30.0);
     for (const char* sampler : {"secure", "textbook"}) {
       auto check = [&](double noise_scale) {
-        const ParamSet p = params_for(info, {{"epsilon", 1.0}, {"sampler", std::string(sampler)},
-                                             {"privacy_probe_draws", std::int64_t{20000}}, {"gi_distance", 1.0}});
+        const ParamSet p = params_for(info, {{"epsilon", 1.0},
+                                             {"sampler", std::string(sampler)},
+                                             {"privacy_probe_draws", std::int64_t{20000}},
+                                             {"gi_distance", 1.0}});
         BudgetLedger ledger(1.0, 0.0, NeighbourRelation::add_remove, PrivacyMeasure::local);
         if (noise_scale != 1.0) ledger.set_noise_scale(noise_scale);
         Rng rng(2024);
@@ -266,7 +268,8 @@ TEST(GeoCheck, ProbesLeaveTheReleaseUnchanged) {
   EXPECT_TRUE(on.evaluation.contains("gi_max_log_ratio"));
   EXPECT_FALSE(on.diagnostics.contains("gi_max_log_ratio"));
   // A probe pair that leaves the box is a clear input error (thesis_blobs50's box is about 6 x 9).
-  const ParamSet bad = params_for(info, {{"epsilon", 1.0}, {"privacy_probe_draws", std::int64_t{10}}, {"gi_distance", 50.0}});
+  const ParamSet bad =
+      params_for(info, {{"epsilon", 1.0}, {"privacy_probe_draws", std::int64_t{10}}, {"gi_distance", 50.0}});
   BudgetLedger ledger(1.0, 0.0, NeighbourRelation::add_remove, PrivacyMeasure::local);
   Rng rng(8);
   EXPECT_THROW(info.make()->run(ds, bad, rng, ledger), InputError);
@@ -291,7 +294,8 @@ TEST(NdLaplaceConfigs, Validate) {
   if (!std::filesystem::exists(bin)) GTEST_SKIP() << "no dpclust binary next to " << exe;
   const std::filesystem::path root = kHere.parent_path().parent_path();
   for (const char* cfg : {"ndlaplace_privacy.yaml", "ndlaplace_rq2.yaml"}) {
-    const std::string cmd = "'" + bin.string() + "' validate '" + (root / "configs" / "paper" / cfg).string() + "' --load-data > /dev/null 2>&1";
+    const std::string cmd = "'" + bin.string() + "' validate '" + (root / "configs" / "paper" / cfg).string() +
+                            "' --load-data > /dev/null 2>&1";
     EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
   }
 }

@@ -36,7 +36,8 @@ void expect_count_band(std::uint64_t observed, std::uint64_t n, double p, const 
 
 double binomial_pmf(std::uint64_t n, std::uint64_t j, double p) {
   const auto nd = static_cast<double>(n), jd = static_cast<double>(j);  // exact: the tests' n are far below 2^53
-  return std::exp(std::lgamma(nd + 1.0) - std::lgamma(jd + 1.0) - std::lgamma(nd - jd + 1.0) + jd * std::log(p) + (nd - jd) * std::log1p(-p));
+  return std::exp(std::lgamma(nd + 1.0) - std::lgamma(jd + 1.0) - std::lgamma(nd - jd + 1.0) + jd * std::log(p) +
+                  (nd - jd) * std::log1p(-p));
 }
 
 // Draws `runs` counts of Bin(M, Pr[Z >= k]) and checks every value's frequency against the pmf.
@@ -53,21 +54,25 @@ void expect_binomial_law(ExactNoise noise, Rational param, std::int64_t k, std::
     ++freq[m];
   }
   for (std::uint64_t j = 0; j <= M; ++j)
-    expect_count_band(freq[j], runs, binomial_pmf(M, j, p), what + ", count " + std::to_string(j) + " (p " + std::to_string(p) + ")");
+    expect_count_band(freq[j], runs, binomial_pmf(M, j, p),
+                      what + ", count " + std::to_string(j) + " (p " + std::to_string(p) + ")");
 }
 
 }  // namespace
 
 TEST(ExactBinomial, TailBoundsBracketTheClosedForms) {
-  for (const Rational s : {Rational{1, 1}, Rational{3, 2}, Rational{1000, 1}, Rational{3002399751580331, std::uint64_t{1} << 53}}) {
+  for (const Rational s :
+       {Rational{1, 1}, Rational{3, 2}, Rational{1000, 1}, Rational{3002399751580331, std::uint64_t{1} << 53}}) {
     const long double scale = static_cast<long double>(s.num) / static_cast<long double>(s.den);
     for (std::int64_t k : {-3, 0, 1, 5, 40}) {
       double lo = 0, hi = 0;
       detail::tail_probability_bounds(ExactNoise::discrete_laplace, s, k, 128, lo, hi);
       const long double exact = laplace_tail_ld(scale, k);
       EXPECT_LE(lo, hi);
-      EXPECT_NEAR(lo, static_cast<double>(exact), 1e-15 * static_cast<double>(exact)) << s.num << "/" << s.den << " k " << k;
-      EXPECT_NEAR(hi, static_cast<double>(exact), 1e-15 * static_cast<double>(exact)) << s.num << "/" << s.den << " k " << k;
+      EXPECT_NEAR(lo, static_cast<double>(exact), 1e-15 * static_cast<double>(exact))
+          << s.num << "/" << s.den << " k " << k;
+      EXPECT_NEAR(hi, static_cast<double>(exact), 1e-15 * static_cast<double>(exact))
+          << s.num << "/" << s.den << " k " << k;
     }
   }
   // The Gaussian against the double-valued planning formula (samplers.hpp), small and large sigma^2, both
@@ -140,14 +145,16 @@ TEST(ExactBinomial, HugeTrialCountsInTimeLinearInTheCount) {
   const double mp = static_cast<double>(M) * lo;
   Rng rng(4);
   double sum = 0;
-  for (int i = 0; i < 2000; ++i) sum += static_cast<double>(binomial_tail_count(rng, M, ExactNoise::discrete_laplace, {1, 1}, 40));
+  for (int i = 0; i < 2000; ++i)
+    sum += static_cast<double>(binomial_tail_count(rng, M, ExactNoise::discrete_laplace, {1, 1}, 40));
   EXPECT_NEAR(sum / 2000, mp, 5 * std::sqrt(mp / 2000));
   // The largest M and a p below 2^-62 (the skips' cap): M p = 2^64 e^-44 / (1 + e^-1) = 1.04.
   const std::uint64_t top = std::numeric_limits<std::uint64_t>::max();
   detail::tail_probability_bounds(ExactNoise::discrete_laplace, {1, 1}, 44, 128, lo, hi);
   const double mp2 = static_cast<double>(top) * lo;
   sum = 0;
-  for (int i = 0; i < 2000; ++i) sum += static_cast<double>(binomial_tail_count(rng, top, ExactNoise::discrete_laplace, {1, 1}, 44));
+  for (int i = 0; i < 2000; ++i)
+    sum += static_cast<double>(binomial_tail_count(rng, top, ExactNoise::discrete_laplace, {1, 1}, 44));
   EXPECT_NEAR(sum / 2000, mp2, 5 * std::sqrt(mp2 / 2000));
   EXPECT_EQ(binomial_tail_count(rng, 0, ExactNoise::discrete_laplace, {1, 1}, 1), 0u);
 }
@@ -158,7 +165,8 @@ TEST(ExactBinomial, SameStreamSameCountAndParametersChecked) {
     EXPECT_EQ(binomial_tail_count(a, 100000, ExactNoise::discrete_gaussian, {9, 1}, 4),
               binomial_tail_count(b, 100000, ExactNoise::discrete_gaussian, {9, 1}, 4));
   EXPECT_THROW(binomial_tail_count(a, 10, ExactNoise::discrete_laplace, {0, 1}, 1), std::invalid_argument);
-  EXPECT_THROW(binomial_tail_count(a, 10, ExactNoise::discrete_laplace, {(std::uint64_t{1} << 41), 1}, 1), std::invalid_argument);
+  EXPECT_THROW(binomial_tail_count(a, 10, ExactNoise::discrete_laplace, {(std::uint64_t{1} << 41), 1}, 1),
+               std::invalid_argument);
 }
 
 // The mechanism's count is drawn from the same rational parameter as its draws, exactly, and without noise
@@ -168,7 +176,8 @@ TEST(ExactBinomial, CountMechanismCountsWithItsOwnParameter) {
   const auto m = CountMechanism::laplace(ledger, Sampler::secure, 1.0, 0.8, "counts");
   const Rational s = m.exact_parameter();
   Rng r1(8), r2(8);
-  for (int i = 0; i < 50; ++i) EXPECT_EQ(m.count_at_least(r1, 5000, 2.5), binomial_tail_count(r2, 5000, ExactNoise::discrete_laplace, s, 3));
+  for (int i = 0; i < 50; ++i)
+    EXPECT_EQ(m.count_at_least(r1, 5000, 2.5), binomial_tail_count(r2, 5000, ExactNoise::discrete_laplace, s, 3));
   BudgetLedger silent(1.0);
   silent.set_noise_scale(0.0);
   const auto z = CountMechanism::laplace(silent, Sampler::secure, 1.0, 0.8, "counts");

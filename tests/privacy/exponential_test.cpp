@@ -26,7 +26,7 @@ TEST(ExactExponential, GammaIsRoundedDownToADyadic) {
   EXPECT_LE(g, x);
   EXPECT_GT(g, x * (1 - 0x1p-50));
   EXPECT_EQ(std::ldexp(g, 63), std::floor(std::ldexp(g, 63)));  // a multiple of 2^-63
-  const double tiny = 3e-12;  // below 2^-11: bits under 2^-63 are cut
+  const double tiny = 3e-12;                                    // below 2^-11: bits under 2^-63 are cut
   EXPECT_EQ(std::ldexp(dyadic_at_most(tiny), 63), std::floor(std::ldexp(tiny, 63)));
   // gamma = eps / (2 Delta_q), never above it.
   const auto m = ExponentialMechanism::unrecorded(0.3, 1.0);
@@ -89,7 +89,8 @@ TEST(ExactExponential, BlockFrequenciesMatchTheHandComputedLaw) {
   double total = 0;
   for (double x : w) total += x;
   const std::vector<double> p = m.block_probabilities(counts, distance);
-  for (std::size_t b = 0; b < w.size(); ++b) EXPECT_NEAR(p[b], w[b] / total, 1e-6) << b;  // gamma = 0.5 - 2^-53 ulp effects
+  for (std::size_t b = 0; b < w.size(); ++b)
+    EXPECT_NEAR(p[b], w[b] / total, 1e-6) << b;  // gamma = 0.5 - 2^-53 ulp effects
   Rng rng(20201109);
   const int draws = 200000;
   std::vector<double> seen(counts.size(), 0.0);

@@ -18,7 +18,8 @@ TEST(GaussianBudget, RecordsOneAccountAndTypedSteps) {
     BudgetLedger ledger(0.8, 1e-6);
     GaussianBudget budget(ledger, s, 0.8, 1e-6, "iterations", "note");
     const double sigma0 = budget.unit_sigma();
-    EXPECT_EQ(sigma0, s == Sampler::secure ? zcdp_gaussian_sigma(0.8, 1e-6, 1.0) : analytic_gaussian_sigma(0.8, 1e-6, 1.0));
+    EXPECT_EQ(sigma0,
+              s == Sampler::secure ? zcdp_gaussian_sigma(0.8, 1e-6, 1.0) : analytic_gaussian_sigma(0.8, 1e-6, 1.0));
     // Two releases of a quarter each and one of a half: the whole budget.
     const JointGaussianNoise a = budget.release(0.25, 3.0, "sums", "");
     const JointGaussianNoise b = budget.release(0.25, 1.0, "counts", "");

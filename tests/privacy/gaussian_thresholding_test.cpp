@@ -137,8 +137,10 @@ TEST(GaussianThresholding, ThresholdIsOnlyRaised) {
   EXPECT_EQ(g.threshold(), tau);
   g.raise_threshold(tau + 2.5);
   EXPECT_EQ(g.threshold(), tau + 3);  // integer counts: the next integer
-  EXPECT_THROW(GaussianThresholding::build(ledger, Sampler::secure, 0, 1.0, 1e-5, 0.5, "cells", ""), std::invalid_argument);
-  EXPECT_THROW(GaussianThresholding::build(ledger, Sampler::secure, 20, 1.0, 1e-5, 1.0, "cells", ""), std::invalid_argument);
+  EXPECT_THROW(GaussianThresholding::build(ledger, Sampler::secure, 0, 1.0, 1e-5, 0.5, "cells", ""),
+               std::invalid_argument);
+  EXPECT_THROW(GaussianThresholding::build(ledger, Sampler::secure, 20, 1.0, 1e-5, 1.0, "cells", ""),
+               std::invalid_argument);
 }
 
 }  // namespace

@@ -68,7 +68,8 @@ TEST(JointAccount, NoiseHasTheGivenScaleAndFollowsTheNoiseFactor) {
     double sl = 0, sd = 0, sc = 0;
     const int m = 40000;
     for (int i = 0; i < m; ++i) {
-      const double l = static_cast<double>(counts.noise(rng)), g = static_cast<double>(dg.integer_noise(rng)), c = cg.real_noise(rng);
+      const double l = static_cast<double>(counts.noise(rng)), g = static_cast<double>(dg.integer_noise(rng)),
+                   c = cg.real_noise(rng);
       sl += l * l;
       sd += g * g;
       sc += c * c;

@@ -78,7 +78,7 @@ TEST(CountMechanism, NoiseScaleZeroMeansNoNoiseAndHalfMeansHalf) {
     sh += std::fabs(h.noise(r1));
     sf += std::fabs(f.noise(r2));
   }
-  EXPECT_NEAR(sh / sf, 0.5, 1e-12);  // same stream, half the scale
+  EXPECT_NEAR(sh / sf, 0.5, 1e-12);                  // same stream, half the scale
   EXPECT_DOUBLE_EQ(half.entries()[0].epsilon, 1.0);  // the ledger still claims the full epsilon
 }
 
@@ -207,7 +207,8 @@ TEST(CountMechanism, ExactParameterIsNeverBelowTheCalibratedScale) {
     const double eps = 1e-3 + 10 * rng.uniform();
     for (double l1 : {1.0, 2.0, 3.0}) {
       below += !scale_at_least_exact(rational_at_least(l1 / eps), l1, eps);
-      EXPECT_TRUE(scale_at_least_exact(CountMechanism::laplace(ledger, Sampler::secure, l1, eps, "c").exact_parameter(), l1, eps))
+      EXPECT_TRUE(scale_at_least_exact(CountMechanism::laplace(ledger, Sampler::secure, l1, eps, "c").exact_parameter(),
+                                       l1, eps))
           << "l1 " << l1 << " eps " << eps;
     }
   }

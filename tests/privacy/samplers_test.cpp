@@ -42,7 +42,8 @@ std::function<double(std::int64_t)> gaussian_pmf(double sigma2) {
   const auto reach = static_cast<std::int64_t>(40 * std::sqrt(sigma2)) + 40;
   double norm = 0;
   for (std::int64_t z = -reach; z <= reach; ++z) norm += std::exp(-static_cast<double>(z * z) / (2 * sigma2));
-  return [=](std::int64_t z) { return std::exp(-static_cast<double>(z) * static_cast<double>(z) / (2 * sigma2)) / norm; };
+  return
+      [=](std::int64_t z) { return std::exp(-static_cast<double>(z) * static_cast<double>(z) / (2 * sigma2)) / norm; };
 }
 
 // pmf conditioned on Z >= k (tail = Pr[Z >= k]).
@@ -187,10 +188,8 @@ TEST(SamplersBernoulliExp, FrequencyIsExpOfMinusGamma) {
     std::int64_t hits = 0;
     for (std::int64_t i = 0; i < n; ++i) hits += bernoulli_exp(rng, g) ? 1 : 0;
     const double p = std::exp(-as_double(g));
-    if (g.num == 0)
-      EXPECT_EQ(hits, n);
-    else
-      expect_binomial_band(hits, n, p, "gamma = " + std::to_string(g.num) + "/" + std::to_string(g.den));
+    if (g.num == 0) EXPECT_EQ(hits, n);
+    else expect_binomial_band(hits, n, p, "gamma = " + std::to_string(g.num) + "/" + std::to_string(g.den));
   }
 }
 
@@ -214,7 +213,8 @@ TEST(SamplersBernoulliExp, BernoulliRatioNarrowPathEqualsTheWideOne) {
   // The same rational with a denominator below 2^63 (64-bit long division) and scaled by 2^61 so that the
   // denominator is above 2^63 (the 256-bit path): the binary expansions of num/den are equal, so both must
   // consume the same random words and give the same outcomes, draw for draw.
-  for (const auto& [num, den] : {std::pair<std::uint64_t, std::uint64_t>{3, 7}, {11, 10}, {1, 3}, {5, 5}, {999, 1000}}) {
+  for (const auto& [num, den] :
+       {std::pair<std::uint64_t, std::uint64_t>{3, 7}, {11, 10}, {1, 3}, {5, 5}, {999, 1000}}) {
     int shift = 0;  // the smallest with den 2^shift >= 2^63
     while (((den << shift) >> 63) == 0) ++shift;
     ASSERT_EQ((num << shift) >> shift, num) << "num 2^shift must fit 64 bits";
@@ -261,7 +261,9 @@ TEST(SamplersDiscreteLaplace, RejectsInvalidScales) {
   Rng rng(33);
   EXPECT_THROW(discrete_laplace(rng, Rational{0, 1}), std::invalid_argument);
   EXPECT_THROW(discrete_laplace(rng, Rational{1, 0}), std::invalid_argument);
-  EXPECT_NE(message_of([&] { discrete_laplace(rng, Rational{(std::uint64_t{1} << 40) + 1, 1}); }).find("2^40"),
+  EXPECT_NE(message_of([&] {
+              discrete_laplace(rng, Rational{(std::uint64_t{1} << 40) + 1, 1});
+            }).find("2^40"),
             std::string::npos);
   EXPECT_NO_THROW(discrete_laplace(rng, Rational{std::uint64_t{1} << 40, 1}));
   EXPECT_NO_THROW(discrete_laplace(rng, Rational{1, ~std::uint64_t{0}}));  // tiny scales are fine (mostly 0)
@@ -296,7 +298,9 @@ TEST(SamplersDiscreteGaussian, RejectsInvalidAndHandlesExtremeSigma) {
   Rng rng(43);
   EXPECT_THROW(discrete_gaussian(rng, Rational{0, 1}), std::invalid_argument);
   EXPECT_THROW(discrete_gaussian(rng, Rational{1, 0}), std::invalid_argument);
-  EXPECT_NE(message_of([&] { discrete_gaussian(rng, Rational{(std::uint64_t{1} << 40) + 1, 1}); }).find("2^40"),
+  EXPECT_NE(message_of([&] {
+              discrete_gaussian(rng, Rational{(std::uint64_t{1} << 40) + 1, 1});
+            }).find("2^40"),
             std::string::npos);
   // sigma = 2^20: |Z| > 10 sigma has probability ~1e-23; sigma^2 = 2^-63: Z = 0 except with prob ~e^-(2^62).
   for (int i = 0; i < 1000; ++i) {
@@ -499,7 +503,7 @@ TEST(SamplersUniformFullPrecision, UniformOnTheHalfOpenIntervalWithFullMantissas
     if (u < 0x1p-10) {
       ++small;
       int e = 0;
-      const double mant = std::frexp(u, &e);                              // in [1/2, 1)
+      const double mant = std::frexp(u, &e);                             // in [1/2, 1)
       small_odd += static_cast<std::int64_t>(std::ldexp(mant, 53)) & 1;  // the 53rd significant bit
     }
   }

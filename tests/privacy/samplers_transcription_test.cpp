@@ -105,10 +105,12 @@ TEST(SamplersDiscreteLaplace, TailSameDrawsAsTheBitByBitTranscription) {
 
 TEST(SamplersBernoulliExp, SameDrawsAsTheBitByBitTranscription) {
   // bernoulli_exp (any gamma, the 256-bit path) agrees with the transcription too where both apply.
-  for (const Rational& g : {Rational{1, 3}, Rational{5, 2}, Rational{999, 1000}, Rational{1, 1}, Rational{0, 1},
-                            rational_at_least(0.123456789), Rational{(std::uint64_t{1} << 62) - 1, std::uint64_t{1} << 61}}) {
+  for (const Rational& g :
+       {Rational{1, 3}, Rational{5, 2}, Rational{999, 1000}, Rational{1, 1}, Rational{0, 1},
+        rational_at_least(0.123456789), Rational{(std::uint64_t{1} << 62) - 1, std::uint64_t{1} << 61}}) {
     Rng a(91 + g.num), b(91 + g.num);
-    for (int i = 0; i < 20000; ++i) ASSERT_EQ(bernoulli_exp(a, g), bit_exp_any(b, g.num, g.den)) << g.num << "/" << g.den << " draw " << i;
+    for (int i = 0; i < 20000; ++i)
+      ASSERT_EQ(bernoulli_exp(a, g), bit_exp_any(b, g.num, g.den)) << g.num << "/" << g.den << " draw " << i;
     EXPECT_EQ(a.next_u64(), b.next_u64()) << g.num << "/" << g.den;
   }
 }

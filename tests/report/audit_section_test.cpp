@@ -10,17 +10,22 @@
 #include "report/report.hpp"
 #include "test_support.hpp"
 
-using nlohmann::json;
 using dpclust::report::Results;
+using nlohmann::json;
 
 namespace {
 
 json audit_doc() {
-  const json pair_ok = {{"pair", "add_empty_cell"},   {"description", "record [9, 9] added"},
-                        {"eps_claimed", 1.0},          {"delta", 0.0},
-                        {"eps_lower", 0.951},          {"eps_estimate", 0.996},
-                        {"verdict", "consistent"},
-                        {"event", {{"feature", "release.histogram.noisy_counts[437]"}, {"kind", "<="}, {"threshold", 0.0}, {"numerator", "D"}}}};
+  const json pair_ok = {
+      {"pair", "add_empty_cell"},
+      {"description", "record [9, 9] added"},
+      {"eps_claimed", 1.0},
+      {"delta", 0.0},
+      {"eps_lower", 0.951},
+      {"eps_estimate", 0.996},
+      {"verdict", "consistent"},
+      {"event",
+       {{"feature", "release.histogram.noisy_counts[437]"}, {"kind", "<="}, {"threshold", 0.0}, {"numerator", "D"}}}};
   json pair_bad = pair_ok;
   pair_bad["pair"] = "remove_one";
   pair_bad["eps_lower"] = 1.87;
@@ -28,14 +33,13 @@ json audit_doc() {
   pair_bad["verdict"] = "violation";
   return {{"schema", "dpclust.audit/1"},
           {"experiment", "audit_x"},
-          {"cells",
-           json::array({{{"series", "dp_dbscan"},
-                         {"dataset", "blobs300"},
-                         {"params", {{"epsilon", 1.0}, {"histogram", "naive"}, {"alpha", 2.0}}},
-                         {"runs_per_side", 20000},
-                         {"verdict", "violation"},
-                         {"non_private", json::array({"noise scaled by 0.5"})},
-                         {"pairs", json::array({pair_ok, pair_bad})}}})}};
+          {"cells", json::array({{{"series", "dp_dbscan"},
+                                  {"dataset", "blobs300"},
+                                  {"params", {{"epsilon", 1.0}, {"histogram", "naive"}, {"alpha", 2.0}}},
+                                  {"runs_per_side", 20000},
+                                  {"verdict", "violation"},
+                                  {"non_private", json::array({"noise scaled by 0.5"})},
+                                  {"pairs", json::array({pair_ok, pair_bad})}}})}};
 }
 
 }  // namespace
@@ -46,7 +50,8 @@ TEST(AuditSection, RowsShowClaimBoundVerdictAndEvent) {
   const std::string md = dpclust::report::audit_section(results);
   EXPECT_NE(md.find("## Privacy audit"), std::string::npos);
   EXPECT_NE(md.find("1 cells audited, 1 violation."), std::string::npos) << md;
-  EXPECT_NE(md.find("| audit_x | dp_dbscan | blobs300 | epsilon=1.0, histogram=naive | add_empty_cell | 1 | - | 0.951 | 0.996 | consistent | "
+  EXPECT_NE(md.find("| audit_x | dp_dbscan | blobs300 | epsilon=1.0, histogram=naive | add_empty_cell | 1 | - | 0.951 "
+                    "| 0.996 | consistent | "
                     "`release.histogram.noisy_counts[437] <= 0 (more often on D)` | 20000 | noise scaled by 0.5 |"),
             std::string::npos)
       << md;
@@ -59,7 +64,9 @@ TEST(AuditSection, RowsShowClaimBoundVerdictAndEvent) {
 TEST(AuditSection, AccountedEpsilonBesideTheClaim) {
   json doc = audit_doc();
   json& cell = doc["cells"][0];
-  cell["accounting"] = {{"epsilon", nullptr}, {"unbounded", true}, {"unbounded_reasons", {"PrivTHR_EM's threshold range (0, Max]"}},
+  cell["accounting"] = {{"epsilon", nullptr},
+                        {"unbounded", true},
+                        {"unbounded_reasons", {"PrivTHR_EM's threshold range (0, Max]"}},
                         {"verdict", "no finite bound claimed"}};
   for (auto& p : cell["pairs"]) p["eps_accounted"] = nullptr;
   json bounded = doc["cells"][0];
@@ -70,11 +77,15 @@ TEST(AuditSection, AccountedEpsilonBesideTheClaim) {
   Results results(std::map<std::string, json>{});
   results.add_audit("audit_x", doc);
   const std::string md = dpclust::report::audit_section(results);
-  EXPECT_NE(md.find("| audit_x | dp_dbscan | blobs300 | epsilon=1.0, histogram=naive | add_empty_cell | 1 | unbounded | 0.951 |"),
-            std::string::npos)
+  EXPECT_NE(
+      md.find(
+          "| audit_x | dp_dbscan | blobs300 | epsilon=1.0, histogram=naive | add_empty_cell | 1 | unbounded | 0.951 |"),
+      std::string::npos)
       << md;
-  EXPECT_NE(md.find("| audit_x | dp_dbscan_pairwise | blobs300 | epsilon=1.0, histogram=naive | remove_one | 1 | 39 | 1.87 |"),
-            std::string::npos)
+  EXPECT_NE(
+      md.find(
+          "| audit_x | dp_dbscan_pairwise | blobs300 | epsilon=1.0, histogram=naive | remove_one | 1 | 39 | 1.87 |"),
+      std::string::npos)
       << md;
 }
 

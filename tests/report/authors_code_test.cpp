@@ -19,19 +19,23 @@ namespace {
 
 // A cell as the runner writes it: one record per trial with its "seed", the metric in `part`
 // ("metrics" or "diagnostics") and the aggregate (mean, n) in the matching aggregates block.
-json seeded_cell(const std::string& dataset, const std::string& series, const std::string& metric, const std::vector<std::uint64_t>& seeds,
-                 const std::vector<double>& values, const std::string& part = "metrics") {
+json seeded_cell(const std::string& dataset, const std::string& series, const std::string& metric,
+                 const std::vector<std::uint64_t>& seeds, const std::vector<double>& values,
+                 const std::string& part = "metrics") {
   double sum = 0;
   for (double x : values) sum += x;
   const std::string agg = part == "metrics" ? "aggregates" : "diagnostics_aggregates";
   json c{{"dataset", dataset}, {"series", series}, {"params", {{"epsilon", 1.0}}}, {"trials", json::array()}};
   c[agg] = {{metric, {{"n", values.size()}, {"mean", sum / static_cast<double>(values.size())}, {"ci95", nullptr}}}};
-  for (std::size_t i = 0; i < values.size(); ++i) c["trials"].push_back({{"trial", i}, {"seed", seeds[i]}, {part, {{metric, values[i]}}}});
+  for (std::size_t i = 0; i < values.size(); ++i)
+    c["trials"].push_back({{"trial", i}, {"seed", seeds[i]}, {part, {{metric, values[i]}}}});
   return c;
 }
 
 json experiment(const std::string& name, std::size_t trials) {
-  return {{"experiment", name}, {"trials", trials}, {"cells", json::array()},
+  return {{"experiment", name},
+          {"trials", trials},
+          {"cells", json::array()},
           {"provenance", {{"config_file", "configs/paper/" + name + ".yaml"}, {"runs", json::array()}}}};
 }
 
@@ -44,7 +48,8 @@ std::map<std::string, json> fixture_experiments() {
   dx["cells"].push_back(seeded_cell("moons", "dp_dbscan", "ari", ours, {0.97, 0.98, 0.96}));
   dx["cells"].push_back(seeded_cell("cluto-t7", "dp_dbscan", "ari", ours, {0.40, 0.42, 0.44}));
   json ax = experiment("ax", 3);
-  json moons = seeded_cell("moons", "dp_dbscan", "ari", {2, 0, 1, 3}, {0.992, 0.99, 0.985, 0.0});  // trials out of seed order
+  json moons =
+      seeded_cell("moons", "dp_dbscan", "ari", {2, 0, 1, 3}, {0.992, 0.99, 0.985, 0.0});  // trials out of seed order
   moons["aggregates"]["ami"] = {{"n", 3}, {"mean", 0.46}};
   for (auto& t : moons["trials"]) t["metrics"]["ami"] = 0.46;
   ax["cells"].push_back(moons);
@@ -95,7 +100,8 @@ const PublishedValue& find(const Reference& ref, const std::string& id) {
 
 // The results directory `dpclust run` would leave: OUT/<experiment>/results.json.
 fs::path write_results(const fs::path& dir) {
-  for (const auto& [name, j] : fixture_experiments()) dpclust::testing::write_file(dir / name / "results.json", j.dump(1));
+  for (const auto& [name, j] : fixture_experiments())
+    dpclust::testing::write_file(dir / name / "results.json", j.dump(1));
   return dir;
 }
 
@@ -128,7 +134,7 @@ TEST(AuthorsCode, TableAndValueEntriesAreRead) {
   EXPECT_EQ(moons.authors_code->label, "the authors' own seeds");
   EXPECT_TRUE(moons.authors_code->by_seeds);
   EXPECT_EQ(moons.value_text, "0.99");
-  EXPECT_EQ(find(ref, "t2.ami.moons.dp_dbscan").value_text, "0.50");  // the trailing zero is kept
+  EXPECT_EQ(find(ref, "t2.ami.moons.dp_dbscan").value_text, "0.50");           // the trailing zero is kept
   EXPECT_FALSE(find(ref, "t2.ari.moons.dp_kmeans").authors_code.has_value());  // not in the listed series
   EXPECT_EQ(find(ref, "t2.ari.circles.dp_dbscan").protocol.statistic, SeedStatistic::single);  // overrides apply
   const PublishedValue& kp = find(ref, "kp");
@@ -147,14 +153,21 @@ TEST(AuthorsCode, SchemaErrorsNameTheEntry) {
       for (const auto& p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
     }
   };
-  const std::string table = "tables:\n  - {id: t2, experiment: e, tolerance: 0.1, protocol: {statistic: single}, values: {ari: {circles: {a: 1.0}}},\n";
-  expect_error(table + "     authors_code: {experiment: ax, series: [b]}}\n", {"table 't2'", "authors_code series 'b' is not a series"});
-  expect_error(table + "     authors_code: {experiment: ax, seeds: [0, 1]}}\n", {"table 't2' authors_code", "unknown key 'seeds'"});
+  const std::string table =
+      "tables:\n  - {id: t2, experiment: e, tolerance: 0.1, protocol: {statistic: single}, values: {ari: {circles: {a: "
+      "1.0}}},\n";
+  expect_error(table + "     authors_code: {experiment: ax, series: [b]}}\n",
+               {"table 't2'", "authors_code series 'b' is not a series"});
+  expect_error(table + "     authors_code: {experiment: ax, seeds: [0, 1]}}\n",
+               {"table 't2' authors_code", "unknown key 'seeds'"});
   expect_error(table + "     authors_code: {series: [a]}}\n", {"table 't2'", "authors_code needs 'experiment'"});
-  expect_error(table + "     authors_code: {experiment: ax, compare: exact}}\n", {"'t2'", "compare 'exact' is not one of seeds, tolerance"});
-  expect_error("values:\n  - {id: v1, value: 1.0, tolerance: 0.1, protocol: {statistic: single}, query: {experiment: e, series: a},\n"
-               "     authors_code: {experiment: ax, series: [b]}}\n",
-               {"published value 'v1'", "do not include the value's series 'a'"});
+  expect_error(table + "     authors_code: {experiment: ax, compare: exact}}\n",
+               {"'t2'", "compare 'exact' is not one of seeds, tolerance"});
+  expect_error(
+      "values:\n  - {id: v1, value: 1.0, tolerance: 0.1, protocol: {statistic: single}, query: {experiment: e, series: "
+      "a},\n"
+      "     authors_code: {experiment: ax, series: [b]}}\n",
+      {"published value 'v1'", "do not include the value's series 'a'"});
 }
 
 TEST(AuthorsCode, SeedsAreMatchedByTheTrialRecordsSeed) {
@@ -230,31 +243,42 @@ TEST(AuthorsCode, MarkdownSectionListsEveryValue) {
   const auto section = md.find("\n## The authors' own seeds\n");
   ASSERT_NE(section, std::string::npos) << md;
   EXPECT_LT(section, md.find("\n## Provenance")) << md;
-  EXPECT_NE(md.find("7 values: 2 differ, 2 exact, 1 judged by tolerance: holds, 1 missing seeds, 1 not run."), std::string::npos) << md;
+  EXPECT_NE(md.find("7 values: 2 differ, 2 exact, 1 judged by tolerance: holds, 1 missing seeds, 1 not run."),
+            std::string::npos)
+      << md;
   const std::vector<std::string> rows = {
-      "| p | Table 2 | moons | dp_dbscan | ari | 0.99 | mean of 3 seeds | 0.970 | holds | the authors' own seeds (`ax`) | "
+      "| p | Table 2 | moons | dp_dbscan | ari | 0.99 | mean of 3 seeds | 0.970 | holds | the authors' own seeds "
+      "(`ax`) | "
       "0.989 (mean of seeds 0..2) | 0: 0.990, 1: 0.985, 2: 0.992, 3: 0.000 | exact |",
-      "| p | Table 2 | cluto-t7 | dp_dbscan | ari | 0.52 | mean of 3 seeds | 0.420 | **differs** | the authors' own seeds (`ax`) | "
+      "| p | Table 2 | cluto-t7 | dp_dbscan | ari | 0.52 | mean of 3 seeds | 0.420 | **differs** | the authors' own "
+      "seeds (`ax`) | "
       "0.487 (mean of seeds 0..2) | 0: 0.500, 1: 0.470, 2: 0.490 | **differs by -0.033** |",
-      "| p | Table 2 | blobs | dp_dbscan | ari | 0.81 | mean of 3 seeds | - | not run | the authors' own seeds (`ax`) | - | "
+      "| p | Table 2 | blobs | dp_dbscan | ari | 0.81 | mean of 3 seeds | - | not run | the authors' own seeds (`ax`) "
+      "| - | "
       "0: 0.800, 2: 0.820 | missing seeds 1 |",
-      "| p | Table 2 | circles | dp_dbscan | ari | 0.94 | single run | - | not run | the authors' own seeds (`ax`) | 0.940 (seed 0) | "
+      "| p | Table 2 | circles | dp_dbscan | ari | 0.94 | single run | - | not run | the authors' own seeds (`ax`) | "
+      "0.940 (seed 0) | "
       "0: 0.940, 1: 0.002, 2: 0.001 | exact |",
-      "| p | Table 2 | moons | dp_dbscan | ami | 0.50 | mean of 3 seeds | - | not run | the authors' own seeds (`ax`) | "
+      "| p | Table 2 | moons | dp_dbscan | ami | 0.50 | mean of 3 seeds | - | not run | the authors' own seeds (`ax`) "
+      "| "
       "0.460 (mean of seeds 0..2) | 0: 0.460, 1: 0.460, 2: 0.460, 3: 0.460 | **differs by -0.040** |",
-      "| p | Sec. 7 | ds2 | privthr | kprime | 141.0 | mean of 3 seeds | - | not run | the authors' code options (`wx`) | "
+      "| p | Sec. 7 | ds2 | privthr | kprime | 141.0 | mean of 3 seeds | - | not run | the authors' code options "
+      "(`wx`) | "
       "145.000 (mean of 3 trials) | - | holds |",
-      "| p | Table 2 | moons | dp_dbscan | ari | 0.99 | mean of 3 seeds | 0.970 | holds | the authors' own seeds (`absent_authors`) | - | - | "
+      "| p | Table 2 | moons | dp_dbscan | ari | 0.99 | mean of 3 seeds | 0.970 | holds | the authors' own seeds "
+      "(`absent_authors`) | - | - | "
       "not run (configs/paper/absent_authors.yaml) |",
   };
   for (const auto& row : rows) EXPECT_NE(md.find(row), std::string::npos) << row << "\n" << md;
   EXPECT_EQ(md.find("| dp_kmeans | ari | 0.51"), std::string::npos) << md;  // not covered by authors_code
   EXPECT_NE(md.find("- `wx`: em_repeats is flagged non_private"), std::string::npos) << md;
   // No authors_code anywhere: no section.
-  const Reference plain = load("values:\n  - {id: v, value: 0.5, tolerance: 0.1, protocol: {statistic: single}, "
-                               "query: {experiment: dx, dataset: moons, series: dp_dbscan, metric: ari}}\n",
-                               "acplain");
-  EXPECT_EQ(write_markdown(plain, Results(fixture_experiments()), {}).find("The authors' own seeds"), std::string::npos);
+  const Reference plain = load(
+      "values:\n  - {id: v, value: 0.5, tolerance: 0.1, protocol: {statistic: single}, "
+      "query: {experiment: dx, dataset: moons, series: dp_dbscan, metric: ari}}\n",
+      "acplain");
+  EXPECT_EQ(write_markdown(plain, Results(fixture_experiments()), {}).find("The authors' own seeds"),
+            std::string::npos);
 }
 
 TEST(AuthorsCode, ResultsDirectoryOnDisk) {
@@ -272,7 +296,8 @@ TEST(MinTrialsOption, ParsesIntegersOfAtLeastTwo) {
   EXPECT_EQ(parse_min_trials_for_variance("2"), 2u);
   EXPECT_EQ(parse_min_trials_for_variance("10"), 10u);
   EXPECT_EQ(parse_min_trials_for_variance("1000000"), 1000000u);
-  for (const std::string bad : {"1", "0", "-3", "", "abc", "2.5", "1e3", " 4", "4x", "1000001", "99999999999999999999"}) {
+  for (const std::string bad :
+       {"1", "0", "-3", "", "abc", "2.5", "1e3", " 4", "4x", "1000001", "99999999999999999999"}) {
     try {
       parse_min_trials_for_variance(bad);
       ADD_FAILURE() << "accepted '" << bad << "'";
@@ -289,13 +314,16 @@ TEST(MinTrialsOption, OverridesTheReferenceFileInTheReport) {
   json tx = experiment("tx", 5);
   tx["cells"].push_back(seeded_cell("ramp", "few", "ari", {0, 1, 2, 3, 4}, {0.1, 0.2, 0.3, 0.4, 0.5}));
   const Results results(std::map<std::string, json>{{"tx", tx}});
-  const Reference ref = load("verdicts: {min_trials_for_variance: 10}\npapers: {p: P}\nvalues:\n"
-                             "  - {id: v, paper: p, source: S, value: 0.2, tolerance: 0.01, protocol: {statistic: mean, seeds: 2},\n"
-                             "     query: {experiment: tx, dataset: ramp, series: few, metric: ari}}\n",
-                             "acmin");
+  const Reference ref = load(
+      "verdicts: {min_trials_for_variance: 10}\npapers: {p: P}\nvalues:\n"
+      "  - {id: v, paper: p, source: S, value: 0.2, tolerance: 0.01, protocol: {statistic: mean, seeds: 2},\n"
+      "     query: {experiment: tx, dataset: ramp, series: few, metric: ari}}\n",
+      "acmin");
   std::string md = write_markdown(ref, results, {});
   EXPECT_NE(md.find("With fewer than max(10, 2k) trials"), std::string::npos) << md;
-  EXPECT_NE(md.find("**differs** (too few trials for a variance verdict (n < 10); tolerance verdict)"), std::string::npos) << md;
+  EXPECT_NE(md.find("**differs** (too few trials for a variance verdict (n < 10); tolerance verdict)"),
+            std::string::npos)
+      << md;
   ReportOptions opts;
   opts.min_trials_for_variance = 4;
   md = write_markdown(ref, results, opts);
@@ -307,12 +335,13 @@ TEST(MinTrialsOption, OverridesTheReferenceFileInTheReport) {
 
 TEST(MinTrialsOption, CommandLine) {
   const fs::path bin = dpclust_binary();
-  if (bin.empty() || !fs::exists(bin)) GTEST_SKIP() << "dpclust binary not built at " << bin << " (build the dpclust target)";
+  if (bin.empty() || !fs::exists(bin))
+    GTEST_SKIP() << "dpclust binary not built at " << bin << " (build the dpclust target)";
   const fs::path dir = dpclust::testing::temp_dir("accli");
   write_results(dir / "results");
   const fs::path pub = dpclust::testing::write_file(dir / "pub.yaml", kReference);
-  const std::string base = bin.string() + " report " + (dir / "results").string() + " --published " + pub.string() + " --figures " +
-                           (dir / "nofigures").string() + " --out " + (dir / "REPORT.md").string();
+  const std::string base = bin.string() + " report " + (dir / "results").string() + " --published " + pub.string() +
+                           " --figures " + (dir / "nofigures").string() + " --out " + (dir / "REPORT.md").string();
   for (const std::string bad : {"1", "0", "-2", "abc", "3.5"}) {
     const auto r = dpclust::testing::run_command(base + " --min-trials-for-variance=" + bad);
     EXPECT_EQ(r.code, 2) << bad << ": " << r.output;

@@ -26,13 +26,14 @@ struct Trial {
 };
 
 // A results cell as the runner writes it for a benchmark (role, counterpart, side information, tuning).
-json bench_cell(const std::string& method, std::optional<double> eps, const std::vector<Trial>& trials, const std::string& role,
-                json side = json::array(), json extra_params = json::object(), const std::string& dataset = "ds") {
+json bench_cell(const std::string& method, std::optional<double> eps, const std::vector<Trial>& trials,
+                const std::string& role, json side = json::array(), json extra_params = json::object(),
+                const std::string& dataset = "ds") {
   json params = extra_params;
   if (eps) params["epsilon"] = *eps;
   const bool priv = role != "non_private";
-  json c{{"dataset", dataset}, {"series", method}, {"method", method}, {"params", params}, {"private", priv},
-         {"role", role},       {"trials", json::array()}};
+  json c{{"dataset", dataset}, {"series", method}, {"method", method},       {"params", params},
+         {"private", priv},    {"role", role},     {"trials", json::array()}};
   c["privacy_spent"] = priv ? json{{"measure", "pure"}} : json{{"private", false}};
   if (role == "private") c["counterpart"] = "kmeans";
   if (!side.is_null()) c["side_information"] = side;
@@ -59,9 +60,13 @@ std::vector<Trial> ten(double x, double step = 0.01) {
   return t;
 }
 
-json k_given(int k) { return {{"input", "k"}, {"source", "public"}, {"value", k}, {"how", "given in the config"}, {"params", {"k"}}}; }
+json k_given(int k) {
+  return {{"input", "k"}, {"source", "public"}, {"value", k}, {"how", "given in the config"}, {"params", {"k"}}};
+}
 json bounds_public() { return {{"input", "bounds"}, {"source", "public"}, {"how", "a box given in the config"}}; }
-json bounds_from_data() { return {{"input", "bounds"}, {"source", "data"}, {"how", "the data's bounding box (bounds: data, flagged)"}}; }
+json bounds_from_data() {
+  return {{"input", "bounds"}, {"source", "data"}, {"how", "the data's bounding box (bounds: data, flagged)"}};
+}
 
 const ComparisonRow& row_of(const ComparisonTable& t, const std::string& label) {
   for (const auto& r : t.rows)
@@ -81,7 +86,8 @@ json benchmark_results() {
   json b = bench_cell("dp_b", 1.0, ten(0.45), "private", json::array({bounds_from_data(), k_given(3)}), {{"k", 3}});
   b["tuning"] = {{"oracle", true}, {"search", "none"}, {"reasons", {"bounds: the data's bounding box"}}};
   c.push_back(b);
-  c.push_back(bench_cell("dp_c", 1.0, ten(0.9, 0.001), "private", json::array({bounds_public(), k_given(3)}), {{"k", 3}}));
+  c.push_back(
+      bench_cell("dp_c", 1.0, ten(0.9, 0.001), "private", json::array({bounds_public(), k_given(3)}), {{"k", 3}}));
   c.push_back(bench_cell("kmeans", std::nullopt, values({0.6, 0.6, 0.6}), "non_private", nullptr, {{"k", 4}}));
   c.push_back(bench_cell("kmeans", std::nullopt, values({0.95, 0.95, 0.97}), "non_private", nullptr, {{"k", 3}}));
   c.push_back(bench_cell("uniform_centres", std::nullopt, ten(0.45), "trivial_baseline",
@@ -184,7 +190,8 @@ TEST(BenchmarkComparison, PrivateMethodNotBeatingTheBaselineIsFlagged) {
   const std::string md = comparison_table_markdown(t);
   EXPECT_NE(md.find("1 of 3 private cells beat it"), std::string::npos) << md;
   // The flag is on dp_a's and dp_b's cells, not on dp_c's.
-  for (const auto& [label, flagged] : std::vector<std::pair<std::string, bool>>{{"| dp_a", true}, {"| dp_b", true}, {"| dp_c", false}}) {
+  for (const auto& [label, flagged] :
+       std::vector<std::pair<std::string, bool>>{{"| dp_a", true}, {"| dp_b", true}, {"| dp_c", false}}) {
     const auto at = md.find(label);
     ASSERT_NE(at, std::string::npos);
     const std::string line = md.substr(at, md.find('\n', at) - at);
@@ -223,7 +230,9 @@ TEST(BenchmarkComparison, RowsGivenOtherSideInformationAreMarked) {
   EXPECT_TRUE(row_of(t, "dp_a").oracle.empty());
   const std::string md = comparison_table_markdown(t);
   EXPECT_NE(md.find("| dp_b ° ◇ |"), std::string::npos) << md;
-  EXPECT_NE(md.find("- bounds: given (a box given in the config) (dp_a, dp_c, uniform_centres); taken from the data"), std::string::npos) << md;
+  EXPECT_NE(md.find("- bounds: given (a box given in the config) (dp_a, dp_c, uniform_centres); taken from the data"),
+            std::string::npos)
+      << md;
   EXPECT_NE(md.find("- dp_b: bounds: the data's bounding box"), std::string::npos) << md;
 }
 
@@ -232,9 +241,10 @@ TEST(BenchmarkComparison, WithoutAMajorityEveryRowOfTheInputIsMarked) {
   // about the data either, so both are "not given"); no group is the largest: both rows are marked.
   json r{{"experiment", "bench"}, {"cells", json::array()}};
   r["cells"].push_back(bench_cell("dp_a", 1.0, values({0.5, 0.6}), "private", json::array({k_given(3)})));
-  r["cells"].push_back(bench_cell("dp_m", 1.0, values({0.5, 0.6}), "private",
-                                  json::array({{{"input", "k"}, {"source", "none"}, {"how", "chooses its leaves itself"}},
-                                               {{"input", "n"}, {"source", "private"}, {"how", "a noisy count"}}})));
+  r["cells"].push_back(
+      bench_cell("dp_m", 1.0, values({0.5, 0.6}), "private",
+                 json::array({{{"input", "k"}, {"source", "none"}, {"how", "chooses its leaves itself"}},
+                              {{"input", "n"}, {"source", "private"}, {"how", "a noisy count"}}})));
   const auto t = compare_methods("bench", r)[0];
   ASSERT_EQ(t.side_differences.size(), 1u);  // n: "not given" for both (estimated privately = no information)
   EXPECT_EQ(t.side_differences[0].input, "k");
@@ -275,7 +285,8 @@ TEST(WinRegions, BestOnlyWhereSignificantlyBest) {
 
 TEST(WinRegions, LowerIsBetterAndTablesPerFamilyOverN) {
   json r{{"experiment", "bench"}, {"cells", json::array()}};
-  r["datasets"] = {{"small", {{"n", 1000}, {"d", 2}, {"family", "gmix"}}}, {"large", {{"n", 10000}, {"d", 2}, {"family", "gmix"}}}};
+  r["datasets"] = {{"small", {{"n", 1000}, {"d", 2}, {"family", "gmix"}}},
+                   {"large", {{"n", 10000}, {"d", 2}, {"family", "gmix"}}}};
   auto cost = [](const std::string& m, const std::string& ds, std::initializer_list<double> v) {
     json cell = bench_cell(m, 1.0, values({}), "private", json::array(), json::object(), ds);
     cell["trials"] = json::array();

@@ -22,11 +22,13 @@ using json = nlohmann::json;
 namespace {
 
 // A results cell as the runner writes it (the fields the comparison reads).
-json make_cell(const std::string& dataset, const std::string& series, std::optional<double> eps, const std::string& metric,
-               const std::vector<double>& values, bool priv = true, const std::string& measure = "pure", json extra = json::object()) {
+json make_cell(const std::string& dataset, const std::string& series, std::optional<double> eps,
+               const std::string& metric, const std::vector<double>& values, bool priv = true,
+               const std::string& measure = "pure", json extra = json::object()) {
   json params = extra;
   if (eps) params["epsilon"] = *eps;
-  json c{{"dataset", dataset}, {"series", series}, {"method", series}, {"params", params}, {"private", priv}, {"trials", json::array()}};
+  json c{{"dataset", dataset}, {"series", series}, {"method", series},
+         {"params", params},   {"private", priv},  {"trials", json::array()}};
   c["privacy_spent"] = priv ? json{{"measure", measure}} : json{{"private", false}};
   double sum = 0;
   for (std::size_t i = 0; i < values.size(); ++i) {
@@ -98,7 +100,9 @@ TEST(ComparisonStats, RangesAgreeWithThePlots) {
   for (auto it = std::sregex_iterator(table.begin(), table.end(), entry); it != std::sregex_iterator(); ++it, ++n) {
     const std::string metric = (*it)[1];
     const MetricTraits t = metric_traits(metric);
-    const auto bound = [](const std::string& s) { return s == "None" ? std::optional<double>() : std::optional<double>(std::stod(s)); };
+    const auto bound = [](const std::string& s) {
+      return s == "None" ? std::optional<double>() : std::optional<double>(std::stod(s));
+    };
     EXPECT_EQ(t.lo, bound((*it)[2])) << metric;
     EXPECT_EQ(t.hi, bound((*it)[3])) << metric;
   }
@@ -118,8 +122,11 @@ class ComparisonFixture : public ::testing::Test {
     c.push_back(make_cell("ds", "nd_laplace", 2.0, "ari", {0.40, 0.45}, true, "local", {{"radius", 0.5}}));
     c.push_back(make_cell("ds", "kmeans", std::nullopt, "ari", {0.90, 0.90, 0.90}, false));
     c.push_back(make_cell("ds", "dbscan", std::nullopt, "ari", {0.70, 0.72, 0.74}, false));
-    r["skipped_cells"] = json::array({{{"dataset", "ds"}, {"series", "dp_c"}, {"params", {{"epsilon", 2.0}}},
-                                       {"reason", "needs 3^13 cells"}, {"fix", "select at most 12 columns"}}});
+    r["skipped_cells"] = json::array({{{"dataset", "ds"},
+                                       {"series", "dp_c"},
+                                       {"params", {{"epsilon", 2.0}}},
+                                       {"reason", "needs 3^13 cells"},
+                                       {"fix", "select at most 12 columns"}}});
     return r;
   }
 };
@@ -172,7 +179,7 @@ TEST_F(ComparisonFixture, LocalMethodsHaveTheirOwnTable) {
   ASSERT_EQ(l.columns.size(), 2u);  // local eps 2, and the references' column
   EXPECT_EQ(l.columns[0], 2.0);
   EXPECT_EQ(l.radii, std::vector<double>{0.5});
-  EXPECT_EQ(l.rows.size(), 3u);  // nd_laplace, kmeans, dbscan
+  EXPECT_EQ(l.rows.size(), 3u);                                            // nd_laplace, kmeans, dbscan
   for (const auto& r : tables[0].rows) EXPECT_NE(r.series, "nd_laplace");  // never on the central axis
 }
 
@@ -189,8 +196,10 @@ TEST_F(ComparisonFixture, LowerIsBetterPicksTheSmallest) {
 
 TEST_F(ComparisonFixture, RowsOfOneSeriesAreToldApartByTheirParameters) {
   json r{{"cells", json::array()}};
-  r["cells"].push_back(make_cell("ds", "dp_dbscan", 1.0, "ari", {0.5, 0.6}, true, "pure", {{"eta", 2}, {"alpha", 0.3}}));
-  r["cells"].push_back(make_cell("ds", "dp_dbscan", 1.0, "ari", {0.7, 0.8}, true, "pure", {{"eta", 4}, {"alpha", 0.3}}));
+  r["cells"].push_back(
+      make_cell("ds", "dp_dbscan", 1.0, "ari", {0.5, 0.6}, true, "pure", {{"eta", 2}, {"alpha", 0.3}}));
+  r["cells"].push_back(
+      make_cell("ds", "dp_dbscan", 1.0, "ari", {0.7, 0.8}, true, "pure", {{"eta", 4}, {"alpha", 0.3}}));
   const auto t = compare_methods("e", r);
   ASSERT_EQ(t[0].rows.size(), 2u);
   EXPECT_EQ(t[0].rows[0].label, "dp_dbscan (eta=2)");
@@ -208,7 +217,8 @@ TEST_F(ComparisonFixture, Markdown) {
   EXPECT_NE(md.find("skipped (S1)"), std::string::npos) << md;
   EXPECT_NE(md.find("- S1: needs 3^13 cells (fix: select at most 12 columns)"), std::string::npos) << md;
   EXPECT_EQ(md.find("skipped: needs"), std::string::npos) << md;
-  EXPECT_NE(md.find("| kmeans *(reference)* |  |  | **0.900** [0.900, 0.900] · mean 0.900 (3) |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| kmeans *(reference)* |  |  | **0.900** [0.900, 0.900] · mean 0.900 (3) |"), std::string::npos)
+      << md;
   EXPECT_NE(md.find("3 tests against the column's best median"), std::string::npos) << md;
   const std::string local = comparison_table_markdown(tables[1]);
   EXPECT_NE(local.find("local ε = 2"), std::string::npos) << local;
@@ -249,7 +259,8 @@ TEST_F(ComparisonFixture, OwnSweepReportOpensWithTheComparison) {
   doc["trials"] = 3;
   const std::string md = write_markdown(ref, Results(std::map<std::string, json>{{"mine", doc}}), {}, &sum);
   EXPECT_EQ(md.rfind("# dpclust report\n", 0), 0u) << md.substr(0, 200);
-  const std::size_t comparison = md.find("## Comparison of methods"), papers = md.find("## The papers' published values");
+  const std::size_t comparison = md.find("## Comparison of methods"),
+                    papers = md.find("## The papers' published values");
   ASSERT_NE(comparison, std::string::npos);
   ASSERT_NE(papers, std::string::npos);
   EXPECT_LT(comparison, papers);
@@ -261,12 +272,17 @@ TEST_F(ComparisonFixture, OwnSweepReportOpensWithTheComparison) {
 TEST_F(ComparisonFixture, ExperimentWithNoCellRunSaysWhy) {
   json doc{{"cells", json::array()}, {"skipped_cells", json::array()}};
   for (const char* series : {"kmeans", "dbscan"})
-    doc["skipped_cells"].push_back({{"dataset", "labor"}, {"series", series}, {"params", json::object()},
-                                    {"reason", "56 of 57 rows have a missing value"}, {"fix", "set `missing: drop`"}});
+    doc["skipped_cells"].push_back({{"dataset", "labor"},
+                                    {"series", series},
+                                    {"params", json::object()},
+                                    {"reason", "56 of 57 rows have a missing value"},
+                                    {"fix", "set `missing: drop`"}});
   const std::string md = comparison_section(Results(std::map<std::string, json>{{"labor_sweep", doc}}), {});
   EXPECT_NE(md.find("### labor_sweep"), std::string::npos) << md;
   EXPECT_NE(md.find("No cell ran: all 2 were skipped."), std::string::npos) << md;
-  EXPECT_NE(md.find("- 56 of 57 rows have a missing value (fix: set `missing: drop`) (kmeans, dbscan)"), std::string::npos) << md;
+  EXPECT_NE(md.find("- 56 of 57 rows have a missing value (fix: set `missing: drop`) (kmeans, dbscan)"),
+            std::string::npos)
+      << md;
 }
 
 TEST_F(ComparisonFixture, SectionFoldsPaperExperimentsOnly) {
@@ -289,7 +305,8 @@ TEST_F(ComparisonFixture, SectionFoldsPaperExperimentsOnly) {
   const std::string md2 = comparison_section(Results(std::map<std::string, json>{{"figures_x", fig}}), {});
   EXPECT_NE(md2.find("<details>"), std::string::npos);
   // An experiment without cells gives no section at all.
-  EXPECT_EQ(comparison_section(Results(std::map<std::string, json>{{"empty", json{{"cells", json::array()}}}}), {}), "");
+  EXPECT_EQ(comparison_section(Results(std::map<std::string, json>{{"empty", json{{"cells", json::array()}}}}), {}),
+            "");
 }
 
 // The median's distribution-free interval: order statistics [x_(k), x_(n+1-k)], k the largest with
@@ -350,8 +367,10 @@ TEST(ComparisonStats, RankSumTestExactAndAsymptotic) {
 // A wild trial does not decide the ranking: the median ranks, the mean is shown beside it.
 TEST_F(ComparisonFixture, OneWildTrialDoesNotWinOrLose) {
   json r{{"cells", json::array()}};
-  r["cells"].push_back(make_cell("ds", "steady", 0.1, "normalized_kmeans_cost", {1.9, 2.0, 2.1, 2.0, 1.95, 2.05, 2.0, 2.02, 1.98, 2.01}));
-  r["cells"].push_back(make_cell("ds", "wild", 0.1, "normalized_kmeans_cost", {1.2, 1.3, 1.25, 1.22, 1.28, 1.3, 1.21, 1.27, 1.24, 9369525.0}));
+  r["cells"].push_back(make_cell("ds", "steady", 0.1, "normalized_kmeans_cost",
+                                 {1.9, 2.0, 2.1, 2.0, 1.95, 2.05, 2.0, 2.02, 1.98, 2.01}));
+  r["cells"].push_back(make_cell("ds", "wild", 0.1, "normalized_kmeans_cost",
+                                 {1.2, 1.3, 1.25, 1.22, 1.28, 1.3, 1.21, 1.27, 1.24, 9369525.0}));
   const auto t = compare_methods("e", r);
   ASSERT_EQ(t.size(), 1u);
   const auto& wild = *row(t[0], "wild").cells[0];
@@ -369,7 +388,8 @@ TEST_F(ComparisonFixture, CellWithFewerThanHalfValidIsNotRanked) {
   json one = make_cell("ds", "dp_kmeans", 2.0, "silhouette", {0.094});
   for (int i = 1; i < 10; ++i) one["trials"].push_back({{"trial", i}, {"metrics", {{"silhouette", nullptr}}}});
   r["cells"].push_back(one);
-  r["cells"].push_back(make_cell("ds", "dpm", 2.0, "silhouette", {0.05, 0.06, 0.04, 0.05, 0.07, 0.05, 0.06, 0.05, 0.04, 0.05}));
+  r["cells"].push_back(
+      make_cell("ds", "dpm", 2.0, "silhouette", {0.05, 0.06, 0.04, 0.05, 0.07, 0.05, 0.06, 0.05, 0.04, 0.05}));
   const auto t = compare_methods("e", r);
   ASSERT_EQ(t.size(), 1u);
   const auto& c = *row(t[0], "dp_kmeans").cells[0];
@@ -380,7 +400,9 @@ TEST_F(ComparisonFixture, CellWithFewerThanHalfValidIsNotRanked) {
   EXPECT_TRUE(row(t[0], "dpm").cells[0]->best);
   EXPECT_EQ(t[0].unranked_cells, 1u);
   const std::string md = comparison_table_markdown(t[0]);
-  EXPECT_NE(md.find("0.094 [-] · mean 0.094 (1 of 10), not ranked (fewer than half of the trials valid)"), std::string::npos) << md;
+  EXPECT_NE(md.find("0.094 [-] · mean 0.094 (1 of 10), not ranked (fewer than half of the trials valid)"),
+            std::string::npos)
+      << md;
   EXPECT_NE(md.find("fail 90%"), std::string::npos) << md;
 }
 
@@ -406,7 +428,8 @@ TEST_F(ComparisonFixture, RowWorseWithMoreEpsilonIsMarked) {
   EXPECT_TRUE(row(t[0], "eugkm").declines.empty());
   const std::string md = comparison_table_markdown(t[0]);
   EXPECT_NE(md.find("| dp_dbscan ⤓ |"), std::string::npos) << md;
-  EXPECT_NE(md.find("- dp_dbscan: ε = 1 (median 0.21"), std::string::npos) << md;  // 0.2145 and 0.7845: the medians shown
+  EXPECT_NE(md.find("- dp_dbscan: ε = 1 (median 0.21"), std::string::npos)
+      << md;  // 0.2145 and 0.7845: the medians shown
   EXPECT_NE(md.find(") worse than ε = 0.2 (0.78"), std::string::npos) << md;
   EXPECT_NE(md.find("), p < 0.001"), std::string::npos) << md;
 }
@@ -414,7 +437,8 @@ TEST_F(ComparisonFixture, RowWorseWithMoreEpsilonIsMarked) {
 // The (eps, delta) rows of a table at different deltas: flagged above the table; one delta: nothing said.
 TEST_F(ComparisonFixture, DeltaThatDiffersBetweenRowsIsFlagged) {
   auto with_delta = [](json c, double delta) {
-    c["side_information"] = json::array({{{"input", "delta"}, {"source", "public"}, {"value", delta}, {"how", "given in the config"}}});
+    c["side_information"] =
+        json::array({{{"input", "delta"}, {"source", "public"}, {"value", delta}, {"how", "given in the config"}}});
     return c;
   };
   json r{{"cells", json::array()}};
@@ -422,7 +446,8 @@ TEST_F(ComparisonFixture, DeltaThatDiffersBetweenRowsIsFlagged) {
   r["cells"].push_back(with_delta(make_cell("ds", "dpm", 1.0, "ari", {0.6, 0.7}), 1e-5));
   const auto t = compare_methods("e", r);
   ASSERT_EQ(t[0].delta_groups.size(), 2u);
-  EXPECT_NE(comparison_table_markdown(t[0]).find("**δ differs between the (ε, δ) rows of this table:** δ = 1e-06 (lsh_clustering); δ = 1e-05 (dpm)"),
+  EXPECT_NE(comparison_table_markdown(t[0]).find(
+                "**δ differs between the (ε, δ) rows of this table:** δ = 1e-06 (lsh_clustering); δ = 1e-05 (dpm)"),
             std::string::npos);
   json same{{"cells", json::array()}};
   same["cells"].push_back(with_delta(make_cell("ds", "lsh_clustering", 1.0, "ari", {0.7, 0.8}), 1e-6));
@@ -440,20 +465,25 @@ TEST_F(ComparisonFixture, TablesAsCsvAndLatex) {
   std::istringstream lines(csv);
   std::string header, line;
   std::getline(lines, header);
-  EXPECT_EQ(header.rfind("experiment,dataset,metric,direction,axis,series,label,role,epsilon,trials,valid,ranked,median,median_lo,median_hi,", 0), 0u)
+  EXPECT_EQ(header.rfind("experiment,dataset,metric,direction,axis,series,label,role,epsilon,trials,valid,ranked,"
+                         "median,median_lo,median_hi,",
+                         0),
+            0u)
       << header;
   std::size_t n = 0;
   bool found = false;
   while (std::getline(lines, line)) {
     ++n;
-    if (line.rfind("mine,ds,ari,higher is better,central,dp_b,dp_b,private,0.5,3,3,true,0.55000000000000004,0.5,0.59999999999999998,", 0) == 0)
+    if (line.rfind("mine,ds,ari,higher is "
+                   "better,central,dp_b,dp_b,private,0.5,3,3,true,0.55000000000000004,0.5,0.59999999999999998,",
+                   0) == 0)
       found = true;
   }
   EXPECT_TRUE(found) << csv;
   EXPECT_EQ(n, 10u);  // central: dp_a x2, dp_b x2, dp_c (skipped), kmeans, dbscan; local: nd_laplace, kmeans, dbscan
   const std::string tex = comparison_latex({&tables[0], &tables[1]});
-  for (const char* part : {"\\toprule", "\\midrule", "\\bottomrule", "\\textbf{0.550}", "nd\\_laplace", "\\label{tab:mine:ds:ari}",
-                           "$\\varepsilon = 0.5$", "local $\\varepsilon = 2$"})
+  for (const char* part : {"\\toprule", "\\midrule", "\\bottomrule", "\\textbf{0.550}", "nd\\_laplace",
+                           "\\label{tab:mine:ds:ari}", "$\\varepsilon = 0.5$", "local $\\varepsilon = 2$"})
     EXPECT_NE(tex.find(part), std::string::npos) << part << "\n" << tex;
   EXPECT_EQ(tex.find("$$"), std::string::npos) << tex;  // a cell's marks in one superscript, never display math
   const auto dir = std::filesystem::temp_directory_path() / "dpclust_tables_test";
@@ -469,7 +499,8 @@ TEST_F(ComparisonFixture, TablesAsCsvAndLatex) {
 // Papers none of whose values the results cover: one line naming them all, no section of "not run" rows each.
 TEST(ReportPapers, PapersWithoutResultsAreOneLine) {
   const Reference ref = load_reference(std::filesystem::path(DPCLUST_TEST_SOURCE_DIR) / "reference" / "published.yaml");
-  const Results res(std::filesystem::path(DPCLUST_TEST_SOURCE_DIR) / "tests" / "fixtures" / "results");  // DP-DBSCAN's only
+  const Results res(std::filesystem::path(DPCLUST_TEST_SOURCE_DIR) / "tests" / "fixtures" /
+                    "results");  // DP-DBSCAN's only
   const std::string md = write_markdown(ref, res, ReportOptions{});
   EXPECT_NE(md.find("## Papers without results\n\nNot run here"), std::string::npos);
   const auto pos = md.find("## Papers without results");
@@ -477,7 +508,8 @@ TEST(ReportPapers, PapersWithoutResultsAreOneLine) {
   EXPECT_NE(line.find("DPM"), std::string::npos) << line;
   EXPECT_NE(line.find("DRBT"), std::string::npos) << line;
   EXPECT_EQ(md.find("\n## " + ref.papers.at("dpm") + "\n"), std::string::npos);  // no section of its own
-  EXPECT_NE(md.find("\n## " + ref.papers.at("dpdbscan") + "\n"), std::string::npos);  // the paper with results keeps its
+  EXPECT_NE(md.find("\n## " + ref.papers.at("dpdbscan") + "\n"),
+            std::string::npos);  // the paper with results keeps its
 }
 
 // A LaTeX cell with several marks puts them in one superscript: "$^{\dagger}$$^{\ddagger}$" would open display math.

@@ -46,7 +46,9 @@ TEST(ReportLayering, ValueJudgedWithoutRendering) {
                {"series", "privthr"},
                {"params", {{"epsilon", 0.5}}},
                {"aggregates", {{"f_measure", {{"mean", 0.8}, {"n", 3}}}}},
-               {"trials", json::array({{{"metrics", {{"f_measure", 0.7}}}}, {{"metrics", {{"f_measure", 0.8}}}}, {{"metrics", {{"f_measure", 0.9}}}}})}};
+               {"trials", json::array({{{"metrics", {{"f_measure", 0.7}}}},
+                                       {{"metrics", {{"f_measure", 0.8}}}},
+                                       {{"metrics", {{"f_measure", 0.9}}}}})}};
   Results results(std::map<std::string, json>{{"exp", json{{"cells", json::array({cell})}}}});
   PublishedValue v;
   v.value = 0.82;

@@ -36,12 +36,18 @@ std::string lower_case(std::string s) {
 }
 
 // A cell with one metric per trial, as the runner writes it.
-json rows_trial_cell(const std::string& dataset, const std::string& series, const std::string& metric, const std::vector<double>& values) {
+json rows_trial_cell(const std::string& dataset, const std::string& series, const std::string& metric,
+                     const std::vector<double>& values) {
   double sum = 0;
   for (double x : values) sum += x;
-  json c{{"dataset", dataset}, {"series", series}, {"params", json::object()}, {"trials", json::array()},
-         {"aggregates", {{metric, {{"n", values.size()}, {"mean", sum / static_cast<double>(values.size())}, {"ci95", nullptr}}}}}};
-  for (std::size_t i = 0; i < values.size(); ++i) c["trials"].push_back({{"trial", i}, {"metrics", {{metric, values[i]}}}});
+  json c{{"dataset", dataset},
+         {"series", series},
+         {"params", json::object()},
+         {"trials", json::array()},
+         {"aggregates",
+          {{metric, {{"n", values.size()}, {"mean", sum / static_cast<double>(values.size())}, {"ci95", nullptr}}}}}};
+  for (std::size_t i = 0; i < values.size(); ++i)
+    c["trials"].push_back({{"trial", i}, {"metrics", {{metric, values[i]}}}});
   return c;
 }
 
@@ -102,8 +108,12 @@ tables:
 
   // The rows as the report prints them.
   const std::string md = write_markdown(ref, Results(std::map<std::string, json>{}), {});
-  EXPECT_NE(md.find("| Table 12 | chess d_o = 37, d_r = 34, RP1, orthonormal | mean of 5 seeds | 0.000 |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| Table 18 | mushroom d_o = 23, d_r = 15, RP2, k = 2 | mean of 10 seeds | 0.974 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| Table 12 | chess d_o = 37, d_r = 34, RP1, orthonormal | mean of 5 seeds | 0.000 |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| Table 18 | mushroom d_o = 23, d_r = 15, RP2, k = 2 | mean of 10 seeds | 0.974 |"),
+            std::string::npos)
+      << md;
 }
 
 TEST(ReferenceRows, PerDatasetSourceAndSettingMustNameEveryDataset) {
@@ -115,7 +125,8 @@ TEST(ReferenceRows, PerDatasetSourceAndSettingMustNameEveryDataset) {
     }
     return "accepted";
   };
-  const std::string head = "tables:\n  - {id: of, experiment: e, tolerance: 0.05, protocol: {statistic: single},\n     ";
+  const std::string head =
+      "tables:\n  - {id: of, experiment: e, tolerance: 0.05, protocol: {statistic: single},\n     ";
   const std::string values = ", values: {of: {chess: {rp2: 0.805}, mushroom: {rp2: 0.974}, pumsb: {rp2: null}}}}\n";
   std::string e = error_of(head + "source: {chess: \"Table 17\"}" + values);
   EXPECT_NE(e.find("pub.yaml:3"), std::string::npos) << e;
@@ -163,11 +174,13 @@ TEST(ReferenceRows, PrintedReasonsNeverPointAtTheTracker) {
   std::string found;
   const auto check = [&](const std::string& id, const char* field, const std::string& text) {
     const std::string t = lower_case(text);
-    if (t.find("issue ") != std::string::npos || t.find("issues/") != std::string::npos) found += "\n  " + id + " " + field + ": " + text;
+    if (t.find("issue ") != std::string::npos || t.find("issues/") != std::string::npos)
+      found += "\n  " + id + " " + field + ": " + text;
   };
   const auto check_see = [&](const std::string& id, const std::string& see) {
     check(id, "see", see);
-    if (!see.empty() && see.rfind("docs/", 0) != 0 && see.rfind("configs/", 0) != 0) found += "\n  " + id + " see outside docs/ and configs/: " + see;
+    if (!see.empty() && see.rfind("docs/", 0) != 0 && see.rfind("configs/", 0) != 0)
+      found += "\n  " + id + " see outside docs/ and configs/: " + see;
   };
   for (const auto& v : ref.values) {
     check(v.id, "reason", v.reason);
@@ -207,31 +220,41 @@ values:
      query: {experiment: bx, dataset: narrow, series: a, metric: ari}}
 )");
   const Results results = band_fixture();
-  const auto text = [&](const std::string& id) { return value_verdict_text(evaluate(value_by_id(ref, id), results, ref.verdicts)); };
+  const auto text = [&](const std::string& id) {
+    return value_verdict_text(evaluate(value_by_id(ref, id), results, ref.verdicts));
+  };
   EXPECT_EQ(text("low"), "holds (within tolerance; the published value lies outside our k-seed band, percentile 0.0)");
-  EXPECT_EQ(text("high"), "holds (within tolerance; the published value lies outside our k-seed band, percentile 100.0)");
-  EXPECT_EQ(text("wide"), "*within seed variance* (outside tolerance; the published value lies inside our k-seed band, percentile 79.2)");
+  EXPECT_EQ(text("high"),
+            "holds (within tolerance; the published value lies outside our k-seed band, percentile 100.0)");
+  EXPECT_EQ(
+      text("wide"),
+      "*within seed variance* (outside tolerance; the published value lies inside our k-seed band, percentile 79.2)");
   EXPECT_EQ(text("rounded"), "holds");
   EXPECT_EQ(text("agree_holds"), "holds");
   EXPECT_EQ(text("agree_differs"), "**differs**");
   EXPECT_EQ(text("no_band"), "holds");
-  EXPECT_EQ(evaluate(value_by_id(ref, "low"), results, ref.verdicts).disagreement, BandDisagreement::holds_outside_band);
-  EXPECT_EQ(evaluate(value_by_id(ref, "wide"), results, ref.verdicts).disagreement, BandDisagreement::differs_inside_band);
+  EXPECT_EQ(evaluate(value_by_id(ref, "low"), results, ref.verdicts).disagreement,
+            BandDisagreement::holds_outside_band);
+  EXPECT_EQ(evaluate(value_by_id(ref, "wide"), results, ref.verdicts).disagreement,
+            BandDisagreement::differs_inside_band);
   EXPECT_EQ(evaluate(value_by_id(ref, "agree_differs"), results, ref.verdicts).disagreement, BandDisagreement::none);
 
   ReportSummary sum;
   const std::string md = write_markdown(ref, results, {}, &sum);
   EXPECT_EQ(sum.holds_outside_band, 2u);
-  EXPECT_NE(md.find("| holds | within seed variance | differs | not run | tolerance alone: holds / differs | holds, outside the k-seed band |"),
+  EXPECT_NE(md.find("| holds | within seed variance | differs | not run | tolerance alone: holds / differs | holds, "
+                    "outside the k-seed band |"),
             std::string::npos)
       << md;
   EXPECT_NE(md.find("| published values | 5 | 1 | 1 | 0 | 5 / 2 | 2 |"), std::string::npos) << md;
   EXPECT_NE(md.find("| claims | 0 | 0 | 0 | 0 | 0 / 0 | - |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| T | low | mean of 3 seeds | 0.480 | 0.509 | - | 20 | 0.05 | holds | [0.503, 0.516] | 0.0 | holds (within tolerance; the "
+  EXPECT_NE(md.find("| T | low | mean of 3 seeds | 0.480 | 0.509 | - | 20 | 0.05 | holds | [0.503, 0.516] | 0.0 | "
+                    "holds (within tolerance; the "
                     "published value lies outside our k-seed band, percentile 0.0) |"),
             std::string::npos)
       << md;
-  EXPECT_NE(md.find("| T | agree holds | mean of 3 seeds | 0.470 | 0.475 | - | 20 | 0.05 | holds | [0.167, 0.783] | 50.0 | holds |"),
+  EXPECT_NE(md.find("| T | agree holds | mean of 3 seeds | 0.470 | 0.475 | - | 20 | 0.05 | holds | [0.167, 0.783] | "
+                    "50.0 | holds |"),
             std::string::npos)
       << md;
 }

@@ -16,7 +16,10 @@ json cell(const std::string& dataset, const std::string& series, double eps, con
           std::vector<double> ci = {}) {
   json agg{{"n", 3}, {"mean", mean}};
   agg["ci95"] = ci.empty() ? json(nullptr) : json(ci);
-  return {{"dataset", dataset}, {"series", series}, {"params", {{"epsilon", eps}, {"alpha", 0.2}}}, {"aggregates", {{metric, agg}}},
+  return {{"dataset", dataset},
+          {"series", series},
+          {"params", {{"epsilon", eps}, {"alpha", 0.2}}},
+          {"aggregates", {{metric, agg}}},
           {"diagnostics_aggregates", {{"kprime", {{"n", 3}, {"mean", 141.0}}}}}};
 }
 
@@ -42,12 +45,16 @@ PublishedValue value(double published, double tol, bool rel, Query q) {
 }
 
 // A cell with per-trial values (metrics and timing), as the runner writes it.
-json trial_cell(const std::string& dataset, const std::string& series, double eps, const std::string& metric, const std::vector<double>& values,
-                const std::vector<double>& seconds = {}) {
+json trial_cell(const std::string& dataset, const std::string& series, double eps, const std::string& metric,
+                const std::vector<double>& values, const std::vector<double>& seconds = {}) {
   double sum = 0;
   for (double x : values) sum += x;
-  json c{{"dataset", dataset}, {"series", series}, {"params", {{"epsilon", eps}}}, {"trials", json::array()},
-         {"aggregates", {{metric, {{"n", values.size()}, {"mean", sum / static_cast<double>(values.size())}, {"ci95", nullptr}}}}}};
+  json c{{"dataset", dataset},
+         {"series", series},
+         {"params", {{"epsilon", eps}}},
+         {"trials", json::array()},
+         {"aggregates",
+          {{metric, {{"n", values.size()}, {"mean", sum / static_cast<double>(values.size())}, {"ci95", nullptr}}}}}};
   for (std::size_t i = 0; i < values.size(); ++i) {
     json t{{"trial", i}, {"metrics", {{metric, values[i]}}}};
     if (i < seconds.size()) t["timing"] = {{"method_seconds", seconds[i]}, {"metrics_seconds", 0.0}};
@@ -55,7 +62,8 @@ json trial_cell(const std::string& dataset, const std::string& series, double ep
   }
   double secs = 0;
   for (double x : seconds) secs += x;
-  if (!seconds.empty()) c["timing"] = {{"method_seconds", {{"n", seconds.size()}, {"mean", secs / static_cast<double>(seconds.size())}}}};
+  if (!seconds.empty())
+    c["timing"] = {{"method_seconds", {{"n", seconds.size()}, {"mean", secs / static_cast<double>(seconds.size())}}}};
   return c;
 }
 
@@ -75,7 +83,9 @@ std::vector<double> ramp() {
 }
 
 Results trial_fixture() {
-  json exp{{"experiment", "tx"}, {"trials", 30}, {"cells", json::array()},
+  json exp{{"experiment", "tx"},
+           {"trials", 30},
+           {"cells", json::array()},
            {"provenance", {{"runs", json::array({json{{"host", "h"}, {"threads", 1}, {"wall_seconds", 1.0}}})}}}};
   exp["cells"].push_back(trial_cell("circles", "dp_dbscan", 1.0, "ari", circles_like()));
   exp["cells"].push_back(trial_cell("ramp", "a", 1.0, "ari", ramp()));
@@ -93,11 +103,11 @@ Protocol mean_of(std::size_t k) { return {SeedStatistic::mean, k, ""}; }
 }  // namespace
 
 TEST(Verdict, AbsoluteAndRelativeTolerances) {
-  EXPECT_EQ(judge(0.98, 0.02, false, 0.998), Verdict::holds);   // 0.018 <= 0.02
+  EXPECT_EQ(judge(0.98, 0.02, false, 0.998), Verdict::holds);  // 0.018 <= 0.02
   EXPECT_EQ(judge(0.98, 0.01, false, 0.998), Verdict::differs);
-  EXPECT_EQ(judge(141.0, 0.06, true, 149.0), Verdict::holds);   // 8 <= 8.46
-  EXPECT_EQ(judge(141.0, 0.06, true, 150.0), Verdict::differs); // 9 > 8.46
-  EXPECT_EQ(judge(144, 0, false, 144.0), Verdict::holds);       // exact
+  EXPECT_EQ(judge(141.0, 0.06, true, 149.0), Verdict::holds);    // 8 <= 8.46
+  EXPECT_EQ(judge(141.0, 0.06, true, 150.0), Verdict::differs);  // 9 > 8.46
+  EXPECT_EQ(judge(144, 0, false, 144.0), Verdict::holds);        // exact
   EXPECT_EQ(judge(144, 0, false, 145.0), Verdict::differs);
   EXPECT_EQ(judge(0.5, 0.1, false, std::nullopt), Verdict::not_run);
   EXPECT_EQ(judge(0.5, 0.1, false, std::nan("")), Verdict::not_run);
@@ -193,10 +203,10 @@ TEST(Claims, GapReductionIsTheLargestGroupsWithItsBootstrapInterval) {
   ASSERT_TRUE(r.interval);
   EXPECT_NEAR(r.interval->first, 1.0 / 3, 1e-12);
   EXPECT_NEAR(r.interval->second, 2.0 / 3, 1e-12);
-  EXPECT_DOUBLE_EQ(gap_reduction({7, 7}, {1, 1}, {7, 7}).value, 0.0);   // no better than LSH-splits
-  EXPECT_DOUBLE_EQ(gap_reduction({1, 1}, {1, 1}, {7, 7}).value, 1.0);   // as good as k-means++
+  EXPECT_DOUBLE_EQ(gap_reduction({7, 7}, {1, 1}, {7, 7}).value, 0.0);    // no better than LSH-splits
+  EXPECT_DOUBLE_EQ(gap_reduction({1, 1}, {1, 1}, {7, 7}).value, 1.0);    // as good as k-means++
   EXPECT_TRUE(std::isnan(gap_reduction({2, 2}, {1, 1}, {1, 1}).value));  // no gap to close
-  EXPECT_FALSE(gap_reduction({4}, {1}, {7}).interval);                  // one trial: no interval
+  EXPECT_FALSE(gap_reduction({4}, {1}, {7}).interval);                   // one trial: no interval
 
   json exp{{"experiment", "gx"}, {"trials", 2}, {"cells", json::array()}, {"provenance", json::object()}};
   exp["cells"].push_back(trial_cell("ds1", "dpm", 1.0, "inertia", {3, 5}));
@@ -232,11 +242,11 @@ TEST(Claims, GapReductionIsTheLargestGroupsWithItsBootstrapInterval) {
   EXPECT_EQ(evaluate(c, results).verdict, Verdict::not_run);
 }
 
-// FastLloyd's "up to 88% lower clustering error than SuLloyd": 1 - area under the series' mean NICV over eps / SuLloyd's,
-// trapezoids. Hand-computed on ds1: eps 0.5, 1 with fastlloyd's means 1, 1 and sulloyd's 4, 2 (trials 3, 5 and 2, 2):
-// areas 0.5 * (1 + 1) / 2 = 0.5 and 0.5 * (4 + 2) / 2 = 1.5, reduction 1 - 0.5 / 1.5 = 2/3. A bootstrap mean of sulloyd's
-// trials at eps 0.5 is 3, 4 or 5 (1/4, 1/2, 1/4), the others constant: areas 1.25, 1.5, 1.75, reductions 0.6, 2/3, 5/7,
-// central 95% interval [0.6, 5/7]. On ds2 (fastlloyd 1, 1 against 2, 2): 0.5.
+// FastLloyd's "up to 88% lower clustering error than SuLloyd": 1 - area under the series' mean NICV over eps /
+// SuLloyd's, trapezoids. Hand-computed on ds1: eps 0.5, 1 with fastlloyd's means 1, 1 and sulloyd's 4, 2 (trials 3, 5
+// and 2, 2): areas 0.5 * (1 + 1) / 2 = 0.5 and 0.5 * (4 + 2) / 2 = 1.5, reduction 1 - 0.5 / 1.5 = 2/3. A bootstrap mean
+// of sulloyd's trials at eps 0.5 is 3, 4 or 5 (1/4, 1/2, 1/4), the others constant: areas 1.25, 1.5, 1.75, reductions
+// 0.6, 2/3, 5/7, central 95% interval [0.6, 5/7]. On ds2 (fastlloyd 1, 1 against 2, 2): 0.5.
 TEST(Claims, AucReductionIsOneMinusTheRatioOfTrapezoidAreas) {
   const GapReduction r = auc_reduction({0.5, 1.0}, {{1, 1}, {1, 1}}, {{3, 5}, {2, 2}});
   EXPECT_NEAR(r.value, 2.0 / 3, 1e-12);
@@ -245,9 +255,9 @@ TEST(Claims, AucReductionIsOneMinusTheRatioOfTrapezoidAreas) {
   EXPECT_NEAR(r.interval->second, 5.0 / 7, 1e-12);
   EXPECT_NEAR(auc_reduction({0.1, 0.5, 1.0}, {{2}, {2}, {2}}, {{2}, {2}, {2}}).value, 0.0, 1e-12);  // the same curve
   EXPECT_NEAR(auc_reduction({0.0, 1.0, 3.0}, {{0}, {0}, {0}}, {{1}, {3}, {1}}).value, 1.0, 1e-12);  // no error left
-  EXPECT_TRUE(std::isnan(auc_reduction({1.0}, {{1, 1}}, {{2, 2}}).value));                          // one point: no area
-  EXPECT_TRUE(std::isnan(auc_reduction({0.5, 1.0}, {{1}, {1}}, {{0}, {0}}).value));                 // against's area 0
-  EXPECT_FALSE(auc_reduction({0.5, 1.0}, {{1}, {1}}, {{2}, {2}}).interval);                         // one trial: no interval
+  EXPECT_TRUE(std::isnan(auc_reduction({1.0}, {{1, 1}}, {{2, 2}}).value));           // one point: no area
+  EXPECT_TRUE(std::isnan(auc_reduction({0.5, 1.0}, {{1}, {1}}, {{0}, {0}}).value));  // against's area 0
+  EXPECT_FALSE(auc_reduction({0.5, 1.0}, {{1}, {1}}, {{2}, {2}}).interval);          // one trial: no interval
 
   json exp{{"experiment", "ax"}, {"trials", 2}, {"cells", json::array()}, {"provenance", json::object()}};
   exp["cells"].push_back(trial_cell("ds1", "fastlloyd", 0.5, "nicv", {1, 1}));
@@ -342,7 +352,8 @@ claims:
 
 TEST(Reference, BadFileNamesTheLine) {
   auto dir = dpclust::testing::temp_dir("badref");
-  auto file = dpclust::testing::write_file(dir / "pub.yaml", "values:\n  - {id: x, value: 1.0, query: {experiment: e}}\n");
+  auto file =
+      dpclust::testing::write_file(dir / "pub.yaml", "values:\n  - {id: x, value: 1.0, query: {experiment: e}}\n");
   try {
     load_reference(file);
     FAIL();
@@ -388,7 +399,8 @@ TEST(SeedVerdict, TooFewTrialsKeepsTheToleranceVerdict) {
   // The minimum is configurable, and never below 2k (k = 10 needs 20 trials).
   s.min_trials_for_variance = 4;
   o = {};
-  EXPECT_EQ(judge_seed_variance(Verdict::differs, 0.3, {0.1, 0.2, 0.3, 0.4, 0.5}, mean_of(2), s, o), Verdict::within_seed_variance);
+  EXPECT_EQ(judge_seed_variance(Verdict::differs, 0.3, {0.1, 0.2, 0.3, 0.4, 0.5}, mean_of(2), s, o),
+            Verdict::within_seed_variance);
   EXPECT_EQ(min_trials_for(mean_of(10), VerdictSettings{}), 20u);
   EXPECT_EQ(min_trials_for({SeedStatistic::single, 1, ""}, VerdictSettings{}), 10u);
 }
@@ -469,19 +481,27 @@ TEST(Reference, ProtocolSchemaErrorsNameTheEntry) {
   };
   const std::string head = "values:\n  - {id: v1, value: 1.0, tolerance: 0.1, query: {experiment: e}";
   expect_error(head + "}\n", {"published value 'v1'", "needs a 'protocol'", "pub.yaml:2"});
-  expect_error(head + ", protocol: {statistic: average, seeds: 3}}\n", {"'v1'", "'average' is not one of mean, median, single"});
+  expect_error(head + ", protocol: {statistic: average, seeds: 3}}\n",
+               {"'v1'", "'average' is not one of mean, median, single"});
   expect_error(head + ", protocol: {statistic: mean}}\n", {"'v1'", "needs 'seeds'"});
   expect_error(head + ", protocol: {statistic: single, seeds: 3}}\n", {"'v1'", "single-run protocol has no 'seeds'"});
-  expect_error(head + ", protocol: {statistic: mean, seed: 3}}\n", {"'v1'", "unknown key 'seed'", "did you mean 'seeds'"});
+  expect_error(head + ", protocol: {statistic: mean, seed: 3}}\n",
+               {"'v1'", "unknown key 'seed'", "did you mean 'seeds'"});
   expect_error(head + ", protocol: {statistic: mean, seeds: 0}}\n", {"'v1'", "seeds must be in [1, 10000]"});
   expect_error(head + ", protocol: {statistic: single}, resaon: x}\n", {"'v1'", "unknown key 'resaon'", "reason"});
-  expect_error("tables:\n  - {id: t2, experiment: e, tolerance: 0.1, values: {ari: {circles: {a: 1.0}}}}\n", {"table 't2'", "needs a 'protocol'"});
-  expect_error("tables:\n  - {id: t2, experiment: e, tolerance: 0.1, protocol: {statistic: single}, values: {ari: {circles: {a: 1.0}}},\n"
-               "     overrides: [{dataset: moons, reason: x}]}\n",
-               {"table 't2' override", "matches no published value"});
-  expect_error("claims:\n  - {id: c1, kind: threshold, experiment: e, metric: m, op: '<', bound: 1}\n", {"claim 'c1'", "needs a 'protocol'"});
-  expect_error("verdicts: {min_trial_for_variance: 5}\n", {"verdicts", "unknown key 'min_trial_for_variance'", "min_trials_for_variance"});
-  expect_error("timings:\n  - {id: t3, experiment: e, metric: ari, seconds: {a: {b: 1.0}}}\n", {"timing table 't3'", "not a timing field"});
+  expect_error("tables:\n  - {id: t2, experiment: e, tolerance: 0.1, values: {ari: {circles: {a: 1.0}}}}\n",
+               {"table 't2'", "needs a 'protocol'"});
+  expect_error(
+      "tables:\n  - {id: t2, experiment: e, tolerance: 0.1, protocol: {statistic: single}, values: {ari: {circles: {a: "
+      "1.0}}},\n"
+      "     overrides: [{dataset: moons, reason: x}]}\n",
+      {"table 't2' override", "matches no published value"});
+  expect_error("claims:\n  - {id: c1, kind: threshold, experiment: e, metric: m, op: '<', bound: 1}\n",
+               {"claim 'c1'", "needs a 'protocol'"});
+  expect_error("verdicts: {min_trial_for_variance: 5}\n",
+               {"verdicts", "unknown key 'min_trial_for_variance'", "min_trials_for_variance"});
+  expect_error("timings:\n  - {id: t3, experiment: e, metric: ari, seconds: {a: {b: 1.0}}}\n",
+               {"timing table 't3'", "not a timing field"});
 }
 
 TEST(Reference, OverridesReasonsAndSettingsAreRead) {
@@ -524,13 +544,23 @@ values:
   const std::string md = write_markdown(load_reference(file), trial_fixture(), {});
   EXPECT_NE(md.find("| published values | 1 | 1 | 1 | 0 | 1 / 2 |"), std::string::npos) << md;
   EXPECT_NE(md.find("| tolerance | k-seed band | percentile | verdict |"), std::string::npos) << md;
-  EXPECT_NE(md.find("*within seed variance* (outside tolerance; the published value lies inside our k-seed band, percentile 96.7) ([why](#why-lucky))"), std::string::npos) << md;
-  EXPECT_NE(md.find("`lucky` (within seed variance): the published value is one lucky seed (see <https://example.org/circles>)"), std::string::npos)
+  EXPECT_NE(md.find("*within seed variance* (outside tolerance; the published value lies inside our k-seed band, "
+                    "percentile 96.7) ([why](#why-lucky))"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(
+      md.find(
+          "`lucky` (within seed variance): the published value is one lucky seed (see <https://example.org/circles>)"),
+      std::string::npos)
       << md;
   EXPECT_NE(md.find("`far` (differs): structurally different"), std::string::npos) << md;
   EXPECT_NE(md.find("`lucky` (protocol single run): seed 0 alone"), std::string::npos) << md;
   EXPECT_EQ(md.find("never printed"), std::string::npos) << md;
-  EXPECT_NE(md.find("| single run | 0.940 | 0.065 | - | 30 | 0.05 | differs | [0.002, 0.940] | 96.7 | *within seed variance*"), std::string::npos) << md;
+  EXPECT_NE(
+      md.find(
+          "| single run | 0.940 | 0.065 | - | 30 | 0.05 | differs | [0.002, 0.940] | 96.7 | *within seed variance*"),
+      std::string::npos)
+      << md;
 }
 
 TEST(Report, RunningTimesCompareMediansWithThePaper) {
@@ -563,12 +593,20 @@ claims:
   EXPECT_NE(md.find("## Running times"), std::string::npos) << md;
   EXPECT_NE(md.find("Published: Table 3 of Paper P: i7-13700KF, Python."), std::string::npos) << md;
   EXPECT_NE(md.find("tx: 1;"), std::string::npos) << md;  // threads from the provenance
-  EXPECT_NE(md.find("| Table 3 | moons | dp_dbscan_naive | dp_dbscan_naive | 20 ms | 3 | 40 ms | 0.500 |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| Table 3 | moons | dp_dbscan_linear | dp_dbscan_linear | 3 ms | 3 | 14.9 ms | 0.201 |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| Table 3 | cabs | dp_dbscan_naive | dp_dbscan_naive | - (no matching cell) | - | - (out of memory) | - |"),
+  EXPECT_NE(md.find("| Table 3 | moons | dp_dbscan_naive | dp_dbscan_naive | 20 ms | 3 | 40 ms | 0.500 |"),
             std::string::npos)
       << md;
-  EXPECT_NE(md.find("| linear histogram faster than naive | Sec. 8.5 | single run | 1/1 | holds | holds |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| Table 3 | moons | dp_dbscan_linear | dp_dbscan_linear | 3 ms | 3 | 14.9 ms | 0.201 |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(
+      md.find(
+          "| Table 3 | cabs | dp_dbscan_naive | dp_dbscan_naive | - (no matching cell) | - | - (out of memory) | - |"),
+      std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| linear histogram faster than naive | Sec. 8.5 | single run | 1/1 | holds | holds |"),
+            std::string::npos)
+      << md;
   // Reversed, the claim fails on the means; 3 trials are too few for a variance verdict.
   ref.claims[0].winners = {"dp_dbscan_naive"};
   ref.claims[0].losers = {"dp_dbscan_linear"};

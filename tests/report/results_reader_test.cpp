@@ -69,9 +69,11 @@ TEST(ReportResultsReader, KeepsWhatTheReportReadsAndSkipsTheRest) {
     }
   EXPECT_EQ(got["cells"][1]["trials"], json::array());
   // Each trial: its index, seed and the scalar members of the four parts; no release, labels, ledger.
-  const json want0 = json::parse(R"({"trial": 0, "seed": 18446744073709551615, "metrics": {"ari": 0.25, "nan_metric": null},
+  const json want0 =
+      json::parse(R"({"trial": 0, "seed": 18446744073709551615, "metrics": {"ari": 0.25, "nan_metric": null},
       "diagnostics": {"kappa": 21, "rng": "dpclust"}, "timing": {"method_seconds": 0.5}})");
-  const json want1 = json::parse(R"({"trial": 1, "seed": 7, "metrics": {"ari": 0.75}, "evaluation": {"occupied_cells": 4}})");
+  const json want1 =
+      json::parse(R"({"trial": 1, "seed": 7, "metrics": {"ari": 0.75}, "evaluation": {"occupied_cells": 4}})");
   EXPECT_EQ(got["cells"][0]["trials"][0], want0);
   EXPECT_EQ(got["cells"][0]["trials"][1], want1);
   EXPECT_TRUE(got["cells"][0]["trials"][0]["seed"].is_number_unsigned());
@@ -80,8 +82,10 @@ TEST(ReportResultsReader, KeepsWhatTheReportReadsAndSkipsTheRest) {
 // The reader refills a 1 MiB buffer: a kept value, a member name or a skipped string cut by the
 // block boundary at any byte must read the same.
 TEST(ReportResultsReader, ValuesAcrossTheBufferBoundary) {
-  const std::string tail = std::string(R"("aggregates": {"ari": {"n": 2, "mean": 0.123456789}}, "trials": [{"trial": 0, "metrics": {"ari": 0.5},)") +
-                           R"( "release": "x\"y\\"}]}]})";
+  const std::string tail =
+      std::string(
+          R"("aggregates": {"ari": {"n": 2, "mean": 0.123456789}}, "trials": [{"trial": 0, "metrics": {"ari": 0.5},)") +
+      R"( "release": "x\"y\\"}]}]})";
   const json want_aggregates = json::parse(R"({"ari": {"n": 2, "mean": 0.123456789}})");
   for (std::size_t shift = 0; shift <= tail.size(); ++shift) {  // the boundary `shift` bytes into the tail
     std::string head = R"({"cells": [{"dataset": "d", )";
@@ -106,8 +110,11 @@ TEST(ReportResultsReader, DamagedFilesAreInputErrors) {
     const std::string msg = dpclust::testing::input_error([&] { read_text(text.substr(0, cut)); });
     EXPECT_NE(msg.find("test: byte"), std::string::npos) << msg;
   }
-  EXPECT_NE(dpclust::testing::input_error([&] { read_text(text + " {}"); }).find("text after the end"), std::string::npos);
-  EXPECT_NE(dpclust::testing::input_error([&] { read_text(R"({"cells": [{"aggregates": {"a": 1,}}]})"); }).find("not valid JSON"),
+  EXPECT_NE(dpclust::testing::input_error([&] { read_text(text + " {}"); }).find("text after the end"),
+            std::string::npos);
+  EXPECT_NE(dpclust::testing::input_error([&] {
+              read_text(R"({"cells": [{"aggregates": {"a": 1,}}]})");
+            }).find("not valid JSON"),
             std::string::npos);
 }
 
@@ -115,7 +122,8 @@ TEST(ReportResultsReader, DamagedFilesAreInputErrors) {
 Results parsed_whole(const fs::path& dir) {
   std::map<std::string, json> m;
   for (const auto& e : fs::directory_iterator(dir))
-    if (fs::exists(e.path() / "results.json")) m[e.path().filename().string()] = json::parse(slurp(e.path() / "results.json"));
+    if (fs::exists(e.path() / "results.json"))
+      m[e.path().filename().string()] = json::parse(slurp(e.path() / "results.json"));
   return Results(std::move(m));
 }
 
@@ -184,9 +192,10 @@ TEST(ReportResultsReader, SameReportWhateverTheTrialsCarry) {
   EXPECT_GT(per_trial, 0u);
   ReportSummary sum;
   write_markdown(ref, whole, {}, &sum);
-  EXPECT_EQ(std::tie(sum.values, sum.holds, sum.within, sum.differs, sum.not_run, sum.claims, sum.authors, sum.authors_exact),
-            std::tie(want_sum.values, want_sum.holds, want_sum.within, want_sum.differs, want_sum.not_run, want_sum.claims,
-                     want_sum.authors, want_sum.authors_exact));
+  EXPECT_EQ(
+      std::tie(sum.values, sum.holds, sum.within, sum.differs, sum.not_run, sum.claims, sum.authors, sum.authors_exact),
+      std::tie(want_sum.values, want_sum.holds, want_sum.within, want_sum.differs, want_sum.not_run, want_sum.claims,
+               want_sum.authors, want_sum.authors_exact));
   EXPECT_GT(sum.authors, 0u);
   EXPECT_EQ(report_of(ref, Results(plain)), want);
 

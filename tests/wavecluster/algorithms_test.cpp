@@ -48,7 +48,8 @@ TEST(ZeroNoise, PrivQtAndPrivThrEqualWaveCluster) {
         const Labels expected = labels_of(ds, wp, truth);
         ASSERT_GT(truth.clustering.n_clusters, 0u);
         ASSERT_GT(truth.z, 0u);  // zeros to (not) remove: PrivTHR's line 6 is exercised
-        const std::string what = std::string("p ") + std::to_string(p) + " ties " + ties + " " + privacy::to_string(sampler);
+        const std::string what =
+            std::string("p ") + std::to_string(p) + " ties " + ties + " " + privacy::to_string(sampler);
 
         BudgetLedger a = noiseless(1.0);
         Rng ra(1);
@@ -68,7 +69,8 @@ TEST(ZeroNoise, PrivQtAndPrivThrEqualWaveCluster) {
         EXPECT_EQ(labels_of(ds, wp, t), expected) << "PrivTHR " << what;
         EXPECT_EQ(t.clustering.cell_cluster, truth.clustering.cell_cluster) << "PrivTHR " << what;
         EXPECT_EQ(t.k_prime, truth.k) << "PrivTHR " << what;
-        EXPECT_EQ(t.public_extra["Z_noisy"].get<double>(), static_cast<double>(truth.z)) << what;  // line 5 without noise
+        EXPECT_EQ(t.public_extra["Z_noisy"].get<double>(), static_cast<double>(truth.z))
+            << what;                                                          // line 5 without noise
         EXPECT_EQ(t.public_extra["removed"].get<std::size_t>(), 0u) << what;  // line 6: no zero turned positive
       }
 }
@@ -159,7 +161,8 @@ TEST(PrivThr, ZeroTurnsPositiveAgainstDirectConvolution) {
     const double a = std::exp(-eps);
     const int cut = static_cast<int>(40 / eps) + 2;  // Pr[|X| > cut] < e^-40
     std::vector<double> dl(2 * static_cast<std::size_t>(cut) + 1);
-    for (int x = -cut; x <= cut; ++x) dl[static_cast<std::size_t>(x + cut)] = (1 - a) / (1 + a) * std::pow(a, std::abs(x));
+    for (int x = -cut; x <= cut; ++x)
+      dl[static_cast<std::size_t>(x + cut)] = (1 - a) / (1 + a) * std::pow(a, std::abs(x));
     auto convolve_zero = [&](const std::vector<int>& weights) {
       // pmf of sum w X on the integers, by successive convolution.
       int span = 0;
@@ -181,14 +184,16 @@ TEST(PrivThr, ZeroTurnsPositiveAgainstDirectConvolution) {
       return pmf[span];
     };
     const double haar_expected = (1 - convolve_zero({1, 1, 1, 1})) / 2;
-    EXPECT_NEAR(zero_turns_positive(mech(privacy::Sampler::secure, eps, 1.0), 1.0, haar, 2), haar_expected, 1e-9) << eps;
+    EXPECT_NEAR(zero_turns_positive(mech(privacy::Sampler::secure, eps, 1.0), 1.0, haar, 2), haar_expected, 1e-9)
+        << eps;
     EXPECT_LT(haar_expected, 0.5);
     if (eps < 1) continue;  // the bior2.2 convolution is long at small eps
     std::vector<int> w25;
     for (int x : {-1, 2, 6, 2, -1})
       for (int y : {-1, 2, 6, 2, -1}) w25.push_back(x * y);
     const double bior_expected = (1 - convolve_zero(w25)) / 2;
-    EXPECT_NEAR(zero_turns_positive(mech(privacy::Sampler::secure, eps, 1.0), 1.0, bior, 2), bior_expected, 1e-9) << eps;
+    EXPECT_NEAR(zero_turns_positive(mech(privacy::Sampler::secure, eps, 1.0), 1.0, bior, 2), bior_expected, 1e-9)
+        << eps;
   }
 }
 

@@ -64,7 +64,8 @@ TEST(AuthorsOptions, DeclaredWithThePapersReadingAsDefault) {
   for (const char* m : {"wavecluster", "wc_baseline", "privqt", "privthr", "privthr_em"}) {
     ASSERT_NE(spec(m, "ocm_matching"), nullptr) << m;
     EXPECT_EQ(spec(m, "ocm_matching")->default_value, ParamValue(std::string("max_intersection")));
-    EXPECT_EQ(spec(m, "ocm_matching")->choices, (std::vector<std::string>{"max_intersection", "authors_set_difference"}));
+    EXPECT_EQ(spec(m, "ocm_matching")->choices,
+              (std::vector<std::string>{"max_intersection", "authors_set_difference"}));
     ASSERT_NE(spec(m, "ocm_folds"), nullptr) << m;
     EXPECT_EQ(spec(m, "ocm_folds")->default_value, ParamValue(std::string("dpclust")));
     EXPECT_EQ(spec(m, "ocm_folds")->choices, (std::vector<std::string>{"dpclust", "weka"}));
@@ -133,7 +134,8 @@ TEST(JavaRandom, PowerOfTwoAndRejectionRules) {
   // Bound 1.5e9: the first 31-bit draw 1569548985 gives u - u % b + b - 1 = 2999999999 >= 2^31, so it
   // is rejected and the second draw is used (python3 above counts one rejection).
   JavaRandom r(1);
-  for (std::int32_t want : {215764588, 880641847, 874970313, 446064254, 77814904, 714504434}) EXPECT_EQ(r.next_int(1500000000), want);
+  for (std::int32_t want : {215764588, 880641847, 874970313, 446064254, 77814904, 714504434})
+    EXPECT_EQ(r.next_int(1500000000), want);
   EXPECT_THROW(r.next_int(0), std::invalid_argument);
 }
 
@@ -188,7 +190,8 @@ TEST(WekaFolds, RunsOnLabelledData) {
   CvOptions opt = CvOptions::from(ps);
   opt.fold_rule = CvFolds::weka;
   auto mech = make_mechanism("wavecluster");
-  const CvResult a = cross_validate(ds, wp, ps, *mech, false, 1, opt), b = cross_validate(ds, wp, ps, *mech, false, 99, opt);
+  const CvResult a = cross_validate(ds, wp, ps, *mech, false, 1, opt),
+                 b = cross_validate(ds, wp, ps, *mech, false, 99, opt);
   EXPECT_EQ(a.ocm, 0.0);
   EXPECT_EQ(a.two_ce, 0.0);
   EXPECT_EQ(a.folds, 10u);
@@ -272,10 +275,10 @@ TEST(EmRepeats, AuthorsRecordsTheRealCostAndIsFlagged) {
   BudgetLedger ledger(1.0);
   Rng rng(3);
   const MethodResult r = make_mechanism("privthr_em")->run(ds, ps, rng, ledger);
-  EXPECT_NO_THROW(ledger.verify());                         // against 1.0 + the declared excess
+  EXPECT_NO_THROW(ledger.verify());                            // against 1.0 + the declared excess
   EXPECT_NEAR(ledger.spent_epsilon(), 0.7 + 10 * 0.3, 1e-12);  // eps1 + 10 eps2 = 3.7
   EXPECT_NEAR(ledger.excess_epsilon(), 9 * 0.3, 1e-12);
-  EXPECT_EQ(ledger.total_epsilon(), 1.0);                   // the configured total is unchanged
+  EXPECT_EQ(ledger.total_epsilon(), 1.0);  // the configured total is unchanged
   ASSERT_EQ(ledger.entries().size(), 11u);
   for (std::size_t i = 1; i < 11; ++i) EXPECT_NEAR(ledger.entries()[i].epsilon, 0.3, 1e-15);
   const auto j = ledger.to_json();

@@ -68,7 +68,8 @@ bool has_note(const json& notes, const std::string& note) {
 }
 bool mentions_bounds(const json& notes) {
   for (const auto& n : notes)
-    if (n.get<std::string>().find("bounds") != std::string::npos || n.get<std::string>().find("bounding box") != std::string::npos)
+    if (n.get<std::string>().find("bounds") != std::string::npos ||
+        n.get<std::string>().find("bounding box") != std::string::npos)
       return true;
   return false;
 }
@@ -91,8 +92,8 @@ TEST(DatasetBounds, RegistryEntryWithBoundsFromDataIsFlaggedAndPublicBoundsAreNo
   }
   const fs::path data = dpclust::testing::write_file(dir / "dslike.csv", csv.str());
   std::ostringstream reg;
-  reg << "dslike:\n  file: " << data.string() << "\n  bounds: [[" << lo[0] << ", " << hi[0] << "], [" << lo[1] << ", " << hi[1]
-      << "]]\n  bounds_from_data: true\n  public_bounds: [[0, 1000], [0, 1000]]\n";
+  reg << "dslike:\n  file: " << data.string() << "\n  bounds: [[" << lo[0] << ", " << hi[0] << "], [" << lo[1] << ", "
+      << hi[1] << "]]\n  bounds_from_data: true\n  public_bounds: [[0, 1000], [0, 1000]]\n";
   const fs::path registry = dpclust::testing::write_file(dir / "registry.yaml", reg.str());
   const fs::path config = dpclust::testing::write_file(dir / "cfg.yaml",
                                                        "experiment: dslike_bounds\n"
@@ -110,8 +111,8 @@ TEST(DatasetBounds, RegistryEntryWithBoundsFromDataIsFlaggedAndPublicBoundsAreNo
                                                        "  - method: privqt\n"
                                                        "    params: {epsilon: 1.0}\n"
                                                        "metrics: [kprime]\n");
-  const Shell r = sh("DPCLUST_REGISTRY=" + registry.string() + " " + bin.string() + " run " + config.string() + " --out " +
-                     (dir / "out").string() + " --no-progress --threads 1 --force");
+  const Shell r = sh("DPCLUST_REGISTRY=" + registry.string() + " " + bin.string() + " run " + config.string() +
+                     " --out " + (dir / "out").string() + " --no-progress --threads 1 --force");
   ASSERT_EQ(r.code, 0) << r.output;
   const json j = read_json(dir / "out" / "dslike_bounds" / "results.json");
 
@@ -135,8 +136,8 @@ TEST(DatasetBounds, RegistryEntryWithBoundsFromDataIsFlaggedAndPublicBoundsAreNo
   EXPECT_EQ(cells, 2);
 
   // `bounds: public` without public_bounds is an error naming the fix.
-  const fs::path bad = dpclust::testing::write_file(dir / "bad_registry.yaml", "dslike:\n  file: " + data.string() +
-                                                                                   "\n  bounds: [[0, 1000], [0, 1000]]\n");
+  const fs::path bad = dpclust::testing::write_file(
+      dir / "bad_registry.yaml", "dslike:\n  file: " + data.string() + "\n  bounds: [[0, 1000], [0, 1000]]\n");
   const Shell e = sh("DPCLUST_REGISTRY=" + bad.string() + " " + bin.string() + " validate " + config.string());
   EXPECT_NE(e.code, 0);
   EXPECT_NE(e.output.find("public_bounds"), std::string::npos) << e.output;
@@ -161,8 +162,9 @@ TEST(DatasetBounds, Ds2IsFlaggedAndItsPublicBoxIsNot) {
                                                        "    params: {g: 40, p: 0.10}\n"
                                                        "methods: [wavecluster]\n"
                                                        "metrics: [k_true, wc_clusters]\n");
-  const Shell r = sh("env -u DPCLUST_REGISTRY " + bin.string() + " run " + config.string() + " --out " + (dir / "out").string() +
-                     " --data-root " + dpclust::testing::data_root().string() + " --no-progress --threads 1 --force");
+  const Shell r =
+      sh("env -u DPCLUST_REGISTRY " + bin.string() + " run " + config.string() + " --out " + (dir / "out").string() +
+         " --data-root " + dpclust::testing::data_root().string() + " --no-progress --threads 1 --force");
   ASSERT_EQ(r.code, 0) << r.output;
   const json j = read_json(dir / "out" / "ds2_bounds" / "results.json");
   EXPECT_EQ(j["datasets"]["ds2"]["bounds_source"], "data (as the paper)");

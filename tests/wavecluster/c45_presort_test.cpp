@@ -68,14 +68,16 @@ TEST(C45Presort, RandomDataWithTiesGivesTheReferenceTrees) {
           // Few distinct values (ties everywhere) and classes that depend on the first attribute, so that
           // the trees are deep enough to matter.
           for (std::size_t i = 0; i < n; ++i) {
-            for (std::size_t j = 0; j < a; ++j) x[i * a + j] = static_cast<double>(rng.below(rep == 0 ? 4 : 12)) * 0.5 - 1;
+            for (std::size_t j = 0; j < a; ++j)
+              x[i * a + j] = static_cast<double>(rng.below(rep == 0 ? 4 : 12)) * 0.5 - 1;
             const auto noisy = static_cast<std::int32_t>(rng.below(nc));
             y[i] = rng.below(4) == 0 ? noisy : static_cast<std::int32_t>(static_cast<std::size_t>(x[i * a] + 1) % nc);
           }
           const C45Presort pre = C45Presort::of(x, n, a);
           for (const C45Options& opt : option_sets()) {
-            const std::string what = "n=" + std::to_string(n) + " a=" + std::to_string(a) + " nc=" + std::to_string(nc) +
-                                     " rep=" + std::to_string(rep) + " prune=" + std::to_string(opt.prune);
+            const std::string what = "n=" + std::to_string(n) + " a=" + std::to_string(a) +
+                                     " nc=" + std::to_string(nc) + " rep=" + std::to_string(rep) +
+                                     " prune=" + std::to_string(opt.prune);
             const auto ref = reference::reference_fit(x, n, a, y, nc, opt);
             expect_same_tree(ref, C45Tree::fit(pre, y, nc, opt), what);
             expect_same_tree(ref, C45Tree::fit(x, n, a, y, nc, opt), what + " (unsorted entry)");
@@ -117,7 +119,9 @@ TEST(C45Presort, SubsetEqualsSortingTheSubset) {
   std::vector<double> kept;
   for (std::size_t i = 0; i < n; ++i) {
     keep[i] = rng.below(3) != 0;
-    if (keep[i]) kept.insert(kept.end(), x.begin() + static_cast<std::ptrdiff_t>(i * a), x.begin() + static_cast<std::ptrdiff_t>(i * a + a));
+    if (keep[i])
+      kept.insert(kept.end(), x.begin() + static_cast<std::ptrdiff_t>(i * a),
+                  x.begin() + static_cast<std::ptrdiff_t>(i * a + a));
   }
   const C45Presort sub = C45Presort::of(x, n, a).subset(keep);
   const C45Presort direct = C45Presort::of(kept, kept.size() / a, a);
@@ -145,13 +149,15 @@ TEST(C45Presort, TrainingClassesArePredictOfEveryInstance) {
           }
           const C45Presort pre = C45Presort::of(x, n, a);
           for (const C45Options& opt : option_sets()) {
-            const std::string what = "n=" + std::to_string(n) + " a=" + std::to_string(a) + " nc=" + std::to_string(nc) +
-                                     " rep=" + std::to_string(rep) + " prune=" + std::to_string(opt.prune);
+            const std::string what = "n=" + std::to_string(n) + " a=" + std::to_string(a) +
+                                     " nc=" + std::to_string(nc) + " rep=" + std::to_string(rep) +
+                                     " prune=" + std::to_string(opt.prune);
             std::vector<std::int32_t> trained{7, 7};  // overwritten
             const C45Tree tree = C45Tree::fit(pre, y, nc, opt, trained);
             expect_same_tree(C45Tree::fit(pre, y, nc, opt).nodes(), tree, what);
             ASSERT_EQ(trained.size(), n) << what;
-            for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(trained[i], tree.predict(&x[i * a])) << what << " instance " << i;
+            for (std::size_t i = 0; i < n; ++i)
+              EXPECT_EQ(trained[i], tree.predict(&x[i * a])) << what << " instance " << i;
             ++compared;
           }
         }
@@ -163,7 +169,8 @@ TEST(C45Presort, CellTablesOfRandomClusteringsEqualTheReference) {
   // with c0 = positive) and walks the tree only for the others: the table must be the reference builder's
   // predictions on every cell, for clusterings of blobs and scattered cells on grids of 2 and 3 dimensions.
   int compared = 0;
-  for (const std::vector<std::size_t>& dims : std::vector<std::vector<std::size_t>>{{24, 24}, {17, 31}, {40, 9}, {6, 7, 5}})
+  for (const std::vector<std::size_t>& dims :
+       std::vector<std::vector<std::size_t>>{{24, 24}, {17, 31}, {40, 9}, {6, 7, 5}})
     for (std::uint64_t seed : {1u, 2u, 3u, 4u}) {
       Rng rng(seed);
       WaveClusterOutput r;
@@ -190,7 +197,8 @@ TEST(C45Presort, CellTablesOfRandomClusteringsEqualTheReference) {
         if (rng.below(25) == 0) significant[i] = 1;  // scattered cells: small clusters, deep trees
       r.clustering = connected_components(significant, shape, true);
       r.transformed.resize(cells);
-      for (std::size_t i = 0; i < cells; ++i) r.transformed[i] = significant[i] ? 1.0 : (rng.below(3) == 0 ? 0.5 : -0.25);
+      for (std::size_t i = 0; i < cells; ++i)
+        r.transformed[i] = significant[i] ? 1.0 : (rng.below(3) == 0 ? 0.5 : -0.25);
       ASSERT_GT(r.clustering.n_clusters, 0u);
       const C45Presort lattice = lattice_presort(shape);
       for (C0Grids c0 : {C0Grids::all, C0Grids::positive})
@@ -220,7 +228,8 @@ TEST(C45Presort, CellClassifiersOfThePapersDataEqualTheReference) {
     const char* file;
     double g, p;
   };
-  const Case cases[] = {{"wavecluster/15-clusters-30k.arff", 48, 0.6}, {"wavecluster/spiral-30k.arff", 40, 0.1},
+  const Case cases[] = {{"wavecluster/15-clusters-30k.arff", 48, 0.6},
+                        {"wavecluster/spiral-30k.arff", 40, 0.1},
                         {"wavecluster/aggregation-30k.arff", 50, 0.15}};
   int compared = 0;
   for (const Case& cs : cases) {

@@ -77,7 +77,8 @@ double add_errs(double n, double e, double cf) {
   if (e + 0.5 >= n) return std::max(n - e, 0.0);
   const double z = normal_inverse(1 - cf);
   const double f = (e + 0.5) / n;
-  const double r = (f + (z * z) / (2 * n) + z * std::sqrt((f / n) - (f * f / n) + (z * z / (4 * n * n)))) / (1 + (z * z) / n);
+  const double r =
+      (f + (z * z) / (2 * n) + z * std::sqrt((f / n) - (f * f / n) + (z * z / (4 * n * n)))) / (1 + (z * z) / n);
   return (r * n) - e;
 }
 
@@ -106,10 +107,12 @@ struct RefBuilder {
   };
 
   // C45Split.handleNumericAttribute on the instances `idx` (sorted copy in `sorted`).
-  Split numeric_split(const std::vector<std::uint32_t>& idx, std::size_t att, std::vector<std::uint32_t>& sorted) const {
+  Split numeric_split(const std::vector<std::uint32_t>& idx, std::size_t att,
+                      std::vector<std::uint32_t>& sorted) const {
     Split s;
     sorted = idx;
-    std::stable_sort(sorted.begin(), sorted.end(), [&](std::uint32_t p, std::uint32_t q) { return val(p, att) < val(q, att); });
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [&](std::uint32_t p, std::uint32_t q) { return val(p, att) < val(q, att); });
     const double tot = static_cast<double>(sorted.size());
     double min_split = 0.1 * tot / static_cast<double>(nc);
     if (sm_or_eq(min_split, static_cast<double>(opt.min_leaf))) min_split = static_cast<double>(opt.min_leaf);
@@ -185,7 +188,8 @@ struct RefBuilder {
     const std::int32_t id = new_node(idx);
     const std::vector<double> dist = nd_dist[static_cast<std::size_t>(id)];
     const double tot = static_cast<double>(idx.size());
-    if (sm(tot, 2.0 * static_cast<double>(opt.min_leaf)) || eq(tot, dist[static_cast<std::size_t>(max_index(dist))])) return id;
+    if (sm(tot, 2.0 * static_cast<double>(opt.min_leaf)) || eq(tot, dist[static_cast<std::size_t>(max_index(dist))]))
+      return id;
     std::vector<Split> splits(a);
     std::vector<std::uint32_t> sorted;
     double avg_gain = 0;
@@ -252,7 +256,8 @@ struct RefBuilder {
     if (leaf(id)) return errors_for_distribution(dist_of(id));
     return estimated_errors(at(id).left) + estimated_errors(at(id).right);
   }
-  void split_by(std::int32_t id, const std::vector<std::uint32_t>& data, std::vector<std::uint32_t>& l, std::vector<std::uint32_t>& r) {
+  void split_by(std::int32_t id, const std::vector<std::uint32_t>& data, std::vector<std::uint32_t>& l,
+                std::vector<std::uint32_t>& r) {
     const auto att = static_cast<std::size_t>(at(id).attribute);
     for (auto i : data) (val(i, att) <= at(id).threshold ? l : r).push_back(i);
   }
@@ -282,8 +287,9 @@ struct RefBuilder {
     prune(at(id).right);
     const double n_left = total(dist_of(at(id).left)), n_right = total(dist_of(at(id).right));
     const std::int32_t largest = gr(n_right, n_left) ? at(id).right : at(id).left;  // maxBag: first maximum
-    const double err_largest = opt.subtree_raising ? estimated_errors_for_branch(largest, train[static_cast<std::size_t>(id)])
-                                                   : std::numeric_limits<double>::max();
+    const double err_largest = opt.subtree_raising
+                                   ? estimated_errors_for_branch(largest, train[static_cast<std::size_t>(id)])
+                                   : std::numeric_limits<double>::max();
     const double err_leaf = errors_for_distribution(dist_of(id));
     const double err_tree = estimated_errors(id);
     if (sm_or_eq(err_leaf, err_tree + 0.1) && sm_or_eq(err_leaf, err_largest + 0.1)) {
@@ -302,12 +308,14 @@ struct RefBuilder {
   }
 };
 
-inline std::vector<C45Tree::Node> reference_fit(const std::vector<double>& x, std::size_t n, std::size_t a, const std::vector<std::int32_t>& y,
-                     std::size_t num_classes, const C45Options& opt) {
+inline std::vector<C45Tree::Node> reference_fit(const std::vector<double>& x, std::size_t n, std::size_t a,
+                                                const std::vector<std::int32_t>& y, std::size_t num_classes,
+                                                const C45Options& opt) {
   if (x.size() != n * a || y.size() != n) throw std::invalid_argument("C45Tree::fit: input sizes do not match");
   if (num_classes == 0) throw std::invalid_argument("C45Tree::fit: no classes");
   for (auto c : y)
-    if (c < 0 || static_cast<std::size_t>(c) >= num_classes) throw std::invalid_argument("C45Tree::fit: class index out of range");
+    if (c < 0 || static_cast<std::size_t>(c) >= num_classes)
+      throw std::invalid_argument("C45Tree::fit: class index out of range");
   std::vector<C45Tree::Node> tree_nodes;
   RefBuilder b{x, n, a, y, num_classes, opt, tree_nodes, {}, {}};
   std::vector<std::uint32_t> all(n);
@@ -331,7 +339,6 @@ inline std::vector<C45Tree::Node> reference_fit(const std::vector<double>& x, st
   copy(0);
   return kept;
 }
-
 
 // C45Tree::predict on the reference's nodes.
 std::int32_t reference_predict(const std::vector<C45Tree::Node>& nodes, const double* x) {

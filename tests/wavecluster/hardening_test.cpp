@@ -43,7 +43,8 @@ const ParamSpec& spec_of(const std::string& method, const std::string& param) {
 }
 
 TEST(Hardening, BaselineSpecsRefuseExtremeEpsilonAndAgC) {
-  for (double eps : {1e300, 5e-324}) EXPECT_FALSE(spec_of("wc_baseline", "epsilon").check(ParamValue{eps}).empty()) << eps;
+  for (double eps : {1e300, 5e-324})
+    EXPECT_FALSE(spec_of("wc_baseline", "epsilon").check(ParamValue{eps}).empty()) << eps;
   EXPECT_TRUE(spec_of("wc_baseline", "epsilon").check(ParamValue{1.0}).empty());
   EXPECT_FALSE(spec_of("wc_baseline", "ag_c").check(ParamValue{1e-300}).empty());
   EXPECT_TRUE(spec_of("wc_baseline", "ag_c").check(ParamValue{10.0}).empty());

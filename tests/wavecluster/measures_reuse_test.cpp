@@ -7,19 +7,19 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <any>
+#include <filesystem>
 #include <map>
 #include <numeric>
 #include <string>
 #include <vector>
 
 #include "c45_reference.hpp"
-#include "test_support.hpp"
-#include "core/ledger.hpp"
 #include "core/error.hpp"
+#include "core/ledger.hpp"
 #include "core/metric.hpp"
 #include "core/rng.hpp"
+#include "test_support.hpp"
 #include "wavecluster/measures.hpp"
 #include "wavecluster/mechanism.hpp"
 #include "wavecluster/register.hpp"
@@ -30,8 +30,9 @@ namespace dpclust::wavecluster {
 namespace {
 
 // cross_validate before CvFixed, verbatim but for the reference cell classifier.
-CvResult reference_cross_validate(const Dataset& data, const WcParams& wp, const ParamSet& params, const WcMechanism& mechanism,
-                                  bool is_private, std::uint64_t seed, const CvOptions& opt) {
+CvResult reference_cross_validate(const Dataset& data, const WcParams& wp, const ParamSet& params,
+                                  const WcMechanism& mechanism, bool is_private, std::uint64_t seed,
+                                  const CvOptions& opt) {
   const std::size_t n = data.n, d = data.d, k = std::min(opt.folds, n);
   std::vector<std::uint32_t> perm(n);
   if (opt.fold_rule == CvFolds::weka) {
@@ -80,7 +81,8 @@ CvResult reference_cross_validate(const Dataset& data, const WcParams& wp, const
       pp[i - lo] = cp[cell];
     }
     if (pt.empty()) continue;
-    const std::optional<double> o = opt.matching == OcmMatching::authors_set_difference ? ocm_authors(pt, pp) : ocm(pt, pp);
+    const std::optional<double> o =
+        opt.matching == OcmMatching::authors_set_difference ? ocm_authors(pt, pp) : ocm(pt, pp);
     if (o) {
       sum_ocm += *o;
       ++res.ocm_folds;
@@ -128,7 +130,8 @@ TEST(CvReuse, EqualsEveryFoldFromScratch) {
           const auto mech = make_mechanism(name);
           const bool priv = std::string(name) != "wavecluster";
           for (std::uint64_t seed : {5u, 6u}) {
-            const std::string what = std::string(name) + " " + fold_rule + " " + c0 + " " + matching + " seed " + std::to_string(seed);
+            const std::string what =
+                std::string(name) + " " + fold_rule + " " + c0 + " " + matching + " seed " + std::to_string(seed);
             const CvResult ref = reference_cross_validate(ds, wp, ps, *mech, priv, seed, opt);
             expect_same(cross_validate(ds, wp, ps, *mech, priv, seed, opt), ref, what + " (own CvFixed)");
             expect_same(cross_validate(ds, wp, ps, *mech, priv, seed, opt, &fixed), ref, what + " (shared CvFixed)");
@@ -156,7 +159,8 @@ TEST(CvReuse, PapersDataEqualsEveryFoldFromScratch) {
   const CvFixed fixed = CvFixed::of(ds, wp, opt);
   const auto mech = make_mechanism("wc_baseline");
   for (std::uint64_t seed : {11u, 12u})
-    expect_same(cross_validate(ds, wp, ps, *mech, true, seed, opt, &fixed), reference_cross_validate(ds, wp, ps, *mech, true, seed, opt),
+    expect_same(cross_validate(ds, wp, ps, *mech, true, seed, opt, &fixed),
+                reference_cross_validate(ds, wp, ps, *mech, true, seed, opt),
                 "DS3 wc_baseline seed " + std::to_string(seed));
 }
 
@@ -189,7 +193,8 @@ TEST(CvReuse, RegisteredMetricsAreTheSameWithTheRunsDatasetCache) {
         const MetricInput alone{ds, res, ps, info, 900 + trial, alone_cache};
         const MetricInput with{ds, res, ps, info, 900 + trial, with_cache, &shared};
         for (const auto& m : metrics)
-          EXPECT_EQ(m.compute(with), m.compute(alone)) << info.name << " " << m.name << " " << fold_rule << " trial " << trial;
+          EXPECT_EQ(m.compute(with), m.compute(alone))
+              << info.name << " " << m.name << " " << fold_rule << " trial " << trial;
       }
     }
     // One true result and one CvFixed for all: the WaveCluster parameters are the same in every cell.

@@ -41,7 +41,8 @@ ParamSet private_params(const std::string& method, double g, double p, double ep
   return ps;
 }
 
-MethodResult run(const std::string& method, const Dataset& ds, const ParamSet& ps, std::uint64_t seed, BudgetLedger& ledger) {
+MethodResult run(const std::string& method, const Dataset& ds, const ParamSet& ps, std::uint64_t seed,
+                 BudgetLedger& ledger) {
   Rng rng(seed);
   return make_mechanism(method)->run(ds, ps, rng, ledger);
 }
@@ -68,7 +69,7 @@ TEST(Mechanisms, LedgerSumsToEpsilonAndRunsAreDeterministic) {
   MethodResult r = run("wc_baseline", ds, private_params("wc_baseline", 40, 0.1, 1.0), 3, l);
   ASSERT_TRUE(r.release.contains("synopsis"));
   EXPECT_EQ(r.release["synopsis"]["m1"].get<int>(), 10);  // max(10, ceil(sqrt(9060 * 0.95 / 10) / 4)) = max(10, 8)
-  EXPECT_EQ(l.entries().size(), 3u);                       // noisy N, level 1, level 2
+  EXPECT_EQ(l.entries().size(), 3u);                      // noisy N, level 1, level 2
 }
 
 TEST(Mechanisms, NonPrivateWaveClusterSpendsNothing) {
@@ -121,8 +122,8 @@ TEST(Mechanisms, ShareOfZerosTurningPositiveMatchesTheSampler) {
         const WaveClusterOutput out = privqt(ds, wp, eps, privacy::Sampler::secure, rng, l);
         BudgetLedger probe(eps);
         probe.set_noise_scale(scale);
-        r = zero_turns_positive(privacy::CountMechanism::laplace(probe, privacy::Sampler::secure, 1.0, eps, "probe"), scale,
-                                wp.wavelet, 2);
+        r = zero_turns_positive(privacy::CountMechanism::laplace(probe, privacy::Sampler::secure, 1.0, eps, "probe"),
+                                scale, wp.wavelet, 2);
         for (std::size_t i = 0; i < w.size(); ++i)
           if (w[i] == 0) {
             zeros += 1;
@@ -131,7 +132,8 @@ TEST(Mechanisms, ShareOfZerosTurningPositiveMatchesTheSampler) {
       }
       EXPECT_LT(r, 0.5);
       const double se = std::sqrt(r * (1 - r) / zeros);
-      EXPECT_NEAR(turned / zeros, r, 4 * se + 1e-3) << "eps " << eps << ", noise scale " << scale << ", zeros " << zeros;
+      EXPECT_NEAR(turned / zeros, r, 4 * se + 1e-3)
+          << "eps " << eps << ", noise scale " << scale << ", zeros " << zeros;
     }
 }
 
@@ -210,8 +212,10 @@ TEST(Synopsis, UniformPointsShortcutEqualsPointByPoint) {
       const double span = b.hi[j] - b.lo[j];
       lo[j] = b.lo[j] - 0.2 * span + 1.4 * span * boxes.uniform();
       const int kind = static_cast<int>(boxes.below(4));
-      w[j] = kind == 0 ? 0.0 : kind == 1 ? 1e-3 * span * boxes.uniform() : kind == 2 ? -0.05 * span * boxes.uniform()
-                                                                                    : 0.5 * span * boxes.uniform();
+      w[j] = kind == 0   ? 0.0
+             : kind == 1 ? 1e-3 * span * boxes.uniform()
+             : kind == 2 ? -0.05 * span * boxes.uniform()
+                         : 0.5 * span * boxes.uniform();
     }
     auto coord = [&](std::size_t j, double u) { return lo[j] + u * w[j]; };
     const std::uint64_t count = boxes.below(50);
@@ -405,7 +409,8 @@ TEST(ExpMechLattice, ThresholdsAreLatticePointsWithTheHandComputedLaw) {
     const EmThreshold t = em_threshold_lattice(asc, 1, em, lattice, true, rng);
     ASSERT_EQ(t.grid, 1.0);
     ASSERT_EQ(t.threshold, std::floor(t.threshold));  // a lattice point
-    const double hi = t.rank == 0 ? 10.0 : asc[asc.size() - t.rank], lo = t.rank < asc.size() ? asc[asc.size() - t.rank - 1] : 0.0;
+    const double hi = t.rank == 0 ? 10.0 : asc[asc.size() - t.rank],
+                 lo = t.rank < asc.size() ? asc[asc.size() - t.rank - 1] : 0.0;
     ASSERT_GT(t.threshold, lo);
     ASSERT_LE(t.threshold, hi);
     seen[t.rank] += 1;
@@ -413,7 +418,8 @@ TEST(ExpMechLattice, ThresholdsAreLatticePointsWithTheHandComputedLaw) {
   const std::vector<double> w{6 * std::exp(-0.5), 2, std::exp(-0.5), std::exp(-1.0)};
   const double total = w[0] + w[1] + w[2] + w[3];
   double chi2 = 0;
-  for (std::size_t r = 0; r < 4; ++r) chi2 += (seen[r] - n * w[r] / total) * (seen[r] - n * w[r] / total) / (n * w[r] / total);
+  for (std::size_t r = 0; r < 4; ++r)
+    chi2 += (seen[r] - n * w[r] / total) * (seen[r] - n * w[r] / total) / (n * w[r] / total);
   EXPECT_LT(chi2, 17.73);  // chi-square(3) 0.9995 quantile
   // The paper's range (0, Max]: no rank 0, ranks 1..3 on the lattice of Max = 4 (spacing 2^(2 - 4)).
   const auto paper = threshold_lattice(4.0, 4);
@@ -461,6 +467,6 @@ TEST(ExpMechLattice, NeighbouringDataShareTheOutputSetButNotTheContinuousOne) {
     impossible += !reachable;
   }
   ASSERT_GT(total, 100);
-  EXPECT_GT(impossible, total / 5) << "the continuous form leaks through the set of reachable doubles (" << impossible << " of "
-                                    << total << ")";
+  EXPECT_GT(impossible, total / 5) << "the continuous form leaks through the set of reachable doubles (" << impossible
+                                   << " of " << total << ")";
 }

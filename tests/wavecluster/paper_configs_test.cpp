@@ -46,13 +46,16 @@ TEST(WaveClusterPaperConfigs, Validate) {
   const fs::path bin = dpclust_binary();
   if (bin.empty()) GTEST_SKIP() << "the dpclust binary is not built beside this test (set DPCLUST_BINARY)";
   // wavecluster_3d generates its data: it validates with the data loaded anywhere.
-  testing::CommandResult r = testing::run_command(bin.string() + " validate " + config("wavecluster_3d") + " --load-data");
+  testing::CommandResult r =
+      testing::run_command(bin.string() + " validate " + config("wavecluster_3d") + " --load-data");
   EXPECT_EQ(r.code, 0) << r.output;
   const fs::path root = testing::data_root();
   if (root.empty() || !fs::exists(root / "wavecluster" / "aggregation-30k.arff"))
     GTEST_SKIP() << "DS1-DS3 not under the data root: the DS configs are validated only with their data";
-  for (const char* name : {"wavecluster_ds3_g36", "wavecluster_grid_sweep", "wavecluster_wavelets", "wavecluster_kdd_fig1"}) {
-    r = testing::run_command(bin.string() + " validate " + config(name) + " --data-root " + root.string() + " --load-data");
+  for (const char* name :
+       {"wavecluster_ds3_g36", "wavecluster_grid_sweep", "wavecluster_wavelets", "wavecluster_kdd_fig1"}) {
+    r = testing::run_command(bin.string() + " validate " + config(name) + " --data-root " + root.string() +
+                             " --load-data");
     EXPECT_EQ(r.code, 0) << name << ": " << r.output;
   }
 }
@@ -63,7 +66,8 @@ TEST(WaveClusterPaperConfigs, GowallaFigure2RunsOnAFixture) {
   const fs::path bin = dpclust_binary();
   if (bin.empty()) GTEST_SKIP() << "the dpclust binary is not built beside this test (set DPCLUST_BINARY)";
   const fs::path empty = testing::temp_dir("wc_gowalla_empty");
-  testing::CommandResult r = testing::run_command(bin.string() + " validate " + config("wavecluster_fig2_gowalla") + " --data-root " + empty.string());
+  testing::CommandResult r = testing::run_command(bin.string() + " validate " + config("wavecluster_fig2_gowalla") +
+                                                  " --data-root " + empty.string());
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_NE(r.output.find("dpclust data fetch gowalla"), std::string::npos) << r.output;
 
@@ -73,14 +77,15 @@ TEST(WaveClusterPaperConfigs, GowallaFigure2RunsOnAFixture) {
   std::ostringstream rows;
   for (int i = 0; i < 3000; ++i) {
     const auto& c = cities[i % 4];
-    rows << i % 97 << "\t2010-10-19T23:55:27Z\t" << rng.normal(c[0], 1.0) << '\t' << rng.normal(c[1], 1.0) << '\t' << i << '\n';
+    rows << i % 97 << "\t2010-10-19T23:55:27Z\t" << rng.normal(c[0], 1.0) << '\t' << rng.normal(c[1], 1.0) << '\t' << i
+         << '\n';
   }
   const fs::path txt = testing::write_file(root / "snap" / "loc-gowalla_totalCheckins.txt", rows.str());
   r = testing::run_command("gzip -f " + txt.string());
   ASSERT_EQ(r.code, 0) << r.output;
   const fs::path out = testing::temp_dir("wc_gowalla_out");
-  r = testing::run_command(bin.string() + " run " + config("wavecluster_fig2_gowalla") + " --data-root " + root.string() + " --out " +
-                           out.string() + " --no-progress");
+  r = testing::run_command(bin.string() + " run " + config("wavecluster_fig2_gowalla") + " --data-root " +
+                           root.string() + " --out " + out.string() + " --no-progress");
   ASSERT_EQ(r.code, 0) << r.output;
   std::ifstream in(out / "wavecluster_fig2_gowalla" / "results.json");
   const json res = json::parse(in);

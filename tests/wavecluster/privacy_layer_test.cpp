@@ -39,7 +39,8 @@ ParamSet params_for(const std::string& method, double eps, const std::string& sa
   return ps;
 }
 
-MethodResult run(const std::string& method, const Dataset& ds, const ParamSet& ps, BudgetLedger& ledger, std::uint64_t seed = 5) {
+MethodResult run(const std::string& method, const Dataset& ds, const ParamSet& ps, BudgetLedger& ledger,
+                 std::uint64_t seed = 5) {
   Rng rng(seed);
   return make_mechanism(method)->run(ds, ps, rng, ledger);
 }
@@ -71,13 +72,15 @@ TEST(PrivacyLayer, EveryLedgerEntryIsTypedAndSecureByDefault) {
     EXPECT_NO_THROW(secure.verify()) << m;
     EXPECT_NO_THROW(textbook.verify()) << m;
     for (const auto& e : secure.entries()) {
-      EXPECT_TRUE(e.mechanism == "discrete_laplace" || e.mechanism == "exponential_exact") << m << ": " << e.step << " " << e.mechanism;
+      EXPECT_TRUE(e.mechanism == "discrete_laplace" || e.mechanism == "exponential_exact")
+          << m << ": " << e.step << " " << e.mechanism;
       EXPECT_GT(e.sensitivity, 0.0) << m << ": " << e.step;
       EXPECT_EQ(e.sensitivity_norm, e.mechanism == "exponential_exact" ? "utility" : "l1") << m << ": " << e.step;
       EXPECT_EQ(e.measure, PrivacyMeasure::pure) << m;
     }
     for (const auto& e : textbook.entries())
-      EXPECT_TRUE(e.mechanism == "laplace (textbook)" || e.mechanism == "exponential_exact") << m << ": " << e.step << " " << e.mechanism;
+      EXPECT_TRUE(e.mechanism == "laplace (textbook)" || e.mechanism == "exponential_exact")
+          << m << ": " << e.step << " " << e.mechanism;
     auto has_note = [](const MethodResult& r) {
       for (const auto& n : r.non_private_notes)
         if (n == privacy::kTextbookSamplerNote) return true;
@@ -146,7 +149,8 @@ TEST(ReleaseAndEvaluation, TrueStatisticsAreEvaluationNotDiagnostics) {
       EXPECT_FALSE(r.diagnostics.contains("k_prime")) << m;
       EXPECT_EQ(r.evaluation["k_prime"].get<std::size_t>(), out->k_prime) << m;
     } else if (priv) {
-      EXPECT_EQ(r.diagnostics["k_prime"].get<std::size_t>(), out->k_prime) << m;  // k' of the noisy synopsis stays public
+      EXPECT_EQ(r.diagnostics["k_prime"].get<std::size_t>(), out->k_prime)
+          << m;  // k' of the noisy synopsis stays public
     } else {
       EXPECT_FALSE(r.diagnostics.contains("k_prime"));  // for plain WaveCluster k' = k
       EXPECT_EQ(r.evaluation["k_prime"].get<std::size_t>(), truth.k);
@@ -182,8 +186,10 @@ TEST(ReleaseAndEvaluation, MetricsReadTheTypedResult) {
     EXPECT_EQ(v["k_true"], static_cast<double>(out->k)) << info.name;
     EXPECT_EQ(v["significant_grids"], static_cast<double>(out->clustering.n_significant)) << info.name;
     EXPECT_EQ(v["wc_clusters"], static_cast<double>(out->clustering.n_clusters)) << info.name;
-    EXPECT_NEAR(v["kprime_rel_error"],
-                std::fabs(static_cast<double>(out->k_prime) - static_cast<double>(out->k)) / static_cast<double>(out->k), 1e-15);
+    EXPECT_NEAR(
+        v["kprime_rel_error"],
+        std::fabs(static_cast<double>(out->k_prime) - static_cast<double>(out->k)) / static_cast<double>(out->k),
+        1e-15);
     EXPECT_TRUE(std::isfinite(v["dsg_c"]));
   }
 }

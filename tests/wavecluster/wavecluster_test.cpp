@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "test_support.hpp"
 #include "core/rng.hpp"
+#include "test_support.hpp"
 #include "wavecluster/grid.hpp"
 #include "wavecluster/wavelet.hpp"
 #include "wavecluster/wc_test_util.hpp"
@@ -28,7 +28,7 @@ TEST(Quantizer, FloorFormulaAndClamp) {
   EXPECT_EQ(q.cell_1d(0, 0.0), 0u);
   EXPECT_EQ(q.cell_1d(0, 0.999), 0u);
   EXPECT_EQ(q.cell_1d(0, 1.0), 1u);
-  EXPECT_EQ(q.cell_1d(0, 4.0), 3u);  // x = hi is clamped into the last cell
+  EXPECT_EQ(q.cell_1d(0, 4.0), 3u);   // x = hi is clamped into the last cell
   EXPECT_EQ(q.cell_1d(1, 12.0), 1u);  // (12-10)/10*5 = 1
   Dataset ds = make_dataset({0.5, 10.0, 3.9, 19.9, 4.0, 20.0, 1.5, 11.0}, 2, b);
   std::vector<double> m = q.counts(ds);
@@ -123,7 +123,8 @@ TEST(Wavelet, HaarTiesAreExact) {
   std::vector<double> w = approximation(m, GridShape{{64, 64}}, WaveletSpec{});
   for (std::size_t a = 0; a < 32; ++a)
     for (std::size_t b = 0; b < 32; ++b) {
-      const double sum = m[(2 * a) * 64 + 2 * b] + m[(2 * a) * 64 + 2 * b + 1] + m[(2 * a + 1) * 64 + 2 * b] + m[(2 * a + 1) * 64 + 2 * b + 1];
+      const double sum = m[(2 * a) * 64 + 2 * b] + m[(2 * a) * 64 + 2 * b + 1] + m[(2 * a + 1) * 64 + 2 * b] +
+                         m[(2 * a + 1) * 64 + 2 * b + 1];
       EXPECT_EQ(w[a * 32 + b], sum / 2);
     }
 }
@@ -136,14 +137,14 @@ TEST(Wavelet, Bior22OneDimensionHandComputed) {
   const double s = std::sqrt(2.0);
   std::vector<double> a = approximation(x, sh, spec);
   ASSERT_EQ(a.size(), 3u);
-  EXPECT_NEAR(a[0], s * 6.0, 1e-12);            // 3/4 * 8
-  EXPECT_NEAR(a[1], s * (-1.0), 1e-12);         // -1/8 * 8
-  EXPECT_NEAR(a[2], s * (1.0), 1e-12);          // x5/4 = 1
-  spec.boundary = Boundary::symmetric;          // x_{-1} = x_0 = 8, x_{-2} = x_1 = 0, x_6 = x_5 = 4
+  EXPECT_NEAR(a[0], s * 6.0, 1e-12);     // 3/4 * 8
+  EXPECT_NEAR(a[1], s * (-1.0), 1e-12);  // -1/8 * 8
+  EXPECT_NEAR(a[2], s * (1.0), 1e-12);   // x5/4 = 1
+  spec.boundary = Boundary::symmetric;   // x_{-1} = x_0 = 8, x_{-2} = x_1 = 0, x_6 = x_5 = 4
   std::vector<double> b = approximation(x, sh, spec);
-  EXPECT_NEAR(b[0], s * (6.0 + 2.0), 1e-12);    // + x_{-1}/4
-  EXPECT_NEAR(b[2], s * (1.0 - 0.5), 1e-12);    // - x_6/8
-  spec.boundary = Boundary::periodic;           // x_{-1} = x_5 = 4, x_{-2} = x_4 = 0, x_6 = x_0 = 8
+  EXPECT_NEAR(b[0], s * (6.0 + 2.0), 1e-12);  // + x_{-1}/4
+  EXPECT_NEAR(b[2], s * (1.0 - 0.5), 1e-12);  // - x_6/8
+  spec.boundary = Boundary::periodic;         // x_{-1} = x_5 = 4, x_{-2} = x_4 = 0, x_6 = x_0 = 8
   std::vector<double> c = approximation(x, sh, spec);
   EXPECT_NEAR(c[0], s * (6.0 + 1.0), 1e-12);
   EXPECT_NEAR(c[2], s * (1.0 - 1.0), 1e-12);
@@ -276,9 +277,9 @@ TEST(WaveCluster, ConnectedComponentsEqualAReferenceInEveryDimension) {
 TEST(WaveCluster, ConnectedComponentsIn22DimensionsDoNotListTheOffsets) {
   GridShape sh{std::vector<std::size_t>(22, 2)};
   std::vector<std::uint8_t> sig(sh.size(), 0);
-  sig[0] = 1;                    // (0, ..., 0)
-  sig[sh.size() - 1] = 1;        // (1, ..., 1): corner-adjacent to the first
-  sig[1] = 1;                    // adjacent to the first by a face
+  sig[0] = 1;              // (0, ..., 0)
+  sig[sh.size() - 1] = 1;  // (1, ..., 1): corner-adjacent to the first
+  sig[1] = 1;              // adjacent to the first by a face
   const Clustering full = connected_components(sig, sh, true);
   EXPECT_EQ(full.n_clusters, 1u);
   EXPECT_EQ(full.n_significant, 3u);
@@ -360,16 +361,19 @@ TEST(WaveCluster, PaperClusterCounts) {
     DPCLUST_REQUIRE_DATA(s.file);
     Dataset ds = dpclust::testing::read_numeric_arff(dpclust::testing::data_root() / s.file, 2);
     WaveClusterOutput out = run_wavecluster(ds, WcParams::from(dpclust::testing::wc_params(s.g, s.p), 2));
-    EXPECT_EQ(out.clustering.n_clusters, s.clusters) << s.file << " g=" << s.g << " p=" << s.p << " " << out.evaluation().dump();
+    EXPECT_EQ(out.clustering.n_clusters, s.clusters)
+        << s.file << " g=" << s.g << " p=" << s.p << " " << out.evaluation().dump();
     for (const char* ties : {"exclude", "index"}) {  // the paper's cluster counts hold under every tie rule
       ParamSet ps = dpclust::testing::wc_params(s.g, s.p);
       ps.set("ties", std::string(ties));
-      EXPECT_EQ(run_wavecluster(ds, WcParams::from(ps, 2)).clustering.n_clusters, s.clusters) << s.file << " ties=" << ties;
+      EXPECT_EQ(run_wavecluster(ds, WcParams::from(ps, 2)).clustering.n_clusters, s.clusters)
+          << s.file << " ties=" << ties;
     }
   }
   // DS3 (g=50, p=15%): k = 290, but 50 more cells tie with the 290th value (20.0).
   DPCLUST_REQUIRE_DATA("wavecluster/aggregation-30k.arff");
-  Dataset ds3 = dpclust::testing::read_numeric_arff(dpclust::testing::data_root() / "wavecluster/aggregation-30k.arff", 2);
+  Dataset ds3 =
+      dpclust::testing::read_numeric_arff(dpclust::testing::data_root() / "wavecluster/aggregation-30k.arff", 2);
   ParamSet ps = dpclust::testing::wc_params(50, 0.15);
   EXPECT_EQ(run_wavecluster(ds3, WcParams::from(ps, 2)).clustering.n_significant, 340u);
   ps.set("ties", std::string("exclude"));

@@ -58,8 +58,9 @@ TEST(WaveletDb2, PerfectReconstructionWithPeriodicExtension) {
   const LowpassFilter h = lowpass_filter(Wavelet::db2);
   LowpassFilter g{{}, 0};
   for (std::size_t t = 0; t < 4; ++t) g.taps.push_back((t % 2 ? -1.0 : 1.0) * h.taps[3 - t]);
-  for (const std::vector<double>& x : {std::vector<double>{3, 0, 0, 7, 1, 1, 4, 2}, std::vector<double>{5, 9, 2, 0, 0, 0, 0, 6, 8, 1},
-                                       std::vector<double>{1, 2, 3, 4}}) {
+  for (const std::vector<double>& x :
+       {std::vector<double>{3, 0, 0, 7, 1, 1, 4, 2}, std::vector<double>{5, 9, 2, 0, 0, 0, 0, 6, 8, 1},
+        std::vector<double>{1, 2, 3, 4}}) {
     const std::size_t n = x.size(), m = n / 2;
     std::vector<double> a(m), d(m);
     lowpass_1d(x.data(), n, 1, a.data(), 1, h, Boundary::periodic);
@@ -96,7 +97,8 @@ TEST(WaveletDb2, LowPassOfARampHandComputed) {
   const std::vector<double> p = approximation(x, GridShape{{8}}, WaveletSpec{Wavelet::db2, 1, Boundary::periodic});
   EXPECT_NEAR(p[3], kPublishedDb2[0] * 6 + kPublishedDb2[1] * 7 + kPublishedDb2[3] * 1, 1e-11);
   // A constant signal c keeps c sqrt2 under periodic extension (sum h = sqrt2).
-  const std::vector<double> k = approximation(std::vector<double>(6, 5.0), GridShape{{6}}, WaveletSpec{Wavelet::db2, 1, Boundary::periodic});
+  const std::vector<double> k =
+      approximation(std::vector<double>(6, 5.0), GridShape{{6}}, WaveletSpec{Wavelet::db2, 1, Boundary::periodic});
   for (double v : k) EXPECT_NEAR(v, 5.0 * s2, 1e-12);
 }
 

@@ -19,8 +19,7 @@ namespace dpclust::testing {
 inline Dataset read_numeric_arff(const std::filesystem::path& path, std::size_t d) {
   std::ifstream in(path);
   std::string line;
-  while (std::getline(in, line) && line.rfind("@data", 0) != 0 && line.rfind("@DATA", 0) != 0) {
-  }
+  while (std::getline(in, line) && line.rfind("@data", 0) != 0 && line.rfind("@DATA", 0) != 0) {}
   Dataset ds;
   ds.name = path.filename().string();
   ds.d = d;

@@ -99,12 +99,13 @@ void check_options(const AffinityOptions& o) {
                      "max_iter = " + std::to_string(o.max_iter) + " exceeds " + std::to_string(kAffinityMaxIter),
                      "set max_iter to at most 1000000 (sklearn's default is 200)");
   if (o.convergence_iter > kAffinityMaxIter)
-    throw InputError("affinity_propagation.convergence_iter",
-                     "convergence_iter = " + std::to_string(o.convergence_iter) + " exceeds " +
-                         std::to_string(kAffinityMaxIter),
-                     "set convergence_iter to at most 1000000 (sklearn's default is 15)");
+    throw InputError(
+        "affinity_propagation.convergence_iter",
+        "convergence_iter = " + std::to_string(o.convergence_iter) + " exceeds " + std::to_string(kAffinityMaxIter),
+        "set convergence_iter to at most 1000000 (sklearn's default is 15)");
   if (o.preference != "median" && o.preference != "minimum")
-    throw std::invalid_argument("affinity propagation: preference must be 'median' or 'minimum', got '" + o.preference + "'");
+    throw std::invalid_argument("affinity propagation: preference must be 'median' or 'minimum', got '" + o.preference +
+                                "'");
 }
 
 }  // namespace
@@ -129,8 +130,8 @@ void cut(std::size_t p, std::size_t q, std::size_t n, Range&& range, Single&& si
 // Row i of the responsibilities (Frey & Dueck eq. 1): r(i,k) = s(i,k) - max_{k' != k} (a(i,k') + s(i,k')),
 // damped, and its terms of the column sums of Rp (Rp = max(R, 0) off the diagonal, R on it): added row after
 // row, the order of sklearn's np.sum(tmp, axis=0) on a C-ordered array (same bits).
-void responsibility_row(const double* S, std::size_t n, std::size_t i, double damp, double undamp, const double* A, double* R,
-                        double* colsum) {
+void responsibility_row(const double* S, std::size_t n, std::size_t i, double damp, double undamp, const double* A,
+                        double* R, double* colsum) {
   const double* s = &S[i * n];
   const double* a = &A[i * n];
   double* r = &R[i * n];
@@ -153,13 +154,15 @@ void responsibility_row(const double* S, std::size_t n, std::size_t i, double da
 // Row i of the availabilities (eq. 2-3): a(i,k) = min(0, r(k,k) + sum_{i' not in {i,k}} max(0, r(i',k))),
 // a(k,k) = sum_{i' != k} max(0, r(i',k)); as sklearn: -A_new = Rp - colsum, clipped at 0 off the diagonal,
 // then damped.
-void availability_row(std::size_t n, std::size_t i, double damp, double undamp, const double* R, const double* colsum, double* A) {
+void availability_row(std::size_t n, std::size_t i, double damp, double undamp, const double* R, const double* colsum,
+                      double* A) {
   const double* r = &R[i * n];
   double* a = &A[i * n];
   cut(
       i, i, n,
       [&](std::size_t lo, std::size_t hi) {
-        for (std::size_t k = lo; k < hi; ++k) a[k] = a[k] * damp - positive_part(positive_part(r[k]) - colsum[k]) * undamp;
+        for (std::size_t k = lo; k < hi; ++k)
+          a[k] = a[k] * damp - positive_part(positive_part(r[k]) - colsum[k]) * undamp;
       },
       [&](std::size_t k) { a[k] = a[k] * damp - (r[k] - colsum[k]) * undamp; });
 }
@@ -232,7 +235,8 @@ Passing pass_messages(const std::vector<double>& S, std::size_t n, const Affinit
   // E and S are read after the loop.
   const double damp = options.damping, undamp = 1.0 - options.damping;
   std::vector<double> A(n * n, 0.0), R(n * n, 0.0), colsum(n, 0.0), colsum_next(n);
-  for (std::size_t i = 0; i < n; ++i) responsibility_row(S.data(), n, i, damp, undamp, A.data(), R.data(), colsum.data());
+  for (std::size_t i = 0; i < n; ++i)
+    responsibility_row(S.data(), n, i, damp, undamp, A.data(), R.data(), colsum.data());
   std::vector<unsigned char> hist(hist_size, 0);  // e[:, it % convergence_iter]
   std::vector<unsigned char> E(n, 0);
   bool never_converged = true;
@@ -347,7 +351,8 @@ AffinityResult affinity_propagation(std::vector<double> S, std::size_t n, const 
   return res;
 }
 
-AffinityResult affinity_propagation(const double* coords, std::size_t n, std::size_t d, const AffinityOptions& options) {
+AffinityResult affinity_propagation(const double* coords, std::size_t n, std::size_t d,
+                                    const AffinityOptions& options) {
   if (n > kAffinityMaxPoints)
     throw std::invalid_argument("affinity propagation needs O(n^2) memory: n = " + std::to_string(n) + " exceeds " +
                                 std::to_string(kAffinityMaxPoints) + " points; sub-sample the dataset (sample: N)");

@@ -36,20 +36,20 @@
 namespace dpclust {
 
 struct AffinityOptions {
-  double damping = 0.5;              // in [0.5, 1)
+  double damping = 0.5;  // in [0.5, 1)
   std::int64_t max_iter = 200;
   std::int64_t convergence_iter = 15;
   std::string preference = "median";  // median | minimum (of the similarity matrix)
-  bool tie_noise = true;             // sklearn's degeneracy-removing noise
-  std::uint64_t noise_seed = 0;      // sklearn's random_state = 0
+  bool tie_noise = true;              // sklearn's degeneracy-removing noise
+  std::uint64_t noise_seed = 0;       // sklearn's random_state = 0
 };
 
 struct AffinityResult {
-  Labels labels;                      // 0..K-1, or all -1 when the run did not converge
+  Labels labels;                       // 0..K-1, or all -1 when the run did not converge
   std::vector<std::size_t> exemplars;  // cluster_centers_indices_, ascending
   std::int64_t n_iter = 0;             // iterations run (sklearn's n_iter_)
   bool converged = false;
-  double preference = 0;              // the preference used
+  double preference = 0;  // the preference used
 };
 
 // Largest n accepted (three n x n double matrices: ~1 GB at this size).

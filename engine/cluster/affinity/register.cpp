@@ -5,8 +5,8 @@
 #include <memory>
 #include <string>
 
-#include "cluster/affinity/cost.hpp"
 #include "cluster/affinity/affinity_propagation.hpp"
+#include "cluster/affinity/cost.hpp"
 
 namespace dpclust {
 namespace {
@@ -29,7 +29,8 @@ class AffinityMethod final : public Method {
     r.centres.resize(static_cast<Eigen::Index>(ap.exemplars.size()), static_cast<Eigen::Index>(data.d));
     for (std::size_t c = 0; c < ap.exemplars.size(); ++c)
       for (std::size_t j = 0; j < data.d; ++j)
-        r.centres(static_cast<Eigen::Index>(c), static_cast<Eigen::Index>(j)) = data.coords[ap.exemplars[c] * data.d + j];
+        r.centres(static_cast<Eigen::Index>(c), static_cast<Eigen::Index>(j)) =
+            data.coords[ap.exemplars[c] * data.d + j];
     r.diagnostics = {{"clusters", ap.exemplars.size()},
                      {"iterations", ap.n_iter},
                      {"converged", ap.converged ? 1 : 0},
@@ -52,9 +53,11 @@ const MethodInfo& affinity_propagation_method_info() {
     m.private_when = "never";
     m.needs_bounds = false;
     m.params = {
-        real_param("damping", 0.5, "damping factor (lambda), in [0.5, 1); thesis Table 5.2 keeps 0.5", 0.5, 1.0, false, true),
-        choice_param("preference", "median", {"median", "minimum"},
-                     "self-similarity p of every point: median (thesis, sklearn default) or minimum of the similarities"),
+        real_param("damping", 0.5, "damping factor (lambda), in [0.5, 1); thesis Table 5.2 keeps 0.5", 0.5, 1.0, false,
+                   true),
+        choice_param(
+            "preference", "median", {"median", "minimum"},
+            "self-similarity p of every point: median (thesis, sklearn default) or minimum of the similarities"),
         int_param("max_iter", 200,
                   "maximum message-passing iterations (sklearn default 200); at most 1e6, since each iteration costs "
                   "O(n^2) and more never helps",
@@ -66,7 +69,8 @@ const MethodInfo& affinity_propagation_method_info() {
     };
     m.make = [] { return std::make_unique<AffinityMethod>(); };
     m.cost.trial = affinity_trial_cost;
-    m.no_python_estimator = "scikit-learn's sklearn.cluster.AffinityPropagation is the same algorithm (its operations in its order)";
+    m.no_python_estimator =
+        "scikit-learn's sklearn.cluster.AffinityPropagation is the same algorithm (its operations in its order)";
     return m;
   }();
   return info;

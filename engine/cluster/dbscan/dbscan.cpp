@@ -334,8 +334,8 @@ void assign_borders_by_cell(const Index& ix, const std::vector<std::uint8_t>& co
 
 // Step 6, coarse grid or brute force: the smallest cluster id among the core points within alpha, point by point.
 template <int D>
-void assign_borders_by_point(const Index& ix, const std::vector<std::uint8_t>& core, const std::vector<u32>& ncore, double eps2,
-                             Labels& labels) {
+void assign_borders_by_point(const Index& ix, const std::vector<std::uint8_t>& core, const std::vector<u32>& ncore,
+                             double eps2, Labels& labels) {
   const std::size_t n = ix.n, d = ix.d;
   const auto np = static_cast<std::ptrdiff_t>(n);
   const auto P = [&](std::size_t p) { return &ix.pts[p * d]; };
@@ -420,8 +420,7 @@ Labels dbscan(const double* coords, std::size_t n, std::size_t d, double alpha, 
     return {};
   }
   if (d == 0) throw std::invalid_argument("dbscan: points have no coordinates (d = 0)");
-  const std::size_t minp =
-      static_cast<u64>(min_pts) > static_cast<u64>(n) ? n + 1 : static_cast<std::size_t>(min_pts);
+  const std::size_t minp = static_cast<u64>(min_pts) > static_cast<u64>(n) ? n + 1 : static_cast<std::size_t>(min_pts);
   Index ix = dbscan_detail::build_index(coords, n, d, alpha);
   switch (d) {
     case 1: return run<1>(ix, alpha, minp, border, stats);

@@ -27,7 +27,8 @@ class DbscanMethod final : public Method {
     r.labels = dbscan(data, params.real("alpha"), params.integer("min_pts"), &stats, border_rule_of(params));
     r.labels_are_release = false;
     r.release = nlohmann::json::object();  // non-private: nothing is published
-    r.diagnostics = {{"core_points", stats.core_points}, {"clusters", stats.clusters}, {"noise_points", stats.noise_points}};
+    r.diagnostics = {
+        {"core_points", stats.core_points}, {"clusters", stats.clusters}, {"noise_points", stats.noise_points}};
     return r;
   }
 };
@@ -43,10 +44,11 @@ const char* to_string(BorderRule b) {
 ParamSpec border_param() {
   std::vector<std::string> names;
   for (const NamedBorder& n : kBorderRules) names.emplace_back(n.name);
-  return choice_param("border", "assign", std::move(names),
-                      "border points (non-core, within alpha of a core point): assign = join the first cluster that reaches "
-                      "them (scikit-learn, Ester et al. 1996); noise = stay noise, clusters are core points only (Qiu & Yi, "
-                      "Sec. 2, and the authors' evaluation code)");
+  return choice_param(
+      "border", "assign", std::move(names),
+      "border points (non-core, within alpha of a core point): assign = join the first cluster that reaches "
+      "them (scikit-learn, Ester et al. 1996); noise = stay noise, clusters are core points only (Qiu & Yi, "
+      "Sec. 2, and the authors' evaluation code)");
 }
 
 BorderRule border_rule_of(const ParamSet& params) {
@@ -68,13 +70,15 @@ const MethodInfo& dbscan_method_info() {
     m.private_when = "never";
     m.needs_bounds = false;
     m.params = {
-        gives(real_param("alpha", std::nullopt, "neighbourhood radius (alpha; sklearn eps)", 0.0, std::nullopt, true), "alpha"),
+        gives(real_param("alpha", std::nullopt, "neighbourhood radius (alpha; sklearn eps)", 0.0, std::nullopt, true),
+              "alpha"),
         gives(int_param("min_pts", std::nullopt, "MinPts, counting the point itself", 1), "min_pts"),
         border_param(),
     };
     m.make = [] { return std::make_unique<DbscanMethod>(); };
     m.cost.trial = dbscan_trial_cost;
-    m.no_python_estimator = "scikit-learn's sklearn.cluster.DBSCAN is the same algorithm (label for label: docs/methods.md)";
+    m.no_python_estimator =
+        "scikit-learn's sklearn.cluster.DBSCAN is the same algorithm (label for label: docs/methods.md)";
     return m;
   }();
   return info;

@@ -21,7 +21,15 @@ constexpr std::size_t kHamerlyBlock = 256;  // points searched together (one mat
 }  // namespace
 
 HamerlyAssignment::HamerlyAssignment(const double* X, std::size_t n, std::size_t d, std::size_t k, double scale)
-    : X_(X), n_(n), d_(d), k_(k), margin_(kRelativeMargin * scale), upper_(n), lower_(n), previous_(k * d), moved_(k),
+    : X_(X),
+      n_(n),
+      d_(d),
+      k_(k),
+      margin_(kRelativeMargin * scale),
+      upper_(n),
+      lower_(n),
+      previous_(k * d),
+      moved_(k),
       half_gap_(k) {}
 
 void HamerlyAssignment::assign(const double* centres, Label* labels) {

@@ -42,7 +42,6 @@ class HamerlyAssignment {
   std::uint64_t distances_computed() const { return distances_; }
 
  private:
-
   const double* X_;
   std::size_t n_, d_, k_;
   double margin_;  // 1e-9 S

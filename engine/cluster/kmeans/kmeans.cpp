@@ -20,7 +20,9 @@ namespace {
 constexpr std::size_t kParallelWork = std::size_t{1} << 18;  // n * k below this: no OpenMP
 constexpr std::size_t kPrunedSeedingMinDim = 16;             // measured: bench/bench_measures.cpp BM_KMeansRestart
 
-inline double sqdist(const double* a, const double* b, std::size_t d) { return kmeans_detail::squared_distance(a, b, d); }
+inline double sqdist(const double* a, const double* b, std::size_t d) {
+  return kmeans_detail::squared_distance(a, b, d);
+}
 
 // The first index whose running sum reaches `value` (numpy searchsorted(side="left")), clipped to n - 1.
 std::size_t search_sorted(const std::vector<double>& cumsum, double value) {
@@ -148,10 +150,8 @@ Run lloyd(const double* X, std::size_t n, std::size_t d, std::size_t k, RowMatri
   std::unique_ptr<HamerlyAssignment> bounds;
   if (prune) bounds = std::make_unique<HamerlyAssignment>(X, n, d, k, scale);
   const auto assign_step = [&] {
-    if (bounds)
-      bounds->assign(centers.data(), labels.data());
-    else
-      assign(X, n, d, centers.data(), k, labels.data(), dist.data());
+    if (bounds) bounds->assign(centers.data(), labels.data());
+    else assign(X, n, d, centers.data(), k, labels.data(), dist.data());
   };
   std::int64_t it = 0;
   for (; it < max_iter; ++it) {
@@ -175,7 +175,8 @@ Run lloyd(const double* X, std::size_t n, std::size_t d, std::size_t k, RowMatri
       if (counts[c] == 0.0) empty.push_back(c);
     if (!empty.empty()) {
       if (bounds)
-        for (std::size_t i = 0; i < n; ++i) dist[i] = sqdist(X + i * d, centers.data() + static_cast<std::size_t>(labels[i]) * d, d);
+        for (std::size_t i = 0; i < n; ++i)
+          dist[i] = sqdist(X + i * d, centers.data() + static_cast<std::size_t>(labels[i]) * d, d);
       order.resize(n);
       std::iota(order.begin(), order.end(), std::size_t{0});
       const auto m = static_cast<std::ptrdiff_t>(std::min(empty.size(), n));
@@ -265,7 +266,8 @@ void check_inputs(const double* coords, std::size_t n, std::size_t d, std::size_
   }
 }
 
-Prepared prepare(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options, const double* weights) {
+Prepared prepare(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options,
+                 const double* weights) {
   check_inputs(coords, n, d, k, options, weights);
   Prepared p;
   const auto ni = static_cast<Eigen::Index>(n), di = static_cast<Eigen::Index>(d);
@@ -289,7 +291,8 @@ Prepared prepare(const double* coords, std::size_t n, std::size_t d, std::size_t
 }
 
 // One k-means++ seeding and its Lloyd run.
-Run one_run(const Prepared& p, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options, Rng& rng, const double* weights) {
+Run one_run(const Prepared& p, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options, Rng& rng,
+            const double* weights) {
   RowMatrix C(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(d));
   plusplus(p.X.data(), n, d, k, rng, C.data(), weights, options.triangle_pruning, p.scale);
   return lloyd(p.X.data(), n, d, k, std::move(C), options.max_iter, p.tol, weights, options.triangle_pruning, p.scale);
@@ -334,8 +337,8 @@ KMeansResult kmeans(const double* coords, std::size_t n, std::size_t d, std::siz
   return result_of(std::move(best), p);
 }
 
-std::vector<KMeansResult> kmeans_runs(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options,
-                                      std::vector<Rng>& rngs, const double* weights) {
+std::vector<KMeansResult> kmeans_runs(const double* coords, std::size_t n, std::size_t d, std::size_t k,
+                                      const KMeansOptions& options, std::vector<Rng>& rngs, const double* weights) {
   const Prepared p = prepare(coords, n, d, k, options, weights);
   std::vector<KMeansResult> out;
   for (Rng& rng : rngs) out.push_back(result_of(one_run(p, n, d, k, options, rng, weights), p));

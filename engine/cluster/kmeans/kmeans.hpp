@@ -51,9 +51,9 @@ struct KMeansOptions {
 };
 
 struct KMeansResult {
-  Labels labels;          // nearest centre of every point, 0..k-1
-  RowMatrix centers;      // k x d
-  double inertia = 0;     // sum of squared distances to the assigned centres
+  Labels labels;            // nearest centre of every point, 0..k-1
+  RowMatrix centers;        // k x d
+  double inertia = 0;       // sum of squared distances to the assigned centres
   std::int64_t n_iter = 0;  // Lloyd iterations of the retained run
 };
 
@@ -82,7 +82,8 @@ inline KMeansResult kmeans(const Dataset& data, std::size_t k, const KMeansOptio
 // Independent runs on the same data, centred once: run r is kmeans() with n_init = 1 drawing from rngs[r]
 // (the same result as that call; options.n_init is not used). For restarts whose every result is wanted
 // (the k-means measures' reference, cluster/kmeans/kmeans_reference.hpp).
-std::vector<KMeansResult> kmeans_runs(const double* coords, std::size_t n, std::size_t d, std::size_t k, const KMeansOptions& options,
-                                      std::vector<Rng>& rngs, const double* weights = nullptr);
+std::vector<KMeansResult> kmeans_runs(const double* coords, std::size_t n, std::size_t d, std::size_t k,
+                                      const KMeansOptions& options, std::vector<Rng>& rngs,
+                                      const double* weights = nullptr);
 
 }  // namespace dpclust

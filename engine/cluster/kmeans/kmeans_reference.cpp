@@ -24,10 +24,11 @@ std::uint64_t reference_seed(std::uint64_t fingerprint, std::size_t k) {
   return splitmix64(splitmix64(fingerprint ^ fnv1a64("kmeans_reference")) ^ k);
 }
 
-KMeansReference kmeans_reference(const double* X, std::size_t n, std::size_t d, std::size_t k, std::uint64_t seed, std::int64_t restarts) {
+KMeansReference kmeans_reference(const double* X, std::size_t n, std::size_t d, std::size_t k, std::uint64_t seed,
+                                 std::int64_t restarts) {
   if (k < 1 || k > n)
-    throw std::invalid_argument("kmeans reference: k = " + std::to_string(k) + " must be between 1 and the number of points (" +
-                                std::to_string(n) + ")");
+    throw std::invalid_argument("kmeans reference: k = " + std::to_string(k) +
+                                " must be between 1 and the number of points (" + std::to_string(n) + ")");
   if (restarts < 1) throw std::invalid_argument("kmeans reference: restarts must be >= 1");
   KMeansOptions options;  // scikit-learn's defaults: one k-means++ seeding per run, max_iter 300, tol 1e-4
   options.triangle_pruning = true;

@@ -30,10 +30,10 @@ inline constexpr std::int64_t kReferenceRestarts = 10;
 struct KMeansReference {
   std::size_t k = 0;
   std::uint64_t seed = 0;
-  std::vector<RowMatrix> centres;  // of each restart, k x d
-  std::vector<double> costs;       // of each restart: sum of squared distances to the nearest centre
-  std::size_t best = 0;            // the restart of lowest cost (the first on ties)
-  Labels best_labels;              // the best restart's labels (each point's nearest centre)
+  std::vector<RowMatrix> centres;    // of each restart, k x d
+  std::vector<double> costs;         // of each restart: sum of squared distances to the nearest centre
+  std::size_t best = 0;              // the restart of lowest cost (the first on ties)
+  Labels best_labels;                // the best restart's labels (each point's nearest centre)
   std::int64_t best_iterations = 0;  // the best restart's Lloyd iterations
   double best_cost() const { return costs[best]; }
 };

@@ -15,7 +15,8 @@ constexpr double kUnitRoundoff = 1.1102230246251565e-16;  // 2^-53
 }  // namespace
 
 ExpansionBound::ExpansionBound(std::size_t d)
-    : kappa(4.0 * (static_cast<double>(d) + 4.0) * kUnitRoundoff), rho(4.0 * (static_cast<double>(d) + 2.0) * kUnitRoundoff) {}
+    : kappa(4.0 * (static_cast<double>(d) + 4.0) * kUnitRoundoff),
+      rho(4.0 * (static_cast<double>(d) + 2.0) * kUnitRoundoff) {}
 
 NearestSearch::NearestSearch(const double* centres, std::size_t k, std::size_t d)
     : centres_(centres), k_(k), d_(d), bound_(d), transposed_(d * k), norm_(k, 0.0), length_(k) {

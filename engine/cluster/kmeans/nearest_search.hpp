@@ -34,7 +34,8 @@ class NearestSearch {
   // For `rows` contiguous points (rows x d): label (the first centre of smallest squared distance),
   // best (that squared distance, as squared_distance computes it) and, when second != nullptr, a lower
   // bound on the squared distance to every other centre (+inf when k = 1). scratch: reused buffer.
-  void search(const double* points, std::size_t rows, Label* labels, double* best, double* second, std::vector<double>& scratch) const;
+  void search(const double* points, std::size_t rows, Label* labels, double* best, double* second,
+              std::vector<double>& scratch) const;
 
   std::size_t k() const { return k_; }
   std::size_t d() const { return d_; }

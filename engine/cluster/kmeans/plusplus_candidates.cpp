@@ -14,7 +14,7 @@ namespace {
 
 using kmeans_detail::squared_distance;
 
-constexpr double kTriangleMargin = 1e-9;     // hamerly.hpp's margin
+constexpr double kTriangleMargin = 1e-9;      // hamerly.hpp's margin
 constexpr std::size_t kCandidateBlock = 256;  // points per product
 constexpr std::size_t kParallelCandidates = 4096;
 
@@ -44,7 +44,8 @@ void PlusPlusCandidates::evaluate(const double* centres, std::size_t placed, con
     for (std::size_t j = 0; j < d_; ++j) yt[j * width + t] = y[j];
     ynorm[t] = norm_[ids[t]];
     ylength[t] = length_[ids[t]];
-    for (std::size_t a = 0; a < placed; ++a) to_centre[t * placed + a] = std::sqrt(squared_distance(centres + a * d_, y, d_));
+    for (std::size_t a = 0; a < placed; ++a)
+      to_centre[t * placed + a] = std::sqrt(squared_distance(centres + a * d_, y, d_));
   }
   const auto blocks = static_cast<std::ptrdiff_t>((n_ + kCandidateBlock - 1) / kCandidateBlock);
 #pragma omp parallel if (n_ >= kParallelCandidates)

@@ -27,8 +27,8 @@ class PlusPlusCandidates {
   void start(std::size_t first, const std::vector<double>& closest);
   // dist[t * n + i] = min(closest[i], squared_distance(x_i, x_{ids[t]})) for every candidate t and point i.
   // centres: the `placed` centres so far (placed x d).
-  void evaluate(const double* centres, std::size_t placed, const std::vector<std::size_t>& ids, const std::vector<double>& closest,
-                double* dist);
+  void evaluate(const double* centres, std::size_t placed, const std::vector<std::size_t>& ids,
+                const std::vector<double>& closest, double* dist);
   // Candidate `best` (its row of dist) became centre number `index`; closest is updated by the caller after.
   void accept(std::size_t index, const double* dist_best, const std::vector<double>& closest);
 
@@ -36,9 +36,9 @@ class PlusPlusCandidates {
   const double* X_;
   std::size_t n_, d_;
   double margin_;
-  std::vector<std::size_t> nearest_;  // each point's nearest centre so far
-  std::vector<double> root_;          // sqrt(closest)
-  std::vector<double> norm_, length_; // ||x||^2, ||x||
+  std::vector<std::size_t> nearest_;   // each point's nearest centre so far
+  std::vector<double> root_;           // sqrt(closest)
+  std::vector<double> norm_, length_;  // ||x||^2, ||x||
 };
 
 }  // namespace dpclust

@@ -25,14 +25,16 @@ class KMeansMethod final : public Method {
   MethodResult run(const Dataset& data, const ParamSet& params, Rng& rng, BudgetLedger& /*ledger*/) const override {
     const std::int64_t k = params.integer("k");
     if (static_cast<std::uint64_t>(k) > data.n)
-      throw InputError("params.k", "k = " + std::to_string(k) + " exceeds the number of points of dataset '" +
-                                       data.name + "' (" + std::to_string(data.n) + ")",
+      throw InputError("params.k",
+                       "k = " + std::to_string(k) + " exceeds the number of points of dataset '" + data.name + "' (" +
+                           std::to_string(data.n) + ")",
                        "choose k <= " + std::to_string(data.n));
     KMeansResult km;
     if (kind_of(kSeedings, params, "seeding") == Seeding::reference) {
       const auto kk = static_cast<std::size_t>(k);
-      KMeansReference ref = kmeans_reference(data.coords.data(), data.n, data.d, kk,
-                                             reference_seed(coordinates_fingerprint(data.coords.data(), data.n, data.d), kk));
+      KMeansReference ref =
+          kmeans_reference(data.coords.data(), data.n, data.d, kk,
+                           reference_seed(coordinates_fingerprint(data.coords.data(), data.n, data.d), kk));
       km.centers = std::move(ref.centres[ref.best]);
       km.labels = std::move(ref.best_labels);
       km.inertia = ref.best_cost();
@@ -82,14 +84,16 @@ const MethodInfo& kmeans_method_info() {
                   "k-means++); at most 1e4",
                   1, kKMeansMaxInit),
         int_param("max_iter", 300, "maximum Lloyd iterations per run, at most 1e6", 1, kKMeansMaxIter),
-        real_param("tol", 1e-4, "convergence tolerance on the total squared centre shift, relative to the mean "
-                                "per-dimension variance of the data (sklearn tol)",
+        real_param("tol", 1e-4,
+                   "convergence tolerance on the total squared centre shift, relative to the mean "
+                   "per-dimension variance of the data (sklearn tol)",
                    0.0),
-        choice_param("seeding", "trial", names_of(kSeedings),
-                     "where the k-means++ restarts draw from: trial (n_init restarts from the trial's generator) or "
-                     "reference (the k-means measures' reference: 10 restarts seeded from the data and k, max_iter 300, "
-                     "tol 1e-4, the normaliser of normalized_kmeans_cost; n_init, max_iter and tol must keep their "
-                     "defaults); `baselines: true` sets reference"),
+        choice_param(
+            "seeding", "trial", names_of(kSeedings),
+            "where the k-means++ restarts draw from: trial (n_init restarts from the trial's generator) or "
+            "reference (the k-means measures' reference: 10 restarts seeded from the data and k, max_iter 300, "
+            "tol 1e-4, the normaliser of normalized_kmeans_cost; n_init, max_iter and tol must keep their "
+            "defaults); `baselines: true` sets reference"),
     };
     m.as_ceiling = {{"seeding", "reference"}};
     m.make = [] { return std::make_unique<KMeansMethod>(); };
@@ -100,11 +104,13 @@ const MethodInfo& kmeans_method_info() {
       // The reference runs with KMeansOptions' defaults (kmeans_reference.cpp): the settings must be those.
       const KMeansOptions reference;
       if (kind_of(kSeedings, p, "seeding") == Seeding::reference &&
-          (p.integer("n_init") != reference.n_init || p.integer("max_iter") != reference.max_iter || p.real("tol") != reference.tol))
-        throw InputError("params.seeding",
-                         "seeding: reference runs the k-means measures' reference (10 restarts, max_iter 300, tol 1e-4); n_init, "
-                         "max_iter and tol cannot be changed with it",
-                         "leave n_init, max_iter and tol at their defaults, or use seeding: trial");
+          (p.integer("n_init") != reference.n_init || p.integer("max_iter") != reference.max_iter ||
+           p.real("tol") != reference.tol))
+        throw InputError(
+            "params.seeding",
+            "seeding: reference runs the k-means measures' reference (10 restarts, max_iter 300, tol 1e-4); n_init, "
+            "max_iter and tol cannot be changed with it",
+            "leave n_init, max_iter and tol at their defaults, or use seeding: trial");
     };
     return m;
   }();

@@ -15,7 +15,8 @@ UniformCentres uniform_centres(const Dataset& data, const Bounds& bounds, std::s
   UniformCentres out;
   out.centres.resize(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(d));
   for (std::size_t c = 0; c < k; ++c)
-    for (std::size_t j = 0; j < d; ++j) out.centres(static_cast<Eigen::Index>(c), static_cast<Eigen::Index>(j)) = rng.uniform(bounds.lo[j], bounds.hi[j]);
+    for (std::size_t j = 0; j < d; ++j)
+      out.centres(static_cast<Eigen::Index>(c), static_cast<Eigen::Index>(j)) = rng.uniform(bounds.lo[j], bounds.hi[j]);
   out.labels.assign(data.n, 0);
   const NearestSearch search(out.centres.data(), k, d);
   std::vector<double> best(data.n), scratch;
