@@ -4,7 +4,8 @@
 //   build/bench/bench_measures [--benchmark_filter=...]
 // Released centres: the true blob centres moved by N(0, 1) per coordinate (what a good private method gives).
 //   BM_NearestCentres       inertia (and the nearest-centre labels the other measures read): n k d
-//   BM_Silhouette           on the fixed 10,000-point sample: 10^8 / 2 pairs, d each
+//   BM_Silhouette           the default estimate (silhouette_sample 2,000, stratified, with its standard error)
+//   BM_SilhouetteSubset     scikit-learn's subset of 2,000 points (silhouette_sampling: subset)
 //   BM_Accuracy / Purity    the contingency table and the Hungarian matching (64 x 64)
 //   BM_KMeansReference      the non-private reference: 10 k-means++ restarts (computed once per dataset and k)
 //   BM_KMeansRestart        one restart, exhaustive search against triangle pruning (the same result)
@@ -27,11 +28,14 @@ using namespace dpclust;
 
 namespace {
 
+const std::size_t kDefaultSample = EvaluationSettings{}.silhouette_sample;
+
 struct Case {
   Dataset data;
-  RowMatrix released;  // 64 x d
-  Labels labels;       // nearest released centre
-  std::vector<std::size_t> sample;
+  RowMatrix released;               // 64 x d
+  Labels labels;                    // nearest released centre
+  std::vector<std::size_t> sample;  // the subset
+  std::vector<std::size_t> order;   // the permutation the stratified estimate reads
 };
 
 const Case& synth(std::size_t d) {
@@ -54,7 +58,8 @@ const Case& synth(std::size_t d) {
       c->released(k, j) =
           centres.at(static_cast<std::size_t>(k)).at(static_cast<std::size_t>(j)).get<double>() + rng.normal();
   c->labels = nearest_centres(c->data.coords.data(), c->data.n, d, c->released).labels;
-  c->sample = silhouette_sample(c->data.n, kSilhouetteSampleSize, 1);
+  c->sample = silhouette_sample(c->data.n, kDefaultSample, 1);
+  c->order = silhouette_order(c->data.n, 1);
   return *cases.emplace(d, std::move(c)).first->second;
 }
 
@@ -68,9 +73,17 @@ BENCHMARK(BM_NearestCentres)->Arg(10)->Arg(100)->Unit(benchmark::kMillisecond);
 void BM_Silhouette(benchmark::State& state) {
   const Case& c = synth(static_cast<std::size_t>(state.range(0)));
   for (auto _ : state)
-    benchmark::DoNotOptimize(silhouette_score(c.data.coords.data(), c.data.n, c.data.d, c.labels, c.sample));
+    benchmark::DoNotOptimize(
+        silhouette_stratified(c.data.coords.data(), c.data.n, c.data.d, c.labels, c.order, kDefaultSample).score);
 }
 BENCHMARK(BM_Silhouette)->Arg(10)->Arg(100)->Unit(benchmark::kMillisecond);
+
+void BM_SilhouetteSubset(benchmark::State& state) {
+  const Case& c = synth(static_cast<std::size_t>(state.range(0)));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(silhouette_estimate(c.data.coords.data(), c.data.n, c.data.d, c.labels, c.sample).score);
+}
+BENCHMARK(BM_SilhouetteSubset)->Arg(10)->Arg(100)->Unit(benchmark::kMillisecond);
 
 void BM_Accuracy(benchmark::State& state) {
   const Case& c = synth(100);

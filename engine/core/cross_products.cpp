@@ -32,6 +32,13 @@ void cross_products(const double* A, std::size_t rows, std::size_t d, const doub
   // coordinate, two loads of Bt, four of A and 16 multiply-adds (the products are not fused). Every entry
   // is sum_j a_j b_j accumulated in index order from 0, in the tiles and in the edge loops alike, so the
   // blocking does not change a value.
+  if (d == 0) {
+    // Every sum is empty. A and Bt may then be null (an empty vector's data()), and no offset may be added to a
+    // null pointer.
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t c = 0; c < cols; ++c) out[r * ldo + c] = 0.0;
+    return;
+  }
   std::size_t r = 0;
   for (; r + 4 <= rows; r += 4) {
     const double* a0 = A + r * d;

@@ -8,7 +8,7 @@
 
 namespace dpclust::dpdbscan {
 
-using json = nlohmann::json;
+using nlohmann::json;
 
 namespace {
 

@@ -26,7 +26,7 @@
 namespace dpclust::testing {
 namespace {
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 
 struct Response {
   int status = 0;
@@ -289,9 +289,9 @@ TEST_F(HttpTestServerTest, SetStatusOverridesTheAnswerUntilCleared) {
 TEST_F(HttpTestServerTest, SetDelayWaitsBeforeAnswering) {
   HttpTestServer server(root_);
   server.set_delay_ms("/a/b.txt", 150);
-  const auto start = Clock::now();
+  const auto start = SteadyClock::now();
   const auto r = get(server.port(), "/a/b.txt");
-  const auto elapsed = Clock::now() - start;
+  const auto elapsed = SteadyClock::now() - start;
   ASSERT_TRUE(r);
   EXPECT_EQ(r->body, "hello world");
   EXPECT_GE(elapsed, std::chrono::milliseconds(150));
@@ -394,11 +394,11 @@ TEST_F(HttpTestServerTest, StopIsPromptWithStalledClientsAndIsIdempotent) {
   ASSERT_TRUE(send_text(waiting, "GET /a/b.txt HTTP/1.1\r\n\r\n"));
   std::this_thread::sleep_for(std::chrono::milliseconds(100));  // let the server reach its waits
 
-  const auto start = Clock::now();
+  const auto start = SteadyClock::now();
   server->stop();
   server->stop();
   server.reset();
-  EXPECT_LT(Clock::now() - start, std::chrono::seconds(1));
+  EXPECT_LT(SteadyClock::now() - start, std::chrono::seconds(1));
   ::close(silent);
   ::close(not_reading);
   ::close(waiting);
