@@ -158,5 +158,19 @@ TEST(MethodFolders, EveryMethodHasItsCostItsDocsAndItsEstimator) {
   }
 }
 
+// A private method's ledger is made from its `epsilon` before the trial runs (run/runner.cpp trial_ledger); a method
+// that forgets to declare it would fail only at its first trial, with "parameter 'epsilon' is not set". A 0-DP
+// method says so with trivial_baseline.
+TEST(MethodFolders, EveryPrivateMethodDeclaresTheEpsilonItsLedgerReads) {
+  for (const MethodInfo& m : all_methods()) {
+    if (!m.differentially_private || m.trivial_baseline) continue;
+    bool has_epsilon = false;
+    for (const ParamSpec& p : m.params) has_epsilon = has_epsilon || p.name == "epsilon";
+    EXPECT_TRUE(has_epsilon) << m.name
+                             << " is private but declares no 'epsilon' (epsilon_param() in its register.cpp; a "
+                                "method that spends nothing is a trivial_baseline)";
+  }
+}
+
 }  // namespace
 }  // namespace dpclust
