@@ -112,7 +112,16 @@ const std::vector<MetricInfo>& kmeans_measures() {
                       const EvaluationSettings settings = in.settings ? *in.settings : EvaluationSettings{};
                       const std::size_t size = settings.silhouette_sample, n = in.data.n;
                       const double* X = in.data.coords.data();
-                      if (size == 0 || n <= size) return silhouette_score(X, n, in.data.d, labels);
+                      if (size == 0 || n <= size) {
+                        // On every point: from the dataset's distances, computed by the first trial, when they fit.
+                        if (in.dataset_cache && n * n <= kSilhouetteCachedDistances) {
+                          const auto distances =
+                              per_dataset<SilhouetteDistances>(in, "measures.silhouette_distances",
+                                                               [&] { return silhouette_distances(X, n, in.data.d); });
+                          return silhouette_score(*distances, labels);
+                        }
+                        return silhouette_score(X, n, in.data.d, labels);
+                      }
                       const std::uint32_t seed = silhouette_sample_seed(fingerprint(in));
                       SilhouetteEstimate e;
                       std::size_t points = size;

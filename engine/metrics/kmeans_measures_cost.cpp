@@ -5,6 +5,7 @@
 #include "cluster/kmeans/cost.hpp"
 #include "cluster/kmeans/kmeans_reference.hpp"
 #include "metrics/kmeans_measures.hpp"
+#include "metrics/silhouette.hpp"
 
 namespace dpclust {
 
@@ -38,6 +39,8 @@ TrialCost kmeans_measures_cost(const CostInputs& in, bool releases_centres, std:
     const double m = sample == 0 || n <= sample ? n : std::min(n, sample + 50 * k);
     s.memory +=
         kBytesPerDouble * m * (2 * d + 2 + k + 128) + (m < n ? kBytesPerDouble * std::min(m * k * 17, 4194304.0) : 0);
+    // On every point of a small dataset: its n x n distances, kept for the run (kSilhouetteCachedDistances).
+    if (m == n && n * n <= static_cast<double>(kSilhouetteCachedDistances)) s.memory += kBytesPerDouble * n * n;
     s.work += m * m * d / 2;
   }
   return s;

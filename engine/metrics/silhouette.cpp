@@ -25,12 +25,14 @@ constexpr std::size_t kSilhouetteBlock = 128;  // rows of a panel of distances
 // over runs (no scattered additions); the score is a mean over the points, whose order does not matter.
 struct SilhouetteInput {
   std::size_t m = 0, d = 0, L = 0;
-  std::vector<double> points;       // m x d
-  std::vector<double> transposed;   // d x m
-  std::vector<double> norm;         // ||x||^2
-  std::vector<std::int32_t> id;     // dense label id of each point (non-decreasing)
-  std::vector<std::int64_t> count;  // points per id
-  std::vector<std::size_t> run;     // L + 1 entries: the points of id l are [run[l], run[l + 1])
+  std::vector<double> points;                      // m x d
+  std::vector<double> transposed;                  // d x m
+  std::vector<double> norm;                        // ||x||^2
+  std::vector<std::int32_t> id;                    // dense label id of each point (non-decreasing)
+  std::vector<std::int64_t> count;                 // points per id
+  std::vector<std::size_t> run;                    // L + 1 entries: the points of id l are [run[l], run[l + 1])
+  std::vector<std::size_t> origin;                 // the row of X each point came from
+  const SilhouetteDistances* distances = nullptr;  // when set: the pairs' distances are read from it
 };
 
 SilhouetteInput gather(const double* X, std::size_t d, const Labels& labels, const std::vector<std::size_t>& rows) {
@@ -49,9 +51,11 @@ SilhouetteInput gather(const double* X, std::size_t d, const Labels& labels, con
   in.transposed.resize(in.m * d);
   in.norm.assign(in.m, 0.0);
   in.id.resize(in.m);
+  in.origin.resize(in.m);
   for (std::size_t r = 0; r < in.m; ++r) {
     const auto l = static_cast<std::size_t>(dense.ids[r]);
     const std::size_t at = next[l]++;
+    in.origin[at] = rows[r];
     const double* x = X + rows[r] * d;
     std::copy_n(x, d, in.points.data() + at * d);
     for (std::size_t j = 0; j < d; ++j) {
@@ -69,6 +73,17 @@ void distance_panel(const SilhouetteInput& in, std::size_t r0, std::size_t rows,
                     std::vector<double>& panel) {
   const std::size_t width = in.m - c0;
   panel.resize(rows * width);
+  if (in.distances) {
+    // The same doubles, computed once for the dataset (silhouette_distances: this function on the points in their
+    // own order); the diagonal is 0 there too.
+    const std::size_t n = in.distances->n;
+    for (std::size_t r = 0; r < rows; ++r) {
+      const double* from = in.distances->values.data() + in.origin[r0 + r] * n;
+      double* to = panel.data() + r * width;
+      for (std::size_t c = 0; c < width; ++c) to[c] = from[in.origin[c0 + c]];
+    }
+    return;
+  }
   constexpr std::size_t kChunk = 512;
   const auto chunks = static_cast<std::ptrdiff_t>((width + kChunk - 1) / kChunk);
 #pragma omp parallel for schedule(static) if (rows * width * in.d >= (std::size_t{1} << 21))
@@ -416,6 +431,29 @@ double silhouette_score(const double* X, std::size_t n, std::size_t d, const Lab
   std::vector<std::size_t> all(n);
   std::iota(all.begin(), all.end(), std::size_t{0});
   return estimate(point_scores(gather(X, d, labels, all), n)).score;
+}
+
+SilhouetteDistances silhouette_distances(const double* X, std::size_t n, std::size_t d) {
+  std::vector<std::size_t> all(n);
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  // One label for every point: gather keeps the points in their order, and distance_panel computes each entry as
+  // the silhouette's pass does, whichever order a trial's labels put the points in.
+  const SilhouetteInput in = gather(X, d, Labels(n, 0), all);
+  SilhouetteDistances out;
+  out.n = n;
+  distance_panel(in, 0, n, 0, out.values);
+  return out;
+}
+
+double silhouette_score(const SilhouetteDistances& distances, const Labels& labels) {
+  check_labels(distances.n, labels);
+  std::vector<std::size_t> all(distances.n);
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  // The points' coordinates are not read: gather's copies are left empty (d = 0) and the distances come from the
+  // matrix.
+  SilhouetteInput in = gather(nullptr, 0, labels, all);
+  in.distances = &distances;
+  return estimate(point_scores(in, distances.n)).score;
 }
 
 SilhouetteEstimate silhouette_estimate(const double* X, std::size_t n, std::size_t d, const Labels& labels,

@@ -61,6 +61,20 @@ inline constexpr std::size_t kSilhouetteSymmetricCells = std::size_t{1} << 22;
 
 // On every point. labels.size() == n (throws std::invalid_argument otherwise).
 double silhouette_score(const double* X, std::size_t n, std::size_t d, const Labels& labels);
+
+// The distances between every ordered pair of the n points, each the double the silhouette's pass computes for
+// that pair (row a, column b: sqrt(max(0, (|a|^2 - 2 a.b) + |b|^2)), 0 on the diagonal), n x n. They depend on the
+// points alone: a run computes them once per dataset (metrics/kmeans_measures.cpp, at most
+// kSilhouetteCachedDistances entries) and every trial's exact silhouette reads them instead of recomputing n^2 d /
+// 2 products.
+inline constexpr std::size_t kSilhouetteCachedDistances = std::size_t{1} << 22;  // 32 MiB: n <= 2048
+struct SilhouetteDistances {
+  std::size_t n = 0;
+  std::vector<double> values;  // row-major
+};
+SilhouetteDistances silhouette_distances(const double* X, std::size_t n, std::size_t d);
+// silhouette_score(X, n, d, labels) from the distances of the same X: the same double, without the products.
+double silhouette_score(const SilhouetteDistances& distances, const Labels& labels);
 // On the points `rows` (indices into X and labels, as drawn by silhouette_sample).
 double silhouette_score(const double* X, std::size_t n, std::size_t d, const Labels& labels,
                         const std::vector<std::size_t>& rows);

@@ -323,5 +323,29 @@ TEST(SilhouetteMeasure, SampleOfTheConfiguredSizeDrawnOncePerDataset) {
   }
 }
 
+// The exact silhouette of a small dataset from its distances, computed once per dataset: the same double as from the
+// coordinates, for labels that group the points in other orders, with few and with many clusters (both passes of
+// point_scores), and through the measure with a run's cache (computed by the first trial, read by the next).
+TEST(SilhouetteDistances, TheSameDoubleAsFromTheCoordinates) {
+  Rng rng(11);
+  const std::size_t n = 700, d = 9;
+  std::vector<double> x(n * d);
+  for (double& v : x) v = rng.uniform(-3, 3);
+  const SilhouetteDistances distances = silhouette_distances(x.data(), n, d);
+  ASSERT_EQ(distances.values.size(), n * n);
+  for (std::size_t k : {2u, 7u, 350u}) {
+    Labels labels(n);
+    for (auto& l : labels) l = static_cast<Label>(rng.below(k));
+    EXPECT_EQ(silhouette_score(distances, labels), silhouette_score(x.data(), n, d, labels)) << k << " labels";
+  }
+  const Blobs b = circle_blobs(1500, 3, 6.0, 5);
+  MeasureTrial t(b);
+  const double exact = silhouette_score(b.x.data(), b.n, 2, b.labels);
+  DatasetCache cache;
+  EXPECT_EQ(t.silhouette(nullptr, nullptr, &cache), exact);
+  const std::size_t entries = cache.size();  // the distances (and nothing per trial)
+  EXPECT_EQ(t.silhouette(nullptr, nullptr, &cache), exact);
+  EXPECT_EQ(cache.size(), entries);
+}
 }  // namespace
 }  // namespace dpclust
