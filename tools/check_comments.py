@@ -24,6 +24,7 @@ PATTERNS = [
     re.compile(r"\bround \d+ item", re.IGNORECASE),             # round 3 item 2
     re.compile(r"---+\s*items? \d+:", re.IGNORECASE),           # a section headed "--- item 3:"
     re.compile(rf"\bof the {ISSUE}\b", re.IGNORECASE),          # "the performance target of the issue"
+    re.compile(r"\bPR #\d+|\b[\w.-]+/[\w.-]+#\d+"),                # PR #1319, owner/repo#1040: another tracker
 ]
 
 

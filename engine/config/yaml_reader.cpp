@@ -239,10 +239,9 @@ class DocumentStarts : public YAML::EventHandler {
 
 // Where the first four documents start. yaml-cpp 0.7's LoadAll loops forever, allocating all the way, on
 // a token no rule consumes (a stray ',' at the top level, e.g. ", x" or "---\n,"): HandleNextDocument
-// returns an empty document without moving on, again and again (jbeder/yaml-cpp#1040, fixed upstream
-// by PR #1319, after 0.7.0, the release the supported platform, Debian 12, packages). So documents are counted here, at
-// most four, and a document that starts where the previous one did is reported as the syntax error it is. Returns where
-// each document's content starts.
+// returns an empty document without moving on, again and again. yaml-cpp fixed it after 0.7.0, the release
+// Debian 12 packages. So documents are counted here, at most four, and a document that starts where the previous
+// one did is reported as the syntax error it is. Returns where each document's content starts.
 std::vector<YAML::Mark> document_starts(const std::string& text, const std::string& file_label) {
   std::istringstream in(text);
   YAML::Parser parser(in);
