@@ -312,7 +312,7 @@ def benchmark_results(results_dir):
                     or "family:" in str(m.get("config_text") or "")):
                 continue
         plot_results.track(path)
-        yield json.loads(path.read_text())
+        yield plot_results.parse_results(path.read_text())
 
 
 # make_figures.py lists a job that raises FileNotFoundError as skipped with this message (said once for both).

@@ -192,16 +192,29 @@ double stress(const RowMatrix& X, const RowMatrix& Y, const StressOptions& o, Rn
   if (n < 2) return 0.0;
   const double scale = o.scale ? std::sqrt(static_cast<double>(X.cols()) / static_cast<double>(Y.cols())) : 1.0;
   double num = 0.0, den = 0.0;
-  auto add = [&](Eigen::Index i, Eigen::Index j) {
-    const double dij = (X.row(i) - X.row(j)).norm();
-    const double hat = scale * (Y.row(i) - Y.row(j)).norm();
-    num += (hat - dij) * (hat - dij);
-    den += dij * dij;
-  };
   const std::uint64_t all_pairs = n * (n - 1) / 2;
   if (o.max_pairs == 0 || all_pairs <= o.max_pairs) {
-    for (Eigen::Index i = 0; i < X.rows(); ++i)
-      for (Eigen::Index j = i + 1; j < X.rows(); ++j) add(i, j);
+    // The pairs (i, j), j > i, a block of j at a time: first the block's squared distances (Eigen's
+    // squaredNorm, the very sums its norm() takes the root of), then their roots and the two sums in
+    // pair order. The same doubles as one pair at a time (the FIMI stress tables compared value for
+    // value); the square roots no longer stall each pair's sums: 8% less time on those tables.
+    constexpr Eigen::Index kBlock = 32;
+    double sx[kBlock], sy[kBlock];
+    for (Eigen::Index i = 0; i < X.rows(); ++i) {
+      for (Eigen::Index j0 = i + 1; j0 < X.rows(); j0 += kBlock) {
+        const Eigen::Index count = std::min<Eigen::Index>(kBlock, X.rows() - j0);
+        for (Eigen::Index b = 0; b < count; ++b) {
+          sx[b] = (X.row(i) - X.row(j0 + b)).squaredNorm();
+          sy[b] = (Y.row(i) - Y.row(j0 + b)).squaredNorm();
+        }
+        for (Eigen::Index b = 0; b < count; ++b) {
+          const double dij = std::sqrt(sx[b]);
+          const double hat = scale * std::sqrt(sy[b]);
+          num += (hat - dij) * (hat - dij);
+          den += dij * dij;
+        }
+      }
+    }
   } else {
     // Every pair among m rows drawn without replacement, m the largest with m(m-1)/2 <= max_pairs.
     // Each pair of the data is in the sample with the same probability m(m-1) / (n(n-1)), so the two
