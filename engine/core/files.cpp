@@ -14,6 +14,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 
@@ -136,10 +137,11 @@ std::string crc32_hex(const std::string& bytes) {
 std::string file_crc32(const fs::path& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) throw std::runtime_error("cannot read " + path.string());
-  std::vector<unsigned char> buf(1 << 20);
+  constexpr std::size_t kChunk = std::size_t{1} << 20;
+  const auto buf = std::make_unique_for_overwrite<unsigned char[]>(kChunk);  // no zero-fill of what fread overwrites
   uLong crc = crc32(0L, Z_NULL, 0);
   std::size_t got;
-  while ((got = std::fread(buf.data(), 1, buf.size(), f)) > 0) crc = crc32_z(crc, buf.data(), got);
+  while ((got = std::fread(buf.get(), 1, kChunk, f)) > 0) crc = crc32_z(crc, buf.get(), got);
   std::fclose(f);
   return hex8(crc);
 }

@@ -121,10 +121,14 @@ LineReader::LineReader(fs::path path, std::size_t buffer_bytes, const ReadLimits
     throw InputError(path_.string(), "cannot open file for reading (out of memory in zlib)",
                      "retry with more memory available");
   }
-  // zlib's own input buffer: larger than the 8 KiB default so inflate is fed in long runs.
-  gzbuffer(file_, 256u << 10);
-  cap_ = std::max<std::size_t>(64, std::min(buffer_bytes, limits_.max_line_bytes + 1));
-  buf_ = std::make_unique<char[]>(cap_);
+  // zlib's input buffer and ours: long runs for a large file, no larger than a small one needs (a loader reads a
+  // file two or three times, and a test or a fuzzing run reads thousands of small files: megabytes allocated
+  // for each took half the fuzzing time under the sanitizers). The buffer grows if a line does not fit, and
+  // is not zero-filled: only bytes read into it are ever looked at.
+  const std::size_t wanted = std::max<std::size_t>(estimate_ + 1, std::size_t{64} << 10);
+  gzbuffer(file_, static_cast<unsigned>(std::min<std::size_t>(wanted, 256u << 10)));
+  cap_ = std::max<std::size_t>(64, std::min({buffer_bytes, limits_.max_line_bytes + 1, wanted}));
+  buf_ = std::make_unique_for_overwrite<char[]>(cap_);
 }
 
 LineReader::~LineReader() {
@@ -182,7 +186,7 @@ bool LineReader::refill() {
   if (end_ == cap_) {  // a single line longer than the buffer: grow rather than split it, up to the limit
     if (cap_ > limits_.max_line_bytes) line_too_long();
     const std::size_t bigger_cap = std::min(cap_ * 2, limits_.max_line_bytes + 1);
-    auto bigger = std::make_unique<char[]>(bigger_cap);
+    auto bigger = std::make_unique_for_overwrite<char[]>(bigger_cap);
     std::memcpy(bigger.get(), buf_.get(), end_);
     buf_ = std::move(bigger);
     cap_ = bigger_cap;
