@@ -37,7 +37,7 @@ plt.rcParams.update({"font.size": 9, "axes.titlesize": 10, "figure.dpi": DPI, "s
 # tick in between, and the axis builds a Tick (two tick marks, a grid line, two labels) for each of them
 # before it drops the ones outside the view (with a tolerance of 1e-10 of the axis length). Keeping only the
 # ticks within the view, give or take a millionth (so a superset of those drawn), draws the same pixels
-# (tests/python/test_figure_speed.py compares the PNG bytes) in three quarters of the time of a 12-panel
+# (tests/python/test_figure_step_costs.py compares the PNG bytes) in three quarters of the time of a 12-panel
 # figure with a logarithmic epsilon axis. Every figure script imports this module before pyplot.
 _LOG_TICK_VALUES = matplotlib.ticker.LogLocator.tick_values
 
@@ -82,9 +82,9 @@ def parse_results(text):
 
     A results file is millions of dicts and lists. Parsed with the collector on, it is scanned again and again
     while it is built, and afterwards by every full collection while a figure is drawn (the parsed files stay
-    cached): a fifth of the figure step's time. Parsed JSON has no reference cycles, so the collector has
-    nothing to find in it: it is parsed with the collector paused, then frozen (gc.freeze: left out of every
-    later collection; still freed by reference counting when the cache drops it). The collection before
+    cached): 27 of the 90 CPU seconds of drawing every figure in one process. Parsed JSON has no reference
+    cycles, so the collector has nothing to find in it: it is parsed with the collector paused, then frozen
+    (gc.freeze: left out of every later collection; still freed by reference counting when the cache drops it). The collection before
     the freeze frees the cycles of the figures already closed, which a freeze would otherwise keep."""
     gc.collect()
     gc.disable()
