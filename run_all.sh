@@ -11,8 +11,8 @@
 #   ./run_all.sh --test    install, build, and run the whole suite through CTest, each test once: the engine's
 #                          GoogleTest programs built with AddressSanitizer + UBSan (build-sanitize/, compiled
 #                          in the background from the start); the Python suite against the package
-#                          `pip install .` makes from the Release build, the figure scripts and the
-#                          slow_data tests in the Release build (build/). --no-sanitize runs every test in
+#                          `pip install .` makes from the Release build and the figure scripts in the
+#                          Release build (build/). --no-sanitize runs every test in
 #                          the Release build instead. Ends with each phase's time and the slowest tests.
 #   ./run_all.sh --quick   a smoke run in under a minute: built-in data only, 2 trials per cell,
 #                          results in results-quick/.
@@ -120,7 +120,8 @@ if [ "$mode" = test ] && [ "$sanitize" = 1 ]; then
     rm -rf "$sbuild"
   fi
   echo "== building ($sbuild, AddressSanitizer + UndefinedBehaviorSanitizer, $(basename "$sanitize_cxx")) in the background"
-  # The -O0 rooms with clang only: GCC's build shares a precompiled header made at -O1, which GCC refuses for -O0 code.
+  # The -O0 rooms with clang only, where they were measured (they get their own -O0 precompiled header,
+  # engine/CMakeLists.txt); GCC, the fallback when clang is missing, keeps every room at -O1.
   unoptimised=()
   case "$sanitize_cxx" in
     *clang*) unoptimised=(-DDPCLUST_UNOPTIMISED_ROOMS="io;catalog;config;loading;store;scaleout;run;report;datasources;experiments") ;;
@@ -137,14 +138,13 @@ if [ "$mode" = test ] && [ "$sanitize" = 1 ]; then
   # nice 10; linking, the tests waiting on servers and on the local Slurm scheduler). The engine's GoogleTest
   # programs under AddressSanitizer + UndefinedBehaviorSanitizer: a failing assertion, a memory error or
   # undefined behaviour anywhere the tests reach fails CI. Left to the Release pass (tests/CMakeLists.txt says
-  # why for each): slow_data (DBSCAN on the papers' real data; small inputs still run here), plots (Python
-  # only) and no_engine_code (scripts over the sources). ctest -j twice the cores: the Slurm tests and the time-bounded
+  # why for each): plots (Python only) and no_engine_code (scripts over the sources). ctest -j twice the cores: the Slurm tests and the time-bounded
   # fuzz tests mostly wait. --no-sanitize runs every GoogleTest program in the Release pass instead.
   (rc=0; cmake --build "$sbuild" -j "$jobs" --target dpclust_tests || rc=$?
    echo "sanitizer build end $(date +%s) rc $rc"
    [ "$rc" -eq 0 ] || exit "$rc"
    cd "$sbuild" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-     ctest --output-on-failure -j "$((jobs * 2))" --timeout 1800 -LE 'slow_data|plots|no_engine_code' >"$sanitize_ctest_log" 2>&1
+     ctest --output-on-failure -j "$((jobs * 2))" --timeout 1800 -LE 'plots|no_engine_code' >"$sanitize_ctest_log" 2>&1
    echo "sanitizer tests end $(date +%s)") >"$sanitize_log" 2>&1 &
   sanitize_pid=$!
   trap 'kill "$sanitize_pid" 2>/dev/null || true; rm -f "$sanitize_log" "$sanitize_ctest_log"' EXIT
@@ -160,9 +160,8 @@ export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_f
 # What each mode runs, and nothing else: the main job runs the `dpclust` binary (the figures read only the JSON
 # results, with matplotlib; the Python module is built by `pip install .` or `cmake --build build --target
 # dpclust_python_core`). --test with the sanitizer pass: the engine's GoogleTest programs run once, in that pass
-# (3a); the Release build makes what the rest of the suite runs (dpclust_release_checks: the binary, the Python
-# module the installed-package test packages, and test_cluster for the slow_data tests, left out of the sanitizer
-# pass). --test --no-sanitize: everything.
+# (3a); the Release build makes what the rest of the suite runs (dpclust_release_checks: the binary and the
+# Python module the installed-package test packages). --test --no-sanitize: everything.
 release_target=(--target dpclust)
 if [ "$mode" = test ]; then
   release_target=()
@@ -182,16 +181,16 @@ if [ "$mode" = test ]; then
   # pip's whole build (label pip_build, a second Release build of the engine) is left to `ctest -L pip_build`:
   # the suite checks pip's CMake step without compiling (tests/python/test_pip_cmake.py) and installs the
   # package from this build (python_install). With the sanitizer pass the Release pass runs what that pass
-  # cannot: the Python suite against the installed package, the figure scripts, the benchmark smoke test, the
-  # layering check and the slow_data tests; each test of the suite runs once.
+  # cannot: the Python suite against the installed package, the figure scripts, the benchmark smoke test and the
+  # checks over the sources; each test of the suite runs once.
   release_labels=()
-  [ "$sanitize" = 1 ] && release_labels=(-L 'python_install|plots|bench|no_engine_code|slow_data')
+  [ "$sanitize" = 1 ] && release_labels=(-L 'python_install|plots|bench|no_engine_code')
   (cd "$build" && "${release_nice[@]}" ctest --output-on-failure -j "$jobs" --timeout 900 -LE pip_build "${release_labels[@]}") 2>&1 |
     tee "$release_log" || status=1
   grep -q "tests passed, 0 tests failed out of" "$release_log" || status=1
   release_tests_done=$(date +%s)
   if [ "$sanitize" = 1 ]; then
-    echo "== waiting for the sanitizer build and tests ($sbuild, ctest -LE 'slow_data|plots|no_engine_code')"
+    echo "== waiting for the sanitizer build and tests ($sbuild, ctest -LE 'plots|no_engine_code')"
     wait "$sanitize_pid" || true
     grep -E "error:|warning:" "$sanitize_log" || true
     sanitize_built=$(sed -n 's/^sanitizer build end \([0-9]*\).*/\1/p' "$sanitize_log" | tail -1)

@@ -266,7 +266,8 @@ TEST(ValidationLimits, TenMillionCellConfigIsRefusedQuicklyInLittleMemory) {
     const auto t0 = std::chrono::steady_clock::now();
     // 512 MiB of address space: expanding 10^7 cells would need several GiB. AddressSanitizer reserves
     // terabytes of shadow address space up front, so the sanitizer build runs without the limit
-    // (the exit code and message are still checked; the Release pass checks the memory bound).
+    // (the exit code and message are still checked; a Release build's ctest, e.g. `run_all.sh --test --no-sanitize`,
+    // checks the memory bound too).
 #if DPCLUST_TEST_UNDER_ASAN
     const std::string limit = "";
 #else
