@@ -105,8 +105,8 @@ launcher=()
 command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 # --test runs more processes than cores (two builds, ctest -j twice the cores), and an OpenMP thread that has
 # finished its share spins for its next region by default, on a core another test could use: OpenMP threads
-# sleep at once instead (the sanitizer pass's tests: 413 -> 386 CPU s, 215 -> 200 s wall; the results do not
-# depend on it). The main job keeps the default: one experiment at a time, where spinning shortens the waits.
+# sleep at once instead (measured in docs/testing.md; no result depends on it). The main job keeps the default:
+# one experiment at a time, where spinning shortens the waits.
 [ "$mode" = test ] && export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-passive}"
 if [ "$mode" = test ] && [ "$sanitize" = 1 ]; then
   # --test: the AddressSanitizer + UBSan build (3a) compiles in the background from the start, next to the
@@ -143,8 +143,9 @@ if [ "$mode" = test ] && [ "$sanitize" = 1 ]; then
   # nice 10; linking, the tests waiting on servers and on the local Slurm scheduler). The engine's GoogleTest
   # programs under AddressSanitizer + UndefinedBehaviorSanitizer: a failing assertion, a memory error or
   # undefined behaviour anywhere the tests reach fails CI. Left to the Release pass (tests/CMakeLists.txt says
-  # why for each): plots (Python only) and no_engine_code (scripts over the sources). ctest -j twice the cores: the Slurm tests and the time-bounded
-  # fuzz tests mostly wait. --no-sanitize runs every GoogleTest program in the Release pass instead.
+  # why for each): plots (Python only) and no_engine_code (scripts over the sources). ctest -j twice the cores:
+  # the Slurm tests and the time-bounded fuzz tests mostly wait. --no-sanitize runs every GoogleTest program in
+  # the Release pass instead.
   (rc=0; cmake --build "$sbuild" -j "$jobs" --target dpclust_tests || rc=$?
    echo "sanitizer build end $(date +%s) rc $rc"
    [ "$rc" -eq 0 ] || exit "$rc"
